@@ -1,0 +1,79 @@
+/**
+ * Executes an FFT recipe on the CPU in float64: the same stages, index maps and twiddle exponents as the
+ * generated WGSL, with exact arithmetic in place of f32. It is the executable specification of the GPU
+ * kernels (a wrong recipe fails here, without a GPU) and the float64 result for recipe-shaped problems.
+ */
+import type { FftRecipe } from '../../planner/fft-recipe.js';
+import type { FftProblem } from '../../planner/fft-problem.js';
+import { normScale } from '../../planner/fft-problem.js';
+import { unitRoot } from '../../planner/twiddles.js';
+
+/** Runs `problem` as planned by `recipe` on interleaved complex data (float64 or float32 arrays). */
+export function executeFftRecipe(
+  recipe: FftRecipe,
+  problem: FftProblem,
+  input: ArrayLike<number>,
+  output: Float64Array | Float32Array,
+): void {
+  const { n, batch, direction } = problem;
+  const sign = direction === 'forward' ? -1 : 1;
+  const scale = normScale(n, direction, problem.norm);
+  let x = new Float64Array(2 * n);
+  let y = new Float64Array(2 * n);
+  const v = new Float64Array(2 * 64);
+  const w = new Float64Array(2 * 64);
+  for (let b = 0; b < batch; b++) {
+    const ib = problem.input.offset + b * problem.input.dist;
+    for (let e = 0; e < n; e++) {
+      const at = 2 * (ib + e * problem.input.stride);
+      x[2 * e] = input[at];
+      x[2 * e + 1] = input[at + 1];
+    }
+    for (const st of recipe.stages) {
+      const r = st.radix;
+      const nb = n / r;
+      const ns = st.stride;
+      for (let j = 0; j < nb; j++) {
+        const jm = j % ns;
+        for (let k = 0; k < r; k++) {
+          const src = 2 * (j + k * nb);
+          // Twiddle W_{Ns·R}^{k·(j mod Ns)} (conjugated for the inverse).
+          const [c, s] = unitRoot(k * jm, ns * r);
+          const si = sign === -1 ? s : -s;
+          v[2 * k] = x[src] * c - x[src + 1] * si;
+          v[2 * k + 1] = x[src] * si + x[src + 1] * c;
+        }
+        smallDft(v, w, r, sign);
+        const base = Math.floor(j / ns) * ns * r + jm;
+        for (let k = 0; k < r; k++) {
+          const dst = 2 * (base + k * ns);
+          y[dst] = w[2 * k];
+          y[dst + 1] = w[2 * k + 1];
+        }
+      }
+      [x, y] = [y, x];
+    }
+    const ob = problem.output.offset + b * problem.output.dist;
+    for (let e = 0; e < n; e++) {
+      const at = 2 * (ob + e * problem.output.stride);
+      output[at] = x[2 * e] * scale;
+      output[at + 1] = x[2 * e + 1] * scale;
+    }
+  }
+}
+
+/** Direct R-point DFT (R ≤ 64) with accurate roots of unity. */
+function smallDft(v: Float64Array, out: Float64Array, r: number, sign: number): void {
+  for (let k = 0; k < r; k++) {
+    let re = 0;
+    let im = 0;
+    for (let i = 0; i < r; i++) {
+      const [c, s0] = unitRoot(i * k, r);
+      const s = sign === -1 ? s0 : -s0;
+      re += v[2 * i] * c - v[2 * i + 1] * s;
+      im += v[2 * i] * s + v[2 * i + 1] * c;
+    }
+    out[2 * k] = re;
+    out[2 * k + 1] = im;
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * WorkgroupFftRecipe → WGSL compute kernel (the seeds' ID-FFT inside one workgroup).
+ *
+ * Each stage s of the recipe is Υ^R on the top digit followed by the shuffle Γ (see core/stockham.ts):
+ * butterfly j of the stage reads elements j + k·N/R (k < R) and writes them to
+ * ⌊j/Ns⌋·Ns·R + (j mod Ns) + k·Ns. The permutation therefore costs nothing by itself: it is the address
+ * pattern of the workgroup-memory write between two stages. The first stage reads global memory directly
+ * (consecutive invocations read consecutive elements: coalesced) and the last stage's write map reduces to
+ * j + k·N/R, so the store is coalesced too. All register indices are compile-time constants (the code is
+ * fully unrolled), so the values stay in registers.
+ *
+ * Bindings: 0 src (read), 1 dst (read_write) — or one read_write buffer when in place —, 2 twiddle table
+ * W_N^e (e < N, float64-accurate values rounded to f32; only when a stage has twiddles), 3 uniforms.
+ */
+import type { WorkgroupFftRecipe } from '../planner/fft-recipe.js';
+import type { FftDirection } from '../planner/fft-problem.js';
+import { stableKey } from '../backends/webgpu/pipelines.js';
+import { dftEmitter, emitDft, f32 } from './dft-small.js';
+
+export interface FftKernelSource {
+  name: string;
+  key: string;
+  wgsl: string;
+  entryPoint: string;
+  /** Which resources the kernel declares, in binding order. */
+  bindings: ('src' | 'dst' | 'data' | 'twiddles' | 'params')[];
+}
+
+export interface FftKernelVariant {
+  direction: FftDirection;
+  /** Output scale (normalisation), folded into the last store. */
+  scale: number;
+  /** Source and destination are the same buffer (one read_write binding). */
+  inPlace: boolean;
+}
+
+/** Size of the uniform block, in bytes (8 u32). */
+export const FFT_PARAMS_BYTES = 32;
+
+export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKernelVariant): FftKernelSource {
+  const { n, stages, invocationsPerProblem: L, problemsPerWorkgroup: B, exchange, padShift } = recipe;
+  const sign: 1 | -1 = variant.direction === 'forward' ? -1 : 1;
+  const needsTwiddles = stages.some((s) => s.stride > 1);
+  const P = recipe.registers;
+  const paddedN = exchange === 'none' ? 0 : padShift > 0 ? n + (n >> padShift) + 1 : n;
+  const pad = (e: string) => (padShift > 0 ? `pad(${e})` : e);
+  const SRC = variant.inPlace ? 'data' : 'src';
+  const DST = variant.inPlace ? 'data' : 'dst';
+
+  const out: string[] = [];
+  const bindings: FftKernelSource['bindings'] = [];
+  if (variant.inPlace) {
+    out.push('@group(0) @binding(0) var<storage, read_write> data: array<vec2<f32>>;');
+    bindings.push('data');
+  } else {
+    out.push('@group(0) @binding(0) var<storage, read> src: array<vec2<f32>>;');
+    out.push('@group(0) @binding(1) var<storage, read_write> dst: array<vec2<f32>>;');
+    bindings.push('src', 'dst');
+  }
+  if (needsTwiddles) {
+    out.push('@group(0) @binding(2) var<storage, read> twiddles: array<vec2<f32>>;');
+    bindings.push('twiddles');
+  }
+  out.push(
+    'struct Params { batch: u32, grid_x: u32, in_offset: u32, in_stride: u32, in_dist: u32, out_offset: u32, out_stride: u32, out_dist: u32 }',
+    '@group(0) @binding(3) var<uniform> params: Params;',
+  );
+  bindings.push('params');
+  if (exchange !== 'none') {
+    const ty = exchange === 'complex' ? 'vec2<f32>' : 'f32';
+    out.push(`var<workgroup> sh: array<${ty}, ${paddedN * B}>;`);
+  }
+  out.push(
+    'fn cmul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> { return vec2<f32>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }',
+  );
+  if (padShift > 0) out.push(`fn pad(i: u32) -> u32 { return i + (i >> ${padShift}u); }`);
+
+  const body: string[] = [];
+  body.push(
+    'let wg = wid.x + wid.y * params.grid_x;',
+    `let t = lid % ${L}u;`,
+    `let local_problem = lid / ${L}u;`,
+    `let problem = wg * ${B}u + local_problem;`,
+    // Invocations past the batch still run every barrier (uniform control flow) but touch no memory.
+    'let live = problem < params.batch;',
+    'let in_base = params.in_offset + problem * params.in_dist;',
+    'let out_base = params.out_offset + problem * params.out_dist;',
+  );
+  if (exchange !== 'none') body.push(`let sbase = local_problem * ${paddedN}u;`);
+  for (let i = 0; i < P; i++) body.push(`var v${i}: vec2<f32>;`);
+
+  const em = dftEmitter();
+  stages.forEach((st, s) => {
+    const R = st.radix;
+    const nb = n / R; // butterflies in the stage
+    const exact = st.butterfliesPerInvocation * L === nb;
+    const last = s === stages.length - 1;
+    body.push(`// stage ${s}: radix ${R}, stride ${st.stride}`);
+    for (let m = 0; m < st.butterfliesPerInvocation; m++) {
+      const j = `(t + ${m * L}u)`;
+      const guard = exact ? '' : `${j} < ${nb}u`;
+      const regs = Array.from({ length: R }, (_, k) => `v${m * R + k}`);
+      const lines: string[] = [];
+      // Load: stage 0 from global memory, later stages from workgroup memory.
+      if (s === 0) {
+        for (let k = 0; k < R; k++) lines.push(`${regs[k]} = ${SRC}[in_base + (${j} + ${k * nb}u) * params.in_stride];`);
+      } // (later stages were loaded by the previous stage's exchange)
+      if (st.stride > 1) {
+        const scale = n / (st.stride * R);
+        lines.push(`let jm${m} = ${j} % ${st.stride}u;`);
+        for (let k = 1; k < R; k++) {
+          const idx = `jm${m} * ${k * scale}u`;
+          const w = sign === -1 ? `twiddles[${idx}]` : `conj2(twiddles[${idx}])`;
+          lines.push(`${regs[k]} = cmul(${regs[k]}, ${w});`);
+        }
+      }
+      em.lines.length = 0;
+      const outs = emitDft(em, regs, sign);
+      lines.push(...em.lines);
+      // Write outputs back into the same registers, in natural order.
+      const tmp = outs.map((o, k) => (o === regs[k] ? null : o));
+      for (let k = 0; k < R; k++) if (tmp[k] !== null) lines.push(`${regs[k]} = ${tmp[k]};`);
+      if (last) {
+        const sc = variant.scale === 1 ? '' : ` * ${f32(variant.scale)}`;
+        for (let k = 0; k < R; k++) {
+          const idx = writeIndex(j, k, st.stride, R, nb);
+          lines.push(`${DST}[out_base + (${idx}) * params.out_stride] = ${regs[k]}${sc};`);
+        }
+      }
+      const g = [s === 0 || last ? 'live' : '', guard].filter(Boolean).join(' && ');
+      body.push(g ? `if (${g}) {` : '{', ...lines.map((l) => '  ' + l), '}');
+    }
+    if (!last) body.push(...exchangeCode(recipe, s, pad));
+  });
+
+  const wgsl = [
+    ...out,
+    'fn conj2(a: vec2<f32>) -> vec2<f32> { return vec2<f32>(a.x, -a.y); }',
+    `@compute @workgroup_size(${recipe.workgroupSize})`,
+    'fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {',
+    ...body.map((l) => '  ' + l),
+    '}',
+    '',
+  ].join('\n');
+  const key = stableKey({
+    k: 'fft-stockham-workgroup',
+    n,
+    radices: recipe.radices,
+    L,
+    B,
+    exchange,
+    padShift,
+    direction: variant.direction,
+    scale: variant.scale,
+    inPlace: variant.inPlace,
+  });
+  return { name: `fft${n}-${variant.direction}-wg`, key, wgsl, entryPoint: 'main', bindings };
+}
+
+function writeIndex(j: string, k: number, ns: number, r: number, nb: number): string {
+  // ⌊j/Ns⌋·Ns·R + (j mod Ns) + k·Ns; in the last stage Ns = N/R so this is j + k·N/R.
+  if (ns === nb) return `${j} + ${k * ns}u`;
+  if (ns === 1) return `${j} * ${r}u + ${k}u`;
+  return `(${j} / ${ns}u) * ${ns * r}u + (${j} % ${ns}u) + ${k * ns}u`;
+}
+
+/** Exchange after stage s: write with stage s's write map, read with stage s+1's read map. */
+function exchangeCode(recipe: WorkgroupFftRecipe, s: number, pad: (e: string) => string): string[] {
+  const { n, stages, invocationsPerProblem: L } = recipe;
+  const cur = stages[s];
+  const next = stages[s + 1];
+  const lines: string[] = [];
+  const rounds: ('' | '.x' | '.y')[] = recipe.exchange === 'complex' ? [''] : ['.x', '.y'];
+  rounds.forEach((comp, round) => {
+    // Before overwriting workgroup memory, every invocation must have finished reading it.
+    if (s > 0 || round > 0) lines.push('workgroupBarrier();');
+    const nbCur = n / cur.radix;
+    for (let m = 0; m < cur.butterfliesPerInvocation; m++) {
+      const j = `(t + ${m * L}u)`;
+      const guard = cur.butterfliesPerInvocation * L === nbCur ? '' : `if (${j} < ${nbCur}u) `;
+      const stmts = [];
+      for (let k = 0; k < cur.radix; k++) {
+        stmts.push(`sh[sbase + ${pad(writeIndex(j, k, cur.stride, cur.radix, nbCur))}] = v${m * cur.radix + k}${comp};`);
+      }
+      lines.push(`${guard}{ ${stmts.join(' ')} }`);
+    }
+    lines.push('workgroupBarrier();');
+    const nbNext = n / next.radix;
+    for (let m = 0; m < next.butterfliesPerInvocation; m++) {
+      const j = `(t + ${m * L}u)`;
+      const guard = next.butterfliesPerInvocation * L === nbNext ? '' : `if (${j} < ${nbNext}u) `;
+      const stmts = [];
+      for (let k = 0; k < next.radix; k++) {
+        stmts.push(`v${m * next.radix + k}${comp} = sh[sbase + ${pad(`${j} + ${k * nbNext}u`)}];`);
+      }
+      lines.push(`${guard}{ ${stmts.join(' ')} }`);
+    }
+  });
+  return lines;
+}

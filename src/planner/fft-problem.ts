@@ -1,0 +1,78 @@
+/**
+ * The description of a batched 1-D complex FFT: what to compute, never how. Validated once here so that
+ * planners and backends can trust it.
+ */
+import { ArgumentError } from '../errors.js';
+
+export type FftDirection = 'forward' | 'inverse';
+/** numpy's meaning: 'backward' scales the inverse by 1/N, 'forward' the forward, 'ortho' both by 1/√N. */
+export type FftNorm = 'backward' | 'ortho' | 'forward';
+
+/** Element addressing in units of complex elements: element e of problem b is at offset + b·dist + e·stride. */
+export interface ComplexLayout {
+  offset: number;
+  stride: number;
+  dist: number;
+}
+
+export interface FftProblem {
+  readonly n: number;
+  readonly batch: number;
+  readonly direction: FftDirection;
+  readonly norm: FftNorm;
+  readonly input: ComplexLayout;
+  readonly output: ComplexLayout;
+}
+
+export interface FftProblemInit {
+  n: number;
+  batch?: number;
+  direction?: FftDirection;
+  norm?: FftNorm;
+  input?: Partial<ComplexLayout>;
+  output?: Partial<ComplexLayout>;
+}
+
+const NORMS: readonly FftNorm[] = ['backward', 'ortho', 'forward'];
+
+export function isPositiveInteger(v: unknown): v is number {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 1;
+}
+
+function layout(name: string, l: Partial<ComplexLayout> | undefined, n: number): ComplexLayout {
+  const out = { offset: l?.offset ?? 0, stride: l?.stride ?? 1, dist: l?.dist ?? n };
+  if (!Number.isSafeInteger(out.offset) || out.offset < 0) throw new ArgumentError(`${name}.offset`, out.offset, 'a non-negative integer');
+  if (!isPositiveInteger(out.stride)) throw new ArgumentError(`${name}.stride`, out.stride, 'a positive integer');
+  if (!Number.isSafeInteger(out.dist) || out.dist < 0) throw new ArgumentError(`${name}.dist`, out.dist, 'a non-negative integer');
+  return out;
+}
+
+export function fftProblem(init: FftProblemInit): FftProblem {
+  if (!isPositiveInteger(init.n)) throw new ArgumentError('n', init.n, 'a positive integer transform length');
+  const batch = init.batch ?? 1;
+  if (!isPositiveInteger(batch)) throw new ArgumentError('batch', batch, 'a positive integer');
+  const direction = init.direction ?? 'forward';
+  if (direction !== 'forward' && direction !== 'inverse') throw new ArgumentError('direction', direction, "'forward' or 'inverse'");
+  const norm = init.norm ?? 'backward';
+  if (!NORMS.includes(norm)) throw new ArgumentError('norm', norm, "'backward', 'ortho' or 'forward'");
+  return Object.freeze({
+    n: init.n,
+    batch,
+    direction,
+    norm,
+    input: layout('input', init.input, init.n),
+    output: layout('output', init.output, init.n),
+  });
+}
+
+/** The factor applied to the output, by numpy's convention. */
+export function normScale(n: number, direction: FftDirection, norm: FftNorm): number {
+  if (norm === 'ortho') return 1 / Math.sqrt(n);
+  if (norm === 'backward') return direction === 'inverse' ? 1 / n : 1;
+  return direction === 'forward' ? 1 / n : 1;
+}
+
+/** Number of complex elements a layout spans for `batch` problems of length n (the buffer must hold this many). */
+export function layoutSpan(l: ComplexLayout, n: number, batch: number): number {
+  return l.offset + (batch - 1) * l.dist + (n - 1) * l.stride + 1;
+}

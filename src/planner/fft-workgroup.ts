@@ -1,0 +1,168 @@
+/**
+ * Planner for FFTs that fit one workgroup: problem size + device limits → WorkgroupFftRecipe.
+ *
+ * Resource analysis in the spirit of the seeds' ID-FFT V1–V3:
+ * - Few stages: every stage but the last costs a round trip through workgroup memory and barriers, so
+ *   we use the largest register radix (16 by default) and spread the digits evenly over
+ *   ⌈log₂N / 4⌉ stages (e.g. 8192 = 16·8·8·8 rather than 16·16·16·2: equal work per stage).
+ * - Small N lives entirely in one invocation's registers (no exchange, no barrier).
+ * - Enough invocations per workgroup to hide latency: several problems share a workgroup when one
+ *   problem needs few invocations.
+ * - Workgroup memory decides the largest N: a complex exchange needs 8 bytes an element; when that does
+ *   not fit we exchange real and imaginary parts in separate rounds (4 bytes an element), which doubles the
+ *   largest N (8192 with 32–48 KiB); padding is added only where it fits.
+ */
+import type { DeviceLimits } from '../backends/webgpu/device.js';
+import { ArgumentError, DeviceLimitError, UnsupportedError } from '../errors.js';
+import type { FftStage, WorkgroupFftRecipe } from './fft-recipe.js';
+import { stockhamOperatorString } from '../core/stockham.js';
+
+export interface WorkgroupPlanOptions {
+  /** Largest radix done in registers (power of two, 2..64). */
+  maxRadix?: number;
+  /** Largest N done entirely by one invocation (no workgroup exchange). */
+  maxSingleInvocation?: number;
+  /** Target invocations per workgroup when several problems share one. */
+  targetWorkgroupSize?: number;
+  /** Force an exchange mode (tests use it to cover both). */
+  exchange?: 'complex' | 'split';
+  /** Force padding on/off. */
+  padding?: boolean;
+  /** Cap problems per workgroup (e.g. by the batch, to avoid idle invocations). */
+  maxProblemsPerWorkgroup?: number;
+}
+
+/** The limits the planner reads; a subset of DeviceLimits so tests can pass literals. */
+export type PlannerLimits = Pick<DeviceLimits, 'maxComputeWorkgroupStorageSize' | 'maxComputeInvocationsPerWorkgroup' | 'maxComputeWorkgroupSizeX'>;
+
+export const RADICES_IN_REGISTERS = [2, 3, 4, 5, 7, 8, 16] as const;
+
+export function isPowerOfTwo(n: number): boolean {
+  return Number.isSafeInteger(n) && n >= 1 && (n & (n - 1)) === 0;
+}
+
+/**
+ * Splits n into stage radices. Powers of two: balanced powers of two ≤ maxRadix. Other n: its factors
+ * 3, 5, 7 (and other small primes) stay as odd radices and the power-of-two part is split as above.
+ */
+export function factorRadices(n: number, maxRadix = 16): number[] {
+  if (n === 1) return [1];
+  let m = n;
+  let twos = 0;
+  while (m % 2 === 0) {
+    m /= 2;
+    twos++;
+  }
+  const odd: number[] = [];
+  for (let p = 3; p * p <= m; p += 2) {
+    while (m % p === 0) {
+      odd.push(p);
+      m /= p;
+    }
+  }
+  if (m > 1) odd.push(m);
+  const maxBits = Math.log2(maxRadix);
+  const pow2: number[] = [];
+  if (twos > 0) {
+    const stages = Math.ceil(twos / maxBits);
+    const base = Math.floor(twos / stages);
+    const extra = twos % stages;
+    for (let s = 0; s < stages; s++) pow2.push(2 ** (base + (s < extra ? 1 : 0)));
+  }
+  // Largest radices first: the first stage reads global memory directly, where big butterflies help most.
+  return [...pow2, ...odd.sort((a, b) => b - a)];
+}
+
+export function largestWorkgroupFft(limits: PlannerLimits, options: WorkgroupPlanOptions = {}): number {
+  let best = 1;
+  for (let n = 2; n <= 1 << 16; n *= 2) {
+    try {
+      planWorkgroupFft(n, 1, limits, options);
+      best = n;
+    } catch {
+      break;
+    }
+  }
+  return best;
+}
+
+export function planWorkgroupFft(
+  n: number,
+  batch: number,
+  limits: PlannerLimits,
+  options: WorkgroupPlanOptions = {},
+): WorkgroupFftRecipe {
+  if (!Number.isSafeInteger(n) || n < 1) throw new ArgumentError('n', n, 'a positive integer');
+  const maxRadix = options.maxRadix ?? 16;
+  if (!isPowerOfTwo(maxRadix) || maxRadix < 2 || maxRadix > 64) throw new ArgumentError('maxRadix', maxRadix, 'a power of two in 2..64');
+  const maxSingle = options.maxSingleInvocation ?? 16;
+  const target = options.targetWorkgroupSize ?? 256;
+  const maxInv = Math.min(limits.maxComputeInvocationsPerWorkgroup, limits.maxComputeWorkgroupSizeX);
+
+  const radices = n <= maxSingle && isPowerOfTwo(n) ? [n] : factorRadices(n, maxRadix);
+  if (radices.some((r) => r > 64)) {
+    throw new UnsupportedError(
+      `n = ${n} has the prime factor ${Math.max(...radices)}, larger than the register radices (≤ 64) of the workgroup FFT`,
+    );
+  }
+  const l = Math.ceil(n / Math.max(...radices));
+  const stages: FftStage[] = [];
+  let stride = 1;
+  for (const r of radices) {
+    stages.push({ radix: r, stride, butterfliesPerInvocation: Math.ceil(n / r / l) });
+    stride *= r;
+  }
+  // With mixed radices a stage may need more than one butterfly's worth of registers per invocation.
+  const registers = Math.max(...stages.map((s) => s.radix * s.butterfliesPerInvocation));
+  if (l > maxInv) {
+    throw new DeviceLimitError('maxComputeInvocationsPerWorkgroup', l, maxInv, `a single-workgroup FFT of n = ${n}`);
+  }
+
+  const storage = limits.maxComputeWorkgroupStorageSize;
+  const padShift = 4;
+  const padded = (count: number, pad: boolean) => (pad ? count + (count >> padShift) + 1 : count);
+  let exchange: WorkgroupFftRecipe['exchange'] = 'none';
+  let pad = false;
+  let elemBytes = 0;
+  if (stages.length > 1) {
+    const candidates: [('complex' | 'split'), boolean][] = [];
+    for (const ex of options.exchange ? [options.exchange] : (['complex', 'split'] as const)) {
+      for (const p of options.padding === undefined ? [true, false] : [options.padding]) candidates.push([ex, p]);
+    }
+    const fit = candidates.find(([ex, p]) => padded(n, p) * (ex === 'complex' ? 8 : 4) <= storage);
+    if (!fit) {
+      const needed = padded(n, false) * 4;
+      throw new DeviceLimitError('maxComputeWorkgroupStorageSize', needed, storage, `a single-workgroup FFT of n = ${n}`);
+    }
+    [exchange, pad] = fit;
+    elemBytes = exchange === 'complex' ? 8 : 4;
+  }
+
+  let b = Math.max(1, Math.floor(target / l));
+  if (elemBytes > 0) b = Math.min(b, Math.floor(storage / (padded(n, pad) * elemBytes)));
+  b = Math.min(b, Math.floor(maxInv / l));
+  if (options.maxProblemsPerWorkgroup) b = Math.min(b, options.maxProblemsPerWorkgroup);
+  // Keep b a power of two so the pipeline cache sees few variants across batches.
+  b = 2 ** Math.floor(Math.log2(Math.max(1, Math.min(b, nextPow2(batch)))));
+
+  return {
+    algorithm: 'stockham-workgroup',
+    n,
+    radices,
+    stages,
+    operators: stockhamOperatorString(radices),
+    registers,
+    invocationsPerProblem: l,
+    problemsPerWorkgroup: b,
+    workgroupSize: l * b,
+    exchange,
+    padShift: pad ? padShift : 0,
+    workgroupBytes: elemBytes * b * padded(n, pad),
+    twiddles: 'table',
+    bytesPerProblem: 16 * n,
+  };
+}
+
+function nextPow2(x: number): number {
+  return 2 ** Math.ceil(Math.log2(Math.max(1, x)));
+}

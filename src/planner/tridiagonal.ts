@@ -1,0 +1,207 @@
+/**
+ * Planner for batched tridiagonal solves (Wang & Mou / ID-TS, seeds 000 §1.3.1 and 004 §4).
+ *
+ * Problem (what): N rows per system, a batch of systems, several right-hand sides sharing one matrix,
+ * real or complex, strided or interleaved layout. Recipe (how, plain JSON): a list of levels.
+ *
+ * Level kinds
+ * - 'solve': the whole system fits one workgroup. Systems are padded to `segment` = the next power of
+ *   two ≥ n with identity rows (a=0, b=1, c=0, d=0 gives x=0 and decouples) and `systemsPerWorkgroup`
+ *   of them share a workgroup of `rowsPerWorkgroup` rows, so small systems (N = 4) still fill a
+ *   workgroup. Each invocation holds `rowsPerThread` consecutive rows in registers: the first
+ *   log2(rowsPerThread) Wang & Mou stages run in registers without any exchange, the remaining ones
+ *   exchange only the boundary (centre) equations of each block through workgroup memory, one barrier
+ *   pair per radix-2 or radix-4 step (`exchangeRadices`).
+ * - 'partition': the system is larger than a workgroup. Rows are cut into chunks of
+ *   `rowsPerWorkgroup` interior rows followed by one separator row (period rowsPerWorkgroup + 1). A
+ *   workgroup reduces its chunk with Wang & Mou, which expresses every interior row through the two
+ *   neighbouring separators only; the separators then satisfy a tridiagonal *coarse* system of
+ *   `separators` rows (the next level). After the coarse system is solved, the same workgroups reload
+ *   their chunk, recompute the reduction and substitute the separators. Global traffic is ≈ 2 reads +
+ *   1 write a row (36 bytes in f32) instead of moving whole triads between stages (~116 bytes).
+ * The last level is always 'solve'. The seeds' s1/s2 are the rows per workgroup of the levels.
+ */
+import { ArgumentError, DeviceLimitError } from '../errors.js';
+
+/** Per-system status bits reported by every tridiagonal solver of the library. 0 means OK. */
+export const TRIDIAGONAL_STATUS = {
+  OK: 0,
+  /** A pivot was zero, sub-normal or not finite: the elimination broke down; x is not reliable. */
+  ZERO_PIVOT: 1,
+  /** Some solution value is NaN or ±Infinity. */
+  NON_FINITE: 2,
+  /**
+   * Some row has |b_i| < |a_i| + |c_i|: the matrix is not diagonally dominant, so the non-pivoting
+   * algorithms (Thomas, Wang & Mou) give no stability guarantee. The result may still be accurate
+   * (e.g. for symmetric positive definite matrices); check the residual or use the pivoting CPU solver.
+   */
+  NOT_DIAGONALLY_DOMINANT: 4,
+} as const;
+
+export type TridiagonalLayout = 'strided' | 'interleaved';
+
+export interface TridiagonalProblem {
+  /** Rows per system, ≥ 1. */
+  n: number;
+  /** Number of matrices, ≥ 1. */
+  batch: number;
+  /** Right-hand sides per matrix, ≥ 1. */
+  nrhs: number;
+  complex: boolean;
+  layout: TridiagonalLayout;
+}
+
+export interface TridiagonalLimits {
+  maxComputeWorkgroupStorageSize: number;
+  maxComputeInvocationsPerWorkgroup: number;
+  maxComputeWorkgroupsPerDimension: number;
+}
+
+export interface TridiagonalPlanOptions {
+  /** Radix of the workgroup exchange steps (2: one level a step; 4: two levels a step). Default 4. */
+  radix?: 2 | 4;
+  /** Rows each invocation keeps in registers (power of two). Default 4 real, 2 complex. */
+  rowsPerThread?: number;
+  /** Cap on rows a workgroup holds (power of two), e.g. to force multi-stage runs in tests. */
+  maxRowsPerWorkgroup?: number;
+  /** Rows a 'solve' workgroup aims for when systems are small (power of two). Default 1024 (512 complex). */
+  targetRowsPerWorkgroup?: number;
+}
+
+export interface TridiagonalLevel {
+  mode: 'solve' | 'partition';
+  /** Rows per system at this level. */
+  n: number;
+  /** Independent right-hand-side systems at this level (level 0: batch·nrhs). */
+  systems: number;
+  /** Layout of this level's input (levels ≥ 1 are coarse systems in scratch, always strided). */
+  layout: TridiagonalLayout;
+  rowsPerWorkgroup: number;
+  rowsPerThread: number;
+  threads: number;
+  /** log2(rowsPerThread) stages in registers, then these exchange steps (each 2 or 4). */
+  localStages: number;
+  exchangeRadices: number[];
+  /** 'solve': padded system size (power of two); 'partition': = rowsPerWorkgroup. */
+  segment: number;
+  systemsPerWorkgroup: number;
+  /** 'partition' only: chunks per system and separator rows per system (= next level's n). */
+  chunks: number;
+  separators: number;
+  workgroups: number;
+}
+
+export interface TridiagonalRecipe {
+  kind: 'tridiagonal-wang-mou';
+  problem: TridiagonalProblem;
+  /** Bytes of workgroup memory one row takes (4 scalars: a, b, c, d). */
+  rowBytes: number;
+  maxRowsPerWorkgroup: number;
+  levels: TridiagonalLevel[];
+}
+
+export function nextPow2(n: number): number {
+  let p = 1;
+  while (p < n) p *= 2;
+  return p;
+}
+
+function isPow2(n: number): boolean {
+  return Number.isInteger(n) && n >= 1 && (n & (n - 1)) === 0;
+}
+
+export function validateProblem(p: TridiagonalProblem): void {
+  const posInt = (name: string, v: number) => {
+    if (!Number.isSafeInteger(v) || v < 1) throw new ArgumentError(name, v, 'an integer ≥ 1');
+  };
+  posInt('n', p.n);
+  posInt('batch', p.batch);
+  posInt('nrhs', p.nrhs);
+  if (p.layout !== 'strided' && p.layout !== 'interleaved') {
+    throw new ArgumentError('layout', p.layout, "'strided' or 'interleaved'");
+  }
+}
+
+/** The radix sequence for `levels` exchange levels: radix-4 steps, one radix-2 step if odd. */
+export function exchangeRadices(levels: number, radix: 2 | 4): number[] {
+  const out: number[] = [];
+  let left = levels;
+  if (radix === 4) {
+    while (left >= 2) { out.push(4); left -= 2; }
+  }
+  while (left > 0) { out.push(2); left -= 1; }
+  return out;
+}
+
+/** Chooses the levels of a Wang & Mou solve from the device limits. Pure: unit-tested without a GPU. */
+export function planTridiagonal(
+  problem: TridiagonalProblem,
+  limits: TridiagonalLimits,
+  options: TridiagonalPlanOptions = {},
+): TridiagonalRecipe {
+  validateProblem(problem);
+  const radix = options.radix ?? 4;
+  if (radix !== 2 && radix !== 4) throw new ArgumentError('radix', radix, '2 or 4');
+  const rowBytes = problem.complex ? 32 : 16;
+  const rpt0 = options.rowsPerThread ?? (problem.complex ? 2 : 4);
+  if (!isPow2(rpt0) || rpt0 > 16) throw new ArgumentError('rowsPerThread', rpt0, 'a power of two ≤ 16');
+  // Workgroup memory holds one row (a, b, c, d) per row of the workgroup: the coalesced load is staged
+  // through it and the same array then carries the exchanged boundary equations and the output.
+  let maxRows = 1;
+  while (maxRows * 2 * rowBytes <= limits.maxComputeWorkgroupStorageSize) maxRows *= 2;
+  if (options.maxRowsPerWorkgroup !== undefined) {
+    if (!isPow2(options.maxRowsPerWorkgroup) || options.maxRowsPerWorkgroup < 2) {
+      throw new ArgumentError('maxRowsPerWorkgroup', options.maxRowsPerWorkgroup, 'a power of two ≥ 2');
+    }
+    maxRows = Math.min(maxRows, options.maxRowsPerWorkgroup);
+  }
+  if (maxRows < 2) {
+    throw new DeviceLimitError('maxComputeWorkgroupStorageSize', 2 * rowBytes, limits.maxComputeWorkgroupStorageSize, 'tridiagonal solve');
+  }
+  const target = Math.min(maxRows, options.targetRowsPerWorkgroup ?? (problem.complex ? 512 : 1024));
+  const maxInv = limits.maxComputeInvocationsPerWorkgroup;
+
+  const levels: TridiagonalLevel[] = [];
+  let n = problem.n;
+  const systems = problem.batch * problem.nrhs;
+  let layout: TridiagonalLayout = problem.layout;
+  for (;;) {
+    const npad = nextPow2(n);
+    if (npad <= maxRows) {
+      const rows = Math.max(npad, Math.min(target, nextPow2(npad * systems)));
+      let rpt = Math.min(rpt0, npad);
+      while (rows / rpt > maxInv) rpt *= 2;
+      if (rpt > npad) throw new DeviceLimitError('maxComputeInvocationsPerWorkgroup', rows / npad, maxInv, 'tridiagonal solve');
+      const spw = rows / npad;
+      levels.push({
+        mode: 'solve', n, systems, layout,
+        rowsPerWorkgroup: rows, rowsPerThread: rpt, threads: rows / rpt,
+        localStages: Math.log2(rpt), exchangeRadices: exchangeRadices(Math.log2(npad / rpt), radix),
+        segment: npad, systemsPerWorkgroup: spw, chunks: 1, separators: 0,
+        workgroups: Math.ceil(systems / spw),
+      });
+      break;
+    }
+    const rows = maxRows;
+    let rpt = Math.min(rpt0, rows);
+    while (rows / rpt > maxInv) rpt *= 2;
+    const chunks = Math.ceil(n / (rows + 1));
+    const separators = Math.floor(n / (rows + 1));
+    levels.push({
+      mode: 'partition', n, systems, layout,
+      rowsPerWorkgroup: rows, rowsPerThread: rpt, threads: rows / rpt,
+      localStages: Math.log2(rpt), exchangeRadices: exchangeRadices(Math.log2(rows / rpt), radix),
+      segment: rows, systemsPerWorkgroup: 1, chunks, separators,
+      workgroups: systems * chunks,
+    });
+    n = separators;
+    layout = 'strided';
+  }
+  const maxWg = limits.maxComputeWorkgroupsPerDimension;
+  for (const l of levels) {
+    if (l.workgroups > maxWg * maxWg) {
+      throw new DeviceLimitError('maxComputeWorkgroupsPerDimension²', l.workgroups, maxWg * maxWg, 'tridiagonal solve');
+    }
+  }
+  return { kind: 'tridiagonal-wang-mou', problem: { ...problem }, rowBytes, maxRowsPerWorkgroup: maxRows, levels };
+}
