@@ -42,7 +42,9 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   const sign: 1 | -1 = variant.direction === 'forward' ? -1 : 1;
   const needsTwiddles = stages.some((s) => s.stride > 1);
   const P = recipe.registers;
-  const paddedN = exchange === 'none' ? 0 : padShift > 0 ? n + (n >> padShift) + 1 : n;
+  const staging = recipe.staging;
+  // Staged rows are n+1 long: an odd stride in complex elements spreads a warp's rows over the banks.
+  const paddedN = staging ? n + 1 : exchange === 'none' ? 0 : padShift > 0 ? n + (n >> padShift) + 1 : n;
   const pad = (e: string) => (padShift > 0 ? `pad(${e})` : e);
   const SRC = variant.inPlace ? 'data' : 'src';
   const DST = variant.inPlace ? 'data' : 'dst';
@@ -102,16 +104,22 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
       const regs = Array.from({ length: R }, (_, k) => `v${m * R + k}`);
       const lines: string[] = [];
       // Load: stage 0 from global memory, later stages from workgroup memory.
-      if (s === 0) {
+      if (s === 0 && staging) {
+        for (let k = 0; k < R; k++) lines.push(`${regs[k]} = sh[sbase + ${k}u];`);
+      } else if (s === 0) {
         for (let k = 0; k < R; k++) lines.push(`${regs[k]} = ${SRC}[in_base + (${j} + ${k * nb}u) * params.in_stride];`);
       } // (later stages were loaded by the previous stage's exchange)
       if (st.stride > 1) {
         const scale = n / (st.stride * R);
         lines.push(`let jm${m} = ${j} % ${st.stride}u;`);
-        for (let k = 1; k < R; k++) {
-          const idx = `jm${m} * ${k * scale}u`;
-          const w = sign === -1 ? `twiddles[${idx}]` : `conj2(twiddles[${idx}])`;
-          lines.push(`${regs[k]} = cmul(${regs[k]}, ${w});`);
+        const tw = (idx: string) => (sign === -1 ? `twiddles[${idx}]` : `conj2(twiddles[${idx}])`);
+        if (recipe.twiddles === 'recurrence') {
+          // One table read per butterfly; W^k by binary powering (error grows like log k, not k).
+          lines.push(`let w${m}_1 = ${tw(`jm${m} * ${scale}u`)};`);
+          for (let k = 2; k < R; k++) lines.push(`let w${m}_${k} = cmul(w${m}_${k >> 1}, w${m}_${k - (k >> 1)});`);
+          for (let k = 1; k < R; k++) lines.push(`${regs[k]} = cmul(${regs[k]}, w${m}_${k});`);
+        } else {
+          for (let k = 1; k < R; k++) lines.push(`${regs[k]} = cmul(${regs[k]}, ${tw(`jm${m} * ${k * scale}u`)});`);
         }
       }
       em.lines.length = 0;
@@ -120,15 +128,20 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
       // Write outputs back into the same registers, in natural order.
       const tmp = outs.map((o, k) => (o === regs[k] ? null : o));
       for (let k = 0; k < R; k++) if (tmp[k] !== null) lines.push(`${regs[k]} = ${tmp[k]};`);
-      if (last) {
+      if (last && staging) {
+        const sc = variant.scale === 1 ? '' : ` * ${f32(variant.scale)}`;
+        for (let k = 0; k < R; k++) lines.push(`sh[sbase + ${k}u] = ${regs[k]}${sc};`);
+      } else if (last) {
         const sc = variant.scale === 1 ? '' : ` * ${f32(variant.scale)}`;
         for (let k = 0; k < R; k++) {
           const idx = writeIndex(j, k, st.stride, R, nb);
           lines.push(`${DST}[out_base + (${idx}) * params.out_stride] = ${regs[k]}${sc};`);
         }
       }
-      const g = [s === 0 || last ? 'live' : '', guard].filter(Boolean).join(' && ');
+      const g = [(s === 0 || last) && !staging ? 'live' : '', guard].filter(Boolean).join(' && ');
+      if (s === 0 && staging) body.push(...stagedCopy(recipe, paddedN, 'load', SRC));
       body.push(g ? `if (${g}) {` : '{', ...lines.map((l) => '  ' + l), '}');
+      if (last && staging) body.push(...stagedCopy(recipe, paddedN, 'store', DST));
     }
     if (!last) body.push(...exchangeCode(recipe, s, pad));
   });
@@ -150,11 +163,35 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     B,
     exchange,
     padShift,
+    staging,
+    twiddles: recipe.twiddles,
     direction: variant.direction,
     scale: variant.scale,
     inPlace: variant.inPlace,
   });
   return { name: `fft${n}-${variant.direction}-wg`, key, wgsl, entryPoint: 'main', bindings };
+}
+
+/**
+ * Coalesced copy between global memory and the workgroup's rows: flat element f = lid + i·W of the
+ * workgroup's B·n elements belongs to problem f / n, element f mod n, so consecutive invocations touch
+ * consecutive addresses whatever n is.
+ */
+function stagedCopy(recipe: WorkgroupFftRecipe, rowStride: number, dir: 'load' | 'store', buf: string): string[] {
+  const { n, workgroupSize: W, problemsPerWorkgroup: B } = recipe;
+  const lines: string[] = [];
+  if (dir === 'store') lines.push('workgroupBarrier();');
+  lines.push(`for (var i = 0u; i < ${n}u; i++) {`);
+  lines.push(`  let f = lid + i * ${W}u;`);
+  lines.push(`  let lp = f / ${n}u;`);
+  lines.push(`  let e = f % ${n}u;`);
+  lines.push(`  let gp = wg * ${B}u + lp;`);
+  lines.push('  if (gp < params.batch) {');
+  if (dir === 'load') lines.push(`    sh[lp * ${rowStride}u + e] = ${buf}[params.in_offset + gp * params.in_dist + e * params.in_stride];`);
+  else lines.push(`    ${buf}[params.out_offset + gp * params.out_dist + e * params.out_stride] = sh[lp * ${rowStride}u + e];`);
+  lines.push('  }', '}');
+  if (dir === 'load') lines.push('workgroupBarrier();');
+  return lines;
 }
 
 function writeIndex(j: string, k: number, ns: number, r: number, nb: number): string {

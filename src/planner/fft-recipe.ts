@@ -43,7 +43,13 @@ export interface WorkgroupFftRecipe {
   padShift: number;
   /** Workgroup memory the kernel declares, in bytes. */
   workgroupBytes: number;
-  twiddles: 'table';
+  /** 'table': each twiddle read from a float64-accurate table; 'recurrence': one read, then powers. */
+  twiddles: 'table' | 'recurrence';
+  /**
+   * One-stage transforms: global loads/stores go through workgroup memory (exchange 'complex'), so a
+   * warp touches contiguous memory even though each invocation owns a whole problem.
+   */
+  staging: boolean;
   /** Global-memory bytes read + written per problem (complex64 in and out). */
   bytesPerProblem: number;
 }

@@ -16,6 +16,7 @@ import type { DeviceLimits } from '../backends/webgpu/device.js';
 import { ArgumentError, DeviceLimitError, UnsupportedError } from '../errors.js';
 import type { FftStage, WorkgroupFftRecipe } from './fft-recipe.js';
 import { stockhamOperatorString } from '../core/stockham.js';
+import { formatOperatorString } from '../core/operator-string.js';
 
 export interface WorkgroupPlanOptions {
   /** Largest radix done in registers (power of two, 2..64). */
@@ -28,6 +29,13 @@ export interface WorkgroupPlanOptions {
   exchange?: 'complex' | 'split';
   /** Force padding on/off. */
   padding?: boolean;
+  /**
+   * Single-stage transforms (one invocation per problem) read and write global memory through workgroup
+   * memory so that neighbouring invocations touch neighbouring addresses (default: on).
+   */
+  staging?: boolean;
+  /** 'table': every twiddle read from the table; 'recurrence': one read, powers by multiplication. */
+  twiddles?: 'table' | 'recurrence';
   /** Cap problems per workgroup (e.g. by the batch, to avoid idle invocations). */
   maxProblemsPerWorkgroup?: number;
 }
@@ -96,7 +104,9 @@ export function planWorkgroupFft(
   const maxRadix = options.maxRadix ?? 16;
   if (!isPowerOfTwo(maxRadix) || maxRadix < 2 || maxRadix > 64) throw new ArgumentError('maxRadix', maxRadix, 'a power of two in 2..64');
   const maxSingle = options.maxSingleInvocation ?? 16;
-  const target = options.targetWorkgroupSize ?? 256;
+  // Measured on an H200 (bench/results/2026-11-22-h200-sweep): small workgroups keep more of them resident
+  // per SM; only the tiniest transforms (a few bytes per invocation) want more invocations per workgroup.
+  const target = options.targetWorkgroupSize ?? (n <= 4 ? 128 : 32);
   const maxInv = Math.min(limits.maxComputeInvocationsPerWorkgroup, limits.maxComputeWorkgroupSizeX);
 
   const radices = n <= maxSingle && isPowerOfTwo(n) ? [n] : factorRadices(n, maxRadix);
@@ -126,7 +136,10 @@ export function planWorkgroupFft(
   let elemBytes = 0;
   if (stages.length > 1) {
     const candidates: [('complex' | 'split'), boolean][] = [];
-    for (const ex of options.exchange ? [options.exchange] : (['complex', 'split'] as const)) {
+    // Large n: the split exchange halves workgroup memory, so more workgroups stay resident (measured
+    // faster from n = 1024 on an H200); smaller n prefer one round of vec2 exchanges.
+    const order = n >= 1024 ? (['split', 'complex'] as const) : (['complex', 'split'] as const);
+    for (const ex of options.exchange ? [options.exchange] : order) {
       for (const p of options.padding === undefined ? [true, false] : [options.padding]) candidates.push([ex, p]);
     }
     const fit = candidates.find(([ex, p]) => padded(n, p) * (ex === 'complex' ? 8 : 4) <= storage);
@@ -138,6 +151,12 @@ export function planWorkgroupFft(
     elemBytes = exchange === 'complex' ? 8 : 4;
   }
 
+  const staging = stages.length === 1 && n > 1 && (options.staging ?? true);
+  if (staging) {
+    exchange = 'complex';
+    pad = true;
+    elemBytes = 8;
+  }
   let b = Math.max(1, Math.floor(target / l));
   if (elemBytes > 0) b = Math.min(b, Math.floor(storage / (padded(n, pad) * elemBytes)));
   b = Math.min(b, Math.floor(maxInv / l));
@@ -150,15 +169,18 @@ export function planWorkgroupFft(
     n,
     radices,
     stages,
-    operators: stockhamOperatorString(radices),
+    operators: radices.length === 1 && radices[0] === 1 ? '' : formatOperatorString(stockhamOperatorString(radices), 'ascii'),
     registers,
     invocationsPerProblem: l,
     problemsPerWorkgroup: b,
     workgroupSize: l * b,
     exchange,
     padShift: pad ? padShift : 0,
-    workgroupBytes: elemBytes * b * padded(n, pad),
-    twiddles: 'table',
+    workgroupBytes: staging ? 8 * b * (n + 1) : elemBytes * b * padded(n, pad),
+    // One table read per butterfly and powers by multiplication: table reads were the bottleneck of
+    // large n (4096: 0.41 → 0.63 of copy bandwidth on an H200), at ~2× the (still tiny) rounding error.
+    twiddles: options.twiddles ?? 'recurrence',
+    staging,
     bytesPerProblem: 16 * n,
   };
 }

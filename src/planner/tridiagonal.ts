@@ -144,7 +144,9 @@ export function planTridiagonal(
   if (radix !== 2 && radix !== 4) throw new ArgumentError('radix', radix, '2 or 4');
   const rowBytes = problem.complex ? 32 : 16;
   const rpt0 = options.rowsPerThread ?? (problem.complex ? 2 : 4);
-  if (!isPow2(rpt0) || rpt0 > 16) throw new ArgumentError('rowsPerThread', rpt0, 'a power of two ≤ 16');
+  // ≥ 2 rows an invocation: the exchange area (first and last row of every invocation) then fits in the
+  // workgroup array that staged the load.
+  if (!isPow2(rpt0) || rpt0 < 2 || rpt0 > 16) throw new ArgumentError('rowsPerThread', rpt0, 'a power of two from 2 to 16');
   // Workgroup memory holds one row (a, b, c, d) per row of the workgroup: the coalesced load is staged
   // through it and the same array then carries the exchanged boundary equations and the output.
   let maxRows = 1;
@@ -204,4 +206,17 @@ export function planTridiagonal(
     }
   }
   return { kind: 'tridiagonal-wang-mou', problem: { ...problem }, rowBytes, maxRowsPerWorkgroup: maxRows, levels };
+}
+
+/** Element index of matrix entry (matrix j, row i) in a layout (complex: pair index). */
+export function matIndex(layout: TridiagonalLayout, n: number, batch: number, j: number, i: number): number {
+  return layout === 'strided' ? j * n + i : i * batch + j;
+}
+
+/**
+ * Element index of right-hand side / solution entry (rhs r of matrix j, row i). Right-hand sides are
+ * blocks of the size of one matrix array: [nrhs][batch][n] (strided) or [nrhs][n][batch] (interleaved).
+ */
+export function rhsIndex(layout: TridiagonalLayout, n: number, batch: number, r: number, j: number, i: number): number {
+  return layout === 'strided' ? (r * batch + j) * n + i : (r * n + i) * batch + j;
 }

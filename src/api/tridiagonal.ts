@@ -1,0 +1,345 @@
+/**
+ * Batched tridiagonal solvers: public API.
+ *
+ * Each system j of a batch is  a_i x_{i−1} + b_i x_i + c_i x_{i+1} = d_i,  i = 0 … N−1, with
+ * `lower` = a, `diag` = b, `upper` = c, `rhs` = d. a_0 and c_{N−1} are ignored (as in LAPACK and
+ * cuSPARSE) unless `cyclic` is set, where they are the corner entries coupling x_{N−1} and x_0.
+ *
+ * Layouts (element indices; complex elements are (re, im) pairs of consecutive floats):
+ *  - 'strided' (cuSPARSE gtsv2StridedBatch): matrix j row i at j·N + i; right-hand side r at
+ *    (r·batch + j)·N + i. Each system is contiguous.
+ *  - 'interleaved' (cuSPARSE gtsvInterleavedBatch): matrix at i·batch + j; right-hand side r at
+ *    (r·N + i)·batch + j.
+ * `nrhs` right-hand sides share each matrix; the solution has the layout and size of `rhs`.
+ *
+ * Backends: 'webgpu' (float32, Wang & Mou / ID-TS kernels, multi-stage for N beyond one workgroup),
+ * 'cpu' (float64 or float32; Thomas by default, the Wang & Mou executable specification, or LU with
+ * partial pivoting), 'auto' (WebGPU for float32 when an adapter exists, else CPU).
+ *
+ * Stability: Thomas and Wang & Mou do not pivot. They are stable when the matrix is diagonally
+ * dominant (|b_i| ≥ |a_i| + |c_i|, strictly in at least one row), or symmetric positive definite.
+ * For other matrices use `cpuAlgorithm: 'lu'` (partial pivoting, LAPACK gtsv's algorithm).
+ *
+ * Status (one u32 per matrix, bits OR-ed over all its right-hand sides; 0 = OK):
+ *  - 1 ZERO_PIVOT: a pivot was zero, sub-normal, Inf or NaN; the result is unreliable (for the LU
+ *    solver: the matrix is exactly singular, x is NaN).
+ *  - 2 NON_FINITE: some solution value is NaN or ±Infinity.
+ *  - 4 NOT_DIAGONALLY_DOMINANT: a row has |b_i| < |a_i| + |c_i| (rows of the modified matrix, for cyclic
+ *    systems): no stability guarantee for the non-pivoting solvers; check the residual.
+ * `result.ok` is true when every status is 0 or only NOT_DIAGONALLY_DOMINANT is set; with
+ * `onFailure: 'throw'` a TridiagonalBreakdownError is thrown when any system has bit 1 or 2.
+ */
+import { ArgumentError, ButterflyError, DestroyedError, UnsupportedError } from '../errors.js';
+import { defaultGpuContext, readBuffer, createStorageBuffer, type GpuContext } from '../backends/webgpu/device.js';
+import { TridiagonalGpuExecutor } from '../backends/webgpu/tridiagonal.js';
+import {
+  TRIDIAGONAL_STATUS, matIndex, planTridiagonal, rhsIndex, validateProblem,
+  type TridiagonalLayout, type TridiagonalPlanOptions, type TridiagonalRecipe,
+} from '../planner/tridiagonal.js';
+import { complexField, realField, thomasComplex, thomasReal, type Field } from '../backends/cpu/thomas.js';
+import { gtsvLu } from '../backends/cpu/gtsv-lu.js';
+import { wangMouSolve } from '../backends/cpu/wang-mou.js';
+import { cyclicCombine, cyclicPrepare } from '../backends/cpu/cyclic-tridiagonal.js';
+
+export { TRIDIAGONAL_STATUS } from '../planner/tridiagonal.js';
+export type { TridiagonalLayout, TridiagonalRecipe, TridiagonalPlanOptions } from '../planner/tridiagonal.js';
+
+export type TridiagonalBackend = 'webgpu' | 'cpu' | 'auto';
+export type TridiagonalDtype = 'float32' | 'float64';
+export type TridiagonalCpuAlgorithm = 'thomas' | 'wang-mou' | 'lu';
+type FloatArray = Float32Array | Float64Array;
+export type TridiagonalInput = FloatArray | GPUBuffer;
+
+/** Thrown with `onFailure: 'throw'` when some system broke down (zero pivot or non-finite result). */
+export class TridiagonalBreakdownError extends ButterflyError {
+  override name = 'TridiagonalBreakdownError';
+  constructor(readonly status: Uint32Array, readonly failed: number[]) {
+    super(
+      `tridiagonal solve broke down in ${failed.length} system(s) (first: matrix ${failed[0]}, status ${status[failed[0]]}); ` +
+        'the matrix is singular or not diagonally dominant enough for a non-pivoting solver: use the CPU backend with cpuAlgorithm: "lu"',
+    );
+  }
+}
+
+export interface TridiagonalPlanDescriptor {
+  /** Rows per system, ≥ 1. */
+  n: number;
+  /** Number of matrices (default 1). */
+  batch?: number;
+  /** Right-hand sides per matrix (default 1). */
+  nrhs?: number;
+  layout?: TridiagonalLayout;
+  complex?: boolean;
+  /** 'float32' (default; the only WebGPU precision) or 'float64' (CPU). */
+  dtype?: TridiagonalDtype;
+  backend?: TridiagonalBackend;
+  /** Periodic systems (a_0 and c_{N−1} are corner entries), solved by Sherman–Morrison. */
+  cyclic?: boolean;
+  /** CPU algorithm (default 'thomas'). */
+  cpuAlgorithm?: TridiagonalCpuAlgorithm;
+  /** GPU context (default: the shared one). */
+  gpu?: GpuContext;
+  /** Planner overrides (radix, rows per thread, rows per workgroup). */
+  planOptions?: TridiagonalPlanOptions;
+  /** 'status' (default): report breakdowns in result.status; 'throw': throw TridiagonalBreakdownError. */
+  onFailure?: 'status' | 'throw';
+}
+
+export interface TridiagonalData<X extends TridiagonalInput = TridiagonalInput> {
+  lower: X;
+  diag: X;
+  upper: X;
+  rhs: X;
+  /** Where to write the solution (GPUBuffer inputs: a GPUBuffer; typed arrays: a typed array). */
+  out?: X;
+}
+
+export interface TridiagonalResult<X extends TridiagonalInput = TridiagonalInput> {
+  /** Solution, layout of rhs: Float32Array (float32), Float64Array (float64), or a GPUBuffer. */
+  x: X;
+  /** One u32 per matrix (bits of TRIDIAGONAL_STATUS). */
+  status: Uint32Array;
+  /** No system has ZERO_PIVOT or NON_FINITE set. */
+  ok: boolean;
+  backend: 'webgpu' | 'cpu';
+}
+
+function isGpuBuffer(v: unknown): v is GPUBuffer {
+  return typeof v === 'object' && v !== null && !ArrayBuffer.isView(v) && typeof (v as GPUBuffer).mapAsync === 'function';
+}
+
+interface Resolved {
+  n: number; batch: number; nrhs: number; layout: TridiagonalLayout; complex: boolean;
+  dtype: TridiagonalDtype; backend: 'webgpu' | 'cpu'; cyclic: boolean; cpuAlgorithm: TridiagonalCpuAlgorithm;
+  onFailure: 'status' | 'throw';
+}
+
+/** A reusable solver for one problem shape. Create with createTridiagonalPlan(). */
+export class TridiagonalPlan {
+  private destroyed = false;
+  private statusBuf: GPUBuffer | null = null;
+
+  /** @internal */
+  constructor(
+    private readonly p: Resolved,
+    readonly recipe: TridiagonalRecipe | null,
+    private readonly gpu: GpuContext | null,
+    private readonly executor: TridiagonalGpuExecutor | null,
+    private readonly innerPlan: TridiagonalPlan | null,
+  ) {}
+
+  get backend(): 'webgpu' | 'cpu' {
+    return this.p.backend;
+  }
+
+  /** Elements (scalars: complex counts 2) of each matrix array and of rhs / x. */
+  get sizes(): { matrix: number; rhs: number } {
+    const w = this.p.complex ? 2 : 1;
+    return { matrix: this.p.n * this.p.batch * w, rhs: this.p.n * this.p.batch * this.p.nrhs * w };
+  }
+
+  async solve<X extends TridiagonalInput>(data: TridiagonalData<X>): Promise<TridiagonalResult<X>> {
+    if (this.destroyed) throw new DestroyedError('tridiagonal plan: solve() after destroy()');
+    const { matrix, rhs } = this.sizes;
+    const gpuIn = isGpuBuffer(data.lower);
+    for (const k of ['lower', 'diag', 'upper', 'rhs'] as const) {
+      const v = data[k] as unknown;
+      const need = k === 'rhs' ? rhs : matrix;
+      if (gpuIn) {
+        if (!isGpuBuffer(v)) throw new ArgumentError(k, v, 'a GPUBuffer like lower');
+        if (this.p.backend !== 'webgpu') throw new ArgumentError(k, v, 'typed arrays for the CPU backend');
+        if (v.size < need * 4) throw new ArgumentError(`${k}.size`, v.size, `≥ ${need * 4} bytes`);
+      } else {
+        if (!(v instanceof Float32Array || v instanceof Float64Array)) throw new ArgumentError(k, v, 'a Float32Array or Float64Array');
+        if (v.length !== need) throw new ArgumentError(`${k}.length`, v.length, `${need} (n·batch${k === 'rhs' ? '·nrhs' : ''}${this.p.complex ? '·2 for complex' : ''})`);
+      }
+    }
+    let result: TridiagonalResult<TridiagonalInput>;
+    if (this.p.cyclic) result = await this.solveCyclic(data as TridiagonalData<FloatArray>, gpuIn);
+    else if (this.p.backend === 'cpu') result = this.solveCpu(data as TridiagonalData<FloatArray>);
+    else result = await this.solveGpu(data, gpuIn);
+    if (this.p.onFailure === 'throw' && !result.ok) {
+      const failed: number[] = [];
+      result.status.forEach((s, j) => { if (s & (TRIDIAGONAL_STATUS.ZERO_PIVOT | TRIDIAGONAL_STATUS.NON_FINITE)) failed.push(j); });
+      throw new TridiagonalBreakdownError(result.status, failed);
+    }
+    return result as TridiagonalResult<X>;
+  }
+
+  private async solveCyclic(data: TridiagonalData<FloatArray>, gpuIn: boolean): Promise<TridiagonalResult<TridiagonalInput>> {
+    if (gpuIn) throw new UnsupportedError('cyclic systems take typed arrays (the Sherman–Morrison correction runs on the host)');
+    const F: Field<unknown> = (this.p.complex ? complexField() : realField()) as Field<unknown>;
+    const shape = { n: this.p.n, batch: this.p.batch, nrhs: this.p.nrhs, layout: this.p.layout };
+    const prep = cyclicPrepare(F, shape, data.lower, data.diag, data.upper, data.rhs);
+    const conv = (a: Float64Array) => (this.p.dtype === 'float32' ? Float32Array.from(a) : a);
+    const inner = await this.innerPlan!.solve({ lower: conv(prep.lower), diag: conv(prep.diag), upper: conv(prep.upper), rhs: conv(prep.rhs) });
+    const x = data.out ?? (this.p.dtype === 'float32' ? new Float32Array(this.sizes.rhs) : new Float64Array(this.sizes.rhs));
+    cyclicCombine(F, shape, prep.lower, prep.diag, prep.upper, inner.x as FloatArray, x);
+    const status = inner.status;
+    for (let j = 0; j < this.p.batch; j++) {
+      for (let r = 0; r < this.p.nrhs; r++) {
+        for (let i = 0; i < this.p.n; i++) {
+          const e = rhsIndex(this.p.layout, this.p.n, this.p.batch, r, j, i);
+          if (!F.isFinite(F.load(x, e))) status[j] |= TRIDIAGONAL_STATUS.NON_FINITE;
+        }
+      }
+    }
+    return { x, status, ok: statusOk(status), backend: inner.backend };
+  }
+
+  private solveCpu(data: TridiagonalData<FloatArray>): TridiagonalResult<TridiagonalInput> {
+    const { n, batch, nrhs, layout, complex, dtype, cpuAlgorithm } = this.p;
+    const w = complex ? 2 : 1;
+    const round = dtype === 'float32' ? Math.fround : (v: number) => v;
+    const F = (complex ? complexField(round) : realField(round)) as Field<unknown>;
+    if (data.out && (data.out.length !== this.sizes.rhs || !(data.out instanceof (dtype === 'float32' ? Float32Array : Float64Array)))) {
+      throw new ArgumentError('out', data.out, `a ${dtype === 'float32' ? 'Float32Array' : 'Float64Array'} of length ${this.sizes.rhs}`);
+    }
+    const x = data.out ?? (dtype === 'float32' ? new Float32Array(this.sizes.rhs) : new Float64Array(this.sizes.rhs));
+    const status = new Uint32Array(batch);
+    const a = new Float64Array(n * w), b = a.slice(), c = a.slice(), d = a.slice(), xs = a.slice();
+    const scratch = new Float64Array(n * w);
+    for (let j = 0; j < batch; j++) {
+      for (let i = 0; i < n; i++) {
+        const e = matIndex(layout, n, batch, j, i);
+        for (let q = 0; q < w; q++) {
+          a[i * w + q] = round(data.lower[e * w + q]);
+          b[i * w + q] = round(data.diag[e * w + q]);
+          c[i * w + q] = round(data.upper[e * w + q]);
+        }
+      }
+      for (let r = 0; r < nrhs; r++) {
+        for (let i = 0; i < n; i++) {
+          const e = rhsIndex(layout, n, batch, r, j, i);
+          for (let q = 0; q < w; q++) d[i * w + q] = round(data.rhs[e * w + q]);
+        }
+        let st: number;
+        if (cpuAlgorithm === 'lu') st = gtsvLu(F, a, b, c, d, xs, n);
+        else if (cpuAlgorithm === 'wang-mou') st = wangMouSolve(F, this.recipe!, a, b, c, d, xs, n);
+        else st = complex ? thomasComplex(a, b, c, d, xs, n, round, scratch) : thomasReal(a, b, c, d, xs, n, round, scratch);
+        status[j] |= st;
+        for (let i = 0; i < n; i++) {
+          const e = rhsIndex(layout, n, batch, r, j, i);
+          for (let q = 0; q < w; q++) x[e * w + q] = xs[i * w + q];
+        }
+      }
+    }
+    return { x, status, ok: statusOk(status), backend: 'cpu' };
+  }
+
+  private async solveGpu(data: TridiagonalData<TridiagonalInput>, gpuIn: boolean): Promise<TridiagonalResult<TridiagonalInput>> {
+    const ctx = this.gpu!;
+    const ex = this.executor!;
+    const { rhs } = this.sizes;
+    if (!this.statusBuf) this.statusBuf = createStorageBuffer(ctx, this.p.batch * 4, 'tridiagonal status');
+    const temp: GPUBuffer[] = [];
+    const up = (v: TridiagonalInput, label: string): GPUBuffer => {
+      if (isGpuBuffer(v)) return v;
+      const b = createStorageBuffer(ctx, v instanceof Float32Array ? v : Float32Array.from(v), label);
+      temp.push(b);
+      return b;
+    };
+    try {
+      let out: GPUBuffer;
+      if (gpuIn) {
+        if (data.out !== undefined && !isGpuBuffer(data.out)) throw new ArgumentError('out', data.out, 'a GPUBuffer (inputs are GPUBuffers)');
+        if (data.out && (data.out as GPUBuffer).size < rhs * 4) throw new ArgumentError('out.size', (data.out as GPUBuffer).size, `≥ ${rhs * 4} bytes`);
+        out = (data.out as GPUBuffer | undefined) ?? createStorageBuffer(ctx, rhs * 4, 'tridiagonal x');
+        for (const k of ['lower', 'diag', 'upper', 'rhs'] as const) {
+          if (data[k] === out) throw new ArgumentError('out', 'GPUBuffer', `a buffer different from ${k}`);
+        }
+      } else {
+        out = createStorageBuffer(ctx, rhs * 4, 'tridiagonal x');
+        temp.push(out);
+      }
+      const bufs = {
+        lower: up(data.lower, 'tridiagonal lower'), diag: up(data.diag, 'tridiagonal diag'),
+        upper: up(data.upper, 'tridiagonal upper'), rhs: up(data.rhs, 'tridiagonal rhs'),
+        out, status: this.statusBuf,
+      };
+      await ctx.checked('tridiagonal solve', () => {
+        const enc = ctx.device.createCommandEncoder({ label: 'tridiagonal solve' });
+        ex.record(enc, bufs);
+        ctx.device.queue.submit([enc.finish()]);
+      });
+      const status = new Uint32Array(await readBuffer(ctx, this.statusBuf, 0, this.p.batch * 4));
+      let x: TridiagonalInput = out;
+      if (!gpuIn) {
+        const host = new Float32Array(await readBuffer(ctx, out, 0, rhs * 4));
+        if (data.out) {
+          if (!(data.out instanceof Float32Array || data.out instanceof Float64Array) || data.out.length !== rhs) {
+            throw new ArgumentError('out', data.out, `a Float32Array or Float64Array of length ${rhs}`);
+          }
+          data.out.set(host);
+          x = data.out;
+        } else x = host;
+      }
+      return { x, status, ok: statusOk(status), backend: 'webgpu' };
+    } finally {
+      for (const b of temp) b.destroy();
+    }
+  }
+
+  /** Releases GPU resources. The plan cannot be used afterwards. */
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.executor?.destroy();
+    this.statusBuf?.destroy();
+    this.innerPlan?.destroy();
+  }
+}
+
+function statusOk(status: Uint32Array): boolean {
+  const bad = TRIDIAGONAL_STATUS.ZERO_PIVOT | TRIDIAGONAL_STATUS.NON_FINITE;
+  return status.every((s) => (s & bad) === 0);
+}
+
+/** Validates the descriptor, chooses the backend, plans and compiles. */
+export async function createTridiagonalPlan(desc: TridiagonalPlanDescriptor): Promise<TridiagonalPlan> {
+  if (typeof desc !== 'object' || desc === null) throw new ArgumentError('descriptor', desc, 'an object');
+  const p: Resolved = {
+    n: desc.n, batch: desc.batch ?? 1, nrhs: desc.nrhs ?? 1, layout: desc.layout ?? 'strided',
+    complex: desc.complex ?? false, dtype: desc.dtype ?? 'float32', backend: 'cpu', cyclic: desc.cyclic ?? false,
+    cpuAlgorithm: desc.cpuAlgorithm ?? 'thomas', onFailure: desc.onFailure ?? 'status',
+  };
+  validateProblem({ n: p.n, batch: p.batch, nrhs: p.nrhs, layout: p.layout, complex: p.complex });
+  if (p.dtype !== 'float32' && p.dtype !== 'float64') throw new ArgumentError('dtype', p.dtype, "'float32' or 'float64'");
+  if (!['thomas', 'wang-mou', 'lu'].includes(p.cpuAlgorithm)) throw new ArgumentError('cpuAlgorithm', p.cpuAlgorithm, "'thomas', 'wang-mou' or 'lu'");
+  if (p.onFailure !== 'status' && p.onFailure !== 'throw') throw new ArgumentError('onFailure', p.onFailure, "'status' or 'throw'");
+  const want = desc.backend ?? 'auto';
+  if (!['webgpu', 'cpu', 'auto'].includes(want)) throw new ArgumentError('backend', want, "'webgpu', 'cpu' or 'auto'");
+  if (want === 'webgpu' && p.dtype === 'float64') throw new UnsupportedError('float64 tridiagonal solves run on the CPU backend only (WGSL has no f64)');
+  if (want === 'webgpu' && desc.cpuAlgorithm === 'lu') throw new UnsupportedError("cpuAlgorithm 'lu' (pivoting) exists on the CPU backend only");
+  let gpu: GpuContext | null = null;
+  if (want === 'webgpu') gpu = desc.gpu ?? (await defaultGpuContext());
+  else if (want === 'auto' && p.dtype === 'float32' && desc.cpuAlgorithm === undefined) {
+    gpu = desc.gpu ?? (await defaultGpuContext().catch(() => null));
+  }
+  p.backend = gpu ? 'webgpu' : 'cpu';
+
+  if (p.cyclic) {
+    // The inner (non-cyclic) plan solves nrhs + 1 right-hand sides (the Sherman–Morrison vector u).
+    const inner = await createTridiagonalPlan({
+      ...desc, cyclic: false, onFailure: 'status', backend: p.backend, gpu: gpu ?? undefined,
+      nrhs: p.n <= 2 ? p.nrhs : p.nrhs + 1,
+    });
+    return new TridiagonalPlan(p, inner.recipe, gpu, null, inner);
+  }
+  const limits = gpu?.limits ?? { maxComputeWorkgroupStorageSize: 32768, maxComputeInvocationsPerWorkgroup: 1024, maxComputeWorkgroupsPerDimension: 65535 };
+  const recipe = planTridiagonal({ n: p.n, batch: p.batch, nrhs: p.nrhs, complex: p.complex, layout: p.layout }, limits, desc.planOptions);
+  const executor = gpu ? await TridiagonalGpuExecutor.create(gpu, recipe) : null;
+  return new TridiagonalPlan(p, recipe, gpu, executor, null);
+}
+
+/** One-shot solve: plans, solves and releases the plan (pipelines stay cached per device). */
+export async function solveTridiagonal<X extends TridiagonalInput>(
+  desc: TridiagonalPlanDescriptor & TridiagonalData<X>,
+): Promise<TridiagonalResult<X>> {
+  const plan = await createTridiagonalPlan(desc);
+  try {
+    return await plan.solve({ lower: desc.lower, diag: desc.diag, upper: desc.upper, rhs: desc.rhs, out: desc.out });
+  } finally {
+    plan.destroy();
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Periodic (cyclic) tridiagonal systems by Sherman–Morrison: a_0 couples x_{N−1} and c_{N−1} couples
+ * x_0. With γ = −b_0, the matrix A' = A − u·vᵀ, u = (γ, 0, …, 0, c_{N−1}), v = (1, 0, …, 0, a_0/γ), is
+ * plain tridiagonal (b'_0 = b_0 − γ, b'_{N−1} = b_{N−1} − a_0·c_{N−1}/γ). Solve A'y = d and A'z = u
+ * (one more right-hand side sharing the matrix, so any batched solver does both in one call), then
+ *   x = y − z·(y_0 + a_0·y_{N−1}/γ) / (1 + z_0 + a_0·z_{N−1}/γ).
+ * N = 1 and N = 2 have no room for the corner entries: they are folded into an ordinary system.
+ *
+ * Works on the batched layouts of planner/tridiagonal.ts, in float64 on the host (the corrections are
+ * O(N) per right-hand side; the O(N) solve itself runs on whichever backend the caller chose).
+ */
+import { matIndex, rhsIndex, type TridiagonalLayout } from '../../planner/tridiagonal.js';
+import type { Field } from './thomas.js';
+
+type Arr = { [i: number]: number; length: number };
+
+export interface CyclicShape {
+  n: number;
+  batch: number;
+  nrhs: number;
+  layout: TridiagonalLayout;
+}
+
+/** The non-cyclic problem to solve: modified matrix and nrhs + 1 right-hand sides (the last is u). */
+export interface CyclicPrepared {
+  lower: Float64Array;
+  diag: Float64Array;
+  upper: Float64Array;
+  rhs: Float64Array;
+  nrhs: number;
+}
+
+export function cyclicPrepare<T>(F: Field<T>, s: CyclicShape, lower: Arr, diag: Arr, upper: Arr, rhs: Arr): CyclicPrepared {
+  const { n, batch, nrhs, layout } = s;
+  const w = F.complex ? 2 : 1;
+  const lo = Float64Array.from(lower as ArrayLike<number>), dg = Float64Array.from(diag as ArrayLike<number>);
+  const up = Float64Array.from(upper as ArrayLike<number>);
+  const extra = n <= 2 ? 0 : 1;
+  const out = new Float64Array((nrhs + extra) * n * batch * w);
+  out.set(rhs as ArrayLike<number>);
+  for (let j = 0; j < batch; j++) {
+    const m = (i: number) => matIndex(layout, n, batch, j, i);
+    if (n === 1) {
+      F.store(dg, m(0), F.add(F.add(F.load(lo, m(0)), F.load(dg, m(0))), F.load(up, m(0))));
+      continue;
+    }
+    if (n === 2) {
+      // Row 0: b_0 x_0 + (a_0 + c_0) x_1; row 1: (a_1 + c_1) x_0 + b_1 x_1.
+      F.store(up, m(0), F.add(F.load(lo, m(0)), F.load(up, m(0))));
+      F.store(lo, m(1), F.add(F.load(lo, m(1)), F.load(up, m(1))));
+      continue;
+    }
+    const b0 = F.load(dg, m(0));
+    const gamma = F.neg(b0);
+    const alpha = F.load(up, m(n - 1)); // A[N−1][0]
+    const beta = F.load(lo, m(0)); // A[0][N−1]
+    F.store(dg, m(0), F.sub(b0, gamma));
+    F.store(dg, m(n - 1), F.sub(F.load(dg, m(n - 1)), F.div(F.mul(alpha, beta), gamma)));
+    F.store(out, rhsIndex(layout, n, batch, nrhs, j, 0), gamma);
+    F.store(out, rhsIndex(layout, n, batch, nrhs, j, n - 1), alpha);
+  }
+  return { lower: lo, diag: dg, upper: up, rhs: out, nrhs: nrhs + extra };
+}
+
+/** Applies the Sherman–Morrison correction to the solutions `sol` of the prepared problem, into `x`. */
+export function cyclicCombine<T>(F: Field<T>, s: CyclicShape, lower: Arr, diag: Arr, upper: Arr, sol: Arr, x: Arr): void {
+  const { n, batch, nrhs, layout } = s;
+  if (n <= 2) {
+    for (let k = 0; k < nrhs * n * batch * (F.complex ? 2 : 1); k++) x[k] = sol[k];
+    return;
+  }
+  for (let j = 0; j < batch; j++) {
+    const gamma = F.neg(F.load(diag, matIndex(layout, n, batch, j, 0)));
+    const beta = F.load(lower, matIndex(layout, n, batch, j, 0));
+    const z = (i: number) => F.load(sol, rhsIndex(layout, n, batch, nrhs, j, i));
+    const den = F.add(F.add(F.one(), z(0)), F.div(F.mul(beta, z(n - 1)), gamma));
+    for (let r = 0; r < nrhs; r++) {
+      const y = (i: number) => F.load(sol, rhsIndex(layout, n, batch, r, j, i));
+      const fact = F.div(F.add(y(0), F.div(F.mul(beta, y(n - 1)), gamma)), den);
+      for (let i = 0; i < n; i++) F.store(x, rhsIndex(layout, n, batch, r, j, i), F.sub(y(i), F.mul(fact, z(i))));
+    }
+  }
+}
+
+/** Residual ‖Ax − d‖/‖d‖ of one contiguous cyclic system (real or complex), float64. */
+export function cyclicResidual<T>(F: Field<T>, a: Arr, b: Arr, c: Arr, d: Arr, x: Arr, n: number): number {
+  let num = 0, den = 0;
+  for (let i = 0; i < n; i++) {
+    const im = (i + n - 1) % n, ip = (i + 1) % n;
+    let r = F.mul(F.load(b, i), F.load(x, i));
+    r = F.add(r, F.mul(F.load(a, i), F.load(x, im)));
+    r = F.add(r, F.mul(F.load(c, i), F.load(x, ip)));
+    r = F.sub(r, F.load(d, i));
+    num += F.abs(r) ** 2;
+    den += F.abs(F.load(d, i)) ** 2;
+  }
+  return Number.isFinite(num) ? Math.sqrt(num / den) : Infinity;
+}

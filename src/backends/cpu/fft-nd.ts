@@ -1,0 +1,271 @@
+/**
+ * numpy-shaped FFT API on the CPU backend: fft/ifft/rfft/irfft (1-D along any axis), fft2/ifft2/
+ * rfft2/irfft2 and fftn/ifftn/rfftn/irfftn, with numpy's `n`/`s` (crop or zero-pad), `axis`/`axes`
+ * (negative allowed) and `norm`.
+ *
+ * The N-D driver is separate from the 1-D algorithms (as in pocketfft): for each axis it views the
+ * row-major array as `outer × L × inner` and runs the 1-D plan batched over `inner` lines with element
+ * stride `inner` (or one contiguous batch of `outer` lines when the axis is the last one).
+ *
+ * Arrays: complex data is interleaved (re, im) float64 with 2·Π(shape) numbers; real data has Π(shape).
+ * Inputs may be Float32Array; outputs are always new Float64Arrays.
+ *
+ * Differences from numpy: arrays are flat typed arrays plus an explicit `shape`; repeated axes are
+ * applied repeatedly, as numpy does for c2c; there is no `out=` argument.
+ */
+import { ArgumentError } from '../../errors.js';
+import { checkLength, type Norm } from './fft-mixed-radix.js';
+import { planCpuFft } from './fft-plan.js';
+import { planCpuRfft } from './fft-real.js';
+
+export interface NdArray {
+  data: Float64Array;
+  shape: number[];
+}
+
+export interface Fft1dOptions {
+  /** Length of the transform along `axis` (input cropped or zero-padded); irfft: output length. */
+  n?: number;
+  /** Axis (default −1). */
+  axis?: number;
+  norm?: Norm;
+}
+
+export interface FftNdOptions {
+  /** Transform lengths per axis in `axes` (−1 = keep the input's size); irfftn: output lengths. */
+  s?: readonly number[];
+  /** Axes to transform (default: all, or the last len(s) when only s is given). */
+  axes?: readonly number[];
+  norm?: Norm;
+}
+
+type Input = Float64Array | Float32Array;
+
+export function product(shape: readonly number[]): number {
+  let p = 1;
+  for (const d of shape) p *= d;
+  return p;
+}
+
+function checkShape(shape: readonly number[], dataLength: number, perElement: 1 | 2, name = 'shape'): number[] {
+  if (!Array.isArray(shape) || shape.length === 0) throw new ArgumentError(name, shape, 'a non-empty array of dimensions');
+  for (const d of shape) if (!Number.isInteger(d) || d < 0) throw new ArgumentError(name, shape, 'non-negative integer dimensions');
+  const need = perElement * product(shape);
+  if (dataLength !== need) {
+    throw new ArgumentError('x', dataLength, `an array of ${need} numbers for ${perElement === 2 ? 'complex' : 'real'} shape [${shape.join(', ')}]${perElement === 2 ? ' (interleaved re, im)' : ''}`);
+  }
+  return [...shape];
+}
+
+export function normalizeAxis(axis: number, ndim: number, name = 'axis'): number {
+  if (!Number.isInteger(axis) || axis < -ndim || axis >= ndim) throw new ArgumentError(name, axis, `an integer in [${-ndim}, ${ndim - 1}]`);
+  return axis < 0 ? axis + ndim : axis;
+}
+
+/** outer = Π shape[..axis), inner = Π shape(axis..]. */
+export function axisGeometry(shape: readonly number[], axis: number): { outer: number; len: number; inner: number } {
+  return { outer: product(shape.slice(0, axis)), len: shape[axis]!, inner: product(shape.slice(axis + 1)) };
+}
+
+/** Copy with dimension `axis` cropped or zero-padded to `len`. perElement: 1 real, 2 complex. */
+export function resizeAxis(data: Float64Array, shape: readonly number[], axis: number, len: number, perElement: 1 | 2): NdArray {
+  const { outer, len: old, inner } = axisGeometry(shape, axis);
+  const newShape = [...shape];
+  newShape[axis] = len;
+  if (len === old) return { data: Float64Array.from(data), shape: newShape };
+  const out = new Float64Array(perElement * outer * len * inner);
+  const keep = Math.min(len, old) * inner * perElement;
+  for (let o = 0; o < outer; o++) {
+    out.set(data.subarray(o * old * inner * perElement, o * old * inner * perElement + keep), o * len * inner * perElement);
+  }
+  return { data: out, shape: newShape };
+}
+
+/**
+ * Calls fn(offset, stride) for every 1-D line along `axis` (offset and stride in elements), grouped so
+ * callers can batch: `fn` gets a batch of `count` lines whose starts are `dist` apart.
+ */
+export function forEachLineBatch(shape: readonly number[], axis: number, fn: (offset: number, stride: number, count: number, dist: number) => void): void {
+  const { outer, len, inner } = axisGeometry(shape, axis);
+  if (outer === 0 || inner === 0 || len === 0) return;
+  if (inner === 1) fn(0, 1, outer, len);
+  else for (let o = 0; o < outer; o++) fn(o * len * inner, inner, inner, 1);
+}
+
+/** In-place c2c along one axis of complex data. */
+function c2cAxis(data: Float64Array, shape: readonly number[], axis: number, inverse: boolean, norm: Norm | undefined): void {
+  const plan = planCpuFft(shape[axis]!);
+  forEachLineBatch(shape, axis, (offset, stride, count, dist) => {
+    const l = { offset, stride, dist };
+    plan.execute(data, data, { batch: count, inverse, norm, input: l, output: l });
+  });
+}
+
+function r2cAxis(x: Float64Array, shape: readonly number[], axis: number, norm: Norm | undefined): NdArray {
+  const n = shape[axis]!;
+  const plan = planCpuRfft(n);
+  const outShape = [...shape];
+  outShape[axis] = plan.nComplex;
+  const out = new Float64Array(2 * product(outShape));
+  const { outer, inner } = axisGeometry(shape, axis);
+  for (let o = 0; o < outer && inner > 0; o++) {
+    plan.forward(x, out, {
+      batch: inner,
+      norm,
+      input: { offset: o * n * inner, stride: inner, dist: 1 },
+      output: { offset: o * plan.nComplex * inner, stride: inner, dist: 1 },
+    });
+  }
+  return { data: out, shape: outShape };
+}
+
+/** C2R along `axis`: input has nComplex = n/2+1 there (already resized), output length n. */
+function c2rAxis(y: Float64Array, shape: readonly number[], axis: number, n: number, norm: Norm | undefined): NdArray {
+  const plan = planCpuRfft(n);
+  const outShape = [...shape];
+  outShape[axis] = n;
+  const out = new Float64Array(product(outShape));
+  const { outer, inner } = axisGeometry(shape, axis);
+  for (let o = 0; o < outer && inner > 0; o++) {
+    plan.inverse(y, out, {
+      batch: inner,
+      norm,
+      input: { offset: o * plan.nComplex * inner, stride: inner, dist: 1 },
+      output: { offset: o * n * inner, stride: inner, dist: 1 },
+    });
+  }
+  return { data: out, shape: outShape };
+}
+
+/** numpy's (s, axes) resolution. `defaultLast` gives irfftn's default for the last axis. */
+function resolveAxes(shape: readonly number[], options: FftNdOptions, defaultLast?: (inputLen: number) => number): { s: number[]; axes: number[] } {
+  const ndim = shape.length;
+  let axes: number[];
+  if (options.axes !== undefined) {
+    if (!Array.isArray(options.axes) || options.axes.length === 0) throw new ArgumentError('axes', options.axes, 'a non-empty array of axis indices');
+    axes = options.axes.map((a) => normalizeAxis(a, ndim, 'axes'));
+  } else if (options.s !== undefined) {
+    if (options.s.length > ndim) throw new ArgumentError('s', options.s, `at most ${ndim} lengths for a ${ndim}-D array`);
+    axes = options.s.map((_, i) => ndim - options.s!.length + i);
+  } else axes = shape.map((_, i) => i);
+  let s: number[];
+  if (options.s !== undefined) {
+    if (options.s.length !== axes.length) throw new ArgumentError('s', options.s, `${axes.length} lengths, one per axis in axes`);
+    s = options.s.map((v, i) => {
+      if (v === -1) return i === axes.length - 1 && defaultLast ? defaultLast(shape[axes[i]!]!) : shape[axes[i]!]!;
+      checkLength(v, 's', 1);
+      return v;
+    });
+  } else {
+    s = axes.map((a, i) => (i === axes.length - 1 && defaultLast ? defaultLast(shape[a]!) : shape[a]!));
+  }
+  for (const v of s) if (!(v >= 1)) throw new ArgumentError('s', s, 'transform lengths ≥ 1 (no empty axes)');
+  return { s, axes };
+}
+
+function toF64(x: Input): Float64Array {
+  return x instanceof Float64Array ? x : Float64Array.from(x);
+}
+
+function c2cN(x: Input, shape: readonly number[], options: FftNdOptions, inverse: boolean): NdArray {
+  let cur: NdArray = { data: toF64(x), shape: checkShape(shape, x.length, 2) };
+  const { s, axes } = resolveAxes(cur.shape, options);
+  let copied = false;
+  for (let i = axes.length - 1; i >= 0; i--) {
+    const a = axes[i]!;
+    if (cur.shape[a] !== s[i] || !copied) {
+      cur = resizeAxis(cur.data, cur.shape, a, s[i]!, 2);
+      copied = true;
+    }
+    c2cAxis(cur.data, cur.shape, a, inverse, options.norm);
+  }
+  return cur;
+}
+
+export function fftn(x: Input, shape: readonly number[], options: FftNdOptions = {}): NdArray {
+  return c2cN(x, shape, options, false);
+}
+
+export function ifftn(x: Input, shape: readonly number[], options: FftNdOptions = {}): NdArray {
+  return c2cN(x, shape, options, true);
+}
+
+/** Real N-D FFT: rfft along the last of `axes`, then complex FFTs along the others (numpy order). */
+export function rfftn(x: Input, shape: readonly number[], options: FftNdOptions = {}): NdArray {
+  const sh = checkShape(shape, x.length, 1);
+  const { s, axes } = resolveAxes(sh, options);
+  const last = axes.length - 1;
+  const resized = resizeAxis(toF64(x), sh, axes[last]!, s[last]!, 1);
+  const cur = r2cAxis(resized.data, resized.shape, axes[last]!, options.norm);
+  for (let i = last - 1; i >= 0; i--) {
+    const a = axes[i]!;
+    const r = cur.shape[a] === s[i] ? cur : resizeAxis(cur.data, cur.shape, a, s[i]!, 2);
+    cur.data = r.data;
+    cur.shape = r.shape;
+    c2cAxis(cur.data, cur.shape, a, false, options.norm);
+  }
+  return cur;
+}
+
+/**
+ * Inverse of rfftn: inverse complex FFTs along all but the last of `axes`, then irfft along the last,
+ * whose output length is s[-1] (default 2·(m − 1) for m input points; the input is cropped or
+ * zero-padded to s[-1]/2 + 1 there).
+ */
+export function irfftn(x: Input, shape: readonly number[], options: FftNdOptions = {}): NdArray {
+  const sh = checkShape(shape, x.length, 2);
+  const { s, axes } = resolveAxes(sh, options, (m) => 2 * (m - 1));
+  const last = axes.length - 1;
+  let cur: NdArray = { data: toF64(x), shape: sh };
+  let copied = false;
+  for (let i = last - 1; i >= 0; i--) {
+    const a = axes[i]!;
+    if (cur.shape[a] !== s[i] || !copied) {
+      cur = resizeAxis(cur.data, cur.shape, a, s[i]!, 2);
+      copied = true;
+    }
+    c2cAxis(cur.data, cur.shape, a, true, options.norm);
+  }
+  const n = s[last]!;
+  if (!(n >= 1)) throw new ArgumentError('n', n, 'an output length ≥ 1 (irfft of a single point needs an explicit n)');
+  const a = axes[last]!;
+  const r = resizeAxis(cur.data, cur.shape, a, Math.floor(n / 2) + 1, 2);
+  return c2rAxis(r.data, r.shape, a, n, options.norm);
+}
+
+function oneD(options: Fft1dOptions): FftNdOptions {
+  const axis = options.axis ?? -1;
+  return { axes: [axis], s: options.n === undefined ? undefined : [options.n], norm: options.norm };
+}
+
+function defaultShape(x: Input, shape: readonly number[] | undefined, perElement: 1 | 2): readonly number[] {
+  if (shape !== undefined) return shape;
+  if (x.length % perElement !== 0) throw new ArgumentError('x', x.length, 'an even number of values (interleaved complex)');
+  return [x.length / perElement];
+}
+
+/** numpy.fft.fft: 1-D complex FFT along `axis` (default last) of complex data with `shape` (default 1-D). */
+export function fft(x: Input, options: Fft1dOptions = {}, shape?: readonly number[]): NdArray {
+  const sh = defaultShape(x, shape, 2);
+  return fftn(x, sh, oneD(options));
+}
+export function ifft(x: Input, options: Fft1dOptions = {}, shape?: readonly number[]): NdArray {
+  const sh = defaultShape(x, shape, 2);
+  return ifftn(x, sh, oneD(options));
+}
+/** numpy.fft.rfft: real input → n/2+1 complex outputs along `axis`. */
+export function rfft(x: Input, options: Fft1dOptions = {}, shape?: readonly number[]): NdArray {
+  const sh = defaultShape(x, shape, 1);
+  return rfftn(x, sh, oneD(options));
+}
+/** numpy.fft.irfft: n real outputs (default 2·(m−1)) from m complex inputs along `axis`. */
+export function irfft(x: Input, options: Fft1dOptions = {}, shape?: readonly number[]): NdArray {
+  const sh = defaultShape(x, shape, 2);
+  return irfftn(x, sh, oneD(options));
+}
+
+const last2 = (o: FftNdOptions): FftNdOptions => ({ ...o, axes: o.axes ?? [-2, -1] });
+export const fft2 = (x: Input, shape: readonly number[], o: FftNdOptions = {}): NdArray => fftn(x, shape, last2(o));
+export const ifft2 = (x: Input, shape: readonly number[], o: FftNdOptions = {}): NdArray => ifftn(x, shape, last2(o));
+export const rfft2 = (x: Input, shape: readonly number[], o: FftNdOptions = {}): NdArray => rfftn(x, shape, last2(o));
+export const irfft2 = (x: Input, shape: readonly number[], o: FftNdOptions = {}): NdArray => irfftn(x, shape, last2(o));

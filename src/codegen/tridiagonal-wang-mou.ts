@@ -1,0 +1,423 @@
+/**
+ * WGSL generation for the Wang & Mou tridiagonal levels of planner/tridiagonal.ts. The CPU file
+ * backends/cpu/wang-mou.ts executes the same structure in float64 and is the specification of what
+ * these kernels compute (same merge formulas, same order of operations).
+ *
+ * One kernel family, three modes, per level:
+ *  - 'solve':  load → reduce all levels → x = d / b → store.
+ *  - 'reduce': load chunk → reduce → store the normalised first and last rows of the chunk
+ *              (x_i + a'·x_{sep left} + c'·x_{sep right} = d'), 6 scalars a chunk.
+ *  - 'expand': load chunk → reduce again (recomputing is cheaper than storing the reduced chunk) →
+ *              x = (d − a·xL − c·xR) / b with the separators' solution → store (and the separator).
+ * plus 'form': one invocation per separator builds the coarse system's row from the separator's own
+ * equation and the two neighbouring chunks' boundary rows.
+ *
+ * Memory pattern: every row is read from global memory once per kernel and written once, coalesced:
+ * invocation `lid` loads rows lid, lid+T, lid+2T, … (for interleaved batches of small systems, the
+ * fastest-varying index walks the systems instead, which is what is contiguous there) into one
+ * workgroup array of rows; after a barrier each invocation takes its R *consecutive* rows into
+ * registers (the index-digit permutation happens in this exchange, at no extra cost). The first log2 R
+ * levels run in registers. Every later level needs, from other invocations, only the boundary rows of
+ * the blocks being merged (the "centre equations"): each invocation publishes its first and last row
+ * in the same workgroup array and reads the 2 (radix 2) or 6 (radix 4: two levels per barrier pair)
+ * boundary rows it needs. The output goes back through the array for a coalesced store.
+ */
+import { stableKey, type KernelSource } from '../backends/webgpu/pipelines.js';
+import type { TridiagonalLevel } from '../planner/tridiagonal.js';
+
+export type WangMouMode = 'solve' | 'reduce' | 'expand';
+
+/** Exactly what the generated code depends on (and so the pipeline cache key). */
+export interface WangMouKernelSpec {
+  mode: WangMouMode;
+  complex: boolean;
+  layout: 'strided' | 'interleaved';
+  rowsPerWorkgroup: number;
+  rowsPerThread: number;
+  exchangeRadices: number[];
+  segment: number;
+  systemsPerWorkgroup: number;
+}
+
+export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex: boolean): WangMouKernelSpec {
+  return {
+    mode, complex, layout: level.layout,
+    rowsPerWorkgroup: level.rowsPerWorkgroup, rowsPerThread: level.rowsPerThread,
+    exchangeRadices: level.exchangeRadices, segment: level.segment, systemsPerWorkgroup: level.systemsPerWorkgroup,
+  };
+}
+
+/** Uniform block shared by all tridiagonal kernels (8 × u32). */
+export const PARAMS_WGSL = `struct Params {
+  n: u32,           // rows per system at this level
+  batch: u32,       // matrices at this level (systems sharing a matrix: sys % batch)
+  nsys: u32,        // right-hand-side systems = batch * nrhs
+  statusBatch: u32, // status word of a system: sys % statusBatch (the user's matrix index)
+  chunks: u32,      // partition: chunks per system
+  seps: u32,        // partition: separators per system
+  gridX: u32,       // workgroups (or form blocks) along x of the 2-D grid
+  total: u32,       // workgroups (or invocations, for form) that have work
+}`;
+
+function scalarHelpers(complex: boolean): string {
+  const T = complex ? 'vec2<f32>' : 'f32';
+  const common = `
+fn nonfinite1(v: f32) -> bool { return (bitcast<u32>(v) & 0x7f800000u) == 0x7f800000u; }
+fn tiny1(v: f32) -> bool { return (bitcast<u32>(v) & 0x7f800000u) == 0u; }`;
+  if (!complex) {
+    return `alias T = f32;
+const ZERO: T = 0.0;
+const ONE: T = 1.0;
+fn mul(x: T, y: T) -> T { return x * y; }
+fn dv(x: T, y: T) -> T { return x / y; }
+fn mag(x: T) -> f32 { return abs(x); }
+fn nonfinite(v: T) -> bool { return nonfinite1(v); }
+// A pivot is bad when zero/sub-normal (exponent field 0) or Inf/NaN (exponent field all ones). Bit
+// tests, not comparisons, so that fast-math assumptions of the shader compiler cannot hide a NaN.
+fn badpivot(p: T) -> bool { return tiny1(p) || nonfinite1(p); }${common}`;
+  }
+  return `alias T = ${T};
+const ZERO: T = vec2<f32>(0.0, 0.0);
+const ONE: T = vec2<f32>(1.0, 0.0);
+fn mul(x: T, y: T) -> T { return vec2<f32>(x.x * y.x - x.y * y.y, x.x * y.y + x.y * y.x); }
+fn dv(x: T, y: T) -> T {
+  // x / y = x · conj(y) / |y|²; scaled by the larger component of y against overflow of |y|².
+  let s = max(abs(y.x), abs(y.y));
+  let ys = y / s;
+  let den = dot(ys, ys);
+  let xs = x / s;
+  return vec2<f32>(xs.x * ys.x + xs.y * ys.y, xs.y * ys.x - xs.x * ys.y) / den;
+}
+fn mag(x: T) -> f32 { return length(x); }
+fn nonfinite(v: T) -> bool { return nonfinite1(v.x) || nonfinite1(v.y); }
+fn badpivot(p: T) -> bool { return (tiny1(p.x) && tiny1(p.y)) || nonfinite(p); }${common}`;
+}
+
+/** Row algebra (see backends/cpu/wang-mou.ts for the derivation). */
+const ROW_WGSL = `
+struct Row { a: T, b: T, c: T, d: T }
+
+var<private> flags: u32 = 0u;
+
+// L' = L − (a_L / b_R)·R: the first row of the right block, over the merged block.
+fn mergeL(R: Row, L: Row) -> Row {
+  if (badpivot(R.b)) { flags |= 1u; }
+  let f = dv(L.a, R.b);
+  let o = Row(-mul(f, R.a), L.b - mul(f, R.c), L.c, L.d - mul(f, R.d));
+  if (badpivot(o.b)) { flags |= 1u; }
+  return o;
+}
+// Rows of the left block (R included): eliminate x_{m+1} with L'.
+fn updLeft(w: Row, Lp: Row) -> Row {
+  let g = dv(w.c, Lp.b);
+  return Row(w.a - mul(g, Lp.a), w.b, -mul(g, Lp.c), w.d - mul(g, Lp.d));
+}
+// Rows of the right block other than L: eliminate x_m with R, then x_{m+1} with L'.
+fn updRight(w: Row, R: Row, Lp: Row) -> Row {
+  let f = dv(w.a, R.b);
+  let g = dv(-mul(f, R.c), Lp.b);
+  return Row(-mul(f, R.a) - mul(g, Lp.a), w.b, w.c - mul(g, Lp.c), (w.d - mul(f, R.d)) - mul(g, Lp.d));
+}
+fn identityRow() -> Row { return Row(ZERO, ONE, ZERO, ZERO); }
+`;
+
+function ilog2(n: number): number {
+  return Math.round(Math.log2(n));
+}
+
+/** Generates one level's kernel. */
+export function wangMouKernel(spec: WangMouKernelSpec): KernelSource {
+  const { mode, complex, layout } = spec;
+  const P = spec.rowsPerWorkgroup;
+  const R = spec.rowsPerThread;
+  const Tn = P / R;
+  const seg = spec.segment;
+  const G = spec.systemsPerWorkgroup;
+  const partition = mode !== 'solve';
+  const L: string[] = [];
+  const e = (s: string) => L.push(s);
+
+  e(`// Wang & Mou tridiagonal, mode ${mode}, ${complex ? 'complex' : 'real'} f32, ${layout} layout.`);
+  e(`// ${P} rows per workgroup, ${R} rows per invocation, ${Tn} invocations, exchange radices [${spec.exchangeRadices.join(', ')}].`);
+  e(scalarHelpers(complex));
+  e(PARAMS_WGSL);
+  e(ROW_WGSL);
+  e(`@group(0) @binding(0) var<uniform> prm: Params;`);
+  e(`@group(0) @binding(1) var<storage, read> A: array<T>;`);
+  e(`@group(0) @binding(2) var<storage, read> B: array<T>;`);
+  e(`@group(0) @binding(3) var<storage, read> C: array<T>;`);
+  e(`@group(0) @binding(4) var<storage, read> D: array<T>;`);
+  e(`@group(0) @binding(5) var<storage, read_write> status: array<atomic<u32>>;`);
+  if (mode === 'reduce') e(`@group(0) @binding(6) var<storage, read_write> BND: array<T>;`);
+  else e(`@group(0) @binding(6) var<storage, read_write> X: array<T>;`);
+  if (mode === 'expand') e(`@group(0) @binding(7) var<storage, read> XC: array<T>;`);
+  e(`
+// The one workgroup array: staged load, then the exchanged boundary rows, then the staged store.
+var<workgroup> sh: array<Row, ${P}>;
+
+// Address of matrix element (sys, i) and of right-hand-side / solution element (sys, i).
+fn matAddr(sys: u32, i: u32) -> u32 {
+  let j = sys % prm.batch;
+  ${layout === 'strided' ? 'return j * prm.n + i;' : 'return i * prm.batch + j;'}
+}
+fn rhsAddr(sys: u32, i: u32) -> u32 {
+  ${layout === 'strided' ? 'return sys * prm.n + i;' : 'let r = sys / prm.batch;\n  let j = sys - r * prm.batch;\n  return (r * prm.n + i) * prm.batch + j;'}
+}
+fn loadRow(sys: u32, i: u32) -> Row {
+  let m = matAddr(sys, i);
+  var w = Row(A[m], B[m], C[m], D[rhsAddr(sys, i)]);
+  // a_0 and c_{N-1} are outside the matrix (x_{-1} = x_N = 0): ignored, whatever the arrays hold.
+  if (i == 0u) { w.a = ZERO; }
+  if (i + 1u == prm.n) { w.c = ZERO; }
+  if (mag(w.b) < mag(w.a) + mag(w.c)) { atomicOr(&status[sys % prm.statusBatch], 4u); }
+  return w;
+}
+`);
+
+  // Mapping of a flat load index (k*T + lid) to (virtual row v in the workgroup array, sys, i).
+  e(`struct Slot { v: u32, sys: u32, i: u32, valid: bool }`);
+  e(`fn slot(wg: u32, flat: u32) -> Slot {`);
+  if (partition) {
+    e(`  let sys = wg / prm.chunks;`);
+    e(`  let k = wg - sys * prm.chunks;`);
+    e(`  let i = k * ${P + 1}u + flat;`);
+    e(`  return Slot(flat, sys, i, i < prm.n);`);
+  } else if (layout === 'interleaved' && G > 1) {
+    // Consecutive invocations take consecutive systems: contiguous in the interleaved layout.
+    e(`  let sl = flat % ${G}u;`);
+    e(`  let i = flat / ${G}u;`);
+    e(`  let sys = wg * ${G}u + sl;`);
+    e(`  return Slot(sl * ${seg}u + i, sys, i, sys < prm.nsys && i < prm.n);`);
+  } else {
+    e(`  let sl = flat / ${seg}u;`);
+    e(`  let i = flat % ${seg}u;`);
+    e(`  let sys = wg * ${G}u + sl;`);
+    e(`  return Slot(flat, sys, i, sys < prm.nsys && i < prm.n);`);
+  }
+  e(`}`);
+
+  e(`
+@compute @workgroup_size(${Tn})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let wg = wid.x + wid.y * prm.gridX;
+  // Uniform for the whole workgroup (built from workgroup_id and uniforms), so the barriers below stay
+  // in uniform control flow.
+  if (wg >= prm.total) { return; }
+`);
+  // Coalesced, staged load.
+  e(`  for (var k = 0u; k < ${R}u; k++) {`);
+  e(`    let s = slot(wg, k * ${Tn}u + lid);`);
+  e(`    var w = identityRow();`);
+  e(`    if (s.valid) { w = loadRow(s.sys, s.i); }`);
+  e(`    sh[s.v] = w;`);
+  e(`  }`);
+  e(`  workgroupBarrier();`);
+  for (let j = 0; j < R; j++) e(`  var r${j} = sh[lid * ${R}u + ${j}u];`);
+
+  // Local stages in registers.
+  for (let s = 1; s < R; s *= 2) {
+    e(`  // local stage, block size ${s}`);
+    for (let p = 0; p < R; p += 2 * s) {
+      const m = p + s - 1;
+      e(`  {`);
+      e(`    let Rr = r${m};`);
+      e(`    let Lp = mergeL(Rr, r${m + 1});`);
+      for (let i = p; i < p + 2 * s; i++) {
+        if (i <= m) e(`    r${i} = updLeft(r${i}, Lp);`);
+        else if (i === m + 1) e(`    r${i} = Lp;`);
+        else e(`    r${i} = updRight(r${i}, Rr, Lp);`);
+      }
+      e(`  }`);
+    }
+  }
+
+  // Exchange steps.
+  let s = R;
+  for (const radix of spec.exchangeRadices) {
+    const q = s / R; // invocations per block
+    e(`  // exchange step, radix ${radix}, block size ${s} rows (${q} invocations)`);
+    e(`  workgroupBarrier(); // everyone is done reading sh`);
+    e(`  sh[2u * lid] = r0;`);
+    e(`  sh[2u * lid + 1u] = r${R - 1};`);
+    e(`  workgroupBarrier();`);
+    e(`  {`);
+    if (radix === 2) {
+      e(`    let base = (lid / ${2 * q}u) * ${2 * q}u;`);
+      e(`    let Rr = sh[2u * (base + ${q - 1}u) + 1u];`);
+      e(`    let Lp = mergeL(Rr, sh[2u * (base + ${q}u)]);`);
+      e(`    if (lid < base + ${q}u) {`);
+      for (let j = 0; j < R; j++) e(`      r${j} = updLeft(r${j}, Lp);`);
+      e(`    } else {`);
+      e(`      if (lid == base + ${q}u) { r0 = Lp; } else { r0 = updRight(r0, Rr, Lp); }`);
+      for (let j = 1; j < R; j++) e(`      r${j} = updRight(r${j}, Rr, Lp);`);
+      e(`    }`);
+      s *= 2;
+    } else {
+      e(`    let qb = (lid / ${4 * q}u) * ${4 * q}u;`);
+      e(`    let last0 = sh[2u * (qb + ${q - 1}u) + 1u];`);
+      e(`    let first1 = sh[2u * (qb + ${q}u)];`);
+      e(`    let last1 = sh[2u * (qb + ${2 * q - 1}u) + 1u];`);
+      e(`    let first2 = sh[2u * (qb + ${2 * q}u)];`);
+      e(`    let last2 = sh[2u * (qb + ${3 * q - 1}u) + 1u];`);
+      e(`    let first3 = sh[2u * (qb + ${3 * q}u)];`);
+      e(`    let L01 = mergeL(last0, first1);`);
+      e(`    let L23 = mergeL(last2, first3);`);
+      // s ≥ R ≥ 2, so last1 is never first1 (the CPU spec's s = 1 case cannot occur here).
+      e(`    let last1u = updRight(last1, last0, L01);`);
+      e(`    let first2u = updLeft(first2, L23);`);
+      e(`    let L2 = mergeL(last1u, first2u);`);
+      e(`    let bi = (lid - qb) / ${q}u; // block of this invocation within the quad`);
+      e(`    let lead = (lid - qb) % ${q}u == 0u; // holds the first row of its block`);
+      e(`    var R1 = last0;`);
+      e(`    var Lp1 = L01;`);
+      e(`    if (bi >= 2u) { R1 = last2; Lp1 = L23; }`);
+      e(`    let right1 = (bi & 1u) == 1u;`);
+      e(`    let right2 = bi >= 2u;`);
+      for (let j = 0; j < R; j++) {
+        e(`    {`);
+        e(`      var w = r${j};`);
+        if (j === 0) e(`      if (right1 && lead) { w = Lp1; } else if (right1) { w = updRight(w, R1, Lp1); } else { w = updLeft(w, Lp1); }`);
+        else e(`      if (right1) { w = updRight(w, R1, Lp1); } else { w = updLeft(w, Lp1); }`);
+        if (j === 0) e(`      if (right2 && bi == 2u && lead) { w = L2; } else if (right2) { w = updRight(w, last1u, L2); } else { w = updLeft(w, L2); }`);
+        else e(`      if (right2) { w = updRight(w, last1u, L2); } else { w = updLeft(w, L2); }`);
+        e(`      r${j} = w;`);
+        e(`    }`);
+      }
+      s *= 4;
+    }
+    e(`  }`);
+  }
+  if (s !== seg) throw new Error(`wangMouKernel: stages cover ${s} rows, segment is ${seg}`);
+
+  // The system (or chunk) of this invocation's register rows.
+  if (partition) {
+    e(`  let mySys = wg / prm.chunks;`);
+    e(`  let myK = wg - mySys * prm.chunks;`);
+  } else {
+    e(`  let mySys = wg * ${G}u + (lid * ${R}u) / ${seg}u;`);
+  }
+
+  if (mode === 'reduce') {
+    // First row (invocation 0, r0) and last row (invocation T−1, r_{R−1}), normalised by their diagonal.
+    e(`  let bo = (mySys * prm.chunks + myK) * 6u;`);
+    e(`  if (lid == 0u) {`);
+    e(`    if (badpivot(r0.b)) { flags |= 1u; }`);
+    e(`    BND[bo] = dv(r0.a, r0.b); BND[bo + 1u] = dv(r0.c, r0.b); BND[bo + 2u] = dv(r0.d, r0.b);`);
+    e(`  }`);
+    e(`  if (lid == ${Tn - 1}u) {`);
+    e(`    let w = r${R - 1};`);
+    e(`    if (badpivot(w.b)) { flags |= 1u; }`);
+    e(`    BND[bo + 3u] = dv(w.a, w.b); BND[bo + 4u] = dv(w.c, w.b); BND[bo + 5u] = dv(w.d, w.b);`);
+    e(`  }`);
+    e(`  if (flags != 0u) { atomicOr(&status[mySys % prm.statusBatch], flags); }`);
+    e(`}`);
+  } else {
+    if (mode === 'expand') {
+      e(`  var xL = ZERO;`);
+      e(`  var xR = ZERO;`);
+      e(`  if (myK > 0u) { xL = XC[mySys * prm.seps + myK - 1u]; }`);
+      e(`  if (myK < prm.seps) { xR = XC[mySys * prm.seps + myK]; }`);
+      e(`  if (lid == 0u && myK < prm.seps) { X[rhsAddr(mySys, myK * ${P + 1}u + ${P}u)] = xR; }`);
+    }
+    e(`  workgroupBarrier(); // everyone is done reading sh`);
+    for (let j = 0; j < R; j++) {
+      e(`  {`);
+      e(`    let w = r${j};`);
+      e(`    if (badpivot(w.b)) { flags |= 1u; }`);
+      if (mode === 'expand') e(`    let x = dv((w.d - mul(w.a, xL)) - mul(w.c, xR), w.b);`);
+      else e(`    let x = dv(w.d, w.b);`);
+      e(`    sh[lid * ${R}u + ${j}u].a = x;`);
+      e(`  }`);
+    }
+    e(`  workgroupBarrier();`);
+    e(`  for (var k = 0u; k < ${R}u; k++) {`);
+    e(`    let s = slot(wg, k * ${Tn}u + lid);`);
+    e(`    if (s.valid) {`);
+    e(`      let x = sh[s.v].a;`);
+    e(`      X[rhsAddr(s.sys, s.i)] = x;`);
+    e(`      if (nonfinite(x)) { atomicOr(&status[s.sys % prm.statusBatch], 2u); }`);
+    e(`    }`);
+    e(`  }`);
+    e(`  if (flags != 0u && mySys < prm.nsys) { atomicOr(&status[mySys % prm.statusBatch], flags); }`);
+    e(`}`);
+  }
+  const wgsl = L.join('\n');
+  return { name: `tridiagonal-wm-${mode}-${complex ? 'c' : 'r'}${P}x${R}-${layout}`, key: stableKey({ kind: 'tridiagonal-wm', spec }), wgsl, entryPoint: 'main' };
+}
+
+/** Exactly what the coarse-system kernel depends on. */
+export interface FormKernelSpec {
+  complex: boolean;
+  layout: 'strided' | 'interleaved';
+  chunkRows: number;
+}
+
+export const FORM_WORKGROUP = 64;
+
+/**
+ * One invocation per separator k of a partitioned level: the separator's equation
+ *   a_s x_{s−1} + b_s x_s + c_s x_{s+1} = d_s,
+ * with x_{s−1} (last interior row of chunk k) and x_{s+1} (first interior row of chunk k+1) replaced by
+ * their reduced forms x = d' − a'·x_{sep left} − c'·x_{sep right}, is a tridiagonal row over the
+ * separators: (−a_s a'_last, b_s − a_s c'_last − c_s a'_first, −c_s c'_first, d_s − a_s d'_last − c_s d'_first).
+ */
+export function formCoarseKernel(spec: FormKernelSpec): KernelSource {
+  const P = spec.chunkRows;
+  const wgsl = `// Coarse (separator) system of a partitioned Wang & Mou level; ${spec.layout} input, chunk ${P} rows.
+${scalarHelpers(spec.complex)}
+${PARAMS_WGSL}
+@group(0) @binding(0) var<uniform> prm: Params;
+@group(0) @binding(1) var<storage, read> A: array<T>;
+@group(0) @binding(2) var<storage, read> B: array<T>;
+@group(0) @binding(3) var<storage, read> C: array<T>;
+@group(0) @binding(4) var<storage, read> D: array<T>;
+@group(0) @binding(5) var<storage, read_write> status: array<atomic<u32>>;
+@group(0) @binding(6) var<storage, read> BND: array<T>;
+@group(0) @binding(7) var<storage, read_write> CA: array<T>;
+@group(0) @binding(8) var<storage, read_write> CB: array<T>;
+@group(0) @binding(9) var<storage, read_write> CC: array<T>;
+@group(0) @binding(10) var<storage, read_write> CD: array<T>;
+
+fn matAddr(sys: u32, i: u32) -> u32 {
+  let j = sys % prm.batch;
+  ${spec.layout === 'strided' ? 'return j * prm.n + i;' : 'return i * prm.batch + j;'}
+}
+fn rhsAddr(sys: u32, i: u32) -> u32 {
+  ${spec.layout === 'strided' ? 'return sys * prm.n + i;' : 'let r = sys / prm.batch;\n  let j = sys - r * prm.batch;\n  return (r * prm.n + i) * prm.batch + j;'}
+}
+
+@compute @workgroup_size(${FORM_WORKGROUP})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let g = (wid.x + wid.y * prm.gridX) * ${FORM_WORKGROUP}u + lid;
+  if (g >= prm.total) { return; }
+  let sys = g / prm.seps;
+  let k = g - sys * prm.seps;
+  let s = k * ${P + 1}u + ${P}u;
+  let m = matAddr(sys, s);
+  let as_ = A[m];
+  let bs = B[m];
+  var cs = C[m];
+  if (s + 1u >= prm.n) { cs = ZERO; }
+  let ds = D[rhsAddr(sys, s)];
+  if (mag(bs) < mag(as_) + mag(cs)) { atomicOr(&status[sys % prm.statusBatch], 4u); }
+  let lo = (sys * prm.chunks + k) * 6u + 3u; // last row of chunk k
+  var ca = -mul(as_, BND[lo]);
+  var cb = bs - mul(as_, BND[lo + 1u]);
+  var cc = ZERO;
+  var cd = ds - mul(as_, BND[lo + 2u]);
+  if (s + 1u < prm.n) {
+    let fo = (sys * prm.chunks + k + 1u) * 6u; // first row of chunk k + 1
+    cb = cb - mul(cs, BND[fo]);
+    cc = -mul(cs, BND[fo + 1u]);
+    cd = cd - mul(cs, BND[fo + 2u]);
+  }
+  if (k == 0u) { ca = ZERO; }
+  let o = sys * prm.seps + k;
+  CA[o] = ca;
+  CB[o] = cb;
+  CC[o] = cc;
+  CD[o] = cd;
+}
+`;
+  return { name: `tridiagonal-form-${spec.complex ? 'c' : 'r'}${P}-${spec.layout}`, key: stableKey({ kind: 'tridiagonal-form', spec }), wgsl, entryPoint: 'main' };
+}
