@@ -174,7 +174,7 @@ export class TridiagonalPlan {
     const conv = (a: Float64Array) => (this.p.dtype === 'float32' ? Float32Array.from(a) : a);
     const inner = await this.innerPlan!.solve({ lower: conv(prep.lower), diag: conv(prep.diag), upper: conv(prep.upper), rhs: conv(prep.rhs) });
     const x = data.out ?? (this.p.dtype === 'float32' ? new Float32Array(this.sizes.rhs) : new Float64Array(this.sizes.rhs));
-    cyclicCombine(F, shape, prep.lower, prep.diag, prep.upper, inner.x as FloatArray, x);
+    cyclicCombine(F, shape, data.lower, data.diag, data.upper, inner.x as FloatArray, x);
     const status = inner.status;
     for (let j = 0; j < this.p.batch; j++) {
       for (let r = 0; r < this.p.nrhs; r++) {

@@ -1,0 +1,9 @@
+/** Commands contributed by applications (registered here so main.ts stays small). */
+export interface CliCommand {
+  name: string;
+  usage: string;
+  summary: string;
+  run(args: string[]): Promise<void> | void;
+}
+
+export const extraCommands: CliCommand[] = [];

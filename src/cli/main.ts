@@ -1,0 +1,137 @@
+#!/usr/bin/env node
+/**
+ * `butterfly` command line: info (adapter, backend, limits), demo (FFTs of several sizes on the best
+ * backend, checked against the float64 reference), plan (the planner's recipe for a size).
+ */
+import { acquireGpu, type GpuContext } from '../backends/webgpu/device.js';
+import { createFftPlan } from '../api/fft.js';
+import { planCpuFft } from '../backends/cpu/fft-plan.js';
+import { largestWorkgroupFft, planWorkgroupFft } from '../planner/fft-workgroup.js';
+import { randomFloat32 } from '../util/random.js';
+import { relativeL2 } from '../util/metrics.js';
+import { ButterflyError } from '../errors.js';
+import { extraCommands } from './commands.js';
+
+const HELP = `butterfly — index-digit FFTs (and friends) on WebGPU, with a float64 CPU reference
+
+usage: butterfly <command> [options]
+  info                 the WebGPU adapter, backend and limits the library would use
+  demo [--sizes a,b]   batched FFTs of several sizes on the best backend, checked against float64
+  plan <n> [--batch b] [--cpu]
+                       the planner's recipe for length n: stages, radices, resource factors, bytes
+${extraCommands.map((c) => `  ${c.usage.padEnd(20)} ${c.summary}`).join('\n')}
+environment: BUTTERFLY_ADAPTER=hardware|software forces the adapter choice.`;
+
+async function tryGpu(): Promise<GpuContext | null> {
+  try {
+    return await acquireGpu();
+  } catch (e) {
+    console.log(`WebGPU: unavailable (${(e as Error).message})`);
+    return null;
+  }
+}
+
+async function info(): Promise<void> {
+  const ctx = await tryGpu();
+  if (!ctx) {
+    console.log('backend: cpu (float64 reference and fallback)');
+    return;
+  }
+  const a = ctx.adapter;
+  console.log(`backend: webgpu via ${a.backend}${a.software ? ' (software adapter)' : ''}`);
+  console.log(`adapter: ${[a.vendor, a.architecture, a.device, a.description].filter(Boolean).join(' | ')}`);
+  console.log(`features: ${[...ctx.features].sort().join(', ') || '(none)'}`);
+  console.log('limits:');
+  for (const [k, v] of Object.entries(ctx.limits)) console.log(`  ${k.padEnd(36)} ${v}`);
+  console.log(`largest single-workgroup FFT: ${largestWorkgroupFft(ctx.limits)}`);
+  ctx.destroy();
+}
+
+async function demo(args: string[]): Promise<void> {
+  const ctx = await tryGpu();
+  const sizesArg = flag(args, '--sizes');
+  const maxN = ctx ? largestWorkgroupFft(ctx.limits) : 4096;
+  const sizes = sizesArg ? sizesArg.split(',').map(Number) : [8, 64, 256, 1000, 1024, 4096, maxN].filter((n, i, a) => a.indexOf(n) === i);
+  const total = ctx && !ctx.adapter.software ? 1 << 24 : 1 << 18;
+  console.log(`butterfly demo — ${ctx ? `WebGPU (${ctx.adapter.device || ctx.adapter.description})` : 'CPU backend'}; ${total} complex values per size`);
+  console.log('     n    batch  backend  recipe                 rel. L2 error vs float64   time');
+  let worst = 0;
+  for (const n of sizes) {
+    const batch = Math.max(3, Math.floor(total / n));
+    const x = randomFloat32(2 * n * batch, n);
+    const plan = await createFftPlan({ n, batch, backend: ctx ? 'auto' : 'cpu', gpu: ctx ?? undefined });
+    await plan.execute(x); // warm-up (pipeline compile)
+    const t0 = performance.now();
+    const y = await plan.execute(x);
+    const ms = performance.now() - t0;
+    const ref = await (await createFftPlan({ n, batch, backend: 'cpu' })).execute(Float64Array.from(x));
+    const err = relativeL2(y, ref);
+    worst = Math.max(worst, err / Math.log2(Math.max(2, n)));
+    const r = plan.recipe as { radices?: number[]; kind?: string };
+    const recipe = r.radices ? `radices ${r.radices.join('·')}` : String(r.kind);
+    console.log(`${String(n).padStart(6)} ${String(batch).padStart(8)}  ${plan.backend.padEnd(7)}  ${recipe.padEnd(22)} ${err.toExponential(2).padStart(10)}   ${ms.toFixed(1).padStart(8)} ms (incl. transfers)`);
+    plan.destroy();
+  }
+  const ok = worst <= 1e-6;
+  console.log(ok ? 'all results within 1e-6·log2(n) of the float64 reference' : `ERROR: error above 1e-6·log2(n) (${worst})`);
+  ctx?.destroy();
+  if (!ok) process.exitCode = 1;
+}
+
+function plan(args: string[]): void {
+  const n = Number(args[0]);
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`plan: expected a positive integer length, got ${args[0]}`);
+  const batch = Number(flag(args, '--batch') ?? 1);
+  if (args.includes('--cpu')) {
+    console.log(JSON.stringify(planCpuFft(n).recipe, null, 2));
+    return;
+  }
+  // Plain data: the recipe for a 48 KiB / 1024-invocation GPU unless --storage/--invocations are given.
+  const limits = {
+    maxComputeWorkgroupStorageSize: Number(flag(args, '--storage') ?? 49152),
+    maxComputeInvocationsPerWorkgroup: Number(flag(args, '--invocations') ?? 1024),
+    maxComputeWorkgroupSizeX: Number(flag(args, '--invocations') ?? 1024),
+  };
+  const r = planWorkgroupFft(n, batch, limits);
+  console.log(`n = ${n}, batch = ${batch} (workgroup storage ${limits.maxComputeWorkgroupStorageSize} B, ${limits.maxComputeInvocationsPerWorkgroup} invocations)`);
+  console.log(`operator string: ${r.operators}`);
+  console.log(`mapping [b | l | p] = [${r.problemsPerWorkgroup} | ${r.invocationsPerProblem} | ${r.registers}], workgroup size ${r.workgroupSize}`);
+  console.log(`exchange: ${r.exchange}${r.padShift ? `, padded every ${1 << r.padShift}` : ''}${r.staging ? ', staged coalesced load/store' : ''}; workgroup memory ${r.workgroupBytes} B; twiddles: ${r.twiddles}`);
+  console.log('passes over global memory: 1 (read + write), bytes per problem: ' + r.bytesPerProblem);
+  r.stages.forEach((s, i) => console.log(`  stage ${i}: radix ${s.radix}, stride ${s.stride}, ${s.butterfliesPerInvocation} butterfl${s.butterfliesPerInvocation === 1 ? 'y' : 'ies'} per invocation`));
+}
+
+function flag(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+async function main(): Promise<void> {
+  const [cmd, ...rest] = process.argv.slice(2);
+  switch (cmd) {
+    case 'info':
+      return info();
+    case 'demo':
+      return demo(rest);
+    case 'plan':
+      return plan(rest);
+    case undefined:
+    case 'help':
+    case '--help':
+      console.log(HELP);
+      return;
+    default: {
+      const extra = extraCommands.find((c) => c.name === cmd);
+      if (extra) return extra.run(rest);
+      console.error(`unknown command ${cmd}\n\n${HELP}`);
+      process.exitCode = 2;
+    }
+  }
+}
+
+main()
+  .catch((e: unknown) => {
+    console.error(e instanceof ButterflyError ? `${e.name}: ${e.message}` : e);
+    process.exitCode = 1;
+  })
+  .finally(() => setTimeout(() => process.exit(), 0));
