@@ -62,7 +62,8 @@ export function cyclicPrepare<T>(F: Field<T>, s: CyclicShape, lower: Arr, diag: 
   return { lower: lo, diag: dg, upper: up, rhs: out, nrhs: nrhs + extra };
 }
 
-/** Applies the Sherman–Morrison correction to the solutions `sol` of the prepared problem, into `x`. */
+/** Applies the Sherman–Morrison correction to the solutions `sol` of the prepared problem, into `x`.
+ * `lower`, `diag`, `upper` are the ORIGINAL (cyclic) matrix arrays, not the prepared ones. */
 export function cyclicCombine<T>(F: Field<T>, s: CyclicShape, lower: Arr, diag: Arr, upper: Arr, sol: Arr, x: Arr): void {
   const { n, batch, nrhs, layout } = s;
   if (n <= 2) {

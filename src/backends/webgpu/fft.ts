@@ -33,6 +33,11 @@ interface Chunk {
 export interface WebGpuFftOptions extends WorkgroupPlanOptions {
   /** Source and destination are the same buffer (requires identical input and output layouts). */
   inPlace?: boolean;
+  /**
+   * Lower the binding and dispatch limits used to split the work (never above the device's). Lets tests
+   * exercise multi-binding chunks and 2-D grids with small data.
+   */
+  splitLimits?: { maxStorageBufferBindingSize?: number; maxComputeWorkgroupsPerDimension?: number };
 }
 
 export class WebGpuFft {
@@ -66,8 +71,18 @@ export class WebGpuFft {
     const twiddles = kernel.bindings.includes('twiddles')
       ? createStorageBuffer(ctx, twiddleTable32(problem.n), `twiddles${problem.n}`)
       : null;
-    const chunks = planChunks(ctx, problem, recipe);
+    const chunks = planChunks(ctx, problem, recipe, options.splitLimits ?? {});
     return new WebGpuFft(ctx, problem, recipe, kernel, pipeline, twiddles, chunks, inPlace);
+  }
+
+  /** Number of dispatches (binding windows) the batch is split into. */
+  get chunkCount(): number {
+    return this.chunks.length;
+  }
+
+  /** The dispatch grid of each chunk. */
+  get grids(): [number, number][] {
+    return this.chunks.map((c) => c.grid);
   }
 
   /** Bytes a source buffer must hold for this plan's layout. */
@@ -164,9 +179,15 @@ export class WebGpuFft {
 }
 
 /** Splits the batch so each dispatch's bindings fit maxStorageBufferBindingSize. */
-function planChunks(ctx: GpuContext, problem: FftProblem, recipe: WorkgroupFftRecipe): Chunk[] {
+function planChunks(
+  ctx: GpuContext,
+  problem: FftProblem,
+  recipe: WorkgroupFftRecipe,
+  lower: NonNullable<WebGpuFftOptions['splitLimits']>,
+): Chunk[] {
   const { n, batch, input, output } = problem;
-  const maxBinding = ctx.limits.maxStorageBufferBindingSize;
+  const maxBinding = Math.min(ctx.limits.maxStorageBufferBindingSize, lower.maxStorageBufferBindingSize ?? Infinity);
+  const maxDim = Math.min(ctx.limits.maxComputeWorkgroupsPerDimension, lower.maxComputeWorkgroupsPerDimension ?? Infinity);
   const align = ctx.limits.minStorageBufferOffsetAlignment;
   const oneIn = ((n - 1) * input.stride + 1) * BYTES;
   const oneOut = ((n - 1) * output.stride + 1) * BYTES;
@@ -186,7 +207,7 @@ function planChunks(ctx: GpuContext, problem: FftProblem, recipe: WorkgroupFftRe
     const inSpan = layoutSpan({ offset: 0, stride: input.stride, dist: input.dist }, n, problems) * BYTES;
     const outSpan = layoutSpan({ offset: 0, stride: output.stride, dist: output.dist }, n, problems) * BYTES;
     const workgroups = Math.ceil(problems / recipe.problemsPerWorkgroup);
-    const grid = dispatchGrid(workgroups, ctx.limits.maxComputeWorkgroupsPerDimension);
+    const grid = dispatchGrid(workgroups, maxDim);
     const params = ctx.device.createBuffer({
       size: FFT_PARAMS_BYTES,
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,

@@ -1,0 +1,99 @@
+/** Planner and recipe tests: no GPU needed. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { factorRadices, largestWorkgroupFft, planWorkgroupFft } from '../../src/planner/fft-workgroup.js';
+import { executeFftRecipe } from '../../src/backends/cpu/fft-stockham.js';
+import { dftNaive } from '../../src/backends/cpu/dft-naive.js';
+import { fftProblem } from '../../src/planner/fft-problem.js';
+import { generateWorkgroupFft } from '../../src/codegen/fft-stockham-workgroup.js';
+import { randomFloat64 } from '../../src/util/random.js';
+import { relativeL2 } from '../../src/util/metrics.js';
+import { ArgumentError, DeviceLimitError, UnsupportedError } from '../../src/errors.js';
+
+const H200 = { maxComputeWorkgroupStorageSize: 49152, maxComputeInvocationsPerWorkgroup: 1024, maxComputeWorkgroupSizeX: 1024 };
+const LLVMPIPE = { maxComputeWorkgroupStorageSize: 32768, maxComputeInvocationsPerWorkgroup: 1024, maxComputeWorkgroupSizeX: 1024 };
+const WEBGPU_DEFAULT = { maxComputeWorkgroupStorageSize: 16384, maxComputeInvocationsPerWorkgroup: 256, maxComputeWorkgroupSizeX: 256 };
+
+test('radix factorisation: balanced powers of two, odd factors kept', () => {
+  assert.deepEqual(factorRadices(4096), [16, 16, 16]);
+  assert.deepEqual(factorRadices(8192), [16, 8, 8, 8]);
+  assert.deepEqual(factorRadices(32), [8, 4]);
+  assert.deepEqual(factorRadices(1000), [8, 5, 5, 5]);
+  assert.deepEqual(factorRadices(7), [7]);
+  assert.deepEqual(factorRadices(2 * 3 * 5 * 7), [2, 7, 5, 3]);
+  assert.deepEqual(factorRadices(8192, 8), [8, 8, 8, 4, 4]);
+});
+
+test('recipes: mapping vector [b | l | p] and exchange chosen from the limits', () => {
+  const small = planWorkgroupFft(16, 1 << 20, H200);
+  assert.deepEqual(small.radices, [16]);
+  assert.equal(small.invocationsPerProblem, 1);
+  assert.equal(small.staging, true); // one invocation per problem: coalesced through workgroup memory
+  const mid = planWorkgroupFft(256, 1 << 16, H200);
+  assert.deepEqual(mid.radices, [16, 16]);
+  assert.equal(mid.invocationsPerProblem, 16);
+  assert.equal(mid.registers, 16);
+  assert.equal(mid.exchange, 'complex');
+  assert.ok(mid.problemsPerWorkgroup >= 2);
+  const big = planWorkgroupFft(8192, 16, H200);
+  assert.equal(big.exchange, 'split');
+  assert.equal(big.workgroupSize, 512);
+  assert.ok(big.workgroupBytes <= H200.maxComputeWorkgroupStorageSize);
+  // Batch 1 never gets idle problem slots.
+  assert.equal(planWorkgroupFft(64, 1, H200).problemsPerWorkgroup, 1);
+  // The operator string is the core algebra's Stockham string.
+  assert.equal(mid.operators, 'B(2) S(2,1) B(2) S(2,2)');
+});
+
+test('largest single-workgroup FFT follows the device limits', () => {
+  assert.equal(largestWorkgroupFft(H200), 8192);
+  assert.equal(largestWorkgroupFft(LLVMPIPE), 8192);
+  assert.equal(largestWorkgroupFft(WEBGPU_DEFAULT), 4096);
+  assert.throws(() => planWorkgroupFft(16384, 1, H200), DeviceLimitError);
+});
+
+test('planner errors name the problem', () => {
+  assert.throws(() => planWorkgroupFft(0, 1, H200), ArgumentError);
+  assert.throws(() => planWorkgroupFft(2.5, 1, H200), ArgumentError);
+  assert.throws(() => planWorkgroupFft(97, 1, H200), UnsupportedError);
+  assert.throws(() => planWorkgroupFft(64, 1, H200, { maxRadix: 3 }), ArgumentError);
+});
+
+test('every recipe executes to the naive DFT in float64 (all powers of two, mixed radices)', () => {
+  const sizes = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 6, 12, 15, 45, 60, 100, 105, 243, 343, 1000];
+  for (const n of sizes) {
+    for (const direction of ['forward', 'inverse'] as const) {
+      const r = planWorkgroupFft(n, 3, H200);
+      const p = fftProblem({ n, batch: 3, direction });
+      const x = randomFloat64(2 * n * 3, n);
+      const y = new Float64Array(2 * n * 3);
+      executeFftRecipe(r, p, x, y);
+      for (let b = 0; b < 3; b++) {
+        const ref = dftNaive(x.subarray(2 * n * b, 2 * n * (b + 1)), direction === 'inverse');
+        // dftNaive's inverse carries numpy's 1/n, as the 'backward' norm does.
+        const got = y.subarray(2 * n * b, 2 * n * (b + 1));
+        assert.ok(relativeL2(got, ref) < 1e-12, `n=${n} ${direction} batch ${b}`);
+      }
+    }
+  }
+});
+
+test('kernel cache keys hold exactly what changes the code', () => {
+  const r = planWorkgroupFft(1024, 64, H200);
+  const a = generateWorkgroupFft(r, { direction: 'forward', scale: 1, inPlace: false });
+  const b = generateWorkgroupFft(r, { direction: 'forward', scale: 1, inPlace: false });
+  assert.equal(a.key, b.key);
+  assert.equal(a.wgsl, b.wgsl);
+  const variants = [
+    generateWorkgroupFft(r, { direction: 'inverse', scale: 1, inPlace: false }),
+    generateWorkgroupFft(r, { direction: 'forward', scale: 0.5, inPlace: false }),
+    generateWorkgroupFft(r, { direction: 'forward', scale: 1, inPlace: true }),
+    generateWorkgroupFft(planWorkgroupFft(1024, 64, H200, { twiddles: 'table' }), { direction: 'forward', scale: 1, inPlace: false }),
+    generateWorkgroupFft(planWorkgroupFft(1024, 64, H200, { exchange: 'complex' }), { direction: 'forward', scale: 1, inPlace: false }),
+  ];
+  for (const v of variants) {
+    assert.notEqual(v.key, a.key);
+    assert.notEqual(v.wgsl, a.wgsl);
+  }
+  assert.equal(new Set(variants.map((v) => v.key)).size, variants.length);
+});

@@ -1,0 +1,172 @@
+/**
+ * The batched C2C FFT run for real on WebGPU (in CI: Mesa llvmpipe through Dawn's GLES backend),
+ * compared with the float64 CPU backend on seeded random inputs. Output buffers are poisoned with NaN
+ * first, so an element the kernel fails to write cannot pass.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { testGpu } from '../helpers/gpu.js';
+import { createFftPlan, fft, ifft } from '../../src/api/fft.js';
+import { WebGpuFft } from '../../src/backends/webgpu/fft.js';
+import { createStorageBuffer, readBuffer, type GpuContext } from '../../src/backends/webgpu/device.js';
+import { fftProblem, layoutSpan, type FftNorm, type FftProblemInit } from '../../src/planner/fft-problem.js';
+import { largestWorkgroupFft } from '../../src/planner/fft-workgroup.js';
+import { pipelineCacheSize } from '../../src/backends/webgpu/pipelines.js';
+import { randomFloat32 } from '../../src/util/random.js';
+import { relativeL2 } from '../../src/util/metrics.js';
+import { ArgumentError, DestroyedError, DeviceLimitError, UnsupportedError } from '../../src/errors.js';
+
+const bound = (n: number) => 1e-6 * Math.max(1, Math.log2(n));
+
+/** Runs `init` on the GPU into a NaN-poisoned buffer and on the CPU in float64; returns the error. */
+async function compare(ctx: GpuContext, init: FftProblemInit, seed: number, opts: { inPlace?: boolean } = {}): Promise<number> {
+  const p = fftProblem(init);
+  const inLen = 2 * layoutSpan(p.input, p.n, p.batch);
+  const outLen = 2 * layoutSpan(p.output, p.n, p.batch);
+  const x = randomFloat32(inLen, seed);
+  const plan = await WebGpuFft.create(ctx, p, { inPlace: opts.inPlace });
+  const src = createStorageBuffer(ctx, x);
+  const dst = opts.inPlace ? src : createStorageBuffer(ctx, new Float32Array(outLen).fill(NaN));
+  await plan.execute(src, dst);
+  const got = new Float32Array(await readBuffer(ctx, dst, 0, outLen * 4));
+  src.destroy();
+  if (dst !== src) dst.destroy();
+  plan.destroy();
+  const cpu = await createFftPlan({ ...init, backend: 'cpu' });
+  const ref = await cpu.execute(Float64Array.from(x));
+  // Compare only the elements the output layout covers.
+  const a: number[] = [];
+  const r: number[] = [];
+  for (let b = 0; b < p.batch; b++) {
+    for (let e = 0; e < p.n; e++) {
+      const at = 2 * (p.output.offset + b * p.output.dist + e * p.output.stride);
+      a.push(got[at], got[at + 1]);
+      r.push(ref[at], ref[at + 1]);
+    }
+  }
+  return relativeL2(a, r);
+}
+
+test('every power of two, batches 1, 3 and ≥ 1000, forward and inverse', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  const max = largestWorkgroupFft(ctx.limits);
+  assert.ok(max >= 4096, `largest single-workgroup FFT ${max}`);
+  for (let n = 2; n <= max; n *= 2) {
+    const batches = n <= 512 ? [1, 3, 1000 + (n % 7)] : [1, 3];
+    for (const batch of batches) {
+      for (const direction of ['forward', 'inverse'] as const) {
+        const err = await compare(ctx, { n, batch, direction }, n * 31 + batch);
+        assert.ok(err <= bound(n), `n=${n} batch=${batch} ${direction}: ${err}`);
+      }
+    }
+  }
+});
+
+test('all three norms, both directions', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  for (const n of [2, 16, 128, 1024, 8192]) {
+    for (const norm of ['backward', 'ortho', 'forward'] as FftNorm[]) {
+      for (const direction of ['forward', 'inverse'] as const) {
+        const err = await compare(ctx, { n, batch: 3, direction, norm }, n + 7);
+        assert.ok(err <= bound(n), `n=${n} ${norm} ${direction}: ${err}`);
+      }
+    }
+  }
+});
+
+test('mixed-radix lengths held by one workgroup', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  for (const n of [3, 5, 6, 7, 12, 15, 60, 100, 315, 1000, 2187, 3125]) {
+    const err = await compare(ctx, { n, batch: 5, direction: 'forward' }, n);
+    assert.ok(err <= bound(n), `n=${n}: ${err}`);
+  }
+});
+
+test('strided, offset and padded layouts; in place', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  for (const n of [8, 64, 512, 4096]) {
+    const init = {
+      n,
+      batch: 4,
+      input: { offset: 5, stride: 2, dist: 2 * n + 3 },
+      output: { offset: 3, stride: 1, dist: n + 2 },
+    };
+    const err = await compare(ctx, init, n);
+    assert.ok(err <= bound(n), `strided n=${n}: ${err}`);
+    const ip = await compare(ctx, { n, batch: 3, input: { offset: 1, dist: n + 1 }, output: { offset: 1, dist: n + 1 } }, n, { inPlace: true });
+    assert.ok(ip <= bound(n), `in place n=${n}: ${ip}`);
+  }
+});
+
+test('round trip ifft(fft(x)) = x through the public API', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  for (const n of [4, 256, 2048]) {
+    const x = randomFloat32(2 * n * 3, n);
+    const y = await fft(x, { shape: [3, n], gpu: ctx, backend: 'webgpu' });
+    const z = await ifft(y, { shape: [3, n], gpu: ctx, backend: 'webgpu' });
+    assert.ok(z instanceof Float32Array);
+    assert.ok(relativeL2(z, x) <= bound(n), `n=${n}`);
+  }
+  // numpy's n: crop and zero-pad the last axis.
+  const x = randomFloat32(2 * 10, 3);
+  const padded = await fft(x, { n: 16, gpu: ctx, backend: 'webgpu' });
+  const ref = await fft(Float64Array.from([...x, ...new Array(12).fill(0)]), { backend: 'cpu' });
+  assert.ok(relativeL2(padded, ref) <= bound(16));
+});
+
+test('large batches split across bindings and 2-D dispatch grids', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  const n = 16;
+  const batch = 5000;
+  const p = fftProblem({ n, batch });
+  const plan = await WebGpuFft.create(ctx, p, { splitLimits: { maxStorageBufferBindingSize: 64 * 1024, maxComputeWorkgroupsPerDimension: 7 } });
+  assert.ok(plan.chunkCount > 1, 'several binding windows');
+  assert.ok(plan.grids.some((g) => g[1] > 1), 'a 2-D grid');
+  const x = randomFloat32(2 * n * batch, 99);
+  const got = await plan.run(x);
+  plan.destroy();
+  const ref = await (await createFftPlan({ n, batch, backend: 'cpu' })).execute(Float64Array.from(x));
+  assert.ok(relativeL2(got, ref) <= bound(n));
+});
+
+test('clear errors: lengths, buffers, destroyed plans, unsupported sizes', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  const plan = await createFftPlan({ n: 64, batch: 3, backend: 'webgpu', gpu: ctx });
+  await assert.rejects(plan.execute(new Float32Array(10)), ArgumentError);
+  const small = createStorageBuffer(ctx, 64);
+  const big = createStorageBuffer(ctx, 64 * 3 * 8);
+  assert.throws(() => plan.encode(ctx.device.createCommandEncoder(), small, big), ArgumentError);
+  assert.throws(() => plan.encode(ctx.device.createCommandEncoder(), big, big), ArgumentError);
+  small.destroy();
+  big.destroy();
+  plan.destroy();
+  await assert.rejects(plan.execute(new Float32Array(2 * 64 * 3)), DestroyedError);
+  await assert.rejects(createFftPlan({ n: 97, backend: 'webgpu', gpu: ctx }), UnsupportedError);
+  await assert.rejects(createFftPlan({ n: 1 << 16, backend: 'webgpu', gpu: ctx }), DeviceLimitError);
+  await assert.rejects(createFftPlan({ n: 0, backend: 'webgpu', gpu: ctx }), ArgumentError);
+  await assert.rejects(createFftPlan({ n: 8, norm: 'none' as FftNorm, gpu: ctx }), ArgumentError);
+  await assert.rejects(fft(new Float32Array(7)), ArgumentError);
+  await assert.rejects(fft(new Float32Array(8), { shape: [3, 2] }), ArgumentError);
+  // 'auto' falls back to the CPU backend for a length the GPU planner does not handle yet.
+  const auto = await createFftPlan({ n: 97, gpu: ctx });
+  assert.equal(auto.backend, 'cpu');
+});
+
+test('pipelines are cached by what changes the code', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  const a = await createFftPlan({ n: 32, batch: 3, backend: 'webgpu', gpu: ctx });
+  const before = pipelineCacheSize(ctx);
+  const b = await createFftPlan({ n: 32, batch: 3, backend: 'webgpu', gpu: ctx });
+  assert.equal(pipelineCacheSize(ctx), before);
+  const c = await createFftPlan({ n: 32, batch: 3, norm: 'ortho', direction: 'inverse', backend: 'webgpu', gpu: ctx });
+  assert.equal(pipelineCacheSize(ctx), before + 1);
+  for (const p of [a, b, c]) p.destroy();
+});
