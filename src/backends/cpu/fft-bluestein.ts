@@ -10,6 +10,7 @@
  * Accuracy: m² is reduced mod 2N exactly (incrementally, m² − (m−1)² = 2m − 1) before the angle is formed,
  * so the chirp is as accurate for N = 10^6 as for N = 10; otherwise π·m²/N loses ~log10(N²) digits.
  */
+import { ArgumentError } from '../../errors.js';
 import { unitRoot } from './dft-naive.js';
 import {
   checkLength,
@@ -48,6 +49,7 @@ export class BluesteinFft implements CpuFftPlan {
   constructor(readonly n: number, inner?: CpuFftPlan) {
     checkLength(n);
     const m = inner?.n ?? bluesteinInnerLength(n);
+    if (m < 2 * n - 1) throw new ArgumentError('inner', m, `an inner FFT of length ≥ 2N − 1 = ${2 * n - 1}`);
     this.innerN = m;
     this.inner = inner ?? planMixedRadix(m);
     this.recipe = { kind: 'bluestein', n, innerN: m, inner: this.inner.recipe };
