@@ -1,4 +1,6 @@
 /** Commands contributed by applications (registered here so main.ts stays small). */
+import { heatCommand } from './heat.js';
+
 export interface CliCommand {
   name: string;
   usage: string;
@@ -6,4 +8,4 @@ export interface CliCommand {
   run(args: string[]): Promise<void> | void;
 }
 
-export const extraCommands: CliCommand[] = [];
+export const extraCommands: CliCommand[] = [heatCommand];

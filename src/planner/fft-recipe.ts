@@ -50,8 +50,37 @@ export interface WorkgroupFftRecipe {
    * warp touches contiguous memory even though each invocation owns a whole problem.
    */
   staging: boolean;
+  /** Present when this kernel is one pass of a multi-pass transform. */
+  pass?: PassInfo;
   /** Global-memory bytes read + written per problem (complex64 in and out). */
   bytesPerProblem: number;
 }
 
-export type FftRecipe = WorkgroupFftRecipe;
+/**
+ * One pass of a multi-pass transform (the seeds' MS-ID-FFT): a generalised Stockham stage whose radix is a
+ * whole sub-transform of length `n` (the recipe's n) computed in one workgroup. Column j of the pass
+ * (j < total/n) reads elements j + k·(total/n), is multiplied by the outer twiddles W_{Ns·n}^{k·(j mod Ns)},
+ * transformed, and written to ⌊j/Ns⌋·Ns·n + (j mod Ns) + k·Ns. Loads go through workgroup memory in
+ * column order (a warp reads neighbouring columns: contiguous addresses); stores too unless Ns = 1.
+ */
+export interface PassInfo {
+  /** Length of the whole transform. */
+  total: number;
+  /** Ns: product of the earlier passes' lengths. */
+  stride: number;
+  /** Stores through workgroup memory in column order (Ns > 1) or straight from registers (Ns = 1). */
+  store: 'direct' | 'column';
+}
+
+/** A transform too long for one workgroup, as ⌈log N / log Rmax⌉ passes over global memory. */
+export interface MultiPassFftRecipe {
+  algorithm: 'stockham-multipass';
+  n: number;
+  /** Sub-transform length of each pass (their product is n). */
+  lengths: number[];
+  passes: WorkgroupFftRecipe[];
+  /** Global-memory bytes read + written per problem over all passes. */
+  bytesPerProblem: number;
+}
+
+export type FftRecipe = WorkgroupFftRecipe | MultiPassFftRecipe;

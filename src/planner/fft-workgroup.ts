@@ -38,6 +38,10 @@ export interface WorkgroupPlanOptions {
   twiddles?: 'table' | 'recurrence';
   /** Cap problems per workgroup (e.g. by the batch, to avoid idle invocations). */
   maxProblemsPerWorkgroup?: number;
+  /** Plan one pass of a multi-pass transform (see PassInfo): column-staged loads, outer twiddles. */
+  pass?: { total: number; stride: number };
+  /** Multi-pass: fewest columns per workgroup (neighbouring columns make the loads contiguous). */
+  minColumns?: number;
 }
 
 /** The limits the planner reads; a subset of DeviceLimits so tests can pass literals. */
@@ -151,18 +155,31 @@ export function planWorkgroupFft(
     elemBytes = exchange === 'complex' ? 8 : 4;
   }
 
-  const staging = stages.length === 1 && n > 1 && (options.staging ?? true);
+  const pass = options.pass;
+  if (pass) {
+    // Column staging holds whole rows of every column in workgroup memory as vec2; rows padded to an odd
+    // length so a warp's neighbouring columns fall in different banks.
+    exchange = 'complex';
+    pad = true;
+    elemBytes = 8;
+  }
+  const staging = !pass && stages.length === 1 && n > 1 && (options.staging ?? true);
   if (staging) {
     exchange = 'complex';
     pad = true;
     elemBytes = 8;
   }
-  let b = Math.max(1, Math.floor(target / l));
-  if (elemBytes > 0) b = Math.min(b, Math.floor(storage / (padded(n, pad) * elemBytes)));
+  const rowStride = pass ? passRowStride(n) : padded(n, pad);
+  let b = Math.max(pass ? options.minColumns ?? 4 : 1, Math.floor(target / l));
+  if (elemBytes > 0) b = Math.min(b, Math.floor(storage / (rowStride * elemBytes)));
+  if (pass && b < (options.minColumns ?? 4)) {
+    throw new DeviceLimitError('maxComputeWorkgroupStorageSize', (options.minColumns ?? 4) * rowStride * 8, storage, `a ${n}-point pass with ${options.minColumns ?? 4} columns`);
+  }
   b = Math.min(b, Math.floor(maxInv / l));
   if (options.maxProblemsPerWorkgroup) b = Math.min(b, options.maxProblemsPerWorkgroup);
   // Keep b a power of two so the pipeline cache sees few variants across batches.
   b = 2 ** Math.floor(Math.log2(Math.max(1, Math.min(b, nextPow2(batch)))));
+  if (pass && pass.total % n !== 0) throw new ArgumentError('pass.total', pass.total, `a multiple of the pass length ${n}`);
 
   return {
     algorithm: 'stockham-workgroup',
@@ -176,13 +193,20 @@ export function planWorkgroupFft(
     workgroupSize: l * b,
     exchange,
     padShift: pad ? padShift : 0,
-    workgroupBytes: staging ? 8 * b * (n + 1) : elemBytes * b * padded(n, pad),
+    workgroupBytes: staging ? 8 * b * (n + 1) : elemBytes * b * rowStride,
     // One table read per butterfly and powers by multiplication: table reads were the bottleneck of
     // large n (4096: 0.41 → 0.63 of copy bandwidth on an H200), at ~2× the (still tiny) rounding error.
     twiddles: options.twiddles ?? 'recurrence',
     staging,
+    ...(pass ? { pass: { total: pass.total, stride: pass.stride, store: pass.stride === 1 ? ('direct' as const) : ('column' as const) } } : {}),
     bytesPerProblem: 16 * n,
   };
+}
+
+/** Workgroup-memory row length of a multi-pass column: padded, and odd. */
+export function passRowStride(n: number): number {
+  const p = n + (n >> 4) + 1;
+  return p % 2 === 0 ? p + 1 : p;
 }
 
 function nextPow2(x: number): number {

@@ -3,7 +3,7 @@
  * generated WGSL, with exact arithmetic in place of f32. It is the executable specification of the GPU
  * kernels (a wrong recipe fails here, without a GPU) and the float64 result for recipe-shaped problems.
  */
-import type { FftRecipe } from '../../planner/fft-recipe.js';
+import type { FftRecipe, WorkgroupFftRecipe } from '../../planner/fft-recipe.js';
 import type { FftProblem } from '../../planner/fft-problem.js';
 import { normScale } from '../../planner/fft-problem.js';
 import { unitRoot } from '../../planner/twiddles.js';
@@ -11,6 +11,71 @@ import { unitRoot } from '../../planner/twiddles.js';
 /** Runs `problem` as planned by `recipe` on interleaved complex data (float64 or float32 arrays). */
 export function executeFftRecipe(
   recipe: FftRecipe,
+  problem: FftProblem,
+  input: ArrayLike<number>,
+  output: Float64Array | Float32Array,
+): void {
+  if (recipe.algorithm === 'stockham-multipass') {
+    executeMultiPass(recipe.passes, problem, input, output);
+    return;
+  }
+  executeWorkgroup(recipe, problem, input, output);
+}
+
+/**
+ * A multi-pass recipe: pass p treats column j (j < N/Rp) as the sub-problem of elements j + k·(N/Rp),
+ * multiplies element k by W_{Ns·Rp}^{k·(j mod Ns)}, transforms it with the pass's own stages, and writes
+ * it to ⌊j/Ns⌋·Ns·Rp + (j mod Ns) + k·Ns — exactly what each pass kernel does.
+ */
+function executeMultiPass(passes: WorkgroupFftRecipe[], problem: FftProblem, input: ArrayLike<number>, output: Float64Array | Float32Array): void {
+  const { n, batch, direction } = problem;
+  const sign = direction === 'forward' ? -1 : 1;
+  const scale = normScale(n, direction, problem.norm);
+  let x = new Float64Array(2 * n);
+  let y = new Float64Array(2 * n);
+  for (let b = 0; b < batch; b++) {
+    const ib = problem.input.offset + b * problem.input.dist;
+    for (let e = 0; e < n; e++) {
+      const at = 2 * (ib + e * problem.input.stride);
+      x[2 * e] = input[at];
+      x[2 * e + 1] = input[at + 1];
+    }
+    for (const pass of passes) {
+      const r = pass.n;
+      const cols = n / r;
+      const ns = pass.pass!.stride;
+      const col = new Float64Array(2 * r);
+      const res = new Float64Array(2 * r);
+      const sub = { n: r, batch: 1, direction, norm: 'backward' as const, input: { offset: 0, stride: 1, dist: r }, output: { offset: 0, stride: 1, dist: r } };
+      for (let j = 0; j < cols; j++) {
+        const jm = j % ns;
+        for (let k = 0; k < r; k++) {
+          const src = 2 * (j + k * cols);
+          const [c, s0] = unitRoot(k * jm, ns * r);
+          const s = sign === -1 ? s0 : -s0;
+          col[2 * k] = x[src] * c - x[src + 1] * s;
+          col[2 * k + 1] = x[src] * s + x[src + 1] * c;
+        }
+        executeWorkgroup(pass, direction === 'inverse' ? { ...sub, norm: 'forward' } : sub, col, res);
+        const base = Math.floor(j / ns) * ns * r + jm;
+        for (let k = 0; k < r; k++) {
+          y[2 * (base + k * ns)] = res[2 * k];
+          y[2 * (base + k * ns) + 1] = res[2 * k + 1];
+        }
+      }
+      [x, y] = [y, x];
+    }
+    const ob = problem.output.offset + b * problem.output.dist;
+    for (let e = 0; e < n; e++) {
+      const at = 2 * (ob + e * problem.output.stride);
+      output[at] = x[2 * e] * scale;
+      output[at + 1] = x[2 * e + 1] * scale;
+    }
+  }
+}
+
+function executeWorkgroup(
+  recipe: WorkgroupFftRecipe,
   problem: FftProblem,
   input: ArrayLike<number>,
   output: Float64Array | Float32Array,

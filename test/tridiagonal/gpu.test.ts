@@ -1,0 +1,119 @@
+/**
+ * WebGPU tridiagonal solves (software adapter here, the real GPU in CI runs with one): agreement with
+ * float64 Thomas and residuals on seeded diagonally dominant systems. Output buffers are poisoned with
+ * NaN before every run so an element the kernels fail to write cannot pass.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { testGpu } from '../helpers/gpu.js';
+import { createStorageBuffer, readBuffer, type GpuContext } from '../../src/backends/webgpu/device.js';
+import { createTridiagonalPlan, solveTridiagonal, TRIDIAGONAL_STATUS as S } from '../../src/api/tridiagonal.js';
+import type { TridiagonalPlanOptions } from '../../src/planner/tridiagonal.js';
+import { checkAgainstThomas, randomSystems, toLayout, type Shape } from './helpers.js';
+
+const F32_BOUND = 1e-5;
+
+async function runGpu(ctx: GpuContext, sh: Shape, seed: number, planOptions?: TridiagonalPlanOptions) {
+  const w = sh.complex ? 2 : 1;
+  const sys = toLayout(randomSystems(sh.n, sh.batch, seed, { complex: sh.complex, rhsCount: sh.nrhs }), sh);
+  const plan = await createTridiagonalPlan({ ...sh, backend: 'webgpu', gpu: ctx, planOptions });
+  const bufs = [sys.a, sys.b, sys.c, sys.d].map((v) => createStorageBuffer(ctx, Float32Array.from(v)));
+  const out = createStorageBuffer(ctx, new Float32Array(sh.n * sh.batch * sh.nrhs * w).fill(NaN));
+  try {
+    const r = await plan.solve({ lower: bufs[0], diag: bufs[1], upper: bufs[2], rhs: bufs[3], out });
+    assert.equal(r.x, out);
+    const x = new Float32Array(await readBuffer(ctx, out, 0, sh.n * sh.batch * sh.nrhs * w * 4));
+    return { ...checkAgainstThomas(sys, x, sh, true), status: r.status, recipe: plan.recipe! };
+  } finally {
+    plan.destroy();
+    for (const b of [...bufs, out]) b.destroy();
+  }
+}
+
+const SIZES = [
+  ...Array.from({ length: 40 }, (_, i) => i + 1),
+  47, 63, 64, 65, 100, 127, 128, 129, 200, 255, 256, 257, 333, 511, 512, 513, 700, 777, 1000, 1023, 1024, 1025, 1500, 1999, 2047, 2048,
+];
+
+test('WebGPU real strided: N = 1 … 2048 (dense spread), batch 3', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  for (const n of SIZES) {
+    const r = await runGpu(ctx, { n, batch: 3, nrhs: 1, layout: 'strided', complex: false }, n);
+    assert.ok(r.err <= F32_BOUND && r.res <= F32_BOUND, `n=${n}: err ${r.err} res ${r.res}`);
+    assert.deepEqual([...r.status], [0, 0, 0], `n=${n}`);
+  }
+});
+
+test('WebGPU radix-2 exchange steps and forced multi-stage (64-row workgroups)', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  for (const n of [5, 64, 200, 1023, 2048]) {
+    const r = await runGpu(ctx, { n, batch: 3, nrhs: 1, layout: 'strided', complex: false }, 3 * n, { radix: 2 });
+    assert.ok(r.err <= F32_BOUND, `radix 2 n=${n}: ${r.err}`);
+  }
+  for (const n of [65, 66, 129, 200, 4160, 5000]) {
+    const r = await runGpu(ctx, { n, batch: 3, nrhs: 1, layout: 'strided', complex: false }, 5 * n, { maxRowsPerWorkgroup: 64 });
+    assert.ok(r.recipe.levels.length >= 2);
+    assert.ok(r.err <= F32_BOUND && r.res <= F32_BOUND, `partition n=${n}: ${r.err}`);
+    assert.deepEqual([...r.status], [0, 0, 0]);
+  }
+});
+
+test('WebGPU interleaved layout, several right-hand sides', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  for (const [n, batch, nrhs] of [[1, 5, 2], [4, 37, 3], [7, 9, 1], [64, 5, 2], [300, 3, 3], [2048, 3, 1], [3000, 3, 2]]) {
+    for (const layout of ['interleaved', 'strided'] as const) {
+      const r = await runGpu(ctx, { n, batch, nrhs, layout, complex: false }, n + batch);
+      assert.ok(r.err <= F32_BOUND && r.res <= F32_BOUND, `${layout} n=${n} batch=${batch} nrhs=${nrhs}: ${r.err}`);
+      assert.ok(r.status.every((s) => s === 0));
+    }
+  }
+});
+
+test('WebGPU complex systems (both layouts, multi-stage beyond 1024 rows)', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  for (const [n, layout, nrhs] of [[1, 'strided', 1], [3, 'strided', 2], [16, 'interleaved', 1], [100, 'strided', 1], [1024, 'strided', 1], [1025, 'interleaved', 2], [2048, 'strided', 1]] as const) {
+    const r = await runGpu(ctx, { n, batch: 3, nrhs, layout, complex: true }, 11 * n);
+    assert.ok(r.err <= F32_BOUND && r.res <= F32_BOUND, `complex ${layout} n=${n}: ${r.err}`);
+    assert.ok(r.status.every((s) => s === 0));
+  }
+});
+
+test('WebGPU large systems: 2^16 (batch 3) and 2^20 (one system)', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  const r16 = await runGpu(ctx, { n: 1 << 16, batch: 3, nrhs: 1, layout: 'strided', complex: false }, 16);
+  assert.ok(r16.err <= F32_BOUND && r16.res <= F32_BOUND, `2^16: ${r16.err}`);
+  const r20 = await runGpu(ctx, { n: 1 << 20, batch: 1, nrhs: 1, layout: 'strided', complex: false }, 20);
+  assert.ok(r20.recipe.levels.length >= 2);
+  assert.ok(r20.err <= F32_BOUND && r20.res <= F32_BOUND, `2^20: ${r20.err}`);
+  assert.deepEqual([...r20.status], [0]);
+});
+
+test('WebGPU typed-array path, status of non-dominant and singular systems', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  const n = 50, batch = 3;
+  const s = randomSystems(n, batch, 9);
+  // System 1: not diagonally dominant (still solvable); system 2: singular (zero diagonal and upper).
+  for (let i = 0; i < n; i++) s.b[n + i] *= 0.2;
+  for (let i = 0; i < n; i++) { s.b[2 * n + i] = 0; s.c[2 * n + i] = 0; }
+  const r = await solveTridiagonal({ n, batch, backend: 'webgpu', gpu: ctx, lower: Float32Array.from(s.a), diag: Float32Array.from(s.b), upper: Float32Array.from(s.c), rhs: Float32Array.from(s.d) });
+  assert.ok(r.x instanceof Float32Array);
+  assert.equal(r.status[0], 0);
+  assert.ok(r.status[1] & S.NOT_DIAGONALLY_DOMINANT);
+  assert.ok(r.status[2] & S.ZERO_PIVOT, `singular status ${r.status[2]}`);
+  assert.equal(r.ok, false);
+  await assert.rejects(
+    solveTridiagonal({ n, batch, backend: 'webgpu', gpu: ctx, onFailure: 'throw', lower: Float32Array.from(s.a), diag: Float32Array.from(s.b), upper: Float32Array.from(s.c), rhs: Float32Array.from(s.d) }),
+    /broke down/,
+  );
+  // Same singular system through the multi-stage path.
+  const big = randomSystems(3000, 1, 4);
+  big.b.fill(0); big.c.fill(0);
+  const rb = await solveTridiagonal({ n: 3000, backend: 'webgpu', gpu: ctx, lower: Float32Array.from(big.a), diag: Float32Array.from(big.b), upper: Float32Array.from(big.c), rhs: Float32Array.from(big.d) });
+  assert.ok(rb.status[0] & S.ZERO_PIVOT);
+});

@@ -1,0 +1,87 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { planTridiagonal, exchangeRadices } from '../../src/planner/tridiagonal.js';
+import { wangMouKernel, wangMouSpec } from '../../src/codegen/tridiagonal-wang-mou.js';
+import { ArgumentError, DeviceLimitError } from '../../src/errors.js';
+
+const H200 = { maxComputeWorkgroupStorageSize: 49152, maxComputeInvocationsPerWorkgroup: 1024, maxComputeWorkgroupsPerDimension: 65535 };
+const LLVMPIPE = { ...H200, maxComputeWorkgroupStorageSize: 32768 };
+const prob = (n: number, batch = 1, extra: object = {}) => ({ n, batch, nrhs: 1, complex: false, layout: 'strided' as const, ...extra });
+
+test('radix sequences', () => {
+  assert.deepEqual(exchangeRadices(0, 4), []);
+  assert.deepEqual(exchangeRadices(5, 4), [4, 4, 2]);
+  assert.deepEqual(exchangeRadices(3, 2), [2, 2, 2]);
+});
+
+test('small systems share a workgroup; stages split into registers and radix-4 exchanges', () => {
+  const r = planTridiagonal(prob(4, 1 << 22), H200);
+  assert.equal(r.levels.length, 1);
+  const l = r.levels[0];
+  assert.equal(l.mode, 'solve');
+  assert.equal(l.segment, 4);
+  assert.equal(l.rowsPerWorkgroup, 1024);
+  assert.equal(l.systemsPerWorkgroup, 256);
+  assert.equal(l.rowsPerThread, 4);
+  assert.equal(l.localStages, 2);
+  assert.deepEqual(l.exchangeRadices, []);
+  assert.equal(l.workgroups, (1 << 22) / 256);
+});
+
+test('N = 1000 pads to 1024 rows, 256 invocations, 4 radix-4 exchange steps', () => {
+  const l = planTridiagonal(prob(1000, 3), H200).levels[0];
+  assert.deepEqual([l.mode, l.segment, l.threads, l.localStages], ['solve', 1024, 256, 2]);
+  assert.deepEqual(l.exchangeRadices, [4, 4, 4, 4]);
+});
+
+test('the largest in-workgroup system is 2048 rows (16-byte rows in 32 KiB and 48 KiB)', () => {
+  assert.equal(planTridiagonal(prob(2048), H200).levels.length, 1);
+  assert.equal(planTridiagonal(prob(2048), LLVMPIPE).levels.length, 1);
+  assert.equal(planTridiagonal(prob(2048), H200).maxRowsPerWorkgroup, 2048);
+  // Complex rows take 32 bytes: 1024 rows.
+  assert.equal(planTridiagonal(prob(1024, 1, { complex: true }), LLVMPIPE).levels.length, 1);
+  assert.equal(planTridiagonal(prob(1025, 1, { complex: true }), LLVMPIPE).levels[0].mode, 'partition');
+});
+
+test('multi-stage: 2^24 rows in one system take two partition levels and a solve', () => {
+  const r = planTridiagonal(prob(1 << 24), H200);
+  assert.deepEqual(r.levels.map((l) => l.mode), ['partition', 'partition', 'solve']);
+  const [l0, l1, l2] = r.levels;
+  assert.equal(l0.rowsPerWorkgroup, 512);
+  assert.equal(l0.chunks, Math.ceil((1 << 24) / 513));
+  assert.equal(l0.separators, Math.floor((1 << 24) / 513));
+  assert.equal(l1.n, l0.separators);
+  assert.equal(l1.layout, 'strided');
+  assert.equal(l2.n, l1.separators);
+  // 2^16 rows: one partition level (s1 = 512 rows a chunk), the coarse system of 127 separators in one workgroup.
+  const r16 = planTridiagonal(prob(1 << 16), H200);
+  assert.deepEqual(r16.levels.map((l) => [l.mode, l.n, l.rowsPerWorkgroup]), [['partition', 65536, 512], ['solve', 127, 128]]);
+  const r16b = planTridiagonal(prob(1 << 16), H200, { partitionRowsPerWorkgroup: 2048 });
+  assert.deepEqual(r16b.levels.map((l) => [l.mode, l.n, l.rowsPerWorkgroup]), [['partition', 65536, 2048], ['solve', 31, 32]]);
+});
+
+test('recipes are plain JSON', () => {
+  const r = planTridiagonal(prob(100000, 5, { layout: 'interleaved', nrhs: 2 }), H200);
+  assert.deepEqual(JSON.parse(JSON.stringify(r)), r);
+  assert.equal(r.levels[0].systems, 10);
+});
+
+test('bad problems and limits give named errors', () => {
+  assert.throws(() => planTridiagonal(prob(0), H200), (e) => e instanceof ArgumentError && e.argument === 'n');
+  assert.throws(() => planTridiagonal(prob(4, 1.5), H200), (e) => e instanceof ArgumentError && e.argument === 'batch');
+  assert.throws(() => planTridiagonal(prob(4, 1, { layout: 'rows' }), H200), (e) => e instanceof ArgumentError && e.argument === 'layout');
+  assert.throws(() => planTridiagonal(prob(4), H200, { rowsPerThread: 3 }), ArgumentError);
+  assert.throws(() => planTridiagonal(prob(4), { ...H200, maxComputeWorkgroupStorageSize: 16 }), DeviceLimitError);
+  assert.throws(() => planTridiagonal(prob(4, 2 ** 40 / 4), { ...H200, maxComputeWorkgroupsPerDimension: 1024 }), DeviceLimitError);
+});
+
+test('kernel cache keys change exactly with the generated code', () => {
+  const l = planTridiagonal(prob(1000, 3), H200).levels[0];
+  const a = wangMouKernel(wangMouSpec(l, 'solve', false));
+  const b = wangMouKernel(wangMouSpec({ ...l, workgroups: 99, n: 999 }, 'solve', false));
+  assert.equal(a.key, b.key); // n and workgroup counts travel in uniforms
+  assert.equal(a.wgsl, b.wgsl);
+  const c = wangMouKernel(wangMouSpec(l, 'solve', true));
+  assert.notEqual(a.key, c.key);
+  assert.match(a.wgsl, /workgroupBarrier/);
+});
