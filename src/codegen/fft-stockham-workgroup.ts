@@ -16,14 +16,18 @@ import type { WorkgroupFftRecipe } from '../planner/fft-recipe.js';
 import type { FftDirection } from '../planner/fft-problem.js';
 import { stableKey } from '../backends/webgpu/pipelines.js';
 import { dftEmitter, emitDft, f32 } from './dft-small.js';
+import { passRowStride } from '../planner/fft-workgroup.js';
+import { unitRoot } from '../planner/twiddles.js';
 
 export interface FftKernelSource {
   name: string;
   key: string;
   wgsl: string;
   entryPoint: string;
+  /** Multi-pass kernels: the outer twiddle table to bind at 'outer' (direction already applied). */
+  outerTable?: Float32Array;
   /** Which resources the kernel declares, in binding order. */
-  bindings: ('src' | 'dst' | 'data' | 'twiddles' | 'params')[];
+  bindings: ('src' | 'dst' | 'data' | 'twiddles' | 'params' | 'outer')[];
 }
 
 export interface FftKernelVariant {
@@ -43,8 +47,10 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   const needsTwiddles = stages.some((s) => s.stride > 1);
   const P = recipe.registers;
   const staging = recipe.staging;
+  const pass = recipe.pass;
+  const outer = pass && pass.stride > 1 ? outerTwiddleSplit(pass.stride * n) : null;
   // Staged rows are n+1 long: an odd stride in complex elements spreads a warp's rows over the banks.
-  const paddedN = staging ? n + 1 : exchange === 'none' ? 0 : padShift > 0 ? n + (n >> padShift) + 1 : n;
+  const paddedN = pass ? passRowStride(n) : staging ? n + 1 : exchange === 'none' ? 0 : padShift > 0 ? n + (n >> padShift) + 1 : n;
   const pad = (e: string) => (padShift > 0 ? `pad(${e})` : e);
   const SRC = variant.inPlace ? 'data' : 'src';
   const DST = variant.inPlace ? 'data' : 'dst';
@@ -62,6 +68,10 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   if (needsTwiddles) {
     out.push('@group(0) @binding(2) var<storage, read> twiddles: array<vec2<f32>>;');
     bindings.push('twiddles');
+  }
+  if (outer) {
+    out.push('@group(0) @binding(4) var<storage, read> outer: array<vec2<f32>>;');
+    bindings.push('outer');
   }
   out.push(
     'struct Params { batch: u32, grid_x: u32, in_offset: u32, in_stride: u32, in_dist: u32, out_offset: u32, out_stride: u32, out_dist: u32 }',
@@ -85,9 +95,12 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     `let problem = wg * ${B}u + local_problem;`,
     // Invocations past the batch still run every barrier (uniform control flow) but touch no memory.
     'let live = problem < params.batch;',
-    'let in_base = params.in_offset + problem * params.in_dist;',
-    'let out_base = params.out_offset + problem * params.out_dist;',
   );
+  if (pass) {
+    body.push(...passAddressing(recipe, 'problem', ''));
+  } else {
+    body.push('let in_base = params.in_offset + problem * params.in_dist;', 'let out_base = params.out_offset + problem * params.out_dist;');
+  }
   if (exchange !== 'none') body.push(`let sbase = local_problem * ${paddedN}u;`);
   for (let i = 0; i < P; i++) body.push(`var v${i}: vec2<f32>;`);
 
@@ -98,13 +111,20 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     const exact = st.butterfliesPerInvocation * L === nb;
     const last = s === stages.length - 1;
     body.push(`// stage ${s}: radix ${R}, stride ${st.stride}`);
+    const preLoads: string[] = [];
+    const blocks: string[][] = [];
     for (let m = 0; m < st.butterfliesPerInvocation; m++) {
       const j = `(t + ${m * L}u)`;
       const guard = exact ? '' : `${j} < ${nb}u`;
       const regs = Array.from({ length: R }, (_, k) => `v${m * R + k}`);
       const lines: string[] = [];
       // Load: stage 0 from global memory, later stages from workgroup memory.
-      if (s === 0 && staging) {
+      if (s === 0 && pass) {
+        // Read into registers in a block of its own: a single-stage pass with a column store must pass a
+        // barrier between every invocation's reads and the first write.
+        const reads = regs.map((r, k) => `${r} = sh[sbase + ${pad(`${j} + ${k * nb}u`)}];`);
+        preLoads.push(guard ? `if (${guard}) { ${reads.join(' ')} }` : `{ ${reads.join(' ')} }`);
+      } else if (s === 0 && staging) {
         for (let k = 0; k < R; k++) lines.push(`${regs[k]} = sh[sbase + ${k}u];`);
       } else if (s === 0) {
         for (let k = 0; k < R; k++) lines.push(`${regs[k]} = ${SRC}[in_base + (${j} + ${k * nb}u) * params.in_stride];`);
@@ -128,22 +148,32 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
       // Write outputs back into the same registers, in natural order.
       const tmp = outs.map((o, k) => (o === regs[k] ? null : o));
       for (let k = 0; k < R; k++) if (tmp[k] !== null) lines.push(`${regs[k]} = ${tmp[k]};`);
-      if (last && staging) {
-        const sc = variant.scale === 1 ? '' : ` * ${f32(variant.scale)}`;
+      const sc = variant.scale === 1 ? '' : ` * ${f32(variant.scale)}`;
+      const columnStore = pass?.store === 'column';
+      if (last && columnStore) {
+        for (let k = 0; k < R; k++) lines.push(`sh[sbase + ${pad(writeIndex(j, k, st.stride, R, nb))}] = ${regs[k]}${sc};`);
+      } else if (last && staging) {
         for (let k = 0; k < R; k++) lines.push(`sh[sbase + ${k}u] = ${regs[k]}${sc};`);
       } else if (last) {
-        const sc = variant.scale === 1 ? '' : ` * ${f32(variant.scale)}`;
+        const es = pass ? 'out_es' : 'params.out_stride';
         for (let k = 0; k < R; k++) {
           const idx = writeIndex(j, k, st.stride, R, nb);
-          lines.push(`${DST}[out_base + (${idx}) * params.out_stride] = ${regs[k]}${sc};`);
+          lines.push(`${DST}[out_base + (${idx}) * ${es}] = ${regs[k]}${sc};`);
         }
       }
-      const g = [(s === 0 || last) && !staging ? 'live' : '', guard].filter(Boolean).join(' && ');
-      if (s === 0 && staging) body.push(...stagedCopy(recipe, paddedN, 'load', SRC));
-      body.push(g ? `if (${g}) {` : '{', ...lines.map((l) => '  ' + l), '}');
-      if (last && staging) body.push(...stagedCopy(recipe, paddedN, 'store', DST));
+      const staged = staging || !!pass;
+      const g = [(s === 0 && !staged) || (last && !staging && !columnStore) ? 'live' : '', guard].filter(Boolean).join(' && ');
+      blocks.push(g ? [`if (${g}) {`, ...lines.map((l) => '  ' + l), '}'] : ['{', ...lines.map((l) => '  ' + l), '}']);
     }
-    if (!last) body.push(...exchangeCode(recipe, s, pad));
+    if (s === 0 && staging) body.push(...stagedCopy(recipe, paddedN, 'load', SRC));
+    if (s === 0 && pass) body.push(...columnCopy(recipe, paddedN, 'load', SRC, sign, outer));
+    body.push(...preLoads);
+    // The last stage has read workgroup memory (exchange or staged load) before a column store overwrites it.
+    if (last && pass?.store === 'column') body.push('workgroupBarrier();');
+    for (const b of blocks) body.push(...b);
+    if (last && staging) body.push(...stagedCopy(recipe, paddedN, 'store', DST));
+    if (last && pass?.store === 'column') body.push(...columnCopy(recipe, paddedN, 'store', DST, sign, null));
+    if (!last) body.push(...exchangeCode(recipe, s, pad, !!pass));
   });
 
   const wgsl = [
@@ -164,12 +194,100 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     exchange,
     padShift,
     staging,
+    pass: pass ?? null,
     twiddles: recipe.twiddles,
     direction: variant.direction,
     scale: variant.scale,
     inPlace: variant.inPlace,
   });
-  return { name: `fft${n}-${variant.direction}-wg`, key, wgsl, entryPoint: 'main', bindings };
+  const name = pass ? `fft${pass.total}-pass${n}x${pass.stride}-${variant.direction}` : `fft${n}-${variant.direction}-wg`;
+  return { name, key, wgsl, entryPoint: 'main', bindings, outerTable: outer ? outerTwiddleTable(outer, variant.direction) : undefined };
+}
+
+/**
+ * Addressing of column problem `q` of a pass: q = b·cols + j (b: the batch index, j: the column).
+ * Column j reads j + k·cols and writes ⌊j/Ns⌋·Ns·n + (j mod Ns) + k·Ns (cols = total/n), in the units of
+ * the user's layout (offset, stride, dist).
+ */
+function passAddressing(recipe: WorkgroupFftRecipe, q: string, suffix: string): string[] {
+  const { n } = recipe;
+  const { total, stride: ns } = recipe.pass!;
+  const cols = total / n;
+  const v = (name: string) => `${name}${suffix}`;
+  const lines = [
+    `let ${v('pb')} = ${q} / ${cols}u;`,
+    `let ${v('pj')} = ${q} % ${cols}u;`,
+    `let ${v('in_base')} = params.in_offset + ${v('pb')} * params.in_dist + ${v('pj')} * params.in_stride;`,
+  ];
+  const outCol = ns === 1 ? `${v('pj')} * ${n}u` : `(${v('pj')} / ${ns}u) * ${ns * n}u + ${v('pj')} % ${ns}u`;
+  lines.push(`let ${v('out_base')} = params.out_offset + ${v('pb')} * params.out_dist + (${outCol}) * params.out_stride;`);
+  if (!suffix) lines.push(`let in_es = ${cols}u * params.in_stride;`, `let out_es = ${ns}u * params.out_stride;`);
+  return lines;
+}
+
+/**
+ * Column-order copy between global memory and the workgroup's rows for a pass: flat element f = lid + i·W
+ * belongs to column f mod B, element f / B, so neighbouring invocations read neighbouring columns, which
+ * are neighbouring addresses. The load also applies the pass's outer twiddles.
+ */
+function columnCopy(
+  recipe: WorkgroupFftRecipe,
+  rowStride: number,
+  dir: 'load' | 'store',
+  buf: string,
+  sign: 1 | -1,
+  outer: { lo: number; m: number } | null,
+): string[] {
+  const { n, workgroupSize: W, problemsPerWorkgroup: B } = recipe;
+  const ns = recipe.pass!.stride;
+  const lines: string[] = [];
+  if (dir === 'store') lines.push('workgroupBarrier();');
+  lines.push(`for (var i = 0u; i < ${Math.ceil((n * B) / W)}u; i++) {`);
+  lines.push(`  let f = lid + i * ${W}u;`);
+  lines.push(`  let lp = f % ${B}u;`);
+  lines.push(`  let e = f / ${B}u;`);
+  lines.push(`  let q = wg * ${B}u + lp;`);
+  lines.push(`  if (q < params.batch && e < ${n}u) {`);
+  lines.push(...passAddressing(recipe, 'q', '_c').map((l) => '    ' + l));
+  const cell = `sh[lp * ${rowStride}u + ${recipe.padShift > 0 ? 'pad(e)' : 'e'}]`;
+  if (dir === 'load') {
+    lines.push(`    var val = ${buf}[in_base_c + e * ${recipe.pass!.total / n}u * params.in_stride];`);
+    if (outer) {
+      // W_M^{e·(j mod Ns)} from two small tables: W^{hi·S} · W^{lo}.
+      lines.push(`    let ex = e * (pj_c % ${ns}u);`);
+      lines.push(`    val = cmul(val, cmul(outer[ex % ${outer.lo}u], outer[${outer.lo}u + ex / ${outer.lo}u]));`);
+    }
+    lines.push(`    ${cell} = val;`);
+  } else {
+    lines.push(`    ${buf}[out_base_c + e * ${ns}u * params.out_stride] = ${cell};`);
+  }
+  lines.push('  }', '}');
+  if (dir === 'load') lines.push('workgroupBarrier();');
+  void sign;
+  return lines;
+}
+
+/** Splits the outer twiddle exponent range [0, m) into lo·hi tables of about √m entries each. */
+function outerTwiddleSplit(m: number): { lo: number; m: number } {
+  return { lo: Math.ceil(Math.sqrt(m)), m };
+}
+
+/** The outer twiddle tables, [lo entries W_m^i | hi entries W_m^{i·lo}], float64-accurate, for `direction`. */
+function outerTwiddleTable(split: { lo: number; m: number }, direction: FftDirection): Float32Array {
+  const hi = Math.ceil(split.m / split.lo);
+  const t = new Float32Array(2 * (split.lo + hi));
+  const sgn = direction === 'forward' ? 1 : -1; // unitRoot gives e^{−2πi·e/m}; conjugate for the inverse
+  for (let i = 0; i < split.lo; i++) {
+    const [c, s] = unitRoot(i, split.m);
+    t[2 * i] = c;
+    t[2 * i + 1] = sgn * s;
+  }
+  for (let i = 0; i < hi; i++) {
+    const [c, s] = unitRoot(i * split.lo, split.m);
+    t[2 * (split.lo + i)] = c;
+    t[2 * (split.lo + i) + 1] = sgn * s;
+  }
+  return t;
 }
 
 /**
@@ -202,7 +320,7 @@ function writeIndex(j: string, k: number, ns: number, r: number, nb: number): st
 }
 
 /** Exchange after stage s: write with stage s's write map, read with stage s+1's read map. */
-function exchangeCode(recipe: WorkgroupFftRecipe, s: number, pad: (e: string) => string): string[] {
+function exchangeCode(recipe: WorkgroupFftRecipe, s: number, pad: (e: string) => string, stagedLoad: boolean): string[] {
   const { n, stages, invocationsPerProblem: L } = recipe;
   const cur = stages[s];
   const next = stages[s + 1];
@@ -210,7 +328,7 @@ function exchangeCode(recipe: WorkgroupFftRecipe, s: number, pad: (e: string) =>
   const rounds: ('' | '.x' | '.y')[] = recipe.exchange === 'complex' ? [''] : ['.x', '.y'];
   rounds.forEach((comp, round) => {
     // Before overwriting workgroup memory, every invocation must have finished reading it.
-    if (s > 0 || round > 0) lines.push('workgroupBarrier();');
+    if (s > 0 || round > 0 || stagedLoad) lines.push('workgroupBarrier();');
     const nbCur = n / cur.radix;
     for (let m = 0; m < cur.butterfliesPerInvocation; m++) {
       const j = `(t + ${m * L}u)`;

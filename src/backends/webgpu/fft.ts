@@ -1,17 +1,19 @@
 /**
- * WebGPU executor for FFT recipes: owns the pipeline, the twiddle table and the uniforms of one plan, and
- * encodes dispatches against caller-provided buffers (so transforms chain on the device without host
- * round trips).
+ * WebGPU executor for FFT recipes: owns each pass's pipeline, twiddle tables, uniforms and scratch
+ * buffers, and encodes dispatches against caller-provided buffers (so transforms chain on the device
+ * without host round trips).
  *
  * Batches larger than one storage binding are split into chunks: each chunk binds an aligned window of
  * the buffer and carries the remainder of its offset in the uniforms. Workgroup counts beyond
- * maxComputeWorkgroupsPerDimension use a 2-D grid.
+ * maxComputeWorkgroupsPerDimension use a 2-D grid. Multi-pass transforms ping-pong through scratch
+ * buffers so that the last pass lands in the destination.
  */
 import { ArgumentError, DestroyedError, DeviceLimitError } from '../../errors.js';
-import type { FftProblem } from '../../planner/fft-problem.js';
+import type { ComplexLayout, FftProblem } from '../../planner/fft-problem.js';
 import { layoutSpan, normScale } from '../../planner/fft-problem.js';
-import type { WorkgroupFftRecipe } from '../../planner/fft-recipe.js';
-import { planWorkgroupFft, type WorkgroupPlanOptions } from '../../planner/fft-workgroup.js';
+import type { FftRecipe, WorkgroupFftRecipe } from '../../planner/fft-recipe.js';
+import type { WorkgroupPlanOptions } from '../../planner/fft-workgroup.js';
+import { planFft } from '../../planner/fft-multipass.js';
 import { twiddleTable32 } from '../../planner/twiddles.js';
 import { FFT_PARAMS_BYTES, generateWorkgroupFft, type FftKernelSource } from '../../codegen/fft-stockham-workgroup.js';
 import { dispatchGrid, getPipeline } from './pipelines.js';
@@ -20,14 +22,25 @@ import { createStorageBuffer, readBuffer, type GpuContext } from './device.js';
 const BYTES = 8; // complex64
 
 interface Chunk {
-  firstProblem: number;
-  problems: number;
   inByteOffset: number;
   inByteSize: number;
   outByteOffset: number;
   outByteSize: number;
   grid: [number, number];
   params: GPUBuffer;
+}
+
+type BufferName = 'src' | 'dst' | 'tmp0' | 'tmp1';
+
+interface PassProgram {
+  recipe: WorkgroupFftRecipe;
+  kernel: FftKernelSource;
+  pipeline: GPUComputePipeline;
+  twiddles: GPUBuffer | null;
+  outer: GPUBuffer | null;
+  chunks: Chunk[];
+  from: BufferName;
+  to: BufferName;
 }
 
 export interface WebGpuFftOptions extends WorkgroupPlanOptions {
@@ -42,47 +55,82 @@ export interface WebGpuFftOptions extends WorkgroupPlanOptions {
 
 export class WebGpuFft {
   private destroyed = false;
-  private readonly bindGroups = new WeakMap<GPUBuffer, WeakMap<GPUBuffer, GPUBindGroup[]>>();
+  private readonly bindGroups = new WeakMap<GPUBuffer, WeakMap<GPUBuffer, GPUBindGroup[][]>>();
 
   private constructor(
     readonly ctx: GpuContext,
     readonly problem: FftProblem,
-    readonly recipe: WorkgroupFftRecipe,
-    readonly kernel: FftKernelSource,
-    private readonly pipeline: GPUComputePipeline,
-    private readonly twiddles: GPUBuffer | null,
-    private readonly chunks: Chunk[],
+    readonly recipe: FftRecipe,
+    private readonly programs: PassProgram[],
+    private readonly scratch: { tmp0: GPUBuffer | null; tmp1: GPUBuffer | null },
     readonly inPlace: boolean,
   ) {}
 
   static async create(ctx: GpuContext, problem: FftProblem, options: WebGpuFftOptions = {}): Promise<WebGpuFft> {
     ctx.assertUsable('createFftPlan');
-    const recipe = planWorkgroupFft(problem.n, problem.batch, ctx.limits, options);
+    const recipe = planFft(problem.n, problem.batch, ctx.limits, options);
     const inPlace = options.inPlace ?? false;
     if (inPlace && JSON.stringify(problem.input) !== JSON.stringify(problem.output)) {
       throw new ArgumentError('output', problem.output, 'the same layout as input for an in-place transform');
     }
-    const kernel = generateWorkgroupFft(recipe, {
-      direction: problem.direction,
-      scale: normScale(problem.n, problem.direction, problem.norm),
-      inPlace,
+    const passes = recipe.algorithm === 'stockham-multipass' ? recipe.passes : [recipe];
+    const P = passes.length;
+    // Buffer chain: the last pass writes the destination; in place, the first pass must not.
+    const to: BufferName[] = passes.map((_, i) => {
+      if (i === P - 1) return 'dst';
+      if (inPlace) return i % 2 === 0 ? 'tmp0' : 'tmp1';
+      return (P - 1 - i) % 2 === 0 ? 'dst' : 'tmp0';
     });
-    const pipeline = await getPipeline(ctx, kernel);
-    const twiddles = kernel.bindings.includes('twiddles')
-      ? createStorageBuffer(ctx, twiddleTable32(problem.n), `twiddles${problem.n}`)
-      : null;
-    const chunks = planChunks(ctx, problem, recipe, options.splitLimits ?? {});
-    return new WebGpuFft(ctx, problem, recipe, kernel, pipeline, twiddles, chunks, inPlace);
+    const from: BufferName[] = passes.map((_, i) => (i === 0 ? 'src' : to[i - 1]));
+    const contiguous: ComplexLayout = { offset: 0, stride: 1, dist: problem.n };
+    const scratchBytes = problem.n * problem.batch * BYTES;
+    const needs = (b: BufferName) => to.includes(b);
+    const maxBuffer = ctx.limits.maxBufferSize;
+    if ((needs('tmp0') || needs('tmp1')) && scratchBytes > maxBuffer) {
+      throw new DeviceLimitError('maxBufferSize', scratchBytes, maxBuffer, `the scratch buffer of a ${P}-pass FFT of n = ${problem.n}, batch ${problem.batch}`);
+    }
+    const scratch = {
+      tmp0: needs('tmp0') ? ctx.device.createBuffer({ size: scratchBytes, usage: GPUBufferUsage.STORAGE, label: 'fft-scratch0' }) : null,
+      tmp1: needs('tmp1') ? ctx.device.createBuffer({ size: scratchBytes, usage: GPUBufferUsage.STORAGE, label: 'fft-scratch1' }) : null,
+    };
+    const programs: PassProgram[] = [];
+    try {
+      for (const [i, r] of passes.entries()) {
+        const kernel = generateWorkgroupFft(r, {
+          direction: problem.direction,
+          scale: i === P - 1 ? normScale(problem.n, problem.direction, problem.norm) : 1,
+          inPlace: inPlace && P === 1,
+        });
+        const pipeline = await getPipeline(ctx, kernel);
+        const twiddles = kernel.bindings.includes('twiddles') ? createStorageBuffer(ctx, twiddleTable32(r.n), `twiddles${r.n}`) : null;
+        const outer = kernel.outerTable ? createStorageBuffer(ctx, kernel.outerTable, 'outer-twiddles') : null;
+        const inLayout = i === 0 ? problem.input : contiguous;
+        const outLayout = i === P - 1 ? problem.output : contiguous;
+        const chunks = planChunks(ctx, problem.n, problem.batch, inLayout, outLayout, r, options.splitLimits ?? {});
+        programs.push({ recipe: r, kernel, pipeline, twiddles, outer, chunks, from: from[i], to: to[i] });
+      }
+    } catch (e) {
+      for (const p of programs) destroyProgram(p);
+      scratch.tmp0?.destroy();
+      scratch.tmp1?.destroy();
+      throw e;
+    }
+    return new WebGpuFft(ctx, problem, recipe, programs, scratch, inPlace);
   }
 
-  /** Number of dispatches (binding windows) the batch is split into. */
+  /** Number of dispatches (binding windows) of the first pass. */
   get chunkCount(): number {
-    return this.chunks.length;
+    return this.programs[0].chunks.length;
   }
 
-  /** The dispatch grid of each chunk. */
+  /** The dispatch grid of each chunk of the first pass. */
   get grids(): [number, number][] {
-    return this.chunks.map((c) => c.grid);
+    return this.programs[0].chunks.map((c) => c.grid);
+  }
+
+  /** Kernel names, one per pass. */
+  get kernelNames(): string[] {
+    return this.programs.map((p) => p.kernel.name);
   }
 
   /** Bytes a source buffer must hold for this plan's layout. */
@@ -94,7 +142,7 @@ export class WebGpuFft {
     return layoutSpan(this.problem.output, this.problem.n, this.problem.batch) * BYTES;
   }
 
-  /** Records the transform into `encoder`: one compute pass per binding chunk. */
+  /** Records the transform into `encoder`: one compute pass for all passes and chunks. */
   encode(encoder: GPUCommandEncoder, src: GPUBuffer, dst: GPUBuffer, passDescriptor?: GPUComputePassDescriptor): void {
     this.assertUsable();
     if (this.inPlace && src !== dst) throw new ArgumentError('dst', 'another buffer', 'the source buffer (plan is in place)');
@@ -103,17 +151,21 @@ export class WebGpuFft {
     if (dst.size < this.outputBytes) throw new ArgumentError('dst', `GPUBuffer of ${dst.size} bytes`, `at least ${this.outputBytes} bytes`);
     const groups = this.bindGroupsFor(src, dst);
     const pass = encoder.beginComputePass(passDescriptor);
-    pass.setPipeline(this.pipeline);
-    this.chunks.forEach((c, i) => {
-      pass.setBindGroup(0, groups[i]);
-      pass.dispatchWorkgroups(c.grid[0], c.grid[1]);
+    // Dispatches in one compute pass are ordered with respect to storage writes (WebGPU's usage scopes
+    // synchronise between dispatches), so pass p+1 sees pass p's results.
+    this.programs.forEach((prog, p) => {
+      pass.setPipeline(prog.pipeline);
+      prog.chunks.forEach((c, i) => {
+        pass.setBindGroup(0, groups[p][i]);
+        pass.dispatchWorkgroups(c.grid[0], c.grid[1]);
+      });
     });
     pass.end();
   }
 
   /** Encodes, submits and waits for completion; WebGPU errors surface as DeviceError. */
   async execute(src: GPUBuffer, dst: GPUBuffer): Promise<void> {
-    await this.ctx.checked(this.kernel.name, () => {
+    await this.ctx.checked(this.programs[0].kernel.name, () => {
       const enc = this.ctx.device.createCommandEncoder();
       this.encode(enc, src, dst);
       this.ctx.device.queue.submit([enc.finish()]);
@@ -142,16 +194,17 @@ export class WebGpuFft {
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
-    this.twiddles?.destroy();
-    for (const c of this.chunks) c.params.destroy();
+    for (const p of this.programs) destroyProgram(p);
+    this.scratch.tmp0?.destroy();
+    this.scratch.tmp1?.destroy();
   }
 
   private assertUsable(): void {
     if (this.destroyed) throw new DestroyedError(`FFT plan (n = ${this.problem.n}) was destroyed`);
-    this.ctx.assertUsable(this.kernel.name);
+    this.ctx.assertUsable(this.programs[0].kernel.name);
   }
 
-  private bindGroupsFor(src: GPUBuffer, dst: GPUBuffer): GPUBindGroup[] {
+  private bindGroupsFor(src: GPUBuffer, dst: GPUBuffer): GPUBindGroup[][] {
     let inner = this.bindGroups.get(src);
     if (!inner) {
       inner = new WeakMap();
@@ -159,18 +212,24 @@ export class WebGpuFft {
     }
     let groups = inner.get(dst);
     if (!groups) {
-      const layout = this.pipeline.getBindGroupLayout(0);
-      groups = this.chunks.map((c) => {
-        const entries: GPUBindGroupEntry[] = [];
-        for (const b of this.kernel.bindings) {
-          if (b === 'src' || b === 'data') {
-            const size = this.inPlace ? Math.max(c.inByteSize, c.outByteSize) : c.inByteSize;
-            entries.push({ binding: 0, resource: { buffer: src, offset: c.inByteOffset, size } });
-          } else if (b === 'dst') entries.push({ binding: 1, resource: { buffer: dst, offset: c.outByteOffset, size: c.outByteSize } });
-          else if (b === 'twiddles') entries.push({ binding: 2, resource: { buffer: this.twiddles! } });
-          else entries.push({ binding: 3, resource: { buffer: c.params } });
-        }
-        return this.ctx.device.createBindGroup({ layout, entries, label: this.kernel.name });
+      const buffers: Record<BufferName, GPUBuffer | null> = { src, dst, tmp0: this.scratch.tmp0, tmp1: this.scratch.tmp1 };
+      groups = this.programs.map((prog) => {
+        const layout = prog.pipeline.getBindGroupLayout(0);
+        const inBuf = buffers[prog.from]!;
+        const outBuf = buffers[prog.to]!;
+        return prog.chunks.map((c) => {
+          const entries: GPUBindGroupEntry[] = [];
+          for (const b of prog.kernel.bindings) {
+            if (b === 'src' || b === 'data') {
+              const size = b === 'data' ? Math.max(c.inByteSize, c.outByteSize) : c.inByteSize;
+              entries.push({ binding: 0, resource: { buffer: inBuf, offset: c.inByteOffset, size } });
+            } else if (b === 'dst') entries.push({ binding: 1, resource: { buffer: outBuf, offset: c.outByteOffset, size: c.outByteSize } });
+            else if (b === 'twiddles') entries.push({ binding: 2, resource: { buffer: prog.twiddles! } });
+            else if (b === 'outer') entries.push({ binding: 4, resource: { buffer: prog.outer! } });
+            else entries.push({ binding: 3, resource: { buffer: c.params } });
+          }
+          return this.ctx.device.createBindGroup({ layout, entries, label: prog.kernel.name });
+        });
       });
       inner.set(dst, groups);
     }
@@ -178,17 +237,29 @@ export class WebGpuFft {
   }
 }
 
-/** Splits the batch so each dispatch's bindings fit maxStorageBufferBindingSize. */
+function destroyProgram(p: PassProgram): void {
+  p.twiddles?.destroy();
+  p.outer?.destroy();
+  for (const c of p.chunks) c.params.destroy();
+}
+
+/**
+ * Splits the batch so each dispatch's bindings fit maxStorageBufferBindingSize. A chunk covers whole
+ * problems; in a multi-pass kernel each problem is n/R column problems.
+ */
 function planChunks(
   ctx: GpuContext,
-  problem: FftProblem,
+  n: number,
+  batch: number,
+  input: ComplexLayout,
+  output: ComplexLayout,
   recipe: WorkgroupFftRecipe,
   lower: NonNullable<WebGpuFftOptions['splitLimits']>,
 ): Chunk[] {
-  const { n, batch, input, output } = problem;
   const maxBinding = Math.min(ctx.limits.maxStorageBufferBindingSize, lower.maxStorageBufferBindingSize ?? Infinity);
   const maxDim = Math.min(ctx.limits.maxComputeWorkgroupsPerDimension, lower.maxComputeWorkgroupsPerDimension ?? Infinity);
   const align = ctx.limits.minStorageBufferOffsetAlignment;
+  const cols = recipe.pass ? n / recipe.n : 1;
   const oneIn = ((n - 1) * input.stride + 1) * BYTES;
   const oneOut = ((n - 1) * output.stride + 1) * BYTES;
   const room = maxBinding - align; // worst-case misalignment of a window start
@@ -206,7 +277,7 @@ function planChunks(
     const outAligned = Math.floor(outStart / align) * align;
     const inSpan = layoutSpan({ offset: 0, stride: input.stride, dist: input.dist }, n, problems) * BYTES;
     const outSpan = layoutSpan({ offset: 0, stride: output.stride, dist: output.dist }, n, problems) * BYTES;
-    const workgroups = Math.ceil(problems / recipe.problemsPerWorkgroup);
+    const workgroups = Math.ceil((problems * cols) / recipe.problemsPerWorkgroup);
     const grid = dispatchGrid(workgroups, maxDim);
     const params = ctx.device.createBuffer({
       size: FFT_PARAMS_BYTES,
@@ -217,7 +288,7 @@ function planChunks(
       params,
       0,
       new Uint32Array([
-        problems,
+        problems * cols,
         grid[0],
         (inStart - inAligned) / BYTES,
         input.stride,
@@ -228,8 +299,6 @@ function planChunks(
       ]),
     );
     chunks.push({
-      firstProblem: first,
-      problems,
       inByteOffset: inAligned,
       inByteSize: inSpan + (inStart - inAligned),
       outByteOffset: outAligned,

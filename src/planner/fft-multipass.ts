@@ -1,0 +1,111 @@
+/**
+ * Planner for transforms longer than one workgroup holds (the seeds' MS-ID-FFT): N = R_1·…·R_P, pass p
+ * a generalised Stockham stage of radix R_p computed as a whole sub-transform in one workgroup.
+ *
+ * Premises (seed 004): as few passes as possible — each costs a full read and write of the data — so the
+ * pass length is the largest that fits workgroup memory with enough neighbouring columns per workgroup
+ * for contiguous loads (4 columns × 8 bytes = one 32-byte memory sector); lengths balanced across passes.
+ */
+import { ArgumentError, UnsupportedError } from '../errors.js';
+import type { FftRecipe, MultiPassFftRecipe, WorkgroupFftRecipe } from './fft-recipe.js';
+import { isPowerOfTwo, planWorkgroupFft, type PlannerLimits, type WorkgroupPlanOptions } from './fft-workgroup.js';
+
+/** Largest power-of-two pass length that fits the device with `minColumns` columns per workgroup. */
+export function largestPassLength(limits: PlannerLimits, options: WorkgroupPlanOptions = {}): number {
+  let best = 0;
+  for (let r = 2; r <= 1 << 16; r *= 2) {
+    try {
+      planWorkgroupFft(r, 1 << 20, limits, { ...options, pass: { total: r * 2, stride: 1 } });
+      best = r;
+    } catch {
+      break;
+    }
+  }
+  return best;
+}
+
+/** Single workgroup when it fits, else multi-pass. */
+export function planFft(n: number, batch: number, limits: PlannerLimits, options: WorkgroupPlanOptions = {}): FftRecipe {
+  try {
+    return planWorkgroupFft(n, batch, limits, options);
+  } catch (e) {
+    if (e instanceof ArgumentError) throw e;
+    if (e instanceof UnsupportedError && !isSmooth(n)) throw e;
+    return planMultiPass(n, batch, limits, options);
+  }
+}
+
+function primeFactors(n: number): number[] {
+  const f: number[] = [];
+  let m = n;
+  for (let p = 2; p * p <= m; p += p === 2 ? 1 : 2) {
+    while (m % p === 0) {
+      f.push(p);
+      m /= p;
+    }
+  }
+  if (m > 1) f.push(m);
+  return f;
+}
+
+function isSmooth(n: number): boolean {
+  return primeFactors(n).every((p) => p <= 64);
+}
+
+/** Splits n into pass lengths, each ≤ rmax, as few and as balanced as possible. */
+export function passLengths(n: number, rmax: number): number[] {
+  if (n <= rmax) return [n];
+  if (isPowerOfTwo(n) && isPowerOfTwo(rmax)) {
+    const bits = Math.log2(n);
+    const passes = Math.ceil(bits / Math.log2(rmax));
+    const base = Math.floor(bits / passes);
+    const extra = bits % passes;
+    return Array.from({ length: passes }, (_, i) => 2 ** (base + (i < extra ? 1 : 0)));
+  }
+  const factors = primeFactors(n).sort((a, b) => b - a);
+  if (factors[0] > rmax) throw new UnsupportedError(`n = ${n} has the prime factor ${factors[0]}, larger than the longest pass (${rmax})`);
+  for (let passes = Math.ceil(Math.log(n) / Math.log(rmax)); passes <= factors.length; passes++) {
+    const bins = new Array<number>(passes).fill(1);
+    let ok = true;
+    for (const f of factors) {
+      // Largest factors first into the emptiest pass keeps the passes balanced.
+      let best = -1;
+      for (let i = 0; i < passes; i++) if (bins[i] * f <= rmax && (best < 0 || bins[i] < bins[best])) best = i;
+      if (best < 0) {
+        ok = false;
+        break;
+      }
+      bins[best] *= f;
+    }
+    if (ok) return bins.sort((a, b) => b - a);
+  }
+  throw new UnsupportedError(`n = ${n} cannot be split into passes of at most ${rmax}`);
+}
+
+export function planMultiPass(n: number, batch: number, limits: PlannerLimits, options: WorkgroupPlanOptions = {}): MultiPassFftRecipe {
+  if (!Number.isSafeInteger(n) || n < 2) throw new ArgumentError('n', n, 'an integer ≥ 2');
+  if (!isSmooth(n)) {
+    throw new UnsupportedError(`n = ${n} has a prime factor larger than 64; WebGPU handles such lengths by Bluestein in a later version (use the CPU backend)`);
+  }
+  const rmax = largestPassLength(limits, options);
+  if (rmax < 2) throw new UnsupportedError('the device holds no multi-pass FFT column in workgroup memory');
+  const lengths = passLengths(n, rmax);
+  const passes: WorkgroupFftRecipe[] = [];
+  let stride = 1;
+  for (const r of lengths) {
+    passes.push(planWorkgroupFft(r, batch * (n / r), limits, { ...options, pass: { total: n, stride } }));
+    stride *= r;
+  }
+  return { algorithm: 'stockham-multipass', n, lengths, passes, bytesPerProblem: 16 * n * passes.length };
+}
+
+/** A one-line summary of a recipe: pass lengths, radices, mapping and exchange. */
+export function describeRecipe(recipe: FftRecipe): { passes: number; radices: string; mapping: string; exchange: string } {
+  const list = recipe.algorithm === 'stockham-multipass' ? recipe.passes : [recipe];
+  return {
+    passes: list.length,
+    radices: list.map((r) => r.radices.join('·')).join(' | '),
+    mapping: list.map((r) => `${r.invocationsPerProblem}×${r.problemsPerWorkgroup}`).join(' | '),
+    exchange: list.map((r) => r.exchange).join(' | '),
+  };
+}
