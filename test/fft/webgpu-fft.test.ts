@@ -85,6 +85,50 @@ test('mixed-radix lengths held by one workgroup', async (t) => {
   }
 });
 
+test('multi-pass lengths beyond one workgroup: powers of two to 2^20, smooth sizes', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  const max = largestWorkgroupFft(ctx.limits);
+  const cases: [number, number][] = [
+    [2 * max, 3],
+    [4 * max, 3],
+    [1 << 16, 3],
+    [1 << 18, 1],
+    [1 << 20, 1],
+    [3 ** 10, 3],
+    [5 ** 7, 1],
+    [2 ** 12 * 27, 1],
+    [7 ** 6, 1],
+    [1000000, 1],
+  ];
+  for (const [n, batch] of cases) {
+    for (const direction of ['forward', 'inverse'] as const) {
+      const err = await compare(ctx, { n, batch, direction, norm: direction === 'forward' ? 'ortho' : 'backward' }, n + batch);
+      assert.ok(err <= bound(n), `n=${n} batch=${batch} ${direction}: ${err}`);
+    }
+  }
+});
+
+test('multi-pass: strided layouts, in place with odd and even pass counts, round trip at 2^22', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  const n = 4 * largestWorkgroupFft(ctx.limits);
+  const strided = await compare(ctx, { n, batch: 3, input: { offset: 3, stride: 2, dist: 2 * n + 1 }, output: { offset: 1, stride: 1, dist: n + 5 } }, 5);
+  assert.ok(strided <= bound(n), `strided: ${strided}`);
+  for (const m of [1 << 15, 1 << 20]) {
+    const ip = await compare(ctx, { n: m, batch: 1 }, 6, { inPlace: true });
+    assert.ok(ip <= bound(m), `in place n=${m}: ${ip}`);
+  }
+  const big = 1 << 22;
+  const x = randomFloat32(2 * big, 22);
+  const fwd = await createFftPlan({ n: big, backend: 'webgpu', gpu: ctx });
+  const inv = await createFftPlan({ n: big, direction: 'inverse', backend: 'webgpu', gpu: ctx });
+  const back = await inv.execute(await fwd.execute(x));
+  fwd.destroy();
+  inv.destroy();
+  assert.ok(relativeL2(back, x) <= 2 * bound(big), 'round trip 2^22');
+});
+
 test('strided, offset and padded layouts; in place', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
@@ -149,7 +193,7 @@ test('clear errors: lengths, buffers, destroyed plans, unsupported sizes', async
   plan.destroy();
   await assert.rejects(plan.execute(new Float32Array(2 * 64 * 3)), DestroyedError);
   await assert.rejects(createFftPlan({ n: 97, backend: 'webgpu', gpu: ctx }), UnsupportedError);
-  await assert.rejects(createFftPlan({ n: 1 << 16, backend: 'webgpu', gpu: ctx }), DeviceLimitError);
+  await assert.rejects(createFftPlan({ n: 1 << 26, batch: 4, backend: 'webgpu', gpu: ctx }), DeviceLimitError);
   await assert.rejects(createFftPlan({ n: 0, backend: 'webgpu', gpu: ctx }), ArgumentError);
   await assert.rejects(createFftPlan({ n: 8, norm: 'none' as FftNorm, gpu: ctx }), ArgumentError);
   await assert.rejects(fft(new Float32Array(7)), ArgumentError);

@@ -1,0 +1,134 @@
+/**
+ * Shallow-water benchmark: cell updates per second of the WebGPU scheme (cfl → reduce → update per
+ * step, data resident on the device, many steps per submission) at several mesh sizes, against the
+ * bandwidth bound: a step must at least read the state (16 B) and bathymetry (4 B) and write the
+ * state (16 B) of every cell, 36 B/cell, at the device-copy bandwidth measured in the same run. The
+ * kernels as built move ~56 B/cell (the CFL pass reads state + bathymetry once more, and tile halos
+ * re-read ~14% through the caches), so 36/56 = 64% of the bound is their ceiling. The float64 CPU
+ * reference's rate on this machine's CPU (one thread, JavaScript) is measured too, and --compare N
+ * runs the dam break at N² to t = 1 on both and reports the L1 differences (the issue's 1000² check).
+ *
+ *   npx tsx bench/shallow-water.ts [--sizes 1000,2000,4096] [--steps 50] [--cpu-size 1000] [--cpu-steps 3]
+ *                                  [--compare 400] [--dump 1000 --dump-dir DIR] [--tile 16] [--out results.jsonl]
+ * --dump N runs the GPU dam break at N² to t = 1 and writes gpu_N_{h,qx,qy}.npy (float32) for an offline
+ * comparison with a float64 run made elsewhere (the CPU reference at 1000² takes ~15 min).
+ * Bundle: esbuild bench/shallow-water.ts --bundle --platform=node --format=esm --external:webgpu
+ */
+import { defaultGpuContext } from '../src/backends/webgpu/device.js';
+import { SweGpuSolver } from '../src/backends/webgpu/shallow-water.js';
+import { SweCpuSolver } from '../src/backends/cpu/shallow-water.js';
+import { damBreak } from '../src/apps/shallow-water/scenarios.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { encodeNpy } from '../src/util/npy.js';
+import { copyBandwidth, median, Output, parseArgs, table, timeGpu } from './common.js';
+
+const MIN_BYTES_PER_CELL = 36;
+const BUILT_BYTES_PER_CELL = 56;
+
+function l1(a: Float64Array, b: Float64Array): number {
+  let n = 0, d = 0;
+  for (let i = 0; i < a.length; i++) {
+    n += Math.abs(a[i] - b[i]);
+    d += Math.abs(b[i]);
+  }
+  return Number.isFinite(n) ? n / d : Infinity;
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const out = new Output(args.out);
+  const ctx = await defaultGpuContext();
+  const software = ctx.adapter.software;
+  const sizes = (args.sizes ?? (software ? '100,200' : '1000,2000,4096')).split(',').map(Number);
+  const steps = Number(args.steps ?? (software ? 5 : 50));
+  const tile = Number(args.tile ?? 16);
+  const device = ctx.adapter.description || ctx.adapter.device || ctx.adapter.vendor;
+  console.log(`shallow-water bench on ${device} (${ctx.adapter.backend}${software ? ', software' : ''}); tile ${tile}×${tile}, ${steps} steps per timing`);
+
+  // Device-copy ceiling, measured once on a buffer as large as the biggest state.
+  const maxCells = Math.max(...sizes) ** 2;
+  const copyBytes = Math.min(maxCells * 16, Math.floor(ctx.limits.maxBufferSize / 256) * 256);
+  const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+  const a = ctx.device.createBuffer({ size: copyBytes, usage });
+  const b = ctx.device.createBuffer({ size: copyBytes, usage });
+  const copy = await copyBandwidth(ctx, a, b, copyBytes, software ? 2 : 20);
+  a.destroy();
+  b.destroy();
+  console.log(`device copy: ${copy.GBps.toFixed(1)} GB/s (read + write) → bound ${(copy.GBps / MIN_BYTES_PER_CELL).toFixed(2)} G cell updates/s at ${MIN_BYTES_PER_CELL} B/cell`);
+  out.record({ kind: 'copy', device, bytes: copyBytes, GBps: copy.GBps });
+
+  const rows: (string | number)[][] = [];
+  for (const n of sizes) {
+    const p = damBreak(n);
+    const solver = await SweGpuSolver.create(ctx, p, { tile });
+    try {
+      await solver.advance(1e9, { maxSteps: 2 }); // compile, warm up, and set a far end time so no step is a no-op
+      const ms = await timeGpu(ctx, (enc) => solver.encodeSteps(enc, steps), 1, software ? 1 : 5);
+      const perStep = ms / steps;
+      const cells = n * n;
+      const rate = cells / (perStep / 1e3);
+      const bound = (copy.GBps * 1e9) / MIN_BYTES_PER_CELL;
+      const effGBps = (cells * BUILT_BYTES_PER_CELL) / (perStep / 1e3) / 1e9;
+      const sim = await solver.readSim();
+      rows.push([`${n}²`, perStep.toFixed(3), (rate / 1e9).toFixed(3), (bound / 1e9).toFixed(2), `${((100 * rate) / bound).toFixed(1)}%`, effGBps.toFixed(0), sim.steps]);
+      out.record({ kind: 'gpu', device, n, cells, tile, msPerStep: perStep, cellUpdatesPerSecond: rate, boundCellUpdatesPerSecond: bound, fractionOfBound: rate / bound, effectiveGBps: effGBps, copyGBps: copy.GBps });
+    } finally {
+      solver.destroy();
+    }
+  }
+  console.log(table(['mesh', 'ms/step', 'G cell/s', 'bound G/s', 'of bound', 'GB/s moved', 'steps run'], rows));
+
+  // The float64 reference on this machine's CPU.
+  const cpuN = Number(args['cpu-size'] ?? (software ? 100 : 1000));
+  const cpuSteps = Number(args['cpu-steps'] ?? 3);
+  const cpu = new SweCpuSolver(damBreak(cpuN));
+  cpu.step(1e9);
+  const times: number[] = [];
+  for (let k = 0; k < cpuSteps; k++) {
+    const t0 = performance.now();
+    cpu.step(1e9);
+    times.push(performance.now() - t0);
+  }
+  const cpuMs = median(times);
+  const cpuRate = (cpuN * cpuN) / (cpuMs / 1e3);
+  console.log(`CPU float64 reference (1 thread, JS) at ${cpuN}²: ${cpuMs.toFixed(0)} ms/step = ${(cpuRate / 1e6).toFixed(2)} M cell updates/s`);
+  out.record({ kind: 'cpu', n: cpuN, msPerStep: cpuMs, cellUpdatesPerSecond: cpuRate });
+
+  if (args.compare) {
+    const cn = Number(args.compare);
+    const p = damBreak(cn);
+    const t0 = performance.now();
+    const ref = new SweCpuSolver(p);
+    ref.advance(1);
+    const cpuS = (performance.now() - t0) / 1e3;
+    const g = await SweGpuSolver.create(ctx, p, { tile });
+    const t1 = performance.now();
+    await g.advance(1);
+    const s = await g.read();
+    const gpuS = (performance.now() - t1) / 1e3;
+    g.destroy();
+    const e = { h: l1(s.h, ref.h), qx: l1(s.qx, ref.qx), qy: l1(s.qy, ref.qy) };
+    console.log(`dam break ${cn}² to t = 1: ${ref.steps} CPU steps (${cpuS.toFixed(1)} s), ${s.steps} GPU steps (${gpuS.toFixed(2)} s incl. read-back); ` +
+      `L1 relative h ${e.h.toExponential(2)}, qx ${e.qx.toExponential(2)}, qy ${e.qy.toExponential(2)} (bound 1e-5: ${Math.max(e.h, e.qx, e.qy) <= 1e-5 ? 'met' : 'NOT met'})`);
+    out.record({ kind: 'compare', n: cn, cpuSteps: ref.steps, gpuSteps: s.steps, cpuSeconds: cpuS, gpuSeconds: gpuS, l1: e });
+  }
+  if (args.dump) {
+    const dn = Number(args.dump);
+    const dir = args['dump-dir'] ?? 'out';
+    mkdirSync(dir, { recursive: true });
+    const g = await SweGpuSolver.create(ctx, damBreak(dn), { tile });
+    const t1 = performance.now();
+    await g.advance(1);
+    const s = await g.read();
+    console.log(`dam break ${dn}² to t = 1 on the GPU: ${s.steps} steps, ${((performance.now() - t1) / 1e3).toFixed(2)} s incl. read-back; t = ${s.time}`);
+    for (const f of ['h', 'qx', 'qy'] as const) writeFileSync(`${dir}/gpu_${dn}_${f}.npy`, encodeNpy([dn, dn], Float32Array.from(s[f])));
+    out.record({ kind: 'dump', n: dn, steps: s.steps, time: s.time });
+    g.destroy();
+  }
+  ctx.destroy();
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

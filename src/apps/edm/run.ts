@@ -1,0 +1,133 @@
+/**
+ * EDM benchmark/check driver shared by the CLI (`butterfly edm`) and bench/edm.ts: for each case and
+ * angle count, random complex field and shape functions, one checked run against the float64
+ * reference, then GPU timing of the plan with the data resident on the device.
+ *
+ * Timing: `reps` runs recorded into one submission between two onSubmittedWorkDone waits (the ~50 µs
+ * submit round trip amortised), median of `rounds`. Each run is one compute pass (1 dispatch fused,
+ * 3 split). Fields of the JSON records match bench/edm_cupy.py's.
+ */
+import { createStorageBuffer, readBuffer, type GpuContext } from '../../backends/webgpu/device.js';
+import { randomFloat32 } from '../../util/random.js';
+import { relativeL2 } from '../../util/metrics.js';
+import { EDM_CASES, type EdmCase } from './cases.js';
+import { createEdmPlan, edmProblem, edmReference } from './edm.js';
+
+export interface EdmRunOptions {
+  cases?: number[];
+  angles?: number[];
+  reps?: number;
+  rounds?: number;
+  /** Check against the float64 reference ('all' slices, 'some' = at most 64 slices, 'none'). */
+  check?: 'all' | 'some' | 'none';
+  planner?: import('../../codegen/convolve-plan.js').GridPlanOptions;
+  onRecord?: (r: EdmRecord) => void;
+}
+
+export interface EdmRecord {
+  lib: 'butterfly';
+  case: number;
+  angles: number;
+  M: number;
+  mfft: number;
+  slices: number;
+  ms: number;
+  /** Bytes the fused/split kernels must move at least (field in, shapes in, output), per ms → GB/s. */
+  GBps: number;
+  passes: number;
+  algorithm: string;
+  relL2: number | null;
+  thesisGpuMs: number;
+  device: string;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+export async function timeEncode(ctx: GpuContext, encode: (enc: GPUCommandEncoder) => void, reps: number, rounds = 7): Promise<number> {
+  const d = ctx.device;
+  const run = async (k: number) => {
+    const enc = d.createCommandEncoder();
+    for (let i = 0; i < k; i++) encode(enc);
+    const t0 = performance.now();
+    d.queue.submit([enc.finish()]);
+    await d.queue.onSubmittedWorkDone();
+    return performance.now() - t0;
+  };
+  await run(Math.min(reps, 3));
+  const times: number[] = [];
+  for (let r = 0; r < rounds; r++) times.push((await run(reps)) / reps);
+  return median(times);
+}
+
+export async function runEdm(ctx: GpuContext, options: EdmRunOptions = {}): Promise<EdmRecord[]> {
+  const cases: EdmCase[] = (options.cases ?? [1, 2, 3, 4, 5, 6, 7]).map((id) => {
+    const c = EDM_CASES.find((x) => x.id === id);
+    if (!c) throw new RangeError(`EDM case ${id}: cases are 1..7`);
+    return c;
+  });
+  const device = `${ctx.adapter.vendor} ${ctx.adapter.architecture} ${ctx.adapter.device || ctx.adapter.description}`.trim();
+  const out: EdmRecord[] = [];
+  for (const c of cases) {
+    for (const angles of options.angles ?? [1, 7]) {
+      const p = edmProblem(c, angles);
+      const field = randomFloat32(2 * p.slices * p.M * p.M, 1000 * c.id + angles);
+      const shapes = randomFloat32(2 * p.shapes * p.mfft * p.mfft, 2000 * c.id + angles);
+      const plan = await createEdmPlan(p, { gpu: ctx, planner: options.planner });
+      const fb = createStorageBuffer(ctx, field, 'edm field');
+      const sb = createStorageBuffer(ctx, shapes, 'edm shapes');
+      const ob = createStorageBuffer(ctx, new Float32Array(field.length).fill(NaN), 'edm out');
+      try {
+        let relL2: number | null = null;
+        const check = options.check ?? 'all';
+        if (check !== 'none') {
+          await ctx.checked('edm', () => {
+            const enc = ctx.device.createCommandEncoder();
+            plan.encode(enc, fb, sb, ob);
+            ctx.device.queue.submit([enc.finish()]);
+          });
+          const y = new Float32Array(await readBuffer(ctx, ob, 0, field.byteLength));
+          // 'some': the first slices of every angle would repeat shapes; take the first ≤ 64 slices
+          const n = check === 'all' ? p.slices : Math.min(p.slices, 64);
+          const sub = { ...p, angles: 1, shapes: p.shapes, components: p.components };
+          const per = 2 * p.M * p.M;
+          if (n === p.slices) relL2 = relativeL2(y, edmReference(p, field, shapes));
+          else {
+            // the first n slices of angle 0 use shapes ⌊s/3⌋, a prefix of the reference's own layout
+            const full = edmReference(sub, field.subarray(0, per * p.shapes * p.components), shapes);
+            relL2 = relativeL2(y.subarray(0, per * n), full.subarray(0, per * n));
+          }
+        }
+        const reps = options.reps ?? Math.max(5, Math.min(200, Math.round(2e7 / (p.slices * p.mfft * p.mfft))));
+        const ms = await timeEncode(ctx, (enc) => plan.encode(enc, fb, sb, ob), reps, options.rounds ?? 7);
+        const bytes = 8 * (2 * p.slices * p.M * p.M + p.shapes * p.mfft * p.mfft);
+        const rec: EdmRecord = {
+          lib: 'butterfly',
+          case: c.id,
+          angles,
+          M: p.M,
+          mfft: p.mfft,
+          slices: p.slices,
+          ms,
+          GBps: bytes / ms / 1e6,
+          passes: plan.passes,
+          algorithm: plan.recipe.algorithm,
+          relL2,
+          thesisGpuMs: c.thesisGpuMs,
+          device,
+        };
+        out.push(rec);
+        options.onRecord?.(rec);
+      } finally {
+        fb.destroy();
+        sb.destroy();
+        ob.destroy();
+        plan.destroy();
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,425 @@
+/**
+ * WGSL for the shallow-water scheme of src/backends/cpu/shallow-water.ts (read its header for the
+ * numerics; the functions below mirror sweEdge / sweEdgeLambda / update line for line in f32).
+ *
+ * One time step is three dispatches, recorded back to back with no host round trip:
+ *   1. cfl:    tiles of T×T invocations. Ghost-cell decoupling (seed 000 §2.2.4.1): a tile's first
+ *              row and column are halo cells whose updates belong to the neighbouring tiles; every
+ *              invocation computes only its cell's right and bottom edges, parks the high-side half in
+ *              workgroup memory, and after one barrier each of the (T−1)² interior cells gathers its
+ *              left and top edges from its neighbours. Each cell's rate Σ|E|λ/|V| is max-reduced in
+ *              workgroup memory (phase one of the Δt reduction) into one partial per tile.
+ *   2. reduce: one workgroup max-reduces the partials (phase two), sets Δt = min(2γ / max rate,
+ *              tEnd − t, dtMax) and advances the time, kept as a float-float pair (t_hi, t_lo) so that
+ *              thousands of f32 steps still sum to the float64 reference's time; all in a small
+ *              storage buffer the other kernels read, so Δt never visits the host.
+ *   3. update: the same tiles; the full edge fluxes (with Δt known, the positivity cap applies),
+ *              then the update, wet–dry clipping and semi-implicit Manning friction; writes the new
+ *              state into the other buffer of a ping-pong pair.
+ * Once t reaches tEnd, Δt = 0 and the kernels only copy the state, so the host may record more steps
+ * than needed and check the time now and then.
+ *
+ * Cache key: only the tile size changes the code; sizes, scheme constants, boundaries and the tide
+ * travel in the uniform block.
+ */
+import type { KernelSource } from '../backends/webgpu/pipelines.js';
+import { stableKey } from '../backends/webgpu/pipelines.js';
+
+export interface SweKernelOptions {
+  /** Tile side T (T×T invocations, (T−1)² updated cells). Default 16. */
+  tile: number;
+  /** Invocations of the reduction kernel. Default 256. */
+  reduceSize: number;
+}
+
+export const SWE_DEFAULT_KERNEL_OPTIONS: SweKernelOptions = { tile: 16, reduceSize: 256 };
+
+/** Byte size of the Params uniform block below. */
+export const SWE_PARAMS_BYTES = 160;
+
+/**
+ * Layout of Params (offsets in 4-byte words), shared with the executor that fills it:
+ *  0 nx, 1 ny, 2 tilesX, 3 numPartials (u32) | 4..7 bc (xmin, xmax, ymin, ymax: 0 wall, 1 open, 2 tide)
+ *  8 dx, 9 dy, 10 invDx, 11 invDy | 12 g, 13 alpha, 14 hEps, 15 eps | 16 gamma, 17 g·n², 18 tEndHi, 19 tEndLo
+ *  20 tideMean, 21 nTide (u32), 22 hDry, 23 dtMax | 24..39 tide[4] = (amplitude, ω, phase, 0)
+ */
+const PARAMS = /* wgsl */ `
+struct Params {
+  nx: u32, ny: u32, tilesX: u32, numPartials: u32,
+  bc: vec4<u32>,
+  dx: f32, dy: f32, invDx: f32, invDy: f32,
+  g: f32, alpha: f32, hEps: f32, eps: f32,
+  gamma: f32, fric: f32, tEndHi: f32, tEndLo: f32,
+  tideMean: f32, nTide: u32, hDry: f32, dtMax: f32,
+  tide: array<vec4<f32>, 4>,
+}
+struct Sim { dt: f32, tHi: f32, tLo: f32, steps: u32 }
+`;
+
+/** Shared edge physics (mirrors the CPU reference). */
+const EDGE = /* wgsl */ `
+// A cell seen from an edge's frame: depth, normal and tangential discharge, pollutant, bottom depth.
+struct Cell { h: f32, qn: f32, qt: f32, hc: f32, H: f32 }
+// Contributions: lo to the low-side cell, hi to the high-side cell, as (mass, n, t, pollutant);
+// they enter as W -= dt/|E|·contribution. lam = wave speeds seen by (low, high).
+struct Edge { lo: vec4<f32>, hi: vec4<f32>, lam: vec2<f32> }
+
+fn desing(q: f32, h: f32) -> f32 {
+  if (h >= P.eps) { return q / h; }
+  let e2 = P.eps * P.eps;
+  return (1.41421356 * h * q) / sqrt(h * h * h * h + e2 * e2);
+}
+
+fn wallK() -> f32 {
+  let a = 1.0 - 2.0 * P.alpha;
+  return a * a - 1.0;
+}
+
+// Wall on the high side of a cell (mirror state beyond it).
+fn wallLow(c: Cell) -> vec4<f32> {
+  let un = desing(c.qn, c.h);
+  let ut = desing(c.qt, c.h);
+  let s = sqrt(P.g * c.h);
+  return vec4<f32>(0.0, c.qn * (s + wallK() * un), -c.qn * ut, 0.0);
+}
+
+// Wall on the low side of a cell.
+fn wallHigh(c: Cell) -> vec4<f32> {
+  let un = desing(c.qn, c.h);
+  let ut = desing(c.qt, c.h);
+  let s = sqrt(P.g * c.h);
+  return vec4<f32>(0.0, c.qn * (s - wallK() * un), c.qn * ut, 0.0);
+}
+
+fn isEmergingWall(a: Cell, b: Cell) -> bool {
+  return (b.h < P.hEps && a.h - a.H < -b.H) || (a.h < P.hEps && b.h - b.H < -a.H);
+}
+
+fn weight(l: f32) -> f32 {
+  if (l < 0.0) { return 1.0; }
+  if (l > 0.0) { return 0.0; }
+  return 0.5;
+}
+
+fn edgeLambda(a: Cell, b: Cell) -> vec2<f32> {
+  if (isEmergingWall(a, b)) { return vec2<f32>(sqrt(P.g * a.h), sqrt(P.g * b.h)); }
+  let ht = 0.5 * (a.h + b.h);
+  if (ht < P.hDry) { return vec2<f32>(0.0); }
+  let uin = desing(a.qn, a.h);
+  let ujn = desing(b.qn, b.h);
+  let sqi = sqrt(a.h);
+  let sqj = sqrt(b.h);
+  let un = (sqi * uin + sqj * ujn) / (sqi + sqj);
+  let l = abs(un) + sqrt(P.g * ht);
+  return vec2<f32>(l, l);
+}
+
+// cap = |V| / (4·dt·|E|): the most one edge may drain from a cell per unit depth.
+fn edgeFlux(a: Cell, b: Cell, cap: f32) -> Edge {
+  var e: Edge;
+  e.lo = vec4<f32>(0.0);
+  e.hi = vec4<f32>(0.0);
+  e.lam = vec2<f32>(0.0);
+  if (isEmergingWall(a, b)) {
+    e.lo = wallLow(a);
+    e.hi = wallHigh(b);
+    return e;
+  }
+  let hi = a.h; let hj = b.h;
+  let ht = 0.5 * (hi + hj);
+  if (ht < P.hDry) { return e; }
+  let g = P.g; let alpha = P.alpha;
+  let uin = desing(a.qn, hi); let uit = desing(a.qt, hi); let Ci = desing(a.hc, hi);
+  let ujn = desing(b.qn, hj); let ujt = desing(b.qt, hj); let Cj = desing(b.hc, hj);
+  let sqi = sqrt(hi); let sqj = sqrt(hj);
+  let s = sqi + sqj;
+  let un = (sqi * uin + sqj * ujn) / s;
+  let ut = (sqi * uit + sqj * ujt) / s;
+  let C = (sqi * Ci + sqj * Cj) / s;
+  let c = sqrt(g * ht);
+  let dzeta = (hj - b.H) - (hi - a.H);
+  let v0 = b.qn - a.qn;
+  let v1 = b.qn * ujn - a.qn * uin + g * ht * dzeta;
+  let v2 = b.qn * ujt - a.qn * uit;
+  let v3 = b.qn * Cj - a.qn * Ci;
+  let inv2c = 0.5 / c;
+  let a1 = ((un + c) * v0 - v1) * inv2c;
+  let a2 = (v1 - (un - c) * v0) * inv2c;
+  let a3 = v2 - ut * v0;
+  let a4 = v3 - C * v0;
+  let l1 = un - c; let l2 = un + c;
+  let w3 = weight(un);
+  let b1 = weight(l1) * a1; let b2 = weight(l2) * a2;
+  let pm0 = b1 + b2;
+  let pm1 = b1 * l1 + b2 * l2;
+  let pm2 = pm0 * ut + w3 * a3;
+  let pm3 = pm0 * C + w3 * a4;
+  let am = 1.0 - alpha;
+  let ha = am * hi + alpha * hj; let qna = am * a.qn + alpha * b.qn; let qta = am * a.qt + alpha * b.qt; let ca = am * a.hc + alpha * b.hc;
+  let hb = alpha * hi + am * hj; let qnb = alpha * a.qn + am * b.qn; let qtb = alpha * a.qt + am * b.qt; let cb = alpha * a.hc + am * b.hc;
+  let uan = desing(qna, ha); let uat = desing(qta, ha); let Ca = desing(ca, ha);
+  let ubn = desing(qnb, hb); let ubt = desing(qtb, hb); let Cb = desing(cb, hb);
+  let corr0 = 0.5 * (qna + qnb) - 0.5 * (a.qn + b.qn);
+  let corr1 = 0.5 * (qna * uan + qnb * ubn) - 0.5 * (a.qn * uin + b.qn * ujn) + 0.5 * g * alpha * am * dzeta * (hi - hj);
+  let corr2 = 0.5 * (qna * uat + qnb * ubt) - 0.5 * (a.qn * uit + b.qn * ujt);
+  let corr3 = 0.5 * (qna * Ca + qnb * Cb) - 0.5 * (a.qn * Ci + b.qn * Cj);
+  var f0 = a.qn + pm0 + corr0;
+  var f3 = a.qn * Ci + pm3 + corr3;
+  if (hi < P.hEps && hj < P.hEps) {
+    if (un < 0.0) { f3 = f0 * Cj; } else { f3 = f0 * Ci; }
+  }
+  let outI = hi * cap; let outJ = hj * cap;
+  var theta = 1.0;
+  if (f0 > outI) { theta = outI / f0; } else if (-f0 > outJ) { theta = outJ / -f0; }
+  f0 = f0 * theta;
+  f3 = f3 * theta;
+  let d1 = pm1 + corr1;
+  let d2 = pm2 + corr2;
+  e.lo = vec4<f32>(f0, d1, d2, f3);
+  e.hi = vec4<f32>(-f0, v1 - d1, v2 - d2, -f3);
+  let l = abs(un) + c;
+  e.lam = vec2<f32>(l, l);
+  return e;
+}
+
+fn tideAt(t: f32) -> f32 {
+  var z = P.tideMean;
+  for (var k = 0u; k < P.nTide; k++) {
+    let c = P.tide[k];
+    z += c.x * cos(c.y * t - c.z);
+  }
+  return z;
+}
+
+fn loadCell(ix: i32, iy: i32, xdir: bool) -> Cell {
+  let i = u32(iy) * P.nx + u32(ix);
+  let w = Win[i];
+  if (xdir) { return Cell(w.x, w.y, w.z, w.w, Hb[i]); }
+  return Cell(w.x, w.z, w.y, w.w, Hb[i]);
+}
+
+// Ghost for an open (kind 1) or tidal (kind 2) boundary next to cell c.
+fn ghost(c: Cell, kind: u32, tideZ: f32) -> Cell {
+  if (kind == 2u) { return Cell(max(0.0, tideZ + c.H), c.qn, c.qt, 0.0, c.H); }
+  return c;
+}
+
+// The edge between cells k and k+1 along x (row iy) or along y (column ix = iy's partner), with ghosts
+// beyond the boundaries. k ranges over -1 .. n-1. lambdaOnly skips the fluxes.
+fn edgeAt(k: i32, other: i32, xdir: bool, n: i32, tideZ: f32, cap: f32, lambdaOnly: bool) -> Edge {
+  var e: Edge;
+  e.lo = vec4<f32>(0.0);
+  e.hi = vec4<f32>(0.0);
+  let lowIsCell = k >= 0;
+  let highIsCell = k + 1 < n;
+  var a: Cell; var b: Cell;
+  if (xdir) {
+    if (lowIsCell) { a = loadCell(k, other, true); }
+    if (highIsCell) { b = loadCell(k + 1, other, true); }
+  } else {
+    if (lowIsCell) { a = loadCell(other, k, false); }
+    if (highIsCell) { b = loadCell(other, k + 1, false); }
+  }
+  if (!(lowIsCell && highIsCell)) {
+    var side: u32;
+    if (xdir) { side = select(1u, 0u, !lowIsCell); } else { side = select(3u, 2u, !lowIsCell); }
+    let kind = P.bc[side];
+    if (kind == 0u) {
+      if (lowIsCell) {
+        e.lam = vec2<f32>(sqrt(P.g * a.h), 0.0);
+        if (!lambdaOnly) { e.lo = wallLow(a); }
+      } else {
+        e.lam = vec2<f32>(0.0, sqrt(P.g * b.h));
+        if (!lambdaOnly) { e.hi = wallHigh(b); }
+      }
+      return e;
+    }
+    if (lowIsCell) { b = ghost(a, kind, tideZ); } else { a = ghost(b, kind, tideZ); }
+  }
+  if (lambdaOnly) {
+    e.lam = edgeLambda(a, b);
+    return e;
+  }
+  return edgeFlux(a, b, cap);
+}
+
+fn remaining() -> f32 {
+  return (P.tEndHi - sim.tHi) + (P.tEndLo - sim.tLo);
+}
+
+fn doneThreshold() -> f32 {
+  return 1e-7 * abs(P.tEndHi);
+}
+`;
+
+function bindings(kind: 'cfl' | 'update'): string {
+  if (kind === 'cfl') {
+    return /* wgsl */ `
+@group(0) @binding(0) var<storage, read> Win: array<vec4<f32>>;
+@group(0) @binding(1) var<storage, read> Hb: array<f32>;
+@group(0) @binding(2) var<storage, read_write> partials: array<f32>;
+@group(0) @binding(3) var<storage, read> sim: Sim;
+@group(0) @binding(4) var<uniform> P: Params;
+`;
+  }
+  return /* wgsl */ `
+@group(0) @binding(0) var<storage, read> Win: array<vec4<f32>>;
+@group(0) @binding(1) var<storage, read> Hb: array<f32>;
+@group(0) @binding(2) var<storage, read_write> Wout: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> sim: Sim;
+@group(0) @binding(4) var<uniform> P: Params;
+`;
+}
+
+function checkOptions(o: SweKernelOptions): void {
+  if (!Number.isInteger(o.tile) || o.tile < 2 || o.tile > 32) throw new Error(`shallow-water tile ${o.tile}: expected an integer in 2..32`);
+  if (!Number.isInteger(o.reduceSize) || (o.reduceSize & (o.reduceSize - 1)) !== 0) throw new Error(`reduceSize ${o.reduceSize}: expected a power of two`);
+}
+
+/** Phase one: per-cell CFL rates, max-reduced per tile. */
+export function sweCflKernel(options: SweKernelOptions = SWE_DEFAULT_KERNEL_OPTIONS): KernelSource {
+  checkOptions(options);
+  const T = options.tile;
+  const N = T * T;
+  const p2 = 1 << Math.ceil(Math.log2(N));
+  const wgsl = `${PARAMS}${bindings('cfl')}${EDGE}
+var<workgroup> lamR: array<f32, ${N}>;
+var<workgroup> lamD: array<f32, ${N}>;
+var<workgroup> red: array<f32, ${p2}>;
+
+@compute @workgroup_size(${T}, ${T})
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+  // Uniform early exit (sim is read-only here): once tEnd is reached there is nothing to compute.
+  if (remaining() <= doneThreshold()) { return; }
+  let li = lid.y * ${T}u + lid.x;
+  let gx = i32(wid.x * ${T - 1}u + lid.x) - 1;
+  let gy = i32(wid.y * ${T - 1}u + lid.y) - 1;
+  let nx = i32(P.nx); let ny = i32(P.ny);
+  let tideZ = tideAt(sim.tHi + sim.tLo);
+  var er = vec2<f32>(0.0);
+  var ed = vec2<f32>(0.0);
+  // Right edge: needed by interior rows only; bottom edge: by interior columns only.
+  if (lid.y >= 1u && gy < ny && gx < nx) { er = edgeAt(gx, gy, true, nx, tideZ, 0.0, true).lam; }
+  if (lid.x >= 1u && gx < nx && gy < ny) { ed = edgeAt(gy, gx, false, ny, tideZ, 0.0, true).lam; }
+  lamR[li] = er.y;
+  lamD[li] = ed.y;
+  workgroupBarrier();
+  var rate = 0.0;
+  if (lid.x >= 1u && lid.y >= 1u && gx < nx && gy < ny) {
+    rate = (lamR[li - 1u] + er.x) * P.invDx + (lamD[li - ${T}u] + ed.x) * P.invDy;
+  }
+  red[li] = rate;
+  ${p2 > N ? `if (li < ${p2 - N}u) { red[${N}u + li] = 0.0; }` : ''}
+  workgroupBarrier();
+  for (var s = ${p2 / 2}u; s > 0u; s = s >> 1u) {
+    if (li < s) { red[li] = max(red[li], red[li + s]); }
+    workgroupBarrier();
+  }
+  if (li == 0u) { partials[wid.y * P.tilesX + wid.x] = red[0]; }
+}
+`;
+  return { name: `swe-cfl-${T}`, key: stableKey({ kernel: 'swe-cfl', v: 1, tile: T }), wgsl, entryPoint: 'main' };
+}
+
+/** Phase two: the global Δt and the time, in one workgroup. */
+export function sweReduceKernel(options: SweKernelOptions = SWE_DEFAULT_KERNEL_OPTIONS): KernelSource {
+  checkOptions(options);
+  const R = options.reduceSize;
+  const wgsl = `${PARAMS}
+@group(0) @binding(0) var<storage, read> partials: array<f32>;
+@group(0) @binding(1) var<storage, read_write> sim: Sim;
+@group(0) @binding(2) var<uniform> P: Params;
+var<workgroup> red: array<f32, ${R}>;
+
+@compute @workgroup_size(${R})
+fn main(@builtin(local_invocation_id) lid: vec3<u32>) {
+  var m = 0.0;
+  for (var i = lid.x; i < P.numPartials; i += ${R}u) { m = max(m, partials[i]); }
+  red[lid.x] = m;
+  workgroupBarrier();
+  for (var s = ${R / 2}u; s > 0u; s = s >> 1u) {
+    if (lid.x < s) { red[lid.x] = max(red[lid.x], red[lid.x + s]); }
+    workgroupBarrier();
+  }
+  if (lid.x == 0u) {
+    let rem = (P.tEndHi - sim.tHi) + (P.tEndLo - sim.tLo);
+    var dt = 0.0;
+    if (rem > 1e-7 * abs(P.tEndHi)) {
+      dt = min(rem, P.dtMax);
+      if (red[0] > 0.0) { dt = min(dt, 2.0 * P.gamma / red[0]); }
+    }
+    sim.dt = dt;
+    if (dt > 0.0) {
+      // t += dt as a float-float pair (Knuth's two-sum), so the f32 time tracks the float64 one.
+      let a = sim.tHi;
+      let s = a + dt;
+      let bb = s - a;
+      let err = (a - (s - bb)) + (dt - bb);
+      let lo = sim.tLo + err;
+      let hi2 = s + lo;
+      sim.tLo = lo - (hi2 - s);
+      sim.tHi = hi2;
+      sim.steps = sim.steps + 1u;
+    }
+  }
+}
+`;
+  return { name: `swe-reduce-${R}`, key: stableKey({ kernel: 'swe-reduce', v: 1, reduceSize: R }), wgsl, entryPoint: 'main' };
+}
+
+/** Phase three: fluxes with ghost-cell decoupling, update, wet–dry handling, friction. */
+export function sweUpdateKernel(options: SweKernelOptions = SWE_DEFAULT_KERNEL_OPTIONS): KernelSource {
+  checkOptions(options);
+  const T = options.tile;
+  const N = T * T;
+  const wgsl = `${PARAMS}${bindings('update')}${EDGE}
+var<workgroup> flR: array<vec4<f32>, ${N}>;
+var<workgroup> flD: array<vec4<f32>, ${N}>;
+
+@compute @workgroup_size(${T}, ${T})
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+  let li = lid.y * ${T}u + lid.x;
+  let gx = i32(wid.x * ${T - 1}u + lid.x) - 1;
+  let gy = i32(wid.y * ${T - 1}u + lid.y) - 1;
+  let nx = i32(P.nx); let ny = i32(P.ny);
+  let interior = lid.x >= 1u && lid.y >= 1u && gx < nx && gy < ny;
+  let dt = sim.dt;
+  // Uniform branch: after tEnd the step is a copy, so the ping-pong pair stays consistent.
+  if (dt == 0.0) {
+    if (interior) { let i = u32(gy) * P.nx + u32(gx); Wout[i] = Win[i]; }
+    return;
+  }
+  // Start time of this step, for the tide.
+  let tideZ = tideAt((sim.tHi - dt) + sim.tLo);
+  let capX = P.dx / (4.0 * dt);
+  let capY = P.dy / (4.0 * dt);
+  var er: Edge; er.lo = vec4<f32>(0.0); er.hi = vec4<f32>(0.0);
+  var ed: Edge; ed.lo = vec4<f32>(0.0); ed.hi = vec4<f32>(0.0);
+  if (lid.y >= 1u && gy < ny && gx < nx) { er = edgeAt(gx, gy, true, nx, tideZ, capX, false); }
+  if (lid.x >= 1u && gx < nx && gy < ny) { ed = edgeAt(gy, gx, false, ny, tideZ, capY, false); }
+  flR[li] = er.hi;
+  flD[li] = ed.hi;
+  workgroupBarrier();
+  if (!interior) { return; }
+  let ax = (er.lo + flR[li - 1u]) * P.invDx;   // (mass, n = x, t = y, pollutant)
+  let ay = (ed.lo + flD[li - ${T}u]) * P.invDy; // (mass, n = y, t = x, pollutant)
+  let i = u32(gy) * P.nx + u32(gx);
+  let w = Win[i];
+  var h = w.x - dt * (ax.x + ay.x);
+  var qx = w.y - dt * (ax.y + ay.z);
+  var qy = w.z - dt * (ax.z + ay.y);
+  var hc = w.w - dt * (ax.w + ay.w);
+  if (h <= 0.0) {
+    h = 0.0; qx = 0.0; qy = 0.0; hc = 0.0;
+  } else if (P.fric > 0.0) {
+    let ux = desing(qx, h);
+    let uy = desing(qy, h);
+    let f = 1.0 + dt * P.fric * sqrt(ux * ux + uy * uy) / pow(h, 4.0 / 3.0);
+    qx = qx / f;
+    qy = qy / f;
+  }
+  Wout[i] = vec4<f32>(h, qx, qy, hc);
+}
+`;
+  return { name: `swe-update-${T}`, key: stableKey({ kernel: 'swe-update', v: 1, tile: T }), wgsl, entryPoint: 'main' };
+}

@@ -1,0 +1,92 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { directConvolve, fftConvolve, oaConvolve, convGeometry, nextFastLen, overlapAddBlock, chooseCpuMethod, type ConvMode } from '../../src/backends/cpu/convolve.js';
+import { relativeL2 } from '../../src/util/metrics.js';
+import { rng } from '../../src/util/random.js';
+import { ArgumentError } from '../../src/errors.js';
+import { naiveFull, naiveMode, randomComplex, realPart, randomShape } from './helpers.js';
+
+const MODES: ConvMode[] = ['full', 'same', 'valid'];
+
+test('nextFastLen returns the smallest 7-smooth length ≥ n', () => {
+  const smooth = (n: number) => {
+    for (const p of [2, 3, 5, 7]) while (n % p === 0) n /= p;
+    return n === 1;
+  };
+  for (let n = 1; n <= 2000; n++) {
+    const f = nextFastLen(n);
+    assert.ok(f >= n && smooth(f), `n=${n} → ${f}`);
+    for (let m = n; m < f; m++) assert.ok(!smooth(m), `n=${n}: ${m} is smooth and smaller than ${f}`);
+  }
+});
+
+test('geometry follows scipy: full/same/valid sizes and starts', () => {
+  assert.deepEqual(convGeometry([10], [3], 'full'), { full: [12], out: [12], start: [0] });
+  assert.deepEqual(convGeometry([10], [3], 'same'), { full: [12], out: [10], start: [1] });
+  assert.deepEqual(convGeometry([10], [4], 'same'), { full: [13], out: [10], start: [1] });
+  assert.deepEqual(convGeometry([10], [4], 'valid'), { full: [13], out: [7], start: [3] });
+  assert.deepEqual(convGeometry([4], [10], 'valid'), { full: [13], out: [7], start: [3] });
+  assert.deepEqual(convGeometry([3], [8], 'same'), { full: [10], out: [3], start: [3] });
+  assert.throws(() => convGeometry([5, 2], [3, 4], 'valid'), ArgumentError);
+  assert.throws(() => convGeometry([5, 0], [3, 4], 'full'), ArgumentError);
+  assert.throws(() => convGeometry([5], [3, 4], 'full'), ArgumentError);
+});
+
+test('direct, FFT and overlap-add agree with the naive definition: 1-D, 2-D, 3-D, real and complex, all modes', () => {
+  const r = rng(7);
+  let cases = 0;
+  for (let trial = 0; trial < 60; trial++) {
+    const nd = 1 + (trial % 3);
+    const max = nd === 1 ? 40 : nd === 2 ? 12 : 5;
+    const sa = randomShape(r, nd, max);
+    const sb = randomShape(r, nd, max);
+    const complex = trial % 2 === 0;
+    const n = (s: number[]) => s.reduce((x, y) => x * y, 1);
+    const ac = randomComplex(n(sa), 100 + trial, complex);
+    const bc = randomComplex(n(sb), 200 + trial, complex);
+    const full = naiveFull(ac, sa, bc, sb);
+    for (const mode of MODES) {
+      if (mode === 'valid' && !(sa.every((v, i) => v >= sb[i]) || sb.every((v, i) => v >= sa[i]))) {
+        assert.throws(() => directConvolve({ data: ac, shape: sa, complex: true }, { data: bc, shape: sb, complex: true }, mode), /valid/);
+        continue;
+      }
+      const ref = naiveMode(full, sa, sb, mode);
+      const A = complex ? { data: ac, shape: sa, complex } : { data: realPart(ac), shape: sa, complex };
+      const B = complex ? { data: bc, shape: sb, complex } : { data: realPart(bc), shape: sb, complex };
+      const want = complex ? ref.data : realPart(ref.data);
+      for (const [name, fn] of [['direct', directConvolve], ['fft', fftConvolve], ['oa', oaConvolve]] as const) {
+        const y = fn(A, B, mode);
+        assert.deepEqual(y.shape, ref.shape, `${name} ${mode} shape`);
+        assert.equal(y.complex, complex);
+        const err = relativeL2(y.data, want);
+        assert.ok(err < 1e-12, `${name} ${mode} sa=${sa} sb=${sb} complex=${complex}: ${err}`);
+      }
+      cases++;
+    }
+  }
+  assert.ok(cases > 100);
+});
+
+test('overlap-add splits long signals into blocks and matches FFT convolution', () => {
+  assert.ok(overlapAddBlock(10000, 31) < 10000);
+  assert.equal(overlapAddBlock(50, 40), 50);
+  const a = randomComplex(5000, 1, true);
+  const b = randomComplex(37, 2, true);
+  for (const mode of MODES) {
+    const x = oaConvolve({ data: a, shape: [5000], complex: true }, { data: b, shape: [37], complex: true }, mode);
+    const y = fftConvolve({ data: a, shape: [5000], complex: true }, { data: b, shape: [37], complex: true }, mode);
+    assert.ok(relativeL2(x.data, y.data) < 1e-12, mode);
+  }
+  const a2 = randomComplex(300 * 200, 3, false);
+  const b2 = randomComplex(9 * 7, 4, false);
+  const x2 = oaConvolve({ data: realPart(a2), shape: [300, 200], complex: false }, { data: realPart(b2), shape: [9, 7], complex: false }, 'same');
+  const y2 = directConvolve({ data: realPart(a2), shape: [300, 200], complex: false }, { data: realPart(b2), shape: [9, 7], complex: false }, 'same');
+  assert.ok(relativeL2(x2.data, y2.data) < 1e-12);
+});
+
+test('the CPU cost model prefers direct for tiny kernels and FFT for large ones', () => {
+  assert.equal(chooseCpuMethod([100], [3]), 'direct');
+  assert.equal(chooseCpuMethod([4096], [1024]), 'fft');
+  assert.equal(chooseCpuMethod([256, 256], [31, 31]), 'fft');
+  assert.equal(chooseCpuMethod([64, 64], [2, 2]), 'direct');
+});
