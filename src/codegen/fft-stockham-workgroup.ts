@@ -238,28 +238,39 @@ function columnCopy(
   sign: 1 | -1,
   outer: { lo: number; m: number } | null,
 ): string[] {
-  const { n, workgroupSize: W, problemsPerWorkgroup: B } = recipe;
+  const { n, workgroupSize: W, problemsPerWorkgroup: B, invocationsPerProblem: L } = recipe;
   const ns = recipe.pass!.stride;
+  const cols = recipe.pass!.total / n;
+  // W = L·B, so invocation lid always serves column lid mod B, elements lid / B + i·L: the addressing is
+  // computed once, and the copy is unrolled with every global load issued before any is used, so each
+  // invocation keeps ⌈n/L⌉ loads in flight (a rolled loop waits a full memory latency per element).
+  const count = Math.ceil(n / L);
+  const exact = count * L === n;
   const lines: string[] = [];
   if (dir === 'store') lines.push('workgroupBarrier();');
-  lines.push(`for (var i = 0u; i < ${Math.ceil((n * B) / W)}u; i++) {`);
-  lines.push(`  let f = lid + i * ${W}u;`);
-  lines.push(`  let lp = f % ${B}u;`);
-  lines.push(`  let e = f / ${B}u;`);
-  lines.push(`  let q = wg * ${B}u + lp;`);
-  lines.push(`  if (q < params.batch && e < ${n}u) {`);
+  lines.push('{');
+  lines.push(`  let lp = lid % ${B}u;`, `  let e0 = lid / ${B}u;`, `  let q = wg * ${B}u + lp;`);
+  lines.push('  if (q < params.batch) {');
   lines.push(...passAddressing(recipe, 'q', '_c').map((l) => '    ' + l));
-  const cell = `sh[lp * ${rowStride}u + ${recipe.padShift > 0 ? 'pad(e)' : 'e'}]`;
+  const pad = (e: string) => (recipe.padShift > 0 ? `pad(${e})` : e);
+  const guard = (i: number) => (exact ? '' : `if (e0 + ${i * L}u < ${n}u) `);
   if (dir === 'load') {
-    lines.push(`    var val = ${buf}[in_base_c + e * ${recipe.pass!.total / n}u * params.in_stride];`);
-    if (outer) {
-      // W_M^{e·(j mod Ns)} from two small tables: W^{hi·S} · W^{lo}.
-      lines.push(`    let ex = e * (pj_c % ${ns}u);`);
-      lines.push(`    val = cmul(val, cmul(outer[ex % ${outer.lo}u], outer[${outer.lo}u + ex / ${outer.lo}u]));`);
+    for (let i = 0; i < count; i++) {
+      lines.push(`    var a${i}: vec2<f32>;`);
+      lines.push(`    ${guard(i)}{ a${i} = ${buf}[in_base_c + (e0 + ${i * L}u) * ${cols}u * params.in_stride]; }`);
     }
-    lines.push(`    ${cell} = val;`);
+    if (outer) {
+      // W_M^{e·(j mod Ns)} from two small tables: W^{hi·lo} · W^{lo}.
+      lines.push(`    let jm_c = pj_c % ${ns}u;`);
+      for (let i = 0; i < count; i++) {
+        lines.push(`    { let ex = (e0 + ${i * L}u) * jm_c; a${i} = cmul(a${i}, cmul(outer[ex % ${outer.lo}u], outer[${outer.lo}u + ex / ${outer.lo}u])); }`);
+      }
+    }
+    for (let i = 0; i < count; i++) lines.push(`    ${guard(i)}{ sh[lp * ${rowStride}u + ${pad(`e0 + ${i * L}u`)}] = a${i}; }`);
   } else {
-    lines.push(`    ${buf}[out_base_c + e * ${ns}u * params.out_stride] = ${cell};`);
+    for (let i = 0; i < count; i++) {
+      lines.push(`    ${guard(i)}{ ${buf}[out_base_c + (e0 + ${i * L}u) * ${ns}u * params.out_stride] = sh[lp * ${rowStride}u + ${pad(`e0 + ${i * L}u`)}]; }`);
+    }
   }
   lines.push('  }', '}');
   if (dir === 'load') lines.push('workgroupBarrier();');

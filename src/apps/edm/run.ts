@@ -91,7 +91,7 @@ export async function runEdm(ctx: GpuContext, options: EdmRunOptions = {}): Prom
           });
           const y = new Float32Array(await readBuffer(ctx, ob, 0, field.byteLength));
           // 'some': the first slices of every angle would repeat shapes; take the first ≤ 64 slices
-          const n = check === 'all' ? p.slices : Math.min(p.slices, 64);
+          const n = check === 'all' ? p.slices : Math.min(p.shapes * p.components, 64);
           const sub = { ...p, angles: 1, shapes: p.shapes, components: p.components };
           const per = 2 * p.M * p.M;
           if (n === p.slices) relL2 = relativeL2(y, edmReference(p, field, shapes));
