@@ -27,7 +27,28 @@ export interface FftKernelSource {
   /** Multi-pass kernels: the outer twiddle table to bind at 'outer' (direction already applied). */
   outerTable?: Float32Array;
   /** Which resources the kernel declares, in binding order. */
-  bindings: ('src' | 'dst' | 'data' | 'twiddles' | 'params' | 'outer')[];
+  bindings: ('src' | 'dst' | 'data' | 'twiddles' | 'params' | 'outer' | 'real')[];
+  /** Real-transform kernels: the table W_N^k (k ≤ N/2) to bind at 'real'. */
+  realTable?: Float32Array;
+}
+
+/**
+ * How a kernel reads its input and writes its output, for real transforms (fused pre/post-processing):
+ * - load 'c2r': the input is the N/2+1 half spectrum Y of a real signal of even length N; element e of
+ *   the N/2-point complex transform is z_e = E_e + i·O_e with E = ½(Y_e + Ȳ_{M−e}), O = ½(Y_e − Ȳ_{M−e})·W_N^{−e}
+ *   (M = N/2), so the inverse transform of z is the real output, interleaved (x_2k, x_2k+1).
+ * - load 'real': real input (f32 array), imaginary part 0 (odd N).
+ * - load 'hermitian': the N/2+1 half spectrum, expanded by Y_{N−e} = Ȳ_e (odd N).
+ * - store 'r2c': the N/2-point transform z of the packed real signal x_2k + i·x_2k+1 is turned into the
+ *   N/2+1 outputs y_k = ½(z_k + z̄_{M−k}) − ½i·W_N^k·(z_k − z̄_{M−k}) before the store (even N).
+ * - store 'half': only outputs 0 … ⌊N/2⌋ are written (odd N R2C).
+ * - store 'real': only real parts are written, to an f32 array (odd N C2R).
+ */
+export interface FftKernelIo {
+  load: 'complex' | 'c2r' | 'real' | 'hermitian';
+  store: 'complex' | 'r2c' | 'half' | 'real';
+  /** N, the length of the real signal. */
+  realLength: number;
 }
 
 export interface FftKernelVariant {
@@ -36,6 +57,8 @@ export interface FftKernelVariant {
   scale: number;
   /** Source and destination are the same buffer (one read_write binding). */
   inPlace: boolean;
+  /** Real-transform loads/stores (default: complex in, complex out). */
+  io?: FftKernelIo;
 }
 
 /** Size of the uniform block, in bytes (8 u32). */
@@ -54,6 +77,12 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   const pad = (e: string) => (padShift > 0 ? `pad(${e})` : e);
   const SRC = variant.inPlace ? 'data' : 'src';
   const DST = variant.inPlace ? 'data' : 'dst';
+  const io: FftKernelIo = variant.io ?? { load: 'complex', store: 'complex', realLength: 0 };
+  const realIn = io.load === 'real';
+  const realOut = io.store === 'real';
+  const r2cPost = io.store === 'r2c';
+  if (r2cPost && (pass || exchange === 'split')) throw new Error('r2c post-processing needs a single-workgroup recipe with a complex exchange');
+  const needsRealTable = io.load === 'c2r' || r2cPost;
 
   const out: string[] = [];
   const bindings: FftKernelSource['bindings'] = [];
@@ -61,8 +90,8 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     out.push('@group(0) @binding(0) var<storage, read_write> data: array<vec2<f32>>;');
     bindings.push('data');
   } else {
-    out.push('@group(0) @binding(0) var<storage, read> src: array<vec2<f32>>;');
-    out.push('@group(0) @binding(1) var<storage, read_write> dst: array<vec2<f32>>;');
+    out.push(`@group(0) @binding(0) var<storage, read> src: array<${realIn ? 'f32' : 'vec2<f32>'}>;`);
+    out.push(`@group(0) @binding(1) var<storage, read_write> dst: array<${realOut ? 'f32' : 'vec2<f32>'}>;`);
     bindings.push('src', 'dst');
   }
   if (needsTwiddles) {
@@ -73,6 +102,11 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     out.push('@group(0) @binding(4) var<storage, read> outer: array<vec2<f32>>;');
     bindings.push('outer');
   }
+  if (needsRealTable) {
+    out.push('@group(0) @binding(5) var<storage, read> rtw: array<vec2<f32>>;');
+    bindings.push('real');
+  }
+  out.push(...ioFunctions(io, SRC, DST));
   out.push(
     'struct Params { batch: u32, grid_x: u32, in_offset: u32, in_stride: u32, in_dist: u32, out_offset: u32, out_stride: u32, out_dist: u32 }',
     '@group(0) @binding(3) var<uniform> params: Params;',
@@ -127,7 +161,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
       } else if (s === 0 && staging) {
         for (let k = 0; k < R; k++) lines.push(`${regs[k]} = sh[sbase + ${k}u];`);
       } else if (s === 0) {
-        for (let k = 0; k < R; k++) lines.push(`${regs[k]} = ${SRC}[in_base + (${j} + ${k * nb}u) * params.in_stride];`);
+        for (let k = 0; k < R; k++) lines.push(`${regs[k]} = ld(in_base, ${j} + ${k * nb}u);`);
       } // (later stages were loaded by the previous stage's exchange)
       if (st.stride > 1) {
         const scale = n / (st.stride * R);
@@ -150,28 +184,33 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
       for (let k = 0; k < R; k++) if (tmp[k] !== null) lines.push(`${regs[k]} = ${tmp[k]};`);
       const sc = variant.scale === 1 ? '' : ` * ${f32(variant.scale)}`;
       const columnStore = pass?.store === 'column';
-      if (last && columnStore) {
+      if (last && r2cPost) {
+        // Natural order into the row; the post-processing pairs k with M − k after a barrier.
+        const at = (k: number) => (staging ? `${k}u` : pad(writeIndex(j, k, st.stride, R, nb)));
+        for (let k = 0; k < R; k++) lines.push(`sh[sbase + ${at(k)}] = ${regs[k]};`);
+      } else if (last && columnStore) {
         for (let k = 0; k < R; k++) lines.push(`sh[sbase + ${pad(writeIndex(j, k, st.stride, R, nb))}] = ${regs[k]}${sc};`);
       } else if (last && staging) {
         for (let k = 0; k < R; k++) lines.push(`sh[sbase + ${k}u] = ${regs[k]}${sc};`);
       } else if (last) {
-        const es = pass ? 'out_es' : 'params.out_stride';
         for (let k = 0; k < R; k++) {
           const idx = writeIndex(j, k, st.stride, R, nb);
-          lines.push(`${DST}[out_base + (${idx}) * ${es}] = ${regs[k]}${sc};`);
+          const logical = pass ? `ocol + (${idx}) * ${pass.stride}u` : idx;
+          lines.push(`st(out_base, ${logical}, ${regs[k]}${sc});`);
         }
       }
       const staged = staging || !!pass;
-      const g = [(s === 0 && !staged) || (last && !staging && !columnStore) ? 'live' : '', guard].filter(Boolean).join(' && ');
+      const g = [(s === 0 && !staged) || (last && !staging && !columnStore && !r2cPost) ? 'live' : '', guard].filter(Boolean).join(' && ');
       blocks.push(g ? [`if (${g}) {`, ...lines.map((l) => '  ' + l), '}'] : ['{', ...lines.map((l) => '  ' + l), '}']);
     }
     if (s === 0 && staging) body.push(...stagedCopy(recipe, paddedN, 'load', SRC));
     if (s === 0 && pass) body.push(...columnCopy(recipe, paddedN, 'load', SRC, sign, outer));
     body.push(...preLoads);
     // The last stage has read workgroup memory (exchange or staged load) before a column store overwrites it.
-    if (last && pass?.store === 'column') body.push('workgroupBarrier();');
+    if (last && (pass?.store === 'column' || (r2cPost && !staging))) body.push('workgroupBarrier();');
     for (const b of blocks) body.push(...b);
-    if (last && staging) body.push(...stagedCopy(recipe, paddedN, 'store', DST));
+    if (last && r2cPost) body.push(...r2cPostCode(recipe, paddedN, staging, pad, variant.scale));
+    else if (last && staging) body.push(...stagedCopy(recipe, paddedN, 'store', DST));
     if (last && pass?.store === 'column') body.push(...columnCopy(recipe, paddedN, 'store', DST, sign, null));
     if (!last) body.push(...exchangeCode(recipe, s, pad, !!pass));
   });
@@ -196,12 +235,109 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     staging,
     pass: pass ?? null,
     twiddles: recipe.twiddles,
+    io: variant.io ?? null,
     direction: variant.direction,
     scale: variant.scale,
     inPlace: variant.inPlace,
   });
   const name = pass ? `fft${pass.total}-pass${n}x${pass.stride}-${variant.direction}` : `fft${n}-${variant.direction}-wg`;
-  return { name, key, wgsl, entryPoint: 'main', bindings, outerTable: outer ? outerTwiddleTable(outer, variant.direction) : undefined };
+  return {
+    name,
+    key,
+    wgsl,
+    entryPoint: 'main',
+    bindings,
+    outerTable: outer ? outerTwiddleTable(outer, variant.direction) : undefined,
+    realTable: needsRealTable ? realTwiddleTable(io.realLength) : undefined,
+  };
+}
+
+/** W_N^k = e^{−2πik/N} for k = 0 … N/2 (float64-accurate, rounded to f32). */
+export function realTwiddleTable(n: number): Float32Array {
+  const m = Math.floor(n / 2);
+  const t = new Float32Array(2 * (m + 1));
+  for (let k = 0; k <= m; k++) {
+    const [c, s] = unitRoot(k, n);
+    t[2 * k] = c;
+    t[2 * k + 1] = s;
+  }
+  return t;
+}
+
+/** The ld/st functions every load and store goes through: layout strides and real-transform processing. */
+function ioFunctions(io: FftKernelIo, SRC: string, DST: string): string[] {
+  const N = io.realLength;
+  const M = N >> 1;
+  const lines: string[] = [];
+  switch (io.load) {
+    case 'complex':
+      lines.push(`fn ld(base: u32, idx: u32) -> vec2<f32> { return ${SRC}[base + idx * params.in_stride]; }`);
+      break;
+    case 'real':
+      lines.push(`fn ld(base: u32, idx: u32) -> vec2<f32> { return vec2<f32>(${SRC}[base + idx * params.in_stride], 0.0); }`);
+      break;
+    case 'hermitian':
+      lines.push(
+        `fn ld(base: u32, idx: u32) -> vec2<f32> {`,
+        `  if (idx <= ${M}u) { return ${SRC}[base + idx * params.in_stride]; }`,
+        `  let y = ${SRC}[base + (${N}u - idx) * params.in_stride];`,
+        '  return vec2<f32>(y.x, -y.y);',
+        '}',
+      );
+      break;
+    case 'c2r':
+      lines.push(
+        `fn ld(base: u32, idx: u32) -> vec2<f32> {`,
+        `  let a = ${SRC}[base + idx * params.in_stride];`,
+        `  let y = ${SRC}[base + (${M}u - idx) * params.in_stride];`,
+        '  let b = vec2<f32>(y.x, -y.y);',
+        '  let e = (a + b) * 0.5;',
+        '  let w = rtw[idx];',
+        '  let d = (a - b) * 0.5;',
+        // O = d · W_N^{−idx} = d · conj(w); z = E + i·O
+        '  let o = vec2<f32>(d.x * w.x + d.y * w.y, d.y * w.x - d.x * w.y);',
+        '  return vec2<f32>(e.x - o.y, e.y + o.x);',
+        '}',
+      );
+      break;
+  }
+  switch (io.store) {
+    case 'complex':
+    case 'r2c':
+      lines.push(`fn st(base: u32, idx: u32, v: vec2<f32>) { ${DST}[base + idx * params.out_stride] = v; }`);
+      break;
+    case 'half':
+      lines.push(`fn st(base: u32, idx: u32, v: vec2<f32>) { if (idx <= ${M}u) { ${DST}[base + idx * params.out_stride] = v; } }`);
+      break;
+    case 'real':
+      lines.push(`fn st(base: u32, idx: u32, v: vec2<f32>) { ${DST}[base + idx * params.out_stride] = v.x; }`);
+      break;
+  }
+  return lines;
+}
+
+/**
+ * R2C post-processing inside the workgroup: the row holds z (natural order); output k = 0 … M pairs z_k
+ * with z̄_{M−k} (indices mod M), so the N/2+1 outputs are written straight from workgroup memory.
+ */
+function r2cPostCode(recipe: WorkgroupFftRecipe, rowStride: number, staging: boolean, pad: (e: string) => string, scale: number): string[] {
+  const M = recipe.n;
+  const L = recipe.invocationsPerProblem;
+  const lines: string[] = ['workgroupBarrier();'];
+  const at = (e: string) => (staging ? e : pad(e));
+  const count = Math.ceil((M + 1) / L);
+  const sc = scale === 1 ? '' : ` * ${f32(scale)}`;
+  lines.push(`for (var i = 0u; i < ${count}u; i++) {`);
+  lines.push(`  let k = t + i * ${L}u;`);
+  lines.push(`  if (live && k <= ${M}u) {`);
+  lines.push(`    let a = sh[sbase + ${at(`k % ${M}u`)}];`);
+  lines.push(`    let y = sh[sbase + ${at(`(${M}u - k) % ${M}u`)}];`);
+  lines.push('    let b = vec2<f32>(y.x, -y.y);');
+  lines.push('    let d = cmul(rtw[k], (a - b) * 0.5);');
+  // y_k = ½(a + b) − i·d, with −i·d = (d.y, −d.x)
+  lines.push(`    st(out_base, k, ((a + b) * 0.5 + vec2<f32>(d.y, -d.x))${sc});`);
+  lines.push('  }', '}');
+  return lines;
 }
 
 /**
@@ -214,14 +350,16 @@ function passAddressing(recipe: WorkgroupFftRecipe, q: string, suffix: string): 
   const { total, stride: ns } = recipe.pass!;
   const cols = total / n;
   const v = (name: string) => `${name}${suffix}`;
+  // in_base / out_base: the problem's base; column j reads logical elements j + e·cols and writes
+  // ocol + e·Ns (the ld/st functions apply the layout strides and any real-transform processing).
   const lines = [
     `let ${v('pb')} = ${q} / ${cols}u;`,
     `let ${v('pj')} = ${q} % ${cols}u;`,
-    `let ${v('in_base')} = params.in_offset + ${v('pb')} * params.in_dist + ${v('pj')} * params.in_stride;`,
+    `let ${v('in_base')} = params.in_offset + ${v('pb')} * params.in_dist;`,
+    `let ${v('out_base')} = params.out_offset + ${v('pb')} * params.out_dist;`,
   ];
   const outCol = ns === 1 ? `${v('pj')} * ${n}u` : `(${v('pj')} / ${ns}u) * ${ns * n}u + ${v('pj')} % ${ns}u`;
-  lines.push(`let ${v('out_base')} = params.out_offset + ${v('pb')} * params.out_dist + (${outCol}) * params.out_stride;`);
-  if (!suffix) lines.push(`let in_es = ${cols}u * params.in_stride;`, `let out_es = ${ns}u * params.out_stride;`);
+  lines.push(`let ${v('ocol')} = ${outCol};`);
   return lines;
 }
 
@@ -257,7 +395,7 @@ function columnCopy(
   if (dir === 'load') {
     for (let i = 0; i < count; i++) {
       lines.push(`    var a${i}: vec2<f32>;`);
-      lines.push(`    ${guard(i)}{ a${i} = ${buf}[in_base_c + (e0 + ${i * L}u) * ${cols}u * params.in_stride]; }`);
+      lines.push(`    ${guard(i)}{ a${i} = ld(in_base_c, pj_c + (e0 + ${i * L}u) * ${cols}u); }`);
     }
     if (outer) {
       // W_M^{e·(j mod Ns)} from two small tables: W^{hi·lo} · W^{lo}.
@@ -269,7 +407,7 @@ function columnCopy(
     for (let i = 0; i < count; i++) lines.push(`    ${guard(i)}{ sh[lp * ${rowStride}u + ${pad(`e0 + ${i * L}u`)}] = a${i}; }`);
   } else {
     for (let i = 0; i < count; i++) {
-      lines.push(`    ${guard(i)}{ ${buf}[out_base_c + (e0 + ${i * L}u) * ${ns}u * params.out_stride] = sh[lp * ${rowStride}u + ${pad(`e0 + ${i * L}u`)}]; }`);
+      lines.push(`    ${guard(i)}{ st(out_base_c, ocol_c + (e0 + ${i * L}u) * ${ns}u, sh[lp * ${rowStride}u + ${pad(`e0 + ${i * L}u`)}]); }`);
     }
   }
   lines.push('  }', '}');
@@ -316,8 +454,9 @@ function stagedCopy(recipe: WorkgroupFftRecipe, rowStride: number, dir: 'load' |
   lines.push(`  let e = f % ${n}u;`);
   lines.push(`  let gp = wg * ${B}u + lp;`);
   lines.push('  if (gp < params.batch) {');
-  if (dir === 'load') lines.push(`    sh[lp * ${rowStride}u + e] = ${buf}[params.in_offset + gp * params.in_dist + e * params.in_stride];`);
-  else lines.push(`    ${buf}[params.out_offset + gp * params.out_dist + e * params.out_stride] = sh[lp * ${rowStride}u + e];`);
+  if (dir === 'load') lines.push(`    sh[lp * ${rowStride}u + e] = ld(params.in_offset + gp * params.in_dist, e);`);
+  else lines.push(`    st(params.out_offset + gp * params.out_dist, e, sh[lp * ${rowStride}u + e]);`);
+  void buf;
   lines.push('  }', '}');
   if (dir === 'load') lines.push('workgroupBarrier();');
   return lines;

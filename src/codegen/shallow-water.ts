@@ -137,7 +137,7 @@ fn edgeFlux(a: Cell, b: Cell, cap: f32) -> Edge {
   let ut = (sqi * uit + sqj * ujt) / s;
   let C = (sqi * Ci + sqj * Cj) / s;
   let c = sqrt(g * ht);
-  let dzeta = (hj - b.H) - (hi - a.H);
+  let dzeta = (hj - hi) - (b.H - a.H); // Δh − ΔH: see the CPU reference
   let v0 = b.qn - a.qn;
   let v1 = b.qn * ujn - a.qn * uin + g * ht * dzeta;
   let v2 = b.qn * ujt - a.qn * uit;
@@ -318,7 +318,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   if (li == 0u) { partials[wid.y * P.tilesX + wid.x] = red[0]; }
 }
 `;
-  return { name: `swe-cfl-${T}`, key: stableKey({ kernel: 'swe-cfl', v: 1, tile: T }), wgsl, entryPoint: 'main' };
+  return { name: `swe-cfl-${T}`, key: stableKey({ kernel: 'swe-cfl', v: 2, tile: T }), wgsl, entryPoint: 'main' };
 }
 
 /** Phase two: the global Δt and the time, in one workgroup. */
@@ -421,5 +421,5 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   Wout[i] = vec4<f32>(h, qx, qy, hc);
 }
 `;
-  return { name: `swe-update-${T}`, key: stableKey({ kernel: 'swe-update', v: 1, tile: T }), wgsl, entryPoint: 'main' };
+  return { name: `swe-update-${T}`, key: stableKey({ kernel: 'swe-update', v: 2, tile: T }), wgsl, entryPoint: 'main' };
 }

@@ -11,11 +11,15 @@
 import { ArgumentError, DestroyedError, DeviceLimitError } from '../../errors.js';
 import type { ComplexLayout, FftProblem } from '../../planner/fft-problem.js';
 import { layoutSpan, normScale } from '../../planner/fft-problem.js';
-import type { FftRecipe, WorkgroupFftRecipe } from '../../planner/fft-recipe.js';
+import type { FftRecipe } from '../../planner/fft-recipe.js';
 import type { WorkgroupPlanOptions } from '../../planner/fft-workgroup.js';
 import { planFft } from '../../planner/fft-multipass.js';
 import { twiddleTable32 } from '../../planner/twiddles.js';
-import { FFT_PARAMS_BYTES, generateWorkgroupFft, type FftKernelSource } from '../../codegen/fft-stockham-workgroup.js';
+import { FFT_PARAMS_BYTES, generateWorkgroupFft, type FftKernelIo, type FftKernelSource } from '../../codegen/fft-stockham-workgroup.js';
+import { generateR2cPost, R2C_POST_WORKGROUP } from '../../codegen/fft-real-post.js';
+import { realTwiddleTable } from '../../codegen/fft-stockham-workgroup.js';
+import { planWorkgroupFft } from '../../planner/fft-workgroup.js';
+import { fftProblem } from '../../planner/fft-problem.js';
 import { dispatchGrid, getPipeline } from './pipelines.js';
 import { createStorageBuffer, readBuffer, type GpuContext } from './device.js';
 
@@ -33,11 +37,11 @@ interface Chunk {
 type BufferName = 'src' | 'dst' | 'tmp0' | 'tmp1';
 
 interface PassProgram {
-  recipe: WorkgroupFftRecipe;
   kernel: FftKernelSource;
   pipeline: GPUComputePipeline;
   twiddles: GPUBuffer | null;
   outer: GPUBuffer | null;
+  real: GPUBuffer | null;
   chunks: Chunk[];
   from: BufferName;
   to: BufferName;
@@ -51,6 +55,21 @@ export interface WebGpuFftOptions extends WorkgroupPlanOptions {
    * exercise multi-binding chunks and 2-D grids with small data.
    */
   splitLimits?: { maxStorageBufferBindingSize?: number; maxComputeWorkgroupsPerDimension?: number };
+  /**
+   * Real transforms: problem.n is the real length N. 'r2c': real input (layout in real elements) →
+   * N/2+1 complex outputs; 'c2r': N/2+1 complex inputs → N real outputs (direction must be 'inverse').
+   */
+  real?: 'r2c' | 'c2r';
+}
+
+/** How a real transform is computed, chosen in create(). */
+interface RealScheme {
+  /** Length of the complex transform actually run. */
+  m: number;
+  /** Packed: even N through the N/2-point transform (pre/post-processing fused); else N-point with real I/O. */
+  packed: boolean;
+  /** Packed R2C whose half-length transform takes several passes: post-processing as its own kernel. */
+  postKernel: boolean;
 }
 
 export class WebGpuFft {
@@ -64,26 +83,54 @@ export class WebGpuFft {
     private readonly programs: PassProgram[],
     private readonly scratch: { tmp0: GPUBuffer | null; tmp1: GPUBuffer | null },
     readonly inPlace: boolean,
+    readonly real: 'r2c' | 'c2r' | undefined,
   ) {}
 
   static async create(ctx: GpuContext, problem: FftProblem, options: WebGpuFftOptions = {}): Promise<WebGpuFft> {
     ctx.assertUsable('createFftPlan');
-    const recipe = planFft(problem.n, problem.batch, ctx.limits, options);
+    const real = options.real;
     const inPlace = options.inPlace ?? false;
     if (inPlace && JSON.stringify(problem.input) !== JSON.stringify(problem.output)) {
       throw new ArgumentError('output', problem.output, 'the same layout as input for an in-place transform');
     }
+    if (real && inPlace) throw new ArgumentError('inPlace', true, 'false for real transforms (input and output differ in size)');
+    if (real === 'c2r' && problem.direction !== 'inverse') throw new ArgumentError('direction', problem.direction, "'inverse' for a C2R transform");
+    if (real === 'r2c' && problem.direction !== 'forward') throw new ArgumentError('direction', problem.direction, "'forward' for an R2C transform");
+    const N = problem.n;
+    // Packed real transforms need the real side in unit stride with even offsets and distances, so that
+    // pairs of reals are complex elements.
+    const realSide = real === 'r2c' ? problem.input : problem.output;
+    let scheme: RealScheme | null = null;
+    let recipe: FftRecipe;
+    if (real) {
+      const packed = N % 2 === 0 && N >= 4 && realSide.stride === 1 && realSide.offset % 2 === 0 && realSide.dist % 2 === 0;
+      const m = packed ? N / 2 : N;
+      let postKernel = false;
+      if (packed && real === 'r2c') {
+        try {
+          // In-workgroup post-processing reads pairs from workgroup memory as vec2.
+          recipe = planWorkgroupFft(m, problem.batch, ctx.limits, { ...options, exchange: 'complex' });
+        } catch (e) {
+          if (e instanceof ArgumentError) throw e;
+          recipe = planFft(m, problem.batch, ctx.limits, options);
+          postKernel = true;
+        }
+      } else recipe = planFft(m, problem.batch, ctx.limits, options);
+      scheme = { m, packed, postKernel };
+    } else recipe = planFft(N, problem.batch, ctx.limits, options);
     const passes = recipe.algorithm === 'stockham-multipass' ? recipe.passes : [recipe];
-    const P = passes.length;
-    // Buffer chain: the last pass writes the destination; in place, the first pass must not.
-    const to: BufferName[] = passes.map((_, i) => {
+    const P = passes.length + (scheme?.postKernel ? 1 : 0);
+    // Buffer chain: the last program writes the destination. In place, the first pass must not; for real
+    // transforms the destination's size differs from the complex intermediate's, so scratch is used.
+    const to: BufferName[] = Array.from({ length: P }, (_, i) => {
       if (i === P - 1) return 'dst';
-      if (inPlace) return i % 2 === 0 ? 'tmp0' : 'tmp1';
+      if (inPlace || real) return i % 2 === 0 ? 'tmp0' : 'tmp1';
       return (P - 1 - i) % 2 === 0 ? 'dst' : 'tmp0';
     });
-    const from: BufferName[] = passes.map((_, i) => (i === 0 ? 'src' : to[i - 1]));
-    const contiguous: ComplexLayout = { offset: 0, stride: 1, dist: problem.n };
-    const scratchBytes = problem.n * problem.batch * BYTES;
+    const from: BufferName[] = to.map((_, i) => (i === 0 ? 'src' : to[i - 1]));
+    const m = scheme ? scheme.m : N;
+    const contiguous: ComplexLayout = { offset: 0, stride: 1, dist: m };
+    const scratchBytes = m * problem.batch * BYTES;
     const needs = (b: BufferName) => to.includes(b);
     const maxBuffer = ctx.limits.maxBufferSize;
     if ((needs('tmp0') || needs('tmp1')) && scratchBytes > maxBuffer) {
@@ -93,21 +140,50 @@ export class WebGpuFft {
       tmp0: needs('tmp0') ? ctx.device.createBuffer({ size: scratchBytes, usage: GPUBufferUsage.STORAGE, label: 'fft-scratch0' }) : null,
       tmp1: needs('tmp1') ? ctx.device.createBuffer({ size: scratchBytes, usage: GPUBufferUsage.STORAGE, label: 'fft-scratch1' }) : null,
     };
+    // Layouts of the complex transform actually run (real sides of packed transforms read as complex).
+    const half = (l: ComplexLayout): ComplexLayout => ({ offset: l.offset / 2, stride: 1, dist: l.dist / 2 });
+    const firstIn = scheme?.packed && real === 'r2c' ? half(problem.input) : problem.input;
+    const lastOut = scheme?.packed && real === 'c2r' ? half(problem.output) : problem.output;
+    const realScale = normScale(N, problem.direction, problem.norm);
+    const fftScale = !scheme ? realScale : scheme.packed && real === 'c2r' ? 2 * realScale : scheme.postKernel ? 1 : realScale;
+    const nFft = passes.length;
+    const ioFor = (i: number): FftKernelIo | undefined => {
+      if (!scheme) return undefined;
+      const load = i === 0 ? (real === 'c2r' ? (scheme.packed ? 'c2r' : 'hermitian') : scheme.packed ? 'complex' : 'real') : 'complex';
+      let store: FftKernelIo['store'] = 'complex';
+      if (i === nFft - 1 && !scheme.postKernel) store = real === 'r2c' ? (scheme.packed ? 'r2c' : 'half') : scheme.packed ? 'complex' : 'real';
+      return load === 'complex' && store === 'complex' ? undefined : { load, store, realLength: N };
+    };
+    // Element sizes of each side (real arrays hold f32) for the binding windows.
+    const inElem = (i: number) => (i === 0 && real === 'r2c' && !scheme!.packed ? 4 : BYTES);
+    const outElem = (i: number) => (i === P - 1 && real === 'c2r' && !scheme!.packed ? 4 : BYTES);
+    const outCount = (i: number) => (i === P - 1 && real === 'r2c' ? Math.floor(N / 2) + 1 : m);
     const programs: PassProgram[] = [];
     try {
       for (const [i, r] of passes.entries()) {
         const kernel = generateWorkgroupFft(r, {
           direction: problem.direction,
-          scale: i === P - 1 ? normScale(problem.n, problem.direction, problem.norm) : 1,
+          scale: i === nFft - 1 ? fftScale : 1,
           inPlace: inPlace && P === 1,
+          io: ioFor(i),
         });
         const pipeline = await getPipeline(ctx, kernel);
         const twiddles = kernel.bindings.includes('twiddles') ? createStorageBuffer(ctx, twiddleTable32(r.n), `twiddles${r.n}`) : null;
         const outer = kernel.outerTable ? createStorageBuffer(ctx, kernel.outerTable, 'outer-twiddles') : null;
-        const inLayout = i === 0 ? problem.input : contiguous;
-        const outLayout = i === P - 1 ? problem.output : contiguous;
-        const chunks = planChunks(ctx, problem.n, problem.batch, inLayout, outLayout, r, options.splitLimits ?? {});
-        programs.push({ recipe: r, kernel, pipeline, twiddles, outer, chunks, from: from[i], to: to[i] });
+        const realTw = kernel.realTable ? createStorageBuffer(ctx, kernel.realTable, 'real-twiddles') : null;
+        const inLayout = i === 0 ? firstIn : contiguous;
+        const outLayout = i === P - 1 ? lastOut : contiguous;
+        const inCount = i === 0 && real === 'c2r' ? Math.floor(N / 2) + 1 : m;
+        const chunks = planChunks(ctx, problem.batch, inLayout, outLayout, { inCount, outCount: outCount(i), inElem: inElem(i), outElem: outElem(i) }, r.pass ? m / r.n : 1, r.problemsPerWorkgroup, options.splitLimits ?? {});
+        programs.push({ kernel, pipeline, twiddles, outer, real: realTw, chunks, from: from[i], to: to[i] });
+      }
+      if (scheme?.postKernel) {
+        const kernel = generateR2cPost(N, realScale);
+        const pipeline = await getPipeline(ctx, kernel);
+        const realTw = createStorageBuffer(ctx, realTwiddleTable(N), 'real-twiddles');
+        const pairs = Math.floor(m / 2) + 1;
+        const chunks = planChunks(ctx, problem.batch, contiguous, problem.output, { inCount: m, outCount: m + 1, inElem: BYTES, outElem: BYTES }, pairs, R2C_POST_WORKGROUP, options.splitLimits ?? {});
+        programs.push({ kernel, pipeline, twiddles: null, outer: null, real: realTw, chunks, from: from[P - 1], to: to[P - 1] });
       }
     } catch (e) {
       for (const p of programs) destroyProgram(p);
@@ -115,7 +191,7 @@ export class WebGpuFft {
       scratch.tmp1?.destroy();
       throw e;
     }
-    return new WebGpuFft(ctx, problem, recipe, programs, scratch, inPlace);
+    return new WebGpuFft(ctx, problem, recipe, programs, scratch, inPlace, real);
   }
 
   /** Number of dispatches (binding windows) of the first pass. */
@@ -135,11 +211,13 @@ export class WebGpuFft {
 
   /** Bytes a source buffer must hold for this plan's layout. */
   get inputBytes(): number {
-    return layoutSpan(this.problem.input, this.problem.n, this.problem.batch) * BYTES;
+    const n = this.real === 'c2r' ? Math.floor(this.problem.n / 2) + 1 : this.problem.n;
+    return layoutSpan(this.problem.input, n, this.problem.batch) * (this.real === 'r2c' ? 4 : BYTES);
   }
 
   get outputBytes(): number {
-    return layoutSpan(this.problem.output, this.problem.n, this.problem.batch) * BYTES;
+    const n = this.real === 'r2c' ? Math.floor(this.problem.n / 2) + 1 : this.problem.n;
+    return layoutSpan(this.problem.output, n, this.problem.batch) * (this.real === 'c2r' ? 4 : BYTES);
   }
 
   /** Records the transform into `encoder`: one compute pass for all passes and chunks. */
@@ -176,11 +254,11 @@ export class WebGpuFft {
   /** Convenience: typed array in (interleaved complex, the input layout), typed array out. */
   async run(input: Float32Array): Promise<Float32Array> {
     this.assertUsable();
-    const inElems = layoutSpan(this.problem.input, this.problem.n, this.problem.batch);
-    if (input.length < 2 * inElems) {
-      throw new ArgumentError('input', input, `a Float32Array of at least ${2 * inElems} values (interleaved complex)`);
+    const inFloats = this.inputBytes / 4;
+    if (input.length < inFloats) {
+      throw new ArgumentError('input', input, `a Float32Array of at least ${inFloats} values (${this.real === 'r2c' ? 'real' : 'interleaved complex'})`);
     }
-    const src = createStorageBuffer(this.ctx, input.subarray(0, 2 * inElems), 'fft-input');
+    const src = createStorageBuffer(this.ctx, input.subarray(0, inFloats), 'fft-input');
     const dst = this.inPlace ? src : createStorageBuffer(this.ctx, this.outputBytes, 'fft-output');
     try {
       await this.execute(src, dst);
@@ -226,6 +304,7 @@ export class WebGpuFft {
             } else if (b === 'dst') entries.push({ binding: 1, resource: { buffer: outBuf, offset: c.outByteOffset, size: c.outByteSize } });
             else if (b === 'twiddles') entries.push({ binding: 2, resource: { buffer: prog.twiddles! } });
             else if (b === 'outer') entries.push({ binding: 4, resource: { buffer: prog.outer! } });
+            else if (b === 'real') entries.push({ binding: 5, resource: { buffer: prog.real! } });
             else entries.push({ binding: 3, resource: { buffer: c.params } });
           }
           return this.ctx.device.createBindGroup({ layout, entries, label: prog.kernel.name });
@@ -240,44 +319,46 @@ export class WebGpuFft {
 function destroyProgram(p: PassProgram): void {
   p.twiddles?.destroy();
   p.outer?.destroy();
+  p.real?.destroy();
   for (const c of p.chunks) c.params.destroy();
 }
 
 /**
  * Splits the batch so each dispatch's bindings fit maxStorageBufferBindingSize. A chunk covers whole
- * problems; in a multi-pass kernel each problem is n/R column problems.
+ * problems; a kernel runs `units` invocation groups per problem (columns of a pass, pairs of the R2C post
+ * kernel), `perWorkgroup` of them per workgroup.
  */
 function planChunks(
   ctx: GpuContext,
-  n: number,
   batch: number,
   input: ComplexLayout,
   output: ComplexLayout,
-  recipe: WorkgroupFftRecipe,
+  size: { inCount: number; outCount: number; inElem: number; outElem: number },
+  units: number,
+  perWorkgroup: number,
   lower: NonNullable<WebGpuFftOptions['splitLimits']>,
 ): Chunk[] {
   const maxBinding = Math.min(ctx.limits.maxStorageBufferBindingSize, lower.maxStorageBufferBindingSize ?? Infinity);
   const maxDim = Math.min(ctx.limits.maxComputeWorkgroupsPerDimension, lower.maxComputeWorkgroupsPerDimension ?? Infinity);
   const align = ctx.limits.minStorageBufferOffsetAlignment;
-  const cols = recipe.pass ? n / recipe.n : 1;
-  const oneIn = ((n - 1) * input.stride + 1) * BYTES;
-  const oneOut = ((n - 1) * output.stride + 1) * BYTES;
+  const oneIn = ((size.inCount - 1) * input.stride + 1) * size.inElem;
+  const oneOut = ((size.outCount - 1) * output.stride + 1) * size.outElem;
   const room = maxBinding - align; // worst-case misalignment of a window start
   if (oneIn > room || oneOut > room) {
-    throw new DeviceLimitError('maxStorageBufferBindingSize', Math.max(oneIn, oneOut) + align, maxBinding, `one problem of n = ${n}`);
+    throw new DeviceLimitError('maxStorageBufferBindingSize', Math.max(oneIn, oneOut) + align, maxBinding, `one problem of ${Math.max(size.inCount, size.outCount)} elements`);
   }
-  const fit = (one: number, dist: number) => (dist === 0 ? batch : Math.floor((room - one) / (dist * BYTES)) + 1);
-  const perChunk = Math.max(1, Math.min(batch, fit(oneIn, input.dist), fit(oneOut, output.dist)));
+  const fit = (one: number, dist: number, elem: number) => (dist === 0 ? batch : Math.floor((room - one) / (dist * elem)) + 1);
+  const perChunk = Math.max(1, Math.min(batch, fit(oneIn, input.dist, size.inElem), fit(oneOut, output.dist, size.outElem)));
   const chunks: Chunk[] = [];
   for (let first = 0; first < batch; first += perChunk) {
     const problems = Math.min(perChunk, batch - first);
-    const inStart = (input.offset + first * input.dist) * BYTES;
-    const outStart = (output.offset + first * output.dist) * BYTES;
+    const inStart = (input.offset + first * input.dist) * size.inElem;
+    const outStart = (output.offset + first * output.dist) * size.outElem;
     const inAligned = Math.floor(inStart / align) * align;
     const outAligned = Math.floor(outStart / align) * align;
-    const inSpan = layoutSpan({ offset: 0, stride: input.stride, dist: input.dist }, n, problems) * BYTES;
-    const outSpan = layoutSpan({ offset: 0, stride: output.stride, dist: output.dist }, n, problems) * BYTES;
-    const workgroups = Math.ceil((problems * cols) / recipe.problemsPerWorkgroup);
+    const inSpan = layoutSpan({ offset: 0, stride: input.stride, dist: input.dist }, size.inCount, problems) * size.inElem;
+    const outSpan = layoutSpan({ offset: 0, stride: output.stride, dist: output.dist }, size.outCount, problems) * size.outElem;
+    const workgroups = Math.ceil((problems * units) / perWorkgroup);
     const grid = dispatchGrid(workgroups, maxDim);
     const params = ctx.device.createBuffer({
       size: FFT_PARAMS_BYTES,
@@ -288,21 +369,21 @@ function planChunks(
       params,
       0,
       new Uint32Array([
-        problems * cols,
+        problems * units,
         grid[0],
-        (inStart - inAligned) / BYTES,
+        (inStart - inAligned) / size.inElem,
         input.stride,
         input.dist,
-        (outStart - outAligned) / BYTES,
+        (outStart - outAligned) / size.outElem,
         output.stride,
         output.dist,
       ]),
     );
     chunks.push({
       inByteOffset: inAligned,
-      inByteSize: inSpan + (inStart - inAligned),
+      inByteSize: Math.ceil((inSpan + (inStart - inAligned)) / 4) * 4,
       outByteOffset: outAligned,
-      outByteSize: outSpan + (outStart - outAligned),
+      outByteSize: Math.ceil((outSpan + (outStart - outAligned)) / 4) * 4,
       grid,
       params,
     });

@@ -1,0 +1,46 @@
+/**
+ * R2C post-processing as its own kernel, for real transforms whose half-length complex transform needs
+ * several passes (the pairs z_k, z_{M−k} then live in different workgroups of the last pass). Each
+ * invocation turns one pair into the outputs y_k and y_{M−k}:
+ *   y_k = ½(z_k + z̄_{M−k}) − ½i·W_N^k·(z_k − z̄_{M−k}),  M = N/2, indices mod M, y_M = Re z_0 − Im z_0.
+ * Input: z, contiguous (problem b at b·M); output: the N/2+1 outputs in the caller's layout.
+ */
+import { stableKey } from '../backends/webgpu/pipelines.js';
+import { f32 } from './dft-small.js';
+import type { FftKernelSource } from './fft-stockham-workgroup.js';
+
+export const R2C_POST_WORKGROUP = 64;
+
+export function generateR2cPost(n: number, scale: number): FftKernelSource {
+  const M = n / 2;
+  const pairs = Math.floor(M / 2) + 1;
+  const sc = scale === 1 ? '' : ` * ${f32(scale)}`;
+  const wgsl = `@group(0) @binding(0) var<storage, read> src: array<vec2<f32>>;
+@group(0) @binding(1) var<storage, read_write> dst: array<vec2<f32>>;
+struct Params { batch: u32, grid_x: u32, in_offset: u32, in_stride: u32, in_dist: u32, out_offset: u32, out_stride: u32, out_dist: u32 }
+@group(0) @binding(3) var<uniform> params: Params;
+@group(0) @binding(5) var<storage, read> rtw: array<vec2<f32>>;
+fn cmul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> { return vec2<f32>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+fn post(a: vec2<f32>, y: vec2<f32>, k: u32) -> vec2<f32> {
+  let b = vec2<f32>(y.x, -y.y);
+  let d = cmul(rtw[k], (a - b) * 0.5);
+  return ((a + b) * 0.5 + vec2<f32>(d.y, -d.x))${sc};
+}
+@compute @workgroup_size(${R2C_POST_WORKGROUP})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let id = (wid.x + wid.y * params.grid_x) * ${R2C_POST_WORKGROUP}u + lid;
+  if (id >= params.batch) { return; }
+  let b = id / ${pairs}u;
+  let k = id % ${pairs}u;
+  let ib = params.in_offset + b * params.in_dist;
+  let ob = params.out_offset + b * params.out_dist;
+  let zk = src[ib + (k % ${M}u) * params.in_stride];
+  let zm = src[ib + ((${M}u - k) % ${M}u) * params.in_stride];
+  dst[ob + k * params.out_stride] = post(zk, zm, k);
+  if (k != ${M}u - k) {
+    dst[ob + (${M}u - k) * params.out_stride] = post(zm, zk, ${M}u - k);
+  }
+}
+`;
+  return { name: `r2c-post${n}`, key: stableKey({ k: 'r2c-post', n, scale }), wgsl, entryPoint: 'main', bindings: ['src', 'dst', 'params', 'real'] };
+}
