@@ -3,7 +3,7 @@
  * data resident on the device, checked against the float64 reference. Prints a table and JSON lines
  * with the same fields as bench/edm_cupy.py (lib, case, angles, M, mfft, slices, ms, …).
  *
- *   npx tsx bench/edm.ts [--cases 1-7] [--angles 1,7] [--reps N] [--check all|some|none] [--split] [--json out.jsonl]
+ *   npx tsx bench/edm.ts [--cases 1-7] [--angles 1,7] [--reps N] [--check all|some|none] [--split] [--max-radix R] [--target E] [--threads T] [--no-fuse-multiply] [--json out.jsonl]
  *   npx esbuild bench/edm.ts --bundle --platform=node --format=esm --external:webgpu --outfile=.gpu/bench-edm.mjs
  */
 import { defaultGpuContext } from '../src/backends/webgpu/device.js';
@@ -18,8 +18,15 @@ const recs = await runEdm(ctx, {
   cases: args.cases ? parseRange(args.cases) : undefined,
   angles: args.angles ? parseRange(args.angles) : undefined,
   reps: args.reps ? Number(args.reps) : undefined,
+  rounds: args.rounds ? Number(args.rounds) : undefined,
   check: (args.check as 'all' | 'some' | 'none') ?? 'all',
-  planner: args.split === 'true' ? { split: true } : undefined,
+  planner: {
+    split: args.split === 'true' || undefined,
+    maxRadix: args['max-radix'] ? Number(args['max-radix']) : undefined,
+    targetElements: args.target ? Number(args.target) : undefined,
+    maxThreads: args.threads ? Number(args.threads) : undefined,
+    fuseMultiply: args['no-fuse-multiply'] === 'true' ? false : undefined,
+  },
   onRecord(r) {
     out.record(r as unknown as Record<string, unknown>);
     if (args.json === 'true') console.log(JSON.stringify(r));

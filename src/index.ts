@@ -18,3 +18,14 @@ export { solveTridiagonal, createTridiagonalPlan, TridiagonalPlan, TridiagonalBr
 export type { TridiagonalPlanDescriptor, TridiagonalData, TridiagonalResult, TridiagonalBackend, TridiagonalDtype, TridiagonalCpuAlgorithm, TridiagonalLayout, TridiagonalRecipe, TridiagonalPlanOptions } from './api/tridiagonal.js';
 export { planTridiagonal } from './planner/tridiagonal.js';
 export { runHeatAdi, type HeatAdiOptions, type HeatAdiResult } from './apps/heat-adi.js';
+export { convolve, fftconvolve, oaconvolve, correlate, chooseConvMethod, nextFastLen } from './api/convolve.js';
+export type { ConvMode, ConvMethod, ConvOperand, ConvInput, ConvolveOptions, ConvResult } from './api/convolve.js';
+export { createEdmPlan, EdmPlan, edmReference, edmProblem, resolveEdm, type EdmProblem } from './apps/edm/edm.js';
+export { EDM_CASES, edmCase } from './apps/edm/cases.js';
+export { GridConvolver } from './backends/webgpu/convolve-grid.js';
+export { planGridConv } from './codegen/convolve-plan.js';
+export { rfft, irfft, fft2, ifft2, rfft2, irfft2, fftn, ifftn, rfftn, irfftn, fftnOutputShape } from './api/fft.js';
+export type { FftNdCallOptions } from './api/fft.js';
+export { WebGpuFftNd, type FftNdDescriptor, type FftNdKind } from './backends/webgpu/fft-nd.js';
+export { planFft, planMultiPass, describeRecipe } from './planner/fft-multipass.js';
+export type { MultiPassFftRecipe, PassInfo } from './planner/fft-recipe.js';

@@ -16,7 +16,8 @@
  *   CPU:    direct = Π(na)·Π(nb),           fft = 2·3·P·log2 P + 4·P   (P = Π nextFastLen(na + nb − 1))
  *   WebGPU: direct = Π(out)·Π(min(na, nb)), fft = 16·P·log2 P + 2e5
  * (the GPU's FFT is memory-bound, its multiply-adds nearly free, and each FFT launch chain costs about as
- * much as 2e5 multiply-adds of the direct kernel). 'oa' (overlap-add) splits the larger operand into
+ * much as 2e5 multiply-adds of the direct kernel). Both sets of constants are estimates, not yet fitted
+ * to timings. 'oa' (overlap-add) splits the larger operand into
  * blocks and is chosen explicitly (oaconvolve) or on WebGPU when a padded row or column does not fit
  * the workgroup memory.
  */

@@ -13,6 +13,9 @@ import { planCpuFft, type CpuFftRecipe } from '../backends/cpu/fft-plan.js';
 import { fftProblem, layoutSpan, type FftNorm, type FftProblem, type FftProblemInit } from '../planner/fft-problem.js';
 import type { FftRecipe } from '../planner/fft-recipe.js';
 import type { WorkgroupPlanOptions } from '../planner/fft-workgroup.js';
+import * as cpuNd from '../backends/cpu/fft-nd.js';
+import { resolveAxes } from '../backends/cpu/fft-nd.js';
+import { WebGpuFftNd } from '../backends/webgpu/fft-nd.js';
 
 export type BackendChoice = 'auto' | 'webgpu' | 'cpu';
 export type ComplexArray = Float32Array | Float64Array;
@@ -138,57 +141,149 @@ export async function createFftPlan(options: FftPlanOptions): Promise<FftPlan> {
 }
 
 export interface FftCallOptions {
-  /** Shape of the complex array (row-major); the transform runs over the last axis. Default [length/2]. */
+  /** Shape of the array (row-major; complex elements for complex input, reals for real input). Default 1-D. */
   shape?: readonly number[];
-  /** Length of the transformed axis: the input is cropped or zero-padded to it (numpy's `n`). */
+  /** Length of the transformed axis (numpy's `n`): input cropped or zero-padded; irfft: output length. */
   n?: number;
-  /** Only the last axis (-1) is supported in this version. */
+  /** Axis to transform (default −1, the last). */
   axis?: number;
   norm?: FftNorm;
   backend?: BackendChoice;
   gpu?: GpuContext;
 }
 
-/** Discrete Fourier transform over the last axis of an interleaved complex array (numpy.fft.fft). */
+export interface FftNdCallOptions {
+  /** Shape of the array (row-major; complex elements for complex input, reals for real input). Default 1-D. */
+  shape?: readonly number[];
+  /** Transform lengths along `axes` (numpy's `s`; −1 keeps a length); irfftn: output lengths. */
+  s?: readonly number[];
+  /** Axes to transform (default: all; the last two for the *2 functions). */
+  axes?: readonly number[];
+  norm?: FftNorm;
+  backend?: BackendChoice;
+  gpu?: GpuContext;
+}
+
+type Kind = 'c2c' | 'r2c' | 'c2r';
+
+/** numpy.fft.fft: complex → complex along one axis. */
 export function fft(x: ComplexArray, options: FftCallOptions = {}): Promise<ComplexArray> {
-  return transform(x, options, 'forward');
+  return nd(x, oneD(options), 'c2c', 'forward');
 }
-
-/** Inverse transform over the last axis (numpy.fft.ifft; 'backward' norm scales by 1/n). */
+/** numpy.fft.ifft ('backward' norm scales by 1/n). */
 export function ifft(x: ComplexArray, options: FftCallOptions = {}): Promise<ComplexArray> {
-  return transform(x, options, 'inverse');
+  return nd(x, oneD(options), 'c2c', 'inverse');
+}
+/** numpy.fft.rfft: real → the n/2+1 non-negative-frequency terms (interleaved complex). */
+export function rfft(x: ComplexArray, options: FftCallOptions = {}): Promise<ComplexArray> {
+  return nd(x, oneD(options), 'r2c', 'forward');
+}
+/** numpy.fft.irfft: n/2+1 complex terms → n reals (n defaults to 2·(m − 1)). */
+export function irfft(x: ComplexArray, options: FftCallOptions = {}): Promise<ComplexArray> {
+  return nd(x, oneD(options), 'c2r', 'inverse');
+}
+export function fft2(x: ComplexArray, options: FftNdCallOptions = {}): Promise<ComplexArray> {
+  return nd(x, last2(options), 'c2c', 'forward');
+}
+export function ifft2(x: ComplexArray, options: FftNdCallOptions = {}): Promise<ComplexArray> {
+  return nd(x, last2(options), 'c2c', 'inverse');
+}
+export function rfft2(x: ComplexArray, options: FftNdCallOptions = {}): Promise<ComplexArray> {
+  return nd(x, last2(options), 'r2c', 'forward');
+}
+export function irfft2(x: ComplexArray, options: FftNdCallOptions = {}): Promise<ComplexArray> {
+  return nd(x, last2(options), 'c2r', 'inverse');
+}
+export function fftn(x: ComplexArray, options: FftNdCallOptions = {}): Promise<ComplexArray> {
+  return nd(x, options, 'c2c', 'forward');
+}
+export function ifftn(x: ComplexArray, options: FftNdCallOptions = {}): Promise<ComplexArray> {
+  return nd(x, options, 'c2c', 'inverse');
+}
+export function rfftn(x: ComplexArray, options: FftNdCallOptions = {}): Promise<ComplexArray> {
+  return nd(x, options, 'r2c', 'forward');
+}
+export function irfftn(x: ComplexArray, options: FftNdCallOptions = {}): Promise<ComplexArray> {
+  return nd(x, options, 'c2r', 'inverse');
 }
 
-async function transform(x: ComplexArray, options: FftCallOptions, direction: 'forward' | 'inverse'): Promise<ComplexArray> {
+function oneD(o: FftCallOptions): FftNdCallOptions {
+  if (o.n !== undefined && (!Number.isSafeInteger(o.n) || o.n < 1)) throw new ArgumentError('n', o.n, 'a positive integer');
+  if (o.axis !== undefined && !Number.isInteger(o.axis)) throw new ArgumentError('axis', o.axis, 'an integer');
+  return { shape: o.shape, axes: [o.axis ?? -1], s: o.n === undefined ? undefined : [o.n], norm: o.norm, backend: o.backend, gpu: o.gpu };
+}
+
+function last2(o: FftNdCallOptions): FftNdCallOptions {
+  return o.axes ? o : { ...o, axes: [-2, -1] };
+}
+
+/** The shape of the result of an N-D transform (numpy's rules for s, axes and real transforms). */
+export function fftnOutputShape(kind: Kind, shape: readonly number[], options: { s?: readonly number[]; axes?: readonly number[] } = {}): number[] {
+  const { s, axes } = resolveAxes(shape, options, kind === 'c2r' ? (m) => 2 * (m - 1) : undefined);
+  const out = [...shape];
+  axes.forEach((a, i) => (out[a] = s[i]));
+  if (kind === 'r2c') out[axes[axes.length - 1]] = Math.floor(s[s.length - 1] / 2) + 1;
+  return out;
+}
+
+async function nd(x: ComplexArray, o: FftNdCallOptions, kind: Kind, direction: 'forward' | 'inverse'): Promise<ComplexArray> {
   if (!(x instanceof Float32Array) && !(x instanceof Float64Array)) {
-    throw new ArgumentError('x', x, 'a Float32Array or Float64Array of interleaved complex values');
+    throw new ArgumentError('x', x, `a Float32Array or Float64Array of ${kind === 'r2c' ? 'real values' : 'interleaved complex values'}`);
   }
-  if (x.length % 2 !== 0) throw new ArgumentError('x', x, 'an even number of values (interleaved re, im pairs)');
-  const shape = options.shape ?? [x.length / 2];
+  const per = kind === 'r2c' ? 1 : 2;
+  if (x.length === 0) throw new ArgumentError('x', x, 'a non-empty array');
+  if (per === 2 && x.length % 2 !== 0) throw new ArgumentError('x', x, 'an even number of values (interleaved re, im pairs)');
+  const shape = o.shape ?? [x.length / per];
   if (!Array.isArray(shape) || shape.length === 0 || !shape.every((d) => Number.isSafeInteger(d) && d >= 1)) {
     throw new ArgumentError('shape', shape, 'a non-empty array of positive integers');
   }
   const count = shape.reduce((a, b) => a * b, 1);
-  if (2 * count !== x.length) throw new ArgumentError('x', x, `${2 * count} values for shape [${shape.join(', ')}] (complex, interleaved)`);
-  const axis = options.axis ?? -1;
-  if (axis !== -1 && axis !== shape.length - 1) {
-    throw new UnsupportedError(`axis = ${axis}: this version transforms the last axis only; transpose the data or use axis -1`);
+  if (per * count !== x.length) {
+    throw new ArgumentError('x', x, `${per * count} values for shape [${shape.join(', ')}] (${per === 2 ? 'complex, interleaved' : 'real'})`);
   }
-  const len = shape[shape.length - 1];
-  const n = options.n ?? len;
-  if (!Number.isSafeInteger(n) || n < 1) throw new ArgumentError('n', n, 'a positive integer');
-  const batch = count / len;
-  let input: ComplexArray = x;
-  if (n !== len) {
-    // numpy semantics: crop or zero-pad the transformed axis.
-    input = new (x instanceof Float32Array ? Float32Array : Float64Array)(2 * n * batch);
-    const keep = Math.min(n, len);
-    for (let b = 0; b < batch; b++) input.set(x.subarray(2 * b * len, 2 * (b * len + keep)), 2 * b * n);
+  const norm = o.norm ?? 'backward';
+  if (!['backward', 'ortho', 'forward'].includes(norm)) throw new ArgumentError('norm', norm, "'backward', 'ortho' or 'forward'");
+  const { s, axes } = resolveAxes(shape, o, kind === 'c2r' ? (m) => 2 * (m - 1) : undefined);
+  const backend = o.backend ?? (x instanceof Float64Array ? 'cpu' : 'auto');
+  if (backend !== 'auto' && backend !== 'webgpu' && backend !== 'cpu') throw new ArgumentError('backend', backend, "'auto', 'webgpu' or 'cpu'");
+  const cpu = (): ComplexArray => {
+    const f = kind === 'r2c' ? cpuNd.rfftn : kind === 'c2r' ? cpuNd.irfftn : direction === 'forward' ? cpuNd.fftn : cpuNd.ifftn;
+    const r = f(x, shape, { s, axes, norm });
+    return x instanceof Float32Array ? Float32Array.from(r.data) : r.data;
+  };
+  if (backend === 'cpu') return cpu();
+  let ctx = o.gpu ?? null;
+  if (!ctx) {
+    try {
+      ctx = await defaultGpuContext();
+    } catch (e) {
+      if (backend === 'webgpu') throw e;
+      return cpu();
+    }
   }
-  const backend = options.backend ?? (x instanceof Float64Array ? 'cpu' : 'auto');
-  const plan = await createFftPlan({ n, batch, direction, norm: options.norm, backend, gpu: options.gpu });
+  // Crop / zero-pad every transformed axis up front (it commutes with the transforms along other axes).
+  let data: Float64Array | null = null;
+  let cur = [...shape];
+  axes.forEach((a, i) => {
+    const want = kind === 'c2r' && i === axes.length - 1 ? Math.floor(s[i] / 2) + 1 : s[i];
+    if (cur[a] !== want) {
+      const r = cpuNd.resizeAxis(data ?? Float64Array.from(x), cur, a, want, per);
+      data = r.data;
+      cur = r.shape;
+    }
+  });
+  const input = data ? Float32Array.from(data) : x instanceof Float32Array ? x : Float32Array.from(x);
+  const planShape = kind === 'c2r' ? cur.map((v, i) => (i === axes[axes.length - 1] ? s[s.length - 1] : v)) : cur;
+  let plan: WebGpuFftNd;
   try {
-    return await plan.execute(input);
+    plan = await WebGpuFftNd.create(ctx, { shape: planShape, axes, kind, direction, norm });
+  } catch (e) {
+    if (backend === 'auto' && e instanceof ButterflyError && !(e instanceof ArgumentError)) return cpu();
+    throw e;
+  }
+  try {
+    const out = await plan.run(input);
+    return x instanceof Float32Array ? out : Float64Array.from(out);
   } finally {
     plan.destroy();
   }

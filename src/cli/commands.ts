@@ -1,5 +1,6 @@
 /** Commands contributed by applications (registered here so main.ts stays small). */
 import { heatCommand } from './heat.js';
+import { edmCommand } from './edm.js';
 
 export interface CliCommand {
   name: string;
@@ -8,4 +9,4 @@ export interface CliCommand {
   run(args: string[]): Promise<void> | void;
 }
 
-export const extraCommands: CliCommand[] = [heatCommand];
+export const extraCommands: CliCommand[] = [heatCommand, edmCommand];

@@ -288,9 +288,11 @@ function ioFunctions(io: FftKernelIo, SRC: string, DST: string): string[] {
     case 'c2r':
       lines.push(
         `fn ld(base: u32, idx: u32) -> vec2<f32> {`,
-        `  let a = ${SRC}[base + idx * params.in_stride];`,
+        `  var a = ${SRC}[base + idx * params.in_stride];`,
         `  let y = ${SRC}[base + (${M}u - idx) * params.in_stride];`,
-        '  let b = vec2<f32>(y.x, -y.y);',
+        '  var b = vec2<f32>(y.x, -y.y);',
+        // As numpy: the imaginary parts of Y_0 and Y_{N/2} are ignored (a real signal has none).
+        '  if (idx == 0u) { a.y = 0.0; b.y = 0.0; }',
         '  let e = (a + b) * 0.5;',
         '  let w = rtw[idx];',
         '  let d = (a - b) * 0.5;',

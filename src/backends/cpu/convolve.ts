@@ -324,9 +324,9 @@ export function oaConvolve(a: Operand, b: Operand, mode: ConvMode): Operand {
  *   direct ≈ Π(na)·Π(nb)                       (every pair of input elements);
  *   fft    ≈ C_FFT · 3 · P·log2 P + 4·P        (three transforms of P = Π nextFastLen(na + nb − 1)
  *                                                points and the spectrum product).
- * C_FFT = 2 was measured on this backend (a radix-4 butterfly point costs about two multiply-adds of the
- * direct loop, which streams through memory without index arithmetic). Real operands halve both sides
- * alike, so the comparison ignores realness.
+ * C_FFT = 2 is an estimate, not a fitted constant (a butterfly point does more index arithmetic than
+ * the direct loop's streaming multiply-add); calibrate it with a timing sweep before relying on the
+ * crossover. Real operands halve both sides alike, so the comparison ignores realness.
  */
 export const CPU_FFT_COST = 2;
 

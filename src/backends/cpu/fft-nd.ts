@@ -138,7 +138,7 @@ function c2rAxis(y: Float64Array, shape: readonly number[], axis: number, n: num
 }
 
 /** numpy's (s, axes) resolution. `defaultLast` gives irfftn's default for the last axis. */
-function resolveAxes(shape: readonly number[], options: FftNdOptions, defaultLast?: (inputLen: number) => number): { s: number[]; axes: number[] } {
+export function resolveAxes(shape: readonly number[], options: FftNdOptions, defaultLast?: (inputLen: number) => number): { s: number[]; axes: number[] } {
   const ndim = shape.length;
   let axes: number[];
   if (options.axes !== undefined) {

@@ -116,7 +116,9 @@ export function sweEdge(
   const ut = (sqi * uit + sqj * ujt) / s;
   const C = (sqi * Ci + sqj * Cj) / s;
   const c = Math.sqrt(g * ht);
-  const dzeta = (hj - Hj) - (hi - Hi);
+  // Δζ as Δh − ΔH: both differences of nearby values are exact (Sterbenz), so in f32 the small
+  // surface jump is not swamped by the rounding of each surface h − H (an error that grows as 1/dx).
+  const dzeta = (hj - hi) - (Hj - Hi);
   // V = ΔF − S, pressure and source combined into g·h̃·Δζ.
   const v0 = qnj - qni;
   const v1 = qnj * ujn - qni * uin + g * ht * dzeta;

@@ -60,6 +60,12 @@ export interface WebGpuFftOptions extends WorkgroupPlanOptions {
    * N/2+1 complex outputs; 'c2r': N/2+1 complex inputs → N real outputs (direction must be 'inverse').
    */
   real?: 'r2c' | 'c2r';
+  /**
+   * A second batch level, for axes of N-D arrays that are neither first nor last: `count` groups of
+   * `problem.batch` problems, group g offset by g·inDist / g·outDist elements. Each group is its own
+   * dispatch window (the kernels keep one batch level in their addressing).
+   */
+  outer?: { count: number; inDist: number; outDist: number };
 }
 
 /** How a real transform is computed, chosen in create(). */
@@ -84,6 +90,7 @@ export class WebGpuFft {
     private readonly scratch: { tmp0: GPUBuffer | null; tmp1: GPUBuffer | null },
     readonly inPlace: boolean,
     readonly real: 'r2c' | 'c2r' | undefined,
+    private readonly outer: { count: number; inDist: number; outDist: number },
   ) {}
 
   static async create(ctx: GpuContext, problem: FftProblem, options: WebGpuFftOptions = {}): Promise<WebGpuFft> {
@@ -130,7 +137,9 @@ export class WebGpuFft {
     const from: BufferName[] = to.map((_, i) => (i === 0 ? 'src' : to[i - 1]));
     const m = scheme ? scheme.m : N;
     const contiguous: ComplexLayout = { offset: 0, stride: 1, dist: m };
-    const scratchBytes = m * problem.batch * BYTES;
+    const outer = options.outer ?? { count: 1, inDist: 0, outDist: 0 };
+    if (!Number.isSafeInteger(outer.count) || outer.count < 1) throw new ArgumentError('outer.count', outer.count, 'a positive integer');
+    const scratchBytes = m * problem.batch * outer.count * BYTES;
     const needs = (b: BufferName) => to.includes(b);
     const maxBuffer = ctx.limits.maxBufferSize;
     if ((needs('tmp0') || needs('tmp1')) && scratchBytes > maxBuffer) {
@@ -169,20 +178,24 @@ export class WebGpuFft {
         });
         const pipeline = await getPipeline(ctx, kernel);
         const twiddles = kernel.bindings.includes('twiddles') ? createStorageBuffer(ctx, twiddleTable32(r.n), `twiddles${r.n}`) : null;
-        const outer = kernel.outerTable ? createStorageBuffer(ctx, kernel.outerTable, 'outer-twiddles') : null;
+        const outerTw = kernel.outerTable ? createStorageBuffer(ctx, kernel.outerTable, 'outer-twiddles') : null;
         const realTw = kernel.realTable ? createStorageBuffer(ctx, kernel.realTable, 'real-twiddles') : null;
         const inLayout = i === 0 ? firstIn : contiguous;
         const outLayout = i === P - 1 ? lastOut : contiguous;
         const inCount = i === 0 && real === 'c2r' ? Math.floor(N / 2) + 1 : m;
-        const chunks = planChunks(ctx, problem.batch, inLayout, outLayout, { inCount, outCount: outCount(i), inElem: inElem(i), outElem: outElem(i) }, r.pass ? m / r.n : 1, r.problemsPerWorkgroup, options.splitLimits ?? {});
-        programs.push({ kernel, pipeline, twiddles, outer, real: realTw, chunks, from: from[i], to: to[i] });
+        const chunks = forOuter(outer, i === 0, i === P - 1, m * problem.batch, inLayout, outLayout, (il, ol) =>
+          planChunks(ctx, problem.batch, il, ol, { inCount, outCount: outCount(i), inElem: inElem(i), outElem: outElem(i) }, r.pass ? m / r.n : 1, r.problemsPerWorkgroup, options.splitLimits ?? {}),
+        );
+        programs.push({ kernel, pipeline, twiddles, outer: outerTw, real: realTw, chunks, from: from[i], to: to[i] });
       }
       if (scheme?.postKernel) {
         const kernel = generateR2cPost(N, realScale);
         const pipeline = await getPipeline(ctx, kernel);
         const realTw = createStorageBuffer(ctx, realTwiddleTable(N), 'real-twiddles');
         const pairs = Math.floor(m / 2) + 1;
-        const chunks = planChunks(ctx, problem.batch, contiguous, problem.output, { inCount: m, outCount: m + 1, inElem: BYTES, outElem: BYTES }, pairs, R2C_POST_WORKGROUP, options.splitLimits ?? {});
+        const chunks = forOuter(outer, false, true, m * problem.batch, contiguous, problem.output, (il, ol) =>
+          planChunks(ctx, problem.batch, il, ol, { inCount: m, outCount: m + 1, inElem: BYTES, outElem: BYTES }, pairs, R2C_POST_WORKGROUP, options.splitLimits ?? {}),
+        );
         programs.push({ kernel, pipeline, twiddles: null, outer: null, real: realTw, chunks, from: from[P - 1], to: to[P - 1] });
       }
     } catch (e) {
@@ -191,7 +204,7 @@ export class WebGpuFft {
       scratch.tmp1?.destroy();
       throw e;
     }
-    return new WebGpuFft(ctx, problem, recipe, programs, scratch, inPlace, real);
+    return new WebGpuFft(ctx, problem, recipe, programs, scratch, inPlace, real, outer);
   }
 
   /** Number of dispatches (binding windows) of the first pass. */
@@ -212,12 +225,14 @@ export class WebGpuFft {
   /** Bytes a source buffer must hold for this plan's layout. */
   get inputBytes(): number {
     const n = this.real === 'c2r' ? Math.floor(this.problem.n / 2) + 1 : this.problem.n;
-    return layoutSpan(this.problem.input, n, this.problem.batch) * (this.real === 'r2c' ? 4 : BYTES);
+    const extra = (this.outer.count - 1) * this.outer.inDist;
+    return (layoutSpan(this.problem.input, n, this.problem.batch) + extra) * (this.real === 'r2c' ? 4 : BYTES);
   }
 
   get outputBytes(): number {
     const n = this.real === 'r2c' ? Math.floor(this.problem.n / 2) + 1 : this.problem.n;
-    return layoutSpan(this.problem.output, n, this.problem.batch) * (this.real === 'c2r' ? 4 : BYTES);
+    const extra = (this.outer.count - 1) * this.outer.outDist;
+    return (layoutSpan(this.problem.output, n, this.problem.batch) + extra) * (this.real === 'c2r' ? 4 : BYTES);
   }
 
   /** Records the transform into `encoder`: one compute pass for all passes and chunks. */
@@ -314,6 +329,28 @@ export class WebGpuFft {
     }
     return groups;
   }
+}
+
+/**
+ * Chunks for every outer group: user-side layouts shift by the group's distance, scratch-side layouts by
+ * one group's worth of scratch (`scratchGroup` complex elements).
+ */
+function forOuter(
+  outer: { count: number; inDist: number; outDist: number },
+  userIn: boolean,
+  userOut: boolean,
+  scratchGroup: number,
+  inLayout: ComplexLayout,
+  outLayout: ComplexLayout,
+  make: (inLayout: ComplexLayout, outLayout: ComplexLayout) => Chunk[],
+): Chunk[] {
+  const chunks: Chunk[] = [];
+  for (let g = 0; g < outer.count; g++) {
+    const il = { ...inLayout, offset: inLayout.offset + g * (userIn ? outer.inDist : scratchGroup) };
+    const ol = { ...outLayout, offset: outLayout.offset + g * (userOut ? outer.outDist : scratchGroup) };
+    chunks.push(...make(il, ol));
+  }
+  return chunks;
 }
 
 function destroyProgram(p: PassProgram): void {

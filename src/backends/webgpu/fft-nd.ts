@@ -1,0 +1,173 @@
+/**
+ * N-D FFTs on WebGPU: a sequence of batched 1-D plans, one per axis, chained through device buffers (no
+ * host round trip). The N-D driver only computes layouts; the 1-D algorithms know nothing of axes.
+ *
+ * For axis a of a row-major array: inner = ∏ dims after a, outer = ∏ dims before a. The last axis is a
+ * plain batch (stride 1); other axes are strided batches (stride inner, distance 1), with a second batch
+ * level for the outer dims. Real transforms follow numpy: rfftn does R2C along the last of `axes` first,
+ * irfftn does C2R along it last.
+ */
+import { ArgumentError, DestroyedError } from '../../errors.js';
+import { fftProblem, type FftNorm } from '../../planner/fft-problem.js';
+import { WebGpuFft, type WebGpuFftOptions } from './fft.js';
+import { createStorageBuffer, readBuffer, type GpuContext } from './device.js';
+
+export type FftNdKind = 'c2c' | 'r2c' | 'c2r';
+
+export interface FftNdDescriptor {
+  /**
+   * c2c: the complex array's shape. r2c: the real input's shape. c2r: the real OUTPUT's shape (the input
+   * has n/2+1 along the last of `axes`).
+   */
+  shape: readonly number[];
+  /** Axes to transform (default: all), distinct, in [−ndim, ndim). */
+  axes?: readonly number[];
+  kind?: FftNdKind;
+  direction?: 'forward' | 'inverse';
+  norm?: FftNorm;
+  planner?: WebGpuFftOptions;
+}
+
+interface Step {
+  plan: WebGpuFft;
+  inBytes: number;
+  outBytes: number;
+}
+
+function product(a: readonly number[]): number {
+  return a.reduce((x, y) => x * y, 1);
+}
+
+export function normalizeAxes(axes: readonly number[] | undefined, ndim: number): number[] {
+  const out = (axes ?? Array.from({ length: ndim }, (_, i) => i)).map((a) => {
+    if (!Number.isInteger(a) || a < -ndim || a >= ndim) throw new ArgumentError('axes', axes, `axis indices in [${-ndim}, ${ndim})`);
+    return a < 0 ? a + ndim : a;
+  });
+  if (out.length === 0) throw new ArgumentError('axes', axes, 'at least one axis');
+  if (new Set(out).size !== out.length) throw new ArgumentError('axes', axes, 'distinct axes');
+  return out;
+}
+
+export class WebGpuFftNd {
+  private destroyed = false;
+  private scratch: [GPUBuffer | null, GPUBuffer | null] = [null, null];
+
+  private constructor(
+    readonly ctx: GpuContext,
+    readonly kind: FftNdKind,
+    readonly inShape: number[],
+    readonly outShape: number[],
+    private readonly steps: Step[],
+  ) {
+    const maxMid = Math.max(0, ...steps.slice(0, -1).map((s) => s.outBytes));
+    if (steps.length > 1) {
+      const usage = GPUBufferUsage.STORAGE;
+      this.scratch = [
+        ctx.device.createBuffer({ size: Math.max(16, maxMid), usage, label: 'fftnd-scratch0' }),
+        steps.length > 2 ? ctx.device.createBuffer({ size: Math.max(16, maxMid), usage, label: 'fftnd-scratch1' }) : null,
+      ];
+    }
+  }
+
+  static async create(ctx: GpuContext, d: FftNdDescriptor): Promise<WebGpuFftNd> {
+    const shape = [...d.shape];
+    if (shape.length === 0 || !shape.every((v) => Number.isSafeInteger(v) && v >= 1)) {
+      throw new ArgumentError('shape', d.shape, 'a non-empty array of positive integers');
+    }
+    const kind = d.kind ?? 'c2c';
+    const axes = normalizeAxes(d.axes, shape.length);
+    const direction = kind === 'r2c' ? 'forward' : kind === 'c2r' ? 'inverse' : d.direction ?? 'forward';
+    if (kind !== 'c2c' && d.direction && d.direction !== direction) {
+      throw new ArgumentError('direction', d.direction, `'${direction}' for a ${kind.toUpperCase()} transform`);
+    }
+    const last = axes[axes.length - 1];
+    const half = (s: number[]) => s.map((v, i) => (i === last ? Math.floor(v / 2) + 1 : v));
+    // Shapes before the first step and after the last.
+    const inShape = kind === 'c2r' ? half(shape) : shape;
+    const outShape = kind === 'r2c' ? half(shape) : shape;
+    // Order of steps: R2C first on the last axis; C2R last on it; complex axes in between.
+    const order = kind === 'r2c' ? [last, ...axes.slice(0, -1)] : kind === 'c2r' ? [...axes.slice(0, -1), last] : [...axes].reverse();
+    const steps: Step[] = [];
+    let cur = [...inShape];
+    try {
+      for (const [k, a] of order.entries()) {
+        const real = kind === 'r2c' && k === 0 ? 'r2c' : kind === 'c2r' && k === order.length - 1 ? 'c2r' : undefined;
+        const next = [...cur];
+        if (real === 'r2c') next[a] = Math.floor(shape[a] / 2) + 1;
+        if (real === 'c2r') next[a] = shape[a];
+        const n = shape[a];
+        const inner = product(cur.slice(a + 1));
+        const outer = product(cur.slice(0, a));
+        const lenIn = cur[a];
+        const lenOut = next[a];
+        const problem =
+          inner === 1
+            ? fftProblem({ n, batch: outer, direction, norm: d.norm, input: { dist: lenIn }, output: { dist: lenOut } })
+            : fftProblem({ n, batch: inner, direction, norm: d.norm, input: { stride: inner, dist: 1 }, output: { stride: inner, dist: 1 } });
+        const opts: WebGpuFftOptions = { ...d.planner, real };
+        if (inner !== 1 && outer > 1) opts.outer = { count: outer, inDist: lenIn * inner, outDist: lenOut * inner };
+        const plan = await WebGpuFft.create(ctx, problem, opts);
+        const elemIn = real === 'r2c' ? 4 : 8;
+        const elemOut = real === 'c2r' ? 4 : 8;
+        steps.push({ plan, inBytes: product(cur) * elemIn, outBytes: product(next) * elemOut });
+        cur = next;
+      }
+    } catch (e) {
+      for (const s of steps) s.plan.destroy();
+      throw e;
+    }
+    return new WebGpuFftNd(ctx, kind, inShape, outShape, steps);
+  }
+
+  /** Bytes of the input and output buffers (f32 for real arrays, complex64 otherwise). */
+  get inputBytes(): number {
+    return this.steps[0].inBytes;
+  }
+
+  get outputBytes(): number {
+    return this.steps[this.steps.length - 1].outBytes;
+  }
+
+  encode(encoder: GPUCommandEncoder, src: GPUBuffer, dst: GPUBuffer): void {
+    if (this.destroyed) throw new DestroyedError('N-D FFT plan was destroyed');
+    if (src === dst) throw new ArgumentError('dst', 'the source buffer', 'a different buffer');
+    const K = this.steps.length;
+    this.steps.forEach((s, k) => {
+      const from = k === 0 ? src : this.scratch[(k - 1) % 2]!;
+      const to = k === K - 1 ? dst : this.scratch[k % 2]!;
+      s.plan.encode(encoder, from, to);
+    });
+  }
+
+  async execute(src: GPUBuffer, dst: GPUBuffer): Promise<void> {
+    await this.ctx.checked('fftn', () => {
+      const enc = this.ctx.device.createCommandEncoder();
+      this.encode(enc, src, dst);
+      this.ctx.device.queue.submit([enc.finish()]);
+    });
+    await this.ctx.device.queue.onSubmittedWorkDone();
+  }
+
+  /** Typed array in (f32: real or interleaved complex), typed array out. */
+  async run(input: Float32Array): Promise<Float32Array> {
+    if (this.destroyed) throw new DestroyedError('N-D FFT plan was destroyed');
+    const need = this.inputBytes / 4;
+    if (input.length !== need) throw new ArgumentError('input', input, `${need} float32 values for shape [${this.inShape.join(', ')}] (${this.kind === 'r2c' ? 'real' : 'complex, interleaved'})`);
+    const src = createStorageBuffer(this.ctx, input, 'fftnd-input');
+    const dst = createStorageBuffer(this.ctx, this.outputBytes, 'fftnd-output');
+    try {
+      await this.execute(src, dst);
+      return new Float32Array(await readBuffer(this.ctx, dst, 0, this.outputBytes));
+    } finally {
+      src.destroy();
+      dst.destroy();
+    }
+  }
+
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    for (const s of this.steps) s.plan.destroy();
+    for (const b of this.scratch) b?.destroy();
+  }
+}
