@@ -1,6 +1,7 @@
 /** Commands contributed by applications (registered here so main.ts stays small). */
 import { heatCommand } from './heat.js';
 import { edmCommand } from './edm.js';
+import { sweCommand } from './swe.js';
 
 export interface CliCommand {
   name: string;
@@ -9,4 +10,4 @@ export interface CliCommand {
   run(args: string[]): Promise<void> | void;
 }
 
-export const extraCommands: CliCommand[] = [heatCommand, edmCommand];
+export const extraCommands: CliCommand[] = [heatCommand, edmCommand, sweCommand];

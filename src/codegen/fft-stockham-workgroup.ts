@@ -27,7 +27,7 @@ export interface FftKernelSource {
   /** Multi-pass kernels: the outer twiddle table to bind at 'outer' (direction already applied). */
   outerTable?: Float32Array;
   /** Which resources the kernel declares, in binding order. */
-  bindings: ('src' | 'dst' | 'data' | 'twiddles' | 'params' | 'outer' | 'real')[];
+  bindings: ('src' | 'dst' | 'data' | 'twiddles' | 'params' | 'outer' | 'real' | 'aux')[];
   /** Real-transform kernels: the table W_N^k (k ≤ N/2) to bind at 'real'. */
   realTable?: Float32Array;
 }
@@ -45,10 +45,36 @@ export interface FftKernelSource {
  * - store 'real': only real parts are written, to an f32 array (odd N C2R).
  */
 export interface FftKernelIo {
-  load: 'complex' | 'c2r' | 'real' | 'hermitian';
-  store: 'complex' | 'r2c' | 'half' | 'real';
+  load: 'complex' | 'c2r' | 'real' | 'hermitian' | 'packed-real';
+  store: 'complex' | 'r2c' | 'half' | 'real' | 'packed-real';
   /** N, the length of the real signal. */
   realLength: number;
+  /** Virtual inputs/outputs (r2r transforms): WGSL replacing the raw element access. */
+  custom?: FftCustomIo;
+}
+
+/**
+ * Hooks an adapter (DCT, DST, DHT) gives the generator: WGSL functions that replace raw element access,
+ * so the adapter's pre/post-processing runs inside the FFT's own first/last pass (no extra pass over
+ * global memory). Any hook left out keeps the default (a plain read/write with the layout's stride).
+ */
+export interface FftCustomIo {
+  /** Everything that changes the hooks' code (goes into the pipeline cache key). */
+  key: string;
+  srcType: 'f32' | 'vec2<f32>';
+  dstType: 'f32' | 'vec2<f32>';
+  /** fn rdr(base: u32, i: u32) -> f32: element i of the virtual real input. */
+  rdr?: string;
+  /** fn rd(base: u32, k: u32) -> vec2<f32>: element k of the virtual complex input. */
+  rd?: string;
+  /** fn wr(base: u32, k: u32, v: vec2<f32>): receives complex output k. */
+  wr?: string;
+  /** fn wrr(base: u32, i: u32, v: f32): receives real output i. */
+  wrr?: string;
+  /** Extra WGSL (helper functions). */
+  helpers?: string;
+  /** Table bound at binding 6 as `aux: array<vec2<f32>>`. */
+  table?: Float32Array;
 }
 
 export interface FftKernelVariant {
@@ -80,6 +106,8 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   const io: FftKernelIo = variant.io ?? { load: 'complex', store: 'complex', realLength: 0 };
   const realIn = io.load === 'real';
   const realOut = io.store === 'real';
+  const srcType = io.custom?.srcType ?? (realIn ? 'f32' : 'vec2<f32>');
+  const dstType = io.custom?.dstType ?? (realOut ? 'f32' : 'vec2<f32>');
   const r2cPost = io.store === 'r2c';
   if (r2cPost && (pass || exchange === 'split')) throw new Error('r2c post-processing needs a single-workgroup recipe with a complex exchange');
   const needsRealTable = io.load === 'c2r' || r2cPost;
@@ -90,8 +118,8 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     out.push('@group(0) @binding(0) var<storage, read_write> data: array<vec2<f32>>;');
     bindings.push('data');
   } else {
-    out.push(`@group(0) @binding(0) var<storage, read> src: array<${realIn ? 'f32' : 'vec2<f32>'}>;`);
-    out.push(`@group(0) @binding(1) var<storage, read_write> dst: array<${realOut ? 'f32' : 'vec2<f32>'}>;`);
+    out.push(`@group(0) @binding(0) var<storage, read> src: array<${srcType}>;`);
+    out.push(`@group(0) @binding(1) var<storage, read_write> dst: array<${dstType}>;`);
     bindings.push('src', 'dst');
   }
   if (needsTwiddles) {
@@ -105,6 +133,10 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   if (needsRealTable) {
     out.push('@group(0) @binding(5) var<storage, read> rtw: array<vec2<f32>>;');
     bindings.push('real');
+  }
+  if (io.custom?.table) {
+    out.push('@group(0) @binding(6) var<storage, read> aux: array<vec2<f32>>;');
+    bindings.push('aux');
   }
   out.push(...ioFunctions(io, SRC, DST));
   out.push(
@@ -235,7 +267,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     staging,
     pass: pass ?? null,
     twiddles: recipe.twiddles,
-    io: variant.io ?? null,
+    io: variant.io ? { load: variant.io.load, store: variant.io.store, realLength: variant.io.realLength, custom: variant.io.custom?.key ?? null } : null,
     direction: variant.direction,
     scale: variant.scale,
     inPlace: variant.inPlace,
@@ -268,19 +300,30 @@ export function realTwiddleTable(n: number): Float32Array {
 function ioFunctions(io: FftKernelIo, SRC: string, DST: string): string[] {
   const N = io.realLength;
   const M = N >> 1;
+  const c = io.custom;
+  // Raw element access: rd/wr complex elements, rdr/wrr reals. Custom hooks (r2r transforms) replace
+  // them, so every load mode below composes with a virtual input or output.
   const lines: string[] = [];
+  lines.push(c?.rd ?? `fn rd(base: u32, k: u32) -> vec2<f32> { return ${SRC}[base + k * params.in_stride]; }`);
+  lines.push(c?.wr ?? `fn wr(base: u32, k: u32, v: vec2<f32>) { ${DST}[base + k * params.out_stride] = v; }`);
+  if (io.load === 'real' || io.load === 'packed-real') lines.push(c?.rdr ?? `fn rdr(base: u32, i: u32) -> f32 { return ${SRC}[base + i * params.in_stride]; }`);
+  if (io.store === 'real' || io.store === 'packed-real') lines.push(c?.wrr ?? `fn wrr(base: u32, i: u32, v: f32) { ${DST}[base + i * params.out_stride] = v; }`);
+  if (c?.helpers) lines.push(c.helpers);
   switch (io.load) {
     case 'complex':
-      lines.push(`fn ld(base: u32, idx: u32) -> vec2<f32> { return ${SRC}[base + idx * params.in_stride]; }`);
+      lines.push('fn ld(base: u32, idx: u32) -> vec2<f32> { return rd(base, idx); }');
       break;
     case 'real':
-      lines.push(`fn ld(base: u32, idx: u32) -> vec2<f32> { return vec2<f32>(${SRC}[base + idx * params.in_stride], 0.0); }`);
+      lines.push('fn ld(base: u32, idx: u32) -> vec2<f32> { return vec2<f32>(rdr(base, idx), 0.0); }');
+      break;
+    case 'packed-real':
+      lines.push('fn ld(base: u32, idx: u32) -> vec2<f32> { return vec2<f32>(rdr(base, 2u * idx), rdr(base, 2u * idx + 1u)); }');
       break;
     case 'hermitian':
       lines.push(
         `fn ld(base: u32, idx: u32) -> vec2<f32> {`,
-        `  if (idx <= ${M}u) { return ${SRC}[base + idx * params.in_stride]; }`,
-        `  let y = ${SRC}[base + (${N}u - idx) * params.in_stride];`,
+        `  if (idx <= ${M}u) { return rd(base, idx); }`,
+        `  let y = rd(base, ${N}u - idx);`,
         '  return vec2<f32>(y.x, -y.y);',
         '}',
       );
@@ -288,8 +331,8 @@ function ioFunctions(io: FftKernelIo, SRC: string, DST: string): string[] {
     case 'c2r':
       lines.push(
         `fn ld(base: u32, idx: u32) -> vec2<f32> {`,
-        `  var a = ${SRC}[base + idx * params.in_stride];`,
-        `  let y = ${SRC}[base + (${M}u - idx) * params.in_stride];`,
+        '  var a = rd(base, idx);',
+        `  let y = rd(base, ${M}u - idx);`,
         '  var b = vec2<f32>(y.x, -y.y);',
         // As numpy: the imaginary parts of Y_0 and Y_{N/2} are ignored (a real signal has none).
         '  if (idx == 0u) { a.y = 0.0; b.y = 0.0; }',
@@ -306,13 +349,16 @@ function ioFunctions(io: FftKernelIo, SRC: string, DST: string): string[] {
   switch (io.store) {
     case 'complex':
     case 'r2c':
-      lines.push(`fn st(base: u32, idx: u32, v: vec2<f32>) { ${DST}[base + idx * params.out_stride] = v; }`);
+      lines.push('fn st(base: u32, idx: u32, v: vec2<f32>) { wr(base, idx, v); }');
       break;
     case 'half':
-      lines.push(`fn st(base: u32, idx: u32, v: vec2<f32>) { if (idx <= ${M}u) { ${DST}[base + idx * params.out_stride] = v; } }`);
+      lines.push(`fn st(base: u32, idx: u32, v: vec2<f32>) { if (idx <= ${M}u) { wr(base, idx, v); } }`);
       break;
     case 'real':
-      lines.push(`fn st(base: u32, idx: u32, v: vec2<f32>) { ${DST}[base + idx * params.out_stride] = v.x; }`);
+      lines.push('fn st(base: u32, idx: u32, v: vec2<f32>) { wrr(base, idx, v.x); }');
+      break;
+    case 'packed-real':
+      lines.push('fn st(base: u32, idx: u32, v: vec2<f32>) { wrr(base, 2u * idx, v.x); wrr(base, 2u * idx + 1u, v.y); }');
       break;
   }
   return lines;

@@ -15,7 +15,7 @@ import type { FftRecipe } from '../../planner/fft-recipe.js';
 import type { WorkgroupPlanOptions } from '../../planner/fft-workgroup.js';
 import { planFft } from '../../planner/fft-multipass.js';
 import { twiddleTable32 } from '../../planner/twiddles.js';
-import { FFT_PARAMS_BYTES, generateWorkgroupFft, type FftKernelIo, type FftKernelSource } from '../../codegen/fft-stockham-workgroup.js';
+import { FFT_PARAMS_BYTES, generateWorkgroupFft, type FftCustomIo, type FftKernelIo, type FftKernelSource } from '../../codegen/fft-stockham-workgroup.js';
 import { generateR2cPost, R2C_POST_WORKGROUP } from '../../codegen/fft-real-post.js';
 import { realTwiddleTable } from '../../codegen/fft-stockham-workgroup.js';
 import { planWorkgroupFft } from '../../planner/fft-workgroup.js';
@@ -42,6 +42,7 @@ interface PassProgram {
   twiddles: GPUBuffer | null;
   outer: GPUBuffer | null;
   real: GPUBuffer | null;
+  aux: GPUBuffer | null;
   chunks: Chunk[];
   from: BufferName;
   to: BufferName;
@@ -66,6 +67,11 @@ export interface WebGpuFftOptions extends WorkgroupPlanOptions {
    * dispatch window (the kernels keep one batch level in their addressing).
    */
   outer?: { count: number; inDist: number; outDist: number };
+  /**
+   * Adapters (DCT, DST, DHT): hooks for the first pass's input and the last pass's output, and the sizes
+   * of the user's arrays per problem (elements and bytes per element). The hooks do all scaling.
+   */
+  custom?: { io: FftCustomIo; inCount: number; outCount: number; inElem: number; outElem: number };
 }
 
 /** How a real transform is computed, chosen in create(). */
@@ -91,6 +97,7 @@ export class WebGpuFft {
     readonly inPlace: boolean,
     readonly real: 'r2c' | 'c2r' | undefined,
     private readonly outer: { count: number; inDist: number; outDist: number },
+    private readonly customSizes: { inCount: number; outCount: number; inElem: number; outElem: number } | undefined,
   ) {}
 
   static async create(ctx: GpuContext, problem: FftProblem, options: WebGpuFftOptions = {}): Promise<WebGpuFft> {
@@ -107,10 +114,12 @@ export class WebGpuFft {
     // Packed real transforms need the real side in unit stride with even offsets and distances, so that
     // pairs of reals are complex elements.
     const realSide = real === 'r2c' ? problem.input : problem.output;
+    const custom = options.custom;
     let scheme: RealScheme | null = null;
     let recipe: FftRecipe;
     if (real) {
-      const packed = N % 2 === 0 && N >= 4 && realSide.stride === 1 && realSide.offset % 2 === 0 && realSide.dist % 2 === 0;
+      // With custom hooks the adapter reads and writes through its own functions, in any layout.
+      const packed = N % 2 === 0 && N >= 4 && (custom !== undefined || (realSide.stride === 1 && realSide.offset % 2 === 0 && realSide.dist % 2 === 0));
       const m = packed ? N / 2 : N;
       let postKernel = false;
       if (packed && real === 'r2c') {
@@ -151,22 +160,34 @@ export class WebGpuFft {
     };
     // Layouts of the complex transform actually run (real sides of packed transforms read as complex).
     const half = (l: ComplexLayout): ComplexLayout => ({ offset: l.offset / 2, stride: 1, dist: l.dist / 2 });
-    const firstIn = scheme?.packed && real === 'r2c' ? half(problem.input) : problem.input;
-    const lastOut = scheme?.packed && real === 'c2r' ? half(problem.output) : problem.output;
-    const realScale = normScale(N, problem.direction, problem.norm);
+    const firstIn = scheme?.packed && real === 'r2c' && !custom ? half(problem.input) : problem.input;
+    const lastOut = scheme?.packed && real === 'c2r' && !custom ? half(problem.output) : problem.output;
+    const realScale = custom ? 1 : normScale(N, problem.direction, problem.norm);
     const fftScale = !scheme ? realScale : scheme.packed && real === 'c2r' ? 2 * realScale : scheme.postKernel ? 1 : realScale;
     const nFft = passes.length;
     const ioFor = (i: number): FftKernelIo | undefined => {
-      if (!scheme) return undefined;
-      const load = i === 0 ? (real === 'c2r' ? (scheme.packed ? 'c2r' : 'hermitian') : scheme.packed ? 'complex' : 'real') : 'complex';
+      const first = i === 0;
+      const lastFft = i === nFft - 1 && !scheme?.postKernel;
+      let load: FftKernelIo['load'] = 'complex';
       let store: FftKernelIo['store'] = 'complex';
-      if (i === nFft - 1 && !scheme.postKernel) store = real === 'r2c' ? (scheme.packed ? 'r2c' : 'half') : scheme.packed ? 'complex' : 'real';
-      return load === 'complex' && store === 'complex' ? undefined : { load, store, realLength: N };
+      if (scheme && first) load = real === 'c2r' ? (scheme.packed ? 'c2r' : 'hermitian') : scheme.packed ? (custom ? 'packed-real' : 'complex') : 'real';
+      if (scheme && lastFft) store = real === 'r2c' ? (scheme.packed ? 'r2c' : 'half') : scheme.packed ? (custom ? 'packed-real' : 'complex') : 'real';
+      const hooks = custom && (first || lastFft) ? custom.io : undefined;
+      if (load === 'complex' && store === 'complex' && !hooks) return undefined;
+      // A hook applies only on its own side: the first pass keeps the default writer, the last the reader.
+      const io = hooks ? { ...hooks, ...(first ? {} : { rd: undefined, rdr: undefined }), ...(lastFft ? {} : { wr: undefined, wrr: undefined }) } : undefined;
+      if (io && (!first || !lastFft)) {
+        io.key = `${hooks!.key}|${first ? 'in' : ''}${lastFft ? 'out' : ''}`;
+        if (!lastFft) io.dstType = 'vec2<f32>';
+        if (!first) io.srcType = 'vec2<f32>';
+        if (!first && !lastFft) io.table = undefined;
+      }
+      return { load, store, realLength: N, custom: io };
     };
     // Element sizes of each side (real arrays hold f32) for the binding windows.
-    const inElem = (i: number) => (i === 0 && real === 'r2c' && !scheme!.packed ? 4 : BYTES);
-    const outElem = (i: number) => (i === P - 1 && real === 'c2r' && !scheme!.packed ? 4 : BYTES);
-    const outCount = (i: number) => (i === P - 1 && real === 'r2c' ? Math.floor(N / 2) + 1 : m);
+    const inElem = (i: number) => (i === 0 && custom ? custom.inElem : i === 0 && real === 'r2c' && !scheme!.packed ? 4 : BYTES);
+    const outElem = (i: number) => (i === P - 1 && custom ? custom.outElem : i === P - 1 && real === 'c2r' && !scheme!.packed ? 4 : BYTES);
+    const outCount = (i: number) => (i === P - 1 && custom ? custom.outCount : i === P - 1 && real === 'r2c' ? Math.floor(N / 2) + 1 : m);
     const programs: PassProgram[] = [];
     try {
       for (const [i, r] of passes.entries()) {
@@ -180,23 +201,27 @@ export class WebGpuFft {
         const twiddles = kernel.bindings.includes('twiddles') ? createStorageBuffer(ctx, twiddleTable32(r.n), `twiddles${r.n}`) : null;
         const outerTw = kernel.outerTable ? createStorageBuffer(ctx, kernel.outerTable, 'outer-twiddles') : null;
         const realTw = kernel.realTable ? createStorageBuffer(ctx, kernel.realTable, 'real-twiddles') : null;
+        const auxTable = ioFor(i)?.custom?.table;
+        const aux = auxTable && kernel.bindings.includes('aux') ? createStorageBuffer(ctx, auxTable, 'adapter-table') : null;
         const inLayout = i === 0 ? firstIn : contiguous;
         const outLayout = i === P - 1 ? lastOut : contiguous;
-        const inCount = i === 0 && real === 'c2r' ? Math.floor(N / 2) + 1 : m;
+        const inCount = i === 0 && custom ? custom.inCount : i === 0 && real === 'c2r' ? Math.floor(N / 2) + 1 : m;
         const chunks = forOuter(outer, i === 0, i === P - 1, m * problem.batch, inLayout, outLayout, (il, ol) =>
           planChunks(ctx, problem.batch, il, ol, { inCount, outCount: outCount(i), inElem: inElem(i), outElem: outElem(i) }, r.pass ? m / r.n : 1, r.problemsPerWorkgroup, options.splitLimits ?? {}),
         );
-        programs.push({ kernel, pipeline, twiddles, outer: outerTw, real: realTw, chunks, from: from[i], to: to[i] });
+        programs.push({ kernel, pipeline, twiddles, outer: outerTw, real: realTw, aux, chunks, from: from[i], to: to[i] });
       }
       if (scheme?.postKernel) {
-        const kernel = generateR2cPost(N, realScale);
+        const kernel = generateR2cPost(N, realScale, custom?.io);
         const pipeline = await getPipeline(ctx, kernel);
         const realTw = createStorageBuffer(ctx, realTwiddleTable(N), 'real-twiddles');
+        const aux = custom?.io.table ? createStorageBuffer(ctx, custom.io.table, 'adapter-table') : null;
         const pairs = Math.floor(m / 2) + 1;
+        const sizes = custom ? { inCount: m, outCount: custom.outCount, inElem: BYTES, outElem: custom.outElem } : { inCount: m, outCount: m + 1, inElem: BYTES, outElem: BYTES };
         const chunks = forOuter(outer, false, true, m * problem.batch, contiguous, problem.output, (il, ol) =>
-          planChunks(ctx, problem.batch, il, ol, { inCount: m, outCount: m + 1, inElem: BYTES, outElem: BYTES }, pairs, R2C_POST_WORKGROUP, options.splitLimits ?? {}),
+          planChunks(ctx, problem.batch, il, ol, sizes, pairs, R2C_POST_WORKGROUP, options.splitLimits ?? {}),
         );
-        programs.push({ kernel, pipeline, twiddles: null, outer: null, real: realTw, chunks, from: from[P - 1], to: to[P - 1] });
+        programs.push({ kernel, pipeline, twiddles: null, outer: null, real: realTw, aux, chunks, from: from[P - 1], to: to[P - 1] });
       }
     } catch (e) {
       for (const p of programs) destroyProgram(p);
@@ -204,7 +229,7 @@ export class WebGpuFft {
       scratch.tmp1?.destroy();
       throw e;
     }
-    return new WebGpuFft(ctx, problem, recipe, programs, scratch, inPlace, real, outer);
+    return new WebGpuFft(ctx, problem, recipe, programs, scratch, inPlace, real, outer, custom);
   }
 
   /** Number of dispatches (binding windows) of the first pass. */
@@ -224,12 +249,18 @@ export class WebGpuFft {
 
   /** Bytes a source buffer must hold for this plan's layout. */
   get inputBytes(): number {
+    if (this.customSizes) {
+      return (layoutSpan(this.problem.input, this.customSizes.inCount, this.problem.batch) + (this.outer.count - 1) * this.outer.inDist) * this.customSizes.inElem;
+    }
     const n = this.real === 'c2r' ? Math.floor(this.problem.n / 2) + 1 : this.problem.n;
     const extra = (this.outer.count - 1) * this.outer.inDist;
     return (layoutSpan(this.problem.input, n, this.problem.batch) + extra) * (this.real === 'r2c' ? 4 : BYTES);
   }
 
   get outputBytes(): number {
+    if (this.customSizes) {
+      return (layoutSpan(this.problem.output, this.customSizes.outCount, this.problem.batch) + (this.outer.count - 1) * this.outer.outDist) * this.customSizes.outElem;
+    }
     const n = this.real === 'r2c' ? Math.floor(this.problem.n / 2) + 1 : this.problem.n;
     const extra = (this.outer.count - 1) * this.outer.outDist;
     return (layoutSpan(this.problem.output, n, this.problem.batch) + extra) * (this.real === 'c2r' ? 4 : BYTES);
@@ -320,6 +351,7 @@ export class WebGpuFft {
             else if (b === 'twiddles') entries.push({ binding: 2, resource: { buffer: prog.twiddles! } });
             else if (b === 'outer') entries.push({ binding: 4, resource: { buffer: prog.outer! } });
             else if (b === 'real') entries.push({ binding: 5, resource: { buffer: prog.real! } });
+            else if (b === 'aux') entries.push({ binding: 6, resource: { buffer: prog.aux! } });
             else entries.push({ binding: 3, resource: { buffer: c.params } });
           }
           return this.ctx.device.createBindGroup({ layout, entries, label: prog.kernel.name });
@@ -357,6 +389,7 @@ function destroyProgram(p: PassProgram): void {
   p.twiddles?.destroy();
   p.outer?.destroy();
   p.real?.destroy();
+  p.aux?.destroy();
   for (const c of p.chunks) c.params.destroy();
 }
 
