@@ -36,3 +36,7 @@ export * from './apps/shallow-water/render.js';
 export { SweCpuSolver } from './backends/cpu/shallow-water.js';
 export { SweGpuSolver } from './backends/webgpu/shallow-water.js';
 export { parseNpy, encodeNpy, parseRaw } from './util/npy.js';
+export { dct, idct, dst, idst, dht, idht, dctn, idctn, dstn, idstn } from './api/r2r.js';
+export type { R2rCallOptions, R2rNdCallOptions, RealArray } from './api/r2r.js';
+export { WebGpuR2r, type R2rDescriptor, type R2rFamily } from './backends/webgpu/r2r.js';
+export type { FftProblemInit } from './planner/fft-problem.js';

@@ -368,18 +368,29 @@ async function gridConvolve(
   comps: number,
 ): Promise<Float32Array> {
   const spec = await GridConvolver.create(ctx, { P, Q, inRows: Hk, inCols: Wk, outRow0: 0, outCol0: 0, outRows: P, outCols: Q, inverse: false }, kernels);
-  const conv = await GridConvolver.create(
-    ctx,
-    { P, Q, inRows: Hx, inCols: Wx, outRow0: crop.r0, outCol0: crop.c0, outRows: crop.Ho, outCols: crop.Wo, inverse: true },
-    count,
-    { comps, layers: kernels },
-  );
-  const kb = createStorageBuffer(ctx, k, 'conv kernel');
-  const sb = createStorageBuffer(ctx, kernels * P * Q * 8, 'conv spectra');
-  const xb = createStorageBuffer(ctx, x, 'conv x');
-  const n = count * crop.Ho * crop.Wo;
-  const yb = createStorageBuffer(ctx, new Float32Array(2 * n).fill(NaN), 'conv y');
+  let conv: GridConvolver;
   try {
+    conv = await GridConvolver.create(
+      ctx,
+      { P, Q, inRows: Hx, inCols: Wx, outRow0: crop.r0, outCol0: crop.c0, outRows: crop.Ho, outCols: crop.Wo, inverse: true },
+      count,
+      { comps, layers: kernels },
+    );
+  } catch (e) {
+    spec.destroy(); // 'auto' falls back to the CPU after this error: release what was made
+    throw e;
+  }
+  const n = count * crop.Ho * crop.Wo;
+  const bufs: GPUBuffer[] = [];
+  try {
+    const kb = createStorageBuffer(ctx, k, 'conv kernel');
+    bufs.push(kb);
+    const sb = createStorageBuffer(ctx, kernels * P * Q * 8, 'conv spectra');
+    bufs.push(sb);
+    const xb = createStorageBuffer(ctx, x, 'conv x');
+    bufs.push(xb);
+    const yb = createStorageBuffer(ctx, new Float32Array(2 * n).fill(NaN), 'conv y');
+    bufs.push(yb);
     await ctx.checked('fftconvolve', () => {
       const enc = ctx.device.createCommandEncoder();
       spec.encode(enc, kb, sb);
@@ -388,7 +399,7 @@ async function gridConvolve(
     });
     return new Float32Array(await readBuffer(ctx, yb, 0, 8 * n));
   } finally {
-    for (const b of [kb, sb, xb, yb]) b.destroy();
+    for (const b of bufs) b.destroy();
     spec.destroy();
     conv.destroy();
   }

@@ -21,15 +21,16 @@
  * For other matrices use `cpuAlgorithm: 'lu'` (partial pivoting, LAPACK gtsv's algorithm).
  *
  * Status (one u32 per matrix, bits OR-ed over all its right-hand sides; 0 = OK):
- *  - 1 ZERO_PIVOT: a pivot was zero, sub-normal, Inf or NaN; the result is unreliable (for the LU
- *    solver: the matrix is exactly singular, x is NaN).
+ *  - 1 ZERO_PIVOT: a pivot was zero, sub-normal, Inf or NaN, or (CPU) a matrix coefficient the solve
+ *    reads is not finite in the working precision; the result is unreliable (for the LU solver: the
+ *    matrix is exactly singular, x is NaN).
  *  - 2 NON_FINITE: some solution value is NaN or ±Infinity.
  *  - 4 NOT_DIAGONALLY_DOMINANT: a row has |b_i| < |a_i| + |c_i| (rows of the modified matrix, for cyclic
  *    systems): no stability guarantee for the non-pivoting solvers; check the residual.
  * `result.ok` is true when every status is 0 or only NOT_DIAGONALLY_DOMINANT is set; with
  * `onFailure: 'throw'` a TridiagonalBreakdownError is thrown when any system has bit 1 or 2.
  */
-import { ArgumentError, ButterflyError, DestroyedError, UnsupportedError } from '../errors.js';
+import { ArgumentError, ButterflyError, DestroyedError, DeviceLimitError, UnsupportedError } from '../errors.js';
 import { defaultGpuContext, readBuffer, createStorageBuffer, type GpuContext } from '../backends/webgpu/device.js';
 import { TridiagonalGpuExecutor } from '../backends/webgpu/tridiagonal.js';
 import {
@@ -208,6 +209,9 @@ export class TridiagonalPlan {
           c[i * w + q] = round(data.upper[e * w + q]);
         }
       }
+      // A non-finite coefficient (or one that overflows float32) makes the elimination meaningless, yet
+      // Thomas/LU can return finite numbers for it (an infinite diagonal entry gives x_i = 0): flag it.
+      if (!coefficientsFinite(a, b, c, n, w)) status[j] |= TRIDIAGONAL_STATUS.ZERO_PIVOT;
       for (let r = 0; r < nrhs; r++) {
         for (let i = 0; i < n; i++) {
           const e = rhsIndex(layout, n, batch, r, j, i);
@@ -290,6 +294,16 @@ export class TridiagonalPlan {
   }
 }
 
+/** The coefficients a solve reads (a_0 and c_{N−1} are ignored) are all finite. */
+function coefficientsFinite(a: Float64Array, b: Float64Array, c: Float64Array, n: number, w: number): boolean {
+  for (let k = 0; k < n * w; k++) {
+    if (!Number.isFinite(b[k])) return false;
+    if (k >= w && !Number.isFinite(a[k])) return false;
+    if (k < (n - 1) * w && !Number.isFinite(c[k])) return false;
+  }
+  return true;
+}
+
 function statusOk(status: Uint32Array): boolean {
   const bad = TRIDIAGONAL_STATUS.ZERO_PIVOT | TRIDIAGONAL_STATUS.NON_FINITE;
   return status.every((s) => (s & bad) === 0);
@@ -315,6 +329,20 @@ export async function createTridiagonalPlan(desc: TridiagonalPlanDescriptor): Pr
   if (want === 'webgpu') gpu = desc.gpu ?? (await defaultGpuContext());
   else if (want === 'auto' && p.dtype === 'float32' && desc.cpuAlgorithm === undefined) {
     gpu = desc.gpu ?? (await defaultGpuContext().catch(() => null));
+  }
+  if (gpu) {
+    // The kernels bind each user array whole: an array beyond one storage binding would only fail at
+    // solve time, as a Dawn validation error after the upload. Say so at plan time, naming the limit
+    // ('auto' runs such problems on the CPU instead). Cyclic plans solve one extra right-hand side.
+    const w = p.complex ? 8 : 4;
+    const bytes = p.n * p.batch * (p.cyclic && p.n > 2 ? p.nrhs + 1 : p.nrhs) * w;
+    const max = gpu.limits.maxStorageBufferBindingSize;
+    if (bytes > max) {
+      if (want === 'webgpu') {
+        throw new DeviceLimitError('maxStorageBufferBindingSize', bytes, max, `the right-hand sides of a tridiagonal solve (n ${p.n} × batch ${p.batch} × nrhs ${p.nrhs}${p.complex ? ', complex' : ''}; split the batch)`);
+      }
+      gpu = null;
+    }
   }
   p.backend = gpu ? 'webgpu' : 'cpu';
 

@@ -15,14 +15,15 @@ export function generateR2cPost(n: number, scale: number, custom?: FftCustomIo):
   const M = n / 2;
   const pairs = Math.floor(M / 2) + 1;
   const sc = scale === 1 ? '' : ` * ${f32(scale)}`;
+  const usesAux = !!custom?.table && `${custom.wr ?? ''}${custom.outHelpers ?? ''}`.includes('aux[');
   const wgsl = `@group(0) @binding(0) var<storage, read> src: array<vec2<f32>>;
 @group(0) @binding(1) var<storage, read_write> dst: array<${custom?.dstType ?? 'vec2<f32>'}>;
 struct Params { batch: u32, grid_x: u32, in_offset: u32, in_stride: u32, in_dist: u32, out_offset: u32, out_stride: u32, out_dist: u32 }
 @group(0) @binding(3) var<uniform> params: Params;
 @group(0) @binding(5) var<storage, read> rtw: array<vec2<f32>>;
-${custom?.table ? '@group(0) @binding(6) var<storage, read> aux: array<vec2<f32>>;' : ''}
+${usesAux ? '@group(0) @binding(6) var<storage, read> aux: array<vec2<f32>>;' : ''}
 ${custom?.wr ?? 'fn wr(base: u32, k: u32, v: vec2<f32>) { dst[base + k * params.out_stride] = v; }'}
-${custom?.helpers ?? ''}
+${custom?.outHelpers ?? ''}
 fn cmul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> { return vec2<f32>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
 fn post(a: vec2<f32>, y: vec2<f32>, k: u32) -> vec2<f32> {
   let b = vec2<f32>(y.x, -y.y);
@@ -46,6 +47,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 }
 `;
   const bindings: FftKernelSource['bindings'] = ['src', 'dst', 'params', 'real'];
-  if (custom?.table) bindings.push('aux');
+  if (usesAux) bindings.push('aux');
   return { name: `r2c-post${n}`, key: stableKey({ k: 'r2c-post', n, scale, custom: custom?.key ?? null }), wgsl, entryPoint: 'main', bindings };
 }

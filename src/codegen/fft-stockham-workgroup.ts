@@ -71,8 +71,10 @@ export interface FftCustomIo {
   wr?: string;
   /** fn wrr(base: u32, i: u32, v: f32): receives real output i. */
   wrr?: string;
-  /** Extra WGSL (helper functions). */
-  helpers?: string;
+  /** Extra WGSL the input hooks need (emitted only in the kernel that reads the user's input). */
+  inHelpers?: string;
+  /** Extra WGSL the output hooks need (emitted only in the kernel that writes the user's output). */
+  outHelpers?: string;
   /** Table bound at binding 6 as `aux: array<vec2<f32>>`. */
   table?: Float32Array;
 }
@@ -134,7 +136,9 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     out.push('@group(0) @binding(5) var<storage, read> rtw: array<vec2<f32>>;');
     bindings.push('real');
   }
-  if (io.custom?.table) {
+  // Declared only where a hook of this kernel reads it: 'auto' layouts drop unused bindings.
+  const hookCode = [io.custom?.rd, io.custom?.rdr, io.custom?.wr, io.custom?.wrr, io.custom?.inHelpers, io.custom?.outHelpers].join('\n');
+  if (io.custom?.table && hookCode.includes('aux[')) {
     out.push('@group(0) @binding(6) var<storage, read> aux: array<vec2<f32>>;');
     bindings.push('aux');
   }
@@ -304,11 +308,17 @@ function ioFunctions(io: FftKernelIo, SRC: string, DST: string): string[] {
   // Raw element access: rd/wr complex elements, rdr/wrr reals. Custom hooks (r2r transforms) replace
   // them, so every load mode below composes with a virtual input or output.
   const lines: string[] = [];
-  lines.push(c?.rd ?? `fn rd(base: u32, k: u32) -> vec2<f32> { return ${SRC}[base + k * params.in_stride]; }`);
-  lines.push(c?.wr ?? `fn wr(base: u32, k: u32, v: vec2<f32>) { ${DST}[base + k * params.out_stride] = v; }`);
+  const realSrc = (c?.srcType ?? (io.load === 'real' ? 'f32' : 'vec2<f32>')) === 'f32';
+  const realDst = (c?.dstType ?? (io.store === 'real' ? 'f32' : 'vec2<f32>')) === 'f32';
+  // Defaults only where the binding has the matching element type (a real array has no rd/wr).
+  if (c?.rd) lines.push(c.rd);
+  else if (!realSrc) lines.push(`fn rd(base: u32, k: u32) -> vec2<f32> { return ${SRC}[base + k * params.in_stride]; }`);
+  if (c?.wr) lines.push(c.wr);
+  else if (!realDst) lines.push(`fn wr(base: u32, k: u32, v: vec2<f32>) { ${DST}[base + k * params.out_stride] = v; }`);
   if (io.load === 'real' || io.load === 'packed-real') lines.push(c?.rdr ?? `fn rdr(base: u32, i: u32) -> f32 { return ${SRC}[base + i * params.in_stride]; }`);
   if (io.store === 'real' || io.store === 'packed-real') lines.push(c?.wrr ?? `fn wrr(base: u32, i: u32, v: f32) { ${DST}[base + i * params.out_stride] = v; }`);
-  if (c?.helpers) lines.push(c.helpers);
+  if (c?.inHelpers) lines.push(c.inHelpers);
+  if (c?.outHelpers) lines.push(c.outHelpers);
   switch (io.load) {
     case 'complex':
       lines.push('fn ld(base: u32, idx: u32) -> vec2<f32> { return rd(base, idx); }');

@@ -269,7 +269,16 @@ export async function readBuffer(ctx: GpuContext, src: GPUBuffer, offset: number
     const enc = d.createCommandEncoder();
     enc.copyBufferToBuffer(src, offset, staging, 0, size);
     d.queue.submit([enc.finish()]);
-    await staging.mapAsync(GPUMapMode.READ);
+    try {
+      await staging.mapAsync(GPUMapMode.READ);
+    } catch (e) {
+      // mapAsync rejects with a DOMException (AbortError / OperationError) when the device is lost or the
+      // source destroyed while the read is in flight; the lost promise settles a moment later.
+      await new Promise((r) => setTimeout(r, 0));
+      ctx.assertUsable('readBuffer');
+      const err = e as Error;
+      throw new DeviceError(`readBuffer: reading ${size} bytes back failed (${err?.name ?? 'Error'}: ${err?.message ?? String(e)})`);
+    }
     const copy = staging.getMappedRange().slice(0);
     staging.unmap();
     return copy;

@@ -175,7 +175,9 @@ export class WebGpuFft {
       const hooks = custom && (first || lastFft) ? custom.io : undefined;
       if (load === 'complex' && store === 'complex' && !hooks) return undefined;
       // A hook applies only on its own side: the first pass keeps the default writer, the last the reader.
-      const io = hooks ? { ...hooks, ...(first ? {} : { rd: undefined, rdr: undefined }), ...(lastFft ? {} : { wr: undefined, wrr: undefined }) } : undefined;
+      const io = hooks
+        ? { ...hooks, ...(first ? {} : { rd: undefined, rdr: undefined, inHelpers: undefined }), ...(lastFft ? {} : { wr: undefined, wrr: undefined, outHelpers: undefined }) }
+        : undefined;
       if (io && (!first || !lastFft)) {
         io.key = `${hooks!.key}|${first ? 'in' : ''}${lastFft ? 'out' : ''}`;
         if (!lastFft) io.dstType = 'vec2<f32>';
@@ -215,7 +217,7 @@ export class WebGpuFft {
         const kernel = generateR2cPost(N, realScale, custom?.io);
         const pipeline = await getPipeline(ctx, kernel);
         const realTw = createStorageBuffer(ctx, realTwiddleTable(N), 'real-twiddles');
-        const aux = custom?.io.table ? createStorageBuffer(ctx, custom.io.table, 'adapter-table') : null;
+        const aux = custom?.io.table && kernel.bindings.includes('aux') ? createStorageBuffer(ctx, custom.io.table, 'adapter-table') : null;
         const pairs = Math.floor(m / 2) + 1;
         const sizes = custom ? { inCount: m, outCount: custom.outCount, inElem: BYTES, outElem: custom.outElem } : { inCount: m, outCount: m + 1, inElem: BYTES, outElem: BYTES };
         const chunks = forOuter(outer, false, true, m * problem.batch, contiguous, problem.output, (il, ol) =>

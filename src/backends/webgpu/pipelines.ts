@@ -4,7 +4,7 @@
  * which travel in uniforms). Pipelines are cached per device, so a replaced device rebuilds them.
  */
 import type { GpuContext } from './device.js';
-import { DeviceError } from '../../errors.js';
+import { DeviceError, DeviceLimitError } from '../../errors.js';
 
 /** What a code generator hands to the backend: plain data, no GPU objects. */
 export interface KernelSource {
@@ -79,7 +79,10 @@ export function pipelineCacheSize(ctx: GpuContext): number {
 export function dispatchGrid(count: number, maxPerDim: number): [number, number] {
   if (count <= maxPerDim) return [Math.max(1, count), 1];
   const y = Math.ceil(count / maxPerDim);
-  if (y > maxPerDim) throw new DeviceError(`dispatch of ${count} workgroups exceeds ${maxPerDim}² (maxComputeWorkgroupsPerDimension)`);
+  if (y > maxPerDim) {
+    // A limit of the device, not a WebGPU failure: DeviceLimitError names it (and 'auto' backends fall back).
+    throw new DeviceLimitError('maxComputeWorkgroupsPerDimension', y, maxPerDim, `a dispatch of ${count} workgroups (a 2-D grid of ${maxPerDim} × ${y})`);
+  }
   const x = Math.ceil(count / y);
   return [x, y];
 }

@@ -1,0 +1,117 @@
+/**
+ * scipy.fft-shaped real-to-real transforms: dct/idct/dst/idst (types 1–4), dctn/idctn/dstn/idstn and the
+ * Hartley transform dht/idht (self-inverse up to 1/N). Float32Array runs on WebGPU when available (each
+ * transform fused into its FFT's passes), Float64Array on the float64 CPU backend; results have the
+ * input's array type. 'auto' falls back to the CPU for lengths the GPU planner does not handle yet.
+ */
+import { ArgumentError, ButterflyError } from '../errors.js';
+import { defaultGpuContext, type GpuContext } from '../backends/webgpu/device.js';
+import { WebGpuR2r, type R2rFamily, type R2rNorm } from '../backends/webgpu/r2r.js';
+import * as cpuDct from '../backends/cpu/r2r-dct.js';
+import * as cpuDst from '../backends/cpu/r2r-dst.js';
+import * as cpuDht from '../backends/cpu/r2r-dht.js';
+import { normalizeAxis, resizeAxis } from '../backends/cpu/fft-nd.js';
+import type { BackendChoice } from './fft.js';
+
+export type RealArray = Float32Array | Float64Array;
+
+export interface R2rCallOptions {
+  /** DCT/DST type 1–4 (default 2). */
+  type?: number;
+  /** Length along `axis`: input cropped or zero-padded. */
+  n?: number;
+  axis?: number;
+  norm?: R2rNorm;
+  /** scipy's orthogonalize (default: norm === 'ortho'). */
+  orthogonalize?: boolean;
+  /** Row-major shape of x (default 1-D). */
+  shape?: readonly number[];
+  backend?: BackendChoice;
+  gpu?: GpuContext;
+}
+
+export interface R2rNdCallOptions extends Omit<R2rCallOptions, 'n' | 'axis'> {
+  s?: readonly number[];
+  axes?: readonly number[];
+}
+
+export const dct = (x: RealArray, o: R2rCallOptions = {}) => oneD('dct', false, x, o);
+export const idct = (x: RealArray, o: R2rCallOptions = {}) => oneD('dct', true, x, o);
+export const dst = (x: RealArray, o: R2rCallOptions = {}) => oneD('dst', false, x, o);
+export const idst = (x: RealArray, o: R2rCallOptions = {}) => oneD('dst', true, x, o);
+export const dht = (x: RealArray, o: Omit<R2rCallOptions, 'type' | 'orthogonalize'> = {}) => oneD('dht', false, x, o);
+export const idht = (x: RealArray, o: Omit<R2rCallOptions, 'type' | 'orthogonalize'> = {}) => oneD('dht', true, x, o);
+export const dctn = (x: RealArray, o: R2rNdCallOptions = {}) => nd('dct', false, x, o);
+export const idctn = (x: RealArray, o: R2rNdCallOptions = {}) => nd('dct', true, x, o);
+export const dstn = (x: RealArray, o: R2rNdCallOptions = {}) => nd('dst', false, x, o);
+export const idstn = (x: RealArray, o: R2rNdCallOptions = {}) => nd('dst', true, x, o);
+
+function oneD(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rCallOptions): Promise<RealArray> {
+  return nd(family, inverse, x, { ...o, axes: [o.axis ?? -1], s: o.n === undefined ? undefined : [o.n] });
+}
+
+async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCallOptions): Promise<RealArray> {
+  if (!(x instanceof Float32Array) && !(x instanceof Float64Array)) throw new ArgumentError('x', x, 'a Float32Array or Float64Array of real values');
+  if (x.length === 0) throw new ArgumentError('x', x, 'a non-empty array');
+  const shape = [...(o.shape ?? [x.length])];
+  if (shape.length === 0 || !shape.every((d) => Number.isSafeInteger(d) && d >= 1)) throw new ArgumentError('shape', o.shape, 'a non-empty array of positive integers');
+  if (shape.reduce((a, b) => a * b, 1) !== x.length) throw new ArgumentError('x', x, `${shape.reduce((a, b) => a * b, 1)} values for shape [${shape.join(', ')}]`);
+  const type = family === 'dht' ? undefined : o.type ?? 2;
+  if (type !== undefined && ![1, 2, 3, 4].includes(type)) throw new ArgumentError('type', o.type, 'a transform type 1, 2, 3 or 4');
+  const norm = o.norm ?? 'backward';
+  if (!['backward', 'ortho', 'forward'].includes(norm)) throw new ArgumentError('norm', norm, "'backward', 'ortho' or 'forward'");
+  const axes = (o.axes ?? (o.s ? o.s.map((_, i) => shape.length - o.s!.length + i) : shape.map((_, i) => i))).map((a) => normalizeAxis(a, shape.length, 'axes'));
+  if (o.s && o.s.length !== axes.length) throw new ArgumentError('s', o.s, `${axes.length} lengths, one per axis`);
+  const s = axes.map((a, i) => (o.s && o.s[i] !== -1 ? o.s[i] : shape[a]));
+  const minN = family === 'dct' && type === 1 ? 2 : 1;
+  s.forEach((v) => {
+    if (!Number.isSafeInteger(v) || v < minN) throw new ArgumentError('n', v, `an integer ≥ ${minN} for ${family.toUpperCase()}${type ? ` type ${type}` : ''}`);
+  });
+  const backend = o.backend ?? (x instanceof Float64Array ? 'cpu' : 'auto');
+  if (backend !== 'auto' && backend !== 'webgpu' && backend !== 'cpu') throw new ArgumentError('backend', backend, "'auto', 'webgpu' or 'cpu'");
+  const cpu = (): RealArray => {
+    const ndOpts = { type, norm, orthogonalize: o.orthogonalize, axes, s };
+    let r;
+    if (family === 'dht') {
+      // The DHT module is 1-D per axis: apply along each axis in turn (last first, as scipy).
+      let cur = { data: x instanceof Float64Array ? x : Float64Array.from(x), shape };
+      for (let i = axes.length - 1; i >= 0; i--) cur = (inverse ? cpuDht.idht : cpuDht.dht)(cur.data, { norm, n: s[i], axis: axes[i] }, cur.shape);
+      r = cur;
+    } else if (family === 'dct') r = (inverse ? cpuDct.idctn : cpuDct.dctn)(x, shape, ndOpts);
+    else r = (inverse ? cpuDst.idstn : cpuDst.dstn)(x, shape, ndOpts);
+    return x instanceof Float32Array ? Float32Array.from(r.data) : r.data;
+  };
+  if (backend === 'cpu') return cpu();
+  let ctx = o.gpu ?? null;
+  if (!ctx) {
+    try {
+      ctx = await defaultGpuContext();
+    } catch (e) {
+      if (backend === 'webgpu') throw e;
+      return cpu();
+    }
+  }
+  let data: Float64Array | null = null;
+  let cur = shape;
+  axes.forEach((a, i) => {
+    if (cur[a] !== s[i]) {
+      const r = resizeAxis(data ?? Float64Array.from(x), cur, a, s[i], 1);
+      data = r.data;
+      cur = r.shape;
+    }
+  });
+  const input = data ? Float32Array.from(data) : x instanceof Float32Array ? x : Float32Array.from(x);
+  let plan: WebGpuR2r;
+  try {
+    plan = await WebGpuR2r.create(ctx, { family, type, inverse, norm, orthogonalize: o.orthogonalize, shape: cur, axes });
+  } catch (e) {
+    if (backend === 'auto' && e instanceof ButterflyError && !(e instanceof ArgumentError)) return cpu();
+    throw e;
+  }
+  try {
+    const out = await plan.run(input);
+    return x instanceof Float32Array ? out : Float64Array.from(out);
+  } finally {
+    plan.destroy();
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * Real and N-D FFTs on WebGPU against the float64 CPU backend: R2C/C2R (packed even lengths with fused
+ * pre/post-processing, odd lengths, multi-pass with the post kernel), 2-D and 3-D over chosen axes, and
+ * numpy's n / s crop-and-pad rules. Relative L2 bound 1e-6·log2(N) for f32.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { testGpu } from '../helpers/gpu.js';
+import * as api from '../../src/api/fft.js';
+import { randomFloat32 } from '../../src/util/random.js';
+import { relativeL2 } from '../../src/util/metrics.js';
+import { ArgumentError } from '../../src/errors.js';
+
+const bound = (n: number) => 1e-6 * Math.max(1, Math.log2(n));
+type Fn = 'rfft' | 'irfft' | 'fftn' | 'ifftn' | 'rfftn' | 'irfftn' | 'fft2' | 'rfft2' | 'irfft2' | 'fft' | 'ifft';
+
+async function check(fn: Fn, shape: number[], opts: Record<string, unknown>, complexIn: boolean, seed: number, n: number) {
+  const ctx = await testGpu();
+  if (!ctx) return;
+  const x = randomFloat32(shape.reduce((a, b) => a * b, 1) * (complexIn ? 2 : 1), seed);
+  const f = api[fn] as (x: Float32Array | Float64Array, o: Record<string, unknown>) => Promise<Float32Array | Float64Array>;
+  const gpu = await f(x, { ...opts, shape, gpu: ctx, backend: 'webgpu' });
+  const cpu = await f(Float64Array.from(x), { ...opts, shape, backend: 'cpu' });
+  assert.ok(gpu instanceof Float32Array);
+  assert.equal(gpu.length, cpu.length, `${fn} ${JSON.stringify(shape)} length`);
+  const err = relativeL2(gpu, cpu);
+  assert.ok(err <= bound(n), `${fn} ${JSON.stringify(shape)} ${JSON.stringify(opts)}: ${err}`);
+}
+
+test('rfft / irfft: even and odd lengths, batches, all norms, single-workgroup and multi-pass', async (t) => {
+  if (!(await testGpu())) return t.skip('no WebGPU adapter');
+  const sizes = [1, 2, 3, 4, 5, 6, 7, 8, 15, 16, 30, 64, 100, 127 - 1, 256, 1000, 1001, 4096, 8192, 16384, 3 ** 9, 1 << 17];
+  for (const [i, n] of sizes.entries()) {
+    const batch = n > 10000 ? 1 : 3;
+    const norm = (['backward', 'ortho', 'forward'] as const)[i % 3];
+    await check('rfft', [batch, n], { norm }, false, n, n);
+    const m = Math.floor(n / 2) + 1;
+    if (n > 1) await check('irfft', [batch, m], { n, norm }, true, n + 1, n);
+  }
+});
+
+test('rfft with n (crop / pad) and along a non-last axis; irfft default length', async (t) => {
+  if (!(await testGpu())) return t.skip('no WebGPU adapter');
+  await check('rfft', [3, 100], { n: 64 }, false, 1, 64);
+  await check('rfft', [3, 50], { n: 81 }, false, 2, 81);
+  await check('rfft', [12, 5], { axis: 0 }, false, 3, 12);
+  await check('irfft', [4, 33], {}, true, 4, 64);
+  await check('irfft', [9, 4], { axis: 0 }, true, 5, 16);
+});
+
+test('2-D and 3-D transforms over chosen axes, odd sizes, batches', async (t) => {
+  if (!(await testGpu())) return t.skip('no WebGPU adapter');
+  await check('fft2', [3, 64, 48], {}, true, 6, 64 * 48);
+  await check('fftn', [5, 7, 9], {}, true, 7, 315);
+  await check('ifftn', [8, 16, 32], { axes: [0, 2] }, true, 8, 256);
+  await check('fftn', [4, 6, 10], { axes: [1] }, true, 9, 6);
+  await check('fftn', [32, 32, 32], { norm: 'ortho' }, true, 10, 32768);
+  await check('fftn', [6, 10], { s: [8, 12] }, true, 11, 96);
+  await check('rfft2', [3, 64, 48], { norm: 'ortho' }, false, 12, 64 * 48);
+  await check('rfftn', [5, 7, 9], {}, false, 13, 315);
+  await check('rfftn', [8, 16, 32], { axes: [0, 1] }, false, 14, 128);
+  await check('irfft2', [4, 32, 33], {}, true, 15, 32 * 64);
+  await check('irfftn', [5, 7, 5], { s: [5, 7, 9] }, true, 16, 315);
+  await check('irfftn', [16, 9, 3], { axes: [0, 1] }, true, 17, 256);
+});
+
+test('N-D argument errors', async () => {
+  await assert.rejects(api.fftn(new Float32Array(8), { shape: [2, 3] }), ArgumentError);
+  await assert.rejects(api.fftn(new Float32Array(8), { shape: [2, 2], axes: [2] }), ArgumentError);
+  await assert.rejects(api.rfftn(new Float32Array(0)), ArgumentError);
+  await assert.rejects(api.irfft(new Float32Array(2), { backend: 'cpu' }), ArgumentError);
+  await assert.rejects(api.fft2(new Float32Array(8), { shape: [4], backend: 'cpu' }), ArgumentError);
+  await assert.rejects(api.fftn(new Float32Array(8), { s: [0], backend: 'cpu' }), ArgumentError);
+});
