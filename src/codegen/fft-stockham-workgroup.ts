@@ -27,7 +27,7 @@ export interface FftKernelSource {
   /** Multi-pass kernels: the outer twiddle table to bind at 'outer' (direction already applied). */
   outerTable?: Float32Array;
   /** Which resources the kernel declares, in binding order. */
-  bindings: ('src' | 'dst' | 'data' | 'twiddles' | 'params' | 'outer' | 'real' | 'aux')[];
+  bindings: ('src' | 'dst' | 'data' | 'twiddles' | 'params' | 'outer' | 'real' | 'aux' | 'blu')[];
   /** Real-transform kernels: the table W_N^k (k ≤ N/2) to bind at 'real'. */
   realTable?: Float32Array;
 }
@@ -51,6 +51,12 @@ export interface FftKernelIo {
   realLength: number;
   /** Virtual inputs/outputs (r2r transforms): WGSL replacing the raw element access. */
   custom?: FftCustomIo;
+  /**
+   * Bluestein's chirp-z transform of length n through L-point FFTs: `pre` multiplies the user's input by
+   * the chirp (zero beyond n), `mid` multiplies the forward transform by the chirp filter's spectrum,
+   * `post` multiplies by the chirp, scales, and keeps the first n outputs. Tables at binding 7.
+   */
+  bluestein?: { n: number; L: number; pre: boolean; mid: boolean; post: boolean; scale: number };
 }
 
 /**
@@ -141,6 +147,10 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   if (io.custom?.table && hookCode.includes('aux[')) {
     out.push('@group(0) @binding(6) var<storage, read> aux: array<vec2<f32>>;');
     bindings.push('aux');
+  }
+  if (io.bluestein) {
+    out.push('@group(0) @binding(7) var<storage, read> blu: array<vec2<f32>>;');
+    bindings.push('blu');
   }
   out.push(...ioFunctions(io, SRC, DST));
   out.push(
@@ -271,7 +281,9 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     staging,
     pass: pass ?? null,
     twiddles: recipe.twiddles,
-    io: variant.io ? { load: variant.io.load, store: variant.io.store, realLength: variant.io.realLength, custom: variant.io.custom?.key ?? null } : null,
+    io: variant.io
+      ? { load: variant.io.load, store: variant.io.store, realLength: variant.io.realLength, custom: variant.io.custom?.key ?? null, bluestein: variant.io.bluestein ?? null }
+      : null,
     direction: variant.direction,
     scale: variant.scale,
     inPlace: variant.inPlace,
@@ -371,7 +383,18 @@ function ioFunctions(io: FftKernelIo, SRC: string, DST: string): string[] {
       lines.push('fn st(base: u32, idx: u32, v: vec2<f32>) { wrr(base, 2u * idx, v.x); wrr(base, 2u * idx + 1u, v.y); }');
       break;
   }
-  return lines;
+  const b = io.bluestein;
+  if (!b) return lines;
+  // Bluestein wraps the user-facing ld/st: chirp in, filter spectrum in the middle, chirp out.
+  const wrapped = lines.map((l) => (b.pre ? l.replace('fn ld(', 'fn ld_user(') : l)).map((l) => (b.post ? l.replace('fn st(', 'fn st_user(') : l));
+  if (b.mid) {
+    // The middle pass reads the forward transform (complex scratch) and multiplies by B/L.
+    const i = wrapped.findIndex((l) => l.startsWith('fn ld('));
+    wrapped[i] = `fn ld(base: u32, idx: u32) -> vec2<f32> { return cmul(rd(base, idx), blu[${b.n}u + idx]); }`;
+  }
+  if (b.pre) wrapped.push(`fn ld(base: u32, idx: u32) -> vec2<f32> { if (idx >= ${b.n}u) { return vec2<f32>(0.0, 0.0); } return cmul(ld_user(base, idx), blu[idx]); }`);
+  if (b.post) wrapped.push(`fn st(base: u32, idx: u32, v: vec2<f32>) { if (idx < ${b.n}u) { st_user(base, idx, cmul(v, blu[idx]) * ${f32(b.scale)}); } }`);
+  return wrapped;
 }
 
 /**

@@ -101,6 +101,10 @@ export function planMultiPass(n: number, batch: number, limits: PlannerLimits, o
 
 /** A one-line summary of a recipe: pass lengths, radices, mapping and exchange. */
 export function describeRecipe(recipe: FftRecipe): { passes: number; radices: string; mapping: string; exchange: string } {
+  if (recipe.algorithm === 'bluestein') {
+    const inner = describeRecipe(recipe.inner);
+    return { passes: 2 * inner.passes, radices: `bluestein L=${recipe.L}: ${inner.radices} (fwd+inv)`, mapping: inner.mapping, exchange: inner.exchange };
+  }
   const list = recipe.algorithm === 'stockham-multipass' ? recipe.passes : [recipe];
   return {
     passes: list.length,

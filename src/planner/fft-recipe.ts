@@ -83,4 +83,18 @@ export interface MultiPassFftRecipe {
   bytesPerProblem: number;
 }
 
-export type FftRecipe = WorkgroupFftRecipe | MultiPassFftRecipe;
+/**
+ * Bluestein's chirp-z transform for lengths with a prime factor beyond the register radices: the length-n
+ * DFT as a cyclic convolution of length L = the smallest 2^a·3^b ≥ 2n − 1, i.e. the `inner` recipe run
+ * forward then inverse, with the chirp multiplications fused into the first and last passes and the
+ * filter spectrum into the middle one.
+ */
+export interface BluesteinFftRecipe {
+  algorithm: 'bluestein';
+  n: number;
+  L: number;
+  inner: WorkgroupFftRecipe | MultiPassFftRecipe;
+  bytesPerProblem: number;
+}
+
+export type FftRecipe = WorkgroupFftRecipe | MultiPassFftRecipe | BluesteinFftRecipe;

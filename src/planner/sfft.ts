@@ -221,7 +221,7 @@ export function planSfft(init: SfftPlanInit): SfftRecipe {
     const filterEst = { n, B: bEst, tolerance: init.tolEst ?? 1e-8, boxcar: oddAtLeast((1.4 * 1.1 * n) / bEst) };
     const loops = [...makeLoops(locLoops, n, bLoc, 'loc', next), ...makeLoops(estLoops, n, bEst, 'est', next)];
     const verify = makeLoops(1, n, bEst, 'est', next)[0];
-    robust = { bLoc, bEst, kept, locLoops, votes, estLoops, filterLoc, filterEst, loops, hitCapacity: Math.max(256, 8 * k), verify };
+    robust = { bLoc, bEst, kept, locLoops, votes, estLoops, filterLoc, filterEst, loops, hitCapacity: Math.max(1024, 32 * k), verify };
   }
 
   let exact: SfftExactRecipe | null = null;

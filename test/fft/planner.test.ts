@@ -97,3 +97,21 @@ test('kernel cache keys hold exactly what changes the code', () => {
   }
   assert.equal(new Set(variants.map((v) => v.key)).size, variants.length);
 });
+
+test('Bluestein recipes execute to the naive DFT in float64 (primes and large prime factors)', async () => {
+  const { bluesteinLength } = await import('../../src/backends/webgpu/fft.js');
+  for (const n of [67, 97, 101, 257, 1009, 2 * 131]) {
+    const L = bluesteinLength(n);
+    assert.ok(L >= 2 * n - 1 && L < 4 * n, `L=${L} for n=${n}`);
+    for (const direction of ['forward', 'inverse'] as const) {
+      const recipe = { algorithm: 'bluestein' as const, n, L, inner: planWorkgroupFft(L, 1, H200), bytesPerProblem: 0 };
+      const x = randomFloat64(2 * n * 2, n);
+      const y = new Float64Array(2 * n * 2);
+      executeFftRecipe(recipe, fftProblem({ n, batch: 2, direction }), x, y);
+      for (let b = 0; b < 2; b++) {
+        const ref = dftNaive(x.subarray(2 * n * b, 2 * n * (b + 1)), direction === 'inverse');
+        assert.ok(relativeL2(y.subarray(2 * n * b, 2 * n * (b + 1)), ref) < 1e-11, `n=${n} ${direction}`);
+      }
+    }
+  }
+});

@@ -3,7 +3,7 @@
  * generated WGSL, with exact arithmetic in place of f32. It is the executable specification of the GPU
  * kernels (a wrong recipe fails here, without a GPU) and the float64 result for recipe-shaped problems.
  */
-import type { FftRecipe, WorkgroupFftRecipe } from '../../planner/fft-recipe.js';
+import type { BluesteinFftRecipe, FftRecipe, WorkgroupFftRecipe } from '../../planner/fft-recipe.js';
 import type { FftProblem } from '../../planner/fft-problem.js';
 import { normScale } from '../../planner/fft-problem.js';
 import { unitRoot } from '../../planner/twiddles.js';
@@ -17,6 +17,10 @@ export function executeFftRecipe(
 ): void {
   if (recipe.algorithm === 'stockham-multipass') {
     executeMultiPass(recipe.passes, problem, input, output);
+    return;
+  }
+  if (recipe.algorithm === 'bluestein') {
+    executeBluestein(recipe, problem, input, output);
     return;
   }
   executeWorkgroup(recipe, problem, input, output);
@@ -140,5 +144,59 @@ function smallDft(v: Float64Array, out: Float64Array, r: number, sign: number): 
     }
     out[2 * k] = re;
     out[2 * k + 1] = im;
+  }
+}
+
+/** Bluestein as the GPU runs it: chirp, L-point forward, multiply by the filter spectrum, inverse, chirp. */
+function executeBluestein(recipe: BluesteinFftRecipe, problem: FftProblem, input: ArrayLike<number>, output: Float64Array | Float32Array): void {
+  const { n, L } = recipe;
+  const sign = problem.direction === 'forward' ? 1 : -1;
+  const scale = normScale(n, problem.direction, problem.norm);
+  const w = new Float64Array(2 * n);
+  let sq = 0;
+  for (let j = 0; j < n; j++) {
+    const [c, s] = unitRoot(sq, 2 * n);
+    w[2 * j] = c;
+    w[2 * j + 1] = sign * s;
+    sq = (sq + 2 * j + 1) % (2 * n);
+  }
+  const contiguous = { offset: 0, stride: 1, dist: L };
+  const fwd = { n: L, batch: 1, direction: 'forward' as const, norm: 'backward' as const, input: contiguous, output: contiguous };
+  const inv = { ...fwd, direction: 'inverse' as const };
+  const b = new Float64Array(2 * L);
+  for (let j = 0; j < n; j++) {
+    b[2 * j] = w[2 * j];
+    b[2 * j + 1] = -w[2 * j + 1];
+    if (j > 0) {
+      b[2 * (L - j)] = w[2 * j];
+      b[2 * (L - j) + 1] = -w[2 * j + 1];
+    }
+  }
+  const B = new Float64Array(2 * L);
+  executeFftRecipe(recipe.inner, fwd, b, B);
+  const a = new Float64Array(2 * L);
+  const A = new Float64Array(2 * L);
+  const c = new Float64Array(2 * L);
+  for (let p = 0; p < problem.batch; p++) {
+    a.fill(0);
+    for (let j = 0; j < n; j++) {
+      const at = 2 * (problem.input.offset + p * problem.input.dist + j * problem.input.stride);
+      const xr = input[at], xi = input[at + 1];
+      a[2 * j] = xr * w[2 * j] - xi * w[2 * j + 1];
+      a[2 * j + 1] = xr * w[2 * j + 1] + xi * w[2 * j];
+    }
+    executeFftRecipe(recipe.inner, fwd, a, A);
+    for (let k = 0; k < L; k++) {
+      const re = A[2 * k] * B[2 * k] - A[2 * k + 1] * B[2 * k + 1];
+      const im = A[2 * k] * B[2 * k + 1] + A[2 * k + 1] * B[2 * k];
+      A[2 * k] = re;
+      A[2 * k + 1] = im;
+    }
+    executeFftRecipe(recipe.inner, inv, A, c); // 'backward' inverse carries the 1/L
+    for (let k = 0; k < n; k++) {
+      const at = 2 * (problem.output.offset + p * problem.output.dist + k * problem.output.stride);
+      output[at] = scale * (c[2 * k] * w[2 * k] - c[2 * k + 1] * w[2 * k + 1]);
+      output[at + 1] = scale * (c[2 * k] * w[2 * k + 1] + c[2 * k + 1] * w[2 * k]);
+    }
   }
 }

@@ -19,7 +19,8 @@ import { FFT_PARAMS_BYTES, generateWorkgroupFft, type FftCustomIo, type FftKerne
 import { generateR2cPost, R2C_POST_WORKGROUP } from '../../codegen/fft-real-post.js';
 import { realTwiddleTable } from '../../codegen/fft-stockham-workgroup.js';
 import { planWorkgroupFft } from '../../planner/fft-workgroup.js';
-import { fftProblem } from '../../planner/fft-problem.js';
+import { planCpuFft } from '../cpu/fft-plan.js';
+import { unitRoot } from '../../planner/twiddles.js';
 import { dispatchGrid, getPipeline } from './pipelines.js';
 import { createStorageBuffer, readBuffer, type GpuContext } from './device.js';
 
@@ -43,6 +44,7 @@ interface PassProgram {
   outer: GPUBuffer | null;
   real: GPUBuffer | null;
   aux: GPUBuffer | null;
+  blu: GPUBuffer | null;
   chunks: Chunk[];
   from: BufferName;
   to: BufferName;
@@ -115,14 +117,22 @@ export class WebGpuFft {
     // pairs of reals are complex elements.
     const realSide = real === 'r2c' ? problem.input : problem.output;
     const custom = options.custom;
+    // Lengths with a prime factor the register radices do not cover go through Bluestein's chirp-z
+    // transform (two FFTs of a smooth length L ≥ 2m − 1); real transforms then take the unpacked path.
+    const bluesteinFor = (len: number) => !isSmooth(len);
     let scheme: RealScheme | null = null;
     let recipe: FftRecipe;
+    let blu: { m: number; L: number } | null = null;
     if (real) {
       // With custom hooks the adapter reads and writes through its own functions, in any layout.
-      const packed = N % 2 === 0 && N >= 4 && (custom !== undefined || (realSide.stride === 1 && realSide.offset % 2 === 0 && realSide.dist % 2 === 0));
+      let packed = N % 2 === 0 && N >= 4 && (custom !== undefined || (realSide.stride === 1 && realSide.offset % 2 === 0 && realSide.dist % 2 === 0));
+      if (packed && bluesteinFor(N / 2)) packed = false;
       const m = packed ? N / 2 : N;
       let postKernel = false;
-      if (packed && real === 'r2c') {
+      if (bluesteinFor(m)) {
+        blu = { m, L: bluesteinLength(m) };
+        recipe = planFft(blu.L, problem.batch, ctx.limits, options);
+      } else if (packed && real === 'r2c') {
         try {
           // In-workgroup post-processing reads pairs from workgroup memory as vec2.
           recipe = planWorkgroupFft(m, problem.batch, ctx.limits, { ...options, exchange: 'complex' });
@@ -133,22 +143,30 @@ export class WebGpuFft {
         }
       } else recipe = planFft(m, problem.batch, ctx.limits, options);
       scheme = { m, packed, postKernel };
+    } else if (bluesteinFor(N)) {
+      blu = { m: N, L: bluesteinLength(N) };
+      recipe = planFft(blu.L, problem.batch, ctx.limits, options);
     } else recipe = planFft(N, problem.batch, ctx.limits, options);
-    const passes = recipe.algorithm === 'stockham-multipass' ? recipe.passes : [recipe];
+    const fftPasses = recipe.algorithm === 'stockham-multipass' ? recipe.passes : recipe.algorithm === 'bluestein' ? [] : [recipe];
+    if (blu) recipe = { algorithm: 'bluestein', n: blu.m, L: blu.L, inner: recipe as Exclude<FftRecipe, { algorithm: 'bluestein' }>, bytesPerProblem: 2 * recipe.bytesPerProblem };
+    // Bluestein runs the L-point recipe forward, then inverse.
+    const passes = blu ? [...fftPasses, ...fftPasses] : fftPasses;
+    const nFwd = fftPasses.length;
     const P = passes.length + (scheme?.postKernel ? 1 : 0);
     // Buffer chain: the last program writes the destination. In place, the first pass must not; for real
-    // transforms the destination's size differs from the complex intermediate's, so scratch is used.
+    // transforms (and Bluestein) the destination's size differs from the complex intermediate's.
     const to: BufferName[] = Array.from({ length: P }, (_, i) => {
       if (i === P - 1) return 'dst';
-      if (inPlace || real) return i % 2 === 0 ? 'tmp0' : 'tmp1';
+      if (inPlace || real || blu || custom) return i % 2 === 0 ? 'tmp0' : 'tmp1';
       return (P - 1 - i) % 2 === 0 ? 'dst' : 'tmp0';
     });
     const from: BufferName[] = to.map((_, i) => (i === 0 ? 'src' : to[i - 1]));
     const m = scheme ? scheme.m : N;
-    const contiguous: ComplexLayout = { offset: 0, stride: 1, dist: m };
+    const work = blu ? blu.L : m; // length of the complex intermediates
+    const contiguous: ComplexLayout = { offset: 0, stride: 1, dist: work };
     const outer = options.outer ?? { count: 1, inDist: 0, outDist: 0 };
     if (!Number.isSafeInteger(outer.count) || outer.count < 1) throw new ArgumentError('outer.count', outer.count, 'a positive integer');
-    const scratchBytes = m * problem.batch * outer.count * BYTES;
+    const scratchBytes = work * problem.batch * outer.count * BYTES;
     const needs = (b: BufferName) => to.includes(b);
     const maxBuffer = ctx.limits.maxBufferSize;
     if ((needs('tmp0') || needs('tmp1')) && scratchBytes > maxBuffer) {
@@ -165,6 +183,7 @@ export class WebGpuFft {
     const realScale = custom ? 1 : normScale(N, problem.direction, problem.norm);
     const fftScale = !scheme ? realScale : scheme.packed && real === 'c2r' ? 2 * realScale : scheme.postKernel ? 1 : realScale;
     const nFft = passes.length;
+    const bluTable = blu ? bluesteinTables(blu.m, blu.L, problem.direction) : null;
     const ioFor = (i: number): FftKernelIo | undefined => {
       const first = i === 0;
       const lastFft = i === nFft - 1 && !scheme?.postKernel;
@@ -173,7 +192,10 @@ export class WebGpuFft {
       if (scheme && first) load = real === 'c2r' ? (scheme.packed ? 'c2r' : 'hermitian') : scheme.packed ? (custom ? 'packed-real' : 'complex') : 'real';
       if (scheme && lastFft) store = real === 'r2c' ? (scheme.packed ? 'r2c' : 'half') : scheme.packed ? (custom ? 'packed-real' : 'complex') : 'real';
       const hooks = custom && (first || lastFft) ? custom.io : undefined;
-      if (load === 'complex' && store === 'complex' && !hooks) return undefined;
+      const bluestein = blu && (first || lastFft || i === nFwd)
+        ? { n: blu.m, L: blu.L, pre: first, mid: i === nFwd, post: lastFft, scale: fftScale }
+        : undefined;
+      if (load === 'complex' && store === 'complex' && !hooks && !bluestein) return undefined;
       // A hook applies only on its own side: the first pass keeps the default writer, the last the reader.
       const io = hooks
         ? { ...hooks, ...(first ? {} : { rd: undefined, rdr: undefined, inHelpers: undefined }), ...(lastFft ? {} : { wr: undefined, wrr: undefined, outHelpers: undefined }) }
@@ -184,34 +206,37 @@ export class WebGpuFft {
         if (!first) io.srcType = 'vec2<f32>';
         if (!first && !lastFft) io.table = undefined;
       }
-      return { load, store, realLength: N, custom: io };
+      return { load, store, realLength: N, custom: io, bluestein };
     };
     // Element sizes of each side (real arrays hold f32) for the binding windows.
     const inElem = (i: number) => (i === 0 && custom ? custom.inElem : i === 0 && real === 'r2c' && !scheme!.packed ? 4 : BYTES);
     const outElem = (i: number) => (i === P - 1 && custom ? custom.outElem : i === P - 1 && real === 'c2r' && !scheme!.packed ? 4 : BYTES);
-    const outCount = (i: number) => (i === P - 1 && custom ? custom.outCount : i === P - 1 && real === 'r2c' ? Math.floor(N / 2) + 1 : m);
+    const outCount = (i: number) => (i === P - 1 && custom ? custom.outCount : i === P - 1 && real === 'r2c' ? Math.floor(N / 2) + 1 : i === P - 1 ? m : work);
     const programs: PassProgram[] = [];
     try {
       for (const [i, r] of passes.entries()) {
+        const io = ioFor(i);
         const kernel = generateWorkgroupFft(r, {
-          direction: problem.direction,
-          scale: i === nFft - 1 ? fftScale : 1,
+          direction: blu ? (i < nFwd ? 'forward' : 'inverse') : problem.direction,
+          // Bluestein folds the output scale into its final chirp.
+          scale: i === nFft - 1 && !blu ? fftScale : 1,
           inPlace: inPlace && P === 1,
-          io: ioFor(i),
+          io,
         });
         const pipeline = await getPipeline(ctx, kernel);
         const twiddles = kernel.bindings.includes('twiddles') ? createStorageBuffer(ctx, twiddleTable32(r.n), `twiddles${r.n}`) : null;
         const outerTw = kernel.outerTable ? createStorageBuffer(ctx, kernel.outerTable, 'outer-twiddles') : null;
         const realTw = kernel.realTable ? createStorageBuffer(ctx, kernel.realTable, 'real-twiddles') : null;
-        const auxTable = ioFor(i)?.custom?.table;
+        const auxTable = io?.custom?.table;
         const aux = auxTable && kernel.bindings.includes('aux') ? createStorageBuffer(ctx, auxTable, 'adapter-table') : null;
+        const bluBuf = bluTable && kernel.bindings.includes('blu') ? createStorageBuffer(ctx, bluTable, 'bluestein-chirps') : null;
         const inLayout = i === 0 ? firstIn : contiguous;
         const outLayout = i === P - 1 ? lastOut : contiguous;
-        const inCount = i === 0 && custom ? custom.inCount : i === 0 && real === 'c2r' ? Math.floor(N / 2) + 1 : m;
-        const chunks = forOuter(outer, i === 0, i === P - 1, m * problem.batch, inLayout, outLayout, (il, ol) =>
-          planChunks(ctx, problem.batch, il, ol, { inCount, outCount: outCount(i), inElem: inElem(i), outElem: outElem(i) }, r.pass ? m / r.n : 1, r.problemsPerWorkgroup, options.splitLimits ?? {}),
+        const inCount = i === 0 && custom ? custom.inCount : i === 0 && real === 'c2r' ? Math.floor(N / 2) + 1 : i === 0 ? m : work;
+        const chunks = forOuter(outer, i === 0, i === P - 1, work * problem.batch, inLayout, outLayout, (il, ol) =>
+          planChunks(ctx, problem.batch, il, ol, { inCount, outCount: outCount(i), inElem: inElem(i), outElem: outElem(i) }, r.pass ? work / r.n : 1, r.problemsPerWorkgroup, options.splitLimits ?? {}),
         );
-        programs.push({ kernel, pipeline, twiddles, outer: outerTw, real: realTw, aux, chunks, from: from[i], to: to[i] });
+        programs.push({ kernel, pipeline, twiddles, outer: outerTw, real: realTw, aux, blu: bluBuf, chunks, from: from[i], to: to[i] });
       }
       if (scheme?.postKernel) {
         const kernel = generateR2cPost(N, realScale, custom?.io);
@@ -223,7 +248,7 @@ export class WebGpuFft {
         const chunks = forOuter(outer, false, true, m * problem.batch, contiguous, problem.output, (il, ol) =>
           planChunks(ctx, problem.batch, il, ol, sizes, pairs, R2C_POST_WORKGROUP, options.splitLimits ?? {}),
         );
-        programs.push({ kernel, pipeline, twiddles: null, outer: null, real: realTw, aux, chunks, from: from[P - 1], to: to[P - 1] });
+        programs.push({ kernel, pipeline, twiddles: null, outer: null, real: realTw, aux, blu: null, chunks, from: from[P - 1], to: to[P - 1] });
       }
     } catch (e) {
       for (const p of programs) destroyProgram(p);
@@ -354,6 +379,7 @@ export class WebGpuFft {
             else if (b === 'outer') entries.push({ binding: 4, resource: { buffer: prog.outer! } });
             else if (b === 'real') entries.push({ binding: 5, resource: { buffer: prog.real! } });
             else if (b === 'aux') entries.push({ binding: 6, resource: { buffer: prog.aux! } });
+            else if (b === 'blu') entries.push({ binding: 7, resource: { buffer: prog.blu! } });
             else entries.push({ binding: 3, resource: { buffer: c.params } });
           }
           return this.ctx.device.createBindGroup({ layout, entries, label: prog.kernel.name });
@@ -387,11 +413,62 @@ function forOuter(
   return chunks;
 }
 
+function isSmooth(n: number): boolean {
+  let m = n;
+  for (let p = 2; p <= 64 && m > 1; p++) while (m % p === 0) m /= p;
+  return m === 1;
+}
+
+/** Smallest 2^a·3^b ≥ 2m − 1: the cyclic convolution length of Bluestein's algorithm. */
+export function bluesteinLength(m: number): number {
+  const need = 2 * m - 1;
+  let best = Infinity;
+  for (let p3 = 1; p3 < 2 * need; p3 *= 3) {
+    let v = p3;
+    while (v < need) v *= 2;
+    best = Math.min(best, v);
+  }
+  return best;
+}
+
+/**
+ * Bluestein tables, float64-accurate: [w_j = e^{∓iπ j²/m}, j < m | B_k = FFT_L(b)_k / L, k < L] with
+ * b_j = w̄_j at j and L − j (the chirp, wrapped for a cyclic convolution). j² is reduced mod 2m
+ * incrementally so no angle is ever large.
+ */
+export function bluesteinTables(m: number, L: number, direction: 'forward' | 'inverse'): Float32Array {
+  const sgn = direction === 'forward' ? 1 : -1; // unitRoot gives e^{−2πi·e/n}
+  const w = new Float64Array(2 * m);
+  let sq = 0; // j² mod 2m
+  for (let j = 0; j < m; j++) {
+    const [c, s] = unitRoot(sq, 2 * m);
+    w[2 * j] = c;
+    w[2 * j + 1] = sgn * s;
+    sq = (sq + 2 * j + 1) % (2 * m);
+  }
+  const b = new Float64Array(2 * L);
+  for (let j = 0; j < m; j++) {
+    b[2 * j] = w[2 * j];
+    b[2 * j + 1] = -w[2 * j + 1];
+    if (j > 0) {
+      b[2 * (L - j)] = w[2 * j];
+      b[2 * (L - j) + 1] = -w[2 * j + 1];
+    }
+  }
+  const B = new Float64Array(2 * L);
+  planCpuFft(L).execute(b, B, {});
+  const out = new Float32Array(2 * (m + L));
+  out.set(w);
+  for (let k = 0; k < 2 * L; k++) out[2 * m + k] = B[k] / L;
+  return out;
+}
+
 function destroyProgram(p: PassProgram): void {
   p.twiddles?.destroy();
   p.outer?.destroy();
   p.real?.destroy();
   p.aux?.destroy();
+  p.blu?.destroy();
   for (const c of p.chunks) c.params.destroy();
 }
 
