@@ -1,13 +1,21 @@
 /**
- * Batched C2C FFT benchmark: total elements fixed (2^27 complex64 on a GPU, 2^20 on a software adapter),
- * batch = total / N, data resident on the device, out of place. Reports GFLOPS (5·N·log2N·batch/t),
- * effective GB/s (one read + one write of the data) and the fraction of the device-copy bandwidth measured
- * in the same run. Each size is also checked against the float64 recipe executor on a few problems.
+ * FFT benchmark: total elements fixed (2^27 on a GPU, 2^20 on a software adapter), batch = total / N,
+ * data resident on the device, out of place. Reports GFLOPS (5·N·log2N·batch/t for complex transforms,
+ * 2.5·… for real and r2r ones), effective GB/s (the bytes a transform must read and write once) and the
+ * fraction of the device-copy bandwidth measured in the same run. Each size is checked against the float64
+ * CPU backend on its first problem.
  *
- *   node dist/bench/fft.js [--total 27] [--sizes 1-13] [--reps 20] [--json out.jsonl] [--inverse]
+ *   node dist/bench/fft.js [--kind c2c|r2c|c2r|dct2|dht] [--total 27] [--sizes 1-13 | --n 1000,59049]
+ *                          [--shape2d 1024x1024,4096x4096] [--reps 20] [--json out.jsonl] [--inverse]
  */
 import { defaultGpuContext, readBuffer } from '../src/backends/webgpu/device.js';
 import { WebGpuFft } from '../src/backends/webgpu/fft.js';
+import { WebGpuFftNd } from '../src/backends/webgpu/fft-nd.js';
+import { WebGpuR2r } from '../src/backends/webgpu/r2r.js';
+import { planCpuRfft } from '../src/backends/cpu/fft-real.js';
+import { dct as cpuDct } from '../src/backends/cpu/r2r-dct.js';
+import { dht as cpuDht } from '../src/backends/cpu/r2r-dht.js';
+import { fftn as cpuFftn } from '../src/backends/cpu/fft-nd.js';
 import { planCpuFft } from '../src/backends/cpu/fft-plan.js';
 import { fftProblem } from '../src/planner/fft-problem.js';
 import { largestWorkgroupFft } from '../src/planner/fft-workgroup.js';
@@ -38,8 +46,9 @@ const planOptions = {
 };
 const variant = args.label ?? 'default';
 const device = `${ctx.adapter.vendor} ${ctx.adapter.architecture} ${ctx.adapter.device} ${ctx.adapter.description}`.trim();
-console.log(`# butterfly C2C FFT benchmark — ${device} (${ctx.adapter.backend}) — ${new Date().toISOString()}`);
-console.log(`# total 2^${totalLog2} complex64, out of place, ${direction}, median of 5 rounds × ${reps} reps`);
+const kind = (args.kind ?? 'c2c') as 'c2c' | 'r2c' | 'c2r' | 'dct2' | 'dht';
+console.log(`# butterfly ${kind.toUpperCase()} FFT benchmark — ${device} (${ctx.adapter.backend}) — ${new Date().toISOString()}`);
+console.log(`# total 2^${totalLog2} elements, out of place, ${direction}, median of 5 rounds × ${reps} reps`);
 
 const bytes = total * 8;
 const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
@@ -54,31 +63,103 @@ const copy = await copyBandwidth(ctx, src, dst, bytes, reps);
 console.log(`# device copy: ${copy.GBps.toFixed(1)} GB/s (${copy.ms.toFixed(3)} ms for 2 × ${bytes} bytes)`);
 out.record({ lib: 'device-copy', device, bytes: 2 * bytes, ms: copy.ms, GBps: copy.GBps });
 
-const rows: (string | number)[][] = [];
-for (const [i, l] of sizes.entries()) {
-  const n = 2 ** l;
-  const batch = total / n;
-  progress(i, sizes.length, `N = ${n}`);
-  const problem = fftProblem({ n, batch, direction });
-  const plan = await WebGpuFft.create(ctx, problem, planOptions);
-  const ms = await timeGpu(ctx, (enc) => plan.encode(enc, src, dst), reps);
-  // Check the first problem against the float64 CPU FFT (skipped above 2^22, where it would take minutes).
-  let err: number | null = null;
-  if (n <= 1 << 22) {
-    const got = new Float32Array(await readBuffer(ctx, dst, 0, n * 8));
-    const inp = new Float32Array(await readBuffer(ctx, src, 0, n * 8));
-    const ref = new Float64Array(2 * n);
-    planCpuFft(n).execute(Float64Array.from(inp), ref, { inverse: direction === 'inverse' });
-    err = relativeL2(got, ref);
+interface Case {
+  label: string;
+  n: number;
+  batch: number;
+  flops: number;
+  bytes: number;
+  make(): Promise<{ encode(enc: GPUCommandEncoder, a: GPUBuffer, b: GPUBuffer): void; destroy(): void; recipe?: unknown }>;
+  check(inp: Float32Array): Float64Array;
+  inFloats: number;
+  outFloats: number;
+}
+
+const cases: Case[] = [];
+const log2 = Math.log2;
+const explicit = args.n ? args.n.split(',').map(Number) : null;
+const lengths = explicit ?? sizes.map((l) => 2 ** l);
+if (args.shape2d) {
+  for (const spec of args.shape2d.split(',')) {
+    const [a, b] = spec.split('x').map(Number);
+    const batch = Math.max(1, Math.floor(total / (a * b)));
+    cases.push({
+      label: `${a}x${b}`, n: a * b, batch, flops: 5 * a * b * log2(a * b) * batch, bytes: 16 * a * b * batch,
+      inFloats: 2 * a * b, outFloats: 2 * a * b,
+      make: () => WebGpuFftNd.create(ctx, { shape: [batch, a, b], axes: [1, 2], kind: 'c2c', direction }),
+      check: (inp) => cpuFftn(inp, [a, b]).data,
+    });
   }
-  const gflops = (5 * n * l * batch) / ms / 1e6;
-  const gbps = (2 * bytes) / ms / 1e6;
-  const r = describeRecipe(plan.recipe);
-  rows.push([n, batch, r.passes, r.radices, r.mapping, r.exchange, ms, gflops, gbps, gbps / copy.GBps, err ?? 'n/a']);
-  out.record({ lib: 'butterfly', variant, planOptions, device, kind: 'c2c', direction, log2N: l, N: n, batch, ms, GFLOPS: gflops, GBps: gbps, fracCopy: gbps / copy.GBps, relErr: err, recipe: r });
+} else {
+  for (const n of lengths) {
+    if (kind === 'c2c') {
+      const batch = Math.max(1, Math.floor(total / n));
+      cases.push({
+        label: String(n), n, batch, flops: 5 * n * log2(n) * batch, bytes: 16 * n * batch, inFloats: 2 * n, outFloats: 2 * n,
+        make: () => WebGpuFft.create(ctx, fftProblem({ n, batch, direction }), planOptions),
+        check: (inp) => {
+          const ref = new Float64Array(2 * n);
+          planCpuFft(n).execute(Float64Array.from(inp), ref, { inverse: direction === 'inverse' });
+          return ref;
+        },
+      });
+    } else if (kind === 'r2c' || kind === 'c2r') {
+      const h = Math.floor(n / 2) + 1;
+      const batch = Math.max(1, Math.floor(total / n));
+      const r2c = kind === 'r2c';
+      cases.push({
+        label: String(n), n, batch, flops: 2.5 * n * log2(n) * batch, bytes: (4 * n + 8 * h) * batch,
+        inFloats: r2c ? n : 2 * h, outFloats: r2c ? 2 * h : n,
+        make: () => WebGpuFft.create(ctx, fftProblem({ n, batch, direction: r2c ? 'forward' : 'inverse', input: { dist: r2c ? n : h }, output: { dist: r2c ? h : n } }), { ...planOptions, real: kind }),
+        check: (inp) => {
+          const plan = planCpuRfft(n);
+          if (r2c) {
+            const y = new Float64Array(2 * h);
+            plan.forward1(Float64Array.from(inp), 0, y, 0);
+            return y;
+          }
+          const x = new Float64Array(n);
+          plan.inverse1(Float64Array.from(inp), 0, x, 0, 1 / n);
+          return x;
+        },
+      });
+    } else {
+      const batch = Math.max(1, Math.floor(total / n));
+      cases.push({
+        label: String(n), n, batch, flops: 2.5 * n * log2(n) * batch, bytes: 8 * n * batch, inFloats: n, outFloats: n,
+        make: () => WebGpuR2r.create(ctx, { family: kind === 'dct2' ? 'dct' : 'dht', type: 2, shape: [batch, n], axes: [-1] }),
+        check: (inp) => (kind === 'dct2' ? cpuDct(Float64Array.from(inp), { type: 2 }) : cpuDht(Float64Array.from(inp))).data,
+      });
+    }
+  }
+}
+
+const rows: (string | number)[][] = [];
+for (const [i, c] of cases.entries()) {
+  progress(i, cases.length, `N = ${c.label}`);
+  let plan;
+  try {
+    plan = await c.make();
+  } catch (e) {
+    rows.push([c.label, c.batch, 'error', String((e as Error).message).slice(0, 60), '', '', '', '', '', '', '']);
+    out.record({ lib: 'butterfly', kind, N: c.n, label: c.label, error: String(e) });
+    continue;
+  }
+  const ms = await timeGpu(ctx, (enc) => plan.encode(enc, src, dst), reps);
+  let err: number | null = null;
+  if (c.n <= 1 << 22) {
+    const got = new Float32Array(await readBuffer(ctx, dst, 0, c.outFloats * 4));
+    const inp = new Float32Array(await readBuffer(ctx, src, 0, c.inFloats * 4));
+    err = relativeL2(got, c.check(inp));
+  }
+  const gflops = c.flops / ms / 1e6;
+  const gbps = c.bytes / ms / 1e6;
+  const r = plan.recipe ? describeRecipe(plan.recipe as Parameters<typeof describeRecipe>[0]) : { passes: '', radices: '', mapping: '', exchange: '' };
+  rows.push([c.label, c.batch, r.passes, r.radices, r.mapping, r.exchange, ms, gflops, gbps, gbps / copy.GBps, err ?? 'n/a']);
+  out.record({ lib: 'butterfly', variant, planOptions, device, kind: args.shape2d ? 'c2c-2d' : kind, direction, log2N: log2(c.n), N: c.n, shape: c.label, batch: c.batch, ms, GFLOPS: gflops, GBps: gbps, fracCopy: gbps / copy.GBps, relErr: err, recipe: r });
   plan.destroy();
 }
-progress(sizes.length, sizes.length, 'done');
+progress(cases.length, cases.length, 'done');
 console.log(table(['N', 'batch', 'passes', 'radices', 'l×b', 'exchange', 'ms', 'GFLOPS', 'GB/s', 'of copy', 'rel err'], rows));
 src.destroy();
 dst.destroy();
