@@ -40,3 +40,5 @@ export { dct, idct, dst, idst, dht, idht, dctn, idctn, dstn, idstn } from './api
 export type { R2rCallOptions, R2rNdCallOptions, RealArray } from './api/r2r.js';
 export { WebGpuR2r, type R2rDescriptor, type R2rFamily } from './backends/webgpu/r2r.js';
 export type { FftProblemInit } from './planner/fft-problem.js';
+export { sfft, createSfftPlan, sparseSignal, type SfftOptions, type SfftResult, type SfftPlan, type SfftStatus, type SfftDiagnostics, type SparseSignal } from './api/sfft.js';
+export { planSfft, type SfftRecipe } from './planner/sfft.js';

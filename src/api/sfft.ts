@@ -251,7 +251,7 @@ class CpuSfftPlan implements SfftPlan {
     private readonly options: SfftOptions,
     private readonly userK: number,
   ) {}
-  execute(x: SignalArray): Promise<SfftResult> {
+  async execute(x: SignalArray): Promise<SfftResult> {
     checkSignal(x, this.recipe);
     const r = this.recipe;
     return runPolicy(r, this.options, this.userK, 'cpu', {
@@ -261,7 +261,7 @@ class CpuSfftPlan implements SfftPlan {
       dense: async () => cpuDense(x, r),
     });
   }
-  executeGpu(): Promise<SfftResult> {
+  async executeGpu(): Promise<SfftResult> {
     throw new ArgumentError('backend', 'cpu', "a plan created with backend 'webgpu' for executeGpu");
   }
   destroy(): void {}

@@ -2,6 +2,7 @@
 import { heatCommand } from './heat.js';
 import { edmCommand } from './edm.js';
 import { sweCommand } from './swe.js';
+import { sfftCommand } from './sfft.js';
 
 export interface CliCommand {
   name: string;
@@ -10,4 +11,4 @@ export interface CliCommand {
   run(args: string[]): Promise<void> | void;
 }
 
-export const extraCommands: CliCommand[] = [heatCommand, edmCommand, sweCommand];
+export const extraCommands: CliCommand[] = [heatCommand, edmCommand, sweCommand, sfftCommand];

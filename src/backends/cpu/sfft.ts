@@ -65,7 +65,7 @@ export function hashToBins(x: SignalArray, real: boolean, n: number, loop: SfftL
   return u;
 }
 
-/** The (k+1)-th... the `count`-th largest of `a` (count ≥ 1), by sorting a copy. */
+/** The `count`-th largest value of `a` (count ≥ 1), by sorting a copy. */
 export function nthLargest(a: Float64Array, count: number): number {
   const s = Float64Array.from(a).sort();
   return s[Math.max(0, s.length - Math.min(count, s.length))];

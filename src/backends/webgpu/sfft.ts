@@ -228,7 +228,6 @@ export class WebGpuSfft {
       this.prog(decodeKernel({ ...bc, thresh2PerB: (e.threshold * e.threshold) / B, tol: e.singletonTolerance, cap })),
       this.prog(estimateKernel(n, twLoBits, [{ B, D: filt.D, first: 0, count: R }], cap, 'coefs', true)),
     ]);
-    void G;
     const fft = await WebGpuFft.create(this.ctx, fftProblem({ n: B, batch: slots }));
     const bucketGrid = this.grid(B);
     const capGrid = this.grid(cap);

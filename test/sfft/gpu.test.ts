@@ -1,0 +1,109 @@
+/**
+ * Sparse FFT on WebGPU (f32): the same recipes as the CPU backend. Skipped without an adapter (outside CI).
+ * On the software adapter (llvmpipe) sizes stay at n ≤ 2^22.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createSfftPlan, sfft, sparseSignal } from '../../src/api/sfft.js';
+import { createStorageBuffer } from '../../src/backends/webgpu/device.js';
+import { testGpu } from '../helpers/gpu.js';
+import { assertSorted, bucketNoise, score } from './helpers.js';
+
+test('WebGPU exactly sparse, n = 2^14 … 2^20: all k found within 1e-4 relative', async (t) => {
+  const gpu = await testGpu();
+  if (!gpu) return t.skip('no WebGPU adapter');
+  for (const [n, k, seed] of [
+    [2 ** 14, 1, 1],
+    [2 ** 14, 16, 2],
+    [2 ** 16, 100, 3],
+    [2 ** 18, 500, 4],
+    [2 ** 20, 1000, 5],
+  ]) {
+    const s = sparseSignal({ n, k, seed });
+    const r = await sfft(Float32Array.from(s.x), k, { backend: 'webgpu', gpu, seed });
+    assertSorted(r);
+    assert.equal(r.backend, 'webgpu');
+    assert.equal(r.status, 'ok', r.message);
+    assert.equal(r.algorithm, 'exact');
+    const sc = score(r, s);
+    assert.equal(sc.found, k, `n=${n} k=${k}: found ${sc.found}`);
+    assert.ok(sc.maxRel <= 1e-4, `n=${n} k=${k}: max relative error ${sc.maxRel}`);
+    assert.ok(r.diagnostics.residualFraction < 1e-6);
+  }
+});
+
+test('WebGPU n = 2^22, k = 1000 (exact) from a device-resident buffer, plan reused', async (t) => {
+  const gpu = await testGpu();
+  if (!gpu) return t.skip('no WebGPU adapter');
+  const n = 2 ** 22;
+  const k = 1000;
+  const s = sparseSignal({ n, k, seed: 6 });
+  const buf = createStorageBuffer(gpu, Float32Array.from(s.x));
+  const plan = await createSfftPlan({ n, k, backend: 'webgpu', gpu, mode: 'exact' });
+  try {
+    for (let i = 0; i < 2; i++) {
+      const r = await plan.executeGpu(buf);
+      const sc = score(r, s);
+      assert.equal(r.status, 'ok', r.message);
+      assert.equal(sc.found, k);
+      assert.ok(sc.maxRel <= 1e-4, String(sc.maxRel));
+    }
+  } finally {
+    plan.destroy();
+    buf.destroy();
+  }
+});
+
+test('WebGPU noisy signals (SNR 10–40 dB): ≥ 95% found, L1 within the bucket noise, same as the CPU', async (t) => {
+  const gpu = await testGpu();
+  if (!gpu) return t.skip('no WebGPU adapter');
+  for (const [n, k, snr, seed] of [
+    [2 ** 16, 50, 10, 21],
+    [2 ** 18, 100, 20, 22],
+    [2 ** 18, 300, 10, 23],
+    [2 ** 20, 100, 40, 24],
+  ]) {
+    const s = sparseSignal({ n, k, seed, snrDb: snr });
+    const r = await sfft(Float32Array.from(s.x), k, { backend: 'webgpu', gpu, seed });
+    assertSorted(r);
+    assert.equal(r.algorithm, 'robust');
+    assert.equal(r.status, 'ok', r.message);
+    const sc = score(r, s);
+    assert.ok(sc.found >= 0.95 * k, `n=${n} k=${k} snr=${snr}: found ${sc.found}`);
+    assert.ok(sc.l1 <= bucketNoise(s, r), `L1 ${sc.l1} > ${bucketNoise(s, r)}`);
+    const c = await sfft(s.x, k, { backend: 'cpu', seed });
+    const cpuSet = new Set(c.frequencies);
+    const common = [...r.frequencies].filter((f) => cpuSet.has(f)).length;
+    assert.ok(common >= 0.98 * k, `GPU and CPU agree on ${common} of ${k}`);
+  }
+});
+
+test('WebGPU real input', async (t) => {
+  const gpu = await testGpu();
+  if (!gpu) return t.skip('no WebGPU adapter');
+  const s = sparseSignal({ n: 2 ** 18, k: 40, seed: 31, real: true });
+  const r = await sfft(Float32Array.from(s.x), 40, { backend: 'webgpu', gpu, real: true });
+  assert.equal(r.status, 'ok', r.message);
+  const sc = score(r, s);
+  assert.equal(sc.found, 40);
+  assert.ok(sc.maxRel <= 1e-4);
+  assert.ok(r.frequencies.every((f) => f <= 2 ** 17));
+  const noisy = sparseSignal({ n: 2 ** 16, k: 20, seed: 32, real: true, snrDb: 15 });
+  const rn = await sfft(Float32Array.from(noisy.x), 20, { backend: 'webgpu', gpu, real: true });
+  assert.equal(rn.algorithm, 'robust');
+  assert.ok(score(rn, noisy).found >= 19);
+});
+
+test('WebGPU failure reporting: k too large, not sparse', async (t) => {
+  const gpu = await testGpu();
+  if (!gpu) return t.skip('no WebGPU adapter');
+  const s = sparseSignal({ n: 2 ** 12, k: 300, seed: 51 });
+  const r = await sfft(Float32Array.from(s.x), 300, { backend: 'webgpu', gpu });
+  assert.equal(r.status, 'k-too-large');
+  assert.equal(r.algorithm, 'dense');
+  assert.equal(score(r, s).found, 300);
+  const noise = sparseSignal({ n: 2 ** 16, k: 1, seed: 61, snrDb: -30 });
+  const rn = await sfft(Float32Array.from(noise.x), 20, { backend: 'webgpu', gpu });
+  assert.equal(rn.status, 'not-sparse');
+  assert.ok(rn.diagnostics.residualFraction > 0.5);
+});
