@@ -403,6 +403,24 @@ function ioFunctions(io: FftKernelIo, SRC: string, DST: string): string[] {
  */
 function r2cPostCode(recipe: WorkgroupFftRecipe, rowStride: number, staging: boolean, pad: (e: string) => string, scale: number): string[] {
   const M = recipe.n;
+  if (staging) {
+    // One invocation owns a row: turn the pairs (k, M − k) into outputs in place (the row has M + 1
+    // slots), then store all rows with the coalesced staged copy.
+    const sc1 = scale === 1 ? '' : ` * ${f32(scale)}`;
+    return [
+      `for (var k = 0u; k <= ${M >> 1}u; k++) {`,
+      '  let a = sh[sbase + k];',
+      `  let y = sh[sbase + (${M}u - k) % ${M}u];`,
+      '  let ca = vec2<f32>(a.x, -a.y);',
+      '  let cb = vec2<f32>(y.x, -y.y);',
+      '  let d1 = cmul(rtw[k], (a - cb) * 0.5);',
+      `  let d2 = cmul(rtw[${M}u - k], (y - ca) * 0.5);`,
+      `  sh[sbase + k] = ((a + cb) * 0.5 + vec2<f32>(d1.y, -d1.x))${sc1};`,
+      `  if (k != ${M}u - k) { sh[sbase + ${M}u - k] = ((y + ca) * 0.5 + vec2<f32>(d2.y, -d2.x))${sc1}; }`,
+      '}',
+      ...stagedCopy(recipe, rowStride, 'store', 'dst', M + 1),
+    ];
+  }
   const L = recipe.invocationsPerProblem;
   const lines: string[] = ['workgroupBarrier();'];
   const at = (e: string) => (staging ? e : pad(e));
@@ -525,8 +543,9 @@ function outerTwiddleTable(split: { lo: number; m: number }, direction: FftDirec
  * workgroup's B·n elements belongs to problem f / n, element f mod n, so consecutive invocations touch
  * consecutive addresses whatever n is.
  */
-function stagedCopy(recipe: WorkgroupFftRecipe, rowStride: number, dir: 'load' | 'store', buf: string): string[] {
-  const { n, workgroupSize: W, problemsPerWorkgroup: B } = recipe;
+function stagedCopy(recipe: WorkgroupFftRecipe, rowStride: number, dir: 'load' | 'store', buf: string, count = recipe.n): string[] {
+  const { workgroupSize: W, problemsPerWorkgroup: B } = recipe;
+  const n = count;
   const lines: string[] = [];
   if (dir === 'store') lines.push('workgroupBarrier();');
   lines.push(`for (var i = 0u; i < ${n}u; i++) {`);
