@@ -105,7 +105,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   const P = recipe.registers;
   const staging = recipe.staging;
   const pass = recipe.pass;
-  const outer = pass && pass.stride > 1 ? outerTwiddleSplit(pass.stride * n) : null;
+  const outer = pass && pass.stride > 1 && pass.outerTwiddle ? outerTwiddleSplit(pass.stride * n) : null;
   // Staged rows are n+1 long: an odd stride in complex elements spreads a warp's rows over the banks.
   const paddedN = pass ? passRowStride(n) : staging ? n + 1 : exchange === 'none' ? 0 : padShift > 0 ? n + (n >> padShift) + 1 : n;
   const pad = (e: string) => (padShift > 0 ? `pad(${e})` : e);

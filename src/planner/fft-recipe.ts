@@ -70,6 +70,11 @@ export interface PassInfo {
   stride: number;
   /** Stores through workgroup memory in column order (Ns > 1) or straight from registers (Ns = 1). */
   store: 'direct' | 'column';
+  /**
+   * false: no outer twiddles — the kernel is a batch of independent column transforms (an N-D axis with
+   * neighbouring columns contiguous), not a stage of a longer transform.
+   */
+  outerTwiddle: boolean;
 }
 
 /** A transform too long for one workgroup, as ⌈log N / log Rmax⌉ passes over global memory. */

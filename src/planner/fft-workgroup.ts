@@ -39,7 +39,7 @@ export interface WorkgroupPlanOptions {
   /** Cap problems per workgroup (e.g. by the batch, to avoid idle invocations). */
   maxProblemsPerWorkgroup?: number;
   /** Plan one pass of a multi-pass transform (see PassInfo): column-staged loads, outer twiddles. */
-  pass?: { total: number; stride: number };
+  pass?: { total: number; stride: number; outerTwiddle?: boolean };
   /** Multi-pass: fewest columns per workgroup (neighbouring columns make the loads contiguous). */
   minColumns?: number;
 }
@@ -198,7 +198,9 @@ export function planWorkgroupFft(
     // large n (4096: 0.41 → 0.63 of copy bandwidth on an H200), at ~2× the (still tiny) rounding error.
     twiddles: options.twiddles ?? 'recurrence',
     staging,
-    ...(pass ? { pass: { total: pass.total, stride: pass.stride, store: pass.stride === 1 ? ('direct' as const) : ('column' as const) } } : {}),
+    ...(pass
+      ? { pass: { total: pass.total, stride: pass.stride, store: pass.stride === 1 ? ('direct' as const) : ('column' as const), outerTwiddle: pass.outerTwiddle ?? true } }
+      : {}),
     bytesPerProblem: 16 * n,
   };
 }

@@ -7,7 +7,7 @@
  * level for the outer dims. Real transforms follow numpy: rfftn does R2C along the last of `axes` first,
  * irfftn does C2R along it last.
  */
-import { ArgumentError, DestroyedError } from '../../errors.js';
+import { ArgumentError, ButterflyError, DestroyedError } from '../../errors.js';
 import { fftProblem, type FftNorm } from '../../planner/fft-problem.js';
 import { WebGpuFft, type WebGpuFftOptions } from './fft.js';
 import { createStorageBuffer, readBuffer, type GpuContext } from './device.js';
@@ -106,7 +106,17 @@ export class WebGpuFftNd {
             : fftProblem({ n, batch: inner, direction, norm: d.norm, input: { stride: inner, dist: 1 }, output: { stride: inner, dist: 1 } });
         const opts: WebGpuFftOptions = { ...d.planner, real };
         if (inner !== 1 && outer > 1) opts.outer = { count: outer, inDist: lenIn * inner, outDist: lenOut * inner };
-        const plan = await WebGpuFft.create(ctx, problem, opts);
+        let plan: WebGpuFft | null = null;
+        if (inner > 1 && !real) {
+          // Complex axis that is not the last: one column-staged pass over contiguous column blocks,
+          // when the length fits a pass; else the strided batch below.
+          const blocks = fftProblem({ n, batch: outer, direction, norm: d.norm, input: { dist: n * inner }, output: { dist: n * inner } });
+          plan = await WebGpuFft.create(ctx, blocks, { ...d.planner, columns: inner }).catch((e: unknown) => {
+            if (e instanceof ButterflyError && !(e instanceof ArgumentError)) return null;
+            throw e;
+          });
+        }
+        plan ??= await WebGpuFft.create(ctx, problem, opts);
         const elemIn = real === 'r2c' ? 4 : 8;
         const elemOut = real === 'c2r' ? 4 : 8;
         steps.push({ plan, inBytes: product(cur) * elemIn, outBytes: product(next) * elemOut });

@@ -74,6 +74,13 @@ export interface WebGpuFftOptions extends WorkgroupPlanOptions {
    * of the user's arrays per problem (elements and bytes per element). The hooks do all scaling.
    */
   custom?: { io: FftCustomIo; inCount: number; outCount: number; inElem: number; outElem: number };
+  /**
+   * Column mode for N-D axes that are not the last: each problem is a block of n·columns complex values
+   * (element e of column j at j + e·columns) and all its columns are transformed; neighbouring columns are
+   * neighbouring addresses, so one column-staged pass reads and writes contiguous memory. Complex
+   * transforms whose length fits one pass with ≥ 4 columns (else DeviceLimitError: use strides).
+   */
+  columns?: number;
 }
 
 /** How a real transform is computed, chosen in create(). */
@@ -143,6 +150,9 @@ export class WebGpuFft {
         }
       } else recipe = planFft(m, problem.batch, ctx.limits, options);
       scheme = { m, packed, postKernel };
+    } else if (options.columns && options.columns > 1) {
+      if (custom || inPlace) throw new ArgumentError('columns', options.columns, 'a plain out-of-place complex transform');
+      recipe = planWorkgroupFft(N, problem.batch * options.columns, ctx.limits, { ...options, pass: { total: N * options.columns, stride: options.columns, outerTwiddle: false } });
     } else if (bluesteinFor(N)) {
       blu = { m: N, L: bluesteinLength(N) };
       recipe = planFft(blu.L, problem.batch, ctx.limits, options);
@@ -163,6 +173,8 @@ export class WebGpuFft {
     const from: BufferName[] = to.map((_, i) => (i === 0 ? 'src' : to[i - 1]));
     const m = scheme ? scheme.m : N;
     const work = blu ? blu.L : m; // length of the complex intermediates
+    const colsMode = !real && !blu && options.columns && options.columns > 1 ? options.columns : 0;
+    const colSizes = colsMode ? { inCount: N * colsMode, outCount: N * colsMode, inElem: BYTES, outElem: BYTES } : undefined;
     const contiguous: ComplexLayout = { offset: 0, stride: 1, dist: work };
     const outer = options.outer ?? { count: 1, inDist: 0, outDist: 0 };
     if (!Number.isSafeInteger(outer.count) || outer.count < 1) throw new ArgumentError('outer.count', outer.count, 'a positive integer');
@@ -233,8 +245,10 @@ export class WebGpuFft {
         const inLayout = i === 0 ? firstIn : contiguous;
         const outLayout = i === P - 1 ? lastOut : contiguous;
         const inCount = i === 0 && custom ? custom.inCount : i === 0 && real === 'c2r' ? Math.floor(N / 2) + 1 : i === 0 ? m : work;
+        const sizes = colSizes ?? { inCount, outCount: outCount(i), inElem: inElem(i), outElem: outElem(i) };
+        const units = colsMode ? colsMode : r.pass ? work / r.n : 1;
         const chunks = forOuter(outer, i === 0, i === P - 1, work * problem.batch, inLayout, outLayout, (il, ol) =>
-          planChunks(ctx, problem.batch, il, ol, { inCount, outCount: outCount(i), inElem: inElem(i), outElem: outElem(i) }, r.pass ? work / r.n : 1, r.problemsPerWorkgroup, options.splitLimits ?? {}),
+          planChunks(ctx, problem.batch, il, ol, sizes, units, r.problemsPerWorkgroup, options.splitLimits ?? {}),
         );
         programs.push({ kernel, pipeline, twiddles, outer: outerTw, real: realTw, aux, blu: bluBuf, chunks, from: from[i], to: to[i] });
       }
@@ -256,7 +270,7 @@ export class WebGpuFft {
       scratch.tmp1?.destroy();
       throw e;
     }
-    return new WebGpuFft(ctx, problem, recipe, programs, scratch, inPlace, real, outer, custom);
+    return new WebGpuFft(ctx, problem, recipe, programs, scratch, inPlace, real, outer, custom ?? colSizes);
   }
 
   /** Number of dispatches (binding windows) of the first pass. */
