@@ -6,10 +6,13 @@
 import { acquireGpu, type GpuContext } from '../backends/webgpu/device.js';
 import { createFftPlan } from '../api/fft.js';
 import { planCpuFft } from '../backends/cpu/fft-plan.js';
-import { largestWorkgroupFft, planWorkgroupFft } from '../planner/fft-workgroup.js';
+import { largestWorkgroupFft } from '../planner/fft-workgroup.js';
+import { planFft } from '../planner/fft-multipass.js';
+import { bluesteinLength } from '../backends/webgpu/fft.js';
+import type { FftRecipe, WorkgroupFftRecipe } from '../planner/fft-recipe.js';
 import { randomFloat32 } from '../util/random.js';
 import { relativeL2 } from '../util/metrics.js';
-import { ButterflyError } from '../errors.js';
+import { ButterflyError, UnsupportedError } from '../errors.js';
 import { extraCommands } from './commands.js';
 
 const HELP = `butterfly — index-digit FFTs (and friends) on WebGPU, with a float64 CPU reference
@@ -92,13 +95,31 @@ function plan(args: string[]): void {
     maxComputeInvocationsPerWorkgroup: Number(flag(args, '--invocations') ?? 1024),
     maxComputeWorkgroupSizeX: Number(flag(args, '--invocations') ?? 1024),
   };
-  const r = planWorkgroupFft(n, batch, limits);
+  let recipe: FftRecipe;
+  try {
+    recipe = planFft(n, batch, limits);
+  } catch (e) {
+    if (!(e instanceof UnsupportedError)) throw e;
+    const L = bluesteinLength(n);
+    recipe = { algorithm: 'bluestein', n, L, inner: planFft(L, batch, limits) as Exclude<FftRecipe, { algorithm: 'bluestein' }>, bytesPerProblem: 0 };
+  }
   console.log(`n = ${n}, batch = ${batch} (workgroup storage ${limits.maxComputeWorkgroupStorageSize} B, ${limits.maxComputeInvocationsPerWorkgroup} invocations)`);
-  console.log(`operator string: ${r.operators}`);
-  console.log(`mapping [b | l | p] = [${r.problemsPerWorkgroup} | ${r.invocationsPerProblem} | ${r.registers}], workgroup size ${r.workgroupSize}`);
-  console.log(`exchange: ${r.exchange}${r.padShift ? `, padded every ${1 << r.padShift}` : ''}${r.staging ? ', staged coalesced load/store' : ''}; workgroup memory ${r.workgroupBytes} B; twiddles: ${r.twiddles}`);
-  console.log('passes over global memory: 1 (read + write), bytes per problem: ' + r.bytesPerProblem);
-  r.stages.forEach((s, i) => console.log(`  stage ${i}: radix ${s.radix}, stride ${s.stride}, ${s.butterfliesPerInvocation} butterfl${s.butterfliesPerInvocation === 1 ? 'y' : 'ies'} per invocation`));
+  let passes: WorkgroupFftRecipe[];
+  if (recipe.algorithm === 'bluestein') {
+    console.log(`Bluestein chirp-z: n has a prime factor > 64; cyclic convolution of length L = ${recipe.L} (2^a·3^b ≥ 2n−1),`);
+    console.log('the L-point transform forward then inverse, chirps and the filter spectrum fused into the passes.');
+    const inner = recipe.inner;
+    passes = inner.algorithm === 'stockham-multipass' ? [...inner.passes, ...inner.passes] : [inner as WorkgroupFftRecipe, inner as WorkgroupFftRecipe];
+  } else passes = recipe.algorithm === 'stockham-multipass' ? recipe.passes : [recipe];
+  console.log(`passes over global memory: ${passes.length}; bytes moved per problem: ${16 * n * passes.length} (complex64 read + write per pass)`);
+  passes.forEach((r, i) => {
+    const where = r.pass ? `columns of ${r.pass.total / r.n} with stride Ns = ${r.pass.stride}${r.pass.outerTwiddle && r.pass.stride > 1 ? ', outer twiddles' : ''}` : 'whole problem';
+    console.log(`pass ${i}: ${r.n}-point sub-transform over ${where}`);
+    console.log(`  operator string: ${r.operators}`);
+    console.log(`  mapping [b | l | p] = [${r.problemsPerWorkgroup} | ${r.invocationsPerProblem} | ${r.registers}], workgroup size ${r.workgroupSize}`);
+    console.log(`  exchange: ${r.exchange}${r.padShift ? `, padded every ${1 << r.padShift}` : ''}${r.staging ? ', staged coalesced load/store' : ''}${r.pass ? ', column-staged load' + (r.pass.store === 'column' ? ' and store' : '') : ''}; workgroup memory ${r.workgroupBytes} B; twiddles: ${r.twiddles}`);
+    r.stages.forEach((s, k) => console.log(`    stage ${k}: radix ${s.radix}, stride ${s.stride}, ${s.butterfliesPerInvocation} butterfl${s.butterfliesPerInvocation === 1 ? 'y' : 'ies'} per invocation`));
+  });
 }
 
 function flag(args: string[], name: string): string | undefined {
