@@ -168,19 +168,19 @@ type Kind = 'c2c' | 'r2c' | 'c2r';
 
 /** numpy.fft.fft: complex → complex along one axis. */
 export function fft(x: ComplexArray, options: FftCallOptions = {}): Promise<ComplexArray> {
-  return nd(x, oneD(options), 'c2c', 'forward');
+  return nd(x, oneD(options, x), 'c2c', 'forward');
 }
 /** numpy.fft.ifft ('backward' norm scales by 1/n). */
 export function ifft(x: ComplexArray, options: FftCallOptions = {}): Promise<ComplexArray> {
-  return nd(x, oneD(options), 'c2c', 'inverse');
+  return nd(x, oneD(options, x), 'c2c', 'inverse');
 }
 /** numpy.fft.rfft: real → the n/2+1 non-negative-frequency terms (interleaved complex). */
 export function rfft(x: ComplexArray, options: FftCallOptions = {}): Promise<ComplexArray> {
-  return nd(x, oneD(options), 'r2c', 'forward');
+  return nd(x, oneD(options, x, 1), 'r2c', 'forward');
 }
 /** numpy.fft.irfft: n/2+1 complex terms → n reals (n defaults to 2·(m − 1)). */
 export function irfft(x: ComplexArray, options: FftCallOptions = {}): Promise<ComplexArray> {
-  return nd(x, oneD(options), 'c2r', 'inverse');
+  return nd(x, oneD(options, x), 'c2r', 'inverse');
 }
 export function fft2(x: ComplexArray, options: FftNdCallOptions = {}): Promise<ComplexArray> {
   return nd(x, last2(options), 'c2c', 'forward');
@@ -207,9 +207,14 @@ export function irfftn(x: ComplexArray, options: FftNdCallOptions = {}): Promise
   return nd(x, options, 'c2r', 'inverse');
 }
 
-function oneD(o: FftCallOptions): FftNdCallOptions {
+function oneD(o: FftCallOptions, x?: ComplexArray, per = 2): FftNdCallOptions {
   if (o.n !== undefined && (!Number.isSafeInteger(o.n) || o.n < 1)) throw new ArgumentError('n', o.n, 'a positive integer');
   if (o.axis !== undefined && !Number.isInteger(o.axis)) throw new ArgumentError('axis', o.axis, 'an integer');
+  const ndim = o.shape?.length ?? 1;
+  if (o.axis !== undefined && (o.axis < -ndim || o.axis >= ndim) && (o.shape || x)) {
+    throw new ArgumentError('axis', o.axis, `an axis index in [${-ndim}, ${ndim}) for a ${ndim}-D array`);
+  }
+  void per;
   return { shape: o.shape, axes: [o.axis ?? -1], s: o.n === undefined ? undefined : [o.n], norm: o.norm, backend: o.backend, gpu: o.gpu };
 }
 

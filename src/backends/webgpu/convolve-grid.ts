@@ -93,13 +93,22 @@ export class GridConvolver {
     const chain: [Pass['from'], Pass['to']][] =
       recipe.algorithm === 'fused' ? [['src', 'dst']] : g.inverse ? [['src', 't1'], ['t1', 't2'], ['t2', 'dst']] : [['src', 't1'], ['t1', 'dst']];
     const passes: Pass[] = [];
-    for (let i = 0; i < recipe.kernels.length; i++) {
-      const kernel = generateGridKernel(g, recipe.kernels[i]);
-      const pipeline = await getPipeline(ctx, kernel);
-      const grid = dispatchGrid(kernel.workgroups(batch), ctx.limits.maxComputeWorkgroupsPerDimension);
-      const params = ctx.device.createBuffer({ size: GRID_PARAMS_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, label: 'gridconv params' });
-      ctx.device.queue.writeBuffer(params, 0, new Uint32Array([batch, grid[0], comps, layers]));
-      passes.push({ kernel, pipeline, grid, params, from: chain[i][0], to: chain[i][1] });
+    try {
+      for (let i = 0; i < recipe.kernels.length; i++) {
+        const kernel = generateGridKernel(g, recipe.kernels[i]);
+        const pipeline = await getPipeline(ctx, kernel);
+        const grid = dispatchGrid(kernel.workgroups(batch), ctx.limits.maxComputeWorkgroupsPerDimension);
+        const params = ctx.device.createBuffer({ size: GRID_PARAMS_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, label: 'gridconv params' });
+        ctx.device.queue.writeBuffer(params, 0, new Uint32Array([batch, grid[0], comps, layers]));
+        passes.push({ kernel, pipeline, grid, params, from: chain[i][0], to: chain[i][1] });
+      }
+    } catch (e) {
+      // Nothing a failed plan allocated may outlive it (the caller may fall back to the CPU and go on).
+      twiddles.destroy();
+      t1?.destroy();
+      t2?.destroy();
+      for (const p of passes) p.params.destroy();
+      throw e;
     }
     return new GridConvolver(ctx, recipe, batch, comps, layers, passes, twiddles, t1, t2);
   }

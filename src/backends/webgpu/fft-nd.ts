@@ -38,13 +38,17 @@ function product(a: readonly number[]): number {
   return a.reduce((x, y) => x * y, 1);
 }
 
-export function normalizeAxes(axes: readonly number[] | undefined, ndim: number): number[] {
+/**
+ * Axis indices in [0, ndim). Repeated axes are allowed where numpy allows them (complex transforms apply
+ * the transform once per mention); real transforms need distinct axes (`distinct`).
+ */
+export function normalizeAxes(axes: readonly number[] | undefined, ndim: number, distinct = false): number[] {
   const out = (axes ?? Array.from({ length: ndim }, (_, i) => i)).map((a) => {
     if (!Number.isInteger(a) || a < -ndim || a >= ndim) throw new ArgumentError('axes', axes, `axis indices in [${-ndim}, ${ndim})`);
     return a < 0 ? a + ndim : a;
   });
   if (out.length === 0) throw new ArgumentError('axes', axes, 'at least one axis');
-  if (new Set(out).size !== out.length) throw new ArgumentError('axes', axes, 'distinct axes');
+  if (distinct && new Set(out).size !== out.length) throw new ArgumentError('axes', axes, 'distinct axes');
   return out;
 }
 
@@ -75,7 +79,7 @@ export class WebGpuFftNd {
       throw new ArgumentError('shape', d.shape, 'a non-empty array of positive integers');
     }
     const kind = d.kind ?? 'c2c';
-    const axes = normalizeAxes(d.axes, shape.length);
+    const axes = normalizeAxes(d.axes, shape.length, kind !== 'c2c');
     const direction = kind === 'r2c' ? 'forward' : kind === 'c2r' ? 'inverse' : d.direction ?? 'forward';
     if (kind !== 'c2c' && d.direction && d.direction !== direction) {
       throw new ArgumentError('direction', d.direction, `'${direction}' for a ${kind.toUpperCase()} transform`);

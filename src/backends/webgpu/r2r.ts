@@ -94,7 +94,7 @@ export class WebGpuR2r {
     const orth = d.family !== 'dht' && (d.orthogonalize ?? norm === 'ortho');
     // The inverse of type t is the forward kernel of type INVERSE_TYPE[t] with the inverse scaling.
     const spec = r2rSpec(d.family, inverse && d.family !== 'dht' ? INVERSE_TYPE[type] : type);
-    const axes = normalizeAxes(d.axes, shape.length);
+    const axes = normalizeAxes(d.axes, shape.length, true);
     const steps: WebGpuFft[] = [];
     try {
       for (const a of [...axes].reverse()) {
