@@ -40,6 +40,8 @@ const planOptions = {
   ...(args.wg ? { targetWorkgroupSize: Number(args.wg) } : {}),
   ...(args.maxRadix ? { maxRadix: Number(args.maxRadix) } : {}),
   ...(args.minCols ? { minColumns: Number(args.minCols) } : {}),
+  ...(args.maxPass ? { maxPassLength: Number(args.maxPass) } : {}),
+  ...(args.passLoads ? { passLoads: args.passLoads as 'direct' | 'staged' } : {}),
   ...(args.staging ? { staging: args.staging === 'true' } : {}),
   ...(args.twiddles ? { twiddles: args.twiddles as 'table' | 'recurrence' } : {}),
   ...(args.exchange ? { exchange: args.exchange as 'complex' | 'split' } : {}),

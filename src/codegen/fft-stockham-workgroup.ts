@@ -105,6 +105,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   const P = recipe.registers;
   const staging = recipe.staging;
   const pass = recipe.pass;
+  const directPass = !!pass && pass.loads === 'direct';
   const outer = pass && pass.stride > 1 && pass.outerTwiddle ? outerTwiddleSplit(pass.stride * n) : null;
   // Staged rows are n+1 long: an odd stride in complex elements spreads a warp's rows over the banks.
   const paddedN = pass ? passRowStride(n) : staging ? n + 1 : exchange === 'none' ? 0 : padShift > 0 ? n + (n >> padShift) + 1 : n;
@@ -170,8 +171,10 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   const body: string[] = [];
   body.push(
     'let wg = wid.x + wid.y * params.grid_x;',
-    `let t = lid % ${L}u;`,
-    `let local_problem = lid / ${L}u;`,
+    // Direct pass kernels interleave columns: neighbouring invocations serve neighbouring columns, so a
+    // load of element e by every invocation touches consecutive addresses without staging.
+    directPass ? `let t = lid / ${B}u;` : `let t = lid % ${L}u;`,
+    directPass ? `let local_problem = lid % ${B}u;` : `let local_problem = lid / ${L}u;`,
     `let problem = wg * ${B}u + local_problem;`,
     // Invocations past the batch still run every barrier (uniform control flow) but touch no memory.
     'let live = problem < params.batch;',
@@ -199,7 +202,18 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
       const regs = Array.from({ length: R }, (_, k) => `v${m * R + k}`);
       const lines: string[] = [];
       // Load: stage 0 from global memory, later stages from workgroup memory.
-      if (s === 0 && pass) {
+      if (s === 0 && directPass) {
+        // Columns read straight into registers (interleaved invocations make the reads contiguous); the
+        // outer twiddles W_{Ns·n}^{idx·(j mod Ns)} multiply each element as it arrives.
+        const cols = pass!.total / n;
+        for (let k = 0; k < R; k++) lines.push(`${regs[k]} = ld(in_base, pj + (${j} + ${k * nb}u) * ${cols}u);`);
+        if (outer) {
+          lines.push(`let jo${m} = pj % ${pass!.stride}u;`);
+          for (let k = 0; k < R; k++) {
+            lines.push(`{ let ex = (${j} + ${k * nb}u) * jo${m}; ${regs[k]} = cmul(${regs[k]}, cmul(outer[ex % ${outer.lo}u], outer[${outer.lo}u + ex / ${outer.lo}u])); }`);
+          }
+        }
+      } else if (s === 0 && pass) {
         // Read into registers in a block of its own: a single-stage pass with a column store must pass a
         // barrier between every invocation's reads and the first write.
         const reads = regs.map((r, k) => `${r} = sh[sbase + ${pad(`${j} + ${k * nb}u`)}];`);
@@ -245,12 +259,12 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
           lines.push(`st(out_base, ${logical}, ${regs[k]}${sc});`);
         }
       }
-      const staged = staging || !!pass;
+      const staged = staging || (!!pass && !directPass);
       const g = [(s === 0 && !staged) || (last && !staging && !columnStore && !r2cPost) ? 'live' : '', guard].filter(Boolean).join(' && ');
       blocks.push(g ? [`if (${g}) {`, ...lines.map((l) => '  ' + l), '}'] : ['{', ...lines.map((l) => '  ' + l), '}']);
     }
     if (s === 0 && staging) body.push(...stagedCopy(recipe, paddedN, 'load', SRC));
-    if (s === 0 && pass) body.push(...columnCopy(recipe, paddedN, 'load', SRC, sign, outer));
+    if (s === 0 && pass && !directPass) body.push(...columnCopy(recipe, paddedN, 'load', SRC, sign, outer));
     body.push(...preLoads);
     // The last stage has read workgroup memory (exchange or staged load) before a column store overwrites it.
     if (last && (pass?.store === 'column' || (r2cPost && !staging))) body.push('workgroupBarrier();');
@@ -258,7 +272,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     if (last && r2cPost) body.push(...r2cPostCode(recipe, paddedN, staging, pad, variant.scale));
     else if (last && staging) body.push(...stagedCopy(recipe, paddedN, 'store', DST));
     if (last && pass?.store === 'column') body.push(...columnCopy(recipe, paddedN, 'store', DST, sign, null));
-    if (!last) body.push(...exchangeCode(recipe, s, pad, !!pass));
+    if (!last) body.push(...exchangeCode(recipe, s, pad, !!pass && !directPass));
   });
 
   const wgsl = [

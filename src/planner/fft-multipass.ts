@@ -87,13 +87,17 @@ export function planMultiPass(n: number, batch: number, limits: PlannerLimits, o
   if (!isSmooth(n)) {
     throw new UnsupportedError(`n = ${n} has a prime factor larger than 64; WebGPU handles such lengths by Bluestein in a later version (use the CPU backend)`);
   }
-  const rmax = largestPassLength(limits, options);
+  // Measured on an H200 (bench/results/2026-11-22-h200-sweep3): with interleaved direct loads a pass of
+  // ≤ 256-point columns, 8 columns per workgroup (64-byte runs), streams at ~0.8–0.9 of copy bandwidth,
+  // while 512- and 1024-point passes fall to ~0.5: three short passes beat two long ones from 2^19 on.
+  const opts: WorkgroupPlanOptions = { minColumns: 8, ...options };
+  const rmax = Math.min(largestPassLength(limits, opts), options.maxPassLength ?? 256);
   if (rmax < 2) throw new UnsupportedError('the device holds no multi-pass FFT column in workgroup memory');
   const lengths = passLengths(n, rmax);
   const passes: WorkgroupFftRecipe[] = [];
   let stride = 1;
   for (const r of lengths) {
-    passes.push(planWorkgroupFft(r, batch * (n / r), limits, { ...options, pass: { total: n, stride } }));
+    passes.push(planWorkgroupFft(r, batch * (n / r), limits, { ...opts, pass: { total: n, stride } }));
     stride *= r;
   }
   return { algorithm: 'stockham-multipass', n, lengths, passes, bytesPerProblem: 16 * n * passes.length };

@@ -75,6 +75,11 @@ export interface PassInfo {
    * neighbouring columns contiguous), not a stage of a longer transform.
    */
   outerTwiddle: boolean;
+  /**
+   * 'direct': invocations are interleaved across the workgroup's columns and read/write global memory
+   * straight from registers; 'staged': whole columns go through workgroup memory first.
+   */
+  loads: 'direct' | 'staged';
 }
 
 /** A transform too long for one workgroup, as ⌈log N / log Rmax⌉ passes over global memory. */

@@ -40,8 +40,12 @@ export interface WorkgroupPlanOptions {
   maxProblemsPerWorkgroup?: number;
   /** Plan one pass of a multi-pass transform (see PassInfo): column-staged loads, outer twiddles. */
   pass?: { total: number; stride: number; outerTwiddle?: boolean };
+  /** Multi-pass kernels: 'direct' (interleaved columns, no staging) or 'staged' loads and stores. */
+  passLoads?: 'direct' | 'staged';
   /** Multi-pass: fewest columns per workgroup (neighbouring columns make the loads contiguous). */
   minColumns?: number;
+  /** Multi-pass: longest sub-transform per pass (default 256, see planMultiPass). */
+  maxPassLength?: number;
 }
 
 /** The limits the planner reads; a subset of DeviceLimits so tests can pass literals. */
@@ -199,7 +203,15 @@ export function planWorkgroupFft(
     twiddles: options.twiddles ?? 'recurrence',
     staging,
     ...(pass
-      ? { pass: { total: pass.total, stride: pass.stride, store: pass.stride === 1 ? ('direct' as const) : ('column' as const), outerTwiddle: pass.outerTwiddle ?? true } }
+      ? {
+          pass: {
+            total: pass.total,
+            stride: pass.stride,
+            store: pass.stride === 1 || (options.passLoads ?? 'direct') === 'direct' ? ('direct' as const) : ('column' as const),
+            outerTwiddle: pass.outerTwiddle ?? true,
+            loads: options.passLoads ?? 'direct',
+          },
+        }
       : {}),
     bytesPerProblem: 16 * n,
   };
