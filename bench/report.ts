@@ -17,17 +17,12 @@ function load(path: string): Row[] {
     .map((l) => JSON.parse(l) as Row);
 }
 
-// Two runs on the same day; every table pairs ours with the anchor measured in the same run.
+// FFT tables: the last run (after the final kernel changes), ours and cuFFT measured in that same run.
 const dir = 'bench/results/2026-11-22-h200-final';
 const dir2 = 'bench/results/2026-11-22-h200-final2';
-const run1 = load(`${dir}/ours-fft.jsonl`);
-const run2 = load(`${dir2}/ours-fft2.jsonl`);
-const cu1 = load(`${dir}/cufft.jsonl`);
-const cu2 = load(`${dir2}/cufft2.jsonl`);
-// Run 2 re-measured R2C, DCT-II, DHT and 2-D after the last changes to those paths; C2C comes from run 1.
-const run2Kinds = new Set(['r2c', 'dct2', 'dht', 'c2c-2d']);
-const ours = [...run1.filter((r) => !run2Kinds.has(String(r.kind))), ...run2.filter((r) => run2Kinds.has(String(r.kind)))];
-const cufft = [...cu1.filter((r) => !run2Kinds.has(String(r.kind))), ...cu2.filter((r) => run2Kinds.has(String(r.kind)))];
+const dir3 = 'bench/results/2026-11-22-h200-final3';
+const ours = load(`${dir3}/ours-fft.jsonl`);
+const cufft = load(`${dir3}/cufft.jsonl`);
 const tri = load(`${dir}/tri.jsonl`);
 const cusparse = load(`${dir}/cusparse.jsonl`);
 const edm = load('bench/results/2026-11-22-h200-edm/edm.jsonl');
@@ -162,10 +157,11 @@ write of the data. Device-copy bandwidth measured by our vec4 copy kernel in the
 ${fftTable('c2c', 'c2c', 'cuFFT')}
 
 Reading the table: every N ≤ 2048 runs in one pass at the device-copy bandwidth (0.93–2.4× cuFFT; cuFFT itself
-falls below bandwidth for N ≤ 32). 4096 and 8192 stay single-pass but drop to 0.86 / 0.57 of bandwidth
-(register pressure at 256–512 invocations per problem). Beyond one workgroup (N ≥ 16384) the multi-pass
-kernels reach only about 0.7 of bandwidth per pass and use one pass more than cuFFT above 2^21; they are
-0.47–0.71× cuFFT there — the main open performance gap.
+falls below bandwidth for N ≤ 32). 4096 and 8192 stay single-pass but drop to 0.86 / 0.57 of bandwidth.
+Beyond one workgroup (N ≥ 16384) the multi-pass kernels use passes of at most 256 points (short passes
+stream at ~0.8–0.9 of bandwidth on this GPU, long ones at ~0.5: see bench/results/2026-11-22-h200-sweep3),
+so they need one pass more than cuFFT from 2^17 on and reach 0.55–0.75× cuFFT there — the main open
+performance gap.
 
 ## Lengths that are not powers of two
 
