@@ -118,7 +118,9 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   const srcType = io.custom?.srcType ?? (realIn ? 'f32' : 'vec2<f32>');
   const dstType = io.custom?.dstType ?? (realOut ? 'f32' : 'vec2<f32>');
   const r2cPost = io.store === 'r2c';
-  if (r2cPost && (pass || exchange === 'split')) throw new Error('r2c post-processing needs a single-workgroup recipe with a complex exchange');
+  if (r2cPost && pass) throw new Error('r2c post-processing needs a single-workgroup recipe');
+  // With a split exchange the post-processing gathers real and imaginary parts in two rounds.
+  const splitPost = r2cPost && exchange === 'split';
   const needsRealTable = io.load === 'c2r' || r2cPost;
 
   const out: string[] = [];
@@ -244,7 +246,9 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
       for (let k = 0; k < R; k++) if (tmp[k] !== null) lines.push(`${regs[k]} = ${tmp[k]};`);
       const sc = variant.scale === 1 ? '' : ` * ${f32(variant.scale)}`;
       const columnStore = pass?.store === 'column';
-      if (last && r2cPost) {
+      if (last && splitPost) {
+        // Values stay in registers; r2cPostSplit moves them through workgroup memory in two rounds.
+      } else if (last && r2cPost) {
         // Natural order into the row; the post-processing pairs k with M − k after a barrier.
         const at = (k: number) => (staging ? `${k}u` : pad(writeIndex(j, k, st.stride, R, nb)));
         for (let k = 0; k < R; k++) lines.push(`sh[sbase + ${at(k)}] = ${regs[k]};`);
@@ -267,9 +271,10 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     if (s === 0 && pass && !directPass) body.push(...columnCopy(recipe, paddedN, 'load', SRC, sign, outer));
     body.push(...preLoads);
     // The last stage has read workgroup memory (exchange or staged load) before a column store overwrites it.
-    if (last && (pass?.store === 'column' || (r2cPost && !staging))) body.push('workgroupBarrier();');
+    if (last && (pass?.store === 'column' || (r2cPost && !staging && !splitPost))) body.push('workgroupBarrier();');
     for (const b of blocks) body.push(...b);
-    if (last && r2cPost) body.push(...r2cPostCode(recipe, paddedN, staging, pad, variant.scale));
+    if (last && splitPost) body.push(...r2cPostSplit(recipe, pad, variant.scale));
+    else if (last && r2cPost) body.push(...r2cPostCode(recipe, paddedN, staging, pad, variant.scale));
     else if (last && staging) body.push(...stagedCopy(recipe, paddedN, 'store', DST));
     if (last && pass?.store === 'column') body.push(...columnCopy(recipe, paddedN, 'store', DST, sign, null));
     if (!last) body.push(...exchangeCode(recipe, s, pad, !!pass && !directPass));
@@ -409,6 +414,49 @@ function ioFunctions(io: FftKernelIo, SRC: string, DST: string): string[] {
   if (b.pre) wrapped.push(`fn ld(base: u32, idx: u32) -> vec2<f32> { if (idx >= ${b.n}u) { return vec2<f32>(0.0, 0.0); } return cmul(ld_user(base, idx), blu[idx]); }`);
   if (b.post) wrapped.push(`fn st(base: u32, idx: u32, v: vec2<f32>) { if (idx < ${b.n}u) { st_user(base, idx, cmul(v, blu[idx]) * ${f32(b.scale)}); } }`);
   return wrapped;
+}
+
+/**
+ * R2C post-processing with a split (f32) exchange: the last stage's outputs go to workgroup memory one
+ * component at a time; each invocation gathers, for its outputs k, the real parts of z_k and z_{M−k}, then
+ * the imaginary parts, and writes y_k. Half the workgroup memory of a complex row, so larger N stay in one
+ * workgroup and more workgroups stay resident.
+ */
+function r2cPostSplit(recipe: WorkgroupFftRecipe, pad: (e: string) => string, scale: number): string[] {
+  const { n: M, stages, invocationsPerProblem: L } = recipe;
+  const st = stages[stages.length - 1];
+  const nb = M / st.radix;
+  const count = Math.ceil((M + 1) / L);
+  const sc = scale === 1 ? '' : ` * ${f32(scale)}`;
+  const lines: string[] = [];
+  for (let i = 0; i < count; i++) lines.push(`var pa${i}: vec2<f32>;`, `var pb${i}: vec2<f32>;`);
+  for (const comp of ['x', 'y']) {
+    // Every invocation has finished reading workgroup memory (exchange or the previous round).
+    lines.push('workgroupBarrier();');
+    for (let m = 0; m < st.butterfliesPerInvocation; m++) {
+      const j = `(t + ${m * L}u)`;
+      const guard = st.butterfliesPerInvocation * L === nb ? '' : `if (${j} < ${nb}u) `;
+      const stmts = [];
+      for (let k = 0; k < st.radix; k++) stmts.push(`sh[sbase + ${pad(writeIndex(j, k, st.stride, st.radix, nb))}] = v${m * st.radix + k}.${comp};`);
+      lines.push(`${guard}{ ${stmts.join(' ')} }`);
+    }
+    lines.push('workgroupBarrier();');
+    for (let i = 0; i < count; i++) {
+      const k = `(t + ${i * L}u)`;
+      lines.push(`if (${k} <= ${M}u) { pa${i}.${comp} = sh[sbase + ${pad(`${k} % ${M}u`)}]; pb${i}.${comp} = sh[sbase + ${pad(`(${M}u - ${k}) % ${M}u`)}]; }`);
+    }
+  }
+  for (let i = 0; i < count; i++) {
+    const k = `(t + ${i * L}u)`;
+    lines.push(
+      `if (live && ${k} <= ${M}u) {`,
+      `  let b = vec2<f32>(pb${i}.x, -pb${i}.y);`,
+      `  let d = cmul(rtw[${k}], (pa${i} - b) * 0.5);`,
+      `  st(out_base, ${k}, ((pa${i} + b) * 0.5 + vec2<f32>(d.y, -d.x))${sc});`,
+      '}',
+    );
+  }
+  return lines;
 }
 
 /**

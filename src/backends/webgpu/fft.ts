@@ -141,8 +141,8 @@ export class WebGpuFft {
         recipe = planFft(blu.L, problem.batch, ctx.limits, options);
       } else if (packed && real === 'r2c') {
         try {
-          // In-workgroup post-processing reads pairs from workgroup memory as vec2.
-          recipe = planWorkgroupFft(m, problem.batch, ctx.limits, { ...options, exchange: 'complex' });
+          // In-workgroup post-processing (complex rows, or split rows in two rounds).
+          recipe = planWorkgroupFft(m, problem.batch, ctx.limits, options);
         } catch (e) {
           if (e instanceof ArgumentError) throw e;
           recipe = planFft(m, problem.batch, ctx.limits, options);
