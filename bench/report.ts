@@ -21,8 +21,11 @@ function load(path: string): Row[] {
 const dir = 'bench/results/2026-11-22-h200-final';
 const dir2 = 'bench/results/2026-11-22-h200-final2';
 const dir3 = 'bench/results/2026-11-22-h200-final3';
-const ours = load(`${dir3}/ours-fft.jsonl`);
-const cufft = load(`${dir3}/cufft.jsonl`);
+const dir4 = 'bench/results/2026-11-22-h200-final4';
+// Real transforms (R2C, DCT-II, DHT) were re-measured with their anchors after the split-exchange R2C change.
+const realKinds = new Set(['r2c', 'dct2', 'dht']);
+const ours = [...load(`${dir3}/ours-fft.jsonl`).filter((r) => !realKinds.has(String(r.kind))), ...load(`${dir4}/ours-real.jsonl`)];
+const cufft = [...load(`${dir3}/cufft.jsonl`).filter((r) => !realKinds.has(String(r.kind))), ...load(`${dir4}/cufft-real.jsonl`)];
 const tri = load(`${dir}/tri.jsonl`);
 const cusparse = load(`${dir}/cusparse.jsonl`);
 const edm = load('bench/results/2026-11-22-h200-edm/edm.jsonl');

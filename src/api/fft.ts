@@ -249,8 +249,10 @@ async function nd(x: ComplexArray, o: FftNdCallOptions, kind: Kind, direction: '
   const norm = o.norm ?? 'backward';
   if (!['backward', 'ortho', 'forward'].includes(norm)) throw new ArgumentError('norm', norm, "'backward', 'ortho' or 'forward'");
   const { s, axes } = resolveAxes(shape, o, kind === 'c2r' ? (m) => 2 * (m - 1) : undefined);
-  const backend = o.backend ?? (x instanceof Float64Array ? 'cpu' : 'auto');
-  if (backend !== 'auto' && backend !== 'webgpu' && backend !== 'cpu') throw new ArgumentError('backend', backend, "'auto', 'webgpu' or 'cpu'");
+  const requested = o.backend ?? 'auto';
+  if (requested !== 'auto' && requested !== 'webgpu' && requested !== 'cpu') throw new ArgumentError('backend', requested, "'auto', 'webgpu' or 'cpu'");
+  // 'auto' keeps float64 data on the float64 CPU backend (WGSL has no f64); 'webgpu' computes it in f32.
+  const backend = requested === 'auto' && x instanceof Float64Array ? 'cpu' : requested;
   const cpu = (): ComplexArray => {
     const f = kind === 'r2c' ? cpuNd.rfftn : kind === 'c2r' ? cpuNd.irfftn : direction === 'forward' ? cpuNd.fftn : cpuNd.ifftn;
     const r = f(x, shape, { s, axes, norm });

@@ -67,8 +67,10 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
   s.forEach((v) => {
     if (!Number.isSafeInteger(v) || v < minN) throw new ArgumentError('n', v, `an integer ≥ ${minN} for ${family.toUpperCase()}${type ? ` type ${type}` : ''}`);
   });
-  const backend = o.backend ?? (x instanceof Float64Array ? 'cpu' : 'auto');
-  if (backend !== 'auto' && backend !== 'webgpu' && backend !== 'cpu') throw new ArgumentError('backend', backend, "'auto', 'webgpu' or 'cpu'");
+  const requested = o.backend ?? 'auto';
+  if (requested !== 'auto' && requested !== 'webgpu' && requested !== 'cpu') throw new ArgumentError('backend', requested, "'auto', 'webgpu' or 'cpu'");
+  // 'auto' keeps float64 data on the float64 CPU backend (WGSL has no f64); 'webgpu' computes it in f32.
+  const backend = requested === 'auto' && x instanceof Float64Array ? 'cpu' : requested;
   const cpu = (): RealArray => {
     const ndOpts = { type, norm, orthogonalize: o.orthogonalize, axes, s };
     let r;

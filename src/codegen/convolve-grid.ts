@@ -222,7 +222,7 @@ export function generateGridKernel(g: GridGeometry, c: GridKernelConfig): GridKe
     const SL = P * pitch;
     shElems = G * SL;
     workgroups = (batch) => Math.ceil(batch / G);
-    body.push(`let s0 = wg * ${G}u;`);
+    body.push(`let slice0 = wg * ${G}u;`);
     // load + pad: every grid element is written (zeros outside the block)
     body.push(
       ...loop(T, G * P * Q, [
@@ -230,7 +230,7 @@ export function generateGridKernel(g: GridGeometry, c: GridKernelConfig): GridKe
         `let rc = i % ${P * Q}u;`,
         `let r = rc / ${Q}u;`,
         `let cc = rc % ${Q}u;`,
-        'let s = s0 + gi;',
+        'let s = slice0 + gi;',
         'var v = vec2<f32>(0.0, 0.0);',
         `if (s < batch && r < ${g.inRows}u && cc < ${g.inCols}u) { v = src[s * ${g.inRows * g.inCols}u + r * ${g.inCols}u + cc]; }`,
         `sh[gi * ${SL}u + r * ${pitch}u + cc] = v;`,
@@ -259,14 +259,14 @@ export function generateGridKernel(g: GridGeometry, c: GridKernelConfig): GridKe
     if (multiply) {
       usesShape = true;
       // spectrum factor for column line q (grid q / Q, column q % Q) at row `pos`
-      const spec = (q: string, pos: string) => `shape[((s0 + ${q} / ${Q}u) / params.comps % params.layers) * ${P * Q}u + (${pos}) * ${Q}u + ${q} % ${Q}u]`;
+      const spec = (q: string, pos: string) => `shape[((slice0 + ${q} / ${Q}u) / params.comps % params.layers) * ${P * Q}u + (${pos}) * ${Q}u + ${q} % ${Q}u]`;
       if (c.fuseMultiply === false || !em.fftMulIfft(colSet, spec, body)) {
         em.fft(colSet, -1, body);
         body.push(
           ...loop(T, G * P * Q, [
             `let gi = i / ${P * Q}u;`,
             `let rc = i % ${P * Q}u;`,
-            'let s = s0 + gi;',
+            'let s = slice0 + gi;',
             'let l = (s / params.comps) % params.layers;',
             `let a = gi * ${SL}u + (rc / ${Q}u) * ${pitch}u + rc % ${Q}u;`,
             `sh[a] = cmul(sh[a], shape[l * ${P * Q}u + rc]);`,
@@ -280,7 +280,7 @@ export function generateGridKernel(g: GridGeometry, c: GridKernelConfig): GridKe
         ...loop(T, G * g.outRows * g.outCols, [
           `let gi = i / ${g.outRows * g.outCols}u;`,
           `let rc = i % ${g.outRows * g.outCols}u;`,
-          'let s = s0 + gi;',
+          'let s = slice0 + gi;',
           `let r = rc / ${g.outCols}u;`,
           `let cc = rc % ${g.outCols}u;`,
           `if (s < batch) { dst[s * ${g.outRows * g.outCols}u + rc] = sh[gi * ${SL}u + (${g.outRow0}u + r) * ${pitch}u + ${g.outCol0}u + cc]${scaleMul}; }`,
@@ -292,7 +292,7 @@ export function generateGridKernel(g: GridGeometry, c: GridKernelConfig): GridKe
         ...loop(T, G * P * Q, [
           `let gi = i / ${P * Q}u;`,
           `let rc = i % ${P * Q}u;`,
-          'let s = s0 + gi;',
+          'let s = slice0 + gi;',
           `if (s < batch) { dst[s * ${P * Q}u + rc] = sh[gi * ${SL}u + (rc / ${Q}u) * ${pitch}u + rc % ${Q}u]${scaleMul}; }`,
         ]),
       );

@@ -216,13 +216,13 @@ test('a WebGPU FFT plan whose creation fails on a device limit releases what it 
       if (live) leaks.push(`${label}: ${live}`);
     }
     console.log(`  failed FFT plan creations: ${leaks.length ? leaks.join(', ') + ' GPU buffers leaked' : 'no GPU buffers leaked'}`);
-    if (leaks.length) t.todo(`BUG src/backends/webgpu/fft.ts create(): a pass's twiddle tables are made before planChunks() throws and are not in programs[] yet (${leaks.join(', ')})`);
+    assert.deepEqual(leaks, [], 'a failed plan creation released every buffer it made');
   } finally {
     ctx.destroy();
   }
 });
 
-test('a failed GPU convolution plan releases its buffers before the CPU fallback', { todo: 'src/backends/webgpu/convolve-grid.ts GridConvolver.create(): twiddles/T1/T2/params leak when dispatchGrid() throws' }, async (t) => {
+test('a failed GPU convolution plan releases its buffers before the CPU fallback', async (t) => {
   if (!(await testGpu())) return t.skip('no WebGPU adapter');
   const ctx = await acquireGpu();
   try {

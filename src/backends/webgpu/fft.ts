@@ -236,20 +236,21 @@ export class WebGpuFft {
           io,
         });
         const pipeline = await getPipeline(ctx, kernel);
+        const inLayout = i === 0 ? firstIn : contiguous;
+        const outLayout = i === P - 1 ? lastOut : contiguous;
+        const inCount = i === 0 && custom ? custom.inCount : i === 0 && real === 'c2r' ? Math.floor(N / 2) + 1 : i === 0 ? m : work;
+        const sizes = colSizes ?? { inCount, outCount: outCount(i), inElem: inElem(i), outElem: outElem(i) };
+        const units = colsMode ? colsMode : r.pass ? work / r.n : 1;
+        // Windows first: planChunks may refuse the problem, and nothing may be allocated before it does.
+        const chunks = forOuter(outer, i === 0, i === P - 1, work * problem.batch, inLayout, outLayout, (il, ol) =>
+          planChunks(ctx, problem.batch, il, ol, sizes, units, r.problemsPerWorkgroup, options.splitLimits ?? {}),
+        );
         const twiddles = kernel.bindings.includes('twiddles') ? createStorageBuffer(ctx, twiddleTable32(r.n), `twiddles${r.n}`) : null;
         const outerTw = kernel.outerTable ? createStorageBuffer(ctx, kernel.outerTable, 'outer-twiddles') : null;
         const realTw = kernel.realTable ? createStorageBuffer(ctx, kernel.realTable, 'real-twiddles') : null;
         const auxTable = io?.custom?.table;
         const aux = auxTable && kernel.bindings.includes('aux') ? createStorageBuffer(ctx, auxTable, 'adapter-table') : null;
         const bluBuf = bluTable && kernel.bindings.includes('blu') ? createStorageBuffer(ctx, bluTable, 'bluestein-chirps') : null;
-        const inLayout = i === 0 ? firstIn : contiguous;
-        const outLayout = i === P - 1 ? lastOut : contiguous;
-        const inCount = i === 0 && custom ? custom.inCount : i === 0 && real === 'c2r' ? Math.floor(N / 2) + 1 : i === 0 ? m : work;
-        const sizes = colSizes ?? { inCount, outCount: outCount(i), inElem: inElem(i), outElem: outElem(i) };
-        const units = colsMode ? colsMode : r.pass ? work / r.n : 1;
-        const chunks = forOuter(outer, i === 0, i === P - 1, work * problem.batch, inLayout, outLayout, (il, ol) =>
-          planChunks(ctx, problem.batch, il, ol, sizes, units, r.problemsPerWorkgroup, options.splitLimits ?? {}),
-        );
         programs.push({ kernel, pipeline, twiddles, outer: outerTw, real: realTw, aux, blu: bluBuf, chunks, from: from[i], to: to[i] });
       }
       if (scheme?.postKernel) {
@@ -419,10 +420,15 @@ function forOuter(
   make: (inLayout: ComplexLayout, outLayout: ComplexLayout) => Chunk[],
 ): Chunk[] {
   const chunks: Chunk[] = [];
-  for (let g = 0; g < outer.count; g++) {
-    const il = { ...inLayout, offset: inLayout.offset + g * (userIn ? outer.inDist : scratchGroup) };
-    const ol = { ...outLayout, offset: outLayout.offset + g * (userOut ? outer.outDist : scratchGroup) };
-    chunks.push(...make(il, ol));
+  try {
+    for (let g = 0; g < outer.count; g++) {
+      const il = { ...inLayout, offset: inLayout.offset + g * (userIn ? outer.inDist : scratchGroup) };
+      const ol = { ...outLayout, offset: outLayout.offset + g * (userOut ? outer.outDist : scratchGroup) };
+      chunks.push(...make(il, ol));
+    }
+  } catch (e) {
+    for (const c of chunks) c.params.destroy();
+    throw e;
   }
   return chunks;
 }
@@ -522,7 +528,13 @@ function planChunks(
     const inSpan = layoutSpan({ offset: 0, stride: input.stride, dist: input.dist }, size.inCount, problems) * size.inElem;
     const outSpan = layoutSpan({ offset: 0, stride: output.stride, dist: output.dist }, size.outCount, problems) * size.outElem;
     const workgroups = Math.ceil((problems * units) / perWorkgroup);
-    const grid = dispatchGrid(workgroups, maxDim);
+    let grid: [number, number];
+    try {
+      grid = dispatchGrid(workgroups, maxDim);
+    } catch (e) {
+      for (const c of chunks) c.params.destroy();
+      throw e;
+    }
     const params = ctx.device.createBuffer({
       size: FFT_PARAMS_BYTES,
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
