@@ -109,7 +109,9 @@ export function planWorkgroupFft(
   options: WorkgroupPlanOptions = {},
 ): WorkgroupFftRecipe {
   if (!Number.isSafeInteger(n) || n < 1) throw new ArgumentError('n', n, 'a positive integer');
-  const maxRadix = options.maxRadix ?? 16;
+  // Radix 32 for the largest single-workgroup lengths: 8192 in three stages of 256 invocations instead of
+  // four stages of 512 (H200: 0.96 → 0.85 ms for 2^27 elements, bench/results/2026-11-22-h200-sweep4).
+  const maxRadix = options.maxRadix ?? (n >= 8192 && !options.pass ? 32 : 16);
   if (!isPowerOfTwo(maxRadix) || maxRadix < 2 || maxRadix > 64) throw new ArgumentError('maxRadix', maxRadix, 'a power of two in 2..64');
   const maxSingle = options.maxSingleInvocation ?? 16;
   // Measured on an H200 (bench/results/2026-11-22-h200-sweep): small workgroups keep more of them resident
