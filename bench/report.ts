@@ -20,8 +20,8 @@ function load(path: string): Row[] {
 // FFT tables: the last run (after the final kernel changes), ours and cuFFT measured in that same run.
 const dir = 'bench/results/2026-11-22-h200-final';
 const dir2 = 'bench/results/2026-11-22-h200-final2';
-const dir3 = 'bench/results/2026-11-22-h200-final3';
-const dir4 = 'bench/results/2026-11-22-h200-final4';
+const dir3 = 'bench/results/2026-11-22-h200-final5';
+const dir4 = 'bench/results/2026-11-22-h200-final6';
 // Real transforms (R2C, DCT-II, DHT) were re-measured with their anchors after the split-exchange R2C change.
 const realKinds = new Set(['r2c', 'dct2', 'dht']);
 const ours = [...load(`${dir3}/ours-fft.jsonl`).filter((r) => !realKinds.has(String(r.kind))), ...load(`${dir4}/ours-real.jsonl`)];
@@ -159,8 +159,8 @@ write of the data. Device-copy bandwidth measured by our vec4 copy kernel in the
 
 ${fftTable('c2c', 'c2c', 'cuFFT')}
 
-Reading the table: every N ≤ 2048 runs in one pass at the device-copy bandwidth (0.93–2.4× cuFFT; cuFFT itself
-falls below bandwidth for N ≤ 32). 4096 and 8192 stay single-pass but drop to 0.86 / 0.57 of bandwidth.
+Reading the table: every N ≤ 2048 runs in one pass at the device-copy bandwidth (0.94–2.4× cuFFT; cuFFT itself
+falls below bandwidth for N ≤ 32). 4096 and 8192 stay single-pass but drop to 0.86 / 0.65 of bandwidth.
 Beyond one workgroup (N ≥ 16384) the multi-pass kernels use passes of at most 256 points (short passes
 stream at ~0.8–0.9 of bandwidth on this GPU, long ones at ~0.5: see bench/results/2026-11-22-h200-sweep3),
 so they need one pass more than cuFFT from 2^17 on and reach 0.55–0.75× cuFFT there — the main open
@@ -192,6 +192,9 @@ ${(() => {
 ## Real-to-complex FFT (R2C), 2^27 reals in total
 
 ${fftTable('r2c', 'r2c', 'cuFFT')}
+
+The largest R2C lengths (2^26, 2^27: a multi-pass half-length transform plus the post-processing kernel)
+varied between runs (1.7–4.3 ms for 2^26 over three runs the same day); the cause is not yet understood.
 
 ## DCT-II and Hartley transform against cuFFT R2C + separate kernels (2^27 reals in total)
 

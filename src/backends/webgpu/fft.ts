@@ -141,8 +141,9 @@ export class WebGpuFft {
         recipe = planFft(blu.L, problem.batch, ctx.limits, options);
       } else if (packed && real === 'r2c') {
         try {
-          // In-workgroup post-processing (complex rows, or split rows in two rounds).
-          recipe = planWorkgroupFft(m, problem.batch, ctx.limits, options);
+          // In-workgroup post-processing (complex rows, or split rows in two rounds). Radix 16 here: the
+          // post-processing's extra registers make radix 32 slower for R2C (H200, bench/results/…-final5).
+          recipe = planWorkgroupFft(m, problem.batch, ctx.limits, { maxRadix: 16, ...options });
         } catch (e) {
           if (e instanceof ArgumentError) throw e;
           recipe = planFft(m, problem.batch, ctx.limits, options);
