@@ -6,8 +6,9 @@
  * exists (falling back to the CPU for lengths the GPU planner does not handle yet) and Float64Array on
  * the CPU, since WGSL has no f64.
  */
-import { ArgumentError, DestroyedError, UnsupportedError, ButterflyError } from '../errors.js';
-import { defaultGpuContext, type GpuContext } from '../backends/webgpu/device.js';
+import { ArgumentError, DestroyedError, UnsupportedError } from '../errors.js';
+import type { GpuContext } from '../backends/webgpu/device.js';
+import { checkBackend, fallsBack, gpuFor, type BackendChoice } from './backend.js';
 import { WebGpuFft } from '../backends/webgpu/fft.js';
 import { planCpuFft, type CpuFftRecipe } from '../backends/cpu/fft-plan.js';
 import { fftProblem, layoutSpan, type FftNorm, type FftProblem, type FftProblemInit } from '../planner/fft-problem.js';
@@ -17,7 +18,7 @@ import * as cpuNd from '../backends/cpu/fft-nd.js';
 import { resolveAxes } from '../backends/cpu/fft-nd.js';
 import { WebGpuFftNd } from '../backends/webgpu/fft-nd.js';
 
-export type BackendChoice = 'auto' | 'webgpu' | 'cpu';
+export type { BackendChoice } from './backend.js';
 export type ComplexArray = Float32Array | Float64Array;
 
 export interface FftPlanOptions extends FftProblemInit {
@@ -116,26 +117,13 @@ function checkInput(input: unknown, p: FftProblem): asserts input is ComplexArra
 /** Creates a plan: validate once, plan once, execute many times, destroy. */
 export async function createFftPlan(options: FftPlanOptions): Promise<FftPlan> {
   const problem = fftProblem(options);
-  const backend = options.backend ?? 'auto';
-  if (backend !== 'auto' && backend !== 'webgpu' && backend !== 'cpu') {
-    throw new ArgumentError('backend', backend, "'auto', 'webgpu' or 'cpu'");
-  }
-  if (backend === 'cpu') return new CpuPlan(problem);
-  let ctx: GpuContext | null = options.gpu ?? null;
-  if (!ctx) {
-    try {
-      ctx = await defaultGpuContext();
-    } catch (e) {
-      if (backend === 'webgpu') throw e;
-      return new CpuPlan(problem);
-    }
-  }
+  const backend = checkBackend(options.backend ?? 'auto');
+  const ctx = await gpuFor(backend, options.gpu);
+  if (!ctx) return new CpuPlan(problem);
   try {
     return new GpuPlan(await WebGpuFft.create(ctx, problem, { ...options.planner, inPlace: options.inPlace }));
   } catch (e) {
-    // 'auto' falls back to the CPU for sizes the GPU planner does not handle yet; errors about the
-    // caller's arguments are never swallowed.
-    if (backend === 'auto' && e instanceof ButterflyError && !(e instanceof ArgumentError)) return new CpuPlan(problem);
+    if (fallsBack(e, backend)) return new CpuPlan(problem);
     throw e;
   }
 }
@@ -249,8 +237,7 @@ async function nd(x: ComplexArray, o: FftNdCallOptions, kind: Kind, direction: '
   const norm = o.norm ?? 'backward';
   if (!['backward', 'ortho', 'forward'].includes(norm)) throw new ArgumentError('norm', norm, "'backward', 'ortho' or 'forward'");
   const { s, axes } = resolveAxes(shape, o, kind === 'c2r' ? (m) => 2 * (m - 1) : undefined);
-  const requested = o.backend ?? 'auto';
-  if (requested !== 'auto' && requested !== 'webgpu' && requested !== 'cpu') throw new ArgumentError('backend', requested, "'auto', 'webgpu' or 'cpu'");
+  const requested = checkBackend(o.backend ?? 'auto');
   // 'auto' keeps float64 data on the float64 CPU backend (WGSL has no f64); 'webgpu' computes it in f32.
   const backend = requested === 'auto' && x instanceof Float64Array ? 'cpu' : requested;
   const cpu = (): ComplexArray => {
@@ -258,16 +245,8 @@ async function nd(x: ComplexArray, o: FftNdCallOptions, kind: Kind, direction: '
     const r = f(x, shape, { s, axes, norm });
     return x instanceof Float32Array ? Float32Array.from(r.data) : r.data;
   };
-  if (backend === 'cpu') return cpu();
-  let ctx = o.gpu ?? null;
-  if (!ctx) {
-    try {
-      ctx = await defaultGpuContext();
-    } catch (e) {
-      if (backend === 'webgpu') throw e;
-      return cpu();
-    }
-  }
+  const ctx = await gpuFor(backend, o.gpu);
+  if (!ctx) return cpu();
   // Crop / zero-pad every transformed axis up front (it commutes with the transforms along other axes).
   let data: Float64Array | null = null;
   let cur = [...shape];
@@ -285,7 +264,7 @@ async function nd(x: ComplexArray, o: FftNdCallOptions, kind: Kind, direction: '
   try {
     plan = await WebGpuFftNd.create(ctx, { shape: planShape, axes, kind, direction, norm });
   } catch (e) {
-    if (backend === 'auto' && e instanceof ButterflyError && !(e instanceof ArgumentError)) return cpu();
+    if (fallsBack(e, backend)) return cpu();
     throw e;
   }
   try {

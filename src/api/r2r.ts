@@ -4,14 +4,14 @@
  * transform fused into its FFT's passes), Float64Array on the float64 CPU backend; results have the
  * input's array type. 'auto' falls back to the CPU for lengths the GPU planner does not handle yet.
  */
-import { ArgumentError, ButterflyError } from '../errors.js';
-import { defaultGpuContext, type GpuContext } from '../backends/webgpu/device.js';
+import { ArgumentError } from '../errors.js';
+import type { GpuContext } from '../backends/webgpu/device.js';
 import { WebGpuR2r, type R2rFamily, type R2rNorm } from '../backends/webgpu/r2r.js';
 import * as cpuDct from '../backends/cpu/r2r-dct.js';
 import * as cpuDst from '../backends/cpu/r2r-dst.js';
 import * as cpuDht from '../backends/cpu/r2r-dht.js';
 import { normalizeAxis, resizeAxis } from '../backends/cpu/fft-nd.js';
-import type { BackendChoice } from './fft.js';
+import { checkBackend, fallsBack, gpuFor, type BackendChoice } from './backend.js';
 
 export type RealArray = Float32Array | Float64Array;
 
@@ -67,8 +67,7 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
   s.forEach((v) => {
     if (!Number.isSafeInteger(v) || v < minN) throw new ArgumentError('n', v, `an integer ≥ ${minN} for ${family.toUpperCase()}${type ? ` type ${type}` : ''}`);
   });
-  const requested = o.backend ?? 'auto';
-  if (requested !== 'auto' && requested !== 'webgpu' && requested !== 'cpu') throw new ArgumentError('backend', requested, "'auto', 'webgpu' or 'cpu'");
+  const requested = checkBackend(o.backend ?? 'auto');
   // 'auto' keeps float64 data on the float64 CPU backend (WGSL has no f64); 'webgpu' computes it in f32.
   const backend = requested === 'auto' && x instanceof Float64Array ? 'cpu' : requested;
   const cpu = (): RealArray => {
@@ -83,16 +82,8 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
     else r = (inverse ? cpuDst.idstn : cpuDst.dstn)(x, shape, ndOpts);
     return x instanceof Float32Array ? Float32Array.from(r.data) : r.data;
   };
-  if (backend === 'cpu') return cpu();
-  let ctx = o.gpu ?? null;
-  if (!ctx) {
-    try {
-      ctx = await defaultGpuContext();
-    } catch (e) {
-      if (backend === 'webgpu') throw e;
-      return cpu();
-    }
-  }
+  const ctx = await gpuFor(backend, o.gpu);
+  if (!ctx) return cpu();
   let data: Float64Array | null = null;
   let cur = shape;
   axes.forEach((a, i) => {
@@ -107,7 +98,7 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
   try {
     plan = await WebGpuR2r.create(ctx, { family, type, inverse, norm, orthogonalize: o.orthogonalize, shape: cur, axes });
   } catch (e) {
-    if (backend === 'auto' && e instanceof ButterflyError && !(e instanceof ArgumentError)) return cpu();
+    if (fallsBack(e, backend)) return cpu();
     throw e;
   }
   try {

@@ -13,8 +13,9 @@
  * exactly sparse. Every result is checked by a verification hashing with a fresh random permutation: the
  * fraction of the signal's energy the returned coefficients leave unexplained (`residualFraction`).
  */
-import { ArgumentError, ButterflyError } from '../errors.js';
-import { defaultGpuContext, type GpuContext } from '../backends/webgpu/device.js';
+import { ArgumentError } from '../errors.js';
+import { checkBackend, fallsBack, gpuFor } from './backend.js';
+import type { GpuContext } from '../backends/webgpu/device.js';
 import { planCpuFft } from '../backends/cpu/fft-plan.js';
 import {
   exactSfftCpu,
@@ -310,22 +311,13 @@ function checkSignal(x: unknown, r: SfftRecipe): asserts x is SignalArray {
 export async function createSfftPlan(o: SfftPlanOptions): Promise<SfftPlan> {
   resolveOptions(o);
   const recipe = planSfft({ ...o, n: o.n, k: o.k, real: o.real, mode: o.mode, seed: o.seed });
-  const backend = o.backend ?? 'auto';
-  if (backend !== 'auto' && backend !== 'webgpu' && backend !== 'cpu') throw new ArgumentError('backend', backend, "'auto', 'webgpu' or 'cpu'");
-  if (backend === 'cpu') return new CpuSfftPlan(recipe, o, o.k);
-  let ctx = o.gpu ?? null;
-  if (!ctx) {
-    try {
-      ctx = await defaultGpuContext();
-    } catch (e) {
-      if (backend === 'webgpu') throw e;
-      return new CpuSfftPlan(recipe, o, o.k);
-    }
-  }
+  const backend = checkBackend(o.backend ?? 'auto');
+  const ctx = await gpuFor(backend, o.gpu);
+  if (!ctx) return new CpuSfftPlan(recipe, o, o.k);
   try {
     return new GpuSfftPlan(recipe, o, o.k, await WebGpuSfft.create(ctx, recipe));
   } catch (e) {
-    if (backend === 'auto' && e instanceof ButterflyError && !(e instanceof ArgumentError)) return new CpuSfftPlan(recipe, o, o.k);
+    if (fallsBack(e, backend)) return new CpuSfftPlan(recipe, o, o.k);
     throw e;
   }
 }
