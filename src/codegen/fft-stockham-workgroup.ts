@@ -537,7 +537,7 @@ function columnCopy(
   sign: 1 | -1,
   outer: { lo: number; m: number } | null,
 ): string[] {
-  const { n, workgroupSize: W, problemsPerWorkgroup: B, invocationsPerProblem: L } = recipe;
+  const { n, problemsPerWorkgroup: B, invocationsPerProblem: L } = recipe;
   const ns = recipe.pass!.stride;
   const cols = recipe.pass!.total / n;
   // W = L·B, so invocation lid always serves column lid mod B, elements lid / B + i·L: the addressing is

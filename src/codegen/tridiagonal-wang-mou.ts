@@ -47,17 +47,24 @@ export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex:
   };
 }
 
-/** Uniform block shared by all tridiagonal kernels (8 × u32). */
+/** Uniform block shared by all tridiagonal kernels (12 × u32 = PARAMS_BYTES). */
 export const PARAMS_WGSL = `struct Params {
   n: u32,           // rows per system at this level
   batch: u32,       // matrices at this level (systems sharing a matrix: sys % batch)
   nsys: u32,        // right-hand-side systems = batch * nrhs
-  statusBatch: u32, // status word of a system: sys % statusBatch (the user's matrix index)
+  statusBatch: u32, // status word of a system: statusOff + sys % statusBatch (the user's matrix index)
   chunks: u32,      // partition: chunks per system
   seps: u32,        // partition: separators per system
   gridX: u32,       // workgroups (or form blocks) along x of the 2-D grid
   total: u32,       // workgroups (or invocations, for form) that have work
+  stride: u32,      // interleaved layout: distance between rows (the user's whole batch)
+  matOff: u32,      // elements between the start of the bound window of A, B, C and its first element
+  rhsOff: u32,      // the same for D and X
+  statusOff: u32,   // the same for status (a u32 per matrix)
 }`;
+
+/** Bytes of the uniform block (PARAMS_WGSL). */
+export const PARAMS_BYTES = 48;
 
 function scalarHelpers(complex: boolean): string {
   const T = complex ? 'vec2<f32>' : 'f32';
@@ -121,6 +128,28 @@ fn updRight(w: Row, R: Row, Lp: Row) -> Row {
 fn identityRow() -> Row { return Row(ZERO, ONE, ZERO, ZERO); }
 `;
 
+/**
+ * Addresses of matrix element (sys, i) and of right-hand-side / solution element (sys, i) within the
+ * bound windows (the executor binds aligned windows of the user's arrays and passes the remainders), and
+ * the status word of a system.
+ */
+function addressWgsl(layout: 'strided' | 'interleaved'): string {
+  const mat = layout === 'strided' ? 'return prm.matOff + j * prm.n + i;' : 'return prm.matOff + i * prm.stride + j;';
+  const rhs = layout === 'strided'
+    ? 'return prm.rhsOff + sys * prm.n + i;'
+    : 'let r = sys / prm.batch;\n  let j = sys - r * prm.batch;\n  return prm.rhsOff + (r * prm.n + i) * prm.stride + j;';
+  return `fn matAddr(sys: u32, i: u32) -> u32 {
+  let j = sys % prm.batch;
+  ${mat}
+}
+fn rhsAddr(sys: u32, i: u32) -> u32 {
+  ${rhs}
+}
+fn flagStatus(sys: u32, bits: u32) {
+  atomicOr(&status[prm.statusOff + sys % prm.statusBatch], bits);
+}`;
+}
+
 function ilog2(n: number): number {
   return Math.round(Math.log2(n));
 }
@@ -155,21 +184,15 @@ export function wangMouKernel(spec: WangMouKernelSpec): KernelSource {
 // The one workgroup array: staged load, then the exchanged boundary rows, then the staged store.
 var<workgroup> sh: array<Row, ${P}>;
 
-// Address of matrix element (sys, i) and of right-hand-side / solution element (sys, i).
-fn matAddr(sys: u32, i: u32) -> u32 {
-  let j = sys % prm.batch;
-  ${layout === 'strided' ? 'return j * prm.n + i;' : 'return i * prm.batch + j;'}
-}
-fn rhsAddr(sys: u32, i: u32) -> u32 {
-  ${layout === 'strided' ? 'return sys * prm.n + i;' : 'let r = sys / prm.batch;\n  let j = sys - r * prm.batch;\n  return (r * prm.n + i) * prm.batch + j;'}
-}
+// Addresses within the bound windows of the arrays, and status words (see addressWgsl).
+${addressWgsl(layout)}
 fn loadRow(sys: u32, i: u32) -> Row {
   let m = matAddr(sys, i);
   var w = Row(A[m], B[m], C[m], D[rhsAddr(sys, i)]);
   // a_0 and c_{N-1} are outside the matrix (x_{-1} = x_N = 0): ignored, whatever the arrays hold.
   if (i == 0u) { w.a = ZERO; }
   if (i + 1u == prm.n) { w.c = ZERO; }
-  if (mag(w.b) < mag(w.a) + mag(w.c)) { atomicOr(&status[sys % prm.statusBatch], 4u); }
+  if (mag(w.b) < mag(w.a) + mag(w.c)) { flagStatus(sys, 4u); }
   return w;
 }
 `);
@@ -309,7 +332,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     e(`    if (badpivot(w.b)) { flags |= 1u; }`);
     e(`    BND[bo + 3u] = dv(w.a, w.b); BND[bo + 4u] = dv(w.c, w.b); BND[bo + 5u] = dv(w.d, w.b);`);
     e(`  }`);
-    e(`  if (flags != 0u) { atomicOr(&status[mySys % prm.statusBatch], flags); }`);
+    e(`  if (flags != 0u) { flagStatus(mySys, flags); }`);
     e(`}`);
   } else {
     if (mode === 'expand') {
@@ -335,10 +358,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     e(`    if (s.valid) {`);
     e(`      let x = sh[s.v].a;`);
     e(`      X[rhsAddr(s.sys, s.i)] = x;`);
-    e(`      if (nonfinite(x)) { atomicOr(&status[s.sys % prm.statusBatch], 2u); }`);
+    e(`      if (nonfinite(x)) { flagStatus(s.sys, 2u); }`);
     e(`    }`);
     e(`  }`);
-    e(`  if (flags != 0u && mySys < prm.nsys) { atomicOr(&status[mySys % prm.statusBatch], flags); }`);
+    e(`  if (flags != 0u && mySys < prm.nsys) { flagStatus(mySys, flags); }`);
     e(`}`);
   }
   const wgsl = L.join('\n');
@@ -378,13 +401,7 @@ ${PARAMS_WGSL}
 @group(0) @binding(9) var<storage, read_write> CC: array<T>;
 @group(0) @binding(10) var<storage, read_write> CD: array<T>;
 
-fn matAddr(sys: u32, i: u32) -> u32 {
-  let j = sys % prm.batch;
-  ${spec.layout === 'strided' ? 'return j * prm.n + i;' : 'return i * prm.batch + j;'}
-}
-fn rhsAddr(sys: u32, i: u32) -> u32 {
-  ${spec.layout === 'strided' ? 'return sys * prm.n + i;' : 'let r = sys / prm.batch;\n  let j = sys - r * prm.batch;\n  return (r * prm.n + i) * prm.batch + j;'}
-}
+${addressWgsl(spec.layout)}
 
 @compute @workgroup_size(${FORM_WORKGROUP})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
@@ -399,7 +416,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   var cs = C[m];
   if (s + 1u >= prm.n) { cs = ZERO; }
   let ds = D[rhsAddr(sys, s)];
-  if (mag(bs) < mag(as_) + mag(cs)) { atomicOr(&status[sys % prm.statusBatch], 4u); }
+  if (mag(bs) < mag(as_) + mag(cs)) { flagStatus(sys, 4u); }
   let lo = (sys * prm.chunks + k) * 6u + 3u; // last row of chunk k
   var ca = -mul(as_, BND[lo]);
   var cb = bs - mul(as_, BND[lo + 1u]);

@@ -43,3 +43,34 @@ export function unitRoot(e: number, n: number): [number, number] {
   for (let k = 0; k < q >> 1; k++) [x, y] = [-y, x];
   return [x, -y];
 }
+
+/**
+ * Bluestein's chirp w_j = e^{∓iπ j²/m}, j < m (upper sign forward), interleaved, float64. j² is reduced
+ * mod 2m incrementally so no angle is ever large, whatever m is.
+ */
+export function bluesteinChirp(m: number, direction: 'forward' | 'inverse'): Float64Array {
+  const sgn = direction === 'forward' ? 1 : -1; // unitRoot gives e^{−2πi·e/n}
+  const w = new Float64Array(2 * m);
+  let sq = 0; // j² mod 2m
+  for (let j = 0; j < m; j++) {
+    const [c, s] = unitRoot(sq, 2 * m);
+    w[2 * j] = c;
+    w[2 * j + 1] = sgn * s;
+    sq = (sq + 2 * j + 1) % (2 * m);
+  }
+  return w;
+}
+
+/** The chirp filter b_j = w̄_j at j and L − j (wrapped for a cyclic convolution of length L). */
+export function bluesteinFilter(w: Float64Array, m: number, L: number): Float64Array {
+  const b = new Float64Array(2 * L);
+  for (let j = 0; j < m; j++) {
+    b[2 * j] = w[2 * j];
+    b[2 * j + 1] = -w[2 * j + 1];
+    if (j > 0) {
+      b[2 * (L - j)] = w[2 * j];
+      b[2 * (L - j) + 1] = -w[2 * j + 1];
+    }
+  }
+  return b;
+}

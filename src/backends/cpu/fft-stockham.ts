@@ -6,7 +6,7 @@
 import type { BluesteinFftRecipe, FftRecipe, WorkgroupFftRecipe } from '../../planner/fft-recipe.js';
 import type { FftProblem } from '../../planner/fft-problem.js';
 import { normScale } from '../../planner/fft-problem.js';
-import { unitRoot } from '../../planner/twiddles.js';
+import { bluesteinChirp, bluesteinFilter, unitRoot } from '../../planner/twiddles.js';
 
 /** Runs `problem` as planned by `recipe` on interleaved complex data (float64 or float32 arrays). */
 export function executeFftRecipe(
@@ -150,28 +150,12 @@ function smallDft(v: Float64Array, out: Float64Array, r: number, sign: number): 
 /** Bluestein as the GPU runs it: chirp, L-point forward, multiply by the filter spectrum, inverse, chirp. */
 function executeBluestein(recipe: BluesteinFftRecipe, problem: FftProblem, input: ArrayLike<number>, output: Float64Array | Float32Array): void {
   const { n, L } = recipe;
-  const sign = problem.direction === 'forward' ? 1 : -1;
   const scale = normScale(n, problem.direction, problem.norm);
-  const w = new Float64Array(2 * n);
-  let sq = 0;
-  for (let j = 0; j < n; j++) {
-    const [c, s] = unitRoot(sq, 2 * n);
-    w[2 * j] = c;
-    w[2 * j + 1] = sign * s;
-    sq = (sq + 2 * j + 1) % (2 * n);
-  }
+  const w = bluesteinChirp(n, problem.direction);
   const contiguous = { offset: 0, stride: 1, dist: L };
   const fwd = { n: L, batch: 1, direction: 'forward' as const, norm: 'backward' as const, input: contiguous, output: contiguous };
   const inv = { ...fwd, direction: 'inverse' as const };
-  const b = new Float64Array(2 * L);
-  for (let j = 0; j < n; j++) {
-    b[2 * j] = w[2 * j];
-    b[2 * j + 1] = -w[2 * j + 1];
-    if (j > 0) {
-      b[2 * (L - j)] = w[2 * j];
-      b[2 * (L - j) + 1] = -w[2 * j + 1];
-    }
-  }
+  const b = bluesteinFilter(w, n, L);
   const B = new Float64Array(2 * L);
   executeFftRecipe(recipe.inner, fwd, b, B);
   const a = new Float64Array(2 * L);

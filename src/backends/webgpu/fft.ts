@@ -20,7 +20,7 @@ import { generateR2cPost, R2C_POST_WORKGROUP } from '../../codegen/fft-real-post
 import { realTwiddleTable } from '../../codegen/fft-stockham-workgroup.js';
 import { planWorkgroupFft } from '../../planner/fft-workgroup.js';
 import { planCpuFft } from '../cpu/fft-plan.js';
-import { unitRoot } from '../../planner/twiddles.js';
+import { bluesteinChirp, bluesteinFilter } from '../../planner/twiddles.js';
 import { dispatchGrid, getPipeline } from './pipelines.js';
 import { createStorageBuffer, readBuffer, type GpuContext } from './device.js';
 
@@ -458,26 +458,9 @@ export function bluesteinLength(m: number): number {
  * incrementally so no angle is ever large.
  */
 export function bluesteinTables(m: number, L: number, direction: 'forward' | 'inverse'): Float32Array {
-  const sgn = direction === 'forward' ? 1 : -1; // unitRoot gives e^{−2πi·e/n}
-  const w = new Float64Array(2 * m);
-  let sq = 0; // j² mod 2m
-  for (let j = 0; j < m; j++) {
-    const [c, s] = unitRoot(sq, 2 * m);
-    w[2 * j] = c;
-    w[2 * j + 1] = sgn * s;
-    sq = (sq + 2 * j + 1) % (2 * m);
-  }
-  const b = new Float64Array(2 * L);
-  for (let j = 0; j < m; j++) {
-    b[2 * j] = w[2 * j];
-    b[2 * j + 1] = -w[2 * j + 1];
-    if (j > 0) {
-      b[2 * (L - j)] = w[2 * j];
-      b[2 * (L - j) + 1] = -w[2 * j + 1];
-    }
-  }
+  const w = bluesteinChirp(m, direction);
   const B = new Float64Array(2 * L);
-  planCpuFft(L).execute(b, B, {});
+  planCpuFft(L).execute(bluesteinFilter(w, m, L), B, {});
   const out = new Float32Array(2 * (m + L));
   out.set(w);
   for (let k = 0; k < 2 * L; k++) out[2 * m + k] = B[k] / L;
