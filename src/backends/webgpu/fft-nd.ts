@@ -7,10 +7,11 @@
  * level for the outer dims. Real transforms follow numpy: rfftn does R2C along the last of `axes` first,
  * irfftn does C2R along it last.
  */
-import { ArgumentError, ButterflyError, DestroyedError } from '../../errors.js';
+import { ArgumentError, ButterflyError } from '../../errors.js';
 import { fftProblem, type FftNorm } from '../../planner/fft-problem.js';
 import { WebGpuFft, type WebGpuFftOptions } from './fft.js';
-import { createStorageBuffer, readBuffer, type GpuContext } from './device.js';
+import type { GpuContext } from './device.js';
+import { PlanChain, type ChainStep } from './plan-chain.js';
 
 export type FftNdKind = 'c2c' | 'r2c' | 'c2r';
 
@@ -28,11 +29,7 @@ export interface FftNdDescriptor {
   planner?: WebGpuFftOptions;
 }
 
-interface Step {
-  plan: WebGpuFft;
-  inBytes: number;
-  outBytes: number;
-}
+type Step = ChainStep & { plan: WebGpuFft };
 
 function product(a: readonly number[]): number {
   return a.reduce((x, y) => x * y, 1);
@@ -53,25 +50,12 @@ export function normalizeAxes(axes: readonly number[] | undefined, ndim: number,
 }
 
 export class WebGpuFftNd {
-  private destroyed = false;
-  private scratch: [GPUBuffer | null, GPUBuffer | null] = [null, null];
-
   private constructor(
-    readonly ctx: GpuContext,
     readonly kind: FftNdKind,
     readonly inShape: number[],
     readonly outShape: number[],
-    private readonly steps: Step[],
-  ) {
-    const maxMid = Math.max(0, ...steps.slice(0, -1).map((s) => s.outBytes));
-    if (steps.length > 1) {
-      const usage = GPUBufferUsage.STORAGE;
-      this.scratch = [
-        ctx.device.createBuffer({ size: Math.max(16, maxMid), usage, label: 'fftnd-scratch0' }),
-        steps.length > 2 ? ctx.device.createBuffer({ size: Math.max(16, maxMid), usage, label: 'fftnd-scratch1' }) : null,
-      ];
-    }
-  }
+    private readonly chain: PlanChain,
+  ) {}
 
   static async create(ctx: GpuContext, d: FftNdDescriptor): Promise<WebGpuFftNd> {
     const shape = [...d.shape];
@@ -130,58 +114,32 @@ export class WebGpuFftNd {
       for (const s of steps) s.plan.destroy();
       throw e;
     }
-    return new WebGpuFftNd(ctx, kind, inShape, outShape, steps);
+    return new WebGpuFftNd(kind, inShape, outShape, new PlanChain(ctx, steps, 'fftn'));
   }
 
   /** Bytes of the input and output buffers (f32 for real arrays, complex64 otherwise). */
   get inputBytes(): number {
-    return this.steps[0].inBytes;
+    return this.chain.inputBytes;
   }
 
   get outputBytes(): number {
-    return this.steps[this.steps.length - 1].outBytes;
+    return this.chain.outputBytes;
   }
 
   encode(encoder: GPUCommandEncoder, src: GPUBuffer, dst: GPUBuffer): void {
-    if (this.destroyed) throw new DestroyedError('N-D FFT plan was destroyed');
-    if (src === dst) throw new ArgumentError('dst', 'the source buffer', 'a different buffer');
-    const K = this.steps.length;
-    this.steps.forEach((s, k) => {
-      const from = k === 0 ? src : this.scratch[(k - 1) % 2]!;
-      const to = k === K - 1 ? dst : this.scratch[k % 2]!;
-      s.plan.encode(encoder, from, to);
-    });
+    this.chain.encode(encoder, src, dst);
   }
 
-  async execute(src: GPUBuffer, dst: GPUBuffer): Promise<void> {
-    await this.ctx.checked('fftn', () => {
-      const enc = this.ctx.device.createCommandEncoder();
-      this.encode(enc, src, dst);
-      this.ctx.device.queue.submit([enc.finish()]);
-    });
-    await this.ctx.device.queue.onSubmittedWorkDone();
+  execute(src: GPUBuffer, dst: GPUBuffer): Promise<void> {
+    return this.chain.execute(src, dst);
   }
 
   /** Typed array in (f32: real or interleaved complex), typed array out. */
-  async run(input: Float32Array): Promise<Float32Array> {
-    if (this.destroyed) throw new DestroyedError('N-D FFT plan was destroyed');
-    const need = this.inputBytes / 4;
-    if (input.length !== need) throw new ArgumentError('input', input, `${need} float32 values for shape [${this.inShape.join(', ')}] (${this.kind === 'r2c' ? 'real' : 'complex, interleaved'})`);
-    const src = createStorageBuffer(this.ctx, input, 'fftnd-input');
-    const dst = createStorageBuffer(this.ctx, this.outputBytes, 'fftnd-output');
-    try {
-      await this.execute(src, dst);
-      return new Float32Array(await readBuffer(this.ctx, dst, 0, this.outputBytes));
-    } finally {
-      src.destroy();
-      dst.destroy();
-    }
+  run(input: Float32Array): Promise<Float32Array> {
+    return this.chain.run(input, `shape [${this.inShape.join(', ')}], ${this.kind === 'r2c' ? 'real' : 'complex, interleaved'}`);
   }
 
   destroy(): void {
-    if (this.destroyed) return;
-    this.destroyed = true;
-    for (const s of this.steps) s.plan.destroy();
-    for (const b of this.scratch) b?.destroy();
+    this.chain.destroy();
   }
 }

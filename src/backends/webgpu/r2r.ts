@@ -3,12 +3,13 @@
  * codegen/r2r-hooks.ts), so a transform costs the FFT's own passes and nothing more. N-D transforms chain
  * one such plan per axis through device buffers.
  */
-import { ArgumentError, DestroyedError } from '../../errors.js';
+import { ArgumentError } from '../../errors.js';
 import { fftProblem } from '../../planner/fft-problem.js';
 import { r2rHooks, type R2rKind } from '../../codegen/r2r-hooks.js';
 import { WebGpuFft } from './fft.js';
 import { normalizeAxes } from './fft-nd.js';
-import { createStorageBuffer, readBuffer, type GpuContext } from './device.js';
+import type { GpuContext } from './device.js';
+import { PlanChain } from './plan-chain.js';
 
 export type R2rFamily = 'dct' | 'dst' | 'dht';
 export type R2rNorm = 'backward' | 'ortho' | 'forward';
@@ -65,21 +66,10 @@ function overallScale(norm: R2rNorm, denom: number, inverse: boolean): number {
 }
 
 export class WebGpuR2r {
-  private destroyed = false;
-  private readonly scratch: [GPUBuffer | null, GPUBuffer | null];
-
   private constructor(
-    readonly ctx: GpuContext,
     readonly shape: number[],
-    private readonly steps: WebGpuFft[],
-    readonly bytes: number,
-  ) {
-    const usage = GPUBufferUsage.STORAGE;
-    this.scratch = [
-      steps.length > 1 ? ctx.device.createBuffer({ size: bytes, usage, label: 'r2r-scratch0' }) : null,
-      steps.length > 2 ? ctx.device.createBuffer({ size: bytes, usage, label: 'r2r-scratch1' }) : null,
-    ];
-  }
+    private readonly chain: PlanChain,
+  ) {}
 
   static async create(ctx: GpuContext, d: R2rDescriptor): Promise<WebGpuR2r> {
     const shape = [...d.shape];
@@ -117,43 +107,23 @@ export class WebGpuR2r {
       for (const s of steps) s.destroy();
       throw e;
     }
-    return new WebGpuR2r(ctx, shape, steps, 4 * shape.reduce((x, y) => x * y, 1));
+    const bytes = 4 * shape.reduce((x, y) => x * y, 1);
+    return new WebGpuR2r(shape, new PlanChain(ctx, steps.map((plan) => ({ plan, inBytes: bytes, outBytes: bytes })), 'r2r'));
   }
 
   encode(encoder: GPUCommandEncoder, src: GPUBuffer, dst: GPUBuffer): void {
-    if (this.destroyed) throw new DestroyedError('r2r plan was destroyed');
-    if (src === dst) throw new ArgumentError('dst', 'the source buffer', 'a different buffer');
-    const K = this.steps.length;
-    this.steps.forEach((s, k) => s.encode(encoder, k === 0 ? src : this.scratch[(k - 1) % 2]!, k === K - 1 ? dst : this.scratch[k % 2]!));
+    this.chain.encode(encoder, src, dst);
   }
 
-  async execute(src: GPUBuffer, dst: GPUBuffer): Promise<void> {
-    await this.ctx.checked('r2r', () => {
-      const enc = this.ctx.device.createCommandEncoder();
-      this.encode(enc, src, dst);
-      this.ctx.device.queue.submit([enc.finish()]);
-    });
-    await this.ctx.device.queue.onSubmittedWorkDone();
+  execute(src: GPUBuffer, dst: GPUBuffer): Promise<void> {
+    return this.chain.execute(src, dst);
   }
 
-  async run(input: Float32Array): Promise<Float32Array> {
-    if (this.destroyed) throw new DestroyedError('r2r plan was destroyed');
-    if (input.length * 4 !== this.bytes) throw new ArgumentError('x', input, `${this.bytes / 4} values for shape [${this.shape.join(', ')}]`);
-    const src = createStorageBuffer(this.ctx, input, 'r2r-input');
-    const dst = createStorageBuffer(this.ctx, this.bytes, 'r2r-output');
-    try {
-      await this.execute(src, dst);
-      return new Float32Array(await readBuffer(this.ctx, dst, 0, this.bytes));
-    } finally {
-      src.destroy();
-      dst.destroy();
-    }
+  run(input: Float32Array): Promise<Float32Array> {
+    return this.chain.run(input, `shape [${this.shape.join(', ')}], real`);
   }
 
   destroy(): void {
-    if (this.destroyed) return;
-    this.destroyed = true;
-    for (const s of this.steps) s.destroy();
-    for (const b of this.scratch) b?.destroy();
+    this.chain.destroy();
   }
 }
