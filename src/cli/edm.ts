@@ -5,6 +5,7 @@
 import type { CliCommand } from './commands.js';
 import { defaultGpuContext } from '../backends/webgpu/device.js';
 import { runEdm, type EdmRecord } from '../apps/edm/run.js';
+import { flags } from './args.js';
 
 function range(spec: string): number[] {
   const out: number[] = [];
@@ -17,18 +18,6 @@ function range(spec: string): number[] {
   return out;
 }
 
-function flags(args: string[]): Record<string, string> {
-  const o: Record<string, string> = {};
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (!a.startsWith('--')) throw new Error(`unexpected argument "${a}"`);
-    const eq = a.indexOf('=');
-    if (eq > 0) o[a.slice(2, eq)] = a.slice(eq + 1);
-    else if (i + 1 < args.length && !args[i + 1].startsWith('--')) o[a.slice(2)] = args[++i];
-    else o[a.slice(2)] = 'true';
-  }
-  return o;
-}
 
 export const edmCommand: CliCommand = {
   name: 'edm',

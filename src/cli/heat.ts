@@ -1,11 +1,8 @@
 /** `butterfly heat`: 2-D implicit heat diffusion by ADI (Peaceman–Rachford), checked against the analytic solution. */
 import type { CliCommand } from './commands.js';
 import { runHeatAdi } from '../apps/heat-adi.js';
+import { flag } from './args.js';
 
-function flag(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-}
 
 export const heatCommand: CliCommand = {
   name: 'heat',

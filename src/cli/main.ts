@@ -16,6 +16,7 @@ import { randomFloat32 } from '../util/random.js';
 import { relativeL2 } from '../util/metrics.js';
 import { ButterflyError, UnsupportedError } from '../errors.js';
 import { extraCommands } from './commands.js';
+import { flag } from './args.js';
 
 const HELP = `butterfly — index-digit FFTs (and friends) on WebGPU, with a float64 CPU reference
 
@@ -146,10 +147,6 @@ function plan(args: string[]): void {
   });
 }
 
-function flag(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-}
 
 async function main(): Promise<void> {
   const [cmd, ...rest] = process.argv.slice(2);

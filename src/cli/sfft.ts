@@ -15,19 +15,8 @@ import { createFftPlan } from '../api/fft.js';
 import { defaultGpuContext, createStorageBuffer, type GpuContext } from '../backends/webgpu/device.js';
 import { planCpuFft } from '../backends/cpu/fft-plan.js';
 import { parseNpy } from '../util/npy.js';
+import { flags } from './args.js';
 
-function flags(args: string[]): Record<string, string> {
-  const o: Record<string, string> = {};
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (!a.startsWith('--')) throw new Error(`unexpected argument "${a}"`);
-    const eq = a.indexOf('=');
-    if (eq > 0) o[a.slice(2, eq)] = a.slice(eq + 1);
-    else if (i + 1 < args.length && !args[i + 1].startsWith('--')) o[a.slice(2)] = args[++i];
-    else o[a.slice(2)] = 'true';
-  }
-  return o;
-}
 
 function readSignal(path: string): { x: Float64Array; real: boolean } {
   const bytes = new Uint8Array(readFileSync(path));
