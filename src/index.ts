@@ -14,7 +14,7 @@ export { executeFftRecipe } from './backends/cpu/fft-stockham.js';
 export { planCpuFft } from './backends/cpu/fft-plan.js';
 export * as core from './core/index.js';
 export { fftfreq, rfftfreq, fftshift, ifftshift } from './util/freq.js';
-export { solveTridiagonal, createTridiagonalPlan, TridiagonalPlan, TridiagonalBreakdownError, TRIDIAGONAL_STATUS } from './api/tridiagonal.js';
+export { solveTridiagonal, createTridiagonalPlan, TridiagonalPlan, TridiagonalBreakdownError, TRIDIAGONAL_STATUS, type TridiagonalSplitLimits } from './api/tridiagonal.js';
 export type { TridiagonalPlanDescriptor, TridiagonalData, TridiagonalResult, TridiagonalBackend, TridiagonalDtype, TridiagonalCpuAlgorithm, TridiagonalLayout, TridiagonalRecipe, TridiagonalPlanOptions } from './api/tridiagonal.js';
 export { planTridiagonal } from './planner/tridiagonal.js';
 export { runHeatAdi, type HeatAdiOptions, type HeatAdiResult } from './apps/heat-adi.js';

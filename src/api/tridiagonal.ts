@@ -12,7 +12,8 @@
  *    (r·N + i)·batch + j.
  * `nrhs` right-hand sides share each matrix; the solution has the layout and size of `rhs`.
  *
- * Backends: 'webgpu' (float32, Wang & Mou / ID-TS kernels, multi-stage for N beyond one workgroup),
+ * Backends: 'webgpu' (float32, Wang & Mou / ID-TS kernels, multi-stage for N beyond one workgroup;
+ * batches beyond one storage binding or one dispatch grid are split into chunks of whole systems),
  * 'cpu' (float64 or float32; Thomas by default, the Wang & Mou executable specification, or LU with
  * partial pivoting), 'auto' (WebGPU for float32 when an adapter exists, else CPU).
  *
@@ -30,9 +31,9 @@
  * `result.ok` is true when every status is 0 or only NOT_DIAGONALLY_DOMINANT is set; with
  * `onFailure: 'throw'` a TridiagonalBreakdownError is thrown when any system has bit 1 or 2.
  */
-import { ArgumentError, ButterflyError, DestroyedError, DeviceLimitError, UnsupportedError } from '../errors.js';
+import { ArgumentError, ButterflyError, DestroyedError, UnsupportedError } from '../errors.js';
 import { defaultGpuContext, readBuffer, createStorageBuffer, type GpuContext } from '../backends/webgpu/device.js';
-import { TridiagonalGpuExecutor } from '../backends/webgpu/tridiagonal.js';
+import { TridiagonalGpuExecutor, type TridiagonalSplitLimits } from '../backends/webgpu/tridiagonal.js';
 import {
   TRIDIAGONAL_STATUS, matIndex, planTridiagonal, rhsIndex, validateProblem,
   type TridiagonalLayout, type TridiagonalPlanOptions, type TridiagonalRecipe,
@@ -44,6 +45,7 @@ import { cyclicCombine, cyclicPrepare } from '../backends/cpu/cyclic-tridiagonal
 
 export { TRIDIAGONAL_STATUS } from '../planner/tridiagonal.js';
 export type { TridiagonalLayout, TridiagonalRecipe, TridiagonalPlanOptions } from '../planner/tridiagonal.js';
+export type { TridiagonalSplitLimits } from '../backends/webgpu/tridiagonal.js';
 
 export type TridiagonalBackend = 'webgpu' | 'cpu' | 'auto';
 export type TridiagonalDtype = 'float32' | 'float64';
@@ -84,6 +86,11 @@ export interface TridiagonalPlanDescriptor {
   planOptions?: TridiagonalPlanOptions;
   /** 'status' (default): report breakdowns in result.status; 'throw': throw TridiagonalBreakdownError. */
   onFailure?: 'status' | 'throw';
+  /**
+   * WebGPU: lower the binding and dispatch limits used to split the batch into chunks (never above the
+   * device's), e.g. to exercise the splitting with small data in tests.
+   */
+  splitLimits?: TridiagonalSplitLimits;
 }
 
 export interface TridiagonalData<X extends TridiagonalInput = TridiagonalInput> {
@@ -131,6 +138,11 @@ export class TridiagonalPlan {
 
   get backend(): 'webgpu' | 'cpu' {
     return this.p.backend;
+  }
+
+  /** Chunks (binding windows) a WebGPU solve is split into: 1 when the arrays fit one binding, and on the CPU. */
+  get chunkCount(): number {
+    return this.innerPlan?.chunkCount ?? this.executor?.chunkCount ?? 1;
   }
 
   /** Elements (scalars: complex counts 2) of each matrix array and of rhs / x. */
@@ -330,34 +342,35 @@ export async function createTridiagonalPlan(desc: TridiagonalPlanDescriptor): Pr
   else if (want === 'auto' && p.dtype === 'float32' && desc.cpuAlgorithm === undefined) {
     gpu = desc.gpu ?? (await defaultGpuContext().catch(() => null));
   }
-  if (gpu) {
-    // The kernels bind each user array whole: an array beyond one storage binding would only fail at
-    // solve time, as a Dawn validation error after the upload. Say so at plan time, naming the limit
-    // ('auto' runs such problems on the CPU instead). Cyclic plans solve one extra right-hand side.
-    const w = p.complex ? 8 : 4;
-    const bytes = p.n * p.batch * (p.cyclic && p.n > 2 ? p.nrhs + 1 : p.nrhs) * w;
-    const max = gpu.limits.maxStorageBufferBindingSize;
-    if (bytes > max) {
-      if (want === 'webgpu') {
-        throw new DeviceLimitError('maxStorageBufferBindingSize', bytes, max, `the right-hand sides of a tridiagonal solve (n ${p.n} × batch ${p.batch} × nrhs ${p.nrhs}${p.complex ? ', complex' : ''}; split the batch)`);
-      }
-      gpu = null;
-    }
-  }
-  p.backend = gpu ? 'webgpu' : 'cpu';
 
   if (p.cyclic) {
-    // The inner (non-cyclic) plan solves nrhs + 1 right-hand sides (the Sherman–Morrison vector u).
+    // The inner (non-cyclic) plan solves nrhs + 1 right-hand sides (the Sherman–Morrison vector u); it
+    // chooses the backend ('auto' falls back to the CPU as below).
     const inner = await createTridiagonalPlan({
-      ...desc, cyclic: false, onFailure: 'status', backend: p.backend, gpu: gpu ?? undefined,
+      ...desc, cyclic: false, onFailure: 'status', backend: gpu ? want : 'cpu', gpu: gpu ?? undefined,
       nrhs: p.n <= 2 ? p.nrhs : p.nrhs + 1,
     });
-    return new TridiagonalPlan(p, inner.recipe, gpu, null, inner);
+    p.backend = inner.backend;
+    return new TridiagonalPlan(p, inner.recipe, inner.backend === 'webgpu' ? gpu : null, null, inner);
   }
-  const limits = gpu?.limits ?? { maxComputeWorkgroupStorageSize: 32768, maxComputeInvocationsPerWorkgroup: 1024, maxComputeWorkgroupsPerDimension: 65535 };
-  const recipe = planTridiagonal({ n: p.n, batch: p.batch, nrhs: p.nrhs, complex: p.complex, layout: p.layout }, limits, desc.planOptions);
-  const executor = gpu ? await TridiagonalGpuExecutor.create(gpu, recipe) : null;
-  return new TridiagonalPlan(p, recipe, gpu, executor, null);
+  const problem = { n: p.n, batch: p.batch, nrhs: p.nrhs, complex: p.complex, layout: p.layout };
+  if (gpu) {
+    // Arrays beyond one storage binding, and dispatches beyond one grid, are split into chunks by the
+    // executor; a single system that does not fit raises DeviceLimitError, which 'auto' answers by
+    // solving on the CPU (as any ButterflyError but ArgumentError from the GPU path).
+    try {
+      const recipe = planTridiagonal(problem, gpu.limits, desc.planOptions);
+      const executor = await TridiagonalGpuExecutor.create(gpu, recipe, { splitLimits: desc.splitLimits });
+      p.backend = 'webgpu';
+      return new TridiagonalPlan(p, recipe, gpu, executor, null);
+    } catch (e) {
+      if (want === 'webgpu' || !(e instanceof ButterflyError) || e instanceof ArgumentError) throw e;
+    }
+  }
+  p.backend = 'cpu';
+  const cpuLimits = { maxComputeWorkgroupStorageSize: 32768, maxComputeInvocationsPerWorkgroup: 1024, maxComputeWorkgroupsPerDimension: 65535 };
+  const recipe = planTridiagonal(problem, cpuLimits, desc.planOptions);
+  return new TridiagonalPlan(p, recipe, null, null, null);
 }
 
 /** One-shot solve: plans, solves and releases the plan (pipelines stay cached per device). */

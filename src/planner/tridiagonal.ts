@@ -207,10 +207,12 @@ export function planTridiagonal(
     n = separators;
     layout = 'strided';
   }
+  // Batches beyond a 2-D grid (or beyond one storage binding) are split into chunks of systems by the
+  // WebGPU executor; only one system's workgroups must fit a grid.
   const maxWg = limits.maxComputeWorkgroupsPerDimension;
   for (const l of levels) {
-    if (l.workgroups > maxWg * maxWg) {
-      throw new DeviceLimitError('maxComputeWorkgroupsPerDimension²', l.workgroups, maxWg * maxWg, 'tridiagonal solve');
+    if (l.chunks > maxWg * maxWg) {
+      throw new DeviceLimitError('maxComputeWorkgroupsPerDimension', l.chunks, maxWg * maxWg, `one system of a tridiagonal solve (n ${problem.n}: ${l.chunks} partition workgroups, more than a 2-D grid holds)`);
     }
   }
   return { kind: 'tridiagonal-wang-mou', problem: { ...problem }, rowBytes, maxRowsPerWorkgroup: maxRows, levels };

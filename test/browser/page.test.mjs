@@ -141,6 +141,69 @@ test('benchmark: every FFT and tridiagonal size runs on WebGPU, is accurate, and
   await shot(page, '#panel-bench', 'benchmark.png');
 });
 
+/** Σ|a − ref| / Σ|ref|, Infinity when a has a non-finite value. */
+function l1Rel(a, ref) {
+  let num = 0, den = 0;
+  for (let i = 0; i < ref.length; i++) {
+    if (!Number.isFinite(a[i])) return Infinity;
+    num += Math.abs(a[i] - ref[i]);
+    den += Math.abs(ref[i]);
+  }
+  return num / den;
+}
+
+test('shallow water: GPU dam break and estuary match float64 CPU steps in the page; animation and scenario switch', { skip }, async (t) => {
+  if (!needGpu(t)) return;
+  const id = 'shallow-water';
+  const r = await demoResult(page, id);
+  assert.equal(r.state, 'done', r.error);
+  assert.equal(r.backend, 'webgpu');
+  assert.equal(r.precision, 'float32');
+  const data = await page.evaluate((d) => window.__butterfly.data[d], id);
+  for (const sc of ['dam-break', 'estuary']) {
+    const v = r.verified[sc];
+    const f = data[sc];
+    assert.equal(v.steps, v.stepsCpu, `${sc}: same number of CFL steps on WebGPU and float64 CPU`);
+    assert.ok(v.steps > 10, `${sc}: ${v.steps} steps`);
+    assert.ok(Math.abs(v.time - v.timeCpu) <= 1e-6 * v.timeCpu, `${sc}: times ${v.time} vs ${v.timeCpu}`);
+    // The page's own numbers, and the same measure recomputed here from the exported fields.
+    const e = { h: l1Rel(f.h, f.hCpu), qx: l1Rel(f.qx, f.qxCpu), qy: l1Rel(f.qy, f.qyCpu), hc: l1Rel(f.hc, f.hcCpu) };
+    t.diagnostic(`${sc} (${v.steps} steps): L1 rel h ${e.h.toExponential(2)} qx ${e.qx.toExponential(2)} qy ${e.qy.toExponential(2)} hC ${e.hc.toExponential(2)}`);
+    for (const k of ['h', 'qx', 'qy', 'hc']) {
+      assert.ok(Math.abs(e[k] - v.l1RelVsCpu[k]) <= 1e-3 * v.l1RelVsCpu[k] + 1e-15, `${sc} ${k}: page ${v.l1RelVsCpu[k]} vs here ${e[k]}`);
+    }
+    assert.ok(e.h <= 1e-4 && e.hc <= 1e-4, `${sc}: ${JSON.stringify(e)}`);
+    // q: 1e-4 for the dam break; the estuary's tide-driven early flow allows 1e-3 (WGSL cos accuracy).
+    const qBound = sc === 'dam-break' ? 1e-4 : 1e-3;
+    assert.ok(e.qx <= qBound && e.qy <= qBound, `${sc}: ${JSON.stringify(e)}`);
+    assert.ok(e.h > 0, `${sc}: f32 GPU and f64 CPU depths should differ a little: identical means the GPU path did not run`);
+    assert.ok(Math.abs(v.checksum.h - v.checksumCpu.h) <= 1e-4 * Math.abs(v.checksumCpu.h), `${sc}: checksum h`);
+  }
+  assert.ok(r.verified['dam-break'].waterDrift < 1e-5);
+  assert.equal(r.pass, true);
+
+  // The animation advances; the dam break's waves spread until t ≥ 0.6 s, then the screenshot.
+  const get = () => page.evaluate((d) => window.__butterfly.demos[d], id);
+  await page.waitForFunction((d) => window.__butterfly.demos[d].simTime >= 0.6, id, { timeout: 60_000, polling: 200 });
+  const a = await get();
+  assert.equal(a.scenario, 'dam-break');
+  assert.ok(a.animatedFrames >= 5 && a.simSteps > r.verified['dam-break'].steps);
+  await shot(page, '#panel-shallow-water', 'shallow-water.png');
+
+  // Pause holds the simulation still; the selector switches to the estuary, which then animates.
+  await page.click('#panel-shallow-water button[data-action="play"]');
+  await page.waitForTimeout(1500); // a frame already stepping finishes
+  const paused = (await get()).simTime;
+  await page.waitForTimeout(1000);
+  assert.equal((await get()).simTime, paused, 'paused');
+  await page.click('#panel-shallow-water button[data-action="play"]');
+  await page.selectOption('#panel-shallow-water select[data-action="scenario"]', 'estuary');
+  await page.waitForFunction((d) => {
+    const x = window.__butterfly.demos[d];
+    return x.scenario === 'estuary' && x.simTime > 0;
+  }, id, { timeout: 60_000, polling: 200 });
+});
+
 test('the whole page: no uncaught errors, every demo passed', { skip }, async (t) => {
   if (!needGpu(t)) return;
   await page.waitForFunction(() => window.__butterfly.status === 'ready', null, { timeout: 60_000 });
@@ -167,12 +230,13 @@ test('without navigator.gpu the page says so and every demo runs on the CPU back
     assert.match(s.fallbackReason, /navigator\.gpu/);
     assert.match(await p.locator('#backend-banner').innerText(), /WebGPU is not available.*CPU backend/s);
     assert.deepEqual(s.errors, []);
-    for (const id of ['spectrogram', 'heat', 'bench']) {
+    for (const id of ['spectrogram', 'heat', 'shallow-water', 'bench']) {
       assert.equal(s.demos[id].state, 'done', `${id}: ${s.demos[id].error}`);
       assert.equal(s.demos[id].pass, true, `${id} on the CPU backend`);
     }
     assert.equal(s.demos.spectrogram.backend, 'cpu');
     assert.equal(s.demos.heat.backend, 'cpu');
+    assert.equal(s.demos['shallow-water'].backend, 'cpu');
     await p.evaluate(() => window.scrollTo(0, 0));
     await shot(p, null, 'cpu-fallback.png');
   } finally {

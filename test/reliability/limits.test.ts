@@ -156,23 +156,40 @@ test('Tridiagonal: arrays beyond one binding and grids beyond one dimension', as
   const ref = await (await createTridiagonalPlan({ n, batch, backend: 'cpu', dtype: 'float64' })).solve({
     lower: Float64Array.from(data.lower), diag: Float64Array.from(data.diag), upper: Float64Array.from(data.upper), rhs: Float64Array.from(data.rhs),
   });
-  // A 2-D grid: 300 one-system workgroups with at most 3 per dimension cannot run; with 20 they can.
+  // A 2-D grid: 300 one-system workgroups with at most 20 per dimension.
   const grid = lowered(ctx, { maxComputeWorkgroupsPerDimension: 20 });
   const p = await createTridiagonalPlan({ n, batch, backend: 'webgpu', gpu: grid, planOptions: { targetRowsPerWorkgroup: 32 } });
   const r = await p.solve(data);
+  assert.equal(p.chunkCount, 1);
   p.destroy();
   assert.ok(r.ok && relL2(r.x, ref.x) < 1e-5, `2-D grid tridiagonal: ${relL2(r.x, ref.x)}`);
-  await expectError(() => createTridiagonalPlan({ n, batch, backend: 'webgpu', gpu: lowered(ctx, { maxComputeWorkgroupsPerDimension: 3 }), planOptions: { targetRowsPerWorkgroup: 32 } }), DeviceLimitError, 'maxComputeWorkgroupsPerDimension');
-  // Arrays beyond one binding: 'webgpu' names the limit at plan time; 'auto' solves on the CPU.
+  // At most 3 per dimension (9 a grid): the batch is split into 34 chunks of whole systems.
+  const p3 = await createTridiagonalPlan({ n, batch, backend: 'webgpu', gpu: lowered(ctx, { maxComputeWorkgroupsPerDimension: 3 }), planOptions: { targetRowsPerWorkgroup: 32 } });
+  const r3 = await p3.solve(data);
+  assert.equal(p3.chunkCount, 34);
+  p3.destroy();
+  assert.ok(r3.ok && relL2(r3.x, ref.x) < 1e-5, `grid-split tridiagonal: ${relL2(r3.x, ref.x)}`);
+  // Arrays beyond one binding (38400 bytes, 16 KiB a binding): split into binding windows, on 'webgpu'
+  // and 'auto' alike.
   const small = lowered(ctx, { maxStorageBufferBindingSize: 16 * 1024 });
-  await expectError(() => createTridiagonalPlan({ n, batch, backend: 'webgpu', gpu: small }), DeviceLimitError, 'maxStorageBufferBindingSize');
-  const auto = await createTridiagonalPlan({ n, batch, backend: 'auto', gpu: small });
+  for (const backend of ['webgpu', 'auto'] as const) {
+    const ps = await createTridiagonalPlan({ n, batch, backend, gpu: small });
+    assert.equal(ps.backend, 'webgpu');
+    assert.ok(ps.chunkCount >= 3, `${ps.chunkCount} chunks`);
+    const rs = await ps.solve(data);
+    ps.destroy();
+    assert.ok(rs.ok && relL2(rs.x, ref.x) < 1e-5, `binding-split tridiagonal (${backend}): ${relL2(rs.x, ref.x)}`);
+  }
+  // A single system beyond one binding: 'webgpu' names the limit at plan time; 'auto' solves on the CPU.
+  const tiny = lowered(ctx, { maxStorageBufferBindingSize: 64 });
+  await expectError(() => createTridiagonalPlan({ n, batch, backend: 'webgpu', gpu: tiny }), DeviceLimitError, 'maxStorageBufferBindingSize');
+  const auto = await createTridiagonalPlan({ n, batch, backend: 'auto', gpu: tiny });
   assert.equal(auto.backend, 'cpu');
   const ra = await auto.solve(data);
   assert.ok(ra.ok && relL2(ra.x, ref.x) < 1e-5);
   auto.destroy();
-  count('split problems checked');
-  count('limit rejections', 2);
+  count('split problems checked', 4);
+  count('limit rejections');
 });
 
 test('Convolution: dispatch limits split or fall back; webgpu names the limit', async (t) => {
