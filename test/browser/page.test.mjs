@@ -182,9 +182,9 @@ test('shallow water: GPU dam break and estuary match float64 CPU steps in the pa
   assert.ok(r.verified['dam-break'].waterDrift < 1e-5);
   assert.equal(r.pass, true);
 
-  // The animation advances; the dam break's waves spread until t ≥ 0.6 s, then the screenshot.
+  // The animation advances; the dam break's waves spread until t ≥ 0.5 s, then the screenshot.
   const get = () => page.evaluate((d) => window.__butterfly.demos[d], id);
-  await page.waitForFunction((d) => window.__butterfly.demos[d].simTime >= 0.6, id, { timeout: 60_000, polling: 200 });
+  await page.waitForFunction((d) => window.__butterfly.demos[d].simTime >= 0.5, id, { timeout: 60_000, polling: 200 });
   const a = await get();
   assert.equal(a.scenario, 'dam-break');
   assert.ok(a.animatedFrames >= 5 && a.simSteps > r.verified['dam-break'].steps);
@@ -192,9 +192,9 @@ test('shallow water: GPU dam break and estuary match float64 CPU steps in the pa
 
   // Pause holds the simulation still; the selector switches to the estuary, which then animates.
   await page.click('#panel-shallow-water button[data-action="play"]');
-  await page.waitForTimeout(1500); // a frame already stepping finishes
+  await page.waitForTimeout(1000); // a frame already stepping finishes
   const paused = (await get()).simTime;
-  await page.waitForTimeout(1000);
+  await page.waitForTimeout(600);
   assert.equal((await get()).simTime, paused, 'paused');
   await page.click('#panel-shallow-water button[data-action="play"]');
   await page.selectOption('#panel-shallow-water select[data-action="scenario"]', 'estuary');

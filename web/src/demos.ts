@@ -6,6 +6,7 @@
 import type { Env } from './common.js';
 import * as spectrogram from './panels/spectrogram.js';
 import * as heat from './panels/heat.js';
+import * as shallowWater from './panels/shallow-water.js';
 import * as benchmark from './panels/benchmark.js';
 
 export interface Demo {
@@ -16,5 +17,6 @@ export interface Demo {
 export const DEMOS: Demo[] = [
   { id: 'spectrogram', start: spectrogram.start },
   { id: 'heat', start: heat.start },
+  { id: 'shallow-water', start: shallowWater.start },
   { id: 'bench', start: benchmark.start },
 ];
