@@ -221,7 +221,10 @@ export function planSfft(init: SfftPlanInit): SfftRecipe {
     const filterEst = { n, B: bEst, tolerance: init.tolEst ?? 1e-8, boxcar: oddAtLeast((1.4 * 1.1 * n) / bEst) };
     const loops = [...makeLoops(locLoops, n, bLoc, 'loc', next), ...makeLoops(estLoops, n, bEst, 'est', next)];
     const verify = makeLoops(1, n, bEst, 'est', next)[0];
-    robust = { bLoc, bEst, kept, locLoops, votes, estLoops, filterLoc, filterEst, loops, hitCapacity: Math.max(1024, 32 * k), verify };
+    // Every kept bucket of a location loop names n/B_loc candidate frequencies: size the hit list for all of
+    // them, so it cannot overflow (an overflow is reported as an incomplete result).
+    const hitCapacity = Math.max(1024, 32 * k, kept * Math.ceil(n / bLoc));
+    robust = { bLoc, bEst, kept, locLoops, votes, estLoops, filterLoc, filterEst, loops, hitCapacity, verify };
   }
 
   let exact: SfftExactRecipe | null = null;
