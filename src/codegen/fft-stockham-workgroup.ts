@@ -513,12 +513,20 @@ function passAddressing(recipe: WorkgroupFftRecipe, q: string, suffix: string): 
   const v = (name: string) => `${name}${suffix}`;
   // in_base / out_base: the problem's base; column j reads logical elements j + e·cols and writes
   // ocol + e·Ns (the ld/st functions apply the layout strides and any real-transform processing).
-  const lines = [
-    `let ${v('pb')} = ${q} / ${cols}u;`,
-    `let ${v('pj')} = ${q} % ${cols}u;`,
+  // batchFastest: neighbouring column problems are neighbouring problems of the batch (q = j·P + b), for
+  // batches laid out with distance 1 (the non-last axes of N-D arrays): neighbouring invocations then
+  // touch neighbouring addresses in every pass.
+  const lines = recipe.pass!.batchFastest
+    ? [
+        `let ${v('np')} = params.batch / ${cols}u;`,
+        `let ${v('pb')} = ${q} % ${v('np')};`,
+        `let ${v('pj')} = ${q} / ${v('np')};`,
+      ]
+    : [`let ${v('pb')} = ${q} / ${cols}u;`, `let ${v('pj')} = ${q} % ${cols}u;`];
+  lines.push(
     `let ${v('in_base')} = params.in_offset + ${v('pb')} * params.in_dist;`,
     `let ${v('out_base')} = params.out_offset + ${v('pb')} * params.out_dist;`,
-  ];
+  );
   const outCol = ns === 1 ? `${v('pj')} * ${n}u` : `(${v('pj')} / ${ns}u) * ${ns * n}u + ${v('pj')} % ${ns}u`;
   lines.push(`let ${v('ocol')} = ${outCol};`);
   return lines;

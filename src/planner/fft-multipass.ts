@@ -82,7 +82,13 @@ export function passLengths(n: number, rmax: number): number[] {
   throw new UnsupportedError(`n = ${n} cannot be split into passes of at most ${rmax}`);
 }
 
-export function planMultiPass(n: number, batch: number, limits: PlannerLimits, options: WorkgroupPlanOptions = {}): MultiPassFftRecipe {
+export function planMultiPass(
+  n: number,
+  batch: number,
+  limits: PlannerLimits,
+  options: WorkgroupPlanOptions = {},
+  batchFastest = false,
+): MultiPassFftRecipe {
   if (!Number.isSafeInteger(n) || n < 2) throw new ArgumentError('n', n, 'an integer ≥ 2');
   if (!isSmooth(n)) {
     throw new UnsupportedError(`n = ${n} has a prime factor larger than 64; WebGPU handles such lengths by Bluestein in a later version (use the CPU backend)`);
@@ -97,7 +103,7 @@ export function planMultiPass(n: number, batch: number, limits: PlannerLimits, o
   const passes: WorkgroupFftRecipe[] = [];
   let stride = 1;
   for (const r of lengths) {
-    passes.push(planWorkgroupFft(r, batch * (n / r), limits, { ...opts, pass: { total: n, stride } }));
+    passes.push(planWorkgroupFft(r, batch * (n / r), limits, { ...opts, pass: { total: n, stride, batchFastest } }));
     stride *= r;
   }
   return { algorithm: 'stockham-multipass', n, lengths, passes, bytesPerProblem: 16 * n * passes.length };

@@ -80,6 +80,8 @@ export interface PassInfo {
    * straight from registers; 'staged': whole columns go through workgroup memory first.
    */
   loads: 'direct' | 'staged';
+  /** Column problems ordered batch-fastest (q = j·P + b), for batches at distance 1 (strided axes). */
+  batchFastest: boolean;
 }
 
 /** A transform too long for one workgroup, as ⌈log N / log Rmax⌉ passes over global memory. */

@@ -39,7 +39,7 @@ export interface WorkgroupPlanOptions {
   /** Cap problems per workgroup (e.g. by the batch, to avoid idle invocations). */
   maxProblemsPerWorkgroup?: number;
   /** Plan one pass of a multi-pass transform (see PassInfo): column-staged loads, outer twiddles. */
-  pass?: { total: number; stride: number; outerTwiddle?: boolean };
+  pass?: { total: number; stride: number; outerTwiddle?: boolean; batchFastest?: boolean };
   /** Multi-pass kernels: 'direct' (interleaved columns, no staging) or 'staged' loads and stores. */
   passLoads?: 'direct' | 'staged';
   /** Multi-pass: fewest columns per workgroup (neighbouring columns make the loads contiguous). */
@@ -212,6 +212,7 @@ export function planWorkgroupFft(
             store: pass.stride === 1 || (options.passLoads ?? 'direct') === 'direct' ? ('direct' as const) : ('column' as const),
             outerTwiddle: pass.outerTwiddle ?? true,
             loads: options.passLoads ?? 'direct',
+            batchFastest: pass.batchFastest ?? false,
           },
         }
       : {}),

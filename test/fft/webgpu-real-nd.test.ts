@@ -64,6 +64,16 @@ test('2-D and 3-D transforms over chosen axes, odd sizes, batches', async (t) =>
   await check('irfftn', [16, 9, 3], { axes: [0, 1] }, true, 17, 256);
 });
 
+test('long non-last axes: multi-pass over the strided batch, batch-fastest (interleaved intermediates)', async (t) => {
+  if (!(await testGpu())) return t.skip('no WebGPU adapter');
+  await check('fftn', [2048, 16], { axes: [0] }, true, 21, 2048);
+  await check('ifftn', [3, 1024, 40], { axes: [1] }, true, 22, 1024);
+  await check('fftn', [5, 3000, 7], { axes: [1], norm: 'ortho' }, true, 23, 3000);
+  await check('fftn', [2, 2187, 3], { axes: [1] }, true, 24, 2187);
+  await check('rfftn', [2048, 10], {}, false, 25, 2048 * 10);
+  await check('irfftn', [4096, 5], { axes: [0, 1] }, true, 26, 4096 * 8);
+});
+
 test('N-D argument errors', async () => {
   await assert.rejects(api.fftn(new Float32Array(8), { shape: [2, 3] }), ArgumentError);
   await assert.rejects(api.fftn(new Float32Array(8), { shape: [2, 2], axes: [2] }), ArgumentError);

@@ -103,6 +103,12 @@ export class WebGpuFftNd {
             if (e instanceof ButterflyError && !(e instanceof ArgumentError)) return null;
             throw e;
           });
+          // Too long for one column pass: a multi-pass transform over the strided batch, batch-fastest
+          // (contiguous in every pass); the strided single-kernel path below is the last resort.
+          plan ??= await WebGpuFft.create(ctx, problem, { ...opts, interleavedBatch: true }).catch((e: unknown) => {
+            if (e instanceof ButterflyError && !(e instanceof ArgumentError)) return null;
+            throw e;
+          });
         }
         plan ??= await WebGpuFft.create(ctx, problem, opts);
         const elemIn = real === 'r2c' ? 4 : 8;

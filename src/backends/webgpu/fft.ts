@@ -8,12 +8,12 @@
  * maxComputeWorkgroupsPerDimension use a 2-D grid. Multi-pass transforms ping-pong through scratch
  * buffers so that the last pass lands in the destination.
  */
-import { ArgumentError, DestroyedError, DeviceLimitError } from '../../errors.js';
+import { ArgumentError, DestroyedError, DeviceLimitError, UnsupportedError } from '../../errors.js';
 import type { ComplexLayout, FftProblem } from '../../planner/fft-problem.js';
 import { layoutSpan, normScale } from '../../planner/fft-problem.js';
 import type { FftRecipe } from '../../planner/fft-recipe.js';
 import type { WorkgroupPlanOptions } from '../../planner/fft-workgroup.js';
-import { planFft } from '../../planner/fft-multipass.js';
+import { planFft, planMultiPass } from '../../planner/fft-multipass.js';
 import { twiddleTable32 } from '../../planner/twiddles.js';
 import { FFT_PARAMS_BYTES, generateWorkgroupFft, type FftCustomIo, type FftKernelIo, type FftKernelSource } from '../../codegen/fft-stockham-workgroup.js';
 import { generateR2cPost, R2C_POST_WORKGROUP } from '../../codegen/fft-real-post.js';
@@ -81,6 +81,12 @@ export interface WebGpuFftOptions extends WorkgroupPlanOptions {
    * transforms whose length fits one pass with ≥ 4 columns (else DeviceLimitError: use strides).
    */
   columns?: number;
+  /**
+   * The batch is laid out at distance 1 (element e of problem b at b + e·stride, the non-last axes of
+   * N-D arrays): run a multi-pass recipe whose passes order column problems batch-fastest and keep their
+   * intermediates in the same interleaved layout, so every pass reads and writes contiguous memory.
+   */
+  interleavedBatch?: boolean;
 }
 
 /** How a real transform is computed, chosen in create(). */
@@ -151,6 +157,9 @@ export class WebGpuFft {
         }
       } else recipe = planFft(m, problem.batch, ctx.limits, options);
       scheme = { m, packed, postKernel };
+    } else if (options.interleavedBatch) {
+      if (custom || inPlace || bluesteinFor(N)) throw new UnsupportedError('interleavedBatch: plain complex out-of-place transforms of smooth lengths only');
+      recipe = planMultiPass(N, problem.batch, ctx.limits, options, true);
     } else if (options.columns && options.columns > 1) {
       if (custom || inPlace) throw new ArgumentError('columns', options.columns, 'a plain out-of-place complex transform');
       recipe = planWorkgroupFft(N, problem.batch * options.columns, ctx.limits, { ...options, pass: { total: N * options.columns, stride: options.columns, outerTwiddle: false } });
@@ -176,7 +185,7 @@ export class WebGpuFft {
     const work = blu ? blu.L : m; // length of the complex intermediates
     const colsMode = !real && !blu && options.columns && options.columns > 1 ? options.columns : 0;
     const colSizes = colsMode ? { inCount: N * colsMode, outCount: N * colsMode, inElem: BYTES, outElem: BYTES } : undefined;
-    const contiguous: ComplexLayout = { offset: 0, stride: 1, dist: work };
+    const contiguous: ComplexLayout = options.interleavedBatch && !real ? { offset: 0, stride: problem.batch, dist: 1 } : { offset: 0, stride: 1, dist: work };
     const outer = options.outer ?? { count: 1, inDist: 0, outDist: 0 };
     if (!Number.isSafeInteger(outer.count) || outer.count < 1) throw new ArgumentError('outer.count', outer.count, 'a positive integer');
     const scratchBytes = work * problem.batch * outer.count * BYTES;
