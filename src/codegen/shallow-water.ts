@@ -186,7 +186,8 @@ fn tideAt(t: f32) -> f32 {
   var z = P.tideMean;
   for (var k = 0u; k < P.nTide; k++) {
     let c = P.tide[k];
-    z += c.x * cos(c.y * t - c.z);
+    let cycles = c.y * t - c.z;
+    z += c.x * cos(6.28318531 * (cycles - round(cycles)));
   }
   return z;
 }

@@ -114,7 +114,9 @@ export class SweGpuSolver {
     u[21] = p.tide.constituents.length;
     f[22] = SWE_H_DRY;
     f[23] = Number.isFinite(pr.dtMax) ? pr.dtMax : 3.4e38;
-    p.tide.constituents.forEach((c, k) => f.set([c.amplitude, (2 * Math.PI) / c.period, c.phase, 0], 24 + 4 * k));
+    // Frequencies in cycles per second and phases in cycles: the kernel reduces the argument to half a
+    // cycle before cos, whose accuracy WGSL only bounds on [−π, π] (hours of tide are thousands of radians).
+    p.tide.constituents.forEach((c, k) => f.set([c.amplitude, 1 / c.period, c.phase / (2 * Math.PI), 0], 24 + 4 * k));
     ctx.device.queue.writeBuffer(this.uniform, 0, this.params);
 
     const [cfl, reduce, update] = await Promise.all([
