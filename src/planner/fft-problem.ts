@@ -49,7 +49,7 @@ function layout(name: string, l: Partial<ComplexLayout> | undefined, n: number):
 
 export function fftProblem(init: FftProblemInit): FftProblem {
   if (!isPositiveInteger(init.n)) throw new ArgumentError('n', init.n, 'a positive integer transform length');
-  const batch = init.batch ?? 1;
+  const batch = init.batch === undefined ? 1 : init.batch;
   if (!isPositiveInteger(batch)) throw new ArgumentError('batch', batch, 'a positive integer');
   const direction = init.direction ?? 'forward';
   if (direction !== 'forward' && direction !== 'inverse') throw new ArgumentError('direction', direction, "'forward' or 'inverse'");

@@ -37,7 +37,7 @@ export function thomasReal(
   let status = 0;
   if (n === 0) return 0;
   let piv = b[0];
-  if (!(Math.abs(piv) >= tiny)) status |= S.ZERO_PIVOT;
+  if (!(Math.abs(piv) >= tiny && Math.abs(piv) < Infinity)) status |= S.ZERO_PIVOT; // an infinite pivot zeroes x silently
   for (let i = 0; i < n; i++) {
     const ai = i > 0 ? a[i] : 0;
     const ci = i < n - 1 ? c[i] : 0;
@@ -47,7 +47,7 @@ export function thomasReal(
   x[0] = round(d[0] / piv);
   for (let i = 1; i < n; i++) {
     piv = round(b[i] - round(a[i] * scratch[i - 1]));
-    if (!(Math.abs(piv) >= tiny)) status |= S.ZERO_PIVOT;
+    if (!(Math.abs(piv) >= tiny && Math.abs(piv) < Infinity)) status |= S.ZERO_PIVOT; // an infinite pivot zeroes x silently
     scratch[i] = i < n - 1 ? round(c[i] / piv) : 0;
     x[i] = round(round(d[i] - round(a[i] * x[i - 1])) / piv);
   }
@@ -85,7 +85,7 @@ export function thomasComplex(
       pi = round(b[2 * i + 1] - round(ar * si + ai * sr));
     }
     const den = pr * pr + pi * pi;
-    if (!(Math.sqrt(den) >= tiny)) status |= S.ZERO_PIVOT;
+    if (!(Math.sqrt(den) >= tiny && den < Infinity)) status |= S.ZERO_PIVOT;
     if (i < n - 1) {
       const cr = c[2 * i], ci = c[2 * i + 1];
       scratch[2 * i] = round((cr * pr + ci * pi) / den);
