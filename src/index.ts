@@ -24,7 +24,8 @@ export { createEdmPlan, EdmPlan, edmReference, edmProblem, resolveEdm, type EdmP
 export { EDM_CASES, edmCase } from './apps/edm/cases.js';
 export { GridConvolver } from './backends/webgpu/convolve-grid.js';
 export { planGridConv } from './codegen/convolve-plan.js';
-export { rfft, irfft, fft2, ifft2, rfft2, irfft2, fftn, ifftn, rfftn, irfftn, fftnOutputShape } from './api/fft.js';
+export { rfft, irfft, fft2, ifft2, rfft2, irfft2, fftn, ifftn, rfftn, irfftn, fftnOutputShape, createFftNdPlan } from './api/fft.js';
+export type { FftNdPlanOptions } from './api/fft.js';
 export type { FftNdCallOptions } from './api/fft.js';
 export { WebGpuFftNd, type FftNdDescriptor, type FftNdKind } from './backends/webgpu/fft-nd.js';
 export { planFft, planMultiPass, describeRecipe } from './planner/fft-multipass.js';

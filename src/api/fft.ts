@@ -274,3 +274,23 @@ async function nd(x: ComplexArray, o: FftNdCallOptions, kind: Kind, direction: '
     plan.destroy();
   }
 }
+
+export interface FftNdPlanOptions {
+  /** c2c: the complex array's shape; r2c: the real input's shape; c2r: the real output's shape. */
+  shape: readonly number[];
+  axes?: readonly number[];
+  kind?: 'c2c' | 'r2c' | 'c2r';
+  direction?: 'forward' | 'inverse';
+  norm?: FftNorm;
+  gpu?: GpuContext;
+}
+
+/**
+ * A device-resident N-D plan (WebGPU only): `encode(encoder, src, dst)` / `execute(src, dst)` on
+ * GPUBuffers for chaining with other GPU work, or `run(Float32Array)`; real (f32) and interleaved complex
+ * buffers as for rfftn / irfftn / fftn. Sizes: `inputBytes`, `outputBytes`. Call `destroy()` when done.
+ */
+export async function createFftNdPlan(options: FftNdPlanOptions): Promise<WebGpuFftNd> {
+  const ctx = await gpuFor('webgpu', options.gpu);
+  return WebGpuFftNd.create(ctx!, options);
+}

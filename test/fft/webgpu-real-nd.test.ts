@@ -82,3 +82,22 @@ test('N-D argument errors', async () => {
   await assert.rejects(api.fft2(new Float32Array(8), { shape: [4], backend: 'cpu' }), ArgumentError);
   await assert.rejects(api.fftn(new Float32Array(8), { s: [0], backend: 'cpu' }), ArgumentError);
 });
+
+test('createFftNdPlan: device-resident N-D real plan on GPUBuffers', async (t) => {
+  const gpu = await testGpu();
+  if (!gpu) return t.skip('no WebGPU adapter');
+  const plan = await api.createFftNdPlan({ shape: [3, 32, 30], axes: [1, 2], kind: 'r2c', gpu });
+  const x = randomFloat32(3 * 32 * 30, 9);
+  assert.equal(plan.inputBytes, x.byteLength);
+  const { createStorageBuffer, readBuffer } = await import('../../src/backends/webgpu/device.js');
+  const src = createStorageBuffer(gpu, x);
+  const dst = createStorageBuffer(gpu, new Float32Array(plan.outputBytes / 4).fill(NaN));
+  await plan.execute(src, dst);
+  const got = new Float32Array(await readBuffer(gpu, dst, 0, plan.outputBytes));
+  const ref = await api.rfftn(Float64Array.from(x), { shape: [3, 32, 30], axes: [1, 2], backend: 'cpu' });
+  assert.ok(relativeL2(got, ref) <= bound(960));
+  src.destroy();
+  dst.destroy();
+  plan.destroy();
+  assert.throws(() => plan.encode(gpu.device.createCommandEncoder(), src, dst));
+});
