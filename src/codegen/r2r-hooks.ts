@@ -37,6 +37,13 @@ function halfRoot(num: number, den: number): [number, number] {
   return unitRoot(num, 2 * den);
 }
 
+/** aux[k] = e^{−iπk/2N}, k < N: Makhoul's post-twiddles (DCT-II) and pre-twiddles (DCT-III). */
+function quarterRoots(N: number): Float32Array {
+  const table = new Float32Array(2 * N);
+  for (let k = 0; k < N; k++) [table[2 * k], table[2 * k + 1]] = halfRoot(k, 2 * N);
+  return table;
+}
+
 function factorsExpr(list: [number, number][], v: string): string {
   // Per-index factors folded as selects: only the orthogonalize corners (index 0, N−1) carry one.
   return list.reduce((acc, [i, f]) => `${acc} * select(1.0, ${f32(f)}, ${v} == ${i}u)`, '1.0');
@@ -54,9 +61,7 @@ export function r2rHooks(kind: R2rKind, n: number, scale: number, pre: [number, 
   switch (kind) {
     case 'dct2':
     case 'dst2': {
-      // aux[k] = e^{−iπk/2N}, k < N
-      const table = new Float32Array(2 * N);
-      for (let k = 0; k < N; k++) [table[2 * k], table[2 * k + 1]] = halfRoot(k, 2 * N);
+      const table = quarterRoots(N);
       const sgn = kind === 'dst2' ? `select(1.0, -1.0, (j & 1u) == 1u)` : '1.0';
       const outIdx = (k: string) => (kind === 'dst2' ? `${N - 1}u - (${k})` : k);
       return {
@@ -86,8 +91,7 @@ export function r2rHooks(kind: R2rKind, n: number, scale: number, pre: [number, 
     }
     case 'dct3':
     case 'dst3': {
-      const table = new Float32Array(2 * N);
-      for (let k = 0; k < N; k++) [table[2 * k], table[2 * k + 1]] = halfRoot(k, 2 * N);
+      const table = quarterRoots(N);
       const src = (j: string) => (kind === 'dst3' ? `xin(base, ${N - 1}u - (${j}))` : `xin(base, ${j})`);
       const sgn = kind === 'dst3' ? ' * select(1.0, -1.0, (d & 1u) == 1u)' : '';
       return {

@@ -5,7 +5,7 @@
  */
 import type { BluesteinFftRecipe, FftRecipe, WorkgroupFftRecipe } from '../../planner/fft-recipe.js';
 import type { FftProblem } from '../../planner/fft-problem.js';
-import { normScale } from '../../planner/fft-problem.js';
+import { fftProblem, normScale } from '../../planner/fft-problem.js';
 import { bluesteinChirp, bluesteinFilter, unitRoot } from '../../planner/twiddles.js';
 
 /** Runs `problem` as planned by `recipe` on interleaved complex data (float64 or float32 arrays). */
@@ -27,70 +27,48 @@ export function executeFftRecipe(
 }
 
 /**
- * A multi-pass recipe: pass p treats column j (j < N/Rp) as the sub-problem of elements j + k·(N/Rp),
- * multiplies element k by W_{Ns·Rp}^{k·(j mod Ns)}, transforms it with the pass's own stages, and writes
- * it to ⌊j/Ns⌋·Ns·Rp + (j mod Ns) + k·Ns — exactly what each pass kernel does.
+ * A multi-pass recipe is a Stockham transform whose stage radices are whole sub-transforms: pass p is
+ * the stage of radix R_p = pass.n and stride Ns = pass.pass.stride, its R_p-point DFT computed by the
+ * pass's own stages — exactly what each pass kernel does.
  */
 function executeMultiPass(passes: WorkgroupFftRecipe[], problem: FftProblem, input: ArrayLike<number>, output: Float64Array | Float32Array): void {
-  const { n, batch, direction } = problem;
-  const sign = direction === 'forward' ? -1 : 1;
-  const scale = normScale(n, direction, problem.norm);
-  let x = new Float64Array(2 * n);
-  let y = new Float64Array(2 * n);
-  for (let b = 0; b < batch; b++) {
-    const ib = problem.input.offset + b * problem.input.dist;
-    for (let e = 0; e < n; e++) {
-      const at = 2 * (ib + e * problem.input.stride);
-      x[2 * e] = input[at];
-      x[2 * e + 1] = input[at + 1];
-    }
-    for (const pass of passes) {
-      const r = pass.n;
-      const cols = n / r;
-      const ns = pass.pass!.stride;
-      const col = new Float64Array(2 * r);
-      const res = new Float64Array(2 * r);
-      const sub = { n: r, batch: 1, direction, norm: 'backward' as const, input: { offset: 0, stride: 1, dist: r }, output: { offset: 0, stride: 1, dist: r } };
-      for (let j = 0; j < cols; j++) {
-        const jm = j % ns;
-        for (let k = 0; k < r; k++) {
-          const src = 2 * (j + k * cols);
-          const [c, s0] = unitRoot(k * jm, ns * r);
-          const s = sign === -1 ? s0 : -s0;
-          col[2 * k] = x[src] * c - x[src + 1] * s;
-          col[2 * k + 1] = x[src] * s + x[src + 1] * c;
-        }
-        executeWorkgroup(pass, direction === 'inverse' ? { ...sub, norm: 'forward' } : sub, col, res);
-        const base = Math.floor(j / ns) * ns * r + jm;
-        for (let k = 0; k < r; k++) {
-          y[2 * (base + k * ns)] = res[2 * k];
-          y[2 * (base + k * ns) + 1] = res[2 * k + 1];
-        }
-      }
-      [x, y] = [y, x];
-    }
-    const ob = problem.output.offset + b * problem.output.dist;
-    for (let e = 0; e < n; e++) {
-      const at = 2 * (ob + e * problem.output.stride);
-      output[at] = x[2 * e] * scale;
-      output[at + 1] = x[2 * e + 1] * scale;
-    }
-  }
+  const { direction } = problem;
+  // The pass's sub-transform, unscaled ('forward' norm leaves an inverse unscaled).
+  const sub = (r: number) => fftProblem({ n: r, direction, norm: direction === 'inverse' ? 'forward' : 'backward' });
+  const stages = passes.map((pass) => {
+    const p = sub(pass.n);
+    return { radix: pass.n, stride: pass.pass!.stride, dft: (v: Float64Array, w: Float64Array) => executeWorkgroup(pass, p, v, w) };
+  });
+  runStages(problem, input, output, stages);
 }
 
-function executeWorkgroup(
-  recipe: WorkgroupFftRecipe,
-  problem: FftProblem,
-  input: ArrayLike<number>,
-  output: Float64Array | Float32Array,
-): void {
+function executeWorkgroup(recipe: WorkgroupFftRecipe, problem: FftProblem, input: ArrayLike<number>, output: Float64Array | Float32Array): void {
+  const sign = problem.direction === 'forward' ? -1 : 1;
+  const stages = recipe.stages.map((st) => ({ radix: st.radix, stride: st.stride, dft: (v: Float64Array, w: Float64Array) => smallDft(v, w, st.radix, sign) }));
+  runStages(problem, input, output, stages);
+}
+
+interface Stage {
+  radix: number;
+  stride: number;
+  /** The radix-point DFT of one butterfly's gathered, twiddled values (v → w). */
+  dft(v: Float64Array, w: Float64Array): void;
+}
+
+/**
+ * Every problem of the batch through the Stockham stages: butterfly j of a stage of radix R and stride
+ * Ns gathers x[j + k·n/R]·W_{Ns·R}^{k·(j mod Ns)} (conjugated for the inverse), transforms them, and
+ * scatters to ⌊j/Ns⌋·Ns·R + (j mod Ns) + k·Ns; then the output is scaled by the norm.
+ */
+function runStages(problem: FftProblem, input: ArrayLike<number>, output: Float64Array | Float32Array, stages: Stage[]): void {
   const { n, batch, direction } = problem;
   const sign = direction === 'forward' ? -1 : 1;
   const scale = normScale(n, direction, problem.norm);
   let x = new Float64Array(2 * n);
   let y = new Float64Array(2 * n);
-  const v = new Float64Array(2 * 64);
-  const w = new Float64Array(2 * 64);
+  const rmax = Math.max(...stages.map((s) => s.radix));
+  const v = new Float64Array(2 * rmax);
+  const w = new Float64Array(2 * rmax);
   for (let b = 0; b < batch; b++) {
     const ib = problem.input.offset + b * problem.input.dist;
     for (let e = 0; e < n; e++) {
@@ -98,7 +76,7 @@ function executeWorkgroup(
       x[2 * e] = input[at];
       x[2 * e + 1] = input[at + 1];
     }
-    for (const st of recipe.stages) {
+    for (const st of stages) {
       const r = st.radix;
       const nb = n / r;
       const ns = st.stride;
@@ -106,13 +84,12 @@ function executeWorkgroup(
         const jm = j % ns;
         for (let k = 0; k < r; k++) {
           const src = 2 * (j + k * nb);
-          // Twiddle W_{Ns·R}^{k·(j mod Ns)} (conjugated for the inverse).
           const [c, s] = unitRoot(k * jm, ns * r);
           const si = sign === -1 ? s : -s;
           v[2 * k] = x[src] * c - x[src + 1] * si;
           v[2 * k + 1] = x[src] * si + x[src + 1] * c;
         }
-        smallDft(v, w, r, sign);
+        st.dft(v, w);
         const base = Math.floor(j / ns) * ns * r + jm;
         for (let k = 0; k < r; k++) {
           const dst = 2 * (base + k * ns);
