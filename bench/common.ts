@@ -5,6 +5,7 @@
 import { writeFileSync, appendFileSync } from 'node:fs';
 import type { GpuContext } from '../src/backends/webgpu/device.js';
 import { getPipeline } from '../src/backends/webgpu/pipelines.js';
+import { median, timeSubmission } from '../src/util/gpu-timing.js';
 
 export function parseArgs(argv: string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -30,26 +31,14 @@ export function parseRange(spec: string): number[] {
   return out;
 }
 
-export function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
+export { median } from '../src/util/gpu-timing.js';
 
 /**
  * GPU time of `encode` (ms per repetition): `reps` repetitions recorded into one submission between two
  * onSubmittedWorkDone waits, so the ~50 µs submit round trip is amortised; median over `rounds`.
  */
 export async function timeGpu(ctx: GpuContext, encode: (enc: GPUCommandEncoder) => void, reps: number, rounds = 5): Promise<number> {
-  const d = ctx.device;
-  const run = async (k: number) => {
-    const enc = d.createCommandEncoder();
-    for (let i = 0; i < k; i++) encode(enc);
-    const t0 = performance.now();
-    d.queue.submit([enc.finish()]);
-    await d.queue.onSubmittedWorkDone();
-    return performance.now() - t0;
-  };
+  const run = (k: number) => timeSubmission(ctx, encode, k);
   await run(1);
   const times: number[] = [];
   for (let r = 0; r < rounds; r++) times.push((await run(reps)) / reps);

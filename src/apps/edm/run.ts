@@ -13,6 +13,7 @@ import { randomFloat32 } from '../../util/random.js';
 import { relativeL2 } from '../../util/metrics.js';
 import { EDM_CASES, type EdmCase } from './cases.js';
 import { createEdmPlan, edmProblem, edmReference } from './edm.js';
+import { median, timeSubmission } from '../../util/gpu-timing.js';
 
 export interface EdmRunOptions {
   cases?: number[];
@@ -42,22 +43,8 @@ export interface EdmRecord {
   device: string;
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
 export async function timeEncode(ctx: GpuContext, encode: (enc: GPUCommandEncoder) => void, reps: number, rounds = 7): Promise<number> {
-  const d = ctx.device;
-  const run = async (k: number) => {
-    const enc = d.createCommandEncoder();
-    for (let i = 0; i < k; i++) encode(enc);
-    const t0 = performance.now();
-    d.queue.submit([enc.finish()]);
-    await d.queue.onSubmittedWorkDone();
-    return performance.now() - t0;
-  };
+  const run = (k: number) => timeSubmission(ctx, encode, k);
   // Warm up for ≥ 100 ms of GPU work: after an idle spell (e.g. the CPU reference check) the GPU's
   // clocks ramp up slowly, and a few short runs measured a large case 5× too slow on the H200.
   let per = (await run(1)) || 0.01;
