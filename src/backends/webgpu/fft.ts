@@ -466,7 +466,21 @@ export function bluesteinLength(m: number): number {
  * b_j = w̄_j at j and L − j (the chirp, wrapped for a cyclic convolution). j² is reduced mod 2m
  * incrementally so no angle is ever large.
  */
+const bluesteinCache = new Map<string, Float32Array>();
+
 export function bluesteinTables(m: number, L: number, direction: 'forward' | 'inverse'): Float32Array {
+  // The filter spectrum costs a float64 L-point FFT on the host: keep the last few, since one-shot calls
+  // (fft(x) on a prime length) create a plan each time.
+  const key = `${m}/${L}/${direction}`;
+  const hit = bluesteinCache.get(key);
+  if (hit) return hit;
+  const out = computeBluesteinTables(m, L, direction);
+  if (bluesteinCache.size >= 16) bluesteinCache.delete(bluesteinCache.keys().next().value!);
+  bluesteinCache.set(key, out);
+  return out;
+}
+
+function computeBluesteinTables(m: number, L: number, direction: 'forward' | 'inverse'): Float32Array {
   const w = bluesteinChirp(m, direction);
   const B = new Float64Array(2 * L);
   planCpuFft(L).execute(bluesteinFilter(w, m, L), B, {});
