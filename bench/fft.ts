@@ -45,6 +45,7 @@ const planOptions = {
   ...(args.staging ? { staging: args.staging === 'true' } : {}),
   ...(args.twiddles ? { twiddles: args.twiddles as 'table' | 'recurrence' } : {}),
   ...(args.exchange ? { exchange: args.exchange as 'complex' | 'split' } : {}),
+  ...(args.r2cPostKernel ? { r2cPostKernel: true } : {}),
 };
 const variant = args.label ?? 'default';
 const device = `${ctx.adapter.vendor} ${ctx.adapter.architecture} ${ctx.adapter.device} ${ctx.adapter.description}`.trim();
@@ -88,7 +89,7 @@ if (args.shape2d) {
     cases.push({
       label: `${a}x${b}`, n: a * b, batch, flops: 5 * a * b * log2(a * b) * batch, bytes: 16 * a * b * batch,
       inFloats: 2 * a * b, outFloats: 2 * a * b,
-      make: () => WebGpuFftNd.create(ctx, { shape: [batch, a, b], axes: [1, 2], kind: 'c2c', direction }),
+      make: () => WebGpuFftNd.create(ctx, { shape: [batch, a, b], axes: [1, 2], kind: 'c2c', direction, planner: planOptions }),
       check: (inp) => cpuFftn(inp, [a, b]).data,
     });
   }
@@ -129,7 +130,7 @@ if (args.shape2d) {
       const batch = Math.max(1, Math.floor(total / n));
       cases.push({
         label: String(n), n, batch, flops: 2.5 * n * log2(n) * batch, bytes: 8 * n * batch, inFloats: n, outFloats: n,
-        make: () => WebGpuR2r.create(ctx, { family: kind === 'dct2' ? 'dct' : 'dht', type: 2, shape: [batch, n], axes: [-1] }),
+        make: () => WebGpuR2r.create(ctx, { family: kind === 'dct2' ? 'dct' : 'dht', type: 2, shape: [batch, n], axes: [-1], planner: planOptions }),
         check: (inp) => (kind === 'dct2' ? cpuDct(Float64Array.from(inp), { type: 2 }) : cpuDht(Float64Array.from(inp))).data,
       });
     }

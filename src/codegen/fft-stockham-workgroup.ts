@@ -118,7 +118,10 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   const srcType = io.custom?.srcType ?? (realIn ? 'f32' : 'vec2<f32>');
   const dstType = io.custom?.dstType ?? (realOut ? 'f32' : 'vec2<f32>');
   const r2cPost = io.store === 'r2c';
-  if (r2cPost && pass) throw new Error('r2c post-processing needs a single-workgroup recipe');
+  // The last pass of a multi-pass R2C does the post-processing itself when its workgroups hold whole
+  // mirror pairs of columns (see r2cPassFusable); other passes cannot.
+  const r2cPass = r2cPost && !!pass;
+  if (r2cPass && !r2cPassFusable(recipe)) throw new Error('r2c post-processing needs a single-workgroup recipe or a fusable last pass');
   // With a split exchange the post-processing gathers real and imaginary parts in two rounds.
   const splitPost = r2cPost && exchange === 'split';
   const needsRealTable = io.load === 'c2r' || r2cPost;
@@ -177,11 +180,19 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     // load of element e by every invocation touches consecutive addresses without staging.
     directPass ? `let t = lid / ${B}u;` : `let t = lid % ${L}u;`,
     directPass ? `let local_problem = lid % ${B}u;` : `let local_problem = lid / ${L}u;`,
-    `let problem = wg * ${B}u + local_problem;`,
-    // Invocations past the batch still run every barrier (uniform control flow) but touch no memory.
-    'let live = problem < params.batch;',
   );
-  if (pass) {
+  if (r2cPass) {
+    body.push(...r2cPassAddressing(recipe));
+  } else {
+    body.push(
+      `let problem = wg * ${B}u + local_problem;`,
+      // Invocations past the batch still run every barrier (uniform control flow) but touch no memory.
+      'let live = problem < params.batch;',
+    );
+  }
+  if (r2cPass) {
+    // (addressing done above)
+  } else if (pass) {
     body.push(...passAddressing(recipe, 'problem', ''));
   } else {
     body.push('let in_base = params.in_offset + problem * params.in_dist;', 'let out_base = params.out_offset + problem * params.out_dist;');
@@ -273,7 +284,8 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     // The last stage has read workgroup memory (exchange or staged load) before a column store overwrites it.
     if (last && (pass?.store === 'column' || (r2cPost && !staging && !splitPost))) body.push('workgroupBarrier();');
     for (const b of blocks) body.push(...b);
-    if (last && splitPost) body.push(...r2cPostSplit(recipe, pad, variant.scale));
+    if (last && r2cPass) body.push(...r2cPassPost(recipe, paddedN, pad, variant.scale));
+    else if (last && splitPost) body.push(...r2cPostSplit(recipe, pad, variant.scale));
     else if (last && r2cPost) body.push(...r2cPostCode(recipe, paddedN, staging, pad, variant.scale));
     else if (last && staging) body.push(...stagedCopy(recipe, paddedN, 'store', DST));
     if (last && pass?.store === 'column') body.push(...columnCopy(recipe, paddedN, 'store', DST, sign, null));
@@ -414,6 +426,71 @@ function ioFunctions(io: FftKernelIo, SRC: string, DST: string): string[] {
   if (b.pre) wrapped.push(`fn ld(base: u32, idx: u32) -> vec2<f32> { if (idx >= ${b.n}u) { return vec2<f32>(0.0, 0.0); } return cmul(ld_user(base, idx), blu[idx]); }`);
   if (b.post) wrapped.push(`fn st(base: u32, idx: u32, v: vec2<f32>) { if (idx < ${b.n}u) { st_user(base, idx, cmul(v, blu[idx]) * ${f32(b.scale)}); } }`);
   return wrapped;
+}
+
+/**
+ * Whether the last pass of a multi-pass half-length transform can do the R2C post-processing. Its
+ * column j (0 ≤ j < Ns, Ns = cols) computes z_{j + e·Ns}, e < n, and the mirror z_{M−j−e·Ns} is element
+ * n−1−e of column Ns−j (for j = 0: element (n−e) mod n of column 0; column Ns/2 mirrors itself). A
+ * workgroup of B = 2H column slots takes H mirror pairs {p, Ns−p} (pair 0 = {0, Ns/2}), so every pair
+ * meets in its workgroup memory: no separate post-processing kernel, no extra pass over global memory.
+ */
+export function r2cPassFusable(r: WorkgroupFftRecipe): boolean {
+  const p = r.pass;
+  return (
+    !!p && p.loads === 'direct' && !p.batchFastest && p.stride > 1 && p.stride * r.n === p.total && p.stride % 2 === 0 &&
+    r.problemsPerWorkgroup % 2 === 0 && r.exchange === 'complex'
+  );
+}
+
+/** Slots of an R2C last pass: low slots take columns p, high slots their mirrors Ns − p (see r2cPassFusable). */
+function r2cPassAddressing(recipe: WorkgroupFftRecipe): string[] {
+  const { problemsPerWorkgroup: B } = recipe;
+  const ns = recipe.pass!.stride;
+  const H = B / 2;
+  return [
+    `let hi_slot = local_problem >= ${H}u;`,
+    `let problem = wg * ${H}u + local_problem % ${H}u;`,
+    `let pb = problem / ${ns / 2}u;`,
+    `let pp = problem % ${ns / 2}u;`,
+    // params.batch counts columns (problems × Ns); a pair is live while its problem is.
+    `let live = pb < params.batch / ${ns}u;`,
+    `var pj = pp;`,
+    `if (hi_slot) { pj = select(${ns}u - pp, ${ns / 2}u, pp == 0u); }`,
+    'let in_base = params.in_offset + pb * params.in_dist;',
+    'let out_base = params.out_offset + pb * params.out_dist;',
+    'let ocol = pj;',
+  ];
+}
+
+/** The R2C post-processing of a fused last pass: output k = j + e·Ns from z_k and its mirror. */
+function r2cPassPost(recipe: WorkgroupFftRecipe, rowStride: number, pad: (e: string) => string, scale: number): string[] {
+  const { n, invocationsPerProblem: L, problemsPerWorkgroup: B } = recipe;
+  const ns = recipe.pass!.stride;
+  const H = B / 2;
+  const M = n * ns;
+  const count = Math.ceil(n / L);
+  const sc = scale === 1 ? '' : ` * ${f32(scale)}`;
+  return [
+    'workgroupBarrier();',
+    `let partner = select(local_problem + ${H}u, local_problem - ${H}u, hi_slot);`,
+    `for (var i = 0u; i < ${count}u; i++) {`,
+    `  let e = t + i * ${L}u;`,
+    `  if (live && e < ${n}u) {`,
+    `    let k = pj + e * ${ns}u;`,
+    `    var ps = partner;`,
+    `    var pe = ${n - 1}u - e;`,
+    `    if (pj == 0u) { ps = local_problem; pe = (${n}u - e) % ${n}u; } else if (pj == ${ns / 2}u) { ps = local_problem; }`,
+    `    let a = sh[sbase + ${pad('e')}];`,
+    `    let y = sh[ps * ${rowStride}u + ${pad('pe')}];`,
+    '    let b = vec2<f32>(y.x, -y.y);',
+    '    let d = cmul(rtw[k], (a - b) * 0.5);',
+    `    st(out_base, k, ((a + b) * 0.5 + vec2<f32>(d.y, -d.x))${sc});`,
+    // y_M = Re z_0 − Im z_0 (the k = M output of the same formula, W_N^M = −1).
+    `    if (k == 0u) { st(out_base, ${M}u, vec2<f32>(a.x - a.y, 0.0)${sc}); }`,
+    '  }',
+    '}',
+  ];
 }
 
 /**

@@ -163,11 +163,19 @@ export function planWorkgroupFft(
 
   const pass = options.pass;
   if (pass) {
-    // Column staging holds whole rows of every column in workgroup memory as vec2; rows padded to an odd
-    // length so a warp's neighbouring columns fall in different banks.
-    exchange = 'complex';
+    // Rows padded to an odd length so that a warp's neighbouring columns fall in different banks. Column
+    // staging ('staged' loads) and single-stage passes keep whole vec2 rows; direct-load kernels touch
+    // workgroup memory only in the exchanges between stages, so when minColumns vec2 rows do not fit they
+    // exchange real and imaginary parts in two rounds (seed 004's trick), which lets a 1024-point pass keep
+    // 8 neighbouring columns (64-byte runs) in 48 KiB.
+    const direct = (options.passLoads ?? 'direct') === 'direct';
+    const cols = options.minColumns ?? 4;
+    const complexFits = cols * passRowStride(n) * 8 <= storage;
+    const splitOk = direct && stages.length > 1;
+    // A forced 'split' applies where it can (the option is a tuning knob; the transform is the same).
+    exchange = splitOk && (options.exchange === 'split' || (!options.exchange && !complexFits)) ? 'split' : 'complex';
     pad = true;
-    elemBytes = 8;
+    elemBytes = exchange === 'complex' ? 8 : 4;
   }
   const staging = !pass && stages.length === 1 && n > 1 && (options.staging ?? true);
   if (staging) {
@@ -179,7 +187,7 @@ export function planWorkgroupFft(
   let b = Math.max(pass ? options.minColumns ?? 4 : 1, Math.floor(target / l));
   if (elemBytes > 0) b = Math.min(b, Math.floor(storage / (rowStride * elemBytes)));
   if (pass && b < (options.minColumns ?? 4)) {
-    throw new DeviceLimitError('maxComputeWorkgroupStorageSize', (options.minColumns ?? 4) * rowStride * 8, storage, `a ${n}-point pass with ${options.minColumns ?? 4} columns`);
+    throw new DeviceLimitError('maxComputeWorkgroupStorageSize', (options.minColumns ?? 4) * rowStride * elemBytes, storage, `a ${n}-point pass with ${options.minColumns ?? 4} columns`);
   }
   b = Math.min(b, Math.floor(maxInv / l));
   if (options.maxProblemsPerWorkgroup) b = Math.min(b, options.maxProblemsPerWorkgroup);

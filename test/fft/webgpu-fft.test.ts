@@ -10,7 +10,8 @@ import { createFftPlan, fft, ifft } from '../../src/api/fft.js';
 import { WebGpuFft } from '../../src/backends/webgpu/fft.js';
 import { createStorageBuffer, readBuffer, type GpuContext } from '../../src/backends/webgpu/device.js';
 import { fftProblem, layoutSpan, type FftNorm, type FftProblemInit } from '../../src/planner/fft-problem.js';
-import { largestWorkgroupFft } from '../../src/planner/fft-workgroup.js';
+import { largestWorkgroupFft, type WorkgroupPlanOptions } from '../../src/planner/fft-workgroup.js';
+import { planMultiPass } from '../../src/planner/fft-multipass.js';
 import { pipelineCacheSize } from '../../src/backends/webgpu/pipelines.js';
 import { randomFloat32 } from '../../src/util/random.js';
 import { relativeL2 } from '../../src/util/metrics.js';
@@ -19,12 +20,12 @@ import { ArgumentError, DestroyedError, DeviceLimitError } from '../../src/error
 const bound = (n: number) => 1e-6 * Math.max(1, Math.log2(n));
 
 /** Runs `init` on the GPU into a NaN-poisoned buffer and on the CPU in float64; returns the error. */
-async function compare(ctx: GpuContext, init: FftProblemInit, seed: number, opts: { inPlace?: boolean } = {}): Promise<number> {
+async function compare(ctx: GpuContext, init: FftProblemInit, seed: number, opts: { inPlace?: boolean; plan?: WorkgroupPlanOptions } = {}): Promise<number> {
   const p = fftProblem(init);
   const inLen = 2 * layoutSpan(p.input, p.n, p.batch);
   const outLen = 2 * layoutSpan(p.output, p.n, p.batch);
   const x = randomFloat32(inLen, seed);
-  const plan = await WebGpuFft.create(ctx, p, { inPlace: opts.inPlace });
+  const plan = await WebGpuFft.create(ctx, p, { ...opts.plan, inPlace: opts.inPlace });
   const src = createStorageBuffer(ctx, x);
   const dst = opts.inPlace ? src : createStorageBuffer(ctx, new Float32Array(outLen).fill(NaN));
   await plan.execute(src, dst);
@@ -107,6 +108,31 @@ test('multi-pass lengths beyond one workgroup: powers of two to 2^20, smooth siz
       assert.ok(err <= bound(n), `n=${n} batch=${batch} ${direction}: ${err}`);
     }
   }
+});
+
+test('multi-pass with long passes: real and imaginary parts exchanged in separate rounds inside pass kernels', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  // 1024-point passes with 4 columns need 4·1089·8 B of vec2 rows, more than the software adapter's
+  // 32 KiB: the planner must pick the split exchange (checked, so the test cannot pass on another path).
+  const long: WorkgroupPlanOptions = { maxPassLength: 1024, minColumns: 4 };
+  const cases: [number, number, WorkgroupPlanOptions, string[]][] = [
+    [1 << 20, 3, long, ['split', 'split']],
+    [1 << 19, 3, long, ['split', 'complex']],
+    [1000000, 3, long, ['split', 'split']],
+    [1 << 16, 3, { exchange: 'split' }, ['split', 'split']],
+  ];
+  for (const [n, batch, plan, expected] of cases) {
+    const recipe = planMultiPass(n, batch, ctx.limits, plan);
+    assert.deepEqual(recipe.passes.map((r) => r.exchange), expected, `n=${n} exchange per pass`);
+    for (const direction of ['forward', 'inverse'] as const) {
+      const err = await compare(ctx, { n, batch, direction }, n + batch + 7, { plan });
+      assert.ok(err <= bound(n), `n=${n} batch=${batch} ${direction}: ${err}`);
+    }
+  }
+  const n = 1 << 20;
+  const strided = await compare(ctx, { n, batch: 3, input: { offset: 3, stride: 2, dist: 2 * n + 1 }, output: { offset: 1, stride: 1, dist: n + 5 } }, 9, { plan: long });
+  assert.ok(strided <= bound(n), `strided: ${strided}`);
 });
 
 test('multi-pass: strided layouts, in place with odd and even pass counts, round trip at 2^22', async (t) => {

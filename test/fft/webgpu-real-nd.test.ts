@@ -10,6 +10,9 @@ import * as api from '../../src/api/fft.js';
 import { randomFloat32 } from '../../src/util/random.js';
 import { relativeL2 } from '../../src/util/metrics.js';
 import { ArgumentError } from '../../src/errors.js';
+import { WebGpuFft } from '../../src/backends/webgpu/fft.js';
+import { createStorageBuffer, readBuffer } from '../../src/backends/webgpu/device.js';
+import { fftProblem } from '../../src/planner/fft-problem.js';
 
 const bound = (n: number) => 1e-6 * Math.max(1, Math.log2(n));
 type Fn = 'rfft' | 'irfft' | 'fftn' | 'ifftn' | 'rfftn' | 'irfftn' | 'fft2' | 'rfft2' | 'irfft2' | 'fft' | 'ifft';
@@ -100,4 +103,42 @@ test('createFftNdPlan: device-resident N-D real plan on GPUBuffers', async (t) =
   dst.destroy();
   plan.destroy();
   assert.throws(() => plan.encode(gpu.device.createCommandEncoder(), src, dst));
+});
+
+test('multi-pass R2C: post-processing fused into the last pass (mirror column pairs) and as its own kernel', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  const cases: [number, number, boolean][] = [
+    [1 << 15, 3, false],
+    [1 << 16, 3, true],
+    [1 << 18, 3, false],
+    [1 << 21, 1, false],
+  ];
+  for (const [N, batch, offsets] of cases) {
+    const M = N / 2;
+    const input = offsets ? { offset: 2, stride: 1, dist: N + 4 } : { offset: 0, stride: 1, dist: N };
+    const output = offsets ? { offset: 1, stride: 1, dist: M + 3 } : { offset: 0, stride: 1, dist: M + 1 };
+    const x = randomFloat32(input.offset + batch * input.dist, N + batch);
+    const rows = new Float64Array(batch * N);
+    for (let b = 0; b < batch; b++) for (let i = 0; i < N; i++) rows[b * N + i] = x[input.offset + b * input.dist + i];
+    const ref = await api.rfft(rows, { shape: [batch, N], backend: 'cpu' });
+    for (const r2cPostKernel of [false, true]) {
+      const plan = await WebGpuFft.create(ctx, fftProblem({ n: N, batch, direction: 'forward', input, output }), { real: 'r2c', r2cPostKernel });
+      assert.equal(plan.recipe.algorithm, 'stockham-multipass', `N=${N}: multi-pass recipe`);
+      // The fused form has one kernel per pass; the unfused one adds the post-processing kernel.
+      assert.equal(plan.kernelNames.some((k) => k.startsWith('r2c-post')), r2cPostKernel, `N=${N} kernels ${plan.kernelNames}`);
+      const outFloats = 2 * (output.offset + batch * output.dist);
+      const src = createStorageBuffer(ctx, x);
+      const dst = createStorageBuffer(ctx, new Float32Array(outFloats).fill(NaN));
+      await plan.execute(src, dst);
+      const got = new Float32Array(await readBuffer(ctx, dst, 0, outFloats * 4));
+      src.destroy();
+      dst.destroy();
+      plan.destroy();
+      const a: number[] = [];
+      for (let b = 0; b < batch; b++) for (let k = 0; k <= M; k++) a.push(got[2 * (output.offset + b * output.dist + k)], got[2 * (output.offset + b * output.dist + k) + 1]);
+      const err = relativeL2(a, Array.from(ref));
+      assert.ok(err <= bound(N), `N=${N} batch=${batch} postKernel=${r2cPostKernel}: ${err}`);
+    }
+  }
 });

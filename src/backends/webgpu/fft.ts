@@ -17,7 +17,7 @@ import { planFft, planMultiPass } from '../../planner/fft-multipass.js';
 import { twiddleTable32 } from '../../planner/twiddles.js';
 import { FFT_PARAMS_BYTES, generateWorkgroupFft, type FftCustomIo, type FftKernelIo, type FftKernelSource } from '../../codegen/fft-stockham-workgroup.js';
 import { generateR2cPost, R2C_POST_WORKGROUP } from '../../codegen/fft-real-post.js';
-import { realTwiddleTable } from '../../codegen/fft-stockham-workgroup.js';
+import { r2cPassFusable, realTwiddleTable } from '../../codegen/fft-stockham-workgroup.js';
 import { planWorkgroupFft } from '../../planner/fft-workgroup.js';
 import { planCpuFft } from '../cpu/fft-plan.js';
 import { bluesteinChirp, bluesteinFilter } from '../../planner/twiddles.js';
@@ -87,6 +87,11 @@ export interface WebGpuFftOptions extends WorkgroupPlanOptions {
    * intermediates in the same interleaved layout, so every pass reads and writes contiguous memory.
    */
   interleavedBatch?: boolean;
+  /**
+   * Multi-pass R2C: run the post-processing as its own kernel instead of inside the last pass (the
+   * unfused form, kept for comparison in benchmarks and tests).
+   */
+  r2cPostKernel?: boolean;
 }
 
 /** How a real transform is computed, chosen in create(). */
@@ -153,7 +158,8 @@ export class WebGpuFft {
         } catch (e) {
           if (e instanceof ArgumentError) throw e;
           recipe = planFft(m, problem.batch, ctx.limits, options);
-          postKernel = true;
+          // The last pass does the post-processing when its workgroups can hold mirror column pairs.
+          postKernel = !(recipe.algorithm === 'stockham-multipass' && !options.r2cPostKernel && r2cPassFusable(recipe.passes[recipe.passes.length - 1]));
         }
       } else recipe = planFft(m, problem.batch, ctx.limits, options);
       scheme = { m, packed, postKernel };

@@ -5,6 +5,7 @@
  */
 import { ArgumentError } from '../../errors.js';
 import { fftProblem } from '../../planner/fft-problem.js';
+import type { WorkgroupPlanOptions } from '../../planner/fft-workgroup.js';
 import { r2rHooks, type R2rKind } from '../../codegen/r2r-hooks.js';
 import { WebGpuFft } from './fft.js';
 import { normalizeAxes } from './fft-nd.js';
@@ -24,6 +25,8 @@ export interface R2rDescriptor {
   orthogonalize?: boolean;
   shape: readonly number[];
   axes?: readonly number[];
+  /** Planner options for the underlying FFTs (benchmarks and tests explore variants with it). */
+  planner?: WorkgroupPlanOptions & { r2cPostKernel?: boolean };
 }
 
 const INVERSE_TYPE: Record<number, number> = { 1: 1, 2: 3, 3: 2, 4: 4 };
@@ -97,6 +100,7 @@ export class WebGpuR2r {
         const problem = fftProblem({ n: hooks.fftLength, batch: inner === 1 ? outer : inner, direction: hooks.direction, input: layout, output: layout });
         steps.push(
           await WebGpuFft.create(ctx, problem, {
+            ...d.planner,
             real: hooks.real,
             custom: { io: hooks.io, inCount: n, outCount: n, inElem: 4, outElem: 4 },
             ...(inner !== 1 && outer > 1 ? { outer: { count: outer, inDist: n * inner, outDist: n * inner } } : {}),
