@@ -503,7 +503,10 @@ function r2cPostSplit(recipe: WorkgroupFftRecipe, pad: (e: string) => string, sc
   const { n: M, stages, invocationsPerProblem: L } = recipe;
   const st = stages[stages.length - 1];
   const nb = M / st.radix;
-  const count = Math.ceil((M + 1) / L);
+  // An invocation takes the pairs (k, M − k), k ≤ M/2, and writes both outputs: half the registers of
+  // gathering both partners for every k (those spilled at M = 8192), and each z read once per round.
+  const half = M >> 1;
+  const count = Math.ceil((half + 1) / L);
   const sc = scale === 1 ? '' : ` * ${f32(scale)}`;
   const lines: string[] = [];
   for (let i = 0; i < count; i++) lines.push(`var pa${i}: vec2<f32>;`, `var pb${i}: vec2<f32>;`);
@@ -520,16 +523,23 @@ function r2cPostSplit(recipe: WorkgroupFftRecipe, pad: (e: string) => string, sc
     lines.push('workgroupBarrier();');
     for (let i = 0; i < count; i++) {
       const k = `(t + ${i * L}u)`;
-      lines.push(`if (${k} <= ${M}u) { pa${i}.${comp} = sh[sbase + ${pad(`${k} % ${M}u`)}]; pb${i}.${comp} = sh[sbase + ${pad(`(${M}u - ${k}) % ${M}u`)}]; }`);
+      lines.push(`if (${k} <= ${half}u) { pa${i}.${comp} = sh[sbase + ${pad(k)}]; pb${i}.${comp} = sh[sbase + ${pad(`(${M}u - ${k}) % ${M}u`)}]; }`);
     }
   }
   for (let i = 0; i < count; i++) {
     const k = `(t + ${i * L}u)`;
     lines.push(
-      `if (live && ${k} <= ${M}u) {`,
-      `  let b = vec2<f32>(pb${i}.x, -pb${i}.y);`,
-      `  let d = cmul(rtw[${k}], (pa${i} - b) * 0.5);`,
-      `  st(out_base, ${k}, ((pa${i} + b) * 0.5 + vec2<f32>(d.y, -d.x))${sc});`,
+      `if (live && ${k} <= ${half}u) {`,
+      `  let k = ${k};`,
+      `  let ca = vec2<f32>(pa${i}.x, -pa${i}.y);`,
+      `  let cb = vec2<f32>(pb${i}.x, -pb${i}.y);`,
+      `  let d1 = cmul(rtw[k], (pa${i} - cb) * 0.5);`,
+      `  st(out_base, k, ((pa${i} + cb) * 0.5 + vec2<f32>(d1.y, -d1.x))${sc});`,
+      // The partner output M − k (k = 0 gives y_M from z_0 with itself).
+      `  if (k != ${M}u - k) {`,
+      `    let d2 = cmul(rtw[${M}u - k], (pb${i} - ca) * 0.5);`,
+      `    st(out_base, ${M}u - k, ((pb${i} + ca) * 0.5 + vec2<f32>(d2.y, -d2.x))${sc});`,
+      '  }',
       '}',
     );
   }
