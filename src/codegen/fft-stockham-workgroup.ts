@@ -471,26 +471,30 @@ function r2cPassPost(recipe: WorkgroupFftRecipe, rowStride: number, pad: (e: str
   const M = n * ns;
   const count = Math.ceil(n / L);
   const sc = scale === 1 ? '' : ` * ${f32(scale)}`;
-  return [
-    'workgroupBarrier();',
-    `let partner = select(local_problem + ${H}u, local_problem - ${H}u, hi_slot);`,
-    `for (var i = 0u; i < ${count}u; i++) {`,
-    `  let e = t + i * ${L}u;`,
-    `  if (live && e < ${n}u) {`,
-    `    let k = pj + e * ${ns}u;`,
-    `    var ps = partner;`,
-    `    var pe = ${n - 1}u - e;`,
-    `    if (pj == 0u) { ps = local_problem; pe = (${n}u - e) % ${n}u; } else if (pj == ${ns / 2}u) { ps = local_problem; }`,
-    `    let a = sh[sbase + ${pad('e')}];`,
-    `    let y = sh[ps * ${rowStride}u + ${pad('pe')}];`,
-    '    let b = vec2<f32>(y.x, -y.y);',
-    '    let d = cmul(rtw[k], (a - b) * 0.5);',
-    `    st(out_base, k, ((a + b) * 0.5 + vec2<f32>(d.y, -d.x))${sc});`,
-    // y_M = Re z_0 − Im z_0 (the k = M output of the same formula, W_N^M = −1).
-    `    if (k == 0u) { st(out_base, ${M}u, vec2<f32>(a.x - a.y, 0.0)${sc}); }`,
-    '  }',
-    '}',
-  ];
+  // Unrolled, with every table read issued before any is used: a rolled loop waits one global-memory
+  // latency per iteration (H200: the fused pass ran slower than a separate post-processing kernel).
+  const lines = ['workgroupBarrier();', `let partner = select(local_problem + ${H}u, local_problem - ${H}u, hi_slot);`];
+  const guard = (i: number) => ((i + 1) * L <= n ? 'live' : `live && t + ${i * L}u < ${n}u`);
+  for (let i = 0; i < count; i++) lines.push(`var w${i} = vec2<f32>(0.0);`, `if (${guard(i)}) { w${i} = rtw[pj + (t + ${i * L}u) * ${ns}u]; }`);
+  for (let i = 0; i < count; i++) {
+    lines.push(
+      `if (${guard(i)}) {`,
+      `  let e = t + ${i * L}u;`,
+      `  let k = pj + e * ${ns}u;`,
+      '  var ps = partner;',
+      `  var pe = ${n - 1}u - e;`,
+      `  if (pj == 0u) { ps = local_problem; pe = (${n}u - e) % ${n}u; } else if (pj == ${ns / 2}u) { ps = local_problem; }`,
+      `  let a = sh[sbase + ${pad('e')}];`,
+      `  let y = sh[ps * ${rowStride}u + ${pad('pe')}];`,
+      '  let b = vec2<f32>(y.x, -y.y);',
+      `  let d = cmul(w${i}, (a - b) * 0.5);`,
+      `  st(out_base, k, ((a + b) * 0.5 + vec2<f32>(d.y, -d.x))${sc});`,
+      // y_M = Re z_0 − Im z_0 (the k = M output of the same formula, W_N^M = −1).
+      `  if (k == 0u) { st(out_base, ${M}u, vec2<f32>(a.x - a.y, 0.0)${sc}); }`,
+      '}',
+    );
+  }
+  return lines;
 }
 
 /**
@@ -526,6 +530,8 @@ function r2cPostSplit(recipe: WorkgroupFftRecipe, pad: (e: string) => string, sc
       lines.push(`if (${k} <= ${half}u) { pa${i}.${comp} = sh[sbase + ${pad(k)}]; pb${i}.${comp} = sh[sbase + ${pad(`(${M}u - ${k}) % ${M}u`)}]; }`);
     }
   }
+  // Table reads stay inline here: preloading them (as r2cPostCode does) costs 4 registers a pair, and
+  // with a DCT's output hooks M = 4096 then ran 1.7× slower on an H200 (…-sweep7).
   for (let i = 0; i < count; i++) {
     const k = `(t + ${i * L}u)`;
     lines.push(
@@ -575,16 +581,20 @@ function r2cPostCode(recipe: WorkgroupFftRecipe, rowStride: number, staging: boo
   const at = (e: string) => (staging ? e : pad(e));
   const count = Math.ceil((M + 1) / L);
   const sc = scale === 1 ? '' : ` * ${f32(scale)}`;
-  lines.push(`for (var i = 0u; i < ${count}u; i++) {`);
-  lines.push(`  let k = t + i * ${L}u;`);
-  lines.push(`  if (live && k <= ${M}u) {`);
-  lines.push(`    let a = sh[sbase + ${at(`k % ${M}u`)}];`);
-  lines.push(`    let y = sh[sbase + ${at(`(${M}u - k) % ${M}u`)}];`);
-  lines.push('    let b = vec2<f32>(y.x, -y.y);');
-  lines.push('    let d = cmul(rtw[k], (a - b) * 0.5);');
-  // y_k = ½(a + b) − i·d, with −i·d = (d.y, −d.x)
-  lines.push(`    st(out_base, k, ((a + b) * 0.5 + vec2<f32>(d.y, -d.x))${sc});`);
-  lines.push('  }', '}');
+  // Unrolled, table reads first (a rolled loop waits one memory latency per iteration).
+  const guard = (i: number) => ((i + 1) * L <= M + 1 ? 'live' : `live && t + ${i * L}u <= ${M}u`);
+  for (let i = 0; i < count; i++) lines.push(`var w${i} = vec2<f32>(0.0);`, `if (${guard(i)}) { w${i} = rtw[t + ${i * L}u]; }`);
+  for (let i = 0; i < count; i++) {
+    lines.push(`if (${guard(i)}) {`);
+    lines.push(`  let k = t + ${i * L}u;`);
+    lines.push(`  let a = sh[sbase + ${at(`k % ${M}u`)}];`);
+    lines.push(`  let y = sh[sbase + ${at(`(${M}u - k) % ${M}u`)}];`);
+    lines.push('  let b = vec2<f32>(y.x, -y.y);');
+    lines.push(`  let d = cmul(w${i}, (a - b) * 0.5);`);
+    // y_k = ½(a + b) − i·d, with −i·d = (d.y, −d.x)
+    lines.push(`  st(out_base, k, ((a + b) * 0.5 + vec2<f32>(d.y, -d.x))${sc});`);
+    lines.push('}');
+  }
   return lines;
 }
 

@@ -94,6 +94,9 @@ export interface WebGpuFftOptions extends WorkgroupPlanOptions {
   r2cPostKernel?: boolean;
 }
 
+/** Largest half length m = N/2 whose multi-pass R2C fuses the post-processing into its last pass. */
+export const FUSED_R2C_MAX_HALF = 1 << 18;
+
 /** How a real transform is computed, chosen in create(). */
 interface RealScheme {
   /** Length of the complex transform actually run. */
@@ -159,7 +162,11 @@ export class WebGpuFft {
           if (e instanceof ArgumentError) throw e;
           recipe = planFft(m, problem.batch, ctx.limits, options);
           // The last pass does the post-processing when its workgroups can hold mirror column pairs.
-          postKernel = !(recipe.algorithm === 'stockham-multipass' && !options.r2cPostKernel && r2cPassFusable(recipe.passes[recipe.passes.length - 1]));
+          // Measured on an H200 (bench/results/2026-11-22-h200-sweep7): fused is faster up to m = 2^18
+          // (N = 2^15: 0.88 against 0.99 ms for 2^27 reals) and slower beyond (N = 2^24: 1.88 against
+          // 1.59), and slower with an adapter's output hooks (DCT-II N = 2^15: 1.98 against 1.01).
+          const fuse = !options.r2cPostKernel && !custom && m <= FUSED_R2C_MAX_HALF;
+          postKernel = !(fuse && recipe.algorithm === 'stockham-multipass' && r2cPassFusable(recipe.passes[recipe.passes.length - 1]));
         }
       } else recipe = planFft(m, problem.batch, ctx.limits, options);
       scheme = { m, packed, postKernel };
