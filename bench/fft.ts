@@ -46,6 +46,7 @@ const planOptions = {
   ...(args.twiddles ? { twiddles: args.twiddles as 'table' | 'recurrence' } : {}),
   ...(args.exchange ? { exchange: args.exchange as 'complex' | 'split' } : {}),
   ...(args.r2cPostKernel ? { r2cPostKernel: true } : {}),
+  ...(args.passStore ? { passStore: args.passStore as 'direct' | 'rows' } : {}),
 };
 const variant = args.label ?? 'default';
 const device = `${ctx.adapter.vendor} ${ctx.adapter.architecture} ${ctx.adapter.device} ${ctx.adapter.description}`.trim();

@@ -256,7 +256,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
       const tmp = outs.map((o, k) => (o === regs[k] ? null : o));
       for (let k = 0; k < R; k++) if (tmp[k] !== null) lines.push(`${regs[k]} = ${tmp[k]};`);
       const sc = variant.scale === 1 ? '' : ` * ${f32(variant.scale)}`;
-      const columnStore = pass?.store === 'column';
+      const columnStore = pass?.store === 'column' || pass?.store === 'rows';
       if (last && splitPost) {
         // Values stay in registers; r2cPostSplit moves them through workgroup memory in two rounds.
       } else if (last && r2cPost) {
@@ -282,13 +282,14 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     if (s === 0 && pass && !directPass) body.push(...columnCopy(recipe, paddedN, 'load', SRC, sign, outer));
     body.push(...preLoads);
     // The last stage has read workgroup memory (exchange or staged load) before a column store overwrites it.
-    if (last && (pass?.store === 'column' || (r2cPost && !staging && !splitPost))) body.push('workgroupBarrier();');
+    if (last && (pass?.store === 'column' || pass?.store === 'rows' || (r2cPost && !staging && !splitPost))) body.push('workgroupBarrier();');
     for (const b of blocks) body.push(...b);
     if (last && r2cPass) body.push(...r2cPassPost(recipe, paddedN, pad, variant.scale));
     else if (last && splitPost) body.push(...r2cPostSplit(recipe, pad, variant.scale));
     else if (last && r2cPost) body.push(...r2cPostCode(recipe, paddedN, staging, pad, variant.scale));
     else if (last && staging) body.push(...stagedCopy(recipe, paddedN, 'store', DST));
     if (last && pass?.store === 'column') body.push(...columnCopy(recipe, paddedN, 'store', DST, sign, null));
+    if (last && pass?.store === 'rows') body.push(...rowStore(recipe, paddedN));
     if (!last) body.push(...exchangeCode(recipe, s, pad, !!pass && !directPass));
   });
 
@@ -679,6 +680,28 @@ function columnCopy(
   lines.push('  }', '}');
   if (dir === 'load') lines.push('workgroupBarrier();');
   void sign;
+  return lines;
+}
+
+/**
+ * Row store of a first pass (Ns = 1): column j's outputs are the contiguous j·n … j·n + n − 1, so flat
+ * element f = lid + i·W of the workgroup's rows is element f mod n of row f / n — neighbouring invocations
+ * write neighbouring addresses (a direct store from registers writes one short run per column instead).
+ */
+function rowStore(recipe: WorkgroupFftRecipe, rowStride: number): string[] {
+  const { n, problemsPerWorkgroup: B, workgroupSize: W } = recipe;
+  const count = Math.ceil((n * B) / W);
+  const exact = count * W === n * B;
+  const pad = (e: string) => (recipe.padShift > 0 ? `pad(${e})` : e);
+  const lines: string[] = ['workgroupBarrier();'];
+  for (let i = 0; i < count; i++) {
+    lines.push('{');
+    lines.push(`  let f = lid + ${i * W}u;`, `  let lp = f / ${n}u;`, `  let e = f % ${n}u;`, `  let q = wg * ${B}u + lp;`);
+    lines.push(`  if (${exact ? '' : `f < ${n * B}u && `}q < params.batch) {`);
+    lines.push(...passAddressing(recipe, 'q', '_r').map((l) => '    ' + l));
+    lines.push(`    st(out_base_r, ocol_r + e, sh[lp * ${rowStride}u + ${pad('e')}]);`);
+    lines.push('  }', '}');
+  }
   return lines;
 }
 

@@ -68,8 +68,12 @@ export interface PassInfo {
   total: number;
   /** Ns: product of the earlier passes' lengths. */
   stride: number;
-  /** Stores through workgroup memory in column order (Ns > 1) or straight from registers (Ns = 1). */
-  store: 'direct' | 'column';
+  /**
+   * 'direct': straight from registers; 'column': through workgroup memory in column order (Ns > 1);
+   * 'rows': through workgroup memory along each column's output row (Ns = 1, where column j writes the
+   * contiguous j·n … j·n + n − 1), so a warp writes one contiguous run instead of one run per column.
+   */
+  store: 'direct' | 'column' | 'rows';
   /**
    * false: no outer twiddles — the kernel is a batch of independent column transforms (an N-D axis with
    * neighbouring columns contiguous), not a stage of a longer transform.

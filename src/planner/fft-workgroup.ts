@@ -46,6 +46,8 @@ export interface WorkgroupPlanOptions {
   minColumns?: number;
   /** Multi-pass: longest sub-transform per pass (default 256, see planMultiPass). */
   maxPassLength?: number;
+  /** Multi-pass, first pass (Ns = 1) with direct loads: store straight from registers or along rows. */
+  passStore?: 'direct' | 'rows';
 }
 
 /** The limits the planner reads; a subset of DeviceLimits so tests can pass literals. */
@@ -217,7 +219,7 @@ export function planWorkgroupFft(
           pass: {
             total: pass.total,
             stride: pass.stride,
-            store: pass.stride === 1 || (options.passLoads ?? 'direct') === 'direct' ? ('direct' as const) : ('column' as const),
+            store: passStore(pass, options, exchange),
             outerTwiddle: pass.outerTwiddle ?? true,
             loads: options.passLoads ?? 'direct',
             batchFastest: pass.batchFastest ?? false,
@@ -226,6 +228,14 @@ export function planWorkgroupFft(
       : {}),
     bytesPerProblem: 16 * n,
   };
+}
+
+function passStore(pass: { stride: number; batchFastest?: boolean }, options: WorkgroupPlanOptions, exchange: string): 'direct' | 'column' | 'rows' {
+  const direct = (options.passLoads ?? 'direct') === 'direct';
+  if (pass.stride > 1) return direct ? 'direct' : 'column';
+  // Row stores stage vec2 rows and need plain contiguous output rows (not the batch-fastest N-D layout).
+  const rowsOk = direct && exchange === 'complex' && !pass.batchFastest;
+  return options.passStore === 'rows' && rowsOk ? 'rows' : 'direct';
 }
 
 /** Workgroup-memory row length of a multi-pass column: padded, and odd. */

@@ -135,6 +135,23 @@ test('multi-pass with long passes: real and imaginary parts exchanged in separat
   assert.ok(strided <= bound(n), `strided: ${strided}`);
 });
 
+test('multi-pass first pass storing along rows through workgroup memory', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  const rows: WorkgroupPlanOptions = { passStore: 'rows', minColumns: 8 };
+  for (const [n, batch] of [[1 << 16, 3], [1 << 19, 3], [1000000, 3], [3 ** 10, 3]] as const) {
+    const recipe = planMultiPass(n, batch, ctx.limits, rows);
+    assert.deepEqual(recipe.passes.map((r) => r.pass!.store), recipe.passes.map((_, i) => (i === 0 ? 'rows' : 'direct')), `n=${n} stores`);
+    for (const direction of ['forward', 'inverse'] as const) {
+      const err = await compare(ctx, { n, batch, direction, norm: 'ortho' }, n + 11, { plan: rows });
+      assert.ok(err <= bound(n), `n=${n} batch=${batch} ${direction}: ${err}`);
+    }
+  }
+  const n = 1 << 16;
+  const strided = await compare(ctx, { n, batch: 3, input: { offset: 3, stride: 2, dist: 2 * n + 1 }, output: { offset: 1, stride: 3, dist: 3 * n + 5 } }, 12, { plan: rows });
+  assert.ok(strided <= bound(n), `strided: ${strided}`);
+});
+
 test('multi-pass: strided layouts, in place with odd and even pass counts, round trip at 2^22', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
