@@ -46,6 +46,8 @@ const planOptions = {
   ...(args.twiddles ? { twiddles: args.twiddles as 'table' | 'recurrence' } : {}),
   ...(args.exchange ? { exchange: args.exchange as 'complex' | 'split' } : {}),
   ...(args.r2cPostKernel ? { r2cPostKernel: true } : {}),
+  ...(args.r2cFused ? { r2cFused: true } : {}),
+  ...(args.lastCols ? { lastPassColumns: Number(args.lastCols) } : {}),
   ...(args.passStore ? { passStore: args.passStore as 'direct' | 'rows' } : {}),
 };
 const variant = args.label ?? 'default';

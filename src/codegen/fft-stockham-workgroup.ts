@@ -563,19 +563,24 @@ function r2cPostCode(recipe: WorkgroupFftRecipe, rowStride: number, staging: boo
     // One invocation owns a row: turn the pairs (k, M − k) into outputs in place (the row has M + 1
     // slots), then store all rows with the coalesced staged copy.
     const sc1 = scale === 1 ? '' : ` * ${f32(scale)}`;
-    return [
-      `for (var k = 0u; k <= ${M >> 1}u; k++) {`,
-      '  let a = sh[sbase + k];',
-      `  let y = sh[sbase + (${M}u - k) % ${M}u];`,
-      '  let ca = vec2<f32>(a.x, -a.y);',
-      '  let cb = vec2<f32>(y.x, -y.y);',
-      '  let d1 = cmul(rtw[k], (a - cb) * 0.5);',
-      `  let d2 = cmul(rtw[${M}u - k], (y - ca) * 0.5);`,
-      `  sh[sbase + k] = ((a + cb) * 0.5 + vec2<f32>(d1.y, -d1.x))${sc1};`,
-      `  if (k != ${M}u - k) { sh[sbase + ${M}u - k] = ((y + ca) * 0.5 + vec2<f32>(d2.y, -d2.x))${sc1}; }`,
-      '}',
-      ...stagedCopy(recipe, rowStride, 'store', 'dst', M + 1),
-    ];
+    // Unrolled with constant indices (M ≤ 16 here): a rolled loop waited for its two table reads on every
+    // iteration, which made N = 32 the slowest real length on an H200.
+    const lines: string[] = [];
+    for (let k = 0; k <= M >> 1; k++) lines.push(`let ra${k} = rtw[${k}u];`, `let rb${k} = rtw[${M - k}u];`);
+    for (let k = 0; k <= M >> 1; k++) {
+      lines.push(
+        '{',
+        `  let a = sh[sbase + ${k}u];`,
+        `  let y = sh[sbase + ${(M - k) % M}u];`,
+        '  let ca = vec2<f32>(a.x, -a.y);',
+        '  let cb = vec2<f32>(y.x, -y.y);',
+        `  let d1 = cmul(ra${k}, (a - cb) * 0.5);`,
+        `  sh[sbase + ${k}u] = ((a + cb) * 0.5 + vec2<f32>(d1.y, -d1.x))${sc1};`,
+      );
+      if (k !== M - k) lines.push(`  let d2 = cmul(rb${k}, (y - ca) * 0.5);`, `  sh[sbase + ${M - k}u] = ((y + ca) * 0.5 + vec2<f32>(d2.y, -d2.x))${sc1};`);
+      lines.push('}');
+    }
+    return [...lines, ...stagedCopy(recipe, rowStride, 'store', 'dst', M + 1)];
   }
   const L = recipe.invocationsPerProblem;
   const lines: string[] = ['workgroupBarrier();'];

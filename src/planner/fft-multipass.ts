@@ -102,8 +102,9 @@ export function planMultiPass(
   const lengths = passLengths(n, rmax);
   const passes: WorkgroupFftRecipe[] = [];
   let stride = 1;
-  for (const r of lengths) {
-    passes.push(planWorkgroupFft(r, batch * (n / r), limits, { ...opts, pass: { total: n, stride, batchFastest } }));
+  for (const [i, r] of lengths.entries()) {
+    const cols = i === lengths.length - 1 && options.lastPassColumns ? { minColumns: options.lastPassColumns } : {};
+    passes.push(planWorkgroupFft(r, batch * (n / r), limits, { ...opts, ...cols, pass: { total: n, stride, batchFastest } }));
     stride *= r;
   }
   return { algorithm: 'stockham-multipass', n, lengths, passes, bytesPerProblem: 16 * n * passes.length };

@@ -46,6 +46,8 @@ export interface WorkgroupPlanOptions {
   minColumns?: number;
   /** Multi-pass: longest sub-transform per pass (default 256, see planMultiPass). */
   maxPassLength?: number;
+  /** Multi-pass: fewest columns per workgroup of the last pass (default minColumns). */
+  lastPassColumns?: number;
   /** Multi-pass, first pass (Ns = 1) with direct loads: store straight from registers or along rows. */
   passStore?: 'direct' | 'rows';
 }

@@ -10,6 +10,8 @@ import * as r2r from '../../src/api/r2r.js';
 import { randomFloat32 } from '../../src/util/random.js';
 import { relativeL2 } from '../../src/util/metrics.js';
 import { ArgumentError } from '../../src/errors.js';
+import { WebGpuR2r } from '../../src/backends/webgpu/r2r.js';
+import { createStorageBuffer, readBuffer } from '../../src/backends/webgpu/device.js';
 
 const bound = (n: number) => 1e-6 * Math.max(1, Math.log2(n));
 const NORMS = ['backward', 'ortho', 'forward'] as const;
@@ -93,4 +95,25 @@ test('r2r errors name the argument', async () => {
   await assert.rejects(r2r.dht(new Float32Array(0)), ArgumentError);
   await assert.rejects(r2r.dct(new Float32Array(4), { norm: 'none' as 'ortho' }), ArgumentError);
   await assert.rejects(r2r.dctn(new Float32Array(4), { shape: [2, 2], axes: [3] }), ArgumentError);
+});
+
+test('multi-pass DCT-II / DHT with the post-processing fused into the last pass (wider last pass)', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  for (const [family, n] of [['dct', 1 << 15], ['dht', 1 << 16], ['dct', 1 << 17]] as const) {
+    const batch = 3;
+    const x = randomFloat32(batch * n, n + 5);
+    for (const planner of [{ r2cFused: true }, { r2cFused: true, lastPassColumns: 16 }]) {
+      const plan = await WebGpuR2r.create(ctx, { family, type: 2, shape: [batch, n], axes: [-1], planner });
+      const src = createStorageBuffer(ctx, x);
+      const dst = createStorageBuffer(ctx, new Float32Array(batch * n).fill(NaN));
+      await plan.execute(src, dst);
+      const got = new Float32Array(await readBuffer(ctx, dst, 0, batch * n * 4));
+      src.destroy();
+      dst.destroy();
+      plan.destroy();
+      const ref = family === 'dct' ? await r2r.dct(Float64Array.from(x), { type: 2, shape: [batch, n], backend: 'cpu' }) : await r2r.dht(Float64Array.from(x), { shape: [batch, n], backend: 'cpu' });
+      assert.ok(relativeL2(got, ref) <= bound(n), `${family} n=${n} ${JSON.stringify(planner)}: ${relativeL2(got, ref)}`);
+    }
+  }
 });

@@ -92,6 +92,8 @@ export interface WebGpuFftOptions extends WorkgroupPlanOptions {
    * unfused form, kept for comparison in benchmarks and tests).
    */
   r2cPostKernel?: boolean;
+  /** Multi-pass R2C: fuse the post-processing whenever the last pass allows it (benchmarks explore it). */
+  r2cFused?: boolean;
 }
 
 /** Largest half length m = N/2 whose multi-pass R2C fuses the post-processing into its last pass. */
@@ -165,7 +167,7 @@ export class WebGpuFft {
           // Measured on an H200 (bench/results/2026-11-22-h200-sweep7): fused is faster up to m = 2^18
           // (N = 2^15: 0.88 against 0.99 ms for 2^27 reals) and slower beyond (N = 2^24: 1.88 against
           // 1.59), and slower with an adapter's output hooks (DCT-II N = 2^15: 1.98 against 1.01).
-          const fuse = !options.r2cPostKernel && !custom && m <= FUSED_R2C_MAX_HALF;
+          const fuse = !options.r2cPostKernel && (options.r2cFused || (!custom && m <= FUSED_R2C_MAX_HALF));
           postKernel = !(fuse && recipe.algorithm === 'stockham-multipass' && r2cPassFusable(recipe.passes[recipe.passes.length - 1]));
         }
       } else recipe = planFft(m, problem.batch, ctx.limits, options);
