@@ -10,7 +10,7 @@ import * as api from '../../src/api/fft.js';
 import { randomFloat32 } from '../../src/util/random.js';
 import { relativeL2 } from '../../src/util/metrics.js';
 import { ArgumentError } from '../../src/errors.js';
-import { FUSED_R2C_MAX_HALF, WebGpuFft } from '../../src/backends/webgpu/fft.js';
+import { WebGpuFft } from '../../src/backends/webgpu/fft.js';
 import { createStorageBuffer, readBuffer } from '../../src/backends/webgpu/device.js';
 import { fftProblem } from '../../src/planner/fft-problem.js';
 
@@ -125,9 +125,8 @@ test('multi-pass R2C: post-processing fused into the last pass (mirror column pa
     for (const r2cPostKernel of [false, true]) {
       const plan = await WebGpuFft.create(ctx, fftProblem({ n: N, batch, direction: 'forward', input, output }), { real: 'r2c', r2cPostKernel });
       assert.equal(plan.recipe.algorithm, 'stockham-multipass', `N=${N}: multi-pass recipe`);
-      // The fused form has one kernel per pass; the unfused one (asked for, or beyond the fused range)
-      // adds the post-processing kernel.
-      const fused = !r2cPostKernel && M <= FUSED_R2C_MAX_HALF;
+      // The fused form has one kernel per pass; the unfused one adds the post-processing kernel.
+      const fused = !r2cPostKernel;
       assert.equal(plan.kernelNames.some((k) => k.startsWith('r2c-post')), !fused, `N=${N} kernels ${plan.kernelNames}`);
       const outFloats = 2 * (output.offset + batch * output.dist);
       const src = createStorageBuffer(ctx, x);

@@ -73,7 +73,19 @@ export interface WebGpuFftOptions extends WorkgroupPlanOptions {
    * Adapters (DCT, DST, DHT): hooks for the first pass's input and the last pass's output, and the sizes
    * of the user's arrays per problem (elements and bytes per element). The hooks do all scaling.
    */
-  custom?: { io: FftCustomIo; inCount: number; outCount: number; inElem: number; outElem: number };
+  custom?: {
+    io: FftCustomIo;
+    inCount: number;
+    outCount: number;
+    inElem: number;
+    outElem: number;
+    /**
+     * The output hook writes neighbouring outputs to neighbouring addresses, so a multi-pass R2C may run it
+     * inside its last pass (see r2cPassFusable). Hooks that scatter (a DCT's k and N − k real outputs)
+     * measured faster from the separate post-processing kernel, which walks k contiguously.
+     */
+    fusedPost?: boolean;
+  };
   /**
    * Column mode for N-D axes that are not the last: each problem is a block of n·columns complex values
    * (element e of column j at j + e·columns) and all its columns are transformed; neighbouring columns are
@@ -96,8 +108,8 @@ export interface WebGpuFftOptions extends WorkgroupPlanOptions {
   r2cFused?: boolean;
 }
 
-/** Largest half length m = N/2 whose multi-pass R2C fuses the post-processing into its last pass. */
-export const FUSED_R2C_MAX_HALF = 1 << 18;
+/** Columns per workgroup of a multi-pass R2C's last pass when it does the post-processing. */
+export const FUSED_R2C_COLUMNS = 16;
 
 /** How a real transform is computed, chosen in create(). */
 interface RealScheme {
@@ -162,12 +174,20 @@ export class WebGpuFft {
           recipe = planWorkgroupFft(m, problem.batch, ctx.limits, { maxRadix: 16, ...options });
         } catch (e) {
           if (e instanceof ArgumentError) throw e;
+          // The last pass does the post-processing when its workgroups can hold mirror column pairs, with
+          // 16 columns (8 pairs: 64-byte output runs) where they fit. Measured on an H200
+          // (bench/results/2026-11-22-h200-sweep9, 2^27 reals): fused with 16 columns beats the separate
+          // kernel from N = 2^15 (0.86 against 0.99 ms) to 2^27 (1.61 against 1.77), and the DHT likewise
+          // (2^20: 1.10 against 1.28); with 8 columns it lost beyond 2^20 (…-sweep7).
+          const fuse = !options.r2cPostKernel && (options.r2cFused || !custom || !!custom.fusedPost);
           recipe = planFft(m, problem.batch, ctx.limits, options);
-          // The last pass does the post-processing when its workgroups can hold mirror column pairs.
-          // Measured on an H200 (bench/results/2026-11-22-h200-sweep7): fused is faster up to m = 2^18
-          // (N = 2^15: 0.88 against 0.99 ms for 2^27 reals) and slower beyond (N = 2^24: 1.88 against
-          // 1.59), and slower with an adapter's output hooks (DCT-II N = 2^15: 1.98 against 1.01).
-          const fuse = !options.r2cPostKernel && (options.r2cFused || (!custom && m <= FUSED_R2C_MAX_HALF));
+          if (fuse && recipe.algorithm === 'stockham-multipass' && !options.lastPassColumns) {
+            try {
+              recipe = planFft(m, problem.batch, ctx.limits, { ...options, lastPassColumns: FUSED_R2C_COLUMNS });
+            } catch (e2) {
+              if (!(e2 instanceof DeviceLimitError)) throw e2; // (keep the default columns where 16 do not fit)
+            }
+          }
           postKernel = !(fuse && recipe.algorithm === 'stockham-multipass' && r2cPassFusable(recipe.passes[recipe.passes.length - 1]));
         }
       } else recipe = planFft(m, problem.batch, ctx.limits, options);

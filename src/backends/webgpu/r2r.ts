@@ -102,7 +102,8 @@ export class WebGpuR2r {
           await WebGpuFft.create(ctx, problem, {
             ...d.planner,
             real: hooks.real,
-            custom: { io: hooks.io, inCount: n, outCount: n, inElem: 4, outElem: 4 },
+            // The DHT's outputs are contiguous in k (measured faster fused, …-sweep9); DCT/DST hooks scatter.
+            custom: { io: hooks.io, inCount: n, outCount: n, inElem: 4, outElem: 4, fusedPost: spec.kind === 'dht' },
             ...(inner !== 1 && outer > 1 ? { outer: { count: outer, inDist: n * inner, outDist: n * inner } } : {}),
           }),
         );
