@@ -13,10 +13,14 @@ import { stableKey } from '../backends/webgpu/pipelines.js';
 
 export const SFFT_WG = 64;
 export const SFFT_REDUCE_WG = 256;
-/** Bytes of one coefficient entry: f (u32), re, im, pad (f32). */
+/** Bytes of one coefficient entry: f (u32), re, im (f32), tag (u32: round | stage << 8 | EXACT_DUP). */
 export const COEF_BYTES = 16;
-/** Counter words: 0 found/hits, 1 overflow, 2 verify count, 3 unused, 4.. round starts. */
-export const COUNTER_WORDS = 4 + 64;
+/** Counter words: 0 found/hits, 1 overflow, 2 verify count, 3 unused, 4 + s: first entry of exact stage s. */
+export const COUNTER_WORDS = 4 + 60;
+/** Exact path: tag bit of an entry that another round decoded too in the same stage (not its representative). */
+export const EXACT_DUP = 0x80000000;
+/** Exact path: decode table value of a bucket that decoded nothing. */
+export const NO_FREQ = 0xffffffff;
 export const P_BYTES = 32;
 
 const f32 = (x: number) => {
@@ -34,7 +38,7 @@ const N: u32 = ${n}u;
 const MASK: u32 = ${n - 1}u;
 const TW_LO_BITS: u32 = ${twLoBits}u;
 const TW_LO_MASK: u32 = ${(1 << twLoBits) - 1}u;
-struct Coef { f: u32, re: f32, im: f32, pad: f32 }
+struct Coef { f: u32, re: f32, im: f32, tag: u32 }
 struct P { sigma: u32, sigmaInv: u32, tau: u32, tau2: u32, uSlot: u32, vSlot: u32, round: u32, mode: u32 }
 fn cmul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> { return vec2<f32>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
 fn cmulConj(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> { return vec2<f32>(a.x * b.x + a.y * b.y, a.y * b.x - a.x * b.y); }
@@ -90,7 +94,9 @@ ${entry}
   let j = gid % B;
   let sl = slots[s];
   var acc = vec2<f32>(0.0, 0.0);
-  for (var i = j; i < W; i = i + B) {
+  // A constant trip count (W/B taps per bucket) lets the compiler issue the random reads together.
+  for (var q = 0u; q < W / B; q = q + 1u) {
+    let i = j + q * B;
     // t = i − W/2 as a wrapped u32: σ·t + τ mod 2^32 keeps the low bits exact.
     let idx = (sl.x * (i - W / 2u) + sl.y) & MASK;
     ${c.real ? 'acc.x = acc.x + x[idx] * G[i];' : 'acc = acc + x[idx] * G[i];'}
@@ -111,10 +117,8 @@ export interface BucketConsts {
 }
 
 /**
- * Bins coefficient entries by home bucket under loop P.sigma (a table of S slots per bucket; overflow is
- * flagged). Entry range by P.mode: 0 [0, found) and records it as round P.round's start; 1 [start of
- * round P.round, found) — the refinement; 2 [0, verify count). Bindings: 0 list, 1 counters, 2 binCounts,
- * 3 binTable, 4 P.
+ * Bins the verification list's entries [0, counters[2]) by home bucket under loop P.sigma (a table of S
+ * slots per bucket; overflow is flagged). Bindings: 0 list, 1 counters, 2 binCounts, 3 binTable, 4 P.
  */
 export function binKernel(c: BucketConsts, cap: number): KernelSource {
   const wgsl = `${header(c.n, c.twLoBits, false)}
@@ -130,17 +134,11 @@ const CAP: u32 = ${cap}u;
 @group(0) @binding(4) var<uniform> p: P;
 ${entry}
   ${linearId}
-  var lo = 0u;
-  var hi = min(atomicLoad(&counters[0]), CAP);
-  if (p.mode == 1u) { lo = atomicLoad(&counters[4u + p.round]); }
-  if (p.mode == 2u) { hi = min(atomicLoad(&counters[2]), CAP); }
-  if (p.mode == 0u && gid == 0u) { atomicStore(&counters[4u + p.round], hi); }
-  let i = lo + gid;
-  if (i >= hi) { return; }
-  let g = (p.sigma * list[i].f) & MASK;
+  if (gid >= min(atomicLoad(&counters[2]), CAP)) { return; }
+  let g = (p.sigma * list[gid].f) & MASK;
   let h = homeOf(g, WIDTH, SHIFT, B);
   let slot = atomicAdd(&binCounts[h], 1u);
-  if (slot < S) { binTable[h * S + slot] = i; } else { atomicStore(&counters[1], 1u); }
+  if (slot < S) { binTable[h * S + slot] = gid; } else { atomicStore(&counters[1], 1u); }
 }`;
   return src('bin', { ...c, cap }, wgsl);
 }
@@ -226,63 +224,193 @@ var<workgroup> s1: array<f32, ${SFFT_REDUCE_WG}>;
   return src('reduce', { B }, wgsl);
 }
 
-export interface DecodeConsts extends BucketConsts {
+export interface ExactStageConsts extends BucketConsts {
+  rounds: number;
   /** threshold² / B: a bucket is decoded when |U_h|² > this × (round 0's total bucket energy). */
   thresh2PerB: number;
   tol: number;
   cap: number;
+  /** Word offset of the bin counts in the counters buffer (stage s ≥ 1 at binBase + (s − 1)·rounds·B). */
+  binBase: number;
 }
 
+/** 'first': decode only (stage 0); 'peel': subtract the binned entries, then decode; 'final': subtract only. */
+export type ExactStageKind = 'first' | 'peel' | 'final';
+
 /**
- * sFFT-3.0-style decoding of the singleton buckets of one round (rule: exactDecode in the CPU executor).
- * Bindings: 0 list (rw), 1 counters, 4 P, 5 U, 6 H, 8/9 twiddles, 10 stats.
+ * One stage of the exact path for ALL rounds at once (rule: exactSfftCpu): invocation (r, h) takes bucket
+ * h of round r (hashings 2r and 2r + 1 of U), subtracts the entries binned for this stage (P.round = stage
+ * index) in place, and decodes the bucket if it holds one frequency (rule: exactDecode), appending
+ * (f, value, tag = r | stage << 8) to the list and recording f in dec[r·B + h] for the next stage's
+ * duplicate test. The first stage also writes per-workgroup sums of round 0's |U_h|² (partials), from
+ * which later stages take the decode threshold without a separate reduction dispatch.
+ * Bindings: 0 list (rw), 1 counters (+ bin counts), 2 loops, 3 binTable, 4 P, 5 U, 6 H, 7 partials, 8/9
+ * twiddles, 10 dec.
  */
-export function decodeKernel(c: DecodeConsts): KernelSource {
+export function exactStageKernel(c: ExactStageConsts, kind: ExactStageKind): KernelSource {
   const width = c.n / c.B;
+  const reach = Math.ceil(c.D / width);
+  const np = Math.ceil(c.B / SFFT_WG);
+  const subtract = kind === 'first' ? '' : `
+  if (valid) {
+    let binAt = ${c.binBase}u + (p.round - 1u) * R * B + r * B;
+    for (var j = -REACH; j <= REACH; j = j + 1) {
+      let hb = u32(i32(h) + j + i32(B)) & (B - 1u);
+      let cnt = min(atomicLoad(&counters[binAt + hb]), S);
+      for (var s = 0u; s < cnt; s = s + 1u) {
+        let e = list[binTable[(r * B + hb) * S + s]];
+        let g = (lp.x * e.f) & MASK;
+        let d = offsetOf(h, WIDTH, g);
+        if (d < -D || d > D) { continue; }
+        let xv = vec2<f32>(e.re, e.im) * H[u32(d + D)];
+        a = a - cmul(xv, tw((e.f * lp.z) & MASK));
+        b = b - cmul(xv, tw((e.f * lp.w) & MASK));
+      }
+    }
+    U[2u * r * B + h] = a;
+    U[(2u * r + 1u) * B + h] = b;
+  }`;
+  // First stage: per-workgroup energy of round 0 (workgroups never straddle rounds when B ≥ 64; for
+  // smaller B only round-0 invocations contribute). Later stages: sum those partials (all invocations
+  // reach the barriers: no early return before them).
+  const energy =
+    kind === 'first'
+      ? `
+  red[lid.x] = select(0.0, dot(a, a), valid && r == 0u);
+  workgroupBarrier();
+  for (var w = ${SFFT_WG / 2}u; w > 0u; w = w / 2u) {
+    if (lid.x < w) { red[lid.x] = red[lid.x] + red[lid.x + w]; }
+    workgroupBarrier();
+  }
+  let wgi = gid / ${SFFT_WG}u;
+  if (lid.x == 0u && wgi < NP) { partials[wgi] = red[0]; }
+  let thr = 0.0;`
+      : kind === 'peel'
+        ? `
+  var acc = 0.0;
+  for (var i = lid.x; i < NP; i = i + ${SFFT_WG}u) { acc = acc + partials[i]; }
+  red[lid.x] = acc;
+  workgroupBarrier();
+  for (var w = ${SFFT_WG / 2}u; w > 0u; w = w / 2u) {
+    if (lid.x < w) { red[lid.x] = red[lid.x] + red[lid.x + w]; }
+    workgroupBarrier();
+  }
+  let thr = THR * red[0];`
+        : '';
+  const decode =
+    kind === 'final'
+      ? ''
+      : `
+  if (!valid) { return; }
+  var found = ${NO_FREQ}u;
+  let a2 = dot(a, a);
+  let b2 = dot(b, b);
+  loop {
+    if (!(a2 > thr) || abs(b2 - a2) > 2.0 * TOL * a2) { break; }
+    let rr = cmulConj(b, a);
+    let theta = atan2(rr.y, rr.x);
+    var q = f32(h & 3u) / 4.0 - theta / 6.283185307179586;
+    q = q - round(q);
+    let dReal = q * FOUR_N_OVER_B;
+    let d = i32(round(dReal));
+    if (abs(dReal - f32(d)) > 0.25 || d < -D || d > D) { break; }
+    let g = (h * WIDTH - bitcast<u32>(d)) & MASK;
+    if (homeOf(g, WIDTH, SHIFT, B) != h) { break; }
+    let f = (lp.y * g) & MASK;
+    let hv = H[u32(d + D)];
+    let xv = cmulConj(a, tw((f * lp.z) & MASK)) / hv;
+    let pred = cmul(xv, tw((f * lp.w) & MASK)) * hv - b;
+    if (dot(pred, pred) > TOL * TOL * a2) { break; }
+    let idx = atomicAdd(&counters[0], 1u);
+    if (idx < CAP) { list[idx] = Coef(f, xv.x, xv.y, r | (p.round << 8u)); found = f; } else { atomicStore(&counters[1], 1u); }
+    break;
+  }
+  dec[gid] = found;`;
   const wgsl = `${header(c.n, c.twLoBits)}
 const B: u32 = ${c.B}u;
+const R: u32 = ${c.rounds}u;
 const WIDTH: u32 = ${width}u;
 const SHIFT: u32 = ${Math.log2(width)}u;
+const S: u32 = ${c.S}u;
 const D: i32 = ${c.D};
+const REACH: i32 = ${reach};
+const NP: u32 = ${np}u;
 const CAP: u32 = ${c.cap}u;
 const TOL: f32 = ${f32(c.tol)};
 const THR: f32 = ${f32(c.thresh2PerB)};
 const FOUR_N_OVER_B: f32 = ${f32((4 * c.n) / c.B)};
 @group(0) @binding(0) var<storage, read_write> list: array<Coef>;
 @group(0) @binding(1) var<storage, read_write> counters: array<atomic<u32>>;
+@group(0) @binding(2) var<storage, read> loops: array<vec4<u32>>;
+${kind === 'first' ? '' : '@group(0) @binding(3) var<storage, read> binTable: array<u32>;'}
 @group(0) @binding(4) var<uniform> p: P;
-@group(0) @binding(5) var<storage, read> U: array<vec2<f32>>;
+@group(0) @binding(5) var<storage, read_write> U: array<vec2<f32>>;
 @group(0) @binding(6) var<storage, read> H: array<f32>;
-@group(0) @binding(10) var<storage, read> stats: array<f32>;
+${kind === 'final' ? '' : `@group(0) @binding(7) var<storage, ${kind === 'first' ? 'read_write' : 'read'}> partials: array<f32>;`}
 ${twBindings(8, 9)}
+${kind === 'final' ? '' : '@group(0) @binding(10) var<storage, read_write> dec: array<u32>;'}
+${kind === 'final' ? '' : `var<workgroup> red: array<f32, ${SFFT_WG}>;`}
 ${entry}
   ${linearId}
-  if (gid >= B) { return; }
-  let h = gid;
-  let a = U[p.uSlot * B + h];
-  let b = U[p.vSlot * B + h];
-  let a2 = dot(a, a);
-  if (!(a2 > THR * stats[0])) { return; }
-  let b2 = dot(b, b);
-  if (abs(b2 - a2) > 2.0 * TOL * a2) { return; }
-  let r = cmulConj(b, a);
-  let theta = atan2(r.y, r.x);
-  var q = f32(h & 3u) / 4.0 - theta / 6.283185307179586;
-  q = q - round(q);
-  let dReal = q * FOUR_N_OVER_B;
-  let d = i32(round(dReal));
-  if (abs(dReal - f32(d)) > 0.25 || d < -D || d > D) { return; }
-  let g = (h * WIDTH - bitcast<u32>(d)) & MASK;
-  if (homeOf(g, WIDTH, SHIFT, B) != h) { return; }
-  let f = (p.sigmaInv * g) & MASK;
-  let hv = H[u32(d + D)];
-  let xv = cmulConj(a, tw((f * p.tau) & MASK)) / hv;
-  let pred = cmul(xv, tw((f * p.tau2) & MASK)) * hv - b;
-  if (dot(pred, pred) > TOL * TOL * a2) { return; }
-  let idx = atomicAdd(&counters[0], 1u);
-  if (idx < CAP) { list[idx] = Coef(f, xv.x, xv.y, 0.0); } else { atomicStore(&counters[1], 1u); }
+  let valid = gid < R * B;
+  let r = min(gid / B, R - 1u);
+  let h = gid % B;
+  let lp = loops[r];
+  var a = U[2u * r * B + h];
+  var b = U[(2u * r + 1u) * B + h];
+  ${subtract}
+  ${energy}
+  ${decode}
 }`;
-  return src('decode', c, wgsl);
+  return src(`exact-${kind}`, { ...c, kind }, wgsl);
+}
+
+/**
+ * Before stage s ≥ 1 (P.round = s): takes the entries stage s − 1 appended ([counters[4 + s − 1],
+ * counters[0]); stage 0 starts at 0), drops (tags EXACT_DUP) an entry whose frequency a lower round also
+ * decoded in that stage — dec holds what every bucket decoded — and bins the others by home bucket in every
+ * round, into stage s's bin counts. Records the start of stage s's entries. Bindings: 0 list (rw),
+ * 1 counters (+ bin counts), 2 loops, 3 binTable, 4 P, 10 dec.
+ */
+export function exactBinKernel(c: ExactStageConsts): KernelSource {
+  const width = c.n / c.B;
+  const wgsl = `${header(c.n, c.twLoBits, false)}
+const B: u32 = ${c.B}u;
+const R: u32 = ${c.rounds}u;
+const WIDTH: u32 = ${width}u;
+const SHIFT: u32 = ${Math.log2(width)}u;
+const S: u32 = ${c.S}u;
+const CAP: u32 = ${c.cap}u;
+@group(0) @binding(0) var<storage, read_write> list: array<Coef>;
+@group(0) @binding(1) var<storage, read_write> counters: array<atomic<u32>>;
+@group(0) @binding(2) var<storage, read> loops: array<vec4<u32>>;
+@group(0) @binding(3) var<storage, read_write> binTable: array<u32>;
+@group(0) @binding(4) var<uniform> p: P;
+@group(0) @binding(10) var<storage, read> dec: array<u32>;
+${entry}
+  ${linearId}
+  let lo = atomicLoad(&counters[4u + p.round - 1u]);
+  let hi = min(atomicLoad(&counters[0]), CAP);
+  if (gid == 0u) { atomicStore(&counters[4u + p.round], hi); }
+  let i = lo + gid;
+  if (i >= hi) { return; }
+  let e = list[i];
+  let r = e.tag & 255u;
+  for (var q = 0u; q < r; q = q + 1u) {
+    let hq = homeOf((loops[q].x * e.f) & MASK, WIDTH, SHIFT, B);
+    if (dec[q * B + hq] == e.f) {
+      list[i].tag = e.tag | ${EXACT_DUP}u;
+      return;
+    }
+  }
+  let binAt = ${c.binBase}u + (p.round - 1u) * R * B;
+  for (var q = 0u; q < R; q = q + 1u) {
+    let hq = homeOf((loops[q].x * e.f) & MASK, WIDTH, SHIFT, B);
+    let slot = atomicAdd(&counters[binAt + q * B + hq], 1u);
+    if (slot < S) { binTable[(q * B + hq) * S + slot] = i; } else { atomicStore(&counters[1], 1u); }
+  }
+}`;
+  return src('exact-bin', c, wgsl);
 }
 
 export interface EstimateGroup {
@@ -350,6 +478,7 @@ ${entry}
   ${linearId}
   let count = min(atomicLoad(&counters[0]), CAP);
   if (gid >= count) { return; }
+  ${input === 'coefs' ? `if ((items[gid].tag & ${EXACT_DUP}u) != 0u) { out[gid] = vec2<f32>(0.0, 0.0); return; }` : ''}
   let f = items[gid]${input === 'hits' ? '' : '.f'};
   var re: array<f32, ${L}>;
   var im: array<f32, ${L}>;

@@ -38,9 +38,12 @@ export interface SfftParamOverrides {
   /** Robust path: filter tolerances (defaults 1e-6 location, 1e-8 estimation). */
   tolLoc?: number;
   tolEst?: number;
-  /** Exact path: buckets (power of two; default pow2ceil(4k)), rounds (default 6), filter tolerance (1e-8). */
+  /** Exact path: buckets (power of two; default pow2ceil(bExactConst·k), bExactConst default 4). */
   bExact?: number;
+  bExactConst?: number;
+  /** Exact path: rounds hashed at once (default 4), peeling stages after the first decode (default 1), filter tolerance (1e-8). */
   rounds?: number;
+  stages?: number;
   tolExact?: number;
   /**
    * Exact path: a bucket is decoded when its amplitude exceeds this fraction of the RMS bucket amplitude
@@ -100,7 +103,10 @@ export interface SfftRobustRecipe {
 
 export interface SfftExactRecipe {
   B: number;
+  /** Independent hashings (each with two offsets), all decoded in parallel. */
   rounds: number;
+  /** Peeling stages after stage 0 (see exactSfftCpu). */
+  stages: number;
   /** Offset of the second hashing, in permuted time (σ·delta in x's index): B/4 (see exactDecode). */
   delta: number;
   filter: SfftFilterSpec;
@@ -108,7 +114,7 @@ export interface SfftExactRecipe {
   loops: SfftLoop[];
   threshold: number;
   singletonTolerance: number;
-  /** Capacity of the GPU's list of decoded (frequency, value) pairs, duplicates included. */
+  /** Capacity of the GPU's list of decoded (frequency, value) pairs: every round of every stage may decode each frequency once. */
   foundCapacity: number;
   /** Slots per bucket for the subtraction of found coefficients on the GPU. */
   slots: number;
@@ -229,8 +235,13 @@ export function planSfft(init: SfftPlanInit): SfftRecipe {
 
   let exact: SfftExactRecipe | null = null;
   if (mode !== 'robust') {
-    const B = init.bExact ?? minB;
-    const rounds = positiveInt('rounds', init.rounds, 6);
+    const bConst = init.bExactConst ?? 4;
+    if (!(bConst > 0)) throw new ArgumentError('bExactConst', bConst, 'a positive number');
+    const B = init.bExact ?? ceilPow2(bConst * k);
+    const rounds = positiveInt('rounds', init.rounds, 4);
+    const stages = init.stages === 0 ? 0 : positiveInt('stages', init.stages, 1);
+    if (rounds > 32) throw new ArgumentError('rounds', rounds, 'at most 32');
+    if (stages > 8) throw new ArgumentError('stages', stages, 'at most 8');
     if (n / B < 8) reasons.push(`exact path: needs n/B ≥ 8, but k = ${init.k} gives B = ${B} for n = ${n}`);
     const filter = { n, B, tolerance: init.tolExact ?? 1e-8, boxcar: oddAtLeast(n / B) };
     const loops = makeLoops(rounds, n, B, 'exact', next);
@@ -238,12 +249,13 @@ export function planSfft(init: SfftPlanInit): SfftRecipe {
     exact = {
       B,
       rounds,
+      stages,
       delta: Math.max(1, B / 4),
       filter,
       loops,
       threshold: init.exactThreshold ?? 1e-5,
       singletonTolerance: init.singletonTolerance ?? 1e-4,
-      foundCapacity: Math.max(256, 4 * k),
+      foundCapacity: Math.max(256, (stages + 1) * rounds * Math.min(k, B) + 64),
       slots: 8,
       verify,
     };

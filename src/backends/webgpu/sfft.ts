@@ -19,8 +19,10 @@ import {
   COEF_BYTES,
   COUNTER_WORDS,
   cutoffKernel,
-  decodeKernel,
+  EXACT_DUP,
   estimateKernel,
+  exactBinKernel,
+  exactStageKernel,
   hashKernel,
   P_BYTES,
   peelKernel,
@@ -78,8 +80,11 @@ interface ExactState {
   fft: WebGpuFft;
   list: GPUBuffer;
   corr: GPUBuffer;
-  binCounts: GPUBuffer;
-  steps: Step[][];
+  partials: GPUBuffer;
+  /** Words of `partials` holding round 0's energy. */
+  np: number;
+  /** Stages, bins, final subtraction and estimation: one compute pass. */
+  steps: Step[];
   hash: Program;
   hashSlots: GPUBuffer;
   verify: Step[];
@@ -178,7 +183,11 @@ export class WebGpuSfft {
     const tw = twiddleTables(n);
     const twHi = this.buf(tw.hi, 'sfft-twhi');
     const twLo = this.buf(tw.low, 'sfft-twlo');
-    this.counters = this.buf(COUNTER_WORDS * 4, 'sfft-counters');
+    // The exact path's bin counts (one set per stage after the first) follow the counter words, so one
+    // clear resets both.
+    const ex = recipe.exact;
+    const binWords = ex && recipe.feasible ? (ex.stages + 1) * ex.rounds * ex.B : 0;
+    this.counters = this.buf((COUNTER_WORDS + binWords) * 4, 'sfft-counters');
     this.stats = this.buf(64 * 4, 'sfft-stats');
     const maxB = Math.max(recipe.exact?.B ?? 0, recipe.robust?.bEst ?? 0, recipe.robust?.bLoc ?? 0);
     this.energies = this.buf(2 * maxB * 4, 'sfft-energies');
@@ -217,49 +226,47 @@ export class WebGpuSfft {
     const cap = e.foundCapacity;
     const list = this.buf(cap * COEF_BYTES, 'sfft-list');
     const corr = this.buf(cap * 8, 'sfft-corr');
-    const binCounts = this.buf(B * 4, 'sfft-bincounts');
-    const binTable = this.buf(B * e.slots * 4, 'sfft-bintable');
+    const np = Math.ceil(B / SFFT_WG);
+    const partials = this.buf(np * 4, 'sfft-partials');
+    const dec = this.buf(R * B * 4, 'sfft-dec');
+    const binTable = this.buf(R * B * e.slots * 4, 'sfft-bintable');
+    const verifyBinCounts = this.buf(B * 4, 'sfft-verify-bincounts');
+    const verifyBinTable = this.buf(B * e.slots * 4, 'sfft-verify-bintable');
     const bc: BucketConsts = { n, B, D: filt.D, S: e.slots, twLoBits };
-    const [hash, bin, peel, reduce, decode, estimate] = await Promise.all([
+    const sc = { ...bc, rounds: R, thresh2PerB: (e.threshold * e.threshold) / B, tol: e.singletonTolerance, cap, binBase: COUNTER_WORDS };
+    const [hash, first, peel, final, stageBin, estimate, bin, verifyPeel, reduce] = await Promise.all([
       this.prog(hashKernel({ n, B, W: filt.W, slots, real: this.recipe.real })),
-      this.prog(binKernel(bc, cap)),
+      this.prog(exactStageKernel(sc, 'first')),
+      e.stages > 0 ? this.prog(exactStageKernel(sc, 'peel')) : null,
+      this.prog(exactStageKernel(sc, 'final')),
+      this.prog(exactBinKernel(sc)),
+      this.prog(estimateKernel(n, twLoBits, [{ B, D: filt.D, first: 0, count: R }], cap, 'coefs', true)),
+      this.prog(binKernel(bc, this.verifyCap)),
       this.prog(peelKernel(bc)),
       this.prog(reduceKernel(B)),
-      this.prog(decodeKernel({ ...bc, thresh2PerB: (e.threshold * e.threshold) / B, tol: e.singletonTolerance, cap })),
-      this.prog(estimateKernel(n, twLoBits, [{ B, D: filt.D, first: 0, count: R }], cap, 'coefs', true)),
     ]);
     const fft = await WebGpuFft.create(this.ctx, fftProblem({ n: B, batch: slots }));
-    const bucketGrid = this.grid(B);
+    const stageGrid = this.grid(R * B);
     const capGrid = this.grid(cap);
-    const rounds: Step[][] = [];
-    for (let r = 0; r < R; r++) {
-      const l = e.loops[r];
-      const p = this.uniform(pWords(l, exactTau2(l, e.delta, n), 2 * r, 2 * r + 1, r, 0));
-      const steps: Step[] = [
-        { prog: bin, bind: { 0: list, 1: this.counters, 2: binCounts, 3: binTable, 4: p }, grid: capGrid },
-        { prog: peel, bind: { 0: list, 2: binCounts, 3: binTable, 4: p, 5: U, 6: H, 7: this.energies, 8: t.twHi, 9: t.twLo }, grid: bucketGrid },
-      ];
-      if (r === 0) steps.push({ prog: reduce, bind: { 4: p, 7: this.energies, 10: this.stats }, grid: [1, 1] });
-      steps.push({ prog: decode, bind: { 0: list, 1: this.counters, 4: p, 5: U, 6: H, 8: t.twHi, 9: t.twLo, 10: this.stats }, grid: bucketGrid });
-      rounds.push(steps);
+    const tw = { 8: t.twHi, 9: t.twLo };
+    const common = { 0: list, 1: this.counters, 2: loops, 4: this.uniform(pWords(e.loops[0], 0, 0, 0, 0, 0)), 5: U, 6: H, ...tw };
+    // Stage 0 decodes every round; stage s ≥ 1 bins stage s − 1's entries (dropping duplicates) and peels;
+    // the final bin + subtraction leave the residual from which the estimation takes its corrections.
+    const steps: Step[] = [{ prog: first, bind: { ...common, 7: partials, 10: dec }, grid: stageGrid }];
+    for (let s = 1; s <= e.stages + 1; s++) {
+      const p = this.uniform(pWords(e.loops[0], 0, 0, 0, s, 0));
+      steps.push({ prog: stageBin, bind: { 0: list, 1: this.counters, 2: loops, 3: binTable, 4: p, 10: dec }, grid: capGrid });
+      if (s <= e.stages) steps.push({ prog: peel!, bind: { ...common, 3: binTable, 4: p, 7: partials, 10: dec }, grid: stageGrid });
+      else steps.push({ prog: final, bind: { ...common, 3: binTable, 4: p }, grid: stageGrid });
     }
-    // Refinement: subtract what later rounds found from each round's buckets, then the median correction.
-    for (let r = 0; r < R; r++) {
-      const l = e.loops[r];
-      const p = this.uniform(pWords(l, exactTau2(l, e.delta, n), 2 * r, 2 * r + 1, r, 1));
-      rounds.push([
-        { prog: bin, bind: { 0: list, 1: this.counters, 2: binCounts, 3: binTable, 4: p }, grid: capGrid },
-        { prog: peel, bind: { 0: list, 2: binCounts, 3: binTable, 4: p, 5: U, 6: H, 7: this.energies, 8: t.twHi, 9: t.twLo }, grid: bucketGrid },
-      ]);
-    }
-    rounds.push([{ prog: estimate, bind: { 0: list, 1: this.counters, 2: loops, 3: corr, 5: U, 6: H, 8: t.twHi, 9: t.twLo }, grid: capGrid }]);
+    steps.push({ prog: estimate, bind: { 0: list, 1: this.counters, 2: loops, 3: corr, 5: U, 6: H, ...tw }, grid: capGrid });
     const pv = this.uniform(pWords(e.verify, 0, slots - 1, NONE, 1, 2));
     const verify: Step[] = [
-      { prog: bin, bind: { 0: this.verifyList, 1: this.counters, 2: binCounts, 3: binTable, 4: pv }, grid: this.grid(this.verifyCap) },
-      { prog: peel, bind: { 0: this.verifyList, 2: binCounts, 3: binTable, 4: pv, 5: U, 6: H, 7: this.energies, 8: t.twHi, 9: t.twLo }, grid: bucketGrid },
+      { prog: bin, bind: { 0: this.verifyList, 1: this.counters, 2: verifyBinCounts, 3: verifyBinTable, 4: pv }, grid: this.grid(this.verifyCap) },
+      { prog: verifyPeel, bind: { 0: this.verifyList, 2: verifyBinCounts, 3: verifyBinTable, 4: pv, 5: U, 6: H, 7: this.energies, ...tw }, grid: this.grid(B) },
       { prog: reduce, bind: { 4: pv, 7: this.energies, 10: this.stats }, grid: [1, 1] },
     ];
-    this.exactState = { R, B, filt, u, U, fft, list, corr, binCounts, steps: rounds, hash, hashSlots, verify, verifyBinCounts: binCounts, cap };
+    this.exactState = { R, B, filt, u, U, fft, list, corr, partials, np, steps, hash, hashSlots, verify, verifyBinCounts, cap };
   }
 
   private async buildRobust(t: { twHi: GPUBuffer; twLo: GPUBuffer }): Promise<void> {
@@ -389,7 +396,10 @@ export class WebGpuSfft {
     this.ctx.assertUsable('sfft');
   }
 
-  /** Records the whole exact path (hashing, FFTs, rounds, refinement) into `enc`. */
+  /**
+   * Records the whole exact path into `enc`: one clear (counters and bin counts), the hashing of all rounds
+   * (one dispatch), their batched B-point FFTs, then one compute pass with the stages (see buildExact).
+   */
   encodeExact(enc: GPUCommandEncoder, x: GPUBuffer): void {
     this.assertUsable();
     const s = this.exactState;
@@ -397,10 +407,7 @@ export class WebGpuSfft {
     enc.clearBuffer(this.counters);
     this.hashPassFor(enc, x, 'exact');
     s.fft.encode(enc, s.u, s.U);
-    for (let i = 0; i < s.steps.length; i++) {
-      if (s.steps[i][0].prog.src.name === 'bin') enc.clearBuffer(s.binCounts);
-      this.runSteps(enc, s.steps[i]);
-    }
+    this.runSteps(enc, s.steps);
   }
 
   private readonly hashGroupsByPath = { exact: new WeakMap<GPUBuffer, GPUBindGroup[]>(), robust: new WeakMap<GPUBuffer, GPUBindGroup[]>() };
@@ -470,33 +477,37 @@ export class WebGpuSfft {
   async readExact(enc?: GPUCommandEncoder): Promise<SfftPathResult> {
     const s = this.exactState!;
     const e = this.recipe.exact!;
-    const [cnt, stats, list, corr] = await this.readMany(
+    const [cnt, partials, list, corr] = await this.readMany(
       [
         { buf: this.counters, bytes: 16 },
-        { buf: this.stats, bytes: 16 },
+        { buf: s.partials, bytes: s.np * 4 },
         { buf: s.list, bytes: s.cap * COEF_BYTES },
         { buf: s.corr, bytes: s.cap * 8 },
       ],
       enc,
     );
     const c = new Uint32Array(cnt);
-    const found = Math.min(c[0], s.cap);
+    const count = Math.min(c[0], s.cap);
     const lu = new Uint32Array(list);
     const lf = new Float32Array(list);
     const cf = new Float32Array(corr);
-    const F = new Uint32Array(found);
-    const V = new Float64Array(2 * found);
-    const C = new Float64Array(2 * found);
-    for (let i = 0; i < found; i++) {
-      F[i] = lu[4 * i];
-      V[2 * i] = lf[4 * i + 1];
-      V[2 * i + 1] = lf[4 * i + 2];
-      C[2 * i] = cf[2 * i];
-      C[2 * i + 1] = cf[2 * i + 1];
-    }
-    const thr2 = (e.threshold * e.threshold * new Float32Array(stats)[0]) / s.B;
+    // Representatives only: an entry tagged EXACT_DUP repeats what a lower round decoded in its stage.
+    const keep: number[] = [];
+    for (let i = 0; i < count; i++) if ((lu[4 * i + 3] & EXACT_DUP) === 0) keep.push(i);
+    const F = new Uint32Array(keep.length);
+    const V = new Float64Array(2 * keep.length);
+    const C = new Float64Array(2 * keep.length);
+    keep.forEach((i, j) => {
+      F[j] = lu[4 * i];
+      V[2 * j] = lf[4 * i + 1];
+      V[2 * j + 1] = lf[4 * i + 2];
+      C[2 * j] = cf[2 * i];
+      C[2 * j + 1] = cf[2 * i + 1];
+    });
+    const energy = new Float32Array(partials).reduce((a, b) => a + b, 0);
+    const thr2 = (e.threshold * e.threshold * energy) / s.B;
     const merged = mergeCoefficients(F, V, thr2, C);
-    return { ...topK(merged.frequencies, merged.values, this.recipe.k), candidates: c[0], overflow: c[1] !== 0 || c[0] > s.cap };
+    return { ...topK(merged.frequencies, merged.values, this.recipe.k), candidates: keep.length, overflow: c[1] !== 0 || c[0] > s.cap };
   }
 
   async runRobust(x: GPUBuffer): Promise<SfftPathResult> {
@@ -548,7 +559,7 @@ export class WebGpuSfft {
     q.writeBuffer(this.verifyList, 0, words, 0, Math.max(16, m * COEF_BYTES));
     q.writeBuffer(this.counters, 8, new Uint32Array([m]));
     const enc = this.ctx.device.createCommandEncoder();
-    enc.clearBuffer(path === 'exact' ? this.exactState!.binCounts : this.robustState!.binCounts);
+    enc.clearBuffer(path === 'exact' ? this.exactState!.verifyBinCounts : this.robustState!.binCounts);
     this.runSteps(enc, steps);
     const [stats] = await this.readMany([{ buf: this.stats, bytes: 16 }], enc);
     const sf = new Float32Array(stats);
