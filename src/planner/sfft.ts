@@ -255,7 +255,9 @@ export function planSfft(init: SfftPlanInit): SfftRecipe {
       loops,
       threshold: init.exactThreshold ?? 1e-5,
       singletonTolerance: init.singletonTolerance ?? 1e-4,
-      foundCapacity: Math.max(256, (stages + 1) * rounds * Math.min(k, B) + 64),
+      // Stage 0 decodes each frequency at most once per round; later stages decode only what earlier
+      // stages missed or got slightly wrong (a few per cent of k for exactly sparse signals).
+      foundCapacity: Math.max(256, (rounds + stages) * Math.min(k, B) + 64),
       slots: 8,
       verify,
     };

@@ -400,13 +400,17 @@ export class WebGpuSfft {
    * Records the whole exact path into `enc`: one clear (counters and bin counts), the hashing of all rounds
    * (one dispatch), their batched B-point FFTs, then one compute pass with the stages (see buildExact).
    */
-  encodeExact(enc: GPUCommandEncoder, x: GPUBuffer): void {
+  encodeExact(enc: GPUCommandEncoder, x: GPUBuffer, upTo: 'hash' | 'fft' | 'all' = 'all'): void {
     this.assertUsable();
     const s = this.exactState;
     if (!s) throw new ArgumentError('mode', this.recipe.exact ? 'infeasible' : 'robust', 'a plan with the exact path');
+    if (upTo !== 'hash' && upTo !== 'fft' && upTo !== 'all') throw new ArgumentError('upTo', upTo, "'hash', 'fft' or 'all'");
+    // upTo: a prefix of the chain, for benchmarks that split the time between the steps.
     enc.clearBuffer(this.counters);
     this.hashPassFor(enc, x, 'exact');
+    if (upTo === 'hash') return;
     s.fft.encode(enc, s.u, s.U);
+    if (upTo === 'fft') return;
     this.runSteps(enc, s.steps);
   }
 
@@ -427,22 +431,29 @@ export class WebGpuSfft {
     }
   }
 
-  /** Records the whole robust path (hashing, FFTs, cutoff, voting, estimation) into `enc`. */
-  encodeRobust(enc: GPUCommandEncoder, x: GPUBuffer): void {
+  /** Records the whole robust path (hashing, FFTs, cutoff, voting, estimation) into `enc`; upTo as encodeExact. */
+  encodeRobust(enc: GPUCommandEncoder, x: GPUBuffer, upTo: 'hash' | 'fft' | 'all' = 'all'): void {
     this.assertUsable();
     const s = this.robustState;
     if (!s) throw new ArgumentError('mode', this.recipe.robust ? 'infeasible' : 'exact', 'a plan with the robust path');
+    if (upTo !== 'hash' && upTo !== 'fft' && upTo !== 'all') throw new ArgumentError('upTo', upTo, "'hash', 'fft' or 'all'");
     enc.clearBuffer(this.counters);
     enc.clearBuffer(s.keptBits);
     this.hashPassFor(enc, x, 'robust');
+    if (upTo === 'hash') return;
     s.fftLoc.encode(enc, s.uLoc, s.ULoc);
     s.fftEst.encode(enc, s.uEst, s.UEst);
+    if (upTo === 'fft') return;
     this.runSteps(enc, s.steps);
   }
+
+  /** Bytes copied back to the host by this plan's calls so far (diagnostics for the benchmark). */
+  readbackBytes = 0;
 
   /** Copies several buffer ranges into one staging buffer and maps it once. */
   private async readMany(parts: { buf: GPUBuffer; bytes: number }[], enc = this.ctx.device.createCommandEncoder()): Promise<ArrayBuffer[]> {
     const total = parts.reduce((s, p) => s + Math.ceil(p.bytes / 4) * 4, 0);
+    this.readbackBytes += total;
     const staging = this.ctx.device.createBuffer({ size: Math.max(16, total), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
     try {
       let off = 0;
