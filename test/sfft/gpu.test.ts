@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSfftPlan, sfft, sparseSignal } from '../../src/api/sfft.js';
 import { createStorageBuffer } from '../../src/backends/webgpu/device.js';
+import { planCpuFft } from '../../src/backends/cpu/fft-plan.js';
 import { testGpu } from '../helpers/gpu.js';
 import { assertSorted, bucketNoise, score } from './helpers.js';
 
@@ -106,4 +107,48 @@ test('WebGPU failure reporting: k too large, not sparse', async (t) => {
   const rn = await sfft(Float32Array.from(noise.x), 20, { backend: 'webgpu', gpu });
   assert.equal(rn.status, 'not-sparse');
   assert.ok(rn.diagnostics.residualFraction > 0.5);
+});
+
+test('WebGPU exact stages: same misses and recoveries as the CPU, one entry per frequency and stage', async (t) => {
+  const gpu = await testGpu();
+  if (!gpu) return t.skip('no WebGPU adapter');
+  const n = 2 ** 18;
+  const k = 1000;
+  const s = sparseSignal({ n, k, seed: 81 });
+  const x = Float32Array.from(s.x);
+  const g0 = await sfft(x, k, { backend: 'webgpu', gpu, mode: 'exact', stages: 0, seed: 82 });
+  const c0 = await sfft(s.x, k, { backend: 'cpu', mode: 'exact', stages: 0, seed: 82 });
+  const f0 = score(g0, s).found;
+  assert.ok(f0 < k, `stage 0 alone found ${f0}`);
+  assert.ok(Math.abs(f0 - score(c0, s).found) <= 2, `GPU ${f0} vs CPU ${score(c0, s).found}`);
+  assert.equal(g0.status, 'not-sparse');
+  for (const o of [{ stages: 1 }, { rounds: 3, stages: 2 }, { rounds: 3, stages: 1, bExactConst: 8 }]) {
+    const r = await sfft(x, k, { backend: 'webgpu', gpu, mode: 'exact', seed: 82, ...o });
+    const sc = score(r, s);
+    assert.equal(r.status, 'ok', `${JSON.stringify(o)}: ${r.message}`);
+    assert.equal(sc.found, k, JSON.stringify(o));
+    assert.ok(sc.maxRel <= 1e-4, `${JSON.stringify(o)}: ${sc.maxRel}`);
+    assert.ok(r.diagnostics.candidates < 1.05 * k, `${JSON.stringify(o)}: candidates ${r.diagnostics.candidates}`);
+  }
+});
+
+test('WebGPU exact path against the dense FFT of the same f32 signal', async (t) => {
+  const gpu = await testGpu();
+  if (!gpu) return t.skip('no WebGPU adapter');
+  const n = 2 ** 16;
+  const k = 200;
+  const s = sparseSignal({ n, k, seed: 91, magnitude: [1, 100] });
+  const x = Float32Array.from(s.x);
+  const dense = new Float64Array(2 * n);
+  planCpuFft(n).execute(Float64Array.from(x), dense);
+  const mags = Array.from({ length: n }, (_, f) => Math.hypot(dense[2 * f], dense[2 * f + 1]));
+  const largest = new Set([...mags.keys()].sort((a, b) => mags[b] - mags[a]).slice(0, k));
+  const r = await sfft(x, k, { backend: 'webgpu', gpu, mode: 'exact' });
+  assert.equal(r.status, 'ok', r.message);
+  assert.equal(r.frequencies.length, k);
+  r.frequencies.forEach((f, i) => {
+    assert.ok(largest.has(f), `frequency ${f} is not among the ${k} largest of the dense FFT`);
+    const e = Math.hypot(r.values[2 * i] - dense[2 * f], r.values[2 * i + 1] - dense[2 * f + 1]);
+    assert.ok(e <= 1e-4 * mags[f], `f=${f}: |error| ${e} vs |X| ${mags[f]}`);
+  });
 });
