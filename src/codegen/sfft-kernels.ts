@@ -10,6 +10,7 @@
  */
 import type { KernelSource } from '../backends/webgpu/pipelines.js';
 import { stableKey } from '../backends/webgpu/pipelines.js';
+import { ArgumentError } from '../errors.js';
 
 export const SFFT_WG = 64;
 export const SFFT_REDUCE_WG = 256;
@@ -492,23 +493,31 @@ ${entry}
 /**
  * Top-bucket cutoff of the location loops: one workgroup per loop finds the `kept`-th largest |U_h|² by a
  * 4-pass 8-bit radix select on the f32 bit patterns (non-negative floats order like their bits), then keeps
- * the buckets above it (and ties, up to `kept`) as a bitset and a list. Bindings: 0 U, 1 keptBits,
- * 2 keptList, 3 keptCount.
+ * the buckets above it (and ties, up to `kept`) as a bitset and a list. `wg` invocations (up to the
+ * device's 1024) share the B buckets, and the histogram has wg/256 copies indexed by invocation: the
+ * magnitudes of an exactly sparse signal's empty buckets share a few exponents, and with one copy every
+ * invocation would add to the same few counters. Bindings: 0 U, 1 keptBits, 2 keptList, 3 keptCount.
  */
-export function cutoffKernel(B: number, kept: number): KernelSource {
+export function cutoffKernel(B: number, kept: number, wg = 256): KernelSource {
+  if (!Number.isInteger(Math.log2(wg)) || wg < 256 || wg > 1024) throw new ArgumentError('wg', wg, 'a power of two in [256, 1024]');
+  const copies = wg / 256;
   const wgsl = `
 const B: u32 = ${B}u;
 const KEPT: u32 = ${kept}u;
+const WG: u32 = ${wg}u;
+const COPIES: u32 = ${copies}u;
 @group(0) @binding(0) var<storage, read> U: array<vec2<f32>>;
 @group(0) @binding(1) var<storage, read_write> keptBits: array<atomic<u32>>;
 @group(0) @binding(2) var<storage, read_write> keptList: array<u32>;
 @group(0) @binding(3) var<storage, read_write> keptCount: array<atomic<u32>>;
-var<workgroup> hist: array<atomic<u32>, 256>;
+var<workgroup> hist: array<atomic<u32>, ${256 * copies}>;
+var<workgroup> tot: array<u32, 256>;
 var<workgroup> sel: array<u32, 2>;
 var<workgroup> nList: atomic<u32>;
 fn mag(l: u32, h: u32) -> u32 { let v = U[l * B + h]; return bitcast<u32>(dot(v, v)); }
-@compute @workgroup_size(256) fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+@compute @workgroup_size(${wg}) fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   let l = wid.x;
+  let copy = (lid % COPIES) * 256u;
   var prefix = 0u;
   var rank = KEPT; // rank (1-based, from the top) still sought within the current prefix
   for (var step = 0u; step < 4u; step = step + 1u) {
@@ -516,16 +525,22 @@ fn mag(l: u32, h: u32) -> u32 { let v = U[l * B + h]; return bitcast<u32>(dot(v,
     atomicStore(&hist[lid], 0u);
     workgroupBarrier();
     let hiMask = select(0xffffffffu << (shift + 8u), 0u, step == 0u);
-    for (var h = lid; h < B; h = h + 256u) {
+    for (var h = lid; h < B; h = h + WG) {
       let m = mag(l, h);
-      if ((m & hiMask) == (prefix & hiMask)) { atomicAdd(&hist[(m >> shift) & 255u], 1u); }
+      if ((m & hiMask) == (prefix & hiMask)) { atomicAdd(&hist[copy + ((m >> shift) & 255u)], 1u); }
+    }
+    workgroupBarrier();
+    if (lid < 256u) {
+      var t = 0u;
+      for (var c = 0u; c < COPIES; c = c + 1u) { t = t + atomicLoad(&hist[c * 256u + lid]); }
+      tot[lid] = t;
     }
     workgroupBarrier();
     if (lid == 0u) {
       var r = rank;
       var digit = 0u;
       for (var dgt = 255; dgt >= 0; dgt = dgt - 1) {
-        let c = atomicLoad(&hist[u32(dgt)]);
+        let c = tot[u32(dgt)];
         if (c >= r) { digit = u32(dgt); break; }
         r = r - c;
       }
@@ -541,7 +556,7 @@ fn mag(l: u32, h: u32) -> u32 { let v = U[l * B + h]; return bitcast<u32>(dot(v,
   if (lid == 0u) { atomicStore(&nList, 0u); }
   workgroupBarrier();
   // Strictly above first, then ties at the cutoff while room remains.
-  for (var h = lid; h < B; h = h + 256u) {
+  for (var h = lid; h < B; h = h + WG) {
     let m = mag(l, h);
     if (m > cutoff) {
       let i = atomicAdd(&nList, 1u);
@@ -550,7 +565,7 @@ fn mag(l: u32, h: u32) -> u32 { let v = U[l * B + h]; return bitcast<u32>(dot(v,
     }
   }
   workgroupBarrier();
-  for (var h = lid; h < B; h = h + 256u) {
+  for (var h = lid; h < B; h = h + WG) {
     let m = mag(l, h);
     if (m == cutoff && m > 0u) {
       let i = atomicAdd(&nList, 1u);
@@ -563,7 +578,7 @@ fn mag(l: u32, h: u32) -> u32 { let v = U[l * B + h]; return bitcast<u32>(dot(v,
   workgroupBarrier();
   if (lid == 0u) { atomicStore(&keptCount[l], min(atomicLoad(&nList), KEPT)); }
 }`;
-  return src('cutoff', { B, kept }, wgsl);
+  return src('cutoff', { B, kept, wg }, wgsl);
 }
 
 /**

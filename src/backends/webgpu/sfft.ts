@@ -171,6 +171,13 @@ export class WebGpuSfft {
     return dispatchGrid(Math.ceil(threads / SFFT_WG), this.ctx.limits.maxComputeWorkgroupsPerDimension);
   }
 
+  /** Invocations of the cutoff's one workgroup per location loop: as many as the device allows, up to 1024. */
+  private cutoffWorkgroup(): number {
+    const l = this.ctx.limits;
+    const most = Math.min(1024, l.maxComputeInvocationsPerWorkgroup, l.maxComputeWorkgroupSizeX);
+    return Math.max(256, 2 ** Math.floor(Math.log2(most)));
+  }
+
   private checkBinding(bytes: number, what: string): void {
     const max = this.ctx.limits.maxStorageBufferBindingSize;
     if (bytes > max) throw new DeviceLimitError('maxStorageBufferBindingSize', bytes, max, what);
@@ -307,7 +314,7 @@ export class WebGpuSfft {
     const [hashLoc, hashEst, cutoff, vote, estimate, bin, peel, reduce] = await Promise.all([
       this.prog(hashKernel({ n, B: bLoc, W: fLoc.W, slots: locLoops, real: this.recipe.real })),
       this.prog(hashKernel({ n, B: bEst, W: fEst.W, slots: estSlots.length, real: this.recipe.real })),
-      this.prog(cutoffKernel(bLoc, kept)),
+      this.prog(cutoffKernel(bLoc, kept, this.cutoffWorkgroup())),
       this.prog(voteKernel(n, bLoc, kept, locLoops, r.votes, cap)),
       this.prog(estimateKernel(n, twLoBits, groups, cap, 'hits', false)),
       this.prog(binKernel(bc, this.verifyCap)),
