@@ -12,12 +12,14 @@
  *
  *   node dist/bench/sfft.js [--sizes 18-27] [--k 1000] [--ks 1000,2000,5000,10000] [--snr 20]
  *                           [--paths exact,robust] [--reps 10] [--json out.jsonl]
- *                           [--variants r4s1b4,r3s2b4,r6s1b8] [--count] [--breakdown]
+ *                           [--variants r4s1b4,r3s2b4,r6s1b8] [--count] [--breakdown] [--xbuf 27]
  * --variants: exact-path parameter sets, each rR (rounds), sS (peeling stages), bC (B = pow2ceil(C·k)),
  *   any part omitted keeps the planner's default; one row per variant (the robust path runs once).
  * --count: per call, the commands the path records (dispatches, compute passes, buffer clears, workgroups)
  *   and the bytes executeGpu reads back. --breakdown: also times the prefixes "hashing" and "hashing +
- *   B-point FFTs" of each path (hashMs, hashFftMs), so the rest is gpuMs − hashFftMs.
+ *   B-point FFTs" of each path (hashMs, hashFftMs), so the rest is gpuMs − hashFftMs. --xbuf L: the
+ *   signal buffer holds 2^L points whatever n is (recorded as xbufLog2).
+ * Each path runs ≥ 100 ms before it is timed, so that the GPU's clocks have ramped up.
  * `gpuTsMs` (devices with timestamp queries): the same k repetitions timed on the GPU's clock instead,
  *   without the host's encoding and submission.
  * Output: a table on stdout and JSON lines (--json file, and on stdout with --jsonl).
@@ -41,6 +43,7 @@ const snr = args.snr !== undefined ? Number(args.snr) : null;
 const paths = (args.paths ?? 'exact,robust').split(',') as ('exact' | 'robust')[];
 const reps = Number(args.reps ?? (software ? 2 : 10));
 const count = args.count === 'true';
+const xbufLog2 = Number(args.xbuf ?? 0);
 const breakdown = args.breakdown === 'true';
 
 interface Variant {
@@ -254,9 +257,13 @@ for (const [ci, c] of cases.entries()) {
   if (n > bufN) {
     x?.destroy();
     spec?.destroy();
-    x = ctx.device.createBuffer({ size: n * 8, usage: usage(), label: 'bench-x' });
-    spec = ctx.device.createBuffer({ size: n * 8, usage: usage(), label: 'bench-spec' });
-    bufN = n;
+    // --xbuf L: the signal lives at the start of a 2^L-point buffer whatever n is (the hashing's random reads
+    // then cover the same n·8 bytes, but of a larger allocation: separates the size of the read range from
+    // how the driver maps the buffer, e.g. its page size).
+    const points = Math.max(n, 2 ** xbufLog2);
+    x = ctx.device.createBuffer({ size: points * 8, usage: usage(), label: 'bench-x' });
+    spec = ctx.device.createBuffer({ size: points * 8, usage: usage(), label: 'bench-spec' });
+    bufN = points;
   }
   const seed = 1000 + ci;
   const pl = plant(n, c.k, seed);
@@ -291,6 +298,12 @@ for (const [ci, c] of cases.entries()) {
       const g = plan.gpu!;
       const encodePath = (upTo: 'hash' | 'fft' | 'all') => (enc: GPUCommandEncoder) => (v.path === 'exact' ? g.encodeExact(enc, x!, upTo) : g.encodeRobust(enc, x!, upTo));
       const result = await plan.executeGpu(x!);
+      for (const t0 = performance.now(); performance.now() - t0 < 100; ) {
+        const enc = ctx.device.createCommandEncoder();
+        for (let i = 0; i < 10; i++) encodePath('all')(enc);
+        ctx.device.queue.submit([enc.finish()]);
+        await ctx.device.queue.onSubmittedWorkDone();
+      }
       const gpuMs = await timeGpu(ctx, encodePath('all'), reps);
       const e2e: number[] = [];
       const read0 = g.readbackBytes;
@@ -343,6 +356,7 @@ for (const [ci, c] of cases.entries()) {
         filterW: filt.W,
         filterD: filt.D,
         bucketWidth: n / filt.B,
+        xbufLog2: Math.log2(bufN),
         ...extra,
       };
       out.record(rec);
