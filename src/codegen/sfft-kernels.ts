@@ -72,13 +72,19 @@ export interface HashConsts {
   W: number;
   slots: number;
   real: boolean;
+  /**
+   * Words of binding 4 (`zero`) that the invocations set to 0: the exact path's counters and bin counts,
+   * so that no separate clear command precedes the chain. 0: no binding 4.
+   */
+  zeroWords?: number;
 }
 
 /**
  * Permutation + filter + aliasing: u[s·B + j] = Σ_{i ≡ j (mod B)} x[(σ_s (i − W/2) + τ_s) mod n]·G[i]. One
- * invocation per (slot, j): W/B random reads each. Bindings: 0 x, 1 G, 2 slots (σ, τ), 3 u.
+ * invocation per (slot, j): W/B random reads each. Bindings: 0 x, 1 G, 2 slots (σ, τ), 3 u, 4 zero (optional).
  */
 export function hashKernel(c: HashConsts): KernelSource {
+  const zero = c.zeroWords ?? 0;
   const wgsl = `
 const MASK: u32 = ${c.n - 1}u;
 const B: u32 = ${c.B}u;
@@ -88,9 +94,11 @@ const TOTAL: u32 = ${c.slots * c.B}u;
 @group(0) @binding(1) var<storage, read> G: array<f32>;
 @group(0) @binding(2) var<storage, read> slots: array<vec4<u32>>;
 @group(0) @binding(3) var<storage, read_write> u: array<vec2<f32>>;
+${zero ? '@group(0) @binding(4) var<storage, read_write> zero: array<u32>;' : ''}
 ${entry}
   ${linearId}
   if (gid >= TOTAL) { return; }
+  ${zero ? `for (var z = gid; z < ${zero}u; z = z + TOTAL) { zero[z] = 0u; }` : ''}
   let s = gid / B;
   let j = gid % B;
   let sl = slots[s];

@@ -242,7 +242,7 @@ export class WebGpuSfft {
     const bc: BucketConsts = { n, B, D: filt.D, S: e.slots, twLoBits };
     const sc = { ...bc, rounds: R, thresh2PerB: (e.threshold * e.threshold) / B, tol: e.singletonTolerance, cap, binBase: COUNTER_WORDS };
     const [hash, first, peel, final, stageBin, estimate, bin, verifyPeel, reduce] = await Promise.all([
-      this.prog(hashKernel({ n, B, W: filt.W, slots, real: this.recipe.real })),
+      this.prog(hashKernel({ n, B, W: filt.W, slots, real: this.recipe.real, zeroWords: this.counters.size / 4 })),
       this.prog(exactStageKernel(sc, 'first')),
       e.stages > 0 ? this.prog(exactStageKernel(sc, 'peel')) : null,
       this.prog(exactStageKernel(sc, 'final')),
@@ -370,7 +370,7 @@ export class WebGpuSfft {
     enc: GPUCommandEncoder,
     x: GPUBuffer,
     cache: WeakMap<GPUBuffer, GPUBindGroup[]>,
-    progs: { prog: Program; g: GPUBuffer; slots: GPUBuffer; u: GPUBuffer; threads: number }[],
+    progs: { prog: Program; g: GPUBuffer; slots: GPUBuffer; u: GPUBuffer; threads: number; zero?: GPUBuffer }[],
   ): void {
     if (x.size < this.inputBytes) throw new ArgumentError('x', `GPUBuffer of ${x.size} bytes`, `at least ${this.inputBytes} bytes`);
     let groups = cache.get(x);
@@ -383,6 +383,7 @@ export class WebGpuSfft {
             { binding: 1, resource: { buffer: p.g } },
             { binding: 2, resource: { buffer: p.slots } },
             { binding: 3, resource: { buffer: p.u } },
+            ...(p.zero ? [{ binding: 4, resource: { buffer: p.zero } }] : []),
           ],
         }),
       );
@@ -404,16 +405,17 @@ export class WebGpuSfft {
   }
 
   /**
-   * Records the whole exact path into `enc`: one clear (counters and bin counts), the hashing of all rounds
-   * (one dispatch), their batched B-point FFTs, then one compute pass with the stages (see buildExact).
+   * Records the whole exact path into `enc`: the hashing of all rounds (one dispatch, which also zeroes the
+   * counters and bin counts), their batched B-point FFTs, then one compute pass with the stages (see
+   * buildExact).
    */
   encodeExact(enc: GPUCommandEncoder, x: GPUBuffer, upTo: 'hash' | 'fft' | 'all' = 'all'): void {
     this.assertUsable();
     const s = this.exactState;
     if (!s) throw new ArgumentError('mode', this.recipe.exact ? 'infeasible' : 'robust', 'a plan with the exact path');
     if (upTo !== 'hash' && upTo !== 'fft' && upTo !== 'all') throw new ArgumentError('upTo', upTo, "'hash', 'fft' or 'all'");
-    // upTo: a prefix of the chain, for benchmarks that split the time between the steps.
-    enc.clearBuffer(this.counters);
+    // upTo: a prefix of the chain, for benchmarks that split the time between the steps. The hashing
+    // also zeroes the counters and bin counts (no clear command).
     this.hashPassFor(enc, x, 'exact');
     if (upTo === 'hash') return;
     s.fft.encode(enc, s.u, s.U);
@@ -427,7 +429,7 @@ export class WebGpuSfft {
     const cache = this.hashGroupsByPath[path];
     if (path === 'exact') {
       const s = this.exactState!;
-      this.hashPass(enc, x, cache, [{ prog: s.hash, g: this.exactG!, slots: s.hashSlots, u: s.u, threads: (2 * s.R + 1) * s.B }]);
+      this.hashPass(enc, x, cache, [{ prog: s.hash, g: this.exactG!, slots: s.hashSlots, u: s.u, threads: (2 * s.R + 1) * s.B, zero: this.counters }]);
     } else {
       const s = this.robustState!;
       const r = this.recipe.robust!;
