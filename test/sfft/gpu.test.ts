@@ -162,3 +162,25 @@ test('WebGPU exact path against the dense FFT of the same f32 signal', async (t)
     assert.ok(e <= 1e-4 * mags[f], `f=${f}: |error| ${e} vs |X| ${mags[f]}`);
   });
 });
+
+test('WebGPU robust plan reused on two different signals (the hashing zeroes the previous call’s kept buckets)', async (t) => {
+  const gpu = await testGpu();
+  if (!gpu) return t.skip('no WebGPU adapter');
+  const n = 2 ** 16;
+  const k = 50;
+  const plan = await createSfftPlan({ n, k, backend: 'webgpu', gpu, mode: 'robust' });
+  try {
+    for (const seed of [101, 102]) {
+      const s = sparseSignal({ n, k, seed, snrDb: 20 });
+      const r = await plan.execute(Float32Array.from(s.x));
+      assert.equal(r.status, 'ok', r.message);
+      assert.ok(score(r, s).found >= 0.95 * k, `seed ${seed}: found ${score(r, s).found}`);
+      // Stale kept buckets from the first call would add votes: more located frequencies than the CPU's.
+      const c = await sfft(s.x, k, { backend: 'cpu', mode: 'robust' });
+      const dc = Math.abs(r.diagnostics.candidates - c.diagnostics.candidates);
+      assert.ok(dc <= 0.05 * c.diagnostics.candidates, `seed ${seed}: ${r.diagnostics.candidates} located, CPU ${c.diagnostics.candidates}`);
+    }
+  } finally {
+    plan.destroy();
+  }
+});

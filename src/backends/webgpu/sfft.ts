@@ -312,8 +312,9 @@ export class WebGpuSfft {
     ].filter((g) => g.count > 0);
     const bc: BucketConsts = { n, B: bEst, D: fEst.D, S: 8, twLoBits };
     const [hashLoc, hashEst, cutoff, vote, estimate, bin, peel, reduce] = await Promise.all([
-      this.prog(hashKernel({ n, B: bLoc, W: fLoc.W, slots: locLoops, real: this.recipe.real })),
-      this.prog(hashKernel({ n, B: bEst, W: fEst.W, slots: estSlots.length, real: this.recipe.real })),
+      // The two hashings zero the counters and the kept-bucket bitset (no clear commands).
+      this.prog(hashKernel({ n, B: bLoc, W: fLoc.W, slots: locLoops, real: this.recipe.real, zeroWords: this.counters.size / 4 })),
+      this.prog(hashKernel({ n, B: bEst, W: fEst.W, slots: estSlots.length, real: this.recipe.real, zeroWords: keptBits.size / 4 })),
       this.prog(cutoffKernel(bLoc, kept, this.cutoffWorkgroup())),
       this.prog(voteKernel(n, bLoc, kept, locLoops, r.votes, cap)),
       this.prog(estimateKernel(n, twLoBits, groups, cap, 'hits', false)),
@@ -434,8 +435,8 @@ export class WebGpuSfft {
       const s = this.robustState!;
       const r = this.recipe.robust!;
       this.hashPass(enc, x, cache, [
-        { prog: s.hashLoc, g: s.gLoc, slots: s.slotsLoc, u: s.uLoc, threads: r.locLoops * s.bLoc },
-        { prog: s.hashEst, g: s.gEst, slots: s.slotsEst, u: s.uEst, threads: (r.estLoops + 1) * s.bEst },
+        { prog: s.hashLoc, g: s.gLoc, slots: s.slotsLoc, u: s.uLoc, threads: r.locLoops * s.bLoc, zero: this.counters },
+        { prog: s.hashEst, g: s.gEst, slots: s.slotsEst, u: s.uEst, threads: (r.estLoops + 1) * s.bEst, zero: s.keptBits },
       ]);
     }
   }
@@ -446,8 +447,6 @@ export class WebGpuSfft {
     const s = this.robustState;
     if (!s) throw new ArgumentError('mode', this.recipe.robust ? 'infeasible' : 'exact', 'a plan with the robust path');
     if (upTo !== 'hash' && upTo !== 'fft' && upTo !== 'all') throw new ArgumentError('upTo', upTo, "'hash', 'fft' or 'all'");
-    enc.clearBuffer(this.counters);
-    enc.clearBuffer(s.keptBits);
     this.hashPassFor(enc, x, 'robust');
     if (upTo === 'hash') return;
     s.fftLoc.encode(enc, s.uLoc, s.ULoc);
