@@ -14,7 +14,8 @@
  *                           [--paths exact,robust] [--reps 10] [--json out.jsonl]
  *                           [--variants r4s1b4,r3s2b4,r6s1b8] [--count] [--breakdown] [--xbuf 27]
  * --variants: exact-path parameter sets, each rR (rounds), sS (peeling stages), bC (B = pow2ceil(C·k)),
- *   any part omitted keeps the planner's default; one row per variant (the robust path runs once).
+ *   any part omitted keeps the planner's default, and a final g selects gather 'sorted' (e.g. "g" alone);
+ *   one row per variant (the robust path runs once).
  * --count: per call, the commands the path records (dispatches, compute passes, buffer clears, workgroups)
  *   and the bytes executeGpu reads back. --breakdown: also times the prefixes "hashing" and "hashing +
  *   B-point FFTs" of each path (hashMs, hashFftMs), so the rest is gpuMs − hashFftMs. --xbuf L: the
@@ -51,11 +52,15 @@ interface Variant {
   params: SfftParamOverrides;
 }
 
-/** "r4s1b8" → rounds 4, stages 1, bExactConst 8 (parts optional); '' → the planner's defaults. */
+/** "r4s1b8" → rounds 4, stages 1, bExactConst 8 (parts optional), a final "g": gather 'sorted'; '' → defaults. */
 function parseVariant(spec: string): Variant {
   const params: SfftParamOverrides = {};
   const re = /([rsb])(\d+(?:\.\d+)?)/g;
   let rest = spec;
+  if (rest.endsWith('g')) {
+    params.gather = 'sorted';
+    rest = rest.slice(0, -1);
+  }
   for (const m of spec.matchAll(re)) {
     const v = Number(m[2]);
     if (m[1] === 'r') params.rounds = v;
@@ -63,7 +68,7 @@ function parseVariant(spec: string): Variant {
     else params.bExactConst = v;
     rest = rest.replace(m[0], '');
   }
-  if (rest !== '') throw new Error(`--variants: cannot read "${spec}" (expected e.g. r4s1b4)`);
+  if (rest !== '') throw new Error(`--variants: cannot read "${spec}" (expected e.g. r4s1b4, or r4s1g for the sorted gather)`);
   return { label: spec || 'default', params };
 }
 const exactVariants = (args.variants ?? '').split(',').map((v) => parseVariant(v.trim()));

@@ -115,6 +115,57 @@ ${entry}
   return src('hash', c, wgsl);
 }
 
+/**
+ * Sorted gather, first half of the hashing: prod[dest[g]] = x[addr[g]] for the plan's list of taps in
+ * ascending address order (addresses precomputed from σ, τ; taps with G = 0 left out, their prod stays 0).
+ * Bindings: 0 x, 1 addr, 2 dest, 3 prod.
+ */
+export function gatherKernel(count: number, real: boolean): KernelSource {
+  const t = real ? 'f32' : 'vec2<f32>';
+  const wgsl = `
+const COUNT: u32 = ${count}u;
+@group(0) @binding(0) var<storage, read> x: array<${t}>;
+@group(0) @binding(1) var<storage, read> addr: array<u32>;
+@group(0) @binding(2) var<storage, read> dest: array<u32>;
+@group(0) @binding(3) var<storage, read_write> prod: array<${t}>;
+${entry}
+  ${linearId}
+  if (gid >= COUNT) { return; }
+  prod[dest[gid]] = x[addr[gid]];
+}`;
+  return src('gather', { count, real }, wgsl);
+}
+
+/**
+ * Sorted gather, second half: u[s·B + j] = Σ_q prod[s·W + j + qB]·G[j + qB] (the hashKernel's sum from
+ * the gathered samples), and zeroes `zeroWords` words of binding 4. Bindings: 1 G, 3 u, 4 zero, 5 prod.
+ */
+export function aliasKernel(c: HashConsts): KernelSource {
+  const zero = c.zeroWords ?? 0;
+  const wgsl = `
+const B: u32 = ${c.B}u;
+const W: u32 = ${c.W}u;
+const TOTAL: u32 = ${c.slots * c.B}u;
+@group(0) @binding(1) var<storage, read> G: array<f32>;
+@group(0) @binding(3) var<storage, read_write> u: array<vec2<f32>>;
+${zero ? '@group(0) @binding(4) var<storage, read_write> zero: array<u32>;' : ''}
+@group(0) @binding(5) var<storage, read> prod: array<${c.real ? 'f32' : 'vec2<f32>'}>;
+${entry}
+  ${linearId}
+  if (gid >= TOTAL) { return; }
+  ${zero ? `for (var z = gid; z < ${zero}u; z = z + TOTAL) { zero[z] = 0u; }` : ''}
+  let s = gid / B;
+  let j = gid % B;
+  var acc = vec2<f32>(0.0, 0.0);
+  for (var q = 0u; q < W / B; q = q + 1u) {
+    let i = j + q * B;
+    ${c.real ? 'acc.x = acc.x + prod[s * W + i] * G[i];' : 'acc = acc + prod[s * W + i] * G[i];'}
+  }
+  u[gid] = acc;
+}`;
+  return src('alias', c, wgsl);
+}
+
 export interface BucketConsts {
   n: number;
   B: number;

@@ -52,6 +52,14 @@ export interface SfftParamOverrides {
   exactThreshold?: number;
   /** Exact path: largest relative mismatch between the two offsets' buckets for a singleton (default 1e-4). */
   singletonTolerance?: number;
+  /**
+   * Exact path, WebGPU: how the hashing reads the signal. 'direct' (default): one invocation per bucket
+   * reads its W/B taps at scattered addresses. 'sorted': the plan lists every non-zero tap's address in
+   * ascending order, one dispatch reads them in that order (neighbouring invocations, neighbouring
+   * addresses) and a second one applies the filter and aliases; the same sums in another order. For
+   * signals whose scattered reads cost more than the extra dispatch (memory pages, caches).
+   */
+  gather?: 'direct' | 'sorted';
 }
 
 /** A flat window: Dolph–Chebyshev window × Dirichlet kernel (= Chebyshev convolved with a boxcar in frequency). */
@@ -119,6 +127,7 @@ export interface SfftExactRecipe {
   /** Slots per bucket for the subtraction of found coefficients on the GPU. */
   slots: number;
   verify: SfftLoop;
+  gather: 'direct' | 'sorted';
 }
 
 export interface SfftRecipe {
@@ -251,6 +260,8 @@ export function planSfft(init: SfftPlanInit): SfftRecipe {
     const rounds = positiveInt('rounds', init.rounds, 4);
     const stages = init.stages === 0 ? 0 : positiveInt('stages', init.stages, 1);
     if (rounds > 32) throw new ArgumentError('rounds', rounds, 'at most 32');
+    const gather = init.gather ?? 'direct';
+    if (gather !== 'direct' && gather !== 'sorted') throw new ArgumentError('gather', gather, "'direct' or 'sorted'");
     if (stages > 8) throw new ArgumentError('stages', stages, 'at most 8');
     if (n / B < 8) reasons.push(`exact path: needs n/B ≥ 8, but k = ${init.k} gives B = ${B} for n = ${n}`);
     const filter = { n, B, tolerance: init.tolExact ?? 1e-8, boxcar: oddAtLeast(n / B) };
@@ -270,6 +281,7 @@ export function planSfft(init: SfftPlanInit): SfftRecipe {
       foundCapacity: Math.max(256, (rounds + stages) * Math.min(k, B) + 64),
       slots: 8,
       verify,
+      gather,
     };
   }
   return { n, log2n, k, real, seed, feasible: reasons.length === 0, reason: reasons.join('; '), robust, exact };

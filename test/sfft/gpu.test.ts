@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createSfftPlan, sfft, sparseSignal } from '../../src/api/sfft.js';
 import { createStorageBuffer } from '../../src/backends/webgpu/device.js';
 import { planCpuFft } from '../../src/backends/cpu/fft-plan.js';
+import { planSfft } from '../../src/planner/sfft.js';
 import { testGpu } from '../helpers/gpu.js';
 import { assertSorted, bucketNoise, score } from './helpers.js';
 
@@ -124,7 +125,7 @@ test('WebGPU exact stages: same misses and recoveries as the CPU, one entry per 
   assert.equal(g0.status, 'not-sparse');
   // Each plan runs twice: the hashing zeroes the counters and bin counts of the previous call (stages: 3
   // has more of those words than the hashing has invocations).
-  for (const o of [{ stages: 1 }, { rounds: 3, stages: 2 }, { rounds: 3, stages: 1, bExactConst: 8 }, { stages: 3 }]) {
+  for (const o of [{ stages: 1 }, { rounds: 3, stages: 2 }, { rounds: 3, stages: 1, bExactConst: 8 }, { stages: 3 }, { stages: 3, gather: 'sorted' as const }]) {
     const plan = await createSfftPlan({ n, k, backend: 'webgpu', gpu, mode: 'exact', seed: 82, ...o });
     try {
       for (let call = 0; call < 2; call++) {
@@ -183,4 +184,25 @@ test('WebGPU robust plan reused on two different signals (the hashing zeroes the
   } finally {
     plan.destroy();
   }
+});
+
+test('WebGPU exact path, gather sorted: same result as the direct hashing (complex and real input)', async (t) => {
+  const gpu = await testGpu();
+  if (!gpu) return t.skip('no WebGPU adapter');
+  for (const [n, k, real] of [
+    [2 ** 18, 1000, false],
+    [2 ** 16, 40, true],
+  ] as const) {
+    const s = sparseSignal({ n, k, seed: 111, real });
+    const x = Float32Array.from(s.x);
+    const direct = await sfft(x, k, { backend: 'webgpu', gpu, mode: 'exact', real });
+    const sorted = await sfft(x, k, { backend: 'webgpu', gpu, mode: 'exact', real, gather: 'sorted' });
+    assert.equal(sorted.status, 'ok', sorted.message);
+    const sc = score(sorted, s);
+    assert.equal(sc.found, k, `n=${n} real=${real}: found ${sc.found}`);
+    assert.ok(sc.maxRel <= 1e-4, String(sc.maxRel));
+    assert.deepEqual([...sorted.frequencies], [...direct.frequencies]);
+    sorted.values.forEach((v, i) => assert.ok(Math.abs(v - direct.values[i]) <= 1e-5 * (1 + Math.abs(v)), `value ${i}: ${v} vs ${direct.values[i]}`));
+  }
+  assert.throws(() => planSfft({ n: 2 ** 16, k: 4, gather: 'random' as never }), /gather/);
 });

@@ -20,8 +20,10 @@ import {
   COUNTER_WORDS,
   cutoffKernel,
   EXACT_DUP,
+  aliasKernel,
   estimateKernel,
   exactBinKernel,
+  gatherKernel,
   exactStageKernel,
   hashKernel,
   P_BYTES,
@@ -67,6 +69,33 @@ function twiddleTables(n: number): { lo: number; hi: Float32Array; low: Float32A
   return { lo, hi, low };
 }
 
+/**
+ * The sorted gather's tables: for every hashing (σ, τ) and non-zero filter tap i, the signal index
+ * (σ·(i − W/2) + τ) mod n (as hashToBins) and the destination hashing·W + i, in ascending index order.
+ */
+export function sortedTaps(hashings: { sigma: number; tau: number }[], filt: SfftFilter, n: number): { addr: Uint32Array; dest: Uint32Array } {
+  const { W, time } = filt;
+  const half = W / 2;
+  const mask = n - 1;
+  const taps: number[] = [];
+  for (let i = 0; i < W; i++) if (time[i] !== 0) taps.push(i);
+  const count = hashings.length * taps.length;
+  const addr = new Uint32Array(count);
+  const dest = new Uint32Array(count);
+  let c = 0;
+  hashings.forEach((h, s) => {
+    for (const i of taps) {
+      addr[c] = (Math.imul(h.sigma | 0, i - half) + h.tau) & mask;
+      dest[c] = s * W + i;
+      c++;
+    }
+  });
+  const order = new Uint32Array(count);
+  for (let i = 0; i < count; i++) order[i] = i;
+  order.sort((a, b) => addr[a] - addr[b] || a - b);
+  return { addr: order.map((i) => addr[i]), dest: order.map((i) => dest[i]) };
+}
+
 function pWords(loop: SfftLoop, tau2: number, uSlot: number, vSlot: number, round: number, mode: number): Uint32Array {
   return new Uint32Array([loop.sigma, loop.sigmaInv, loop.tau, tau2, uSlot, vSlot, round, mode]);
 }
@@ -87,6 +116,8 @@ interface ExactState {
   steps: Step[];
   hash: Program;
   hashSlots: GPUBuffer;
+  /** gather 'sorted': the gather's program and tables (bound like the hashing) and the aliasing step. */
+  sorted: { gather: Program; addr: GPUBuffer; dest: GPUBuffer; prod: GPUBuffer; count: number; alias: Step } | null;
   verify: Step[];
   verifyBinCounts: GPUBuffer;
   cap: number;
@@ -253,6 +284,20 @@ export class WebGpuSfft {
       this.prog(reduceKernel(B)),
     ]);
     const fft = await WebGpuFft.create(this.ctx, fftProblem({ n: B, batch: slots }));
+    let sorted: ExactState['sorted'] = null;
+    if (e.gather === 'sorted') {
+      const all = [...e.loops.flatMap((l) => [{ sigma: l.sigma, tau: l.tau }, { sigma: l.sigma, tau: exactTau2(l, e.delta, n) }]), e.verify];
+      const t = sortedTaps(all, filt, n);
+      const real = this.recipe.real;
+      const addr = this.buf(t.addr, 'sfft-gather-addr');
+      const dest = this.buf(t.dest, 'sfft-gather-dest');
+      const prod = this.buf(slots * filt.W * (real ? 4 : 8), 'sfft-gather-prod');
+      const [gather, alias] = await Promise.all([
+        this.prog(gatherKernel(t.addr.length, real)),
+        this.prog(aliasKernel({ n, B, W: filt.W, slots, real, zeroWords: this.counters.size / 4 })),
+      ]);
+      sorted = { gather, addr, dest, prod, count: t.addr.length, alias: { prog: alias, bind: { 1: G, 3: u, 4: this.counters, 5: prod }, grid: this.grid(slots * B) } };
+    }
     const stageGrid = this.grid(R * B);
     const capGrid = this.grid(cap);
     const tw = { 8: t.twHi, 9: t.twLo };
@@ -273,7 +318,7 @@ export class WebGpuSfft {
       { prog: verifyPeel, bind: { 0: this.verifyList, 2: verifyBinCounts, 3: verifyBinTable, 4: pv, 5: U, 6: H, 7: this.energies, ...tw }, grid: this.grid(B) },
       { prog: reduce, bind: { 4: pv, 7: this.energies, 10: this.stats }, grid: [1, 1] },
     ];
-    this.exactState = { R, B, filt, u, U, fft, list, corr, partials, np, steps, hash, hashSlots, verify, verifyBinCounts, cap };
+    this.exactState = { R, B, filt, u, U, fft, list, corr, partials, np, steps, hash, hashSlots, sorted, verify, verifyBinCounts, cap };
   }
 
   private async buildRobust(t: { twHi: GPUBuffer; twLo: GPUBuffer }): Promise<void> {
@@ -430,7 +475,13 @@ export class WebGpuSfft {
     const cache = this.hashGroupsByPath[path];
     if (path === 'exact') {
       const s = this.exactState!;
-      this.hashPass(enc, x, cache, [{ prog: s.hash, g: this.exactG!, slots: s.hashSlots, u: s.u, threads: (2 * s.R + 1) * s.B, zero: this.counters }]);
+      if (s.sorted) {
+        const t = s.sorted;
+        this.hashPass(enc, x, cache, [{ prog: t.gather, g: t.addr, slots: t.dest, u: t.prod, threads: t.count }]);
+        this.runSteps(enc, [t.alias]);
+      } else {
+        this.hashPass(enc, x, cache, [{ prog: s.hash, g: this.exactG!, slots: s.hashSlots, u: s.u, threads: (2 * s.R + 1) * s.B, zero: this.counters }]);
+      }
     } else {
       const s = this.robustState!;
       const r = this.recipe.robust!;
