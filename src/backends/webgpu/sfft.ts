@@ -1,9 +1,14 @@
 /**
  * WebGPU executor of sparse FFT recipes. All steps of a path are recorded into one command encoder —
  * hashing (permutation + filter + aliasing), batched B-point FFTs (our Stockham FFT), cutoff, voting,
- * estimation, or the exact path's rounds of subtraction and decoding — and only the result lists come
+ * estimation, or the exact path's stages of subtraction and decoding — and only the result lists come
  * back to the host. The verification hashing runs in the same hash dispatch; subtracting the final result
  * from it is a second, small submission (the result must exist first).
+ *
+ * On a GPU every dependent dispatch costs a few microseconds however small, so the exact path is a short
+ * fixed chain (8 dispatches with one peeling stage, no clear commands): all rounds hashed in one dispatch,
+ * one batched FFT, then per stage one decode-all-rounds dispatch and one binning dispatch, a final
+ * subtraction and the estimation. Nothing in it grows with n but the range of the hashing's reads.
  *
  * Buffers are made once per plan; the input buffer is bound per call (bind groups cached per buffer).
  */
@@ -221,8 +226,8 @@ export class WebGpuSfft {
     const tw = twiddleTables(n);
     const twHi = this.buf(tw.hi, 'sfft-twhi');
     const twLo = this.buf(tw.low, 'sfft-twlo');
-    // The exact path's bin counts (one set per stage after the first) follow the counter words, so one
-    // clear resets both.
+    // The exact path's bin counts (one set per stage after the first) follow the counter words, so the
+    // hashing dispatch zeroes both at once.
     const ex = recipe.exact;
     const binWords = ex && recipe.feasible ? (ex.stages + 1) * ex.rounds * ex.B : 0;
     this.counters = this.buf((COUNTER_WORDS + binWords) * 4, 'sfft-counters');
