@@ -14,14 +14,10 @@ import { ArgumentError } from '../errors.js';
 
 export const SFFT_WG = 64;
 export const SFFT_REDUCE_WG = 256;
-/** Bytes of one coefficient entry: f (u32), re, im (f32), tag (u32: round | stage << 8 | EXACT_DUP). */
+/** Bytes of one coefficient entry: f (u32), re, im (f32), tag (u32: exact path round | stage << 8). */
 export const COEF_BYTES = 16;
-/** Counter words: 0 found/hits, 1 overflow, 2 verify count, 3 unused, 4 + s: first entry of exact stage s. */
-export const COUNTER_WORDS = 4 + 60;
-/** Exact path: tag bit of an entry that another round decoded too in the same stage (not its representative). */
-export const EXACT_DUP = 0x80000000;
-/** Exact path: decode table value of a bucket that decoded nothing. */
-export const NO_FREQ = 0xffffffff;
+/** Counter words: 0 found/hits, 1 overflow, 2 verify count, 3 unused (the exact path's bin counts follow). */
+export const COUNTER_WORDS = 4;
 export const P_BYTES = 32;
 
 const f32 = (x: number) => {
@@ -290,7 +286,7 @@ export interface ExactStageConsts extends BucketConsts {
   thresh2PerB: number;
   tol: number;
   cap: number;
-  /** Word offset of the bin counts in the counters buffer (stage s ≥ 1 at binBase + (s − 1)·rounds·B). */
+  /** Word offset of the bin counts in the counters buffer (bin set s ≥ 1 at binBase + (s − 1)·rounds·B). */
   binBase: number;
 }
 
@@ -298,45 +294,85 @@ export interface ExactStageConsts extends BucketConsts {
 export type ExactStageKind = 'first' | 'peel' | 'final';
 
 /**
- * One stage of the exact path for ALL rounds at once (rule: exactSfftCpu): invocation (r, h) takes bucket
- * h of round r (hashings 2r and 2r + 1 of U), subtracts the entries binned for this stage (P.round = stage
- * index) in place, and decodes the bucket if it holds one frequency (rule: exactDecode), appending
- * (f, value, tag = r | stage << 8) to the list and recording f in dec[r·B + h] for the next stage's
- * duplicate test. The first stage also writes per-workgroup sums of round 0's |U_h|² (partials), from
- * which later stages take the decode threshold without a separate reduction dispatch.
- * Bindings: 0 list (rw), 1 counters (+ bin counts), 2 loops, 3 binTable, 4 P, 5 U, 6 H, 7 partials, 8/9
- * twiddles, 10 dec.
+ * One stage of the exact path for ALL rounds at once (rule: exactSfftCpu), P.round = stage s. Invocation
+ * (r, h) takes bucket h of round r (hashings 2r and 2r + 1): reads it from Uin, subtracts the entries of
+ * bin set s (what stage s − 1 found; table s − 1 mod 2) and writes it to Uout ('peel', 'final'). It then
+ * decodes the bucket (rule: exactDecode); a frequency f decoded here is kept only if no lower round q
+ * decodes f in this stage, which the invocation checks itself by decoding bucket home_q(f) of round q —
+ * same input, same bins, same code, so the same answer as q's own invocation — instead of a separate
+ * pass over a table of decodes. A kept f is appended (tag r | s << 8) and binned by home bucket in every
+ * round into bin set s + 1 (table s mod 2), for the next stage. Stage 0 also writes per-workgroup sums of
+ * round 0's |U_h|² (partials); later stages take the decode threshold from them (no reduction dispatch).
+ * Bindings: 0 list (rw), 1 counters (+ bin counts), 2 loops, 3 table in, 4 P, 5 Uin, 6 H, 7 partials,
+ * 8/9 twiddles, 10 table out, 11 Uout.
  */
 export function exactStageKernel(c: ExactStageConsts, kind: ExactStageKind): KernelSource {
   const width = c.n / c.B;
   const reach = Math.ceil(c.D / width);
   const np = Math.ceil(c.B / SFFT_WG);
-  const subtract = kind === 'first' ? '' : `
-  if (valid) {
-    let binAt = ${c.binBase}u + (p.round - 1u) * R * B + r * B;
-    for (var j = -REACH; j <= REACH; j = j + 1) {
-      let hb = u32(i32(h) + j + i32(B)) & (B - 1u);
-      let cnt = min(atomicLoad(&counters[binAt + hb]), S);
-      for (var s = 0u; s < cnt; s = s + 1u) {
-        let e = list[binTable[(r * B + hb) * S + s]];
-        let g = (lp.x * e.f) & MASK;
-        let d = offsetOf(h, WIDTH, g);
-        if (d < -D || d > D) { continue; }
-        let xv = vec2<f32>(e.re, e.im) * H[u32(d + D)];
-        a = a - cmul(xv, tw((e.f * lp.z) & MASK));
-        b = b - cmul(xv, tw((e.f * lp.w) & MASK));
-      }
+  const subtracts = kind !== 'first';
+  const decodes = kind !== 'final';
+  const residual = subtracts
+    ? `
+// Bucket h of round r minus the entries of bin set P.round (the previous stage's finds).
+fn residual(r: u32, h: u32) -> array<vec2<f32>, 2> {
+  let lp = loops[r];
+  var a = Uin[2u * r * B + h];
+  var b = Uin[(2u * r + 1u) * B + h];
+  let binAt = ${c.binBase}u + (p.round - 1u) * R * B + r * B;
+  for (var j = -REACH; j <= REACH; j = j + 1) {
+    let hb = u32(i32(h) + j + i32(B)) & (B - 1u);
+    let cnt = min(atomicLoad(&counters[binAt + hb]), S);
+    for (var s = 0u; s < cnt; s = s + 1u) {
+      let e = list[tin[(r * B + hb) * S + s]];
+      let g = (lp.x * e.f) & MASK;
+      let d = offsetOf(h, WIDTH, g);
+      if (d < -D || d > D) { continue; }
+      let xv = vec2<f32>(e.re, e.im) * H[u32(d + D)];
+      a = a - cmul(xv, tw((e.f * lp.z) & MASK));
+      b = b - cmul(xv, tw((e.f * lp.w) & MASK));
     }
-    U[2u * r * B + h] = a;
-    U[(2u * r + 1u) * B + h] = b;
-  }`;
-  // First stage: per-workgroup energy of round 0 (workgroups never straddle rounds when B ≥ 64; for
-  // smaller B only round-0 invocations contribute). Later stages: sum those partials (all invocations
-  // reach the barriers: no early return before them).
+  }
+  return array<vec2<f32>, 2>(a, b);
+}`
+    : `
+fn residual(r: u32, h: u32) -> array<vec2<f32>, 2> {
+  return array<vec2<f32>, 2>(Uin[2u * r * B + h], Uin[(2u * r + 1u) * B + h]);
+}`;
+  const decodeFn = decodes
+    ? `
+struct Dec { ok: bool, f: u32, x: vec2<f32> }
+// The singleton test of bucket h of round r holding (a, b) (rule: exactDecode).
+fn decode(r: u32, h: u32, a: vec2<f32>, b: vec2<f32>, thr: f32) -> Dec {
+  let none = Dec(false, 0u, vec2<f32>(0.0, 0.0));
+  let lp = loops[r];
+  let a2 = dot(a, a);
+  let b2 = dot(b, b);
+  if (!(a2 > thr) || abs(b2 - a2) > 2.0 * TOL * a2) { return none; }
+  let rr = cmulConj(b, a);
+  let theta = atan2(rr.y, rr.x);
+  var q = f32(h & 3u) / 4.0 - theta / 6.283185307179586;
+  q = q - round(q);
+  let dReal = q * FOUR_N_OVER_B;
+  let d = i32(round(dReal));
+  if (abs(dReal - f32(d)) > 0.25 || d < -D || d > D) { return none; }
+  let g = (h * WIDTH - bitcast<u32>(d)) & MASK;
+  if (homeOf(g, WIDTH, SHIFT, B) != h) { return none; }
+  let f = (lp.y * g) & MASK;
+  let hv = H[u32(d + D)];
+  let xv = cmulConj(a, tw((f * lp.z) & MASK)) / hv;
+  let pred = cmul(xv, tw((f * lp.w) & MASK)) * hv - b;
+  if (dot(pred, pred) > TOL * TOL * a2) { return none; }
+  return Dec(true, f, xv);
+}`
+    : '';
+  // Stage 0: per-workgroup energy of round 0 (workgroups never straddle rounds when B ≥ 64; for smaller B
+  // only round-0 invocations contribute). Later stages: the sum of those partials. All invocations reach
+  // the barriers (no early return before them).
   const energy =
     kind === 'first'
       ? `
-  red[lid.x] = select(0.0, dot(a, a), valid && r == 0u);
+  red[lid.x] = select(0.0, dot(ab[0], ab[0]), valid && r == 0u);
   workgroupBarrier();
   for (var w = ${SFFT_WG / 2}u; w > 0u; w = w / 2u) {
     if (lid.x < w) { red[lid.x] = red[lid.x] + red[lid.x + w]; }
@@ -357,35 +393,28 @@ export function exactStageKernel(c: ExactStageConsts, kind: ExactStageKind): Ker
   }
   let thr = THR * red[0];`
         : '';
-  const decode =
-    kind === 'final'
-      ? ''
-      : `
+  const decodeBody = decodes
+    ? `
   if (!valid) { return; }
-  var found = ${NO_FREQ}u;
-  let a2 = dot(a, a);
-  let b2 = dot(b, b);
-  loop {
-    if (!(a2 > thr) || abs(b2 - a2) > 2.0 * TOL * a2) { break; }
-    let rr = cmulConj(b, a);
-    let theta = atan2(rr.y, rr.x);
-    var q = f32(h & 3u) / 4.0 - theta / 6.283185307179586;
-    q = q - round(q);
-    let dReal = q * FOUR_N_OVER_B;
-    let d = i32(round(dReal));
-    if (abs(dReal - f32(d)) > 0.25 || d < -D || d > D) { break; }
-    let g = (h * WIDTH - bitcast<u32>(d)) & MASK;
-    if (homeOf(g, WIDTH, SHIFT, B) != h) { break; }
-    let f = (lp.y * g) & MASK;
-    let hv = H[u32(d + D)];
-    let xv = cmulConj(a, tw((f * lp.z) & MASK)) / hv;
-    let pred = cmul(xv, tw((f * lp.w) & MASK)) * hv - b;
-    if (dot(pred, pred) > TOL * TOL * a2) { break; }
-    let idx = atomicAdd(&counters[0], 1u);
-    if (idx < CAP) { list[idx] = Coef(f, xv.x, xv.y, r | (p.round << 8u)); found = f; } else { atomicStore(&counters[1], 1u); }
-    break;
+  let dec = decode(r, h, ab[0], ab[1], thr);
+  if (!dec.ok) { return; }
+  let f = dec.f;
+  for (var q = 0u; q < r; q = q + 1u) {
+    let hq = homeOf((loops[q].x * f) & MASK, WIDTH, SHIFT, B);
+    let abq = residual(q, hq);
+    let other = decode(q, hq, abq[0], abq[1], thr);
+    if (other.ok && other.f == f) { return; }
   }
-  dec[gid] = found;`;
+  let idx = atomicAdd(&counters[0], 1u);
+  if (idx >= CAP) { atomicStore(&counters[1], 1u); return; }
+  list[idx] = Coef(f, dec.x.x, dec.x.y, r | (p.round << 8u));
+  let binOut = ${c.binBase}u + p.round * R * B;
+  for (var q = 0u; q < R; q = q + 1u) {
+    let hq = homeOf((loops[q].x * f) & MASK, WIDTH, SHIFT, B);
+    let slot = atomicAdd(&counters[binOut + q * B + hq], 1u);
+    if (slot < S) { tout[(q * B + hq) * S + slot] = idx; } else { atomicStore(&counters[1], 1u); }
+  }`
+    : '';
   const wgsl = `${header(c.n, c.twLoBits)}
 const B: u32 = ${c.B}u;
 const R: u32 = ${c.rounds}u;
@@ -402,75 +431,28 @@ const FOUR_N_OVER_B: f32 = ${f32((4 * c.n) / c.B)};
 @group(0) @binding(0) var<storage, read_write> list: array<Coef>;
 @group(0) @binding(1) var<storage, read_write> counters: array<atomic<u32>>;
 @group(0) @binding(2) var<storage, read> loops: array<vec4<u32>>;
-${kind === 'first' ? '' : '@group(0) @binding(3) var<storage, read> binTable: array<u32>;'}
+${subtracts ? '@group(0) @binding(3) var<storage, read> tin: array<u32>;' : ''}
 @group(0) @binding(4) var<uniform> p: P;
-@group(0) @binding(5) var<storage, read_write> U: array<vec2<f32>>;
+@group(0) @binding(5) var<storage, read> Uin: array<vec2<f32>>;
 @group(0) @binding(6) var<storage, read> H: array<f32>;
-${kind === 'final' ? '' : `@group(0) @binding(7) var<storage, ${kind === 'first' ? 'read_write' : 'read'}> partials: array<f32>;`}
+${decodes ? `@group(0) @binding(7) var<storage, ${kind === 'first' ? 'read_write' : 'read'}> partials: array<f32>;` : ''}
 ${twBindings(8, 9)}
-${kind === 'final' ? '' : '@group(0) @binding(10) var<storage, read_write> dec: array<u32>;'}
-${kind === 'final' ? '' : `var<workgroup> red: array<f32, ${SFFT_WG}>;`}
+${decodes ? '@group(0) @binding(10) var<storage, read_write> tout: array<u32>;' : ''}
+${subtracts ? '@group(0) @binding(11) var<storage, read_write> Uout: array<vec2<f32>>;' : ''}
+${decodes ? `var<workgroup> red: array<f32, ${SFFT_WG}>;` : ''}
+${residual}
+${decodeFn}
 ${entry}
   ${linearId}
   let valid = gid < R * B;
   let r = min(gid / B, R - 1u);
   let h = gid % B;
-  let lp = loops[r];
-  var a = U[2u * r * B + h];
-  var b = U[(2u * r + 1u) * B + h];
-  ${subtract}
+  let ab = residual(r, h);
+  ${subtracts ? `if (valid) { Uout[2u * r * B + h] = ab[0]; Uout[(2u * r + 1u) * B + h] = ab[1]; }` : ''}
   ${energy}
-  ${decode}
+  ${decodeBody}
 }`;
   return src(`exact-${kind}`, { ...c, kind }, wgsl);
-}
-
-/**
- * Before stage s ≥ 1 (P.round = s): takes the entries stage s − 1 appended ([counters[4 + s − 1],
- * counters[0]); stage 0 starts at 0), drops (tags EXACT_DUP) an entry whose frequency a lower round also
- * decoded in that stage — dec holds what every bucket decoded — and bins the others by home bucket in every
- * round, into stage s's bin counts. Records the start of stage s's entries. Bindings: 0 list (rw),
- * 1 counters (+ bin counts), 2 loops, 3 binTable, 4 P, 10 dec.
- */
-export function exactBinKernel(c: ExactStageConsts): KernelSource {
-  const width = c.n / c.B;
-  const wgsl = `${header(c.n, c.twLoBits, false)}
-const B: u32 = ${c.B}u;
-const R: u32 = ${c.rounds}u;
-const WIDTH: u32 = ${width}u;
-const SHIFT: u32 = ${Math.log2(width)}u;
-const S: u32 = ${c.S}u;
-const CAP: u32 = ${c.cap}u;
-@group(0) @binding(0) var<storage, read_write> list: array<Coef>;
-@group(0) @binding(1) var<storage, read_write> counters: array<atomic<u32>>;
-@group(0) @binding(2) var<storage, read> loops: array<vec4<u32>>;
-@group(0) @binding(3) var<storage, read_write> binTable: array<u32>;
-@group(0) @binding(4) var<uniform> p: P;
-@group(0) @binding(10) var<storage, read> dec: array<u32>;
-${entry}
-  ${linearId}
-  let lo = atomicLoad(&counters[4u + p.round - 1u]);
-  let hi = min(atomicLoad(&counters[0]), CAP);
-  if (gid == 0u) { atomicStore(&counters[4u + p.round], hi); }
-  let i = lo + gid;
-  if (i >= hi) { return; }
-  let e = list[i];
-  let r = e.tag & 255u;
-  for (var q = 0u; q < r; q = q + 1u) {
-    let hq = homeOf((loops[q].x * e.f) & MASK, WIDTH, SHIFT, B);
-    if (dec[q * B + hq] == e.f) {
-      list[i].tag = e.tag | ${EXACT_DUP}u;
-      return;
-    }
-  }
-  let binAt = ${c.binBase}u + (p.round - 1u) * R * B;
-  for (var q = 0u; q < R; q = q + 1u) {
-    let hq = homeOf((loops[q].x * e.f) & MASK, WIDTH, SHIFT, B);
-    let slot = atomicAdd(&counters[binAt + q * B + hq], 1u);
-    if (slot < S) { binTable[(q * B + hq) * S + slot] = i; } else { atomicStore(&counters[1], 1u); }
-  }
-}`;
-  return src('exact-bin', c, wgsl);
 }
 
 export interface EstimateGroup {
@@ -538,7 +520,6 @@ ${entry}
   ${linearId}
   let count = min(atomicLoad(&counters[0]), CAP);
   if (gid >= count) { return; }
-  ${input === 'coefs' ? `if ((items[gid].tag & ${EXACT_DUP}u) != 0u) { out[gid] = vec2<f32>(0.0, 0.0); return; }` : ''}
   let f = items[gid]${input === 'hits' ? '' : '.f'};
   var re: array<f32, ${L}>;
   var im: array<f32, ${L}>;

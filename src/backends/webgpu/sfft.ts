@@ -6,9 +6,10 @@
  * from it is a second, small submission (the result must exist first).
  *
  * On a GPU every dependent dispatch costs a few microseconds however small, so the exact path is a short
- * fixed chain (8 dispatches with one peeling stage, no clear commands): all rounds hashed in one dispatch,
- * one batched FFT, then per stage one decode-all-rounds dispatch and one binning dispatch, a final
- * subtraction and the estimation. Nothing in it grows with n but the range of the hashing's reads.
+ * fixed chain (6 dispatches with one peeling stage, no clear commands): all rounds hashed in one dispatch,
+ * one batched FFT, one dispatch per stage (subtract, decode all rounds, keep each frequency once, bin for
+ * the next stage), a final subtraction and the estimation. Nothing in it grows with n but the range of
+ * the hashing's reads.
  *
  * Buffers are made once per plan; the input buffer is bound per call (bind groups cached per buffer).
  */
@@ -24,10 +25,8 @@ import {
   COEF_BYTES,
   COUNTER_WORDS,
   cutoffKernel,
-  EXACT_DUP,
   aliasKernel,
   estimateKernel,
-  exactBinKernel,
   gatherKernel,
   exactStageKernel,
   hashKernel,
@@ -271,18 +270,19 @@ export class WebGpuSfft {
     const corr = this.buf(cap * 8, 'sfft-corr');
     const np = Math.ceil(B / SFFT_WG);
     const partials = this.buf(np * 4, 'sfft-partials');
-    const dec = this.buf(R * B * 4, 'sfft-dec');
-    const binTable = this.buf(R * B * e.slots * 4, 'sfft-bintable');
+    // Stages read their buckets from one buffer and write the residual to the other (a stage's invocations
+    // re-decode other rounds' buckets from the input); bin tables alternate likewise.
+    const U2 = this.buf(2 * R * B * 8, 'sfft-U2');
+    const tables = [this.buf(R * B * e.slots * 4, 'sfft-bintable0'), this.buf(R * B * e.slots * 4, 'sfft-bintable1')];
     const verifyBinCounts = this.buf(B * 4, 'sfft-verify-bincounts');
     const verifyBinTable = this.buf(B * e.slots * 4, 'sfft-verify-bintable');
     const bc: BucketConsts = { n, B, D: filt.D, S: e.slots, twLoBits };
     const sc = { ...bc, rounds: R, thresh2PerB: (e.threshold * e.threshold) / B, tol: e.singletonTolerance, cap, binBase: COUNTER_WORDS };
-    const [hash, first, peel, final, stageBin, estimate, bin, verifyPeel, reduce] = await Promise.all([
+    const [hash, first, peel, final, estimate, bin, verifyPeel, reduce] = await Promise.all([
       this.prog(hashKernel({ n, B, W: filt.W, slots, real: this.recipe.real, zeroWords: this.counters.size / 4 })),
       this.prog(exactStageKernel(sc, 'first')),
       e.stages > 0 ? this.prog(exactStageKernel(sc, 'peel')) : null,
       this.prog(exactStageKernel(sc, 'final')),
-      this.prog(exactBinKernel(sc)),
       this.prog(estimateKernel(n, twLoBits, [{ B, D: filt.D, first: 0, count: R }], cap, 'coefs', true)),
       this.prog(binKernel(bc, this.verifyCap)),
       this.prog(peelKernel(bc)),
@@ -304,22 +304,24 @@ export class WebGpuSfft {
       sorted = { gather, addr, dest, prod, count: t.addr.length, alias: { prog: alias, bind: { 1: G, 3: u, 4: this.counters, 5: prod }, grid: this.grid(slots * B) } };
     }
     const stageGrid = this.grid(R * B);
-    const capGrid = this.grid(cap);
     const tw = { 8: t.twHi, 9: t.twLo };
-    const common = { 0: list, 1: this.counters, 2: loops, 4: this.uniform(pWords(e.loops[0], 0, 0, 0, 0, 0)), 5: U, 6: H, ...tw };
-    // Stage 0 decodes every round; stage s ≥ 1 bins stage s − 1's entries (dropping duplicates) and peels;
-    // the final bin + subtraction leave the residual from which the estimation takes its corrections.
-    const steps: Step[] = [{ prog: first, bind: { ...common, 7: partials, 10: dec }, grid: stageGrid }];
-    for (let s = 1; s <= e.stages + 1; s++) {
-      const p = this.uniform(pWords(e.loops[0], 0, 0, 0, s, 0));
-      steps.push({ prog: stageBin, bind: { 0: list, 1: this.counters, 2: loops, 3: binTable, 4: p, 10: dec }, grid: capGrid });
-      if (s <= e.stages) steps.push({ prog: peel!, bind: { ...common, 3: binTable, 4: p, 7: partials, 10: dec }, grid: stageGrid });
-      else steps.push({ prog: final, bind: { ...common, 3: binTable, 4: p }, grid: stageGrid });
+    const common = { 0: list, 1: this.counters, 2: loops, 6: H, ...tw };
+    // Stage 0 decodes every round and bins what it keeps; stage s ≥ 1 subtracts those, decodes and bins
+    // again; the final stage only subtracts, leaving the residual for the estimation's corrections.
+    const steps: Step[] = [{ prog: first, bind: { ...common, 4: this.uniform(pWords(e.loops[0], 0, 0, 0, 0, 0)), 5: U, 7: partials, 10: tables[0] }, grid: stageGrid }];
+    let from = U;
+    for (let st = 1; st <= e.stages + 1; st++) {
+      const to = from === U ? U2 : U;
+      const bind = { ...common, 3: tables[(st - 1) % 2], 4: this.uniform(pWords(e.loops[0], 0, 0, 0, st, 0)), 5: from, 11: to };
+      if (st <= e.stages) steps.push({ prog: peel!, bind: { ...bind, 7: partials, 10: tables[st % 2] }, grid: stageGrid });
+      else steps.push({ prog: final, bind, grid: stageGrid });
+      from = to;
     }
-    steps.push({ prog: estimate, bind: { 0: list, 1: this.counters, 2: loops, 3: corr, 5: U, 6: H, ...tw }, grid: capGrid });
+    steps.push({ prog: estimate, bind: { 0: list, 1: this.counters, 2: loops, 3: corr, 5: from, 6: H, ...tw }, grid: this.grid(cap) });
     const pv = this.uniform(pWords(e.verify, 0, slots - 1, NONE, 1, 2));
     const verify: Step[] = [
       { prog: bin, bind: { 0: this.verifyList, 1: this.counters, 2: verifyBinCounts, 3: verifyBinTable, 4: pv }, grid: this.grid(this.verifyCap) },
+      // The verification hashing is slot 2R of U, which the stages never write.
       { prog: verifyPeel, bind: { 0: this.verifyList, 2: verifyBinCounts, 3: verifyBinTable, 4: pv, 5: U, 6: H, 7: this.energies, ...tw }, grid: this.grid(B) },
       { prog: reduce, bind: { 4: pv, 7: this.energies, 10: this.stats }, grid: [1, 1] },
     ];
@@ -566,23 +568,20 @@ export class WebGpuSfft {
     const lu = new Uint32Array(list);
     const lf = new Float32Array(list);
     const cf = new Float32Array(corr);
-    // Representatives only: an entry tagged EXACT_DUP repeats what a lower round decoded in its stage.
-    const keep: number[] = [];
-    for (let i = 0; i < count; i++) if ((lu[4 * i + 3] & EXACT_DUP) === 0) keep.push(i);
-    const F = new Uint32Array(keep.length);
-    const V = new Float64Array(2 * keep.length);
-    const C = new Float64Array(2 * keep.length);
-    keep.forEach((i, j) => {
-      F[j] = lu[4 * i];
-      V[2 * j] = lf[4 * i + 1];
-      V[2 * j + 1] = lf[4 * i + 2];
-      C[2 * j] = cf[2 * i];
-      C[2 * j + 1] = cf[2 * i + 1];
-    });
+    const F = new Uint32Array(count);
+    const V = new Float64Array(2 * count);
+    const C = new Float64Array(2 * count);
+    for (let i = 0; i < count; i++) {
+      F[i] = lu[4 * i];
+      V[2 * i] = lf[4 * i + 1];
+      V[2 * i + 1] = lf[4 * i + 2];
+      C[2 * i] = cf[2 * i];
+      C[2 * i + 1] = cf[2 * i + 1];
+    }
     const energy = new Float32Array(partials).reduce((a, b) => a + b, 0);
     const thr2 = (e.threshold * e.threshold * energy) / s.B;
     const merged = mergeCoefficients(F, V, thr2, C);
-    return { ...topK(merged.frequencies, merged.values, this.recipe.k), candidates: keep.length, overflow: c[1] !== 0 || c[0] > s.cap };
+    return { ...topK(merged.frequencies, merged.values, this.recipe.k), candidates: count, overflow: c[1] !== 0 || c[0] > s.cap };
   }
 
   async runRobust(x: GPUBuffer): Promise<SfftPathResult> {
