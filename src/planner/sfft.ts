@@ -198,7 +198,7 @@ const oddAtLeast = (x: number) => {
  *    > e^{−1.7·16/4096} ≈ 0.993, so it misses one in all R rounds with probability ~16·(0.007)^4 ≈ 4e-8 per
  *    signal, before rarer events (wrong decodes, f32 rounding). Measured: 0 misses in 200 signals
  *    (2·10^5 frequencies) at n = 2^18, k = 1000 (R = 3 with one stage: 25 misses; R = 3 with two stages:
- *    0). Fewer rounds hash less but need more stages: each stage is two dependent dispatches on the GPU,
+ *    0). Fewer rounds hash less but need more stages: each stage is one more dependent dispatch on the GPU,
  *    each round two hashings of W ≈ 14B samples. A missed frequency is never hidden: the verification
  *    hashing reports the unexplained energy (mode 'exact': status 'not-sparse'; 'auto': robust path).
  *  Feasibility ("k too large for n"): each path needs n/B ≥ 8 (a bucket spans at least 8 frequencies;
