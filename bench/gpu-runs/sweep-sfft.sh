@@ -1,16 +1,16 @@
 # Sparse FFT sweep (issue #6): exact-path variants and the robust path for n = 2^18 … 2^27, k = 1000,
-# with cuFFT's dense C2C of the same lengths in the same run. Run from the repository root on the GPU
-# machine after `source .gpu/setup.sh`, with
+# with cuFFT's dense C2C of the same lengths in the same run. JSON lines go to $OUT/sfft-sweep.jsonl;
+# about 4 minutes. Run from the repository root on the GPU machine after `source .gpu/setup.sh`, with
 #   npx esbuild bench/sfft.ts --bundle --platform=node --format=esm --external:webgpu --outfile=.gpu/bench-sfft.mjs
 #   cp bench/sfft_cufft.py .gpu/
 # and, optionally, the bench of the previous sparse FFT (commit 7f15e13) for a before/after in the same run:
 #   mkdir -p /tmp/sfft-old && git archive 7f15e13 | tar -x -C /tmp/sfft-old && ln -s "$PWD/node_modules" /tmp/sfft-old/
-#   (cd /tmp/sfft-old && npx esbuild bench/sfft.ts --bundle --platform=node --format=esm --external:webgpu --outfile="$OLDPWD/.gpu/bench-sfft-old.mjs") JSON lines go to $OUT/sfft-sweep.jsonl; about 4 minutes.
+#   (cd /tmp/sfft-old && npx esbuild bench/sfft.ts --bundle --platform=node --format=esm --external:webgpu --outfile="$OLDPWD/.gpu/bench-sfft-old.mjs")
 #
 # Exact variants: default (4 rounds, 1 peeling stage, B = pow2ceil(4k), direct gather), g (the same with
-# the sorted gather), r3s2 (3 rounds, 2 stages), r3s1b8 (3 rounds, 1 stage, B = pow2ceil(8k)), r6s1
-# (6 rounds, 1 stage). --count records the commands
-# per call, --breakdown the hashing and hashing + FFT prefixes; gpuTsMs is the timestamp-query time.
+# the sorted gather), r3s2 (3 rounds, 2 stages), r3s1b8 (3 rounds, 1 stage, B = pow2ceil(8k)), r6s1 (6
+# rounds, 1 stage). Each row: gpuMs (wall clock of 10 calls in one submission, as before), gpuTsMs
+# (timestamp queries: GPU only), hashMs and hashFftMs (prefixes of the chain), dispatches, clears.
 R=/tmp/sfft-sweep; rm -rf $R; mkdir -p $R
 T() { timeout "$@"; }
 S="node .gpu/bench-sfft.mjs --k 1000 --ks 1000 --reps 10 --count --breakdown"
