@@ -12,13 +12,25 @@
  *
  *   node dist/bench/sfft.js [--sizes 18-27] [--k 1000] [--ks 1000,2000,5000,10000] [--snr 20]
  *                           [--paths exact,robust] [--reps 10] [--json out.jsonl]
+ *                           [--variants r4s1b4,r3s2b4,r6s1b8] [--count] [--breakdown] [--xbuf 27]
+ * --variants: exact-path parameter sets, each rR (rounds), sS (peeling stages), bC (B = pow2ceil(C·k)),
+ *   any part omitted keeps the planner's default, and a final g selects gather 'sorted' (e.g. "g" alone);
+ *   one row per variant (the robust path runs once).
+ * --count: per call, the commands the path records (dispatches, compute passes, buffer clears, workgroups)
+ *   and the bytes executeGpu reads back. --breakdown: also times the prefixes "hashing" and "hashing +
+ *   B-point FFTs" of each path (hashMs, hashFftMs), so the rest is gpuMs − hashFftMs. --xbuf L: the
+ *   signal buffer holds 2^L points whatever n is (recorded as xbufLog2).
+ * Each path runs ≥ 100 ms before it is timed, so that the GPU's clocks have ramped up.
+ * `gpuTsMs` (devices with timestamp queries): the same k repetitions timed on the GPU's clock instead,
+ *   without the host's encoding and submission.
  * Output: a table on stdout and JSON lines (--json file, and on stdout with --jsonl).
  */
 import { defaultGpuContext, type GpuContext } from '../src/backends/webgpu/device.js';
 import { WebGpuFft } from '../src/backends/webgpu/fft.js';
 import { getPipeline } from '../src/backends/webgpu/pipelines.js';
 import { fftProblem } from '../src/planner/fft-problem.js';
-import { createSfftPlan, type SfftResult } from '../src/api/sfft.js';
+import { createSfftPlan, type SfftParamOverrides, type SfftResult } from '../src/api/sfft.js';
+import { buildSfftFilter } from '../src/planner/sfft.js';
 import { rng } from '../src/util/random.js';
 import { Output, median, parseArgs, parseRange, progress, table, timeGpu } from './common.js';
 
@@ -31,6 +43,112 @@ const ks = (args.ks ?? (software ? '' : '1000,2000,5000,10000')).split(',').filt
 const snr = args.snr !== undefined ? Number(args.snr) : null;
 const paths = (args.paths ?? 'exact,robust').split(',') as ('exact' | 'robust')[];
 const reps = Number(args.reps ?? (software ? 2 : 10));
+const count = args.count === 'true';
+const xbufLog2 = Number(args.xbuf ?? 0);
+const breakdown = args.breakdown === 'true';
+
+interface Variant {
+  label: string;
+  params: SfftParamOverrides;
+}
+
+/** "r4s1b8" → rounds 4, stages 1, bExactConst 8 (parts optional), a final "g": gather 'sorted'; '' → defaults. */
+function parseVariant(spec: string): Variant {
+  const params: SfftParamOverrides = {};
+  const re = /([rsb])(\d+(?:\.\d+)?)/g;
+  let rest = spec;
+  if (rest.endsWith('g')) {
+    params.gather = 'sorted';
+    rest = rest.slice(0, -1);
+  }
+  for (const m of spec.matchAll(re)) {
+    const v = Number(m[2]);
+    if (m[1] === 'r') params.rounds = v;
+    else if (m[1] === 's') params.stages = v;
+    else params.bExactConst = v;
+    rest = rest.replace(m[0], '');
+  }
+  if (rest !== '') throw new Error(`--variants: cannot read "${spec}" (expected e.g. r4s1b4, or r4s1g for the sorted gather)`);
+  return { label: spec || 'default', params };
+}
+const exactVariants = (args.variants ?? '').split(',').map((v) => parseVariant(v.trim()));
+
+/**
+ * GPU time per repetition from timestamp queries (null without the feature): empty compute passes write
+ * timestamps before the first and after the last of `k` repetitions recorded into one submission, so the
+ * host's encoding and submission (inside timeGpu's wall-clock window) are left out. Dawn may quantise
+ * timestamps (~65 µs seen on the H200): k repetitions span one measurement; median over `rounds`.
+ */
+async function timeGpuTimestamps(encode: (enc: GPUCommandEncoder) => void, k: number, rounds = 5): Promise<number | null> {
+  if (!ctx.timestamps) return null;
+  const d = ctx.device;
+  const qs = d.createQuerySet({ type: 'timestamp', count: 2 });
+  const resolve = d.createBuffer({ size: 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
+  const staging = d.createBuffer({ size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const times: number[] = [];
+  try {
+    for (let r = 0; r <= rounds; r++) {
+      const enc = d.createCommandEncoder();
+      enc.beginComputePass({ timestampWrites: { querySet: qs, beginningOfPassWriteIndex: 0 } }).end();
+      for (let i = 0; i < k; i++) encode(enc);
+      enc.beginComputePass({ timestampWrites: { querySet: qs, endOfPassWriteIndex: 1 } }).end();
+      enc.resolveQuerySet(qs, 0, 2, resolve, 0);
+      enc.copyBufferToBuffer(resolve, 0, staging, 0, 16);
+      d.queue.submit([enc.finish()]);
+      await staging.mapAsync(GPUMapMode.READ);
+      const t = new BigUint64Array(staging.getMappedRange().slice(0));
+      staging.unmap();
+      // The first round warms up.
+      if (r > 0) times.push(Number(t[1] - t[0]) / 1e6 / k);
+    }
+  } finally {
+    qs.destroy();
+    resolve.destroy();
+    staging.destroy();
+  }
+  return median(times);
+}
+
+interface Counts {
+  dispatches: number;
+  computePasses: number;
+  clears: number;
+  workgroups: number;
+}
+
+/** Counts what `encode` records, through proxies of the encoder and its compute passes. */
+function countCommands(encode: (enc: GPUCommandEncoder) => void): Counts {
+  const c: Counts = { dispatches: 0, computePasses: 0, clears: 0, workgroups: 0 };
+  const bindAll = <T extends object>(target: T, over: Record<string, unknown>): T =>
+    new Proxy(target, {
+      get(t, prop) {
+        if (typeof prop === 'string' && prop in over) return over[prop];
+        const v = Reflect.get(t, prop, t);
+        return typeof v === 'function' ? v.bind(t) : v;
+      },
+    });
+  const enc = ctx.device.createCommandEncoder();
+  const proxy = bindAll(enc, {
+    beginComputePass: (d?: GPUComputePassDescriptor) => {
+      c.computePasses++;
+      const pass = enc.beginComputePass(d);
+      return bindAll(pass, {
+        dispatchWorkgroups: (x: number, y = 1, z = 1) => {
+          c.dispatches++;
+          c.workgroups += x * y * z;
+          pass.dispatchWorkgroups(x, y, z);
+        },
+      });
+    },
+    clearBuffer: (b: GPUBuffer, off?: number, size?: number) => {
+      c.clears++;
+      enc.clearBuffer(b, off, size);
+    },
+  });
+  encode(proxy);
+  ctx.device.queue.submit([enc.finish()]);
+  return c;
+}
 const out = new Output(args.json);
 const jsonl = args.jsonl === 'true';
 const device = `${ctx.adapter.vendor} ${ctx.adapter.architecture} ${ctx.adapter.device} ${ctx.adapter.description}`.trim();
@@ -144,9 +262,13 @@ for (const [ci, c] of cases.entries()) {
   if (n > bufN) {
     x?.destroy();
     spec?.destroy();
-    x = ctx.device.createBuffer({ size: n * 8, usage: usage(), label: 'bench-x' });
-    spec = ctx.device.createBuffer({ size: n * 8, usage: usage(), label: 'bench-spec' });
-    bufN = n;
+    // --xbuf L: the signal lives at the start of a 2^L-point buffer whatever n is (the hashing's random reads
+    // then cover the same n·8 bytes, but of a larger allocation: separates the size of the read range from
+    // how the driver maps the buffer, e.g. its page size).
+    const points = Math.max(n, 2 ** xbufLog2);
+    x = ctx.device.createBuffer({ size: points * 8, usage: usage(), label: 'bench-x' });
+    spec = ctx.device.createBuffer({ size: points * 8, usage: usage(), label: 'bench-spec' });
+    bufN = points;
   }
   const seed = 1000 + ci;
   const pl = plant(n, c.k, seed);
@@ -163,8 +285,12 @@ for (const [ci, c] of cases.entries()) {
       if (jsonl) console.log(JSON.stringify(rec));
     }
     const denseMs = denseMsByN.get(n)!;
-    const variants: { path: 'exact' | 'robust'; snrDb: number | null }[] = paths.map((p) => ({ path: p, snrDb: null }));
-    if (snr !== null && paths.includes('robust')) variants.push({ path: 'robust', snrDb: snr });
+    const variants: { path: 'exact' | 'robust'; snrDb: number | null; v: Variant }[] = [];
+    for (const p of paths) {
+      if (p === 'exact') for (const v of exactVariants) variants.push({ path: p, snrDb: null, v });
+      else variants.push({ path: p, snrDb: null, v: { label: 'default', params: {} } });
+    }
+    if (snr !== null && paths.includes('robust')) variants.push({ path: 'robust', snrDb: snr, v: { label: 'default', params: {} } });
     let lastSnr: number | null | undefined;
     for (const v of variants) {
       if (v.snrDb !== lastSnr) {
@@ -172,22 +298,46 @@ for (const [ci, c] of cases.entries()) {
         lastSnr = v.snrDb;
       }
       const planT0 = performance.now();
-      const plan = await createSfftPlan({ n, k: c.k, backend: 'webgpu', gpu: ctx, mode: v.path, seed });
+      const plan = await createSfftPlan({ ...v.v.params, n, k: c.k, backend: 'webgpu', gpu: ctx, mode: v.path, seed });
       const planMs = performance.now() - planT0;
       const g = plan.gpu!;
+      const encodePath = (upTo: 'hash' | 'fft' | 'all') => (enc: GPUCommandEncoder) => (v.path === 'exact' ? g.encodeExact(enc, x!, upTo) : g.encodeRobust(enc, x!, upTo));
       const result = await plan.executeGpu(x!);
-      const gpuMs = await timeGpu(ctx, (enc) => (v.path === 'exact' ? g.encodeExact(enc, x!) : g.encodeRobust(enc, x!)), reps);
+      for (const t0 = performance.now(); performance.now() - t0 < 100; ) {
+        const enc = ctx.device.createCommandEncoder();
+        for (let i = 0; i < 10; i++) encodePath('all')(enc);
+        ctx.device.queue.submit([enc.finish()]);
+        await ctx.device.queue.onSubmittedWorkDone();
+      }
+      const gpuMs = await timeGpu(ctx, encodePath('all'), reps);
       const e2e: number[] = [];
+      const read0 = g.readbackBytes;
       for (let i = 0; i < 3; i++) {
         const t0 = performance.now();
         await plan.executeGpu(x!);
         e2e.push(performance.now() - t0);
       }
+      const extra: Record<string, unknown> = {};
+      // A failure of the timestamp path (driver, quantisation) must not lose the row.
+      try {
+        extra.gpuTsMs = await timeGpuTimestamps(encodePath('all'), Math.max(reps, 20));
+      } catch (err) {
+        extra.gpuTsError = String(err);
+      }
+      if (count) Object.assign(extra, countCommands(encodePath('all')), { readbackBytesPerCall: (g.readbackBytes - read0) / 3 });
+      if (breakdown) {
+        extra.hashMs = await timeGpu(ctx, encodePath('hash'), reps);
+        extra.hashFftMs = await timeGpu(ctx, encodePath('fft'), reps);
+      }
+      const ex = result.recipe.exact;
+      const ro = result.recipe.robust;
+      const filt = ex ? buildSfftFilter(ex.filter) : buildSfftFilter(ro!.filterEst);
       const acc = accuracy(result, pl);
       const rec = {
         lib: 'butterfly-sfft',
         device,
         path: v.path,
+        variant: v.path === 'exact' ? v.v.label : 'default',
         n,
         log2n: c.log2n,
         k: c.k,
@@ -205,11 +355,18 @@ for (const [ci, c] of cases.entries()) {
         residualFraction: result.diagnostics.residualFraction,
         candidates: result.diagnostics.candidates,
         samples: result.diagnostics.samples,
-        recipe: { exact: result.recipe.exact && { B: result.recipe.exact.B, rounds: result.recipe.exact.rounds }, robust: result.recipe.robust && { bLoc: result.recipe.robust.bLoc, bEst: result.recipe.robust.bEst, loops: result.recipe.robust.loops.length } },
+        recipe: { exact: ex && { B: ex.B, rounds: ex.rounds, stages: ex.stages }, robust: ro && { bLoc: ro.bLoc, bEst: ro.bEst, loops: ro.loops.length } },
+        // Loop sizes that could grow with n: the filter's time support W (taps per hashing) and its reach D
+        // in bins (the H table), against the bucket width n/B.
+        filterW: filt.W,
+        filterD: filt.D,
+        bucketWidth: n / filt.B,
+        xbufLog2: Math.log2(bufN),
+        ...extra,
       };
       out.record(rec);
       if (jsonl) console.log(JSON.stringify(rec));
-      rows.push([`2^${c.log2n}`, c.k, v.path, v.snrDb ?? '-', gpuMs, rec.e2eMs, denseMs, denseMs / gpuMs, acc.recovered, acc.l1 ?? '-', acc.maxRel, result.status]);
+      rows.push([`2^${c.log2n}`, c.k, v.path === 'exact' ? `exact ${v.v.label}` : v.path, v.snrDb ?? '-', gpuMs, rec.e2eMs, denseMs, denseMs / gpuMs, acc.recovered, acc.l1 ?? '-', acc.maxRel, result.status, ...(count ? [Number(extra.dispatches), Number(extra.clears)] : [])]);
       plan.destroy();
     }
   } catch (e) {
@@ -219,7 +376,7 @@ for (const [ci, c] of cases.entries()) {
   }
 }
 progress(cases.length, cases.length, 'done');
-console.log(table(['n', 'k', 'path', 'SNR', 'gpu ms', 'e2e ms', 'dense ms', 'dense/sparse', 'recovered', 'L1/coef', 'max rel', 'status'], rows));
+console.log(table(['n', 'k', 'path', 'SNR', 'gpu ms', 'e2e ms', 'dense ms', 'dense/sparse', 'recovered', 'L1/coef', 'max rel', 'status', ...(count ? ['dispatches', 'clears'] : [])], rows));
 x?.destroy();
 spec?.destroy();
 process.exit(0);

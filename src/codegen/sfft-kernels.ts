@@ -10,13 +10,14 @@
  */
 import type { KernelSource } from '../backends/webgpu/pipelines.js';
 import { stableKey } from '../backends/webgpu/pipelines.js';
+import { ArgumentError } from '../errors.js';
 
 export const SFFT_WG = 64;
 export const SFFT_REDUCE_WG = 256;
-/** Bytes of one coefficient entry: f (u32), re, im, pad (f32). */
+/** Bytes of one coefficient entry: f (u32), re, im (f32), tag (u32: exact path round | stage << 8). */
 export const COEF_BYTES = 16;
-/** Counter words: 0 found/hits, 1 overflow, 2 verify count, 3 unused, 4.. round starts. */
-export const COUNTER_WORDS = 4 + 64;
+/** Counter words: 0 found/hits, 1 overflow, 2 verify count, 3 unused (the exact path's bin counts follow). */
+export const COUNTER_WORDS = 4;
 export const P_BYTES = 32;
 
 const f32 = (x: number) => {
@@ -34,7 +35,7 @@ const N: u32 = ${n}u;
 const MASK: u32 = ${n - 1}u;
 const TW_LO_BITS: u32 = ${twLoBits}u;
 const TW_LO_MASK: u32 = ${(1 << twLoBits) - 1}u;
-struct Coef { f: u32, re: f32, im: f32, pad: f32 }
+struct Coef { f: u32, re: f32, im: f32, tag: u32 }
 struct P { sigma: u32, sigmaInv: u32, tau: u32, tau2: u32, uSlot: u32, vSlot: u32, round: u32, mode: u32 }
 fn cmul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> { return vec2<f32>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
 fn cmulConj(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> { return vec2<f32>(a.x * b.x + a.y * b.y, a.y * b.x - a.x * b.y); }
@@ -67,13 +68,19 @@ export interface HashConsts {
   W: number;
   slots: number;
   real: boolean;
+  /**
+   * Words of binding 4 (`zero`) that the invocations set to 0: the exact path's counters and bin counts,
+   * so that no separate clear command precedes the chain. 0: no binding 4.
+   */
+  zeroWords?: number;
 }
 
 /**
  * Permutation + filter + aliasing: u[s·B + j] = Σ_{i ≡ j (mod B)} x[(σ_s (i − W/2) + τ_s) mod n]·G[i]. One
- * invocation per (slot, j): W/B random reads each. Bindings: 0 x, 1 G, 2 slots (σ, τ), 3 u.
+ * invocation per (slot, j): W/B random reads each. Bindings: 0 x, 1 G, 2 slots (σ, τ), 3 u, 4 zero (optional).
  */
 export function hashKernel(c: HashConsts): KernelSource {
+  const zero = c.zeroWords ?? 0;
   const wgsl = `
 const MASK: u32 = ${c.n - 1}u;
 const B: u32 = ${c.B}u;
@@ -83,14 +90,18 @@ const TOTAL: u32 = ${c.slots * c.B}u;
 @group(0) @binding(1) var<storage, read> G: array<f32>;
 @group(0) @binding(2) var<storage, read> slots: array<vec4<u32>>;
 @group(0) @binding(3) var<storage, read_write> u: array<vec2<f32>>;
+${zero ? '@group(0) @binding(4) var<storage, read_write> zero: array<u32>;' : ''}
 ${entry}
   ${linearId}
   if (gid >= TOTAL) { return; }
+  ${zero ? `for (var z = gid; z < ${zero}u; z = z + TOTAL) { zero[z] = 0u; }` : ''}
   let s = gid / B;
   let j = gid % B;
   let sl = slots[s];
   var acc = vec2<f32>(0.0, 0.0);
-  for (var i = j; i < W; i = i + B) {
+  // A constant trip count (W/B taps per bucket) lets the compiler issue the random reads together.
+  for (var q = 0u; q < W / B; q = q + 1u) {
+    let i = j + q * B;
     // t = i − W/2 as a wrapped u32: σ·t + τ mod 2^32 keeps the low bits exact.
     let idx = (sl.x * (i - W / 2u) + sl.y) & MASK;
     ${c.real ? 'acc.x = acc.x + x[idx] * G[i];' : 'acc = acc + x[idx] * G[i];'}
@@ -98,6 +109,57 @@ ${entry}
   u[gid] = acc;
 }`;
   return src('hash', c, wgsl);
+}
+
+/**
+ * Sorted gather, first half of the hashing: prod[dest[g]] = x[addr[g]] for the plan's list of taps in
+ * ascending address order (addresses precomputed from σ, τ; taps with G = 0 left out, their prod stays 0).
+ * Bindings: 0 x, 1 addr, 2 dest, 3 prod.
+ */
+export function gatherKernel(count: number, real: boolean): KernelSource {
+  const t = real ? 'f32' : 'vec2<f32>';
+  const wgsl = `
+const COUNT: u32 = ${count}u;
+@group(0) @binding(0) var<storage, read> x: array<${t}>;
+@group(0) @binding(1) var<storage, read> addr: array<u32>;
+@group(0) @binding(2) var<storage, read> dest: array<u32>;
+@group(0) @binding(3) var<storage, read_write> prod: array<${t}>;
+${entry}
+  ${linearId}
+  if (gid >= COUNT) { return; }
+  prod[dest[gid]] = x[addr[gid]];
+}`;
+  return src('gather', { count, real }, wgsl);
+}
+
+/**
+ * Sorted gather, second half: u[s·B + j] = Σ_q prod[s·W + j + qB]·G[j + qB] (the hashKernel's sum from
+ * the gathered samples), and zeroes `zeroWords` words of binding 4. Bindings: 1 G, 3 u, 4 zero, 5 prod.
+ */
+export function aliasKernel(c: HashConsts): KernelSource {
+  const zero = c.zeroWords ?? 0;
+  const wgsl = `
+const B: u32 = ${c.B}u;
+const W: u32 = ${c.W}u;
+const TOTAL: u32 = ${c.slots * c.B}u;
+@group(0) @binding(1) var<storage, read> G: array<f32>;
+@group(0) @binding(3) var<storage, read_write> u: array<vec2<f32>>;
+${zero ? '@group(0) @binding(4) var<storage, read_write> zero: array<u32>;' : ''}
+@group(0) @binding(5) var<storage, read> prod: array<${c.real ? 'f32' : 'vec2<f32>'}>;
+${entry}
+  ${linearId}
+  if (gid >= TOTAL) { return; }
+  ${zero ? `for (var z = gid; z < ${zero}u; z = z + TOTAL) { zero[z] = 0u; }` : ''}
+  let s = gid / B;
+  let j = gid % B;
+  var acc = vec2<f32>(0.0, 0.0);
+  for (var q = 0u; q < W / B; q = q + 1u) {
+    let i = j + q * B;
+    ${c.real ? 'acc.x = acc.x + prod[s * W + i] * G[i];' : 'acc = acc + prod[s * W + i] * G[i];'}
+  }
+  u[gid] = acc;
+}`;
+  return src('alias', c, wgsl);
 }
 
 export interface BucketConsts {
@@ -111,10 +173,8 @@ export interface BucketConsts {
 }
 
 /**
- * Bins coefficient entries by home bucket under loop P.sigma (a table of S slots per bucket; overflow is
- * flagged). Entry range by P.mode: 0 [0, found) and records it as round P.round's start; 1 [start of
- * round P.round, found) — the refinement; 2 [0, verify count). Bindings: 0 list, 1 counters, 2 binCounts,
- * 3 binTable, 4 P.
+ * Bins the verification list's entries [0, counters[2]) by home bucket under loop P.sigma (a table of S
+ * slots per bucket; overflow is flagged). Bindings: 0 list, 1 counters, 2 binCounts, 3 binTable, 4 P.
  */
 export function binKernel(c: BucketConsts, cap: number): KernelSource {
   const wgsl = `${header(c.n, c.twLoBits, false)}
@@ -130,17 +190,11 @@ const CAP: u32 = ${cap}u;
 @group(0) @binding(4) var<uniform> p: P;
 ${entry}
   ${linearId}
-  var lo = 0u;
-  var hi = min(atomicLoad(&counters[0]), CAP);
-  if (p.mode == 1u) { lo = atomicLoad(&counters[4u + p.round]); }
-  if (p.mode == 2u) { hi = min(atomicLoad(&counters[2]), CAP); }
-  if (p.mode == 0u && gid == 0u) { atomicStore(&counters[4u + p.round], hi); }
-  let i = lo + gid;
-  if (i >= hi) { return; }
-  let g = (p.sigma * list[i].f) & MASK;
+  if (gid >= min(atomicLoad(&counters[2]), CAP)) { return; }
+  let g = (p.sigma * list[gid].f) & MASK;
   let h = homeOf(g, WIDTH, SHIFT, B);
   let slot = atomicAdd(&binCounts[h], 1u);
-  if (slot < S) { binTable[h * S + slot] = i; } else { atomicStore(&counters[1], 1u); }
+  if (slot < S) { binTable[h * S + slot] = gid; } else { atomicStore(&counters[1], 1u); }
 }`;
   return src('bin', { ...c, cap }, wgsl);
 }
@@ -226,63 +280,179 @@ var<workgroup> s1: array<f32, ${SFFT_REDUCE_WG}>;
   return src('reduce', { B }, wgsl);
 }
 
-export interface DecodeConsts extends BucketConsts {
+export interface ExactStageConsts extends BucketConsts {
+  rounds: number;
   /** threshold² / B: a bucket is decoded when |U_h|² > this × (round 0's total bucket energy). */
   thresh2PerB: number;
   tol: number;
   cap: number;
+  /** Word offset of the bin counts in the counters buffer (bin set s ≥ 1 at binBase + (s − 1)·rounds·B). */
+  binBase: number;
 }
 
+/** 'first': decode only (stage 0); 'peel': subtract the binned entries, then decode; 'final': subtract only. */
+export type ExactStageKind = 'first' | 'peel' | 'final';
+
 /**
- * sFFT-3.0-style decoding of the singleton buckets of one round (rule: exactDecode in the CPU executor).
- * Bindings: 0 list (rw), 1 counters, 4 P, 5 U, 6 H, 8/9 twiddles, 10 stats.
+ * One stage of the exact path for ALL rounds at once (rule: exactSfftCpu), P.round = stage s. Invocation
+ * (r, h) takes bucket h of round r (hashings 2r and 2r + 1): reads it from Uin, subtracts the entries of
+ * bin set s (what stage s − 1 found; table s − 1 mod 2) and writes it to Uout ('peel', 'final'). It then
+ * decodes the bucket (rule: exactDecode); a frequency f decoded here is kept only if no lower round q
+ * decodes f in this stage, which the invocation checks itself by decoding bucket home_q(f) of round q —
+ * same input, same bins, same code, so the same answer as q's own invocation — instead of a separate
+ * pass over a table of decodes. A kept f is appended (tag r | s << 8) and binned by home bucket in every
+ * round into bin set s + 1 (table s mod 2), for the next stage. Stage 0 also writes per-workgroup sums of
+ * round 0's |U_h|² (partials); later stages take the decode threshold from them (no reduction dispatch).
+ * Bindings: 0 list (rw), 1 counters (+ bin counts), 2 loops, 3 table in, 4 P, 5 Uin, 6 H, 7 partials,
+ * 8/9 twiddles, 10 table out, 11 Uout.
  */
-export function decodeKernel(c: DecodeConsts): KernelSource {
+export function exactStageKernel(c: ExactStageConsts, kind: ExactStageKind): KernelSource {
   const width = c.n / c.B;
+  const reach = Math.ceil(c.D / width);
+  const np = Math.ceil(c.B / SFFT_WG);
+  const subtracts = kind !== 'first';
+  const decodes = kind !== 'final';
+  const residual = subtracts
+    ? `
+// Bucket h of round r minus the entries of bin set P.round (the previous stage's finds).
+fn residual(r: u32, h: u32) -> array<vec2<f32>, 2> {
+  let lp = loops[r];
+  var a = Uin[2u * r * B + h];
+  var b = Uin[(2u * r + 1u) * B + h];
+  let binAt = ${c.binBase}u + (p.round - 1u) * R * B + r * B;
+  for (var j = -REACH; j <= REACH; j = j + 1) {
+    let hb = u32(i32(h) + j + i32(B)) & (B - 1u);
+    let cnt = min(atomicLoad(&counters[binAt + hb]), S);
+    for (var s = 0u; s < cnt; s = s + 1u) {
+      let e = list[tin[(r * B + hb) * S + s]];
+      let g = (lp.x * e.f) & MASK;
+      let d = offsetOf(h, WIDTH, g);
+      if (d < -D || d > D) { continue; }
+      let xv = vec2<f32>(e.re, e.im) * H[u32(d + D)];
+      a = a - cmul(xv, tw((e.f * lp.z) & MASK));
+      b = b - cmul(xv, tw((e.f * lp.w) & MASK));
+    }
+  }
+  return array<vec2<f32>, 2>(a, b);
+}`
+    : `
+fn residual(r: u32, h: u32) -> array<vec2<f32>, 2> {
+  return array<vec2<f32>, 2>(Uin[2u * r * B + h], Uin[(2u * r + 1u) * B + h]);
+}`;
+  const decodeFn = decodes
+    ? `
+struct Dec { ok: bool, f: u32, x: vec2<f32> }
+// The singleton test of bucket h of round r holding (a, b) (rule: exactDecode).
+fn decode(r: u32, h: u32, a: vec2<f32>, b: vec2<f32>, thr: f32) -> Dec {
+  let none = Dec(false, 0u, vec2<f32>(0.0, 0.0));
+  let lp = loops[r];
+  let a2 = dot(a, a);
+  let b2 = dot(b, b);
+  if (!(a2 > thr) || abs(b2 - a2) > 2.0 * TOL * a2) { return none; }
+  let rr = cmulConj(b, a);
+  let theta = atan2(rr.y, rr.x);
+  var q = f32(h & 3u) / 4.0 - theta / 6.283185307179586;
+  q = q - round(q);
+  let dReal = q * FOUR_N_OVER_B;
+  let d = i32(round(dReal));
+  if (abs(dReal - f32(d)) > 0.25 || d < -D || d > D) { return none; }
+  let g = (h * WIDTH - bitcast<u32>(d)) & MASK;
+  if (homeOf(g, WIDTH, SHIFT, B) != h) { return none; }
+  let f = (lp.y * g) & MASK;
+  let hv = H[u32(d + D)];
+  let xv = cmulConj(a, tw((f * lp.z) & MASK)) / hv;
+  let pred = cmul(xv, tw((f * lp.w) & MASK)) * hv - b;
+  if (dot(pred, pred) > TOL * TOL * a2) { return none; }
+  return Dec(true, f, xv);
+}`
+    : '';
+  // Stage 0: per-workgroup energy of round 0 (workgroups never straddle rounds when B ≥ 64; for smaller B
+  // only round-0 invocations contribute). Later stages: the sum of those partials. All invocations reach
+  // the barriers (no early return before them).
+  const energy =
+    kind === 'first'
+      ? `
+  red[lid.x] = select(0.0, dot(ab[0], ab[0]), valid && r == 0u);
+  workgroupBarrier();
+  for (var w = ${SFFT_WG / 2}u; w > 0u; w = w / 2u) {
+    if (lid.x < w) { red[lid.x] = red[lid.x] + red[lid.x + w]; }
+    workgroupBarrier();
+  }
+  let wgi = gid / ${SFFT_WG}u;
+  if (lid.x == 0u && wgi < NP) { partials[wgi] = red[0]; }
+  let thr = 0.0;`
+      : kind === 'peel'
+        ? `
+  var acc = 0.0;
+  for (var i = lid.x; i < NP; i = i + ${SFFT_WG}u) { acc = acc + partials[i]; }
+  red[lid.x] = acc;
+  workgroupBarrier();
+  for (var w = ${SFFT_WG / 2}u; w > 0u; w = w / 2u) {
+    if (lid.x < w) { red[lid.x] = red[lid.x] + red[lid.x + w]; }
+    workgroupBarrier();
+  }
+  let thr = THR * red[0];`
+        : '';
+  const decodeBody = decodes
+    ? `
+  if (!valid) { return; }
+  let dec = decode(r, h, ab[0], ab[1], thr);
+  if (!dec.ok) { return; }
+  let f = dec.f;
+  for (var q = 0u; q < r; q = q + 1u) {
+    let hq = homeOf((loops[q].x * f) & MASK, WIDTH, SHIFT, B);
+    let abq = residual(q, hq);
+    let other = decode(q, hq, abq[0], abq[1], thr);
+    if (other.ok && other.f == f) { return; }
+  }
+  let idx = atomicAdd(&counters[0], 1u);
+  if (idx >= CAP) { atomicStore(&counters[1], 1u); return; }
+  list[idx] = Coef(f, dec.x.x, dec.x.y, r | (p.round << 8u));
+  let binOut = ${c.binBase}u + p.round * R * B;
+  for (var q = 0u; q < R; q = q + 1u) {
+    let hq = homeOf((loops[q].x * f) & MASK, WIDTH, SHIFT, B);
+    let slot = atomicAdd(&counters[binOut + q * B + hq], 1u);
+    if (slot < S) { tout[(q * B + hq) * S + slot] = idx; } else { atomicStore(&counters[1], 1u); }
+  }`
+    : '';
   const wgsl = `${header(c.n, c.twLoBits)}
 const B: u32 = ${c.B}u;
+const R: u32 = ${c.rounds}u;
 const WIDTH: u32 = ${width}u;
 const SHIFT: u32 = ${Math.log2(width)}u;
+const S: u32 = ${c.S}u;
 const D: i32 = ${c.D};
+const REACH: i32 = ${reach};
+const NP: u32 = ${np}u;
 const CAP: u32 = ${c.cap}u;
 const TOL: f32 = ${f32(c.tol)};
 const THR: f32 = ${f32(c.thresh2PerB)};
 const FOUR_N_OVER_B: f32 = ${f32((4 * c.n) / c.B)};
 @group(0) @binding(0) var<storage, read_write> list: array<Coef>;
 @group(0) @binding(1) var<storage, read_write> counters: array<atomic<u32>>;
+@group(0) @binding(2) var<storage, read> loops: array<vec4<u32>>;
+${subtracts ? '@group(0) @binding(3) var<storage, read> tin: array<u32>;' : ''}
 @group(0) @binding(4) var<uniform> p: P;
-@group(0) @binding(5) var<storage, read> U: array<vec2<f32>>;
+@group(0) @binding(5) var<storage, read> Uin: array<vec2<f32>>;
 @group(0) @binding(6) var<storage, read> H: array<f32>;
-@group(0) @binding(10) var<storage, read> stats: array<f32>;
+${decodes ? `@group(0) @binding(7) var<storage, ${kind === 'first' ? 'read_write' : 'read'}> partials: array<f32>;` : ''}
 ${twBindings(8, 9)}
+${decodes ? '@group(0) @binding(10) var<storage, read_write> tout: array<u32>;' : ''}
+${subtracts ? '@group(0) @binding(11) var<storage, read_write> Uout: array<vec2<f32>>;' : ''}
+${decodes ? `var<workgroup> red: array<f32, ${SFFT_WG}>;` : ''}
+${residual}
+${decodeFn}
 ${entry}
   ${linearId}
-  if (gid >= B) { return; }
-  let h = gid;
-  let a = U[p.uSlot * B + h];
-  let b = U[p.vSlot * B + h];
-  let a2 = dot(a, a);
-  if (!(a2 > THR * stats[0])) { return; }
-  let b2 = dot(b, b);
-  if (abs(b2 - a2) > 2.0 * TOL * a2) { return; }
-  let r = cmulConj(b, a);
-  let theta = atan2(r.y, r.x);
-  var q = f32(h & 3u) / 4.0 - theta / 6.283185307179586;
-  q = q - round(q);
-  let dReal = q * FOUR_N_OVER_B;
-  let d = i32(round(dReal));
-  if (abs(dReal - f32(d)) > 0.25 || d < -D || d > D) { return; }
-  let g = (h * WIDTH - bitcast<u32>(d)) & MASK;
-  if (homeOf(g, WIDTH, SHIFT, B) != h) { return; }
-  let f = (p.sigmaInv * g) & MASK;
-  let hv = H[u32(d + D)];
-  let xv = cmulConj(a, tw((f * p.tau) & MASK)) / hv;
-  let pred = cmul(xv, tw((f * p.tau2) & MASK)) * hv - b;
-  if (dot(pred, pred) > TOL * TOL * a2) { return; }
-  let idx = atomicAdd(&counters[0], 1u);
-  if (idx < CAP) { list[idx] = Coef(f, xv.x, xv.y, 0.0); } else { atomicStore(&counters[1], 1u); }
+  let valid = gid < R * B;
+  let r = min(gid / B, R - 1u);
+  let h = gid % B;
+  let ab = residual(r, h);
+  ${subtracts ? `if (valid) { Uout[2u * r * B + h] = ab[0]; Uout[(2u * r + 1u) * B + h] = ab[1]; }` : ''}
+  ${energy}
+  ${decodeBody}
 }`;
-  return src('decode', c, wgsl);
+  return src(`exact-${kind}`, { ...c, kind }, wgsl);
 }
 
 export interface EstimateGroup {
@@ -363,23 +533,31 @@ ${entry}
 /**
  * Top-bucket cutoff of the location loops: one workgroup per loop finds the `kept`-th largest |U_h|² by a
  * 4-pass 8-bit radix select on the f32 bit patterns (non-negative floats order like their bits), then keeps
- * the buckets above it (and ties, up to `kept`) as a bitset and a list. Bindings: 0 U, 1 keptBits,
- * 2 keptList, 3 keptCount.
+ * the buckets above it (and ties, up to `kept`) as a bitset and a list. `wg` invocations (up to the
+ * device's 1024) share the B buckets, and the histogram has wg/256 copies indexed by invocation: the
+ * magnitudes of an exactly sparse signal's empty buckets share a few exponents, and with one copy every
+ * invocation would add to the same few counters. Bindings: 0 U, 1 keptBits, 2 keptList, 3 keptCount.
  */
-export function cutoffKernel(B: number, kept: number): KernelSource {
+export function cutoffKernel(B: number, kept: number, wg = 256): KernelSource {
+  if (!Number.isInteger(Math.log2(wg)) || wg < 256 || wg > 1024) throw new ArgumentError('wg', wg, 'a power of two in [256, 1024]');
+  const copies = wg / 256;
   const wgsl = `
 const B: u32 = ${B}u;
 const KEPT: u32 = ${kept}u;
+const WG: u32 = ${wg}u;
+const COPIES: u32 = ${copies}u;
 @group(0) @binding(0) var<storage, read> U: array<vec2<f32>>;
 @group(0) @binding(1) var<storage, read_write> keptBits: array<atomic<u32>>;
 @group(0) @binding(2) var<storage, read_write> keptList: array<u32>;
 @group(0) @binding(3) var<storage, read_write> keptCount: array<atomic<u32>>;
-var<workgroup> hist: array<atomic<u32>, 256>;
+var<workgroup> hist: array<atomic<u32>, ${256 * copies}>;
+var<workgroup> tot: array<u32, 256>;
 var<workgroup> sel: array<u32, 2>;
 var<workgroup> nList: atomic<u32>;
 fn mag(l: u32, h: u32) -> u32 { let v = U[l * B + h]; return bitcast<u32>(dot(v, v)); }
-@compute @workgroup_size(256) fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+@compute @workgroup_size(${wg}) fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   let l = wid.x;
+  let copy = (lid % COPIES) * 256u;
   var prefix = 0u;
   var rank = KEPT; // rank (1-based, from the top) still sought within the current prefix
   for (var step = 0u; step < 4u; step = step + 1u) {
@@ -387,16 +565,26 @@ fn mag(l: u32, h: u32) -> u32 { let v = U[l * B + h]; return bitcast<u32>(dot(v,
     atomicStore(&hist[lid], 0u);
     workgroupBarrier();
     let hiMask = select(0xffffffffu << (shift + 8u), 0u, step == 0u);
-    for (var h = lid; h < B; h = h + 256u) {
-      let m = mag(l, h);
-      if ((m & hiMask) == (prefix & hiMask)) { atomicAdd(&hist[(m >> shift) & 255u], 1u); }
+    // Four loads before the four atomics: one memory latency per four buckets instead of one per bucket.
+    for (var h = lid; h < B; h = h + 4u * WG) {
+      var m: array<u32, 4>;
+      for (var q = 0u; q < 4u; q = q + 1u) { m[q] = mag(l, min(h + q * WG, B - 1u)); }
+      for (var q = 0u; q < 4u; q = q + 1u) {
+        if (h + q * WG < B && (m[q] & hiMask) == (prefix & hiMask)) { atomicAdd(&hist[copy + ((m[q] >> shift) & 255u)], 1u); }
+      }
+    }
+    workgroupBarrier();
+    if (lid < 256u) {
+      var t = 0u;
+      for (var c = 0u; c < COPIES; c = c + 1u) { t = t + atomicLoad(&hist[c * 256u + lid]); }
+      tot[lid] = t;
     }
     workgroupBarrier();
     if (lid == 0u) {
       var r = rank;
       var digit = 0u;
       for (var dgt = 255; dgt >= 0; dgt = dgt - 1) {
-        let c = atomicLoad(&hist[u32(dgt)]);
+        let c = tot[u32(dgt)];
         if (c >= r) { digit = u32(dgt); break; }
         r = r - c;
       }
@@ -412,7 +600,7 @@ fn mag(l: u32, h: u32) -> u32 { let v = U[l * B + h]; return bitcast<u32>(dot(v,
   if (lid == 0u) { atomicStore(&nList, 0u); }
   workgroupBarrier();
   // Strictly above first, then ties at the cutoff while room remains.
-  for (var h = lid; h < B; h = h + 256u) {
+  for (var h = lid; h < B; h = h + WG) {
     let m = mag(l, h);
     if (m > cutoff) {
       let i = atomicAdd(&nList, 1u);
@@ -421,7 +609,7 @@ fn mag(l: u32, h: u32) -> u32 { let v = U[l * B + h]; return bitcast<u32>(dot(v,
     }
   }
   workgroupBarrier();
-  for (var h = lid; h < B; h = h + 256u) {
+  for (var h = lid; h < B; h = h + WG) {
     let m = mag(l, h);
     if (m == cutoff && m > 0u) {
       let i = atomicAdd(&nList, 1u);
@@ -434,7 +622,7 @@ fn mag(l: u32, h: u32) -> u32 { let v = U[l * B + h]; return bitcast<u32>(dot(v,
   workgroupBarrier();
   if (lid == 0u) { atomicStore(&keptCount[l], min(atomicLoad(&nList), KEPT)); }
 }`;
-  return src('cutoff', { B, kept }, wgsl);
+  return src('cutoff', { B, kept, wg }, wgsl);
 }
 
 /**

@@ -146,3 +146,27 @@ test('plans: reusable, argument errors', async () => {
   await assert.rejects(sfft(new Float64Array(2 * 1000), 3), ArgumentError);
   await assert.rejects(sfft(new Float64Array(2 ** 10), 3, { backend: 'cpu', maxResidual: 2 }), ArgumentError);
 });
+
+test('exact path stages: stage 0 alone misses colliding frequencies and says so; one peeling stage finds all', async () => {
+  const n = 2 ** 18;
+  const k = 1000;
+  const s = sparseSignal({ n, k, seed: 81 });
+  // Four rounds decoded at once leave ~1.6% of the frequencies colliding in every round.
+  const r0 = await sfft(s.x, k, { backend: 'cpu', mode: 'exact', stages: 0, seed: 82 });
+  const sc0 = score(r0, s);
+  assert.ok(sc0.found < k && sc0.found > 0.9 * k, `stage 0 alone found ${sc0.found}`);
+  assert.equal(r0.status, 'not-sparse', 'the verification hashing must see the missing energy');
+  const r1 = await sfft(s.x, k, { backend: 'cpu', mode: 'exact', stages: 1, seed: 82 });
+  const sc1 = score(r1, s);
+  assert.equal(r1.status, 'ok', r1.message);
+  assert.equal(sc1.found, k);
+  assert.ok(sc1.maxRel < 1e-6, String(sc1.maxRel));
+  // One entry per frequency and stage: duplicates across rounds are dropped (~2.6 decodes per frequency).
+  assert.ok(r1.diagnostics.candidates < 1.05 * k, `candidates ${r1.diagnostics.candidates}`);
+  // Other parameter sets of the same rule: fewer rounds with more stages, larger B.
+  for (const o of [{ rounds: 3, stages: 2 }, { rounds: 3, stages: 1, bExactConst: 8 }]) {
+    const r = await sfft(s.x, k, { backend: 'cpu', mode: 'exact', seed: 83, ...o });
+    assert.equal(score(r, s).found, k, JSON.stringify(o));
+    assert.equal(r.status, 'ok');
+  }
+});

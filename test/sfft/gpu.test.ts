@@ -6,6 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSfftPlan, sfft, sparseSignal } from '../../src/api/sfft.js';
 import { createStorageBuffer } from '../../src/backends/webgpu/device.js';
+import { planCpuFft } from '../../src/backends/cpu/fft-plan.js';
+import { planSfft } from '../../src/planner/sfft.js';
 import { testGpu } from '../helpers/gpu.js';
 import { assertSorted, bucketNoise, score } from './helpers.js';
 
@@ -106,4 +108,101 @@ test('WebGPU failure reporting: k too large, not sparse', async (t) => {
   const rn = await sfft(Float32Array.from(noise.x), 20, { backend: 'webgpu', gpu });
   assert.equal(rn.status, 'not-sparse');
   assert.ok(rn.diagnostics.residualFraction > 0.5);
+});
+
+test('WebGPU exact stages: same misses and recoveries as the CPU, one entry per frequency and stage', async (t) => {
+  const gpu = await testGpu();
+  if (!gpu) return t.skip('no WebGPU adapter');
+  const n = 2 ** 18;
+  const k = 1000;
+  const s = sparseSignal({ n, k, seed: 81 });
+  const x = Float32Array.from(s.x);
+  const g0 = await sfft(x, k, { backend: 'webgpu', gpu, mode: 'exact', stages: 0, seed: 82 });
+  const c0 = await sfft(s.x, k, { backend: 'cpu', mode: 'exact', stages: 0, seed: 82 });
+  const f0 = score(g0, s).found;
+  assert.ok(f0 < k, `stage 0 alone found ${f0}`);
+  assert.ok(Math.abs(f0 - score(c0, s).found) <= 2, `GPU ${f0} vs CPU ${score(c0, s).found}`);
+  assert.equal(g0.status, 'not-sparse');
+  // Each plan runs twice: the hashing zeroes the counters and bin counts of the previous call (stages: 3
+  // has more of those words than the hashing has invocations).
+  for (const o of [{ stages: 1 }, { rounds: 3, stages: 2 }, { rounds: 3, stages: 1, bExactConst: 8 }, { stages: 3 }, { stages: 3, gather: 'sorted' as const }]) {
+    const plan = await createSfftPlan({ n, k, backend: 'webgpu', gpu, mode: 'exact', seed: 82, ...o });
+    try {
+      for (let call = 0; call < 2; call++) {
+        const r = await plan.execute(x);
+        const sc = score(r, s);
+        const what = `${JSON.stringify(o)}, call ${call}`;
+        assert.equal(r.status, 'ok', `${what}: ${r.message}`);
+        assert.equal(sc.found, k, what);
+        assert.ok(sc.maxRel <= 1e-4, `${what}: ${sc.maxRel}`);
+        assert.ok(r.diagnostics.candidates < 1.05 * k, `${what}: candidates ${r.diagnostics.candidates}`);
+      }
+    } finally {
+      plan.destroy();
+    }
+  }
+});
+
+test('WebGPU exact path against the dense FFT of the same f32 signal', async (t) => {
+  const gpu = await testGpu();
+  if (!gpu) return t.skip('no WebGPU adapter');
+  const n = 2 ** 16;
+  const k = 200;
+  const s = sparseSignal({ n, k, seed: 91, magnitude: [1, 100] });
+  const x = Float32Array.from(s.x);
+  const dense = new Float64Array(2 * n);
+  planCpuFft(n).execute(Float64Array.from(x), dense);
+  const mags = Array.from({ length: n }, (_, f) => Math.hypot(dense[2 * f], dense[2 * f + 1]));
+  const largest = new Set([...mags.keys()].sort((a, b) => mags[b] - mags[a]).slice(0, k));
+  const r = await sfft(x, k, { backend: 'webgpu', gpu, mode: 'exact' });
+  assert.equal(r.status, 'ok', r.message);
+  assert.equal(r.frequencies.length, k);
+  r.frequencies.forEach((f, i) => {
+    assert.ok(largest.has(f), `frequency ${f} is not among the ${k} largest of the dense FFT`);
+    const e = Math.hypot(r.values[2 * i] - dense[2 * f], r.values[2 * i + 1] - dense[2 * f + 1]);
+    assert.ok(e <= 1e-4 * mags[f], `f=${f}: |error| ${e} vs |X| ${mags[f]}`);
+  });
+});
+
+test('WebGPU robust plan reused on two different signals (the hashing zeroes the previous call’s kept buckets)', async (t) => {
+  const gpu = await testGpu();
+  if (!gpu) return t.skip('no WebGPU adapter');
+  const n = 2 ** 16;
+  const k = 50;
+  const plan = await createSfftPlan({ n, k, backend: 'webgpu', gpu, mode: 'robust' });
+  try {
+    for (const seed of [101, 102]) {
+      const s = sparseSignal({ n, k, seed, snrDb: 20 });
+      const r = await plan.execute(Float32Array.from(s.x));
+      assert.equal(r.status, 'ok', r.message);
+      assert.ok(score(r, s).found >= 0.95 * k, `seed ${seed}: found ${score(r, s).found}`);
+      // Stale kept buckets from the first call would add votes: more located frequencies than the CPU's.
+      const c = await sfft(s.x, k, { backend: 'cpu', mode: 'robust' });
+      const dc = Math.abs(r.diagnostics.candidates - c.diagnostics.candidates);
+      assert.ok(dc <= 0.05 * c.diagnostics.candidates, `seed ${seed}: ${r.diagnostics.candidates} located, CPU ${c.diagnostics.candidates}`);
+    }
+  } finally {
+    plan.destroy();
+  }
+});
+
+test('WebGPU exact path, gather sorted: same result as the direct hashing (complex and real input)', async (t) => {
+  const gpu = await testGpu();
+  if (!gpu) return t.skip('no WebGPU adapter');
+  for (const [n, k, real] of [
+    [2 ** 18, 1000, false],
+    [2 ** 16, 40, true],
+  ] as const) {
+    const s = sparseSignal({ n, k, seed: 111, real });
+    const x = Float32Array.from(s.x);
+    const direct = await sfft(x, k, { backend: 'webgpu', gpu, mode: 'exact', real });
+    const sorted = await sfft(x, k, { backend: 'webgpu', gpu, mode: 'exact', real, gather: 'sorted' });
+    assert.equal(sorted.status, 'ok', sorted.message);
+    const sc = score(sorted, s);
+    assert.equal(sc.found, k, `n=${n} real=${real}: found ${sc.found}`);
+    assert.ok(sc.maxRel <= 1e-4, String(sc.maxRel));
+    assert.deepEqual([...sorted.frequencies], [...direct.frequencies]);
+    sorted.values.forEach((v, i) => assert.ok(Math.abs(v - direct.values[i]) <= 1e-5 * (1 + Math.abs(v)), `value ${i}: ${v} vs ${direct.values[i]}`));
+  }
+  assert.throws(() => planSfft({ n: 2 ** 16, k: 4, gather: 'random' as never }), /gather/);
 });

@@ -15,7 +15,9 @@ test('parameter rules: B from √(n k / log2 n), loop counts, kept buckets', () 
   assert.equal(r.robust!.estLoops, 12);
   assert.equal(r.robust!.loops.length, 17);
   assert.equal(r.exact!.B, 4096);
-  assert.equal(r.exact!.rounds, 6);
+  assert.equal(r.exact!.rounds, 4);
+  assert.equal(r.exact!.stages, 1);
+  assert.equal(planSfft({ n: 2 ** 22, k: 1000, bExactConst: 8 }).exact!.B, 8192);
   assert.equal(r.feasible, true);
   // Small n: B raised so that the 2k kept buckets are at most half.
   const s = planSfft({ n: 2 ** 14, k: 100 });
@@ -43,6 +45,9 @@ test('bad arguments throw ArgumentError', () => {
   assert.throws(() => planSfft({ n: 2 ** 16, k: 4, bLoc: 100 }), ArgumentError);
   assert.throws(() => planSfft({ n: 2 ** 16, k: 4, locLoops: 3, votes: 4 }), ArgumentError);
   assert.throws(() => planSfft({ n: 2 ** 16, k: 4, mode: 'fast' as never }), ArgumentError);
+  assert.throws(() => planSfft({ n: 2 ** 16, k: 4, rounds: 33 }), /rounds/);
+  assert.throws(() => planSfft({ n: 2 ** 16, k: 4, stages: 9 }), /stages/);
+  assert.throws(() => planSfft({ n: 2 ** 16, k: 4, bExactConst: 0 }), /bExactConst/);
 });
 
 test('permutations: σ odd, σ·σ⁻¹ ≡ 1 (mod n), exact modular products', () => {

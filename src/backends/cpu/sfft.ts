@@ -212,68 +212,78 @@ function energy(U: Float64Array): number {
 }
 
 /**
- * Exact-sparse path (sFFT 3.0 style). Each round hashes twice, with offsets τ and τ + σ·Δ (Δ = B/4 in
- * permuted time), subtracts what earlier rounds found, and decodes every bucket holding one frequency:
- * the ratio of the two buckets is e^{2πi g Δ/n} = e^{2πi (h/4 − d B/(4n))}, which gives the offset d of
- * g = σ f inside bucket h unambiguously for |d| < 2n/B. (sFFT 3.0 uses offsets 0 and 1, whose phase must
- * resolve 2π/n — 5e-8 rad at n = 2^27, beyond f32; Δ = B/4 needs only 2π·B/(4n).) A bucket counts as a
- * singleton when both buckets have equal magnitude, the phase gives an integer offset, g's home bucket is
- * h, and the second bucket matches the decoded coefficient within `singletonTolerance`.
- * Wrong decodes (rare collisions passing the tests) come back with the opposite sign in later rounds and
- * cancel when entries are merged.
+ * Exact-sparse path (sFFT 3.0 style), staged so that the GPU runs it as a short chain of dispatches.
+ * Every round hashes twice, with offsets τ and τ + σ·Δ (Δ = B/4 in permuted time); all rounds are
+ * hashed up front (independent permutations). A bucket holding one frequency is decoded from the ratio
+ * of its two hashings, e^{2πi g Δ/n} = e^{2πi (h/4 − d B/(4n))}, which gives the offset d of g = σ f inside
+ * bucket h unambiguously for |d| < 2n/B. (sFFT 3.0 uses offsets 0 and 1, whose phase must resolve 2π/n —
+ * 5e-8 rad at n = 2^27, beyond f32; Δ = B/4 needs only 2π·B/(4n).) A bucket counts as a singleton when
+ * both hashings have equal magnitude, the phase gives an integer offset, g's home bucket is h, and the
+ * second hashing matches the decoded coefficient within `singletonTolerance` (see exactDecode).
+ *
+ * Stage 0 decodes the singleton buckets of ALL rounds at once. A frequency decoded in several rounds is
+ * kept once, from its lowest round (the "representative"). Each further stage subtracts the previous
+ * stage's representatives from every round's buckets (peeling) and decodes all rounds again: frequencies
+ * that collided in every round of stage 0 are alone now, a decode accepted with interference just under
+ * the tolerance comes back as a small correction, and a wrong decode (a collision passing the tests)
+ * comes back with the opposite sign; entries of one frequency are summed when merged. Finally the last
+ * stage's representatives are subtracted too and each entry is corrected by the median (real and
+ * imaginary parts separately) of its residual over both hashings of all rounds.
  */
 export function exactSfftCpu(x: SignalArray, recipe: SfftRecipe): SfftPathResult {
   const e = recipe.exact as SfftExactRecipe;
   const { n } = recipe;
   const filt = buildSfftFilter(e.filter);
   const B = e.B;
-  const foundF: number[] = [];
-  const foundV: number[] = [];
-  let thr2 = 0;
-  const rounds: { U: Float64Array; V: Float64Array; tau2: number; start: number }[] = [];
-  for (let r = 0; r < e.rounds; r++) {
-    const loop = e.loops[r];
-    const tau2 = exactTau2(loop, e.delta, n);
-    const U = hashToBins(x, recipe.real, n, loop, filt);
-    const V = hashToBins(x, recipe.real, n, loop, filt, tau2);
-    if (r === 0) thr2 = (e.threshold * e.threshold * energy(U)) / B;
-    const known = { frequencies: Uint32Array.from(foundF), values: Float64Array.from(foundV) };
-    subtractKnown(U, known, loop, filt, n, loop.tau);
-    subtractKnown(V, known, loop, filt, n, tau2);
-    rounds.push({ U, V, tau2, start: foundF.length });
-    for (let h = 0; h < B; h++) {
-      const dec = exactDecode(U, V, h, loop, filt, n, B, tau2, thr2, e.singletonTolerance);
-      if (dec) {
-        foundF.push(dec[0]);
-        foundV.push(dec[1], dec[2]);
+  const R = e.rounds;
+  const tau2 = e.loops.map((l) => exactTau2(l, e.delta, n));
+  const U = e.loops.map((l) => hashToBins(x, recipe.real, n, l, filt));
+  const V = e.loops.map((l, r) => hashToBins(x, recipe.real, n, l, filt, tau2[r]));
+  const thr2 = (e.threshold * e.threshold * energy(U[0])) / B;
+  const F: number[] = [];
+  const Vals: number[] = [];
+  let previous: SfftCoefficients = { frequencies: new Uint32Array(0), values: new Float64Array(0) };
+  const subtractAll = (c: SfftCoefficients) => {
+    for (let r = 0; r < R; r++) {
+      subtractKnown(U[r], c, e.loops[r], filt, n, e.loops[r].tau);
+      subtractKnown(V[r], c, e.loops[r], filt, n, tau2[r]);
+    }
+  };
+  for (let stage = 0; stage <= e.stages; stage++) {
+    subtractAll(previous);
+    // Stage 0 decodes without the threshold: nothing has been subtracted yet, so no bucket holds the f32
+    // remainder of a subtraction, and the GPU knows the signal's bucket energy only after this stage.
+    const floor2 = stage === 0 ? 0 : thr2;
+    const seen = new Set<number>();
+    const sf: number[] = [];
+    const sv: number[] = [];
+    for (let r = 0; r < R; r++) {
+      for (let h = 0; h < B; h++) {
+        const dec = exactDecode(U[r], V[r], h, e.loops[r], filt, n, B, tau2[r], floor2, e.singletonTolerance);
+        if (!dec || seen.has(dec[0])) continue;
+        seen.add(dec[0]);
+        sf.push(dec[0]);
+        sv.push(dec[1], dec[2]);
       }
     }
+    F.push(...sf);
+    Vals.push(...sv);
+    previous = { frequencies: Uint32Array.from(sf), values: Float64Array.from(sv) };
   }
-  // Refinement: a decode accepted with interference just under singletonTolerance is off by up to that
-  // much. Subtract everything found from every round's buckets and correct each entry by the median
-  // (real and imaginary parts separately) of its residual over both hashings of all rounds — the robust
-  // path's estimator applied to the residual. Entries of one frequency get the same correction, which
-  // mergeCoefficients then applies once.
-  const F = Uint32Array.from(foundF);
-  const Vals = Float64Array.from(foundV);
-  rounds.forEach((rd, r) => {
-    const later = { frequencies: F.subarray(rd.start), values: Vals.subarray(2 * rd.start) };
-    subtractKnown(rd.U, later, e.loops[r], filt, n, e.loops[r].tau);
-    subtractKnown(rd.V, later, e.loops[r], filt, n, rd.tau2);
-  });
+  subtractAll(previous);
   const corr = new Float64Array(2 * F.length);
-  const re = new Float64Array(2 * rounds.length);
-  const im = new Float64Array(2 * rounds.length);
+  const re = new Float64Array(2 * R);
+  const im = new Float64Array(2 * R);
   for (let i = 0; i < F.length; i++) {
-    rounds.forEach((rd, r) => {
-      [re[2 * r], im[2 * r]] = estimateFromBucket(rd.U, F[i], e.loops[r], filt, n, e.loops[r].tau);
-      [re[2 * r + 1], im[2 * r + 1]] = estimateFromBucket(rd.V, F[i], e.loops[r], filt, n, rd.tau2);
-    });
+    for (let r = 0; r < R; r++) {
+      [re[2 * r], im[2 * r]] = estimateFromBucket(U[r], F[i], e.loops[r], filt, n, e.loops[r].tau);
+      [re[2 * r + 1], im[2 * r + 1]] = estimateFromBucket(V[r], F[i], e.loops[r], filt, n, tau2[r]);
+    }
     corr[2 * i] = median(re);
     corr[2 * i + 1] = median(im);
   }
-  const merged = mergeCoefficients(F, Vals, thr2, corr);
-  return { ...topK(merged.frequencies, merged.values, recipe.k), candidates: foundF.length, overflow: false };
+  const merged = mergeCoefficients(Uint32Array.from(F), Float64Array.from(Vals), thr2, corr);
+  return { ...topK(merged.frequencies, merged.values, recipe.k), candidates: F.length, overflow: false };
 }
 
 /** Offset of the exact path's second hashing: τ + σ·Δ. */

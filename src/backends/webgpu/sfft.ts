@@ -1,9 +1,15 @@
 /**
  * WebGPU executor of sparse FFT recipes. All steps of a path are recorded into one command encoder —
  * hashing (permutation + filter + aliasing), batched B-point FFTs (our Stockham FFT), cutoff, voting,
- * estimation, or the exact path's rounds of subtraction and decoding — and only the result lists come
+ * estimation, or the exact path's stages of subtraction and decoding — and only the result lists come
  * back to the host. The verification hashing runs in the same hash dispatch; subtracting the final result
  * from it is a second, small submission (the result must exist first).
+ *
+ * On a GPU every dependent dispatch costs a few microseconds however small, so the exact path is a short
+ * fixed chain (6 dispatches with one peeling stage, no clear commands): all rounds hashed in one dispatch,
+ * one batched FFT, one dispatch per stage (subtract, decode all rounds, keep each frequency once, bin for
+ * the next stage), a final subtraction and the estimation. Nothing in it grows with n but the range of
+ * the hashing's reads.
  *
  * Buffers are made once per plan; the input buffer is bound per call (bind groups cached per buffer).
  */
@@ -19,8 +25,10 @@ import {
   COEF_BYTES,
   COUNTER_WORDS,
   cutoffKernel,
-  decodeKernel,
+  aliasKernel,
   estimateKernel,
+  gatherKernel,
+  exactStageKernel,
   hashKernel,
   P_BYTES,
   peelKernel,
@@ -65,6 +73,33 @@ function twiddleTables(n: number): { lo: number; hi: Float32Array; low: Float32A
   return { lo, hi, low };
 }
 
+/**
+ * The sorted gather's tables: for every hashing (σ, τ) and non-zero filter tap i, the signal index
+ * (σ·(i − W/2) + τ) mod n (as hashToBins) and the destination hashing·W + i, in ascending index order.
+ */
+export function sortedTaps(hashings: { sigma: number; tau: number }[], filt: SfftFilter, n: number): { addr: Uint32Array; dest: Uint32Array } {
+  const { W, time } = filt;
+  const half = W / 2;
+  const mask = n - 1;
+  const taps: number[] = [];
+  for (let i = 0; i < W; i++) if (time[i] !== 0) taps.push(i);
+  const count = hashings.length * taps.length;
+  const addr = new Uint32Array(count);
+  const dest = new Uint32Array(count);
+  let c = 0;
+  hashings.forEach((h, s) => {
+    for (const i of taps) {
+      addr[c] = (Math.imul(h.sigma | 0, i - half) + h.tau) & mask;
+      dest[c] = s * W + i;
+      c++;
+    }
+  });
+  const order = new Uint32Array(count);
+  for (let i = 0; i < count; i++) order[i] = i;
+  order.sort((a, b) => addr[a] - addr[b] || a - b);
+  return { addr: order.map((i) => addr[i]), dest: order.map((i) => dest[i]) };
+}
+
 function pWords(loop: SfftLoop, tau2: number, uSlot: number, vSlot: number, round: number, mode: number): Uint32Array {
   return new Uint32Array([loop.sigma, loop.sigmaInv, loop.tau, tau2, uSlot, vSlot, round, mode]);
 }
@@ -78,10 +113,15 @@ interface ExactState {
   fft: WebGpuFft;
   list: GPUBuffer;
   corr: GPUBuffer;
-  binCounts: GPUBuffer;
-  steps: Step[][];
+  partials: GPUBuffer;
+  /** Words of `partials` holding round 0's energy. */
+  np: number;
+  /** Stages, bins, final subtraction and estimation: one compute pass. */
+  steps: Step[];
   hash: Program;
   hashSlots: GPUBuffer;
+  /** gather 'sorted': the gather's program and tables (bound like the hashing) and the aliasing step. */
+  sorted: { gather: Program; addr: GPUBuffer; dest: GPUBuffer; prod: GPUBuffer; count: number; alias: Step } | null;
   verify: Step[];
   verifyBinCounts: GPUBuffer;
   cap: number;
@@ -166,6 +206,13 @@ export class WebGpuSfft {
     return dispatchGrid(Math.ceil(threads / SFFT_WG), this.ctx.limits.maxComputeWorkgroupsPerDimension);
   }
 
+  /** Invocations of the cutoff's one workgroup per location loop: as many as the device allows, up to 1024. */
+  private cutoffWorkgroup(): number {
+    const l = this.ctx.limits;
+    const most = Math.min(1024, l.maxComputeInvocationsPerWorkgroup, l.maxComputeWorkgroupSizeX);
+    return Math.max(256, 2 ** Math.floor(Math.log2(most)));
+  }
+
   private checkBinding(bytes: number, what: string): void {
     const max = this.ctx.limits.maxStorageBufferBindingSize;
     if (bytes > max) throw new DeviceLimitError('maxStorageBufferBindingSize', bytes, max, what);
@@ -178,7 +225,11 @@ export class WebGpuSfft {
     const tw = twiddleTables(n);
     const twHi = this.buf(tw.hi, 'sfft-twhi');
     const twLo = this.buf(tw.low, 'sfft-twlo');
-    this.counters = this.buf(COUNTER_WORDS * 4, 'sfft-counters');
+    // The exact path's bin counts (one set per stage after the first) follow the counter words, so the
+    // hashing dispatch zeroes both at once.
+    const ex = recipe.exact;
+    const binWords = ex && recipe.feasible ? (ex.stages + 1) * ex.rounds * ex.B : 0;
+    this.counters = this.buf((COUNTER_WORDS + binWords) * 4, 'sfft-counters');
     this.stats = this.buf(64 * 4, 'sfft-stats');
     const maxB = Math.max(recipe.exact?.B ?? 0, recipe.robust?.bEst ?? 0, recipe.robust?.bLoc ?? 0);
     this.energies = this.buf(2 * maxB * 4, 'sfft-energies');
@@ -217,49 +268,64 @@ export class WebGpuSfft {
     const cap = e.foundCapacity;
     const list = this.buf(cap * COEF_BYTES, 'sfft-list');
     const corr = this.buf(cap * 8, 'sfft-corr');
-    const binCounts = this.buf(B * 4, 'sfft-bincounts');
-    const binTable = this.buf(B * e.slots * 4, 'sfft-bintable');
+    const np = Math.ceil(B / SFFT_WG);
+    const partials = this.buf(np * 4, 'sfft-partials');
+    // Stages read their buckets from one buffer and write the residual to the other (a stage's invocations
+    // re-decode other rounds' buckets from the input); bin tables alternate likewise.
+    const U2 = this.buf(2 * R * B * 8, 'sfft-U2');
+    const tables = [this.buf(R * B * e.slots * 4, 'sfft-bintable0'), this.buf(R * B * e.slots * 4, 'sfft-bintable1')];
+    const verifyBinCounts = this.buf(B * 4, 'sfft-verify-bincounts');
+    const verifyBinTable = this.buf(B * e.slots * 4, 'sfft-verify-bintable');
     const bc: BucketConsts = { n, B, D: filt.D, S: e.slots, twLoBits };
-    const [hash, bin, peel, reduce, decode, estimate] = await Promise.all([
-      this.prog(hashKernel({ n, B, W: filt.W, slots, real: this.recipe.real })),
-      this.prog(binKernel(bc, cap)),
+    const sc = { ...bc, rounds: R, thresh2PerB: (e.threshold * e.threshold) / B, tol: e.singletonTolerance, cap, binBase: COUNTER_WORDS };
+    const [hash, first, peel, final, estimate, bin, verifyPeel, reduce] = await Promise.all([
+      this.prog(hashKernel({ n, B, W: filt.W, slots, real: this.recipe.real, zeroWords: this.counters.size / 4 })),
+      this.prog(exactStageKernel(sc, 'first')),
+      e.stages > 0 ? this.prog(exactStageKernel(sc, 'peel')) : null,
+      this.prog(exactStageKernel(sc, 'final')),
+      this.prog(estimateKernel(n, twLoBits, [{ B, D: filt.D, first: 0, count: R }], cap, 'coefs', true)),
+      this.prog(binKernel(bc, this.verifyCap)),
       this.prog(peelKernel(bc)),
       this.prog(reduceKernel(B)),
-      this.prog(decodeKernel({ ...bc, thresh2PerB: (e.threshold * e.threshold) / B, tol: e.singletonTolerance, cap })),
-      this.prog(estimateKernel(n, twLoBits, [{ B, D: filt.D, first: 0, count: R }], cap, 'coefs', true)),
     ]);
     const fft = await WebGpuFft.create(this.ctx, fftProblem({ n: B, batch: slots }));
-    const bucketGrid = this.grid(B);
-    const capGrid = this.grid(cap);
-    const rounds: Step[][] = [];
-    for (let r = 0; r < R; r++) {
-      const l = e.loops[r];
-      const p = this.uniform(pWords(l, exactTau2(l, e.delta, n), 2 * r, 2 * r + 1, r, 0));
-      const steps: Step[] = [
-        { prog: bin, bind: { 0: list, 1: this.counters, 2: binCounts, 3: binTable, 4: p }, grid: capGrid },
-        { prog: peel, bind: { 0: list, 2: binCounts, 3: binTable, 4: p, 5: U, 6: H, 7: this.energies, 8: t.twHi, 9: t.twLo }, grid: bucketGrid },
-      ];
-      if (r === 0) steps.push({ prog: reduce, bind: { 4: p, 7: this.energies, 10: this.stats }, grid: [1, 1] });
-      steps.push({ prog: decode, bind: { 0: list, 1: this.counters, 4: p, 5: U, 6: H, 8: t.twHi, 9: t.twLo, 10: this.stats }, grid: bucketGrid });
-      rounds.push(steps);
-    }
-    // Refinement: subtract what later rounds found from each round's buckets, then the median correction.
-    for (let r = 0; r < R; r++) {
-      const l = e.loops[r];
-      const p = this.uniform(pWords(l, exactTau2(l, e.delta, n), 2 * r, 2 * r + 1, r, 1));
-      rounds.push([
-        { prog: bin, bind: { 0: list, 1: this.counters, 2: binCounts, 3: binTable, 4: p }, grid: capGrid },
-        { prog: peel, bind: { 0: list, 2: binCounts, 3: binTable, 4: p, 5: U, 6: H, 7: this.energies, 8: t.twHi, 9: t.twLo }, grid: bucketGrid },
+    let sorted: ExactState['sorted'] = null;
+    if (e.gather === 'sorted') {
+      const all = [...e.loops.flatMap((l) => [{ sigma: l.sigma, tau: l.tau }, { sigma: l.sigma, tau: exactTau2(l, e.delta, n) }]), e.verify];
+      const t = sortedTaps(all, filt, n);
+      const real = this.recipe.real;
+      const addr = this.buf(t.addr, 'sfft-gather-addr');
+      const dest = this.buf(t.dest, 'sfft-gather-dest');
+      const prod = this.buf(slots * filt.W * (real ? 4 : 8), 'sfft-gather-prod');
+      const [gather, alias] = await Promise.all([
+        this.prog(gatherKernel(t.addr.length, real)),
+        this.prog(aliasKernel({ n, B, W: filt.W, slots, real, zeroWords: this.counters.size / 4 })),
       ]);
+      sorted = { gather, addr, dest, prod, count: t.addr.length, alias: { prog: alias, bind: { 1: G, 3: u, 4: this.counters, 5: prod }, grid: this.grid(slots * B) } };
     }
-    rounds.push([{ prog: estimate, bind: { 0: list, 1: this.counters, 2: loops, 3: corr, 5: U, 6: H, 8: t.twHi, 9: t.twLo }, grid: capGrid }]);
+    const stageGrid = this.grid(R * B);
+    const tw = { 8: t.twHi, 9: t.twLo };
+    const common = { 0: list, 1: this.counters, 2: loops, 6: H, ...tw };
+    // Stage 0 decodes every round and bins what it keeps; stage s ≥ 1 subtracts those, decodes and bins
+    // again; the final stage only subtracts, leaving the residual for the estimation's corrections.
+    const steps: Step[] = [{ prog: first, bind: { ...common, 4: this.uniform(pWords(e.loops[0], 0, 0, 0, 0, 0)), 5: U, 7: partials, 10: tables[0] }, grid: stageGrid }];
+    let from = U;
+    for (let st = 1; st <= e.stages + 1; st++) {
+      const to = from === U ? U2 : U;
+      const bind = { ...common, 3: tables[(st - 1) % 2], 4: this.uniform(pWords(e.loops[0], 0, 0, 0, st, 0)), 5: from, 11: to };
+      if (st <= e.stages) steps.push({ prog: peel!, bind: { ...bind, 7: partials, 10: tables[st % 2] }, grid: stageGrid });
+      else steps.push({ prog: final, bind, grid: stageGrid });
+      from = to;
+    }
+    steps.push({ prog: estimate, bind: { 0: list, 1: this.counters, 2: loops, 3: corr, 5: from, 6: H, ...tw }, grid: this.grid(cap) });
     const pv = this.uniform(pWords(e.verify, 0, slots - 1, NONE, 1, 2));
     const verify: Step[] = [
-      { prog: bin, bind: { 0: this.verifyList, 1: this.counters, 2: binCounts, 3: binTable, 4: pv }, grid: this.grid(this.verifyCap) },
-      { prog: peel, bind: { 0: this.verifyList, 2: binCounts, 3: binTable, 4: pv, 5: U, 6: H, 7: this.energies, 8: t.twHi, 9: t.twLo }, grid: bucketGrid },
+      { prog: bin, bind: { 0: this.verifyList, 1: this.counters, 2: verifyBinCounts, 3: verifyBinTable, 4: pv }, grid: this.grid(this.verifyCap) },
+      // The verification hashing is slot 2R of U, which the stages never write.
+      { prog: verifyPeel, bind: { 0: this.verifyList, 2: verifyBinCounts, 3: verifyBinTable, 4: pv, 5: U, 6: H, 7: this.energies, ...tw }, grid: this.grid(B) },
       { prog: reduce, bind: { 4: pv, 7: this.energies, 10: this.stats }, grid: [1, 1] },
     ];
-    this.exactState = { R, B, filt, u, U, fft, list, corr, binCounts, steps: rounds, hash, hashSlots, verify, verifyBinCounts: binCounts, cap };
+    this.exactState = { R, B, filt, u, U, fft, list, corr, partials, np, steps, hash, hashSlots, sorted, verify, verifyBinCounts, cap };
   }
 
   private async buildRobust(t: { twHi: GPUBuffer; twLo: GPUBuffer }): Promise<void> {
@@ -298,9 +364,10 @@ export class WebGpuSfft {
     ].filter((g) => g.count > 0);
     const bc: BucketConsts = { n, B: bEst, D: fEst.D, S: 8, twLoBits };
     const [hashLoc, hashEst, cutoff, vote, estimate, bin, peel, reduce] = await Promise.all([
-      this.prog(hashKernel({ n, B: bLoc, W: fLoc.W, slots: locLoops, real: this.recipe.real })),
-      this.prog(hashKernel({ n, B: bEst, W: fEst.W, slots: estSlots.length, real: this.recipe.real })),
-      this.prog(cutoffKernel(bLoc, kept)),
+      // The two hashings zero the counters and the kept-bucket bitset (no clear commands).
+      this.prog(hashKernel({ n, B: bLoc, W: fLoc.W, slots: locLoops, real: this.recipe.real, zeroWords: this.counters.size / 4 })),
+      this.prog(hashKernel({ n, B: bEst, W: fEst.W, slots: estSlots.length, real: this.recipe.real, zeroWords: keptBits.size / 4 })),
+      this.prog(cutoffKernel(bLoc, kept, this.cutoffWorkgroup())),
       this.prog(voteKernel(n, bLoc, kept, locLoops, r.votes, cap)),
       this.prog(estimateKernel(n, twLoBits, groups, cap, 'hits', false)),
       this.prog(binKernel(bc, this.verifyCap)),
@@ -356,7 +423,7 @@ export class WebGpuSfft {
     enc: GPUCommandEncoder,
     x: GPUBuffer,
     cache: WeakMap<GPUBuffer, GPUBindGroup[]>,
-    progs: { prog: Program; g: GPUBuffer; slots: GPUBuffer; u: GPUBuffer; threads: number }[],
+    progs: { prog: Program; g: GPUBuffer; slots: GPUBuffer; u: GPUBuffer; threads: number; zero?: GPUBuffer }[],
   ): void {
     if (x.size < this.inputBytes) throw new ArgumentError('x', `GPUBuffer of ${x.size} bytes`, `at least ${this.inputBytes} bytes`);
     let groups = cache.get(x);
@@ -369,6 +436,7 @@ export class WebGpuSfft {
             { binding: 1, resource: { buffer: p.g } },
             { binding: 2, resource: { buffer: p.slots } },
             { binding: 3, resource: { buffer: p.u } },
+            ...(p.zero ? [{ binding: 4, resource: { buffer: p.zero } }] : []),
           ],
         }),
       );
@@ -389,18 +457,23 @@ export class WebGpuSfft {
     this.ctx.assertUsable('sfft');
   }
 
-  /** Records the whole exact path (hashing, FFTs, rounds, refinement) into `enc`. */
-  encodeExact(enc: GPUCommandEncoder, x: GPUBuffer): void {
+  /**
+   * Records the whole exact path into `enc`: the hashing of all rounds (one dispatch, which also zeroes the
+   * counters and bin counts), their batched B-point FFTs, then one compute pass with the stages (see
+   * buildExact).
+   */
+  encodeExact(enc: GPUCommandEncoder, x: GPUBuffer, upTo: 'hash' | 'fft' | 'all' = 'all'): void {
     this.assertUsable();
     const s = this.exactState;
     if (!s) throw new ArgumentError('mode', this.recipe.exact ? 'infeasible' : 'robust', 'a plan with the exact path');
-    enc.clearBuffer(this.counters);
+    if (upTo !== 'hash' && upTo !== 'fft' && upTo !== 'all') throw new ArgumentError('upTo', upTo, "'hash', 'fft' or 'all'");
+    // upTo: a prefix of the chain, for benchmarks that split the time between the steps. The hashing
+    // also zeroes the counters and bin counts (no clear command).
     this.hashPassFor(enc, x, 'exact');
+    if (upTo === 'hash') return;
     s.fft.encode(enc, s.u, s.U);
-    for (let i = 0; i < s.steps.length; i++) {
-      if (s.steps[i][0].prog.src.name === 'bin') enc.clearBuffer(s.binCounts);
-      this.runSteps(enc, s.steps[i]);
-    }
+    if (upTo === 'fft') return;
+    this.runSteps(enc, s.steps);
   }
 
   private readonly hashGroupsByPath = { exact: new WeakMap<GPUBuffer, GPUBindGroup[]>(), robust: new WeakMap<GPUBuffer, GPUBindGroup[]>() };
@@ -409,33 +482,44 @@ export class WebGpuSfft {
     const cache = this.hashGroupsByPath[path];
     if (path === 'exact') {
       const s = this.exactState!;
-      this.hashPass(enc, x, cache, [{ prog: s.hash, g: this.exactG!, slots: s.hashSlots, u: s.u, threads: (2 * s.R + 1) * s.B }]);
+      if (s.sorted) {
+        const t = s.sorted;
+        this.hashPass(enc, x, cache, [{ prog: t.gather, g: t.addr, slots: t.dest, u: t.prod, threads: t.count }]);
+        this.runSteps(enc, [t.alias]);
+      } else {
+        this.hashPass(enc, x, cache, [{ prog: s.hash, g: this.exactG!, slots: s.hashSlots, u: s.u, threads: (2 * s.R + 1) * s.B, zero: this.counters }]);
+      }
     } else {
       const s = this.robustState!;
       const r = this.recipe.robust!;
       this.hashPass(enc, x, cache, [
-        { prog: s.hashLoc, g: s.gLoc, slots: s.slotsLoc, u: s.uLoc, threads: r.locLoops * s.bLoc },
-        { prog: s.hashEst, g: s.gEst, slots: s.slotsEst, u: s.uEst, threads: (r.estLoops + 1) * s.bEst },
+        { prog: s.hashLoc, g: s.gLoc, slots: s.slotsLoc, u: s.uLoc, threads: r.locLoops * s.bLoc, zero: this.counters },
+        { prog: s.hashEst, g: s.gEst, slots: s.slotsEst, u: s.uEst, threads: (r.estLoops + 1) * s.bEst, zero: s.keptBits },
       ]);
     }
   }
 
-  /** Records the whole robust path (hashing, FFTs, cutoff, voting, estimation) into `enc`. */
-  encodeRobust(enc: GPUCommandEncoder, x: GPUBuffer): void {
+  /** Records the whole robust path (hashing, FFTs, cutoff, voting, estimation) into `enc`; upTo as encodeExact. */
+  encodeRobust(enc: GPUCommandEncoder, x: GPUBuffer, upTo: 'hash' | 'fft' | 'all' = 'all'): void {
     this.assertUsable();
     const s = this.robustState;
     if (!s) throw new ArgumentError('mode', this.recipe.robust ? 'infeasible' : 'exact', 'a plan with the robust path');
-    enc.clearBuffer(this.counters);
-    enc.clearBuffer(s.keptBits);
+    if (upTo !== 'hash' && upTo !== 'fft' && upTo !== 'all') throw new ArgumentError('upTo', upTo, "'hash', 'fft' or 'all'");
     this.hashPassFor(enc, x, 'robust');
+    if (upTo === 'hash') return;
     s.fftLoc.encode(enc, s.uLoc, s.ULoc);
     s.fftEst.encode(enc, s.uEst, s.UEst);
+    if (upTo === 'fft') return;
     this.runSteps(enc, s.steps);
   }
+
+  /** Bytes copied back to the host by this plan's calls so far (diagnostics for the benchmark). */
+  readbackBytes = 0;
 
   /** Copies several buffer ranges into one staging buffer and maps it once. */
   private async readMany(parts: { buf: GPUBuffer; bytes: number }[], enc = this.ctx.device.createCommandEncoder()): Promise<ArrayBuffer[]> {
     const total = parts.reduce((s, p) => s + Math.ceil(p.bytes / 4) * 4, 0);
+    this.readbackBytes += total;
     const staging = this.ctx.device.createBuffer({ size: Math.max(16, total), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
     try {
       let off = 0;
@@ -470,33 +554,34 @@ export class WebGpuSfft {
   async readExact(enc?: GPUCommandEncoder): Promise<SfftPathResult> {
     const s = this.exactState!;
     const e = this.recipe.exact!;
-    const [cnt, stats, list, corr] = await this.readMany(
+    const [cnt, partials, list, corr] = await this.readMany(
       [
         { buf: this.counters, bytes: 16 },
-        { buf: this.stats, bytes: 16 },
+        { buf: s.partials, bytes: s.np * 4 },
         { buf: s.list, bytes: s.cap * COEF_BYTES },
         { buf: s.corr, bytes: s.cap * 8 },
       ],
       enc,
     );
     const c = new Uint32Array(cnt);
-    const found = Math.min(c[0], s.cap);
+    const count = Math.min(c[0], s.cap);
     const lu = new Uint32Array(list);
     const lf = new Float32Array(list);
     const cf = new Float32Array(corr);
-    const F = new Uint32Array(found);
-    const V = new Float64Array(2 * found);
-    const C = new Float64Array(2 * found);
-    for (let i = 0; i < found; i++) {
+    const F = new Uint32Array(count);
+    const V = new Float64Array(2 * count);
+    const C = new Float64Array(2 * count);
+    for (let i = 0; i < count; i++) {
       F[i] = lu[4 * i];
       V[2 * i] = lf[4 * i + 1];
       V[2 * i + 1] = lf[4 * i + 2];
       C[2 * i] = cf[2 * i];
       C[2 * i + 1] = cf[2 * i + 1];
     }
-    const thr2 = (e.threshold * e.threshold * new Float32Array(stats)[0]) / s.B;
+    const energy = new Float32Array(partials).reduce((a, b) => a + b, 0);
+    const thr2 = (e.threshold * e.threshold * energy) / s.B;
     const merged = mergeCoefficients(F, V, thr2, C);
-    return { ...topK(merged.frequencies, merged.values, this.recipe.k), candidates: c[0], overflow: c[1] !== 0 || c[0] > s.cap };
+    return { ...topK(merged.frequencies, merged.values, this.recipe.k), candidates: count, overflow: c[1] !== 0 || c[0] > s.cap };
   }
 
   async runRobust(x: GPUBuffer): Promise<SfftPathResult> {
@@ -548,7 +633,7 @@ export class WebGpuSfft {
     q.writeBuffer(this.verifyList, 0, words, 0, Math.max(16, m * COEF_BYTES));
     q.writeBuffer(this.counters, 8, new Uint32Array([m]));
     const enc = this.ctx.device.createCommandEncoder();
-    enc.clearBuffer(path === 'exact' ? this.exactState!.binCounts : this.robustState!.binCounts);
+    enc.clearBuffer(path === 'exact' ? this.exactState!.verifyBinCounts : this.robustState!.binCounts);
     this.runSteps(enc, steps);
     const [stats] = await this.readMany([{ buf: this.stats, bytes: 16 }], enc);
     const sf = new Float32Array(stats);
