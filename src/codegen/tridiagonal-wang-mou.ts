@@ -1,7 +1,8 @@
 /**
  * WGSL generation for the Wang & Mou tridiagonal levels of planner/tridiagonal.ts. The CPU file
- * backends/cpu/wang-mou.ts executes the same structure in float64 and is the specification of what
- * these kernels compute (same merge formulas, same order of operations).
+ * backends/cpu/wang-mou.ts executes the same level structure in float64 (same merge formulas for the
+ * exchange steps); the kernels differ from it only in how an invocation treats its own rows (below),
+ * which yields the same reduced rows up to a scale factor per row.
  *
  * One kernel family, three modes, per level:
  *  - 'solve':  load → reduce all levels → x = d / b → store.
@@ -12,15 +13,24 @@
  * plus 'form': one invocation per separator builds the coarse system's row from the separator's own
  * equation and the two neighbouring chunks' boundary rows.
  *
+ * Work per row is O(1), not O(log N): an invocation holds R consecutive rows [p, p+R) and first
+ * reduces them with one downward and one upward elimination sweep (the partition method), which
+ * leaves every row in the Wang & Mou block form a·x_{p−1} + b·x_i + c·x_{p+R} = d. The exchange steps
+ * then merge blocks exactly as Wang & Mou does, but update only the two boundary rows (first and last)
+ * of each invocation: nothing else is read by a merge. Once the boundary rows are solved, every
+ * interior row follows from its block form with the neighbouring invocations' boundary values
+ * x_{p−1} and x_{p+R}. (Updating all R rows in every exchange step, as the seeds do, costs O(R log N)
+ * flops a thread and made the kernels compute-bound far below the memory bandwidth.)
+ *
  * Memory pattern: every row is read from global memory once per kernel and written once, coalesced:
  * invocation `lid` loads rows lid, lid+T, lid+2T, … (for interleaved batches of small systems, the
- * fastest-varying index walks the systems instead, which is what is contiguous there) into one
- * workgroup array of rows; after a barrier each invocation takes its R *consecutive* rows into
- * registers (the index-digit permutation happens in this exchange, at no extra cost). The first log2 R
- * levels run in registers. Every later level needs, from other invocations, only the boundary rows of
- * the blocks being merged (the "centre equations"): each invocation publishes its first and last row
- * in the same workgroup array and reads the 2 (radix 2) or 6 (radix 4: two levels per barrier pair)
- * boundary rows it needs. The output goes back through the array for a coalesced store.
+ * fastest-varying index walks the systems instead, which is what is contiguous there) into workgroup
+ * arrays (one per coefficient, padded by one element every 32 so that invocations reading R
+ * consecutive rows hit different banks); after a barrier each invocation takes its R *consecutive*
+ * rows into registers (the index-digit permutation happens in this exchange, at no extra cost). The
+ * exchange steps publish each invocation's first and last row in the same arrays and read the 2
+ * (radix 2) or 6 (radix 4: two levels per barrier pair) boundary rows a merge needs. The output goes
+ * back through the arrays for a coalesced store.
  */
 import { stableKey, type KernelSource } from '../backends/webgpu/pipelines.js';
 import type { TridiagonalLevel } from '../planner/tridiagonal.js';
@@ -37,6 +47,8 @@ export interface WangMouKernelSpec {
   exchangeRadices: number[];
   segment: number;
   systemsPerWorkgroup: number;
+  /** Pad the workgroup arrays by one element every 32 (bank conflicts); see planner padShared. */
+  padShared: boolean;
 }
 
 export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex: boolean): WangMouKernelSpec {
@@ -44,6 +56,7 @@ export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex:
     mode, complex, layout: level.layout,
     rowsPerWorkgroup: level.rowsPerWorkgroup, rowsPerThread: level.rowsPerThread,
     exchangeRadices: level.exchangeRadices, segment: level.segment, systemsPerWorkgroup: level.systemsPerWorkgroup,
+    padShared: level.padShared,
   };
 }
 
@@ -163,6 +176,8 @@ export function wangMouKernel(spec: WangMouKernelSpec): KernelSource {
   const seg = spec.segment;
   const G = spec.systemsPerWorkgroup;
   const partition = mode !== 'solve';
+  const shLen = spec.padShared ? P + Math.floor(P / 32) : P;
+  if (P % R !== 0 || (R === 1 && seg !== 1)) throw new Error(`wangMouKernel: rowsPerThread ${R} must divide ${P} (1 only for 1-row systems)`);
   const L: string[] = [];
   const e = (s: string) => L.push(s);
 
@@ -181,8 +196,15 @@ export function wangMouKernel(spec: WangMouKernelSpec): KernelSource {
   else e(`@group(0) @binding(6) var<storage, read_write> X: array<T>;`);
   if (mode === 'expand') e(`@group(0) @binding(7) var<storage, read> XC: array<T>;`);
   e(`
-// The one workgroup array: staged load, then the exchanged boundary rows, then the staged store.
-var<workgroup> sh: array<Row, ${P}>;
+// Workgroup arrays, one per coefficient: staged load, then the exchanged boundary rows, then the
+// staged store (solution in shA).
+var<workgroup> shA: array<T, ${shLen}>;
+var<workgroup> shB: array<T, ${shLen}>;
+var<workgroup> shC: array<T, ${shLen}>;
+var<workgroup> shD: array<T, ${shLen}>;
+fn sp(k: u32) -> u32 { return ${spec.padShared ? 'k + (k >> 5u)' : 'k'}; }
+fn shPut(k: u32, w: Row) { let q = sp(k); shA[q] = w.a; shB[q] = w.b; shC[q] = w.c; shD[q] = w.d; }
+fn shGet(k: u32) -> Row { let q = sp(k); return Row(shA[q], shB[q], shC[q], shD[q]); }
 
 // Addresses within the bound windows of the arrays, and status words (see addressWgsl).
 ${addressWgsl(layout)}
@@ -232,57 +254,47 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   e(`    let s = slot(wg, k * ${Tn}u + lid);`);
   e(`    var w = identityRow();`);
   e(`    if (s.valid) { w = loadRow(s.sys, s.i); }`);
-  e(`    sh[s.v] = w;`);
+  e(`    shPut(s.v, w);`);
   e(`  }`);
   e(`  workgroupBarrier();`);
-  for (let j = 0; j < R; j++) e(`  var r${j} = sh[lid * ${R}u + ${j}u];`);
+  for (let j = 0; j < R; j++) e(`  var r${j} = shGet(lid * ${R}u + ${j}u);`);
 
-  // Local stages in registers.
-  for (let s = 1; s < R; s *= 2) {
-    e(`  // local stage, block size ${s}`);
-    for (let p = 0; p < R; p += 2 * s) {
-      const m = p + s - 1;
-      e(`  {`);
-      e(`    let Rr = r${m};`);
-      e(`    let Lp = mergeL(Rr, r${m + 1});`);
-      for (let i = p; i < p + 2 * s; i++) {
-        if (i <= m) e(`    r${i} = updLeft(r${i}, Lp);`);
-        else if (i === m + 1) e(`    r${i} = Lp;`);
-        else e(`    r${i} = updRight(r${i}, Rr, Lp);`);
-      }
-      e(`  }`);
-    }
-  }
+  // Own rows in registers: a downward then an upward elimination sweep leave every row in the block
+  // form a·x_{p−1} + b·x_i + c·x_{p+R} = d (what log2 R Wang & Mou stages give, in O(R) instead of
+  // O(R log R)).
+  for (let j = 1; j < R; j++) e(`  r${j} = mergeL(r${j - 1}, r${j});`);
+  for (let j = R - 2; j >= 0; j--) e(`  r${j} = updLeft(r${j}, r${j + 1});`);
 
-  // Exchange steps.
+  // Exchange steps: only the boundary rows (first and last of the invocation) take part.
+  const ends = R > 1 ? [0, R - 1] : [0];
   let s = R;
   for (const radix of spec.exchangeRadices) {
     const q = s / R; // invocations per block
     e(`  // exchange step, radix ${radix}, block size ${s} rows (${q} invocations)`);
     e(`  workgroupBarrier(); // everyone is done reading sh`);
-    e(`  sh[2u * lid] = r0;`);
-    e(`  sh[2u * lid + 1u] = r${R - 1};`);
+    e(`  shPut(2u * lid, r0);`);
+    e(`  shPut(2u * lid + 1u, r${R - 1});`);
     e(`  workgroupBarrier();`);
     e(`  {`);
     if (radix === 2) {
       e(`    let base = (lid / ${2 * q}u) * ${2 * q}u;`);
-      e(`    let Rr = sh[2u * (base + ${q - 1}u) + 1u];`);
-      e(`    let Lp = mergeL(Rr, sh[2u * (base + ${q}u)]);`);
+      e(`    let Rr = shGet(2u * (base + ${q - 1}u) + 1u);`);
+      e(`    let Lp = mergeL(Rr, shGet(2u * (base + ${q}u)));`);
       e(`    if (lid < base + ${q}u) {`);
-      for (let j = 0; j < R; j++) e(`      r${j} = updLeft(r${j}, Lp);`);
+      for (const j of ends) e(`      r${j} = updLeft(r${j}, Lp);`);
       e(`    } else {`);
       e(`      if (lid == base + ${q}u) { r0 = Lp; } else { r0 = updRight(r0, Rr, Lp); }`);
-      for (let j = 1; j < R; j++) e(`      r${j} = updRight(r${j}, Rr, Lp);`);
+      e(`      r${R - 1} = updRight(r${R - 1}, Rr, Lp);`);
       e(`    }`);
       s *= 2;
     } else {
       e(`    let qb = (lid / ${4 * q}u) * ${4 * q}u;`);
-      e(`    let last0 = sh[2u * (qb + ${q - 1}u) + 1u];`);
-      e(`    let first1 = sh[2u * (qb + ${q}u)];`);
-      e(`    let last1 = sh[2u * (qb + ${2 * q - 1}u) + 1u];`);
-      e(`    let first2 = sh[2u * (qb + ${2 * q}u)];`);
-      e(`    let last2 = sh[2u * (qb + ${3 * q - 1}u) + 1u];`);
-      e(`    let first3 = sh[2u * (qb + ${3 * q}u)];`);
+      e(`    let last0 = shGet(2u * (qb + ${q - 1}u) + 1u);`);
+      e(`    let first1 = shGet(2u * (qb + ${q}u));`);
+      e(`    let last1 = shGet(2u * (qb + ${2 * q - 1}u) + 1u);`);
+      e(`    let first2 = shGet(2u * (qb + ${2 * q}u));`);
+      e(`    let last2 = shGet(2u * (qb + ${3 * q - 1}u) + 1u);`);
+      e(`    let first3 = shGet(2u * (qb + ${3 * q}u));`);
       e(`    let L01 = mergeL(last0, first1);`);
       e(`    let L23 = mergeL(last2, first3);`);
       // s ≥ R ≥ 2, so last1 is never first1 (the CPU spec's s = 1 case cannot occur here).
@@ -296,7 +308,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
       e(`    if (bi >= 2u) { R1 = last2; Lp1 = L23; }`);
       e(`    let right1 = (bi & 1u) == 1u;`);
       e(`    let right2 = bi >= 2u;`);
-      for (let j = 0; j < R; j++) {
+      for (const j of ends) {
         e(`    {`);
         e(`      var w = r${j};`);
         if (j === 0) e(`      if (right1 && lead) { w = Lp1; } else if (right1) { w = updRight(w, R1, Lp1); } else { w = updLeft(w, Lp1); }`);
@@ -342,21 +354,47 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
       e(`  if (myK < prm.seps) { xR = XC[mySys * prm.seps + myK]; }`);
       e(`  if (lid == 0u && myK < prm.seps) { X[rhsAddr(mySys, myK * ${P + 1}u + ${P}u)] = xR; }`);
     }
-    e(`  workgroupBarrier(); // everyone is done reading sh`);
-    for (let j = 0; j < R; j++) {
-      e(`  {`);
-      e(`    let w = r${j};`);
-      e(`    if (badpivot(w.b)) { flags |= 1u; }`);
-      if (mode === 'expand') e(`    let x = dv((w.d - mul(w.a, xL)) - mul(w.c, xR), w.b);`);
-      else e(`    let x = dv(w.d, w.b);`);
-      e(`    sh[lid * ${R}u + ${j}u].a = x;`);
-      e(`  }`);
+    // Boundary rows are fully reduced: b·x = d − a·x_{outside left} − c·x_{outside right}, where the
+    // outside values are 0 for a whole system (its padded ends) and the separators for a chunk.
+    const outL = mode === 'expand' ? 'xL' : 'ZERO';
+    const outR = mode === 'expand' ? 'xR' : 'ZERO';
+    const solveRow = (w: string, xl: string, xr: string) =>
+      mode === 'expand' ? `dv((${w}.d - mul(${w}.a, ${xl})) - mul(${w}.c, ${xr}), ${w}.b)` : `dv(${w}.d, ${w}.b)`;
+    for (let j = 0; j < R; j++) e(`  if (badpivot(r${j}.b)) { flags |= 1u; }`);
+    e(`  let xFirst = ${solveRow('r0', outL, outR)};`);
+    e(`  let xLast = ${solveRow(`r${R - 1}`, outL, outR)};`);
+    if (R > 2) {
+      // Interior rows need the last value of the previous invocation and the first of the next one
+      // (unless this invocation starts or ends its system / chunk).
+      if (partition) {
+        e(`  let startsSeg = lid == 0u;`);
+        e(`  let endsSeg = lid == ${Tn - 1}u;`);
+      } else {
+        e(`  let startsSeg = (lid * ${R}u) % ${seg}u == 0u;`);
+        e(`  let endsSeg = ((lid + 1u) * ${R}u) % ${seg}u == 0u;`);
+      }
+      e(`  workgroupBarrier(); // everyone is done reading the exchanged rows`);
+      e(`  shA[sp(2u * lid)] = xFirst;`);
+      e(`  shA[sp(2u * lid + 1u)] = xLast;`);
+      e(`  workgroupBarrier();`);
+      e(`  var xPrev = ${outL};`);
+      e(`  var xNext = ${outR};`);
+      e(`  if (!startsSeg) { xPrev = shA[sp(2u * lid - 1u)]; }`);
+      e(`  if (!endsSeg) { xNext = shA[sp(2u * lid + 2u)]; }`);
+      e(`  workgroupBarrier(); // everyone has read its neighbours before the solution overwrites them`);
+      e(`  shA[sp(lid * ${R}u)] = xFirst;`);
+      e(`  shA[sp(lid * ${R}u + ${R - 1}u)] = xLast;`);
+      for (let j = 1; j < R - 1; j++) e(`  shA[sp(lid * ${R}u + ${j}u)] = dv((r${j}.d - mul(r${j}.a, xPrev)) - mul(r${j}.c, xNext), r${j}.b);`);
+    } else {
+      e(`  workgroupBarrier(); // everyone is done reading the staged rows`);
+      e(`  shA[sp(lid * ${R}u)] = xFirst;`);
+      if (R === 2) e(`  shA[sp(lid * ${R}u + 1u)] = xLast;`);
     }
     e(`  workgroupBarrier();`);
     e(`  for (var k = 0u; k < ${R}u; k++) {`);
     e(`    let s = slot(wg, k * ${Tn}u + lid);`);
     e(`    if (s.valid) {`);
-    e(`      let x = sh[s.v].a;`);
+    e(`      let x = shA[sp(s.v)];`);
     e(`      X[rhsAddr(s.sys, s.i)] = x;`);
     e(`      if (nonfinite(x)) { flagStatus(s.sys, 2u); }`);
     e(`    }`);

@@ -8,10 +8,12 @@
  * - 'solve': the whole system fits one workgroup. Systems are padded to `segment` = the next power of
  *   two ≥ n with identity rows (a=0, b=1, c=0, d=0 gives x=0 and decouples) and `systemsPerWorkgroup`
  *   of them share a workgroup of `rowsPerWorkgroup` rows, so small systems (N = 4) still fill a
- *   workgroup. Each invocation holds `rowsPerThread` consecutive rows in registers: the first
- *   log2(rowsPerThread) Wang & Mou stages run in registers without any exchange, the remaining ones
- *   exchange only the boundary (centre) equations of each block through workgroup memory, one barrier
- *   pair per radix-2 or radix-4 step (`exchangeRadices`).
+ *   workgroup. Each invocation holds `rowsPerThread` consecutive rows in registers and reduces them
+ *   with two elimination sweeps (what the first log2(rowsPerThread) Wang & Mou stages give); the
+ *   remaining stages exchange only the boundary (centre) equations of each block through workgroup
+ *   memory, one barrier pair per radix-2 or radix-4 step (`exchangeRadices`), and update only the
+ *   invocations' first and last rows. Systems of at most `threadSystemMaxN` rows are solved by one
+ *   invocation each (rowsPerThread = segment, no exchange step).
  * - 'partition': the system is larger than a workgroup. Rows are cut into chunks of
  *   `rowsPerWorkgroup` interior rows followed by one separator row (period rowsPerWorkgroup + 1). A
  *   workgroup reduces its chunk with Wang & Mou, which expresses every interior row through the two
@@ -60,8 +62,22 @@ export interface TridiagonalLimits {
 export interface TridiagonalPlanOptions {
   /** Radix of the workgroup exchange steps (2: one level a step; 4: two levels a step). Default 4. */
   radix?: 2 | 4;
-  /** Rows each invocation keeps in registers (power of two). Default 4 real, 2 complex. */
+  /**
+   * Rows each invocation keeps in registers (power of two, 2 … 32). Default 8 real, 4 complex: the
+   * exchange steps update two rows an invocation whatever this is, so more rows a thread means fewer
+   * exchange steps and barriers, at the price of registers.
+   */
   rowsPerThread?: number;
+  /**
+   * Systems whose padded size is at most this (power of two, ≤ 32) are solved by one invocation each,
+   * all in registers. Default 8 real, 4 complex; 0 or 1 turns it off (rowsPerThread applies).
+   */
+  threadSystemMaxN?: number;
+  /**
+   * Pad the workgroup arrays by one element every 32 so that invocations reading consecutive rows hit
+   * different memory banks. Default true where the padded arrays fit the workgroup storage.
+   */
+  padShared?: boolean;
   /** Cap on rows a workgroup holds (power of two), e.g. to force multi-stage runs in tests. */
   maxRowsPerWorkgroup?: number;
   /**
@@ -70,7 +86,11 @@ export interface TridiagonalPlanOptions {
    * resident), although the coarse system is 4x larger.
    */
   partitionRowsPerWorkgroup?: number;
-  /** Rows a 'solve' workgroup aims for when systems are small (power of two). Default 1024 (512 complex). */
+  /**
+   * Rows a 'solve' workgroup aims for when systems are small (power of two). Default 1024 (512
+   * complex) strided; interleaved: the largest workgroup (so that ≥ 8 systems, 32 contiguous bytes,
+   * share every row load up to N = maxRowsPerWorkgroup / 8).
+   */
   targetRowsPerWorkgroup?: number;
 }
 
@@ -91,6 +111,8 @@ export interface TridiagonalLevel {
   /** 'solve': padded system size (power of two); 'partition': = rowsPerWorkgroup. */
   segment: number;
   systemsPerWorkgroup: number;
+  /** Workgroup arrays padded by one element every 32 (bank conflicts). */
+  padShared: boolean;
   /** 'partition' only: chunks per system and separator rows per system (= next level's n). */
   chunks: number;
   separators: number;
@@ -149,10 +171,17 @@ export function planTridiagonal(
   const radix = options.radix ?? 4;
   if (radix !== 2 && radix !== 4) throw new ArgumentError('radix', radix, '2 or 4');
   const rowBytes = problem.complex ? 32 : 16;
-  const rpt0 = options.rowsPerThread ?? (problem.complex ? 2 : 4);
+  const rpt0 = options.rowsPerThread ?? (problem.complex ? 4 : 8);
   // ≥ 2 rows an invocation: the exchange area (first and last row of every invocation) then fits in the
-  // workgroup array that staged the load.
-  if (!isPow2(rpt0) || rpt0 < 2 || rpt0 > 16) throw new ArgumentError('rowsPerThread', rpt0, 'a power of two from 2 to 16');
+  // workgroup arrays that staged the load.
+  if (!isPow2(rpt0) || rpt0 < 2 || rpt0 > 32) throw new ArgumentError('rowsPerThread', rpt0, 'a power of two from 2 to 32');
+  const threadMax = options.threadSystemMaxN ?? (problem.complex ? 4 : 8);
+  if (!Number.isInteger(threadMax) || threadMax < 0 || threadMax > 32 || (threadMax > 1 && !isPow2(threadMax))) {
+    throw new ArgumentError('threadSystemMaxN', threadMax, '0, 1 or a power of two up to 32');
+  }
+  const padOption = options.padShared;
+  if (padOption !== undefined && typeof padOption !== 'boolean') throw new ArgumentError('padShared', padOption, 'a boolean');
+  const padFor = (rows: number) => (padOption ?? true) && (rows + Math.floor(rows / 32)) * rowBytes <= limits.maxComputeWorkgroupStorageSize;
   // Workgroup memory holds one row (a, b, c, d) per row of the workgroup: the coalesced load is staged
   // through it and the same array then carries the exchanged boundary equations and the output.
   let maxRows = 1;
@@ -166,7 +195,9 @@ export function planTridiagonal(
   if (maxRows < 2) {
     throw new DeviceLimitError('maxComputeWorkgroupStorageSize', 2 * rowBytes, limits.maxComputeWorkgroupStorageSize, 'tridiagonal solve');
   }
-  const target = Math.min(maxRows, options.targetRowsPerWorkgroup ?? (problem.complex ? 512 : 1024));
+  const targetOpt = options.targetRowsPerWorkgroup;
+  if (targetOpt !== undefined && (!isPow2(targetOpt) || targetOpt < 2)) throw new ArgumentError('targetRowsPerWorkgroup', targetOpt, 'a power of two ≥ 2');
+  const target = Math.min(maxRows, targetOpt ?? (problem.layout === 'interleaved' ? maxRows : problem.complex ? 512 : 1024));
   const maxInv = limits.maxComputeInvocationsPerWorkgroup;
 
   const levels: TridiagonalLevel[] = [];
@@ -176,8 +207,11 @@ export function planTridiagonal(
   for (;;) {
     const npad = nextPow2(n);
     if (npad <= maxRows) {
-      const rows = Math.max(npad, Math.min(target, nextPow2(npad * systems)));
-      let rpt = Math.min(rpt0, npad);
+      let rows = Math.max(npad, Math.min(target, nextPow2(npad * systems)));
+      // One invocation a system: the workgroup holds at most maxInv systems.
+      if (npad <= threadMax || npad === 1) rows = Math.min(rows, npad * maxInv);
+      // npad = 1 gives one row an invocation (no exchange): two systems must not share an invocation.
+      let rpt = npad <= threadMax ? npad : Math.min(rpt0, npad);
       while (rows / rpt > maxInv) rpt *= 2;
       if (rpt > npad) throw new DeviceLimitError('maxComputeInvocationsPerWorkgroup', rows / npad, maxInv, 'tridiagonal solve');
       const spw = rows / npad;
@@ -185,7 +219,7 @@ export function planTridiagonal(
         mode: 'solve', n, systems, layout,
         rowsPerWorkgroup: rows, rowsPerThread: rpt, threads: rows / rpt,
         localStages: Math.log2(rpt), exchangeRadices: exchangeRadices(Math.log2(npad / rpt), radix),
-        segment: npad, systemsPerWorkgroup: spw, chunks: 1, separators: 0,
+        segment: npad, systemsPerWorkgroup: spw, padShared: padFor(rows), chunks: 1, separators: 0,
         workgroups: Math.ceil(systems / spw),
       });
       break;
@@ -201,7 +235,7 @@ export function planTridiagonal(
       mode: 'partition', n, systems, layout,
       rowsPerWorkgroup: rows, rowsPerThread: rpt, threads: rows / rpt,
       localStages: Math.log2(rpt), exchangeRadices: exchangeRadices(Math.log2(rows / rpt), radix),
-      segment: rows, systemsPerWorkgroup: 1, chunks, separators,
+      segment: rows, systemsPerWorkgroup: 1, padShared: padFor(rows), chunks, separators,
       workgroups: systems * chunks,
     });
     n = separators;
