@@ -223,10 +223,19 @@ fn loadRow(sys: u32, i: u32) -> Row {
   e(`struct Slot { v: u32, sys: u32, i: u32, valid: bool }`);
   e(`fn slot(wg: u32, flat: u32) -> Slot {`);
   if (partition) {
-    e(`  let sys = wg / prm.chunks;`);
-    e(`  let k = wg - sys * prm.chunks;`);
-    e(`  let i = k * ${P + 1}u + flat;`);
-    e(`  return Slot(flat, sys, i, i < prm.n);`);
+    // Workgroup wg = chunk k of the group of G systems g; each system's chunk is one segment.
+    e(`  let g = wg / prm.chunks;`);
+    e(`  let k = wg - g * prm.chunks;`);
+    if (layout === 'interleaved' && G > 1) {
+      e(`  let sl = flat % ${G}u;`);
+      e(`  let li = flat / ${G}u;`);
+    } else {
+      e(`  let sl = flat / ${seg}u;`);
+      e(`  let li = flat % ${seg}u;`);
+    }
+    e(`  let sys = g * ${G}u + sl;`);
+    e(`  let i = k * ${seg + 1}u + li;`);
+    e(`  return Slot(sl * ${seg}u + li, sys, i, sys < prm.nsys && i < prm.n);`);
   } else if (layout === 'interleaved' && G > 1) {
     // Consecutive invocations take consecutive systems: contiguous in the interleaved layout.
     e(`  let sl = flat % ${G}u;`);
@@ -326,33 +335,39 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 
   // The system (or chunk) of this invocation's register rows.
   if (partition) {
-    e(`  let mySys = wg / prm.chunks;`);
-    e(`  let myK = wg - mySys * prm.chunks;`);
+    e(`  let myG = wg / prm.chunks;`);
+    e(`  let myK = wg - myG * prm.chunks;`);
+    e(`  let mySys = myG * ${G}u + (lid * ${R}u) / ${seg}u;`);
   } else {
     e(`  let mySys = wg * ${G}u + (lid * ${R}u) / ${seg}u;`);
   }
+  // This invocation holds the first / last rows of its system or chunk.
+  e(`  let startsSeg = (lid * ${R}u) % ${seg}u == 0u;`);
+  e(`  let endsSeg = ((lid + 1u) * ${R}u) % ${seg}u == 0u;`);
 
   if (mode === 'reduce') {
     // First row (invocation 0, r0) and last row (invocation T−1, r_{R−1}), normalised by their diagonal.
     e(`  let bo = (mySys * prm.chunks + myK) * 6u;`);
-    e(`  if (lid == 0u) {`);
+    e(`  if (startsSeg && mySys < prm.nsys) {`);
     e(`    if (badpivot(r0.b)) { flags |= 1u; }`);
     e(`    BND[bo] = dv(r0.a, r0.b); BND[bo + 1u] = dv(r0.c, r0.b); BND[bo + 2u] = dv(r0.d, r0.b);`);
     e(`  }`);
-    e(`  if (lid == ${Tn - 1}u) {`);
+    e(`  if (endsSeg && mySys < prm.nsys) {`);
     e(`    let w = r${R - 1};`);
     e(`    if (badpivot(w.b)) { flags |= 1u; }`);
     e(`    BND[bo + 3u] = dv(w.a, w.b); BND[bo + 4u] = dv(w.c, w.b); BND[bo + 5u] = dv(w.d, w.b);`);
     e(`  }`);
-    e(`  if (flags != 0u) { flagStatus(mySys, flags); }`);
+    e(`  if (flags != 0u && mySys < prm.nsys) { flagStatus(mySys, flags); }`);
     e(`}`);
   } else {
     if (mode === 'expand') {
       e(`  var xL = ZERO;`);
       e(`  var xR = ZERO;`);
-      e(`  if (myK > 0u) { xL = XC[mySys * prm.seps + myK - 1u]; }`);
-      e(`  if (myK < prm.seps) { xR = XC[mySys * prm.seps + myK]; }`);
-      e(`  if (lid == 0u && myK < prm.seps) { X[rhsAddr(mySys, myK * ${P + 1}u + ${P}u)] = xR; }`);
+      e(`  if (mySys < prm.nsys) {`);
+      e(`    if (myK > 0u) { xL = XC[mySys * prm.seps + myK - 1u]; }`);
+      e(`    if (myK < prm.seps) { xR = XC[mySys * prm.seps + myK]; }`);
+      e(`    if (startsSeg && myK < prm.seps) { X[rhsAddr(mySys, myK * ${seg + 1}u + ${seg}u)] = xR; }`);
+      e(`  }`);
     }
     // Boundary rows are fully reduced: b·x = d − a·x_{outside left} − c·x_{outside right}, where the
     // outside values are 0 for a whole system (its padded ends) and the separators for a chunk.
@@ -366,13 +381,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     if (R > 2) {
       // Interior rows need the last value of the previous invocation and the first of the next one
       // (unless this invocation starts or ends its system / chunk).
-      if (partition) {
-        e(`  let startsSeg = lid == 0u;`);
-        e(`  let endsSeg = lid == ${Tn - 1}u;`);
-      } else {
-        e(`  let startsSeg = (lid * ${R}u) % ${seg}u == 0u;`);
-        e(`  let endsSeg = ((lid + 1u) * ${R}u) % ${seg}u == 0u;`);
-      }
       e(`  workgroupBarrier(); // everyone is done reading the exchanged rows`);
       e(`  shA[sp(2u * lid)] = xFirst;`);
       e(`  shA[sp(2u * lid + 1u)] = xLast;`);

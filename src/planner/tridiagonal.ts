@@ -87,6 +87,12 @@ export interface TridiagonalPlanOptions {
    */
   partitionRowsPerWorkgroup?: number;
   /**
+   * Interleaved layout: the fewest systems that share a workgroup (power of two; default 8, i.e. 32
+   * contiguous bytes a row load in f32). Systems too large for that many a workgroup take a partition
+   * level whose workgroups hold one chunk of this many systems. 1 restores one system a workgroup.
+   */
+  interleavedMinSystems?: number;
+  /**
    * Rows a 'solve' workgroup aims for when systems are small (power of two). Default 1024 (512
    * complex) strided; interleaved: the largest workgroup (so that ≥ 8 systems, 32 contiguous bytes,
    * share every row load up to N = maxRowsPerWorkgroup / 8).
@@ -108,12 +114,15 @@ export interface TridiagonalLevel {
   /** log2(rowsPerThread) stages in registers, then these exchange steps (each 2 or 4). */
   localStages: number;
   exchangeRadices: number[];
-  /** 'solve': padded system size (power of two); 'partition': = rowsPerWorkgroup. */
+  /** 'solve': padded system size (power of two); 'partition': interior rows of a chunk. */
   segment: number;
   systemsPerWorkgroup: number;
   /** Workgroup arrays padded by one element every 32 (bank conflicts). */
   padShared: boolean;
-  /** 'partition' only: chunks per system and separator rows per system (= next level's n). */
+  /**
+   * 'partition' only: chunks per system and separator rows per system (= next level's n). The chunks
+   * of `systemsPerWorkgroup` systems share a workgroup; `segment` is the chunk's interior rows.
+   */
   chunks: number;
   separators: number;
   workgroups: number;
@@ -204,9 +213,16 @@ export function planTridiagonal(
   let n = problem.n;
   const systems = problem.batch * problem.nrhs;
   let layout: TridiagonalLayout = problem.layout;
+  // Interleaved input: a row load is contiguous over the systems of a workgroup only, so a workgroup
+  // needs ≥ gMin systems (8 × 4 bytes = one 32-byte sector) or most of every sector fetched is wasted.
+  const minSys = options.interleavedMinSystems ?? 8;
+  if (!isPow2(minSys)) throw new ArgumentError('interleavedMinSystems', minSys, 'a power of two ≥ 1');
+  let gMin = 1;
+  while (gMin * 2 <= Math.min(minSys, systems)) gMin *= 2;
   for (;;) {
     const npad = nextPow2(n);
-    if (npad <= maxRows) {
+    const g = layout === 'interleaved' ? gMin : 1;
+    if (npad * g <= maxRows) {
       let rows = Math.max(npad, Math.min(target, nextPow2(npad * systems)));
       // One invocation a system: the workgroup holds at most maxInv systems.
       if (npad <= threadMax || npad === 1) rows = Math.min(rows, npad * maxInv);
@@ -226,17 +242,20 @@ export function planTridiagonal(
     }
     const prow = options.partitionRowsPerWorkgroup ?? (problem.complex ? 256 : 512);
     if (!isPow2(prow) || prow < 2) throw new ArgumentError('partitionRowsPerWorkgroup', prow, 'a power of two ≥ 2');
-    const rows = Math.min(maxRows, prow);
-    let rpt = Math.min(rpt0, rows);
+    // Chunk rows (segment) per system; an interleaved level puts g systems' chunks in a workgroup.
+    const seg = Math.max(2, Math.min(maxRows / g, prow));
+    const rows = seg * g;
+    let rpt = Math.min(rpt0, seg);
     while (rows / rpt > maxInv) rpt *= 2;
-    const chunks = Math.ceil(n / (rows + 1));
-    const separators = Math.floor(n / (rows + 1));
+    if (rpt > seg) throw new DeviceLimitError('maxComputeInvocationsPerWorkgroup', rows / seg, maxInv, 'tridiagonal partition level');
+    const chunks = Math.ceil(n / (seg + 1));
+    const separators = Math.floor(n / (seg + 1));
     levels.push({
       mode: 'partition', n, systems, layout,
       rowsPerWorkgroup: rows, rowsPerThread: rpt, threads: rows / rpt,
-      localStages: Math.log2(rpt), exchangeRadices: exchangeRadices(Math.log2(rows / rpt), radix),
-      segment: rows, systemsPerWorkgroup: 1, padShared: padFor(rows), chunks, separators,
-      workgroups: systems * chunks,
+      localStages: Math.log2(rpt), exchangeRadices: exchangeRadices(Math.log2(seg / rpt), radix),
+      segment: seg, systemsPerWorkgroup: g, padShared: padFor(rows), chunks, separators,
+      workgroups: Math.ceil(systems / g) * chunks,
     });
     n = separators;
     layout = 'strided';

@@ -152,7 +152,10 @@ test('WebGPU dispatches beyond a 2-D grid are split into chunks (and combined wi
   // 300 one-system workgroups, at most 3 × 3 a grid: 34 chunks.
   let r = await checkSplit(ctx, { n: 32, batch: 300, nrhs: 1, layout: 'strided', complex: false }, 11, { maxComputeWorkgroupsPerDimension: 3 }, { targetRowsPerWorkgroup: 32 });
   assert.equal(r.chunks, 34);
-  r = await checkSplit(ctx, { n: 200, batch: 30, nrhs: 2, layout: 'interleaved', complex: false }, 12, { maxComputeWorkgroupsPerDimension: 4, maxStorageBufferBindingSize: 30000 }, { maxRowsPerWorkgroup: 32, partitionRowsPerWorkgroup: 32 });
+  r = await checkSplit(ctx, { n: 200, batch: 30, nrhs: 2, layout: 'interleaved', complex: false }, 12, { maxComputeWorkgroupsPerDimension: 4, maxStorageBufferBindingSize: 30000 }, { maxRowsPerWorkgroup: 32, partitionRowsPerWorkgroup: 32, interleavedMinSystems: 1 });
+  assert.ok(r.chunks > 2, `${r.chunks} chunks`);
+  // 4 systems a partition workgroup (8-row chunks): 25 chunks a system, 8 groups of systems.
+  r = await checkSplit(ctx, { n: 200, batch: 15, nrhs: 2, layout: 'interleaved', complex: false }, 13, { maxComputeWorkgroupsPerDimension: 6, maxStorageBufferBindingSize: 16000 }, { maxRowsPerWorkgroup: 32, partitionRowsPerWorkgroup: 8, interleavedMinSystems: 4 });
   assert.ok(r.chunks > 2, `${r.chunks} chunks`);
 });
 
