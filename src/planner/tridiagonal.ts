@@ -14,9 +14,10 @@
  *   memory, one barrier pair per radix-2 or radix-4 step (`exchangeRadices`), and update only the
  *   invocations' first and last rows. Systems of at most `threadSystemMaxN` rows are solved by one
  *   invocation each (rowsPerThread = segment, no exchange step).
- * - 'partition': the system is larger than a workgroup. Rows are cut into chunks of
- *   `rowsPerWorkgroup` interior rows followed by one separator row (period rowsPerWorkgroup + 1). A
- *   workgroup reduces its chunk with Wang & Mou, which expresses every interior row through the two
+ * - 'partition': the system is larger than a workgroup. Rows are cut into chunks of `segment`
+ *   interior rows followed by one separator row (period segment + 1). A workgroup holds the same chunk
+ *   of `systemsPerWorkgroup` systems (1 strided; interleaved ≥ interleavedMinSystems, so that row loads
+ *   stay contiguous over systems) and reduces each with Wang & Mou, which expresses every interior row through the two
  *   neighbouring separators only; the separators then satisfy a tridiagonal *coarse* system of
  *   `separators` rows (the next level). After the coarse system is solved, the same workgroups reload
  *   their chunk, recompute the reduction and substitute the separators. Global traffic is ≈ 2 reads +
