@@ -378,25 +378,29 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     for (let j = 0; j < R; j++) e(`  if (badpivot(r${j}.b)) { flags |= 1u; }`);
     e(`  let xFirst = ${solveRow('r0', outL, outR)};`);
     e(`  let xLast = ${solveRow(`r${R - 1}`, outL, outR)};`);
-    if (R > 2) {
+    if (R > 2 && seg > R) {
       // Interior rows need the last value of the previous invocation and the first of the next one
-      // (unless this invocation starts or ends its system / chunk).
-      e(`  workgroupBarrier(); // everyone is done reading the exchanged rows`);
-      e(`  shA[sp(2u * lid)] = xFirst;`);
-      e(`  shA[sp(2u * lid + 1u)] = xLast;`);
+      // (unless this invocation starts or ends its system / chunk). With R ≥ 4 the values go to
+      // [2T, 4T), which nobody reads after the last exchange step, so no barrier is needed first.
+      const x0 = R >= 4 ? 2 * Tn : 0;
+      if (x0 === 0) e(`  workgroupBarrier(); // everyone is done reading the exchanged rows`);
+      e(`  shA[sp(${x0}u + 2u * lid)] = xFirst;`);
+      e(`  shA[sp(${x0}u + 2u * lid + 1u)] = xLast;`);
       e(`  workgroupBarrier();`);
       e(`  var xPrev = ${outL};`);
       e(`  var xNext = ${outR};`);
-      e(`  if (!startsSeg) { xPrev = shA[sp(2u * lid - 1u)]; }`);
-      e(`  if (!endsSeg) { xNext = shA[sp(2u * lid + 2u)]; }`);
+      e(`  if (!startsSeg) { xPrev = shA[sp(${x0}u + 2u * lid - 1u)]; }`);
+      e(`  if (!endsSeg) { xNext = shA[sp(${x0}u + 2u * lid + 2u)]; }`);
       e(`  workgroupBarrier(); // everyone has read its neighbours before the solution overwrites them`);
       e(`  shA[sp(lid * ${R}u)] = xFirst;`);
       e(`  shA[sp(lid * ${R}u + ${R - 1}u)] = xLast;`);
       for (let j = 1; j < R - 1; j++) e(`  shA[sp(lid * ${R}u + ${j}u)] = dv((r${j}.d - mul(r${j}.a, xPrev)) - mul(r${j}.c, xNext), r${j}.b);`);
     } else {
-      e(`  workgroupBarrier(); // everyone is done reading the staged rows`);
+      // No interior rows, or one invocation a system / chunk: its outside values are outL / outR.
+      e(`  workgroupBarrier(); // everyone is done reading the staged or exchanged rows`);
       e(`  shA[sp(lid * ${R}u)] = xFirst;`);
-      if (R === 2) e(`  shA[sp(lid * ${R}u + 1u)] = xLast;`);
+      if (R > 1) e(`  shA[sp(lid * ${R}u + ${R - 1}u)] = xLast;`);
+      for (let j = 1; j < R - 1; j++) e(`  shA[sp(lid * ${R}u + ${j}u)] = dv((r${j}.d - mul(r${j}.a, ${outL})) - mul(r${j}.c, ${outR}), r${j}.b);`);
     }
     e(`  workgroupBarrier();`);
     e(`  for (var k = 0u; k < ${R}u; k++) {`);
