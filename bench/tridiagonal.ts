@@ -14,7 +14,7 @@
  *
  * Planner choices (each maps to TridiagonalPlanOptions; unset = the planner's default):
  *   --radix 2|4  --rows-per-thread R  --thread-max-n N  --max-rows P  --target-rows P
- *   --partition-rows P  --min-systems G (interleaved)  --pad on|off
+ *   --partition-rows P  --min-systems G (interleaved)  --pad on|off  --status-in-kernel on|off
  * --dawn-flag (repeatable) goes to Dawn's instance, e.g. enable-dawn-features=disable_robustness to
  * see what the bounds checks cost. Every JSON line carries the label, the options, the dispatches a
  * solve makes and the time of the status clear alone (part of every solve), so fixed costs can be
@@ -73,6 +73,10 @@ function parseArgs(argv: string[]): Args {
       const x = v();
       if (x !== 'on' && x !== 'off') throw new Error(`--pad: expected on or off, got ${x}`);
       a.plan.padShared = x === 'on';
+    } else if (k === '--status-in-kernel') {
+      const x = v();
+      if (x !== 'on' && x !== 'off') throw new Error(`--status-in-kernel: expected on or off, got ${x}`);
+      a.plan.statusInKernel = x === 'on';
     } else if (k === '--label') a.label = v();
     else if (k === '--dawn-flag') a.dawnFlags.push(v());
     else if (k === '--json') a.json = true;
@@ -82,7 +86,7 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--help' || k === '-h') {
       console.log(
         'options: --total LOG2 --sizes 2-24 --layouts strided,interleaved --reps N --json --out FILE --append --software --label NAME\n' +
-          '         --radix 2|4 --rows-per-thread R --thread-max-n N --max-rows P --target-rows P --partition-rows P --min-systems G --pad on|off\n' +
+          '         --radix 2|4 --rows-per-thread R --thread-max-n N --max-rows P --target-rows P --partition-rows P --min-systems G --pad on|off --status-in-kernel on|off\n' +
           '         --dawn-flag FLAG (repeatable)',
       );
       process.exit(0);
@@ -250,7 +254,7 @@ async function main(): Promise<void> {
           lib: 'butterfly', fn: `wang-mou-${layout}`, label: args.label, options: args.plan, dawnFlags: args.dawnFlags, layout, device: devName,
           totalLog2, log2N: n, N, batch, ms, Mrows_per_s: mrows, GBps: gbps, fractionOfCopy: gbps / copyGBps,
           levels: recipe.levels.map((l) => `${l.mode}:${l.n}/${l.systemsPerWorkgroup}x${l.segment}r${l.rowsPerThread}${l.padShared ? 'p' : ''}`).join(' '),
-          dispatches: ex.dispatches, statusClearMs: clearMs, timing: method, statusOk: st.every((s) => s === 0),
+          dispatches: ex.dispatches, statusStore: recipe.statusStore, statusClearMs: clearMs, timing: method, statusOk: st.every((s) => s === 0),
         });
         if (!args.json) {
           console.log(

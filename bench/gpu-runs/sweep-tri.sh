@@ -32,6 +32,7 @@ run 25 rpt16 --total "$TOTAL" --sizes "$SOME" --rows-per-thread 16 --reps 5
 run 15 thread16 --total "$TOTAL" --sizes 2,3,4,5 --thread-max-n 16 --reps 5
 run 15 thread32 --total "$TOTAL" --sizes 2,3,4,5 --thread-max-n 32 --reps 5
 run 15 thread2 --total "$TOTAL" --sizes 2,3 --thread-max-n 2 --reps 5
+run 15 clearstatus --total "$TOTAL" --sizes 2,4,6,8,10,11 --status-in-kernel off --reps 5
 run 20 nopad --total "$TOTAL" --sizes "$SOME" --pad off --layouts strided --reps 5
 run 20 radix2 --total "$TOTAL" --sizes 4,6,8,10,11,16,$TOTAL --radix 2 --layouts strided --reps 5
 run 15 target2048 --total "$TOTAL" --sizes "$SMALL" --target-rows 2048 --layouts strided --reps 5

@@ -49,14 +49,20 @@ export interface WangMouKernelSpec {
   systemsPerWorkgroup: number;
   /** Pad the workgroup arrays by one element every 32 (bank conflicts); see planner padShared. */
   padShared: boolean;
+  /**
+   * 'solve' with one right-hand side a matrix: the kernel stores every system's status word (no clear
+   * beforehand). Otherwise bits are OR-ed into a status buffer cleared before the solve.
+   */
+  statusStore: boolean;
 }
 
-export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex: boolean): WangMouKernelSpec {
+export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex: boolean, statusStore = false): WangMouKernelSpec {
+  if (statusStore && mode !== 'solve') throw new Error(`wangMouSpec: statusStore needs a 'solve' level, got ${mode}`);
   return {
     mode, complex, layout: level.layout,
     rowsPerWorkgroup: level.rowsPerWorkgroup, rowsPerThread: level.rowsPerThread,
     exchangeRadices: level.exchangeRadices, segment: level.segment, systemsPerWorkgroup: level.systemsPerWorkgroup,
-    padShared: level.padShared,
+    padShared: level.padShared, statusStore,
   };
 }
 
@@ -146,7 +152,7 @@ fn identityRow() -> Row { return Row(ZERO, ONE, ZERO, ZERO); }
  * bound windows (the executor binds aligned windows of the user's arrays and passes the remainders), and
  * the status word of a system.
  */
-function addressWgsl(layout: 'strided' | 'interleaved'): string {
+function addressWgsl(layout: 'strided' | 'interleaved', statusStore = false, G = 1): string {
   const mat = layout === 'strided' ? 'return prm.matOff + j * prm.n + i;' : 'return prm.matOff + i * prm.stride + j;';
   const rhs = layout === 'strided'
     ? 'return prm.rhsOff + sys * prm.n + i;'
@@ -158,9 +164,14 @@ function addressWgsl(layout: 'strided' | 'interleaved'): string {
 fn rhsAddr(sys: u32, i: u32) -> u32 {
   ${rhs}
 }
+${statusStore
+    ? `// Status bits gather per system in workgroup memory; the workgroup stores them once at the end.
 fn flagStatus(sys: u32, bits: u32) {
+  atomicOr(&wst[sys % ${G}u], bits);
+}`
+    : `fn flagStatus(sys: u32, bits: u32) {
   atomicOr(&status[prm.statusOff + sys % prm.statusBatch], bits);
-}`;
+}`}`;
 }
 
 function ilog2(n: number): number {
@@ -207,7 +218,8 @@ fn shPut(k: u32, w: Row) { let q = sp(k); shA[q] = w.a; shB[q] = w.b; shC[q] = w
 fn shGet(k: u32) -> Row { let q = sp(k); return Row(shA[q], shB[q], shC[q], shD[q]); }
 
 // Addresses within the bound windows of the arrays, and status words (see addressWgsl).
-${addressWgsl(layout)}
+${addressWgsl(layout, spec.statusStore, G)}
+${spec.statusStore ? `var<workgroup> wst: array<atomic<u32>, ${G}>;` : ''}
 fn loadRow(sys: u32, i: u32) -> Row {
   let m = matAddr(sys, i);
   var w = Row(A[m], B[m], C[m], D[rhsAddr(sys, i)]);
@@ -412,6 +424,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     e(`    }`);
     e(`  }`);
     e(`  if (flags != 0u && mySys < prm.nsys) { flagStatus(mySys, flags); }`);
+    if (spec.statusStore) {
+      e(`  workgroupBarrier();`);
+      e(`  for (var q = lid; q < ${G}u; q += ${Tn}u) {`);
+      e(`    let sys = wg * ${G}u + q;`);
+      e(`    if (sys < prm.nsys) { atomicStore(&status[prm.statusOff + sys], atomicLoad(&wst[q])); }`);
+      e(`  }`);
+    }
     e(`}`);
   }
   const wgsl = L.join('\n');

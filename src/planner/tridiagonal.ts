@@ -88,6 +88,11 @@ export interface TridiagonalPlanOptions {
    */
   partitionRowsPerWorkgroup?: number;
   /**
+   * Let a single-level solve with one right-hand side store the status words itself instead of a
+   * buffer clear before it plus atomic ORs (one command fewer a solve). Default true.
+   */
+  statusInKernel?: boolean;
+  /**
    * Interleaved layout: the fewest systems that share a workgroup (power of two; default 8, i.e. 32
    * contiguous bytes a row load in f32). Systems too large for that many a workgroup take a partition
    * level whose workgroups hold one chunk of this many systems. 1 restores one system a workgroup.
@@ -135,6 +140,11 @@ export interface TridiagonalRecipe {
   /** Bytes of workgroup memory one row takes (4 scalars: a, b, c, d). */
   rowBytes: number;
   maxRowsPerWorkgroup: number;
+  /**
+   * The solve kernel stores every matrix's status word itself, so no clear precedes the solve (one
+   * 'solve' level and one right-hand side: each system, and so each matrix, lives in one workgroup).
+   */
+  statusStore: boolean;
   levels: TridiagonalLevel[];
 }
 
@@ -189,6 +199,7 @@ export function planTridiagonal(
   if (!Number.isInteger(threadMax) || threadMax < 0 || threadMax > 32 || (threadMax > 1 && !isPow2(threadMax))) {
     throw new ArgumentError('threadSystemMaxN', threadMax, '0, 1 or a power of two up to 32');
   }
+  if (options.statusInKernel !== undefined && typeof options.statusInKernel !== 'boolean') throw new ArgumentError('statusInKernel', options.statusInKernel, 'a boolean');
   const padOption = options.padShared;
   if (padOption !== undefined && typeof padOption !== 'boolean') throw new ArgumentError('padShared', padOption, 'a boolean');
   const padFor = (rows: number) => (padOption ?? true) && (rows + Math.floor(rows / 32)) * rowBytes <= limits.maxComputeWorkgroupStorageSize;
@@ -269,7 +280,13 @@ export function planTridiagonal(
       throw new DeviceLimitError('maxComputeWorkgroupsPerDimension', l.chunks, maxWg * maxWg, `one system of a tridiagonal solve (n ${problem.n}: ${l.chunks} partition workgroups, more than a 2-D grid holds)`);
     }
   }
-  return { kind: 'tridiagonal-wang-mou', problem: { ...problem }, rowBytes, maxRowsPerWorkgroup: maxRows, levels };
+  // The per-system status words of a workgroup (u32 each, 16-byte granules) must fit beside its rows.
+  const l0 = levels[0];
+  const shBytes = (l0.rowsPerWorkgroup + (l0.padShared ? Math.floor(l0.rowsPerWorkgroup / 32) : 0)) * rowBytes;
+  const statusBytes = Math.ceil((l0.systemsPerWorkgroup * 4) / 16) * 16;
+  const statusStore = (options.statusInKernel ?? true) && levels.length === 1 && problem.nrhs === 1 &&
+    shBytes + statusBytes <= limits.maxComputeWorkgroupStorageSize;
+  return { kind: 'tridiagonal-wang-mou', problem: { ...problem }, rowBytes, maxRowsPerWorkgroup: maxRows, statusStore, levels };
 }
 
 /** Element index of matrix entry (matrix j, row i) in a layout (complex: pair index). */

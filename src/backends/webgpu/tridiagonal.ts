@@ -28,7 +28,7 @@ export interface TridiagonalGpuBuffers {
   rhs: GPUBuffer;
   /** Solution, same layout as rhs. May not alias the inputs. */
   out: GPUBuffer;
-  /** One u32 per matrix; cleared and then OR-ed with the status bits by the solve. */
+  /** One u32 per matrix; written by the solve (cleared and OR-ed, or stored: recipe.statusStore). */
   status: GPUBuffer;
 }
 
@@ -253,7 +253,7 @@ export class TridiagonalGpuExecutor {
       const lv = levels[l];
       const arr = arrays[l];
       if (lv.mode === 'solve') {
-        const pipe = await getPipeline(ctx, wangMouKernel(wangMouSpec(lv, 'solve', problem.complex)));
+        const pipe = await getPipeline(ctx, wangMouKernel(wangMouSpec(lv, 'solve', problem.complex, recipe.statusStore)));
         down.push({ pipeline: pipe, block: l, bindings: ['params', arr.A, arr.B, arr.C, arr.D, 'status', arr.X] });
         continue;
       }
@@ -321,11 +321,12 @@ export class TridiagonalGpuExecutor {
     return groups;
   }
 
-  /** Records the whole solve (status clear + all dispatches of all chunks) into `encoder`. */
+  /** Records the whole solve (status clear unless recipe.statusStore, all dispatches of all chunks) into `encoder`. */
   record(encoder: GPUCommandEncoder, bufs: TridiagonalGpuBuffers, timestampWrites?: GPUComputePassTimestampWrites): void {
     if (this.destroyed) throw new DestroyedError('tridiagonal plan: used after destroy()');
     const groups = this.bindGroups(bufs);
-    encoder.clearBuffer(bufs.status, 0, this.recipe.problem.batch * 4);
+    // With statusStore the solve kernel writes every status word; otherwise bits are OR-ed into zeros.
+    if (!this.recipe.statusStore) encoder.clearBuffer(bufs.status, 0, this.recipe.problem.batch * 4);
     const pass = encoder.beginComputePass(timestampWrites ? { timestampWrites } : {});
     this.chunks.forEach((_, ci) => {
       this.steps.forEach((st, i) => {
