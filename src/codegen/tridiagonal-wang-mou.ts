@@ -283,8 +283,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   // Own rows in registers: a downward then an upward elimination sweep leave every row in the block
   // form a·x_{p−1} + b·x_i + c·x_{p+R} = d (what log2 R Wang & Mou stages give, in O(R) instead of
   // O(R log R)).
-  for (let j = 1; j < R; j++) e(`  r${j} = mergeL(r${j - 1}, r${j});`);
-  for (let j = R - 2; j >= 0; j--) e(`  r${j} = updLeft(r${j}, r${j + 1});`);
+  // Both sweeps and the final substitution divide by the same diagonals (those after the downward
+  // sweep; the upward sweep keeps b), so each row takes one reciprocal q_j instead of three divisions.
+  // Bad pivots are caught by the badpivot test of every row's final b at the end.
+  if (R > 1) e(`  let q0 = dv(ONE, r0.b);`);
+  for (let j = 1; j < R; j++) {
+    e(`  { let f = mul(r${j}.a, q${j - 1}); r${j} = Row(-mul(f, r${j - 1}.a), r${j}.b - mul(f, r${j - 1}.c), r${j}.c, r${j}.d - mul(f, r${j - 1}.d)); }`);
+    e(`  let q${j} = dv(ONE, r${j}.b);`);
+  }
+  for (let j = R - 2; j >= 0; j--) {
+    e(`  { let g = mul(r${j}.c, q${j + 1}); r${j} = Row(r${j}.a - mul(g, r${j + 1}.a), r${j}.b, -mul(g, r${j + 1}.c), r${j}.d - mul(g, r${j + 1}.d)); }`);
+  }
 
   // Exchange steps: only the boundary rows (first and last of the invocation) take part.
   const ends = R > 1 ? [0, R - 1] : [0];
@@ -292,7 +301,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   for (const radix of spec.exchangeRadices) {
     const q = s / R; // invocations per block
     e(`  // exchange step, radix ${radix}, block size ${s} rows (${q} invocations)`);
-    e(`  workgroupBarrier(); // everyone is done reading sh`);
+    e(`  workgroupBarrier(); // everyone is done reading the workgroup arrays`);
     e(`  shPut(2u * lid, r0);`);
     e(`  shPut(2u * lid + 1u, r${R - 1});`);
     e(`  workgroupBarrier();`);
@@ -406,13 +415,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
       e(`  workgroupBarrier(); // everyone has read its neighbours before the solution overwrites them`);
       e(`  shA[sp(lid * ${R}u)] = xFirst;`);
       e(`  shA[sp(lid * ${R}u + ${R - 1}u)] = xLast;`);
-      for (let j = 1; j < R - 1; j++) e(`  shA[sp(lid * ${R}u + ${j}u)] = dv((r${j}.d - mul(r${j}.a, xPrev)) - mul(r${j}.c, xNext), r${j}.b);`);
+      for (let j = 1; j < R - 1; j++) e(`  shA[sp(lid * ${R}u + ${j}u)] = mul((r${j}.d - mul(r${j}.a, xPrev)) - mul(r${j}.c, xNext), q${j});`);
     } else {
       // No interior rows, or one invocation a system / chunk: its outside values are outL / outR.
       e(`  workgroupBarrier(); // everyone is done reading the staged or exchanged rows`);
       e(`  shA[sp(lid * ${R}u)] = xFirst;`);
       if (R > 1) e(`  shA[sp(lid * ${R}u + ${R - 1}u)] = xLast;`);
-      for (let j = 1; j < R - 1; j++) e(`  shA[sp(lid * ${R}u + ${j}u)] = dv((r${j}.d - mul(r${j}.a, ${outL})) - mul(r${j}.c, ${outR}), r${j}.b);`);
+      for (let j = 1; j < R - 1; j++) e(`  shA[sp(lid * ${R}u + ${j}u)] = mul((r${j}.d - mul(r${j}.a, ${outL})) - mul(r${j}.c, ${outR}), q${j});`);
     }
     e(`  workgroupBarrier();`);
     e(`  for (var k = 0u; k < ${R}u; k++) {`);
