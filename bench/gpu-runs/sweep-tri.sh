@@ -16,7 +16,7 @@ run() {
   cat "$R/$label.jsonl" >> "$OUTF" 2>/dev/null
 }
 ALL="2-$TOTAL"
-SOME="2,3,4,6,8,10,11,12,13,16,20,$TOTAL"
+SOME="2,4,6,8,10,11,12,13,16,$TOTAL"
 SMALL="2,3,4,5,6,8,10,11"
 LARGE="11,12,13,16,20,$TOTAL"
 
@@ -27,23 +27,23 @@ run 80 default --total "$TOTAL" --sizes "$ALL"
 run 25 total-2 --total $((TOTAL - 2)) --sizes 2,4,8,11,12,16,20 --layouts strided --reps 5
 run 35 total+2 --total $((TOTAL + 2)) --sizes 2,4,8,11,12,16,20 --layouts strided --reps 5
 # 3. Planner choices, one at a time against the default.
-run 25 rpt4 --total "$TOTAL" --sizes "$SOME" --rows-per-thread 4 --reps 5
-run 25 rpt16 --total "$TOTAL" --sizes "$SOME" --rows-per-thread 16 --reps 5
-run 15 thread16 --total "$TOTAL" --sizes 2,3,4,5 --thread-max-n 16 --reps 5
-run 15 thread32 --total "$TOTAL" --sizes 2,3,4,5 --thread-max-n 32 --reps 5
-run 15 thread2 --total "$TOTAL" --sizes 2,3 --thread-max-n 2 --reps 5
+run 20 rpt4 --total "$TOTAL" --sizes "$SOME" --rows-per-thread 4 --reps 5
+run 20 rpt16 --total "$TOTAL" --sizes "$SOME" --rows-per-thread 16 --reps 5
+run 15 thread16 --total "$TOTAL" --sizes 3,4,5 --thread-max-n 16 --reps 5
+run 15 thread32 --total "$TOTAL" --sizes 3,4,5 --thread-max-n 32 --reps 5
 run 15 clearstatus --total "$TOTAL" --sizes 2,4,6,8,10,11 --status-in-kernel off --reps 5
-run 20 nopad --total "$TOTAL" --sizes "$SOME" --pad off --layouts strided --reps 5
-run 20 radix2 --total "$TOTAL" --sizes 4,6,8,10,11,16,$TOTAL --radix 2 --layouts strided --reps 5
+run 15 nopad --total "$TOTAL" --sizes "$SOME" --pad off --layouts strided --reps 5
+run 15 radix2 --total "$TOTAL" --sizes 4,6,8,10,11,16,$TOTAL --radix 2 --layouts strided --reps 5
 run 15 target2048 --total "$TOTAL" --sizes "$SMALL" --target-rows 2048 --layouts strided --reps 5
 run 15 target512 --total "$TOTAL" --sizes "$SMALL" --target-rows 512 --reps 5
 run 15 prows256 --total "$TOTAL" --sizes "$LARGE" --partition-rows 256 --reps 5
 run 15 prows1024 --total "$TOTAL" --sizes "$LARGE" --partition-rows 1024 --reps 5
 run 15 prows2048 --total "$TOTAL" --sizes 12,13,16,20,$TOTAL --partition-rows 2048 --layouts strided --reps 5
-run 20 minsys1 --total "$TOTAL" --sizes 8,9,10,11,12,16,20 --min-systems 1 --layouts interleaved --reps 5
-run 20 minsys16 --total "$TOTAL" --sizes 8,9,10,11,12,16,20 --min-systems 16 --layouts interleaved --reps 5
+run 15 minsys1 --total "$TOTAL" --sizes 8,9,10,11,12,16,20 --min-systems 1 --layouts interleaved --reps 5
+run 15 minsys4 --total "$TOTAL" --sizes 8,9,10,11,12 --min-systems 4 --layouts interleaved --reps 5
+run 15 minsys16 --total "$TOTAL" --sizes 8,9,10,11,12,16,20 --min-systems 16 --layouts interleaved --reps 5
 # 4. What Dawn's bounds checks (robustness transform) cost.
-run 25 norobust --total "$TOTAL" --sizes "$SOME" --dawn-flag enable-dawn-features=disable_robustness --reps 5
+run 20 norobust --total "$TOTAL" --sizes "$SOME" --dawn-flag enable-dawn-features=disable_robustness --reps 5
 # 5. cuSPARSE gtsv2StridedBatch / gtsvInterleavedBatch in the same run.
 echo "== cusparse"
 timeout 60 python3 .gpu/anchor_cusparse.py --total "$TOTAL" --sizes "2-$TOTAL" > "$R/cusparse.jsonl" 2> "$R/cusparse.err"
