@@ -54,15 +54,20 @@ export interface WangMouKernelSpec {
    * beforehand). Otherwise bits are OR-ed into a status buffer cleared before the solve.
    */
   statusStore: boolean;
+  /**
+   * Every system has its own matrix (one right-hand side, or a coarse level): the matrix index is the
+   * system index, which saves an integer division a row.
+   */
+  oneRhs: boolean;
 }
 
-export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex: boolean, statusStore = false): WangMouKernelSpec {
+export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex: boolean, statusStore = false, oneRhs = false): WangMouKernelSpec {
   if (statusStore && mode !== 'solve') throw new Error(`wangMouSpec: statusStore needs a 'solve' level, got ${mode}`);
   return {
     mode, complex, layout: level.layout,
     rowsPerWorkgroup: level.rowsPerWorkgroup, rowsPerThread: level.rowsPerThread,
     exchangeRadices: level.exchangeRadices, segment: level.segment, systemsPerWorkgroup: level.systemsPerWorkgroup,
-    padShared: level.padShared, statusStore,
+    padShared: level.padShared, statusStore, oneRhs,
   };
 }
 
@@ -152,13 +157,15 @@ fn identityRow() -> Row { return Row(ZERO, ONE, ZERO, ZERO); }
  * bound windows (the executor binds aligned windows of the user's arrays and passes the remainders), and
  * the status word of a system.
  */
-function addressWgsl(layout: 'strided' | 'interleaved', statusStore = false, G = 1): string {
+function addressWgsl(layout: 'strided' | 'interleaved', statusStore = false, G = 1, oneRhs = false): string {
   const mat = layout === 'strided' ? 'return prm.matOff + j * prm.n + i;' : 'return prm.matOff + i * prm.stride + j;';
   const rhs = layout === 'strided'
     ? 'return prm.rhsOff + sys * prm.n + i;'
-    : 'let r = sys / prm.batch;\n  let j = sys - r * prm.batch;\n  return prm.rhsOff + (r * prm.n + i) * prm.stride + j;';
+    : oneRhs
+      ? 'return prm.rhsOff + i * prm.stride + sys;'
+      : 'let r = sys / prm.batch;\n  let j = sys - r * prm.batch;\n  return prm.rhsOff + (r * prm.n + i) * prm.stride + j;';
   return `fn matAddr(sys: u32, i: u32) -> u32 {
-  let j = sys % prm.batch;
+  let j = ${oneRhs ? 'sys' : 'sys % prm.batch'};
   ${mat}
 }
 fn rhsAddr(sys: u32, i: u32) -> u32 {
@@ -218,7 +225,7 @@ fn shPut(k: u32, w: Row) { let q = sp(k); shA[q] = w.a; shB[q] = w.b; shC[q] = w
 fn shGet(k: u32) -> Row { let q = sp(k); return Row(shA[q], shB[q], shC[q], shD[q]); }
 
 // Addresses within the bound windows of the arrays, and status words (see addressWgsl).
-${addressWgsl(layout, spec.statusStore, G)}
+${addressWgsl(layout, spec.statusStore, G, spec.oneRhs)}
 ${spec.statusStore ? `var<workgroup> wst: array<atomic<u32>, ${G}>;` : ''}
 fn loadRow(sys: u32, i: u32) -> Row {
   let m = matAddr(sys, i);

@@ -253,17 +253,17 @@ export class TridiagonalGpuExecutor {
       const lv = levels[l];
       const arr = arrays[l];
       if (lv.mode === 'solve') {
-        const pipe = await getPipeline(ctx, wangMouKernel(wangMouSpec(lv, 'solve', problem.complex, recipe.statusStore)));
+        const pipe = await getPipeline(ctx, wangMouKernel(wangMouSpec(lv, 'solve', problem.complex, recipe.statusStore, l > 0 || problem.nrhs === 1)));
         down.push({ pipeline: pipe, block: l, bindings: ['params', arr.A, arr.B, arr.C, arr.D, 'status', arr.X] });
         continue;
       }
       const bnd = this.scratch(maxSys * lv.chunks * 6, `tridiagonal L${l} boundary rows`);
-      const reduce = await getPipeline(ctx, wangMouKernel(wangMouSpec(lv, 'reduce', problem.complex)));
+      const reduce = await getPipeline(ctx, wangMouKernel(wangMouSpec(lv, 'reduce', problem.complex, false, l > 0 || problem.nrhs === 1)));
       down.push({ pipeline: reduce, block: l, bindings: ['params', arr.A, arr.B, arr.C, arr.D, 'status', bnd] });
       const form = await getPipeline(ctx, formCoarseKernel({ complex: problem.complex, layout: lv.layout, chunkRows: lv.segment }));
       const next = arrays[l + 1];
       down.push({ pipeline: form, block: formBlock[l], bindings: ['params', arr.A, arr.B, arr.C, arr.D, 'status', bnd, next.A as GPUBuffer, next.B as GPUBuffer, next.C as GPUBuffer, next.D as GPUBuffer] });
-      const expand = await getPipeline(ctx, wangMouKernel(wangMouSpec(lv, 'expand', problem.complex)));
+      const expand = await getPipeline(ctx, wangMouKernel(wangMouSpec(lv, 'expand', problem.complex, false, l > 0 || problem.nrhs === 1)));
       up.unshift({ pipeline: expand, block: l, bindings: ['params', arr.A, arr.B, arr.C, arr.D, 'status', arr.X, next.X as GPUBuffer] });
     }
     this.steps = [...down, ...up];
