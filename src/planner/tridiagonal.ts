@@ -233,7 +233,8 @@ export function planTridiagonal(
   while (gMin * 2 <= Math.min(minSys, systems)) gMin *= 2;
   for (;;) {
     const npad = nextPow2(n);
-    const g = layout === 'interleaved' ? gMin : 1;
+    // (Never so many systems that a chunk would have fewer than 2 rows within maxRowsPerWorkgroup.)
+    const g = layout === 'interleaved' ? Math.max(1, Math.min(gMin, maxRows / 2)) : 1;
     if (npad * g <= maxRows) {
       let rows = Math.max(npad, Math.min(target, nextPow2(npad * systems)));
       // One invocation a system: the workgroup holds at most maxInv systems.

@@ -114,6 +114,7 @@ test('WebGPU interleaved partition levels with several systems a workgroup (odd 
     [1000, 3, 1, { maxRowsPerWorkgroup: 128 }], // batch 3: 2 systems a workgroup
     [5000, 9, 1, { maxRowsPerWorkgroup: 512, partitionRowsPerWorkgroup: 64 }], // 8 × 64 rows, coarse level 76 rows
     [4097, 8, 2, {}], // default 2048-row workgroups: 8 × 256 rows
+    [50, 16, 1, { maxRowsPerWorkgroup: 4 }], // 2 systems × 2-row chunks, several coarse levels
   ] as const) {
     const r = await runGpu(ctx, { n, batch, nrhs, layout: 'interleaved', complex: false }, n + 1, opt);
     const l0 = r.recipe.levels[0];

@@ -50,6 +50,10 @@ test('small systems: one invocation a system up to threadSystemMaxN; interleaved
   // N = 1 with 2048-row interleaved workgroups: one invocation a system, so at most 1024 of them.
   const one = planTridiagonal(prob(1, 1 << 20, { layout: 'interleaved' }), H200).levels[0];
   assert.deepEqual([one.rowsPerWorkgroup, one.threads], [1024, 1024]);
+  // Interleaved partition levels never exceed maxRowsPerWorkgroup (fewer systems, chunks of ≥ 2 rows).
+  const tiny = planTridiagonal(prob(100, 16, { layout: 'interleaved' }), H200, { maxRowsPerWorkgroup: 4 });
+  assert.ok(tiny.levels.every((l) => l.rowsPerWorkgroup <= 4), JSON.stringify(tiny.levels.map((l) => l.rowsPerWorkgroup)));
+  assert.deepEqual([tiny.levels[0].systemsPerWorkgroup, tiny.levels[0].segment], [2, 2]);
   // 2048 rows of 16 bytes fill 32 KiB exactly: no room for padding there.
   assert.equal(planTridiagonal(prob(2048), LLVMPIPE).levels[0].padShared, false);
   assert.equal(planTridiagonal(prob(2048), H200).levels[0].padShared, true);
