@@ -171,6 +171,11 @@ export interface AcquireOptions {
    * The environment variable BUTTERFLY_ADAPTER overrides 'auto'.
    */
   adapter?: 'auto' | 'hardware' | 'software';
+  /**
+   * Extra flags for Dawn's instance (Node 'webgpu' package only), e.g.
+   * 'enable-dawn-features=disable_robustness' for benchmarks that measure what bounds checks cost.
+   */
+  dawnFlags?: string[];
 }
 
 type DawnModule = { create(flags: string[]): GPU; globals: Record<string, unknown> };
@@ -224,7 +229,7 @@ export async function acquireGpu(options: AcquireOptions = {}): Promise<GpuConte
     );
   }
   if (want !== 'software') {
-    const gpu = dawn.create([]);
+    const gpu = dawn.create(options.dawnFlags ?? []);
     dawnInstances.push(gpu);
     const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
     if (adapter) {
@@ -238,7 +243,7 @@ export async function acquireGpu(options: AcquireOptions = {}): Promise<GpuConte
     // llvmpipe needs no display; without this EGL looks for an X11/Wayland one and finds none.
     process.env.EGL_PLATFORM = 'surfaceless';
   }
-  const gpu = dawn.create(['backend=opengles']);
+  const gpu = dawn.create(['backend=opengles', ...(options.dawnFlags ?? [])]);
   dawnInstances.push(gpu);
   const adapter = await gpu.requestAdapter({ featureLevel: 'compatibility' } as GPURequestAdapterOptions);
   if (!adapter) {
