@@ -8,27 +8,15 @@
  * practical bandwidth ceiling.
  *
  *   node bench-tridiagonal.mjs [--total 24] [--sizes 2-24] [--layouts strided,interleaved]
- *                              [--reps 10] [--json] [--out file.jsonl] [--append] [--software]
- *                              [--label NAME] [planner choices, below] [--dawn-flag FLAG]
+ *                              [--reps 10] [--json] [--out file.jsonl] [--software]
  * On a software adapter the default total is 2^18 (--total overrides).
- *
- * Planner choices (each maps to TridiagonalPlanOptions; unset = the planner's default):
- *   --radix 2|4  --rows-per-thread R  --thread-max-n N  --max-rows P  --target-rows P
- *   --partition-rows P  --min-systems G (interleaved)  --pad on|off  --status-in-kernel on|off
- * --dawn-flag (repeatable) goes to Dawn's instance, e.g. enable-dawn-features=disable_robustness to
- * see what the bounds checks cost. Every JSON line carries the label, the options, the dispatches a
- * solve makes and the time of the status clear alone (part of every solve), so fixed costs can be
- * told apart from kernel time: compare runs at several --total values as well.
  */
 import { writeFileSync, appendFileSync } from 'node:fs';
 import { defaultGpuContext, readBuffer, type GpuContext } from '../src/backends/webgpu/device.js';
 import { TridiagonalGpuExecutor, type TridiagonalGpuBuffers } from '../src/backends/webgpu/tridiagonal.js';
-import { planTridiagonal, type TridiagonalLayout, type TridiagonalPlanOptions } from '../src/planner/tridiagonal.js';
+import { planTridiagonal, type TridiagonalLayout } from '../src/planner/tridiagonal.js';
 
-interface Args {
-  total?: number; sizes: number[]; layouts: TridiagonalLayout[]; reps: number; json: boolean; out?: string; append: boolean;
-  software: boolean; label: string; plan: TridiagonalPlanOptions; dawnFlags: string[];
-}
+interface Args { rowsPerThread?: number; maxRows?: number; total?: number; sizes: number[]; layouts: TridiagonalLayout[]; reps: number; json: boolean; out?: string; software: boolean; radix: 2 | 4 }
 
 function parseRange(spec: string): number[] {
   const out: number[] = [];
@@ -43,7 +31,7 @@ function parseRange(spec: string): number[] {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { sizes: [], layouts: ['strided', 'interleaved'], reps: 10, json: false, append: false, software: false, label: 'default', plan: {}, dawnFlags: [] };
+  const a: Args = { sizes: [], layouts: ['strided', 'interleaved'], reps: 10, json: false, software: false, radix: 4 };
   let sizes = '';
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
@@ -52,43 +40,18 @@ function parseArgs(argv: string[]): Args {
       if (x === undefined) throw new Error(`${k} needs a value`);
       return x;
     };
-    const num = () => {
-      const x = v();
-      const n = Number(x);
-      if (!Number.isInteger(n) || n < 0) throw new Error(`${k}: expected a non-negative integer, got ${x}`);
-      return n;
-    };
-    if (k === '--total') a.total = num();
+    if (k === '--total') a.total = Number(v());
     else if (k === '--sizes') sizes = v();
     else if (k === '--layouts') a.layouts = v().split(',') as TridiagonalLayout[];
-    else if (k === '--reps') a.reps = num();
-    else if (k === '--radix') a.plan.radix = num() as 2 | 4;
-    else if (k === '--rows-per-thread') a.plan.rowsPerThread = num();
-    else if (k === '--thread-max-n') a.plan.threadSystemMaxN = num();
-    else if (k === '--max-rows') a.plan.maxRowsPerWorkgroup = num();
-    else if (k === '--target-rows') a.plan.targetRowsPerWorkgroup = num();
-    else if (k === '--partition-rows') a.plan.partitionRowsPerWorkgroup = num();
-    else if (k === '--min-systems') a.plan.interleavedMinSystems = num();
-    else if (k === '--pad') {
-      const x = v();
-      if (x !== 'on' && x !== 'off') throw new Error(`--pad: expected on or off, got ${x}`);
-      a.plan.padShared = x === 'on';
-    } else if (k === '--status-in-kernel') {
-      const x = v();
-      if (x !== 'on' && x !== 'off') throw new Error(`--status-in-kernel: expected on or off, got ${x}`);
-      a.plan.statusInKernel = x === 'on';
-    } else if (k === '--label') a.label = v();
-    else if (k === '--dawn-flag') a.dawnFlags.push(v());
+    else if (k === '--reps') a.reps = Number(v());
+    else if (k === '--radix') a.radix = Number(v()) as 2 | 4;
+    else if (k === '--rows-per-thread') a.rowsPerThread = Number(v());
+    else if (k === '--max-rows') a.maxRows = Number(v());
     else if (k === '--json') a.json = true;
     else if (k === '--out') a.out = v();
-    else if (k === '--append') a.append = true;
     else if (k === '--software') a.software = true;
     else if (k === '--help' || k === '-h') {
-      console.log(
-        'options: --total LOG2 --sizes 2-24 --layouts strided,interleaved --reps N --json --out FILE --append --software --label NAME\n' +
-          '         --radix 2|4 --rows-per-thread R --thread-max-n N --max-rows P --target-rows P --partition-rows P --min-systems G --pad on|off --status-in-kernel on|off\n' +
-          '         --dawn-flag FLAG (repeatable)',
-      );
+      console.log('options: --total LOG2 --sizes 2-24 --layouts strided,interleaved --reps N --radix 2|4 --rows-per-thread R --max-rows P --json --out FILE --software');
       process.exit(0);
     } else throw new Error(`unknown option ${k}`);
   }
@@ -171,23 +134,6 @@ async function timeSolves(ctx: GpuContext, ex: TridiagonalGpuExecutor, bufs: Tri
   return { ms: median(times), method: `submit-wait/${k}` };
 }
 
-/** Time of the status clear alone (every solve begins with it), k clears between two waits. */
-async function timeClear(ctx: GpuContext, buf: GPUBuffer, bytes: number, reps: number): Promise<number> {
-  const d = ctx.device;
-  const k = 64;
-  const times: number[] = [];
-  for (let r = 0; r <= reps; r++) {
-    const enc = d.createCommandEncoder();
-    for (let i = 0; i < k; i++) enc.clearBuffer(buf, 0, bytes);
-    await d.queue.onSubmittedWorkDone();
-    const t0 = performance.now();
-    d.queue.submit([enc.finish()]);
-    await d.queue.onSubmittedWorkDone();
-    if (r > 0) times.push((performance.now() - t0) / k);
-  }
-  return median(times);
-}
-
 async function timeCopy(ctx: GpuContext, src: GPUBuffer, dst: GPUBuffer, bytes: number, reps: number): Promise<number> {
   const d = ctx.device;
   const k = 64;
@@ -206,13 +152,13 @@ async function timeCopy(ctx: GpuContext, src: GPUBuffer, dst: GPUBuffer, bytes: 
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const ctx = await defaultGpuContext({ ...(args.software ? { adapter: 'software' as const } : {}), dawnFlags: args.dawnFlags });
+  const ctx = await defaultGpuContext(args.software ? { adapter: 'software' } : {});
   const software = ctx.adapter.software;
   const totalLog2 = args.total ?? (software ? 18 : 24);
   const rows = 2 ** totalLog2;
   const sizes = args.sizes.length ? args.sizes.filter((s) => s <= totalLog2) : Array.from({ length: totalLog2 - 1 }, (_, i) => i + 2);
   const devName = `${ctx.adapter.vendor} ${ctx.adapter.device || ctx.adapter.description}`.trim();
-  if (args.out && !args.append) writeFileSync(args.out, '');
+  if (args.out) writeFileSync(args.out, '');
   const emit = (o: Record<string, unknown>) => {
     const line = JSON.stringify(o);
     if (args.json) console.log(line);
@@ -231,38 +177,35 @@ async function main(): Promise<void> {
   };
   const copyMs = await timeCopy(ctx, bufsBase.rhs, bufsBase.out, rows * 4, args.reps);
   const copyGBps = (2 * rows * 4) / copyMs / 1e6;
-  emit({ lib: 'butterfly', fn: 'device-copy', label: args.label, device: devName, totalLog2, bytes: rows * 4, ms: copyMs, GBps: copyGBps });
+  emit({ lib: 'butterfly', fn: 'device-copy', device: devName, bytes: rows * 4, ms: copyMs, GBps: copyGBps });
   if (!args.json) {
     console.log(`device: ${devName}${software ? ' (software)' : ''}; timestamps: ${ctx.timestamps}; total rows 2^${totalLog2}; device copy ${copyGBps.toFixed(1)} GB/s`);
-    console.log(`variant ${args.label}: ${JSON.stringify(args.plan)}${args.dawnFlags.length ? ` dawn ${args.dawnFlags.join(' ')}` : ''}`);
-    console.log('layout       log2N         N     batch  levels  disp        ms      Mrows/s       GB/s  of-copy  clear-ms');
+    console.log('layout       log2N         N     batch  levels  disp        ms      Mrows/s       GB/s  of-copy');
   }
   for (const layout of args.layouts) {
     for (const n of sizes) {
       const N = 2 ** n;
       const batch = rows / N;
-      const recipe = planTridiagonal({ n: N, batch, nrhs: 1, complex: false, layout }, ctx.limits, args.plan);
+      const recipe = planTridiagonal({ n: N, batch, nrhs: 1, complex: false, layout }, ctx.limits, { radix: args.radix, rowsPerThread: args.rowsPerThread, maxRowsPerWorkgroup: args.maxRows });
       let ex: TridiagonalGpuExecutor | null = null;
       try {
         ex = await TridiagonalGpuExecutor.create(ctx, recipe);
         const { ms, method } = await timeSolves(ctx, ex, bufsBase, args.reps);
-        const clearMs = await timeClear(ctx, bufsBase.status, batch * 4, Math.min(args.reps, 5));
         const st = new Uint32Array(await readBuffer(ctx, bufsBase.status, 0, Math.min(batch, 1024) * 4));
         const mrows = rows / ms / 1e3;
         const gbps = (20 * rows) / ms / 1e6;
         emit({
-          lib: 'butterfly', fn: `wang-mou-${layout}`, label: args.label, options: args.plan, dawnFlags: args.dawnFlags, layout, device: devName,
-          totalLog2, log2N: n, N, batch, ms, Mrows_per_s: mrows, GBps: gbps, fractionOfCopy: gbps / copyGBps,
-          levels: recipe.levels.map((l) => `${l.mode}:${l.n}/${l.systemsPerWorkgroup}x${l.segment}r${l.rowsPerThread}${l.padShared ? 'p' : ''}`).join(' '),
-          dispatches: ex.dispatches, statusStore: recipe.statusStore, statusClearMs: clearMs, timing: method, statusOk: st.every((s) => s === 0),
+          lib: 'butterfly', fn: `wang-mou-${layout}`, layout, device: devName, log2N: n, N, batch, ms, Mrows_per_s: mrows, GBps: gbps,
+          fractionOfCopy: gbps / copyGBps, levels: recipe.levels.map((l) => `${l.mode}:${l.n}/${l.rowsPerWorkgroup}x${l.rowsPerThread}`).join(' '),
+          dispatches: ex.dispatches, timing: method, statusOk: st.every((s) => s === 0),
         });
         if (!args.json) {
           console.log(
-            `${layout.padEnd(12)} ${String(n).padStart(5)} ${String(N).padStart(9)} ${String(batch).padStart(9)} ${String(recipe.levels.length).padStart(7)} ${String(ex.dispatches).padStart(5)} ${ms.toFixed(4).padStart(9)} ${mrows.toFixed(0).padStart(12)} ${gbps.toFixed(1).padStart(10)} ${(gbps / copyGBps).toFixed(2).padStart(8)} ${clearMs.toFixed(4).padStart(9)}`,
+            `${layout.padEnd(12)} ${String(n).padStart(5)} ${String(N).padStart(9)} ${String(batch).padStart(9)} ${String(recipe.levels.length).padStart(7)} ${String(ex.dispatches).padStart(5)} ${ms.toFixed(4).padStart(9)} ${mrows.toFixed(0).padStart(12)} ${gbps.toFixed(1).padStart(10)} ${(gbps / copyGBps).toFixed(2).padStart(8)}`,
           );
         }
       } catch (e) {
-        emit({ lib: 'butterfly', fn: `wang-mou-${layout}`, label: args.label, options: args.plan, layout, device: devName, totalLog2, log2N: n, N, batch, error: String(e) });
+        emit({ lib: 'butterfly', fn: `wang-mou-${layout}`, layout, device: devName, log2N: n, N, batch, error: String(e) });
         if (!args.json) console.log(`${layout.padEnd(12)} ${String(n).padStart(5)}  error: ${String(e)}`);
       } finally {
         ex?.destroy();

@@ -1,8 +1,7 @@
 /**
  * WGSL generation for the Wang & Mou tridiagonal levels of planner/tridiagonal.ts. The CPU file
- * backends/cpu/wang-mou.ts executes the same level structure in float64 (same merge formulas for the
- * exchange steps); the kernels differ from it only in how an invocation treats its own rows (below),
- * which yields the same reduced rows up to a scale factor per row.
+ * backends/cpu/wang-mou.ts executes the same structure in float64 and is the specification of what
+ * these kernels compute (same merge formulas, same order of operations).
  *
  * One kernel family, three modes, per level:
  *  - 'solve':  load → reduce all levels → x = d / b → store.
@@ -13,24 +12,15 @@
  * plus 'form': one invocation per separator builds the coarse system's row from the separator's own
  * equation and the two neighbouring chunks' boundary rows.
  *
- * Work per row is O(1), not O(log N): an invocation holds R consecutive rows [p, p+R) and first
- * reduces them with one downward and one upward elimination sweep (the partition method), which
- * leaves every row in the Wang & Mou block form a·x_{p−1} + b·x_i + c·x_{p+R} = d. The exchange steps
- * then merge blocks exactly as Wang & Mou does, but update only the two boundary rows (first and last)
- * of each invocation: nothing else is read by a merge. Once the boundary rows are solved, every
- * interior row follows from its block form with the neighbouring invocations' boundary values
- * x_{p−1} and x_{p+R}. (Updating all R rows in every exchange step, as the seeds do, costs O(R log N)
- * flops a thread and made the kernels compute-bound far below the memory bandwidth.)
- *
  * Memory pattern: every row is read from global memory once per kernel and written once, coalesced:
  * invocation `lid` loads rows lid, lid+T, lid+2T, … (for interleaved batches of small systems, the
- * fastest-varying index walks the systems instead, which is what is contiguous there) into workgroup
- * arrays (one per coefficient, padded by one element every 32 so that invocations reading R
- * consecutive rows hit different banks); after a barrier each invocation takes its R *consecutive*
- * rows into registers (the index-digit permutation happens in this exchange, at no extra cost). The
- * exchange steps publish each invocation's first and last row in the same arrays and read the 2
- * (radix 2) or 6 (radix 4: two levels per barrier pair) boundary rows a merge needs. The output goes
- * back through the arrays for a coalesced store.
+ * fastest-varying index walks the systems instead, which is what is contiguous there) into one
+ * workgroup array of rows; after a barrier each invocation takes its R *consecutive* rows into
+ * registers (the index-digit permutation happens in this exchange, at no extra cost). The first log2 R
+ * levels run in registers. Every later level needs, from other invocations, only the boundary rows of
+ * the blocks being merged (the "centre equations"): each invocation publishes its first and last row
+ * in the same workgroup array and reads the 2 (radix 2) or 6 (radix 4: two levels per barrier pair)
+ * boundary rows it needs. The output goes back through the array for a coalesced store.
  */
 import { stableKey, type KernelSource } from '../backends/webgpu/pipelines.js';
 import type { TridiagonalLevel } from '../planner/tridiagonal.js';
@@ -47,27 +37,13 @@ export interface WangMouKernelSpec {
   exchangeRadices: number[];
   segment: number;
   systemsPerWorkgroup: number;
-  /** Pad the workgroup arrays by one element every 32 (bank conflicts); see planner padShared. */
-  padShared: boolean;
-  /**
-   * 'solve' with one right-hand side a matrix: the kernel stores every system's status word (no clear
-   * beforehand). Otherwise bits are OR-ed into a status buffer cleared before the solve.
-   */
-  statusStore: boolean;
-  /**
-   * Every system has its own matrix (one right-hand side, or a coarse level): the matrix index is the
-   * system index, which saves an integer division a row.
-   */
-  oneRhs: boolean;
 }
 
-export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex: boolean, statusStore = false, oneRhs = false): WangMouKernelSpec {
-  if (statusStore && mode !== 'solve') throw new Error(`wangMouSpec: statusStore needs a 'solve' level, got ${mode}`);
+export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex: boolean): WangMouKernelSpec {
   return {
     mode, complex, layout: level.layout,
     rowsPerWorkgroup: level.rowsPerWorkgroup, rowsPerThread: level.rowsPerThread,
     exchangeRadices: level.exchangeRadices, segment: level.segment, systemsPerWorkgroup: level.systemsPerWorkgroup,
-    padShared: level.padShared, statusStore, oneRhs,
   };
 }
 
@@ -157,28 +133,21 @@ fn identityRow() -> Row { return Row(ZERO, ONE, ZERO, ZERO); }
  * bound windows (the executor binds aligned windows of the user's arrays and passes the remainders), and
  * the status word of a system.
  */
-function addressWgsl(layout: 'strided' | 'interleaved', statusStore = false, G = 1, oneRhs = false): string {
+function addressWgsl(layout: 'strided' | 'interleaved'): string {
   const mat = layout === 'strided' ? 'return prm.matOff + j * prm.n + i;' : 'return prm.matOff + i * prm.stride + j;';
   const rhs = layout === 'strided'
     ? 'return prm.rhsOff + sys * prm.n + i;'
-    : oneRhs
-      ? 'return prm.rhsOff + i * prm.stride + sys;'
-      : 'let r = sys / prm.batch;\n  let j = sys - r * prm.batch;\n  return prm.rhsOff + (r * prm.n + i) * prm.stride + j;';
+    : 'let r = sys / prm.batch;\n  let j = sys - r * prm.batch;\n  return prm.rhsOff + (r * prm.n + i) * prm.stride + j;';
   return `fn matAddr(sys: u32, i: u32) -> u32 {
-  let j = ${oneRhs ? 'sys' : 'sys % prm.batch'};
+  let j = sys % prm.batch;
   ${mat}
 }
 fn rhsAddr(sys: u32, i: u32) -> u32 {
   ${rhs}
 }
-${statusStore
-    ? `// Status bits gather per system in workgroup memory; the workgroup stores them once at the end.
 fn flagStatus(sys: u32, bits: u32) {
-  atomicOr(&wst[sys % ${G}u], bits);
-}`
-    : `fn flagStatus(sys: u32, bits: u32) {
   atomicOr(&status[prm.statusOff + sys % prm.statusBatch], bits);
-}`}`;
+}`;
 }
 
 function ilog2(n: number): number {
@@ -194,8 +163,6 @@ export function wangMouKernel(spec: WangMouKernelSpec): KernelSource {
   const seg = spec.segment;
   const G = spec.systemsPerWorkgroup;
   const partition = mode !== 'solve';
-  const shLen = spec.padShared ? P + Math.floor(P / 32) : P;
-  if (P % R !== 0 || (R === 1 && seg !== 1)) throw new Error(`wangMouKernel: rowsPerThread ${R} must divide ${P} (1 only for 1-row systems)`);
   const L: string[] = [];
   const e = (s: string) => L.push(s);
 
@@ -214,19 +181,11 @@ export function wangMouKernel(spec: WangMouKernelSpec): KernelSource {
   else e(`@group(0) @binding(6) var<storage, read_write> X: array<T>;`);
   if (mode === 'expand') e(`@group(0) @binding(7) var<storage, read> XC: array<T>;`);
   e(`
-// Workgroup arrays, one per coefficient: staged load, then the exchanged boundary rows, then the
-// staged store (solution in shA).
-var<workgroup> shA: array<T, ${shLen}>;
-var<workgroup> shB: array<T, ${shLen}>;
-var<workgroup> shC: array<T, ${shLen}>;
-var<workgroup> shD: array<T, ${shLen}>;
-fn sp(k: u32) -> u32 { return ${spec.padShared ? 'k + (k >> 5u)' : 'k'}; }
-fn shPut(k: u32, w: Row) { let q = sp(k); shA[q] = w.a; shB[q] = w.b; shC[q] = w.c; shD[q] = w.d; }
-fn shGet(k: u32) -> Row { let q = sp(k); return Row(shA[q], shB[q], shC[q], shD[q]); }
+// The one workgroup array: staged load, then the exchanged boundary rows, then the staged store.
+var<workgroup> sh: array<Row, ${P}>;
 
 // Addresses within the bound windows of the arrays, and status words (see addressWgsl).
-${addressWgsl(layout, spec.statusStore, G, spec.oneRhs)}
-${spec.statusStore ? `var<workgroup> wst: array<atomic<u32>, ${G}>;` : ''}
+${addressWgsl(layout)}
 fn loadRow(sys: u32, i: u32) -> Row {
   let m = matAddr(sys, i);
   var w = Row(A[m], B[m], C[m], D[rhsAddr(sys, i)]);
@@ -242,19 +201,10 @@ fn loadRow(sys: u32, i: u32) -> Row {
   e(`struct Slot { v: u32, sys: u32, i: u32, valid: bool }`);
   e(`fn slot(wg: u32, flat: u32) -> Slot {`);
   if (partition) {
-    // Workgroup wg = chunk k of the group of G systems g; each system's chunk is one segment.
-    e(`  let g = wg / prm.chunks;`);
-    e(`  let k = wg - g * prm.chunks;`);
-    if (layout === 'interleaved' && G > 1) {
-      e(`  let sl = flat % ${G}u;`);
-      e(`  let li = flat / ${G}u;`);
-    } else {
-      e(`  let sl = flat / ${seg}u;`);
-      e(`  let li = flat % ${seg}u;`);
-    }
-    e(`  let sys = g * ${G}u + sl;`);
-    e(`  let i = k * ${seg + 1}u + li;`);
-    e(`  return Slot(sl * ${seg}u + li, sys, i, sys < prm.nsys && i < prm.n);`);
+    e(`  let sys = wg / prm.chunks;`);
+    e(`  let k = wg - sys * prm.chunks;`);
+    e(`  let i = k * ${P + 1}u + flat;`);
+    e(`  return Slot(flat, sys, i, i < prm.n);`);
   } else if (layout === 'interleaved' && G > 1) {
     // Consecutive invocations take consecutive systems: contiguous in the interleaved layout.
     e(`  let sl = flat % ${G}u;`);
@@ -282,56 +232,57 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   e(`    let s = slot(wg, k * ${Tn}u + lid);`);
   e(`    var w = identityRow();`);
   e(`    if (s.valid) { w = loadRow(s.sys, s.i); }`);
-  e(`    shPut(s.v, w);`);
+  e(`    sh[s.v] = w;`);
   e(`  }`);
   e(`  workgroupBarrier();`);
-  for (let j = 0; j < R; j++) e(`  var r${j} = shGet(lid * ${R}u + ${j}u);`);
+  for (let j = 0; j < R; j++) e(`  var r${j} = sh[lid * ${R}u + ${j}u];`);
 
-  // Own rows in registers: a downward then an upward elimination sweep leave every row in the block
-  // form a·x_{p−1} + b·x_i + c·x_{p+R} = d (what log2 R Wang & Mou stages give, in O(R) instead of
-  // O(R log R)).
-  // Both sweeps and the final substitution divide by the same diagonals (those after the downward
-  // sweep; the upward sweep keeps b), so each row takes one reciprocal q_j instead of three divisions.
-  // Bad pivots are caught by the badpivot test of every row's final b at the end.
-  if (R > 1) e(`  let q0 = dv(ONE, r0.b);`);
-  for (let j = 1; j < R; j++) {
-    e(`  { let f = mul(r${j}.a, q${j - 1}); r${j} = Row(-mul(f, r${j - 1}.a), r${j}.b - mul(f, r${j - 1}.c), r${j}.c, r${j}.d - mul(f, r${j - 1}.d)); }`);
-    e(`  let q${j} = dv(ONE, r${j}.b);`);
-  }
-  for (let j = R - 2; j >= 0; j--) {
-    e(`  { let g = mul(r${j}.c, q${j + 1}); r${j} = Row(r${j}.a - mul(g, r${j + 1}.a), r${j}.b, -mul(g, r${j + 1}.c), r${j}.d - mul(g, r${j + 1}.d)); }`);
+  // Local stages in registers.
+  for (let s = 1; s < R; s *= 2) {
+    e(`  // local stage, block size ${s}`);
+    for (let p = 0; p < R; p += 2 * s) {
+      const m = p + s - 1;
+      e(`  {`);
+      e(`    let Rr = r${m};`);
+      e(`    let Lp = mergeL(Rr, r${m + 1});`);
+      for (let i = p; i < p + 2 * s; i++) {
+        if (i <= m) e(`    r${i} = updLeft(r${i}, Lp);`);
+        else if (i === m + 1) e(`    r${i} = Lp;`);
+        else e(`    r${i} = updRight(r${i}, Rr, Lp);`);
+      }
+      e(`  }`);
+    }
   }
 
-  // Exchange steps: only the boundary rows (first and last of the invocation) take part.
-  const ends = R > 1 ? [0, R - 1] : [0];
+  // Exchange steps.
   let s = R;
   for (const radix of spec.exchangeRadices) {
     const q = s / R; // invocations per block
     e(`  // exchange step, radix ${radix}, block size ${s} rows (${q} invocations)`);
-    e(`  workgroupBarrier(); // everyone is done reading the workgroup arrays`);
-    e(`  shPut(2u * lid, r0);`);
-    e(`  shPut(2u * lid + 1u, r${R - 1});`);
+    e(`  workgroupBarrier(); // everyone is done reading sh`);
+    e(`  sh[2u * lid] = r0;`);
+    e(`  sh[2u * lid + 1u] = r${R - 1};`);
     e(`  workgroupBarrier();`);
     e(`  {`);
     if (radix === 2) {
       e(`    let base = (lid / ${2 * q}u) * ${2 * q}u;`);
-      e(`    let Rr = shGet(2u * (base + ${q - 1}u) + 1u);`);
-      e(`    let Lp = mergeL(Rr, shGet(2u * (base + ${q}u)));`);
+      e(`    let Rr = sh[2u * (base + ${q - 1}u) + 1u];`);
+      e(`    let Lp = mergeL(Rr, sh[2u * (base + ${q}u)]);`);
       e(`    if (lid < base + ${q}u) {`);
-      for (const j of ends) e(`      r${j} = updLeft(r${j}, Lp);`);
+      for (let j = 0; j < R; j++) e(`      r${j} = updLeft(r${j}, Lp);`);
       e(`    } else {`);
       e(`      if (lid == base + ${q}u) { r0 = Lp; } else { r0 = updRight(r0, Rr, Lp); }`);
-      e(`      r${R - 1} = updRight(r${R - 1}, Rr, Lp);`);
+      for (let j = 1; j < R; j++) e(`      r${j} = updRight(r${j}, Rr, Lp);`);
       e(`    }`);
       s *= 2;
     } else {
       e(`    let qb = (lid / ${4 * q}u) * ${4 * q}u;`);
-      e(`    let last0 = shGet(2u * (qb + ${q - 1}u) + 1u);`);
-      e(`    let first1 = shGet(2u * (qb + ${q}u));`);
-      e(`    let last1 = shGet(2u * (qb + ${2 * q - 1}u) + 1u);`);
-      e(`    let first2 = shGet(2u * (qb + ${2 * q}u));`);
-      e(`    let last2 = shGet(2u * (qb + ${3 * q - 1}u) + 1u);`);
-      e(`    let first3 = shGet(2u * (qb + ${3 * q}u));`);
+      e(`    let last0 = sh[2u * (qb + ${q - 1}u) + 1u];`);
+      e(`    let first1 = sh[2u * (qb + ${q}u)];`);
+      e(`    let last1 = sh[2u * (qb + ${2 * q - 1}u) + 1u];`);
+      e(`    let first2 = sh[2u * (qb + ${2 * q}u)];`);
+      e(`    let last2 = sh[2u * (qb + ${3 * q - 1}u) + 1u];`);
+      e(`    let first3 = sh[2u * (qb + ${3 * q}u)];`);
       e(`    let L01 = mergeL(last0, first1);`);
       e(`    let L23 = mergeL(last2, first3);`);
       // s ≥ R ≥ 2, so last1 is never first1 (the CPU spec's s = 1 case cannot occur here).
@@ -345,7 +296,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
       e(`    if (bi >= 2u) { R1 = last2; Lp1 = L23; }`);
       e(`    let right1 = (bi & 1u) == 1u;`);
       e(`    let right2 = bi >= 2u;`);
-      for (const j of ends) {
+      for (let j = 0; j < R; j++) {
         e(`    {`);
         e(`      var w = r${j};`);
         if (j === 0) e(`      if (right1 && lead) { w = Lp1; } else if (right1) { w = updRight(w, R1, Lp1); } else { w = updLeft(w, Lp1); }`);
@@ -363,90 +314,54 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 
   // The system (or chunk) of this invocation's register rows.
   if (partition) {
-    e(`  let myG = wg / prm.chunks;`);
-    e(`  let myK = wg - myG * prm.chunks;`);
-    e(`  let mySys = myG * ${G}u + (lid * ${R}u) / ${seg}u;`);
+    e(`  let mySys = wg / prm.chunks;`);
+    e(`  let myK = wg - mySys * prm.chunks;`);
   } else {
     e(`  let mySys = wg * ${G}u + (lid * ${R}u) / ${seg}u;`);
   }
-  // This invocation holds the first / last rows of its system or chunk.
-  e(`  let startsSeg = (lid * ${R}u) % ${seg}u == 0u;`);
-  e(`  let endsSeg = ((lid + 1u) * ${R}u) % ${seg}u == 0u;`);
 
   if (mode === 'reduce') {
     // First row (invocation 0, r0) and last row (invocation T−1, r_{R−1}), normalised by their diagonal.
     e(`  let bo = (mySys * prm.chunks + myK) * 6u;`);
-    e(`  if (startsSeg && mySys < prm.nsys) {`);
+    e(`  if (lid == 0u) {`);
     e(`    if (badpivot(r0.b)) { flags |= 1u; }`);
     e(`    BND[bo] = dv(r0.a, r0.b); BND[bo + 1u] = dv(r0.c, r0.b); BND[bo + 2u] = dv(r0.d, r0.b);`);
     e(`  }`);
-    e(`  if (endsSeg && mySys < prm.nsys) {`);
+    e(`  if (lid == ${Tn - 1}u) {`);
     e(`    let w = r${R - 1};`);
     e(`    if (badpivot(w.b)) { flags |= 1u; }`);
     e(`    BND[bo + 3u] = dv(w.a, w.b); BND[bo + 4u] = dv(w.c, w.b); BND[bo + 5u] = dv(w.d, w.b);`);
     e(`  }`);
-    e(`  if (flags != 0u && mySys < prm.nsys) { flagStatus(mySys, flags); }`);
+    e(`  if (flags != 0u) { flagStatus(mySys, flags); }`);
     e(`}`);
   } else {
     if (mode === 'expand') {
       e(`  var xL = ZERO;`);
       e(`  var xR = ZERO;`);
-      e(`  if (mySys < prm.nsys) {`);
-      e(`    if (myK > 0u) { xL = XC[mySys * prm.seps + myK - 1u]; }`);
-      e(`    if (myK < prm.seps) { xR = XC[mySys * prm.seps + myK]; }`);
-      e(`    if (startsSeg && myK < prm.seps) { X[rhsAddr(mySys, myK * ${seg + 1}u + ${seg}u)] = xR; }`);
-      e(`  }`);
+      e(`  if (myK > 0u) { xL = XC[mySys * prm.seps + myK - 1u]; }`);
+      e(`  if (myK < prm.seps) { xR = XC[mySys * prm.seps + myK]; }`);
+      e(`  if (lid == 0u && myK < prm.seps) { X[rhsAddr(mySys, myK * ${P + 1}u + ${P}u)] = xR; }`);
     }
-    // Boundary rows are fully reduced: b·x = d − a·x_{outside left} − c·x_{outside right}, where the
-    // outside values are 0 for a whole system (its padded ends) and the separators for a chunk.
-    const outL = mode === 'expand' ? 'xL' : 'ZERO';
-    const outR = mode === 'expand' ? 'xR' : 'ZERO';
-    const solveRow = (w: string, xl: string, xr: string) =>
-      mode === 'expand' ? `dv((${w}.d - mul(${w}.a, ${xl})) - mul(${w}.c, ${xr}), ${w}.b)` : `dv(${w}.d, ${w}.b)`;
-    for (let j = 0; j < R; j++) e(`  if (badpivot(r${j}.b)) { flags |= 1u; }`);
-    e(`  let xFirst = ${solveRow('r0', outL, outR)};`);
-    e(`  let xLast = ${solveRow(`r${R - 1}`, outL, outR)};`);
-    if (R > 2 && seg > R) {
-      // Interior rows need the last value of the previous invocation and the first of the next one
-      // (unless this invocation starts or ends its system / chunk). With R ≥ 4 the values go to
-      // [2T, 4T), which nobody reads after the last exchange step, so no barrier is needed first.
-      const x0 = R >= 4 ? 2 * Tn : 0;
-      if (x0 === 0) e(`  workgroupBarrier(); // everyone is done reading the exchanged rows`);
-      e(`  shA[sp(${x0}u + 2u * lid)] = xFirst;`);
-      e(`  shA[sp(${x0}u + 2u * lid + 1u)] = xLast;`);
-      e(`  workgroupBarrier();`);
-      e(`  var xPrev = ${outL};`);
-      e(`  var xNext = ${outR};`);
-      e(`  if (!startsSeg) { xPrev = shA[sp(${x0}u + 2u * lid - 1u)]; }`);
-      e(`  if (!endsSeg) { xNext = shA[sp(${x0}u + 2u * lid + 2u)]; }`);
-      e(`  workgroupBarrier(); // everyone has read its neighbours before the solution overwrites them`);
-      e(`  shA[sp(lid * ${R}u)] = xFirst;`);
-      e(`  shA[sp(lid * ${R}u + ${R - 1}u)] = xLast;`);
-      for (let j = 1; j < R - 1; j++) e(`  shA[sp(lid * ${R}u + ${j}u)] = mul((r${j}.d - mul(r${j}.a, xPrev)) - mul(r${j}.c, xNext), q${j});`);
-    } else {
-      // No interior rows, or one invocation a system / chunk: its outside values are outL / outR.
-      e(`  workgroupBarrier(); // everyone is done reading the staged or exchanged rows`);
-      e(`  shA[sp(lid * ${R}u)] = xFirst;`);
-      if (R > 1) e(`  shA[sp(lid * ${R}u + ${R - 1}u)] = xLast;`);
-      for (let j = 1; j < R - 1; j++) e(`  shA[sp(lid * ${R}u + ${j}u)] = mul((r${j}.d - mul(r${j}.a, ${outL})) - mul(r${j}.c, ${outR}), q${j});`);
+    e(`  workgroupBarrier(); // everyone is done reading sh`);
+    for (let j = 0; j < R; j++) {
+      e(`  {`);
+      e(`    let w = r${j};`);
+      e(`    if (badpivot(w.b)) { flags |= 1u; }`);
+      if (mode === 'expand') e(`    let x = dv((w.d - mul(w.a, xL)) - mul(w.c, xR), w.b);`);
+      else e(`    let x = dv(w.d, w.b);`);
+      e(`    sh[lid * ${R}u + ${j}u].a = x;`);
+      e(`  }`);
     }
     e(`  workgroupBarrier();`);
     e(`  for (var k = 0u; k < ${R}u; k++) {`);
     e(`    let s = slot(wg, k * ${Tn}u + lid);`);
     e(`    if (s.valid) {`);
-    e(`      let x = shA[sp(s.v)];`);
+    e(`      let x = sh[s.v].a;`);
     e(`      X[rhsAddr(s.sys, s.i)] = x;`);
     e(`      if (nonfinite(x)) { flagStatus(s.sys, 2u); }`);
     e(`    }`);
     e(`  }`);
     e(`  if (flags != 0u && mySys < prm.nsys) { flagStatus(mySys, flags); }`);
-    if (spec.statusStore) {
-      e(`  workgroupBarrier();`);
-      e(`  for (var q = lid; q < ${G}u; q += ${Tn}u) {`);
-      e(`    let sys = wg * ${G}u + q;`);
-      e(`    if (sys < prm.nsys) { atomicStore(&status[prm.statusOff + sys], atomicLoad(&wst[q])); }`);
-      e(`  }`);
-    }
     e(`}`);
   }
   const wgsl = L.join('\n');

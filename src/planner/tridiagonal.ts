@@ -8,16 +8,13 @@
  * - 'solve': the whole system fits one workgroup. Systems are padded to `segment` = the next power of
  *   two ≥ n with identity rows (a=0, b=1, c=0, d=0 gives x=0 and decouples) and `systemsPerWorkgroup`
  *   of them share a workgroup of `rowsPerWorkgroup` rows, so small systems (N = 4) still fill a
- *   workgroup. Each invocation holds `rowsPerThread` consecutive rows in registers and reduces them
- *   with two elimination sweeps (what the first log2(rowsPerThread) Wang & Mou stages give); the
- *   remaining stages exchange only the boundary (centre) equations of each block through workgroup
- *   memory, one barrier pair per radix-2 or radix-4 step (`exchangeRadices`), and update only the
- *   invocations' first and last rows. Systems of at most `threadSystemMaxN` rows are solved by one
- *   invocation each (rowsPerThread = segment, no exchange step).
- * - 'partition': the system is larger than a workgroup. Rows are cut into chunks of `segment`
- *   interior rows followed by one separator row (period segment + 1). A workgroup holds the same chunk
- *   of `systemsPerWorkgroup` systems (1 strided; interleaved ≥ interleavedMinSystems, so that row loads
- *   stay contiguous over systems) and reduces each with Wang & Mou, which expresses every interior row through the two
+ *   workgroup. Each invocation holds `rowsPerThread` consecutive rows in registers: the first
+ *   log2(rowsPerThread) Wang & Mou stages run in registers without any exchange, the remaining ones
+ *   exchange only the boundary (centre) equations of each block through workgroup memory, one barrier
+ *   pair per radix-2 or radix-4 step (`exchangeRadices`).
+ * - 'partition': the system is larger than a workgroup. Rows are cut into chunks of
+ *   `rowsPerWorkgroup` interior rows followed by one separator row (period rowsPerWorkgroup + 1). A
+ *   workgroup reduces its chunk with Wang & Mou, which expresses every interior row through the two
  *   neighbouring separators only; the separators then satisfy a tridiagonal *coarse* system of
  *   `separators` rows (the next level). After the coarse system is solved, the same workgroups reload
  *   their chunk, recompute the reduction and substitute the separators. Global traffic is ≈ 2 reads +
@@ -63,22 +60,8 @@ export interface TridiagonalLimits {
 export interface TridiagonalPlanOptions {
   /** Radix of the workgroup exchange steps (2: one level a step; 4: two levels a step). Default 4. */
   radix?: 2 | 4;
-  /**
-   * Rows each invocation keeps in registers (power of two, 2 … 32). Default 8 real, 4 complex: the
-   * exchange steps update two rows an invocation whatever this is, so more rows a thread means fewer
-   * exchange steps and barriers, at the price of registers.
-   */
+  /** Rows each invocation keeps in registers (power of two). Default 4 real, 2 complex. */
   rowsPerThread?: number;
-  /**
-   * Systems whose padded size is at most this (power of two, ≤ 32) are solved by one invocation each,
-   * all in registers. Default 8 real, 4 complex; 0 or 1 turns it off (rowsPerThread applies).
-   */
-  threadSystemMaxN?: number;
-  /**
-   * Pad the workgroup arrays by one element every 32 so that invocations reading consecutive rows hit
-   * different memory banks. Default true where the padded arrays fit the workgroup storage.
-   */
-  padShared?: boolean;
   /** Cap on rows a workgroup holds (power of two), e.g. to force multi-stage runs in tests. */
   maxRowsPerWorkgroup?: number;
   /**
@@ -87,22 +70,7 @@ export interface TridiagonalPlanOptions {
    * resident), although the coarse system is 4x larger.
    */
   partitionRowsPerWorkgroup?: number;
-  /**
-   * Let a single-level solve with one right-hand side store the status words itself instead of a
-   * buffer clear before it plus atomic ORs (one command fewer a solve). Default true.
-   */
-  statusInKernel?: boolean;
-  /**
-   * Interleaved layout: the fewest systems that share a workgroup (power of two; default 8, i.e. 32
-   * contiguous bytes a row load in f32). Systems too large for that many a workgroup take a partition
-   * level whose workgroups hold one chunk of this many systems. 1 restores one system a workgroup.
-   */
-  interleavedMinSystems?: number;
-  /**
-   * Rows a 'solve' workgroup aims for when systems are small (power of two). Default 1024 (512
-   * complex) strided; interleaved: the largest workgroup (so that ≥ 8 systems, 32 contiguous bytes,
-   * share every row load up to N = maxRowsPerWorkgroup / 8).
-   */
+  /** Rows a 'solve' workgroup aims for when systems are small (power of two). Default 1024 (512 complex). */
   targetRowsPerWorkgroup?: number;
 }
 
@@ -120,15 +88,10 @@ export interface TridiagonalLevel {
   /** log2(rowsPerThread) stages in registers, then these exchange steps (each 2 or 4). */
   localStages: number;
   exchangeRadices: number[];
-  /** 'solve': padded system size (power of two); 'partition': interior rows of a chunk. */
+  /** 'solve': padded system size (power of two); 'partition': = rowsPerWorkgroup. */
   segment: number;
   systemsPerWorkgroup: number;
-  /** Workgroup arrays padded by one element every 32 (bank conflicts). */
-  padShared: boolean;
-  /**
-   * 'partition' only: chunks per system and separator rows per system (= next level's n). The chunks
-   * of `systemsPerWorkgroup` systems share a workgroup; `segment` is the chunk's interior rows.
-   */
+  /** 'partition' only: chunks per system and separator rows per system (= next level's n). */
   chunks: number;
   separators: number;
   workgroups: number;
@@ -140,11 +103,6 @@ export interface TridiagonalRecipe {
   /** Bytes of workgroup memory one row takes (4 scalars: a, b, c, d). */
   rowBytes: number;
   maxRowsPerWorkgroup: number;
-  /**
-   * The solve kernel stores every matrix's status word itself, so no clear precedes the solve (one
-   * 'solve' level and one right-hand side: each system, and so each matrix, lives in one workgroup).
-   */
-  statusStore: boolean;
   levels: TridiagonalLevel[];
 }
 
@@ -191,18 +149,10 @@ export function planTridiagonal(
   const radix = options.radix ?? 4;
   if (radix !== 2 && radix !== 4) throw new ArgumentError('radix', radix, '2 or 4');
   const rowBytes = problem.complex ? 32 : 16;
-  const rpt0 = options.rowsPerThread ?? (problem.complex ? 4 : 8);
+  const rpt0 = options.rowsPerThread ?? (problem.complex ? 2 : 4);
   // ≥ 2 rows an invocation: the exchange area (first and last row of every invocation) then fits in the
-  // workgroup arrays that staged the load.
-  if (!isPow2(rpt0) || rpt0 < 2 || rpt0 > 32) throw new ArgumentError('rowsPerThread', rpt0, 'a power of two from 2 to 32');
-  const threadMax = options.threadSystemMaxN ?? (problem.complex ? 4 : 8);
-  if (!Number.isInteger(threadMax) || threadMax < 0 || threadMax > 32 || (threadMax > 1 && !isPow2(threadMax))) {
-    throw new ArgumentError('threadSystemMaxN', threadMax, '0, 1 or a power of two up to 32');
-  }
-  if (options.statusInKernel !== undefined && typeof options.statusInKernel !== 'boolean') throw new ArgumentError('statusInKernel', options.statusInKernel, 'a boolean');
-  const padOption = options.padShared;
-  if (padOption !== undefined && typeof padOption !== 'boolean') throw new ArgumentError('padShared', padOption, 'a boolean');
-  const padFor = (rows: number) => (padOption ?? true) && (rows + Math.floor(rows / 32)) * rowBytes <= limits.maxComputeWorkgroupStorageSize;
+  // workgroup array that staged the load.
+  if (!isPow2(rpt0) || rpt0 < 2 || rpt0 > 16) throw new ArgumentError('rowsPerThread', rpt0, 'a power of two from 2 to 16');
   // Workgroup memory holds one row (a, b, c, d) per row of the workgroup: the coalesced load is staged
   // through it and the same array then carries the exchanged boundary equations and the output.
   let maxRows = 1;
@@ -216,31 +166,18 @@ export function planTridiagonal(
   if (maxRows < 2) {
     throw new DeviceLimitError('maxComputeWorkgroupStorageSize', 2 * rowBytes, limits.maxComputeWorkgroupStorageSize, 'tridiagonal solve');
   }
-  const targetOpt = options.targetRowsPerWorkgroup;
-  if (targetOpt !== undefined && (!isPow2(targetOpt) || targetOpt < 2)) throw new ArgumentError('targetRowsPerWorkgroup', targetOpt, 'a power of two ≥ 2');
-  const target = Math.min(maxRows, targetOpt ?? (problem.layout === 'interleaved' ? maxRows : problem.complex ? 512 : 1024));
+  const target = Math.min(maxRows, options.targetRowsPerWorkgroup ?? (problem.complex ? 512 : 1024));
   const maxInv = limits.maxComputeInvocationsPerWorkgroup;
 
   const levels: TridiagonalLevel[] = [];
   let n = problem.n;
   const systems = problem.batch * problem.nrhs;
   let layout: TridiagonalLayout = problem.layout;
-  // Interleaved input: a row load is contiguous over the systems of a workgroup only, so a workgroup
-  // needs ≥ gMin systems (8 × 4 bytes = one 32-byte sector) or most of every sector fetched is wasted.
-  const minSys = options.interleavedMinSystems ?? 8;
-  if (!isPow2(minSys)) throw new ArgumentError('interleavedMinSystems', minSys, 'a power of two ≥ 1');
-  let gMin = 1;
-  while (gMin * 2 <= Math.min(minSys, systems)) gMin *= 2;
   for (;;) {
     const npad = nextPow2(n);
-    // (Never so many systems that a chunk would have fewer than 2 rows within maxRowsPerWorkgroup.)
-    const g = layout === 'interleaved' ? Math.max(1, Math.min(gMin, maxRows / 2)) : 1;
-    if (npad * g <= maxRows) {
-      let rows = Math.max(npad, Math.min(target, nextPow2(npad * systems)));
-      // One invocation a system: the workgroup holds at most maxInv systems.
-      if (npad <= threadMax || npad === 1) rows = Math.min(rows, npad * maxInv);
-      // npad = 1 gives one row an invocation (no exchange): two systems must not share an invocation.
-      let rpt = npad <= threadMax ? npad : Math.min(rpt0, npad);
+    if (npad <= maxRows) {
+      const rows = Math.max(npad, Math.min(target, nextPow2(npad * systems)));
+      let rpt = Math.min(rpt0, npad);
       while (rows / rpt > maxInv) rpt *= 2;
       if (rpt > npad) throw new DeviceLimitError('maxComputeInvocationsPerWorkgroup', rows / npad, maxInv, 'tridiagonal solve');
       const spw = rows / npad;
@@ -248,27 +185,24 @@ export function planTridiagonal(
         mode: 'solve', n, systems, layout,
         rowsPerWorkgroup: rows, rowsPerThread: rpt, threads: rows / rpt,
         localStages: Math.log2(rpt), exchangeRadices: exchangeRadices(Math.log2(npad / rpt), radix),
-        segment: npad, systemsPerWorkgroup: spw, padShared: padFor(rows), chunks: 1, separators: 0,
+        segment: npad, systemsPerWorkgroup: spw, chunks: 1, separators: 0,
         workgroups: Math.ceil(systems / spw),
       });
       break;
     }
     const prow = options.partitionRowsPerWorkgroup ?? (problem.complex ? 256 : 512);
     if (!isPow2(prow) || prow < 2) throw new ArgumentError('partitionRowsPerWorkgroup', prow, 'a power of two ≥ 2');
-    // Chunk rows (segment) per system; an interleaved level puts g systems' chunks in a workgroup.
-    const seg = Math.max(2, Math.min(maxRows / g, prow));
-    const rows = seg * g;
-    let rpt = Math.min(rpt0, seg);
+    const rows = Math.min(maxRows, prow);
+    let rpt = Math.min(rpt0, rows);
     while (rows / rpt > maxInv) rpt *= 2;
-    if (rpt > seg) throw new DeviceLimitError('maxComputeInvocationsPerWorkgroup', rows / seg, maxInv, 'tridiagonal partition level');
-    const chunks = Math.ceil(n / (seg + 1));
-    const separators = Math.floor(n / (seg + 1));
+    const chunks = Math.ceil(n / (rows + 1));
+    const separators = Math.floor(n / (rows + 1));
     levels.push({
       mode: 'partition', n, systems, layout,
       rowsPerWorkgroup: rows, rowsPerThread: rpt, threads: rows / rpt,
-      localStages: Math.log2(rpt), exchangeRadices: exchangeRadices(Math.log2(seg / rpt), radix),
-      segment: seg, systemsPerWorkgroup: g, padShared: padFor(rows), chunks, separators,
-      workgroups: Math.ceil(systems / g) * chunks,
+      localStages: Math.log2(rpt), exchangeRadices: exchangeRadices(Math.log2(rows / rpt), radix),
+      segment: rows, systemsPerWorkgroup: 1, chunks, separators,
+      workgroups: systems * chunks,
     });
     n = separators;
     layout = 'strided';
@@ -281,13 +215,7 @@ export function planTridiagonal(
       throw new DeviceLimitError('maxComputeWorkgroupsPerDimension', l.chunks, maxWg * maxWg, `one system of a tridiagonal solve (n ${problem.n}: ${l.chunks} partition workgroups, more than a 2-D grid holds)`);
     }
   }
-  // The per-system status words of a workgroup (u32 each, 16-byte granules) must fit beside its rows.
-  const l0 = levels[0];
-  const shBytes = (l0.rowsPerWorkgroup + (l0.padShared ? Math.floor(l0.rowsPerWorkgroup / 32) : 0)) * rowBytes;
-  const statusBytes = Math.ceil((l0.systemsPerWorkgroup * 4) / 16) * 16;
-  const statusStore = (options.statusInKernel ?? true) && levels.length === 1 && problem.nrhs === 1 &&
-    shBytes + statusBytes <= limits.maxComputeWorkgroupStorageSize;
-  return { kind: 'tridiagonal-wang-mou', problem: { ...problem }, rowBytes, maxRowsPerWorkgroup: maxRows, statusStore, levels };
+  return { kind: 'tridiagonal-wang-mou', problem: { ...problem }, rowBytes, maxRowsPerWorkgroup: maxRows, levels };
 }
 
 /** Element index of matrix entry (matrix j, row i) in a layout (complex: pair index). */

@@ -82,52 +82,6 @@ test('WebGPU complex systems (both layouts, multi-stage beyond 1024 rows)', asyn
   }
 });
 
-test('WebGPU plan variants: rows per thread, one invocation a system, padding, radix (both layouts, several RHS)', async (t) => {
-  const ctx = await testGpu();
-  if (!ctx) return t.skip('no WebGPU adapter');
-  const variants: TridiagonalPlanOptions[] = [
-    { rowsPerThread: 2 }, { rowsPerThread: 16 }, { rowsPerThread: 32, radix: 2 },
-    { threadSystemMaxN: 32 }, { threadSystemMaxN: 0, rowsPerThread: 2 }, { padShared: false },
-  ];
-  for (const [vi, opt] of variants.entries()) {
-    for (const [n, batch, nrhs] of [[3, 37, 2], [8, 9, 1], [13, 5, 3], [32, 4, 1], [97, 3, 2], [256, 3, 1], [1000, 3, 1]]) {
-      for (const layout of ['strided', 'interleaved'] as const) {
-        const r = await runGpu(ctx, { n, batch, nrhs, layout, complex: false }, 7 * n + vi, opt);
-        assert.ok(r.err <= F32_BOUND && r.res <= F32_BOUND, `${JSON.stringify(opt)} ${layout} n=${n} batch=${batch} nrhs=${nrhs}: err ${r.err} res ${r.res}`);
-        assert.ok(r.status.every((v) => v === 0), `${JSON.stringify(opt)} ${layout} n=${n}: status ${[...r.status]}`);
-      }
-    }
-  }
-  for (const [n, opt] of [[5, { threadSystemMaxN: 8 }], [30, { rowsPerThread: 8 }], [700, { rowsPerThread: 8, radix: 2 }]] as const) {
-    for (const layout of ['strided', 'interleaved'] as const) {
-      const r = await runGpu(ctx, { n, batch: 5, nrhs: 2, layout, complex: true }, 3 * n, opt);
-      assert.ok(r.err <= F32_BOUND && r.res <= F32_BOUND, `complex ${JSON.stringify(opt)} ${layout} n=${n}: ${r.err}`);
-    }
-  }
-});
-
-test('WebGPU interleaved partition levels with several systems a workgroup (odd sizes, ragged batch)', async (t) => {
-  const ctx = await testGpu();
-  if (!ctx) return t.skip('no WebGPU adapter');
-  for (const [n, batch, nrhs, opt] of [
-    [300, 13, 2, { maxRowsPerWorkgroup: 256 }], // 8 systems × 32-row chunks, 2 groups of systems (one ragged)
-    [1000, 3, 1, { maxRowsPerWorkgroup: 128 }], // batch 3: 2 systems a workgroup
-    [5000, 9, 1, { maxRowsPerWorkgroup: 512, partitionRowsPerWorkgroup: 64 }], // 8 × 64 rows, coarse level 76 rows
-    [4097, 8, 2, {}], // default 2048-row workgroups: 8 × 256 rows
-    [50, 16, 1, { maxRowsPerWorkgroup: 4 }], // 2 systems × 2-row chunks, several coarse levels
-  ] as const) {
-    const r = await runGpu(ctx, { n, batch, nrhs, layout: 'interleaved', complex: false }, n + 1, opt);
-    const l0 = r.recipe.levels[0];
-    assert.equal(l0.mode, 'partition');
-    assert.ok(l0.systemsPerWorkgroup >= 2, `n=${n}: ${l0.systemsPerWorkgroup} systems a workgroup`);
-    assert.ok(r.err <= F32_BOUND && r.res <= F32_BOUND, `interleaved partition n=${n} batch=${batch}: err ${r.err} res ${r.res}`);
-    assert.ok(r.status.every((v) => v === 0));
-  }
-  const c = await runGpu(ctx, { n: 600, batch: 5, nrhs: 1, layout: 'interleaved', complex: true }, 77, { maxRowsPerWorkgroup: 256 });
-  assert.ok(c.recipe.levels[0].systemsPerWorkgroup >= 2);
-  assert.ok(c.err <= F32_BOUND && c.res <= F32_BOUND, `complex interleaved partition: ${c.err}`);
-});
-
 test('WebGPU large systems: 2^16 (batch 3) and 2^20 (one system)', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');

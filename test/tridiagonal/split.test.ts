@@ -152,10 +152,7 @@ test('WebGPU dispatches beyond a 2-D grid are split into chunks (and combined wi
   // 300 one-system workgroups, at most 3 × 3 a grid: 34 chunks.
   let r = await checkSplit(ctx, { n: 32, batch: 300, nrhs: 1, layout: 'strided', complex: false }, 11, { maxComputeWorkgroupsPerDimension: 3 }, { targetRowsPerWorkgroup: 32 });
   assert.equal(r.chunks, 34);
-  r = await checkSplit(ctx, { n: 200, batch: 30, nrhs: 2, layout: 'interleaved', complex: false }, 12, { maxComputeWorkgroupsPerDimension: 4, maxStorageBufferBindingSize: 30000 }, { maxRowsPerWorkgroup: 32, partitionRowsPerWorkgroup: 32, interleavedMinSystems: 1 });
-  assert.ok(r.chunks > 2, `${r.chunks} chunks`);
-  // 4 systems a partition workgroup (8-row chunks): 25 chunks a system, 8 groups of systems.
-  r = await checkSplit(ctx, { n: 200, batch: 15, nrhs: 2, layout: 'interleaved', complex: false }, 13, { maxComputeWorkgroupsPerDimension: 6, maxStorageBufferBindingSize: 16000 }, { maxRowsPerWorkgroup: 32, partitionRowsPerWorkgroup: 8, interleavedMinSystems: 4 });
+  r = await checkSplit(ctx, { n: 200, batch: 30, nrhs: 2, layout: 'interleaved', complex: false }, 12, { maxComputeWorkgroupsPerDimension: 4, maxStorageBufferBindingSize: 30000 }, { maxRowsPerWorkgroup: 32, partitionRowsPerWorkgroup: 32 });
   assert.ok(r.chunks > 2, `${r.chunks} chunks`);
 });
 
@@ -188,43 +185,6 @@ test('WebGPU split solves: status of every system is the same as unsplit, and po
       // The healthy systems' solutions are those of the unsplit solve.
       for (let k = 0; k < split.x.length; k++) {
         if (Number.isFinite(whole.x[k])) assert.equal(split.x[k], whole.x[k]);
-      }
-    }
-  }
-});
-
-test('WebGPU status stored by the solve kernel (one RHS, no clear): every word rewritten, split or not', async (t) => {
-  const ctx = await testGpu();
-  if (!ctx) return t.skip('no WebGPU adapter');
-  for (const layout of ['strided', 'interleaved'] as const) {
-    for (const [n, statusInKernel] of [[50, true], [6, true], [50, false]] as const) {
-      const sh: Shape = { n, batch: 40, nrhs: 1, layout, complex: false };
-      const base = randomSystems(n, sh.batch, 21);
-      base.d[7 * n + 3] = NaN;
-      for (let i = 0; i < n; i++) { base.b[23 * n + i] = 0; base.c[23 * n + i] = 0; }
-      base.a[31 * n + 2] = 1; base.c[31 * n + 2] = 1; base.b[31 * n + 2] = 0.5;
-      const bad = toLayout(base, sh);
-      const good = toLayout(randomSystems(n, sh.batch, 22), sh);
-      const splits: (TridiagonalSplitLimits | undefined)[] = [undefined, { maxStorageBufferBindingSize: room(ctx, (layout === 'strided' ? 6 * n : (n - 1) * sh.batch + 6) * 4) }];
-      for (const split of splits) {
-        const what: string = `${layout} n=${n} statusInKernel=${statusInKernel} ${split ? 'split' : 'whole'}`;
-        const plan = await createTridiagonalPlan({ ...sh, backend: 'webgpu', gpu: ctx, splitLimits: split, planOptions: { statusInKernel, targetRowsPerWorkgroup: 1024 } });
-        try {
-          assert.equal(plan.recipe!.statusStore, statusInKernel, what);
-          if (split) assert.ok(plan.chunkCount > 2, `${what}: ${plan.chunkCount} chunks`);
-          const r1 = await plan.solve({ lower: Float32Array.from(bad.a), diag: Float32Array.from(bad.b), upper: Float32Array.from(bad.c), rhs: Float32Array.from(bad.d) });
-          assert.ok(r1.status[7] & S.NON_FINITE, `${what}: system 7 ${r1.status[7]}`);
-          assert.ok(r1.status[23] & S.ZERO_PIVOT, `${what}: system 23 ${r1.status[23]}`);
-          assert.equal(r1.status[31], S.NOT_DIAGONALLY_DOMINANT, `${what}: system 31`);
-          r1.status.forEach((v, j) => { if (j !== 7 && j !== 23 && j !== 31) assert.equal(v, 0, `${what}: system ${j} status ${v}`); });
-          // The same plan (same status buffer) on healthy systems: no stale bit may survive.
-          const r2 = await plan.solve({ lower: Float32Array.from(good.a), diag: Float32Array.from(good.b), upper: Float32Array.from(good.c), rhs: Float32Array.from(good.d) });
-          assert.ok(r2.status.every((v) => v === 0), `${what}: second solve status ${[...r2.status]}`);
-          const { err, res } = checkAgainstThomas(good, r2.x as Float32Array, sh, true);
-          assert.ok(err < F32_BOUND && res < F32_BOUND, `${what}: err ${err} res ${res}`);
-        } finally {
-          plan.destroy();
-        }
       }
     }
   }

@@ -171,11 +171,6 @@ export interface AcquireOptions {
    * The environment variable BUTTERFLY_ADAPTER overrides 'auto'.
    */
   adapter?: 'auto' | 'hardware' | 'software';
-  /**
-   * Extra flags for Dawn's instance (Node 'webgpu' package only), e.g.
-   * 'enable-dawn-features=disable_robustness' for benchmarks that measure what bounds checks cost.
-   */
-  dawnFlags?: string[];
 }
 
 type DawnModule = { create(flags: string[]): GPU; globals: Record<string, unknown> };
@@ -229,7 +224,7 @@ export async function acquireGpu(options: AcquireOptions = {}): Promise<GpuConte
     );
   }
   if (want !== 'software') {
-    const gpu = dawn.create(options.dawnFlags ?? []);
+    const gpu = dawn.create([]);
     dawnInstances.push(gpu);
     const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
     if (adapter) {
@@ -243,7 +238,7 @@ export async function acquireGpu(options: AcquireOptions = {}): Promise<GpuConte
     // llvmpipe needs no display; without this EGL looks for an X11/Wayland one and finds none.
     process.env.EGL_PLATFORM = 'surfaceless';
   }
-  const gpu = dawn.create(['backend=opengles', ...(options.dawnFlags ?? [])]);
+  const gpu = dawn.create(['backend=opengles']);
   dawnInstances.push(gpu);
   const adapter = await gpu.requestAdapter({ featureLevel: 'compatibility' } as GPURequestAdapterOptions);
   if (!adapter) {

@@ -28,7 +28,7 @@ export interface TridiagonalGpuBuffers {
   rhs: GPUBuffer;
   /** Solution, same layout as rhs. May not alias the inputs. */
   out: GPUBuffer;
-  /** One u32 per matrix; written by the solve (cleared and OR-ed, or stored: recipe.statusStore). */
+  /** One u32 per matrix; cleared and then OR-ed with the status bits by the solve. */
   status: GPUBuffer;
 }
 
@@ -102,7 +102,7 @@ export function planTridiagonalChunks(
     if (lv.mode === 'solve') {
       cap(maxGrid * lv.systemsPerWorkgroup, 'maxComputeWorkgroupsPerDimension');
     } else {
-      cap(Math.floor(maxGrid / lv.chunks) * lv.systemsPerWorkgroup, 'maxComputeWorkgroupsPerDimension');
+      cap(Math.floor(maxGrid / lv.chunks), 'maxComputeWorkgroupsPerDimension');
       cap(Math.floor((maxGrid * FORM_WORKGROUP) / lv.separators), 'maxComputeWorkgroupsPerDimension');
       cap(Math.floor(scratchLimit / (lv.separators * E)), 'maxStorageBufferBindingSize');
       cap(Math.floor(scratchLimit / (lv.chunks * 6 * E)), 'maxStorageBufferBindingSize');
@@ -253,17 +253,17 @@ export class TridiagonalGpuExecutor {
       const lv = levels[l];
       const arr = arrays[l];
       if (lv.mode === 'solve') {
-        const pipe = await getPipeline(ctx, wangMouKernel(wangMouSpec(lv, 'solve', problem.complex, recipe.statusStore, l > 0 || problem.nrhs === 1)));
+        const pipe = await getPipeline(ctx, wangMouKernel(wangMouSpec(lv, 'solve', problem.complex)));
         down.push({ pipeline: pipe, block: l, bindings: ['params', arr.A, arr.B, arr.C, arr.D, 'status', arr.X] });
         continue;
       }
       const bnd = this.scratch(maxSys * lv.chunks * 6, `tridiagonal L${l} boundary rows`);
-      const reduce = await getPipeline(ctx, wangMouKernel(wangMouSpec(lv, 'reduce', problem.complex, false, l > 0 || problem.nrhs === 1)));
+      const reduce = await getPipeline(ctx, wangMouKernel(wangMouSpec(lv, 'reduce', problem.complex)));
       down.push({ pipeline: reduce, block: l, bindings: ['params', arr.A, arr.B, arr.C, arr.D, 'status', bnd] });
-      const form = await getPipeline(ctx, formCoarseKernel({ complex: problem.complex, layout: lv.layout, chunkRows: lv.segment }));
+      const form = await getPipeline(ctx, formCoarseKernel({ complex: problem.complex, layout: lv.layout, chunkRows: lv.rowsPerWorkgroup }));
       const next = arrays[l + 1];
       down.push({ pipeline: form, block: formBlock[l], bindings: ['params', arr.A, arr.B, arr.C, arr.D, 'status', bnd, next.A as GPUBuffer, next.B as GPUBuffer, next.C as GPUBuffer, next.D as GPUBuffer] });
-      const expand = await getPipeline(ctx, wangMouKernel(wangMouSpec(lv, 'expand', problem.complex, false, l > 0 || problem.nrhs === 1)));
+      const expand = await getPipeline(ctx, wangMouKernel(wangMouSpec(lv, 'expand', problem.complex)));
       up.unshift({ pipeline: expand, block: l, bindings: ['params', arr.A, arr.B, arr.C, arr.D, 'status', arr.X, next.X as GPUBuffer] });
     }
     this.steps = [...down, ...up];
@@ -277,7 +277,7 @@ export class TridiagonalGpuExecutor {
       blocks.forEach((bk, bi) => {
         const lv = levels[bk.level];
         const l = bk.level;
-        const total = bk.form ? c.systems * lv.separators : lv.mode === 'solve' ? Math.ceil(c.systems / lv.systemsPerWorkgroup) : Math.ceil(c.systems / lv.systemsPerWorkgroup) * lv.chunks;
+        const total = bk.form ? c.systems * lv.separators : lv.mode === 'solve' ? Math.ceil(c.systems / lv.systemsPerWorkgroup) : c.systems * lv.chunks;
         const grid = dispatchGrid(bk.form ? Math.ceil(total / FORM_WORKGROUP) : total, maxDim);
         gridsOfChunk.push(grid);
         words.set([
@@ -321,12 +321,11 @@ export class TridiagonalGpuExecutor {
     return groups;
   }
 
-  /** Records the whole solve (status clear unless recipe.statusStore, all dispatches of all chunks) into `encoder`. */
+  /** Records the whole solve (status clear + all dispatches of all chunks) into `encoder`. */
   record(encoder: GPUCommandEncoder, bufs: TridiagonalGpuBuffers, timestampWrites?: GPUComputePassTimestampWrites): void {
     if (this.destroyed) throw new DestroyedError('tridiagonal plan: used after destroy()');
     const groups = this.bindGroups(bufs);
-    // With statusStore the solve kernel writes every status word; otherwise bits are OR-ed into zeros.
-    if (!this.recipe.statusStore) encoder.clearBuffer(bufs.status, 0, this.recipe.problem.batch * 4);
+    encoder.clearBuffer(bufs.status, 0, this.recipe.problem.batch * 4);
     const pass = encoder.beginComputePass(timestampWrites ? { timestampWrites } : {});
     this.chunks.forEach((_, ci) => {
       this.steps.forEach((st, i) => {
