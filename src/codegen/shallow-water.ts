@@ -24,15 +24,27 @@
  */
 import type { KernelSource } from '../backends/webgpu/pipelines.js';
 import { stableKey } from '../backends/webgpu/pipelines.js';
+import { ArgumentError } from '../errors.js';
+
+export type SweStructure = 'staged' | 'halo';
 
 export interface SweKernelOptions {
-  /** Tile side T (T×T invocations, (T−1)² updated cells). Default 16. */
+  /**
+   * Kernel structure of the cfl and update dispatches: 'staged' (default; W×H tiles that stage their
+   * cells and per-cell values in workgroup memory, see STAGED) or 'halo' (T×T tiles whose first row and
+   * column are idle halo invocations, every edge loading both cells from global memory).
+   */
+  structure: SweStructure;
+  /** Halo structure: tile side T (T×T invocations, (T−1)² updated cells). Default 16. */
   tile: number;
+  /** Staged structure: tile width W and height H in cells (W·H invocations). Default 16×16. */
+  tileX: number;
+  tileY: number;
   /** Invocations of the reduction kernel. Default 256. */
   reduceSize: number;
 }
 
-export const SWE_DEFAULT_KERNEL_OPTIONS: SweKernelOptions = { tile: 16, reduceSize: 256 };
+export const SWE_DEFAULT_KERNEL_OPTIONS: SweKernelOptions = { structure: 'staged', tile: 16, tileX: 16, tileY: 16, reduceSize: 256 };
 
 /** Byte size of the Params uniform block below. */
 export const SWE_PARAMS_BYTES = 160;
@@ -273,13 +285,26 @@ function bindings(kind: 'cfl' | 'update'): string {
 }
 
 function checkOptions(o: SweKernelOptions): void {
-  if (!Number.isInteger(o.tile) || o.tile < 2 || o.tile > 32) throw new Error(`shallow-water tile ${o.tile}: expected an integer in 2..32`);
-  if (!Number.isInteger(o.reduceSize) || (o.reduceSize & (o.reduceSize - 1)) !== 0) throw new Error(`reduceSize ${o.reduceSize}: expected a power of two`);
+  if (o.structure !== 'staged' && o.structure !== 'halo') throw new ArgumentError('structure', o.structure, "'staged' | 'halo'");
+  if (o.structure === 'halo' && (!Number.isInteger(o.tile) || o.tile < 2 || o.tile > 32)) throw new ArgumentError('tile', o.tile, 'an integer in 2..32');
+  if (o.structure === 'staged') checkStaged(o);
+  if (!Number.isInteger(o.reduceSize) || o.reduceSize < 1 || (o.reduceSize & (o.reduceSize - 1)) !== 0) throw new ArgumentError('reduceSize', o.reduceSize, 'a power of two');
 }
 
 /** Phase one: per-cell CFL rates, max-reduced per tile. */
 export function sweCflKernel(options: SweKernelOptions = SWE_DEFAULT_KERNEL_OPTIONS): KernelSource {
   checkOptions(options);
+  return options.structure === 'staged' ? sweCflStaged(options) : sweCflHalo(options);
+}
+
+/** Phase three: fluxes, update, wet–dry handling, friction. */
+export function sweUpdateKernel(options: SweKernelOptions = SWE_DEFAULT_KERNEL_OPTIONS): KernelSource {
+  checkOptions(options);
+  return options.structure === 'staged' ? sweUpdateStaged(options) : sweUpdateHalo(options);
+}
+
+/** Halo structure, phase one. */
+function sweCflHalo(options: SweKernelOptions): KernelSource {
   const T = options.tile;
   const N = T * T;
   const p2 = 1 << Math.ceil(Math.log2(N));
@@ -368,9 +393,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>) {
   return { name: `swe-reduce-${R}`, key: stableKey({ kernel: 'swe-reduce', v: 1, reduceSize: R }), wgsl, entryPoint: 'main' };
 }
 
-/** Phase three: fluxes with ghost-cell decoupling, update, wet–dry handling, friction. */
-export function sweUpdateKernel(options: SweKernelOptions = SWE_DEFAULT_KERNEL_OPTIONS): KernelSource {
-  checkOptions(options);
+/** Halo structure, phase three: fluxes with ghost-cell decoupling, update, wet–dry handling, friction. */
+function sweUpdateHalo(options: SweKernelOptions): KernelSource {
   const T = options.tile;
   const N = T * T;
   const wgsl = `${PARAMS}${bindings('update')}${EDGE}
@@ -423,4 +447,330 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 }
 `;
   return { name: `swe-update-${T}`, key: stableKey({ kernel: 'swe-update', v: 2, tile: T }), wgsl, entryPoint: 'main' };
+}
+
+/**
+ * Staged structure (the default): tiles of W×H invocations, one per updated cell, with no idle halo
+ * invocations. The tile first stages its (W+2)×(H+2) cells (its own and a one-cell ring; corners
+ * unused) in workgroup memory together with the per-cell values every edge needs, computed once per
+ * cell instead of once per edge side: the velocities and concentration u_x, u_y, C (one desingularised
+ * reciprocal per cell instead of three divisions). Beyond the domain the ring holds the boundary's ghost
+ * (open: the cell's copy, tide: the tide's surface with clean water) or a wall marker (h < 0: depths
+ * are never negative, the update clips them to zero). Each invocation then computes its cell's left and
+ * top edges; the tile's last column and row also need their right and bottom edges, which the first
+ * W + H invocations compute as a third edge (one warp's worth, instead of a third edge for the lanes of
+ * every warp that hold a last column). The low-side halves go back through workgroup memory, reusing
+ * the staging arrays.
+ */
+const STAGED = /* wgsl */ `
+// Staged cell, global frame: s0 = (h, q_x, q_y, hC), s1 = (H, u_x, u_y, C).
+// 1/h, or the desingularised factor √2·h/√(h⁴ + ε⁴) below ε: u = q·desingFactor(h) (see desing()).
+fn desingFactor(h: f32) -> f32 {
+  if (h >= P.eps) { return 1.0 / h; }
+  let e2 = P.eps * P.eps;
+  return 1.41421356 * h * inverseSqrt(h * h * h * h + e2 * e2);
+}
+
+fn derived(w: vec4<f32>, H: f32) -> vec4<f32> {
+  let r = desingFactor(w.x);
+  return vec4<f32>(H, w.y * r, w.z * r, w.w * r);
+}
+
+// A staged cell seen from an x-edge (n = x) or a y-edge (n = y).
+struct SCell { h: f32, qn: f32, qt: f32, hc: f32, H: f32, un: f32, ut: f32, C: f32 }
+
+fn frame(w: vec4<f32>, d: vec4<f32>, xdir: bool) -> SCell {
+  if (xdir) { return SCell(w.x, w.y, w.z, w.w, d.x, d.y, d.z, d.w); }
+  return SCell(w.x, w.z, w.y, w.w, d.x, d.z, d.y, d.w);
+}
+
+fn sWallLow(c: SCell) -> vec4<f32> {
+  return vec4<f32>(0.0, c.qn * (sqrt(P.g * c.h) + wallK() * c.un), -c.qn * c.ut, 0.0);
+}
+
+fn sWallHigh(c: SCell) -> vec4<f32> {
+  return vec4<f32>(0.0, c.qn * (sqrt(P.g * c.h) - wallK() * c.un), c.qn * c.ut, 0.0);
+}
+
+fn sEmerging(a: SCell, b: SCell) -> bool {
+  return (b.h < P.hEps && a.h - a.H < -b.H) || (a.h < P.hEps && b.h - b.H < -a.H);
+}
+
+// edgeLambda on staged cells; a wall marker on either side gives the wall's speed to the real cell.
+fn sEdgeLambda(a: SCell, b: SCell) -> vec2<f32> {
+  if (b.h < 0.0) { return vec2<f32>(sqrt(P.g * a.h), 0.0); }
+  if (a.h < 0.0) { return vec2<f32>(0.0, sqrt(P.g * b.h)); }
+  if (sEmerging(a, b)) { return vec2<f32>(sqrt(P.g * a.h), sqrt(P.g * b.h)); }
+  let ht = 0.5 * (a.h + b.h);
+  if (ht < P.hDry) { return vec2<f32>(0.0); }
+  let sqi = sqrt(a.h);
+  let sqj = sqrt(b.h);
+  let un = (sqi * a.un + sqj * b.un) / (sqi + sqj);
+  let l = abs(un) + sqrt(P.g * ht);
+  return vec2<f32>(l, l);
+}
+
+// edgeFlux on staged cells (same operations; the cells' u_n, u_t, C come precomputed and the α
+// states share one reciprocal each). Returns (low-side, high-side) contributions.
+fn sEdgeFlux(a: SCell, b: SCell, cap: f32) -> array<vec4<f32>, 2> {
+  var e = array<vec4<f32>, 2>(vec4<f32>(0.0), vec4<f32>(0.0));
+  if (b.h < 0.0) { e[0] = sWallLow(a); return e; }
+  if (a.h < 0.0) { e[1] = sWallHigh(b); return e; }
+  if (sEmerging(a, b)) {
+    e[0] = sWallLow(a);
+    e[1] = sWallHigh(b);
+    return e;
+  }
+  let hi = a.h; let hj = b.h;
+  let ht = 0.5 * (hi + hj);
+  if (ht < P.hDry) { return e; }
+  let g = P.g; let alpha = P.alpha;
+  let uin = a.un; let uit = a.ut; let Ci = a.C;
+  let ujn = b.un; let ujt = b.ut; let Cj = b.C;
+  let sqi = sqrt(hi); let sqj = sqrt(hj);
+  let rs = 1.0 / (sqi + sqj);
+  let un = (sqi * uin + sqj * ujn) * rs;
+  let ut = (sqi * uit + sqj * ujt) * rs;
+  let C = (sqi * Ci + sqj * Cj) * rs;
+  let c = sqrt(g * ht);
+  let dzeta = (hj - hi) - (b.H - a.H);
+  let v0 = b.qn - a.qn;
+  let v1 = b.qn * ujn - a.qn * uin + g * ht * dzeta;
+  let v2 = b.qn * ujt - a.qn * uit;
+  let v3 = b.qn * Cj - a.qn * Ci;
+  let inv2c = 0.5 / c;
+  let a1 = ((un + c) * v0 - v1) * inv2c;
+  let a2 = (v1 - (un - c) * v0) * inv2c;
+  let a3 = v2 - ut * v0;
+  let a4 = v3 - C * v0;
+  let l1 = un - c; let l2 = un + c;
+  let w3 = weight(un);
+  let b1 = weight(l1) * a1; let b2 = weight(l2) * a2;
+  let pm0 = b1 + b2;
+  let pm1 = b1 * l1 + b2 * l2;
+  let pm2 = pm0 * ut + w3 * a3;
+  let pm3 = pm0 * C + w3 * a4;
+  let am = 1.0 - alpha;
+  let ha = am * hi + alpha * hj; let qna = am * a.qn + alpha * b.qn; let qta = am * a.qt + alpha * b.qt; let ca = am * a.hc + alpha * b.hc;
+  let hb = alpha * hi + am * hj; let qnb = alpha * a.qn + am * b.qn; let qtb = alpha * a.qt + am * b.qt; let cb = alpha * a.hc + am * b.hc;
+  let ra = desingFactor(ha); let rb = desingFactor(hb);
+  let uan = qna * ra; let uat = qta * ra; let Ca = ca * ra;
+  let ubn = qnb * rb; let ubt = qtb * rb; let Cb = cb * rb;
+  let corr0 = 0.5 * (qna + qnb) - 0.5 * (a.qn + b.qn);
+  let corr1 = 0.5 * (qna * uan + qnb * ubn) - 0.5 * (a.qn * uin + b.qn * ujn) + 0.5 * g * alpha * am * dzeta * (hi - hj);
+  let corr2 = 0.5 * (qna * uat + qnb * ubt) - 0.5 * (a.qn * uit + b.qn * ujt);
+  let corr3 = 0.5 * (qna * Ca + qnb * Cb) - 0.5 * (a.qn * Ci + b.qn * Cj);
+  var f0 = a.qn + pm0 + corr0;
+  var f3 = a.qn * Ci + pm3 + corr3;
+  if (hi < P.hEps && hj < P.hEps) {
+    if (un < 0.0) { f3 = f0 * Cj; } else { f3 = f0 * Ci; }
+  }
+  let outI = hi * cap; let outJ = hj * cap;
+  var theta = 1.0;
+  if (f0 > outI) { theta = outI / f0; } else if (-f0 > outJ) { theta = outJ / -f0; }
+  f0 = f0 * theta;
+  f3 = f3 * theta;
+  let d1 = pm1 + corr1;
+  let d2 = pm2 + corr2;
+  e[0] = vec4<f32>(f0, d1, d2, f3);
+  e[1] = vec4<f32>(-f0, v1 - d1, v2 - d2, -f3);
+  return e;
+}
+
+// The state a staging slot holds for global cell (gx, gy): the cell itself inside the domain, the
+// boundary's ghost one cell beyond an edge of it (wall: h = -1 marker), zeros elsewhere (unused).
+// Returns s0 and s1 packed as a mat2x4.
+fn stageCell(gx: i32, gy: i32, tideZ: f32) -> mat2x4<f32> {
+  let nx = i32(P.nx); let ny = i32(P.ny);
+  let inX = gx >= 0 && gx < nx;
+  let inY = gy >= 0 && gy < ny;
+  if (inX && inY) {
+    let i = u32(gy) * P.nx + u32(gx);
+    let w = Win[i];
+    let H = Hb[i];
+    return mat2x4<f32>(w, derived(w, H));
+  }
+  var side = 4u;
+  if (inY && gx == -1) { side = 0u; }
+  if (inY && gx == nx) { side = 1u; }
+  if (inX && gy == -1) { side = 2u; }
+  if (inX && gy == ny) { side = 3u; }
+  if (side == 4u) { return mat2x4<f32>(vec4<f32>(0.0), vec4<f32>(0.0)); }
+  let kind = P.bc[side];
+  if (kind == 0u) { return mat2x4<f32>(vec4<f32>(-1.0, 0.0, 0.0, 0.0), vec4<f32>(0.0)); }
+  let i = u32(clamp(gy, 0, ny - 1)) * P.nx + u32(clamp(gx, 0, nx - 1));
+  var w = Win[i];
+  let H = Hb[i];
+  if (kind == 2u) { w = vec4<f32>(max(0.0, tideZ + H), w.y, w.z, 0.0); }
+  return mat2x4<f32>(w, derived(w, H));
+}
+`;
+
+function checkStaged(o: SweKernelOptions): void {
+  for (const [name, v] of [['tileX', o.tileX], ['tileY', o.tileY]] as const) {
+    // ≥ 2 both ways so that the W·H invocations cover the W + H extra edges of the last column and row.
+    if (!Number.isInteger(v) || v < 2 || v > 256) throw new ArgumentError(name, v, 'an integer in 2..256');
+  }
+  if (o.tileX * o.tileY > 1024) throw new ArgumentError('tileX·tileY', o.tileX * o.tileY, 'at most 1024 invocations');
+}
+
+/** Workgroup bytes of the staged kernels for a W×H tile (the update kernel's two staging arrays). */
+export function sweStagedWorkgroupBytes(tileX: number, tileY: number): number {
+  return 2 * 16 * (tileX + 2) * (tileY + 2);
+}
+
+/**
+ * Staging prologue shared by both staged kernels: fills s0/s1 with the tile's cells and ring, then
+ * a barrier. Slot (sx, sy) holds global cell (x0 + sx − 1, y0 + sy − 1); the ring's corners are skipped.
+ */
+function stageLoop(W: number, H: number, lambdaOnly: boolean): string {
+  const SW = W + 2, SH = H + 2;
+  const store = lambdaOnly
+    ? 'st[k] = vec4<f32>(m[0].x, m[1].x, m[1].y, m[1].z);'
+    : 's0[k] = m[0];\n      s1[k] = m[1];';
+  return `
+  for (var k = li; k < ${SW * SH}u; k += ${W * H}u) {
+    let sx = k % ${SW}u; let sy = k / ${SW}u;
+    let corner = (sx == 0u || sx == ${SW - 1}u) && (sy == 0u || sy == ${SH - 1}u);
+    if (!corner) {
+      let m = stageCell(x0 + i32(sx) - 1, y0 + i32(sy) - 1, tideZ);
+      ${store}
+    }
+  }
+  workgroupBarrier();`;
+}
+
+/** Staged phase one: per-cell CFL rates, max-reduced per tile. */
+function sweCflStaged(o: SweKernelOptions): KernelSource {
+  const W = o.tileX, H = o.tileY, N = W * H, SW = W + 2;
+  const p2 = 1 << Math.ceil(Math.log2(N));
+  const wgsl = `${PARAMS}${bindings('cfl')}${EDGE}${STAGED}
+// Staged for the wave speeds only: (h, H, u_x, u_y).
+var<workgroup> st: array<vec4<f32>, ${SW * (H + 2)}>;
+var<workgroup> lamX: array<f32, ${N + H}>; // low-side speeds of left edges, then the last column's right edges
+var<workgroup> lamY: array<f32, ${N + W}>; // low-side speeds of top edges, then the last row's bottom edges
+var<workgroup> red: array<f32, ${p2}>;
+
+fn stagedX(k: u32) -> SCell { let v = st[k]; return SCell(v.x, 0.0, 0.0, 0.0, v.y, v.z, 0.0, 0.0); }
+fn stagedY(k: u32) -> SCell { let v = st[k]; return SCell(v.x, 0.0, 0.0, 0.0, v.y, v.w, 0.0, 0.0); }
+
+@compute @workgroup_size(${W}, ${H})
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+  if (remaining() <= doneThreshold()) { return; }
+  let li = lid.y * ${W}u + lid.x;
+  let x0 = i32(wid.x * ${W}u); let y0 = i32(wid.y * ${H}u);
+  let gx = x0 + i32(lid.x); let gy = y0 + i32(lid.y);
+  let nx = i32(P.nx); let ny = i32(P.ny);
+  let tideZ = tideAt(sim.tHi + sim.tLo);
+  ${stageLoop(W, H, true)}
+  let me = (lid.y + 1u) * ${SW}u + lid.x + 1u;
+  // Left edge (cells gx−1 | gx) and top edge (gy−1 | gy); a side needs one real cell to exist.
+  var el = vec2<f32>(0.0);
+  var et = vec2<f32>(0.0);
+  if (gy < ny && gx <= nx) { el = sEdgeLambda(stagedX(me - 1u), stagedX(me)); }
+  if (gx < nx && gy <= ny) { et = sEdgeLambda(stagedY(me - ${SW}u), stagedY(me)); }
+  lamX[li] = el.x;
+  lamY[li] = et.x;
+  // The last column's right edges and the last row's bottom edges, by the first W + H invocations.
+  if (li < ${H}u) {
+    let r = (li + 1u) * ${SW}u + ${W}u;
+    var l = 0.0;
+    if (y0 + i32(li) < ny && x0 + ${W - 1} < nx) { l = sEdgeLambda(stagedX(r), stagedX(r + 1u)).x; }
+    lamX[${N}u + li] = l;
+  } else if (li < ${H + W}u) {
+    let cx = li - ${H}u;
+    let r = ${H}u * ${SW}u + cx + 1u;
+    var l = 0.0;
+    if (x0 + i32(cx) < nx && y0 + ${H - 1} < ny) { l = sEdgeLambda(stagedY(r), stagedY(r + ${SW}u)).x; }
+    lamY[${N}u + cx] = l;
+  }
+  workgroupBarrier();
+  var rate = 0.0;
+  if (gx < nx && gy < ny) {
+    let right = select(lamX[li + 1u], lamX[${N}u + lid.y], lid.x == ${W - 1}u);
+    let below = select(lamY[li + ${W}u], lamY[${N}u + lid.x], lid.y == ${H - 1}u);
+    rate = (el.y + right) * P.invDx + (et.y + below) * P.invDy;
+  }
+  red[li] = rate;
+  ${p2 > N ? `if (li < ${p2 - N}u) { red[${N}u + li] = 0.0; }` : ''}
+  workgroupBarrier();
+  for (var s = ${p2 / 2}u; s > 0u; s = s >> 1u) {
+    if (li < s) { red[li] = max(red[li], red[li + s]); }
+    workgroupBarrier();
+  }
+  if (li == 0u) { partials[wid.y * P.tilesX + wid.x] = red[0]; }
+}
+`;
+  return { name: `swe-cfl-staged-${W}x${H}`, key: stableKey({ kernel: 'swe-cfl-staged', v: 1, W, H }), wgsl, entryPoint: 'main' };
+}
+
+/** Staged phase three: fluxes, update, wet–dry handling, friction. */
+function sweUpdateStaged(o: SweKernelOptions): KernelSource {
+  const W = o.tileX, H = o.tileY, N = W * H, SW = W + 2, S = SW * (H + 2);
+  const wgsl = `${PARAMS}${bindings('update')}${EDGE}${STAGED}
+// Staging (s0, s1 as in stageCell); after the edges they hold the low-side halves: s0 of left edges
+// [0, N) and the last column's right edges [N, N + H), s1 of top edges and the last row's bottom edges.
+var<workgroup> s0: array<vec4<f32>, ${S}>;
+var<workgroup> s1: array<vec4<f32>, ${S}>;
+
+fn stagedCell(k: u32, xdir: bool) -> SCell { return frame(s0[k], s1[k], xdir); }
+
+@compute @workgroup_size(${W}, ${H})
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+  let li = lid.y * ${W}u + lid.x;
+  let x0 = i32(wid.x * ${W}u); let y0 = i32(wid.y * ${H}u);
+  let gx = x0 + i32(lid.x); let gy = y0 + i32(lid.y);
+  let nx = i32(P.nx); let ny = i32(P.ny);
+  let mine = gx < nx && gy < ny;
+  let dt = sim.dt;
+  if (dt == 0.0) {
+    if (mine) { let i = u32(gy) * P.nx + u32(gx); Wout[i] = Win[i]; }
+    return;
+  }
+  let tideZ = tideAt((sim.tHi - dt) + sim.tLo);
+  let capX = P.dx / (4.0 * dt);
+  let capY = P.dy / (4.0 * dt);
+  ${stageLoop(W, H, false)}
+  let me = (lid.y + 1u) * ${SW}u + lid.x + 1u;
+  let w = s0[me];
+  var el = array<vec4<f32>, 2>(vec4<f32>(0.0), vec4<f32>(0.0));
+  var et = array<vec4<f32>, 2>(vec4<f32>(0.0), vec4<f32>(0.0));
+  var ex = vec4<f32>(0.0);
+  if (gy < ny && gx <= nx) { el = sEdgeFlux(stagedCell(me - 1u, true), stagedCell(me, true), capX); }
+  if (gx < nx && gy <= ny) { et = sEdgeFlux(stagedCell(me - ${SW}u, false), stagedCell(me, false), capY); }
+  if (li < ${H}u) {
+    let r = (li + 1u) * ${SW}u + ${W}u;
+    if (y0 + i32(li) < ny && x0 + ${W - 1} < nx) { ex = sEdgeFlux(stagedCell(r, true), stagedCell(r + 1u, true), capX)[0]; }
+  } else if (li < ${H + W}u) {
+    let r = ${H}u * ${SW}u + li - ${H}u + 1u;
+    if (x0 + i32(li - ${H}u) < nx && y0 + ${H - 1} < ny) { ex = sEdgeFlux(stagedCell(r, false), stagedCell(r + ${SW}u, false), capY)[0]; }
+  }
+  workgroupBarrier(); // staging no longer read: reuse it for the low-side halves
+  s0[li] = el[0];
+  s1[li] = et[0];
+  if (li < ${H}u) { s0[${N}u + li] = ex; } else if (li < ${H + W}u) { s1[${N}u + li - ${H}u] = ex; }
+  workgroupBarrier();
+  if (!mine) { return; }
+  let right = s0[select(li + 1u, ${N}u + lid.y, lid.x == ${W - 1}u)];
+  let below = s1[select(li + ${W}u, ${N}u + lid.x, lid.y == ${H - 1}u)];
+  let ax = (right + el[1]) * P.invDx; // (mass, n = x, t = y, pollutant)
+  let ay = (below + et[1]) * P.invDy; // (mass, n = y, t = x, pollutant)
+  var h = w.x - dt * (ax.x + ay.x);
+  var qx = w.y - dt * (ax.y + ay.z);
+  var qy = w.z - dt * (ax.z + ay.y);
+  var hc = w.w - dt * (ax.w + ay.w);
+  if (h <= 0.0) {
+    h = 0.0; qx = 0.0; qy = 0.0; hc = 0.0;
+  } else if (P.fric > 0.0) {
+    let r = desingFactor(h);
+    let ux = qx * r;
+    let uy = qy * r;
+    let f = 1.0 + dt * P.fric * sqrt(ux * ux + uy * uy) / pow(h, 4.0 / 3.0);
+    qx = qx / f;
+    qy = qy / f;
+  }
+  Wout[u32(gy) * P.nx + u32(gx)] = vec4<f32>(h, qx, qy, hc);
+}
+`;
+  return { name: `swe-update-staged-${W}x${H}`, key: stableKey({ kernel: 'swe-update-staged', v: 1, W, H }), wgsl, entryPoint: 'main' };
 }

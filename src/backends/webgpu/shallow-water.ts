@@ -10,7 +10,7 @@ import type { SweProblem, SweState } from '../../apps/shallow-water/problem.js';
 import { createStorageBuffer, readBuffer, type GpuContext } from './device.js';
 import { getPipeline } from './pipelines.js';
 import {
-  SWE_DEFAULT_KERNEL_OPTIONS, SWE_PARAMS_BYTES, sweCflKernel, sweReduceKernel, sweUpdateKernel, type SweKernelOptions,
+  SWE_DEFAULT_KERNEL_OPTIONS, SWE_PARAMS_BYTES, sweCflKernel, sweReduceKernel, sweUpdateKernel, sweStagedWorkgroupBytes, type SweKernelOptions,
 } from '../../codegen/shallow-water.js';
 import { SWE_H_DRY } from '../cpu/shallow-water.js';
 
@@ -69,17 +69,22 @@ export class SweGpuSolver {
   private async build(): Promise<void> {
     const { ctx, problem: p, options: o } = this;
     const n = p.nx * p.ny;
-    const T = o.tile;
     const maxThreads = ctx.limits.maxComputeInvocationsPerWorkgroup;
-    if (T * T > maxThreads) throw new DeviceLimitError('maxComputeInvocationsPerWorkgroup', T * T, maxThreads, `shallow-water tile ${T}×${T}`);
-    const wgBytes = T * T * 32;
+    const staged = o.structure === 'staged';
+    const [tw, th] = staged ? [o.tileX, o.tileY] : [o.tile, o.tile];
+    const shape = staged ? `shallow-water staged tile ${tw}×${th}` : `shallow-water tile ${tw}×${th}`;
+    if (tw * th > maxThreads) throw new DeviceLimitError('maxComputeInvocationsPerWorkgroup', tw * th, maxThreads, shape);
+    const maxX = ctx.limits.maxComputeWorkgroupSizeX; // y shares WebGPU's guaranteed 256 with x; the kernels allow ≤ 256
+    if (tw > maxX) throw new DeviceLimitError('maxComputeWorkgroupSizeX', tw, maxX, shape);
+    const wgBytes = staged ? sweStagedWorkgroupBytes(tw, th) : tw * th * 32;
     if (wgBytes > ctx.limits.maxComputeWorkgroupStorageSize) {
-      throw new DeviceLimitError('maxComputeWorkgroupStorageSize', wgBytes, ctx.limits.maxComputeWorkgroupStorageSize, `shallow-water tile ${T}×${T}`);
+      throw new DeviceLimitError('maxComputeWorkgroupStorageSize', wgBytes, ctx.limits.maxComputeWorkgroupStorageSize, shape);
     }
     const stateBytes = n * 16;
     const maxBinding = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
     if (stateBytes > maxBinding) throw new DeviceLimitError('maxStorageBufferBindingSize', stateBytes, maxBinding, `shallow-water state of ${p.nx}×${p.ny} cells (16 bytes each)`);
-    this.tiles = [Math.ceil(p.nx / (T - 1)), Math.ceil(p.ny / (T - 1))];
+    // Staged tiles update all their W×H cells; halo tiles update (T−1)² (the first row and column are halo).
+    this.tiles = staged ? [Math.ceil(p.nx / tw), Math.ceil(p.ny / th)] : [Math.ceil(p.nx / (tw - 1)), Math.ceil(p.ny / (th - 1))];
     const maxDim = ctx.limits.maxComputeWorkgroupsPerDimension;
     if (Math.max(...this.tiles) > maxDim) throw new DeviceLimitError('maxComputeWorkgroupsPerDimension', Math.max(...this.tiles), maxDim, `shallow-water mesh ${p.nx}×${p.ny}`);
     const numPartials = this.tiles[0] * this.tiles[1];
