@@ -40,20 +40,26 @@ export interface SweKernelOptions {
   /** Staged structure: tile width W and height H in cells (W·H invocations). Default 16×16. */
   tileX: number;
   tileY: number;
+  /**
+   * Hold the depth as an f32 pair (hi in the state, lo in a buffer of its own; see updateTail): 8 more
+   * bytes per cell and step, and a q difference to the float64 reference several times smaller. Default true.
+   */
+  depthPair: boolean;
   /** Invocations of the reduction kernel. Default 256. */
   reduceSize: number;
 }
 
-export const SWE_DEFAULT_KERNEL_OPTIONS: SweKernelOptions = { structure: 'staged', tile: 16, tileX: 16, tileY: 16, reduceSize: 256 };
+export const SWE_DEFAULT_KERNEL_OPTIONS: SweKernelOptions = { structure: 'staged', tile: 16, tileX: 16, tileY: 16, depthPair: true, reduceSize: 256 };
 
 /** Byte size of the Params uniform block below. */
-export const SWE_PARAMS_BYTES = 160;
+export const SWE_PARAMS_BYTES = 176;
 
 /**
  * Layout of Params (offsets in 4-byte words), shared with the executor that fills it:
  *  0 nx, 1 ny, 2 tilesX, 3 numPartials (u32) | 4..7 bc (xmin, xmax, ymin, ymax: 0 wall, 1 open, 2 tide)
  *  8 dx, 9 dy, 10 invDx, 11 invDy | 12 g, 13 alpha, 14 hEps, 15 eps | 16 gamma, 17 g·n², 18 tEndHi, 19 tEndLo
  *  20 tideMean, 21 nTide (u32), 22 hDry, 23 dtMax | 24..39 tide[4] = (amplitude, ω, phase, 0)
+ *  40 zero (always 0.0; see twoSum) | 41..43 padding
  */
 const PARAMS = /* wgsl */ `
 struct Params {
@@ -64,8 +70,19 @@ struct Params {
   gamma: f32, fric: f32, tEndHi: f32, tEndLo: f32,
   tideMean: f32, nTide: u32, hDry: f32, dtMax: f32,
   tide: array<vec4<f32>, 4>,
+  zero: f32, pad0: f32, pad1: f32, pad2: f32,
 }
 struct Sim { dt: f32, tHi: f32, tLo: f32, steps: u32 }
+
+// a + b as s + err exactly (Knuth's two-sum). Shader compilers may treat float arithmetic as
+// reassociable (Mesa's NIR folds (a + b) − a to b unless an operation is marked exact, and WGSL has no
+// way to mark it), which would make err 0; adding P.zero, a uniform the compiler cannot see is 0,
+// gives the sum a second name and keeps the folding patterns from matching.
+fn twoSum(a: f32, b: f32) -> vec2<f32> {
+  let s = a + b;
+  let bb = (s + P.zero) - a;
+  return vec2<f32>(s, (a - (s - bb)) + (b - bb));
+}
 `;
 
 /** Shared edge physics (mirrors the CPU reference). */
@@ -80,6 +97,13 @@ fn desing(q: f32, h: f32) -> f32 {
   if (h >= P.eps) { return q / h; }
   let e2 = P.eps * P.eps;
   return (1.41421356 * h * q) / sqrt(h * h * h * h + e2 * e2);
+}
+
+// 1/h, or the desingularised factor √2·h/√(h⁴ + ε⁴) below ε: u = q·desingFactor(h) (see desing()).
+fn desingFactor(h: f32) -> f32 {
+  if (h >= P.eps) { return 1.0 / h; }
+  let e2 = P.eps * P.eps;
+  return 1.41421356 * h * inverseSqrt(h * h * h * h + e2 * e2);
 }
 
 fn wallK() -> f32 {
@@ -265,7 +289,44 @@ fn doneThreshold() -> f32 {
 }
 `;
 
-function bindings(kind: 'cfl' | 'update'): string {
+/**
+ * The cell update shared by both structures: W_new = W − Δt·(a_x + a_y), clipping, friction, store.
+ * With the depth pair, h is held as hi + lo (hi in the state's vec4, lo in its own buffer): the update
+ * adds the increment to the pair exactly (two-sum) and stores the renormalised pair, so the depth does
+ * not lose the part of each step's increment below half an ulp of h. Rounding h to f32 after every
+ * step is what dominates the f32-vs-float64 difference of q (the momentum feels h through g·h̃·Δζ) and
+ * makes it grow with the number of steps; the edges still read hi alone.
+ */
+function updateTail(pair: boolean): string {
+  const depth = pair
+    ? `let sum = twoSum(w.x, -(dt * (ax.x + ay.x)));
+  let lo1 = HloIn[i] + sum.y;
+  var h = sum.x + lo1;
+  var hLo = lo1 - ((h + P.zero) - sum.x);`
+    : `var h = w.x - dt * (ax.x + ay.x);`;
+  return `${depth}
+  var qx = w.y - dt * (ax.y + ay.z);
+  var qy = w.z - dt * (ax.z + ay.y);
+  var hc = w.w - dt * (ax.w + ay.w);
+  if (h <= 0.0) {
+    h = 0.0; qx = 0.0; qy = 0.0; hc = 0.0;${pair ? ' hLo = 0.0;' : ''}
+  } else if (P.fric > 0.0) {
+    let r = desingFactor(h);
+    let ux = qx * r;
+    let uy = qy * r;
+    let f = 1.0 + dt * P.fric * sqrt(ux * ux + uy * uy) / pow(h, 4.0 / 3.0);
+    qx = qx / f;
+    qy = qy / f;
+  }
+  Wout[i] = vec4<f32>(h, qx, qy, hc);${pair ? '\n  HloOut[i] = hLo;' : ''}`;
+}
+
+/** The copy of a finished run (Δt = 0) for cell i: state and, with the depth pair, its low part. */
+function copyCell(pair: boolean): string {
+  return `Wout[i] = Win[i];${pair ? ' HloOut[i] = HloIn[i];' : ''}`;
+}
+
+function bindings(kind: 'cfl' | 'update', pair = false): string {
   if (kind === 'cfl') {
     return /* wgsl */ `
 @group(0) @binding(0) var<storage, read> Win: array<vec4<f32>>;
@@ -281,13 +342,16 @@ function bindings(kind: 'cfl' | 'update'): string {
 @group(0) @binding(2) var<storage, read_write> Wout: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> sim: Sim;
 @group(0) @binding(4) var<uniform> P: Params;
-`;
+${pair ? `@group(0) @binding(5) var<storage, read> HloIn: array<f32>;
+@group(0) @binding(6) var<storage, read_write> HloOut: array<f32>;
+` : ''}`;
 }
 
 function checkOptions(o: SweKernelOptions): void {
   if (o.structure !== 'staged' && o.structure !== 'halo') throw new ArgumentError('structure', o.structure, "'staged' | 'halo'");
   if (o.structure === 'halo' && (!Number.isInteger(o.tile) || o.tile < 2 || o.tile > 32)) throw new ArgumentError('tile', o.tile, 'an integer in 2..32');
   if (o.structure === 'staged') checkStaged(o);
+  if (typeof o.depthPair !== 'boolean') throw new ArgumentError('depthPair', o.depthPair, 'true or false');
   if (!Number.isInteger(o.reduceSize) || o.reduceSize < 1 || (o.reduceSize & (o.reduceSize - 1)) !== 0) throw new ArgumentError('reduceSize', o.reduceSize, 'a power of two');
 }
 
@@ -377,13 +441,10 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>) {
     sim.dt = dt;
     if (dt > 0.0) {
       // t += dt as a float-float pair (Knuth's two-sum), so the f32 time tracks the float64 one.
-      let a = sim.tHi;
-      let s = a + dt;
-      let bb = s - a;
-      let err = (a - (s - bb)) + (dt - bb);
-      let lo = sim.tLo + err;
-      let hi2 = s + lo;
-      sim.tLo = lo - (hi2 - s);
+      let st = twoSum(sim.tHi, dt);
+      let lo = sim.tLo + st.y;
+      let hi2 = st.x + lo;
+      sim.tLo = lo - ((hi2 + P.zero) - st.x);
       sim.tHi = hi2;
       sim.steps = sim.steps + 1u;
     }
@@ -397,7 +458,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>) {
 function sweUpdateHalo(options: SweKernelOptions): KernelSource {
   const T = options.tile;
   const N = T * T;
-  const wgsl = `${PARAMS}${bindings('update')}${EDGE}
+  const pair = options.depthPair;
+  const wgsl = `${PARAMS}${bindings('update', pair)}${EDGE}
 var<workgroup> flR: array<vec4<f32>, ${N}>;
 var<workgroup> flD: array<vec4<f32>, ${N}>;
 
@@ -411,7 +473,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   let dt = sim.dt;
   // Uniform branch: after tEnd the step is a copy, so the ping-pong pair stays consistent.
   if (dt == 0.0) {
-    if (interior) { let i = u32(gy) * P.nx + u32(gx); Wout[i] = Win[i]; }
+    if (interior) { let i = u32(gy) * P.nx + u32(gx); ${copyCell(pair)} }
     return;
   }
   // Start time of this step, for the tide.
@@ -430,23 +492,10 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   let ay = (ed.lo + flD[li - ${T}u]) * P.invDy; // (mass, n = y, t = x, pollutant)
   let i = u32(gy) * P.nx + u32(gx);
   let w = Win[i];
-  var h = w.x - dt * (ax.x + ay.x);
-  var qx = w.y - dt * (ax.y + ay.z);
-  var qy = w.z - dt * (ax.z + ay.y);
-  var hc = w.w - dt * (ax.w + ay.w);
-  if (h <= 0.0) {
-    h = 0.0; qx = 0.0; qy = 0.0; hc = 0.0;
-  } else if (P.fric > 0.0) {
-    let ux = desing(qx, h);
-    let uy = desing(qy, h);
-    let f = 1.0 + dt * P.fric * sqrt(ux * ux + uy * uy) / pow(h, 4.0 / 3.0);
-    qx = qx / f;
-    qy = qy / f;
-  }
-  Wout[i] = vec4<f32>(h, qx, qy, hc);
+  ${updateTail(pair)}
 }
 `;
-  return { name: `swe-update-${T}`, key: stableKey({ kernel: 'swe-update', v: 2, tile: T }), wgsl, entryPoint: 'main' };
+  return { name: `swe-update-${T}${pair ? '-pair' : ''}`, key: stableKey({ kernel: 'swe-update', v: 3, tile: T, pair }), wgsl, entryPoint: 'main' };
 }
 
 /**
@@ -464,12 +513,6 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
  */
 const STAGED = /* wgsl */ `
 // Staged cell, global frame: s0 = (h, q_x, q_y, hC), s1 = (H, u_x, u_y, C).
-// 1/h, or the desingularised factor √2·h/√(h⁴ + ε⁴) below ε: u = q·desingFactor(h) (see desing()).
-fn desingFactor(h: f32) -> f32 {
-  if (h >= P.eps) { return 1.0 / h; }
-  let e2 = P.eps * P.eps;
-  return 1.41421356 * h * inverseSqrt(h * h * h * h + e2 * e2);
-}
 
 fn derived(w: vec4<f32>, H: f32) -> vec4<f32> {
   let r = desingFactor(w.x);
@@ -707,7 +750,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 /** Staged phase three: fluxes, update, wet–dry handling, friction. */
 function sweUpdateStaged(o: SweKernelOptions): KernelSource {
   const W = o.tileX, H = o.tileY, N = W * H, SW = W + 2, S = SW * (H + 2);
-  const wgsl = `${PARAMS}${bindings('update')}${EDGE}${STAGED}
+  const pair = o.depthPair;
+  const wgsl = `${PARAMS}${bindings('update', pair)}${EDGE}${STAGED}
 // Staging (s0, s1 as in stageCell); after the edges they hold the low-side halves: s0 of left edges
 // [0, N) and the last column's right edges [N, N + H), s1 of top edges and the last row's bottom edges.
 var<workgroup> s0: array<vec4<f32>, ${S}>;
@@ -724,7 +768,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   let mine = gx < nx && gy < ny;
   let dt = sim.dt;
   if (dt == 0.0) {
-    if (mine) { let i = u32(gy) * P.nx + u32(gx); Wout[i] = Win[i]; }
+    if (mine) { let i = u32(gy) * P.nx + u32(gx); ${copyCell(pair)} }
     return;
   }
   let tideZ = tideAt((sim.tHi - dt) + sim.tLo);
@@ -755,22 +799,9 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   let below = s1[select(li + ${W}u, ${N}u + lid.x, lid.y == ${H - 1}u)];
   let ax = (right + el[1]) * P.invDx; // (mass, n = x, t = y, pollutant)
   let ay = (below + et[1]) * P.invDy; // (mass, n = y, t = x, pollutant)
-  var h = w.x - dt * (ax.x + ay.x);
-  var qx = w.y - dt * (ax.y + ay.z);
-  var qy = w.z - dt * (ax.z + ay.y);
-  var hc = w.w - dt * (ax.w + ay.w);
-  if (h <= 0.0) {
-    h = 0.0; qx = 0.0; qy = 0.0; hc = 0.0;
-  } else if (P.fric > 0.0) {
-    let r = desingFactor(h);
-    let ux = qx * r;
-    let uy = qy * r;
-    let f = 1.0 + dt * P.fric * sqrt(ux * ux + uy * uy) / pow(h, 4.0 / 3.0);
-    qx = qx / f;
-    qy = qy / f;
-  }
-  Wout[u32(gy) * P.nx + u32(gx)] = vec4<f32>(h, qx, qy, hc);
+  let i = u32(gy) * P.nx + u32(gx);
+  ${updateTail(pair)}
 }
 `;
-  return { name: `swe-update-staged-${W}x${H}`, key: stableKey({ kernel: 'swe-update-staged', v: 1, W, H }), wgsl, entryPoint: 'main' };
+  return { name: `swe-update-staged-${W}x${H}${pair ? '-pair' : ''}`, key: stableKey({ kernel: 'swe-update-staged', v: 1, W, H, pair }), wgsl, entryPoint: 'main' };
 }

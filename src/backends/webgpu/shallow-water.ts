@@ -37,6 +37,8 @@ function split(t: number): [number, number] {
 export class SweGpuSolver {
   private readonly buffers: GPUBuffer[] = [];
   private state: GPUBuffer[] = [];
+  /** Low parts of the depth pair (ping-pong like the state), empty without options.depthPair. */
+  private depthLo: GPUBuffer[] = [];
   private partials!: GPUBuffer;
   private sim!: GPUBuffer;
   private uniform!: GPUBuffer;
@@ -103,8 +105,13 @@ export class SweGpuSolver {
     };
     // The second state buffer starts poisoned (NaN) so that a cell the update failed to write shows.
     this.state = [mk(w, 'swe-state-0'), mk(new Float32Array(4 * n).fill(NaN), 'swe-state-1')];
-    mk(Float32Array.from(p.H), 'swe-bathymetry');
-    const H = this.buffers[2];
+    const H = mk(Float32Array.from(p.H), 'swe-bathymetry');
+    if (o.depthPair) {
+      // Low parts of the depth pair: the initial depth's rounding residual, then the ping-pong partner.
+      const lo = new Float32Array(n);
+      for (let i = 0; i < n; i++) lo[i] = p.h[i] - w[4 * i];
+      this.depthLo = [mk(lo, 'swe-depth-lo-0'), mk(new Float32Array(n).fill(NaN), 'swe-depth-lo-1')];
+    }
     this.partials = mk(numPartials * 4, 'swe-partials');
     this.sim = mk(new Float32Array(4), 'swe-sim');
     this.uniform = ctx.device.createBuffer({ size: SWE_PARAMS_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, label: 'swe-params' });
@@ -119,6 +126,7 @@ export class SweGpuSolver {
     u[21] = p.tide.constituents.length;
     f[22] = SWE_H_DRY;
     f[23] = Number.isFinite(pr.dtMax) ? pr.dtMax : 3.4e38;
+    f[40] = 0; // P.zero: keeps the compilers from folding the two-sums (see twoSum in the codegen)
     // Frequencies in cycles per second and phases in cycles: the kernel reduces the argument to half a
     // cycle before cos, whose accuracy WGSL only bounds on [−π, π] (hours of tide are thousands of radians).
     p.tide.constituents.forEach((c, k) => f.set([c.amplitude, 1 / c.period, c.phase / (2 * Math.PI), 0], 24 + 4 * k));
@@ -134,7 +142,7 @@ export class SweGpuSolver {
     this.groups = {
       cfl: [0, 1].map((k) => bg(cfl, [this.state[k], H, this.partials, this.sim, this.uniform])),
       reduce: bg(reduce, [this.partials, this.sim, this.uniform]),
-      update: [0, 1].map((k) => bg(update, [this.state[k], H, this.state[1 - k], this.sim, this.uniform])),
+      update: [0, 1].map((k) => bg(update, [this.state[k], H, this.state[1 - k], this.sim, this.uniform, ...this.depthLo.length ? [this.depthLo[k], this.depthLo[1 - k]] : []])),
     };
   }
 
@@ -218,9 +226,10 @@ export class SweGpuSolver {
     const n = this.problem.nx * this.problem.ny;
     const sim = await this.readSim();
     const w = new Float32Array(await readBuffer(this.ctx, this.state[this.current], 0, n * 16));
+    const lo = this.depthLo.length ? new Float32Array(await readBuffer(this.ctx, this.depthLo[this.current], 0, n * 4)) : null;
     const h = new Float64Array(n), qx = new Float64Array(n), qy = new Float64Array(n), hc = new Float64Array(n);
     for (let i = 0; i < n; i++) {
-      h[i] = w[4 * i];
+      h[i] = lo ? w[4 * i] + lo[i] : w[4 * i];
       qx[i] = w[4 * i + 1];
       qy[i] = w[4 * i + 2];
       hc[i] = w[4 * i + 3];
