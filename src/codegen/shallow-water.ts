@@ -26,18 +26,23 @@ import type { KernelSource } from '../backends/webgpu/pipelines.js';
 import { stableKey } from '../backends/webgpu/pipelines.js';
 import { ArgumentError } from '../errors.js';
 
-export type SweStructure = 'staged' | 'halo';
+export type SweStructure = 'staged' | 'fused' | 'halo';
 
 export interface SweKernelOptions {
   /**
    * Kernel structure of the cfl and update dispatches: 'staged' (default; W×H tiles that stage their
    * cells and per-cell values in workgroup memory, see STAGED) or 'halo' (T×T tiles whose first row and
-   * column are idle halo invocations, every edge loading both cells from global memory).
+   * column are idle halo invocations, every edge loading both cells from global memory), or 'fused'
+   * (staged, and the update kernel also computes the next step's CFL rates, so a step is reduce →
+   * update with no cfl pass; see sweUpdateStaged).
    */
   structure: SweStructure;
   /** Halo structure: tile side T (T×T invocations, (T−1)² updated cells). Default 16. */
   tile: number;
-  /** Staged structure: tile width W and height H in cells (W·H invocations). Default 16×16. */
+  /**
+   * Staged and fused structures: the workgroup's block of W×H cells (W·H invocations). Staged tiles own
+   * all W×H cells; fused tiles own (W−2)×(H−2) and recompute a ring around them. Default 16×16.
+   */
   tileX: number;
   tileY: number;
   /**
@@ -298,6 +303,12 @@ fn doneThreshold() -> f32 {
  * makes it grow with the number of steps; the edges still read hi alone.
  */
 function updateTail(pair: boolean): string {
+  return `${updateCompute(pair)}
+  ${storeCell(pair)}`;
+}
+
+/** updateTail's arithmetic: declares h, qx, qy, hc (and hLo with the pair) for cell i. */
+function updateCompute(pair: boolean): string {
   const depth = pair
     ? `let sum = twoSum(w.x, -(dt * (ax.x + ay.x)));
   let lo1 = HloIn[i] + sum.y;
@@ -317,8 +328,11 @@ function updateTail(pair: boolean): string {
     let f = 1.0 + dt * P.fric * sqrt(ux * ux + uy * uy) / pow(h, 4.0 / 3.0);
     qx = qx / f;
     qy = qy / f;
-  }
-  Wout[i] = vec4<f32>(h, qx, qy, hc);${pair ? '\n  HloOut[i] = hLo;' : ''}`;
+  }`;
+}
+
+function storeCell(pair: boolean): string {
+  return `Wout[i] = vec4<f32>(h, qx, qy, hc);${pair ? ' HloOut[i] = hLo;' : ''}`;
 }
 
 /** The copy of a finished run (Δt = 0) for cell i: state and, with the depth pair, its low part. */
@@ -348,9 +362,10 @@ ${pair ? `@group(0) @binding(5) var<storage, read> HloIn: array<f32>;
 }
 
 function checkOptions(o: SweKernelOptions): void {
-  if (o.structure !== 'staged' && o.structure !== 'halo') throw new ArgumentError('structure', o.structure, "'staged' | 'halo'");
+  if (o.structure !== 'staged' && o.structure !== 'fused' && o.structure !== 'halo') throw new ArgumentError('structure', o.structure, "'staged' | 'fused' | 'halo'");
   if (o.structure === 'halo' && (!Number.isInteger(o.tile) || o.tile < 2 || o.tile > 32)) throw new ArgumentError('tile', o.tile, 'an integer in 2..32');
-  if (o.structure === 'staged') checkStaged(o);
+  if (o.structure !== 'halo') checkStaged(o);
+  if (o.structure === 'fused' && (o.tileX < 4 || o.tileY < 4)) throw new ArgumentError(o.tileX < 4 ? 'tileX' : 'tileY', Math.min(o.tileX, o.tileY), 'at least 4 for the fused structure (a ring around ≥ 2×2 owned cells)');
   if (typeof o.depthPair !== 'boolean') throw new ArgumentError('depthPair', o.depthPair, 'true or false');
   if (!Number.isInteger(o.reduceSize) || o.reduceSize < 1 || (o.reduceSize & (o.reduceSize - 1)) !== 0) throw new ArgumentError('reduceSize', o.reduceSize, 'a power of two');
 }
@@ -358,13 +373,15 @@ function checkOptions(o: SweKernelOptions): void {
 /** Phase one: per-cell CFL rates, max-reduced per tile. */
 export function sweCflKernel(options: SweKernelOptions = SWE_DEFAULT_KERNEL_OPTIONS): KernelSource {
   checkOptions(options);
+  // The fused structure runs this kernel once, for the first step's rates, over its owned tiles.
+  if (options.structure === 'fused') return sweCflStaged({ ...options, tileX: options.tileX - 2, tileY: options.tileY - 2 });
   return options.structure === 'staged' ? sweCflStaged(options) : sweCflHalo(options);
 }
 
 /** Phase three: fluxes, update, wet–dry handling, friction. */
 export function sweUpdateKernel(options: SweKernelOptions = SWE_DEFAULT_KERNEL_OPTIONS): KernelSource {
   checkOptions(options);
-  return options.structure === 'staged' ? sweUpdateStaged(options) : sweUpdateHalo(options);
+  return options.structure === 'halo' ? sweUpdateHalo(options) : sweUpdateStaged(options);
 }
 
 /** Halo structure, phase one. */
@@ -657,7 +674,7 @@ function checkStaged(o: SweKernelOptions): void {
   if (o.tileX * o.tileY > 1024) throw new ArgumentError('tileX·tileY', o.tileX * o.tileY, 'at most 1024 invocations');
 }
 
-/** Workgroup bytes of the staged kernels for a W×H tile (the update kernel's two staging arrays). */
+/** Workgroup bytes of the staged or fused update kernel for a W×H block (its two staging arrays, reused for everything after). */
 export function sweStagedWorkgroupBytes(tileX: number, tileY: number): number {
   return 2 * 16 * (tileX + 2) * (tileY + 2);
 }
@@ -747,28 +764,76 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   return { name: `swe-cfl-staged-${W}x${H}`, key: stableKey({ kernel: 'swe-cfl-staged', v: 1, W, H }), wgsl, entryPoint: 'main' };
 }
 
-/** Staged phase three: fluxes, update, wet–dry handling, friction. */
+/**
+ * Staged phase three: fluxes, update, wet–dry handling, friction. With the fused structure the
+ * workgroup's W×H block of cells is the (W−2)×(H−2) cells it owns plus a one-cell ring: the ring's new
+ * states are computed too (the same edges and arithmetic as in the tiles that own them, so the same
+ * values), which gives every owned cell the new state of all four neighbours. From those the kernel
+ * computes the next step's wave speeds and CFL rates exactly as the staged cfl kernel would (same
+ * functions, ghosts at the next step's tide) and max-reduces them into the tile's partial: the next
+ * step needs no cfl pass, so a step reads the state once instead of twice.
+ */
 function sweUpdateStaged(o: SweKernelOptions): KernelSource {
+  const fused = o.structure === 'fused';
   const W = o.tileX, H = o.tileY, N = W * H, SW = W + 2, S = SW * (H + 2);
+  const p2 = 1 << Math.ceil(Math.log2(N));
   const pair = o.depthPair;
-  const wgsl = `${PARAMS}${bindings('update', pair)}${EDGE}${STAGED}
+  // Global position of block cell (0, 0): staged blocks are the owned tiles; fused blocks start one
+  // cell before their owned (W−2)×(H−2) tile.
+  const origin = fused ? `i32(wid.x * ${W - 2}u) - 1; let y0 = i32(wid.y * ${H - 2}u) - 1` : `i32(wid.x * ${W}u); let y0 = i32(wid.y * ${H}u)`;
+  const owned = fused ? `mine && lid.x >= 1u && lid.x <= ${W - 2}u && lid.y >= 1u && lid.y <= ${H - 2}u` : 'mine';
+  const tail = fused
+    ? `var nw = vec4<f32>(0.0);
+  if (mine) {
+    ${gather(W, H)}
+    ${updateCompute(pair)}
+    nw = vec4<f32>(h, qx, qy, hc);
+    if (owned) { ${storeCell(pair)} }
+  }
+  ${fusedRates(W, H, p2)}`
+    : `if (!mine) { return; }
+  ${gather(W, H)}
+  ${updateTail(pair)}`;
+  const wgsl = `${PARAMS}${bindings('update', pair)}${fused ? '@group(0) @binding(7) var<storage, read_write> partials: array<f32>;\n' : ''}${EDGE}${STAGED}
 // Staging (s0, s1 as in stageCell); after the edges they hold the low-side halves: s0 of left edges
-// [0, N) and the last column's right edges [N, N + H), s1 of top edges and the last row's bottom edges.
+// [0, N) and the last column's right edges [N, N + H), s1 of top edges and the last row's bottom edges.${fused ? `
+// Then the new states: s0 = (h, q_x, q_y, H), s1 = (u_x, u_y); then the wave speeds (left edge λ pair, top edge λ pair) in s1.` : ''}
 var<workgroup> s0: array<vec4<f32>, ${S}>;
 var<workgroup> s1: array<vec4<f32>, ${S}>;
+${fused ? `// A block cell's new state in an edge's frame (for the wave speeds only).
+fn newCell(k: u32, xdir: bool) -> SCell {
+  let v = s0[k]; let u = s1[k];
+  if (xdir) { return SCell(v.x, v.y, v.z, 0.0, v.w, u.x, u.y, 0.0); }
+  return SCell(v.x, v.z, v.y, 0.0, v.w, u.y, u.x, 0.0);
+}
 
+// The ghost beyond boundary side of block cell k, from its new state (as stageCell builds it).
+fn newGhost(k: u32, side: u32, xdir: bool, tideZ: f32) -> SCell {
+  let kind = P.bc[side];
+  if (kind == 0u) { return SCell(-1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0); }
+  var c = newCell(k, xdir);
+  if (kind == 2u) {
+    c.h = max(0.0, tideZ + c.H);
+    let r = desingFactor(c.h);
+    c.un = c.qn * r;
+    c.ut = c.qt * r;
+  }
+  return c;
+}
+` : ''}
 fn stagedCell(k: u32, xdir: bool) -> SCell { return frame(s0[k], s1[k], xdir); }
 
 @compute @workgroup_size(${W}, ${H})
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
   let li = lid.y * ${W}u + lid.x;
-  let x0 = i32(wid.x * ${W}u); let y0 = i32(wid.y * ${H}u);
+  let x0 = ${origin};
   let gx = x0 + i32(lid.x); let gy = y0 + i32(lid.y);
   let nx = i32(P.nx); let ny = i32(P.ny);
-  let mine = gx < nx && gy < ny;
+  let mine = gx >= 0 && gx < nx && gy >= 0 && gy < ny;
+  let owned = ${owned};
   let dt = sim.dt;
   if (dt == 0.0) {
-    if (mine) { let i = u32(gy) * P.nx + u32(gx); ${copyCell(pair)} }
+    if (owned) { let i = u32(gy) * P.nx + u32(gx); ${copyCell(pair)} }
     return;
   }
   let tideZ = tideAt((sim.tHi - dt) + sim.tLo);
@@ -777,31 +842,80 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   ${stageLoop(W, H, false)}
   let me = (lid.y + 1u) * ${SW}u + lid.x + 1u;
   let w = s0[me];
+  let Hme = s1[me].x;
   var el = array<vec4<f32>, 2>(vec4<f32>(0.0), vec4<f32>(0.0));
   var et = array<vec4<f32>, 2>(vec4<f32>(0.0), vec4<f32>(0.0));
   var ex = vec4<f32>(0.0);
-  if (gy < ny && gx <= nx) { el = sEdgeFlux(stagedCell(me - 1u, true), stagedCell(me, true), capX); }
-  if (gx < nx && gy <= ny) { et = sEdgeFlux(stagedCell(me - ${SW}u, false), stagedCell(me, false), capY); }
+  // Edges with a cell of the domain on at least one side.
+  if (gy >= 0 && gy < ny && gx >= 0 && gx <= nx) { el = sEdgeFlux(stagedCell(me - 1u, true), stagedCell(me, true), capX); }
+  if (gx >= 0 && gx < nx && gy >= 0 && gy <= ny) { et = sEdgeFlux(stagedCell(me - ${SW}u, false), stagedCell(me, false), capY); }
   if (li < ${H}u) {
     let r = (li + 1u) * ${SW}u + ${W}u;
-    if (y0 + i32(li) < ny && x0 + ${W - 1} < nx) { ex = sEdgeFlux(stagedCell(r, true), stagedCell(r + 1u, true), capX)[0]; }
+    let ey = y0 + i32(li);
+    if (ey >= 0 && ey < ny && x0 + ${W - 1} < nx) { ex = sEdgeFlux(stagedCell(r, true), stagedCell(r + 1u, true), capX)[0]; }
   } else if (li < ${H + W}u) {
     let r = ${H}u * ${SW}u + li - ${H}u + 1u;
-    if (x0 + i32(li - ${H}u) < nx && y0 + ${H - 1} < ny) { ex = sEdgeFlux(stagedCell(r, false), stagedCell(r + ${SW}u, false), capY)[0]; }
+    let ex0 = x0 + i32(li - ${H}u);
+    if (ex0 >= 0 && ex0 < nx && y0 + ${H - 1} < ny) { ex = sEdgeFlux(stagedCell(r, false), stagedCell(r + ${SW}u, false), capY)[0]; }
   }
   workgroupBarrier(); // staging no longer read: reuse it for the low-side halves
   s0[li] = el[0];
   s1[li] = et[0];
   if (li < ${H}u) { s0[${N}u + li] = ex; } else if (li < ${H + W}u) { s1[${N}u + li - ${H}u] = ex; }
   workgroupBarrier();
-  if (!mine) { return; }
-  let right = s0[select(li + 1u, ${N}u + lid.y, lid.x == ${W - 1}u)];
-  let below = s1[select(li + ${W}u, ${N}u + lid.x, lid.y == ${H - 1}u)];
-  let ax = (right + el[1]) * P.invDx; // (mass, n = x, t = y, pollutant)
-  let ay = (below + et[1]) * P.invDy; // (mass, n = y, t = x, pollutant)
   let i = u32(gy) * P.nx + u32(gx);
-  ${updateTail(pair)}
+  ${tail}
 }
 `;
-  return { name: `swe-update-staged-${W}x${H}${pair ? '-pair' : ''}`, key: stableKey({ kernel: 'swe-update-staged', v: 1, W, H, pair }), wgsl, entryPoint: 'main' };
+  const kind = fused ? 'fused' : 'staged';
+  return { name: `swe-update-${kind}-${W}x${H}${pair ? '-pair' : ''}`, key: stableKey({ kernel: `swe-update-${kind}`, v: 1, W, H, pair }), wgsl, entryPoint: 'main' };
+}
+
+/** The gather of the update kernels: a_x and a_y of cell li from its four edges' halves. */
+function gather(W: number, H: number): string {
+  const N = W * H;
+  return `let right = s0[select(li + 1u, ${N}u + lid.y, lid.x == ${W - 1}u)];
+  let below = s1[select(li + ${W}u, ${N}u + lid.x, lid.y == ${H - 1}u)];
+  let ax = (right + el[1]) * P.invDx; // (mass, n = x, t = y, pollutant)
+  let ay = (below + et[1]) * P.invDy; // (mass, n = y, t = x, pollutant)`;
+}
+
+/** Fused tail: the next step's CFL rates of the owned cells from the block's new states, max-reduced. */
+function fusedRates(W: number, H: number, p2: number): string {
+  const N = W * H;
+  return `workgroupBarrier(); // the low-side halves are read
+  s0[li] = vec4<f32>(nw.x, nw.y, nw.z, Hme);
+  let rn = desingFactor(nw.x);
+  s1[li] = vec4<f32>(nw.y * rn, nw.z * rn, 0.0, 0.0);
+  workgroupBarrier();
+  let tideN = tideAt(sim.tHi + sim.tLo); // the next step starts at the time the reduce kernel advanced to
+  var lx = vec2<f32>(0.0);
+  var ly = vec2<f32>(0.0);
+  // Left edges of block columns 1..W−1 and top edges of rows 1..H−1: every edge of an owned cell once.
+  if (lid.x >= 1u && lid.y >= 1u && lid.y <= ${H - 2}u && gy < ny && gx <= nx) {
+    var a: SCell; var b: SCell;
+    if (gx >= 1) { a = newCell(li - 1u, true); } else { a = newGhost(li, 0u, true, tideN); }
+    if (gx < nx) { b = newCell(li, true); } else { b = newGhost(li - 1u, 1u, true, tideN); }
+    lx = sEdgeLambda(a, b);
+  }
+  if (lid.y >= 1u && lid.x >= 1u && lid.x <= ${W - 2}u && gx < nx && gy <= ny) {
+    var a: SCell; var b: SCell;
+    if (gy >= 1) { a = newCell(li - ${W}u, false); } else { a = newGhost(li, 2u, false, tideN); }
+    if (gy < ny) { b = newCell(li, false); } else { b = newGhost(li - ${W}u, 3u, false, tideN); }
+    ly = sEdgeLambda(a, b);
+  }
+  workgroupBarrier(); // new states read
+  s1[li] = vec4<f32>(lx, ly);
+  workgroupBarrier();
+  var rate = 0.0;
+  if (owned) {
+    rate = (s1[li].y + s1[li + 1u].x) * P.invDx + (s1[li].w + s1[li + ${W}u].z) * P.invDy;
+  }
+  s0[li].x = rate; // the new states are read: s0 holds the reduction (N entries, no padding)
+  workgroupBarrier();
+  for (var s = ${p2 / 2}u; s > 0u; s = s >> 1u) {
+    if (li < s && li + s < ${N}u) { s0[li].x = max(s0[li].x, s0[li + s].x); }
+    workgroupBarrier();
+  }
+  if (li == 0u) { partials[wid.y * P.tilesX + wid.x] = s0[0].x; }`;
 }

@@ -76,6 +76,15 @@ const SHAPES: { name: string; options: SweGpuOptions }[] = [
   { name: 'staged 8×32', options: { structure: 'staged', tileX: 8, tileY: 32 } },
   { name: 'staged 12×5', options: { structure: 'staged', tileX: 12, tileY: 5 } },
   { name: 'staged 7×2', options: { structure: 'staged', tileX: 7, tileY: 2 } },
+  { name: 'fused 16×16', options: { structure: 'fused', tileX: 16, tileY: 16 } },
+  { name: 'fused 32×8', options: { structure: 'fused', tileX: 32, tileY: 8 } },
+  { name: 'fused 64×4', options: { structure: 'fused', tileX: 64, tileY: 4 } },
+  { name: 'fused 9×6', options: { structure: 'fused', tileX: 9, tileY: 6 } },
+  { name: 'fused 4×4', options: { structure: 'fused', tileX: 4, tileY: 4 } },
+  // Beyond WebGPU's default 256 invocations and 16 KiB (the test adapter allows them; the bench sweeps them).
+  { name: 'fused 20×20', options: { structure: 'fused', tileX: 20, tileY: 20 } },
+  { name: 'staged 32×16', options: { structure: 'staged', tileX: 32, tileY: 16 } },
+  { name: 'fused 16×16, f32 depth', options: { structure: 'fused', tileX: 16, tileY: 16, depthPair: false } },
   { name: 'staged 16×16, f32 depth', options: { structure: 'staged', tileX: 16, tileY: 16, depthPair: false } },
   { name: 'halo 16, f32 depth', options: { structure: 'halo', tile: 16, depthPair: false } },
 ];
@@ -215,6 +224,11 @@ test('kernel cache keys depend only on the structure and tile shape', () => {
   assert.notEqual(sweUpdateKernel(staged(16, 16)).key, sweUpdateKernel(staged(32, 8)).key);
   assert.notEqual(sweUpdateKernel(staged(16, 16)).key, sweUpdateKernel(halo(16)).key);
   assert.notEqual(sweCflKernel(staged(16, 16)).key, sweCflKernel(halo(16)).key);
+  const fused = (tileX: number, tileY: number) => ({ ...staged(tileX, tileY), structure: 'fused' as const });
+  assert.notEqual(sweUpdateKernel(fused(16, 16)).key, sweUpdateKernel(staged(16, 16)).key);
+  assert.equal(sweCflKernel(fused(16, 16)).key, sweCflKernel(staged(14, 14)).key, 'fused runs the staged cfl over its owned tiles');
+  assert.throws(() => sweUpdateKernel(fused(3, 8)), /tileX/);
+  assert.notEqual(sweUpdateKernel(staged(16, 16)).key, sweUpdateKernel({ ...staged(16, 16), depthPair: false }).key);
   assert.notEqual(sweCflKernel().key, sweUpdateKernel().key);
   assert.notEqual(sweReduceKernel(halo(16, 128)).key, sweReduceKernel().key);
   assert.throws(() => sweCflKernel(halo(1)), /tile/);

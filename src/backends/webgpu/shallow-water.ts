@@ -46,6 +46,8 @@ export class SweGpuSolver {
   private pipes!: { cfl: GPUComputePipeline; reduce: GPUComputePipeline; update: GPUComputePipeline };
   private groups!: { cfl: GPUBindGroup[]; reduce: GPUBindGroup; update: GPUBindGroup[] };
   private current = 0;
+  /** Fused structure: whether the partials hold the current state's rates (after the first recorded cfl). */
+  private ratesRecorded = false;
   private tiles: [number, number] = [1, 1];
   private destroyed = false;
   private lastTEnd = NaN;
@@ -72,9 +74,10 @@ export class SweGpuSolver {
     const { ctx, problem: p, options: o } = this;
     const n = p.nx * p.ny;
     const maxThreads = ctx.limits.maxComputeInvocationsPerWorkgroup;
-    const staged = o.structure === 'staged';
+    const staged = o.structure !== 'halo';
+    const fused = o.structure === 'fused';
     const [tw, th] = staged ? [o.tileX, o.tileY] : [o.tile, o.tile];
-    const shape = staged ? `shallow-water staged tile ${tw}×${th}` : `shallow-water tile ${tw}×${th}`;
+    const shape = `shallow-water ${o.structure} tile ${tw}×${th}`;
     if (tw * th > maxThreads) throw new DeviceLimitError('maxComputeInvocationsPerWorkgroup', tw * th, maxThreads, shape);
     const maxX = ctx.limits.maxComputeWorkgroupSizeX; // y shares WebGPU's guaranteed 256 with x; the kernels allow ≤ 256
     if (tw > maxX) throw new DeviceLimitError('maxComputeWorkgroupSizeX', tw, maxX, shape);
@@ -85,8 +88,9 @@ export class SweGpuSolver {
     const stateBytes = n * 16;
     const maxBinding = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
     if (stateBytes > maxBinding) throw new DeviceLimitError('maxStorageBufferBindingSize', stateBytes, maxBinding, `shallow-water state of ${p.nx}×${p.ny} cells (16 bytes each)`);
-    // Staged tiles update all their W×H cells; halo tiles update (T−1)² (the first row and column are halo).
-    this.tiles = staged ? [Math.ceil(p.nx / tw), Math.ceil(p.ny / th)] : [Math.ceil(p.nx / (tw - 1)), Math.ceil(p.ny / (th - 1))];
+    // Cells each tile owns: staged W×H, fused (W−2)×(H−2) (a ring recomputed), halo (T−1)² (first row and column are halo).
+    const [ow, oh] = fused ? [tw - 2, th - 2] : staged ? [tw, th] : [tw - 1, th - 1];
+    this.tiles = [Math.ceil(p.nx / ow), Math.ceil(p.ny / oh)];
     const maxDim = ctx.limits.maxComputeWorkgroupsPerDimension;
     if (Math.max(...this.tiles) > maxDim) throw new DeviceLimitError('maxComputeWorkgroupsPerDimension', Math.max(...this.tiles), maxDim, `shallow-water mesh ${p.nx}×${p.ny}`);
     const numPartials = this.tiles[0] * this.tiles[1];
@@ -142,7 +146,13 @@ export class SweGpuSolver {
     this.groups = {
       cfl: [0, 1].map((k) => bg(cfl, [this.state[k], H, this.partials, this.sim, this.uniform])),
       reduce: bg(reduce, [this.partials, this.sim, this.uniform]),
-      update: [0, 1].map((k) => bg(update, [this.state[k], H, this.state[1 - k], this.sim, this.uniform, ...this.depthLo.length ? [this.depthLo[k], this.depthLo[1 - k]] : []])),
+      update: [0, 1].map((k) => {
+        const bufs = [this.state[k], H, this.state[1 - k], this.sim, this.uniform];
+        if (o.depthPair) bufs.push(this.depthLo[k], this.depthLo[1 - k]);
+        const entries = bufs.map((buffer, binding) => ({ binding, resource: { buffer } }));
+        if (fused) entries.push({ binding: 7, resource: { buffer: this.partials } });
+        return d.createBindGroup({ layout: update.getBindGroupLayout(0), entries });
+      }),
     };
   }
 
@@ -161,15 +171,22 @@ export class SweGpuSolver {
     this.lastTEnd = tEnd;
   }
 
-  /** Records `count` steps (cfl → reduce → update each) into one compute pass. */
+  /**
+   * Records `count` steps (cfl → reduce → update each; fused: reduce → update, the update leaving the
+   * next step's rates in the partials, after one cfl for the first step) into one compute pass.
+   */
   encodeSteps(enc: GPUCommandEncoder, count: number): void {
     const pass = enc.beginComputePass({ label: 'swe-steps' });
     const [tx, ty] = this.tiles;
+    const fused = this.options.structure === 'fused';
     for (let s = 0; s < count; s++) {
       const k = this.current;
-      pass.setPipeline(this.pipes.cfl);
-      pass.setBindGroup(0, this.groups.cfl[k]);
-      pass.dispatchWorkgroups(tx, ty);
+      if (!fused || !this.ratesRecorded) {
+        pass.setPipeline(this.pipes.cfl);
+        pass.setBindGroup(0, this.groups.cfl[k]);
+        pass.dispatchWorkgroups(tx, ty);
+        this.ratesRecorded = true;
+      }
       pass.setPipeline(this.pipes.reduce);
       pass.setBindGroup(0, this.groups.reduce);
       pass.dispatchWorkgroups(1);
