@@ -6,17 +6,18 @@
  * kernels as built must move per cell and step (tile rings re-read neighbours, which the caches serve):
  * the CFL pass reads state + bathymetry (20 B), the update reads them again and writes the state (36 B),
  * and the depth pair adds its low part, read and written (8 B): 56 B/cell with an f32 depth (64% of the
- * bound at best), 64 B/cell with the pair (56%). The float64 CPU reference's rate on this machine's CPU
+ * bound at best), 64 B/cell with the pair (56%). The fused structure has no CFL pass: 36 B/cell, 44 with
+ * the pair (82%), for more arithmetic (each tile recomputes a one-cell ring). The float64 CPU reference's rate on this machine's CPU
  * (one thread, JavaScript) is measured too, and --compare N runs the dam break at N² to t = 1 on both and
  * reports the L1 differences (the issue's 1000² check).
  *
  *   npx tsx bench/shallow-water.ts [--sizes 1000,2000,4096] [--steps 50] [--variants staged:16x16,halo:16:f32]
  *                                  [--cpu-size 1000] [--cpu-steps 3] [--compare 400] [--dump 1000 --dump-dir DIR]
  *                                  [--out results.jsonl]
- * --variants: comma-separated kernel variants, each STRUCTURE:SHAPE[:f32|:pair] with STRUCTURE staged
- * (SHAPE = WxH, e.g. 16x16, 32x8) or halo (SHAPE = T, a T×T tile); :f32 holds the depth in one f32, :pair
+ * --variants: comma-separated kernel variants, each STRUCTURE:SHAPE[:f32|:pair] with STRUCTURE staged or
+ * fused (SHAPE = WxH, the workgroup's block, e.g. 16x16, 32x8) or halo (SHAPE = T, a T×T tile); :f32 holds the depth in one f32, :pair
  * (the default) as an f32 pair. Default: the library's defaults. --tile T is short for --variants halo:T.
- * --compare and --dump use the first variant. --cpu-steps 0 skips the CPU rate.
+ * A variant the device cannot run (limits) is reported and skipped. --compare and --dump use the first variant. --cpu-steps 0 skips the CPU rate.
  * --dump N runs the GPU dam break at N² to t = 1 and writes gpu_N_{h,qx,qy}.npy (float32) for an offline
  * comparison with a float64 run made elsewhere (the CPU reference at 1000² takes ~15 min).
  * Bundle: esbuild bench/shallow-water.ts --bundle --platform=node --format=esm --external:webgpu
@@ -24,7 +25,7 @@
 import { defaultGpuContext } from '../src/backends/webgpu/device.js';
 import { SweGpuSolver, type SweGpuOptions } from '../src/backends/webgpu/shallow-water.js';
 import { SWE_DEFAULT_KERNEL_OPTIONS } from '../src/codegen/shallow-water.js';
-import { ArgumentError } from '../src/errors.js';
+import { ArgumentError, DeviceLimitError } from '../src/errors.js';
 import { SweCpuSolver } from '../src/backends/cpu/shallow-water.js';
 import { damBreak } from '../src/apps/shallow-water/scenarios.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -32,9 +33,9 @@ import { encodeNpy } from '../src/util/npy.js';
 import { copyBandwidth, median, Output, parseArgs, table, timeGpu } from './common.js';
 
 const MIN_BYTES_PER_CELL = 36;
-/** Bytes per cell and step the kernels must move (see the header): 56 with an f32 depth, 8 more with the pair. */
+/** Bytes per cell and step the kernels must move (see the header). */
 function builtBytesPerCell(o: SweGpuOptions): number {
-  return 56 + (o.depthPair ? 8 : 0);
+  return (o.structure === 'fused' ? 36 : 56) + (o.depthPair ? 8 : 0);
 }
 
 interface Variant {
@@ -52,14 +53,14 @@ function parseVariant(spec: string): Variant {
     options.structure = 'halo';
     options.tile = Number(shape ?? SWE_DEFAULT_KERNEL_OPTIONS.tile);
     if (!Number.isInteger(options.tile)) throw new ArgumentError('--variants', spec, 'halo:T with an integer tile side T');
-  } else if (structure === 'staged') {
-    options.structure = 'staged';
+  } else if (structure === 'staged' || structure === 'fused') {
+    options.structure = structure;
     const m = /^(\d+)x(\d+)$/.exec(shape ?? `${SWE_DEFAULT_KERNEL_OPTIONS.tileX}x${SWE_DEFAULT_KERNEL_OPTIONS.tileY}`);
     if (!m) throw new ArgumentError('--variants', spec, 'staged:WxH, e.g. staged:32x8');
     options.tileX = Number(m[1]);
     options.tileY = Number(m[2]);
   } else {
-    throw new ArgumentError('--variants', spec, 'an entry starting with staged: or halo:');
+    throw new ArgumentError('--variants', spec, 'an entry starting with staged:, fused: or halo:');
   }
   return { name: variantName(options), options };
 }
@@ -104,9 +105,17 @@ async function main(): Promise<void> {
 
   const rows: (string | number)[][] = [];
   for (const n of sizes) {
+    const p = damBreak(n);
     for (const v of variants) {
-      const p = damBreak(n);
-      const solver = await SweGpuSolver.create(ctx, p, v.options);
+      let solver: SweGpuSolver;
+      try {
+        solver = await SweGpuSolver.create(ctx, p, v.options);
+      } catch (e) {
+        if (!(e instanceof DeviceLimitError)) throw e;
+        console.log(`${n}² ${v.name}: skipped (${e.message})`);
+        out.record({ kind: 'skip', device, n, variant: v.name, reason: e.message });
+        continue;
+      }
       try {
         await solver.advance(1e9, { maxSteps: 2 }); // compile, warm up, and set a far end time so no step is a no-op
         const ms = await timeGpu(ctx, (enc) => solver.encodeSteps(enc, steps), 1, software ? 1 : 5);
