@@ -1,26 +1,31 @@
 /**
  * WGSL for the shallow-water scheme of src/backends/cpu/shallow-water.ts (read its header for the
- * numerics; the functions below mirror sweEdge / sweEdgeLambda / update line for line in f32).
+ * numerics; the functions below mirror sweEdge / sweEdgeLambda / update in f32, with the arithmetic
+ * reorganised only where said: per-cell velocities computed once, one reciprocal instead of divisions).
  *
  * One time step is three dispatches, recorded back to back with no host round trip:
- *   1. cfl:    tiles of T×T invocations. Ghost-cell decoupling (seed 000 §2.2.4.1): a tile's first
- *              row and column are halo cells whose updates belong to the neighbouring tiles; every
- *              invocation computes only its cell's right and bottom edges, parks the high-side half in
- *              workgroup memory, and after one barrier each of the (T−1)² interior cells gathers its
- *              left and top edges from its neighbours. Each cell's rate Σ|E|λ/|V| is max-reduced in
- *              workgroup memory (phase one of the Δt reduction) into one partial per tile.
+ *   1. cfl:    per-cell rates Σ|E|λ/|V| from the edges' wave speeds, max-reduced in workgroup memory
+ *              into one partial per tile (phase one of the Δt reduction).
  *   2. reduce: one workgroup max-reduces the partials (phase two), sets Δt = min(2γ / max rate,
  *              tEnd − t, dtMax) and advances the time, kept as a float-float pair (t_hi, t_lo) so that
  *              thousands of f32 steps still sum to the float64 reference's time; all in a small
  *              storage buffer the other kernels read, so Δt never visits the host.
- *   3. update: the same tiles; the full edge fluxes (with Δt known, the positivity cap applies),
- *              then the update, wet–dry clipping and semi-implicit Manning friction; writes the new
- *              state into the other buffer of a ping-pong pair.
+ *   3. update: the full edge fluxes (with Δt known, the positivity cap applies), then the update,
+ *              wet–dry clipping and semi-implicit Manning friction; writes the new state into the other
+ *              buffer of a ping-pong pair.
+ * Both tiled kernels use ghost-cell decoupling (seed 000 §2.2.4.1): each edge is computed once per tile
+ * and its two halves reach their cells through workgroup memory. Three structures (SweKernelOptions):
+ *   - staged (default): W×H invocations own W×H cells and stage them with a one-cell ring (see STAGED);
+ *   - fused: the update kernel also recomputes that ring's new states and leaves the next step's rates
+ *     in the partials, so steps after the first are reduce → update (see sweUpdateStaged);
+ *   - halo: T×T invocations whose first row and column are halo cells owned by the neighbouring tiles,
+ *     each edge loading both its cells from global memory (the original structure).
+ * The depth may be held as an f32 pair (updateTail), which removes most of the q difference to float64.
  * Once t reaches tEnd, Δt = 0 and the kernels only copy the state, so the host may record more steps
  * than needed and check the time now and then.
  *
- * Cache key: only the tile size changes the code; sizes, scheme constants, boundaries and the tide
- * travel in the uniform block.
+ * Cache key: structure, tile shape and depth pair change the code; sizes, scheme constants, boundaries
+ * and the tide travel in the uniform block.
  */
 import type { KernelSource } from '../backends/webgpu/pipelines.js';
 import { stableKey } from '../backends/webgpu/pipelines.js';
