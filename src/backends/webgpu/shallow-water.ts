@@ -1,9 +1,10 @@
 /**
- * WebGPU executor of the shallow-water scheme: device buffers (state ping-pong pair, bathymetry,
- * per-tile CFL partials, the 16-byte Sim record {dt, t_hi, t_lo, steps}, uniforms), pipelines and
- * the step recording. A step is cfl → reduce → update in one compute pass; many steps are recorded
- * into one submission and the host reads only the 16-byte Sim record between submissions to decide
- * how many more steps to record (Δt itself never leaves the GPU).
+ * WebGPU executor of the shallow-water scheme: device buffers (state ping-pong pair, with the depth
+ * pair also the ping-pong pair of the depth's low parts, bathymetry, per-tile CFL partials, the 16-byte
+ * Sim record {dt, t_hi, t_lo, steps}, uniforms), pipelines and the step recording. A step is
+ * cfl → reduce → update in one compute pass (fused structure: reduce → update, after one cfl at the
+ * start); many steps are recorded into one submission and the host reads only the 16-byte Sim record
+ * between submissions to decide how many more steps to record (Δt itself never leaves the GPU).
  */
 import { ArgumentError, DestroyedError, DeviceLimitError } from '../../errors.js';
 import type { SweProblem, SweState } from '../../apps/shallow-water/problem.js';
