@@ -15,9 +15,10 @@
  *              buffer of a ping-pong pair.
  * Both tiled kernels use ghost-cell decoupling (seed 000 §2.2.4.1): each edge is computed once per tile
  * and its two halves reach their cells through workgroup memory. Three structures (SweKernelOptions):
- *   - staged (default): W×H invocations own W×H cells and stage them with a one-cell ring (see STAGED);
- *   - fused: the update kernel also recomputes that ring's new states and leaves the next step's rates
- *     in the partials, so steps after the first are reduce → update (see sweUpdateStaged);
+ *   - staged: W×H invocations own W×H cells and stage them with a one-cell ring (see STAGED);
+ *   - fused (default): the staged update kernel over a W×H block that owns (W−2)×(H−2) cells also
+ *     recomputes the ring's new states and leaves the next step's rates in the partials, so steps after
+ *     the first are reduce → update and read the state once (see sweUpdateStaged);
  *   - halo: T×T invocations whose first row and column are halo cells owned by the neighbouring tiles,
  *     each edge loading both its cells from global memory (the original structure).
  * The depth may be held as an f32 pair (updateTail), which removes most of the q difference to float64.
@@ -35,11 +36,11 @@ export type SweStructure = 'staged' | 'fused' | 'halo';
 
 export interface SweKernelOptions {
   /**
-   * Kernel structure of the cfl and update dispatches: 'staged' (default; W×H tiles that stage their
-   * cells and per-cell values in workgroup memory, see STAGED) or 'halo' (T×T tiles whose first row and
-   * column are idle halo invocations, every edge loading both cells from global memory), or 'fused'
-   * (staged, and the update kernel also computes the next step's CFL rates, so a step is reduce →
-   * update with no cfl pass; see sweUpdateStaged).
+   * Kernel structure of the cfl and update dispatches: 'fused' (default: staged, and the update kernel
+   * also computes the next step's CFL rates, so a step is reduce → update with no cfl pass; see
+   * sweUpdateStaged), 'staged' (W×H tiles that stage their cells and per-cell values in workgroup
+   * memory, see STAGED) or 'halo' (T×T tiles whose first row and column are idle halo invocations,
+   * every edge loading both cells from global memory).
    */
   structure: SweStructure;
   /** Halo structure: tile side T (T×T invocations, (T−1)² updated cells). Default 16. */
@@ -59,7 +60,7 @@ export interface SweKernelOptions {
   reduceSize: number;
 }
 
-export const SWE_DEFAULT_KERNEL_OPTIONS: SweKernelOptions = { structure: 'staged', tile: 16, tileX: 16, tileY: 16, depthPair: true, reduceSize: 256 };
+export const SWE_DEFAULT_KERNEL_OPTIONS: SweKernelOptions = { structure: 'fused', tile: 16, tileX: 16, tileY: 16, depthPair: true, reduceSize: 256 };
 
 /** Byte size of the Params uniform block below. */
 export const SWE_PARAMS_BYTES = 176;
@@ -521,7 +522,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 }
 
 /**
- * Staged structure (the default): tiles of W×H invocations, one per updated cell, with no idle halo
+ * Staged structure (and the base of the fused one): tiles of W×H invocations, one per updated cell, with no idle halo
  * invocations. The tile first stages its (W+2)×(H+2) cells (its own and a one-cell ring; corners
  * unused) in workgroup memory together with the per-cell values every edge needs, computed once per
  * cell instead of once per edge side: the velocities and concentration u_x, u_y, C (one desingularised

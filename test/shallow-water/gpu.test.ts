@@ -217,14 +217,14 @@ test('runSwe: snapshots at both ends and a mass series on the auto backend', asy
 
 test('kernel cache keys depend only on the structure and tile shape', () => {
   const halo = (tile: number, reduceSize = 256) => ({ ...SWE_DEFAULT_KERNEL_OPTIONS, structure: 'halo' as const, tile, reduceSize });
-  const staged = (tileX: number, tileY: number, reduceSize = 256) => ({ ...SWE_DEFAULT_KERNEL_OPTIONS, tileX, tileY, reduceSize });
+  const staged = (tileX: number, tileY: number, reduceSize = 256) => ({ ...SWE_DEFAULT_KERNEL_OPTIONS, structure: 'staged' as const, tileX, tileY, reduceSize });
   assert.equal(sweUpdateKernel(halo(16)).key, sweUpdateKernel(halo(16, 128)).key);
   assert.notEqual(sweUpdateKernel(halo(16)).key, sweUpdateKernel(halo(8)).key);
   assert.equal(sweUpdateKernel(staged(16, 16)).key, sweUpdateKernel({ ...staged(16, 16), tile: 8 }).key);
   assert.notEqual(sweUpdateKernel(staged(16, 16)).key, sweUpdateKernel(staged(32, 8)).key);
   assert.notEqual(sweUpdateKernel(staged(16, 16)).key, sweUpdateKernel(halo(16)).key);
   assert.notEqual(sweCflKernel(staged(16, 16)).key, sweCflKernel(halo(16)).key);
-  const fused = (tileX: number, tileY: number) => ({ ...staged(tileX, tileY), structure: 'fused' as const });
+  const fused = (tileX: number, tileY: number) => ({ ...SWE_DEFAULT_KERNEL_OPTIONS, structure: 'fused' as const, tileX, tileY });
   assert.notEqual(sweUpdateKernel(fused(16, 16)).key, sweUpdateKernel(staged(16, 16)).key);
   assert.equal(sweCflKernel(fused(16, 16)).key, sweCflKernel(staged(14, 14)).key, 'fused runs the staged cfl over its owned tiles');
   assert.throws(() => sweUpdateKernel(fused(3, 8)), /tileX/);
