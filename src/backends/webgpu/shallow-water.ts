@@ -80,7 +80,7 @@ export class SweGpuSolver {
     const [tw, th] = staged ? [o.tileX, o.tileY] : [o.tile, o.tile];
     const shape = `shallow-water ${o.structure} tile ${tw}×${th}`;
     if (tw * th > maxThreads) throw new DeviceLimitError('maxComputeInvocationsPerWorkgroup', tw * th, maxThreads, shape);
-    const maxX = ctx.limits.maxComputeWorkgroupSizeX; // y shares WebGPU's guaranteed 256 with x; the kernels allow ≤ 256
+    const maxX = ctx.limits.maxComputeWorkgroupSizeX; // heights are ≤ 256 (codegen check), which every device allows in y
     if (tw > maxX) throw new DeviceLimitError('maxComputeWorkgroupSizeX', tw, maxX, shape);
     const wgBytes = staged ? sweStagedWorkgroupBytes(tw, th) : tw * th * 32;
     if (wgBytes > ctx.limits.maxComputeWorkgroupStorageSize) {
