@@ -118,6 +118,28 @@ test('every structure and tile shape follows the reference (dam break 50², mixe
   }
 });
 
+test('fused structure: the same Δt sequence as the staged cfl pass (rates from the update of the step before)', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  const p = mixedBoundaries();
+  const dts: Record<string, number[]> = {};
+  for (const structure of ['staged', 'fused'] as const) {
+    const gpu = await SweGpuSolver.create(ctx, p, { structure, tileX: 16, tileY: 16 });
+    try {
+      dts[structure] = [];
+      for (let k = 0; k < 25; k++) {
+        await gpu.advance(10, { maxSteps: 1 });
+        dts[structure].push((await gpu.readSim()).dt);
+      }
+    } finally {
+      gpu.destroy();
+    }
+  }
+  for (let k = 0; k < dts.staged.length; k++) {
+    assert.ok(Math.abs(dts.fused[k] - dts.staged[k]) <= 1e-6 * dts.staged[k], `step ${k}: fused Δt ${dts.fused[k]}, staged ${dts.staged[k]}`);
+  }
+});
+
 test('the depth pair removes most of the q difference (the two-sums survive the shader compiler)', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
