@@ -17,8 +17,10 @@
  * --variants: comma-separated kernel variants, each STRUCTURE:SHAPE[:f32|:pair] with STRUCTURE staged or
  * fused (SHAPE = WxH, the workgroup's block, e.g. 16x16, 32x8) or halo (SHAPE = T, a T×T tile); :f32 holds the depth in one f32, :pair
  * (the default) as an f32 pair. Default: the library's defaults. --tile T is short for --variants halo:T.
- * A variant the device cannot run (limits) is reported and skipped. --compare and --dump use the first variant. --cpu-steps 0 skips the CPU rate.
- * --dump N runs the GPU dam break at N² to t = 1 and writes gpu_N_{h,qx,qy}.npy (float32) for an offline
+ * A variant the device cannot run (limits) is reported and skipped. --compare and --dump use the first
+ * variant. --cpu-steps 0 skips the CPU rate.
+ * --dump N runs the GPU dam break at N² to t = 1 and writes gpu_N_{h,qx,qy}.npy (float64: with the depth
+ * pair h is hi + lo, which float32 would round away; q as read, f32 values) for an offline
  * comparison with a float64 run made elsewhere (the CPU reference at 1000² takes ~15 min).
  * Bundle: esbuild bench/shallow-water.ts --bundle --platform=node --format=esm --external:webgpu
  */
@@ -185,7 +187,7 @@ async function main(): Promise<void> {
     await g.advance(1);
     const s = await g.read();
     console.log(`dam break ${dn}² to t = 1 on the GPU: ${s.steps} steps, ${((performance.now() - t1) / 1e3).toFixed(2)} s incl. read-back; t = ${s.time}`);
-    for (const f of ['h', 'qx', 'qy'] as const) writeFileSync(`${dir}/gpu_${dn}_${f}.npy`, encodeNpy([dn, dn], Float32Array.from(s[f])));
+    for (const f of ['h', 'qx', 'qy'] as const) writeFileSync(`${dir}/gpu_${dn}_${f}.npy`, encodeNpy([dn, dn], s[f]));
     out.record({ kind: 'dump', n: dn, steps: s.steps, time: s.time });
     g.destroy();
   }
