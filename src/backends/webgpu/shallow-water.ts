@@ -1,16 +1,17 @@
 /**
- * WebGPU executor of the shallow-water scheme: device buffers (state ping-pong pair, bathymetry,
- * per-tile CFL partials, the 16-byte Sim record {dt, t_hi, t_lo, steps}, uniforms), pipelines and
- * the step recording. A step is cfl → reduce → update in one compute pass; many steps are recorded
- * into one submission and the host reads only the 16-byte Sim record between submissions to decide
- * how many more steps to record (Δt itself never leaves the GPU).
+ * WebGPU executor of the shallow-water scheme: device buffers (state ping-pong pair, with the depth
+ * pair also the ping-pong pair of the depth's low parts, bathymetry, per-tile CFL partials, the 16-byte
+ * Sim record {dt, t_hi, t_lo, steps}, uniforms), pipelines and the step recording. A step is
+ * cfl → reduce → update in one compute pass (fused structure: reduce → update, after one cfl at the
+ * start); many steps are recorded into one submission and the host reads only the 16-byte Sim record
+ * between submissions to decide how many more steps to record (Δt itself never leaves the GPU).
  */
 import { ArgumentError, DestroyedError, DeviceLimitError } from '../../errors.js';
 import type { SweProblem, SweState } from '../../apps/shallow-water/problem.js';
 import { createStorageBuffer, readBuffer, type GpuContext } from './device.js';
 import { getPipeline } from './pipelines.js';
 import {
-  SWE_DEFAULT_KERNEL_OPTIONS, SWE_PARAMS_BYTES, sweCflKernel, sweReduceKernel, sweUpdateKernel, type SweKernelOptions,
+  SWE_DEFAULT_KERNEL_OPTIONS, SWE_PARAMS_BYTES, sweCflKernel, sweReduceKernel, sweUpdateKernel, sweStagedWorkgroupBytes, type SweKernelOptions,
 } from '../../codegen/shallow-water.js';
 import { SWE_H_DRY } from '../cpu/shallow-water.js';
 
@@ -37,6 +38,8 @@ function split(t: number): [number, number] {
 export class SweGpuSolver {
   private readonly buffers: GPUBuffer[] = [];
   private state: GPUBuffer[] = [];
+  /** Low parts of the depth pair (ping-pong like the state), empty without options.depthPair. */
+  private depthLo: GPUBuffer[] = [];
   private partials!: GPUBuffer;
   private sim!: GPUBuffer;
   private uniform!: GPUBuffer;
@@ -44,6 +47,8 @@ export class SweGpuSolver {
   private pipes!: { cfl: GPUComputePipeline; reduce: GPUComputePipeline; update: GPUComputePipeline };
   private groups!: { cfl: GPUBindGroup[]; reduce: GPUBindGroup; update: GPUBindGroup[] };
   private current = 0;
+  /** Fused structure: whether the partials hold the current state's rates (after the first recorded cfl). */
+  private ratesRecorded = false;
   private tiles: [number, number] = [1, 1];
   private destroyed = false;
   private lastTEnd = NaN;
@@ -69,17 +74,24 @@ export class SweGpuSolver {
   private async build(): Promise<void> {
     const { ctx, problem: p, options: o } = this;
     const n = p.nx * p.ny;
-    const T = o.tile;
     const maxThreads = ctx.limits.maxComputeInvocationsPerWorkgroup;
-    if (T * T > maxThreads) throw new DeviceLimitError('maxComputeInvocationsPerWorkgroup', T * T, maxThreads, `shallow-water tile ${T}×${T}`);
-    const wgBytes = T * T * 32;
+    const staged = o.structure !== 'halo';
+    const fused = o.structure === 'fused';
+    const [tw, th] = staged ? [o.tileX, o.tileY] : [o.tile, o.tile];
+    const shape = `shallow-water ${o.structure} tile ${tw}×${th}`;
+    if (tw * th > maxThreads) throw new DeviceLimitError('maxComputeInvocationsPerWorkgroup', tw * th, maxThreads, shape);
+    const maxX = ctx.limits.maxComputeWorkgroupSizeX; // heights are ≤ 256 (codegen check), which every device allows in y
+    if (tw > maxX) throw new DeviceLimitError('maxComputeWorkgroupSizeX', tw, maxX, shape);
+    const wgBytes = staged ? sweStagedWorkgroupBytes(tw, th) : tw * th * 32;
     if (wgBytes > ctx.limits.maxComputeWorkgroupStorageSize) {
-      throw new DeviceLimitError('maxComputeWorkgroupStorageSize', wgBytes, ctx.limits.maxComputeWorkgroupStorageSize, `shallow-water tile ${T}×${T}`);
+      throw new DeviceLimitError('maxComputeWorkgroupStorageSize', wgBytes, ctx.limits.maxComputeWorkgroupStorageSize, shape);
     }
     const stateBytes = n * 16;
     const maxBinding = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
     if (stateBytes > maxBinding) throw new DeviceLimitError('maxStorageBufferBindingSize', stateBytes, maxBinding, `shallow-water state of ${p.nx}×${p.ny} cells (16 bytes each)`);
-    this.tiles = [Math.ceil(p.nx / (T - 1)), Math.ceil(p.ny / (T - 1))];
+    // Cells each tile owns: staged W×H, fused (W−2)×(H−2) (a ring recomputed), halo (T−1)² (first row and column are halo).
+    const [ow, oh] = fused ? [tw - 2, th - 2] : staged ? [tw, th] : [tw - 1, th - 1];
+    this.tiles = [Math.ceil(p.nx / ow), Math.ceil(p.ny / oh)];
     const maxDim = ctx.limits.maxComputeWorkgroupsPerDimension;
     if (Math.max(...this.tiles) > maxDim) throw new DeviceLimitError('maxComputeWorkgroupsPerDimension', Math.max(...this.tiles), maxDim, `shallow-water mesh ${p.nx}×${p.ny}`);
     const numPartials = this.tiles[0] * this.tiles[1];
@@ -98,8 +110,13 @@ export class SweGpuSolver {
     };
     // The second state buffer starts poisoned (NaN) so that a cell the update failed to write shows.
     this.state = [mk(w, 'swe-state-0'), mk(new Float32Array(4 * n).fill(NaN), 'swe-state-1')];
-    mk(Float32Array.from(p.H), 'swe-bathymetry');
-    const H = this.buffers[2];
+    const H = mk(Float32Array.from(p.H), 'swe-bathymetry');
+    if (o.depthPair) {
+      // Low parts of the depth pair: the initial depth's rounding residual, then the ping-pong partner.
+      const lo = new Float32Array(n);
+      for (let i = 0; i < n; i++) lo[i] = p.h[i] - w[4 * i];
+      this.depthLo = [mk(lo, 'swe-depth-lo-0'), mk(new Float32Array(n).fill(NaN), 'swe-depth-lo-1')];
+    }
     this.partials = mk(numPartials * 4, 'swe-partials');
     this.sim = mk(new Float32Array(4), 'swe-sim');
     this.uniform = ctx.device.createBuffer({ size: SWE_PARAMS_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, label: 'swe-params' });
@@ -114,6 +131,7 @@ export class SweGpuSolver {
     u[21] = p.tide.constituents.length;
     f[22] = SWE_H_DRY;
     f[23] = Number.isFinite(pr.dtMax) ? pr.dtMax : 3.4e38;
+    f[40] = 0; // P.zero: keeps the compilers from folding the two-sums (see twoSum in the codegen)
     // Frequencies in cycles per second and phases in cycles: the kernel reduces the argument to half a
     // cycle before cos, whose accuracy WGSL only bounds on [−π, π] (hours of tide are thousands of radians).
     p.tide.constituents.forEach((c, k) => f.set([c.amplitude, 1 / c.period, c.phase / (2 * Math.PI), 0], 24 + 4 * k));
@@ -129,7 +147,13 @@ export class SweGpuSolver {
     this.groups = {
       cfl: [0, 1].map((k) => bg(cfl, [this.state[k], H, this.partials, this.sim, this.uniform])),
       reduce: bg(reduce, [this.partials, this.sim, this.uniform]),
-      update: [0, 1].map((k) => bg(update, [this.state[k], H, this.state[1 - k], this.sim, this.uniform])),
+      update: [0, 1].map((k) => {
+        const bufs = [this.state[k], H, this.state[1 - k], this.sim, this.uniform];
+        if (o.depthPair) bufs.push(this.depthLo[k], this.depthLo[1 - k]);
+        const entries = bufs.map((buffer, binding) => ({ binding, resource: { buffer } }));
+        if (fused) entries.push({ binding: 7, resource: { buffer: this.partials } });
+        return d.createBindGroup({ layout: update.getBindGroupLayout(0), entries });
+      }),
     };
   }
 
@@ -148,15 +172,22 @@ export class SweGpuSolver {
     this.lastTEnd = tEnd;
   }
 
-  /** Records `count` steps (cfl → reduce → update each) into one compute pass. */
+  /**
+   * Records `count` steps (cfl → reduce → update each; fused: reduce → update, the update leaving the
+   * next step's rates in the partials, after one cfl for the first step) into one compute pass.
+   */
   encodeSteps(enc: GPUCommandEncoder, count: number): void {
     const pass = enc.beginComputePass({ label: 'swe-steps' });
     const [tx, ty] = this.tiles;
+    const fused = this.options.structure === 'fused';
     for (let s = 0; s < count; s++) {
       const k = this.current;
-      pass.setPipeline(this.pipes.cfl);
-      pass.setBindGroup(0, this.groups.cfl[k]);
-      pass.dispatchWorkgroups(tx, ty);
+      if (!fused || !this.ratesRecorded) {
+        pass.setPipeline(this.pipes.cfl);
+        pass.setBindGroup(0, this.groups.cfl[k]);
+        pass.dispatchWorkgroups(tx, ty);
+        this.ratesRecorded = true;
+      }
       pass.setPipeline(this.pipes.reduce);
       pass.setBindGroup(0, this.groups.reduce);
       pass.dispatchWorkgroups(1);
@@ -213,9 +244,10 @@ export class SweGpuSolver {
     const n = this.problem.nx * this.problem.ny;
     const sim = await this.readSim();
     const w = new Float32Array(await readBuffer(this.ctx, this.state[this.current], 0, n * 16));
+    const lo = this.depthLo.length ? new Float32Array(await readBuffer(this.ctx, this.depthLo[this.current], 0, n * 4)) : null;
     const h = new Float64Array(n), qx = new Float64Array(n), qy = new Float64Array(n), hc = new Float64Array(n);
     for (let i = 0; i < n; i++) {
-      h[i] = w[4 * i];
+      h[i] = lo ? w[4 * i] + lo[i] : w[4 * i];
       qx[i] = w[4 * i + 1];
       qy[i] = w[4 * i + 2];
       hc[i] = w[4 * i + 3];
