@@ -35,10 +35,10 @@ run() {
 # Speed: the first variant is the library default. Fused tiles own (W−2)×(H−2) cells; 20x20 and 24x16
 # need more than WebGPU's default 256 invocations / 16 KiB and are skipped where the device lacks them.
 run speed 130 --sizes "$SIZES" --steps "$STEPS" --variants \
-fused:16x16,staged:16x16,staged:32x8,fused:32x8,staged:64x4,fused:20x20,fused:24x16,staged:32x16,halo:16,staged:16x16:f32,fused:16x16:f32,halo:16:f32
+halo:16,fused:16x16,staged:16x16,staged:32x8,fused:32x8,staged:64x4,fused:20x20,fused:24x16,staged:32x16,staged:16x16:f32,fused:16x16:f32,halo:16:f32
 
 # Accuracy: dam break to t = 1, GPU f32 against the CPU float64 reference (L1 relative of h, qx, qy).
-run compare-$CMP_BIG 70 --sizes 64 --steps 1 --variants fused:16x16 --compare "$CMP_BIG"
+run compare-$CMP_BIG 70 --sizes 64 --steps 1 --variants halo:16 --compare "$CMP_BIG"
 run compare-$CMP_SMALL-pair 20 --sizes 64 --steps 1 --variants staged:16x16 --compare "$CMP_SMALL"
 run compare-$CMP_SMALL-f32 20 --sizes 64 --steps 1 --variants staged:16x16:f32 --compare "$CMP_SMALL"
 rm -rf "$R"

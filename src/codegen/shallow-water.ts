@@ -16,11 +16,13 @@
  * Both tiled kernels use ghost-cell decoupling (seed 000 §2.2.4.1): each edge is computed once per tile
  * and its two halves reach their cells through workgroup memory. Three structures (SweKernelOptions):
  *   - staged: W×H invocations own W×H cells and stage them with a one-cell ring (see STAGED);
- *   - fused (default): the staged update kernel over a W×H block that owns (W−2)×(H−2) cells also
+ *   - fused: the staged update kernel over a W×H block that owns (W−2)×(H−2) cells also
  *     recomputes the ring's new states and leaves the next step's rates in the partials, so steps after
  *     the first are reduce → update and read the state once (see sweUpdateStaged);
- *   - halo: T×T invocations whose first row and column are halo cells owned by the neighbouring tiles,
- *     each edge loading both its cells from global memory (the original structure).
+ *   - halo (default, the fastest measured): T×T invocations whose first row and column are halo cells
+ *     owned by the neighbouring tiles, each edge loading both its cells from global memory.
+ * The staged and fused structures move fewer bytes and divide less, yet ran slower on an H200 (see
+ * SWE_DEFAULT_KERNEL_OPTIONS); they stay as options, tested against the reference like the default.
  * The depth may be held as an f32 pair (updateTail), which removes most of the q difference to float64.
  * Once t reaches tEnd, Δt = 0 and the kernels only copy the state, so the host may record more steps
  * than needed and check the time now and then.
@@ -36,11 +38,11 @@ export type SweStructure = 'staged' | 'fused' | 'halo';
 
 export interface SweKernelOptions {
   /**
-   * Kernel structure of the cfl and update dispatches: 'fused' (default: staged, and the update kernel
-   * also computes the next step's CFL rates, so a step is reduce → update with no cfl pass; see
-   * sweUpdateStaged), 'staged' (W×H tiles that stage their cells and per-cell values in workgroup
-   * memory, see STAGED) or 'halo' (T×T tiles whose first row and column are idle halo invocations,
-   * every edge loading both cells from global memory).
+   * Kernel structure of the cfl and update dispatches: 'halo' (default; T×T tiles whose first row and
+   * column are idle halo invocations, every edge loading both cells from global memory), 'fused'
+   * (staged, and the update kernel also computes the next step's CFL rates, so a step is reduce →
+   * update with no cfl pass; see sweUpdateStaged) or 'staged' (W×H tiles that stage their cells and
+   * per-cell values in workgroup memory, see STAGED).
    */
   structure: SweStructure;
   /** Halo structure: tile side T (T×T invocations, (T−1)² updated cells). Default 16. */
@@ -60,7 +62,9 @@ export interface SweKernelOptions {
   reduceSize: number;
 }
 
-export const SWE_DEFAULT_KERNEL_OPTIONS: SweKernelOptions = { structure: 'fused', tile: 16, tileX: 16, tileY: 16, depthPair: true, reduceSize: 256 };
+// Halo 16 is the default: on an H200 it was the fastest structure at every size (4096²: 0.90 ms a step
+// against 1.12 staged and 1.35 fused, with the depth pair; bench/results/2026-11-22-h200-sweep-swe).
+export const SWE_DEFAULT_KERNEL_OPTIONS: SweKernelOptions = { structure: 'halo', tile: 16, tileX: 16, tileY: 16, depthPair: true, reduceSize: 256 };
 
 /** Byte size of the Params uniform block below. */
 export const SWE_PARAMS_BYTES = 176;
