@@ -17,23 +17,21 @@ function load(path: string): Row[] {
     .map((l) => JSON.parse(l) as Row);
 }
 
-// FFT tables: the last run (after the final kernel changes), ours and cuFFT measured in that same run.
+// Everything but the tridiagonal table comes from one run (bench/gpu-runs/final7.sh): ours and the anchors
+// (cuFFT, CuPy) measured in that same run, after the last kernel changes.
 const dir = 'bench/results/2026-11-22-h200-final';
-const dir2 = 'bench/results/2026-11-22-h200-final2';
-const dir3 = 'bench/results/2026-11-22-h200-final5';
-const dir4 = 'bench/results/2026-11-22-h200-final6';
-// Real transforms (R2C, DCT-II, DHT) were re-measured with their anchors after the split-exchange R2C change.
-const realKinds = new Set(['r2c', 'dct2', 'dht']);
-const ours = [...load(`${dir3}/ours-fft.jsonl`).filter((r) => !realKinds.has(String(r.kind))), ...load(`${dir4}/ours-real.jsonl`)];
-const cufft = [...load(`${dir3}/cufft.jsonl`).filter((r) => !realKinds.has(String(r.kind))), ...load(`${dir4}/cufft-real.jsonl`)];
+const run = 'bench/results/2026-11-22-h200-final7';
+const ours = load(`${run}/ours-fft.jsonl`);
+const cufft = load(`${run}/cufft.jsonl`);
 const tri = load(`${dir}/tri.jsonl`);
 const cusparse = load(`${dir}/cusparse.jsonl`);
-const edm = load('bench/results/2026-11-22-h200-edm/edm.jsonl');
-const cupy = load('bench/results/2026-11-22-h200-edm/cupy.jsonl');
-const conv = load('bench/results/2026-11-22-h200-edm/conv.jsonl');
-const swe = load('bench/results/2026-11-22-h200-swe/h200-swe.jsonl');
-const sfftOurs = load(`${dir2}/sfft.jsonl`);
-const sfftCu = load(`${dir2}/sfft-cufft.jsonl`);
+const edm = load(`${run}/edm.jsonl`);
+const cupy = load(`${run}/cupy.jsonl`);
+const conv = load(`${run}/conv.jsonl`);
+const swe = load(`${run}/swe.jsonl`);
+const swe1000 = load('bench/results/2026-11-22-h200-swe-1000/compare-1000.jsonl');
+const sfftOurs = load(`${run}/sfft.jsonl`);
+const sfftCu = load(`${run}/sfft-cufft.jsonl`);
 
 const f = (x: number | undefined, d = 3) => (x === undefined || !Number.isFinite(x) ? '—' : x >= 1000 ? x.toFixed(0) : x.toPrecision(d));
 const copy = ours.find((r) => r.lib === 'device-copy')?.GBps as number;
@@ -45,7 +43,7 @@ function tableOf(headers: string[], rows: (string | number)[][]): string {
 
 function fftTable(kind: string, anchorKind: string, anchorLib: string, key: (r: Row) => string | number = (r) => r.N!): string {
   const rows: (string | number)[][] = [];
-  for (const o of ours.filter((r) => r.lib === 'butterfly' && r.kind === kind && r.ms)) {
+  for (const o of ours.filter((r) => r.lib === 'butterfly' && r.kind === kind && r.ms && Number.isInteger(Math.log2(r.N!)))) {
     const c = cufft.find((r) => r.lib === anchorLib && r.kind === anchorKind && key(r) === key(o));
     const recipe = (o.recipe as { passes?: number; radices?: string } | undefined) ?? {};
     rows.push([
@@ -141,15 +139,15 @@ All numbers come from the project's own bench scripts, run on the lent **${devic
 on the same GPU. Data resident on the device, out of place, times are medians. The raw JSON lines are in
 \`bench/results/\`; this page is generated from them by \`npx tsx bench/report.ts > BENCHMARKS.md\`.
 
-Commands (on the GPU machine, after \`../shared/gpu-kit/prepare.sh\` and bundling the bench with esbuild,
-see the scripts in \`bench/gpu-runs/\`):
+Commands (on the GPU machine, after \`../shared/gpu-kit/prepare.sh\` and bundling the bench with esbuild;
+the complete run is \`bench/gpu-runs/final7.sh\`, the sweeps behind the choices are the other scripts there):
 
     node bench-fft.mjs --kind c2c --sizes 1-27            # and --kind r2c / dct2 / dht, --n 1000,…, --shape2d 1024x1024
     python3 anchor_cufft.py --kind c2c --total 27 --sizes 1-27   # and --kind r2c
     python3 bench/cufft_extra.py --c2c 1000,59049,78125,1009,4099 --shape2d 1024x1024,4096x4096 --r2r 2-20
     node bench-tridiagonal.mjs ; python3 anchor_cusparse.py --total 24 --sizes 2-24
     node bench-edm.mjs --check some --json edm.jsonl ; python3 bench/edm_cupy.py ; node bench-convolve.mjs
-    node bench-swe.mjs --compare 400 --out h200-swe.jsonl
+    node bench-swe.mjs --sizes 1000,2000,4096 --compare 400 ; node bench-swe.mjs --dump 1000 (then bench/swe-compare-dump.ts here)
     node bench-sfft.mjs --sizes 18-27 --k 1000 --ks 1000,2000,5000,10000 --snr 20 --reps 10 ; python3 bench/sfft_cufft.py --sizes 18-27
 
 (each \`bench-*.mjs\` is \`npx esbuild bench/<name>.ts --bundle --platform=node --format=esm --external:webgpu\`).
@@ -165,11 +163,15 @@ write of the data. Device-copy bandwidth measured by our vec4 copy kernel in the
 ${fftTable('c2c', 'c2c', 'cuFFT')}
 
 Reading the table: every N ≤ 2048 runs in one pass at the device-copy bandwidth (0.94–2.4× cuFFT; cuFFT itself
-falls below bandwidth for N ≤ 32). 4096 and 8192 stay single-pass but drop to 0.86 / 0.65 of bandwidth.
-Beyond one workgroup (N ≥ 16384) the multi-pass kernels use passes of at most 256 points (short passes
-stream at ~0.8–0.9 of bandwidth on this GPU, long ones at ~0.5: see bench/results/2026-11-22-h200-sweep3),
-so they need one pass more than cuFFT from 2^17 on and reach 0.55–0.75× cuFFT there — the main open
-performance gap.
+falls below bandwidth for N ≤ 32). 4096 and 8192 stay single-pass but drop to 0.86 / 0.64 of bandwidth.
+Beyond one workgroup (N ≥ 16384) the multi-pass kernels use passes of at most 256 points, so they need one
+pass more than cuFFT from 2^17 on and reach 0.55–0.76× cuFFT there — the main open performance gap. Longer
+passes were tried and measured slower per pass (1024-point passes with the real and imaginary parts
+exchanged in separate rounds: 2^20 in two passes 2.20 ms against 1.96 in three, …-sweep5; 16 columns per
+workgroup, row-order stores of the first pass: …-sweep8). A data-movement probe with the same access pattern
+and no arithmetic (\`bench/pass-probe.ts\`, …-probe, …-sweep8) streams 256-byte column runs at copy speed and
+64-byte runs at ~0.75 of it, while the FFT pass kernels run at ~0.83 with 64-byte runs: the passes are near
+what their access pattern allows, and the gap is the pass count.
 
 ## Lengths that are not powers of two
 
@@ -178,7 +180,7 @@ ${fftTable('c2c', 'c2c', 'cuFFT').split('\n').length > 2 ? '' : ''}${(() => {
   return tableOf(['N', 'batch', 'recipe', 'ours ms', 'ours GB/s', 'cuFFT ms', 'speed-up', 'rel. L2 err'], rows.map((o) => {
     const c = cufft.find((r) => r.kind === 'c2c' && r.N === o.N && !r.log2N);
     const rec = o.recipe as { radices?: string };
-    return [String(o.N), String(o.batch), String(rec?.radices ?? ''), f(o.ms), f(o.GBps), c ? f(c.ms) : '—', c ? `**${(c.ms! / o.ms!).toFixed(2)}**` : '—', o.relErr ? (o.relErr as number).toExponential(1) : 'n/a'];
+    return [String(o.N), String(o.batch), String(rec?.radices ?? '').replace(/\|/g, '/'), f(o.ms), f(o.GBps), c ? f(c.ms) : '—', c ? `**${(c.ms! / o.ms!).toFixed(2)}**` : '—', o.relErr ? (o.relErr as number).toExponential(1) : 'n/a'];
   }));
 })()}
 
@@ -198,8 +200,10 @@ ${(() => {
 
 ${fftTable('r2c', 'r2c', 'cuFFT')}
 
-The largest R2C lengths (2^26, 2^27: a multi-pass half-length transform plus the post-processing kernel)
-varied between runs (1.7–4.3 ms for 2^26 over three runs the same day); the cause is not yet understood.
+Multi-pass R2C does its post-processing in its last pass: a workgroup takes 8 mirror pairs of columns
+(j, Ns − j), so z_k and z_{M−k} meet in its workgroup memory (\`r2cPassFusable\`), with no separate kernel
+(…-sweep9: 2^15 0.86 against 0.99 ms, 2^27 1.61 against 1.77 with the separate kernel). 2^27 above (2.59 ms)
+is a slow outlier of this long run; see the fresh-process repeats below.
 
 ## DCT-II and Hartley transform against cuFFT R2C + separate kernels (2^27 reals in total)
 
@@ -214,6 +218,25 @@ ${fftTable('dct2', 'dct2', 'cuFFT+kernels')}
 ### DHT
 
 ${fftTable('dht', 'dht', 'cuFFT+kernels')}
+
+### Fresh-process repeats
+
+Some sizes ran about 1.5–2× slower in the one long process of the run above than in short processes on the
+same machine minutes later (three repeats each, \`bench/gpu-runs/repeat.sh\`, bench/results/2026-11-22-h200-repeat;
+the anchor column is the cuFFT time of the run above). The repeats agree with each other to 1%; the slow
+state of the long process (after many allocations of up to 1 GiB) is not understood yet.
+
+${(() => {
+  const rep = [1, 2, 3].flatMap((i) => [...load(`bench/results/2026-11-22-h200-repeat/dht-${i}.jsonl`), ...load(`bench/results/2026-11-22-h200-repeat/r2c-${i}.jsonl`)]).filter((r) => r.lib === 'butterfly');
+  const keys = [...new Set(rep.map((r) => `${r.kind}|${r.N}`))];
+  return tableOf(['transform', 'N', 'long run ms', 'fresh runs ms', 'anchor ms', 'speed-up (fresh, median)'], keys.map((k) => {
+    const [kind, n] = k.split('|');
+    const ms = rep.filter((r) => r.kind === kind && String(r.N) === n).map((r) => r.ms!).sort((a, b) => a - b);
+    const long = ours.find((r) => r.lib === 'butterfly' && r.kind === kind && String(r.N) === n);
+    const c = cufft.find((r) => r.kind === kind && String(r.N) === n && (kind === 'dht' ? r.lib === 'cuFFT+kernels' : r.lib === 'cuFFT'));
+    return [kind.toUpperCase(), n, long ? f(long.ms) : '—', ms.map((x) => f(x)).join(', '), c ? f(c.ms) : '—', c ? `**${(c.ms! / ms[1]).toFixed(2)}**` : '—'];
+  }));
+})()}
 
 ## Tridiagonal systems, 2^24 rows in total (Mrows/s)
 
@@ -242,11 +265,25 @@ ${tableOf(['mode', 'ours complex64 ms', 'cupyx complex64 ms', 'cupyx float32 ms'
 
 ${sweTable()}
 
-\`node bench-swe.mjs --compare 400\` (same file): dam break to t = 1 at 400², GPU (f32) against the float64
-reference, relative L1 ${(() => {
+Default kernels: the halo structure (16×16 tiles, idle first row and column) with the depth held as an f32
+pair (hi in the state, lo in its own buffer: 64 B a cell and step). The staged and fused structures (fewer
+bytes, fewer divisions) measured slower on this GPU (4096²: 1.12 and 1.35 ms a step against 0.90,
+bench/results/2026-11-22-h200-sweep-swe); the kernels are not bandwidth-bound, and 50% of the bound is not
+reached.
+
+Accuracy, dam break to t = 1, GPU (f32 with the depth pair) against the float64 reference, relative L1:
+${(() => {
   const c = swe.find((r) => r.kind === 'compare') as { n: number; l1: { h: number; qx: number; qy: number } } | undefined;
-  return c ? `h ${c.l1.h.toExponential(1)}, q_x ${c.l1.qx.toExponential(1)}, q_y ${c.l1.qy.toExponential(1)} (n = ${c.n})` : '—';
-})()}. The 1000² comparison (\`--compare 1000\`, about 7 minutes of CPU reference) was not kept as a result file.
+  const d = swe1000.find((r) => r.kind === 'compare-dump') as { n: number; cpuSteps: number; l1: { h: number; qx: number; qy: number } } | undefined;
+  const line = (x: { n: number; l1: { h: number; qx: number; qy: number } }) => `h ${x.l1.h.toExponential(1)}, q_x ${x.l1.qx.toExponential(1)}, q_y ${x.l1.qy.toExponential(1)}`;
+  return [
+    c ? `- 400² (\`--compare 400\`, the run above): ${line(c)};` : '',
+    d ? `- 1000² (\`--dump 1000\` on the H200, compared with the float64 reference run on the CPU by \`bench/swe-compare-dump.ts\`, ${d.cpuSteps} steps, bench/results/2026-11-22-h200-swe-1000): ${line(d)}.` : '',
+  ].filter(Boolean).join('\n');
+})()}
+
+Before the depth pair (and before the time two-sum was protected from the shader compiler's
+simplification), the 1000² q difference was 1.56e-5.
 `);
 if (sfftOurs.length) {
   const rows = sfftOurs
@@ -254,7 +291,7 @@ if (sfftOurs.length) {
     .map((r) => {
       const c = sfftCu.find((x) => x.n === r.n);
       const snr = r.snrDb === null || r.snrDb === undefined ? 'exact' : `${r.snrDb} dB`;
-      return [`2^${r.log2n}`, String(r.k), String(r.path), snr, f(r.gpuMs as number), f(r.e2eMs as number), `${((r.recovered as number) * 100).toFixed(0)}%`, (r.l1PerCoefficient as number).toExponential(1), f(r.denseGpuMs as number), c ? f(c.gpuMs as number) : '—', c ? `**${((c.gpuMs as number) / (r.gpuMs as number)).toFixed(2)}**` : '—', String(r.status)];
+      return [`2^${r.log2n}`, String(r.k), String(r.path), snr, f(r.gpuMs as number), f(r.e2eMs as number), `${((r.recovered as number) * 100).toFixed(1)}%`, (r.l1PerCoefficient as number).toExponential(1), f(r.denseGpuMs as number), c ? f(c.gpuMs as number) : '—', c ? `**${((c.gpuMs as number) / (r.gpuMs as number)).toFixed(2)}**` : '—', String(r.status)];
     });
   out.push(`## Sparse FFT (k largest frequencies of an n-point signal)
 
@@ -264,11 +301,16 @@ k results back. Dense FFTs (ours and cuFFT, one n-point C2C) measured in the sam
 
 ${tableOf(['n', 'k', 'path', 'signal', 'gpu ms', 'e2e ms', 'recovered', 'L1 / coef.', 'our dense ms', 'cuFFT dense ms', 'vs cuFFT', 'status'], rows)}
 
-The robust path's "incomplete" rows at 2^18 were a GPU hit list that overflowed in this run (the result
-said so); the list has since been sized for every candidate of the kept buckets — on the software adapter
-2^18, k = 1000 now recovers 99.8% with status ok — but that change was not re-measured on the H200. Our
-dense column is one batch-1 transform (before the last multi-pass change); cuFFT's batch-1 transform keeps
-2^22 and below in its L2 cache. Crossover against cuFFT: 2^25 (exact path), 2^26 (robust path).
+The exact path is a chain of 6 dispatches (hashing of all 4 rounds in one dispatch, one batched B-point FFT,
+one decoding stage over all rounds, one peeling stage, subtraction, estimation); it was 34 dispatches and 13
+buffer clears before. Its GPU time hardly depends on n (0.063–0.088 ms for k = 1000), so it is faster than
+cuFFT's dense transform from **n = 2^22** (1.13×) up, 22.7× at 2^27. The robust path (noisy signals) is
+faster than cuFFT from 2^25 with noise, 2^26 on exactly sparse signals (at 2^27 its exact-signal case spends
+its time in the cutoff's histogram, 2.25 ms). An earlier sweep of the same code measured the exact path at
+0.10–0.15 ms for 2^20–2^25 in one long process with many variants (bench/results/2026-11-22-h200-sweep-sfft),
+our dense FFT slowed alike; a short check run (bench/results/2026-11-22-h200-sfft-check: default and
+2^27-point allocations, twice each) measured 2^22 at 0.066–0.075 ms in all four, with single outliers at
+2^23 and 2^24 (0.12, 0.18 ms) — the same kind of slowdown as the FFT repeats above.
 `);
 }
 console.log(out.join('\n'));
