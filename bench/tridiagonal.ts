@@ -16,7 +16,7 @@ import { defaultGpuContext, readBuffer, type GpuContext } from '../src/backends/
 import { TridiagonalGpuExecutor, type TridiagonalGpuBuffers } from '../src/backends/webgpu/tridiagonal.js';
 import { planTridiagonal, type TridiagonalLayout } from '../src/planner/tridiagonal.js';
 
-interface Args { rowsPerThread?: number; maxRows?: number; total?: number; sizes: number[]; layouts: TridiagonalLayout[]; reps: number; json: boolean; out?: string; software: boolean; radix: 2 | 4 }
+interface Args { rowsPerThread?: number; maxRows?: number; targetRows?: number; partitionRows?: number; label?: string; total?: number; sizes: number[]; layouts: TridiagonalLayout[]; reps: number; json: boolean; out?: string; software: boolean; radix: 2 | 4 }
 
 function parseRange(spec: string): number[] {
   const out: number[] = [];
@@ -47,11 +47,14 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--radix') a.radix = Number(v()) as 2 | 4;
     else if (k === '--rows-per-thread') a.rowsPerThread = Number(v());
     else if (k === '--max-rows') a.maxRows = Number(v());
+    else if (k === '--target-rows') a.targetRows = Number(v());
+    else if (k === '--partition-rows') a.partitionRows = Number(v());
+    else if (k === '--label') a.label = v();
     else if (k === '--json') a.json = true;
     else if (k === '--out') a.out = v();
     else if (k === '--software') a.software = true;
     else if (k === '--help' || k === '-h') {
-      console.log('options: --total LOG2 --sizes 2-24 --layouts strided,interleaved --reps N --radix 2|4 --rows-per-thread R --max-rows P --json --out FILE --software');
+      console.log('options: --total LOG2 --sizes 2-24 --layouts strided,interleaved --reps N --radix 2|4 --rows-per-thread R --max-rows P --target-rows T --partition-rows Q --label L --json --out FILE --software');
       process.exit(0);
     } else throw new Error(`unknown option ${k}`);
   }
@@ -186,7 +189,7 @@ async function main(): Promise<void> {
     for (const n of sizes) {
       const N = 2 ** n;
       const batch = rows / N;
-      const recipe = planTridiagonal({ n: N, batch, nrhs: 1, complex: false, layout }, ctx.limits, { radix: args.radix, rowsPerThread: args.rowsPerThread, maxRowsPerWorkgroup: args.maxRows });
+      const recipe = planTridiagonal({ n: N, batch, nrhs: 1, complex: false, layout }, ctx.limits, { radix: args.radix, rowsPerThread: args.rowsPerThread, maxRowsPerWorkgroup: args.maxRows, targetRowsPerWorkgroup: args.targetRows, partitionRowsPerWorkgroup: args.partitionRows });
       let ex: TridiagonalGpuExecutor | null = null;
       try {
         ex = await TridiagonalGpuExecutor.create(ctx, recipe);
@@ -195,7 +198,7 @@ async function main(): Promise<void> {
         const mrows = rows / ms / 1e3;
         const gbps = (20 * rows) / ms / 1e6;
         emit({
-          lib: 'butterfly', fn: `wang-mou-${layout}`, layout, device: devName, log2N: n, N, batch, ms, Mrows_per_s: mrows, GBps: gbps,
+          lib: 'butterfly', fn: `wang-mou-${layout}`, label: args.label ?? 'default', layout, device: devName, log2N: n, N, batch, ms, Mrows_per_s: mrows, GBps: gbps,
           fractionOfCopy: gbps / copyGBps, levels: recipe.levels.map((l) => `${l.mode}:${l.n}/${l.rowsPerWorkgroup}x${l.rowsPerThread}`).join(' '),
           dispatches: ex.dispatches, timing: method, statusOk: st.every((s) => s === 0),
         });

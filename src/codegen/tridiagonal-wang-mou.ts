@@ -360,14 +360,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
       e(`  }`);
     }
     e(`  workgroupBarrier();`);
-    e(`  for (var k = 0u; k < ${R}u; k++) {`);
-    e(`    let s = slot(wg, k * ${Tn}u + lid);`);
-    e(`    if (s.valid) {`);
-    e(`      let x = sh[s.v].a;`);
-    e(`      X[rhsAddr(s.sys, s.i)] = x;`);
-    e(`      if (nonfinite(x)) { flagStatus(s.sys, 2u); }`);
-    e(`    }`);
-    e(`  }`);
+    // Coalesced store, unrolled like the load.
+    for (let k = 0; k < R; k++) {
+      e(`  {`);
+      e(`    let s = slot(wg, ${k * Tn}u + lid);`);
+      e(`    if (s.valid) {`);
+      e(`      let x = sh[s.v].a;`);
+      e(`      X[rhsAddr(s.sys, s.i)] = x;`);
+      e(`      if (nonfinite(x)) { flagStatus(s.sys, 2u); }`);
+      e(`    }`);
+      e(`  }`);
+    }
     e(`  if (flags != 0u && mySys < prm.nsys) { flagStatus(mySys, flags); }`);
     e(`}`);
   }

@@ -14,24 +14,27 @@ test('radix sequences', () => {
   assert.deepEqual(exchangeRadices(3, 2), [2, 2, 2]);
 });
 
-test('small systems share a workgroup; stages split into registers and radix-4 exchanges', () => {
+test('small systems share a workgroup; stages split into registers and exchanges', () => {
   const r = planTridiagonal(prob(4, 1 << 22), H200);
   assert.equal(r.levels.length, 1);
   const l = r.levels[0];
   assert.equal(l.mode, 'solve');
   assert.equal(l.segment, 4);
-  assert.equal(l.rowsPerWorkgroup, 1024);
-  assert.equal(l.systemsPerWorkgroup, 256);
+  assert.equal(l.rowsPerWorkgroup, 256);
+  assert.equal(l.systemsPerWorkgroup, 64);
   assert.equal(l.rowsPerThread, 4);
   assert.equal(l.localStages, 2);
   assert.deepEqual(l.exchangeRadices, []);
-  assert.equal(l.workgroups, (1 << 22) / 256);
+  assert.equal(l.workgroups, (1 << 22) / 64);
+  // Radix 4 on request: two levels a barrier pair.
+  const l4 = planTridiagonal(prob(1024, 3), H200, { radix: 4 }).levels[0];
+  assert.deepEqual(l4.exchangeRadices, [4, 4, 4, 4]);
 });
 
-test('N = 1000 pads to 1024 rows, 256 invocations, 4 radix-4 exchange steps', () => {
+test('N = 1000 pads to 1024 rows, 256 invocations, 8 radix-2 exchange steps', () => {
   const l = planTridiagonal(prob(1000, 3), H200).levels[0];
   assert.deepEqual([l.mode, l.segment, l.threads, l.localStages], ['solve', 1024, 256, 2]);
-  assert.deepEqual(l.exchangeRadices, [4, 4, 4, 4]);
+  assert.deepEqual(l.exchangeRadices, [2, 2, 2, 2, 2, 2, 2, 2]);
 });
 
 test('the largest in-workgroup system is 2048 rows (16-byte rows in 32 KiB and 48 KiB)', () => {
@@ -47,15 +50,15 @@ test('multi-stage: 2^24 rows in one system take two partition levels and a solve
   const r = planTridiagonal(prob(1 << 24), H200);
   assert.deepEqual(r.levels.map((l) => l.mode), ['partition', 'partition', 'solve']);
   const [l0, l1, l2] = r.levels;
-  assert.equal(l0.rowsPerWorkgroup, 512);
-  assert.equal(l0.chunks, Math.ceil((1 << 24) / 513));
-  assert.equal(l0.separators, Math.floor((1 << 24) / 513));
+  assert.equal(l0.rowsPerWorkgroup, 256);
+  assert.equal(l0.chunks, Math.ceil((1 << 24) / 257));
+  assert.equal(l0.separators, Math.floor((1 << 24) / 257));
   assert.equal(l1.n, l0.separators);
   assert.equal(l1.layout, 'strided');
   assert.equal(l2.n, l1.separators);
-  // 2^16 rows: one partition level (s1 = 512 rows a chunk), the coarse system of 127 separators in one workgroup.
+  // 2^16 rows: one partition level (s1 = 256 rows a chunk), the coarse system of 255 separators in one workgroup.
   const r16 = planTridiagonal(prob(1 << 16), H200);
-  assert.deepEqual(r16.levels.map((l) => [l.mode, l.n, l.rowsPerWorkgroup]), [['partition', 65536, 512], ['solve', 127, 128]]);
+  assert.deepEqual(r16.levels.map((l) => [l.mode, l.n, l.rowsPerWorkgroup]), [['partition', 65536, 256], ['solve', 255, 256]]);
   const r16b = planTridiagonal(prob(1 << 16), H200, { partitionRowsPerWorkgroup: 2048 });
   assert.deepEqual(r16b.levels.map((l) => [l.mode, l.n, l.rowsPerWorkgroup]), [['partition', 65536, 2048], ['solve', 31, 32]]);
 });
