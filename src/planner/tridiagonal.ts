@@ -146,9 +146,12 @@ export function planTridiagonal(
   options: TridiagonalPlanOptions = {},
 ): TridiagonalRecipe {
   validateProblem(problem);
-  // Real defaults from an H200 sweep after the unrolled staged load (bench/results/2026-11-22-h200-sweep-tri2):
-  // radix 2, 256-row workgroups for whole systems and 256-row partition chunks each won 2–10% somewhere.
-  const radix = options.radix ?? (problem.complex ? 4 : 2);
+  // Real strided defaults from an H200 sweep after the unrolled staged load (bench/results/2026-11-22-h200-
+  // sweep-tri2): radix 2, 256-row workgroups for whole systems and 256-row partition chunks each won 2–10%.
+  // The interleaved layout keeps radix 4, 1024 and 512: with 256-row workgroups its systems of 64–256 rows
+  // got one system a workgroup, 4-byte loads a sector each (N = 256: 10.0k against 36.3k Mrows/s, …-final7-tri).
+  const stridedReal = !problem.complex && problem.layout === 'strided';
+  const radix = options.radix ?? (stridedReal ? 2 : 4);
   if (radix !== 2 && radix !== 4) throw new ArgumentError('radix', radix, '2 or 4');
   const rowBytes = problem.complex ? 32 : 16;
   const rpt0 = options.rowsPerThread ?? (problem.complex ? 2 : 4);
@@ -168,7 +171,7 @@ export function planTridiagonal(
   if (maxRows < 2) {
     throw new DeviceLimitError('maxComputeWorkgroupStorageSize', 2 * rowBytes, limits.maxComputeWorkgroupStorageSize, 'tridiagonal solve');
   }
-  const target = Math.min(maxRows, options.targetRowsPerWorkgroup ?? (problem.complex ? 512 : 256));
+  const target = Math.min(maxRows, options.targetRowsPerWorkgroup ?? (problem.complex ? 512 : stridedReal ? 256 : 1024));
   const maxInv = limits.maxComputeInvocationsPerWorkgroup;
 
   const levels: TridiagonalLevel[] = [];
@@ -192,7 +195,7 @@ export function planTridiagonal(
       });
       break;
     }
-    const prow = options.partitionRowsPerWorkgroup ?? 256;
+    const prow = options.partitionRowsPerWorkgroup ?? (problem.complex || stridedReal ? 256 : 512);
     if (!isPow2(prow) || prow < 2) throw new ArgumentError('partitionRowsPerWorkgroup', prow, 'a power of two ≥ 2');
     const rows = Math.min(maxRows, prow);
     let rpt = Math.min(rpt0, rows);
