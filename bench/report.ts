@@ -244,10 +244,11 @@ ${triTable()}
 Measured with \`bench/gpu-runs/final7-tri.sh\` (bench/results/2026-11-22-h200-final7-tri). The staged load
 of every kernel is unrolled with all global loads issued before any is used; the rolled loop had waited one
 memory latency per row (strided N = 4: 61.7k → 106.7k Mrows/s, 2^24: 24.6k → 34.1k in the same run,
-…-tri-unroll), and the real strided defaults (radix 2, 256-row workgroups and partition chunks) come from
-…-sweep-tri2. A version with per-invocation elimination sweeps (O(1) work a row) measured slower on this GPU
-(…-sweep-tri) and was not kept. Goals not reached: 100,000 Mrows/s for every N ≤ 2^12 (only N = 4), and
-60,000 beyond (~37,000: the partition levels read every row twice).
+…-tri-unroll), and the real strided defaults (radix 2, 128-row workgroups, 256-row partition chunks) come
+from …-sweep-tri2 and …-sweep-tri3. N = 2048 varied between runs (27k–37k Mrows/s). A version with per-invocation elimination sweeps (O(1) work a row) measured slower on this GPU
+(…-sweep-tri) and was not kept. Goals: 100,000 Mrows/s reached for N ≤ 16, not for 32 … 4096 (57k–93k); and not
+60,000 beyond (~37,000: the partition levels read every row twice); the interleaved layout is below
+gtsvInterleavedBatch up to N = 1024.
 
 ## EDM batched padded 2-D convolution (seed 001's seven cases)
 

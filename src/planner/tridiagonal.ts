@@ -147,7 +147,8 @@ export function planTridiagonal(
 ): TridiagonalRecipe {
   validateProblem(problem);
   // Real strided defaults from an H200 sweep after the unrolled staged load (bench/results/2026-11-22-h200-
-  // sweep-tri2): radix 2, 256-row workgroups for whole systems and 256-row partition chunks each won 2–10%.
+  // sweep-tri2, sweep-tri3): radix 2, 128-row workgroups for whole systems (N = 4: 111k → 125k Mrows/s) and
+  // 256-row partition chunks each won 2–12%.
   // The interleaved layout keeps radix 4, 1024 and 512: with 256-row workgroups its systems of 64–256 rows
   // got one system a workgroup, 4-byte loads a sector each (N = 256: 10.0k against 36.3k Mrows/s, …-final7-tri).
   const stridedReal = !problem.complex && problem.layout === 'strided';
@@ -171,7 +172,7 @@ export function planTridiagonal(
   if (maxRows < 2) {
     throw new DeviceLimitError('maxComputeWorkgroupStorageSize', 2 * rowBytes, limits.maxComputeWorkgroupStorageSize, 'tridiagonal solve');
   }
-  const target = Math.min(maxRows, options.targetRowsPerWorkgroup ?? (problem.complex ? 512 : stridedReal ? 256 : 1024));
+  const target = Math.min(maxRows, options.targetRowsPerWorkgroup ?? (problem.complex ? 512 : stridedReal ? 128 : 1024));
   const maxInv = limits.maxComputeInvocationsPerWorkgroup;
 
   const levels: TridiagonalLevel[] = [];

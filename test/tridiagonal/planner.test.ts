@@ -20,12 +20,12 @@ test('small systems share a workgroup; stages split into registers and exchanges
   const l = r.levels[0];
   assert.equal(l.mode, 'solve');
   assert.equal(l.segment, 4);
-  assert.equal(l.rowsPerWorkgroup, 256);
-  assert.equal(l.systemsPerWorkgroup, 64);
+  assert.equal(l.rowsPerWorkgroup, 128);
+  assert.equal(l.systemsPerWorkgroup, 32);
   assert.equal(l.rowsPerThread, 4);
   assert.equal(l.localStages, 2);
   assert.deepEqual(l.exchangeRadices, []);
-  assert.equal(l.workgroups, (1 << 22) / 64);
+  assert.equal(l.workgroups, (1 << 22) / 32);
   // Radix 4 on request: two levels a barrier pair.
   const l4 = planTridiagonal(prob(1024, 3), H200, { radix: 4 }).levels[0];
   assert.deepEqual(l4.exchangeRadices, [4, 4, 4, 4]);
