@@ -27,7 +27,9 @@ const cusparse = load('bench/results/2026-11-22-h200-final7-tri/cusparse.jsonl')
 const edm = load(`${run}/edm.jsonl`);
 const cupy = load(`${run}/cupy.jsonl`);
 const conv = load(`${run}/conv.jsonl`);
-const swe = load(`${run}/swe.jsonl`);
+// Shallow-water speed after the reduction change (bench/results/2026-11-22-h200-swe-reduce, previous kernel
+// in the same run as swe-old); the accuracy comparison from the final7 run (the change does not alter results).
+const swe = [...load('bench/results/2026-11-22-h200-swe-reduce/swe-new.jsonl'), ...load(`${run}/swe.jsonl`).filter((r) => r.kind === 'compare' || r.kind === 'cpu')];
 const swe1000 = load('bench/results/2026-11-22-h200-swe-1000/compare-1000.jsonl');
 const sfftOurs = load(`${run}/sfft.jsonl`);
 const sfftCu = load(`${run}/sfft-cufft.jsonl`);
@@ -269,6 +271,11 @@ ${tableOf(['mode', 'ours complex64 ms', 'cupyx complex64 ms', 'cupyx float32 ms'
 
 ${sweTable()}
 
+Measured with \`node bench-swe.mjs --sizes 1000,2000,4096 --steps 50\` (bench/results/2026-11-22-h200-swe-reduce):
+the Δt reduction's single workgroup now keeps 16 loads in flight per invocation (4096²: 0.906 ms a step in
+the final7 run → 0.822; the previous kernel measured in the same run, swe-old.jsonl, gave 0.067 / 0.222 /
+1.24 ms, the last an outlier).
+
 Default kernels: the halo structure (16×16 tiles, idle first row and column) with the depth held as an f32
 pair (hi in the state, lo in its own buffer: 64 B a cell and step). The staged and fused structures (fewer
 bytes, fewer divisions) measured slower on this GPU (4096²: 1.12 and 1.35 ms a step against 0.90,
@@ -281,7 +288,7 @@ ${(() => {
   const d = swe1000.find((r) => r.kind === 'compare-dump') as { n: number; cpuSteps: number; l1: { h: number; qx: number; qy: number } } | undefined;
   const line = (x: { n: number; l1: { h: number; qx: number; qy: number } }) => `h ${x.l1.h.toExponential(1)}, q_x ${x.l1.qx.toExponential(1)}, q_y ${x.l1.qy.toExponential(1)}`;
   return [
-    c ? `- 400² (\`--compare 400\`, the run above): ${line(c)};` : '',
+    c ? `- 400² (\`--compare 400\`, bench/results/2026-11-22-h200-final7): ${line(c)};` : '',
     d ? `- 1000² (\`--dump 1000\` on the H200, compared with the float64 reference run on the CPU by \`bench/swe-compare-dump.ts\`, ${d.cpuSteps} steps, bench/results/2026-11-22-h200-swe-1000): ${line(d)}.` : '',
   ].filter(Boolean).join('\n');
 })()}

@@ -442,6 +442,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 export function sweReduceKernel(options: SweKernelOptions = SWE_DEFAULT_KERNEL_OPTIONS): KernelSource {
   checkOptions(options);
   const R = options.reduceSize;
+  const U = 16;
   const wgsl = `${PARAMS}
 @group(0) @binding(0) var<storage, read> partials: array<f32>;
 @group(0) @binding(1) var<storage, read_write> sim: Sim;
@@ -450,9 +451,17 @@ var<workgroup> red: array<f32, ${R}>;
 
 @compute @workgroup_size(${R})
 fn main(@builtin(local_invocation_id) lid: vec3<u32>) {
-  var m = 0.0;
-  for (var i = lid.x; i < P.numPartials; i += ${R}u) { m = max(m, partials[i]); }
-  red[lid.x] = m;
+  // ${U} independent loads in flight per invocation and iteration: a loop of one load waits a full memory
+  // latency per partial, and this single workgroup is the whole GPU's work between the cfl and update
+  // dispatches (4096²: 74,529 partials).
+  ${Array.from({ length: U }, (_, u) => `var m${u} = 0.0;`).join(' ')}
+  // Unguarded loads (an index past the end rereads the last partial: max is idempotent), so nothing stops
+  // the compiler from issuing them together.
+  let last = P.numPartials - 1u;
+  for (var i = lid.x; i < P.numPartials; i += ${R * U}u) {
+    ${Array.from({ length: U }, (_, u) => `m${u} = max(m${u}, partials[min(i + ${u * R}u, last)]);`).join('\n    ')}
+  }
+  red[lid.x] = max(${Array.from({ length: U }, (_, u) => `m${u}`).reduce((a, b) => `max(${a}, ${b})`)}, 0.0);
   workgroupBarrier();
   for (var s = ${R / 2}u; s > 0u; s = s >> 1u) {
     if (lid.x < s) { red[lid.x] = max(red[lid.x], red[lid.x + s]); }
@@ -478,7 +487,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>) {
   }
 }
 `;
-  return { name: `swe-reduce-${R}`, key: stableKey({ kernel: 'swe-reduce', v: 1, reduceSize: R }), wgsl, entryPoint: 'main' };
+  return { name: `swe-reduce-${R}`, key: stableKey({ kernel: 'swe-reduce', v: 9, reduceSize: R }), wgsl, entryPoint: 'main' };
 }
 
 /** Halo structure, phase three: fluxes with ghost-cell decoupling, update, wet–dry handling, friction. */
