@@ -33,6 +33,7 @@ import { damBreak } from '../src/apps/shallow-water/scenarios.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { encodeNpy } from '../src/util/npy.js';
 import { copyBandwidth, median, Output, parseArgs, table, timeGpu } from './common.js';
+import { relativeL1 } from '../src/util/metrics.js';
 
 const MIN_BYTES_PER_CELL = 36;
 /** Bytes per cell and step the kernels must move (see the header). */
@@ -72,14 +73,6 @@ function variantName(o: SweGpuOptions): string {
   return `${shape}:${o.depthPair ? 'pair' : 'f32'}`;
 }
 
-function l1(a: Float64Array, b: Float64Array): number {
-  let n = 0, d = 0;
-  for (let i = 0; i < a.length; i++) {
-    n += Math.abs(a[i] - b[i]);
-    d += Math.abs(b[i]);
-  }
-  return Number.isFinite(n) ? n / d : Infinity;
-}
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
@@ -173,7 +166,7 @@ async function main(): Promise<void> {
     const s = await g.read();
     const gpuS = (performance.now() - t1) / 1e3;
     g.destroy();
-    const e = { h: l1(s.h, ref.h), qx: l1(s.qx, ref.qx), qy: l1(s.qy, ref.qy) };
+    const e = { h: relativeL1(s.h, ref.h), qx: relativeL1(s.qx, ref.qx), qy: relativeL1(s.qy, ref.qy) };
     console.log(`dam break ${cn}² to t = 1 (${variants[0].name}): ${ref.steps} CPU steps (${cpuS.toFixed(1)} s), ${s.steps} GPU steps (${gpuS.toFixed(2)} s incl. read-back); ` +
       `L1 relative h ${e.h.toExponential(2)}, qx ${e.qx.toExponential(2)}, qy ${e.qy.toExponential(2)} (bound 1e-5: ${Math.max(e.h, e.qx, e.qy) <= 1e-5 ? 'met' : 'NOT met'})`);
     out.record({ kind: 'compare', variant: variants[0].name, n: cn, cpuSteps: ref.steps, gpuSteps: s.steps, cpuSeconds: cpuS, gpuSeconds: gpuS, l1: e });

@@ -16,18 +16,11 @@ import { damBreak } from '../src/apps/shallow-water/scenarios.js';
 import type { SweProblem } from '../src/apps/shallow-water/problem.js';
 import { ArgumentError } from '../src/errors.js';
 import { Output, parseArgs, table } from './common.js';
+import { relativeL1 } from '../src/util/metrics.js';
 
 const MODES = ['state', 'h', 'q', 'dt', 'gpu-f32', 'gpu-pair'] as const;
 type Mode = (typeof MODES)[number];
 
-function l1(a: Float64Array, b: Float64Array): number {
-  let n = 0, d = 0;
-  for (let i = 0; i < a.length; i++) {
-    n += Math.abs(a[i] - b[i]);
-    d += Math.abs(b[i]);
-  }
-  return n / d;
-}
 
 /** The reference solver's private per-step update, reached for the injections. */
 type Updatable = { update(dt: number): void };
@@ -74,7 +67,7 @@ async function main(): Promise<void> {
     ref.advance(1);
     for (const mode of modes) {
       const s = mode === 'gpu-f32' || mode === 'gpu-pair' ? await gpuRun(ctx!, p, mode === 'gpu-pair') : injected(p, mode);
-      const e = { h: l1(s.h, ref.h), qx: l1(s.qx, ref.qx), qy: l1(s.qy, ref.qy) };
+      const e = { h: relativeL1(s.h, ref.h), qx: relativeL1(s.qx, ref.qx), qy: relativeL1(s.qy, ref.qy) };
       rows.push([`${n}²`, mode, e.h.toExponential(2), e.qx.toExponential(2), e.qy.toExponential(2), `${s.steps}/${ref.steps}`]);
       out.record({ kind: 'error-source', n, mode, steps: s.steps, refSteps: ref.steps, l1: e });
     }

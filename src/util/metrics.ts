@@ -22,3 +22,14 @@ export function maxAbsDiff(a: ArrayLike<number>, ref: ArrayLike<number>): number
   }
   return m;
 }
+
+/** Σ|a − ref| / Σ|ref| (the shallow-water comparisons' measure); Infinity if a holds a non-finite value. */
+export function relativeL1(a: ArrayLike<number>, ref: ArrayLike<number>): number {
+  let n = 0;
+  let d = 0;
+  for (let i = 0; i < ref.length; i++) {
+    n += Math.abs(a[i] - ref[i]);
+    d += Math.abs(ref[i]);
+  }
+  return Number.isFinite(n) ? n / d : Infinity;
+}
