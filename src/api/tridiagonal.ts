@@ -369,7 +369,9 @@ export async function createTridiagonalPlan(desc: TridiagonalPlanDescriptor): Pr
   }
   p.backend = 'cpu';
   const cpuLimits = { maxComputeWorkgroupStorageSize: 32768, maxComputeInvocationsPerWorkgroup: 1024, maxComputeWorkgroupsPerDimension: 65535 };
-  const recipe = planTridiagonal(problem, cpuLimits, desc.planOptions);
+  // The CPU's 'wang-mou' algorithm executes Wang & Mou levels (the GPU kernels' specification); its
+  // recipe keeps them for small interleaved systems too (Thomas is the CPU's own default algorithm).
+  const recipe = planTridiagonal(problem, cpuLimits, { ...desc.planOptions, interleavedThomas: false });
   return new TridiagonalPlan(p, recipe, null, null, null);
 }
 

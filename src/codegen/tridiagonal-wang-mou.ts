@@ -66,7 +66,7 @@ export const PARAMS_WGSL = `struct Params {
 /** Bytes of the uniform block (PARAMS_WGSL). */
 export const PARAMS_BYTES = 48;
 
-function scalarHelpers(complex: boolean): string {
+export function scalarHelpers(complex: boolean): string {
   const T = complex ? 'vec2<f32>' : 'f32';
   const common = `
 fn nonfinite1(v: f32) -> bool { return (bitcast<u32>(v) & 0x7f800000u) == 0x7f800000u; }
@@ -101,7 +101,7 @@ fn badpivot(p: T) -> bool { return (tiny1(p.x) && tiny1(p.y)) || nonfinite(p); }
 }
 
 /** Row algebra (see backends/cpu/wang-mou.ts for the derivation). */
-const ROW_WGSL = `
+export const ROW_WGSL = `
 struct Row { a: T, b: T, c: T, d: T }
 
 var<private> flags: u32 = 0u;
@@ -133,7 +133,7 @@ fn identityRow() -> Row { return Row(ZERO, ONE, ZERO, ZERO); }
  * bound windows (the executor binds aligned windows of the user's arrays and passes the remainders), and
  * the status word of a system.
  */
-function addressWgsl(layout: 'strided' | 'interleaved'): string {
+export function addressWgsl(layout: 'strided' | 'interleaved'): string {
   const mat = layout === 'strided' ? 'return prm.matOff + j * prm.n + i;' : 'return prm.matOff + i * prm.stride + j;';
   const rhs = layout === 'strided'
     ? 'return prm.rhsOff + sys * prm.n + i;'

@@ -23,6 +23,11 @@
  */
 import { ArgumentError, DeviceLimitError } from '../errors.js';
 
+/** Largest padded system size solved one system per invocation (registers: 4 scalars a row, plus c', d'). */
+export const THOMAS_MAX_ROWS = 16;
+/** Systems (invocations) a workgroup of the per-system Thomas level. */
+const THOMAS_THREADS = 64;
+
 /** Per-system status bits reported by every tridiagonal solver of the library. 0 means OK. */
 export const TRIDIAGONAL_STATUS = {
   OK: 0,
@@ -72,10 +77,17 @@ export interface TridiagonalPlanOptions {
   partitionRowsPerWorkgroup?: number;
   /** Rows a 'solve' workgroup aims for when systems are small (power of two). Default 1024 (512 complex). */
   targetRowsPerWorkgroup?: number;
+  /**
+   * Interleaved systems of at most THOMAS_MAX_ROWS rows: one invocation a system by the Thomas algorithm
+   * (coalesced without workgroup memory) instead of Wang & Mou. Default true.
+   */
+  interleavedThomas?: boolean;
 }
 
 export interface TridiagonalLevel {
   mode: 'solve' | 'partition';
+  /** 'solve' levels: Wang & Mou in a workgroup (default) or one invocation a system (Thomas). */
+  algorithm?: 'wang-mou' | 'thomas';
   /** Rows per system at this level. */
   n: number;
   /** Independent right-hand-side systems at this level (level 0: batch·nrhs). */
@@ -181,6 +193,16 @@ export function planTridiagonal(
   let layout: TridiagonalLayout = problem.layout;
   for (;;) {
     const npad = nextPow2(n);
+    if (layout === 'interleaved' && npad <= THOMAS_MAX_ROWS && (options.interleavedThomas ?? true)) {
+      const threads = Math.min(THOMAS_THREADS, maxInv);
+      levels.push({
+        mode: 'solve', algorithm: 'thomas', n, systems, layout,
+        rowsPerWorkgroup: threads * npad, rowsPerThread: npad, threads,
+        localStages: 0, exchangeRadices: [], segment: npad, systemsPerWorkgroup: threads, chunks: 1, separators: 0,
+        workgroups: Math.ceil(systems / threads),
+      });
+      break;
+    }
     if (npad <= maxRows) {
       const rows = Math.max(npad, Math.min(target, nextPow2(npad * systems)));
       let rpt = Math.min(rpt0, npad);

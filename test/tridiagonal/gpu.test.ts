@@ -117,3 +117,39 @@ test('WebGPU typed-array path, status of non-dominant and singular systems', asy
   const rb = await solveTridiagonal({ n: 3000, backend: 'webgpu', gpu: ctx, lower: Float32Array.from(big.a), diag: Float32Array.from(big.b), upper: Float32Array.from(big.c), rhs: Float32Array.from(big.d) });
   assert.ok(rb.status[0] & S.ZERO_PIVOT);
 });
+
+test('WebGPU interleaved small systems, one invocation a system (Thomas), against Wang & Mou and float64', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  for (const complex of [false, true]) {
+    for (const [n, batch, nrhs] of [[1, 70, 1], [2, 65, 2], [3, 129, 1], [5, 3, 3], [8, 100, 1], [11, 64, 2], [16, 200, 1]] as const) {
+      const sh = { n, batch, nrhs, layout: 'interleaved' as const, complex };
+      const r = await runGpu(ctx, sh, 7 * n + batch);
+      assert.equal(r.recipe.levels[0].algorithm, 'thomas', `n=${n}: Thomas level`);
+      assert.ok(r.err <= F32_BOUND && r.res <= F32_BOUND, `thomas ${complex ? 'complex ' : ''}n=${n} batch=${batch} nrhs=${nrhs}: ${r.err} ${r.res}`);
+      assert.ok(r.status.every((s) => s === 0), `n=${n} status`);
+      const wm = await runGpu(ctx, sh, 7 * n + batch, { interleavedThomas: false });
+      assert.notEqual(wm.recipe.levels[0].algorithm, 'thomas');
+      assert.ok(wm.err <= F32_BOUND, `wang-mou n=${n}: ${wm.err}`);
+    }
+  }
+  // n = 17 pads to 32 rows: beyond the per-invocation limit, Wang & Mou.
+  const r17 = await runGpu(ctx, { n: 17, batch: 5, nrhs: 1, layout: 'interleaved', complex: false }, 17);
+  assert.notEqual(r17.recipe.levels[0].algorithm, 'thomas');
+  assert.ok(r17.err <= F32_BOUND);
+});
+
+test('WebGPU interleaved Thomas level reports non-dominant and singular systems', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  const n = 6, batch = 3;
+  const s = randomSystems(n, batch, 21);
+  // Strided arrays built by the helper; system 1 made non-dominant, system 2 singular; then interleaved.
+  for (let i = 0; i < n; i++) s.b[n + i] *= 0.2;
+  for (let i = 0; i < n; i++) { s.b[2 * n + i] = 0; s.c[2 * n + i] = 0; }
+  const il = toLayout(s, { n, batch, nrhs: 1, layout: 'interleaved', complex: false });
+  const r = await solveTridiagonal({ n, batch, layout: 'interleaved', backend: 'webgpu', gpu: ctx, lower: Float32Array.from(il.a), diag: Float32Array.from(il.b), upper: Float32Array.from(il.c), rhs: Float32Array.from(il.d) });
+  assert.equal(r.status[0], 0);
+  assert.ok(r.status[1] & S.NOT_DIAGONALLY_DOMINANT, `status ${r.status[1]}`);
+  assert.ok(r.status[2] & S.ZERO_PIVOT, `singular status ${r.status[2]}`);
+});

@@ -20,6 +20,7 @@ import type { GpuContext } from './device.js';
 import { dispatchGrid, getPipeline } from './pipelines.js';
 import type { TridiagonalRecipe } from '../../planner/tridiagonal.js';
 import { FORM_WORKGROUP, PARAMS_BYTES, formCoarseKernel, wangMouKernel, wangMouSpec } from '../../codegen/tridiagonal-wang-mou.js';
+import { thomasKernel } from '../../codegen/tridiagonal-thomas.js';
 
 export interface TridiagonalGpuBuffers {
   lower: GPUBuffer;
@@ -253,7 +254,10 @@ export class TridiagonalGpuExecutor {
       const lv = levels[l];
       const arr = arrays[l];
       if (lv.mode === 'solve') {
-        const pipe = await getPipeline(ctx, wangMouKernel(wangMouSpec(lv, 'solve', problem.complex)));
+        const kernel = lv.algorithm === 'thomas'
+          ? thomasKernel({ complex: problem.complex, rows: lv.segment, threads: lv.threads })
+          : wangMouKernel(wangMouSpec(lv, 'solve', problem.complex));
+        const pipe = await getPipeline(ctx, kernel);
         down.push({ pipeline: pipe, block: l, bindings: ['params', arr.A, arr.B, arr.C, arr.D, 'status', arr.X] });
         continue;
       }
