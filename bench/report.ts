@@ -249,8 +249,11 @@ memory latency per row (strided N = 4: 61.7k → 106.7k Mrows/s, 2^24: 24.6k →
 …-tri-unroll), and the real strided defaults (radix 2, 128-row workgroups, 256-row partition chunks) come
 from …-sweep-tri2 and …-sweep-tri3. N = 2048 varied between runs (27k–37k Mrows/s). A version with per-invocation elimination sweeps (O(1) work a row) measured slower on this GPU
 (…-sweep-tri) and was not kept. Goals: 100,000 Mrows/s reached for N ≤ 16, not for 32 … 4096 (57k–93k); and not
-60,000 beyond (~37,000: the partition levels read every row twice); the interleaved layout is below
-gtsvInterleavedBatch up to N = 1024.
+60,000 beyond (~37,000: the partition levels read every row twice). Interleaved systems of at most 16
+rows are solved one invocation a system by the Thomas algorithm (neighbouring invocations read
+neighbouring addresses; N = 4: 82.6k → 197k Mrows/s, tri-il-old.jsonl in the same run): 1.55–1.58×
+gtsvInterleavedBatch at N = 8 and 16, 0.94× at N = 4; from N = 32 to 1024 the interleaved layout stays
+below it (0.6–0.8×).
 
 ## EDM batched padded 2-D convolution (seed 001's seven cases)
 
