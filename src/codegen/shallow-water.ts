@@ -100,6 +100,51 @@ fn twoSum(a: f32, b: f32) -> vec2<f32> {
 }
 `;
 
+/**
+ * The part of the Roe edge flux that the halo (edgeFlux) and staged (sEdgeFlux) structures share word for
+ * word: they differ only in how the cells' velocities and the α states' velocities are obtained. Both
+ * expect hi, hj, ht, g, alpha, the velocities (uin, uit, Ci, ujn, ujt, Cj), the Roe averages (un, ut, C),
+ * c, dzeta, v0, and cap in scope.
+ */
+const ROE_WAVES = /* wgsl */ `  let v1 = b.qn * ujn - a.qn * uin + g * ht * dzeta;
+  let v2 = b.qn * ujt - a.qn * uit;
+  let v3 = b.qn * Cj - a.qn * Ci;
+  let inv2c = 0.5 / c;
+  let a1 = ((un + c) * v0 - v1) * inv2c;
+  let a2 = (v1 - (un - c) * v0) * inv2c;
+  let a3 = v2 - ut * v0;
+  let a4 = v3 - C * v0;
+  let l1 = un - c; let l2 = un + c;
+  let w3 = weight(un);
+  let b1 = weight(l1) * a1; let b2 = weight(l2) * a2;
+  let pm0 = b1 + b2;
+  let pm1 = b1 * l1 + b2 * l2;
+  let pm2 = pm0 * ut + w3 * a3;
+  let pm3 = pm0 * C + w3 * a4;
+  let am = 1.0 - alpha;
+  let ha = am * hi + alpha * hj; let qna = am * a.qn + alpha * b.qn; let qta = am * a.qt + alpha * b.qt; let ca = am * a.hc + alpha * b.hc;
+  let hb = alpha * hi + am * hj; let qnb = alpha * a.qn + am * b.qn; let qtb = alpha * a.qt + am * b.qt; let cb = alpha * a.hc + am * b.hc;
+`;
+
+/** After the α states' velocities (uan, uat, Ca, ubn, ubt, Cb): corrections, positivity cap, fluxes. */
+const ROE_FLUX = /* wgsl */ `  let corr0 = 0.5 * (qna + qnb) - 0.5 * (a.qn + b.qn);
+  let corr1 = 0.5 * (qna * uan + qnb * ubn) - 0.5 * (a.qn * uin + b.qn * ujn) + 0.5 * g * alpha * am * dzeta * (hi - hj);
+  let corr2 = 0.5 * (qna * uat + qnb * ubt) - 0.5 * (a.qn * uit + b.qn * ujt);
+  let corr3 = 0.5 * (qna * Ca + qnb * Cb) - 0.5 * (a.qn * Ci + b.qn * Cj);
+  var f0 = a.qn + pm0 + corr0;
+  var f3 = a.qn * Ci + pm3 + corr3;
+  if (hi < P.hEps && hj < P.hEps) {
+    if (un < 0.0) { f3 = f0 * Cj; } else { f3 = f0 * Ci; }
+  }
+  let outI = hi * cap; let outJ = hj * cap;
+  var theta = 1.0;
+  if (f0 > outI) { theta = outI / f0; } else if (-f0 > outJ) { theta = outJ / -f0; }
+  f0 = f0 * theta;
+  f3 = f3 * theta;
+  let d1 = pm1 + corr1;
+  let d2 = pm2 + corr2;
+`;
+
 /** Shared edge physics (mirrors the CPU reference). */
 const EDGE = /* wgsl */ `
 // A cell seen from an edge's frame: depth, normal and tangential discharge, pollutant, bottom depth.
@@ -190,43 +235,9 @@ fn edgeFlux(a: Cell, b: Cell, cap: f32) -> Edge {
   let c = sqrt(g * ht);
   let dzeta = (hj - hi) - (b.H - a.H); // Δh − ΔH: see the CPU reference
   let v0 = b.qn - a.qn;
-  let v1 = b.qn * ujn - a.qn * uin + g * ht * dzeta;
-  let v2 = b.qn * ujt - a.qn * uit;
-  let v3 = b.qn * Cj - a.qn * Ci;
-  let inv2c = 0.5 / c;
-  let a1 = ((un + c) * v0 - v1) * inv2c;
-  let a2 = (v1 - (un - c) * v0) * inv2c;
-  let a3 = v2 - ut * v0;
-  let a4 = v3 - C * v0;
-  let l1 = un - c; let l2 = un + c;
-  let w3 = weight(un);
-  let b1 = weight(l1) * a1; let b2 = weight(l2) * a2;
-  let pm0 = b1 + b2;
-  let pm1 = b1 * l1 + b2 * l2;
-  let pm2 = pm0 * ut + w3 * a3;
-  let pm3 = pm0 * C + w3 * a4;
-  let am = 1.0 - alpha;
-  let ha = am * hi + alpha * hj; let qna = am * a.qn + alpha * b.qn; let qta = am * a.qt + alpha * b.qt; let ca = am * a.hc + alpha * b.hc;
-  let hb = alpha * hi + am * hj; let qnb = alpha * a.qn + am * b.qn; let qtb = alpha * a.qt + am * b.qt; let cb = alpha * a.hc + am * b.hc;
-  let uan = desing(qna, ha); let uat = desing(qta, ha); let Ca = desing(ca, ha);
+${ROE_WAVES}  let uan = desing(qna, ha); let uat = desing(qta, ha); let Ca = desing(ca, ha);
   let ubn = desing(qnb, hb); let ubt = desing(qtb, hb); let Cb = desing(cb, hb);
-  let corr0 = 0.5 * (qna + qnb) - 0.5 * (a.qn + b.qn);
-  let corr1 = 0.5 * (qna * uan + qnb * ubn) - 0.5 * (a.qn * uin + b.qn * ujn) + 0.5 * g * alpha * am * dzeta * (hi - hj);
-  let corr2 = 0.5 * (qna * uat + qnb * ubt) - 0.5 * (a.qn * uit + b.qn * ujt);
-  let corr3 = 0.5 * (qna * Ca + qnb * Cb) - 0.5 * (a.qn * Ci + b.qn * Cj);
-  var f0 = a.qn + pm0 + corr0;
-  var f3 = a.qn * Ci + pm3 + corr3;
-  if (hi < P.hEps && hj < P.hEps) {
-    if (un < 0.0) { f3 = f0 * Cj; } else { f3 = f0 * Ci; }
-  }
-  let outI = hi * cap; let outJ = hj * cap;
-  var theta = 1.0;
-  if (f0 > outI) { theta = outI / f0; } else if (-f0 > outJ) { theta = outJ / -f0; }
-  f0 = f0 * theta;
-  f3 = f3 * theta;
-  let d1 = pm1 + corr1;
-  let d2 = pm2 + corr2;
-  e.lo = vec4<f32>(f0, d1, d2, f3);
+${ROE_FLUX}  e.lo = vec4<f32>(f0, d1, d2, f3);
   e.hi = vec4<f32>(-f0, v1 - d1, v2 - d2, -f3);
   let l = abs(un) + c;
   e.lam = vec2<f32>(l, l);
@@ -614,44 +625,10 @@ fn sEdgeFlux(a: SCell, b: SCell, cap: f32) -> array<vec4<f32>, 2> {
   let c = sqrt(g * ht);
   let dzeta = (hj - hi) - (b.H - a.H);
   let v0 = b.qn - a.qn;
-  let v1 = b.qn * ujn - a.qn * uin + g * ht * dzeta;
-  let v2 = b.qn * ujt - a.qn * uit;
-  let v3 = b.qn * Cj - a.qn * Ci;
-  let inv2c = 0.5 / c;
-  let a1 = ((un + c) * v0 - v1) * inv2c;
-  let a2 = (v1 - (un - c) * v0) * inv2c;
-  let a3 = v2 - ut * v0;
-  let a4 = v3 - C * v0;
-  let l1 = un - c; let l2 = un + c;
-  let w3 = weight(un);
-  let b1 = weight(l1) * a1; let b2 = weight(l2) * a2;
-  let pm0 = b1 + b2;
-  let pm1 = b1 * l1 + b2 * l2;
-  let pm2 = pm0 * ut + w3 * a3;
-  let pm3 = pm0 * C + w3 * a4;
-  let am = 1.0 - alpha;
-  let ha = am * hi + alpha * hj; let qna = am * a.qn + alpha * b.qn; let qta = am * a.qt + alpha * b.qt; let ca = am * a.hc + alpha * b.hc;
-  let hb = alpha * hi + am * hj; let qnb = alpha * a.qn + am * b.qn; let qtb = alpha * a.qt + am * b.qt; let cb = alpha * a.hc + am * b.hc;
-  let ra = desingFactor(ha); let rb = desingFactor(hb);
+${ROE_WAVES}  let ra = desingFactor(ha); let rb = desingFactor(hb);
   let uan = qna * ra; let uat = qta * ra; let Ca = ca * ra;
   let ubn = qnb * rb; let ubt = qtb * rb; let Cb = cb * rb;
-  let corr0 = 0.5 * (qna + qnb) - 0.5 * (a.qn + b.qn);
-  let corr1 = 0.5 * (qna * uan + qnb * ubn) - 0.5 * (a.qn * uin + b.qn * ujn) + 0.5 * g * alpha * am * dzeta * (hi - hj);
-  let corr2 = 0.5 * (qna * uat + qnb * ubt) - 0.5 * (a.qn * uit + b.qn * ujt);
-  let corr3 = 0.5 * (qna * Ca + qnb * Cb) - 0.5 * (a.qn * Ci + b.qn * Cj);
-  var f0 = a.qn + pm0 + corr0;
-  var f3 = a.qn * Ci + pm3 + corr3;
-  if (hi < P.hEps && hj < P.hEps) {
-    if (un < 0.0) { f3 = f0 * Cj; } else { f3 = f0 * Ci; }
-  }
-  let outI = hi * cap; let outJ = hj * cap;
-  var theta = 1.0;
-  if (f0 > outI) { theta = outI / f0; } else if (-f0 > outJ) { theta = outJ / -f0; }
-  f0 = f0 * theta;
-  f3 = f3 * theta;
-  let d1 = pm1 + corr1;
-  let d2 = pm2 + corr2;
-  e[0] = vec4<f32>(f0, d1, d2, f3);
+${ROE_FLUX}  e[0] = vec4<f32>(f0, d1, d2, f3);
   e[1] = vec4<f32>(-f0, v1 - d1, v2 - d2, -f3);
   return e;
 }
