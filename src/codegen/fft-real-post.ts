@@ -7,7 +7,7 @@
  */
 import { stableKey } from '../backends/webgpu/pipelines.js';
 import { f32 } from './dft-small.js';
-import type { FftCustomIo, FftKernelSource } from './fft-stockham-workgroup.js';
+import { R2C_OUT_WGSL, type FftCustomIo, type FftKernelSource } from './fft-stockham-workgroup.js';
 
 export const R2C_POST_WORKGROUP = 64;
 
@@ -25,11 +25,8 @@ ${usesAux ? '@group(0) @binding(6) var<storage, read> aux: array<vec2<f32>>;' : 
 ${custom?.wr ?? 'fn wr(base: u32, k: u32, v: vec2<f32>) { dst[base + k * params.out_stride] = v; }'}
 ${custom?.outHelpers ?? ''}
 fn cmul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> { return vec2<f32>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
-fn post(a: vec2<f32>, y: vec2<f32>, k: u32) -> vec2<f32> {
-  let b = vec2<f32>(y.x, -y.y);
-  let d = cmul(rtw[k], (a - b) * 0.5);
-  return ((a + b) * 0.5 + vec2<f32>(d.y, -d.x))${sc};
-}
+${R2C_OUT_WGSL}
+fn post(a: vec2<f32>, y: vec2<f32>, k: u32) -> vec2<f32> { return r2cOut(a, vec2<f32>(y.x, -y.y), rtw[k])${sc}; }
 @compute @workgroup_size(${R2C_POST_WORKGROUP})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   let id = (wid.x + wid.y * params.grid_x) * ${R2C_POST_WORKGROUP}u + lid;

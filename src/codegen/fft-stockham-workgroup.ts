@@ -95,6 +95,15 @@ export interface FftKernelVariant {
   io?: FftKernelIo;
 }
 
+/**
+ * One R2C output from the half-length transform z: y_k = ½(z_k + z̄_{M−k}) − ½i·W_N^k·(z_k − z̄_{M−k}),
+ * with a = z_k, cb = z̄_{M−k}, w = W_N^k (−i·d = (d.y, −d.x)). Every post-processing path calls it.
+ */
+export const R2C_OUT_WGSL = `fn r2cOut(a: vec2<f32>, cb: vec2<f32>, w: vec2<f32>) -> vec2<f32> {
+  let d = cmul(w, (a - cb) * 0.5);
+  return (a + cb) * 0.5 + vec2<f32>(d.y, -d.x);
+}`;
+
 /** Size of the uniform block, in bytes (8 u32). */
 export const FFT_PARAMS_BYTES = 32;
 
@@ -172,6 +181,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     'fn cmul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> { return vec2<f32>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }',
   );
   if (padShift > 0) out.push(`fn pad(i: u32) -> u32 { return i + (i >> ${padShift}u); }`);
+  if (r2cPost) out.push(R2C_OUT_WGSL);
 
   const body: string[] = [];
   body.push(
@@ -487,9 +497,7 @@ function r2cPassPost(recipe: WorkgroupFftRecipe, rowStride: number, pad: (e: str
       `  if (pj == 0u) { ps = local_problem; pe = (${n}u - e) % ${n}u; } else if (pj == ${ns / 2}u) { ps = local_problem; }`,
       `  let a = sh[sbase + ${pad('e')}];`,
       `  let y = sh[ps * ${rowStride}u + ${pad('pe')}];`,
-      '  let b = vec2<f32>(y.x, -y.y);',
-      `  let d = cmul(w${i}, (a - b) * 0.5);`,
-      `  st(out_base, k, ((a + b) * 0.5 + vec2<f32>(d.y, -d.x))${sc});`,
+      `  st(out_base, k, r2cOut(a, vec2<f32>(y.x, -y.y), w${i})${sc});`,
       // y_M = Re z_0 − Im z_0 (the k = M output of the same formula, W_N^M = −1).
       `  if (k == 0u) { st(out_base, ${M}u, vec2<f32>(a.x - a.y, 0.0)${sc}); }`,
       '}',
@@ -540,12 +548,10 @@ function r2cPostSplit(recipe: WorkgroupFftRecipe, pad: (e: string) => string, sc
       `  let k = ${k};`,
       `  let ca = vec2<f32>(pa${i}.x, -pa${i}.y);`,
       `  let cb = vec2<f32>(pb${i}.x, -pb${i}.y);`,
-      `  let d1 = cmul(rtw[k], (pa${i} - cb) * 0.5);`,
-      `  st(out_base, k, ((pa${i} + cb) * 0.5 + vec2<f32>(d1.y, -d1.x))${sc});`,
+      `  st(out_base, k, r2cOut(pa${i}, cb, rtw[k])${sc});`,
       // The partner output M − k (k = 0 gives y_M from z_0 with itself).
       `  if (k != ${M}u - k) {`,
-      `    let d2 = cmul(rtw[${M}u - k], (pb${i} - ca) * 0.5);`,
-      `    st(out_base, ${M}u - k, ((pb${i} + ca) * 0.5 + vec2<f32>(d2.y, -d2.x))${sc});`,
+      `    st(out_base, ${M}u - k, r2cOut(pb${i}, ca, rtw[${M}u - k])${sc});`,
       '  }',
       '}',
     );
@@ -574,10 +580,9 @@ function r2cPostCode(recipe: WorkgroupFftRecipe, rowStride: number, staging: boo
         `  let y = sh[sbase + ${(M - k) % M}u];`,
         '  let ca = vec2<f32>(a.x, -a.y);',
         '  let cb = vec2<f32>(y.x, -y.y);',
-        `  let d1 = cmul(ra${k}, (a - cb) * 0.5);`,
-        `  sh[sbase + ${k}u] = ((a + cb) * 0.5 + vec2<f32>(d1.y, -d1.x))${sc1};`,
+        `  sh[sbase + ${k}u] = r2cOut(a, cb, ra${k})${sc1};`,
       );
-      if (k !== M - k) lines.push(`  let d2 = cmul(rb${k}, (y - ca) * 0.5);`, `  sh[sbase + ${M - k}u] = ((y + ca) * 0.5 + vec2<f32>(d2.y, -d2.x))${sc1};`);
+      if (k !== M - k) lines.push(`  sh[sbase + ${M - k}u] = r2cOut(y, ca, rb${k})${sc1};`);
       lines.push('}');
     }
     return [...lines, ...stagedCopy(recipe, rowStride, 'store', 'dst', M + 1)];
@@ -595,10 +600,7 @@ function r2cPostCode(recipe: WorkgroupFftRecipe, rowStride: number, staging: boo
     lines.push(`  let k = t + ${i * L}u;`);
     lines.push(`  let a = sh[sbase + ${at(`k % ${M}u`)}];`);
     lines.push(`  let y = sh[sbase + ${at(`(${M}u - k) % ${M}u`)}];`);
-    lines.push('  let b = vec2<f32>(y.x, -y.y);');
-    lines.push(`  let d = cmul(w${i}, (a - b) * 0.5);`);
-    // y_k = ½(a + b) − i·d, with −i·d = (d.y, −d.x)
-    lines.push(`  st(out_base, k, ((a + b) * 0.5 + vec2<f32>(d.y, -d.x))${sc});`);
+    lines.push(`  st(out_base, k, r2cOut(a, vec2<f32>(y.x, -y.y), w${i})${sc});`);
     lines.push('}');
   }
   return lines;
