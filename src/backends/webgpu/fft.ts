@@ -180,14 +180,16 @@ export class WebGpuFft {
           // kernel from N = 2^15 (0.86 against 0.99 ms) to 2^27 (1.61 against 1.77), and the DHT likewise
           // (2^20: 1.10 against 1.28); with 8 columns it lost beyond 2^20 (…-sweep7).
           const fuse = !options.r2cPostKernel && (options.r2cFused || !custom || !!custom.fusedPost);
-          recipe = planFft(m, problem.batch, ctx.limits, options);
-          if (fuse && recipe.algorithm === 'stockham-multipass' && !options.lastPassColumns) {
+          // One planning call: the wide last pass where 16 columns fit, else the default columns.
+          let wide: FftRecipe | null = null;
+          if (fuse && !options.lastPassColumns) {
             try {
-              recipe = planFft(m, problem.batch, ctx.limits, { ...options, lastPassColumns: FUSED_R2C_COLUMNS });
+              wide = planFft(m, problem.batch, ctx.limits, { ...options, lastPassColumns: FUSED_R2C_COLUMNS });
             } catch (e2) {
-              if (!(e2 instanceof DeviceLimitError)) throw e2; // (keep the default columns where 16 do not fit)
+              if (!(e2 instanceof DeviceLimitError)) throw e2;
             }
           }
+          recipe = wide ?? planFft(m, problem.batch, ctx.limits, options);
           postKernel = !(fuse && recipe.algorithm === 'stockham-multipass' && r2cPassFusable(recipe.passes[recipe.passes.length - 1]));
         }
       } else recipe = planFft(m, problem.batch, ctx.limits, options);
