@@ -16,7 +16,7 @@ import { defaultGpuContext, readBuffer, type GpuContext } from '../src/backends/
 import { TridiagonalGpuExecutor, type TridiagonalGpuBuffers } from '../src/backends/webgpu/tridiagonal.js';
 import { planTridiagonal, type TridiagonalLayout } from '../src/planner/tridiagonal.js';
 
-interface Args { rowsPerThread?: number; maxRows?: number; targetRows?: number; partitionRows?: number; label?: string; total?: number; sizes: number[]; layouts: TridiagonalLayout[]; reps: number; json: boolean; out?: string; software: boolean; radix: 2 | 4 }
+interface Args { streamRows?: number; streamChunk?: number; swizzle?: boolean; interior?: 'wang-mou' | 'thomas'; rowsPerThread?: number; maxRows?: number; targetRows?: number; partitionRows?: number; label?: string; total?: number; sizes: number[]; layouts: TridiagonalLayout[]; reps: number; json: boolean; out?: string; software: boolean; radix?: 2 | 4 }
 
 function parseRange(spec: string): number[] {
   const out: number[] = [];
@@ -31,7 +31,7 @@ function parseRange(spec: string): number[] {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { sizes: [], layouts: ['strided', 'interleaved'], reps: 10, json: false, software: false, radix: 4 };
+  const a: Args = { sizes: [], layouts: ['strided', 'interleaved'], reps: 10, json: false, software: false };
   let sizes = '';
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
@@ -46,6 +46,10 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--reps') a.reps = Number(v());
     else if (k === '--radix') a.radix = Number(v()) as 2 | 4;
     else if (k === '--rows-per-thread') a.rowsPerThread = Number(v());
+    else if (k === '--no-swizzle') a.swizzle = false;
+    else if (k === '--stream-rows') a.streamRows = Number(v());
+    else if (k === '--stream-chunk') a.streamChunk = Number(v());
+    else if (k === '--interior') a.interior = v() as 'wang-mou' | 'thomas';
     else if (k === '--max-rows') a.maxRows = Number(v());
     else if (k === '--target-rows') a.targetRows = Number(v());
     else if (k === '--partition-rows') a.partitionRows = Number(v());
@@ -54,7 +58,7 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--out') a.out = v();
     else if (k === '--software') a.software = true;
     else if (k === '--help' || k === '-h') {
-      console.log('options: --total LOG2 --sizes 2-24 --layouts strided,interleaved --reps N --radix 2|4 --rows-per-thread R --max-rows P --target-rows T --partition-rows Q --label L --json --out FILE --software');
+      console.log('options: --total LOG2 --sizes 2-24 --layouts strided,interleaved --reps N --radix 2|4 --rows-per-thread R --interior wang-mou|thomas --no-swizzle --stream-rows N --stream-chunk K --max-rows P --target-rows T --partition-rows Q --label L --json --out FILE --software');
       process.exit(0);
     } else throw new Error(`unknown option ${k}`);
   }
@@ -189,7 +193,7 @@ async function main(): Promise<void> {
     for (const n of sizes) {
       const N = 2 ** n;
       const batch = rows / N;
-      const recipe = planTridiagonal({ n: N, batch, nrhs: 1, complex: false, layout }, ctx.limits, { radix: args.radix, rowsPerThread: args.rowsPerThread, maxRowsPerWorkgroup: args.maxRows, targetRowsPerWorkgroup: args.targetRows, partitionRowsPerWorkgroup: args.partitionRows });
+      const recipe = planTridiagonal({ n: N, batch, nrhs: 1, complex: false, layout }, ctx.limits, { radix: args.radix, rowsPerThread: args.rowsPerThread, maxRowsPerWorkgroup: args.maxRows, targetRowsPerWorkgroup: args.targetRows, partitionRowsPerWorkgroup: args.partitionRows, interior: args.interior, swizzle: args.swizzle, interleavedStreamRows: args.streamRows, streamChunk: args.streamChunk });
       let ex: TridiagonalGpuExecutor | null = null;
       try {
         ex = await TridiagonalGpuExecutor.create(ctx, recipe);
@@ -199,7 +203,7 @@ async function main(): Promise<void> {
         const gbps = (20 * rows) / ms / 1e6;
         emit({
           lib: 'butterfly', fn: `wang-mou-${layout}`, label: args.label ?? 'default', layout, device: devName, log2N: n, N, batch, ms, Mrows_per_s: mrows, GBps: gbps,
-          fractionOfCopy: gbps / copyGBps, levels: recipe.levels.map((l) => `${l.mode}:${l.n}/${l.rowsPerWorkgroup}x${l.rowsPerThread}`).join(' '),
+          fractionOfCopy: gbps / copyGBps, levels: recipe.levels.map((l) => `${l.mode}:${l.n}/${l.rowsPerWorkgroup}x${l.rowsPerThread}${l.interior === 'thomas' ? 't' : ''}${l.algorithm && l.algorithm !== 'wang-mou' ? ':' + l.algorithm : ''}`).join(' '),
           dispatches: ex.dispatches, timing: method, statusOk: st.every((s) => s === 0),
         });
         if (!args.json) {

@@ -371,7 +371,7 @@ export async function createTridiagonalPlan(desc: TridiagonalPlanDescriptor): Pr
   const cpuLimits = { maxComputeWorkgroupStorageSize: 32768, maxComputeInvocationsPerWorkgroup: 1024, maxComputeWorkgroupsPerDimension: 65535 };
   // The CPU's 'wang-mou' algorithm executes Wang & Mou levels (the GPU kernels' specification); its
   // recipe keeps them for small interleaved systems too (Thomas is the CPU's own default algorithm).
-  const recipe = planTridiagonal(problem, cpuLimits, { ...desc.planOptions, interleavedThomas: false });
+  const recipe = planTridiagonal(problem, cpuLimits, { ...desc.planOptions, interleavedThomas: false, interleavedStreamRows: Infinity });
   return new TridiagonalPlan(p, recipe, null, null, null);
 }
 

@@ -85,3 +85,108 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   e(`}`);
   return { name: `tridiagonal-thomas-${complex ? 'c' : 'r'}${R}x${T}`, key: stableKey({ kind: 'tridiagonal-thomas', spec }), wgsl: L.join('\n'), entryPoint: 'main' };
 }
+
+export interface ThomasStreamKernelSpec {
+  complex: boolean;
+  /** Rows loaded together (unrolled) in each step of the two sweeps. */
+  chunk: number;
+  /** Invocations (systems) per workgroup. */
+  threads: number;
+}
+
+/**
+ * Interleaved systems of any size, one invocation a system, by the Thomas algorithm streamed through
+ * global memory: the forward sweep writes c' to a scratch array (laid out like the interleaved input, so
+ * neighbouring invocations still touch neighbouring addresses) and d' to X, the backward sweep reads them
+ * back and overwrites X with x: 16 + 8 bytes a row forward, 8 + 4 backward. Rows are taken `chunk` at a
+ * time and the next chunk's loads are issued before the current chunk is eliminated, so every invocation
+ * keeps up to 2·chunk rows in flight: with one invocation per system there are few invocations (2^24
+ * rows of N = 1024 are 16,384 systems), and the memory system must be fed by each one's own loads.
+ */
+export function thomasStreamKernel(spec: ThomasStreamKernelSpec): KernelSource {
+  const { complex, chunk: K, threads: T } = spec;
+  const L: string[] = [];
+  const e = (x: string) => L.push(x);
+  e(scalarHelpers(complex));
+  e(PARAMS_WGSL);
+  e(ROW_WGSL);
+  e(`@group(0) @binding(0) var<uniform> prm: Params;
+@group(0) @binding(1) var<storage, read> A: array<T>;
+@group(0) @binding(2) var<storage, read> B: array<T>;
+@group(0) @binding(3) var<storage, read> C: array<T>;
+@group(0) @binding(4) var<storage, read> D: array<T>;
+@group(0) @binding(5) var<storage, read_write> status: array<atomic<u32>>;
+@group(0) @binding(6) var<storage, read_write> X: array<T>;
+@group(0) @binding(7) var<storage, read_write> CP: array<T>;
+${addressWgsl('interleaved')}
+fn loadRow(sys: u32, i: u32) -> Row {
+  let m = matAddr(sys, i);
+  return Row(A[m], B[m], C[m], D[rhsAddr(sys, i)]);
+}
+
+@compute @workgroup_size(${T})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let wg = wid.x + wid.y * prm.gridX;
+  if (wg >= prm.total) { return; }
+  let sys = wg * ${T}u + lid;
+  if (sys >= prm.nsys) { return; }
+  let n = prm.n;
+  let ns = prm.nsys;`);
+  // Forward sweep.
+  for (let j = 0; j < K; j++) {
+    e(`  var q${j} = identityRow();`);
+    e(`  if (${j}u < n) { q${j} = loadRow(sys, ${j}u); }`);
+  }
+  e(`  var cp = ZERO;`);
+  e(`  var dp = ZERO;`);
+  e(`  var i0 = 0u;`);
+  e(`  loop {`);
+  e(`    if (i0 >= n) { break; }`);
+  for (let j = 0; j < K; j++) e(`    var w${j} = q${j};`);
+  e(`    let nx = i0 + ${K}u;`);
+  for (let j = 0; j < K; j++) e(`    if (nx + ${j}u < n) { q${j} = loadRow(sys, nx + ${j}u); }`);
+  for (let j = 0; j < K; j++) {
+    e(`    {`);
+    e(`      let i = i0 + ${j}u;`);
+    e(`      if (i < n) {`);
+    e(`        if (i == 0u) { w${j}.a = ZERO; }`);
+    e(`        if (i + 1u == n) { w${j}.c = ZERO; }`);
+    e(`        if (mag(w${j}.b) < mag(w${j}.a) + mag(w${j}.c)) { flags |= 4u; }`);
+    e(`        let den = w${j}.b - mul(w${j}.a, cp);`);
+    e(`        if (badpivot(den)) { flags |= 1u; }`);
+    e(`        cp = dv(w${j}.c, den);`);
+    e(`        dp = dv(w${j}.d - mul(w${j}.a, dp), den);`);
+    e(`        CP[i * ns + sys] = cp;`);
+    e(`        X[rhsAddr(sys, i)] = dp;`);
+    e(`      }`);
+    e(`    }`);
+  }
+  e(`    i0 = nx;`);
+  e(`  }`);
+  // Backward sweep, last chunk first (the chunk grid of the forward sweep).
+  e(`  var b0 = ((n - 1u) / ${K}u) * ${K}u;`);
+  for (let j = 0; j < K; j++) {
+    e(`  var pc${j} = ZERO;`);
+    e(`  var pd${j} = ZERO;`);
+    e(`  if (b0 + ${j}u < n) { pc${j} = CP[(b0 + ${j}u) * ns + sys]; pd${j} = X[rhsAddr(sys, b0 + ${j}u)]; }`);
+  }
+  e(`  var x = ZERO;`);
+  e(`  loop {`);
+  for (let j = 0; j < K; j++) e(`    let c${j} = pc${j};\n    let d${j} = pd${j};`);
+  e(`    if (b0 >= ${K}u) {`);
+  for (let j = 0; j < K; j++) e(`      pc${j} = CP[(b0 - ${K - j}u) * ns + sys]; pd${j} = X[rhsAddr(sys, b0 - ${K - j}u)];`);
+  e(`    }`);
+  for (let j = K - 1; j >= 0; j--) {
+    e(`    if (b0 + ${j}u < n) {`);
+    e(`      x = d${j} - mul(c${j}, x);`);
+    e(`      X[rhsAddr(sys, b0 + ${j}u)] = x;`);
+    e(`      if (nonfinite(x)) { flags |= 2u; }`);
+    e(`    }`);
+  }
+  e(`    if (b0 == 0u) { break; }`);
+  e(`    b0 = b0 - ${K}u;`);
+  e(`  }`);
+  e(`  if (flags != 0u) { flagStatus(sys, flags); }`);
+  e(`}`);
+  return { name: `tridiagonal-thomas-stream-${complex ? 'c' : 'r'}${K}x${T}`, key: stableKey({ kind: 'tridiagonal-thomas-stream', spec }), wgsl: L.join('\n'), entryPoint: 'main' };
+}

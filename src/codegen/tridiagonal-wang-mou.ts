@@ -37,6 +37,10 @@ export interface WangMouKernelSpec {
   exchangeRadices: number[];
   segment: number;
   systemsPerWorkgroup: number;
+  /** How an invocation treats its own rows (see TridiagonalLevel.interior). */
+  interior: 'wang-mou' | 'thomas';
+  /** Workgroup memory as four swizzled scalar arrays (true) or one array of Row structs. */
+  swizzle: boolean;
 }
 
 export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex: boolean): WangMouKernelSpec {
@@ -44,6 +48,8 @@ export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex:
     mode, complex, layout: level.layout,
     rowsPerWorkgroup: level.rowsPerWorkgroup, rowsPerThread: level.rowsPerThread,
     exchangeRadices: level.exchangeRadices, segment: level.segment, systemsPerWorkgroup: level.systemsPerWorkgroup,
+    interior: level.interior ?? 'wang-mou',
+    swizzle: level.swizzle ?? true,
   };
 }
 
@@ -180,10 +186,31 @@ export function wangMouKernel(spec: WangMouKernelSpec): KernelSource {
   if (mode === 'reduce') e(`@group(0) @binding(6) var<storage, read_write> BND: array<T>;`);
   else e(`@group(0) @binding(6) var<storage, read_write> X: array<T>;`);
   if (mode === 'expand') e(`@group(0) @binding(7) var<storage, read> XC: array<T>;`);
+  // Workgroup memory: the staged load, then the exchanged boundary rows, then the staged store.
+  // Swizzled (default): four scalar arrays, row v at v ^ ((v >> b) & (2^b − 1)) with 2^b = the banks one
+  // access spans (32 four-byte words; 16 eight-byte complex values). An invocation's R consecutive rows
+  // (lid·R + j for fixed j) then fall in distinct banks for every power-of-two R, and so do the coalesced
+  // staged rows (consecutive v): a Row struct array at a stride of R rows put R·4 words between the lanes,
+  // an up to 32-way bank conflict on every access.
+  const sb = complex ? 4 : 5;
+  if (spec.swizzle) {
+    e(`var<workgroup> shA: array<T, ${P}>;
+var<workgroup> shB: array<T, ${P}>;
+var<workgroup> shC: array<T, ${P}>;
+var<workgroup> shD: array<T, ${P}>;
+fn sw(v: u32) -> u32 { return v ^ ((v >> ${sb}u) & ${(1 << sb) - 1}u); }
+fn shPut(v: u32, r: Row) { let p = sw(v); shA[p] = r.a; shB[p] = r.b; shC[p] = r.c; shD[p] = r.d; }
+fn shGet(v: u32) -> Row { let p = sw(v); return Row(shA[p], shB[p], shC[p], shD[p]); }
+fn shPutX(v: u32, x: T) { shA[sw(v)] = x; }
+fn shGetX(v: u32) -> T { return shA[sw(v)]; }`);
+  } else {
+    e(`var<workgroup> sh: array<Row, ${P}>;
+fn shPut(v: u32, r: Row) { sh[v] = r; }
+fn shGet(v: u32) -> Row { return sh[v]; }
+fn shPutX(v: u32, x: T) { sh[v].a = x; }
+fn shGetX(v: u32) -> T { return sh[v].a; }`);
+  }
   e(`
-// The one workgroup array: staged load, then the exchanged boundary rows, then the staged store.
-var<workgroup> sh: array<Row, ${P}>;
-
 // Addresses within the bound windows of the arrays, and status words (see addressWgsl).
 ${addressWgsl(layout)}
 fn rawRow(sys: u32, i: u32) -> Row {
@@ -239,25 +266,46 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   }
   for (let k = 0; k < R; k++) {
     e(`  if (s${k}.valid) { w${k} = checkRow(s${k}.sys, s${k}.i, w${k}); }`);
-    e(`  sh[s${k}.v] = w${k};`);
+    e(`  shPut(s${k}.v, w${k});`);
   }
   e(`  workgroupBarrier();`);
-  for (let j = 0; j < R; j++) e(`  var r${j} = sh[lid * ${R}u + ${j}u];`);
+  for (let j = 0; j < R; j++) e(`  var r${j} = shGet(lid * ${R}u + ${j}u);`);
+  const thomas = spec.interior === 'thomas';
+  // The variables holding the first and last row of this invocation's block through the exchange steps,
+  // and the rows an exchange step updates: every row (Wang & Mou), or only those two ('thomas').
+  const first = thomas ? 'bF' : 'r0';
+  const last = thomas ? 'bL' : `r${R - 1}`;
+  const upd: string[] = thomas ? ['bF', 'bL'] : Array.from({ length: R }, (_, j) => `r${j}`);
 
-  // Local stages in registers.
-  for (let s = 1; s < R; s *= 2) {
-    e(`  // local stage, block size ${s}`);
-    for (let p = 0; p < R; p += 2 * s) {
-      const m = p + s - 1;
+  if (thomas) {
+    // The block's first and last rows over the block's neighbours (x_{p−1}, x_{p+R}), by merging one row
+    // at a time: O(R) work instead of the O(R log R) of the Wang & Mou local stages; the original rows
+    // r0 … r_{R−1} stay untouched for the interior solve at the end.
+    e(`  var bF = r0;`);
+    e(`  var bL = r0;`);
+    for (let j = 1; j < R; j++) {
       e(`  {`);
-      e(`    let Rr = r${m};`);
-      e(`    let Lp = mergeL(Rr, r${m + 1});`);
-      for (let i = p; i < p + 2 * s; i++) {
-        if (i <= m) e(`    r${i} = updLeft(r${i}, Lp);`);
-        else if (i === m + 1) e(`    r${i} = Lp;`);
-        else e(`    r${i} = updRight(r${i}, Rr, Lp);`);
-      }
+      e(`    let Lp = mergeL(bL, r${j});`);
+      e(`    bF = updLeft(bF, Lp);`);
+      e(`    bL = Lp;`);
       e(`  }`);
+    }
+  } else {
+    // Local stages in registers.
+    for (let s = 1; s < R; s *= 2) {
+      e(`  // local stage, block size ${s}`);
+      for (let p = 0; p < R; p += 2 * s) {
+        const m = p + s - 1;
+        e(`  {`);
+        e(`    let Rr = r${m};`);
+        e(`    let Lp = mergeL(Rr, r${m + 1});`);
+        for (let i = p; i < p + 2 * s; i++) {
+          if (i <= m) e(`    r${i} = updLeft(r${i}, Lp);`);
+          else if (i === m + 1) e(`    r${i} = Lp;`);
+          else e(`    r${i} = updRight(r${i}, Rr, Lp);`);
+        }
+        e(`  }`);
+      }
     }
   }
 
@@ -267,29 +315,29 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     const q = s / R; // invocations per block
     e(`  // exchange step, radix ${radix}, block size ${s} rows (${q} invocations)`);
     e(`  workgroupBarrier(); // everyone is done reading sh`);
-    e(`  sh[2u * lid] = r0;`);
-    e(`  sh[2u * lid + 1u] = r${R - 1};`);
+    e(`  shPut(lid, ${first});`);
+    e(`  shPut(${Tn}u + lid, ${last});`);
     e(`  workgroupBarrier();`);
     e(`  {`);
     if (radix === 2) {
       e(`    let base = (lid / ${2 * q}u) * ${2 * q}u;`);
-      e(`    let Rr = sh[2u * (base + ${q - 1}u) + 1u];`);
-      e(`    let Lp = mergeL(Rr, sh[2u * (base + ${q}u)]);`);
+      e(`    let Rr = shGet(${Tn}u + base + ${q - 1}u);`);
+      e(`    let Lp = mergeL(Rr, shGet(base + ${q}u));`);
       e(`    if (lid < base + ${q}u) {`);
-      for (let j = 0; j < R; j++) e(`      r${j} = updLeft(r${j}, Lp);`);
+      for (const v of upd) e(`      ${v} = updLeft(${v}, Lp);`);
       e(`    } else {`);
-      e(`      if (lid == base + ${q}u) { r0 = Lp; } else { r0 = updRight(r0, Rr, Lp); }`);
-      for (let j = 1; j < R; j++) e(`      r${j} = updRight(r${j}, Rr, Lp);`);
+      e(`      if (lid == base + ${q}u) { ${upd[0]} = Lp; } else { ${upd[0]} = updRight(${upd[0]}, Rr, Lp); }`);
+      for (const v of upd.slice(1)) e(`      ${v} = updRight(${v}, Rr, Lp);`);
       e(`    }`);
       s *= 2;
     } else {
       e(`    let qb = (lid / ${4 * q}u) * ${4 * q}u;`);
-      e(`    let last0 = sh[2u * (qb + ${q - 1}u) + 1u];`);
-      e(`    let first1 = sh[2u * (qb + ${q}u)];`);
-      e(`    let last1 = sh[2u * (qb + ${2 * q - 1}u) + 1u];`);
-      e(`    let first2 = sh[2u * (qb + ${2 * q}u)];`);
-      e(`    let last2 = sh[2u * (qb + ${3 * q - 1}u) + 1u];`);
-      e(`    let first3 = sh[2u * (qb + ${3 * q}u)];`);
+      e(`    let last0 = shGet(${Tn}u + qb + ${q - 1}u);`);
+      e(`    let first1 = shGet(qb + ${q}u);`);
+      e(`    let last1 = shGet(${Tn}u + qb + ${2 * q - 1}u);`);
+      e(`    let first2 = shGet(qb + ${2 * q}u);`);
+      e(`    let last2 = shGet(${Tn}u + qb + ${3 * q - 1}u);`);
+      e(`    let first3 = shGet(qb + ${3 * q}u);`);
       e(`    let L01 = mergeL(last0, first1);`);
       e(`    let L23 = mergeL(last2, first3);`);
       // s ≥ R ≥ 2, so last1 is never first1 (the CPU spec's s = 1 case cannot occur here).
@@ -303,14 +351,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
       e(`    if (bi >= 2u) { R1 = last2; Lp1 = L23; }`);
       e(`    let right1 = (bi & 1u) == 1u;`);
       e(`    let right2 = bi >= 2u;`);
-      for (let j = 0; j < R; j++) {
+      for (let j = 0; j < upd.length; j++) {
         e(`    {`);
-        e(`      var w = r${j};`);
+        e(`      var w = ${upd[j]};`);
         if (j === 0) e(`      if (right1 && lead) { w = Lp1; } else if (right1) { w = updRight(w, R1, Lp1); } else { w = updLeft(w, Lp1); }`);
         else e(`      if (right1) { w = updRight(w, R1, Lp1); } else { w = updLeft(w, Lp1); }`);
         if (j === 0) e(`      if (right2 && bi == 2u && lead) { w = L2; } else if (right2) { w = updRight(w, last1u, L2); } else { w = updLeft(w, L2); }`);
         else e(`      if (right2) { w = updRight(w, last1u, L2); } else { w = updLeft(w, L2); }`);
-        e(`      r${j} = w;`);
+        e(`      ${upd[j]} = w;`);
         e(`    }`);
       }
       s *= 4;
@@ -331,11 +379,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     // First row (invocation 0, r0) and last row (invocation T−1, r_{R−1}), normalised by their diagonal.
     e(`  let bo = (mySys * prm.chunks + myK) * 6u;`);
     e(`  if (lid == 0u) {`);
-    e(`    if (badpivot(r0.b)) { flags |= 1u; }`);
-    e(`    BND[bo] = dv(r0.a, r0.b); BND[bo + 1u] = dv(r0.c, r0.b); BND[bo + 2u] = dv(r0.d, r0.b);`);
+    e(`    let w = ${first};`);
+    e(`    if (badpivot(w.b)) { flags |= 1u; }`);
+    e(`    BND[bo] = dv(w.a, w.b); BND[bo + 1u] = dv(w.c, w.b); BND[bo + 2u] = dv(w.d, w.b);`);
     e(`  }`);
     e(`  if (lid == ${Tn - 1}u) {`);
-    e(`    let w = r${R - 1};`);
+    e(`    let w = ${last};`);
     e(`    if (badpivot(w.b)) { flags |= 1u; }`);
     e(`    BND[bo + 3u] = dv(w.a, w.b); BND[bo + 4u] = dv(w.c, w.b); BND[bo + 5u] = dv(w.d, w.b);`);
     e(`  }`);
@@ -350,14 +399,38 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
       e(`  if (lid == 0u && myK < prm.seps) { X[rhsAddr(mySys, myK * ${P + 1}u + ${P}u)] = xR; }`);
     }
     e(`  workgroupBarrier(); // everyone is done reading sh`);
-    for (let j = 0; j < R; j++) {
-      e(`  {`);
-      e(`    let w = r${j};`);
-      e(`    if (badpivot(w.b)) { flags |= 1u; }`);
-      if (mode === 'expand') e(`    let x = dv((w.d - mul(w.a, xL)) - mul(w.c, xR), w.b);`);
-      else e(`    let x = dv(w.d, w.b);`);
-      e(`    sh[lid * ${R}u + ${j}u].a = x;`);
-      e(`  }`);
+    // x of a row over the block's outer neighbours: 0 beyond a whole system, the separators in 'expand'.
+    const xOf = (w: string) => mode === 'expand' ? `dv((${w}.d - mul(${w}.a, xL)) - mul(${w}.c, xR), ${w}.b)` : `dv(${w}.d, ${w}.b)`;
+    if (!thomas) {
+      for (let j = 0; j < R; j++) {
+        e(`  {`);
+        e(`    let w = r${j};`);
+        e(`    if (badpivot(w.b)) { flags |= 1u; }`);
+        e(`    let x = ${xOf('w')};`);
+        e(`    shPutX(lid * ${R}u + ${j}u, x);`);
+        e(`  }`);
+      }
+    } else {
+      // The exchange steps leave this block's first and last rows over the outer neighbours of the
+      // workgroup's system (or chunk), so their x is known here; the interior rows 1 … R−2 are then a
+      // tridiagonal system with known ends x_first, x_last: Thomas in registers on the original rows.
+      e(`  if (badpivot(bF.b) || badpivot(bL.b)) { flags |= 1u; }`);
+      e(`  let x0 = ${xOf('bF')};`);
+      if (R > 1) e(`  let x${R - 1} = ${xOf('bL')};`);
+      if (R > 2) {
+        e(`  var cp0 = ZERO;`);
+        e(`  var dp0 = x0;`);
+        for (let j = 1; j <= R - 2; j++) {
+          const dj = j === R - 2 ? `r${j}.d - mul(r${j}.c, x${R - 1})` : `r${j}.d`;
+          e(`  let m${j} = r${j}.b - mul(r${j}.a, cp${j - 1});`);
+          e(`  if (badpivot(m${j})) { flags |= 1u; }`);
+          e(`  let cp${j} = ${j === R - 2 ? 'ZERO' : `dv(r${j}.c, m${j})`};`);
+          e(`  let dp${j} = dv((${dj}) - mul(r${j}.a, dp${j - 1}), m${j});`);
+        }
+        e(`  let x${R - 2} = dp${R - 2};`);
+        for (let j = R - 3; j >= 1; j--) e(`  let x${j} = dp${j} - mul(cp${j}, x${j + 1});`);
+      }
+      for (let j = 0; j < R; j++) e(`  shPutX(lid * ${R}u + ${j}u, x${j});`);
     }
     e(`  workgroupBarrier();`);
     // Coalesced store, unrolled like the load.
@@ -365,7 +438,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
       e(`  {`);
       e(`    let s = slot(wg, ${k * Tn}u + lid);`);
       e(`    if (s.valid) {`);
-      e(`      let x = sh[s.v].a;`);
+      e(`      let x = shGetX(s.v);`);
       e(`      X[rhsAddr(s.sys, s.i)] = x;`);
       e(`      if (nonfinite(x)) { flagStatus(s.sys, 2u); }`);
       e(`    }`);

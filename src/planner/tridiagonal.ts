@@ -82,12 +82,43 @@ export interface TridiagonalPlanOptions {
    * (coalesced without workgroup memory) instead of Wang & Mou. Default true.
    */
   interleavedThomas?: boolean;
+  /**
+   * Interleaved systems of at least this many rows (and more than THOMAS_MAX_ROWS): one invocation a
+   * system by the Thomas algorithm streamed through a global scratch array (codegen thomasStreamKernel)
+   * instead of Wang & Mou in a workgroup, whose coalesced loads need many systems a workgroup and so
+   * run out of workgroup memory for large N. Infinity turns it off.
+   */
+  interleavedStreamRows?: number;
+  /** Rows the streamed Thomas loads together (unrolled) in each step. Default 8. */
+  streamChunk?: number;
+  /**
+   * How an invocation of a Wang & Mou level treats its rowsPerThread rows:
+   * - 'wang-mou': every row goes through every stage (the seeds' ID-TS; O(N log N) work a system);
+   * - 'thomas': the invocation reduces its rows to the block's first and last rows (one merge a row),
+   *   only those two go through the exchange steps, and once their x is known the interior rows are
+   *   solved by Thomas in registers (O(N) work; the structure of a partition method inside a workgroup).
+   */
+  interior?: 'wang-mou' | 'thomas';
+  /**
+   * Workgroup memory of the Wang & Mou kernels as four bank-swizzled scalar arrays (default true) rather
+   * than one array of row structs, which an invocation reading its R consecutive rows hits with an up to
+   * 32-way bank conflict.
+   */
+  swizzle?: boolean;
 }
 
 export interface TridiagonalLevel {
   mode: 'solve' | 'partition';
-  /** 'solve' levels: Wang & Mou in a workgroup (default) or one invocation a system (Thomas). */
-  algorithm?: 'wang-mou' | 'thomas';
+  /**
+   * 'solve' levels: Wang & Mou in a workgroup (default), one invocation a system with the system in
+   * registers ('thomas', rowsPerThread = padded rows) or streamed through global scratch ('thomas-stream',
+   * rowsPerThread = rows loaded together).
+   */
+  algorithm?: 'wang-mou' | 'thomas' | 'thomas-stream';
+  /** Wang & Mou levels: what goes through the stages (TridiagonalPlanOptions.interior). Default 'wang-mou'. */
+  interior?: 'wang-mou' | 'thomas';
+  /** Wang & Mou levels: swizzled scalar arrays in workgroup memory (TridiagonalPlanOptions.swizzle). */
+  swizzle?: boolean;
   /** Rows per system at this level. */
   n: number;
   /** Independent right-hand-side systems at this level (level 0: batch·nrhs). */
@@ -186,6 +217,9 @@ export function planTridiagonal(
   }
   const target = Math.min(maxRows, options.targetRowsPerWorkgroup ?? (problem.complex ? 512 : stridedReal ? 128 : 1024));
   const maxInv = limits.maxComputeInvocationsPerWorkgroup;
+  const interior = options.interior ?? 'wang-mou';
+  if (interior !== 'wang-mou' && interior !== 'thomas') throw new ArgumentError('interior', interior, "'wang-mou' or 'thomas'");
+  const swizzle = options.swizzle ?? true;
 
   const levels: TridiagonalLevel[] = [];
   let n = problem.n;
@@ -203,6 +237,19 @@ export function planTridiagonal(
       });
       break;
     }
+    const streamRows = options.interleavedStreamRows ?? Infinity;
+    if (layout === 'interleaved' && npad > THOMAS_MAX_ROWS && n >= streamRows) {
+      const chunk = options.streamChunk ?? 8;
+      if (!Number.isInteger(chunk) || chunk < 1 || chunk > 32) throw new ArgumentError('streamChunk', chunk, 'an integer from 1 to 32');
+      const threads = Math.min(THOMAS_THREADS, maxInv);
+      levels.push({
+        mode: 'solve', algorithm: 'thomas-stream', n, systems, layout,
+        rowsPerWorkgroup: threads * n, rowsPerThread: chunk, threads,
+        localStages: 0, exchangeRadices: [], segment: n, systemsPerWorkgroup: threads, chunks: 1, separators: 0,
+        workgroups: Math.ceil(systems / threads),
+      });
+      break;
+    }
     if (npad <= maxRows) {
       const rows = Math.max(npad, Math.min(target, nextPow2(npad * systems)));
       let rpt = Math.min(rpt0, npad);
@@ -210,7 +257,7 @@ export function planTridiagonal(
       if (rpt > npad) throw new DeviceLimitError('maxComputeInvocationsPerWorkgroup', rows / npad, maxInv, 'tridiagonal solve');
       const spw = rows / npad;
       levels.push({
-        mode: 'solve', n, systems, layout,
+        mode: 'solve', n, systems, layout, interior, swizzle,
         rowsPerWorkgroup: rows, rowsPerThread: rpt, threads: rows / rpt,
         localStages: Math.log2(rpt), exchangeRadices: exchangeRadices(Math.log2(npad / rpt), radix),
         segment: npad, systemsPerWorkgroup: spw, chunks: 1, separators: 0,
@@ -226,7 +273,7 @@ export function planTridiagonal(
     const chunks = Math.ceil(n / (rows + 1));
     const separators = Math.floor(n / (rows + 1));
     levels.push({
-      mode: 'partition', n, systems, layout,
+      mode: 'partition', n, systems, layout, interior, swizzle,
       rowsPerWorkgroup: rows, rowsPerThread: rpt, threads: rows / rpt,
       localStages: Math.log2(rpt), exchangeRadices: exchangeRadices(Math.log2(rows / rpt), radix),
       segment: rows, systemsPerWorkgroup: 1, chunks, separators,

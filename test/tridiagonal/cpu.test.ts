@@ -39,6 +39,30 @@ test('Wang & Mou CPU (recipe structure) agrees with Thomas for every N from 1 to
   assert.ok(worst < 1e-13);
 });
 
+test("'thomas' interior (boundary rows through the stages, Thomas inside an invocation) agrees with Thomas, N = 1 … 4096", () => {
+  const F = realField();
+  for (let n = 1; n <= 4096; n++) {
+    const s = randomSystems(n, 1, 5 * n + 1);
+    const ref = new Float64Array(n), x = new Float64Array(n);
+    thomasReal(s.a, s.b, s.c, s.d, ref, n);
+    const rowsPerThread = [2, 4, 8, 16][n % 4];
+    const opts = { interior: 'thomas' as const, rowsPerThread, radix: (n % 3 === 0 ? 2 : 4) as 2 | 4, ...(n % 5 === 0 ? { maxRowsPerWorkgroup: 64, partitionRowsPerWorkgroup: 64 } : {}) };
+    const recipe = planTridiagonal({ n, batch: 1, nrhs: 1, complex: false, layout: 'strided' }, LLVMPIPE, opts);
+    assert.equal(wangMouSolve(F, recipe, s.a, s.b, s.c, s.d, x, n), 0, `n=${n} status`);
+    const e = relativeL2(x, ref);
+    assert.ok(e < 1e-13, `n=${n} (${JSON.stringify(opts)}): rel err ${e}`);
+  }
+  const C = complexField();
+  for (const n of [1, 2, 3, 17, 255, 1025, 3000]) {
+    const s = randomSystems(n, 1, 13 * n, { complex: true });
+    const ref = new Float64Array(2 * n), x = ref.slice();
+    thomasComplex(s.a, s.b, s.c, s.d, ref, n);
+    const recipe = planTridiagonal({ n, batch: 1, nrhs: 1, complex: true, layout: 'strided' }, LLVMPIPE, { interior: 'thomas', rowsPerThread: 8, maxRowsPerWorkgroup: 256 });
+    assert.equal(wangMouSolve(C, recipe, s.a, s.b, s.c, s.d, x, n), 0);
+    assert.ok(relativeL2(x, ref) < 1e-13, `complex n=${n}`);
+  }
+});
+
 test('Wang & Mou CPU in float32 rounding stays within 1e-5 of float64 Thomas (dominant systems)', () => {
   const F = realField(Math.fround);
   for (const n of [1, 2, 3, 7, 64, 100, 1000, 2048, 2049, 5000]) {

@@ -60,6 +60,46 @@ test('WebGPU radix-2 exchange steps and forced multi-stage (64-row workgroups)',
   }
 });
 
+test("WebGPU 'thomas' interior: rows per invocation 2 … 16, both layouts, complex, multi-stage", async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  const cases: [Shape, TridiagonalPlanOptions][] = [];
+  for (const rowsPerThread of [2, 4, 8, 16]) {
+    for (const n of [1, 3, 4, 13, 64, 100, 1000, 2048]) {
+      cases.push([{ n, batch: 3, nrhs: 1, layout: 'strided', complex: false }, { interior: 'thomas', rowsPerThread, radix: n % 2 === 0 ? 2 : 4 }]);
+    }
+    cases.push([{ n: 300, batch: 5, nrhs: 2, layout: 'interleaved', complex: false }, { interior: 'thomas', rowsPerThread, interleavedThomas: false }]);
+    cases.push([{ n: 5000, batch: 3, nrhs: 1, layout: 'strided', complex: false }, { interior: 'thomas', rowsPerThread, maxRowsPerWorkgroup: 64, partitionRowsPerWorkgroup: 64 }]);
+    cases.push([{ n: 777, batch: 3, nrhs: 2, layout: 'strided', complex: true }, { interior: 'thomas', rowsPerThread, maxRowsPerWorkgroup: 128 }]);
+  }
+  for (const [sh, o] of cases) {
+    const r = await runGpu(ctx, sh, 11 * sh.n + sh.batch, o);
+    const what = `${JSON.stringify(sh)} ${JSON.stringify(o)}`;
+    assert.ok(r.err <= F32_BOUND && r.res <= F32_BOUND, `${what}: err ${r.err} res ${r.res}`);
+    assert.ok(r.status.every((s) => s === 0), what);
+  }
+});
+
+test('WebGPU interleaved systems by the streamed Thomas (one invocation a system, c\' through global scratch)', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  const cases: [Shape, number][] = [
+    [{ n: 17, batch: 5, nrhs: 2, layout: 'interleaved', complex: false }, 8],
+    [{ n: 33, batch: 70, nrhs: 1, layout: 'interleaved', complex: false }, 3],
+    [{ n: 100, batch: 3, nrhs: 3, layout: 'interleaved', complex: false }, 16],
+    [{ n: 1000, batch: 4, nrhs: 1, layout: 'interleaved', complex: false }, 8],
+    [{ n: 3001, batch: 3, nrhs: 1, layout: 'interleaved', complex: false }, 1],
+    [{ n: 257, batch: 3, nrhs: 2, layout: 'interleaved', complex: true }, 8],
+  ];
+  for (const [sh, streamChunk] of cases) {
+    const r = await runGpu(ctx, sh, 3 * sh.n + sh.batch, { interleavedStreamRows: 17, streamChunk });
+    assert.equal(r.recipe.levels[0].algorithm, 'thomas-stream');
+    const what = `${JSON.stringify(sh)} chunk ${streamChunk}`;
+    assert.ok(r.err <= F32_BOUND && r.res <= F32_BOUND, `${what}: err ${r.err} res ${r.res}`);
+    assert.ok(r.status.every((s) => s === 0), what);
+  }
+});
+
 test('WebGPU interleaved layout, several right-hand sides', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
@@ -139,17 +179,19 @@ test('WebGPU interleaved small systems, one invocation a system (Thomas), agains
   assert.ok(r17.err <= F32_BOUND);
 });
 
-test('WebGPU interleaved Thomas level reports non-dominant and singular systems', async (t) => {
+test('WebGPU interleaved Thomas levels (registers and streamed) report non-dominant and singular systems', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
-  const n = 6, batch = 3;
-  const s = randomSystems(n, batch, 21);
-  // Strided arrays built by the helper; system 1 made non-dominant, system 2 singular; then interleaved.
-  for (let i = 0; i < n; i++) s.b[n + i] *= 0.2;
-  for (let i = 0; i < n; i++) { s.b[2 * n + i] = 0; s.c[2 * n + i] = 0; }
-  const il = toLayout(s, { n, batch, nrhs: 1, layout: 'interleaved', complex: false });
-  const r = await solveTridiagonal({ n, batch, layout: 'interleaved', backend: 'webgpu', gpu: ctx, lower: Float32Array.from(il.a), diag: Float32Array.from(il.b), upper: Float32Array.from(il.c), rhs: Float32Array.from(il.d) });
-  assert.equal(r.status[0], 0);
-  assert.ok(r.status[1] & S.NOT_DIAGONALLY_DOMINANT, `status ${r.status[1]}`);
-  assert.ok(r.status[2] & S.ZERO_PIVOT, `singular status ${r.status[2]}`);
+  for (const [n, planOptions] of [[6, undefined], [40, { interleavedStreamRows: 17, streamChunk: 8 }]] as const) {
+    const batch = 3;
+    const s = randomSystems(n, batch, 21);
+    // Strided arrays built by the helper; system 1 made non-dominant, system 2 singular; then interleaved.
+    for (let i = 0; i < n; i++) s.b[n + i] *= 0.2;
+    for (let i = 0; i < n; i++) { s.b[2 * n + i] = 0; s.c[2 * n + i] = 0; }
+    const il = toLayout(s, { n, batch, nrhs: 1, layout: 'interleaved', complex: false });
+    const r = await solveTridiagonal({ n, batch, layout: 'interleaved', backend: 'webgpu', gpu: ctx, planOptions, lower: Float32Array.from(il.a), diag: Float32Array.from(il.b), upper: Float32Array.from(il.c), rhs: Float32Array.from(il.d) });
+    assert.equal(r.status[0], 0, `n=${n}`);
+    assert.ok(r.status[1] & S.NOT_DIAGONALLY_DOMINANT, `n=${n} status ${r.status[1]}`);
+    assert.ok(r.status[2] & S.ZERO_PIVOT, `n=${n} singular status ${r.status[2]}`);
+  }
 });

@@ -65,11 +65,13 @@ function updRow<T>(F: Field<T>, row: Row<T>, i: number, s: number, R: Row<T>, Lp
   return updRight(F, row, R, Lp);
 }
 
+type LevelShape = Pick<TridiagonalLevel, 'rowsPerThread' | 'exchangeRadices'>;
+
 /**
  * Reduces `rows` (length P, a power of two) by all log2 P Wang & Mou levels with the stage structure of
  * `level` (rowsPerThread, exchangeRadices). In place; returns status bits.
  */
-export function wangMouReduceBlock<T>(F: Field<T>, rows: Row<T>[], level: Pick<TridiagonalLevel, 'rowsPerThread' | 'exchangeRadices'>): number {
+export function wangMouReduceBlock<T>(F: Field<T>, rows: Row<T>[], level: LevelShape): number {
   const P = rows.length;
   const Rpt = Math.min(level.rowsPerThread, P);
   const st = { s: 0 };
@@ -83,9 +85,18 @@ export function wangMouReduceBlock<T>(F: Field<T>, rows: Row<T>[], level: Pick<T
       }
     }
   }
-  // Exchange steps: only block-boundary rows are read across invocations.
-  let s = Rpt;
-  for (const radix of level.exchangeRadices) {
+  exchangeSteps(F, rows, Rpt, level.exchangeRadices, st);
+  return st.s;
+}
+
+/**
+ * The exchange steps from block size s0 to P. Every row of `rows` is updated; the 'thomas' interior
+ * reads only the block-boundary rows afterwards, whose values do not depend on the other rows.
+ */
+function exchangeSteps<T>(F: Field<T>, rows: Row<T>[], s0: number, radices: number[], st: { s: number }): void {
+  const P = rows.length;
+  let s = s0;
+  for (const radix of radices) {
     if (s >= P) break;
     if (radix === 2) {
       const next = rows.slice();
@@ -120,7 +131,84 @@ export function wangMouReduceBlock<T>(F: Field<T>, rows: Row<T>[], level: Pick<T
     }
   }
   if (s < P) throw new Error(`wangMouReduceBlock: recipe covers block size ${s}, block has ${P} rows`);
-  return st.s;
+}
+
+/**
+ * The 'thomas' interior (TridiagonalLevel.interior), as the kernels run it: each invocation merges its
+ * Rpt rows one at a time into its block's first and last rows, only those go through the exchange steps,
+ * and the interior rows are then solved by Thomas between the two known ends. Returns the reduced
+ * block-boundary rows (index t·Rpt and t·Rpt + Rpt − 1 meaningful) and leaves `rows` unchanged.
+ */
+function boundaryReduce<T>(F: Field<T>, rows: Row<T>[], level: LevelShape, st: { s: number }): Row<T>[] {
+  const P = rows.length;
+  const Rpt = Math.min(level.rowsPerThread, P);
+  const out = rows.slice();
+  for (let t0 = 0; t0 < P; t0 += Rpt) {
+    let first = rows[t0], last = rows[t0];
+    for (let j = 1; j < Rpt; j++) {
+      const Lp = mergeL(F, last, rows[t0 + j], st);
+      first = updLeft(F, first, Lp);
+      last = Lp;
+    }
+    out[t0] = first;
+    out[t0 + Rpt - 1] = last;
+  }
+  exchangeSteps(F, out, Rpt, level.exchangeRadices, st);
+  return out;
+}
+
+/**
+ * x of a block of P rows whose outer neighbours are xL (before row 0) and xR (after row P − 1), with the
+ * structure of `level` (interior 'wang-mou' or 'thomas'). Returns status bits through `st`.
+ */
+function solveBlock<T>(F: Field<T>, rows: Row<T>[], level: LevelShape & Pick<TridiagonalLevel, 'interior'>, xL: T, xR: T, st: { s: number }): T[] {
+  const P = rows.length;
+  const xOf = (r: Row<T>) => {
+    if (!(F.abs(r.b) >= F.tiny)) st.s |= S.ZERO_PIVOT;
+    return F.div(F.sub(F.sub(r.d, F.mul(r.a, xL)), F.mul(r.c, xR)), r.b);
+  };
+  if ((level.interior ?? 'wang-mou') === 'wang-mou') {
+    const red = rows.slice();
+    st.s |= wangMouReduceBlock(F, red, level);
+    return red.map(xOf);
+  }
+  const Rpt = Math.min(level.rowsPerThread, P);
+  const bnd = boundaryReduce(F, rows, level, st);
+  const x: T[] = new Array(P);
+  for (let t0 = 0; t0 < P; t0 += Rpt) {
+    const e = t0 + Rpt - 1;
+    x[t0] = xOf(bnd[t0]);
+    x[e] = xOf(bnd[e]);
+    // Thomas on rows t0+1 … e−1 with x[t0] and x[e] known.
+    const cp: T[] = [], dp: T[] = [];
+    let cPrev = F.zero(), dPrev = x[t0];
+    for (let i = t0 + 1; i < e; i++) {
+      const r = rows[i];
+      const m = F.sub(r.b, F.mul(r.a, cPrev));
+      if (!(F.abs(m) >= F.tiny)) st.s |= S.ZERO_PIVOT;
+      const di = i === e - 1 ? F.sub(r.d, F.mul(r.c, x[e])) : r.d;
+      cPrev = i === e - 1 ? F.zero() : F.div(r.c, m);
+      dPrev = F.div(F.sub(di, F.mul(r.a, dPrev)), m);
+      cp.push(cPrev); dp.push(dPrev);
+    }
+    for (let i = e - 1; i > t0; i--) {
+      const k = i - t0 - 1;
+      x[i] = i === e - 1 ? dp[k] : F.sub(dp[k], F.mul(cp[k], x[i + 1]));
+    }
+  }
+  return x;
+}
+
+/** The reduced first and last rows of a block (over its outer neighbours), as a 'reduce' kernel stores them. */
+function reduceBlockEnds<T>(F: Field<T>, rows: Row<T>[], level: LevelShape & Pick<TridiagonalLevel, 'interior'>, st: { s: number }): [Row<T>, Row<T>] {
+  const P = rows.length;
+  if ((level.interior ?? 'wang-mou') === 'wang-mou') {
+    const red = rows.slice();
+    st.s |= wangMouReduceBlock(F, red, level);
+    return [red[0], red[P - 1]];
+  }
+  const bnd = boundaryReduce(F, rows, level, st);
+  return [bnd[0], bnd[P - 1]];
 }
 
 function identity<T>(F: Field<T>): Row<T> {
@@ -154,12 +242,10 @@ export function wangMouSolve<T>(
   const P = level.segment;
   if (level.mode === 'solve') {
     const rows = loadBlock(F, a, b, c, d, n, 0, n, P, st);
-    st.s |= wangMouReduceBlock(F, rows, level);
+    const xb = solveBlock(F, rows, level, F.zero(), F.zero(), st);
     for (let i = 0; i < n; i++) {
-      if (!(F.abs(rows[i].b) >= F.tiny)) st.s |= S.ZERO_PIVOT;
-      const xi = F.div(rows[i].d, rows[i].b);
-      if (!F.isFinite(xi)) st.s |= S.NON_FINITE;
-      F.store(x, i, xi);
+      if (!F.isFinite(xb[i])) st.s |= S.NON_FINITE;
+      F.store(x, i, xb[i]);
     }
     return st.s;
   }
@@ -167,9 +253,10 @@ export function wangMouSolve<T>(
   const period = P + 1;
   const K = level.chunks, M = level.separators;
   const chunks: Row<T>[][] = [];
+  const ends: [Row<T>, Row<T>][] = [];
   for (let k = 0; k < K; k++) {
     const rows = loadBlock(F, a, b, c, d, n, k * period, P, P, st);
-    st.s |= wangMouReduceBlock(F, rows, level);
+    ends.push(reduceBlockEnds(F, rows, level, st));
     chunks.push(rows);
   }
   // Normalised boundary rows x_i + a'·x_{sep left} + c'·x_{sep right} = d' (what the GPU stores).
@@ -183,13 +270,13 @@ export function wangMouSolve<T>(
     const sIdx = k * period + P;
     const as = F.load(a, sIdx), bs = F.load(b, sIdx), cs = sIdx < n - 1 ? F.load(c, sIdx) : F.zero(), ds = F.load(d, sIdx);
     if (F.abs(bs) < F.abs(as) + F.abs(cs)) st.s |= S.NOT_DIAGONALLY_DOMINANT;
-    const left = norm(chunks[k][P - 1]);
+    const left = norm(ends[k][1]);
     let A = F.neg(F.mul(as, left.a));
     let B = F.sub(bs, F.mul(as, left.c));
     let C = F.zero();
     let D = F.sub(ds, F.mul(as, left.d));
     if (sIdx + 1 < n) {
-      const right = norm(chunks[k + 1][0]);
+      const right = norm(ends[k + 1][0]);
       B = F.sub(B, F.mul(cs, right.a));
       C = F.neg(F.mul(cs, right.c));
       D = F.sub(D, F.mul(cs, right.d));
@@ -202,14 +289,13 @@ export function wangMouSolve<T>(
   for (let k = 0; k < K; k++) {
     const xL = k > 0 ? F.load(xs, k - 1) : F.zero();
     const xR = k < M ? F.load(xs, k) : F.zero();
+    // The GPU's 'expand' kernel recomputes the reduction from the reloaded chunk: the same values.
+    const xb = solveBlock(F, chunks[k], level, xL, xR, st);
     for (let v = 0; v < P; v++) {
       const i = k * period + v;
       if (i >= n) break;
-      const r = chunks[k][v];
-      if (!(F.abs(r.b) >= F.tiny)) st.s |= S.ZERO_PIVOT;
-      const xi = F.div(F.sub(F.sub(r.d, F.mul(r.a, xL)), F.mul(r.c, xR)), r.b);
-      if (!F.isFinite(xi)) st.s |= S.NON_FINITE;
-      F.store(x, i, xi);
+      if (!F.isFinite(xb[v])) st.s |= S.NON_FINITE;
+      F.store(x, i, xb[v]);
     }
     if (k < M) F.store(x, k * period + P, xR);
   }

@@ -20,7 +20,7 @@ import type { GpuContext } from './device.js';
 import { dispatchGrid, getPipeline } from './pipelines.js';
 import type { TridiagonalRecipe } from '../../planner/tridiagonal.js';
 import { FORM_WORKGROUP, PARAMS_BYTES, formCoarseKernel, wangMouKernel, wangMouSpec } from '../../codegen/tridiagonal-wang-mou.js';
-import { thomasKernel } from '../../codegen/tridiagonal-thomas.js';
+import { thomasKernel, thomasStreamKernel } from '../../codegen/tridiagonal-thomas.js';
 
 export interface TridiagonalGpuBuffers {
   lower: GPUBuffer;
@@ -253,6 +253,12 @@ export class TridiagonalGpuExecutor {
     for (let l = 0; l < levels.length; l++) {
       const lv = levels[l];
       const arr = arrays[l];
+      if (lv.mode === 'solve' && lv.algorithm === 'thomas-stream') {
+        const pipe = await getPipeline(ctx, thomasStreamKernel({ complex: problem.complex, chunk: lv.rowsPerThread, threads: lv.threads }));
+        const cp = this.scratch(lv.n * maxSys, `tridiagonal L${l} c'`);
+        down.push({ pipeline: pipe, block: l, bindings: ['params', arr.A, arr.B, arr.C, arr.D, 'status', arr.X, cp] });
+        continue;
+      }
       if (lv.mode === 'solve') {
         const kernel = lv.algorithm === 'thomas'
           ? thomasKernel({ complex: problem.complex, rows: lv.segment, threads: lv.threads })
