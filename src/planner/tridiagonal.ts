@@ -25,6 +25,8 @@ import { ArgumentError, DeviceLimitError } from '../errors.js';
 
 /** Largest padded system size solved one system per invocation (registers: 4 scalars a row, plus c', d'). */
 export const THOMAS_MAX_ROWS = 16;
+/** Largest interleaved system solved by the streamed per-system Thomas by default. */
+export const STREAM_MAX_ROWS = 2048;
 /** Systems (invocations) a workgroup of the per-system Thomas level. */
 const THOMAS_THREADS = 64;
 
@@ -70,9 +72,9 @@ export interface TridiagonalPlanOptions {
   /** Cap on rows a workgroup holds (power of two), e.g. to force multi-stage runs in tests. */
   maxRowsPerWorkgroup?: number;
   /**
-   * Interior rows of a 'partition' chunk (power of two). Default 512 (256 complex): on an H200 the
-   * 512-row chunks ran 1.7x faster than 2048-row ones (fewer barriers a workgroup, more workgroups
-   * resident), although the coarse system is 4x larger.
+   * Interior rows of a 'partition' chunk (power of two). Default 128 real strided, 256 complex, 512 real
+   * interleaved: on an H200 small chunks ran faster than 2048-row ones (fewer barriers a workgroup, more
+   * workgroups resident), although the coarse system is larger.
    */
   partitionRowsPerWorkgroup?: number;
   /** Rows a 'solve' workgroup aims for when systems are small (power of two). Default 1024 (512 complex). */
@@ -83,12 +85,15 @@ export interface TridiagonalPlanOptions {
    */
   interleavedThomas?: boolean;
   /**
-   * Interleaved systems of at least this many rows (and more than THOMAS_MAX_ROWS): one invocation a
+   * Interleaved systems of at least this many rows (default THOMAS_MAX_ROWS + 1; and at most
+   * interleavedStreamMaxRows): one invocation a
    * system by the Thomas algorithm streamed through a global scratch array (codegen thomasStreamKernel)
    * instead of Wang & Mou in a workgroup, whose coalesced loads need many systems a workgroup and so
    * run out of workgroup memory for large N. Infinity turns it off.
    */
   interleavedStreamRows?: number;
+  /** Interleaved systems of more rows than this use Wang & Mou again. Default STREAM_MAX_ROWS. */
+  interleavedStreamMaxRows?: number;
   /** Rows the streamed Thomas loads together (unrolled) in each step. Default 8. */
   streamChunk?: number;
   /**
@@ -97,6 +102,7 @@ export interface TridiagonalPlanOptions {
    * - 'thomas': the invocation reduces its rows to the block's first and last rows (one merge a row),
    *   only those two go through the exchange steps, and once their x is known the interior rows are
    *   solved by Thomas in registers (O(N) work; the structure of a partition method inside a workgroup).
+   *   Default.
    */
   interior?: 'wang-mou' | 'thomas';
   /**
@@ -115,7 +121,7 @@ export interface TridiagonalLevel {
    * rowsPerThread = rows loaded together).
    */
   algorithm?: 'wang-mou' | 'thomas' | 'thomas-stream';
-  /** Wang & Mou levels: what goes through the stages (TridiagonalPlanOptions.interior). Default 'wang-mou'. */
+  /** Wang & Mou levels: what goes through the stages (TridiagonalPlanOptions.interior). */
   interior?: 'wang-mou' | 'thomas';
   /** Wang & Mou levels: swizzled scalar arrays in workgroup memory (TridiagonalPlanOptions.swizzle). */
   swizzle?: boolean;
@@ -217,7 +223,9 @@ export function planTridiagonal(
   }
   const target = Math.min(maxRows, options.targetRowsPerWorkgroup ?? (problem.complex ? 512 : stridedReal ? 128 : 1024));
   const maxInv = limits.maxComputeInvocationsPerWorkgroup;
-  const interior = options.interior ?? 'wang-mou';
+  // 'thomas' interior: an H200 sweep (bench/results/2026-11-22-h200-sweep-tri5) ran strided N = 8 … 1024
+  // 3–11% faster and the partitioned levels 5% faster than with every row through every stage.
+  const interior = options.interior ?? 'thomas';
   if (interior !== 'wang-mou' && interior !== 'thomas') throw new ArgumentError('interior', interior, "'wang-mou' or 'thomas'");
   const swizzle = options.swizzle ?? true;
 
@@ -237,8 +245,11 @@ export function planTridiagonal(
       });
       break;
     }
-    const streamRows = options.interleavedStreamRows ?? Infinity;
-    if (layout === 'interleaved' && npad > THOMAS_MAX_ROWS && n >= streamRows) {
+    // Streamed Thomas for interleaved N = 17 … 2048 (…-sweep-tri6, chunk 8: N = 32 122k, 256 102k, 1024
+    // 45k Mrows/s against Wang & Mou's 100k, 37k, 12.6k). Beyond, 2^24 rows are too few systems to keep
+    // the memory busy with one invocation each (N = 4096: 12.2k against 14.5k).
+    const streamMin = options.interleavedStreamRows ?? THOMAS_MAX_ROWS + 1;
+    if (layout === 'interleaved' && npad > THOMAS_MAX_ROWS && n >= streamMin && n <= (options.interleavedStreamMaxRows ?? STREAM_MAX_ROWS)) {
       const chunk = options.streamChunk ?? 8;
       if (!Number.isInteger(chunk) || chunk < 1 || chunk > 32) throw new ArgumentError('streamChunk', chunk, 'an integer from 1 to 32');
       const threads = Math.min(THOMAS_THREADS, maxInv);
@@ -265,7 +276,8 @@ export function planTridiagonal(
       });
       break;
     }
-    const prow = options.partitionRowsPerWorkgroup ?? (problem.complex || stridedReal ? 256 : 512);
+    // Real strided: 128-row chunks, 4–8% over 256 for N = 2^12 … 2^20 with the 'thomas' interior (…-sweep-tri6).
+    const prow = options.partitionRowsPerWorkgroup ?? (stridedReal ? 128 : problem.complex ? 256 : 512);
     if (!isPow2(prow) || prow < 2) throw new ArgumentError('partitionRowsPerWorkgroup', prow, 'a power of two ≥ 2');
     const rows = Math.min(maxRows, prow);
     let rpt = Math.min(rpt0, rows);

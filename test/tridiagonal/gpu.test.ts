@@ -92,7 +92,7 @@ test('WebGPU interleaved systems by the streamed Thomas (one invocation a system
     [{ n: 257, batch: 3, nrhs: 2, layout: 'interleaved', complex: true }, 8],
   ];
   for (const [sh, streamChunk] of cases) {
-    const r = await runGpu(ctx, sh, 3 * sh.n + sh.batch, { interleavedStreamRows: 17, streamChunk });
+    const r = await runGpu(ctx, sh, 3 * sh.n + sh.batch, { interleavedStreamRows: 17, interleavedStreamMaxRows: Infinity, streamChunk });
     assert.equal(r.recipe.levels[0].algorithm, 'thomas-stream');
     const what = `${JSON.stringify(sh)} chunk ${streamChunk}`;
     assert.ok(r.err <= F32_BOUND && r.res <= F32_BOUND, `${what}: err ${r.err} res ${r.res}`);
@@ -182,14 +182,14 @@ test('WebGPU interleaved small systems, one invocation a system (Thomas), agains
 test('WebGPU interleaved Thomas levels (registers and streamed) report non-dominant and singular systems', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
-  for (const [n, planOptions] of [[6, undefined], [40, { interleavedStreamRows: 17, streamChunk: 8 }]] as const) {
+  for (const [n, planOptions] of [[6, undefined], [40, { interleavedStreamRows: 17, streamChunk: 8 }]] as [number, TridiagonalPlanOptions | undefined][]) {
     const batch = 3;
     const s = randomSystems(n, batch, 21);
     // Strided arrays built by the helper; system 1 made non-dominant, system 2 singular; then interleaved.
     for (let i = 0; i < n; i++) s.b[n + i] *= 0.2;
     for (let i = 0; i < n; i++) { s.b[2 * n + i] = 0; s.c[2 * n + i] = 0; }
     const il = toLayout(s, { n, batch, nrhs: 1, layout: 'interleaved', complex: false });
-    const r = await solveTridiagonal({ n, batch, layout: 'interleaved', backend: 'webgpu', gpu: ctx, planOptions, lower: Float32Array.from(il.a), diag: Float32Array.from(il.b), upper: Float32Array.from(il.c), rhs: Float32Array.from(il.d) });
+    const r: Awaited<ReturnType<typeof solveTridiagonal>> = await solveTridiagonal({ n, batch, layout: 'interleaved', backend: 'webgpu', gpu: ctx, planOptions, lower: Float32Array.from(il.a), diag: Float32Array.from(il.b), upper: Float32Array.from(il.c), rhs: Float32Array.from(il.d) });
     assert.equal(r.status[0], 0, `n=${n}`);
     assert.ok(r.status[1] & S.NOT_DIAGONALLY_DOMINANT, `n=${n} status ${r.status[1]}`);
     assert.ok(r.status[2] & S.ZERO_PIVOT, `n=${n} singular status ${r.status[2]}`);

@@ -50,15 +50,15 @@ test('multi-stage: 2^24 rows in one system take two partition levels and a solve
   const r = planTridiagonal(prob(1 << 24), H200);
   assert.deepEqual(r.levels.map((l) => l.mode), ['partition', 'partition', 'solve']);
   const [l0, l1, l2] = r.levels;
-  assert.equal(l0.rowsPerWorkgroup, 256);
-  assert.equal(l0.chunks, Math.ceil((1 << 24) / 257));
-  assert.equal(l0.separators, Math.floor((1 << 24) / 257));
+  assert.equal(l0.rowsPerWorkgroup, 128);
+  assert.equal(l0.chunks, Math.ceil((1 << 24) / 129));
+  assert.equal(l0.separators, Math.floor((1 << 24) / 129));
   assert.equal(l1.n, l0.separators);
   assert.equal(l1.layout, 'strided');
   assert.equal(l2.n, l1.separators);
-  // 2^16 rows: one partition level (s1 = 256 rows a chunk), the coarse system of 255 separators in one workgroup.
+  // 2^16 rows: one partition level (s1 = 128 rows a chunk), the coarse system of 508 separators in one workgroup.
   const r16 = planTridiagonal(prob(1 << 16), H200);
-  assert.deepEqual(r16.levels.map((l) => [l.mode, l.n, l.rowsPerWorkgroup]), [['partition', 65536, 256], ['solve', 255, 256]]);
+  assert.deepEqual(r16.levels.map((l) => [l.mode, l.n, l.rowsPerWorkgroup]), [['partition', 65536, 128], ['solve', 508, 512]]);
   const r16b = planTridiagonal(prob(1 << 16), H200, { partitionRowsPerWorkgroup: 2048 });
   assert.deepEqual(r16b.levels.map((l) => [l.mode, l.n, l.rowsPerWorkgroup]), [['partition', 65536, 2048], ['solve', 31, 32]]);
 });

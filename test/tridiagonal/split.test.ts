@@ -132,13 +132,13 @@ test('WebGPU interleaved batches split across bindings (runs of right-hand sides
 test('WebGPU multi-level (partitioned) systems split across bindings, both layouts', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
-  const po = { maxRowsPerWorkgroup: 64, partitionRowsPerWorkgroup: 64 };
+  const po = { maxRowsPerWorkgroup: 64, partitionRowsPerWorkgroup: 64, interleavedStreamRows: Infinity };
   let r = await checkSplit(ctx, { n: 600, batch: 12, nrhs: 2, layout: 'strided', complex: false }, 7, { maxStorageBufferBindingSize: room(ctx, 7200) }, po);
   assert.ok(r.levels >= 2 && r.chunks === 8, `${r.levels} levels, ${r.chunks} chunks`);
   r = await checkSplit(ctx, { n: 600, batch: 3, nrhs: 2, layout: 'interleaved', complex: false }, 8, { maxStorageBufferBindingSize: 8192 }, po);
   assert.ok(r.levels >= 2 && r.chunks === 2, `${r.levels} levels, ${r.chunks} chunks`);
   // Complex interleaved, five matrices a window ((n − 1)·40 + 5 elements of 8 bytes).
-  const po32 = { maxRowsPerWorkgroup: 32, partitionRowsPerWorkgroup: 32 };
+  const po32 = { maxRowsPerWorkgroup: 32, partitionRowsPerWorkgroup: 32, interleavedStreamRows: Infinity };
   r = await checkSplit(ctx, { n: 300, batch: 40, nrhs: 1, layout: 'interleaved', complex: true }, 9, { maxStorageBufferBindingSize: room(ctx, 8 * (299 * 40 + 5)) }, po32);
   assert.ok(r.levels >= 2 && r.chunks === 8, `${r.levels} levels, ${r.chunks} chunks`);
   // Three levels, one system a window.
@@ -152,8 +152,11 @@ test('WebGPU dispatches beyond a 2-D grid are split into chunks (and combined wi
   // 300 one-system workgroups, at most 3 × 3 a grid: 34 chunks.
   let r = await checkSplit(ctx, { n: 32, batch: 300, nrhs: 1, layout: 'strided', complex: false }, 11, { maxComputeWorkgroupsPerDimension: 3 }, { targetRowsPerWorkgroup: 32 });
   assert.equal(r.chunks, 34);
-  r = await checkSplit(ctx, { n: 200, batch: 30, nrhs: 2, layout: 'interleaved', complex: false }, 12, { maxComputeWorkgroupsPerDimension: 4, maxStorageBufferBindingSize: 30000 }, { maxRowsPerWorkgroup: 32, partitionRowsPerWorkgroup: 32 });
+  r = await checkSplit(ctx, { n: 200, batch: 30, nrhs: 2, layout: 'interleaved', complex: false }, 12, { maxComputeWorkgroupsPerDimension: 4, maxStorageBufferBindingSize: 30000 }, { maxRowsPerWorkgroup: 32, partitionRowsPerWorkgroup: 32, interleavedStreamRows: Infinity });
   assert.ok(r.chunks > 2, `${r.chunks} chunks`);
+  // The streamed per-system Thomas (its c' scratch indexed per chunk of systems): 5 workgroups, 4 a grid.
+  r = await checkSplit(ctx, { n: 200, batch: 100, nrhs: 3, layout: 'interleaved', complex: false }, 13, { maxComputeWorkgroupsPerDimension: 2 });
+  assert.ok(r.chunks >= 2, `stream: ${r.chunks} chunks`);
 });
 
 test('WebGPU split solves: status of every system is the same as unsplit, and points at the right systems', async (t) => {
