@@ -18,12 +18,13 @@ function load(path: string): Row[] {
 }
 
 // Everything but the tridiagonal table comes from one run (bench/gpu-runs/final7.sh), the tridiagonal table
-// from bench/gpu-runs/final7-tri.sh: ours and the anchors (cuFFT, cuSPARSE, CuPy) measured in the same run.
+// from bench/gpu-runs/final8-tri.sh: ours and the anchors (cuFFT, cuSPARSE, CuPy) measured in the same run.
 const run = 'bench/results/2026-11-22-h200-final7';
 const ours = load(`${run}/ours-fft.jsonl`);
 const cufft = load(`${run}/cufft.jsonl`);
-const tri = load('bench/results/2026-11-22-h200-final7-tri/tri.jsonl');
-const cusparse = load('bench/results/2026-11-22-h200-final7-tri/cusparse.jsonl');
+const tri = load('bench/results/2026-11-22-h200-final8-tri/tri.jsonl');
+const triOld = load('bench/results/2026-11-22-h200-final8-tri/tri-old.jsonl');
+const cusparse = load('bench/results/2026-11-22-h200-final8-tri/cusparse.jsonl');
 const edm = load(`${run}/edm.jsonl`);
 const cupy = load(`${run}/cupy.jsonl`);
 const conv = load(`${run}/conv.jsonl`);
@@ -73,11 +74,13 @@ function triTable(): string {
     const ci = cusparse
       .filter((r) => r.N === n && String(r.fn).startsWith('gtsvInterleavedBatch'))
       .sort((a, b) => (b.Mrows_per_s as number) - (a.Mrows_per_s as number))[0];
+    const so = triOld.find((r) => r.N === n && r.layout === 'strided');
+    const io = triOld.find((r) => r.N === n && r.layout === 'interleaved');
     const m = (r?: Row) => (r ? f(r.Mrows_per_s as number) : '—');
     const ratio = (a?: Row, b?: Row) => (a && b ? `**${((a.Mrows_per_s as number) / (b.Mrows_per_s as number)).toFixed(2)}**` : '—');
-    rows.push([n, m(s), m(cs), ratio(s, cs), m(i), ci ? `${m(ci)} ${String(ci.fn).replace('gtsvInterleavedBatch', '')}` : '—', ratio(i, ci)]);
+    rows.push([n, m(s), m(so), m(cs), ratio(s, cs), m(i), m(io), ci ? `${m(ci)} ${String(ci.fn).replace('gtsvInterleavedBatch', '')}` : '—', ratio(i, ci)]);
   }
-  return tableOf(['N', 'ours strided', 'gtsv2StridedBatch', 'ratio', 'ours interleaved', 'gtsvInterleavedBatch (best algo)', 'ratio'], rows);
+  return tableOf(['N', 'ours strided', 'previous kernels', 'gtsv2StridedBatch', 'ratio', 'ours interleaved', 'previous kernels', 'gtsvInterleavedBatch (best algo)', 'ratio'], rows);
 }
 
 function edmTable(): string {
@@ -243,17 +246,27 @@ ${(() => {
 
 ${triTable()}
 
-Measured with \`bench/gpu-runs/final7-tri.sh\` (bench/results/2026-11-22-h200-final7-tri). The staged load
-of every kernel is unrolled with all global loads issued before any is used; the rolled loop had waited one
-memory latency per row (strided N = 4: 61.7k → 106.7k Mrows/s, 2^24: 24.6k → 34.1k in the same run,
-…-tri-unroll), and the real strided defaults (radix 2, 128-row workgroups, 256-row partition chunks) come
-from …-sweep-tri2 and …-sweep-tri3. N = 2048 varied between runs (27k–37k Mrows/s). A version with per-invocation elimination sweeps (O(1) work a row) measured slower on this GPU
-(…-sweep-tri) and was not kept. Goals: 100,000 Mrows/s reached for N ≤ 16, not for 32 … 4096 (57k–93k); and not
-60,000 beyond (~37,000: the partition levels read every row twice). Interleaved systems of at most 16
-rows are solved one invocation a system by the Thomas algorithm (neighbouring invocations read
-neighbouring addresses; N = 4: 82.6k → 197k Mrows/s, tri-il-old.jsonl in the same run): 1.55–1.58×
-gtsvInterleavedBatch at N = 8 and 16, 0.94× at N = 4; from N = 32 to 1024 the interleaved layout stays
-below it (0.6–0.8×).
+Measured with \`bench/gpu-runs/final8-tri.sh\` (bench/results/2026-11-22-h200-final8-tri); the "previous
+kernels" columns are the kernels of commit 3194ca8 in the same run (the bench then forced radix 4). What changed,
+each measured in …-sweep-tri4 … -sweep-tri6:
+- **Bank-swizzled workgroup arrays.** An invocation reads its R consecutive rows from workgroup memory; as one
+  array of row structs, lanes were R·4 words apart, an up to 32-way bank conflict on every access. Four scalar
+  arrays with row v at v ^ ((v >> 5) & 31) put those rows, and the coalesced staged rows, in distinct banks
+  (strided N = 4: 125k → 160k Mrows/s; rows per invocation 8 or 16 had been slower than 4 for this reason).
+- **Only block-boundary rows through the exchange steps** (the 'thomas' interior): an invocation merges its
+  rows one at a time into its block's first and last rows, only those two take part in the workgroup
+  stages, and the interior rows are solved by Thomas between the two known ends (O(N) work a system instead
+  of O(N log N)).
+- **Smaller partition chunks** (128 rows, real strided) for N ≥ 4096.
+- **Interleaved N = 17 … 2048: one invocation a system, Thomas streamed through global memory** (c' to a
+  scratch array laid out like the input, d' to x, then the backward sweep), 8 rows loaded together and the
+  next 8 issued before the current ones are eliminated. Beyond N = 2048 there are too few systems in 2^24
+  rows for one invocation each (N = 4096: 12.2k against Wang & Mou's 14.5k).
+
+Goals: 100,000 Mrows/s reached for strided N ≤ 128 (98k at 256, 80k at 1024, 51k at 2048 and 4096); 60,000
+beyond is not reached (~47,000, 2.1–2.2× gtsv2StridedBatch: the partition levels read every row twice and
+their kernels run at about a third of the copy bandwidth). Interleaved: at or above gtsvInterleavedBatch for
+every N it handles (up to 4096 here) except N = 4 (0.90×, 197k against 218k Mrows/s).
 
 ## EDM batched padded 2-D convolution (seed 001's seven cases)
 
