@@ -94,7 +94,9 @@ export interface TridiagonalPlanOptions {
   interleavedStreamRows?: number;
   /** Interleaved systems of more rows than this use Wang & Mou again. Default STREAM_MAX_ROWS. */
   interleavedStreamMaxRows?: number;
-  /** Rows the streamed Thomas loads together (unrolled) in each step. Default 8. */
+  /** Invocations a workgroup of the per-system Thomas levels (registers and streamed). Default 64. */
+  thomasThreads?: number;
+  /** Rows the streamed Thomas loads together (unrolled) in each step. Default 8 (12 from N = 512). */
   streamChunk?: number;
   /**
    * How an invocation of a Wang & Mou level treats its rowsPerThread rows:
@@ -228,6 +230,8 @@ export function planTridiagonal(
   const interior = options.interior ?? 'thomas';
   if (interior !== 'wang-mou' && interior !== 'thomas') throw new ArgumentError('interior', interior, "'wang-mou' or 'thomas'");
   const swizzle = options.swizzle ?? true;
+  const thomasThreads = Math.min(options.thomasThreads ?? THOMAS_THREADS, maxInv);
+  if (!isPow2(thomasThreads)) throw new ArgumentError('thomasThreads', options.thomasThreads, 'a power of two');
 
   const levels: TridiagonalLevel[] = [];
   let n = problem.n;
@@ -236,7 +240,7 @@ export function planTridiagonal(
   for (;;) {
     const npad = nextPow2(n);
     if (layout === 'interleaved' && npad <= THOMAS_MAX_ROWS && (options.interleavedThomas ?? true)) {
-      const threads = Math.min(THOMAS_THREADS, maxInv);
+      const threads = thomasThreads;
       levels.push({
         mode: 'solve', algorithm: 'thomas', n, systems, layout,
         rowsPerWorkgroup: threads * npad, rowsPerThread: npad, threads,
@@ -250,9 +254,11 @@ export function planTridiagonal(
     // the memory busy with one invocation each (N = 4096: 12.2k against 14.5k).
     const streamMin = options.interleavedStreamRows ?? THOMAS_MAX_ROWS + 1;
     if (layout === 'interleaved' && npad > THOMAS_MAX_ROWS && n >= streamMin && n <= (options.interleavedStreamMaxRows ?? STREAM_MAX_ROWS)) {
-      const chunk = options.streamChunk ?? 8;
+      // 12 rows a step from N = 512 (…-sweep-tri7: N = 512 82.6k against 74.2k Mrows/s with 8, 1024 51.2k
+      // against 45.3k; fewer systems then, so each invocation must keep more loads in flight); 8 below.
+      const chunk = options.streamChunk ?? (n >= 512 ? 12 : 8);
       if (!Number.isInteger(chunk) || chunk < 1 || chunk > 32) throw new ArgumentError('streamChunk', chunk, 'an integer from 1 to 32');
-      const threads = Math.min(THOMAS_THREADS, maxInv);
+      const threads = thomasThreads;
       levels.push({
         mode: 'solve', algorithm: 'thomas-stream', n, systems, layout,
         rowsPerWorkgroup: threads * n, rowsPerThread: chunk, threads,
