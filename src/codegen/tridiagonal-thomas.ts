@@ -45,11 +45,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   if (wg >= prm.total) { return; }
   let sys = wg * ${T}u + lid;
   if (sys >= prm.nsys) { return; }
-  let n = prm.n;`);
+  let n = prm.n;
+  let mBase = matAddr(sys, 0u);
+  let rBase = rhsAddr(sys, 0u);`);
   // Loads first: row i's four values for every i < n.
   for (let i = 0; i < R; i++) {
     e(`  var w${i} = identityRow();`);
-    e(`  if (${i}u < n) { let m = matAddr(sys, ${i}u); w${i} = Row(A[m], B[m], C[m], D[rhsAddr(sys, ${i}u)]); }`);
+    e(`  if (${i}u < n) { let m = mBase + ${i}u * prm.stride; w${i} = Row(A[m], B[m], C[m], D[rBase + ${i}u * prm.stride]); }`);
   }
   // Boundary coefficients outside the matrix are ignored; dominance is checked as the other kernels do.
   e(`  w0.a = ZERO;`);
@@ -77,7 +79,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   for (let i = R - 1; i >= 0; i--) {
     e(`  if (${i}u < n) {`);
     e(`    x = d${i} - mul(c${i}, x);`);
-    e(`    X[rhsAddr(sys, ${i}u)] = x;`);
+    e(`    X[rBase + ${i}u * prm.stride] = x;`);
     e(`    if (nonfinite(x)) { flags |= 2u; }`);
     e(`  }`);
   }
@@ -119,9 +121,11 @@ export function thomasStreamKernel(spec: ThomasStreamKernelSpec): KernelSource {
 @group(0) @binding(6) var<storage, read_write> X: array<T>;
 @group(0) @binding(7) var<storage, read_write> CP: array<T>;
 ${addressWgsl('interleaved')}
-fn loadRow(sys: u32, i: u32) -> Row {
-  let m = matAddr(sys, i);
-  return Row(A[m], B[m], C[m], D[rhsAddr(sys, i)]);
+// Row i of this invocation's system from the bases of its matrix and right-hand side, computed once
+// outside the loops rather than relying on the compiler to hoist matAddr / rhsAddr's integer divisions.
+fn loadRow(mBase: u32, rBase: u32, i: u32) -> Row {
+  let m = mBase + i * prm.stride;
+  return Row(A[m], B[m], C[m], D[rBase + i * prm.stride]);
 }
 
 @compute @workgroup_size(${T})
@@ -131,11 +135,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   let sys = wg * ${T}u + lid;
   if (sys >= prm.nsys) { return; }
   let n = prm.n;
-  let ns = prm.nsys;`);
+  let ns = prm.nsys;
+  let mBase = matAddr(sys, 0u);
+  let rBase = rhsAddr(sys, 0u);`);
   // Forward sweep.
   for (let j = 0; j < K; j++) {
     e(`  var q${j} = identityRow();`);
-    e(`  if (${j}u < n) { q${j} = loadRow(sys, ${j}u); }`);
+    e(`  if (${j}u < n) { q${j} = loadRow(mBase, rBase, ${j}u); }`);
   }
   e(`  var cp = ZERO;`);
   e(`  var dp = ZERO;`);
@@ -144,7 +150,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   e(`    if (i0 >= n) { break; }`);
   for (let j = 0; j < K; j++) e(`    var w${j} = q${j};`);
   e(`    let nx = i0 + ${K}u;`);
-  for (let j = 0; j < K; j++) e(`    if (nx + ${j}u < n) { q${j} = loadRow(sys, nx + ${j}u); }`);
+  for (let j = 0; j < K; j++) e(`    if (nx + ${j}u < n) { q${j} = loadRow(mBase, rBase, nx + ${j}u); }`);
   for (let j = 0; j < K; j++) {
     e(`    {`);
     e(`      let i = i0 + ${j}u;`);
@@ -157,7 +163,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     e(`        cp = dv(w${j}.c, den);`);
     e(`        dp = dv(w${j}.d - mul(w${j}.a, dp), den);`);
     e(`        CP[i * ns + sys] = cp;`);
-    e(`        X[rhsAddr(sys, i)] = dp;`);
+    e(`        X[rBase + i * prm.stride] = dp;`);
     e(`      }`);
     e(`    }`);
   }
@@ -168,18 +174,18 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   for (let j = 0; j < K; j++) {
     e(`  var pc${j} = ZERO;`);
     e(`  var pd${j} = ZERO;`);
-    e(`  if (b0 + ${j}u < n) { pc${j} = CP[(b0 + ${j}u) * ns + sys]; pd${j} = X[rhsAddr(sys, b0 + ${j}u)]; }`);
+    e(`  if (b0 + ${j}u < n) { pc${j} = CP[(b0 + ${j}u) * ns + sys]; pd${j} = X[rBase + (b0 + ${j}u) * prm.stride]; }`);
   }
   e(`  var x = ZERO;`);
   e(`  loop {`);
   for (let j = 0; j < K; j++) e(`    let c${j} = pc${j};\n    let d${j} = pd${j};`);
   e(`    if (b0 >= ${K}u) {`);
-  for (let j = 0; j < K; j++) e(`      pc${j} = CP[(b0 - ${K - j}u) * ns + sys]; pd${j} = X[rhsAddr(sys, b0 - ${K - j}u)];`);
+  for (let j = 0; j < K; j++) e(`      pc${j} = CP[(b0 - ${K - j}u) * ns + sys]; pd${j} = X[rBase + (b0 - ${K - j}u) * prm.stride];`);
   e(`    }`);
   for (let j = K - 1; j >= 0; j--) {
     e(`    if (b0 + ${j}u < n) {`);
     e(`      x = d${j} - mul(c${j}, x);`);
-    e(`      X[rhsAddr(sys, b0 + ${j}u)] = x;`);
+    e(`      X[rBase + (b0 + ${j}u) * prm.stride] = x;`);
     e(`      if (nonfinite(x)) { flags |= 2u; }`);
     e(`    }`);
   }

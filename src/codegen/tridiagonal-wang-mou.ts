@@ -41,6 +41,8 @@ export interface WangMouKernelSpec {
   interior: 'wang-mou' | 'thomas';
   /** Workgroup memory as four swizzled scalar arrays (true) or one array of Row structs. */
   swizzle: boolean;
+  /** Alternate two exchange areas (one barrier an exchange step instead of two) when R ≥ 4. */
+  pingPong: boolean;
 }
 
 export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex: boolean): WangMouKernelSpec {
@@ -50,6 +52,7 @@ export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex:
     exchangeRadices: level.exchangeRadices, segment: level.segment, systemsPerWorkgroup: level.systemsPerWorkgroup,
     interior: level.interior ?? 'wang-mou',
     swizzle: level.swizzle ?? true,
+    pingPong: level.pingPong ?? true,
   };
 }
 
@@ -143,9 +146,12 @@ export function addressWgsl(layout: 'strided' | 'interleaved'): string {
   const mat = layout === 'strided' ? 'return prm.matOff + j * prm.n + i;' : 'return prm.matOff + i * prm.stride + j;';
   const rhs = layout === 'strided'
     ? 'return prm.rhsOff + sys * prm.n + i;'
-    : 'let r = sys / prm.batch;\n  let j = sys - r * prm.batch;\n  return prm.rhsOff + (r * prm.n + i) * prm.stride + j;';
+    : 'var r = 0u;\n  var j = sys;\n  if (sys >= prm.batch) { r = sys / prm.batch; j = sys - r * prm.batch; }\n  return prm.rhsOff + (r * prm.n + i) * prm.stride + j;';
   return `fn matAddr(sys: u32, i: u32) -> u32 {
-  let j = sys % prm.batch;
+  // The matrix of a right-hand side: sys mod batch, the division skipped when there is one right-hand
+  // side (an integer division by a runtime value costs tens of instructions, per row loaded).
+  var j = sys;
+  if (j >= prm.batch) { j = j % prm.batch; }
   ${mat}
 }
 fn rhsAddr(sys: u32, i: u32) -> u32 {
@@ -311,18 +317,26 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 
   // Exchange steps.
   let s = R;
+  let step = 0;
   for (const radix of spec.exchangeRadices) {
     const q = s / R; // invocations per block
+    // Exchange area of this step: [0, 2T) or, alternating from the second step when the array has room
+    // (R ≥ 4), [2T, 4T). Nobody can still be reading the area a step writes (every invocation finished
+    // reading it two steps ago, before the barrier of the step in between), so one barrier a step suffices.
+    const pp = spec.pingPong && R >= 4;
+    const X0 = pp && step % 2 === 1 ? 2 * Tn : 0;
+    const at = (v: string) => (X0 ? `${X0}u + ${v}` : v);
     e(`  // exchange step, radix ${radix}, block size ${s} rows (${q} invocations)`);
-    e(`  workgroupBarrier(); // everyone is done reading sh`);
-    e(`  shPut(lid, ${first});`);
-    e(`  shPut(${Tn}u + lid, ${last});`);
+    if (!pp || step === 0) e(`  workgroupBarrier(); // everyone is done reading sh`);
+    e(`  shPut(${at('lid')}, ${first});`);
+    e(`  shPut(${at(`${Tn}u + lid`)}, ${last});`);
     e(`  workgroupBarrier();`);
+    step++;
     e(`  {`);
     if (radix === 2) {
       e(`    let base = (lid / ${2 * q}u) * ${2 * q}u;`);
-      e(`    let Rr = shGet(${Tn}u + base + ${q - 1}u);`);
-      e(`    let Lp = mergeL(Rr, shGet(base + ${q}u));`);
+      e(`    let Rr = shGet(${at(`${Tn}u + base + ${q - 1}u`)});`);
+      e(`    let Lp = mergeL(Rr, shGet(${at(`base + ${q}u`)}));`);
       e(`    if (lid < base + ${q}u) {`);
       for (const v of upd) e(`      ${v} = updLeft(${v}, Lp);`);
       e(`    } else {`);
@@ -332,12 +346,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
       s *= 2;
     } else {
       e(`    let qb = (lid / ${4 * q}u) * ${4 * q}u;`);
-      e(`    let last0 = shGet(${Tn}u + qb + ${q - 1}u);`);
-      e(`    let first1 = shGet(qb + ${q}u);`);
-      e(`    let last1 = shGet(${Tn}u + qb + ${2 * q - 1}u);`);
-      e(`    let first2 = shGet(qb + ${2 * q}u);`);
-      e(`    let last2 = shGet(${Tn}u + qb + ${3 * q - 1}u);`);
-      e(`    let first3 = shGet(qb + ${3 * q}u);`);
+      e(`    let last0 = shGet(${at(`${Tn}u + qb + ${q - 1}u`)});`);
+      e(`    let first1 = shGet(${at(`qb + ${q}u`)});`);
+      e(`    let last1 = shGet(${at(`${Tn}u + qb + ${2 * q - 1}u`)});`);
+      e(`    let first2 = shGet(${at(`qb + ${2 * q}u`)});`);
+      e(`    let last2 = shGet(${at(`${Tn}u + qb + ${3 * q - 1}u`)});`);
+      e(`    let first3 = shGet(${at(`qb + ${3 * q}u`)});`);
       e(`    let L01 = mergeL(last0, first1);`);
       e(`    let L23 = mergeL(last2, first3);`);
       // s ≥ R ≥ 2, so last1 is never first1 (the CPU spec's s = 1 case cannot occur here).

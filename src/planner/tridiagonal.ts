@@ -113,6 +113,8 @@ export interface TridiagonalPlanOptions {
    * 32-way bank conflict.
    */
   swizzle?: boolean;
+  /** Two alternating exchange areas in workgroup memory, one barrier an exchange step (default true). */
+  pingPong?: boolean;
 }
 
 export interface TridiagonalLevel {
@@ -127,6 +129,8 @@ export interface TridiagonalLevel {
   interior?: 'wang-mou' | 'thomas';
   /** Wang & Mou levels: swizzled scalar arrays in workgroup memory (TridiagonalPlanOptions.swizzle). */
   swizzle?: boolean;
+  /** Wang & Mou levels: alternating exchange areas (TridiagonalPlanOptions.pingPong). */
+  pingPong?: boolean;
   /** Rows per system at this level. */
   n: number;
   /** Independent right-hand-side systems at this level (level 0: batch·nrhs). */
@@ -230,6 +234,7 @@ export function planTridiagonal(
   const interior = options.interior ?? 'thomas';
   if (interior !== 'wang-mou' && interior !== 'thomas') throw new ArgumentError('interior', interior, "'wang-mou' or 'thomas'");
   const swizzle = options.swizzle ?? true;
+  const pingPong = options.pingPong ?? true;
   const thomasThreads = Math.min(options.thomasThreads ?? THOMAS_THREADS, maxInv);
   if (!isPow2(thomasThreads)) throw new ArgumentError('thomasThreads', options.thomasThreads, 'a power of two');
 
@@ -274,7 +279,7 @@ export function planTridiagonal(
       if (rpt > npad) throw new DeviceLimitError('maxComputeInvocationsPerWorkgroup', rows / npad, maxInv, 'tridiagonal solve');
       const spw = rows / npad;
       levels.push({
-        mode: 'solve', n, systems, layout, interior, swizzle,
+        mode: 'solve', n, systems, layout, interior, swizzle, pingPong,
         rowsPerWorkgroup: rows, rowsPerThread: rpt, threads: rows / rpt,
         localStages: Math.log2(rpt), exchangeRadices: exchangeRadices(Math.log2(npad / rpt), radix),
         segment: npad, systemsPerWorkgroup: spw, chunks: 1, separators: 0,
@@ -291,7 +296,7 @@ export function planTridiagonal(
     const chunks = Math.ceil(n / (rows + 1));
     const separators = Math.floor(n / (rows + 1));
     levels.push({
-      mode: 'partition', n, systems, layout, interior, swizzle,
+      mode: 'partition', n, systems, layout, interior, swizzle, pingPong,
       rowsPerWorkgroup: rows, rowsPerThread: rpt, threads: rows / rpt,
       localStages: Math.log2(rpt), exchangeRadices: exchangeRadices(Math.log2(rows / rpt), radix),
       segment: rows, systemsPerWorkgroup: 1, chunks, separators,

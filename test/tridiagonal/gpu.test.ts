@@ -60,7 +60,7 @@ test('WebGPU radix-2 exchange steps and forced multi-stage (64-row workgroups)',
   }
 });
 
-test("WebGPU 'thomas' interior: rows per invocation 2 … 16, both layouts, complex, multi-stage", async (t) => {
+test("WebGPU 'thomas' and 'wang-mou' interiors: rows per invocation 2 … 16, both layouts, complex, multi-stage", async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
   const cases: [Shape, TridiagonalPlanOptions][] = [];
@@ -71,6 +71,9 @@ test("WebGPU 'thomas' interior: rows per invocation 2 … 16, both layouts, comp
     cases.push([{ n: 300, batch: 5, nrhs: 2, layout: 'interleaved', complex: false }, { interior: 'thomas', rowsPerThread, interleavedThomas: false }]);
     cases.push([{ n: 5000, batch: 3, nrhs: 1, layout: 'strided', complex: false }, { interior: 'thomas', rowsPerThread, maxRowsPerWorkgroup: 64, partitionRowsPerWorkgroup: 64 }]);
     cases.push([{ n: 777, batch: 3, nrhs: 2, layout: 'strided', complex: true }, { interior: 'thomas', rowsPerThread, maxRowsPerWorkgroup: 128 }]);
+    // The seeds' structure (every row through every stage), with and without alternating exchange areas.
+    cases.push([{ n: 1000, batch: 3, nrhs: 1, layout: 'strided', complex: false }, { interior: 'wang-mou', rowsPerThread, radix: rowsPerThread === 8 ? 4 : 2 }]);
+    cases.push([{ n: 3000, batch: 3, nrhs: 2, layout: 'interleaved', complex: false }, { interior: 'wang-mou', rowsPerThread, pingPong: rowsPerThread !== 4, swizzle: rowsPerThread !== 16, maxRowsPerWorkgroup: 256 }]);
   }
   for (const [sh, o] of cases) {
     const r = await runGpu(ctx, sh, 11 * sh.n + sh.batch, o);
