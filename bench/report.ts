@@ -18,13 +18,13 @@ function load(path: string): Row[] {
 }
 
 // Everything but the tridiagonal table comes from one run (bench/gpu-runs/final7.sh), the tridiagonal table
-// from bench/gpu-runs/final8-tri.sh: ours and the anchors (cuFFT, cuSPARSE, CuPy) measured in the same run.
+// from bench/gpu-runs/final10-tri.sh: ours and the anchors (cuFFT, cuSPARSE, CuPy) measured in the same run.
 const run = 'bench/results/2026-11-22-h200-final7';
 const ours = load(`${run}/ours-fft.jsonl`);
 const cufft = load(`${run}/cufft.jsonl`);
-const tri = load('bench/results/2026-11-22-h200-final8-tri/tri.jsonl');
-const triOld = load('bench/results/2026-11-22-h200-final8-tri/tri-old.jsonl');
-const cusparse = load('bench/results/2026-11-22-h200-final8-tri/cusparse.jsonl');
+const tri = load('bench/results/2026-11-22-h200-final10-tri/tri.jsonl');
+const triOld = load('bench/results/2026-11-22-h200-final10-tri/tri-old.jsonl');
+const cusparse = load('bench/results/2026-11-22-h200-final10-tri/cusparse.jsonl');
 const edm = load(`${run}/edm.jsonl`);
 const cupy = load(`${run}/cupy.jsonl`);
 const conv = load(`${run}/conv.jsonl`);
@@ -246,9 +246,10 @@ ${(() => {
 
 ${triTable()}
 
-Measured with \`bench/gpu-runs/final8-tri.sh\` (bench/results/2026-11-22-h200-final8-tri); the "previous
-kernels" columns are the kernels of commit 3194ca8 in the same run (the bench then forced radix 4). What changed,
-each measured in …-sweep-tri4 … -sweep-tri6:
+Measured with \`bench/gpu-runs/final10-tri.sh\` (bench/results/2026-11-22-h200-final10-tri); the "previous
+kernels" columns are the kernels of commit 3194ca8 in the same run (the bench then forced radix 4). A second
+pass of the same defaults in that run (tri-repeat.jsonl) agrees within 3% everywhere. What changed, each
+measured in …-sweep-tri4 … -sweep-tri7, …-tri-pingpong and the A/B columns of the final run:
 - **Bank-swizzled workgroup arrays.** An invocation reads its R consecutive rows from workgroup memory; as one
   array of row structs, lanes were R·4 words apart, an up to 32-way bank conflict on every access. Four scalar
   arrays with row v at v ^ ((v >> 5) & 31) put those rows, and the coalesced staged rows, in distinct banks
@@ -257,16 +258,21 @@ each measured in …-sweep-tri4 … -sweep-tri6:
   rows one at a time into its block's first and last rows, only those two take part in the workgroup
   stages, and the interior rows are solved by Thomas between the two known ends (O(N) work a system instead
   of O(N log N)).
+- **One barrier an exchange step** (two alternating exchange areas) and **no integer modulo per row** when
+  there is one right-hand side (the matrix index of a system was sys mod batch on every load): strided
+  N = 1024 81k → 87k, 2^24 46.5k → 49.2k (tri-head.jsonl against tri.jsonl).
 - **Smaller partition chunks** (128 rows, real strided) for N ≥ 4096.
 - **Interleaved N = 17 … 2048: one invocation a system, Thomas streamed through global memory** (c' to a
-  scratch array laid out like the input, d' to x, then the backward sweep), 8 rows loaded together and the
-  next 8 issued before the current ones are eliminated. Beyond N = 2048 there are too few systems in 2^24
-  rows for one invocation each (N = 4096: 12.2k against Wang & Mou's 14.5k).
+  scratch array laid out like the input, d' to x, then the backward sweep), 8 rows (12 from N = 512) loaded
+  together and the next ones issued before the current ones are eliminated, with the addresses of a system's
+  rows computed from two bases once (N = 512: 82.6k → 107k Mrows/s). Beyond N = 2048 there are too few
+  systems in 2^24 rows for one invocation each (N = 4096 streamed: 12.2k against Wang & Mou's 14.5k).
 
-Goals: 100,000 Mrows/s reached for strided N ≤ 128 (98k at 256, 80k at 1024, 51k at 2048 and 4096); 60,000
-beyond is not reached (~47,000, 2.1–2.2× gtsv2StridedBatch: the partition levels read every row twice and
-their kernels run at about a third of the copy bandwidth). Interleaved: at or above gtsvInterleavedBatch for
-every N it handles (up to 4096 here) except N = 4 (0.90×, 197k against 218k Mrows/s).
+Goals: 100,000 Mrows/s reached for strided N ≤ 256 (97k at 512, 87k at 1024, 58k at 2048, 54k at 4096); 60,000
+beyond is not reached (49,000–54,000, 2.0–2.3× gtsv2StridedBatch: the partition levels read every row twice
+and their kernels run at about a third of the bandwidth of a streaming kernel). Interleaved: at or above
+gtsvInterleavedBatch for every N it handles (up to 4096 here; 1.4–4.9×) except N = 4 (0.91×, 197k against
+217k Mrows/s).
 
 ## EDM batched padded 2-D convolution (seed 001's seven cases)
 

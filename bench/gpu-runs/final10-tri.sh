@@ -1,4 +1,4 @@
-# Tridiagonal table of BENCHMARKS.md (bench/results/2026-11-22-h200-final9-tri): ours (library defaults) and
+# Tridiagonal table of BENCHMARKS.md (bench/results/2026-11-22-h200-final10-tri): ours (library defaults) and
 # cuSPARSE in the same run; the kernels of commit 3194ca8 (bench-tridiagonal-old: the bench then forced
 # radix 4); and, as A/B of the last two changes, the previous commit's kernels (bench-tridiagonal-head:
 # two barriers an exchange step, a modulo per row loaded) and today's with --no-ping-pong.
