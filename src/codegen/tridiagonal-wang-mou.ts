@@ -237,10 +237,12 @@ fn checkRow(sys: u32, i: u32, r: Row) -> Row {
   e(`struct Slot { v: u32, sys: u32, i: u32, valid: bool }`);
   e(`fn slot(wg: u32, flat: u32) -> Slot {`);
   if (partition) {
-    e(`  let sys = wg / prm.chunks;`);
-    e(`  let k = wg - sys * prm.chunks;`);
-    e(`  let i = k * ${P + 1}u + flat;`);
-    e(`  return Slot(flat, sys, i, i < prm.n);`);
+    // G chunks a workgroup (chunk id wg·G + g), each seg interior rows then its separator.
+    e(`  let cid = wg * ${G}u + flat / ${seg}u;`);
+    e(`  let sys = cid / prm.chunks;`);
+    e(`  let k = cid - sys * prm.chunks;`);
+    e(`  let i = k * ${seg + 1}u + flat % ${seg}u;`);
+    e(`  return Slot(flat, sys, i, sys < prm.nsys && i < prm.n);`);
   } else if (layout === 'interleaved' && G > 1) {
     // Consecutive invocations take consecutive systems: contiguous in the interleaved layout.
     e(`  let sl = flat % ${G}u;`);
@@ -383,34 +385,37 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 
   // The system (or chunk) of this invocation's register rows.
   if (partition) {
-    e(`  let mySys = wg / prm.chunks;`);
-    e(`  let myK = wg - mySys * prm.chunks;`);
+    e(`  let myChunk = wg * ${G}u + (lid * ${R}u) / ${seg}u;`);
+    e(`  let mySys = myChunk / prm.chunks;`);
+    e(`  let myK = myChunk - mySys * prm.chunks;`);
+    e(`  let cl = lid % ${Tn / G}u; // invocation within its chunk`);
   } else {
     e(`  let mySys = wg * ${G}u + (lid * ${R}u) / ${seg}u;`);
   }
 
   if (mode === 'reduce') {
     // First row (invocation 0, r0) and last row (invocation T−1, r_{R−1}), normalised by their diagonal.
-    e(`  let bo = (mySys * prm.chunks + myK) * 6u;`);
-    e(`  if (lid == 0u) {`);
+    e(`  let bo = myChunk * 6u;`);
+    e(`  if (cl == 0u && mySys < prm.nsys) {`);
     e(`    let w = ${first};`);
     e(`    if (badpivot(w.b)) { flags |= 1u; }`);
     e(`    BND[bo] = dv(w.a, w.b); BND[bo + 1u] = dv(w.c, w.b); BND[bo + 2u] = dv(w.d, w.b);`);
     e(`  }`);
-    e(`  if (lid == ${Tn - 1}u) {`);
+    e(`  if (cl == ${Tn / G - 1}u && mySys < prm.nsys) {`);
     e(`    let w = ${last};`);
     e(`    if (badpivot(w.b)) { flags |= 1u; }`);
     e(`    BND[bo + 3u] = dv(w.a, w.b); BND[bo + 4u] = dv(w.c, w.b); BND[bo + 5u] = dv(w.d, w.b);`);
     e(`  }`);
-    e(`  if (flags != 0u) { flagStatus(mySys, flags); }`);
+    e(`  if (flags != 0u && mySys < prm.nsys) { flagStatus(mySys, flags); }`);
     e(`}`);
   } else {
     if (mode === 'expand') {
       e(`  var xL = ZERO;`);
       e(`  var xR = ZERO;`);
-      e(`  if (myK > 0u) { xL = XC[mySys * prm.seps + myK - 1u]; }`);
-      e(`  if (myK < prm.seps) { xR = XC[mySys * prm.seps + myK]; }`);
-      e(`  if (lid == 0u && myK < prm.seps) { X[rhsAddr(mySys, myK * ${P + 1}u + ${P}u)] = xR; }`);
+      e(`  let live = mySys < prm.nsys;`);
+      e(`  if (live && myK > 0u) { xL = XC[mySys * prm.seps + myK - 1u]; }`);
+      e(`  if (live && myK < prm.seps) { xR = XC[mySys * prm.seps + myK]; }`);
+      e(`  if (live && cl == 0u && myK < prm.seps) { X[rhsAddr(mySys, myK * ${seg + 1}u + ${seg}u)] = xR; }`);
     }
     e(`  workgroupBarrier(); // everyone is done reading sh`);
     // x of a row over the block's outer neighbours: 0 beyond a whole system, the separators in 'expand'.

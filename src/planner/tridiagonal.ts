@@ -77,6 +77,11 @@ export interface TridiagonalPlanOptions {
    * workgroups resident), although the coarse system is larger.
    */
   partitionRowsPerWorkgroup?: number;
+  /**
+   * Partition chunks a workgroup reduces side by side (power of two; default 1). The level's segment is
+   * the chunk, its rowsPerWorkgroup the chunks of a workgroup together, systemsPerWorkgroup their count.
+   */
+  partitionChunksPerWorkgroup?: number;
   /** Rows a 'solve' workgroup aims for when systems are small (power of two). Default 1024 (512 complex). */
   targetRowsPerWorkgroup?: number;
   /**
@@ -143,8 +148,9 @@ export interface TridiagonalLevel {
   /** log2(rowsPerThread) stages in registers, then these exchange steps (each 2 or 4). */
   localStages: number;
   exchangeRadices: number[];
-  /** 'solve': padded system size (power of two); 'partition': = rowsPerWorkgroup. */
+  /** 'solve': padded system size (power of two); 'partition': the chunk's interior rows. */
   segment: number;
+  /** 'solve': systems a workgroup; 'partition': chunks a workgroup. */
   systemsPerWorkgroup: number;
   /** 'partition' only: chunks per system and separator rows per system (= next level's n). */
   chunks: number;
@@ -291,16 +297,22 @@ export function planTridiagonal(
     const prow = options.partitionRowsPerWorkgroup ?? (stridedReal ? 128 : problem.complex ? 256 : 512);
     if (!isPow2(prow) || prow < 2) throw new ArgumentError('partitionRowsPerWorkgroup', prow, 'a power of two ≥ 2');
     const rows = Math.min(maxRows, prow);
+    const cpw0 = options.partitionChunksPerWorkgroup ?? 1;
+    if (!isPow2(cpw0)) throw new ArgumentError('partitionChunksPerWorkgroup', cpw0, 'a power of two');
     let rpt = Math.min(rpt0, rows);
     while (rows / rpt > maxInv) rpt *= 2;
+    // Several chunks a workgroup (each reduced on its own, like several small systems in a 'solve'
+    // workgroup) while they fit the workgroup memory and invocation limits.
+    let cpw = cpw0;
+    while (cpw > 1 && (rows * cpw > maxRows || (rows * cpw) / rpt > maxInv)) cpw /= 2;
     const chunks = Math.ceil(n / (rows + 1));
     const separators = Math.floor(n / (rows + 1));
     levels.push({
       mode: 'partition', n, systems, layout, interior, swizzle, pingPong,
-      rowsPerWorkgroup: rows, rowsPerThread: rpt, threads: rows / rpt,
+      rowsPerWorkgroup: rows * cpw, rowsPerThread: rpt, threads: (rows * cpw) / rpt,
       localStages: Math.log2(rpt), exchangeRadices: exchangeRadices(Math.log2(rows / rpt), radix),
-      segment: rows, systemsPerWorkgroup: 1, chunks, separators,
-      workgroups: systems * chunks,
+      segment: rows, systemsPerWorkgroup: cpw, chunks, separators,
+      workgroups: Math.ceil((systems * chunks) / cpw),
     });
     n = separators;
     layout = 'strided';

@@ -71,6 +71,10 @@ test("WebGPU 'thomas' and 'wang-mou' interiors: rows per invocation 2 … 16, bo
     cases.push([{ n: 300, batch: 5, nrhs: 2, layout: 'interleaved', complex: false }, { interior: 'thomas', rowsPerThread, interleavedThomas: false }]);
     cases.push([{ n: 5000, batch: 3, nrhs: 1, layout: 'strided', complex: false }, { interior: 'thomas', rowsPerThread, maxRowsPerWorkgroup: 64, partitionRowsPerWorkgroup: 64 }]);
     cases.push([{ n: 777, batch: 3, nrhs: 2, layout: 'strided', complex: true }, { interior: 'thomas', rowsPerThread, maxRowsPerWorkgroup: 128 }]);
+    // Several partition chunks a workgroup (chunk count not a multiple of it; both layouts, complex).
+    cases.push([{ n: 3001, batch: 3, nrhs: 2, layout: 'strided', complex: false }, { rowsPerThread, maxRowsPerWorkgroup: 256, partitionRowsPerWorkgroup: 64, partitionChunksPerWorkgroup: 4 }]);
+    cases.push([{ n: 1500, batch: 5, nrhs: 1, layout: 'interleaved', complex: false }, { rowsPerThread, interleavedStreamRows: Infinity, maxRowsPerWorkgroup: 128, partitionRowsPerWorkgroup: 32, partitionChunksPerWorkgroup: 2 }]);
+    cases.push([{ n: 999, batch: 3, nrhs: 1, layout: 'strided', complex: true }, { rowsPerThread, maxRowsPerWorkgroup: 128, partitionRowsPerWorkgroup: 32, partitionChunksPerWorkgroup: 4, interior: 'wang-mou' }]);
     // The seeds' structure (every row through every stage), with and without alternating exchange areas.
     cases.push([{ n: 1000, batch: 3, nrhs: 1, layout: 'strided', complex: false }, { interior: 'wang-mou', rowsPerThread, radix: rowsPerThread === 8 ? 4 : 2 }]);
     cases.push([{ n: 3000, batch: 3, nrhs: 2, layout: 'interleaved', complex: false }, { interior: 'wang-mou', rowsPerThread, pingPong: rowsPerThread !== 4, swizzle: rowsPerThread !== 16, maxRowsPerWorkgroup: 256 }]);

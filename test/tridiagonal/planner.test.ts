@@ -91,3 +91,11 @@ test('kernel cache keys change exactly with the generated code', () => {
   assert.notEqual(a.key, c.key);
   assert.match(a.wgsl, /workgroupBarrier/);
 });
+
+test('several partition chunks a workgroup: segment is the chunk, capped by workgroup memory', () => {
+  const l = planTridiagonal(prob(3001, 3), H200, { maxRowsPerWorkgroup: 256, partitionRowsPerWorkgroup: 64, partitionChunksPerWorkgroup: 4 }).levels[0];
+  assert.deepEqual([l.mode, l.segment, l.systemsPerWorkgroup, l.rowsPerWorkgroup, l.chunks, l.workgroups], ['partition', 64, 4, 256, Math.ceil(3001 / 65), Math.ceil((3 * Math.ceil(3001 / 65)) / 4)]);
+  const capped = planTridiagonal(prob(3001, 3), H200, { maxRowsPerWorkgroup: 128, partitionRowsPerWorkgroup: 64, partitionChunksPerWorkgroup: 4 }).levels[0];
+  assert.equal(capped.systemsPerWorkgroup, 2);
+  assert.throws(() => planTridiagonal(prob(3001, 3), H200, { partitionChunksPerWorkgroup: 3 }), ArgumentError);
+});

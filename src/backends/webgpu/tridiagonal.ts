@@ -270,7 +270,7 @@ export class TridiagonalGpuExecutor {
       const bnd = this.scratch(maxSys * lv.chunks * 6, `tridiagonal L${l} boundary rows`);
       const reduce = await getPipeline(ctx, wangMouKernel(wangMouSpec(lv, 'reduce', problem.complex)));
       down.push({ pipeline: reduce, block: l, bindings: ['params', arr.A, arr.B, arr.C, arr.D, 'status', bnd] });
-      const form = await getPipeline(ctx, formCoarseKernel({ complex: problem.complex, layout: lv.layout, chunkRows: lv.rowsPerWorkgroup }));
+      const form = await getPipeline(ctx, formCoarseKernel({ complex: problem.complex, layout: lv.layout, chunkRows: lv.segment }));
       const next = arrays[l + 1];
       down.push({ pipeline: form, block: formBlock[l], bindings: ['params', arr.A, arr.B, arr.C, arr.D, 'status', bnd, next.A as GPUBuffer, next.B as GPUBuffer, next.C as GPUBuffer, next.D as GPUBuffer] });
       const expand = await getPipeline(ctx, wangMouKernel(wangMouSpec(lv, 'expand', problem.complex)));
@@ -287,7 +287,7 @@ export class TridiagonalGpuExecutor {
       blocks.forEach((bk, bi) => {
         const lv = levels[bk.level];
         const l = bk.level;
-        const total = bk.form ? c.systems * lv.separators : lv.mode === 'solve' ? Math.ceil(c.systems / lv.systemsPerWorkgroup) : c.systems * lv.chunks;
+        const total = bk.form ? c.systems * lv.separators : lv.mode === 'solve' ? Math.ceil(c.systems / lv.systemsPerWorkgroup) : Math.ceil((c.systems * lv.chunks) / lv.systemsPerWorkgroup);
         const grid = dispatchGrid(bk.form ? Math.ceil(total / FORM_WORKGROUP) : total, maxDim);
         gridsOfChunk.push(grid);
         words.set([
