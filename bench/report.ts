@@ -261,7 +261,9 @@ measured in …-sweep-tri4 … -sweep-tri7, …-tri-pingpong and the A/B columns
 - **One barrier an exchange step** (two alternating exchange areas) and **no integer modulo per row** when
   there is one right-hand side (the matrix index of a system was sys mod batch on every load): strided
   N = 1024 81k → 87k, 2^24 46.5k → 49.2k (tri-head.jsonl against tri.jsonl).
-- **Smaller partition chunks** (128 rows, real strided) for N ≥ 4096.
+- **Smaller partition chunks** (128 rows, real strided) for N ≥ 4096. Several chunks a workgroup (option
+  \`partitionChunksPerWorkgroup\`, to lift the limit of 32 resident one-warp workgroups an SM) measured slower
+  (2^24: 45.3k with one chunk, 43.8k / 43.0k / 41.3k with 2 / 4 / 8, …-sweep-tri8), so the default stays 1.
 - **Interleaved N = 17 … 2048: one invocation a system, Thomas streamed through global memory** (c' to a
   scratch array laid out like the input, d' to x, then the backward sweep), 8 rows (12 from N = 512) loaded
   together and the next ones issued before the current ones are eliminated, with the addresses of a system's
