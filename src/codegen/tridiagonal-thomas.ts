@@ -1,11 +1,12 @@
 /**
- * WGSL for small systems in the interleaved layout (gtsvInterleavedBatch's layout: row i of system j at
+ * WGSL for systems in the interleaved layout (gtsvInterleavedBatch's layout: row i of system j at
  * i·batch + j): one invocation solves one system by the Thomas algorithm, so neighbouring invocations
- * read neighbouring addresses for every row and no workgroup exchange is needed. It is the level the
- * planner picks for interleaved systems of at most THOMAS_MAX_ROWS rows (planner/tridiagonal.ts); the
- * Wang & Mou kernels stage such systems through workgroup memory instead.
+ * read neighbouring addresses for every row and no workgroup exchange is needed. thomasKernel keeps the
+ * system in registers (interleaved systems of at most THOMAS_MAX_ROWS rows); thomasStreamKernel streams
+ * larger ones through global memory (up to STREAM_MAX_ROWS rows by default, planner/tridiagonal.ts); the
+ * Wang & Mou kernels stage systems through workgroup memory instead.
  *
- * All rows are loaded first (unrolled over the padded size, guarded by the runtime n), so their loads are
+ * thomasKernel: all rows are loaded first (unrolled over the padded size, guarded by the runtime n), so their loads are
  * in flight together; then the forward elimination and the back substitution run in registers. The same
  * bindings, uniforms and status bits as the Wang & Mou 'solve' kernel: 1 bad pivot, 2 non-finite result,
  * 4 not diagonally dominant (the checkRow test).

@@ -11,7 +11,11 @@
  *   workgroup. Each invocation holds `rowsPerThread` consecutive rows in registers: the first
  *   log2(rowsPerThread) Wang & Mou stages run in registers without any exchange, the remaining ones
  *   exchange only the boundary (centre) equations of each block through workgroup memory, one barrier
- *   pair per radix-2 or radix-4 step (`exchangeRadices`).
+ *   pair per radix-2 or radix-4 step (`exchangeRadices`). With the default 'thomas' interior an
+ *   invocation first merges its rows into its block's first and last rows and only those two go through
+ *   the exchange steps; its interior rows are solved by Thomas at the end.
+ * - 'solve' with algorithm 'thomas' / 'thomas-stream' (interleaved layout): one invocation a system, the
+ *   system in registers (≤ THOMAS_MAX_ROWS rows) or streamed through a global scratch array.
  * - 'partition': the system is larger than a workgroup. Rows are cut into chunks of
  *   `rowsPerWorkgroup` interior rows followed by one separator row (period rowsPerWorkgroup + 1). A
  *   workgroup reduces its chunk with Wang & Mou, which expresses every interior row through the two
