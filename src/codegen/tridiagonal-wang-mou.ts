@@ -43,6 +43,8 @@ export interface WangMouKernelSpec {
   swizzle: boolean;
   /** Alternate two exchange areas (one barrier an exchange step instead of two) when R ≥ 4. */
   pingPong: boolean;
+  /** 'thomas' interior: block-boundary rows kept normalised (ROW_NORMALIZED_WGSL). */
+  normalized: boolean;
 }
 
 export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex: boolean): WangMouKernelSpec {
@@ -53,6 +55,7 @@ export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex:
     interior: level.interior ?? 'wang-mou',
     swizzle: level.swizzle ?? true,
     pingPong: level.pingPong ?? true,
+    normalized: (level.interior ?? 'wang-mou') === 'thomas' && (level.normalized ?? true),
   };
 }
 
@@ -138,6 +141,40 @@ fn identityRow() -> Row { return Row(ZERO, ONE, ZERO, ZERO); }
 `;
 
 /**
+ * Row algebra over normalised rows (b = 1), for the 'thomas' interior: a merge then costs one reciprocal
+ * (normalising L') and the updates of other rows are multiply-adds only, where the general forms divide
+ * once or twice a row. Same names and results as ROW_WGSL up to rounding.
+ */
+export const ROW_NORMALIZED_WGSL = `
+struct Row { a: T, b: T, c: T, d: T }
+
+var<private> flags: u32 = 0u;
+
+fn normRow(w: Row) -> Row {
+  if (badpivot(w.b)) { flags |= 1u; }
+  let s = dv(ONE, w.b);
+  return Row(mul(w.a, s), ONE, mul(w.c, s), mul(w.d, s));
+}
+// R normalised: L' = L − a_L·R, normalised (L need not be).
+fn mergeL(R: Row, L: Row) -> Row {
+  let f = L.a;
+  return normRow(Row(-mul(f, R.a), L.b - mul(f, R.c), L.c, L.d - mul(f, R.d)));
+}
+// Lp normalised: eliminate x_{m+1}.
+fn updLeft(w: Row, Lp: Row) -> Row {
+  let g = w.c;
+  return Row(w.a - mul(g, Lp.a), w.b, -mul(g, Lp.c), w.d - mul(g, Lp.d));
+}
+// R and Lp normalised: eliminate x_m with R, then x_{m+1} with L'.
+fn updRight(w: Row, R: Row, Lp: Row) -> Row {
+  let f = w.a;
+  let g = -mul(f, R.c);
+  return Row(-mul(f, R.a) - mul(g, Lp.a), w.b, w.c - mul(g, Lp.c), (w.d - mul(f, R.d)) - mul(g, Lp.d));
+}
+fn identityRow() -> Row { return Row(ZERO, ONE, ZERO, ZERO); }
+`;
+
+/**
  * Addresses of matrix element (sys, i) and of right-hand-side / solution element (sys, i) within the
  * bound windows (the executor binds aligned windows of the user's arrays and passes the remainders), and
  * the status word of a system.
@@ -182,7 +219,8 @@ export function wangMouKernel(spec: WangMouKernelSpec): KernelSource {
   e(`// ${P} rows per workgroup, ${R} rows per invocation, ${Tn} invocations, exchange radices [${spec.exchangeRadices.join(', ')}].`);
   e(scalarHelpers(complex));
   e(PARAMS_WGSL);
-  e(ROW_WGSL);
+  const nrm = spec.normalized && spec.interior === 'thomas';
+  e(nrm ? ROW_NORMALIZED_WGSL : ROW_WGSL);
   e(`@group(0) @binding(0) var<uniform> prm: Params;`);
   e(`@group(0) @binding(1) var<storage, read> A: array<T>;`);
   e(`@group(0) @binding(2) var<storage, read> B: array<T>;`);
@@ -289,8 +327,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     // The block's first and last rows over the block's neighbours (x_{p−1}, x_{p+R}), by merging one row
     // at a time: O(R) work instead of the O(R log R) of the Wang & Mou local stages; the original rows
     // r0 … r_{R−1} stay untouched for the interior solve at the end.
-    e(`  var bF = r0;`);
-    e(`  var bL = r0;`);
+    e(`  var bF = ${nrm ? 'normRow(r0)' : 'r0'};`);
+    e(`  var bL = bF;`);
     for (let j = 1; j < R; j++) {
       e(`  {`);
       e(`    let Lp = mergeL(bL, r${j});`);
@@ -399,12 +437,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     e(`  if (cl == 0u && mySys < prm.nsys) {`);
     e(`    let w = ${first};`);
     e(`    if (badpivot(w.b)) { flags |= 1u; }`);
-    e(`    BND[bo] = dv(w.a, w.b); BND[bo + 1u] = dv(w.c, w.b); BND[bo + 2u] = dv(w.d, w.b);`);
+    if (nrm) e(`    BND[bo] = w.a; BND[bo + 1u] = w.c; BND[bo + 2u] = w.d;`);
+    else e(`    BND[bo] = dv(w.a, w.b); BND[bo + 1u] = dv(w.c, w.b); BND[bo + 2u] = dv(w.d, w.b);`);
     e(`  }`);
     e(`  if (cl == ${Tn / G - 1}u && mySys < prm.nsys) {`);
     e(`    let w = ${last};`);
     e(`    if (badpivot(w.b)) { flags |= 1u; }`);
-    e(`    BND[bo + 3u] = dv(w.a, w.b); BND[bo + 4u] = dv(w.c, w.b); BND[bo + 5u] = dv(w.d, w.b);`);
+    if (nrm) e(`    BND[bo + 3u] = w.a; BND[bo + 4u] = w.c; BND[bo + 5u] = w.d;`);
+    else e(`    BND[bo + 3u] = dv(w.a, w.b); BND[bo + 4u] = dv(w.c, w.b); BND[bo + 5u] = dv(w.d, w.b);`);
     e(`  }`);
     e(`  if (flags != 0u && mySys < prm.nsys) { flagStatus(mySys, flags); }`);
     e(`}`);
@@ -419,7 +459,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     }
     e(`  workgroupBarrier(); // everyone is done reading sh`);
     // x of a row over the block's outer neighbours: 0 beyond a whole system, the separators in 'expand'.
-    const xOf = (w: string) => mode === 'expand' ? `dv((${w}.d - mul(${w}.a, xL)) - mul(${w}.c, xR), ${w}.b)` : `dv(${w}.d, ${w}.b)`;
+    const xOf = (w: string) => nrm
+      ? (mode === 'expand' ? `(${w}.d - mul(${w}.a, xL)) - mul(${w}.c, xR)` : `${w}.d`)
+      : (mode === 'expand' ? `dv((${w}.d - mul(${w}.a, xL)) - mul(${w}.c, xR), ${w}.b)` : `dv(${w}.d, ${w}.b)`);
     if (!thomas) {
       for (let j = 0; j < R; j++) {
         e(`  {`);
@@ -433,7 +475,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
       // The exchange steps leave this block's first and last rows over the outer neighbours of the
       // workgroup's system (or chunk), so their x is known here; the interior rows 1 … R−2 are then a
       // tridiagonal system with known ends x_first, x_last: Thomas in registers on the original rows.
-      e(`  if (badpivot(bF.b) || badpivot(bL.b)) { flags |= 1u; }`);
+      if (!nrm) e(`  if (badpivot(bF.b) || badpivot(bL.b)) { flags |= 1u; }`);
       e(`  let x0 = ${xOf('bF')};`);
       if (R > 1) e(`  let x${R - 1} = ${xOf('bL')};`);
       if (R > 2) {
@@ -443,8 +485,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
           const dj = j === R - 2 ? `r${j}.d - mul(r${j}.c, x${R - 1})` : `r${j}.d`;
           e(`  let m${j} = r${j}.b - mul(r${j}.a, cp${j - 1});`);
           e(`  if (badpivot(m${j})) { flags |= 1u; }`);
-          e(`  let cp${j} = ${j === R - 2 ? 'ZERO' : `dv(r${j}.c, m${j})`};`);
-          e(`  let dp${j} = dv((${dj}) - mul(r${j}.a, dp${j - 1}), m${j});`);
+          if (nrm) {
+            // One reciprocal a row instead of two divisions.
+            e(`  let iv${j} = dv(ONE, m${j});`);
+            e(`  let cp${j} = ${j === R - 2 ? 'ZERO' : `mul(r${j}.c, iv${j})`};`);
+            e(`  let dp${j} = mul((${dj}) - mul(r${j}.a, dp${j - 1}), iv${j});`);
+          } else {
+            e(`  let cp${j} = ${j === R - 2 ? 'ZERO' : `dv(r${j}.c, m${j})`};`);
+            e(`  let dp${j} = dv((${dj}) - mul(r${j}.a, dp${j - 1}), m${j});`);
+          }
         }
         e(`  let x${R - 2} = dp${R - 2};`);
         for (let j = R - 3; j >= 1; j--) e(`  let x${j} = dp${j} - mul(cp${j}, x${j + 1});`);

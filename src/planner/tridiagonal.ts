@@ -125,6 +125,11 @@ export interface TridiagonalPlanOptions {
   swizzle?: boolean;
   /** Two alternating exchange areas in workgroup memory, one barrier an exchange step (default true). */
   pingPong?: boolean;
+  /**
+   * 'thomas' interior: keep the block-boundary rows normalised (b = 1), so that a merge costs one
+   * reciprocal and the row updates no division at all. Default true.
+   */
+  normalizedRows?: boolean;
 }
 
 export interface TridiagonalLevel {
@@ -141,6 +146,8 @@ export interface TridiagonalLevel {
   swizzle?: boolean;
   /** Wang & Mou levels: alternating exchange areas (TridiagonalPlanOptions.pingPong). */
   pingPong?: boolean;
+  /** Wang & Mou levels with the 'thomas' interior: normalised boundary rows (TridiagonalPlanOptions.normalizedRows). */
+  normalized?: boolean;
   /** Rows per system at this level. */
   n: number;
   /** Independent right-hand-side systems at this level (level 0: batch·nrhs). */
@@ -246,6 +253,7 @@ export function planTridiagonal(
   if (interior !== 'wang-mou' && interior !== 'thomas') throw new ArgumentError('interior', interior, "'wang-mou' or 'thomas'");
   const swizzle = options.swizzle ?? true;
   const pingPong = options.pingPong ?? true;
+  const normalized = options.normalizedRows ?? true;
   const thomasThreads = Math.min(options.thomasThreads ?? THOMAS_THREADS, maxInv);
   if (!isPow2(thomasThreads)) throw new ArgumentError('thomasThreads', options.thomasThreads, 'a power of two');
 
@@ -290,7 +298,7 @@ export function planTridiagonal(
       if (rpt > npad) throw new DeviceLimitError('maxComputeInvocationsPerWorkgroup', rows / npad, maxInv, 'tridiagonal solve');
       const spw = rows / npad;
       levels.push({
-        mode: 'solve', n, systems, layout, interior, swizzle, pingPong,
+        mode: 'solve', n, systems, layout, interior, swizzle, pingPong, normalized,
         rowsPerWorkgroup: rows, rowsPerThread: rpt, threads: rows / rpt,
         localStages: Math.log2(rpt), exchangeRadices: exchangeRadices(Math.log2(npad / rpt), radix),
         segment: npad, systemsPerWorkgroup: spw, chunks: 1, separators: 0,
@@ -313,7 +321,7 @@ export function planTridiagonal(
     const chunks = Math.ceil(n / (rows + 1));
     const separators = Math.floor(n / (rows + 1));
     levels.push({
-      mode: 'partition', n, systems, layout, interior, swizzle, pingPong,
+      mode: 'partition', n, systems, layout, interior, swizzle, pingPong, normalized,
       rowsPerWorkgroup: rows * cpw, rowsPerThread: rpt, threads: (rows * cpw) / rpt,
       localStages: Math.log2(rpt), exchangeRadices: exchangeRadices(Math.log2(rows / rpt), radix),
       segment: rows, systemsPerWorkgroup: cpw, chunks, separators,

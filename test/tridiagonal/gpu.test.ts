@@ -71,6 +71,8 @@ test("WebGPU 'thomas' and 'wang-mou' interiors: rows per invocation 2 … 16, bo
     cases.push([{ n: 300, batch: 5, nrhs: 2, layout: 'interleaved', complex: false }, { interior: 'thomas', rowsPerThread, interleavedThomas: false }]);
     cases.push([{ n: 5000, batch: 3, nrhs: 1, layout: 'strided', complex: false }, { interior: 'thomas', rowsPerThread, maxRowsPerWorkgroup: 64, partitionRowsPerWorkgroup: 64 }]);
     cases.push([{ n: 777, batch: 3, nrhs: 2, layout: 'strided', complex: true }, { interior: 'thomas', rowsPerThread, maxRowsPerWorkgroup: 128 }]);
+    // Boundary rows not normalised (the division forms of the row algebra).
+    cases.push([{ n: 5000, batch: 3, nrhs: 1, layout: 'strided', complex: rowsPerThread === 2 }, { interior: 'thomas', rowsPerThread, normalizedRows: false, maxRowsPerWorkgroup: 256, partitionRowsPerWorkgroup: 128 }]);
     // Several partition chunks a workgroup (chunk count not a multiple of it; both layouts, complex).
     cases.push([{ n: 3001, batch: 3, nrhs: 2, layout: 'strided', complex: false }, { rowsPerThread, maxRowsPerWorkgroup: 256, partitionRowsPerWorkgroup: 64, partitionChunksPerWorkgroup: 4 }]);
     cases.push([{ n: 1500, batch: 5, nrhs: 1, layout: 'interleaved', complex: false }, { rowsPerThread, interleavedStreamRows: Infinity, maxRowsPerWorkgroup: 128, partitionRowsPerWorkgroup: 32, partitionChunksPerWorkgroup: 2 }]);
