@@ -69,8 +69,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     e(`  if (${i}u < n) {`);
     e(`    let den = w${i}.b - mul(w${i}.a, cp);`);
     e(`    if (badpivot(den)) { flags |= 1u; }`);
-    e(`    cp = dv(w${i}.c, den);`);
-    e(`    dp = dv(w${i}.d - mul(w${i}.a, dp), den);`);
+    e(`    let iv = dv(ONE, den); // one reciprocal a row instead of two divisions`);
+    e(`    cp = mul(w${i}.c, iv);`);
+    e(`    dp = mul(w${i}.d - mul(w${i}.a, dp), iv);`);
     e(`    c${i} = cp;`);
     e(`    d${i} = dp;`);
     e(`  }`);
@@ -161,8 +162,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     e(`        if (mag(w${j}.b) < mag(w${j}.a) + mag(w${j}.c)) { flags |= 4u; }`);
     e(`        let den = w${j}.b - mul(w${j}.a, cp);`);
     e(`        if (badpivot(den)) { flags |= 1u; }`);
-    e(`        cp = dv(w${j}.c, den);`);
-    e(`        dp = dv(w${j}.d - mul(w${j}.a, dp), den);`);
+    e(`        let iv = dv(ONE, den);`);
+    e(`        cp = mul(w${j}.c, iv);`);
+    e(`        dp = mul(w${j}.d - mul(w${j}.a, dp), iv);`);
     e(`        CP[i * ns + sys] = cp;`);
     e(`        X[rBase + i * prm.stride] = dp;`);
     e(`      }`);
