@@ -273,8 +273,14 @@ fn checkRow(sys: u32, i: u32, r: Row) -> Row {
 
   // Mapping of a flat load index (k*T + lid) to (virtual row v in the workgroup array, sys, i).
   e(`struct Slot { v: u32, sys: u32, i: u32, valid: bool }`);
+  if (partition && G === 1) e(`var<private> chunkSys: u32;\nvar<private> chunkK: u32;`);
   e(`fn slot(wg: u32, flat: u32) -> Slot {`);
-  if (partition) {
+  if (partition && G === 1) {
+    // One chunk a workgroup: its system and index are computed once in main (chunkSys, chunkK), not with
+    // an integer division by a runtime value for every row loaded and stored.
+    e(`  let i = chunkK * ${seg + 1}u + flat;`);
+    e(`  return Slot(flat, chunkSys, i, chunkSys < prm.nsys && i < prm.n);`);
+  } else if (partition) {
     // G chunks a workgroup (chunk id wg·G + g), each seg interior rows then its separator.
     e(`  let cid = wg * ${G}u + flat / ${seg}u;`);
     e(`  let sys = cid / prm.chunks;`);
@@ -302,7 +308,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   // Uniform for the whole workgroup (built from workgroup_id and uniforms), so the barriers below stay
   // in uniform control flow.
   if (wg >= prm.total) { return; }
-`);
+${partition && G === 1 ? '  chunkSys = wg / prm.chunks;\n  chunkK = wg - chunkSys * prm.chunks;\n' : ''}`);
   // Coalesced, staged load, unrolled with every global load issued before any is used (a rolled loop
   // waits one memory latency per row; the same change sped up the FFT's staged copies on an H200).
   for (let k = 0; k < R; k++) {
