@@ -45,6 +45,8 @@ export interface WangMouKernelSpec {
   pingPong: boolean;
   /** 'thomas' interior: block-boundary rows kept normalised (ROW_NORMALIZED_WGSL). */
   normalized: boolean;
+  /** Normalised radix-2 exchange steps without a branch between the left and right rows of a merge. */
+  branchFree: boolean;
 }
 
 export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex: boolean): WangMouKernelSpec {
@@ -56,6 +58,7 @@ export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex:
     swizzle: level.swizzle ?? true,
     pingPong: level.pingPong ?? true,
     normalized: (level.interior ?? 'wang-mou') === 'thomas' && (level.normalized ?? true),
+    branchFree: level.branchFree ?? true,
   };
 }
 
@@ -383,6 +386,26 @@ ${partition && G === 1 ? '  chunkSys = wg / prm.chunks;\n  chunkK = wg - chunkSy
       e(`    let base = (lid / ${2 * q}u) * ${2 * q}u;`);
       e(`    let Rr = shGet(${at(`${Tn}u + base + ${q - 1}u`)});`);
       e(`    let Lp = mergeL(Rr, shGet(${at(`base + ${q}u`)}));`);
+      if (nrm && spec.branchFree) {
+        // Left and right rows in one form, w' = (keepA·a + α·R.a + β·L'.a, b, keepC·c + β·L'.c, d + α·R.d + β·L'.d):
+        // left α = 0, β = −c, keepA; right α = −a, β = a·R.c, keepC. While blocks are smaller than a warp
+        // both halves of a merge share warps, and a branch would run both updates one after the other.
+        e(`    let right = lid >= base + ${q}u;`);
+        for (const v of upd) {
+          e(`    {`);
+          e(`      let al = select(ZERO, -${v}.a, right);`);
+          e(`      let be = select(-${v}.c, mul(${v}.a, Rr.c), right);`);
+          e(`      let na = select(${v}.a, ZERO, right) + mul(al, Rr.a) + mul(be, Lp.a);`);
+          e(`      let nc = select(ZERO, ${v}.c, right) + mul(be, Lp.c);`);
+          e(`      let nd = (${v}.d + mul(al, Rr.d)) + mul(be, Lp.d);`);
+          e(`      ${v} = Row(na, ${v}.b, nc, nd);`);
+          e(`    }`);
+        }
+        e(`    if (lid == base + ${q}u) { ${upd[0]} = Lp; }`);
+        s *= 2;
+        e(`  }`);
+        continue;
+      }
       e(`    if (lid < base + ${q}u) {`);
       for (const v of upd) e(`      ${v} = updLeft(${v}, Lp);`);
       e(`    } else {`);

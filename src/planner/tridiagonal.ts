@@ -130,6 +130,8 @@ export interface TridiagonalPlanOptions {
    * reciprocal and the row updates no division at all. Default true.
    */
   normalizedRows?: boolean;
+  /** Normalised radix-2 exchange steps as one branch-free update of left and right rows. Default true. */
+  branchFree?: boolean;
 }
 
 export interface TridiagonalLevel {
@@ -148,6 +150,8 @@ export interface TridiagonalLevel {
   pingPong?: boolean;
   /** Wang & Mou levels with the 'thomas' interior: normalised boundary rows (TridiagonalPlanOptions.normalizedRows). */
   normalized?: boolean;
+  /** Branch-free normalised radix-2 exchange steps (TridiagonalPlanOptions.branchFree). */
+  branchFree?: boolean;
   /** Rows per system at this level. */
   n: number;
   /** Independent right-hand-side systems at this level (level 0: batch·nrhs). */
@@ -254,6 +258,7 @@ export function planTridiagonal(
   const swizzle = options.swizzle ?? true;
   const pingPong = options.pingPong ?? true;
   const normalized = options.normalizedRows ?? true;
+  const branchFree = options.branchFree ?? true;
   const thomasThreads = Math.min(options.thomasThreads ?? THOMAS_THREADS, maxInv);
   if (!isPow2(thomasThreads)) throw new ArgumentError('thomasThreads', options.thomasThreads, 'a power of two');
 
@@ -298,7 +303,7 @@ export function planTridiagonal(
       if (rpt > npad) throw new DeviceLimitError('maxComputeInvocationsPerWorkgroup', rows / npad, maxInv, 'tridiagonal solve');
       const spw = rows / npad;
       levels.push({
-        mode: 'solve', n, systems, layout, interior, swizzle, pingPong, normalized,
+        mode: 'solve', n, systems, layout, interior, swizzle, pingPong, normalized, branchFree,
         rowsPerWorkgroup: rows, rowsPerThread: rpt, threads: rows / rpt,
         localStages: Math.log2(rpt), exchangeRadices: exchangeRadices(Math.log2(npad / rpt), radix),
         segment: npad, systemsPerWorkgroup: spw, chunks: 1, separators: 0,
@@ -321,7 +326,7 @@ export function planTridiagonal(
     const chunks = Math.ceil(n / (rows + 1));
     const separators = Math.floor(n / (rows + 1));
     levels.push({
-      mode: 'partition', n, systems, layout, interior, swizzle, pingPong, normalized,
+      mode: 'partition', n, systems, layout, interior, swizzle, pingPong, normalized, branchFree,
       rowsPerWorkgroup: rows * cpw, rowsPerThread: rpt, threads: (rows * cpw) / rpt,
       localStages: Math.log2(rpt), exchangeRadices: exchangeRadices(Math.log2(rows / rpt), radix),
       segment: rows, systemsPerWorkgroup: cpw, chunks, separators,
