@@ -1,7 +1,8 @@
 /**
  * WGSL generation for the Wang & Mou tridiagonal levels of planner/tridiagonal.ts. The CPU file
  * backends/cpu/wang-mou.ts executes the same structure in float64 and is the specification of what
- * these kernels compute (same merge formulas, same order of operations).
+ * these kernels compute (same merges in the same order; with the default normalised rows of the 'thomas'
+ * interior the kernels divide each merged row by its diagonal, the same values up to rounding).
  *
  * One kernel family, three modes, per level:
  *  - 'solve':  load → reduce all levels → x = d / b → store.
