@@ -277,19 +277,22 @@ fn checkRow(sys: u32, i: u32, r: Row) -> Row {
 
   // Mapping of a flat load index (k*T + lid) to (virtual row v in the workgroup array, sys, i).
   e(`struct Slot { v: u32, sys: u32, i: u32, valid: bool }`);
-  if (partition && G === 1) e(`var<private> chunkSys: u32;\nvar<private> chunkK: u32;`);
+  // Partition levels: the system and index of each of the workgroup's G chunks are computed once in main
+  // (chunkSys{g}, chunkK{g}), not with an integer division by a runtime value for every row loaded and stored.
+  if (partition) for (let g = 0; g < G; g++) e(`var<private> chunkSys${g}: u32;\nvar<private> chunkK${g}: u32;`);
   e(`fn slot(wg: u32, flat: u32) -> Slot {`);
-  if (partition && G === 1) {
-    // One chunk a workgroup: its system and index are computed once in main (chunkSys, chunkK), not with
-    // an integer division by a runtime value for every row loaded and stored.
-    e(`  let i = chunkK * ${seg + 1}u + flat;`);
-    e(`  return Slot(flat, chunkSys, i, chunkSys < prm.nsys && i < prm.n);`);
-  } else if (partition) {
-    // G chunks a workgroup (chunk id wg·G + g), each seg interior rows then its separator.
-    e(`  let cid = wg * ${G}u + flat / ${seg}u;`);
-    e(`  let sys = cid / prm.chunks;`);
-    e(`  let k = cid - sys * prm.chunks;`);
-    e(`  let i = k * ${seg + 1}u + flat % ${seg}u;`);
+  if (partition) {
+    if (G === 1) {
+      e(`  let sys = chunkSys0;`);
+      e(`  let i = chunkK0 * ${seg + 1}u + flat;`);
+    } else {
+      // Chunk g = flat / seg of the workgroup, picked from the precomputed ones by a select chain.
+      e(`  let g = flat / ${seg}u;`);
+      let sys = 'chunkSys0', k = 'chunkK0';
+      for (let g = 1; g < G; g++) { sys = `select(${sys}, chunkSys${g}, g == ${g}u)`; k = `select(${k}, chunkK${g}, g == ${g}u)`; }
+      e(`  let sys = ${sys};`);
+      e(`  let i = ${k} * ${seg + 1}u + flat % ${seg}u;`);
+    }
     e(`  return Slot(flat, sys, i, sys < prm.nsys && i < prm.n);`);
   } else if (layout === 'interleaved' && G > 1) {
     // Consecutive invocations take consecutive systems: contiguous in the interleaved layout.
@@ -312,7 +315,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   // Uniform for the whole workgroup (built from workgroup_id and uniforms), so the barriers below stay
   // in uniform control flow.
   if (wg >= prm.total) { return; }
-${partition && G === 1 ? '  chunkSys = wg / prm.chunks;\n  chunkK = wg - chunkSys * prm.chunks;\n' : ''}`);
+${partition ? Array.from({ length: G }, (_, g) => `  chunkSys${g} = (wg * ${G}u + ${g}u) / prm.chunks;\n  chunkK${g} = wg * ${G}u + ${g}u - chunkSys${g} * prm.chunks;\n`).join('') : ''}`);
   // Coalesced, staged load, unrolled with every global load issued before any is used (a rolled loop
   // waits one memory latency per row; the same change sped up the FFT's staged copies on an H200).
   for (let k = 0; k < R; k++) {
