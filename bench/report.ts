@@ -268,7 +268,8 @@ measured against the kernels before it in one run (…-sweep-tri4 … -sweep-tri
 - **One barrier an exchange step** (two alternating exchange areas, ≤ 2%).
 - **Smaller partition chunks** (128 rows, real strided) for N ≥ 4096. Several chunks a workgroup (option
   \`partitionChunksPerWorkgroup\`, to lift the limit of 32 resident one-warp workgroups an SM) measured slower
-  (2^24: 45.3k with one chunk, 43.8k / 43.0k / 41.3k with 2 / 4 / 8, …-sweep-tri8), so the default stays 1.
+  (2^24: 45.3k with one chunk, 43.8k / 43.0k / 41.3k with 2 / 4 / 8, …-sweep-tri8; again without the
+  per-row division: 55.0k with one, 51.2k / 50.2k with 2 / 4, …-sweep-tri13), so the default stays 1.
 - **Interleaved N = 17 … 2048: one invocation a system, Thomas streamed through global memory** (c' to a
   scratch array laid out like the input, d' to x, then the backward sweep), 8 rows (12 from N = 512) loaded
   together and the next ones issued before the current ones are eliminated. Beyond N = 2048 there are too

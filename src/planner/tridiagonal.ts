@@ -84,7 +84,7 @@ export interface TridiagonalPlanOptions {
   /**
    * Partition chunks a workgroup reduces side by side (power of two; default 1). The level's segment is
    * the chunk, its rowsPerWorkgroup the chunks of a workgroup together, systemsPerWorkgroup their count.
-   * 2, 4 and 8 measured slower than 1 on an H200 (bench/results/2026-11-22-h200-sweep-tri8).
+   * 2, 4 and 8 measured slower than 1 on an H200 (bench/results/2026-11-22-h200-sweep-tri8, -sweep-tri13).
    */
   partitionChunksPerWorkgroup?: number;
   /** Rows a 'solve' workgroup aims for when systems are small (power of two). Default 1024 (512 complex). */
