@@ -48,6 +48,8 @@ export interface WangMouKernelSpec {
   normalized: boolean;
   /** Normalised radix-2 exchange steps without a branch between the left and right rows of a merge. */
   branchFree: boolean;
+  /** Partition levels with one chunk a workgroup: loads and stores start at a 32-byte boundary. */
+  alignChunks: boolean;
 }
 
 export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex: boolean): WangMouKernelSpec {
@@ -60,6 +62,7 @@ export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex:
     pingPong: level.pingPong ?? true,
     normalized: (level.interior ?? 'wang-mou') === 'thomas' && (level.normalized ?? true),
     branchFree: level.branchFree ?? true,
+    alignChunks: level.alignChunks ?? false,
   };
 }
 
@@ -276,13 +279,27 @@ fn checkRow(sys: u32, i: u32, r: Row) -> Row {
 `);
 
   // Mapping of a flat load index (k*T + lid) to (virtual row v in the workgroup array, sys, i).
-  e(`struct Slot { v: u32, sys: u32, i: u32, valid: bool }`);
+  e(`struct Slot { v: u32, sys: u32, i: u32, valid: bool, keep: bool }`);
   // Partition levels: the system and index of each of the workgroup's G chunks are computed once in main
   // (chunkSys{g}, chunkK{g}), not with an integer division by a runtime value for every row loaded and stored.
   if (partition) for (let g = 0; g < G; g++) e(`var<private> chunkSys${g}: u32;\nvar<private> chunkK${g}: u32;`);
+  // Aligned chunk loads (partition levels, one chunk a workgroup): 32 bytes of elements.
+  const aligned = partition && G === 1 && spec.alignChunks && layout === 'strided';
+  const alignElems = complex ? 4 : 8;
+  if (aligned) e(`var<private> chunkA0: u32;\nvar<private> chunkOff: u32;`);
   e(`fn slot(wg: u32, flat: u32) -> Slot {`);
   if (partition) {
-    if (G === 1) {
+    if (G === 1 && aligned) {
+      // Loads start at the chunk's first row rounded down to 32 bytes (chunks are seg + 1 rows apart, so
+      // a warp's rows would otherwise straddle one more sector): flat = off + v, the first off flats and
+      // those beyond the chunk are not the chunk's rows.
+      e(`  let sys = chunkSys0;`);
+      e(`  let i = chunkA0 + flat;`);
+      e(`  let v = flat - chunkOff;`);
+      e(`  let keep = flat >= chunkOff && v < ${seg}u;`);
+      e(`  return Slot(v, sys, i, keep && sys < prm.nsys && i < prm.n, keep);`);
+      e(`}`);
+    } else if (G === 1) {
       e(`  let sys = chunkSys0;`);
       e(`  let i = chunkK0 * ${seg + 1}u + flat;`);
     } else {
@@ -293,20 +310,20 @@ fn checkRow(sys: u32, i: u32, r: Row) -> Row {
       e(`  let sys = ${sys};`);
       e(`  let i = ${k} * ${seg + 1}u + flat % ${seg}u;`);
     }
-    e(`  return Slot(flat, sys, i, sys < prm.nsys && i < prm.n);`);
+    if (!(G === 1 && aligned)) e(`  return Slot(flat, sys, i, sys < prm.nsys && i < prm.n, true);`);
   } else if (layout === 'interleaved' && G > 1) {
     // Consecutive invocations take consecutive systems: contiguous in the interleaved layout.
     e(`  let sl = flat % ${G}u;`);
     e(`  let i = flat / ${G}u;`);
     e(`  let sys = wg * ${G}u + sl;`);
-    e(`  return Slot(sl * ${seg}u + i, sys, i, sys < prm.nsys && i < prm.n);`);
+    e(`  return Slot(sl * ${seg}u + i, sys, i, sys < prm.nsys && i < prm.n, true);`);
   } else {
     e(`  let sl = flat / ${seg}u;`);
     e(`  let i = flat % ${seg}u;`);
     e(`  let sys = wg * ${G}u + sl;`);
-    e(`  return Slot(flat, sys, i, sys < prm.nsys && i < prm.n);`);
+    e(`  return Slot(flat, sys, i, sys < prm.nsys && i < prm.n, true);`);
   }
-  e(`}`);
+  if (!(partition && G === 1 && aligned)) e(`}`);
 
   e(`
 @compute @workgroup_size(${Tn})
@@ -315,17 +332,19 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   // Uniform for the whole workgroup (built from workgroup_id and uniforms), so the barriers below stay
   // in uniform control flow.
   if (wg >= prm.total) { return; }
-${partition ? Array.from({ length: G }, (_, g) => `  chunkSys${g} = (wg * ${G}u + ${g}u) / prm.chunks;\n  chunkK${g} = wg * ${G}u + ${g}u - chunkSys${g} * prm.chunks;\n`).join('') : ''}`);
+${partition ? Array.from({ length: G }, (_, g) => `  chunkSys${g} = (wg * ${G}u + ${g}u) / prm.chunks;\n  chunkK${g} = wg * ${G}u + ${g}u - chunkSys${g} * prm.chunks;\n`).join('') : ''}${aligned ? `  { let st = chunkK0 * ${seg + 1}u; let r = matAddr(chunkSys0, st) & ${alignElems - 1}u; chunkA0 = st - r; chunkOff = r; }\n` : ''}`);
   // Coalesced, staged load, unrolled with every global load issued before any is used (a rolled loop
   // waits one memory latency per row; the same change sped up the FFT's staged copies on an H200).
-  for (let k = 0; k < R; k++) {
+  // Aligned chunk loads need more (partial) rounds for the chunk's last off (< alignElems) rows.
+  const rounds = aligned ? R + Math.ceil((alignElems - 1) / Tn) : R;
+  for (let k = 0; k < rounds; k++) {
     e(`  let s${k} = slot(wg, ${k * Tn}u + lid);`);
     e(`  var w${k} = identityRow();`);
     e(`  if (s${k}.valid) { w${k} = rawRow(s${k}.sys, s${k}.i); }`);
   }
-  for (let k = 0; k < R; k++) {
+  for (let k = 0; k < rounds; k++) {
     e(`  if (s${k}.valid) { w${k} = checkRow(s${k}.sys, s${k}.i, w${k}); }`);
-    e(`  shPut(s${k}.v, w${k});`);
+    e(aligned ? `  if (s${k}.keep) { shPut(s${k}.v, w${k}); }` : `  shPut(s${k}.v, w${k});`);
   }
   e(`  workgroupBarrier();`);
   for (let j = 0; j < R; j++) e(`  var r${j} = shGet(lid * ${R}u + ${j}u);`);
@@ -535,7 +554,7 @@ ${partition ? Array.from({ length: G }, (_, g) => `  chunkSys${g} = (wg * ${G}u 
     }
     e(`  workgroupBarrier();`);
     // Coalesced store, unrolled like the load.
-    for (let k = 0; k < R; k++) {
+    for (let k = 0; k < rounds; k++) {
       e(`  {`);
       e(`    let s = slot(wg, ${k * Tn}u + lid);`);
       e(`    if (s.valid) {`);

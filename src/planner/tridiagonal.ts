@@ -132,6 +132,8 @@ export interface TridiagonalPlanOptions {
   normalizedRows?: boolean;
   /** Normalised radix-2 exchange steps as one branch-free update of left and right rows. Default true. */
   branchFree?: boolean;
+  /** Strided partition levels: chunk loads and stores start at a 32-byte boundary. Default false. */
+  alignChunks?: boolean;
 }
 
 export interface TridiagonalLevel {
@@ -152,6 +154,8 @@ export interface TridiagonalLevel {
   normalized?: boolean;
   /** Branch-free normalised radix-2 exchange steps (TridiagonalPlanOptions.branchFree). */
   branchFree?: boolean;
+  /** Partition levels: 32-byte aligned chunk loads (TridiagonalPlanOptions.alignChunks). */
+  alignChunks?: boolean;
   /** Rows per system at this level. */
   n: number;
   /** Independent right-hand-side systems at this level (level 0: batch·nrhs). */
@@ -259,6 +263,7 @@ export function planTridiagonal(
   const pingPong = options.pingPong ?? true;
   const normalized = options.normalizedRows ?? true;
   const branchFree = options.branchFree ?? true;
+  const alignChunks = options.alignChunks ?? false;
   const thomasThreads = Math.min(options.thomasThreads ?? THOMAS_THREADS, maxInv);
   if (!isPow2(thomasThreads)) throw new ArgumentError('thomasThreads', options.thomasThreads, 'a power of two');
 
@@ -303,7 +308,7 @@ export function planTridiagonal(
       if (rpt > npad) throw new DeviceLimitError('maxComputeInvocationsPerWorkgroup', rows / npad, maxInv, 'tridiagonal solve');
       const spw = rows / npad;
       levels.push({
-        mode: 'solve', n, systems, layout, interior, swizzle, pingPong, normalized, branchFree,
+        mode: 'solve', n, systems, layout, interior, swizzle, pingPong, normalized, branchFree, alignChunks,
         rowsPerWorkgroup: rows, rowsPerThread: rpt, threads: rows / rpt,
         localStages: Math.log2(rpt), exchangeRadices: exchangeRadices(Math.log2(npad / rpt), radix),
         segment: npad, systemsPerWorkgroup: spw, chunks: 1, separators: 0,
@@ -326,7 +331,7 @@ export function planTridiagonal(
     const chunks = Math.ceil(n / (rows + 1));
     const separators = Math.floor(n / (rows + 1));
     levels.push({
-      mode: 'partition', n, systems, layout, interior, swizzle, pingPong, normalized, branchFree,
+      mode: 'partition', n, systems, layout, interior, swizzle, pingPong, normalized, branchFree, alignChunks,
       rowsPerWorkgroup: rows * cpw, rowsPerThread: rpt, threads: (rows * cpw) / rpt,
       localStages: Math.log2(rpt), exchangeRadices: exchangeRadices(Math.log2(rows / rpt), radix),
       segment: rows, systemsPerWorkgroup: cpw, chunks, separators,
