@@ -227,7 +227,8 @@ export function wangMouKernel(spec: WangMouKernelSpec): KernelSource {
   e(scalarHelpers(complex));
   e(PARAMS_WGSL);
   const nrm = spec.normalized && spec.interior === 'thomas';
-  e(nrm ? ROW_NORMALIZED_WGSL : ROW_WGSL);
+  // 'expand' repeats its level's 'reduce' merges on the same rows, whose pivots 'reduce' has checked.
+  e(nrm ? (mode === 'expand' ? ROW_NORMALIZED_WGSL.replace('  if (badpivot(w.b)) { flags |= 1u; }\n', '') : ROW_NORMALIZED_WGSL) : ROW_WGSL);
   e(`@group(0) @binding(0) var<uniform> prm: Params;`);
   e(`@group(0) @binding(1) var<storage, read> A: array<T>;`);
   e(`@group(0) @binding(2) var<storage, read> B: array<T>;`);
@@ -268,12 +269,13 @@ fn rawRow(sys: u32, i: u32) -> Row {
   let m = matAddr(sys, i);
   return Row(A[m], B[m], C[m], D[rhsAddr(sys, i)]);
 }
-// a_0 and c_{N-1} are outside the matrix (x_{-1} = x_N = 0): ignored, whatever the arrays hold.
+// a_0 and c_{N-1} are outside the matrix (x_{-1} = x_N = 0): ignored, whatever the arrays hold.${mode === 'expand' ? `
+// 'expand' reloads rows its level's 'reduce' kernel has already checked for dominance: not again.` : ''}
 fn checkRow(sys: u32, i: u32, r: Row) -> Row {
   var w = r;
   if (i == 0u) { w.a = ZERO; }
-  if (i + 1u == prm.n) { w.c = ZERO; }
-  if (mag(w.b) < mag(w.a) + mag(w.c)) { flagStatus(sys, 4u); }
+  if (i + 1u == prm.n) { w.c = ZERO; }${mode === 'expand' ? '' : `
+  if (mag(w.b) < mag(w.a) + mag(w.c)) { flagStatus(sys, 4u); }`}
   return w;
 }
 `);
