@@ -268,7 +268,15 @@ ${addressWgsl(layout)}
 fn rawRow(sys: u32, i: u32) -> Row {
   let m = matAddr(sys, i);
   return Row(A[m], B[m], C[m], D[rhsAddr(sys, i)]);
-}
+}${G === 1 ? `
+// One system a workgroup: the addresses of its rows from two bases computed once (baseM, baseR).
+var<private> baseM: u32;
+var<private> baseR: u32;
+fn rowStep(i: u32) -> u32 { return ${layout === 'strided' ? 'i' : 'i * prm.stride'}; }
+fn rawRowB(i: u32) -> Row {
+  let m = baseM + rowStep(i);
+  return Row(A[m], B[m], C[m], D[baseR + rowStep(i)]);
+}` : ''}
 // a_0 and c_{N-1} are outside the matrix (x_{-1} = x_N = 0): ignored, whatever the arrays hold.${mode === 'expand' ? `
 // 'expand' reloads rows its level's 'reduce' kernel has already checked for dominance: not again.` : ''}
 fn checkRow(sys: u32, i: u32, r: Row) -> Row {
@@ -337,12 +345,18 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 ${partition ? Array.from({ length: G }, (_, g) => `  chunkSys${g} = (wg * ${G}u + ${g}u) / prm.chunks;\n  chunkK${g} = wg * ${G}u + ${g}u - chunkSys${g} * prm.chunks;\n`).join('') : ''}${aligned ? `  { let st = chunkK0 * ${seg + 1}u; let r = matAddr(chunkSys0, st) & ${alignElems - 1}u; chunkA0 = st - r; chunkOff = r; }\n` : ''}`);
   // Coalesced, staged load, unrolled with every global load issued before any is used (a rolled loop
   // waits one memory latency per row; the same change sped up the FFT's staged copies on an H200).
+  if (G === 1) {
+    // The workgroup's system: chunkSys0 (partition) or wg (solve). Out-of-range systems load nothing.
+    const sys0 = partition ? 'chunkSys0' : 'wg';
+    e(`  baseM = matAddr(${sys0}, 0u);`);
+    e(`  baseR = rhsAddr(${sys0}, 0u);`);
+  }
   // Aligned chunk loads need more (partial) rounds for the chunk's last off (< alignElems) rows.
   const rounds = aligned ? R + Math.ceil((alignElems - 1) / Tn) : R;
   for (let k = 0; k < rounds; k++) {
     e(`  let s${k} = slot(wg, ${k * Tn}u + lid);`);
     e(`  var w${k} = identityRow();`);
-    e(`  if (s${k}.valid) { w${k} = rawRow(s${k}.sys, s${k}.i); }`);
+    e(G === 1 ? `  if (s${k}.valid) { w${k} = rawRowB(s${k}.i); }` : `  if (s${k}.valid) { w${k} = rawRow(s${k}.sys, s${k}.i); }`);
   }
   for (let k = 0; k < rounds; k++) {
     e(`  if (s${k}.valid) { w${k} = checkRow(s${k}.sys, s${k}.i, w${k}); }`);
@@ -561,7 +575,7 @@ ${partition ? Array.from({ length: G }, (_, g) => `  chunkSys${g} = (wg * ${G}u 
       e(`    let s = slot(wg, ${k * Tn}u + lid);`);
       e(`    if (s.valid) {`);
       e(`      let x = shGetX(s.v);`);
-      e(`      X[rhsAddr(s.sys, s.i)] = x;`);
+      e(G === 1 ? `      X[baseR + rowStep(s.i)] = x;` : `      X[rhsAddr(s.sys, s.i)] = x;`);
       e(`      if (nonfinite(x)) { flagStatus(s.sys, 2u); }`);
       e(`    }`);
       e(`  }`);
