@@ -254,13 +254,18 @@ fn sw(v: u32) -> u32 { return v ^ ((v >> ${sb}u) & ${(1 << sb) - 1}u); }
 fn shPut(v: u32, r: Row) { let p = sw(v); shA[p] = r.a; shB[p] = r.b; shC[p] = r.c; shD[p] = r.d; }
 fn shGet(v: u32) -> Row { let p = sw(v); return Row(shA[p], shB[p], shC[p], shD[p]); }
 fn shPutX(v: u32, x: T) { shA[sw(v)] = x; }
-fn shGetX(v: u32) -> T { return shA[sw(v)]; }`);
+fn shGetX(v: u32) -> T { return shA[sw(v)]; }
+// Exchanged rows of the normalised algebra: b = 1 is neither stored nor loaded.
+fn shPutE(v: u32, r: Row) { let p = sw(v); shA[p] = r.a; shC[p] = r.c; shD[p] = r.d; }
+fn shGetE(v: u32) -> Row { let p = sw(v); return Row(shA[p], ONE, shC[p], shD[p]); }`);
   } else {
     e(`var<workgroup> sh: array<Row, ${P}>;
 fn shPut(v: u32, r: Row) { sh[v] = r; }
 fn shGet(v: u32) -> Row { return sh[v]; }
 fn shPutX(v: u32, x: T) { sh[v].a = x; }
-fn shGetX(v: u32) -> T { return sh[v].a; }`);
+fn shGetX(v: u32) -> T { return sh[v].a; }
+fn shPutE(v: u32, r: Row) { sh[v] = r; }
+fn shGetE(v: u32) -> Row { return sh[v]; }`);
   }
   e(`
 // Addresses within the bound windows of the arrays, and status words (see addressWgsl).
@@ -320,7 +325,8 @@ fn checkRow(sys: u32, i: u32, r: Row) -> Row {
       e(`  let sys = ${sys};`);
       e(`  let i = ${k} * ${seg + 1}u + flat % ${seg}u;`);
     }
-    if (!(G === 1 && aligned)) e(`  return Slot(flat, sys, i, sys < prm.nsys && i < prm.n, true);`);
+    // One chunk a workgroup: its system exists (the grid holds only workgroups with work).
+    if (!(G === 1 && aligned)) e(`  return Slot(flat, sys, i, ${G === 1 ? '' : 'sys < prm.nsys && '}i < prm.n, true);`);
   } else if (layout === 'interleaved' && G > 1) {
     // Consecutive invocations take consecutive systems: contiguous in the interleaved layout.
     e(`  let sl = flat % ${G}u;`);
@@ -331,7 +337,7 @@ fn checkRow(sys: u32, i: u32, r: Row) -> Row {
     e(`  let sl = flat / ${seg}u;`);
     e(`  let i = flat % ${seg}u;`);
     e(`  let sys = wg * ${G}u + sl;`);
-    e(`  return Slot(flat, sys, i, sys < prm.nsys && i < prm.n, true);`);
+    e(`  return Slot(flat, sys, i, ${G === 1 ? '' : 'sys < prm.nsys && '}i < prm.n, true);`);
   }
   if (!(partition && G === 1 && aligned)) e(`}`);
 
@@ -406,6 +412,8 @@ ${partition ? Array.from({ length: G }, (_, g) => `  chunkSys${g} = (wg * ${G}u 
   // Exchange steps.
   let s = R;
   let step = 0;
+  const xput = nrm ? 'shPutE' : 'shPut';
+  const xget = nrm ? 'shGetE' : 'shGet';
   for (const radix of spec.exchangeRadices) {
     const q = s / R; // invocations per block
     // Exchange area of this step: [0, 2T) or, alternating from the second step when the array has room
@@ -416,15 +424,15 @@ ${partition ? Array.from({ length: G }, (_, g) => `  chunkSys${g} = (wg * ${G}u 
     const at = (v: string) => (X0 ? `${X0}u + ${v}` : v);
     e(`  // exchange step, radix ${radix}, block size ${s} rows (${q} invocations)`);
     if (!pp || step === 0) e(`  workgroupBarrier(); // everyone is done reading sh`);
-    e(`  shPut(${at('lid')}, ${first});`);
-    e(`  shPut(${at(`${Tn}u + lid`)}, ${last});`);
+    e(`  ${xput}(${at('lid')}, ${first});`);
+    e(`  ${xput}(${at(`${Tn}u + lid`)}, ${last});`);
     e(`  workgroupBarrier();`);
     step++;
     e(`  {`);
     if (radix === 2) {
       e(`    let base = (lid / ${2 * q}u) * ${2 * q}u;`);
-      e(`    let Rr = shGet(${at(`${Tn}u + base + ${q - 1}u`)});`);
-      e(`    let Lp = mergeL(Rr, shGet(${at(`base + ${q}u`)}));`);
+      e(`    let Rr = ${xget}(${at(`${Tn}u + base + ${q - 1}u`)});`);
+      e(`    let Lp = mergeL(Rr, ${xget}(${at(`base + ${q}u`)}));`);
       if (nrm && spec.branchFree) {
         // Left and right rows in one form, w' = (keepA·a + α·R.a + β·L'.a, b, keepC·c + β·L'.c, d + α·R.d + β·L'.d):
         // left α = 0, β = −c, keepA; right α = −a, β = a·R.c, keepC. While blocks are smaller than a warp
@@ -454,12 +462,12 @@ ${partition ? Array.from({ length: G }, (_, g) => `  chunkSys${g} = (wg * ${G}u 
       s *= 2;
     } else {
       e(`    let qb = (lid / ${4 * q}u) * ${4 * q}u;`);
-      e(`    let last0 = shGet(${at(`${Tn}u + qb + ${q - 1}u`)});`);
-      e(`    let first1 = shGet(${at(`qb + ${q}u`)});`);
-      e(`    let last1 = shGet(${at(`${Tn}u + qb + ${2 * q - 1}u`)});`);
-      e(`    let first2 = shGet(${at(`qb + ${2 * q}u`)});`);
-      e(`    let last2 = shGet(${at(`${Tn}u + qb + ${3 * q - 1}u`)});`);
-      e(`    let first3 = shGet(${at(`qb + ${3 * q}u`)});`);
+      e(`    let last0 = ${xget}(${at(`${Tn}u + qb + ${q - 1}u`)});`);
+      e(`    let first1 = ${xget}(${at(`qb + ${q}u`)});`);
+      e(`    let last1 = ${xget}(${at(`${Tn}u + qb + ${2 * q - 1}u`)});`);
+      e(`    let first2 = ${xget}(${at(`qb + ${2 * q}u`)});`);
+      e(`    let last2 = ${xget}(${at(`${Tn}u + qb + ${3 * q - 1}u`)});`);
+      e(`    let first3 = ${xget}(${at(`qb + ${3 * q}u`)});`);
       e(`    let L01 = mergeL(last0, first1);`);
       e(`    let L23 = mergeL(last2, first3);`);
       // s ≥ R ≥ 2, so last1 is never first1 (the CPU spec's s = 1 case cannot occur here).
