@@ -18,13 +18,13 @@ function load(path: string): Row[] {
 }
 
 // Everything but the tridiagonal table comes from one run (bench/gpu-runs/final7.sh), the tridiagonal table
-// from bench/gpu-runs/final11-tri.sh: ours and the anchors (cuFFT, cuSPARSE, CuPy) measured in the same run.
+// from bench/gpu-runs/final12-tri.sh: ours and the anchors (cuFFT, cuSPARSE, CuPy) measured in the same run.
 const run = 'bench/results/2026-11-22-h200-final7';
 const ours = load(`${run}/ours-fft.jsonl`);
 const cufft = load(`${run}/cufft.jsonl`);
-const tri = load('bench/results/2026-11-22-h200-final11-tri/tri.jsonl');
-const triOld = load('bench/results/2026-11-22-h200-final11-tri/tri-old.jsonl');
-const cusparse = load('bench/results/2026-11-22-h200-final11-tri/cusparse.jsonl');
+const tri = load('bench/results/2026-11-22-h200-final12-tri/tri.jsonl');
+const triOld = load('bench/results/2026-11-22-h200-final12-tri/tri-old.jsonl');
+const cusparse = load('bench/results/2026-11-22-h200-final12-tri/cusparse.jsonl');
 const edm = load(`${run}/edm.jsonl`);
 const cupy = load(`${run}/cupy.jsonl`);
 const conv = load(`${run}/conv.jsonl`);
@@ -246,10 +246,10 @@ ${(() => {
 
 ${triTable()}
 
-Measured with \`bench/gpu-runs/final11-tri.sh\` (bench/results/2026-11-22-h200-final11-tri); the "previous
+Measured with \`bench/gpu-runs/final12-tri.sh\` (bench/results/2026-11-22-h200-final12-tri); the "previous
 kernels" columns are the kernels of commit 3194ca8 in the same run (the bench then forced radix 4). A second
-pass of the same defaults in that run (tri-repeat.jsonl) agrees within 2% everywhere. What changed, each
-measured against the kernels before it in one run (…-sweep-tri4 … -sweep-tri12, …-tri-pingpong, …-final10-tri):
+pass of the same defaults in that run (tri-repeat.jsonl) agrees within 3% everywhere. What changed, each
+measured against the kernels before it in one run (…-sweep-tri4 … -sweep-tri18, …-tri-pingpong, …-final10-tri):
 - **Bank-swizzled workgroup arrays.** An invocation reads its R consecutive rows from workgroup memory; as one
   array of row structs, lanes were R·4 words apart, an up to 32-way bank conflict on every access. Four scalar
   arrays with row v at v ^ ((v >> 5) & 31) put those rows, and the coalesced staged rows, in distinct banks
@@ -261,25 +261,35 @@ measured against the kernels before it in one run (…-sweep-tri4 … -sweep-tri
 - **Normalised boundary rows** (b = 1): a merge costs one reciprocal and the updates of the other rows no
   division (strided N = 1024 86.8k → 96.6k, 2^24 45.3k → 49.7k, …-sweep-tri9); the left and right rows of
   a merge updated in one branch-free form (1–3%, …-sweep-tri12).
-- **No integer division by a runtime value per row**: the partition kernels found each row's chunk with a
-  division by the chunk count (now once a workgroup: 2^24 49.7k → 53.9k, …-sweep-tri10), and every kernel
-  took a system's matrix as sys mod batch (now skipped with one right-hand side); the per-system Thomas
-  kernels address rows from two bases computed once (interleaved N = 512: 82.6k → 107k).
+- **Fewer instructions a row.** These kernels are bound by instructions and latency, not bandwidth, and
+  every trim showed:
+  - no integer division by a runtime value per row: the partition kernels found each row's chunk with a
+    division by the chunk count (now once a workgroup: 2^24 49.7k → 53.9k, …-sweep-tri10);
+  - every kernel took a system's matrix as sys mod batch (now skipped with one right-hand side);
+  - with one system a workgroup, row addresses come from two bases computed once (+5%, …-sweep-tri16);
+  - 'expand' does not repeat the dominance and pivot checks of its level's 'reduce' (+3%, …-sweep-tri15);
+  - exchanged rows go without their b = 1, and no system bound check is made per row (+4–8%,
+    …-sweep-tri17);
+  - the per-system Thomas kernels address rows from two bases computed once (interleaved N = 512:
+    82.6k → 107k).
 - **One barrier an exchange step** (two alternating exchange areas, ≤ 2%).
 - **Smaller partition chunks** (128 rows, real strided) for N ≥ 4096. Several chunks a workgroup (option
   \`partitionChunksPerWorkgroup\`, to lift the limit of 32 resident one-warp workgroups an SM) measured slower
   (2^24: 45.3k with one chunk, 43.8k / 43.0k / 41.3k with 2 / 4 / 8, …-sweep-tri8; again without the
   per-row division: 55.0k with one, 51.2k / 50.2k with 2 / 4, …-sweep-tri13), so the default stays 1.
+  Chunk loads aligned to 32 bytes (option \`alignChunks\`; chunks are 129 rows apart) cost more in
+  instructions than they saved (2^24: 55.1k against 49.2k aligned, …-sweep-tri14).
 - **Interleaved N = 17 … 2048: one invocation a system, Thomas streamed through global memory** (c' to a
   scratch array laid out like the input, d' to x, then the backward sweep), 8 rows (12 from N = 512) loaded
   together and the next ones issued before the current ones are eliminated. Beyond N = 2048 there are too
   few systems in 2^24 rows for one invocation each (N = 4096 streamed: 12.2k against Wang & Mou's 14.5k).
 
-Goals: 100,000 Mrows/s reached for strided N ≤ 1024 (100.4k at 1024), not for 2048 (64.8k) and 4096
-(61.0k); 60,000 reached at 2^13 (60.2k), not beyond (54.5k–57.5k for 2^14 … 2^24, 2.5× gtsv2StridedBatch:
-the partition levels read every row twice and their kernels run at about 60% of the rate of a one-level
-solve). Interleaved: at or above gtsvInterleavedBatch for every N it handles (up to 4096 here; 1.4–5.8×)
-except N = 4 (0.89×, 197k against 220k Mrows/s; our per-system kernel reaches the same 197k at N = 4, 8 and 16).
+Goals: 100,000 Mrows/s reached for strided N ≤ 1024 (111k at 1024), not for 2048 (75.3k) and 4096 (68.3k);
+60,000 reached for every N from 2^13 to 2^24 (61.7k–69.2k, 2.5–2.9× gtsv2StridedBatch). Interleaved: at or
+above gtsvInterleavedBatch for every N it handles (up to 4096 here; 1.4–5.3×) except N = 4 (0.92×, 197k
+against 215k Mrows/s). Our per-system kernel gives the same 197k at N = 4, 8 and 16: it moves 3.94 TB/s, the
+speed of our own vec4 copy kernel (3956 GB/s in the final7 run above), so on this stack the gap is the
+bandwidth a WebGPU kernel reaches.
 
 ## EDM batched padded 2-D convolution (seed 001's seven cases)
 
