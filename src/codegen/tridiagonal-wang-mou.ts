@@ -255,9 +255,10 @@ fn shPut(v: u32, r: Row) { let p = sw(v); shA[p] = r.a; shB[p] = r.b; shC[p] = r
 fn shGet(v: u32) -> Row { let p = sw(v); return Row(shA[p], shB[p], shC[p], shD[p]); }
 fn shPutX(v: u32, x: T) { shA[sw(v)] = x; }
 fn shGetX(v: u32) -> T { return shA[sw(v)]; }
-// Exchanged rows of the normalised algebra: b = 1 is neither stored nor loaded.
-fn shPutE(v: u32, r: Row) { let p = sw(v); shA[p] = r.a; shC[p] = r.c; shD[p] = r.d; }
-fn shGetE(v: u32) -> Row { let p = sw(v); return Row(shA[p], ONE, shC[p], shD[p]); }`);
+// Exchanged rows of the normalised algebra: b = 1 is neither stored nor loaded, and no swizzle: the
+// exchange area is written at consecutive indices (lid, T + lid) and read by whole blocks at once.
+fn shPutE(v: u32, r: Row) { shA[v] = r.a; shC[v] = r.c; shD[v] = r.d; }
+fn shGetE(v: u32) -> Row { return Row(shA[v], ONE, shC[v], shD[v]); }`);
   } else {
     e(`var<workgroup> sh: array<Row, ${P}>;
 fn shPut(v: u32, r: Row) { sh[v] = r; }
