@@ -18,13 +18,13 @@ function load(path: string): Row[] {
 }
 
 // Everything but the tridiagonal table comes from one run (bench/gpu-runs/final7.sh), the tridiagonal table
-// from bench/gpu-runs/final12-tri.sh: ours and the anchors (cuFFT, cuSPARSE, CuPy) measured in the same run.
+// from bench/gpu-runs/final13-tri.sh: ours and the anchors (cuFFT, cuSPARSE, CuPy) measured in the same run.
 const run = 'bench/results/2026-11-22-h200-final7';
 const ours = load(`${run}/ours-fft.jsonl`);
 const cufft = load(`${run}/cufft.jsonl`);
-const tri = load('bench/results/2026-11-22-h200-final12-tri/tri.jsonl');
-const triOld = load('bench/results/2026-11-22-h200-final12-tri/tri-old.jsonl');
-const cusparse = load('bench/results/2026-11-22-h200-final12-tri/cusparse.jsonl');
+const tri = load('bench/results/2026-11-22-h200-final13-tri/tri.jsonl');
+const triOld = load('bench/results/2026-11-22-h200-final13-tri/tri-old.jsonl');
+const cusparse = load('bench/results/2026-11-22-h200-final13-tri/cusparse.jsonl');
 const edm = load(`${run}/edm.jsonl`);
 const cupy = load(`${run}/cupy.jsonl`);
 const conv = load(`${run}/conv.jsonl`);
@@ -246,10 +246,10 @@ ${(() => {
 
 ${triTable()}
 
-Measured with \`bench/gpu-runs/final12-tri.sh\` (bench/results/2026-11-22-h200-final12-tri); the "previous
+Measured with \`bench/gpu-runs/final13-tri.sh\` (bench/results/2026-11-22-h200-final13-tri); the "previous
 kernels" columns are the kernels of commit 3194ca8 in the same run (the bench then forced radix 4). A second
 pass of the same defaults in that run (tri-repeat.jsonl) agrees within 3% everywhere. What changed, each
-measured against the kernels before it in one run (…-sweep-tri4 … -sweep-tri18, …-tri-pingpong, …-final10-tri):
+measured against the kernels before it in one run (…-sweep-tri4 … -sweep-tri19, …-tri-pingpong, …-final10-tri):
 - **Bank-swizzled workgroup arrays.** An invocation reads its R consecutive rows from workgroup memory; as one
   array of row structs, lanes were R·4 words apart, an up to 32-way bank conflict on every access. Four scalar
   arrays with row v at v ^ ((v >> 5) & 31) put those rows, and the coalesced staged rows, in distinct banks
@@ -269,7 +269,7 @@ measured against the kernels before it in one run (…-sweep-tri4 … -sweep-tri
   - with one system a workgroup, row addresses come from two bases computed once (+5%, …-sweep-tri16);
   - 'expand' does not repeat the dominance and pivot checks of its level's 'reduce' (+3%, …-sweep-tri15);
   - exchanged rows go without their b = 1, and no system bound check is made per row (+4–8%,
-    …-sweep-tri17);
+    …-sweep-tri17); the exchange area needs no swizzle (≤ 2%, …-sweep-tri19);
   - the per-system Thomas kernels address rows from two bases computed once (interleaved N = 512:
     82.6k → 107k).
 - **One barrier an exchange step** (two alternating exchange areas, ≤ 2%).
@@ -284,10 +284,10 @@ measured against the kernels before it in one run (…-sweep-tri4 … -sweep-tri
   together and the next ones issued before the current ones are eliminated. Beyond N = 2048 there are too
   few systems in 2^24 rows for one invocation each (N = 4096 streamed: 12.2k against Wang & Mou's 14.5k).
 
-Goals: 100,000 Mrows/s reached for strided N ≤ 1024 (111k at 1024), not for 2048 (75.3k) and 4096 (68.3k);
-60,000 reached for every N from 2^13 to 2^24 (61.7k–69.2k, 2.5–2.9× gtsv2StridedBatch). Interleaved: at or
-above gtsvInterleavedBatch for every N it handles (up to 4096 here; 1.4–5.3×) except N = 4 (0.92×, 197k
-against 215k Mrows/s). Our per-system kernel gives the same 197k at N = 4, 8 and 16: it moves 3.94 TB/s, the
+Goals: 100,000 Mrows/s reached for strided N ≤ 1024 (114k at 1024), not for 2048 (76.4k) and 4096 (69.2k);
+60,000 reached for every N from 2^13 to 2^24 (61.7k–69.2k, 2.6–2.9× gtsv2StridedBatch). Interleaved: at or
+above gtsvInterleavedBatch for every N it handles (up to 4096 here; 1.4–5.0×) except N = 4 (0.92×, 197k
+against 213k Mrows/s). Our per-system kernel gives the same 197k at N = 4, 8 and 16: it moves 3.94 TB/s, the
 speed of our own vec4 copy kernel (3956 GB/s in the final7 run above), so on this stack the gap is the
 bandwidth a WebGPU kernel reaches.
 
