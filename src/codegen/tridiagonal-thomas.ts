@@ -23,36 +23,50 @@ export interface ThomasKernelSpec {
   threads: number;
 }
 
-export function thomasKernel(spec: ThomasKernelSpec): KernelSource {
-  const { complex, rows: R, threads: T } = spec;
-  if (R > THOMAS_MAX_ROWS) throw new Error(`thomasKernel: ${R} rows exceed ${THOMAS_MAX_ROWS}`);
-  const L: string[] = [];
-  const e = (x: string) => L.push(x);
-  e(scalarHelpers(complex));
-  e(PARAMS_WGSL);
-  e(ROW_WGSL);
-  e(`@group(0) @binding(0) var<uniform> prm: Params;
+/**
+ * Scalar algebra, uniforms, row algebra, bindings (CP: the streamed kernel's c' scratch), addressing, and
+ * main up to this invocation's system `sys` and the bases of its matrix and right-hand side (mBase, rBase).
+ */
+function perSystemHeader(complex: boolean, scratch: boolean, threads: number): string {
+  return `${scalarHelpers(complex)}
+${PARAMS_WGSL}
+${ROW_WGSL}
+@group(0) @binding(0) var<uniform> prm: Params;
 @group(0) @binding(1) var<storage, read> A: array<T>;
 @group(0) @binding(2) var<storage, read> B: array<T>;
 @group(0) @binding(3) var<storage, read> C: array<T>;
 @group(0) @binding(4) var<storage, read> D: array<T>;
 @group(0) @binding(5) var<storage, read_write> status: array<atomic<u32>>;
-@group(0) @binding(6) var<storage, read_write> X: array<T>;
+@group(0) @binding(6) var<storage, read_write> X: array<T>;${scratch ? `
+@group(0) @binding(7) var<storage, read_write> CP: array<T>;` : ''}
 ${addressWgsl('interleaved')}
+// Row i of this invocation's system from the bases of its matrix and right-hand side, computed once
+// outside the loops rather than relying on the compiler to hoist matAddr / rhsAddr's integer divisions.
+fn loadRow(mBase: u32, rBase: u32, i: u32) -> Row {
+  let m = mBase + i * prm.stride;
+  return Row(A[m], B[m], C[m], D[rBase + i * prm.stride]);
+}
 
-@compute @workgroup_size(${T})
+@compute @workgroup_size(${threads})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   let wg = wid.x + wid.y * prm.gridX;
   if (wg >= prm.total) { return; }
-  let sys = wg * ${T}u + lid;
+  let sys = wg * ${threads}u + lid;
   if (sys >= prm.nsys) { return; }
   let n = prm.n;
   let mBase = matAddr(sys, 0u);
-  let rBase = rhsAddr(sys, 0u);`);
+  let rBase = rhsAddr(sys, 0u);`;
+}
+
+export function thomasKernel(spec: ThomasKernelSpec): KernelSource {
+  const { complex, rows: R, threads: T } = spec;
+  if (R > THOMAS_MAX_ROWS) throw new Error(`thomasKernel: ${R} rows exceed ${THOMAS_MAX_ROWS}`);
+  const L: string[] = [perSystemHeader(complex, false, T)];
+  const e = (x: string) => L.push(x);
   // Loads first: row i's four values for every i < n.
   for (let i = 0; i < R; i++) {
     e(`  var w${i} = identityRow();`);
-    e(`  if (${i}u < n) { let m = mBase + ${i}u * prm.stride; w${i} = Row(A[m], B[m], C[m], D[rBase + ${i}u * prm.stride]); }`);
+    e(`  if (${i}u < n) { w${i} = loadRow(mBase, rBase, ${i}u); }`);
   }
   // Boundary coefficients outside the matrix are ignored; dominance is checked as the other kernels do.
   e(`  w0.a = ZERO;`);
@@ -109,37 +123,9 @@ export interface ThomasStreamKernelSpec {
  */
 export function thomasStreamKernel(spec: ThomasStreamKernelSpec): KernelSource {
   const { complex, chunk: K, threads: T } = spec;
-  const L: string[] = [];
+  const L: string[] = [perSystemHeader(complex, true, T)];
   const e = (x: string) => L.push(x);
-  e(scalarHelpers(complex));
-  e(PARAMS_WGSL);
-  e(ROW_WGSL);
-  e(`@group(0) @binding(0) var<uniform> prm: Params;
-@group(0) @binding(1) var<storage, read> A: array<T>;
-@group(0) @binding(2) var<storage, read> B: array<T>;
-@group(0) @binding(3) var<storage, read> C: array<T>;
-@group(0) @binding(4) var<storage, read> D: array<T>;
-@group(0) @binding(5) var<storage, read_write> status: array<atomic<u32>>;
-@group(0) @binding(6) var<storage, read_write> X: array<T>;
-@group(0) @binding(7) var<storage, read_write> CP: array<T>;
-${addressWgsl('interleaved')}
-// Row i of this invocation's system from the bases of its matrix and right-hand side, computed once
-// outside the loops rather than relying on the compiler to hoist matAddr / rhsAddr's integer divisions.
-fn loadRow(mBase: u32, rBase: u32, i: u32) -> Row {
-  let m = mBase + i * prm.stride;
-  return Row(A[m], B[m], C[m], D[rBase + i * prm.stride]);
-}
-
-@compute @workgroup_size(${T})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-  let wg = wid.x + wid.y * prm.gridX;
-  if (wg >= prm.total) { return; }
-  let sys = wg * ${T}u + lid;
-  if (sys >= prm.nsys) { return; }
-  let n = prm.n;
-  let ns = prm.nsys;
-  let mBase = matAddr(sys, 0u);
-  let rBase = rhsAddr(sys, 0u);`);
+  e(`  let ns = prm.nsys;`);
   // Forward sweep.
   for (let j = 0; j < K; j++) {
     e(`  var q${j} = identityRow();`);

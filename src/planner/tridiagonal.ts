@@ -271,16 +271,17 @@ export function planTridiagonal(
   let n = problem.n;
   const systems = problem.batch * problem.nrhs;
   let layout: TridiagonalLayout = problem.layout;
+  // One invocation a system (interleaved): `segment` rows, `rowsPerThread` = rows held or loaded together.
+  const perSystemLevel = (algorithm: 'thomas' | 'thomas-stream', segment: number, rowsPerThread: number): TridiagonalLevel => ({
+    mode: 'solve', algorithm, n, systems, layout,
+    rowsPerWorkgroup: thomasThreads * segment, rowsPerThread, threads: thomasThreads,
+    localStages: 0, exchangeRadices: [], segment, systemsPerWorkgroup: thomasThreads, chunks: 1, separators: 0,
+    workgroups: Math.ceil(systems / thomasThreads),
+  });
   for (;;) {
     const npad = nextPow2(n);
     if (layout === 'interleaved' && npad <= THOMAS_MAX_ROWS && (options.interleavedThomas ?? true)) {
-      const threads = thomasThreads;
-      levels.push({
-        mode: 'solve', algorithm: 'thomas', n, systems, layout,
-        rowsPerWorkgroup: threads * npad, rowsPerThread: npad, threads,
-        localStages: 0, exchangeRadices: [], segment: npad, systemsPerWorkgroup: threads, chunks: 1, separators: 0,
-        workgroups: Math.ceil(systems / threads),
-      });
+      levels.push(perSystemLevel('thomas', npad, npad));
       break;
     }
     // Streamed Thomas for interleaved N = 17 … 2048 (…-sweep-tri6, chunk 8: N = 32 122k, 256 102k, 1024
@@ -292,13 +293,7 @@ export function planTridiagonal(
       // against 45.3k; fewer systems then, so each invocation must keep more loads in flight); 8 below.
       const chunk = options.streamChunk ?? (n >= 512 ? 12 : 8);
       if (!Number.isInteger(chunk) || chunk < 1 || chunk > 32) throw new ArgumentError('streamChunk', chunk, 'an integer from 1 to 32');
-      const threads = thomasThreads;
-      levels.push({
-        mode: 'solve', algorithm: 'thomas-stream', n, systems, layout,
-        rowsPerWorkgroup: threads * n, rowsPerThread: chunk, threads,
-        localStages: 0, exchangeRadices: [], segment: n, systemsPerWorkgroup: threads, chunks: 1, separators: 0,
-        workgroups: Math.ceil(systems / threads),
-      });
+      levels.push(perSystemLevel('thomas-stream', n, chunk));
       break;
     }
     if (npad <= maxRows) {
