@@ -247,7 +247,9 @@ ${(() => {
 ${triTable()}
 
 Measured with \`bench/gpu-runs/final13-tri.sh\` (bench/results/2026-11-22-h200-final13-tri); the "previous
-kernels" columns are the kernels of commit 3194ca8 in the same run (the bench then forced radix 4). A second
+kernels" columns are the kernels of commit 3194ca8 in the same run (the bench then forced radix 4). The
+per-system Thomas kernels were refactored after this run (one shared header): interleaved N ≤ 4096 measured
+the same or one timer step lower (N = 128 and 256: 104.5k and 111.3k, …-sweep-tri20). A second
 pass of the same defaults in that run (tri-repeat.jsonl) agrees within 3% everywhere. What changed, each
 measured against the kernels before it in one run (…-sweep-tri4 … -sweep-tri19, …-tri-pingpong, …-final10-tri):
 - **Bank-swizzled workgroup arrays.** An invocation reads its R consecutive rows from workgroup memory; as one
