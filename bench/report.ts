@@ -286,6 +286,10 @@ measured against the kernels before it in one run (…-sweep-tri4 … -sweep-tri
   together and the next ones issued before the current ones are eliminated. Beyond N = 2048 there are too
   few systems in 2^24 rows for one invocation each (N = 4096 streamed: 12.2k against Wang & Mou's 14.5k).
 
+Dawn adds work to every kernel: workgroup memory is zero-initialised and array indices are clamped
+(robustness). Switching both off with Dawn's unsafe toggles (\`BUTTERFLY_DAWN_FLAGS\`, …-toggles) gained 0–4%
+here and nothing for the C2C FFT, so neither explains the remaining gaps; the library does not use them.
+
 Goals: 100,000 Mrows/s reached for strided N ≤ 1024 (114k at 1024), not for 2048 (76.4k) and 4096 (69.2k);
 60,000 reached for every N from 2^13 to 2^24 (61.7k–69.2k, 2.6–2.9× gtsv2StridedBatch). Interleaved: at or
 above gtsvInterleavedBatch for every N it handles (up to 4096 here; 1.4–5.0×) except N = 4 (0.92×, 197k

@@ -223,8 +223,11 @@ export async function acquireGpu(options: AcquireOptions = {}): Promise<GpuConte
       `no WebGPU implementation found (${tried.join('; ') || 'no navigator.gpu'}; the "webgpu" package could not be loaded)`,
     );
   }
+  // BUTTERFLY_DAWN_FLAGS: extra flags for Dawn's Node instance (create() flags separated by ";", e.g.
+  // "enable-dawn-features=disable_workgroup_init"), for measuring Dawn toggles; none by default.
+  const dawnFlags = typeof process !== 'undefined' && process.env?.BUTTERFLY_DAWN_FLAGS ? process.env.BUTTERFLY_DAWN_FLAGS.split(';').filter(Boolean) : [];
   if (want !== 'software') {
-    const gpu = dawn.create([]);
+    const gpu = dawn.create(dawnFlags);
     dawnInstances.push(gpu);
     const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
     if (adapter) {
