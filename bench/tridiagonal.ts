@@ -16,7 +16,7 @@ import { defaultGpuContext, readBuffer, type GpuContext } from '../src/backends/
 import { TridiagonalGpuExecutor, type TridiagonalGpuBuffers } from '../src/backends/webgpu/tridiagonal.js';
 import { planTridiagonal, type TridiagonalLayout } from '../src/planner/tridiagonal.js';
 
-interface Args { alignChunks?: boolean; branchFree?: boolean; normalized?: boolean; chunksPerWg?: number; pingPong?: boolean; thomasThreads?: number; streamRows?: number; streamChunk?: number; swizzle?: boolean; interior?: 'wang-mou' | 'thomas'; rowsPerThread?: number; maxRows?: number; targetRows?: number; partitionRows?: number; label?: string; total?: number; sizes: number[]; layouts: TridiagonalLayout[]; reps: number; json: boolean; out?: string; software: boolean; radix?: 2 | 4 }
+interface Args { ips?: number; alignChunks?: boolean; branchFree?: boolean; normalized?: boolean; chunksPerWg?: number; pingPong?: boolean; thomasThreads?: number; streamRows?: number; streamChunk?: number; swizzle?: boolean; interior?: 'wang-mou' | 'thomas'; rowsPerThread?: number; maxRows?: number; targetRows?: number; partitionRows?: number; label?: string; total?: number; sizes: number[]; layouts: TridiagonalLayout[]; reps: number; json: boolean; out?: string; software: boolean; radix?: 2 | 4 }
 
 function parseRange(spec: string): number[] {
   const out: number[] = [];
@@ -51,6 +51,7 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--no-normalize') a.normalized = false;
     else if (k === '--branchy') a.branchFree = false;
     else if (k === '--align-chunks') a.alignChunks = true;
+    else if (k === '--il-partition-systems') a.ips = Number(v());
     else if (k === '--chunks-per-wg') a.chunksPerWg = Number(v());
     else if (k === '--stream-rows') a.streamRows = Number(v());
     else if (k === '--stream-chunk') a.streamChunk = Number(v());
@@ -64,7 +65,7 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--out') a.out = v();
     else if (k === '--software') a.software = true;
     else if (k === '--help' || k === '-h') {
-      console.log('options: --total LOG2 --sizes 2-24 --layouts strided,interleaved --reps N --radix 2|4 --rows-per-thread R --interior wang-mou|thomas --no-swizzle --no-ping-pong --no-normalize --branchy --align-chunks --chunks-per-wg G --stream-rows N --stream-chunk K --thomas-threads T --max-rows P --target-rows T --partition-rows Q --label L --json --out FILE --software');
+      console.log('options: --total LOG2 --sizes 2-24 --layouts strided,interleaved --reps N --radix 2|4 --rows-per-thread R --interior wang-mou|thomas --no-swizzle --no-ping-pong --no-normalize --branchy --align-chunks --il-partition-systems G --chunks-per-wg G --stream-rows N --stream-chunk K --thomas-threads T --max-rows P --target-rows T --partition-rows Q --label L --json --out FILE --software');
       process.exit(0);
     } else throw new Error(`unknown option ${k}`);
   }
@@ -199,7 +200,7 @@ async function main(): Promise<void> {
     for (const n of sizes) {
       const N = 2 ** n;
       const batch = rows / N;
-      const recipe = planTridiagonal({ n: N, batch, nrhs: 1, complex: false, layout }, ctx.limits, { radix: args.radix, rowsPerThread: args.rowsPerThread, maxRowsPerWorkgroup: args.maxRows, targetRowsPerWorkgroup: args.targetRows, partitionRowsPerWorkgroup: args.partitionRows, interior: args.interior, swizzle: args.swizzle, interleavedStreamRows: args.streamRows, streamChunk: args.streamChunk, thomasThreads: args.thomasThreads, pingPong: args.pingPong, partitionChunksPerWorkgroup: args.chunksPerWg, normalizedRows: args.normalized, branchFree: args.branchFree, alignChunks: args.alignChunks });
+      const recipe = planTridiagonal({ n: N, batch, nrhs: 1, complex: false, layout }, ctx.limits, { radix: args.radix, rowsPerThread: args.rowsPerThread, maxRowsPerWorkgroup: args.maxRows, targetRowsPerWorkgroup: args.targetRows, partitionRowsPerWorkgroup: args.partitionRows, interior: args.interior, swizzle: args.swizzle, interleavedStreamRows: args.streamRows, streamChunk: args.streamChunk, thomasThreads: args.thomasThreads, pingPong: args.pingPong, partitionChunksPerWorkgroup: args.chunksPerWg, normalizedRows: args.normalized, branchFree: args.branchFree, alignChunks: args.alignChunks, interleavedPartitionSystems: args.ips });
       let ex: TridiagonalGpuExecutor | null = null;
       try {
         ex = await TridiagonalGpuExecutor.create(ctx, recipe);

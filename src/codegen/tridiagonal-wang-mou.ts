@@ -50,6 +50,12 @@ export interface WangMouKernelSpec {
   branchFree: boolean;
   /** Partition levels with one chunk a workgroup: loads and stores start at a 32-byte boundary. */
   alignChunks: boolean;
+  /**
+   * Partition levels with G > 1: the workgroup's chunks are the same chunk of G consecutive systems
+   * (interleaved input: neighbouring invocations then read neighbouring systems, which are neighbouring
+   * addresses) rather than G consecutive chunks of one system.
+   */
+  acrossSystems: boolean;
 }
 
 export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex: boolean): WangMouKernelSpec {
@@ -63,6 +69,7 @@ export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex:
     normalized: (level.interior ?? 'wang-mou') === 'thomas' && (level.normalized ?? true),
     branchFree: level.branchFree ?? true,
     alignChunks: level.alignChunks ?? false,
+    acrossSystems: level.acrossSystems ?? false,
   };
 }
 
@@ -298,13 +305,21 @@ fn checkRow(sys: u32, i: u32, r: Row) -> Row {
   e(`struct Slot { v: u32, sys: u32, i: u32, valid: bool, keep: bool }`);
   // Partition levels: the system and index of each of the workgroup's G chunks are computed once in main
   // (chunkSys{g}, chunkK{g}), not with an integer division by a runtime value for every row loaded and stored.
-  if (partition) for (let g = 0; g < G; g++) e(`var<private> chunkSys${g}: u32;\nvar<private> chunkK${g}: u32;`);
+  if (partition) for (let g = 0; g < (partition && G > 1 && spec.acrossSystems ? 1 : G); g++) e(`var<private> chunkSys${g}: u32;\nvar<private> chunkK${g}: u32;`);
   // Aligned chunk loads (partition levels, one chunk a workgroup): 32 bytes of elements.
   const aligned = partition && G === 1 && spec.alignChunks && layout === 'strided';
   const alignElems = complex ? 4 : 8;
   if (aligned) e(`var<private> chunkA0: u32;\nvar<private> chunkOff: u32;`);
+  const across = partition && G > 1 && spec.acrossSystems;
   e(`fn slot(wg: u32, flat: u32) -> Slot {`);
-  if (partition) {
+  if (across) {
+    // Chunk chunkK0 of systems chunkSys0 … chunkSys0 + G − 1; neighbouring flats are neighbouring systems.
+    e(`  let sl = flat % ${G}u;`);
+    e(`  let r = flat / ${G}u;`);
+    e(`  let sys = chunkSys0 + sl;`);
+    e(`  let i = chunkK0 * ${seg + 1}u + r;`);
+    e(`  return Slot(sl * ${seg}u + r, sys, i, sys < prm.nsys && i < prm.n, true);`);
+  } else if (partition) {
     if (G === 1 && aligned) {
       // Loads start at the chunk's first row rounded down to 32 bytes (chunks are seg + 1 rows apart, so
       // a warp's rows would otherwise straddle one more sector): flat = off + v, the first off flats and
@@ -349,7 +364,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   // Uniform for the whole workgroup (built from workgroup_id and uniforms), so the barriers below stay
   // in uniform control flow.
   if (wg >= prm.total) { return; }
-${partition ? Array.from({ length: G }, (_, g) => `  chunkSys${g} = (wg * ${G}u + ${g}u) / prm.chunks;\n  chunkK${g} = wg * ${G}u + ${g}u - chunkSys${g} * prm.chunks;\n`).join('') : ''}${aligned ? `  { let st = chunkK0 * ${seg + 1}u; let r = matAddr(chunkSys0, st) & ${alignElems - 1}u; chunkA0 = st - r; chunkOff = r; }\n` : ''}`);
+${across ? `  { let grp = wg / prm.chunks; chunkK0 = wg - grp * prm.chunks; chunkSys0 = grp * ${G}u; }\n` : partition ? Array.from({ length: G }, (_, g) => `  chunkSys${g} = (wg * ${G}u + ${g}u) / prm.chunks;\n  chunkK${g} = wg * ${G}u + ${g}u - chunkSys${g} * prm.chunks;\n`).join('') : ''}${aligned ? `  { let st = chunkK0 * ${seg + 1}u; let r = matAddr(chunkSys0, st) & ${alignElems - 1}u; chunkA0 = st - r; chunkOff = r; }\n` : ''}`);
   // Coalesced, staged load, unrolled with every global load issued before any is used (a rolled loop
   // waits one memory latency per row; the same change sped up the FFT's staged copies on an H200).
   if (G === 1) {
@@ -499,7 +514,12 @@ ${partition ? Array.from({ length: G }, (_, g) => `  chunkSys${g} = (wg * ${G}u 
   if (s !== seg) throw new Error(`wangMouKernel: stages cover ${s} rows, segment is ${seg}`);
 
   // The system (or chunk) of this invocation's register rows.
-  if (partition) {
+  if (across) {
+    e(`  let mySys = chunkSys0 + (lid * ${R}u) / ${seg}u;`);
+    e(`  let myK = chunkK0;`);
+    e(`  let myChunk = mySys * prm.chunks + myK;`);
+    e(`  let cl = lid % ${Tn / G}u; // invocation within its chunk`);
+  } else if (partition) {
     e(`  let myChunk = wg * ${G}u + (lid * ${R}u) / ${seg}u;`);
     e(`  let mySys = myChunk / prm.chunks;`);
     e(`  let myK = myChunk - mySys * prm.chunks;`);

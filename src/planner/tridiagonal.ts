@@ -134,6 +134,12 @@ export interface TridiagonalPlanOptions {
   branchFree?: boolean;
   /** Strided partition levels: chunk loads and stores start at a 32-byte boundary. Default false. */
   alignChunks?: boolean;
+  /**
+   * Interleaved partition level (the user's systems): a workgroup reduces the same chunk of this many
+   * consecutive systems (power of two), so that its loads run across neighbouring systems, which are
+   * neighbouring addresses in the interleaved layout. Default 1 (one chunk of one system a workgroup).
+   */
+  interleavedPartitionSystems?: number;
 }
 
 export interface TridiagonalLevel {
@@ -156,6 +162,8 @@ export interface TridiagonalLevel {
   branchFree?: boolean;
   /** Partition levels: 32-byte aligned chunk loads (TridiagonalPlanOptions.alignChunks). */
   alignChunks?: boolean;
+  /** Partition levels: the workgroup's chunks are one chunk of systemsPerWorkgroup consecutive systems. */
+  acrossSystems?: boolean;
   /** Rows per system at this level. */
   n: number;
   /** Independent right-hand-side systems at this level (level 0: batch·nrhs). */
@@ -321,16 +329,20 @@ export function planTridiagonal(
     while (rows / rpt > maxInv) rpt *= 2;
     // Several chunks a workgroup (each reduced on its own, like several small systems in a 'solve'
     // workgroup) while they fit the workgroup memory and invocation limits.
-    let cpw = cpw0;
+    const ips = layout === 'interleaved' ? options.interleavedPartitionSystems ?? 1 : 1;
+    if (!isPow2(ips)) throw new ArgumentError('interleavedPartitionSystems', ips, 'a power of two');
+    const across = ips > 1 && systems > 1;
+    let cpw = across ? Math.min(ips, nextPow2(systems)) : cpw0;
     while (cpw > 1 && (rows * cpw > maxRows || (rows * cpw) / rpt > maxInv)) cpw /= 2;
     const chunks = Math.ceil(n / (rows + 1));
     const separators = Math.floor(n / (rows + 1));
     levels.push({
       mode: 'partition', n, systems, layout, interior, swizzle, pingPong, normalized, branchFree, alignChunks,
+      acrossSystems: across && cpw > 1,
       rowsPerWorkgroup: rows * cpw, rowsPerThread: rpt, threads: (rows * cpw) / rpt,
       localStages: Math.log2(rpt), exchangeRadices: exchangeRadices(Math.log2(rows / rpt), radix),
       segment: rows, systemsPerWorkgroup: cpw, chunks, separators,
-      workgroups: Math.ceil((systems * chunks) / cpw),
+      workgroups: across && cpw > 1 ? chunks * Math.ceil(systems / cpw) : Math.ceil((systems * chunks) / cpw),
     });
     n = separators;
     layout = 'strided';

@@ -76,6 +76,8 @@ test("WebGPU 'thomas' and 'wang-mou' interiors: rows per invocation 2 … 16, bo
     cases.push([{ n: 700, batch: 3, nrhs: 2, layout: 'strided', complex: rowsPerThread === 4 }, { rowsPerThread, branchFree: false, radix: 2 }]);
     // Partition chunk loads aligned to 32 bytes (chunk starts of every residue, several right-hand sides).
     cases.push([{ n: 4001, batch: 3, nrhs: 2, layout: 'strided', complex: rowsPerThread === 8 }, { rowsPerThread, alignChunks: true, maxRowsPerWorkgroup: 256, partitionRowsPerWorkgroup: rowsPerThread === 2 ? 32 : 64 }]);
+    // Interleaved partition level over the same chunk of several systems (batch not a multiple of them).
+    cases.push([{ n: 1500, batch: 7, nrhs: 2, layout: 'interleaved', complex: rowsPerThread === 8 }, { rowsPerThread, interleavedStreamRows: Infinity, maxRowsPerWorkgroup: 256, partitionRowsPerWorkgroup: 32, interleavedPartitionSystems: rowsPerThread === 16 ? 2 : 4 }]);
     // Several partition chunks a workgroup (chunk count not a multiple of it; both layouts, complex).
     cases.push([{ n: 3001, batch: 3, nrhs: 2, layout: 'strided', complex: false }, { rowsPerThread, maxRowsPerWorkgroup: 256, partitionRowsPerWorkgroup: 64, partitionChunksPerWorkgroup: 4 }]);
     cases.push([{ n: 1500, batch: 5, nrhs: 1, layout: 'interleaved', complex: false }, { rowsPerThread, interleavedStreamRows: Infinity, maxRowsPerWorkgroup: 128, partitionRowsPerWorkgroup: 32, partitionChunksPerWorkgroup: 2 }]);

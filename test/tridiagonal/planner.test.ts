@@ -99,3 +99,10 @@ test('several partition chunks a workgroup: segment is the chunk, capped by work
   assert.equal(capped.systemsPerWorkgroup, 2);
   assert.throws(() => planTridiagonal(prob(3001, 3), H200, { partitionChunksPerWorkgroup: 3 }), ArgumentError);
 });
+
+test('interleaved partition level across systems: one chunk of G consecutive systems a workgroup', () => {
+  const l = planTridiagonal({ n: 3001, batch: 10, nrhs: 1, complex: false, layout: 'interleaved' }, H200, { interleavedStreamRows: Infinity, maxRowsPerWorkgroup: 1024, partitionRowsPerWorkgroup: 128, interleavedPartitionSystems: 8 }).levels;
+  assert.deepEqual([l[0].mode, l[0].acrossSystems, l[0].systemsPerWorkgroup, l[0].rowsPerWorkgroup, l[0].workgroups], ['partition', true, 8, 1024, l[0].chunks * 2]);
+  assert.equal(l[1].acrossSystems, undefined); // coarse levels are strided
+  assert.throws(() => planTridiagonal({ n: 3001, batch: 10, nrhs: 1, complex: false, layout: 'interleaved' }, H200, { interleavedStreamRows: Infinity, interleavedPartitionSystems: 3 }), ArgumentError);
+});

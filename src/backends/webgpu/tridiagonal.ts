@@ -287,7 +287,9 @@ export class TridiagonalGpuExecutor {
       blocks.forEach((bk, bi) => {
         const lv = levels[bk.level];
         const l = bk.level;
-        const total = bk.form ? c.systems * lv.separators : lv.mode === 'solve' ? Math.ceil(c.systems / lv.systemsPerWorkgroup) : Math.ceil((c.systems * lv.chunks) / lv.systemsPerWorkgroup);
+        const total = bk.form ? c.systems * lv.separators : lv.mode === 'solve' ? Math.ceil(c.systems / lv.systemsPerWorkgroup)
+          : lv.acrossSystems ? lv.chunks * Math.ceil(c.systems / lv.systemsPerWorkgroup)
+          : Math.ceil((c.systems * lv.chunks) / lv.systemsPerWorkgroup);
         const grid = dispatchGrid(bk.form ? Math.ceil(total / FORM_WORKGROUP) : total, maxDim);
         gridsOfChunk.push(grid);
         words.set([
