@@ -84,7 +84,7 @@ test("WebGPU 'thomas' and 'wang-mou' interiors: rows per invocation 2 … 16, bo
     cases.push([{ n: 999, batch: 3, nrhs: 1, layout: 'strided', complex: true }, { rowsPerThread, maxRowsPerWorkgroup: 128, partitionRowsPerWorkgroup: 32, partitionChunksPerWorkgroup: 4, interior: 'wang-mou' }]);
     // The seeds' structure (every row through every stage), with and without alternating exchange areas.
     cases.push([{ n: 1000, batch: 3, nrhs: 1, layout: 'strided', complex: false }, { interior: 'wang-mou', rowsPerThread, radix: rowsPerThread === 8 ? 4 : 2 }]);
-    cases.push([{ n: 3000, batch: 3, nrhs: 2, layout: 'interleaved', complex: false }, { interior: 'wang-mou', rowsPerThread, pingPong: rowsPerThread !== 4, swizzle: rowsPerThread !== 16, maxRowsPerWorkgroup: 256 }]);
+    cases.push([{ n: 3000, batch: 3, nrhs: 2, layout: 'interleaved', complex: false }, { interior: 'wang-mou', rowsPerThread, pingPong: rowsPerThread !== 4, swizzle: rowsPerThread !== 16, maxRowsPerWorkgroup: 256, interleavedPartitionSystems: rowsPerThread <= 4 ? 1 : 8 }]);
   }
   for (const [sh, o] of cases) {
     const r = await runGpu(ctx, sh, 11 * sh.n + sh.batch, o);
