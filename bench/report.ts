@@ -18,13 +18,13 @@ function load(path: string): Row[] {
 }
 
 // Everything but the tridiagonal table comes from one run (bench/gpu-runs/final7.sh), the tridiagonal table
-// from bench/gpu-runs/final13-tri.sh: ours and the anchors (cuFFT, cuSPARSE, CuPy) measured in the same run.
+// from bench/gpu-runs/final14-tri.sh: ours and the anchors (cuFFT, cuSPARSE, CuPy) measured in the same run.
 const run = 'bench/results/2026-11-22-h200-final7';
 const ours = load(`${run}/ours-fft.jsonl`);
 const cufft = load(`${run}/cufft.jsonl`);
-const tri = load('bench/results/2026-11-22-h200-final13-tri/tri.jsonl');
-const triOld = load('bench/results/2026-11-22-h200-final13-tri/tri-old.jsonl');
-const cusparse = load('bench/results/2026-11-22-h200-final13-tri/cusparse.jsonl');
+const tri = load('bench/results/2026-11-22-h200-final14-tri/tri.jsonl');
+const triOld = load('bench/results/2026-11-22-h200-final14-tri/tri-old.jsonl');
+const cusparse = load('bench/results/2026-11-22-h200-final14-tri/cusparse.jsonl');
 const edm = load(`${run}/edm.jsonl`);
 const cupy = load(`${run}/cupy.jsonl`);
 const conv = load(`${run}/conv.jsonl`);
@@ -246,12 +246,10 @@ ${(() => {
 
 ${triTable()}
 
-Measured with \`bench/gpu-runs/final13-tri.sh\` (bench/results/2026-11-22-h200-final13-tri); the "previous
-kernels" columns are the kernels of commit 3194ca8 in the same run (the bench then forced radix 4). The
-per-system Thomas kernels were refactored after this run (one shared header): interleaved N ≤ 4096 measured
-the same or one timer step lower (N = 128 and 256: 104.5k and 111.3k, …-sweep-tri20). A second
+Measured with \`bench/gpu-runs/final14-tri.sh\` (bench/results/2026-11-22-h200-final14-tri); the "previous
+kernels" columns are the kernels of commit 3194ca8 in the same run (the bench then forced radix 4). A second
 pass of the same defaults in that run (tri-repeat.jsonl) agrees within 3% everywhere. What changed, each
-measured against the kernels before it in one run (…-sweep-tri4 … -sweep-tri19, …-tri-pingpong, …-final10-tri):
+measured against the kernels before it in one run (…-sweep-tri4 … -sweep-tri21, …-tri-pingpong, …-final10-tri):
 - **Bank-swizzled workgroup arrays.** An invocation reads its R consecutive rows from workgroup memory; as one
   array of row structs, lanes were R·4 words apart, an up to 32-way bank conflict on every access. Four scalar
   arrays with row v at v ^ ((v >> 5) & 31) put those rows, and the coalesced staged rows, in distinct banks
@@ -281,6 +279,9 @@ measured against the kernels before it in one run (…-sweep-tri4 … -sweep-tri
   per-row division: 55.0k with one, 51.2k / 50.2k with 2 / 4, …-sweep-tri13), so the default stays 1.
   Chunk loads aligned to 32 bytes (option \`alignChunks\`; chunks are 129 rows apart) cost more in
   instructions than they saved (2^24: 55.1k against 49.2k aligned, …-sweep-tri14).
+- **Interleaved N > 2048: the partition level reduces the same 128-row chunk of 8 consecutive systems in a
+  workgroup**, so its loads run across neighbouring systems (neighbouring addresses in this layout) instead of
+  one system's rows a batch apart (N = 4096 14.5k → 48.8k, 2^17 4.6k → 37.9k, …-sweep-tri21).
 - **Interleaved N = 17 … 2048: one invocation a system, Thomas streamed through global memory** (c' to a
   scratch array laid out like the input, d' to x, then the backward sweep), 8 rows (12 from N = 512) loaded
   together and the next ones issued before the current ones are eliminated. Beyond N = 2048 there are too
@@ -290,12 +291,12 @@ Dawn adds work to every kernel: workgroup memory is zero-initialised and array i
 (robustness). Switching both off with Dawn's unsafe toggles (\`BUTTERFLY_DAWN_FLAGS\`, …-toggles) gained 0–4%
 here and nothing for the C2C FFT, so neither explains the remaining gaps; the library does not use them.
 
-Goals: 100,000 Mrows/s reached for strided N ≤ 1024 (114k at 1024), not for 2048 (76.4k) and 4096 (69.2k);
-60,000 reached for every N from 2^13 to 2^24 (61.7k–69.2k, 2.6–2.9× gtsv2StridedBatch). Interleaved: at or
-above gtsvInterleavedBatch for every N it handles (up to 4096 here; 1.4–5.0×) except N = 4 (0.92×, 197k
-against 213k Mrows/s). Our per-system kernel gives the same 197k at N = 4, 8 and 16: it moves 3.94 TB/s, the
-speed of our own vec4 copy kernel (3956 GB/s in the final7 run above), so on this stack the gap is the
-bandwidth a WebGPU kernel reaches.
+Goals: 100,000 Mrows/s reached for strided N ≤ 1024 (114k at 1024), not for 2048 (77.6k) and 4096 (68.3k);
+60,000 reached for every N from 2^13 to 2^24 (61.7k–68.3k, 2.5–2.9× gtsv2StridedBatch). Interleaved: at or
+above gtsvInterleavedBatch for every N it handles (up to 4096 here; 1.4–11.4×) except N = 4 (0.90×, 197k
+against 219k Mrows/s); beyond, where cuSPARSE does not run at this total size, 37k–56k. Our per-system kernel
+gives the same 197k at N = 4 and 8: it moves 3.94 TB/s, the speed of our own vec4 copy kernel (3956 GB/s in
+the final7 run above), so on this stack the gap is the bandwidth a WebGPU kernel reaches.
 
 ## EDM batched padded 2-D convolution (seed 001's seven cases)
 
