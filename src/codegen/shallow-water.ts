@@ -316,6 +316,22 @@ fn doneThreshold() -> f32 {
 `;
 
 /**
+ * Phase one of the Δt reduction, shared by the CFL kernels: the tile's N rates (`rate`, one an
+ * invocation `li`) max-reduced in `red` (p2 ≥ N slots, the extra ones zeroed) and written to the
+ * tile's partial.
+ */
+function tileMaxToPartials(N: number, p2: number): string {
+  return `red[li] = rate;
+  ${p2 > N ? `if (li < ${p2 - N}u) { red[${N}u + li] = 0.0; }` : ''}
+  workgroupBarrier();
+  for (var s = ${p2 / 2}u; s > 0u; s = s >> 1u) {
+    if (li < s) { red[li] = max(red[li], red[li + s]); }
+    workgroupBarrier();
+  }
+  if (li == 0u) { partials[wid.y * P.tilesX + wid.x] = red[0]; }`;
+}
+
+/**
  * The cell update shared by both structures: W_new = W − Δt·(a_x + a_y), clipping, friction, store.
  * With the depth pair, h is held as hi + lo (hi in the state's vec4, lo in its own buffer): the update
  * adds the increment to the pair exactly (two-sum) and stores the renormalised pair, so the depth does
@@ -436,14 +452,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   if (lid.x >= 1u && lid.y >= 1u && gx < nx && gy < ny) {
     rate = (lamR[li - 1u] + er.x) * P.invDx + (lamD[li - ${T}u] + ed.x) * P.invDy;
   }
-  red[li] = rate;
-  ${p2 > N ? `if (li < ${p2 - N}u) { red[${N}u + li] = 0.0; }` : ''}
-  workgroupBarrier();
-  for (var s = ${p2 / 2}u; s > 0u; s = s >> 1u) {
-    if (li < s) { red[li] = max(red[li], red[li + s]); }
-    workgroupBarrier();
-  }
-  if (li == 0u) { partials[wid.y * P.tilesX + wid.x] = red[0]; }
+  ${tileMaxToPartials(N, p2)}
 }
 `;
   return { name: `swe-cfl-${T}`, key: stableKey({ kernel: 'swe-cfl', v: 2, tile: T }), wgsl, entryPoint: 'main' };
@@ -747,14 +756,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     let below = select(lamY[li + ${W}u], lamY[${N}u + lid.x], lid.y == ${H - 1}u);
     rate = (el.y + right) * P.invDx + (et.y + below) * P.invDy;
   }
-  red[li] = rate;
-  ${p2 > N ? `if (li < ${p2 - N}u) { red[${N}u + li] = 0.0; }` : ''}
-  workgroupBarrier();
-  for (var s = ${p2 / 2}u; s > 0u; s = s >> 1u) {
-    if (li < s) { red[li] = max(red[li], red[li + s]); }
-    workgroupBarrier();
-  }
-  if (li == 0u) { partials[wid.y * P.tilesX + wid.x] = red[0]; }
+  ${tileMaxToPartials(N, p2)}
 }
 `;
   return { name: `swe-cfl-staged-${W}x${H}`, key: stableKey({ kernel: 'swe-cfl-staged', v: 1, W, H }), wgsl, entryPoint: 'main' };
