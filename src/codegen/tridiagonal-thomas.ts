@@ -12,7 +12,7 @@
  * 4 not diagonally dominant (the checkRow test).
  */
 import { stableKey, type KernelSource } from '../backends/webgpu/pipelines.js';
-import { PARAMS_WGSL, ROW_WGSL, addressWgsl, scalarHelpers } from './tridiagonal-wang-mou.js';
+import { PARAMS_WGSL, ROW_WGSL, SYSTEM_BINDINGS_WGSL, addressWgsl, scalarHelpers } from './tridiagonal-wang-mou.js';
 import { THOMAS_MAX_ROWS } from '../planner/tridiagonal.js';
 
 export interface ThomasKernelSpec {
@@ -31,12 +31,7 @@ function perSystemHeader(complex: boolean, scratch: boolean, threads: number): s
   return `${scalarHelpers(complex)}
 ${PARAMS_WGSL}
 ${ROW_WGSL}
-@group(0) @binding(0) var<uniform> prm: Params;
-@group(0) @binding(1) var<storage, read> A: array<T>;
-@group(0) @binding(2) var<storage, read> B: array<T>;
-@group(0) @binding(3) var<storage, read> C: array<T>;
-@group(0) @binding(4) var<storage, read> D: array<T>;
-@group(0) @binding(5) var<storage, read_write> status: array<atomic<u32>>;
+${SYSTEM_BINDINGS_WGSL}
 @group(0) @binding(6) var<storage, read_write> X: array<T>;${scratch ? `
 @group(0) @binding(7) var<storage, read_write> CP: array<T>;` : ''}
 ${addressWgsl('interleaved')}

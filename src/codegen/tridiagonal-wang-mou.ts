@@ -44,7 +44,7 @@ export interface WangMouKernelSpec {
   swizzle: boolean;
   /** Alternate two exchange areas (one barrier an exchange step instead of two) when R ≥ 4. */
   pingPong: boolean;
-  /** 'thomas' interior: block-boundary rows kept normalised (ROW_NORMALIZED_WGSL). */
+  /** 'thomas' interior: block-boundary rows kept normalised (rowNormalizedWgsl). */
   normalized: boolean;
   /** Normalised radix-2 exchange steps without a branch between the left and right rows of a merge. */
   branchFree: boolean;
@@ -88,6 +88,14 @@ export const PARAMS_WGSL = `struct Params {
   rhsOff: u32,      // the same for D and X
   statusOff: u32,   // the same for status (a u32 per matrix)
 }`;
+
+/** Bindings 0–5 of every tridiagonal kernel: the uniforms, the four input arrays and the status words. */
+export const SYSTEM_BINDINGS_WGSL = `@group(0) @binding(0) var<uniform> prm: Params;
+@group(0) @binding(1) var<storage, read> A: array<T>;
+@group(0) @binding(2) var<storage, read> B: array<T>;
+@group(0) @binding(3) var<storage, read> C: array<T>;
+@group(0) @binding(4) var<storage, read> D: array<T>;
+@group(0) @binding(5) var<storage, read_write> status: array<atomic<u32>>;`;
 
 /** Bytes of the uniform block (PARAMS_WGSL). */
 export const PARAMS_BYTES = 48;
@@ -159,14 +167,14 @@ fn identityRow() -> Row { return Row(ZERO, ONE, ZERO, ZERO); }
  * (normalising L') and the updates of other rows are multiply-adds only, where the general forms divide
  * once or twice a row. Same names and results as ROW_WGSL up to rounding.
  */
-export const ROW_NORMALIZED_WGSL = `
+export function rowNormalizedWgsl(checkPivots: boolean): string {
+  return `
 struct Row { a: T, b: T, c: T, d: T }
 
 var<private> flags: u32 = 0u;
 
 fn normRow(w: Row) -> Row {
-  if (badpivot(w.b)) { flags |= 1u; }
-  let s = dv(ONE, w.b);
+${checkPivots ? '  if (badpivot(w.b)) { flags |= 1u; }\n' : ''}  let s = dv(ONE, w.b);
   return Row(mul(w.a, s), ONE, mul(w.c, s), mul(w.d, s));
 }
 // R normalised: L' = L − a_L·R, normalised (L need not be).
@@ -187,6 +195,7 @@ fn updRight(w: Row, R: Row, Lp: Row) -> Row {
 }
 fn identityRow() -> Row { return Row(ZERO, ONE, ZERO, ZERO); }
 `;
+}
 
 /**
  * Addresses of matrix element (sys, i) and of right-hand-side / solution element (sys, i) within the
@@ -235,13 +244,8 @@ export function wangMouKernel(spec: WangMouKernelSpec): KernelSource {
   e(PARAMS_WGSL);
   const nrm = spec.normalized && spec.interior === 'thomas';
   // 'expand' repeats its level's 'reduce' merges on the same rows, whose pivots 'reduce' has checked.
-  e(nrm ? (mode === 'expand' ? ROW_NORMALIZED_WGSL.replace('  if (badpivot(w.b)) { flags |= 1u; }\n', '') : ROW_NORMALIZED_WGSL) : ROW_WGSL);
-  e(`@group(0) @binding(0) var<uniform> prm: Params;`);
-  e(`@group(0) @binding(1) var<storage, read> A: array<T>;`);
-  e(`@group(0) @binding(2) var<storage, read> B: array<T>;`);
-  e(`@group(0) @binding(3) var<storage, read> C: array<T>;`);
-  e(`@group(0) @binding(4) var<storage, read> D: array<T>;`);
-  e(`@group(0) @binding(5) var<storage, read_write> status: array<atomic<u32>>;`);
+  e(nrm ? rowNormalizedWgsl(mode !== 'expand') : ROW_WGSL);
+  e(SYSTEM_BINDINGS_WGSL);
   if (mode === 'reduce') e(`@group(0) @binding(6) var<storage, read_write> BND: array<T>;`);
   else e(`@group(0) @binding(6) var<storage, read_write> X: array<T>;`);
   if (mode === 'expand') e(`@group(0) @binding(7) var<storage, read> XC: array<T>;`);
@@ -305,12 +309,12 @@ fn checkRow(sys: u32, i: u32, r: Row) -> Row {
   e(`struct Slot { v: u32, sys: u32, i: u32, valid: bool, keep: bool }`);
   // Partition levels: the system and index of each of the workgroup's G chunks are computed once in main
   // (chunkSys{g}, chunkK{g}), not with an integer division by a runtime value for every row loaded and stored.
-  if (partition) for (let g = 0; g < (partition && G > 1 && spec.acrossSystems ? 1 : G); g++) e(`var<private> chunkSys${g}: u32;\nvar<private> chunkK${g}: u32;`);
+  const across = partition && G > 1 && spec.acrossSystems;
+  if (partition) for (let g = 0; g < (across ? 1 : G); g++) e(`var<private> chunkSys${g}: u32;\nvar<private> chunkK${g}: u32;`);
   // Aligned chunk loads (partition levels, one chunk a workgroup): 32 bytes of elements.
   const aligned = partition && G === 1 && spec.alignChunks && layout === 'strided';
   const alignElems = complex ? 4 : 8;
   if (aligned) e(`var<private> chunkA0: u32;\nvar<private> chunkOff: u32;`);
-  const across = partition && G > 1 && spec.acrossSystems;
   e(`fn slot(wg: u32, flat: u32) -> Slot {`);
   if (across) {
     // Chunk chunkK0 of systems chunkSys0 … chunkSys0 + G − 1; neighbouring flats are neighbouring systems.
@@ -637,12 +641,7 @@ export function formCoarseKernel(spec: FormKernelSpec): KernelSource {
   const wgsl = `// Coarse (separator) system of a partitioned Wang & Mou level; ${spec.layout} input, chunk ${P} rows.
 ${scalarHelpers(spec.complex)}
 ${PARAMS_WGSL}
-@group(0) @binding(0) var<uniform> prm: Params;
-@group(0) @binding(1) var<storage, read> A: array<T>;
-@group(0) @binding(2) var<storage, read> B: array<T>;
-@group(0) @binding(3) var<storage, read> C: array<T>;
-@group(0) @binding(4) var<storage, read> D: array<T>;
-@group(0) @binding(5) var<storage, read_write> status: array<atomic<u32>>;
+${SYSTEM_BINDINGS_WGSL}
 @group(0) @binding(6) var<storage, read> BND: array<T>;
 @group(0) @binding(7) var<storage, read_write> CA: array<T>;
 @group(0) @binding(8) var<storage, read_write> CB: array<T>;
