@@ -248,7 +248,7 @@ ${triTable()}
 
 Measured with \`bench/gpu-runs/final14-tri.sh\` (bench/results/2026-11-22-h200-final14-tri); the "previous
 kernels" columns are the kernels of commit 3194ca8 in the same run (the bench then forced radix 4). A second
-pass of the same defaults in that run (tri-repeat.jsonl) agrees within 3% everywhere. What changed, each
+pass of the same defaults in that run (tri-repeat.jsonl) agrees within 5% everywhere (interleaved 2^14: 43.0k and 44.9k). What changed, each
 measured against the kernels before it in one run (…-sweep-tri4 … -sweep-tri21, …-tri-pingpong, …-final10-tri):
 - **Bank-swizzled workgroup arrays.** An invocation reads its R consecutive rows from workgroup memory; as one
   array of row structs, lanes were R·4 words apart, an up to 32-way bank conflict on every access. Four scalar
@@ -292,7 +292,7 @@ Dawn adds work to every kernel: workgroup memory is zero-initialised and array i
 here and nothing for the C2C FFT, so neither explains the remaining gaps; the library does not use them.
 
 Goals: 100,000 Mrows/s reached for strided N ≤ 1024 (114k at 1024), not for 2048 (77.6k) and 4096 (68.3k);
-60,000 reached for every N from 2^13 to 2^24 (61.7k–68.3k, 2.5–2.9× gtsv2StridedBatch). Interleaved: at or
+60,000 reached for every N from 2^13 to 2^24 (61.7k–68.3k, 2.6–2.9× gtsv2StridedBatch). Interleaved: at or
 above gtsvInterleavedBatch for every N it handles (up to 4096 here; 1.4–11.4×) except N = 4 (0.90×, 197k
 against 219k Mrows/s); beyond, where cuSPARSE does not run at this total size, 37k–56k. Our per-system kernel
 gives the same 197k at N = 4 and 8: it moves 3.94 TB/s, the speed of our own vec4 copy kernel (3956 GB/s in
