@@ -19,13 +19,15 @@
  * (the default) as an f32 pair. Default: the library's defaults. --tile T is short for --variants halo:T.
  * A variant the device cannot run (limits) is reported and skipped. --compare and --dump use the first
  * variant. --cpu-steps 0 skips the CPU rate.
+ * --breakdown also times each kernel alone (the same steps with only the cfl, only the reduce or only the
+ * update dispatches recorded), in ms per dispatch.
  * --dump N runs the GPU dam break at N² to t = 1 and writes gpu_N_{h,qx,qy}.npy (float64: with the depth
  * pair h is hi + lo, which float32 would round away; q as read, f32 values) for an offline
  * comparison with a float64 run made elsewhere (the CPU reference at 1000² takes ~15 min).
  * Bundle: esbuild bench/shallow-water.ts --bundle --platform=node --format=esm --external:webgpu
  */
 import { defaultGpuContext } from '../src/backends/webgpu/device.js';
-import { SweGpuSolver, type SweGpuOptions } from '../src/backends/webgpu/shallow-water.js';
+import { SweGpuSolver, type SweGpuOptions, type SweKernelName } from '../src/backends/webgpu/shallow-water.js';
 import { SWE_DEFAULT_KERNEL_OPTIONS } from '../src/codegen/shallow-water.js';
 import { ArgumentError, DeviceLimitError } from '../src/errors.js';
 import { SweCpuSolver } from '../src/backends/cpu/shallow-water.js';
@@ -121,19 +123,24 @@ async function main(): Promise<void> {
         const built = builtBytesPerCell(solver.options);
         const effGBps = (cells * built) / (perStep / 1e3) / 1e9;
         const sim = await solver.readSim();
-        rows.push([`${n}²`, v.name, perStep.toFixed(4), (rate / 1e9).toFixed(3), (bound / 1e9).toFixed(2), `${((100 * rate) / bound).toFixed(1)}%`, built, effGBps.toFixed(0), sim.steps]);
+        const parts: Partial<Record<SweKernelName, number>> = {};
+        if (args.breakdown) {
+          for (const k of ['cfl', 'reduce', 'update'] as const) parts[k] = (await timeGpu(ctx, (enc) => solver.encodeSteps(enc, steps, [k]), 1, software ? 1 : 5)) / steps;
+        }
+        const part = (k: SweKernelName) => (parts[k] === undefined ? '' : parts[k]!.toFixed(4));
+        rows.push([`${n}²`, v.name, perStep.toFixed(4), (rate / 1e9).toFixed(3), (bound / 1e9).toFixed(2), `${((100 * rate) / bound).toFixed(1)}%`, built, effGBps.toFixed(0), sim.steps, part('cfl'), part('reduce'), part('update')]);
         out.record({
           kind: 'gpu', device, n, cells, variant: v.name, structure: solver.options.structure, tile: solver.options.tile,
           tileX: solver.options.tileX, tileY: solver.options.tileY, depthPair: solver.options.depthPair, msPerStep: perStep,
           cellUpdatesPerSecond: rate, boundCellUpdatesPerSecond: bound, fractionOfBound: rate / bound, builtBytesPerCell: built,
-          effectiveGBps: effGBps, copyGBps: copy.GBps,
+          effectiveGBps: effGBps, copyGBps: copy.GBps, msPerDispatch: args.breakdown ? parts : undefined,
         });
       } finally {
         solver.destroy();
       }
     }
   }
-  console.log(table(['mesh', 'variant', 'ms/step', 'G cell/s', 'bound G/s', 'of bound', 'B/cell built', 'GB/s moved', 'steps run'], rows));
+  console.log(table(['mesh', 'variant', 'ms/step', 'G cell/s', 'bound G/s', 'of bound', 'B/cell built', 'GB/s moved', 'steps run', 'cfl ms', 'reduce ms', 'update ms'], rows));
 
   // The float64 reference on this machine's CPU.
   const cpuN = Number(args['cpu-size'] ?? (software ? 100 : 1000));

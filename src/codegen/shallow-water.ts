@@ -317,18 +317,38 @@ fn doneThreshold() -> f32 {
 
 /**
  * Phase one of the Δt reduction, shared by the CFL kernels: the tile's N rates (`rate`, one an
- * invocation `li`) max-reduced in `red` (p2 ≥ N slots, the extra ones zeroed) and written to the
- * tile's partial.
+ * invocation `li`) max-reduced in two levels and written to the tile's partial. L = 2^⌈log2 √N⌉
+ * invocations each take the max of every L-th rate, then one takes the max of those L: two barriers
+ * instead of a tree's log2 N, which in a kernel this light cost more than the arithmetic around them.
+ * tileMaxDecl declares the workgroup arrays it uses.
  */
-function tileMaxToPartials(N: number, p2: number): string {
+function tileLanes(N: number): number {
+  return 1 << Math.ceil(Math.log2(N) / 2);
+}
+
+function tileMaxDecl(N: number): string {
+  return `var<workgroup> red: array<f32, ${N}>;
+var<workgroup> red2: array<f32, ${tileLanes(N)}>;`;
+}
+
+function tileMaxToPartials(N: number): string {
+  const L = tileLanes(N);
+  const first: string[] = [];
+  for (let k = 1; k * L < N; k++) first.push(k * L + L <= N ? `m = max(m, red[li + ${k * L}u]);` : `if (li + ${k * L}u < ${N}u) { m = max(m, red[li + ${k * L}u]); }`);
+  const second = Array.from({ length: L - 1 }, (_, k) => `m = max(m, red2[${k + 1}u]);`);
   return `red[li] = rate;
-  ${p2 > N ? `if (li < ${p2 - N}u) { red[${N}u + li] = 0.0; }` : ''}
   workgroupBarrier();
-  for (var s = ${p2 / 2}u; s > 0u; s = s >> 1u) {
-    if (li < s) { red[li] = max(red[li], red[li + s]); }
-    workgroupBarrier();
+  if (li < ${Math.min(L, N)}u) {
+    var m = red[li];
+    ${first.join('\n    ')}
+    red2[li] = m;
   }
-  if (li == 0u) { partials[wid.y * P.tilesX + wid.x] = red[0]; }`;
+  workgroupBarrier();
+  if (li == 0u) {
+    var m = red2[0];
+    ${second.join('\n    ')}
+    partials[wid.y * P.tilesX + wid.x] = m;
+  }`;
 }
 
 /**
@@ -348,7 +368,7 @@ function updateTail(pair: boolean): string {
 function updateCompute(pair: boolean): string {
   const depth = pair
     ? `let sum = twoSum(w.x, -(dt * (ax.x + ay.x)));
-  let lo1 = HloIn[i] + sum.y;
+  let lo1 = hLoIn + sum.y;
   var h = sum.x + lo1;
   var hLo = lo1 - ((h + P.zero) - sum.x);`
     : `var h = w.x - dt * (ax.x + ay.x);`;
@@ -421,15 +441,31 @@ export function sweUpdateKernel(options: SweKernelOptions = SWE_DEFAULT_KERNEL_O
   return options.structure === 'halo' ? sweUpdateHalo(options) : sweUpdateStaged(options);
 }
 
-/** Halo structure, phase one. */
+/**
+ * The halo kernels' loads, all issued before any boundary logic or arithmetic (unguarded: slotIndex is
+ * always in range): the invocation's own cell and its right and lower neighbours. A load under a branch
+ * waits for the branch, and the loads of one invocation then queue one memory latency after another.
+ */
+const HALO_LOADS = `let iMe = slotIndex(gx, gy); let iR = slotIndex(gx + 1, gy); let iB = slotIndex(gx, gy + 1);
+  let wMe = Win[iMe]; let wR = Win[iR]; let wB = Win[iB];
+  let hMe = Hb[iMe]; let hR = Hb[iR]; let hB = Hb[iB];`;
+/** The three staged cells (cell, ghost or wall marker; see stageFrom) from HALO_LOADS. */
+const HALO_STAGE = `let me = stageFrom(wMe, hMe, gx, gy, tideZ);
+  let r = stageFrom(wR, hR, gx + 1, gy, tideZ);
+  let b = stageFrom(wB, hB, gx, gy + 1, tideZ);`;
+
+/**
+ * Halo structure, phase one. Each invocation stages its own cell once (stageCell: the cell, or the
+ * boundary's ghost or wall marker beyond the domain, with its velocities from one reciprocal) and the
+ * right and lower neighbours its two edges need, then uses the staged structure's edge functions.
+ */
 function sweCflHalo(options: SweKernelOptions): KernelSource {
   const T = options.tile;
   const N = T * T;
-  const p2 = 1 << Math.ceil(Math.log2(N));
-  const wgsl = `${PARAMS}${bindings('cfl')}${EDGE}
+  const wgsl = `${PARAMS}${bindings('cfl')}${EDGE}${STAGED}
 var<workgroup> lamR: array<f32, ${N}>;
 var<workgroup> lamD: array<f32, ${N}>;
-var<workgroup> red: array<f32, ${p2}>;
+${tileMaxDecl(N)}
 
 @compute @workgroup_size(${T}, ${T})
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
@@ -439,12 +475,14 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   let gx = i32(wid.x * ${T - 1}u + lid.x) - 1;
   let gy = i32(wid.y * ${T - 1}u + lid.y) - 1;
   let nx = i32(P.nx); let ny = i32(P.ny);
+  ${HALO_LOADS}
   let tideZ = tideAt(sim.tHi + sim.tLo);
+  ${HALO_STAGE}
   var er = vec2<f32>(0.0);
   var ed = vec2<f32>(0.0);
   // Right edge: needed by interior rows only; bottom edge: by interior columns only.
-  if (lid.y >= 1u && gy < ny && gx < nx) { er = edgeAt(gx, gy, true, nx, tideZ, 0.0, true).lam; }
-  if (lid.x >= 1u && gx < nx && gy < ny) { ed = edgeAt(gy, gx, false, ny, tideZ, 0.0, true).lam; }
+  if (lid.y >= 1u && gy < ny && gx < nx) { er = sEdgeLambda(frame(me[0], me[1], true), frame(r[0], r[1], true)); }
+  if (lid.x >= 1u && gx < nx && gy < ny) { ed = sEdgeLambda(frame(me[0], me[1], false), frame(b[0], b[1], false)); }
   lamR[li] = er.y;
   lamD[li] = ed.y;
   workgroupBarrier();
@@ -452,10 +490,10 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   if (lid.x >= 1u && lid.y >= 1u && gx < nx && gy < ny) {
     rate = (lamR[li - 1u] + er.x) * P.invDx + (lamD[li - ${T}u] + ed.x) * P.invDy;
   }
-  ${tileMaxToPartials(N, p2)}
+  ${tileMaxToPartials(N)}
 }
 `;
-  return { name: `swe-cfl-${T}`, key: stableKey({ kernel: 'swe-cfl', v: 2, tile: T }), wgsl, entryPoint: 'main' };
+  return { name: `swe-cfl-${T}`, key: stableKey({ kernel: 'swe-cfl', v: 4, tile: T }), wgsl, entryPoint: 'main' };
 }
 
 /** Phase two: the global Δt and the time, in one workgroup. */
@@ -510,12 +548,16 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>) {
   return { name: `swe-reduce-${R}`, key: stableKey({ kernel: 'swe-reduce', v: 9, reduceSize: R }), wgsl, entryPoint: 'main' };
 }
 
-/** Halo structure, phase three: fluxes with ghost-cell decoupling, update, wet–dry handling, friction. */
+/**
+ * Halo structure, phase three: fluxes with ghost-cell decoupling, update, wet–dry handling, friction.
+ * Cells are staged per invocation as in the cfl kernel (own cell once, shared by both edges; each
+ * neighbour once), and the edges use the staged structure's reciprocal form (sEdgeFlux).
+ */
 function sweUpdateHalo(options: SweKernelOptions): KernelSource {
   const T = options.tile;
   const N = T * T;
   const pair = options.depthPair;
-  const wgsl = `${PARAMS}${bindings('update', pair)}${EDGE}
+  const wgsl = `${PARAMS}${bindings('update', pair)}${EDGE}${STAGED}
 var<workgroup> flR: array<vec4<f32>, ${N}>;
 var<workgroup> flD: array<vec4<f32>, ${N}>;
 
@@ -532,26 +574,28 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     if (interior) { let i = u32(gy) * P.nx + u32(gx); ${copyCell(pair)} }
     return;
   }
+  ${HALO_LOADS}${pair ? '\n  let hLoIn = HloIn[iMe];' : ''}
   // Start time of this step, for the tide.
   let tideZ = tideAt((sim.tHi - dt) + sim.tLo);
   let capX = P.dx / (4.0 * dt);
   let capY = P.dy / (4.0 * dt);
-  var er: Edge; er.lo = vec4<f32>(0.0); er.hi = vec4<f32>(0.0);
-  var ed: Edge; ed.lo = vec4<f32>(0.0); ed.hi = vec4<f32>(0.0);
-  if (lid.y >= 1u && gy < ny && gx < nx) { er = edgeAt(gx, gy, true, nx, tideZ, capX, false); }
-  if (lid.x >= 1u && gx < nx && gy < ny) { ed = edgeAt(gy, gx, false, ny, tideZ, capY, false); }
-  flR[li] = er.hi;
-  flD[li] = ed.hi;
+  ${HALO_STAGE}
+  var er = array<vec4<f32>, 2>(vec4<f32>(0.0), vec4<f32>(0.0));
+  var ed = array<vec4<f32>, 2>(vec4<f32>(0.0), vec4<f32>(0.0));
+  if (lid.y >= 1u && gy < ny && gx < nx) { er = sEdgeFlux(frame(me[0], me[1], true), frame(r[0], r[1], true), capX); }
+  if (lid.x >= 1u && gx < nx && gy < ny) { ed = sEdgeFlux(frame(me[0], me[1], false), frame(b[0], b[1], false), capY); }
+  flR[li] = er[1];
+  flD[li] = ed[1];
   workgroupBarrier();
   if (!interior) { return; }
-  let ax = (er.lo + flR[li - 1u]) * P.invDx;   // (mass, n = x, t = y, pollutant)
-  let ay = (ed.lo + flD[li - ${T}u]) * P.invDy; // (mass, n = y, t = x, pollutant)
-  let i = u32(gy) * P.nx + u32(gx);
-  let w = Win[i];
+  let ax = (er[0] + flR[li - 1u]) * P.invDx;   // (mass, n = x, t = y, pollutant)
+  let ay = (ed[0] + flD[li - ${T}u]) * P.invDy; // (mass, n = y, t = x, pollutant)
+  let i = iMe;
+  let w = me[0];
   ${updateTail(pair)}
 }
 `;
-  return { name: `swe-update-${T}${pair ? '-pair' : ''}`, key: stableKey({ kernel: 'swe-update', v: 3, tile: T, pair }), wgsl, entryPoint: 'main' };
+  return { name: `swe-update-${T}${pair ? '-pair' : ''}`, key: stableKey({ kernel: 'swe-update', v: 5, tile: T, pair }), wgsl, entryPoint: 'main' };
 }
 
 /**
@@ -646,15 +690,23 @@ ${ROE_FLUX}  e[0] = vec4<f32>(f0, d1, d2, f3);
 // boundary's ghost one cell beyond an edge of it (wall: h = -1 marker), zeros elsewhere (unused).
 // Returns s0 and s1 packed as a mat2x4.
 fn stageCell(gx: i32, gy: i32, tideZ: f32) -> mat2x4<f32> {
+  let i = slotIndex(gx, gy);
+  return stageFrom(Win[i], Hb[i], gx, gy, tideZ);
+}
+
+// The cell a staging slot reads: its own inside the domain, the nearest boundary cell for a ghost
+// (which copies it), and some valid cell elsewhere; never out of range, so the loads need no guard and
+// a kernel can issue all of them before any of the boundary logic.
+fn slotIndex(gx: i32, gy: i32) -> u32 {
+  return u32(clamp(gy, 0, i32(P.ny) - 1)) * P.nx + u32(clamp(gx, 0, i32(P.nx) - 1));
+}
+
+// stageCell's value from the state w and bottom depth H loaded at slotIndex(gx, gy).
+fn stageFrom(w0: vec4<f32>, H: f32, gx: i32, gy: i32, tideZ: f32) -> mat2x4<f32> {
   let nx = i32(P.nx); let ny = i32(P.ny);
   let inX = gx >= 0 && gx < nx;
   let inY = gy >= 0 && gy < ny;
-  if (inX && inY) {
-    let i = u32(gy) * P.nx + u32(gx);
-    let w = Win[i];
-    let H = Hb[i];
-    return mat2x4<f32>(w, derived(w, H));
-  }
+  if (inX && inY) { return mat2x4<f32>(w0, derived(w0, H)); }
   var side = 4u;
   if (inY && gx == -1) { side = 0u; }
   if (inY && gx == nx) { side = 1u; }
@@ -663,9 +715,7 @@ fn stageCell(gx: i32, gy: i32, tideZ: f32) -> mat2x4<f32> {
   if (side == 4u) { return mat2x4<f32>(vec4<f32>(0.0), vec4<f32>(0.0)); }
   let kind = P.bc[side];
   if (kind == 0u) { return mat2x4<f32>(vec4<f32>(-1.0, 0.0, 0.0, 0.0), vec4<f32>(0.0)); }
-  let i = u32(clamp(gy, 0, ny - 1)) * P.nx + u32(clamp(gx, 0, nx - 1));
-  var w = Win[i];
-  let H = Hb[i];
+  var w = w0;
   if (kind == 2u) { w = vec4<f32>(max(0.0, tideZ + H), w.y, w.z, 0.0); }
   return mat2x4<f32>(w, derived(w, H));
 }
@@ -708,13 +758,12 @@ function stageLoop(W: number, H: number, lambdaOnly: boolean): string {
 /** Staged phase one: per-cell CFL rates, max-reduced per tile. */
 function sweCflStaged(o: SweKernelOptions): KernelSource {
   const W = o.tileX, H = o.tileY, N = W * H, SW = W + 2;
-  const p2 = 1 << Math.ceil(Math.log2(N));
   const wgsl = `${PARAMS}${bindings('cfl')}${EDGE}${STAGED}
 // Staged for the wave speeds only: (h, H, u_x, u_y).
 var<workgroup> st: array<vec4<f32>, ${SW * (H + 2)}>;
 var<workgroup> lamX: array<f32, ${N + H}>; // low-side speeds of left edges, then the last column's right edges
 var<workgroup> lamY: array<f32, ${N + W}>; // low-side speeds of top edges, then the last row's bottom edges
-var<workgroup> red: array<f32, ${p2}>;
+${tileMaxDecl(N)}
 
 fn stagedX(k: u32) -> SCell { let v = st[k]; return SCell(v.x, 0.0, 0.0, 0.0, v.y, v.z, 0.0, 0.0); }
 fn stagedY(k: u32) -> SCell { let v = st[k]; return SCell(v.x, 0.0, 0.0, 0.0, v.y, v.w, 0.0, 0.0); }
@@ -756,10 +805,10 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     let below = select(lamY[li + ${W}u], lamY[${N}u + lid.x], lid.y == ${H - 1}u);
     rate = (el.y + right) * P.invDx + (et.y + below) * P.invDy;
   }
-  ${tileMaxToPartials(N, p2)}
+  ${tileMaxToPartials(N)}
 }
 `;
-  return { name: `swe-cfl-staged-${W}x${H}`, key: stableKey({ kernel: 'swe-cfl-staged', v: 1, W, H }), wgsl, entryPoint: 'main' };
+  return { name: `swe-cfl-staged-${W}x${H}`, key: stableKey({ kernel: 'swe-cfl-staged', v: 2, W, H }), wgsl, entryPoint: 'main' };
 }
 
 /**
@@ -780,10 +829,12 @@ function sweUpdateStaged(o: SweKernelOptions): KernelSource {
   // cell before their owned (W−2)×(H−2) tile.
   const origin = fused ? `i32(wid.x * ${W - 2}u) - 1; let y0 = i32(wid.y * ${H - 2}u) - 1` : `i32(wid.x * ${W}u); let y0 = i32(wid.y * ${H}u)`;
   const owned = fused ? `mine && lid.x >= 1u && lid.x <= ${W - 2}u && lid.y >= 1u && lid.y <= ${H - 2}u` : 'mine';
+  const loadLo = pair ? 'let hLoIn = HloIn[i];' : '';
   const tail = fused
     ? `var nw = vec4<f32>(0.0);
   if (mine) {
     ${gather(W, H)}
+    ${loadLo}
     ${updateCompute(pair)}
     nw = vec4<f32>(h, qx, qy, hc);
     if (owned) { ${storeCell(pair)} }
@@ -791,6 +842,7 @@ function sweUpdateStaged(o: SweKernelOptions): KernelSource {
   ${fusedRates(W, H, p2)}`
     : `if (!mine) { return; }
   ${gather(W, H)}
+  ${loadLo}
   ${updateTail(pair)}`;
   const wgsl = `${PARAMS}${bindings('update', pair)}${fused ? '@group(0) @binding(7) var<storage, read_write> partials: array<f32>;\n' : ''}${EDGE}${STAGED}
 // Staging (s0, s1 as in stageCell); after the edges they hold the low-side halves: s0 of left edges

@@ -35,6 +35,9 @@ function split(t: number): [number, number] {
   return [hi, Math.fround(t - hi)];
 }
 
+/** The dispatches of one step (see encodeSteps). */
+export type SweKernelName = 'cfl' | 'reduce' | 'update';
+
 export class SweGpuSolver {
   private readonly buffers: GPUBuffer[] = [];
   private state: GPUBuffer[] = [];
@@ -175,26 +178,33 @@ export class SweGpuSolver {
   /**
    * Records `count` steps (cfl → reduce → update each; fused: reduce → update, the update leaving the
    * next step's rates in the partials, after one cfl for the first step) into one compute pass.
+   * `only` (for benchmarks' per-kernel timings) records just the named dispatches of each step; the
+   * state still alternates whenever the update runs.
    */
-  encodeSteps(enc: GPUCommandEncoder, count: number): void {
+  encodeSteps(enc: GPUCommandEncoder, count: number, only?: readonly SweKernelName[]): void {
     const pass = enc.beginComputePass({ label: 'swe-steps' });
     const [tx, ty] = this.tiles;
     const fused = this.options.structure === 'fused';
+    const runs = (k: SweKernelName) => !only || only.includes(k);
     for (let s = 0; s < count; s++) {
       const k = this.current;
-      if (!fused || !this.ratesRecorded) {
+      if ((!fused || !this.ratesRecorded || only) && runs('cfl')) {
         pass.setPipeline(this.pipes.cfl);
         pass.setBindGroup(0, this.groups.cfl[k]);
         pass.dispatchWorkgroups(tx, ty);
         this.ratesRecorded = true;
       }
-      pass.setPipeline(this.pipes.reduce);
-      pass.setBindGroup(0, this.groups.reduce);
-      pass.dispatchWorkgroups(1);
-      pass.setPipeline(this.pipes.update);
-      pass.setBindGroup(0, this.groups.update[k]);
-      pass.dispatchWorkgroups(tx, ty);
-      this.current = 1 - k;
+      if (runs('reduce')) {
+        pass.setPipeline(this.pipes.reduce);
+        pass.setBindGroup(0, this.groups.reduce);
+        pass.dispatchWorkgroups(1);
+      }
+      if (runs('update')) {
+        pass.setPipeline(this.pipes.update);
+        pass.setBindGroup(0, this.groups.update[k]);
+        pass.dispatchWorkgroups(tx, ty);
+        this.current = 1 - k;
+      }
     }
     pass.end();
   }
