@@ -60,11 +60,20 @@ export interface SweKernelOptions {
   depthPair: boolean;
   /** Invocations of the reduction kernel. Default 256. */
   reduceSize: number;
+  /**
+   * Halo structure: cells per invocation of the update kernel, a column of `rows` cells (tiles of
+   * T × T·rows cells for T×T invocations). Default 1.
+   */
+  rows: number;
 }
 
 // Halo 16 is the default: on an H200 it was the fastest structure at every size (4096²: 0.90 ms a step
 // against 1.12 staged and 1.35 fused, with the depth pair; bench/results/2026-11-22-h200-sweep-swe).
-export const SWE_DEFAULT_KERNEL_OPTIONS: SweKernelOptions = { structure: 'halo', tile: 16, tileX: 16, tileY: 16, depthPair: true, reduceSize: 256 };
+// Two rows an update invocation: 4096² update 0.489 → 0.466 ms; four rows 0.533, T = 8 with 4 or 8 rows
+// and T = 32 with 2 slower still (…-sweep-swe5). Splitting the x- and y-edges over two slices of
+// invocations (one edge flux each) was much slower, 0.724 ms (…-sweep-swe4): these kernels want more
+// work per invocation, not more invocations.
+export const SWE_DEFAULT_KERNEL_OPTIONS: SweKernelOptions = { structure: 'halo', tile: 16, tileX: 16, tileY: 16, depthPair: true, reduceSize: 256, rows: 2 };
 
 /** Byte size of the Params uniform block below. */
 export const SWE_PARAMS_BYTES = 176;
@@ -421,6 +430,7 @@ ${pair ? `@group(0) @binding(5) var<storage, read> HloIn: array<f32>;
 function checkOptions(o: SweKernelOptions): void {
   if (o.structure !== 'staged' && o.structure !== 'fused' && o.structure !== 'halo') throw new ArgumentError('structure', o.structure, "'staged' | 'fused' | 'halo'");
   if (o.structure === 'halo' && (!Number.isInteger(o.tile) || o.tile < 2 || o.tile > 32)) throw new ArgumentError('tile', o.tile, 'an integer in 2..32');
+  if (!Number.isInteger(o.rows) || o.rows < 1 || o.rows > 8) throw new ArgumentError('rows', o.rows, 'an integer in 1..8');
   if (o.structure !== 'halo') checkStaged(o);
   if (o.structure === 'fused' && (o.tileX < 4 || o.tileY < 4)) throw new ArgumentError(o.tileX < 4 ? 'tileX' : 'tileY', Math.min(o.tileX, o.tileY), 'at least 4 for the fused structure (a ring around ≥ 2×2 owned cells)');
   if (typeof o.depthPair !== 'boolean') throw new ArgumentError('depthPair', o.depthPair, 'true or false');
@@ -548,54 +558,83 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>) {
   return { name: `swe-reduce-${R}`, key: stableKey({ kernel: 'swe-reduce', v: 9, reduceSize: R }), wgsl, entryPoint: 'main' };
 }
 
+/** Workgroup bytes of the halo update kernel: the x-edges' high halves of T·T·rows cells, the y-edges' of T·T. */
+export function sweHaloUpdateWorkgroupBytes(tile: number, rows: number): number {
+  return 16 * tile * tile * (rows + 1);
+}
+
 /**
  * Halo structure, phase three: fluxes with ghost-cell decoupling, update, wet–dry handling, friction.
- * Cells are staged per invocation as in the cfl kernel (own cell once, shared by both edges; each
- * neighbour once), and the edges use the staged structure's reciprocal form (sEdgeFlux).
+ * T×T invocations, each owning a column of K = rows cells: tiles of T × T·K cells whose first row and
+ * column are halo cells owned by the neighbouring tiles. Each invocation stages its cells once
+ * (stageFrom, all loads issued first), computes every cell's right and lower edge (staged structure's
+ * reciprocal form, sEdgeFlux), keeps the halves that stay within its column in registers and passes the
+ * others through workgroup memory: x-edges' high halves to the invocation on the right, its last cell's
+ * y-edge high half to the invocation below.
  */
 function sweUpdateHalo(options: SweKernelOptions): KernelSource {
   const T = options.tile;
-  const N = T * T;
+  const K = options.rows;
   const pair = options.depthPair;
+  const ks = Array.from({ length: K }, (_, k) => k);
+  const row = (k: number) => `lid.y * ${K}u + ${k}u`;
+  const loads = ks.map((k) => `let i${k} = slotIndex(gx, gy0 + ${k}); let iR${k} = slotIndex(gx + 1, gy0 + ${k});`).join('\n  ');
+  const fetch = ks.map((k) => `let w${k} = Win[i${k}]; let wR${k} = Win[iR${k}]; let H${k} = Hb[i${k}]; let HR${k} = Hb[iR${k}];${pair ? ` let lo${k} = HloIn[i${k}];` : ''}`).join('\n  ');
+  const stage = ks.map((k) => `let c${k} = stageFrom(w${k}, H${k}, gx, gy0 + ${k}, tideZ); let r${k} = stageFrom(wR${k}, HR${k}, gx + 1, gy0 + ${k}, tideZ);`).join('\n  ');
+  const zero = 'array<vec4<f32>, 2>(vec4<f32>(0.0), vec4<f32>(0.0))';
+  // x-edge of cell k: needed unless the cell is in the halo row (row 0) or beyond the mesh.
+  const xEdges = ks.map((k) => `var ex${k} = ${zero};
+  if (${k === 0 ? 'lid.y >= 1u && ' : ''}gy0 + ${k} < ny && gx < nx) { ex${k} = sEdgeFlux(frame(c${k}[0], c${k}[1], true), frame(r${k}[0], r${k}[1], true), capX); }
+  flR[(${row(k)}) * ${T}u + lid.x] = ex${k}[1];`).join('\n  ');
+  const yEdges = ks.map((k) => {
+    const next = k < K - 1 ? `c${k + 1}` : 'cB';
+    return `var ey${k} = ${zero};
+  if (lid.x >= 1u && gx < nx && gy0 + ${k} < ny) { ey${k} = sEdgeFlux(frame(c${k}[0], c${k}[1], false), frame(${next}[0], ${next}[1], false), capY); }`;
+  }).join('\n  ');
+  const updates = ks.map((k) => `if (lid.x >= 1u && ${k === 0 ? 'lid.y >= 1u && ' : ''}gx < nx && gy0 + ${k} < ny) {
+    let ax = (ex${k}[0] + flR[(${row(k)}) * ${T}u + lid.x - 1u]) * P.invDx;   // (mass, n = x, t = y, pollutant)
+    let ay = (ey${k}[0] + ${k === 0 ? `flD[li - ${T}u]` : `ey${k - 1}[1]`}) * P.invDy; // (mass, n = y, t = x, pollutant)
+    let i = i${k};
+    let w = c${k}[0];${pair ? `
+    let hLoIn = lo${k};` : ''}
+    ${updateTail(pair)}
+  }`).join('\n  ');
+  const copies = ks.map((k) => `if (lid.x >= 1u && ${k === 0 ? 'lid.y >= 1u && ' : ''}gx < nx && gy0 + ${k} < ny) { let i = u32(gy0 + ${k}) * P.nx + u32(gx); ${copyCell(pair)} }`).join('\n    ');
   const wgsl = `${PARAMS}${bindings('update', pair)}${EDGE}${STAGED}
-var<workgroup> flR: array<vec4<f32>, ${N}>;
-var<workgroup> flD: array<vec4<f32>, ${N}>;
+var<workgroup> flR: array<vec4<f32>, ${T * T * K}>;
+var<workgroup> flD: array<vec4<f32>, ${T * T}>;
 
 @compute @workgroup_size(${T}, ${T})
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
   let li = lid.y * ${T}u + lid.x;
   let gx = i32(wid.x * ${T - 1}u + lid.x) - 1;
-  let gy = i32(wid.y * ${T - 1}u + lid.y) - 1;
+  let gy0 = i32(wid.y * ${T * K - 1}u + lid.y * ${K}u) - 1; // the invocation's first cell row
   let nx = i32(P.nx); let ny = i32(P.ny);
-  let interior = lid.x >= 1u && lid.y >= 1u && gx < nx && gy < ny;
   let dt = sim.dt;
   // Uniform branch: after tEnd the step is a copy, so the ping-pong pair stays consistent.
   if (dt == 0.0) {
-    if (interior) { let i = u32(gy) * P.nx + u32(gx); ${copyCell(pair)} }
+    ${copies}
     return;
   }
-  ${HALO_LOADS}${pair ? '\n  let hLoIn = HloIn[iMe];' : ''}
+  // Loads first, unguarded (see HALO_LOADS): the column's cells, their right neighbours, the cell below it.
+  ${loads}
+  let iB = slotIndex(gx, gy0 + ${K});
+  ${fetch}
+  let wB = Win[iB]; let HB = Hb[iB];
   // Start time of this step, for the tide.
   let tideZ = tideAt((sim.tHi - dt) + sim.tLo);
   let capX = P.dx / (4.0 * dt);
   let capY = P.dy / (4.0 * dt);
-  ${HALO_STAGE}
-  var er = array<vec4<f32>, 2>(vec4<f32>(0.0), vec4<f32>(0.0));
-  var ed = array<vec4<f32>, 2>(vec4<f32>(0.0), vec4<f32>(0.0));
-  if (lid.y >= 1u && gy < ny && gx < nx) { er = sEdgeFlux(frame(me[0], me[1], true), frame(r[0], r[1], true), capX); }
-  if (lid.x >= 1u && gx < nx && gy < ny) { ed = sEdgeFlux(frame(me[0], me[1], false), frame(b[0], b[1], false), capY); }
-  flR[li] = er[1];
-  flD[li] = ed[1];
+  ${stage}
+  let cB = stageFrom(wB, HB, gx, gy0 + ${K}, tideZ);
+  ${xEdges}
+  ${yEdges}
+  flD[li] = ey${K - 1}[1];
   workgroupBarrier();
-  if (!interior) { return; }
-  let ax = (er[0] + flR[li - 1u]) * P.invDx;   // (mass, n = x, t = y, pollutant)
-  let ay = (ed[0] + flD[li - ${T}u]) * P.invDy; // (mass, n = y, t = x, pollutant)
-  let i = iMe;
-  let w = me[0];
-  ${updateTail(pair)}
+  ${updates}
 }
 `;
-  return { name: `swe-update-${T}${pair ? '-pair' : ''}`, key: stableKey({ kernel: 'swe-update', v: 5, tile: T, pair }), wgsl, entryPoint: 'main' };
+  return { name: `swe-update-${T}${K > 1 ? `x${K}` : ''}${pair ? '-pair' : ''}`, key: stableKey({ kernel: 'swe-update', v: 6, tile: T, rows: K, pair }), wgsl, entryPoint: 'main' };
 }
 
 /**

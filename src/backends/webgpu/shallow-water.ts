@@ -11,7 +11,7 @@ import type { SweProblem, SweState } from '../../apps/shallow-water/problem.js';
 import { createStorageBuffer, readBuffer, type GpuContext } from './device.js';
 import { getPipeline } from './pipelines.js';
 import {
-  SWE_DEFAULT_KERNEL_OPTIONS, SWE_PARAMS_BYTES, sweCflKernel, sweReduceKernel, sweUpdateKernel, sweStagedWorkgroupBytes, type SweKernelOptions,
+  SWE_DEFAULT_KERNEL_OPTIONS, SWE_PARAMS_BYTES, sweCflKernel, sweReduceKernel, sweUpdateKernel, sweStagedWorkgroupBytes, sweHaloUpdateWorkgroupBytes, type SweKernelOptions,
 } from '../../codegen/shallow-water.js';
 import { SWE_H_DRY } from '../cpu/shallow-water.js';
 
@@ -53,6 +53,7 @@ export class SweGpuSolver {
   /** Fused structure: whether the partials hold the current state's rates (after the first recorded cfl). */
   private ratesRecorded = false;
   private tiles: [number, number] = [1, 1];
+  private updateTiles: [number, number] = [1, 1];
   private destroyed = false;
   private lastTEnd = NaN;
   /** Time and steps as of the last read of the Sim record. */
@@ -81,11 +82,11 @@ export class SweGpuSolver {
     const staged = o.structure !== 'halo';
     const fused = o.structure === 'fused';
     const [tw, th] = staged ? [o.tileX, o.tileY] : [o.tile, o.tile];
-    const shape = `shallow-water ${o.structure} tile ${tw}×${th}`;
+    const shape = `shallow-water ${o.structure} tile ${tw}×${th}${!staged && o.rows > 1 ? `, ${o.rows} rows an invocation` : ''}`;
     if (tw * th > maxThreads) throw new DeviceLimitError('maxComputeInvocationsPerWorkgroup', tw * th, maxThreads, shape);
     const maxX = ctx.limits.maxComputeWorkgroupSizeX; // heights are ≤ 256 (codegen check), which every device allows in y
     if (tw > maxX) throw new DeviceLimitError('maxComputeWorkgroupSizeX', tw, maxX, shape);
-    const wgBytes = staged ? sweStagedWorkgroupBytes(tw, th) : tw * th * 32;
+    const wgBytes = staged ? sweStagedWorkgroupBytes(tw, th) : sweHaloUpdateWorkgroupBytes(tw, o.rows);
     if (wgBytes > ctx.limits.maxComputeWorkgroupStorageSize) {
       throw new DeviceLimitError('maxComputeWorkgroupStorageSize', wgBytes, ctx.limits.maxComputeWorkgroupStorageSize, shape);
     }
@@ -95,6 +96,8 @@ export class SweGpuSolver {
     // Cells each tile owns: staged W×H, fused (W−2)×(H−2) (a ring recomputed), halo (T−1)² (first row and column are halo).
     const [ow, oh] = fused ? [tw - 2, th - 2] : staged ? [tw, th] : [tw - 1, th - 1];
     this.tiles = [Math.ceil(p.nx / ow), Math.ceil(p.ny / oh)];
+    // The halo update's tiles are rows times taller: T·rows − 1 owned rows.
+    this.updateTiles = staged ? this.tiles : [this.tiles[0], Math.ceil(p.ny / (th * o.rows - 1))];
     const maxDim = ctx.limits.maxComputeWorkgroupsPerDimension;
     if (Math.max(...this.tiles) > maxDim) throw new DeviceLimitError('maxComputeWorkgroupsPerDimension', Math.max(...this.tiles), maxDim, `shallow-water mesh ${p.nx}×${p.ny}`);
     const numPartials = this.tiles[0] * this.tiles[1];
@@ -202,7 +205,7 @@ export class SweGpuSolver {
       if (runs('update')) {
         pass.setPipeline(this.pipes.update);
         pass.setBindGroup(0, this.groups.update[k]);
-        pass.dispatchWorkgroups(tx, ty);
+        pass.dispatchWorkgroups(...this.updateTiles);
         this.current = 1 - k;
       }
     }
