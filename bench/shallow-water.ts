@@ -14,9 +14,9 @@
  *   npx tsx bench/shallow-water.ts [--sizes 1000,2000,4096] [--steps 50] [--variants staged:16x16,halo:16:f32]
  *                                  [--cpu-size 1000] [--cpu-steps 3] [--compare 400] [--dump 1000 --dump-dir DIR]
  *                                  [--out results.jsonl]
- * --variants: comma-separated kernel variants, each STRUCTURE:SHAPE[:f32|:pair][:rK] with STRUCTURE staged or
+ * --variants: comma-separated kernel variants, each STRUCTURE:SHAPE[:f32|:pair][:rK[cJ]] with STRUCTURE staged or
  * fused (SHAPE = WxH, the workgroup's block, e.g. 16x16, 32x8) or halo (SHAPE = T, a T×T tile); :f32 holds the depth in one f32, :pair
- * (the default) as an f32 pair; :rK (halo) gives each update invocation a column of K cells. Default: the library's defaults. --tile T is short for --variants halo:T.
+ * (the default) as an f32 pair; :rKcJ (halo) gives each update invocation a column of K cells and each cfl invocation J (defaults: the library's). Default: the library's defaults. --tile T is short for --variants halo:T.
  * A variant the device cannot run (limits) is reported and skipped. --compare and --dump use the first
  * variant. --cpu-steps 0 skips the CPU rate.
  * --breakdown also times each kernel alone (the same steps with only the cfl, only the reduce or only the
@@ -52,11 +52,12 @@ interface Variant {
 function parseVariant(spec: string): Variant {
   const [structure, shape, depth, extra, ...rest] = spec.split(':');
   const options: SweGpuOptions = { ...SWE_DEFAULT_KERNEL_OPTIONS };
-  const rows = extra === undefined ? 1 : /^r([1-8])$/.exec(extra)?.[1];
+  const rows = extra === undefined ? [] : /^r([1-8])(?:c([1-8]))?$/.exec(extra)?.slice(1);
   if (rest.length || (depth !== undefined && depth !== 'f32' && depth !== 'pair') || rows === undefined || (extra !== undefined && structure !== 'halo')) {
-    throw new ArgumentError('--variants', spec, 'STRUCTURE:SHAPE[:f32|:pair][:rK (halo only, K = 1 … 8)]');
+    throw new ArgumentError('--variants', spec, 'STRUCTURE:SHAPE[:f32|:pair][:rK[cJ] (halo only, K, J = 1 … 8)]');
   }
-  options.rows = Number(rows);
+  if (rows[0]) options.rows = Number(rows[0]);
+  if (rows[1]) options.cflRows = Number(rows[1]);
   options.depthPair = depth === undefined ? SWE_DEFAULT_KERNEL_OPTIONS.depthPair : depth === 'pair';
   if (structure === 'halo') {
     options.structure = 'halo';
@@ -76,7 +77,7 @@ function parseVariant(spec: string): Variant {
 
 function variantName(o: SweGpuOptions): string {
   const shape = o.structure === 'halo' ? `halo:${o.tile}` : `${o.structure}:${o.tileX}x${o.tileY}`;
-  return `${shape}:${o.depthPair ? 'pair' : 'f32'}${o.structure === 'halo' && (o.rows ?? 1) > 1 ? `:r${o.rows}` : ''}`;
+  return `${shape}:${o.depthPair ? 'pair' : 'f32'}${o.structure === 'halo' ? `:r${o.rows}c${o.cflRows}` : ''}`;
 }
 
 

@@ -62,9 +62,11 @@ export interface SweKernelOptions {
   reduceSize: number;
   /**
    * Halo structure: cells per invocation of the update kernel, a column of `rows` cells (tiles of
-   * T × T·rows cells for T×T invocations). Default 1.
+   * T × T·rows cells for T×T invocations). Default 2.
    */
   rows: number;
+  /** Halo structure: the same for the cfl kernel, whose tiles are then T × T·cflRows cells. Default 3. */
+  cflRows: number;
 }
 
 // Halo 16 is the default: on an H200 it was the fastest structure at every size (4096²: 0.90 ms a step
@@ -72,8 +74,9 @@ export interface SweKernelOptions {
 // Two rows an update invocation: 4096² update 0.489 → 0.466 ms; four rows 0.533, T = 8 with 4 or 8 rows
 // and T = 32 with 2 slower still (…-sweep-swe5). Splitting the x- and y-edges over two slices of
 // invocations (one edge flux each) was much slower, 0.724 ms (…-sweep-swe4): these kernels want more
-// work per invocation, not more invocations.
-export const SWE_DEFAULT_KERNEL_OPTIONS: SweKernelOptions = { structure: 'halo', tile: 16, tileX: 16, tileY: 16, depthPair: true, reduceSize: 256, rows: 2 };
+// work per invocation, not more invocations. The cfl kernel likewise: three rows an invocation, 4096²
+// 0.203 → 0.155 ms (two 0.163, four 0.157, six 0.174, eight 0.226; …-sweep-swe7).
+export const SWE_DEFAULT_KERNEL_OPTIONS: SweKernelOptions = { structure: 'halo', tile: 16, tileX: 16, tileY: 16, depthPair: true, reduceSize: 256, rows: 2, cflRows: 3 };
 
 /** Byte size of the Params uniform block below. */
 export const SWE_PARAMS_BYTES = 176;
@@ -431,6 +434,7 @@ function checkOptions(o: SweKernelOptions): void {
   if (o.structure !== 'staged' && o.structure !== 'fused' && o.structure !== 'halo') throw new ArgumentError('structure', o.structure, "'staged' | 'fused' | 'halo'");
   if (o.structure === 'halo' && (!Number.isInteger(o.tile) || o.tile < 2 || o.tile > 32)) throw new ArgumentError('tile', o.tile, 'an integer in 2..32');
   if (!Number.isInteger(o.rows) || o.rows < 1 || o.rows > 8) throw new ArgumentError('rows', o.rows, 'an integer in 1..8');
+  if (!Number.isInteger(o.cflRows) || o.cflRows < 1 || o.cflRows > 8) throw new ArgumentError('cflRows', o.cflRows, 'an integer in 1..8');
   if (o.structure !== 'halo') checkStaged(o);
   if (o.structure === 'fused' && (o.tileX < 4 || o.tileY < 4)) throw new ArgumentError(o.tileX < 4 ? 'tileX' : 'tileY', Math.min(o.tileX, o.tileY), 'at least 4 for the fused structure (a ring around ≥ 2×2 owned cells)');
   if (typeof o.depthPair !== 'boolean') throw new ArgumentError('depthPair', o.depthPair, 'true or false');
@@ -452,28 +456,52 @@ export function sweUpdateKernel(options: SweKernelOptions = SWE_DEFAULT_KERNEL_O
 }
 
 /**
- * The halo kernels' loads, all issued before any boundary logic or arithmetic (unguarded: slotIndex is
- * always in range): the invocation's own cell and its right and lower neighbours. A load under a branch
- * waits for the branch, and the loads of one invocation then queue one memory latency after another.
+ * The halo kernels' loads and staged cells for an invocation's column of K cells (gx, gy0 + k): the
+ * cells, their right neighbours and the cell below the column. The loads are all issued before any
+ * boundary logic or arithmetic (unguarded: slotIndex is always in range): a load under a branch waits
+ * for the branch, and the loads of one invocation then queue one memory latency after another.
+ * Declares i{k} (the cells' indices), c{k}, r{k}, cB (stageFrom values) and, with the depth pair, lo{k}.
  */
-const HALO_LOADS = `let iMe = slotIndex(gx, gy); let iR = slotIndex(gx + 1, gy); let iB = slotIndex(gx, gy + 1);
-  let wMe = Win[iMe]; let wR = Win[iR]; let wB = Win[iB];
-  let hMe = Hb[iMe]; let hR = Hb[iR]; let hB = Hb[iB];`;
-/** The three staged cells (cell, ghost or wall marker; see stageFrom) from HALO_LOADS. */
-const HALO_STAGE = `let me = stageFrom(wMe, hMe, gx, gy, tideZ);
-  let r = stageFrom(wR, hR, gx + 1, gy, tideZ);
-  let b = stageFrom(wB, hB, gx, gy + 1, tideZ);`;
+function haloColumn(K: number, pair: boolean): { loads: string; stage: string } {
+  const ks = Array.from({ length: K }, (_, k) => k);
+  const loads = [
+    ...ks.map((k) => `let i${k} = slotIndex(gx, gy0 + ${k}); let iR${k} = slotIndex(gx + 1, gy0 + ${k});`),
+    `let iB = slotIndex(gx, gy0 + ${K});`,
+    ...ks.map((k) => `let w${k} = Win[i${k}]; let wR${k} = Win[iR${k}]; let H${k} = Hb[i${k}]; let HR${k} = Hb[iR${k}];${pair ? ` let lo${k} = HloIn[i${k}];` : ''}`),
+    'let wB = Win[iB]; let HB = Hb[iB];',
+  ].join('\n  ');
+  const stage = [
+    ...ks.map((k) => `let c${k} = stageFrom(w${k}, H${k}, gx, gy0 + ${k}, tideZ); let r${k} = stageFrom(wR${k}, HR${k}, gx + 1, gy0 + ${k}, tideZ);`),
+    `let cB = stageFrom(wB, HB, gx, gy0 + ${K}, tideZ);`,
+  ].join('\n  ');
+  return { loads, stage };
+}
 
 /**
- * Halo structure, phase one. Each invocation stages its own cell once (stageCell: the cell, or the
- * boundary's ghost or wall marker beyond the domain, with its velocities from one reciprocal) and the
- * right and lower neighbours its two edges need, then uses the staged structure's edge functions.
+ * Halo structure, phase one: T×T invocations, each with a column of K = cflRows cells, stage their cells (haloColumn), compute the wave speeds of every cell's right and
+ * lower edge (the staged structure's sEdgeLambda), pass the halves for other invocations' cells through
+ * workgroup memory, and max-reduce the owned cells' rates into the tile's partial.
  */
 function sweCflHalo(options: SweKernelOptions): KernelSource {
   const T = options.tile;
+  const K = options.cflRows;
   const N = T * T;
+  const ks = Array.from({ length: K }, (_, k) => k);
+  const row = (k: number) => `lid.y * ${K}u + ${k}u`;
+  const col = haloColumn(K, false);
+  const edges = ks.map((k) => {
+    const next = k < K - 1 ? `c${k + 1}` : 'cB';
+    return `var er${k} = vec2<f32>(0.0);
+  var ed${k} = vec2<f32>(0.0);
+  if (${k === 0 ? 'lid.y >= 1u && ' : ''}gy0 + ${k} < ny && gx < nx) { er${k} = sEdgeLambda(frame(c${k}[0], c${k}[1], true), frame(r${k}[0], r${k}[1], true)); }
+  if (lid.x >= 1u && gx < nx && gy0 + ${k} < ny) { ed${k} = sEdgeLambda(frame(c${k}[0], c${k}[1], false), frame(${next}[0], ${next}[1], false)); }
+  lamR[(${row(k)}) * ${T}u + lid.x] = er${k}.y;`;
+  }).join('\n  ');
+  const rates = ks.map((k) => `if (lid.x >= 1u && ${k === 0 ? 'lid.y >= 1u && ' : ''}gx < nx && gy0 + ${k} < ny) {
+    rate = max(rate, (lamR[(${row(k)}) * ${T}u + lid.x - 1u] + er${k}.x) * P.invDx + (${k === 0 ? `lamD[li - ${T}u]` : `ed${k - 1}.y`} + ed${k}.x) * P.invDy);
+  }`).join('\n  ');
   const wgsl = `${PARAMS}${bindings('cfl')}${EDGE}${STAGED}
-var<workgroup> lamR: array<f32, ${N}>;
+var<workgroup> lamR: array<f32, ${N * K}>;
 var<workgroup> lamD: array<f32, ${N}>;
 ${tileMaxDecl(N)}
 
@@ -483,27 +511,21 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   if (remaining() <= doneThreshold()) { return; }
   let li = lid.y * ${T}u + lid.x;
   let gx = i32(wid.x * ${T - 1}u + lid.x) - 1;
-  let gy = i32(wid.y * ${T - 1}u + lid.y) - 1;
+  let gy0 = i32(wid.y * ${T * K - 1}u + lid.y * ${K}u) - 1; // the invocation's first cell row
   let nx = i32(P.nx); let ny = i32(P.ny);
-  ${HALO_LOADS}
+  ${col.loads}
   let tideZ = tideAt(sim.tHi + sim.tLo);
-  ${HALO_STAGE}
-  var er = vec2<f32>(0.0);
-  var ed = vec2<f32>(0.0);
-  // Right edge: needed by interior rows only; bottom edge: by interior columns only.
-  if (lid.y >= 1u && gy < ny && gx < nx) { er = sEdgeLambda(frame(me[0], me[1], true), frame(r[0], r[1], true)); }
-  if (lid.x >= 1u && gx < nx && gy < ny) { ed = sEdgeLambda(frame(me[0], me[1], false), frame(b[0], b[1], false)); }
-  lamR[li] = er.y;
-  lamD[li] = ed.y;
+  ${col.stage}
+  // Right edges: needed by interior rows only; lower edges: by interior columns only.
+  ${edges}
+  lamD[li] = ed${K - 1}.y;
   workgroupBarrier();
   var rate = 0.0;
-  if (lid.x >= 1u && lid.y >= 1u && gx < nx && gy < ny) {
-    rate = (lamR[li - 1u] + er.x) * P.invDx + (lamD[li - ${T}u] + ed.x) * P.invDy;
-  }
+  ${rates}
   ${tileMaxToPartials(N)}
 }
 `;
-  return { name: `swe-cfl-${T}`, key: stableKey({ kernel: 'swe-cfl', v: 4, tile: T }), wgsl, entryPoint: 'main' };
+  return { name: `swe-cfl-${T}${K > 1 ? `x${K}` : ''}`, key: stableKey({ kernel: 'swe-cfl', v: 5, tile: T, rows: K }), wgsl, entryPoint: 'main' };
 }
 
 /** Phase two: the global Δt and the time, in one workgroup. */
@@ -578,9 +600,7 @@ function sweUpdateHalo(options: SweKernelOptions): KernelSource {
   const pair = options.depthPair;
   const ks = Array.from({ length: K }, (_, k) => k);
   const row = (k: number) => `lid.y * ${K}u + ${k}u`;
-  const loads = ks.map((k) => `let i${k} = slotIndex(gx, gy0 + ${k}); let iR${k} = slotIndex(gx + 1, gy0 + ${k});`).join('\n  ');
-  const fetch = ks.map((k) => `let w${k} = Win[i${k}]; let wR${k} = Win[iR${k}]; let H${k} = Hb[i${k}]; let HR${k} = Hb[iR${k}];${pair ? ` let lo${k} = HloIn[i${k}];` : ''}`).join('\n  ');
-  const stage = ks.map((k) => `let c${k} = stageFrom(w${k}, H${k}, gx, gy0 + ${k}, tideZ); let r${k} = stageFrom(wR${k}, HR${k}, gx + 1, gy0 + ${k}, tideZ);`).join('\n  ');
+  const col = haloColumn(K, pair);
   const zero = 'array<vec4<f32>, 2>(vec4<f32>(0.0), vec4<f32>(0.0))';
   // x-edge of cell k: needed unless the cell is in the halo row (row 0) or beyond the mesh.
   const xEdges = ks.map((k) => `var ex${k} = ${zero};
@@ -616,17 +636,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     ${copies}
     return;
   }
-  // Loads first, unguarded (see HALO_LOADS): the column's cells, their right neighbours, the cell below it.
-  ${loads}
-  let iB = slotIndex(gx, gy0 + ${K});
-  ${fetch}
-  let wB = Win[iB]; let HB = Hb[iB];
+  ${col.loads}
   // Start time of this step, for the tide.
   let tideZ = tideAt((sim.tHi - dt) + sim.tLo);
   let capX = P.dx / (4.0 * dt);
   let capY = P.dy / (4.0 * dt);
-  ${stage}
-  let cB = stageFrom(wB, HB, gx, gy0 + ${K}, tideZ);
+  ${col.stage}
   ${xEdges}
   ${yEdges}
   flD[li] = ey${K - 1}[1];

@@ -67,8 +67,8 @@ function mixedBoundaries(): SweProblem {
 // Every kernel structure and tile shape the bench sweeps, plus odd shapes (non powers of two, W ≠ H
 // both ways, two rows) that put tile edges everywhere on these small meshes.
 const SHAPES: { name: string; options: SweGpuOptions }[] = [
-  { name: 'halo 8, one row', options: { structure: 'halo', tile: 8, rows: 1 } },
-  { name: 'halo 13, one row', options: { structure: 'halo', tile: 13, rows: 1 } },
+  { name: 'halo 8, one row', options: { structure: 'halo', tile: 8, rows: 1, cflRows: 1 } },
+  { name: 'halo 13, one row', options: { structure: 'halo', tile: 13, rows: 1, cflRows: 1 } },
   { name: 'halo 16', options: { structure: 'halo', tile: 16 } },
   { name: 'staged 16×16', options: { structure: 'staged', tileX: 16, tileY: 16 } },
   { name: 'staged 32×8', options: { structure: 'staged', tileX: 32, tileY: 8 } },
@@ -87,10 +87,10 @@ const SHAPES: { name: string; options: SweGpuOptions }[] = [
   { name: 'fused 16×16, f32 depth', options: { structure: 'fused', tileX: 16, tileY: 16, depthPair: false } },
   { name: 'staged 16×16, f32 depth', options: { structure: 'staged', tileX: 16, tileY: 16, depthPair: false } },
   { name: 'halo 16, f32 depth', options: { structure: 'halo', tile: 16, depthPair: false } },
-  { name: 'halo 16, one row', options: { structure: 'halo', tile: 16, rows: 1 } },
-  { name: 'halo 13, 2 rows', options: { structure: 'halo', tile: 13, rows: 2 } },
-  { name: 'halo 8, 4 rows', options: { structure: 'halo', tile: 8, rows: 4 } },
-  { name: 'halo 5, 3 rows, f32 depth', options: { structure: 'halo', tile: 5, rows: 3, depthPair: false } },
+  { name: 'halo 16, one row', options: { structure: 'halo', tile: 16, rows: 1, cflRows: 1 } },
+  { name: 'halo 13, 2 rows, cfl 3', options: { structure: 'halo', tile: 13, rows: 2, cflRows: 3 } },
+  { name: 'halo 8, 4 rows, cfl 1', options: { structure: 'halo', tile: 8, rows: 4, cflRows: 1 } },
+  { name: 'halo 5, 3 rows, cfl 5, f32 depth', options: { structure: 'halo', tile: 5, rows: 3, cflRows: 5, depthPair: false } },
 ];
 
 test('every structure and tile shape follows the reference (dam break 50², mixed boundaries 45×27)', async (t) => {
@@ -261,6 +261,8 @@ test('kernel cache keys depend only on the structure and tile shape', () => {
   assert.notEqual(sweReduceKernel(halo(16, 128)).key, sweReduceKernel().key);
   assert.notEqual(sweUpdateKernel({ ...halo(16), rows: 1 }).key, sweUpdateKernel(halo(16)).key);
   assert.equal(sweCflKernel({ ...halo(16), rows: 1 }).key, sweCflKernel(halo(16)).key, 'rows change the update only');
+  assert.notEqual(sweCflKernel({ ...halo(16), cflRows: 3 }).key, sweCflKernel(halo(16)).key);
+  assert.equal(sweUpdateKernel({ ...halo(16), cflRows: 3 }).key, sweUpdateKernel(halo(16)).key, 'cflRows change the cfl only');
   assert.throws(() => sweUpdateKernel({ ...halo(16), rows: 9 }), /rows/);
   assert.throws(() => sweCflKernel(halo(1)), /tile/);
   assert.throws(() => sweCflKernel(staged(1, 16)), /tileX/);

@@ -52,6 +52,7 @@ export class SweGpuSolver {
   private current = 0;
   /** Fused structure: whether the partials hold the current state's rates (after the first recorded cfl). */
   private ratesRecorded = false;
+  /** Workgroups of the cfl dispatch (one partial each), and of the update dispatch. */
   private tiles: [number, number] = [1, 1];
   private updateTiles: [number, number] = [1, 1];
   private destroyed = false;
@@ -82,7 +83,7 @@ export class SweGpuSolver {
     const staged = o.structure !== 'halo';
     const fused = o.structure === 'fused';
     const [tw, th] = staged ? [o.tileX, o.tileY] : [o.tile, o.tile];
-    const shape = `shallow-water ${o.structure} tile ${tw}×${th}${!staged && o.rows > 1 ? `, ${o.rows} rows an invocation` : ''}`;
+    const shape = `shallow-water ${o.structure} tile ${tw}×${th}${staged ? '' : `, ${o.cflRows} / ${o.rows} rows an invocation`}`;
     if (tw * th > maxThreads) throw new DeviceLimitError('maxComputeInvocationsPerWorkgroup', tw * th, maxThreads, shape);
     const maxX = ctx.limits.maxComputeWorkgroupSizeX; // heights are ≤ 256 (codegen check), which every device allows in y
     if (tw > maxX) throw new DeviceLimitError('maxComputeWorkgroupSizeX', tw, maxX, shape);
@@ -94,12 +95,12 @@ export class SweGpuSolver {
     const maxBinding = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
     if (stateBytes > maxBinding) throw new DeviceLimitError('maxStorageBufferBindingSize', stateBytes, maxBinding, `shallow-water state of ${p.nx}×${p.ny} cells (16 bytes each)`);
     // Cells each tile owns: staged W×H, fused (W−2)×(H−2) (a ring recomputed), halo (T−1)² (first row and column are halo).
-    const [ow, oh] = fused ? [tw - 2, th - 2] : staged ? [tw, th] : [tw - 1, th - 1];
+    // Halo tiles are rows (cflRows) times taller: T·rows − 1 owned rows.
+    const [ow, oh] = fused ? [tw - 2, th - 2] : staged ? [tw, th] : [tw - 1, th * o.cflRows - 1];
     this.tiles = [Math.ceil(p.nx / ow), Math.ceil(p.ny / oh)];
-    // The halo update's tiles are rows times taller: T·rows − 1 owned rows.
     this.updateTiles = staged ? this.tiles : [this.tiles[0], Math.ceil(p.ny / (th * o.rows - 1))];
     const maxDim = ctx.limits.maxComputeWorkgroupsPerDimension;
-    if (Math.max(...this.tiles) > maxDim) throw new DeviceLimitError('maxComputeWorkgroupsPerDimension', Math.max(...this.tiles), maxDim, `shallow-water mesh ${p.nx}×${p.ny}`);
+    if (Math.max(...this.tiles, ...this.updateTiles) > maxDim) throw new DeviceLimitError('maxComputeWorkgroupsPerDimension', Math.max(...this.tiles, ...this.updateTiles), maxDim, `shallow-water mesh ${p.nx}×${p.ny}`);
     const numPartials = this.tiles[0] * this.tiles[1];
 
     const w = new Float32Array(4 * n);
