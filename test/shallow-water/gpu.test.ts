@@ -261,8 +261,8 @@ test('kernel cache keys depend only on the structure and tile shape', () => {
   assert.notEqual(sweReduceKernel(halo(16, 128)).key, sweReduceKernel().key);
   assert.notEqual(sweUpdateKernel({ ...halo(16), rows: 1 }).key, sweUpdateKernel(halo(16)).key);
   assert.equal(sweCflKernel({ ...halo(16), rows: 1 }).key, sweCflKernel(halo(16)).key, 'rows change the update only');
-  assert.notEqual(sweCflKernel({ ...halo(16), cflRows: 3 }).key, sweCflKernel(halo(16)).key);
-  assert.equal(sweUpdateKernel({ ...halo(16), cflRows: 3 }).key, sweUpdateKernel(halo(16)).key, 'cflRows change the cfl only');
+  assert.notEqual(sweCflKernel({ ...halo(16), cflRows: 4 }).key, sweCflKernel(halo(16)).key);
+  assert.equal(sweUpdateKernel({ ...halo(16), cflRows: 4 }).key, sweUpdateKernel(halo(16)).key, 'cflRows change the cfl only');
   assert.throws(() => sweUpdateKernel({ ...halo(16), rows: 9 }), /rows/);
   assert.throws(() => sweCflKernel(halo(1)), /tile/);
   assert.throws(() => sweCflKernel(staged(1, 16)), /tileX/);
