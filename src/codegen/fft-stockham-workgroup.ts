@@ -482,11 +482,13 @@ function r2cPassPost(recipe: WorkgroupFftRecipe, rowStride: number, pad: (e: str
   const M = n * ns;
   const count = Math.ceil(n / L);
   const sc = scale === 1 ? '' : ` * ${f32(scale)}`;
-  // Unrolled, with every table read issued before any is used: a rolled loop waits one global-memory
-  // latency per iteration (H200: the fused pass ran slower than a separate post-processing kernel).
+  // Unrolled, with one table read an invocation, issued before the outputs: output k = pj + (t + iL)·Ns
+  // uses W^(pj + t·Ns) · W^(iL·Ns), a constant factor (a rolled loop waited one global-memory latency
+  // per iteration, which made the fused pass slower than a separate post-processing kernel on an H200).
   const lines = ['workgroupBarrier();', `let partner = select(local_problem + ${H}u, local_problem - ${H}u, hi_slot);`];
   const guard = (i: number) => ((i + 1) * L <= n ? 'live' : `live && t + ${i * L}u < ${n}u`);
-  for (let i = 0; i < count; i++) lines.push(`var w${i} = vec2<f32>(0.0);`, `if (${guard(i)}) { w${i} = rtw[pj + (t + ${i * L}u) * ${ns}u]; }`);
+  lines.push('var wt = vec2<f32>(0.0);', `if (${guard(0)}) { wt = rtw[pj + t * ${ns}u]; }`);
+  for (let i = 0; i < count; i++) lines.push(`let w${i} = ${realTwiddle(i * L * ns, 2 * M)};`);
   for (let i = 0; i < count; i++) {
     lines.push(
       `if (${guard(i)}) {`,
@@ -504,6 +506,18 @@ function r2cPassPost(recipe: WorkgroupFftRecipe, rowStride: number, pad: (e: str
     );
   }
   return lines;
+}
+
+/** The one real-twiddle table read of an R2C post-processing: wt = W_N^t (t < M, always in the table). */
+function realTwiddleBase(): string[] {
+  return ['var wt = vec2<f32>(0.0);', 'if (live) { wt = rtw[t]; }'];
+}
+
+/** W_N^(t + e) from wt = W_N^t: the constant W_N^e as a complex factor (exact for e = 0). */
+function realTwiddle(e: number, n: number): string {
+  if (e === 0) return 'wt';
+  const [c, s] = unitRoot(e, n);
+  return `cmul(wt, vec2<f32>(${f32(c)}, ${f32(s)}))`;
 }
 
 /**
@@ -539,19 +553,23 @@ function r2cPostSplit(recipe: WorkgroupFftRecipe, pad: (e: string) => string, sc
       lines.push(`if (${k} <= ${half}u) { pa${i}.${comp} = sh[sbase + ${pad(k)}]; pb${i}.${comp} = sh[sbase + ${pad(`(${M}u - ${k}) % ${M}u`)}]; }`);
     }
   }
-  // Table reads stay inline here: preloading them (as r2cPostCode does) costs 4 registers a pair, and
-  // with a DCT's output hooks M = 4096 then ran 1.7× slower on an H200 (…-sweep7).
+  // One table read an invocation: W^(t + iL) = W^t · W^(iL), the second factor a constant, and the
+  // partner's W^(M − k) = −conj(W^k) (W^M = −1). The twiddles are formed inline, in each output's block:
+  // preloading them costs 4 registers a pair, and with a DCT's output hooks M = 4096 then ran 1.7×
+  // slower on an H200 (…-sweep7).
+  lines.push(...realTwiddleBase());
   for (let i = 0; i < count; i++) {
     const k = `(t + ${i * L}u)`;
     lines.push(
       `if (live && ${k} <= ${half}u) {`,
       `  let k = ${k};`,
+      `  let w = ${realTwiddle(i * L, 2 * M)};`,
       `  let ca = vec2<f32>(pa${i}.x, -pa${i}.y);`,
       `  let cb = vec2<f32>(pb${i}.x, -pb${i}.y);`,
-      `  st(out_base, k, r2cOut(pa${i}, cb, rtw[k])${sc});`,
+      `  st(out_base, k, r2cOut(pa${i}, cb, w)${sc});`,
       // The partner output M − k (k = 0 gives y_M from z_0 with itself).
       `  if (k != ${M}u - k) {`,
-      `    st(out_base, ${M}u - k, r2cOut(pb${i}, ca, rtw[${M}u - k])${sc});`,
+      `    st(out_base, ${M}u - k, r2cOut(pb${i}, ca, vec2<f32>(-w.x, w.y))${sc});`,
       '  }',
       '}',
     );
@@ -592,9 +610,11 @@ function r2cPostCode(recipe: WorkgroupFftRecipe, rowStride: number, staging: boo
   const at = (e: string) => (staging ? e : pad(e));
   const count = Math.ceil((M + 1) / L);
   const sc = scale === 1 ? '' : ` * ${f32(scale)}`;
-  // Unrolled, table reads first (a rolled loop waits one memory latency per iteration).
+  // Unrolled. One table read an invocation, W^t; output t + iL uses W^t · W^(iL), a constant factor (a
+  // rolled loop waited one memory latency per iteration, and one read per output queued as many).
   const guard = (i: number) => ((i + 1) * L <= M + 1 ? 'live' : `live && t + ${i * L}u <= ${M}u`);
-  for (let i = 0; i < count; i++) lines.push(`var w${i} = vec2<f32>(0.0);`, `if (${guard(i)}) { w${i} = rtw[t + ${i * L}u]; }`);
+  lines.push(...realTwiddleBase());
+  for (let i = 0; i < count; i++) lines.push(`let w${i} = ${realTwiddle(i * L, 2 * M)};`);
   for (let i = 0; i < count; i++) {
     lines.push(`if (${guard(i)}) {`);
     lines.push(`  let k = t + ${i * L}u;`);
