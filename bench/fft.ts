@@ -47,6 +47,8 @@ const planOptions = {
   ...(args.exchange ? { exchange: args.exchange as 'complex' | 'split' } : {}),
   ...(args.r2cPostKernel ? { r2cPostKernel: true } : {}),
   ...(args.r2cFused ? { r2cFused: true } : {}),
+  ...(args.r2cUnpaired ? { r2cPaired: false } : {}),
+  ...(args.r2cPairAll ? { r2cPairAll: true } : {}),
   ...(args.lastCols ? { lastPassColumns: Number(args.lastCols) } : {}),
   ...(args.passStore ? { passStore: args.passStore as 'direct' | 'rows' } : {}),
 };

@@ -93,6 +93,12 @@ export interface FftKernelVariant {
   inPlace: boolean;
   /** Real-transform loads/stores (default: complex in, complex out). */
   io?: FftKernelIo;
+  /**
+   * R2C stores: pair each invocation's last-stage butterflies with their mirrors so the post-processing
+   * needs no exchange, wherever the recipe allows it (see r2cPostPaired). Default true; false keeps the
+   * exchange form (benchmarks and tests compare both).
+   */
+  pairedR2c?: boolean;
 }
 
 /**
@@ -131,8 +137,20 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   // mirror pairs of columns (see r2cPassFusable); other passes cannot.
   const r2cPass = r2cPost && !!pass;
   if (r2cPass && !r2cPassFusable(recipe)) throw new Error('r2c post-processing needs a single-workgroup recipe or a fusable last pass');
+  // Paired last stage (see r2cPostPaired): an invocation's last-stage butterflies are mirror pairs, so the
+  // post-processing needs no exchange. Needs an even number of butterflies per invocation in a last stage
+  // that reads workgroup memory and covers its butterflies exactly.
+  const lastStage = stages[stages.length - 1];
+  const pairedLast = r2cPost && !pass && !staging && stages.length >= 2 && lastStage.butterfliesPerInvocation % 2 === 0 &&
+    lastStage.butterfliesPerInvocation * L === n / lastStage.radix && variant.pairedR2c !== false;
   // With a split exchange the post-processing gathers real and imaginary parts in two rounds.
-  const splitPost = r2cPost && exchange === 'split';
+  const splitPost = r2cPost && exchange === 'split' && !pairedLast;
+  // Butterfly m of stage s: t + m·L, except the upper half of a paired last stage (mirror butterflies).
+  const bfly = (s: number, m: number): string => {
+    const half = lastStage.butterfliesPerInvocation / 2;
+    if (!pairedLast || s !== stages.length - 1 || m < half) return `(t + ${m * L}u)`;
+    return pairedHigh(m - half, L, n / lastStage.radix);
+  };
   const needsRealTable = io.load === 'c2r' || r2cPost;
 
   const out: string[] = [];
@@ -220,7 +238,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     const preLoads: string[] = [];
     const blocks: string[][] = [];
     for (let m = 0; m < st.butterfliesPerInvocation; m++) {
-      const j = `(t + ${m * L}u)`;
+      const j = bfly(s, m);
       const guard = exact ? '' : `${j} < ${nb}u`;
       const regs = Array.from({ length: R }, (_, k) => `v${m * R + k}`);
       const lines: string[] = [];
@@ -267,8 +285,9 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
       for (let k = 0; k < R; k++) if (tmp[k] !== null) lines.push(`${regs[k]} = ${tmp[k]};`);
       const sc = variant.scale === 1 ? '' : ` * ${f32(variant.scale)}`;
       const columnStore = pass?.store === 'column' || pass?.store === 'rows';
-      if (last && splitPost) {
-        // Values stay in registers; r2cPostSplit moves them through workgroup memory in two rounds.
+      if (last && (splitPost || pairedLast)) {
+        // Values stay in registers: r2cPostSplit moves them through workgroup memory in two rounds,
+        // r2cPostPaired needs no exchange.
       } else if (last && r2cPost) {
         // Natural order into the row; the post-processing pairs k with M − k after a barrier.
         const at = (k: number) => (staging ? `${k}u` : pad(writeIndex(j, k, st.stride, R, nb)));
@@ -292,15 +311,16 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     if (s === 0 && pass && !directPass) body.push(...columnCopy(recipe, paddedN, 'load', SRC, sign, outer));
     body.push(...preLoads);
     // The last stage has read workgroup memory (exchange or staged load) before a column store overwrites it.
-    if (last && (pass?.store === 'column' || pass?.store === 'rows' || (r2cPost && !staging && !splitPost))) body.push('workgroupBarrier();');
+    if (last && (pass?.store === 'column' || pass?.store === 'rows' || (r2cPost && !staging && !splitPost && !pairedLast))) body.push('workgroupBarrier();');
     for (const b of blocks) body.push(...b);
     if (last && r2cPass) body.push(...r2cPassPost(recipe, paddedN, pad, variant.scale));
+    else if (last && pairedLast) body.push(...r2cPostPaired(recipe, variant.scale));
     else if (last && splitPost) body.push(...r2cPostSplit(recipe, pad, variant.scale));
     else if (last && r2cPost) body.push(...r2cPostCode(recipe, paddedN, staging, pad, variant.scale));
     else if (last && staging) body.push(...stagedCopy(recipe, paddedN, 'store', DST));
     if (last && pass?.store === 'column') body.push(...columnCopy(recipe, paddedN, 'store', DST, sign, null));
     if (last && pass?.store === 'rows') body.push(...rowStore(recipe, paddedN));
-    if (!last) body.push(...exchangeCode(recipe, s, pad, !!pass && !directPass));
+    if (!last) body.push(...exchangeCode(recipe, s, pad, !!pass && !directPass, (m) => bfly(s + 1, m)));
   });
 
   const wgsl = [
@@ -329,6 +349,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     direction: variant.direction,
     scale: variant.scale,
     inPlace: variant.inPlace,
+    paired: pairedLast,
   });
   const name = pass ? `fft${pass.total}-pass${n}x${pass.stride}-${variant.direction}` : `fft${n}-${variant.direction}-wg`;
   return {
@@ -518,6 +539,57 @@ function realTwiddle(e: number, n: number): string {
   if (e === 0) return 'wt';
   const [c, s] = unitRoot(e, n);
   return `cmul(wt, vec2<f32>(${f32(c)}, ${f32(s)}))`;
+}
+
+/**
+ * The upper butterflies of a paired last stage: slot B/2 + m holds the mirror of slot m's butterfly
+ * b = t + m·L, that is nb − b, except that b = 0 is its own mirror, and that slot holds nb/2 (likewise its own).
+ */
+function pairedHigh(m: number, L: number, nb: number): string {
+  return m === 0 ? `select(${nb}u - t, ${nb / 2}u, t == 0u)` : `(${nb - m * L}u - t)`;
+}
+
+/**
+ * R2C post-processing of a paired last stage, in registers. The last stage's butterfly b holds z_k for
+ * k = b + nb·e (e < R). Slot m holds b = t + m·L < nb/2 and slot B/2 + m its mirror nb − b, whose element
+ * R − 1 − e is z_{M−k}: each invocation owns both partners of all its outputs and writes y_k and y_{M−k}
+ * with no exchange and no barrier. Invocation 0 holds b = 0 and nb/2, each its own mirror (z_{M−k} is
+ * element (R − e) mod R, resp. R − 1 − e, of the same butterfly), and writes y_M = Re z_0 − Im z_0.
+ */
+function r2cPostPaired(recipe: WorkgroupFftRecipe, scale: number): string[] {
+  const { n: M, stages, invocationsPerProblem: L } = recipe;
+  const st = stages[stages.length - 1];
+  const R = st.radix;
+  const nb = M / R;
+  const half = st.butterfliesPerInvocation / 2;
+  const sc = scale === 1 ? '' : ` * ${f32(scale)}`;
+  const tw = (w: string, e: number) => {
+    if (e === 0) return w;
+    const [c, s] = unitRoot(e, 2 * M);
+    return `cmul(${w}, vec2<f32>(${f32(c)}, ${f32(s)}))`;
+  };
+  const lines = ['let p0 = t == 0u;'];
+  for (let m = 0; m < half; m++) {
+    const lo = (e: number) => `v${m * R + e}`;
+    const hi = (e: number) => `v${(m + half) * R + e}`;
+    const bLo = `(t + ${m * L}u)`;
+    const bHi = pairedHigh(m, L, nb);
+    lines.push('if (live) {', `  let bl = ${bLo};`, `  let bh = ${bHi};`, '  let wl = rtw[bl];', '  let wh = rtw[bh];');
+    for (let e = 0; e < R; e++) {
+      const a = lo(e);
+      const c = hi(R - 1 - e);
+      // Only slot 0 of invocation 0 pairs within its butterflies.
+      const pa = m === 0 ? `select(${c}, ${lo((R - e) % R)}, p0)` : c;
+      const pc = m === 0 ? `select(${a}, ${hi(e)}, p0)` : a;
+      lines.push(
+        `  st(out_base, bl + ${nb * e}u, r2cOut(${a}, conj2(${pa}), ${tw('wl', nb * e)})${sc});`,
+        `  st(out_base, bh + ${nb * (R - 1 - e)}u, r2cOut(${c}, conj2(${pc}), ${tw('wh', nb * (R - 1 - e))})${sc});`,
+      );
+    }
+    if (m === 0) lines.push(`  if (p0) { st(out_base, ${M}u, vec2<f32>(${lo(0)}.x - ${lo(0)}.y, 0.0)${sc}); }`);
+    lines.push('}');
+  }
+  return lines;
 }
 
 /**
@@ -795,7 +867,7 @@ function writeIndex(j: string, k: number, ns: number, r: number, nb: number): st
 }
 
 /** Exchange after stage s: write with stage s's write map, read with stage s+1's read map. */
-function exchangeCode(recipe: WorkgroupFftRecipe, s: number, pad: (e: string) => string, stagedLoad: boolean): string[] {
+function exchangeCode(recipe: WorkgroupFftRecipe, s: number, pad: (e: string) => string, stagedLoad: boolean, nextBfly: (m: number) => string): string[] {
   const { n, stages, invocationsPerProblem: L } = recipe;
   const cur = stages[s];
   const next = stages[s + 1];
@@ -817,7 +889,7 @@ function exchangeCode(recipe: WorkgroupFftRecipe, s: number, pad: (e: string) =>
     lines.push('workgroupBarrier();');
     const nbNext = n / next.radix;
     for (let m = 0; m < next.butterfliesPerInvocation; m++) {
-      const j = `(t + ${m * L}u)`;
+      const j = nextBfly(m);
       const guard = next.butterfliesPerInvocation * L === nbNext ? '' : `if (${j} < ${nbNext}u) `;
       const stmts = [];
       for (let k = 0; k < next.radix; k++) {

@@ -50,6 +50,12 @@ export interface WorkgroupPlanOptions {
   lastPassColumns?: number;
   /** Multi-pass, first pass (Ns = 1) with direct loads: store straight from registers or along rows. */
   passStore?: 'direct' | 'rows';
+  /**
+   * Halve the invocations per problem (doubling each one's butterflies) when the last stage would give
+   * each invocation an odd number of butterflies, so that an R2C's last stage can pair mirror butterflies
+   * in one invocation (see r2cPostPaired in the codegen).
+   */
+  evenLastButterflies?: boolean;
 }
 
 /** The limits the planner reads; a subset of DeviceLimits so tests can pass literals. */
@@ -129,7 +135,8 @@ export function planWorkgroupFft(
       `n = ${n} has the prime factor ${Math.max(...radices)}, larger than the register radices (≤ 64) of the workgroup FFT`,
     );
   }
-  const l = Math.ceil(n / Math.max(...radices));
+  let l = Math.ceil(n / Math.max(...radices));
+  if (options.evenLastButterflies && radices.length > 1 && Math.ceil(n / radices[radices.length - 1] / l) % 2 === 1 && l % 2 === 0 && (n / radices[radices.length - 1]) % l === 0) l /= 2;
   const stages: FftStage[] = [];
   let stride = 1;
   for (const r of radices) {

@@ -143,3 +143,45 @@ test('multi-pass R2C: post-processing fused into the last pass (mirror column pa
     }
   }
 });
+
+test('single-workgroup R2C: paired last stage (no post-processing exchange) and the exchange form, against float64', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  const { generateWorkgroupFft } = await import('../../src/codegen/fft-stockham-workgroup.js');
+  const sizes = [6, 12, 24, 48, 64, 96, 128, 200, 256, 486, 512, 1000, 1024, 2048, 4096, 8192, 16384];
+  const paired = [0, 0]; // default plans, plans with r2cPairAll
+  for (const [i, N] of sizes.entries()) {
+    const batch = 3;
+    const M = N / 2;
+    // Odd offsets and padded distances on the output side (the numpy layout's rows are M + 1 long).
+    const input = { offset: 2 * (i % 2), stride: 1, dist: N + 2 * (i % 3) };
+    const output = { offset: i % 2, stride: 1, dist: M + 1 + (i % 3) };
+    const x = randomFloat32(input.offset + batch * input.dist, 100 + i);
+    const rows = new Float64Array(batch * N);
+    for (let b = 0; b < batch; b++) for (let k = 0; k < N; k++) rows[b * N + k] = x[input.offset + b * input.dist + k];
+    const ref = await api.rfft(rows, { shape: [batch, N], backend: 'cpu' });
+    for (const variant of [{ r2cPaired: true }, { r2cPaired: false }, { r2cPairAll: true }]) {
+      const plan = await WebGpuFft.create(ctx, fftProblem({ n: N, batch, direction: 'forward', input, output }), { real: 'r2c', ...variant });
+      if (variant.r2cPaired !== false && plan.recipe.algorithm === 'stockham-workgroup') {
+        const wgsl = generateWorkgroupFft(plan.recipe, { direction: 'forward', scale: 1, inPlace: false, io: { load: 'complex', store: 'r2c', realLength: N } }).wgsl;
+        if (wgsl.includes('let p0 = t == 0u;')) paired[variant.r2cPairAll ? 1 : 0]++;
+      }
+      const outFloats = 2 * (output.offset + batch * output.dist);
+      const src = createStorageBuffer(ctx, x);
+      const dst = createStorageBuffer(ctx, new Float32Array(outFloats).fill(NaN));
+      await plan.execute(src, dst);
+      const got = new Float32Array(await readBuffer(ctx, dst, 0, outFloats * 4));
+      src.destroy();
+      dst.destroy();
+      plan.destroy();
+      const a: number[] = [];
+      for (let b = 0; b < batch; b++) for (let k = 0; k <= M; k++) a.push(got[2 * (output.offset + b * output.dist + k)], got[2 * (output.offset + b * output.dist + k) + 1]);
+      const err = relativeL2(Float32Array.from(a), ref);
+      assert.ok(err <= bound(N), `N=${N} ${JSON.stringify(variant)}: ${err}`);
+    }
+  }
+  // The sizes whose last stage holds an even number of butterflies per invocation take the paired form;
+  // r2cPairAll plans the others (powers of two) that way too.
+  assert.ok(paired[0] >= 4, `paired last stage generated for ${paired[0]} sizes`);
+  assert.ok(paired[1] > paired[0], `r2cPairAll: paired for ${paired[1]} sizes against ${paired[0]}`);
+});

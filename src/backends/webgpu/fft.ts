@@ -106,6 +106,10 @@ export interface WebGpuFftOptions extends WorkgroupPlanOptions {
   r2cPostKernel?: boolean;
   /** Multi-pass R2C: fuse the post-processing whenever the last pass allows it (benchmarks explore it). */
   r2cFused?: boolean;
+  /** Single-workgroup R2C: false keeps the post-processing's exchange (see FftKernelVariant.pairedR2c). */
+  r2cPaired?: boolean;
+  /** Single-workgroup R2C: plan every length so that its last stage can pair (WorkgroupPlanOptions.evenLastButterflies). */
+  r2cPairAll?: boolean;
 }
 
 /** Columns per workgroup of a multi-pass R2C's last pass when it does the post-processing. */
@@ -171,7 +175,7 @@ export class WebGpuFft {
         try {
           // In-workgroup post-processing (complex rows, or split rows in two rounds). Radix 16 here: the
           // post-processing's extra registers make radix 32 slower for R2C (H200, bench/results/…-final5).
-          recipe = planWorkgroupFft(m, problem.batch, ctx.limits, { maxRadix: 16, ...options });
+          recipe = planWorkgroupFft(m, problem.batch, ctx.limits, { maxRadix: 16, ...(options.r2cPairAll && options.r2cPaired !== false ? { evenLastButterflies: true } : {}), ...options });
         } catch (e) {
           if (e instanceof ArgumentError) throw e;
           // The last pass does the post-processing when its workgroups can hold mirror column pairs, with
@@ -281,6 +285,7 @@ export class WebGpuFft {
           scale: i === nFft - 1 && !blu ? fftScale : 1,
           inPlace: inPlace && P === 1,
           io,
+          pairedR2c: options.r2cPaired,
         });
         const pipeline = await getPipeline(ctx, kernel);
         const inLayout = i === 0 ? firstIn : contiguous;
