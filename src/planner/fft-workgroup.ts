@@ -58,6 +58,23 @@ export interface WorkgroupPlanOptions {
   evenLastButterflies?: boolean;
 }
 
+/**
+ * Radices of a power of two n > maxRadix whose last radix is smaller than the first (the largest), so
+ * that each invocation holds an even number of last-stage butterflies: as many maxRadix stages as fit,
+ * the remainder's bits in a last stage of their own, or, with no remainder, one maxRadix stage split in
+ * two (maxRadix 16: 64 = 16·4, 256 = 16·8·2, 512 = 16·16·2, 4096 = 16·16·8·2).
+ */
+export function pairedLastRadices(n: number, maxRadix: number): number[] {
+  const bits = Math.log2(n);
+  const rb = Math.log2(maxRadix);
+  const q = Math.floor(bits / rb);
+  const rem = bits - q * rb;
+  const full = (k: number) => Array.from({ length: k }, () => maxRadix);
+  if (rem > 0 && q >= 1) return [...full(q), 1 << rem].sort((a, b) => b - a);
+  // rem = 0: one maxRadix stage becomes maxRadix/2 and 2.
+  return [...full(q - 1), maxRadix / 2, 2];
+}
+
 /** The limits the planner reads; a subset of DeviceLimits so tests can pass literals. */
 export type PlannerLimits = Pick<DeviceLimits, 'maxComputeWorkgroupStorageSize' | 'maxComputeInvocationsPerWorkgroup' | 'maxComputeWorkgroupSizeX'>;
 
@@ -136,7 +153,12 @@ export function planWorkgroupFft(
     );
   }
   let l = Math.ceil(n / Math.max(...radices));
-  if (options.evenLastButterflies && radices.length > 1 && Math.ceil(n / radices[radices.length - 1] / l) % 2 === 1 && l % 2 === 0 && (n / radices[radices.length - 1]) % l === 0) l /= 2;
+  // An odd number of last-stage butterflies per invocation (the last radix is the largest): re-split a
+  // power of two so that the last radix is smaller than the first (see pairedLastRadices).
+  if (options.evenLastButterflies && radices.length > 1 && isPowerOfTwo(n) && Math.ceil(n / radices[radices.length - 1] / l) % 2 === 1) {
+    radices.splice(0, radices.length, ...pairedLastRadices(n, maxRadix));
+    l = Math.ceil(n / Math.max(...radices));
+  }
   const stages: FftStage[] = [];
   let stride = 1;
   for (const r of radices) {

@@ -1,7 +1,7 @@
 /** Planner and recipe tests: no GPU needed. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { factorRadices, largestWorkgroupFft, planWorkgroupFft } from '../../src/planner/fft-workgroup.js';
+import { factorRadices, largestWorkgroupFft, pairedLastRadices, planWorkgroupFft } from '../../src/planner/fft-workgroup.js';
 import { executeFftRecipe } from '../../src/backends/cpu/fft-stockham.js';
 import { dftNaive } from '../../src/backends/cpu/dft-naive.js';
 import { fftProblem } from '../../src/planner/fft-problem.js';
@@ -114,4 +114,25 @@ test('Bluestein recipes execute to the naive DFT in float64 (primes and large pr
       }
     }
   }
+});
+
+test('pairedLastRadices: product n, radices ≤ maxRadix, an even number of last-stage butterflies per invocation', () => {
+  for (const maxRadix of [4, 8, 16]) {
+    for (let bits = Math.log2(maxRadix) + 1; bits <= 14; bits++) {
+      const n = 2 ** bits;
+      const r = pairedLastRadices(n, maxRadix);
+      assert.equal(r.reduce((a, b) => a * b, 1), n, `${n}: ${r}`);
+      assert.ok(r.every((x) => x >= 2 && x <= maxRadix), `${n}: ${r}`);
+      const L = n / Math.max(...r);
+      const lastB = n / r[r.length - 1] / L;
+      assert.ok(Number.isInteger(lastB) && lastB % 2 === 0, `${n} (max radix ${maxRadix}): ${r}, last stage ${lastB} butterflies an invocation`);
+    }
+  }
+  const limits = { maxComputeWorkgroupStorageSize: 49152, maxComputeInvocationsPerWorkgroup: 1024, maxComputeWorkgroupSizeX: 1024 };
+  assert.deepEqual(planWorkgroupFft(512, 64, limits, { maxRadix: 16 }).radices, [8, 8, 8]);
+  const paired = planWorkgroupFft(512, 64, limits, { maxRadix: 16, evenLastButterflies: true });
+  assert.deepEqual(paired.radices, [16, 16, 2]);
+  assert.equal(paired.stages[2].butterfliesPerInvocation, 8);
+  // A plan whose last stage already pairs is left as it is.
+  assert.deepEqual(planWorkgroupFft(1024, 64, limits, { maxRadix: 16, evenLastButterflies: true }).radices, planWorkgroupFft(1024, 64, limits, { maxRadix: 16 }).radices);
 });
