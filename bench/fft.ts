@@ -48,7 +48,7 @@ const planOptions = {
   ...(args.r2cPostKernel ? { r2cPostKernel: true } : {}),
   ...(args.r2cFused ? { r2cFused: true } : {}),
   ...(args.r2cUnpaired ? { r2cPaired: false } : {}),
-  ...(args.r2cPairAll ? { r2cPairAll: true } : {}),
+  ...(args.r2cPairAll ? { r2cPairAll: args.r2cPairAll !== 'false' } : {}),
   ...(args.lastCols ? { lastPassColumns: Number(args.lastCols) } : {}),
   ...(args.passStore ? { passStore: args.passStore as 'direct' | 'rows' } : {}),
 };

@@ -108,7 +108,10 @@ export interface WebGpuFftOptions extends WorkgroupPlanOptions {
   r2cFused?: boolean;
   /** Single-workgroup R2C: false keeps the post-processing's exchange (see FftKernelVariant.pairedR2c). */
   r2cPaired?: boolean;
-  /** Single-workgroup R2C: plan every length so that its last stage can pair (WorkgroupPlanOptions.evenLastButterflies). */
+  /**
+   * Single-workgroup R2C: plan powers of two so that the last stage can pair (WorkgroupPlanOptions.
+   * evenLastButterflies): true for every length, false for none; default for half-lengths 256 … 2048.
+   */
   r2cPairAll?: boolean;
 }
 
@@ -175,7 +178,11 @@ export class WebGpuFft {
         try {
           // In-workgroup post-processing (complex rows, or split rows in two rounds). Radix 16 here: the
           // post-processing's extra registers make radix 32 slower for R2C (H200, bench/results/…-final5).
-          recipe = planWorkgroupFft(m, problem.batch, ctx.limits, { maxRadix: 16, ...(options.r2cPairAll && options.r2cPaired !== false ? { evenLastButterflies: true } : {}), ...options });
+          // Radices re-split so the last stage pairs mirror butterflies (r2cPairAll) where that measured
+          // faster on an H200: m = 256 and 512 (N = 512: 0.326 → 0.306 ms, N = 1024: 0.326 → 0.315; DCT-II
+          // 0.406 → 0.358), not m = 64 (0.341 → 0.378) or 4096 (0.355 → 0.376) (bench/results/…-sweep14).
+          const pairAll = (options.r2cPairAll ?? (m >= 256 && m <= 2048)) && options.r2cPaired !== false;
+          recipe = planWorkgroupFft(m, problem.batch, ctx.limits, { maxRadix: 16, evenLastButterflies: pairAll, ...options });
         } catch (e) {
           if (e instanceof ArgumentError) throw e;
           // The last pass does the post-processing when its workgroups can hold mirror column pairs, with
