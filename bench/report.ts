@@ -17,8 +17,9 @@ function load(path: string): Row[] {
     .map((l) => JSON.parse(l) as Row);
 }
 
-// Everything but the tridiagonal table comes from one run (bench/gpu-runs/final7.sh), the tridiagonal table
-// from bench/gpu-runs/final14-tri.sh: ours and the anchors (cuFFT, cuSPARSE, CuPy) measured in the same run.
+// C2C, 2-D, EDM, convolution and sparse FFT from one run (bench/gpu-runs/final7.sh), the tridiagonal table
+// from bench/gpu-runs/final14-tri.sh, R2C / DCT-II / DHT / shallow water from final16.sh (below): each table's
+// anchors (cuFFT, cuSPARSE, CuPy) measured in the same run as ours.
 const run = 'bench/results/2026-11-22-h200-final7';
 const ours = load(`${run}/ours-fft.jsonl`);
 const cufft = load(`${run}/cufft.jsonl`);
@@ -28,10 +29,16 @@ const cusparse = load('bench/results/2026-11-22-h200-final14-tri/cusparse.jsonl'
 const edm = load(`${run}/edm.jsonl`);
 const cupy = load(`${run}/cupy.jsonl`);
 const conv = load(`${run}/conv.jsonl`);
-// Shallow-water speed after the reduction change (bench/results/2026-11-22-h200-swe-reduce, previous kernel
-// in the same run as swe-old); the accuracy comparison from the final7 run (the change does not alter results).
-const swe = [...load('bench/results/2026-11-22-h200-swe-reduce/swe-new.jsonl'), ...load(`${run}/swe.jsonl`).filter((r) => r.kind === 'compare' || r.kind === 'cpu')];
-const swe1000 = load('bench/results/2026-11-22-h200-swe-1000/compare-1000.jsonl');
+// R2C, DCT-II and DHT with their anchors (cuFFT R2C, cuFFT R2C + CuPy kernels), the previous FFT kernels
+// (commit edc4c56) and shallow water (with its previous kernels) from one later run, bench/gpu-runs/final16.sh.
+// Its pass 2 is used: each kind ran once before (pass 1) in a process of its own.
+const run16 = 'bench/results/2026-11-22-h200-final16';
+const ours16 = ['r2c', 'dct2', 'dht'].flatMap((k) => load(`${run16}/${k}-2.jsonl`));
+const prev16 = ['r2c', 'dct2', 'dht'].flatMap((k) => load(`${run16}/${k}-old.jsonl`));
+const cufft16 = [...load(`${run16}/cufft-r2c.jsonl`), ...load(`${run16}/cufft-extra.jsonl`)];
+const swe = load(`${run16}/swe.jsonl`);
+const sweOld = load(`${run16}/swe-old.jsonl`);
+const swe1000 = load('bench/results/2026-11-22-h200-swe-1000b/compare-1000.jsonl');
 const sfftOurs = load(`${run}/sfft.jsonl`);
 const sfftCu = load(`${run}/sfft-cufft.jsonl`);
 
@@ -43,16 +50,19 @@ function tableOf(headers: string[], rows: (string | number)[][]): string {
   return [`| ${headers.join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 
-function fftTable(kind: string, anchorKind: string, anchorLib: string, key: (r: Row) => string | number = (r) => r.N!): string {
+/** A table of one transform kind against its anchor; with `prev`, a column of the previous kernels' times. */
+function fftTable(kind: string, anchorKind: string, anchorLib: string, src: { ours: Row[]; anchors: Row[]; prev?: Row[] } = { ours, anchors: cufft }): string {
   const rows: (string | number)[][] = [];
-  for (const o of ours.filter((r) => r.lib === 'butterfly' && r.kind === kind && r.ms && Number.isInteger(Math.log2(r.N!)))) {
-    const c = cufft.find((r) => r.lib === anchorLib && r.kind === anchorKind && key(r) === key(o));
+  for (const o of src.ours.filter((r) => r.lib === 'butterfly' && r.kind === kind && r.ms && Number.isInteger(Math.log2(r.N!)))) {
+    const c = src.anchors.find((r) => r.lib === anchorLib && r.kind === anchorKind && r.N === o.N);
+    const p = src.prev?.find((r) => r.lib === 'butterfly' && r.kind === kind && r.N === o.N);
     const recipe = (o.recipe as { passes?: number; radices?: string } | undefined) ?? {};
     rows.push([
-      String(key(o)),
+      String(o.N),
       String(o.batch),
       String(recipe.passes ?? ''),
       f(o.ms),
+      ...(src.prev ? [p ? f(p.ms) : '—'] : []),
       f(o.GBps),
       f(o.fracCopy as number, 2),
       c ? f(c.ms) : '—',
@@ -61,8 +71,10 @@ function fftTable(kind: string, anchorKind: string, anchorLib: string, key: (r: 
       o.relErr === null || o.relErr === undefined ? 'n/a' : (o.relErr as number).toExponential(1),
     ]);
   }
-  return tableOf(['N', 'batch', 'passes', 'ours ms', 'ours GB/s', 'of copy', `${anchorLib} ms`, `${anchorLib} GB/s`, 'speed-up', 'rel. L2 err'], rows);
+  const prevHead = src.prev ? ['previous kernels ms'] : [];
+  return tableOf(['N', 'batch', 'passes', 'ours ms', ...prevHead, 'ours GB/s', 'of copy', `${anchorLib} ms`, `${anchorLib} GB/s`, 'speed-up', 'rel. L2 err'], rows);
 }
+const run16Tables = { ours: ours16, anchors: cufft16, prev: prev16 };
 
 function triTable(): string {
   const rows: (string | number)[][] = [];
@@ -100,9 +112,13 @@ function sweTable(): string {
   const cp = swe.find((r) => r.kind === 'copy');
   const rows = swe
     .filter((r) => r.kind === 'gpu')
-    .map((r) => [`${r.n}²`, f(r.msPerStep as number), f((r.cellUpdatesPerSecond as number) / 1e9), f((r.boundCellUpdatesPerSecond as number) / 1e9), `${((r.fractionOfBound as number) * 100).toFixed(1)}%`, f(r.effectiveGBps as number)]);
+    .map((r) => {
+      const o = sweOld.find((x) => x.kind === 'gpu' && x.n === r.n);
+      const d = (r.msPerDispatch ?? {}) as Record<string, number>;
+      return [`${r.n}²`, f(r.msPerStep as number), o ? f(o.msPerStep as number) : '—', `${f(d.cfl)} / ${f(d.reduce)} / ${f(d.update)}`, f((r.cellUpdatesPerSecond as number) / 1e9), f((r.boundCellUpdatesPerSecond as number) / 1e9), `${((r.fractionOfBound as number) * 100).toFixed(1)}%`, o ? `${((o.fractionOfBound as number) * 100).toFixed(1)}%` : '—'];
+    });
   const cpu = swe.filter((r) => r.kind === 'cpu').map((r) => `${r.n}²: ${f((r.cellUpdatesPerSecond as number) / 1e6)} M cell updates/s`);
-  return `${tableOf(['mesh', 'ms / step', 'G cell updates/s', 'bandwidth bound (G/s)', 'of bound', 'effective GB/s'], rows)}\n\nDevice copy in the same run: ${f(cp?.GBps as number)} GB/s. CPU reference (one JS thread on the GPU machine): ${cpu.join('; ') || 'see the JSON'}.`;
+  return `${tableOf(['mesh', 'ms / step', 'previous kernels ms', 'cfl / reduce / update ms (each alone)', 'G cell updates/s', 'bandwidth bound (G/s)', 'of bound', 'previous: of bound'], rows)}\n\nDevice copy in the same run: ${f(cp?.GBps as number)} GB/s. CPU reference (one JS thread on the GPU machine): ${cpu.join('; ') || 'see the JSON'}.`;
 }
 
 function svgPlot(): string {
@@ -113,11 +129,11 @@ function svgPlot(): string {
   const series: [string, string, Row[], boolean][] = [
     ['butterfly C2C', '#1f77b4', ours.filter((r) => r.lib === 'butterfly' && r.kind === 'c2c' && Number.isInteger(Math.log2(r.N!))), false],
     ['cuFFT C2C', '#ff7f0e', cufft.filter((r) => r.lib === 'cuFFT' && r.kind === 'c2c' && r.log2N), false],
-    ['butterfly R2C', '#2ca02c', ours.filter((r) => r.lib === 'butterfly' && r.kind === 'r2c'), true],
-    ['cuFFT R2C', '#d62728', cufft.filter((r) => r.lib === 'cuFFT' && r.kind === 'r2c' && r.log2N), true],
+    ['butterfly R2C', '#2ca02c', ours16.filter((r) => r.lib === 'butterfly' && r.kind === 'r2c'), true],
+    ['cuFFT R2C', '#d62728', cufft16.filter((r) => r.lib === 'cuFFT' && r.kind === 'r2c' && r.log2N), true],
   ];
   const parts: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="12">`, `<rect width="${W}" height="${H}" fill="white"/>`];
-  parts.push(`<text x="${W / 2}" y="22" text-anchor="middle" font-size="15">Batched FFT throughput on an NVIDIA H200 (2^27 elements, out of place, same run)</text>`);
+  parts.push(`<text x="${W / 2}" y="22" text-anchor="middle" font-size="15">Batched FFT throughput on an NVIDIA H200 (2^27 elements, out of place; each kind with cuFFT in one run)</text>`);
   for (let g = 0; g <= ymax; g += 500) parts.push(`<line x1="${L}" x2="${W - R}" y1="${y(g)}" y2="${y(g)}" stroke="#ddd"/><text x="${L - 6}" y="${y(g) + 4}" text-anchor="end">${g}</text>`);
   for (let l = 1; l <= 27; l += 2) parts.push(`<text x="${x(l)}" y="${H - B + 18}" text-anchor="middle">2^${l}</text>`);
   parts.push(`<text x="${W / 2}" y="${H - 12}" text-anchor="middle">N (transform length)</text>`);
@@ -144,7 +160,9 @@ on the same GPU. Data resident on the device, out of place, times are medians. T
 \`bench/results/\`; this page is generated from them by \`npx tsx bench/report.ts > BENCHMARKS.md\`.
 
 Commands (on the GPU machine, after \`../shared/gpu-kit/prepare.sh\` and bundling the bench with esbuild;
-the complete run is \`bench/gpu-runs/final7.sh\`, the sweeps behind the choices are the other scripts there):
+the runs are \`bench/gpu-runs/final7.sh\` (C2C, 2-D, EDM, convolution, sparse FFT), \`final14-tri.sh\`
+(tridiagonal) and \`final16.sh\` (R2C, DCT-II, DHT, shallow water); the sweeps behind the choices are the
+other scripts there):
 
     node bench-fft.mjs --kind c2c --sizes 1-27            # and --kind r2c / dct2 / dht, --n 1000,…, --shape2d 1024x1024
     python3 anchor_cufft.py --kind c2c --total 27 --sizes 1-27   # and --kind r2c
@@ -202,45 +220,47 @@ ${(() => {
 
 ## Real-to-complex FFT (R2C), 2^27 reals in total
 
-${fftTable('r2c', 'r2c', 'cuFFT')}
+${fftTable('r2c', 'r2c', 'cuFFT', run16Tables)}
+
+From \`bench/gpu-runs/final16.sh\` (bench/results/2026-11-22-h200-final16): cuFFT and the previous kernels
+(commit edc4c56, up to 2^16) in the same run. What changed, each measured against the kernels before it
+in alternating processes (…-sweep12 … -sweep14):
+- **Paired last stage.** An R2C output y_k needs z_k and z_{M−k}, which the last FFT stage leaves in different
+  invocations, so the post-processing used to go through workgroup memory once more (split exchanges: in two
+  rounds). When each invocation holds an even number of last-stage butterflies, the planner now gives it
+  mirror pairs (b, nb − b): both partners of every output are in its registers, and the post-processing
+  needs no exchange and no barrier. Where the balanced radices give one butterfly an invocation, half-lengths
+  256 and 512 are re-split so the last radix is smaller (256 = 16·8·2, 512 = 16·16·2); 64 and 4096 measured
+  slower that way and keep the exchange. N = 64: 0.387 → 0.324 ms, 256: 0.367 → 0.302, 512: 0.326 → 0.306,
+  1024: 0.326 → 0.315, 2048: 0.299 → 0.281, 4096: 0.302 → 0.289; DCT-II 256: 0.454 → 0.344.
+- **One real-twiddle read an invocation** (W^(t+e) = W^t·W^e with W^e a constant; the mirror output's
+  twiddle as −conj, since W^M = −1) instead of one table read per output: R2C 2^11 … 2^14 5–9%, the
+  multi-pass R2C's fused last pass 2–4%.
 
 Multi-pass R2C does its post-processing in its last pass: a workgroup takes 8 mirror pairs of columns
 (j, Ns − j), so z_k and z_{M−k} meet in its workgroup memory (\`r2cPassFusable\`), with no separate kernel
-(…-sweep9: 2^15 0.86 against 0.99 ms, 2^27 1.61 against 1.77 with the separate kernel). 2^27 above (2.59 ms)
-is a slow outlier of this long run; see the fresh-process repeats below.
+(…-sweep9: 2^15 0.86 against 0.99 ms, 2^27 1.61 against 1.77 with the separate kernel). 2^26 and 2^27 above
+are slow readings of this long process: the previous kernels ran them in 1.62–1.64 ms in short fresh
+processes (three repeats each, \`bench/gpu-runs/repeat.sh\`, bench/results/2026-11-22-h200-repeat). The slowdown
+of long processes after many allocations of up to 1 GiB (seen at some sizes of every kind) is not understood.
 
 ## DCT-II and Hartley transform against cuFFT R2C + separate kernels (2^27 reals in total)
 
 The anchor is the straightforward GPU pipeline: (DCT-II) a gather kernel for Makhoul's permutation, cuFFT
 R2C and a post-processing kernel; (DHT) cuFFT R2C and a post-processing kernel (CuPy RawKernels). Ours fuses
-the permutation and the post-processing into the FFT's own first and last passes.
+the permutation and the post-processing into the FFT's own first and last passes; the paired last stage and
+the twiddle change above apply to both. From the same run as the R2C table.
 
 ### DCT-II
 
-${fftTable('dct2', 'dct2', 'cuFFT+kernels')}
+${fftTable('dct2', 'dct2', 'cuFFT+kernels', run16Tables)}
 
 ### DHT
 
-${fftTable('dht', 'dht', 'cuFFT+kernels')}
+${fftTable('dht', 'dht', 'cuFFT+kernels', run16Tables)}
 
-### Fresh-process repeats
-
-Some sizes ran about 1.5–2× slower in the one long process of the run above than in short processes on the
-same machine minutes later (three repeats each, \`bench/gpu-runs/repeat.sh\`, bench/results/2026-11-22-h200-repeat;
-the anchor column is the cuFFT time of the run above). The repeats agree with each other to 1%; the slow
-state of the long process (after many allocations of up to 1 GiB) is not understood yet.
-
-${(() => {
-  const rep = [1, 2, 3].flatMap((i) => [...load(`bench/results/2026-11-22-h200-repeat/dht-${i}.jsonl`), ...load(`bench/results/2026-11-22-h200-repeat/r2c-${i}.jsonl`)]).filter((r) => r.lib === 'butterfly');
-  const keys = [...new Set(rep.map((r) => `${r.kind}|${r.N}`))];
-  return tableOf(['transform', 'N', 'long run ms', 'fresh runs ms', 'anchor ms', 'speed-up (fresh, median)'], keys.map((k) => {
-    const [kind, n] = k.split('|');
-    const ms = rep.filter((r) => r.kind === kind && String(r.N) === n).map((r) => r.ms!).sort((a, b) => a - b);
-    const long = ours.find((r) => r.lib === 'butterfly' && r.kind === kind && String(r.N) === n);
-    const c = cufft.find((r) => r.kind === kind && String(r.N) === n && (kind === 'dht' ? r.lib === 'cuFFT+kernels' : r.lib === 'cuFFT'));
-    return [kind.toUpperCase(), n, long ? f(long.ms) : '—', ms.map((x) => f(x)).join(', '), c ? f(c.ms) : '—', c ? `**${(c.ms! / ms[1]).toFixed(2)}**` : '—'];
-  }));
-})()}
+DHT N = 64 stays at 0.6 ms (R2C 64: 0.32): a single-invocation half-length (\`--maxSingle 32\`) and wider
+workgroups (\`--wg 64\`, \`--wg 128\`) were no faster in the same run (dht-ms32, dht-wg64, dht-wg128).
 
 ## Tridiagonal systems, 2^24 rows in total (Mrows/s)
 
@@ -317,16 +337,24 @@ ${tableOf(['mode', 'ours complex64 ms', 'cupyx complex64 ms', 'cupyx float32 ms'
 
 ${sweTable()}
 
-Measured with \`node bench-swe.mjs --sizes 1000,2000,4096 --steps 50\` (bench/results/2026-11-22-h200-swe-reduce):
-the Δt reduction's single workgroup now keeps 16 loads in flight per invocation (4096²: 0.906 ms a step in
-the final7 run → 0.822; the previous kernel measured in the same run, swe-old.jsonl, gave 0.067 / 0.222 /
-1.24 ms, the last an outlier).
+From \`bench/gpu-runs/final16.sh\` (\`node bench-swe.mjs --sizes 1000,2000,4096 --steps 50 --breakdown\`); the
+previous kernels (commit edc4c56's codegen) in the same run. \`--breakdown\` times each kernel alone over the
+same steps. What changed (…-sweep-swe2 … -swe7), each against the kernels before it in one run:
+- **Loads first.** Each invocation issues all its cells' loads before any boundary logic (indices clamped
+  into the mesh, so no load needs a guard); the loads under branches had queued one memory latency after
+  another (4096²: cfl 0.26 → 0.20 ms, update 0.54 → 0.49).
+- **Cells staged once an invocation**, the edges in the reciprocal form (one desingularised reciprocal a
+  cell and one a Roe state instead of a division per velocity), and the tile's CFL maximum in two levels
+  (two barriers instead of log2 256).
+- **A column of cells an invocation**: two in the update (0.489 → 0.466 ms), three in the cfl kernel (0.203 →
+  0.155 ms). More invocations with less work each went the other way: one edge flux an invocation (x- and
+  y-edges in separate slices) took the update to 0.724 ms.
 
-Default kernels: the halo structure (16×16 tiles, idle first row and column) with the depth held as an f32
-pair (hi in the state, lo in its own buffer: 64 B a cell and step). The staged and fused structures (fewer
-bytes, fewer divisions) measured slower on this GPU (4096²: 1.12 and 1.35 ms a step against 0.90,
-bench/results/2026-11-22-h200-sweep-swe); the kernels are not bandwidth-bound, and 50% of the bound is not
-reached.
+The kernels are bound by arithmetic and latency, not bandwidth: the update alone moves 44 B a cell in
+0.46 ms at 4096² (1.6 TB/s), and the depth pair's 8 extra bytes cost 8%. 50% of the bound would need the
+whole step in 0.41 ms, with the cfl and reduce kernels already 0.16 of it: the update would have to run
+1.9× faster. The staged and fused structures (fewer bytes, fewer divisions) measured slower on this GPU
+(…-sweep-swe, …-sweep-swe2).
 
 Accuracy, dam break to t = 1, GPU (f32 with the depth pair) against the float64 reference, relative L1:
 ${(() => {
@@ -334,8 +362,8 @@ ${(() => {
   const d = swe1000.find((r) => r.kind === 'compare-dump') as { n: number; cpuSteps: number; l1: { h: number; qx: number; qy: number } } | undefined;
   const line = (x: { n: number; l1: { h: number; qx: number; qy: number } }) => `h ${x.l1.h.toExponential(1)}, q_x ${x.l1.qx.toExponential(1)}, q_y ${x.l1.qy.toExponential(1)}`;
   return [
-    c ? `- 400² (\`--compare 400\`, bench/results/2026-11-22-h200-final7): ${line(c)};` : '',
-    d ? `- 1000² (\`--dump 1000\` on the H200, compared with the float64 reference run on the CPU by \`bench/swe-compare-dump.ts\`, ${d.cpuSteps} steps, bench/results/2026-11-22-h200-swe-1000): ${line(d)}.` : '',
+    c ? `- 400² (\`--compare 400\`, bench/results/2026-11-22-h200-final16): ${line(c)};` : '',
+    d ? `- 1000² (\`--dump 1000\` on the H200, compared with the float64 reference run on the CPU by \`bench/swe-compare-dump.ts\`, ${d.cpuSteps} steps, bench/results/2026-11-22-h200-swe-1000b): ${line(d)}.` : '',
   ].filter(Boolean).join('\n');
 })()}
 

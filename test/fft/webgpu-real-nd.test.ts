@@ -160,9 +160,12 @@ test('single-workgroup R2C: paired last stage (no post-processing exchange) and 
     const rows = new Float64Array(batch * N);
     for (let b = 0; b < batch; b++) for (let k = 0; k < N; k++) rows[b * N + k] = x[input.offset + b * input.dist + k];
     const ref = await api.rfft(rows, { shape: [batch, N], backend: 'cpu' });
-    for (const variant of [{ r2cPaired: true }, { r2cPaired: false }, { r2cPairAll: true }]) {
+    // maxRadix 32: the default from a half-length of 8192, beyond this adapter's single workgroup.
+    const variants: { r2cPaired?: boolean; r2cPairAll?: boolean; maxRadix?: number }[] = [{ r2cPaired: true }, { r2cPaired: false }, { r2cPairAll: true }];
+    if (N >= 2048) variants.push({ maxRadix: 32 });
+    for (const variant of variants) {
       const plan = await WebGpuFft.create(ctx, fftProblem({ n: N, batch, direction: 'forward', input, output }), { real: 'r2c', ...variant });
-      if (variant.r2cPaired !== false && plan.recipe.algorithm === 'stockham-workgroup') {
+      if ((variant.r2cPaired || variant.r2cPairAll) && plan.recipe.algorithm === 'stockham-workgroup') {
         const wgsl = generateWorkgroupFft(plan.recipe, { direction: 'forward', scale: 1, inPlace: false, io: { load: 'complex', store: 'r2c', realLength: N } }).wgsl;
         if (wgsl.includes('let p0 = t == 0u;')) paired[variant.r2cPairAll ? 1 : 0]++;
       }

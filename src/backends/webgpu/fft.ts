@@ -176,13 +176,15 @@ export class WebGpuFft {
         recipe = planFft(blu.L, problem.batch, ctx.limits, options);
       } else if (packed && real === 'r2c') {
         try {
-          // In-workgroup post-processing (complex rows, or split rows in two rounds). Radix 16 here: the
-          // post-processing's extra registers make radix 32 slower for R2C (H200, bench/results/…-final5).
+          // In-workgroup post-processing (complex rows, or split rows in two rounds). Radix 16 up to
+          // m = 4096: the post-processing's extra registers made radix 32 slower for R2C (H200,
+          // bench/results/…-final5). With the paired last stage radix 32 wins at m = 8192 (N = 16384: R2C
+          // 0.528 → 0.464 ms, DHT 0.545 → 0.474) and ties at 2048 … 4096 (…-sweep15).
           // Radices re-split so the last stage pairs mirror butterflies (r2cPairAll) where that measured
           // faster on an H200: m = 256 and 512 (N = 512: 0.326 → 0.306 ms, N = 1024: 0.326 → 0.315; DCT-II
           // 0.406 → 0.358), not m = 64 (0.341 → 0.378) or 4096 (0.355 → 0.376) (bench/results/…-sweep14).
           const pairAll = (options.r2cPairAll ?? (m >= 256 && m <= 2048)) && options.r2cPaired !== false;
-          recipe = planWorkgroupFft(m, problem.batch, ctx.limits, { maxRadix: 16, evenLastButterflies: pairAll, ...options });
+          recipe = planWorkgroupFft(m, problem.batch, ctx.limits, { maxRadix: m >= 8192 ? 32 : 16, evenLastButterflies: pairAll, ...options });
         } catch (e) {
           if (e instanceof ArgumentError) throw e;
           // The last pass does the post-processing when its workgroups can hold mirror column pairs, with
