@@ -100,10 +100,18 @@ export function planMultiPass(
   const rmax = Math.min(largestPassLength(limits, opts), options.maxPassLength ?? 256);
   if (rmax < 2) throw new UnsupportedError('the device holds no multi-pass FFT column in workgroup memory');
   const lengths = passLengths(n, rmax);
+  // The first pass (Ns = 1) reads its columns' elements n/R apart and writes each column as one row: with
+  // 4 columns a workgroup instead of 8 it ran faster on an H200 for powers of two (C2C 2^15 first pass
+  // 0.83 → 0.67 ms, 2^14 0.66 → 0.59, 2^18 0.62 → 0.58, 2^24 0.85 → 0.80), except a 128-point first pass
+  // from 2^20 on (0.67 → 0.69–0.73), which keeps 8 (bench/results/2026-11-22-h200-sweep18). Later passes
+  // lost with 4 (…-sweep17).
+  const firstColumns = options.firstPassColumns ?? (isPowerOfTwo(n) && !batchFastest && !(lengths[0] === 128 && n >= 1 << 20) ? 4 : undefined);
   const passes: WorkgroupFftRecipe[] = [];
   let stride = 1;
   for (const [i, r] of lengths.entries()) {
-    const cols = i === lengths.length - 1 && options.lastPassColumns ? { minColumns: options.lastPassColumns } : {};
+    const cols = i === lengths.length - 1 && options.lastPassColumns
+      ? { minColumns: options.lastPassColumns }
+      : i === 0 && firstColumns ? { minColumns: firstColumns } : {};
     passes.push(planWorkgroupFft(r, batch * (n / r), limits, { ...opts, ...cols, pass: { total: n, stride, batchFastest } }));
     stride *= r;
   }

@@ -48,6 +48,8 @@ export interface WorkgroupPlanOptions {
   maxPassLength?: number;
   /** Multi-pass: fewest columns per workgroup of the last pass (default minColumns). */
   lastPassColumns?: number;
+  /** Multi-pass: fewest columns per workgroup of the first pass (default minColumns; lastPassColumns wins for a single pass). */
+  firstPassColumns?: number;
   /** Multi-pass, first pass (Ns = 1) with direct loads: store straight from registers or along rows. */
   passStore?: 'direct' | 'rows';
   /**

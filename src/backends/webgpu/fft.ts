@@ -370,7 +370,11 @@ export class WebGpuFft {
   }
 
   /** Records the transform into `encoder`: one compute pass for all passes and chunks. */
-  encode(encoder: GPUCommandEncoder, src: GPUBuffer, dst: GPUBuffer, passDescriptor?: GPUComputePassDescriptor): void {
+  /**
+   * Records the transform into `encoder`. `onlyProgram` (for benchmarks' per-pass timings) records just
+   * that one of its kernels (passes in order, then any post-processing kernel; see kernelNames).
+   */
+  encode(encoder: GPUCommandEncoder, src: GPUBuffer, dst: GPUBuffer, passDescriptor?: GPUComputePassDescriptor, onlyProgram?: number): void {
     this.assertUsable();
     if (this.inPlace && src !== dst) throw new ArgumentError('dst', 'another buffer', 'the source buffer (plan is in place)');
     if (!this.inPlace && src === dst) throw new ArgumentError('dst', 'the source buffer', 'a different buffer (plan is out of place; create it with inPlace: true)');
@@ -381,6 +385,7 @@ export class WebGpuFft {
     // Dispatches in one compute pass are ordered with respect to storage writes (WebGPU's usage scopes
     // synchronise between dispatches), so pass p+1 sees pass p's results.
     this.programs.forEach((prog, p) => {
+      if (onlyProgram !== undefined && p !== onlyProgram) return;
       pass.setPipeline(prog.pipeline);
       prog.chunks.forEach((c, i) => {
         pass.setBindGroup(0, groups[p][i]);
