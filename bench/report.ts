@@ -29,13 +29,14 @@ const cusparse = load('bench/results/2026-11-22-h200-final14-tri/cusparse.jsonl'
 const edm = load(`${run}/edm.jsonl`);
 const cupy = load(`${run}/cupy.jsonl`);
 const conv = load(`${run}/conv.jsonl`);
-// R2C, DCT-II and DHT with their anchors (cuFFT R2C, cuFFT R2C + CuPy kernels), the previous FFT kernels
-// (commit edc4c56) and shallow water (with its previous kernels) from one later run, bench/gpu-runs/final16.sh.
-// Its pass 2 is used: each kind ran once before (pass 1) in a process of its own.
+// C2C (powers of two), R2C, DCT-II and DHT with their anchors (cuFFT C2C and R2C, cuFFT R2C + CuPy kernels)
+// and the previous FFT kernels (commit edc4c56) from one later run, bench/gpu-runs/final17.sh (its pass 2:
+// each kind ran once before in a process of its own); shallow water with its previous kernels from final16.sh.
+const run17 = 'bench/results/2026-11-22-h200-final17';
+const ours16 = ['c2c', 'r2c', 'dct2', 'dht'].flatMap((k) => load(`${run17}/${k}-2.jsonl`));
+const prev16 = ['c2c', 'r2c', 'dct2', 'dht'].flatMap((k) => load(`${run17}/${k}-old.jsonl`));
+const cufft16 = [...load(`${run17}/cufft-c2c.jsonl`), ...load(`${run17}/cufft-r2c.jsonl`), ...load(`${run17}/cufft-extra.jsonl`)];
 const run16 = 'bench/results/2026-11-22-h200-final16';
-const ours16 = ['r2c', 'dct2', 'dht'].flatMap((k) => load(`${run16}/${k}-2.jsonl`));
-const prev16 = ['r2c', 'dct2', 'dht'].flatMap((k) => load(`${run16}/${k}-old.jsonl`));
-const cufft16 = [...load(`${run16}/cufft-r2c.jsonl`), ...load(`${run16}/cufft-extra.jsonl`)];
 const swe = load(`${run16}/swe.jsonl`);
 const sweOld = load(`${run16}/swe-old.jsonl`);
 const swe1000 = load('bench/results/2026-11-22-h200-swe-1000b/compare-1000.jsonl');
@@ -43,7 +44,7 @@ const sfftOurs = load(`${run}/sfft.jsonl`);
 const sfftCu = load(`${run}/sfft-cufft.jsonl`);
 
 const f = (x: number | undefined, d = 3) => (x === undefined || !Number.isFinite(x) ? '—' : x >= 1000 ? x.toFixed(0) : x.toPrecision(d));
-const copy = ours.find((r) => r.lib === 'device-copy')?.GBps as number;
+const copy = ours16.find((r) => r.lib === 'device-copy')?.GBps as number;
 const cuCopy = cufft.find((r) => r.lib === 'device-copy')?.GBps as number;
 
 function tableOf(headers: string[], rows: (string | number)[][]): string {
@@ -127,8 +128,8 @@ function svgPlot(): string {
   const ymax = 4500;
   const y = (g: number) => H - B - (Math.min(g, ymax) / ymax) * (H - T - B);
   const series: [string, string, Row[], boolean][] = [
-    ['butterfly C2C', '#1f77b4', ours.filter((r) => r.lib === 'butterfly' && r.kind === 'c2c' && Number.isInteger(Math.log2(r.N!))), false],
-    ['cuFFT C2C', '#ff7f0e', cufft.filter((r) => r.lib === 'cuFFT' && r.kind === 'c2c' && r.log2N), false],
+    ['butterfly C2C', '#1f77b4', ours16.filter((r) => r.lib === 'butterfly' && r.kind === 'c2c' && Number.isInteger(Math.log2(r.N!))), false],
+    ['cuFFT C2C', '#ff7f0e', cufft16.filter((r) => r.lib === 'cuFFT' && r.kind === 'c2c' && r.log2N), false],
     ['butterfly R2C', '#2ca02c', ours16.filter((r) => r.lib === 'butterfly' && r.kind === 'r2c'), true],
     ['cuFFT R2C', '#d62728', cufft16.filter((r) => r.lib === 'cuFFT' && r.kind === 'r2c' && r.log2N), true],
   ];
@@ -182,18 +183,24 @@ write of the data. Device-copy bandwidth measured by our vec4 copy kernel in the
 
 ## Batched complex FFT (C2C), 2^27 complex64 in total
 
-${fftTable('c2c', 'c2c', 'cuFFT')}
+${fftTable('c2c', 'c2c', 'cuFFT', run16Tables)}
 
-Reading the table: every N ≤ 2048 runs in one pass at the device-copy bandwidth (0.94–2.4× cuFFT; cuFFT itself
-falls below bandwidth for N ≤ 32). 4096 and 8192 stay single-pass but drop to 0.86 / 0.64 of bandwidth.
-Beyond one workgroup (N ≥ 16384) the multi-pass kernels use passes of at most 256 points, so they need one
-pass more than cuFFT from 2^17 on and reach 0.55–0.76× cuFFT there — the main open performance gap. Longer
-passes were tried and measured slower per pass (1024-point passes with the real and imaginary parts
-exchanged in separate rounds: 2^20 in two passes 2.20 ms against 1.96 in three, …-sweep5; 16 columns per
-workgroup, row-order stores of the first pass: …-sweep8). A data-movement probe with the same access pattern
-and no arithmetic (\`bench/pass-probe.ts\`, …-probe, …-sweep8) streams 256-byte column runs at copy speed and
-64-byte runs at ~0.75 of it, while the FFT pass kernels run at ~0.83 with 64-byte runs: the passes are near
-what their access pattern allows, and the gap is the pass count.
+From \`bench/gpu-runs/final17.sh\` (bench/results/2026-11-22-h200-final17), with cuFFT and the previous
+kernels (commit edc4c56, from 2^13) in the same run. Every N ≤ 2048 runs in one pass at the device-copy
+bandwidth (0.94–2.4× cuFFT; cuFFT itself falls below bandwidth for N ≤ 32). 4096 and 8192 stay single-pass
+but drop to 0.86 / 0.64 of bandwidth. Beyond one workgroup (N ≥ 16384) the multi-pass kernels use passes of
+at most 256 points, so they need one pass more than cuFFT from 2^17 on — the main open performance gap.
+
+Per-pass times (\`--breakdown\`, which times each kernel of a plan alone; …-sweep16 … -sweep20) show where it
+goes, for 2^27 elements (copy: 0.54 ms): 32-point passes run at copy speed (0.55–0.57 ms), 64-point ones at
+0.60, 128-point ones at 0.66 and 256-point ones at 0.81–0.85; 512- and 1024-point passes take 0.84–1.3 ms
+(…-sweep20), so two long passes still lose to three short ones. The first pass (which writes each column
+as one contiguous row) now takes 4 columns a workgroup instead of 8 (256-point: 0.83 → 0.67 ms; 128-point
+from 2^20 on stays at 8, where 4 was slower), which is the change in the "previous kernels" column from
+2^14 to 2^19 and 2^22 to 2^24; later passes lost with 4 (…-sweep17, -sweep18). A data-movement probe with
+the same access pattern and no arithmetic (\`bench/pass-probe.ts\`, …-probe, …-sweep8) streams 256-byte
+column runs at copy speed and 64-byte runs at ~0.75 of it; 16 columns (128-byte runs) per workgroup were
+slower in the FFT kernels (…-sweep5, -sweep8, -sweep17).
 
 ## Lengths that are not powers of two
 
@@ -222,9 +229,9 @@ ${(() => {
 
 ${fftTable('r2c', 'r2c', 'cuFFT', run16Tables)}
 
-From \`bench/gpu-runs/final16.sh\` (bench/results/2026-11-22-h200-final16): cuFFT and the previous kernels
-(commit edc4c56, up to 2^16) in the same run. What changed, each measured against the kernels before it
-in alternating processes (…-sweep12 … -sweep14):
+From \`bench/gpu-runs/final17.sh\` (bench/results/2026-11-22-h200-final17): cuFFT and the previous kernels
+(commit edc4c56) in the same run. What changed, each measured against the kernels before it in alternating
+processes (…-sweep12 … -sweep15, -sweep18):
 - **Paired last stage.** An R2C output y_k needs z_k and z_{M−k}, which the last FFT stage leaves in different
   invocations, so the post-processing used to go through workgroup memory once more (split exchanges: in two
   rounds). When each invocation holds an even number of last-stage butterflies, the planner now gives it
@@ -236,13 +243,32 @@ in alternating processes (…-sweep12 … -sweep14):
 - **One real-twiddle read an invocation** (W^(t+e) = W^t·W^e with W^e a constant; the mirror output's
   twiddle as −conj, since W^M = −1) instead of one table read per output: R2C 2^11 … 2^14 5–9%, the
   multi-pass R2C's fused last pass 2–4%.
+- **Radix 32 from a half-length of 8192** (N = 16384: 0.528 → 0.464 ms; radix 32 had lost to 16 while the
+  post-processing needed its own exchange), and the multi-pass first pass at 4 columns (see C2C above;
+  2^16: 0.42 → 0.34 ms for that pass).
 
 Multi-pass R2C does its post-processing in its last pass: a workgroup takes 8 mirror pairs of columns
 (j, Ns − j), so z_k and z_{M−k} meet in its workgroup memory (\`r2cPassFusable\`), with no separate kernel
-(…-sweep9: 2^15 0.86 against 0.99 ms, 2^27 1.61 against 1.77 with the separate kernel). 2^26 and 2^27 above
-are slow readings of this long process: the previous kernels ran them in 1.62–1.64 ms in short fresh
-processes (three repeats each, \`bench/gpu-runs/repeat.sh\`, bench/results/2026-11-22-h200-repeat). The slowdown
-of long processes after many allocations of up to 1 GiB (seen at some sizes of every kind) is not understood.
+(…-sweep9: 2^15 0.86 against 0.99 ms, 2^27 1.61 against 1.77 with the separate kernel).
+
+The largest sizes vary between processes. Three short fresh processes each (\`bench/gpu-runs/repeat17.sh\`,
+bench/results/2026-11-22-h200-repeat17), ms:
+
+${(() => {
+  const rep = ['new', 'old'].flatMap((b) => [1, 2, 3].flatMap((i) => load(`bench/results/2026-11-22-h200-repeat17/r2c-${b}-${i}.jsonl`).filter((r) => r.lib === 'butterfly').map((r) => ({ ...r, b }))));
+  const ns = [...new Set(rep.map((r) => r.N!))].sort((x, y) => x - y);
+  return tableOf(['N', 'these kernels', 'previous kernels', 'cuFFT (final17)'], ns.map((n) => {
+    const col = (b: string) => rep.filter((r) => r.b === b && r.N === n).map((r) => f(r.ms)).join(', ');
+    const c = cufft16.find((r) => r.lib === 'cuFFT' && r.kind === 'r2c' && r.N === n);
+    return [String(n), col('new'), col('old'), c ? f(c.ms) : '—'];
+  }));
+})()}
+
+In the final17 process above, 2^25 and 2^27 read 2.36 and 2.04 ms. In fresh processes 2^24 and 2^25 ran
+1.42 and 1.47–1.48 ms every time (previous kernels 1.48 and 1.54–1.55); 2^26 and 2^27 (batches 2 and 1)
+ran 1.48–1.49 ms in some processes and 1.7–3.6 ms in others, the previous kernels 1.61 in five of six. The
+slowdown of some processes at some sizes (seen with every kind, also with the previous kernels in the final7
+run) is not understood.
 
 ## DCT-II and Hartley transform against cuFFT R2C + separate kernels (2^27 reals in total)
 
@@ -260,7 +286,7 @@ ${fftTable('dct2', 'dct2', 'cuFFT+kernels', run16Tables)}
 ${fftTable('dht', 'dht', 'cuFFT+kernels', run16Tables)}
 
 DHT N = 64 stays at 0.6 ms (R2C 64: 0.32): a single-invocation half-length (\`--maxSingle 32\`) and wider
-workgroups (\`--wg 64\`, \`--wg 128\`) were no faster in the same run (dht-ms32, dht-wg64, dht-wg128).
+workgroups (\`--wg 64\`, \`--wg 128\`) were no faster (final16: dht-ms32, dht-wg64, dht-wg128).
 
 ## Tridiagonal systems, 2^24 rows in total (Mrows/s)
 
