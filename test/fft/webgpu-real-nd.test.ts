@@ -105,6 +105,34 @@ test('createFftNdPlan: device-resident N-D real plan on GPUBuffers', async (t) =
   assert.throws(() => plan.encode(gpu.device.createCommandEncoder(), src, dst));
 });
 
+/**
+ * Runs an R2C plan on x (into a NaN-poisoned output, so an unwritten element fails) and returns the M + 1
+ * outputs of each of the batch rows, interleaved complex, read from the output layout; destroys the plan.
+ */
+async function runR2c(plan: WebGpuFft, x: Float32Array, output: { offset: number; dist: number }, batch: number, M: number): Promise<Float32Array> {
+  const ctx = plan.ctx;
+  const outFloats = 2 * (output.offset + batch * output.dist);
+  const src = createStorageBuffer(ctx, x);
+  const dst = createStorageBuffer(ctx, new Float32Array(outFloats).fill(NaN));
+  try {
+    await plan.execute(src, dst);
+    const got = new Float32Array(await readBuffer(ctx, dst, 0, outFloats * 4));
+    const a = new Float32Array(2 * batch * (M + 1));
+    for (let b = 0; b < batch; b++) {
+      for (let k = 0; k <= M; k++) {
+        const at = 2 * (output.offset + b * output.dist + k);
+        a[2 * (b * (M + 1) + k)] = got[at];
+        a[2 * (b * (M + 1) + k) + 1] = got[at + 1];
+      }
+    }
+    return a;
+  } finally {
+    src.destroy();
+    dst.destroy();
+    plan.destroy();
+  }
+}
+
 test('multi-pass R2C: post-processing fused into the last pass (mirror column pairs) and as its own kernel', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
@@ -128,17 +156,7 @@ test('multi-pass R2C: post-processing fused into the last pass (mirror column pa
       // The fused form has one kernel per pass; the unfused one adds the post-processing kernel.
       const fused = !r2cPostKernel;
       assert.equal(plan.kernelNames.some((k) => k.startsWith('r2c-post')), !fused, `N=${N} kernels ${plan.kernelNames}`);
-      const outFloats = 2 * (output.offset + batch * output.dist);
-      const src = createStorageBuffer(ctx, x);
-      const dst = createStorageBuffer(ctx, new Float32Array(outFloats).fill(NaN));
-      await plan.execute(src, dst);
-      const got = new Float32Array(await readBuffer(ctx, dst, 0, outFloats * 4));
-      src.destroy();
-      dst.destroy();
-      plan.destroy();
-      const a: number[] = [];
-      for (let b = 0; b < batch; b++) for (let k = 0; k <= M; k++) a.push(got[2 * (output.offset + b * output.dist + k)], got[2 * (output.offset + b * output.dist + k) + 1]);
-      const err = relativeL2(a, Array.from(ref));
+      const err = relativeL2(await runR2c(plan, x, output, batch, M), ref);
       assert.ok(err <= bound(N), `N=${N} batch=${batch} postKernel=${r2cPostKernel}: ${err}`);
     }
   }
@@ -169,17 +187,7 @@ test('single-workgroup R2C: paired last stage (no post-processing exchange) and 
         const wgsl = generateWorkgroupFft(plan.recipe, { direction: 'forward', scale: 1, inPlace: false, io: { load: 'complex', store: 'r2c', realLength: N } }).wgsl;
         if (wgsl.includes('let p0 = t == 0u;')) paired[variant.r2cPairAll ? 1 : 0]++;
       }
-      const outFloats = 2 * (output.offset + batch * output.dist);
-      const src = createStorageBuffer(ctx, x);
-      const dst = createStorageBuffer(ctx, new Float32Array(outFloats).fill(NaN));
-      await plan.execute(src, dst);
-      const got = new Float32Array(await readBuffer(ctx, dst, 0, outFloats * 4));
-      src.destroy();
-      dst.destroy();
-      plan.destroy();
-      const a: number[] = [];
-      for (let b = 0; b < batch; b++) for (let k = 0; k <= M; k++) a.push(got[2 * (output.offset + b * output.dist + k)], got[2 * (output.offset + b * output.dist + k) + 1]);
-      const err = relativeL2(Float32Array.from(a), ref);
+      const err = relativeL2(await runR2c(plan, x, output, batch, M), ref);
       assert.ok(err <= bound(N), `N=${N} ${JSON.stringify(variant)}: ${err}`);
     }
   }
