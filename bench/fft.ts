@@ -156,10 +156,12 @@ for (const [i, c] of cases.entries()) {
   }
   const ms = await timeGpu(ctx, (enc) => plan.encode(enc, src, dst), reps);
   // --breakdown: each kernel of a WebGpuFft plan alone (its inputs are whatever the buffers hold).
+  // A 1-D DCT / DHT is one FFT plan whose hooks read src and write dst directly.
+  const fftPlan = plan instanceof WebGpuFft ? plan : plan instanceof WebGpuR2r && plan.axisPlans.length === 1 ? plan.axisPlans[0] : null;
   const msPerKernel: number[] = [];
-  if (args.breakdown && plan instanceof WebGpuFft && plan.kernelNames.length > 1) {
-    for (let k = 0; k < plan.kernelNames.length; k++) msPerKernel.push(await timeGpu(ctx, (enc) => plan.encode(enc, src, dst, undefined, k), reps));
-    console.log(`  ${c.label}: ${plan.kernelNames.map((name, k) => `${name} ${msPerKernel[k].toFixed(3)} ms`).join(', ')}`);
+  if (args.breakdown && fftPlan && fftPlan.kernelNames.length > 1) {
+    for (let k = 0; k < fftPlan.kernelNames.length; k++) msPerKernel.push(await timeGpu(ctx, (enc) => fftPlan.encode(enc, src, dst, undefined, k), reps));
+    console.log(`  ${c.label}: ${fftPlan.kernelNames.map((name, k) => `${name} ${msPerKernel[k].toFixed(3)} ms`).join(', ')}`);
   }
   let err: number | null = null;
   if (c.n <= 1 << 22) {
@@ -171,7 +173,7 @@ for (const [i, c] of cases.entries()) {
   const gbps = c.bytes / ms / 1e6;
   const r = plan.recipe ? describeRecipe(plan.recipe as Parameters<typeof describeRecipe>[0]) : { passes: '', radices: '', mapping: '', exchange: '' };
   rows.push([c.label, c.batch, r.passes, r.radices, r.mapping, r.exchange, ms, gflops, gbps, gbps / copy.GBps, err ?? 'n/a']);
-  out.record({ lib: 'butterfly', variant, planOptions, device, kind: args.shape2d ? 'c2c-2d' : kind, direction, log2N: log2(c.n), N: c.n, shape: c.label, batch: c.batch, ms, GFLOPS: gflops, GBps: gbps, fracCopy: gbps / copy.GBps, relErr: err, recipe: r, ...(msPerKernel.length ? { msPerKernel, kernels: (plan as WebGpuFft).kernelNames } : {}) });
+  out.record({ lib: 'butterfly', variant, planOptions, device, kind: args.shape2d ? 'c2c-2d' : kind, direction, log2N: log2(c.n), N: c.n, shape: c.label, batch: c.batch, ms, GFLOPS: gflops, GBps: gbps, fracCopy: gbps / copy.GBps, relErr: err, recipe: r, ...(msPerKernel.length ? { msPerKernel, kernels: fftPlan!.kernelNames } : {}) });
   plan.destroy();
 }
 progress(cases.length, cases.length, 'done');

@@ -23,6 +23,7 @@ struct Params { batch: u32, grid_x: u32, in_offset: u32, in_stride: u32, in_dist
 @group(0) @binding(5) var<storage, read> rtw: array<vec2<f32>>;
 ${usesAux ? '@group(0) @binding(6) var<storage, read> aux: array<vec2<f32>>;' : ''}
 ${custom?.wr ?? 'fn wr(base: u32, k: u32, v: vec2<f32>) { dst[base + k * params.out_stride] = v; }'}
+${custom?.wr && custom.wrq ? custom.wrq : ''}
 ${custom?.outHelpers ?? ''}
 fn cmul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> { return vec2<f32>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
 ${R2C_OUT_WGSL}

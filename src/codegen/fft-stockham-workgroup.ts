@@ -75,6 +75,12 @@ export interface FftCustomIo {
   rd?: string;
   /** fn wr(base: u32, k: u32, v: vec2<f32>): receives complex output k. */
   wr?: string;
+  /**
+   * fn wrq(base: u32, k: u32, v: vec2<f32>, q: vec2<f32>): wr given q = aux[k] of a quarter-root table
+   * (aux[k] = e^{−iπk/(2N)}, N the real length). The fused last pass of a multi-pass R2C, whose outputs
+   * are far apart, forms q from one table read an invocation instead of one an output (see r2cPassPost).
+   */
+  wrq?: string;
   /** fn wrr(base: u32, i: u32, v: f32): receives real output i. */
   wrr?: string;
   /** Extra WGSL the input hooks need (emitted only in the kernel that reads the user's input). */
@@ -313,7 +319,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     // The last stage has read workgroup memory (exchange or staged load) before a column store overwrites it.
     if (last && (pass?.store === 'column' || pass?.store === 'rows' || (r2cPost && !staging && !splitPost && !pairedLast))) body.push('workgroupBarrier();');
     for (const b of blocks) body.push(...b);
-    if (last && r2cPass) body.push(...r2cPassPost(recipe, paddedN, pad, variant.scale));
+    if (last && r2cPass) body.push(...r2cPassPost(recipe, paddedN, pad, variant.scale, io.custom?.wrq ? io.realLength : 0));
     else if (last && pairedLast) body.push(...r2cPostPaired(recipe, variant.scale));
     else if (last && splitPost) body.push(...r2cPostSplit(recipe, pad, variant.scale));
     else if (last && r2cPost) body.push(...r2cPostCode(recipe, paddedN, staging, pad, variant.scale));
@@ -389,7 +395,8 @@ function ioFunctions(io: FftKernelIo, SRC: string, DST: string): string[] {
   if (c?.rd) lines.push(c.rd);
   else if (!realSrc) lines.push(`fn rd(base: u32, k: u32) -> vec2<f32> { return ${SRC}[base + k * params.in_stride]; }`);
   if (c?.wr) lines.push(c.wr);
-  else if (!realDst) lines.push(`fn wr(base: u32, k: u32, v: vec2<f32>) { ${DST}[base + k * params.out_stride] = v; }`);
+  if (c?.wr && c.wrq) lines.push(c.wrq);
+  else if (!c?.wr && !realDst) lines.push(`fn wr(base: u32, k: u32, v: vec2<f32>) { ${DST}[base + k * params.out_stride] = v; }`);
   if (io.load === 'real' || io.load === 'packed-real') lines.push(c?.rdr ?? `fn rdr(base: u32, i: u32) -> f32 { return ${SRC}[base + i * params.in_stride]; }`);
   if (io.store === 'real' || io.store === 'packed-real') lines.push(c?.wrr ?? `fn wrr(base: u32, i: u32, v: f32) { ${DST}[base + i * params.out_stride] = v; }`);
   if (c?.inHelpers) lines.push(c.inHelpers);
@@ -496,7 +503,7 @@ function r2cPassAddressing(recipe: WorkgroupFftRecipe): string[] {
 }
 
 /** The R2C post-processing of a fused last pass: output k = j + e·Ns from z_k and its mirror. */
-function r2cPassPost(recipe: WorkgroupFftRecipe, rowStride: number, pad: (e: string) => string, scale: number): string[] {
+function r2cPassPost(recipe: WorkgroupFftRecipe, rowStride: number, pad: (e: string) => string, scale: number, quarterN = 0): string[] {
   const { n, invocationsPerProblem: L, problemsPerWorkgroup: B } = recipe;
   const ns = recipe.pass!.stride;
   const H = B / 2;
@@ -510,6 +517,14 @@ function r2cPassPost(recipe: WorkgroupFftRecipe, rowStride: number, pad: (e: str
   const guard = (i: number) => ((i + 1) * L <= n ? 'live' : `live && t + ${i * L}u < ${n}u`);
   lines.push('var wt = vec2<f32>(0.0);', `if (${guard(0)}) { wt = rtw[pj + t * ${ns}u]; }`);
   for (let i = 0; i < count; i++) lines.push(`let w${i} = ${realTwiddle(i * L * ns, 2 * M)};`);
+  // Hooks with wrq get q = e^{−iπk/(2N)} the same way, from one read of their quarter-root table.
+  const quarter = (e: number, v: string) => {
+    if (e === 0) return v;
+    const [c, s] = unitRoot(e, 4 * quarterN);
+    return `cmul(${v}, vec2<f32>(${f32(c)}, ${f32(s)}))`;
+  };
+  if (quarterN) lines.push('var qt = vec2<f32>(0.0);', `if (${guard(0)}) { qt = aux[pj + t * ${ns}u]; }`);
+  const out = (k: string, v: string, q: string) => (quarterN ? `wrq(out_base, ${k}, ${v}, ${q});` : `st(out_base, ${k}, ${v});`);
   for (let i = 0; i < count; i++) {
     lines.push(
       `if (${guard(i)}) {`,
@@ -520,9 +535,9 @@ function r2cPassPost(recipe: WorkgroupFftRecipe, rowStride: number, pad: (e: str
       `  if (pj == 0u) { ps = local_problem; pe = (${n}u - e) % ${n}u; } else if (pj == ${ns / 2}u) { ps = local_problem; }`,
       `  let a = sh[sbase + ${pad('e')}];`,
       `  let y = sh[ps * ${rowStride}u + ${pad('pe')}];`,
-      `  st(out_base, k, r2cOut(a, vec2<f32>(y.x, -y.y), w${i})${sc});`,
+      `  ${out('k', `r2cOut(a, vec2<f32>(y.x, -y.y), w${i})${sc}`, quarter(i * L * ns, 'qt'))}`,
       // y_M = Re z_0 − Im z_0 (the k = M output of the same formula, W_N^M = −1).
-      `  if (k == 0u) { st(out_base, ${M}u, vec2<f32>(a.x - a.y, 0.0)${sc}); }`,
+      `  if (k == 0u) { ${out(`${M}u`, `vec2<f32>(a.x - a.y, 0.0)${sc}`, quarter(M, 'vec2<f32>(1.0, 0.0)'))} }`,
       '}',
     );
   }

@@ -75,14 +75,15 @@ export function r2rHooks(kind: R2rKind, n: number, scale: number, pre: [number, 
           inHelpers: [xin, perm].join('\n'),
           outHelpers: yout,
           rdr: `fn rdr(base: u32, i: u32) -> f32 { let j = perm(i); return xin(base, j) * ${sgn}; }`,
-          wr: [
-            'fn wr(base: u32, k: u32, v: vec2<f32>) {',
-            '  let c = aux[k];',
+          // c = aux[k] = e^{−iπk/2N}; aux[N − k] = −i·conj(c) = (−c.y, −c.x) exactly, so one table entry
+          // serves both outputs, and wrq lets a pass supply c without reading the table per output.
+          wr: 'fn wr(base: u32, k: u32, v: vec2<f32>) { wrq(base, k, v, aux[k]); }',
+          wrq: [
+            'fn wrq(base: u32, k: u32, v: vec2<f32>, c: vec2<f32>) {',
             `  yout(base, ${outIdx('k')}, 2.0 * (c.x * v.x - c.y * v.y));`,
             `  if (k > 0u && k < ${N}u - k) {`,
-            `    let d = aux[${N}u - k];`,
-            // V_{N−k} = conj(V_k)
-            `    yout(base, ${outIdx(`${N}u - k`)}, 2.0 * (d.x * v.x + d.y * v.y));`,
+            // V_{N−k} = conj(V_k), with d = aux[N − k] = (−c.y, −c.x).
+            `    yout(base, ${outIdx(`${N}u - k`)}, -2.0 * (c.y * v.x + c.x * v.y));`,
             '  }',
             '}',
           ].join('\n'),

@@ -270,7 +270,7 @@ export class WebGpuFft {
       if (load === 'complex' && store === 'complex' && !hooks && !bluestein) return undefined;
       // A hook applies only on its own side: the first pass keeps the default writer, the last the reader.
       const io = hooks
-        ? { ...hooks, ...(first ? {} : { rd: undefined, rdr: undefined, inHelpers: undefined }), ...(lastFft ? {} : { wr: undefined, wrr: undefined, outHelpers: undefined }) }
+        ? { ...hooks, ...(first ? {} : { rd: undefined, rdr: undefined, inHelpers: undefined }), ...(lastFft ? {} : { wr: undefined, wrq: undefined, wrr: undefined, outHelpers: undefined }) }
         : undefined;
       if (io && (!first || !lastFft)) {
         io.key = `${hooks!.key}|${first ? 'in' : ''}${lastFft ? 'out' : ''}`;

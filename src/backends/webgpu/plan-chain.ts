@@ -37,6 +37,11 @@ export class PlanChain {
     return this.steps[this.steps.length - 1].outBytes;
   }
 
+  /** The steps' plans, in order (benchmarks time them one by one). */
+  get plans(): ChainStep['plan'][] {
+    return this.steps.map((s) => s.plan);
+  }
+
   encode(encoder: GPUCommandEncoder, src: GPUBuffer, dst: GPUBuffer): void {
     if (this.destroyed) throw new DestroyedError(`${this.label} plan was destroyed`);
     if (src === dst) throw new ArgumentError('dst', 'the source buffer', 'a different buffer');

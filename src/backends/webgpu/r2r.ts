@@ -120,6 +120,11 @@ export class WebGpuR2r {
     this.chain.encode(encoder, src, dst);
   }
 
+  /** The FFT plan of each transformed axis, in the order they run (benchmarks time their kernels). */
+  get axisPlans(): WebGpuFft[] {
+    return this.chain.plans as WebGpuFft[];
+  }
+
   execute(src: GPUBuffer, dst: GPUBuffer): Promise<void> {
     return this.chain.execute(src, dst);
   }
