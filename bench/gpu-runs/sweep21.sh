@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# DCT-II multi-pass (2^15 … 2^20): the post-processing as its own kernel (default for the DCT/DST hooks,
+# DCT-II multi-pass (2^15 … 2^20; rerun as sweep22 after the wrq hook): the post-processing as its own kernel (default for the DCT/DST hooks,
 # whose outputs scatter) against fused into the last pass (--r2cFused 1), with the per-kernel breakdown
 # (a 1-D DCT is one FFT plan). Two passes. Writes $OUT/sweep21.tgz.
 set -u

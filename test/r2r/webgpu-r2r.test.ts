@@ -100,11 +100,19 @@ test('r2r errors name the argument', async () => {
 test('multi-pass DCT-II / DHT with the post-processing fused into the last pass (wider last pass)', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
-  for (const [family, n] of [['dct', 1 << 15], ['dht', 1 << 16], ['dct', 1 << 17]] as const) {
+  for (const [family, n] of [['dct', 1 << 15], ['dht', 1 << 16], ['dct', 1 << 17], ['dst', 1 << 15]] as const) {
     const batch = 3;
     const x = randomFloat32(batch * n, n + 5);
-    for (const planner of [{ r2cFused: true }, { r2cFused: true, lastPassColumns: 16 }]) {
+    // Fused is the default for all three; r2cPostKernel keeps the separate post-processing kernel.
+    for (const planner of [{}, { r2cFused: true, lastPassColumns: 16 }, { r2cPostKernel: true }]) {
       const plan = await WebGpuR2r.create(ctx, { family, type: 2, shape: [batch, n], axes: [-1], planner });
+      const kernels = plan.axisPlans[0].kernelNames;
+      assert.ok(kernels.length >= 2, `${family} n=${n}: multi-pass (${kernels})`);
+      // The default fuses where the last pass can hold 16 columns (here up to 2^16; 2^17 needs more than
+      // this adapter's workgroup memory and keeps the separate kernel); r2cPostKernel never fuses.
+      const post = kernels.some((k) => k.startsWith('r2c-post'));
+      if ('r2cPostKernel' in planner) assert.ok(post, `${family} n=${n}: ${kernels}`);
+      else if (n <= 1 << 16) assert.ok(!post, `${family} n=${n} ${JSON.stringify(planner)}: ${kernels}`);
       const src = createStorageBuffer(ctx, x);
       const dst = createStorageBuffer(ctx, new Float32Array(batch * n).fill(NaN));
       await plan.execute(src, dst);
@@ -112,7 +120,7 @@ test('multi-pass DCT-II / DHT with the post-processing fused into the last pass 
       src.destroy();
       dst.destroy();
       plan.destroy();
-      const ref = family === 'dct' ? await r2r.dct(Float64Array.from(x), { type: 2, shape: [batch, n], backend: 'cpu' }) : await r2r.dht(Float64Array.from(x), { shape: [batch, n], backend: 'cpu' });
+      const ref = family === 'dht' ? await r2r.dht(Float64Array.from(x), { shape: [batch, n], backend: 'cpu' }) : await r2r[family](Float64Array.from(x), { type: 2, shape: [batch, n], backend: 'cpu' });
       assert.ok(relativeL2(got, ref) <= bound(n), `${family} n=${n} ${JSON.stringify(planner)}: ${relativeL2(got, ref)}`);
     }
   }
