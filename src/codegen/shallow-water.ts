@@ -112,66 +112,10 @@ fn twoSum(a: f32, b: f32) -> vec2<f32> {
 }
 `;
 
-/**
- * The part of the Roe edge flux that the halo (edgeFlux) and staged (sEdgeFlux) structures share word for
- * word: they differ only in how the cells' velocities and the α states' velocities are obtained. Both
- * expect hi, hj, ht, g, alpha, the velocities (uin, uit, Ci, ujn, ujt, Cj), the Roe averages (un, ut, C),
- * c, dzeta, v0, and cap in scope.
- */
-const ROE_WAVES = /* wgsl */ `  let v1 = b.qn * ujn - a.qn * uin + g * ht * dzeta;
-  let v2 = b.qn * ujt - a.qn * uit;
-  let v3 = b.qn * Cj - a.qn * Ci;
-  let inv2c = 0.5 / c;
-  let a1 = ((un + c) * v0 - v1) * inv2c;
-  let a2 = (v1 - (un - c) * v0) * inv2c;
-  let a3 = v2 - ut * v0;
-  let a4 = v3 - C * v0;
-  let l1 = un - c; let l2 = un + c;
-  let w3 = weight(un);
-  let b1 = weight(l1) * a1; let b2 = weight(l2) * a2;
-  let pm0 = b1 + b2;
-  let pm1 = b1 * l1 + b2 * l2;
-  let pm2 = pm0 * ut + w3 * a3;
-  let pm3 = pm0 * C + w3 * a4;
-  let am = 1.0 - alpha;
-  let ha = am * hi + alpha * hj; let qna = am * a.qn + alpha * b.qn; let qta = am * a.qt + alpha * b.qt; let ca = am * a.hc + alpha * b.hc;
-  let hb = alpha * hi + am * hj; let qnb = alpha * a.qn + am * b.qn; let qtb = alpha * a.qt + am * b.qt; let cb = alpha * a.hc + am * b.hc;
-`;
-
-/** After the α states' velocities (uan, uat, Ca, ubn, ubt, Cb): corrections, positivity cap, fluxes. */
-const ROE_FLUX = /* wgsl */ `  let corr0 = 0.5 * (qna + qnb) - 0.5 * (a.qn + b.qn);
-  let corr1 = 0.5 * (qna * uan + qnb * ubn) - 0.5 * (a.qn * uin + b.qn * ujn) + 0.5 * g * alpha * am * dzeta * (hi - hj);
-  let corr2 = 0.5 * (qna * uat + qnb * ubt) - 0.5 * (a.qn * uit + b.qn * ujt);
-  let corr3 = 0.5 * (qna * Ca + qnb * Cb) - 0.5 * (a.qn * Ci + b.qn * Cj);
-  var f0 = a.qn + pm0 + corr0;
-  var f3 = a.qn * Ci + pm3 + corr3;
-  if (hi < P.hEps && hj < P.hEps) {
-    if (un < 0.0) { f3 = f0 * Cj; } else { f3 = f0 * Ci; }
-  }
-  let outI = hi * cap; let outJ = hj * cap;
-  var theta = 1.0;
-  if (f0 > outI) { theta = outI / f0; } else if (-f0 > outJ) { theta = outJ / -f0; }
-  f0 = f0 * theta;
-  f3 = f3 * theta;
-  let d1 = pm1 + corr1;
-  let d2 = pm2 + corr2;
-`;
-
-/** Shared edge physics (mirrors the CPU reference). */
+/** Shared helpers of the edge physics (mirrors the CPU reference) and of the kernels. */
 const EDGE = /* wgsl */ `
-// A cell seen from an edge's frame: depth, normal and tangential discharge, pollutant, bottom depth.
-struct Cell { h: f32, qn: f32, qt: f32, hc: f32, H: f32 }
-// Contributions: lo to the low-side cell, hi to the high-side cell, as (mass, n, t, pollutant);
-// they enter as W -= dt/|E|·contribution. lam = wave speeds seen by (low, high).
-struct Edge { lo: vec4<f32>, hi: vec4<f32>, lam: vec2<f32> }
-
-fn desing(q: f32, h: f32) -> f32 {
-  if (h >= P.eps) { return q / h; }
-  let e2 = P.eps * P.eps;
-  return (1.41421356 * h * q) / sqrt(h * h * h * h + e2 * e2);
-}
-
-// 1/h, or the desingularised factor √2·h/√(h⁴ + ε⁴) below ε: u = q·desingFactor(h) (see desing()).
+// The desingularised reciprocal: 1/h, or √2·h/√(h⁴ + ε⁴) below ε, so that u = q·desingFactor(h) stays
+// bounded as h → 0 (the CPU reference's desing(q, h)).
 fn desingFactor(h: f32) -> f32 {
   if (h >= P.eps) { return 1.0 / h; }
   let e2 = P.eps * P.eps;
@@ -183,77 +127,10 @@ fn wallK() -> f32 {
   return a * a - 1.0;
 }
 
-// Wall on the high side of a cell (mirror state beyond it).
-fn wallLow(c: Cell) -> vec4<f32> {
-  let un = desing(c.qn, c.h);
-  let ut = desing(c.qt, c.h);
-  let s = sqrt(P.g * c.h);
-  return vec4<f32>(0.0, c.qn * (s + wallK() * un), -c.qn * ut, 0.0);
-}
-
-// Wall on the low side of a cell.
-fn wallHigh(c: Cell) -> vec4<f32> {
-  let un = desing(c.qn, c.h);
-  let ut = desing(c.qt, c.h);
-  let s = sqrt(P.g * c.h);
-  return vec4<f32>(0.0, c.qn * (s - wallK() * un), c.qn * ut, 0.0);
-}
-
-fn isEmergingWall(a: Cell, b: Cell) -> bool {
-  return (b.h < P.hEps && a.h - a.H < -b.H) || (a.h < P.hEps && b.h - b.H < -a.H);
-}
-
 fn weight(l: f32) -> f32 {
   if (l < 0.0) { return 1.0; }
   if (l > 0.0) { return 0.0; }
   return 0.5;
-}
-
-fn edgeLambda(a: Cell, b: Cell) -> vec2<f32> {
-  if (isEmergingWall(a, b)) { return vec2<f32>(sqrt(P.g * a.h), sqrt(P.g * b.h)); }
-  let ht = 0.5 * (a.h + b.h);
-  if (ht < P.hDry) { return vec2<f32>(0.0); }
-  let uin = desing(a.qn, a.h);
-  let ujn = desing(b.qn, b.h);
-  let sqi = sqrt(a.h);
-  let sqj = sqrt(b.h);
-  let un = (sqi * uin + sqj * ujn) / (sqi + sqj);
-  let l = abs(un) + sqrt(P.g * ht);
-  return vec2<f32>(l, l);
-}
-
-// cap = |V| / (4·dt·|E|): the most one edge may drain from a cell per unit depth.
-fn edgeFlux(a: Cell, b: Cell, cap: f32) -> Edge {
-  var e: Edge;
-  e.lo = vec4<f32>(0.0);
-  e.hi = vec4<f32>(0.0);
-  e.lam = vec2<f32>(0.0);
-  if (isEmergingWall(a, b)) {
-    e.lo = wallLow(a);
-    e.hi = wallHigh(b);
-    return e;
-  }
-  let hi = a.h; let hj = b.h;
-  let ht = 0.5 * (hi + hj);
-  if (ht < P.hDry) { return e; }
-  let g = P.g; let alpha = P.alpha;
-  let uin = desing(a.qn, hi); let uit = desing(a.qt, hi); let Ci = desing(a.hc, hi);
-  let ujn = desing(b.qn, hj); let ujt = desing(b.qt, hj); let Cj = desing(b.hc, hj);
-  let sqi = sqrt(hi); let sqj = sqrt(hj);
-  let s = sqi + sqj;
-  let un = (sqi * uin + sqj * ujn) / s;
-  let ut = (sqi * uit + sqj * ujt) / s;
-  let C = (sqi * Ci + sqj * Cj) / s;
-  let c = sqrt(g * ht);
-  let dzeta = (hj - hi) - (b.H - a.H); // Δh − ΔH: see the CPU reference
-  let v0 = b.qn - a.qn;
-${ROE_WAVES}  let uan = desing(qna, ha); let uat = desing(qta, ha); let Ca = desing(ca, ha);
-  let ubn = desing(qnb, hb); let ubt = desing(qtb, hb); let Cb = desing(cb, hb);
-${ROE_FLUX}  e.lo = vec4<f32>(f0, d1, d2, f3);
-  e.hi = vec4<f32>(-f0, v1 - d1, v2 - d2, -f3);
-  let l = abs(un) + c;
-  e.lam = vec2<f32>(l, l);
-  return e;
 }
 
 fn tideAt(t: f32) -> f32 {
@@ -264,58 +141,6 @@ fn tideAt(t: f32) -> f32 {
     z += c.x * cos(6.28318531 * (cycles - round(cycles)));
   }
   return z;
-}
-
-fn loadCell(ix: i32, iy: i32, xdir: bool) -> Cell {
-  let i = u32(iy) * P.nx + u32(ix);
-  let w = Win[i];
-  if (xdir) { return Cell(w.x, w.y, w.z, w.w, Hb[i]); }
-  return Cell(w.x, w.z, w.y, w.w, Hb[i]);
-}
-
-// Ghost for an open (kind 1) or tidal (kind 2) boundary next to cell c.
-fn ghost(c: Cell, kind: u32, tideZ: f32) -> Cell {
-  if (kind == 2u) { return Cell(max(0.0, tideZ + c.H), c.qn, c.qt, 0.0, c.H); }
-  return c;
-}
-
-// The edge between cells k and k+1 along x (row iy) or along y (column ix = iy's partner), with ghosts
-// beyond the boundaries. k ranges over -1 .. n-1. lambdaOnly skips the fluxes.
-fn edgeAt(k: i32, other: i32, xdir: bool, n: i32, tideZ: f32, cap: f32, lambdaOnly: bool) -> Edge {
-  var e: Edge;
-  e.lo = vec4<f32>(0.0);
-  e.hi = vec4<f32>(0.0);
-  let lowIsCell = k >= 0;
-  let highIsCell = k + 1 < n;
-  var a: Cell; var b: Cell;
-  if (xdir) {
-    if (lowIsCell) { a = loadCell(k, other, true); }
-    if (highIsCell) { b = loadCell(k + 1, other, true); }
-  } else {
-    if (lowIsCell) { a = loadCell(other, k, false); }
-    if (highIsCell) { b = loadCell(other, k + 1, false); }
-  }
-  if (!(lowIsCell && highIsCell)) {
-    var side: u32;
-    if (xdir) { side = select(1u, 0u, !lowIsCell); } else { side = select(3u, 2u, !lowIsCell); }
-    let kind = P.bc[side];
-    if (kind == 0u) {
-      if (lowIsCell) {
-        e.lam = vec2<f32>(sqrt(P.g * a.h), 0.0);
-        if (!lambdaOnly) { e.lo = wallLow(a); }
-      } else {
-        e.lam = vec2<f32>(0.0, sqrt(P.g * b.h));
-        if (!lambdaOnly) { e.hi = wallHigh(b); }
-      }
-      return e;
-    }
-    if (lowIsCell) { b = ghost(a, kind, tideZ); } else { a = ghost(b, kind, tideZ); }
-  }
-  if (lambdaOnly) {
-    e.lam = edgeLambda(a, b);
-    return e;
-  }
-  return edgeFlux(a, b, cap);
 }
 
 fn remaining() -> f32 {
@@ -732,10 +557,44 @@ fn sEdgeFlux(a: SCell, b: SCell, cap: f32) -> array<vec4<f32>, 2> {
   let c = sqrt(g * ht);
   let dzeta = (hj - hi) - (b.H - a.H);
   let v0 = b.qn - a.qn;
-${ROE_WAVES}  let ra = desingFactor(ha); let rb = desingFactor(hb);
+  let v1 = b.qn * ujn - a.qn * uin + g * ht * dzeta;
+  let v2 = b.qn * ujt - a.qn * uit;
+  let v3 = b.qn * Cj - a.qn * Ci;
+  let inv2c = 0.5 / c;
+  let a1 = ((un + c) * v0 - v1) * inv2c;
+  let a2 = (v1 - (un - c) * v0) * inv2c;
+  let a3 = v2 - ut * v0;
+  let a4 = v3 - C * v0;
+  let l1 = un - c; let l2 = un + c;
+  let w3 = weight(un);
+  let b1 = weight(l1) * a1; let b2 = weight(l2) * a2;
+  let pm0 = b1 + b2;
+  let pm1 = b1 * l1 + b2 * l2;
+  let pm2 = pm0 * ut + w3 * a3;
+  let pm3 = pm0 * C + w3 * a4;
+  let am = 1.0 - alpha;
+  let ha = am * hi + alpha * hj; let qna = am * a.qn + alpha * b.qn; let qta = am * a.qt + alpha * b.qt; let ca = am * a.hc + alpha * b.hc;
+  let hb = alpha * hi + am * hj; let qnb = alpha * a.qn + am * b.qn; let qtb = alpha * a.qt + am * b.qt; let cb = alpha * a.hc + am * b.hc;
+  let ra = desingFactor(ha); let rb = desingFactor(hb);
   let uan = qna * ra; let uat = qta * ra; let Ca = ca * ra;
   let ubn = qnb * rb; let ubt = qtb * rb; let Cb = cb * rb;
-${ROE_FLUX}  e[0] = vec4<f32>(f0, d1, d2, f3);
+  let corr0 = 0.5 * (qna + qnb) - 0.5 * (a.qn + b.qn);
+  let corr1 = 0.5 * (qna * uan + qnb * ubn) - 0.5 * (a.qn * uin + b.qn * ujn) + 0.5 * g * alpha * am * dzeta * (hi - hj);
+  let corr2 = 0.5 * (qna * uat + qnb * ubt) - 0.5 * (a.qn * uit + b.qn * ujt);
+  let corr3 = 0.5 * (qna * Ca + qnb * Cb) - 0.5 * (a.qn * Ci + b.qn * Cj);
+  var f0 = a.qn + pm0 + corr0;
+  var f3 = a.qn * Ci + pm3 + corr3;
+  if (hi < P.hEps && hj < P.hEps) {
+    if (un < 0.0) { f3 = f0 * Cj; } else { f3 = f0 * Ci; }
+  }
+  let outI = hi * cap; let outJ = hj * cap;
+  var theta = 1.0;
+  if (f0 > outI) { theta = outI / f0; } else if (-f0 > outJ) { theta = outJ / -f0; }
+  f0 = f0 * theta;
+  f3 = f3 * theta;
+  let d1 = pm1 + corr1;
+  let d2 = pm2 + corr2;
+  e[0] = vec4<f32>(f0, d1, d2, f3);
   e[1] = vec4<f32>(-f0, v1 - d1, v2 - d2, -f3);
   return e;
 }
