@@ -19,15 +19,17 @@
  *   - fused: the staged update kernel over a W×H block that owns (W−2)×(H−2) cells also
  *     recomputes the ring's new states and leaves the next step's rates in the partials, so steps after
  *     the first are reduce → update and read the state once (see sweUpdateStaged);
- *   - halo (default, the fastest measured): T×T invocations whose first row and column are halo cells
- *     owned by the neighbouring tiles, each edge loading both its cells from global memory.
- * The staged and fused structures move fewer bytes and divide less, yet ran slower on an H200 (see
+ *   - halo (default, the fastest measured): T×T invocations, each with a column of `rows` cells, whose
+ *     tile's first row and column are halo cells owned by the neighbouring tiles; each invocation loads
+ *     its cells and their right and lower neighbours from global memory (all loads first) and computes
+ *     the edges with the staged structure's edge functions.
+ * The staged and fused structures move fewer bytes, yet ran slower on an H200 (see
  * SWE_DEFAULT_KERNEL_OPTIONS); they stay as options, tested against the reference like the default.
  * The depth may be held as an f32 pair (updateTail), which removes most of the q difference to float64.
  * Once t reaches tEnd, Δt = 0 and the kernels only copy the state, so the host may record more steps
  * than needed and check the time now and then.
  *
- * Cache key: structure, tile shape and depth pair change the code; sizes, scheme constants, boundaries
+ * Cache key: structure, tile shape, rows and depth pair change the code; sizes, scheme constants, boundaries
  * and the tide travel in the uniform block.
  */
 import type { KernelSource } from '../backends/webgpu/pipelines.js';
@@ -532,8 +534,11 @@ fn sEdgeLambda(a: SCell, b: SCell) -> vec2<f32> {
   return vec2<f32>(l, l);
 }
 
-// edgeFlux on staged cells (same operations; the cells' u_n, u_t, C come precomputed and the α
-// states share one reciprocal each). Returns (low-side, high-side) contributions.
+// The Roe edge flux of the CPU reference's sweEdge on staged cells (the cells' u_n, u_t, C come
+// precomputed and the α states share one reciprocal each); cap = |V|/(4·dt·|E|), the most one edge may
+// drain from a cell per unit depth. Returns (low-side, high-side) contributions (mass, n, t, pollutant),
+// which enter as W −= dt/|E|·contribution. A wall marker (h < 0) on either side gives the real cell
+// its wall flux.
 fn sEdgeFlux(a: SCell, b: SCell, cap: f32) -> array<vec4<f32>, 2> {
   var e = array<vec4<f32>, 2>(vec4<f32>(0.0), vec4<f32>(0.0));
   if (b.h < 0.0) { e[0] = sWallLow(a); return e; }
