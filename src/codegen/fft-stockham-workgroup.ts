@@ -516,13 +516,9 @@ function r2cPassPost(recipe: WorkgroupFftRecipe, rowStride: number, pad: (e: str
   const lines = ['workgroupBarrier();', `let partner = select(local_problem + ${H}u, local_problem - ${H}u, hi_slot);`];
   const guard = (i: number) => ((i + 1) * L <= n ? 'live' : `live && t + ${i * L}u < ${n}u`);
   lines.push('var wt = vec2<f32>(0.0);', `if (${guard(0)}) { wt = rtw[pj + t * ${ns}u]; }`);
-  for (let i = 0; i < count; i++) lines.push(`let w${i} = ${realTwiddle(i * L * ns, 2 * M)};`);
-  // Hooks with wrq get q = e^{−iπk/(2N)} the same way, from one read of their quarter-root table.
-  const quarter = (e: number, v: string) => {
-    if (e === 0) return v;
-    const [c, s] = unitRoot(e, 4 * quarterN);
-    return `cmul(${v}, vec2<f32>(${f32(c)}, ${f32(s)}))`;
-  };
+  for (let i = 0; i < count; i++) lines.push(`let w${i} = ${rootTimes('wt', i * L * ns, 2 * M)};`);
+  // Hooks with wrq get q = e^{−iπk/(2N)} = W_4N^k the same way, from one read of their quarter-root table.
+  const quarter = (e: number, v: string) => rootTimes(v, e, 4 * quarterN);
   if (quarterN) lines.push('var qt = vec2<f32>(0.0);', `if (${guard(0)}) { qt = aux[pj + t * ${ns}u]; }`);
   const out = (k: string, v: string, q: string) => (quarterN ? `wrq(out_base, ${k}, ${v}, ${q});` : `st(out_base, ${k}, ${v});`);
   for (let i = 0; i < count; i++) {
@@ -549,11 +545,14 @@ function realTwiddleBase(): string[] {
   return ['var wt = vec2<f32>(0.0);', 'if (live) { wt = rtw[t]; }'];
 }
 
-/** W_N^(t + e) from wt = W_N^t: the constant W_N^e as a complex factor (exact for e = 0). */
-function realTwiddle(e: number, n: number): string {
-  if (e === 0) return 'wt';
+/**
+ * W_n^(j + e) from w = W_n^j read from a table: the constant W_n^e as a complex factor (exact for e = 0).
+ * Every post-processing forms its twiddles this way from one table read an invocation.
+ */
+function rootTimes(w: string, e: number, n: number): string {
+  if (e === 0) return w;
   const [c, s] = unitRoot(e, n);
-  return `cmul(wt, vec2<f32>(${f32(c)}, ${f32(s)}))`;
+  return `cmul(${w}, vec2<f32>(${f32(c)}, ${f32(s)}))`;
 }
 
 /**
@@ -578,11 +577,7 @@ function r2cPostPaired(recipe: WorkgroupFftRecipe, scale: number): string[] {
   const nb = M / R;
   const half = st.butterfliesPerInvocation / 2;
   const sc = scale === 1 ? '' : ` * ${f32(scale)}`;
-  const tw = (w: string, e: number) => {
-    if (e === 0) return w;
-    const [c, s] = unitRoot(e, 2 * M);
-    return `cmul(${w}, vec2<f32>(${f32(c)}, ${f32(s)}))`;
-  };
+  const tw = (w: string, e: number) => rootTimes(w, e, 2 * M);
   const lines = ['let p0 = t == 0u;'];
   for (let m = 0; m < half; m++) {
     const lo = (e: number) => `v${m * R + e}`;
@@ -650,7 +645,7 @@ function r2cPostSplit(recipe: WorkgroupFftRecipe, pad: (e: string) => string, sc
     lines.push(
       `if (live && ${k} <= ${half}u) {`,
       `  let k = ${k};`,
-      `  let w = ${realTwiddle(i * L, 2 * M)};`,
+      `  let w = ${rootTimes('wt', i * L, 2 * M)};`,
       `  let ca = vec2<f32>(pa${i}.x, -pa${i}.y);`,
       `  let cb = vec2<f32>(pb${i}.x, -pb${i}.y);`,
       `  st(out_base, k, r2cOut(pa${i}, cb, w)${sc});`,
@@ -701,7 +696,7 @@ function r2cPostCode(recipe: WorkgroupFftRecipe, rowStride: number, staging: boo
   // rolled loop waited one memory latency per iteration, and one read per output queued as many).
   const guard = (i: number) => ((i + 1) * L <= M + 1 ? 'live' : `live && t + ${i * L}u <= ${M}u`);
   lines.push(...realTwiddleBase());
-  for (let i = 0; i < count; i++) lines.push(`let w${i} = ${realTwiddle(i * L, 2 * M)};`);
+  for (let i = 0; i < count; i++) lines.push(`let w${i} = ${rootTimes('wt', i * L, 2 * M)};`);
   for (let i = 0; i < count; i++) {
     lines.push(`if (${guard(i)}) {`);
     lines.push(`  let k = t + ${i * L}u;`);

@@ -53,9 +53,9 @@ export interface WorkgroupPlanOptions {
   /** Multi-pass, first pass (Ns = 1) with direct loads: store straight from registers or along rows. */
   passStore?: 'direct' | 'rows';
   /**
-   * Halve the invocations per problem (doubling each one's butterflies) when the last stage would give
-   * each invocation an odd number of butterflies, so that an R2C's last stage can pair mirror butterflies
-   * in one invocation (see r2cPostPaired in the codegen).
+   * Powers of two whose last stage would give each invocation an odd number of butterflies get the
+   * radices of pairedLastRadices instead, so that an R2C's last stage can pair mirror butterflies in one
+   * invocation (see r2cPostPaired in the codegen).
    */
   evenLastButterflies?: boolean;
 }
