@@ -148,19 +148,17 @@ export function planWorkgroupFft(
   const target = options.targetWorkgroupSize ?? (n <= 4 ? 128 : 32);
   const maxInv = Math.min(limits.maxComputeInvocationsPerWorkgroup, limits.maxComputeWorkgroupSizeX);
 
-  const radices = n <= maxSingle && isPowerOfTwo(n) ? [n] : factorRadices(n, maxRadix);
-  if (radices.some((r) => r > 64)) {
+  const balanced = n <= maxSingle && isPowerOfTwo(n) ? [n] : factorRadices(n, maxRadix);
+  if (balanced.some((r) => r > 64)) {
     throw new UnsupportedError(
-      `n = ${n} has the prime factor ${Math.max(...radices)}, larger than the register radices (≤ 64) of the workgroup FFT`,
+      `n = ${n} has the prime factor ${Math.max(...balanced)}, larger than the register radices (≤ 64) of the workgroup FFT`,
     );
   }
-  let l = Math.ceil(n / Math.max(...radices));
   // An odd number of last-stage butterflies per invocation (the last radix is the largest): re-split a
   // power of two so that the last radix is smaller than the first (see pairedLastRadices).
-  if (options.evenLastButterflies && radices.length > 1 && isPowerOfTwo(n) && Math.ceil(n / radices[radices.length - 1] / l) % 2 === 1) {
-    radices.splice(0, radices.length, ...pairedLastRadices(n, maxRadix));
-    l = Math.ceil(n / Math.max(...radices));
-  }
+  const oddLast = Math.ceil(n / balanced[balanced.length - 1] / Math.ceil(n / Math.max(...balanced))) % 2 === 1;
+  const radices = options.evenLastButterflies && balanced.length > 1 && isPowerOfTwo(n) && oddLast ? pairedLastRadices(n, maxRadix) : balanced;
+  const l = Math.ceil(n / Math.max(...radices));
   const stages: FftStage[] = [];
   let stride = 1;
   for (const r of radices) {
