@@ -283,14 +283,21 @@ export function sweUpdateKernel(options: SweKernelOptions = SWE_DEFAULT_KERNEL_O
 }
 
 /**
- * The halo kernels' loads and staged cells for an invocation's column of K cells (gx, gy0 + k): the
+ * What both halo kernels share about an invocation's column of K cells (gx, gy0 + k) in a T × T·K
+ * tile: its place (prologue), which of its edges and cells count, and its loads and staged cells: the
  * cells, their right neighbours and the cell below the column. The loads are all issued before any
  * boundary logic or arithmetic (unguarded: slotIndex is always in range): a load under a branch waits
  * for the branch, and the loads of one invocation then queue one memory latency after another.
  * Declares i{k} (the cells' indices), c{k}, r{k}, cB (stageFrom values) and, with the depth pair, lo{k}.
  */
-function haloColumn(K: number, pair: boolean): { loads: string; stage: string } {
+function haloColumn(T: number, K: number, pair: boolean) {
   const ks = Array.from({ length: K }, (_, k) => k);
+  // The invocation's place: li in the workgroup, gx its column, gy0 its first cell row (tiles of
+  // T × T·K cells start one cell before the cells they own).
+  const prologue = `let li = lid.y * ${T}u + lid.x;
+  let gx = i32(wid.x * ${T - 1}u + lid.x) - 1;
+  let gy0 = i32(wid.y * ${T * K - 1}u + lid.y * ${K}u) - 1; // the invocation's first cell row
+  let nx = i32(P.nx); let ny = i32(P.ny);`;
   const loads = [
     ...ks.map((k) => `let i${k} = slotIndex(gx, gy0 + ${k}); let iR${k} = slotIndex(gx + 1, gy0 + ${k});`),
     `let iB = slotIndex(gx, gy0 + ${K});`,
@@ -301,7 +308,22 @@ function haloColumn(K: number, pair: boolean): { loads: string; stage: string } 
     ...ks.map((k) => `let c${k} = stageFrom(w${k}, H${k}, gx, gy0 + ${k}, tideZ); let r${k} = stageFrom(wR${k}, HR${k}, gx + 1, gy0 + ${k}, tideZ);`),
     `let cB = stageFrom(wB, HB, gx, gy0 + ${K}, tideZ);`,
   ].join('\n  ');
-  return { loads, stage };
+  return {
+    ks,
+    prologue,
+    loads,
+    stage,
+    /** Row of cell k in the tile (its index into the x-edge arrays is row·T + lid.x). */
+    row: (k: number) => `lid.y * ${K}u + ${k}u`,
+    /** The staged cell below cell k. */
+    below: (k: number) => (k < K - 1 ? `c${k + 1}` : 'cB'),
+    /** Cell k's right edge is needed: the cell is not in the halo row (row 0) nor beyond the mesh. */
+    xEdge: (k: number) => `${k === 0 ? 'lid.y >= 1u && ' : ''}gy0 + ${k} < ny && gx < nx`,
+    /** Cell k's lower edge is needed: the cell is not in the halo column nor beyond the mesh. */
+    yEdge: (k: number) => `lid.x >= 1u && gx < nx && gy0 + ${k} < ny`,
+    /** Cell k is one the tile owns (neither halo row nor halo column, inside the mesh). */
+    owned: (k: number) => `lid.x >= 1u && ${k === 0 ? 'lid.y >= 1u && ' : ''}gx < nx && gy0 + ${k} < ny`,
+  };
 }
 
 /**
@@ -313,18 +335,14 @@ function sweCflHalo(options: SweKernelOptions): KernelSource {
   const T = options.tile;
   const K = options.cflRows;
   const N = T * T;
-  const ks = Array.from({ length: K }, (_, k) => k);
-  const row = (k: number) => `lid.y * ${K}u + ${k}u`;
-  const col = haloColumn(K, false);
-  const edges = ks.map((k) => {
-    const next = k < K - 1 ? `c${k + 1}` : 'cB';
-    return `var er${k} = vec2<f32>(0.0);
+  const col = haloColumn(T, K, false);
+  const { ks, row } = col;
+  const edges = ks.map((k) => `var er${k} = vec2<f32>(0.0);
   var ed${k} = vec2<f32>(0.0);
-  if (${k === 0 ? 'lid.y >= 1u && ' : ''}gy0 + ${k} < ny && gx < nx) { er${k} = sEdgeLambda(frame(c${k}[0], c${k}[1], true), frame(r${k}[0], r${k}[1], true)); }
-  if (lid.x >= 1u && gx < nx && gy0 + ${k} < ny) { ed${k} = sEdgeLambda(frame(c${k}[0], c${k}[1], false), frame(${next}[0], ${next}[1], false)); }
-  lamR[(${row(k)}) * ${T}u + lid.x] = er${k}.y;`;
-  }).join('\n  ');
-  const rates = ks.map((k) => `if (lid.x >= 1u && ${k === 0 ? 'lid.y >= 1u && ' : ''}gx < nx && gy0 + ${k} < ny) {
+  if (${col.xEdge(k)}) { er${k} = sEdgeLambda(frame(c${k}[0], c${k}[1], true), frame(r${k}[0], r${k}[1], true)); }
+  if (${col.yEdge(k)}) { ed${k} = sEdgeLambda(frame(c${k}[0], c${k}[1], false), frame(${col.below(k)}[0], ${col.below(k)}[1], false)); }
+  lamR[(${row(k)}) * ${T}u + lid.x] = er${k}.y;`).join('\n  ');
+  const rates = ks.map((k) => `if (${col.owned(k)}) {
     rate = max(rate, (lamR[(${row(k)}) * ${T}u + lid.x - 1u] + er${k}.x) * P.invDx + (${k === 0 ? `lamD[li - ${T}u]` : `ed${k - 1}.y`} + ed${k}.x) * P.invDy);
   }`).join('\n  ');
   const wgsl = `${PARAMS}${bindings('cfl')}${EDGE}${STAGED}
@@ -336,10 +354,7 @@ ${tileMaxDecl(N)}
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
   // Uniform early exit (sim is read-only here): once tEnd is reached there is nothing to compute.
   if (remaining() <= doneThreshold()) { return; }
-  let li = lid.y * ${T}u + lid.x;
-  let gx = i32(wid.x * ${T - 1}u + lid.x) - 1;
-  let gy0 = i32(wid.y * ${T * K - 1}u + lid.y * ${K}u) - 1; // the invocation's first cell row
-  let nx = i32(P.nx); let ny = i32(P.ny);
+  ${col.prologue}
   ${col.loads}
   let tideZ = tideAt(sim.tHi + sim.tLo);
   ${col.stage}
@@ -425,20 +440,15 @@ function sweUpdateHalo(options: SweKernelOptions): KernelSource {
   const T = options.tile;
   const K = options.rows;
   const pair = options.depthPair;
-  const ks = Array.from({ length: K }, (_, k) => k);
-  const row = (k: number) => `lid.y * ${K}u + ${k}u`;
-  const col = haloColumn(K, pair);
+  const col = haloColumn(T, K, pair);
+  const { ks, row } = col;
   const zero = 'array<vec4<f32>, 2>(vec4<f32>(0.0), vec4<f32>(0.0))';
-  // x-edge of cell k: needed unless the cell is in the halo row (row 0) or beyond the mesh.
   const xEdges = ks.map((k) => `var ex${k} = ${zero};
-  if (${k === 0 ? 'lid.y >= 1u && ' : ''}gy0 + ${k} < ny && gx < nx) { ex${k} = sEdgeFlux(frame(c${k}[0], c${k}[1], true), frame(r${k}[0], r${k}[1], true), capX); }
+  if (${col.xEdge(k)}) { ex${k} = sEdgeFlux(frame(c${k}[0], c${k}[1], true), frame(r${k}[0], r${k}[1], true), capX); }
   flR[(${row(k)}) * ${T}u + lid.x] = ex${k}[1];`).join('\n  ');
-  const yEdges = ks.map((k) => {
-    const next = k < K - 1 ? `c${k + 1}` : 'cB';
-    return `var ey${k} = ${zero};
-  if (lid.x >= 1u && gx < nx && gy0 + ${k} < ny) { ey${k} = sEdgeFlux(frame(c${k}[0], c${k}[1], false), frame(${next}[0], ${next}[1], false), capY); }`;
-  }).join('\n  ');
-  const updates = ks.map((k) => `if (lid.x >= 1u && ${k === 0 ? 'lid.y >= 1u && ' : ''}gx < nx && gy0 + ${k} < ny) {
+  const yEdges = ks.map((k) => `var ey${k} = ${zero};
+  if (${col.yEdge(k)}) { ey${k} = sEdgeFlux(frame(c${k}[0], c${k}[1], false), frame(${col.below(k)}[0], ${col.below(k)}[1], false), capY); }`).join('\n  ');
+  const updates = ks.map((k) => `if (${col.owned(k)}) {
     let ax = (ex${k}[0] + flR[(${row(k)}) * ${T}u + lid.x - 1u]) * P.invDx;   // (mass, n = x, t = y, pollutant)
     let ay = (ey${k}[0] + ${k === 0 ? `flD[li - ${T}u]` : `ey${k - 1}[1]`}) * P.invDy; // (mass, n = y, t = x, pollutant)
     let i = i${k};
@@ -446,17 +456,14 @@ function sweUpdateHalo(options: SweKernelOptions): KernelSource {
     let hLoIn = lo${k};` : ''}
     ${updateTail(pair)}
   }`).join('\n  ');
-  const copies = ks.map((k) => `if (lid.x >= 1u && ${k === 0 ? 'lid.y >= 1u && ' : ''}gx < nx && gy0 + ${k} < ny) { let i = u32(gy0 + ${k}) * P.nx + u32(gx); ${copyCell(pair)} }`).join('\n    ');
+  const copies = ks.map((k) => `if (${col.owned(k)}) { let i = u32(gy0 + ${k}) * P.nx + u32(gx); ${copyCell(pair)} }`).join('\n    ');
   const wgsl = `${PARAMS}${bindings('update', pair)}${EDGE}${STAGED}
 var<workgroup> flR: array<vec4<f32>, ${T * T * K}>;
 var<workgroup> flD: array<vec4<f32>, ${T * T}>;
 
 @compute @workgroup_size(${T}, ${T})
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-  let li = lid.y * ${T}u + lid.x;
-  let gx = i32(wid.x * ${T - 1}u + lid.x) - 1;
-  let gy0 = i32(wid.y * ${T * K - 1}u + lid.y * ${K}u) - 1; // the invocation's first cell row
-  let nx = i32(P.nx); let ny = i32(P.ny);
+  ${col.prologue}
   let dt = sim.dt;
   // Uniform branch: after tEnd the step is a copy, so the ping-pong pair stays consistent.
   if (dt == 0.0) {
