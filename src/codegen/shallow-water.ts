@@ -422,9 +422,14 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>) {
   return { name: `swe-reduce-${R}`, key: stableKey({ kernel: 'swe-reduce', v: 9, reduceSize: R }), wgsl, entryPoint: 'main' };
 }
 
-/** Workgroup bytes of the halo update kernel: the x-edges' high halves of T·T·rows cells, the y-edges' of T·T. */
-export function sweHaloUpdateWorkgroupBytes(tile: number, rows: number): number {
-  return 16 * tile * tile * (rows + 1);
+/**
+ * Workgroup bytes of the halo kernels, the larger of the two: the update's x-edges' high halves of
+ * T·T·rows cells and y-edges' of T·T (vec4), the cfl kernel's wave speeds of T·T·cflRows and T·T cells
+ * and its tile maximum (f32).
+ */
+export function sweHaloWorkgroupBytes(tile: number, rows: number, cflRows: number): number {
+  const N = tile * tile;
+  return Math.max(16 * N * (rows + 1), 4 * (N * (cflRows + 2) + tileLanes(N)));
 }
 
 /**

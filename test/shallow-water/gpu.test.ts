@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { testGpu } from '../helpers/gpu.js';
 import { SweCpuSolver } from '../../src/backends/cpu/shallow-water.js';
 import { SweGpuSolver, type SweGpuOptions } from '../../src/backends/webgpu/shallow-water.js';
-import { SWE_DEFAULT_KERNEL_OPTIONS, sweCflKernel, sweReduceKernel, sweUpdateKernel } from '../../src/codegen/shallow-water.js';
+import { SWE_DEFAULT_KERNEL_OPTIONS, sweCflKernel, sweHaloWorkgroupBytes, sweReduceKernel, sweUpdateKernel } from '../../src/codegen/shallow-water.js';
 import { damBreak, lakeAtRest, beach, estuary } from '../../src/apps/shallow-water/scenarios.js';
 import { defineSweProblem, masses, type SweProblem } from '../../src/apps/shallow-water/problem.js';
 import { createSweSimulation, runSwe } from '../../src/apps/shallow-water/simulation.js';
@@ -268,4 +268,19 @@ test('kernel cache keys depend only on the structure and tile shape', () => {
   assert.throws(() => sweCflKernel(staged(1, 16)), /tileX/);
   assert.throws(() => sweUpdateKernel(staged(16, 300)), /tileY/);
   assert.throws(() => sweUpdateKernel({ ...staged(16, 16), structure: 'tiled' as never }), /structure/);
+});
+
+test('halo tiles beyond the device’s workgroup memory are refused with the limit named (cfl kernel included)', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  const limit = ctx.limits.maxComputeWorkgroupStorageSize;
+  // T = 32 with 8 cfl rows: the cfl kernel needs 4·(1024·10 + 32) = 41,088 bytes, the update (1 row) 32,768.
+  const options = { structure: 'halo' as const, tile: 32, rows: 1, cflRows: 8 };
+  const bytes = sweHaloWorkgroupBytes(32, 1, 8);
+  assert.equal(bytes, 41088);
+  if (bytes > limit) {
+    await assert.rejects(SweGpuSolver.create(ctx, damBreak(40), options), (e: Error) => e.name === 'DeviceLimitError' && /maxComputeWorkgroupStorageSize/.test(e.message));
+  } else {
+    (await SweGpuSolver.create(ctx, damBreak(40), options)).destroy();
+  }
 });

@@ -11,7 +11,7 @@ import type { SweProblem, SweState } from '../../apps/shallow-water/problem.js';
 import { createStorageBuffer, readBuffer, type GpuContext } from './device.js';
 import { getPipeline } from './pipelines.js';
 import {
-  SWE_DEFAULT_KERNEL_OPTIONS, SWE_PARAMS_BYTES, sweCflKernel, sweReduceKernel, sweUpdateKernel, sweStagedWorkgroupBytes, sweHaloUpdateWorkgroupBytes, type SweKernelOptions,
+  SWE_DEFAULT_KERNEL_OPTIONS, SWE_PARAMS_BYTES, sweCflKernel, sweReduceKernel, sweUpdateKernel, sweStagedWorkgroupBytes, sweHaloWorkgroupBytes, type SweKernelOptions,
 } from '../../codegen/shallow-water.js';
 import { SWE_H_DRY } from '../cpu/shallow-water.js';
 
@@ -87,7 +87,7 @@ export class SweGpuSolver {
     if (tw * th > maxThreads) throw new DeviceLimitError('maxComputeInvocationsPerWorkgroup', tw * th, maxThreads, shape);
     const maxX = ctx.limits.maxComputeWorkgroupSizeX; // heights are ≤ 256 (codegen check), which every device allows in y
     if (tw > maxX) throw new DeviceLimitError('maxComputeWorkgroupSizeX', tw, maxX, shape);
-    const wgBytes = staged ? sweStagedWorkgroupBytes(tw, th) : sweHaloUpdateWorkgroupBytes(tw, o.rows);
+    const wgBytes = staged ? sweStagedWorkgroupBytes(tw, th) : sweHaloWorkgroupBytes(tw, o.rows, o.cflRows);
     if (wgBytes > ctx.limits.maxComputeWorkgroupStorageSize) {
       throw new DeviceLimitError('maxComputeWorkgroupStorageSize', wgBytes, ctx.limits.maxComputeWorkgroupStorageSize, shape);
     }
