@@ -105,6 +105,21 @@ export interface FftKernelVariant {
    * exchange form (benchmarks and tests compare both).
    */
   pairedR2c?: boolean;
+  /**
+   * Single-workgroup R2C (and the r2r transforms built on it): the post-processed outputs go to workgroup
+   * memory and then out by a coalesced copy of whole rows, instead of each invocation storing its own
+   * outputs. Default: where an invocation's stores would otherwise cover less than one 32-byte sector (see
+   * stagedR2cOutDefault). Only with a padded complex exchange (whose rows hold the M + 1 outputs).
+   */
+  stagedR2cOut?: boolean;
+}
+
+/**
+ * Where staged R2C outputs are the default: invocations a problem × output element size < 32 bytes, so
+ * neighbouring invocations' stores would leave 32-byte sectors partly written (DHT N = 64: 16-byte runs).
+ */
+export function stagedR2cOutDefault(invocationsPerProblem: number, outElemBytes: number): boolean {
+  return invocationsPerProblem * outElemBytes < 32;
 }
 
 /**
@@ -151,6 +166,9 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     lastStage.butterfliesPerInvocation * L === n / lastStage.radix && variant.pairedR2c !== false;
   // With a split exchange the post-processing gathers real and imaginary parts in two rounds.
   const splitPost = r2cPost && exchange === 'split' && !pairedLast;
+  // Staged outputs (FftKernelVariant.stagedR2cOut): rows of M + 1 outputs in workgroup memory.
+  const stageOut = r2cPost && !pass && !staging && exchange === 'complex' && paddedN >= n + 1 &&
+    (variant.stagedR2cOut ?? stagedR2cOutDefault(L, dstType === 'f32' ? 4 : 8));
   // Butterfly m of stage s: t + m·L, except the upper half of a paired last stage (mirror butterflies).
   const bfly = (s: number, m: number): string => {
     const half = lastStage.butterfliesPerInvocation / 2;
@@ -320,9 +338,9 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     if (last && (pass?.store === 'column' || pass?.store === 'rows' || (r2cPost && !staging && !splitPost && !pairedLast))) body.push('workgroupBarrier();');
     for (const b of blocks) body.push(...b);
     if (last && r2cPass) body.push(...r2cPassPost(recipe, paddedN, pad, variant.scale, io.custom?.wrq ? io.realLength : 0));
-    else if (last && pairedLast) body.push(...r2cPostPaired(recipe, variant.scale));
+    else if (last && pairedLast) body.push(...r2cPostPaired(recipe, variant.scale, stageOut ? paddedN : 0));
     else if (last && splitPost) body.push(...r2cPostSplit(recipe, pad, variant.scale));
-    else if (last && r2cPost) body.push(...r2cPostCode(recipe, paddedN, staging, pad, variant.scale));
+    else if (last && r2cPost) body.push(...r2cPostCode(recipe, paddedN, staging, pad, variant.scale, stageOut));
     else if (last && staging) body.push(...stagedCopy(recipe, paddedN, 'store', DST));
     if (last && pass?.store === 'column') body.push(...columnCopy(recipe, paddedN, 'store', DST, sign, null));
     if (last && pass?.store === 'rows') body.push(...rowStore(recipe, paddedN));
@@ -356,6 +374,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     scale: variant.scale,
     inPlace: variant.inPlace,
     paired: pairedLast,
+    stagedOut: stageOut,
   });
   const name = pass ? `fft${pass.total}-pass${n}x${pass.stride}-${variant.direction}` : `fft${n}-${variant.direction}-wg`;
   return {
@@ -570,7 +589,7 @@ function pairedHigh(m: number, L: number, nb: number): string {
  * with no exchange and no barrier. Invocation 0 holds b = 0 and nb/2, each its own mirror (z_{M−k} is
  * element (R − e) mod R, resp. R − 1 − e, of the same butterfly), and writes y_M = Re z_0 − Im z_0.
  */
-function r2cPostPaired(recipe: WorkgroupFftRecipe, scale: number): string[] {
+function r2cPostPaired(recipe: WorkgroupFftRecipe, scale: number, stagedRow = 0): string[] {
   const { n: M, stages, invocationsPerProblem: L } = recipe;
   const st = stages[stages.length - 1];
   const R = st.radix;
@@ -578,7 +597,10 @@ function r2cPostPaired(recipe: WorkgroupFftRecipe, scale: number): string[] {
   const half = st.butterfliesPerInvocation / 2;
   const sc = scale === 1 ? '' : ` * ${f32(scale)}`;
   const tw = (w: string, e: number) => rootTimes(w, e, 2 * M);
-  const lines = ['let p0 = t == 0u;'];
+  // Staged outputs: into the problem's row (once every invocation has read its last-stage inputs), then
+  // the coalesced copy.
+  const put = (k: string, v: string) => (stagedRow ? `sh[sbase + ${k}] = ${v};` : `st(out_base, ${k}, ${v});`);
+  const lines = stagedRow ? ['workgroupBarrier();', 'let p0 = t == 0u;'] : ['let p0 = t == 0u;'];
   for (let m = 0; m < half; m++) {
     const lo = (e: number) => `v${m * R + e}`;
     const hi = (e: number) => `v${(m + half) * R + e}`;
@@ -592,13 +614,14 @@ function r2cPostPaired(recipe: WorkgroupFftRecipe, scale: number): string[] {
       const pa = m === 0 ? `select(${c}, ${lo((R - e) % R)}, p0)` : c;
       const pc = m === 0 ? `select(${a}, ${hi(e)}, p0)` : a;
       lines.push(
-        `  st(out_base, bl + ${nb * e}u, r2cOut(${a}, conj2(${pa}), ${tw('wl', nb * e)})${sc});`,
-        `  st(out_base, bh + ${nb * (R - 1 - e)}u, r2cOut(${c}, conj2(${pc}), ${tw('wh', nb * (R - 1 - e))})${sc});`,
+        `  ${put(`bl + ${nb * e}u`, `r2cOut(${a}, conj2(${pa}), ${tw('wl', nb * e)})${sc}`)}`,
+        `  ${put(`bh + ${nb * (R - 1 - e)}u`, `r2cOut(${c}, conj2(${pc}), ${tw('wh', nb * (R - 1 - e))})${sc}`)}`,
       );
     }
-    if (m === 0) lines.push(`  if (p0) { st(out_base, ${M}u, vec2<f32>(${lo(0)}.x - ${lo(0)}.y, 0.0)${sc}); }`);
+    if (m === 0) lines.push(`  if (p0) { ${put(`${M}u`, `vec2<f32>(${lo(0)}.x - ${lo(0)}.y, 0.0)${sc}`)} }`);
     lines.push('}');
   }
+  if (stagedRow) lines.push(...stagedCopy(recipe, stagedRow, 'store', 'dst', M + 1));
   return lines;
 }
 
@@ -663,7 +686,7 @@ function r2cPostSplit(recipe: WorkgroupFftRecipe, pad: (e: string) => string, sc
  * R2C post-processing inside the workgroup: the row holds z (natural order); output k = 0 … M pairs z_k
  * with z̄_{M−k} (indices mod M), so the N/2+1 outputs are written straight from workgroup memory.
  */
-function r2cPostCode(recipe: WorkgroupFftRecipe, rowStride: number, staging: boolean, pad: (e: string) => string, scale: number): string[] {
+function r2cPostCode(recipe: WorkgroupFftRecipe, rowStride: number, staging: boolean, pad: (e: string) => string, scale: number, stagedOut = false): string[] {
   const M = recipe.n;
   if (staging) {
     // One invocation owns a row: turn the pairs (k, M − k) into outputs in place (the row has M + 1
@@ -697,6 +720,18 @@ function r2cPostCode(recipe: WorkgroupFftRecipe, rowStride: number, staging: boo
   const guard = (i: number) => ((i + 1) * L <= M + 1 ? 'live' : `live && t + ${i * L}u <= ${M}u`);
   lines.push(...realTwiddleBase());
   for (let i = 0; i < count; i++) lines.push(`let w${i} = ${rootTimes('wt', i * L, 2 * M)};`);
+  if (stagedOut) {
+    // Every output is formed before any is written back into the rows the others still read; then the
+    // rows (M + 1 outputs, unpadded) go out by the coalesced copy.
+    for (let i = 0; i < count; i++) {
+      lines.push(`var y${i} = vec2<f32>(0.0);`, `if (${guard(i)}) {`, `  let k = t + ${i * L}u;`);
+      lines.push(`  let a = sh[sbase + ${at(`k % ${M}u`)}];`, `  let y = sh[sbase + ${at(`(${M}u - k) % ${M}u`)}];`);
+      lines.push(`  y${i} = r2cOut(a, vec2<f32>(y.x, -y.y), w${i})${sc};`, '}');
+    }
+    lines.push('workgroupBarrier();');
+    for (let i = 0; i < count; i++) lines.push(`if (${guard(i)}) { sh[sbase + t + ${i * L}u] = y${i}; }`);
+    return [...lines, ...stagedCopy(recipe, rowStride, 'store', 'dst', M + 1)];
+  }
   for (let i = 0; i < count; i++) {
     lines.push(`if (${guard(i)}) {`);
     lines.push(`  let k = t + ${i * L}u;`);

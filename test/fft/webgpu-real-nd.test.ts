@@ -109,7 +109,8 @@ test('createFftNdPlan: device-resident N-D real plan on GPUBuffers', async (t) =
  * Runs an R2C plan on x (into a NaN-poisoned output, so an unwritten element fails) and returns the M + 1
  * outputs of each of the batch rows, interleaved complex, read from the output layout; destroys the plan.
  */
-async function runR2c(plan: WebGpuFft, x: Float32Array, output: { offset: number; dist: number }, batch: number, M: number): Promise<Float32Array> {
+/** Runs an R2C plan into a NaN-filled destination; with checkGaps, asserts nothing was written outside the rows. */
+async function runR2c(plan: WebGpuFft, x: Float32Array, output: { offset: number; dist: number }, batch: number, M: number, checkGaps = false): Promise<Float32Array> {
   const ctx = plan.ctx;
   const outFloats = 2 * (output.offset + batch * output.dist);
   const src = createStorageBuffer(ctx, x);
@@ -117,6 +118,13 @@ async function runR2c(plan: WebGpuFft, x: Float32Array, output: { offset: number
   try {
     await plan.execute(src, dst);
     const got = new Float32Array(await readBuffer(ctx, dst, 0, outFloats * 4));
+    if (checkGaps) {
+      for (let i = 0; i < outFloats / 2; i++) {
+        const row = Math.floor((i - output.offset) / output.dist);
+        const inRow = i >= output.offset && row < batch && i - output.offset - row * output.dist <= M;
+        if (!inRow) assert.ok(Number.isNaN(got[2 * i]) && Number.isNaN(got[2 * i + 1]), `element ${i} outside the output rows was written`);
+      }
+    }
     const a = new Float32Array(2 * batch * (M + 1));
     for (let b = 0; b < batch; b++) {
       for (let k = 0; k <= M; k++) {
@@ -168,6 +176,7 @@ test('single-workgroup R2C: paired last stage (no post-processing exchange) and 
   const { generateWorkgroupFft } = await import('../../src/codegen/fft-stockham-workgroup.js');
   const sizes = [6, 12, 24, 48, 64, 96, 128, 200, 256, 486, 512, 1000, 1024, 2048, 4096, 8192, 16384];
   const paired = [0, 0]; // default plans, plans with r2cPairAll
+  const staged = [0, 0]; // staged outputs generated: paired form, exchange form
   for (const [i, N] of sizes.entries()) {
     const batch = 3;
     const M = N / 2;
@@ -179,7 +188,15 @@ test('single-workgroup R2C: paired last stage (no post-processing exchange) and 
     for (let b = 0; b < batch; b++) for (let k = 0; k < N; k++) rows[b * N + k] = x[input.offset + b * input.dist + k];
     const ref = await api.rfft(rows, { shape: [batch, N], backend: 'cpu' });
     // maxRadix 32: the default from a half-length of 8192, beyond this adapter's single workgroup.
-    const variants: { r2cPaired?: boolean; r2cPairAll?: boolean; maxRadix?: number }[] = [{ r2cPaired: true }, { r2cPaired: false }, { r2cPairAll: true }];
+    // r2cStagedOut: the outputs leave through workgroup memory by a coalesced copy (paired and exchange forms).
+    const variants: { r2cPaired?: boolean; r2cPairAll?: boolean; maxRadix?: number; r2cStagedOut?: boolean }[] = [
+      { r2cPaired: true },
+      { r2cPaired: false },
+      { r2cPairAll: true },
+      { r2cStagedOut: true },
+      { r2cPaired: false, r2cStagedOut: true },
+      { r2cStagedOut: false },
+    ];
     if (N >= 2048) variants.push({ maxRadix: 32 });
     for (const variant of variants) {
       const plan = await WebGpuFft.create(ctx, fftProblem({ n: N, batch, direction: 'forward', input, output }), { real: 'r2c', ...variant });
@@ -187,7 +204,14 @@ test('single-workgroup R2C: paired last stage (no post-processing exchange) and 
         const wgsl = generateWorkgroupFft(plan.recipe, { direction: 'forward', scale: 1, inPlace: false, io: { load: 'complex', store: 'r2c', realLength: N } }).wgsl;
         if (wgsl.includes('let p0 = t == 0u;')) paired[variant.r2cPairAll ? 1 : 0]++;
       }
-      const err = relativeL2(await runR2c(plan, x, output, batch, M), ref);
+      if (variant.r2cStagedOut && plan.recipe.algorithm === 'stockham-workgroup' && !plan.recipe.staging) {
+        const k = generateWorkgroupFft(plan.recipe, {
+          direction: 'forward', scale: 1, inPlace: false, io: { load: 'complex', store: 'r2c', realLength: N },
+          pairedR2c: variant.r2cPaired, stagedR2cOut: true,
+        });
+        if (k.key.includes('"stagedOut":true')) staged[variant.r2cPaired === false ? 1 : 0]++;
+      }
+      const err = relativeL2(await runR2c(plan, x, output, batch, M, variant.r2cStagedOut), ref);
       assert.ok(err <= bound(N), `N=${N} ${JSON.stringify(variant)}: ${err}`);
     }
   }
@@ -195,4 +219,5 @@ test('single-workgroup R2C: paired last stage (no post-processing exchange) and 
   // r2cPairAll plans the others (powers of two) that way too.
   assert.ok(paired[0] >= 4, `paired last stage generated for ${paired[0]} sizes`);
   assert.ok(paired[1] > paired[0], `r2cPairAll: paired for ${paired[1]} sizes against ${paired[0]}`);
+  assert.ok(staged[0] >= 4 && staged[1] >= 4, `staged outputs generated for ${staged} sizes (paired, exchange form)`);
 });

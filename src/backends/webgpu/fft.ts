@@ -108,6 +108,8 @@ export interface WebGpuFftOptions extends WorkgroupPlanOptions {
   r2cFused?: boolean;
   /** Single-workgroup R2C: false keeps the post-processing's exchange (see FftKernelVariant.pairedR2c). */
   r2cPaired?: boolean;
+  /** Single-workgroup R2C: force the staged (coalesced) output copy on or off (see FftKernelVariant.stagedR2cOut). */
+  r2cStagedOut?: boolean;
   /**
    * Single-workgroup R2C: plan powers of two so that the last stage can pair (WorkgroupPlanOptions.
    * evenLastButterflies): true for every length, false for none; default for half-lengths 256 … 2048.
@@ -295,6 +297,7 @@ export class WebGpuFft {
           inPlace: inPlace && P === 1,
           io,
           pairedR2c: options.r2cPaired,
+          stagedR2cOut: options.r2cStagedOut,
         });
         const pipeline = await getPipeline(ctx, kernel);
         const inLayout = i === 0 ? firstIn : contiguous;
