@@ -144,7 +144,9 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   const directPass = !!pass && pass.loads === 'direct';
   const outer = pass && pass.stride > 1 && pass.outerTwiddle ? outerTwiddleSplit(pass.stride * n) : null;
   // Staged rows are n+1 long: an odd stride in complex elements spreads a warp's rows over the banks.
-  const paddedN = pass ? passRowStride(n) : staging ? n + 1 : exchange === 'none' ? 0 : padShift > 0 ? n + (n >> padShift) + 1 : n;
+  // 'split4' rows hold the half of the values one round exchanges.
+  const rowN = exchange === 'split4' ? n / 2 : n;
+  const paddedN = pass ? passRowStride(n) : staging ? n + 1 : exchange === 'none' ? 0 : padShift > 0 ? rowN + (rowN >> padShift) + 1 : rowN;
   const pad = (e: string) => (padShift > 0 ? `pad(${e})` : e);
   const SRC = variant.inPlace ? 'data' : 'src';
   const DST = variant.inPlace ? 'data' : 'dst';
@@ -160,18 +162,21 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   if (r2cPass && !r2cPassFusable(recipe)) throw new Error('r2c post-processing needs a single-workgroup recipe or a fusable last pass');
   // Paired last stage (see r2cPostPaired): an invocation's last-stage butterflies are mirror pairs, so the
   // post-processing needs no exchange. Needs an even number of butterflies per invocation in a last stage
-  // that reads workgroup memory and covers its butterflies exactly.
+  // that reads workgroup memory and covers its butterflies exactly. The 'split4' exchange has no unpaired
+  // form (its post-processing would need the whole row in workgroup memory).
   const lastStage = stages[stages.length - 1];
   const pairedLast = r2cPost && !pass && !staging && stages.length >= 2 && lastStage.butterfliesPerInvocation % 2 === 0 &&
-    lastStage.butterfliesPerInvocation * L === n / lastStage.radix && variant.pairedR2c !== false;
+    lastStage.butterfliesPerInvocation * L === n / lastStage.radix && (variant.pairedR2c !== false || exchange === 'split4');
   // With a split exchange the post-processing gathers real and imaginary parts in two rounds.
   const splitPost = r2cPost && exchange === 'split' && !pairedLast;
+  if (r2cPost && exchange === 'split4' && !pairedLast) throw new Error("an R2C with the 'split4' exchange needs the paired last stage");
   // Staged outputs (FftKernelVariant.stagedR2cOut): rows of M + 1 outputs in workgroup memory.
   const stageOut = r2cPost && !pass && !staging && exchange === 'complex' && paddedN >= n + 1 &&
     (variant.stagedR2cOut ?? stagedR2cOutDefault(L, dstType === 'f32' ? 4 : 8));
   // Butterfly m of stage s: t + m·L, except the upper half of a paired last stage (mirror butterflies).
   const bfly = (s: number, m: number): string => {
     const half = lastStage.butterfliesPerInvocation / 2;
+    if (s === 0 && exchange === 'split4') return `(${swapBits0('t', Math.log2(stages[0].radix))} + ${m * L}u)`;
     if (!pairedLast || s !== stages.length - 1 || m < half) return `(t + ${m * L}u)`;
     return pairedHigh(m - half, L, n / lastStage.radix);
   };
@@ -344,7 +349,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     else if (last && staging) body.push(...stagedCopy(recipe, paddedN, 'store', DST));
     if (last && pass?.store === 'column') body.push(...columnCopy(recipe, paddedN, 'store', DST, sign, null));
     if (last && pass?.store === 'rows') body.push(...rowStore(recipe, paddedN));
-    if (!last) body.push(...exchangeCode(recipe, s, pad, !!pass && !directPass, (m) => bfly(s + 1, m)));
+    if (!last) body.push(...exchangeCode(recipe, s, pad, !!pass && !directPass, (m) => bfly(s, m), (m) => bfly(s + 1, m)));
   });
 
   const wgsl = [
@@ -911,37 +916,69 @@ function writeIndex(j: string, k: number, ns: number, r: number, nb: number): st
   return `(${j} / ${ns}u) * ${ns * r}u + (${j} % ${ns}u) + ${k * ns}u`;
 }
 
+/** t with bits 0 and p exchanged (the first stage's butterfly index under the 'split4' exchange). */
+function swapBits0(t: string, p: number): string {
+  return `((${t} & ${~(1 | (1 << p)) >>> 0}u) | ((${t} & 1u) << ${p}u) | ((${t} >> ${p}u) & 1u))`;
+}
+
 /** Exchange after stage s: write with stage s's write map, read with stage s+1's read map. */
-function exchangeCode(recipe: WorkgroupFftRecipe, s: number, pad: (e: string) => string, stagedLoad: boolean, nextBfly: (m: number) => string): string[] {
+function exchangeCode(
+  recipe: WorkgroupFftRecipe,
+  s: number,
+  pad: (e: string) => string,
+  stagedLoad: boolean,
+  curBfly: (m: number) => string,
+  nextBfly: (m: number) => string,
+): string[] {
   const { n, stages, invocationsPerProblem: L } = recipe;
   const cur = stages[s];
   const next = stages[s + 1];
   const lines: string[] = [];
-  const rounds: ('' | '.x' | '.y')[] = recipe.exchange === 'complex' ? [''] : ['.x', '.y'];
-  rounds.forEach((comp, round) => {
+  // 'split4': each component in two rounds, round h moving the elements whose index bit p is h, through
+  // workgroup memory for n/2 values (the index with bit p removed). An invocation must write all its
+  // elements of a round before it reads any (the reads overwrite its registers), so every element's writer
+  // and reader must have the same bit of t, the round's:
+  // - after stage 0 (stride 1) the writer's index is j·R0 + k, so bit p = log2 R0 is bit 0 of its j; the
+  //   reader (stage 1, not the last: R0·R1 < n) holds bit p in j' (j' + k'·n/R1), bit p of t. Stage 0
+  //   therefore runs butterfly j = t with bits 0 and p exchanged (swapBits0; with p < 5 a warp still
+  //   loads the same contiguous run, in another order);
+  // - after a later stage (stride ≥ 2) index bit 0 is bit 0 of both j and j', bit 0 of t (j = t + m·L
+  //   with L even; a paired last stage's mirrors nb − j keep the parity).
+  const quarter = recipe.exchange === 'split4';
+  const p = s === 0 ? Math.log2(cur.radix) : 0;
+  const squeeze = (i: string) => (!quarter ? i : p === 0 ? `((${i}) >> 1u)` : `((((${i}) >> ${p + 1}u) << ${p}u) | ((${i}) & ${(1 << p) - 1}u))`);
+  const roundBit = p === 0 ? '(t & 1u)' : `((t >> ${p}u) & 1u)`;
+  const rounds: ['' | '.x' | '.y', number][] = recipe.exchange === 'complex' ? [['', -1]] : quarter
+    ? [['.x', 0], ['.x', 1], ['.y', 0], ['.y', 1]]
+    : [['.x', -1], ['.y', -1]];
+  rounds.forEach(([comp, half], round) => {
     // Before overwriting workgroup memory, every invocation must have finished reading it.
     if (s > 0 || round > 0 || stagedLoad) lines.push('workgroupBarrier();');
     const nbCur = n / cur.radix;
+    const writes: string[] = [];
     for (let m = 0; m < cur.butterfliesPerInvocation; m++) {
-      const j = `(t + ${m * L}u)`;
+      const j = curBfly(m);
       const guard = cur.butterfliesPerInvocation * L === nbCur ? '' : `if (${j} < ${nbCur}u) `;
       const stmts = [];
       for (let k = 0; k < cur.radix; k++) {
-        stmts.push(`sh[sbase + ${pad(writeIndex(j, k, cur.stride, cur.radix, nbCur))}] = v${m * cur.radix + k}${comp};`);
+        stmts.push(`sh[sbase + ${pad(squeeze(writeIndex(j, k, cur.stride, cur.radix, nbCur)))}] = v${m * cur.radix + k}${comp};`);
       }
-      lines.push(`${guard}{ ${stmts.join(' ')} }`);
+      writes.push(`${guard}{ ${stmts.join(' ')} }`);
     }
+    lines.push(...(half < 0 ? writes : [`if (${roundBit} == ${half}u) {`, ...writes.map((w) => '  ' + w), '}']));
     lines.push('workgroupBarrier();');
     const nbNext = n / next.radix;
+    const reads: string[] = [];
     for (let m = 0; m < next.butterfliesPerInvocation; m++) {
       const j = nextBfly(m);
       const guard = next.butterfliesPerInvocation * L === nbNext ? '' : `if (${j} < ${nbNext}u) `;
       const stmts = [];
       for (let k = 0; k < next.radix; k++) {
-        stmts.push(`v${m * next.radix + k}${comp} = sh[sbase + ${pad(`${j} + ${k * nbNext}u`)}];`);
+        stmts.push(`v${m * next.radix + k}${comp} = sh[sbase + ${pad(squeeze(`${j} + ${k * nbNext}u`))}];`);
       }
-      lines.push(`${guard}{ ${stmts.join(' ')} }`);
+      reads.push(`${guard}{ ${stmts.join(' ')} }`);
     }
+    lines.push(...(half < 0 ? reads : [`if (${roundBit} == ${half}u) {`, ...reads.map((r) => '  ' + r), '}']));
   });
   return lines;
 }

@@ -36,9 +36,11 @@ export interface WorkgroupFftRecipe {
   /**
    * How stages exchange data: 'none' (one stage: all in registers), 'complex' (vec2 per element) or
    * 'split' (real parts, then imaginary parts, in two rounds: halves workgroup memory, the seeds'
-   * "shared-memory multiplexing", to fit larger n).
+   * "shared-memory multiplexing", to fit larger n), or 'split4' (each of those two rounds again in two,
+   * half the invocations at a time, through workgroup memory for n/2 values: a quarter of the complex
+   * exchange's, for the largest single-workgroup n; see exchangeCode in the codegen).
    */
-  exchange: 'none' | 'complex' | 'split';
+  exchange: 'none' | 'complex' | 'split' | 'split4';
   /** Workgroup-memory index i is stored at i + (i >> padShift) against bank conflicts; 0 = no padding. */
   padShift: number;
   /** Workgroup memory the kernel declares, in bytes. */

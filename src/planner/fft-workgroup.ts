@@ -25,8 +25,8 @@ export interface WorkgroupPlanOptions {
   maxSingleInvocation?: number;
   /** Target invocations per workgroup when several problems share one. */
   targetWorkgroupSize?: number;
-  /** Force an exchange mode (tests use it to cover both). */
-  exchange?: 'complex' | 'split';
+  /** Force an exchange mode (tests use it to cover each). */
+  exchange?: 'complex' | 'split' | 'split4';
   /** Force padding on/off. */
   padding?: boolean;
   /**
@@ -177,17 +177,34 @@ export function planWorkgroupFft(
   let exchange: WorkgroupFftRecipe['exchange'] = 'none';
   let pad = false;
   let elemBytes = 0;
+  // 'split4' partitions every exchange by one bit of the butterfly index that the writing and the reading
+  // invocations both hold in t (see exchangeCode): powers of two with ≥ 3 stages, an even number of
+  // invocations, and the first radix's bits below the invocation bits.
+  // The first stage's butterfly index has bits 0 and log2 R0 swapped (exchangeCode), within a warp's 32
+  // invocations only when R0 ≤ 16, so that its global loads stay the same contiguous runs.
+  const split4Ok = isPowerOfTwo(n) && stages.length >= 3 && l % 2 === 0 && radices[0] < l && radices[0] <= 16;
+  // Radix-32 first stages (the default from n = 8192): 'split4' plans with radix ≤ 16 instead.
+  const replan16 = () => planWorkgroupFft(n, batch, limits, { ...options, maxRadix: 16 });
+  const split4By16 = !split4Ok && isPowerOfTwo(n) && maxRadix > 16 && !options.pass;
   if (stages.length > 1) {
-    const candidates: [('complex' | 'split'), boolean][] = [];
+    const candidates: [('complex' | 'split' | 'split4'), boolean][] = [];
     // Large n: the split exchange halves workgroup memory, so more workgroups stay resident (measured
-    // faster from n = 1024 on an H200); smaller n prefer one round of vec2 exchanges.
-    const order = n >= 1024 ? (['split', 'complex'] as const) : (['complex', 'split'] as const);
+    // faster from n = 1024 on an H200); smaller n prefer one round of vec2 exchanges. 'split4' only where
+    // nothing else fits (twice the rounds, half the invocations idle in each).
+    const order = n >= 1024 ? (['split', 'complex', 'split4'] as const) : (['complex', 'split'] as const);
+    if (options.exchange === 'split4' && !split4Ok) {
+      if (split4By16) return replan16();
+      throw new ArgumentError('exchange', 'split4', `a power-of-two n in ≥ 3 stages with an even number of invocations (n = ${n}: radices ${radices.join('·')}, ${l} invocations)`);
+    }
     for (const ex of options.exchange ? [options.exchange] : order) {
+      if (ex === 'split4' && !split4Ok) continue;
       for (const p of options.padding === undefined ? [true, false] : [options.padding]) candidates.push([ex, p]);
     }
-    const fit = candidates.find(([ex, p]) => padded(n, p) * (ex === 'complex' ? 8 : 4) <= storage);
+    const bytes = (ex: string, p: boolean) => (ex === 'split4' ? padded(n / 2, p) * 4 : padded(n, p) * (ex === 'complex' ? 8 : 4));
+    const fit = candidates.find(([ex, p]) => bytes(ex, p) <= storage);
+    if (!fit && split4By16 && !options.exchange && bytes('split4', false) <= storage) return replan16();
     if (!fit) {
-      const needed = padded(n, false) * 4;
+      const needed = split4Ok ? bytes('split4', false) : padded(n, false) * 4;
       throw new DeviceLimitError('maxComputeWorkgroupStorageSize', needed, storage, `a single-workgroup FFT of n = ${n}`);
     }
     [exchange, pad] = fit;
@@ -216,7 +233,7 @@ export function planWorkgroupFft(
     pad = true;
     elemBytes = 8;
   }
-  const rowStride = pass ? passRowStride(n) : padded(n, pad);
+  const rowStride = pass ? passRowStride(n) : padded(exchange === 'split4' ? n / 2 : n, pad);
   let b = Math.max(pass ? options.minColumns ?? 4 : 1, Math.floor(target / l));
   if (elemBytes > 0) b = Math.min(b, Math.floor(storage / (rowStride * elemBytes)));
   if (pass && b < (options.minColumns ?? 4)) {

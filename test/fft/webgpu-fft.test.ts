@@ -135,6 +135,33 @@ test('multi-pass with long passes: real and imaginary parts exchanged in separat
   assert.ok(strided <= bound(n), `strided: ${strided}`);
 });
 
+test("single workgroup with the 'split4' exchange (each part in two half-workgroup rounds), against float64", async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  const { planWorkgroupFft } = await import('../../src/planner/fft-workgroup.js');
+  // Forced on sizes that fit otherwise too (3 and 4 stages, radix-16 and radix-8 first stages), and the
+  // default of 16384, which fits no other exchange in this adapter's 32 KiB.
+  const cases: [number, number, WorkgroupPlanOptions][] = [
+    [512, 5, { exchange: 'split4' }],
+    [2048, 3, { exchange: 'split4' }],
+    [4096, 4, { exchange: 'split4', maxRadix: 8 }],
+    [8192, 3, { exchange: 'split4' }],
+    [16384, 3, {}],
+  ];
+  for (const [n, batch, plan] of cases) {
+    const recipe = planWorkgroupFft(n, batch, ctx.limits, plan);
+    assert.equal(recipe.exchange, 'split4', `n=${n}: ${recipe.exchange}`);
+    assert.ok(recipe.radices.length >= 3, `n=${n}: ${recipe.radices}`);
+    for (const direction of ['forward', 'inverse'] as const) {
+      const err = await compare(ctx, { n, batch, direction }, n + batch, { plan });
+      assert.ok(err <= bound(n), `n=${n} batch=${batch} ${direction} ${JSON.stringify(plan)}: ${err}`);
+    }
+  }
+  const n = 16384;
+  const strided = await compare(ctx, { n, batch: 3, input: { offset: 3, stride: 2, dist: 2 * n + 1 }, output: { offset: 1, stride: 1, dist: n + 5 } }, 11);
+  assert.ok(strided <= bound(n), `strided: ${strided}`);
+});
+
 test('multi-pass first pass storing along rows through workgroup memory', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');

@@ -145,7 +145,7 @@ test('multi-pass R2C: post-processing fused into the last pass (mirror column pa
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
   const cases: [number, number, boolean][] = [
-    [1 << 15, 3, false],
+    [1 << 19, 3, false],
     [1 << 16, 3, true],
     [1 << 18, 3, false],
     [1 << 21, 1, false],
@@ -174,7 +174,8 @@ test('single-workgroup R2C: paired last stage (no post-processing exchange) and 
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
   const { generateWorkgroupFft } = await import('../../src/codegen/fft-stockham-workgroup.js');
-  const sizes = [6, 12, 24, 48, 64, 96, 128, 200, 256, 486, 512, 1000, 1024, 2048, 4096, 8192, 16384];
+  // 32768: a half-length of 16384, in one workgroup only with the 'split4' exchange (always paired).
+  const sizes = [6, 12, 24, 48, 64, 96, 128, 200, 256, 486, 512, 1000, 1024, 2048, 4096, 8192, 16384, 32768];
   const paired = [0, 0]; // default plans, plans with r2cPairAll
   const staged = [0, 0]; // staged outputs generated: paired form, exchange form
   for (const [i, N] of sizes.entries()) {
