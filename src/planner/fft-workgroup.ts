@@ -183,15 +183,17 @@ export function planWorkgroupFft(
   // The first stage's butterfly index has bits 0 and log2 R0 swapped (exchangeCode), within a warp's 32
   // invocations only when R0 ≤ 16, so that its global loads stay the same contiguous runs.
   const split4Ok = isPowerOfTwo(n) && stages.length >= 3 && l % 2 === 0 && radices[0] < l && radices[0] <= 16;
-  // Radix-32 first stages (the default from n = 8192): 'split4' plans with radix ≤ 16 instead.
+  // Radix-32 first stages (the default from n = 8192): a forced 'split4' plans with radix ≤ 16 instead.
   const replan16 = () => planWorkgroupFft(n, batch, limits, { ...options, maxRadix: 16 });
   const split4By16 = !split4Ok && isPowerOfTwo(n) && maxRadix > 16 && !options.pass;
   if (stages.length > 1) {
     const candidates: [('complex' | 'split' | 'split4'), boolean][] = [];
     // Large n: the split exchange halves workgroup memory, so more workgroups stay resident (measured
-    // faster from n = 1024 on an H200); smaller n prefer one round of vec2 exchanges. 'split4' only where
-    // nothing else fits (twice the rounds, half the invocations idle in each).
-    const order = n >= 1024 ? (['split', 'complex', 'split4'] as const) : (['complex', 'split'] as const);
+    // faster from n = 1024 on an H200); smaller n prefer one round of vec2 exchanges. 'split4' only when
+    // asked for: it fits 16384 points in one workgroup, but their 128 KiB of registers leave one workgroup
+    // an SM, and on an H200 that single pass lost to two (C2C 16384: 1.44 against 1.25 ms; R2C 2^15: 0.821
+    // against 0.795; DHT 2^15 0.850 against 0.867; bench/results/2026-11-22-h200-sweep27).
+    const order = n >= 1024 ? (['split', 'complex'] as const) : (['complex', 'split'] as const);
     if (options.exchange === 'split4' && !split4Ok) {
       if (split4By16) return replan16();
       throw new ArgumentError('exchange', 'split4', `a power-of-two n in ≥ 3 stages with an even number of invocations (n = ${n}: radices ${radices.join('·')}, ${l} invocations)`);
@@ -202,9 +204,8 @@ export function planWorkgroupFft(
     }
     const bytes = (ex: string, p: boolean) => (ex === 'split4' ? padded(n / 2, p) * 4 : padded(n, p) * (ex === 'complex' ? 8 : 4));
     const fit = candidates.find(([ex, p]) => bytes(ex, p) <= storage);
-    if (!fit && split4By16 && !options.exchange && bytes('split4', false) <= storage) return replan16();
     if (!fit) {
-      const needed = split4Ok ? bytes('split4', false) : padded(n, false) * 4;
+      const needed = padded(n, false) * 4;
       throw new DeviceLimitError('maxComputeWorkgroupStorageSize', needed, storage, `a single-workgroup FFT of n = ${n}`);
     }
     [exchange, pad] = fit;

@@ -139,14 +139,14 @@ test("single workgroup with the 'split4' exchange (each part in two half-workgro
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
   const { planWorkgroupFft } = await import('../../src/planner/fft-workgroup.js');
-  // Forced on sizes that fit otherwise too (3 and 4 stages, radix-16 and radix-8 first stages), and the
-  // default of 16384, which fits no other exchange in this adapter's 32 KiB.
+  // 3 and 4 stages, radix-16 and radix-8 first stages, and 16384, which fits no other exchange in this
+  // adapter's 32 KiB.
   const cases: [number, number, WorkgroupPlanOptions][] = [
     [512, 5, { exchange: 'split4' }],
     [2048, 3, { exchange: 'split4' }],
     [4096, 4, { exchange: 'split4', maxRadix: 8 }],
     [8192, 3, { exchange: 'split4' }],
-    [16384, 3, {}],
+    [16384, 3, { exchange: 'split4' }],
   ];
   for (const [n, batch, plan] of cases) {
     const recipe = planWorkgroupFft(n, batch, ctx.limits, plan);
@@ -158,7 +158,7 @@ test("single workgroup with the 'split4' exchange (each part in two half-workgro
     }
   }
   const n = 16384;
-  const strided = await compare(ctx, { n, batch: 3, input: { offset: 3, stride: 2, dist: 2 * n + 1 }, output: { offset: 1, stride: 1, dist: n + 5 } }, 11);
+  const strided = await compare(ctx, { n, batch: 3, input: { offset: 3, stride: 2, dist: 2 * n + 1 }, output: { offset: 1, stride: 1, dist: n + 5 } }, 11, { plan: { exchange: 'split4' } });
   assert.ok(strided <= bound(n), `strided: ${strided}`);
 });
 

@@ -174,7 +174,8 @@ test('single-workgroup R2C: paired last stage (no post-processing exchange) and 
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
   const { generateWorkgroupFft } = await import('../../src/codegen/fft-stockham-workgroup.js');
-  // 32768: a half-length of 16384, in one workgroup only with the 'split4' exchange (always paired).
+  // 32768: a half-length of 16384, in one workgroup only with the 'split4' exchange (always paired; asked
+  // for below), else in two passes.
   const sizes = [6, 12, 24, 48, 64, 96, 128, 200, 256, 486, 512, 1000, 1024, 2048, 4096, 8192, 16384, 32768];
   const paired = [0, 0]; // default plans, plans with r2cPairAll
   const staged = [0, 0]; // staged outputs generated: paired form, exchange form
@@ -190,7 +191,7 @@ test('single-workgroup R2C: paired last stage (no post-processing exchange) and 
     const ref = await api.rfft(rows, { shape: [batch, N], backend: 'cpu' });
     // maxRadix 32: the default from a half-length of 8192, beyond this adapter's single workgroup.
     // r2cStagedOut: the outputs leave through workgroup memory by a coalesced copy (paired and exchange forms).
-    const variants: { r2cPaired?: boolean; r2cPairAll?: boolean; maxRadix?: number; r2cStagedOut?: boolean }[] = [
+    const variants: { r2cPaired?: boolean; r2cPairAll?: boolean; maxRadix?: number; r2cStagedOut?: boolean; exchange?: 'split4' }[] = [
       { r2cPaired: true },
       { r2cPaired: false },
       { r2cPairAll: true },
@@ -199,6 +200,7 @@ test('single-workgroup R2C: paired last stage (no post-processing exchange) and 
       { r2cStagedOut: false },
     ];
     if (N >= 2048) variants.push({ maxRadix: 32 });
+    if (N >= 4096) variants.push({ exchange: 'split4' });
     for (const variant of variants) {
       const plan = await WebGpuFft.create(ctx, fftProblem({ n: N, batch, direction: 'forward', input, output }), { real: 'r2c', ...variant });
       if ((variant.r2cPaired || variant.r2cPairAll) && plan.recipe.algorithm === 'stockham-workgroup') {
@@ -212,6 +214,7 @@ test('single-workgroup R2C: paired last stage (no post-processing exchange) and 
         });
         if (k.key.includes('"stagedOut":true')) staged[variant.r2cPaired === false ? 1 : 0]++;
       }
+      if (variant.exchange) assert.equal(plan.recipe.algorithm === 'stockham-workgroup' && plan.recipe.exchange, 'split4', `N=${N} split4`);
       const err = relativeL2(await runR2c(plan, x, output, batch, M, variant.r2cStagedOut), ref);
       assert.ok(err <= bound(N), `N=${N} ${JSON.stringify(variant)}: ${err}`);
     }

@@ -186,7 +186,9 @@ export class WebGpuFft {
           // faster on an H200: m = 256 and 512 (N = 512: 0.326 → 0.306 ms, N = 1024: 0.326 → 0.315; DCT-II
           // 0.406 → 0.358), not m = 64 (0.341 → 0.378) or 4096 (0.355 → 0.376) (bench/results/…-sweep14).
           const pairAll = (options.r2cPairAll ?? (m >= 256 && m <= 2048)) && options.r2cPaired !== false;
-          recipe = planWorkgroupFft(m, problem.batch, ctx.limits, { maxRadix: m >= 8192 ? 32 : 16, evenLastButterflies: pairAll, ...options });
+          // The 'split4' exchange needs the paired last stage (the post-processing has no row to exchange through).
+          const evenLast = pairAll || options.exchange === 'split4';
+          recipe = planWorkgroupFft(m, problem.batch, ctx.limits, { maxRadix: m >= 8192 ? 32 : 16, evenLastButterflies: evenLast, ...options });
         } catch (e) {
           if (e instanceof ArgumentError) throw e;
           // The last pass does the post-processing when its workgroups can hold mirror column pairs, with
