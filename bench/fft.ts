@@ -115,12 +115,15 @@ if (args.shape2d) {
       });
     } else if (kind === 'r2c' || kind === 'c2r') {
       const h = Math.floor(n / 2) + 1;
+      // --outPad k: rows of the half spectrum h + k apart (e.g. 3 puts every row of an R2C with n/2 a multiple
+      // of 4 at a 32-byte boundary), to see what the numpy layout's odd row length costs.
+      const hd = h + Number(args.outPad ?? 0);
       const batch = Math.max(1, Math.floor(total / n));
       const r2c = kind === 'r2c';
       cases.push({
         label: String(n), n, batch, flops: 2.5 * n * log2(n) * batch, bytes: (4 * n + 8 * h) * batch,
         inFloats: r2c ? n : 2 * h, outFloats: r2c ? 2 * h : n,
-        make: () => WebGpuFft.create(ctx, fftProblem({ n, batch, direction: r2c ? 'forward' : 'inverse', input: { dist: r2c ? n : h }, output: { dist: r2c ? h : n } }), { ...planOptions, real: kind }),
+        make: () => WebGpuFft.create(ctx, fftProblem({ n, batch, direction: r2c ? 'forward' : 'inverse', input: { dist: r2c ? n : hd }, output: { dist: r2c ? hd : n } }), { ...planOptions, real: kind }),
         check: (inp) => {
           const plan = planCpuRfft(n);
           if (r2c) {
