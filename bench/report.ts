@@ -36,9 +36,10 @@ const run17 = 'bench/results/2026-11-22-h200-final17';
 const ours16 = ['c2c', 'r2c', 'dct2', 'dht'].flatMap((k) => load(`${run17}/${k}-2.jsonl`));
 const prev16 = ['c2c', 'r2c', 'dct2', 'dht'].flatMap((k) => load(`${run17}/${k}-old.jsonl`));
 const cufft16 = [...load(`${run17}/cufft-c2c.jsonl`), ...load(`${run17}/cufft-r2c.jsonl`), ...load(`${run17}/cufft-extra.jsonl`)];
-// The DCT-II table from final18.sh, after its post-processing moved into the multi-pass last pass.
-const run18 = 'bench/results/2026-11-22-h200-final18';
-const dct18 = { ours: load(`${run18}/dct2-2.jsonl`), anchors: load(`${run18}/cufft-extra.jsonl`), prev: load(`${run18}/dct2-old.jsonl`) };
+// The DCT-II and DHT tables from final19.sh, after the staged R2C outputs; their "previous kernels" are
+// commit 1565ad7 (before that change), measured in the same run.
+const run19 = 'bench/results/2026-11-22-h200-final19';
+const r2r19 = (k: string) => ({ ours: load(`${run19}/${k}-2.jsonl`), anchors: load(`${run19}/cufft-extra.jsonl`), prev: load(`${run19}/${k}-old.jsonl`) });
 const run16 = 'bench/results/2026-11-22-h200-final16';
 const swe = load(`${run16}/swe.jsonl`);
 const sweOld = load(`${run16}/swe-old.jsonl`);
@@ -164,9 +165,9 @@ on the same GPU. Data resident on the device, out of place, times are medians. T
 \`bench/results/\`; this page is generated from them by \`npx tsx bench/report.ts > BENCHMARKS.md\`.
 
 Commands (on the GPU machine, after \`../shared/gpu-kit/prepare.sh\` and bundling the bench with esbuild;
-the runs are \`bench/gpu-runs/final7.sh\` (C2C, 2-D, EDM, convolution, sparse FFT), \`final14-tri.sh\`
-(tridiagonal) and \`final16.sh\` (R2C, DCT-II, DHT, shallow water); the sweeps behind the choices are the
-other scripts there):
+the runs are \`bench/gpu-runs/final7.sh\` (odd sizes, 2-D, EDM, convolution, sparse FFT), \`final17.sh\`
+(C2C and R2C powers of two), \`final19.sh\` (DCT-II, DHT), \`final14-tri.sh\` (tridiagonal) and
+\`final16.sh\` (shallow water); the sweeps behind the choices are the other scripts there):
 
     node bench-fft.mjs --kind c2c --sizes 1-27            # and --kind r2c / dct2 / dht, --n 1000,…, --shape2d 1024x1024
     python3 anchor_cufft.py --kind c2c --total 27 --sizes 1-27   # and --kind r2c
@@ -278,25 +279,39 @@ run) is not understood.
 The anchor is the straightforward GPU pipeline: (DCT-II) a gather kernel for Makhoul's permutation, cuFFT
 R2C and a post-processing kernel; (DHT) cuFFT R2C and a post-processing kernel (CuPy RawKernels). Ours fuses
 the permutation and the post-processing into the FFT's own first and last passes; the paired last stage and
-the twiddle change above apply to both. The DHT table is from the same run as the R2C table.
+the twiddle change above apply to both. Both tables are from \`bench/gpu-runs/final19.sh\`
+(bench/results/2026-11-22-h200-final19): ours, the anchor, and as "previous kernels" commit 1565ad7, before
+the staged outputs below, in one run.
 
 ### DCT-II
 
-${fftTable('dct2', 'dct2', 'cuFFT+kernels', dct18)}
+${fftTable('dct2', 'dct2', 'cuFFT+kernels', r2r19('dct2'))}
 
-From \`bench/gpu-runs/final18.sh\` (bench/results/2026-11-22-h200-final18), the previous kernels and the anchor
-in the same run. Multi-pass DCT-II now does its post-processing in the last pass, as the DHT did: the DCT
-hooks' second output uses aux[N − k] = −i·conj(aux[k]) (one quarter-root entry a pair of outputs), and
-the fused pass forms aux[k] from one table read an invocation (the \`wrq\` hook) instead of reading the
-table at outputs far apart, which had made the fused pass 1.11 ms against 0.34 + 0.34 ms for the last
-pass and a separate post-processing kernel (…-sweep21, -sweep22).
+Multi-pass DCT-II does its post-processing in the last pass, as the DHT does: the DCT hooks' second output
+uses aux[N − k] = −i·conj(aux[k]) (one quarter-root entry a pair of outputs), and the fused pass forms aux[k]
+from one table read an invocation (the \`wrq\` hook) instead of reading the table at outputs far apart,
+which had made the fused pass 1.11 ms against 0.34 + 0.34 ms for the last pass and a separate
+post-processing kernel (…-sweep21, -sweep22).
 
 ### DHT
 
-${fftTable('dht', 'dht', 'cuFFT+kernels', run16Tables)}
+${fftTable('dht', 'dht', 'cuFFT+kernels', r2r19('dht'))}
 
-DHT N = 64 stays at 0.6 ms (R2C 64: 0.32): a single-invocation half-length (\`--maxSingle 32\`) and wider
-workgroups (\`--wg 64\`, \`--wg 128\`) were no faster (final16: dht-ms32, dht-wg64, dht-wg128).
+**Staged outputs (N = 64: DHT 0.600 → 0.338 ms, DCT-II 0.548 → 0.367).** The half-length 32 runs 4
+invocations a problem, so each invocation's real outputs h_k and h_{N−k} were 16-byte runs: stores that
+cover half a 32-byte sector. Where an invocation's stores would cover less than a sector
+(\`stagedR2cOutDefault\`), the post-processed outputs now go to workgroup memory and leave by a coalesced
+copy of whole rows (…-sweep26). Staging where the runs already fill a sector (N ≥ 128, or R2C 64) lost
+5–30% there, as did 64- and 128-invocation workgroups at every N ≤ 2048 (…-sweep30) and radix 32 for
+half-lengths 512 … 1024 (…-sweep28).
+
+Where the DHT stays short of 1.5× (2^14 and up), it is the R2C underneath: the anchor is one cuFFT R2C plus
+one light kernel, and our multi-pass R2C is 0.6–0.9× cuFFT. From 2^15 on two passes are needed, and two
+passes cannot beat two device copies (2 × 0.27 ms for 2^27 reals, against the 0.51 ms that 1.5× of the
+0.765 ms anchor at 2^15 allows). One pass of a 16384-point half-length fits a 48 KiB workgroup only by
+exchanging in four rounds (the \`split4\` exchange, option \`exchange: 'split4'\`), and its 128 KiB of
+registers a workgroup leave one workgroup an SM: DHT 2^15 0.850 against 0.867 ms in two passes, R2C 0.821
+against 0.795, C2C 16384 1.44 against 1.25 (…-sweep27), so it is not the default.
 
 ## Tridiagonal systems, 2^24 rows in total (Mrows/s)
 
