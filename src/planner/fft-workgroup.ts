@@ -27,6 +27,8 @@ export interface WorkgroupPlanOptions {
   targetWorkgroupSize?: number;
   /** Force an exchange mode (tests use it to cover each). */
   exchange?: 'complex' | 'split' | 'split4';
+  /** Smallest n that prefers the split exchange to the complex one where both fit (default 1024). */
+  splitExchangeFrom?: number;
   /** Force padding on/off. */
   padding?: boolean;
   /**
@@ -193,7 +195,7 @@ export function planWorkgroupFft(
     // asked for: it fits 16384 points in one workgroup, but their 128 KiB of registers leave one workgroup
     // an SM, and on an H200 that single pass lost to two (C2C 16384: 1.44 against 1.25 ms; R2C 2^15: 0.821
     // against 0.795; DHT 2^15 0.850 against 0.867; bench/results/2026-11-22-h200-sweep27).
-    const order = n >= 1024 ? (['split', 'complex'] as const) : (['complex', 'split'] as const);
+    const order = n >= (options.splitExchangeFrom ?? 1024) ? (['split', 'complex'] as const) : (['complex', 'split'] as const);
     if (options.exchange === 'split4' && !split4Ok) {
       if (split4By16) return replan16();
       throw new ArgumentError('exchange', 'split4', `a power-of-two n in ≥ 3 stages with an even number of invocations (n = ${n}: radices ${radices.join('·')}, ${l} invocations)`);

@@ -188,7 +188,9 @@ export class WebGpuFft {
           const pairAll = (options.r2cPairAll ?? (m >= 256 && m <= 2048)) && options.r2cPaired !== false;
           // The 'split4' exchange needs the paired last stage (the post-processing has no row to exchange through).
           const evenLast = pairAll || options.exchange === 'split4';
-          recipe = planWorkgroupFft(m, problem.batch, ctx.limits, { maxRadix: m >= 8192 ? 32 : 16, evenLastButterflies: evenLast, ...options });
+          // The split exchange from a half-length of 256 (not 1024 as for C2C): N = 512 0.303 → 0.284 ms,
+          // N = 1024 0.312 → 0.272, DHT / DCT-II alike; N = 256 lost 2% (H200, bench/results/…-sweep31).
+          recipe = planWorkgroupFft(m, problem.batch, ctx.limits, { maxRadix: m >= 8192 ? 32 : 16, evenLastButterflies: evenLast, splitExchangeFrom: 256, ...options });
         } catch (e) {
           if (e instanceof ArgumentError) throw e;
           // The last pass does the post-processing when its workgroups can hold mirror column pairs, with
