@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The run behind BENCHMARKS.md's R2C, DCT-II and DHT tables (bench/results/2026-11-22-h200-final20), after
+# the staged R2C outputs and the split exchange from a half-length of 256: ours (each kind once before in a
+# process of its own, then the table's pass), the kernels at the start of that work (.gpu/bench-fft-s0.mjs,
+# commit 1565ad7) and the anchors (cuFFT R2C; cuFFT R2C + CuPy post-processing kernels) in one run. Then
+# a side sweep: C2C 2^7 … 2^11 and C2R 2^8 … 2^12 with the split exchange forced, against the defaults.
+# Needs .gpu/bench-fft.mjs, .gpu/bench-fft-s0.mjs, .gpu/anchor_cufft.py, .gpu/cufft_extra.py.
+# Writes $OUT/final20.tgz.
+set -u
+: "${OUT:?set OUT to the output folder}"
+R=$(mktemp -d)
+trap 'tar czf "$OUT/final20.tgz" -C "$R" .' EXIT
+T() { timeout "$@"; }
+q() { grep -v -e Warning -e '^ *at ' -e '^$' -e '^#' -e BackendVk; }
+s() { awk '{print $1, $(NF-4)}' | tail -n +3 | tr '\n' ' '; echo; }
+B="node .gpu/bench-fft.mjs"; H="node .gpu/bench-fft-s0.mjs"
+echo "== pass 1"
+for k in r2c dct2 dht; do T 60 $B --kind $k --sizes 2-16 --json $R/$k-1.jsonl 2>&1 | q | s; done
+echo "== pass 2"
+T 150 $B --kind r2c --sizes 2-27 --json $R/r2c-2.jsonl 2>&1 | q | s
+T 60 $B --kind dct2 --sizes 2-20 --json $R/dct2-2.jsonl 2>&1 | q | s
+T 60 $B --kind dht --sizes 2-20 --json $R/dht-2.jsonl 2>&1 | q | s
+echo "== previous kernels"
+T 150 $H --kind r2c --sizes 2-27 --label old --json $R/r2c-old.jsonl 2>&1 | q | s
+for k in dct2 dht; do T 60 $H --kind $k --sizes 2-20 --label old --json $R/$k-old.jsonl 2>&1 | q | s; done
+echo "== anchors"
+T 60 python3 .gpu/anchor_cufft.py --kind r2c --total 27 --sizes 2-27 > $R/cufft-r2c.jsonl
+T 90 python3 .gpu/cufft_extra.py --total 27 --r2r 2-20 > $R/cufft-extra.jsonl 2>$R/cufft-extra.err; tail -2 $R/cufft-extra.err
+echo "== side sweep"
+for pass in 1 2; do
+  for v in default split; do
+    x=""; [ $v = split ] && x="--exchange split"
+    echo "c2c $v $pass: $(T 60 $B --kind c2c --sizes 7-11 --label $v $x --json $R/side-c2c-$v-$pass.jsonl 2>&1 | q | s)"
+    echo "c2r $v $pass: $(T 60 $B --kind c2r --sizes 8-12 --label $v $x --json $R/side-c2r-$v-$pass.jsonl 2>&1 | q | s)"
+  done
+done
+echo done
