@@ -36,10 +36,11 @@ const run17 = 'bench/results/2026-11-22-h200-final17';
 const ours16 = ['c2c', 'r2c', 'dct2', 'dht'].flatMap((k) => load(`${run17}/${k}-2.jsonl`));
 const prev16 = ['c2c', 'r2c', 'dct2', 'dht'].flatMap((k) => load(`${run17}/${k}-old.jsonl`));
 const cufft16 = [...load(`${run17}/cufft-c2c.jsonl`), ...load(`${run17}/cufft-r2c.jsonl`), ...load(`${run17}/cufft-extra.jsonl`)];
-// The DCT-II and DHT tables from final19.sh, after the staged R2C outputs; their "previous kernels" are
-// commit 1565ad7 (before that change), measured in the same run.
-const run19 = 'bench/results/2026-11-22-h200-final19';
-const r2r19 = (k: string) => ({ ours: load(`${run19}/${k}-2.jsonl`), anchors: load(`${run19}/cufft-extra.jsonl`), prev: load(`${run19}/${k}-old.jsonl`) });
+// The R2C, DCT-II and DHT tables from final20.sh, after the staged R2C outputs and the split exchange from
+// a half-length of 256; their "previous kernels" are commit 1565ad7 (before both), measured in the same run.
+const run20 = 'bench/results/2026-11-22-h200-final20';
+const r2r20 = (k: string) => ({ ours: load(`${run20}/${k}-2.jsonl`), anchors: load(`${run20}/cufft-extra.jsonl`), prev: load(`${run20}/${k}-old.jsonl`) });
+const r2c20 = { ours: load(`${run20}/r2c-2.jsonl`), anchors: load(`${run20}/cufft-r2c.jsonl`), prev: load(`${run20}/r2c-old.jsonl`) };
 const run16 = 'bench/results/2026-11-22-h200-final16';
 const swe = load(`${run16}/swe.jsonl`);
 const sweOld = load(`${run16}/swe-old.jsonl`);
@@ -231,11 +232,22 @@ ${(() => {
 
 ## Real-to-complex FFT (R2C), 2^27 reals in total
 
-${fftTable('r2c', 'r2c', 'cuFFT', run16Tables)}
+${fftTable('r2c', 'r2c', 'cuFFT', r2c20)}
 
-From \`bench/gpu-runs/final17.sh\` (bench/results/2026-11-22-h200-final17): cuFFT and the previous kernels
-(commit edc4c56) in the same run. What changed, each measured against the kernels before it in alternating
-processes (…-sweep12 … -sweep15, -sweep18):
+From \`bench/gpu-runs/final20.sh\` (bench/results/2026-11-22-h200-final20): cuFFT and the previous kernels
+(commit 1565ad7) in the same run. The change: **the split exchange from a half-length of 256** (real and
+imaginary parts through workgroup memory in two rounds, half the memory of one vec2 round, so more
+workgroups stay resident): N = 512 0.300 → 0.280 ms, N = 1024 0.310 → 0.268 (0.98× cuFFT), DHT and DCT-II
+alike (…-sweep31; N = 256 lost 2% and keeps the vec2 round). Tried and not kept (…-sweep25 … -sweep30):
+radix 32 for half-lengths 512 and 1024, 32 columns in the fused last pass, output rows at 32-byte
+boundaries (no change: the odd row length n/2 + 1 is not what the fused last pass pays for), 64- and
+128-invocation workgroups, and one workgroup for a 16384-point half-length (the \`split4\` exchange, see
+the DHT section). In this run 2^23 and 2^25 read 1.83 and 1.82 ms (the previous kernels 1.32 and 1.48) and
+the previous kernels' 2^27 2.14 (ours 1.48): the process-to-process variance of the largest sizes shown
+below, not the change, which does not touch these sizes' kernels.
+
+How the R2C kernels work (each measured against the kernels before it in alternating processes,
+…-sweep12 … -sweep15, -sweep18):
 - **Paired last stage.** An R2C output y_k needs z_k and z_{M−k}, which the last FFT stage leaves in different
   invocations, so the post-processing used to go through workgroup memory once more (split exchanges: in two
   rounds). When each invocation holds an even number of last-stage butterflies, the planner now gives it
@@ -279,13 +291,14 @@ run) is not understood.
 The anchor is the straightforward GPU pipeline: (DCT-II) a gather kernel for Makhoul's permutation, cuFFT
 R2C and a post-processing kernel; (DHT) cuFFT R2C and a post-processing kernel (CuPy RawKernels). Ours fuses
 the permutation and the post-processing into the FFT's own first and last passes; the paired last stage and
-the twiddle change above apply to both. Both tables are from \`bench/gpu-runs/final19.sh\`
-(bench/results/2026-11-22-h200-final19): ours, the anchor, and as "previous kernels" commit 1565ad7, before
-the staged outputs below, in one run.
+the twiddle change above apply to both. Both tables are from \`bench/gpu-runs/final20.sh\`
+(bench/results/2026-11-22-h200-final20): ours, the anchor, and as "previous kernels" commit 1565ad7, before
+the staged outputs below and the split exchange of the R2C section, in one run (…-final19 measured the
+staged outputs alone).
 
 ### DCT-II
 
-${fftTable('dct2', 'dct2', 'cuFFT+kernels', r2r19('dct2'))}
+${fftTable('dct2', 'dct2', 'cuFFT+kernels', r2r20('dct2'))}
 
 Multi-pass DCT-II does its post-processing in the last pass, as the DHT does: the DCT hooks' second output
 uses aux[N − k] = −i·conj(aux[k]) (one quarter-root entry a pair of outputs), and the fused pass forms aux[k]
@@ -295,7 +308,7 @@ post-processing kernel (…-sweep21, -sweep22).
 
 ### DHT
 
-${fftTable('dht', 'dht', 'cuFFT+kernels', r2r19('dht'))}
+${fftTable('dht', 'dht', 'cuFFT+kernels', r2r20('dht'))}
 
 **Staged outputs (N = 64: DHT 0.600 → 0.338 ms, DCT-II 0.548 → 0.367).** The half-length 32 runs 4
 invocations a problem, so each invocation's real outputs h_k and h_{N−k} were 16-byte runs: stores that

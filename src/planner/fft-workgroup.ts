@@ -27,7 +27,7 @@ export interface WorkgroupPlanOptions {
   targetWorkgroupSize?: number;
   /** Force an exchange mode (tests use it to cover each). */
   exchange?: 'complex' | 'split' | 'split4';
-  /** Smallest n that prefers the split exchange to the complex one where both fit (default 1024). */
+  /** Smallest n that prefers the split exchange to the complex one where both fit (default 128). */
   splitExchangeFrom?: number;
   /** Force padding on/off. */
   padding?: boolean;
@@ -190,12 +190,13 @@ export function planWorkgroupFft(
   const split4By16 = !split4Ok && isPowerOfTwo(n) && maxRadix > 16 && !options.pass;
   if (stages.length > 1) {
     const candidates: [('complex' | 'split' | 'split4'), boolean][] = [];
-    // Large n: the split exchange halves workgroup memory, so more workgroups stay resident (measured
-    // faster from n = 1024 on an H200); smaller n prefer one round of vec2 exchanges. 'split4' only when
+    // From n = 128 the split exchange (half the workgroup memory, so more workgroups stay resident) beat
+    // one round of vec2 exchanges on an H200: C2C 128 … 512 0.55 → 0.51–0.52 ms, C2R 256 … 512 0.29 →
+    // 0.27 (C2R 1024 lost 3%; bench/results/2026-11-22-h200-final20, side sweep). 'split4' only when
     // asked for: it fits 16384 points in one workgroup, but their 128 KiB of registers leave one workgroup
     // an SM, and on an H200 that single pass lost to two (C2C 16384: 1.44 against 1.25 ms; R2C 2^15: 0.821
     // against 0.795; DHT 2^15 0.850 against 0.867; bench/results/2026-11-22-h200-sweep27).
-    const order = n >= (options.splitExchangeFrom ?? 1024) ? (['split', 'complex'] as const) : (['complex', 'split'] as const);
+    const order = n >= (options.splitExchangeFrom ?? 128) ? (['split', 'complex'] as const) : (['complex', 'split'] as const);
     if (options.exchange === 'split4' && !split4Ok) {
       if (split4By16) return replan16();
       throw new ArgumentError('exchange', 'split4', `a power-of-two n in ≥ 3 stages with an even number of invocations (n = ${n}: radices ${radices.join('·')}, ${l} invocations)`);

@@ -33,7 +33,9 @@ test('recipes: mapping vector [b | l | p] and exchange chosen from the limits', 
   assert.deepEqual(mid.radices, [16, 16]);
   assert.equal(mid.invocationsPerProblem, 16);
   assert.equal(mid.registers, 16);
-  assert.equal(mid.exchange, 'complex');
+  assert.equal(mid.exchange, 'split'); // real and imaginary parts in two rounds from n = 128
+  assert.equal(planWorkgroupFft(64, 1 << 16, H200).exchange, 'complex');
+  assert.equal(planWorkgroupFft(256, 1 << 16, H200, { splitExchangeFrom: 512 }).exchange, 'complex');
   assert.ok(mid.problemsPerWorkgroup >= 2);
   const big = planWorkgroupFft(8192, 16, H200);
   assert.equal(big.exchange, 'split');
