@@ -17,30 +17,29 @@ function load(path: string): Row[] {
     .map((l) => JSON.parse(l) as Row);
 }
 
-// C2C, 2-D, EDM, convolution and sparse FFT from one run (bench/gpu-runs/final7.sh), the tridiagonal table
-// from bench/gpu-runs/final14-tri.sh, R2C / DCT-II / DHT / shallow water from final16.sh (below): each table's
-// anchors (cuFFT, cuSPARSE, CuPy) measured in the same run as ours.
+// Each table's anchors (cuFFT, cuSPARSE, CuPy) are measured in the same run as ours: EDM, convolution and
+// sparse FFT from bench/gpu-runs/final7.sh, the tridiagonal table from final14-tri.sh, the FFT tables from
+// final20.sh / final21.sh and shallow water from final16.sh (below).
 const run = 'bench/results/2026-11-22-h200-final7';
-const ours = load(`${run}/ours-fft.jsonl`);
-const cufft = load(`${run}/cufft.jsonl`);
 const tri = load('bench/results/2026-11-22-h200-final14-tri/tri.jsonl');
 const triOld = load('bench/results/2026-11-22-h200-final14-tri/tri-old.jsonl');
 const cusparse = load('bench/results/2026-11-22-h200-final14-tri/cusparse.jsonl');
 const edm = load(`${run}/edm.jsonl`);
 const cupy = load(`${run}/cupy.jsonl`);
 const conv = load(`${run}/conv.jsonl`);
-// C2C (powers of two), R2C, DCT-II and DHT with their anchors (cuFFT C2C and R2C, cuFFT R2C + CuPy kernels)
-// and the previous FFT kernels (commit edc4c56) from one later run, bench/gpu-runs/final17.sh (its pass 2:
-// each kind ran once before in a process of its own); shallow water with its previous kernels from final16.sh.
-const run17 = 'bench/results/2026-11-22-h200-final17';
-const ours16 = ['c2c', 'r2c', 'dct2', 'dht'].flatMap((k) => load(`${run17}/${k}-2.jsonl`));
-const prev16 = ['c2c', 'r2c', 'dct2', 'dht'].flatMap((k) => load(`${run17}/${k}-old.jsonl`));
-const cufft16 = [...load(`${run17}/cufft-c2c.jsonl`), ...load(`${run17}/cufft-r2c.jsonl`), ...load(`${run17}/cufft-extra.jsonl`)];
+// The R2C repeats table's cuFFT column from final17.sh.
+const cufft17 = load('bench/results/2026-11-22-h200-final17/cufft-r2c.jsonl');
 // The R2C, DCT-II and DHT tables from final20.sh, after the staged R2C outputs and the split exchange from
 // a half-length of 256; their "previous kernels" are commit 1565ad7 (before both), measured in the same run.
 const run20 = 'bench/results/2026-11-22-h200-final20';
 const r2r20 = (k: string) => ({ ours: load(`${run20}/${k}-2.jsonl`), anchors: load(`${run20}/cufft-extra.jsonl`), prev: load(`${run20}/${k}-old.jsonl`) });
 const r2c20 = { ours: load(`${run20}/r2c-2.jsonl`), anchors: load(`${run20}/cufft-r2c.jsonl`), prev: load(`${run20}/r2c-old.jsonl`) };
+// The C2C tables (powers of two, other lengths, 2-D) from final21.sh, after the split exchange from n = 128,
+// with the kernels of commit 1565ad7 and cuFFT in the same run.
+const run21 = 'bench/results/2026-11-22-h200-final21';
+const c2c21 = { ours: load(`${run21}/c2c-2.jsonl`), anchors: load(`${run21}/cufft-c2c.jsonl`), prev: load(`${run21}/c2c-old.jsonl`) };
+const odd21 = [...load(`${run21}/c2c-odd.jsonl`), ...load(`${run21}/c2c-2d.jsonl`)];
+const cufft21 = [...load(`${run21}/cufft-c2c.jsonl`), ...load(`${run21}/cufft-extra.jsonl`)];
 const run16 = 'bench/results/2026-11-22-h200-final16';
 const swe = load(`${run16}/swe.jsonl`);
 const sweOld = load(`${run16}/swe-old.jsonl`);
@@ -49,15 +48,15 @@ const sfftOurs = load(`${run}/sfft.jsonl`);
 const sfftCu = load(`${run}/sfft-cufft.jsonl`);
 
 const f = (x: number | undefined, d = 3) => (x === undefined || !Number.isFinite(x) ? '—' : x >= 1000 ? x.toFixed(0) : x.toPrecision(d));
-const copy = ours16.find((r) => r.lib === 'device-copy')?.GBps as number;
-const cuCopy = cufft.find((r) => r.lib === 'device-copy')?.GBps as number;
+const copy = c2c21.ours.find((r) => r.lib === 'device-copy')?.GBps as number;
+const cuCopy = c2c21.anchors.find((r) => r.lib === 'device-copy')?.GBps as number;
 
 function tableOf(headers: string[], rows: (string | number)[][]): string {
   return [`| ${headers.join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 
 /** A table of one transform kind against its anchor; with `prev`, a column of the previous kernels' times. */
-function fftTable(kind: string, anchorKind: string, anchorLib: string, src: { ours: Row[]; anchors: Row[]; prev?: Row[] } = { ours, anchors: cufft }): string {
+function fftTable(kind: string, anchorKind: string, anchorLib: string, src: { ours: Row[]; anchors: Row[]; prev?: Row[] }): string {
   const rows: (string | number)[][] = [];
   for (const o of src.ours.filter((r) => r.lib === 'butterfly' && r.kind === kind && r.ms && Number.isInteger(Math.log2(r.N!)))) {
     const c = src.anchors.find((r) => r.lib === anchorLib && r.kind === anchorKind && r.N === o.N);
@@ -80,7 +79,6 @@ function fftTable(kind: string, anchorKind: string, anchorLib: string, src: { ou
   const prevHead = src.prev ? ['previous kernels ms'] : [];
   return tableOf(['N', 'batch', 'passes', 'ours ms', ...prevHead, 'ours GB/s', 'of copy', `${anchorLib} ms`, `${anchorLib} GB/s`, 'speed-up', 'rel. L2 err'], rows);
 }
-const run16Tables = { ours: ours16, anchors: cufft16, prev: prev16 };
 
 function triTable(): string {
   const rows: (string | number)[][] = [];
@@ -133,10 +131,10 @@ function svgPlot(): string {
   const ymax = 4500;
   const y = (g: number) => H - B - (Math.min(g, ymax) / ymax) * (H - T - B);
   const series: [string, string, Row[], boolean][] = [
-    ['butterfly C2C', '#1f77b4', ours16.filter((r) => r.lib === 'butterfly' && r.kind === 'c2c' && Number.isInteger(Math.log2(r.N!))), false],
-    ['cuFFT C2C', '#ff7f0e', cufft16.filter((r) => r.lib === 'cuFFT' && r.kind === 'c2c' && r.log2N), false],
-    ['butterfly R2C', '#2ca02c', ours16.filter((r) => r.lib === 'butterfly' && r.kind === 'r2c'), true],
-    ['cuFFT R2C', '#d62728', cufft16.filter((r) => r.lib === 'cuFFT' && r.kind === 'r2c' && r.log2N), true],
+    ['butterfly C2C', '#1f77b4', c2c21.ours.filter((r) => r.lib === 'butterfly' && r.kind === 'c2c' && Number.isInteger(Math.log2(r.N!))), false],
+    ['cuFFT C2C', '#ff7f0e', c2c21.anchors.filter((r) => r.lib === 'cuFFT' && r.kind === 'c2c' && r.log2N), false],
+    ['butterfly R2C', '#2ca02c', r2c20.ours.filter((r) => r.lib === 'butterfly' && r.kind === 'r2c'), true],
+    ['cuFFT R2C', '#d62728', r2c20.anchors.filter((r) => r.lib === 'cuFFT' && r.kind === 'r2c' && r.log2N), true],
   ];
   const parts: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="12">`, `<rect width="${W}" height="${H}" fill="white"/>`];
   parts.push(`<text x="${W / 2}" y="22" text-anchor="middle" font-size="15">Batched FFT throughput on an NVIDIA H200 (2^27 elements, out of place; each kind with cuFFT in one run)</text>`);
@@ -156,18 +154,18 @@ function svgPlot(): string {
 
 writeFileSync('docs/fft-bandwidth.svg', svgPlot());
 
-const deviceName = String(cufft.find((r) => r.device)?.device ?? 'GPU');
+const deviceName = String(c2c21.anchors.find((r) => r.device)?.device ?? 'GPU');
 const out: string[] = [];
 out.push(`# Benchmarks
 
 All numbers come from the project's own bench scripts, run on the lent **${deviceName}** (driver 580, Dawn
-\`webgpu\` 0.6.2 over Vulkan) on **2026-11-22**, with the anchors (cuFFT ${String(cufft.find((r) => r.version)?.version ?? '')}, cuSPARSE, CuPy) measured **in the same run**
+\`webgpu\` 0.6.2 over Vulkan) on **2026-11-22**, with the anchors (cuFFT ${String(c2c21.anchors.find((r) => r.version)?.version ?? '')}, cuSPARSE, CuPy) measured **in the same run**
 on the same GPU. Data resident on the device, out of place, times are medians. The raw JSON lines are in
 \`bench/results/\`; this page is generated from them by \`npx tsx bench/report.ts > BENCHMARKS.md\`.
 
 Commands (on the GPU machine, after \`../shared/gpu-kit/prepare.sh\` and bundling the bench with esbuild;
-the runs are \`bench/gpu-runs/final7.sh\` (odd sizes, 2-D, EDM, convolution, sparse FFT), \`final17.sh\`
-(C2C and R2C powers of two), \`final19.sh\` (DCT-II, DHT), \`final14-tri.sh\` (tridiagonal) and
+the runs are \`bench/gpu-runs/final21.sh\` (C2C: powers of two, other lengths, 2-D), \`final20.sh\` (R2C,
+DCT-II, DHT), \`final7.sh\` (EDM, convolution, sparse FFT), \`final14-tri.sh\` (tridiagonal) and
 \`final16.sh\` (shallow water); the sweeps behind the choices are the other scripts there):
 
     node bench-fft.mjs --kind c2c --sizes 1-27            # and --kind r2c / dct2 / dht, --n 1000,…, --shape2d 1024x1024
@@ -188,31 +186,34 @@ write of the data. Device-copy bandwidth measured by our vec4 copy kernel in the
 
 ## Batched complex FFT (C2C), 2^27 complex64 in total
 
-${fftTable('c2c', 'c2c', 'cuFFT', run16Tables)}
+${fftTable('c2c', 'c2c', 'cuFFT', c2c21)}
 
-From \`bench/gpu-runs/final17.sh\` (bench/results/2026-11-22-h200-final17), with cuFFT and the previous
-kernels (commit edc4c56, from 2^13) in the same run. Every N ≤ 2048 runs in one pass at the device-copy
-bandwidth (0.94–2.4× cuFFT; cuFFT itself falls below bandwidth for N ≤ 32). 4096 and 8192 stay single-pass
-but drop to 0.86 / 0.64 of bandwidth. Beyond one workgroup (N ≥ 16384) the multi-pass kernels use passes of
+From \`bench/gpu-runs/final21.sh\` (bench/results/2026-11-22-h200-final21), with cuFFT and the previous
+kernels (commit 1565ad7) in the same run. The change: the split exchange (real and imaginary parts in two
+rounds, half the workgroup memory) from n = 128 instead of 1024, which brought 128 … 512 from 0.55 to
+0.52 ms (…-final20 side sweep). Every N ≤ 2048 runs in one pass at the device-copy bandwidth (0.98–2.5×
+cuFFT; cuFFT itself falls below bandwidth for N ≤ 32). 4096 and 8192 stay single-pass but drop to 0.86 /
+0.64 of bandwidth: their 32–64 KiB of registers a workgroup leave few workgroups an SM, so loads, butterflies
+and exchanges hardly overlap. Beyond one workgroup (N ≥ 16384) the multi-pass kernels use passes of
 at most 256 points, so they need one pass more than cuFFT from 2^17 on — the main open performance gap.
 
 Per-pass times (\`--breakdown\`, which times each kernel of a plan alone; …-sweep16 … -sweep20) show where it
 goes, for 2^27 elements (copy: 0.54 ms): 32-point passes run at copy speed (0.55–0.57 ms), 64-point ones at
 0.60, 128-point ones at 0.66 and 256-point ones at 0.81–0.85; 512- and 1024-point passes take 0.84–1.3 ms
 (…-sweep20), so two long passes still lose to three short ones. The first pass (which writes each column
-as one contiguous row) now takes 4 columns a workgroup instead of 8 (256-point: 0.83 → 0.67 ms; 128-point
-from 2^20 on stays at 8, where 4 was slower), which is the change in the "previous kernels" column from
-2^14 to 2^19 and 2^22 to 2^24; later passes lost with 4 (…-sweep17, -sweep18). A data-movement probe with
+as one contiguous row) takes 4 columns a workgroup instead of 8 (256-point: 0.83 → 0.67 ms; 128-point
+from 2^20 on stays at 8, where 4 was slower); later passes lost with 4 (…-sweep17, -sweep18). Radix-32
+stages for 512- to 2048-point passes did not help (a 1024-point pass 32·32: 1.05–1.19 ms, …-sweep25). A data-movement probe with
 the same access pattern and no arithmetic (\`bench/pass-probe.ts\`, …-probe, …-sweep8) streams 256-byte
 column runs at copy speed and 64-byte runs at ~0.75 of it; 16 columns (128-byte runs) per workgroup were
 slower in the FFT kernels (…-sweep5, -sweep8, -sweep17).
 
 ## Lengths that are not powers of two
 
-${fftTable('c2c', 'c2c', 'cuFFT').split('\n').length > 2 ? '' : ''}${(() => {
-  const rows = ours.filter((r) => r.lib === 'butterfly' && r.kind === 'c2c' && !Number.isInteger(Math.log2(r.N!)));
+${(() => {
+  const rows = odd21.filter((r) => r.lib === 'butterfly' && r.kind === 'c2c' && !Number.isInteger(Math.log2(r.N!)));
   return tableOf(['N', 'batch', 'recipe', 'ours ms', 'ours GB/s', 'cuFFT ms', 'speed-up', 'rel. L2 err'], rows.map((o) => {
-    const c = cufft.find((r) => r.kind === 'c2c' && r.N === o.N && !r.log2N);
+    const c = cufft21.find((r) => r.kind === 'c2c' && r.N === o.N && !r.log2N);
     const rec = o.recipe as { radices?: string };
     return [String(o.N), String(o.batch), String(rec?.radices ?? '').replace(/\|/g, '/'), f(o.ms), f(o.GBps), c ? f(c.ms) : '—', c ? `**${(c.ms! / o.ms!).toFixed(2)}**` : '—', o.relErr ? (o.relErr as number).toExponential(1) : 'n/a'];
   }));
@@ -223,9 +224,9 @@ ${fftTable('c2c', 'c2c', 'cuFFT').split('\n').length > 2 ? '' : ''}${(() => {
 ## 2-D batches
 
 ${(() => {
-  const rows = ours.filter((r) => r.kind === 'c2c-2d');
+  const rows = odd21.filter((r) => r.kind === 'c2c-2d');
   return tableOf(['shape', 'batch', 'ours ms', 'ours GB/s', 'cuFFT ms', 'speed-up'], rows.map((o) => {
-    const c = cufft.find((r) => r.kind === 'c2c-2d' && r.shape === o.shape);
+    const c = cufft21.find((r) => r.kind === 'c2c-2d' && r.shape === o.shape);
     return [String(o.shape), String(o.batch), f(o.ms), f(o.GBps), c ? f(c.ms) : '—', c ? `**${(c.ms! / o.ms!).toFixed(2)}**` : '—'];
   }));
 })()}
@@ -275,7 +276,7 @@ ${(() => {
   const ns = [...new Set(rep.map((r) => r.N!))].sort((x, y) => x - y);
   return tableOf(['N', 'these kernels', 'previous kernels', 'cuFFT (final17)'], ns.map((n) => {
     const col = (b: string) => rep.filter((r) => r.b === b && r.N === n).map((r) => f(r.ms)).join(', ');
-    const c = cufft16.find((r) => r.lib === 'cuFFT' && r.kind === 'r2c' && r.N === n);
+    const c = cufft17.find((r) => r.lib === 'cuFFT' && r.kind === 'r2c' && r.N === n);
     return [String(n), col('new'), col('old'), c ? f(c.ms) : '—'];
   }));
 })()}
