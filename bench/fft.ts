@@ -45,6 +45,7 @@ const planOptions = {
   ...(args.staging ? { staging: args.staging === 'true' } : {}),
   ...(args.twiddles ? { twiddles: args.twiddles as 'table' | 'recurrence' } : {}),
   ...(args.exchange ? { exchange: args.exchange as 'complex' | 'split' } : {}),
+  ...(args.passExchange ? { passExchange: args.passExchange as 'complex' | 'split' } : {}),
   ...(args.r2cPostKernel ? { r2cPostKernel: true } : {}),
   ...(args.r2cFused ? { r2cFused: true } : {}),
   ...(args.r2cUnpaired ? { r2cPaired: false } : {}),

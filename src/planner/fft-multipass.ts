@@ -109,10 +109,12 @@ export function planMultiPass(
   const passes: WorkgroupFftRecipe[] = [];
   let stride = 1;
   for (const [i, r] of lengths.entries()) {
-    const cols = i === lengths.length - 1 && options.lastPassColumns
+    const last = i === lengths.length - 1;
+    const cols = last && options.lastPassColumns
       ? { minColumns: options.lastPassColumns }
       : i === 0 && firstColumns ? { minColumns: firstColumns } : {};
-    passes.push(planWorkgroupFft(r, batch * (n / r), limits, { ...opts, ...cols, pass: { total: n, stride, batchFastest } }));
+    const ex = last && options.lastPassExchange ? { passExchange: options.lastPassExchange } : {};
+    passes.push(planWorkgroupFft(r, batch * (n / r), limits, { ...opts, ...cols, ...ex, pass: { total: n, stride, batchFastest } }));
     stride *= r;
   }
   return { algorithm: 'stockham-multipass', n, lengths, passes, bytesPerProblem: 16 * n * passes.length };

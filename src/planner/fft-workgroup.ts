@@ -50,6 +50,13 @@ export interface WorkgroupPlanOptions {
   maxPassLength?: number;
   /** Multi-pass: fewest columns per workgroup of the last pass (default minColumns). */
   lastPassColumns?: number;
+  /**
+   * Multi-pass kernels with more than one stage: 'split' (default) exchanges real and imaginary parts in two
+   * rounds, 'complex' in one vec2 round where the columns fit. `exchange` ('complex' / 'split') overrides it.
+   */
+  passExchange?: 'complex' | 'split';
+  /** Multi-pass: the last pass's passExchange (the fused R2C post-processing needs vec2 rows). */
+  lastPassExchange?: 'complex' | 'split';
   /** Multi-pass: fewest columns per workgroup of the first pass (default minColumns; lastPassColumns wins for a single pass). */
   firstPassColumns?: number;
   /** Multi-pass, first pass (Ns = 1) with direct loads: store straight from registers or along rows. */
@@ -219,15 +226,18 @@ export function planWorkgroupFft(
   if (pass) {
     // Rows padded to an odd length so that a warp's neighbouring columns fall in different banks. Column
     // staging ('staged' loads) and single-stage passes keep whole vec2 rows; direct-load kernels touch
-    // workgroup memory only in the exchanges between stages, so when minColumns vec2 rows do not fit they
-    // exchange real and imaginary parts in two rounds (seed 004's trick), which lets a 1024-point pass keep
+    // workgroup memory only in the exchanges between stages, and by default exchange real and imaginary
+    // parts in two rounds (seed 004's trick): half the workgroup memory, so more workgroups stay resident
+    // (H200, 2^27 elements: a 256-point pass 0.81 → 0.64 ms, a 128-point one 0.66 → 0.56–0.61; C2C 2^16
+    // 1.47 → 1.22 ms, 2^24 2.45 → 2.15; bench/results/2026-11-22-h200-sweep32), and a 1024-point pass keeps
     // 8 neighbouring columns (64-byte runs) in 48 KiB.
     const direct = (options.passLoads ?? 'direct') === 'direct';
     const cols = options.minColumns ?? 4;
     const complexFits = cols * passRowStride(n) * 8 <= storage;
     const splitOk = direct && stages.length > 1;
     // A forced 'split' applies where it can (the option is a tuning knob; the transform is the same).
-    exchange = splitOk && (options.exchange === 'split' || (!options.exchange && !complexFits)) ? 'split' : 'complex';
+    const prefer = options.exchange === 'complex' || options.exchange === 'split' ? options.exchange : options.passExchange ?? 'split';
+    exchange = splitOk && (prefer === 'split' || !complexFits) ? 'split' : 'complex';
     pad = true;
     elemBytes = exchange === 'complex' ? 8 : 4;
   }

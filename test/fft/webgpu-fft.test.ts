@@ -110,17 +110,21 @@ test('multi-pass lengths beyond one workgroup: powers of two to 2^20, smooth siz
   }
 });
 
-test('multi-pass with long passes: real and imaginary parts exchanged in separate rounds inside pass kernels', async (t) => {
+test('multi-pass: pass kernels with real and imaginary parts exchanged in separate rounds, and with vec2 rows', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
-  // 1024-point passes with 4 columns need 4·1089·8 B of vec2 rows, more than the software adapter's
-  // 32 KiB: the planner must pick the split exchange (checked, so the test cannot pass on another path).
+  // The split exchange is the default of pass kernels; 1024-point passes with 4 columns need 4·1089·8 B of
+  // vec2 rows, more than the software adapter's 32 KiB, so they take it even when vec2 rows are preferred.
+  // (Each case checks the exchange, so the test cannot pass on another path.)
   const long: WorkgroupPlanOptions = { maxPassLength: 1024, minColumns: 4 };
   const cases: [number, number, WorkgroupPlanOptions, string[]][] = [
-    [1 << 20, 3, long, ['split', 'split']],
-    [1 << 19, 3, long, ['split', 'complex']],
+    [1 << 20, 3, { ...long, passExchange: 'complex' }, ['split', 'split']],
+    [1 << 19, 3, { ...long, passExchange: 'complex' }, ['split', 'complex']],
     [1000000, 3, long, ['split', 'split']],
-    [1 << 16, 3, { exchange: 'split' }, ['split', 'split']],
+    [1 << 16, 3, {}, ['split', 'split']],
+    [1 << 16, 3, { passExchange: 'complex' }, ['complex', 'complex']],
+    [3 ** 10, 3, { exchange: 'complex' }, ['complex', 'complex']],
+    [1 << 20, 3, { lastPassExchange: 'complex' }, ['split', 'split', 'complex']],
   ];
   for (const [n, batch, plan, expected] of cases) {
     const recipe = planMultiPass(n, batch, ctx.limits, plan);
@@ -165,7 +169,8 @@ test("single workgroup with the 'split4' exchange (each part in two half-workgro
 test('multi-pass first pass storing along rows through workgroup memory', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
-  const rows: WorkgroupPlanOptions = { passStore: 'rows', minColumns: 8 };
+  // Row stores stage vec2 rows: the complex exchange.
+  const rows: WorkgroupPlanOptions = { passStore: 'rows', minColumns: 8, passExchange: 'complex' };
   for (const [n, batch] of [[1 << 16, 3], [1 << 19, 3], [1000000, 3], [3 ** 10, 3]] as const) {
     const recipe = planMultiPass(n, batch, ctx.limits, rows);
     assert.deepEqual(recipe.passes.map((r) => r.pass!.store), recipe.passes.map((_, i) => (i === 0 ? 'rows' : 'direct')), `n=${n} stores`);

@@ -201,14 +201,16 @@ export class WebGpuFft {
           const fuse = !options.r2cPostKernel && (options.r2cFused || !custom || !!custom.fusedPost);
           // One planning call: the wide last pass where 16 columns fit, else the default columns.
           let wide: FftRecipe | null = null;
+          // The fused last pass pairs mirror columns through vec2 rows (r2cPassFusable): a complex exchange.
+          const fusedOptions = fuse ? { lastPassExchange: 'complex' as const, ...options } : options;
           if (fuse && !options.lastPassColumns) {
             try {
-              wide = planFft(m, problem.batch, ctx.limits, { ...options, lastPassColumns: FUSED_R2C_COLUMNS });
+              wide = planFft(m, problem.batch, ctx.limits, { ...fusedOptions, lastPassColumns: FUSED_R2C_COLUMNS });
             } catch (e2) {
               if (!(e2 instanceof DeviceLimitError)) throw e2;
             }
           }
-          recipe = wide ?? planFft(m, problem.batch, ctx.limits, options);
+          recipe = wide ?? planFft(m, problem.batch, ctx.limits, fusedOptions);
           postKernel = !(fuse && recipe.algorithm === 'stockham-multipass' && r2cPassFusable(recipe.passes[recipe.passes.length - 1]));
         }
       } else recipe = planFft(m, problem.batch, ctx.limits, options);
