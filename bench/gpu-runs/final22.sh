@@ -2,8 +2,7 @@
 # The run behind BENCHMARKS.md's FFT tables (bench/results/2026-11-22-h200-final22) after the split
 # exchange became the default of the multi-pass kernels: ours (each kind once before in a process of its
 # own, then the table's pass), the kernels at the start of this work (.gpu/bench-fft-s0.mjs, commit
-# 1565ad7), cuFFT C2C / R2C and cuFFT R2C + CuPy kernels, in one run. Then a side sweep with the per-pass
-# breakdown: passes of up to 512 and 1024 points (--maxPass) now that they exchange in two rounds.
+# 1565ad7), cuFFT C2C / R2C and cuFFT R2C + CuPy kernels, in one run.
 # Needs .gpu/bench-fft.mjs, .gpu/bench-fft-s0.mjs, .gpu/anchor_cufft.py, .gpu/cufft_extra.py.
 # Writes $OUT/final22.tgz.
 set -u
@@ -33,12 +32,4 @@ echo "== anchors"
 T 60 python3 .gpu/anchor_cufft.py --kind c2c --total 27 --sizes 1-27 > $R/cufft-c2c.jsonl
 T 60 python3 .gpu/anchor_cufft.py --kind r2c --total 27 --sizes 2-27 > $R/cufft-r2c.jsonl
 T 150 python3 .gpu/cufft_extra.py --total 27 --c2c 1000,59049,78125,1009,4099 --shape2d 1024x1024,4096x4096,256x256 --r2r 2-20 > $R/cufft-extra.jsonl 2>$R/cufft-extra.err; tail -2 $R/cufft-extra.err
-echo "== side sweep: longer passes"
-for pass in 1 2; do
-  for v in default p512 p1024; do
-    x=""; case $v in p512) x="--maxPass 512";; p1024) x="--maxPass 1024";; esac
-    echo "c2c $v $pass: $(T 150 $B --kind c2c --sizes 16-24 --breakdown --label $v $x --json $R/side-c2c-$v-$pass.jsonl 2>&1 | q | grep -v ': ' | s)"
-    echo "r2c $v $pass: $(T 150 $B --kind r2c --sizes 17-25 --breakdown --label $v $x --json $R/side-r2c-$v-$pass.jsonl 2>&1 | q | grep -v ': ' | s)"
-  done
-done
 echo done
