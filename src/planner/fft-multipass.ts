@@ -97,9 +97,17 @@ export function planMultiPass(
   // ≤ 256-point columns, 8 columns per workgroup (64-byte runs), streams at ~0.8–0.9 of copy bandwidth,
   // while 512- and 1024-point passes fall to ~0.5: three short passes beat two long ones from 2^19 on.
   const opts: WorkgroupPlanOptions = { minColumns: 8, ...options };
-  const rmax = Math.min(largestPassLength(limits, opts), options.maxPassLength ?? 256);
+  const largest = largestPassLength(limits, opts);
+  const rmax = Math.min(largest, options.maxPassLength ?? 256);
   if (rmax < 2) throw new UnsupportedError('the device holds no multi-pass FFT column in workgroup memory');
-  const lengths = passLengths(n, rmax);
+  let lengths = passLengths(n, rmax);
+  // One 512-point pass where it saves a third pass: 2^17 = 512·256 in 1.42 ms against 64·64·32 in 1.68
+  // (H200, split pass exchanges; a 512-point pass costs ~0.83 ms against ~0.6 for one of ≤ 256 points, so
+  // it pays only when it removes a pass: 512·512 tied with three, bench/results/2026-11-22-h200-sweep33).
+  if (options.maxPassLength === undefined && lengths.length === 3 && largest >= 512) {
+    const two = passLengths(n, 512);
+    if (two.length === 2 && two[1] <= 256) lengths = two;
+  }
   // The first pass (Ns = 1) reads its columns' elements n/R apart and writes each column as one row: with
   // 4 columns a workgroup instead of 8 it ran faster on an H200 for powers of two (C2C 2^15 first pass
   // 0.83 → 0.67 ms, 2^14 0.66 → 0.59, 2^18 0.62 → 0.58, 2^24 0.85 → 0.80), except a 128-point first pass
