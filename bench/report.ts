@@ -19,7 +19,7 @@ function load(path: string): Row[] {
 
 // Each table's anchors (cuFFT, cuSPARSE, CuPy) are measured in the same run as ours: EDM, convolution and
 // sparse FFT from bench/gpu-runs/final7.sh, the tridiagonal table from final14-tri.sh, the FFT tables from
-// final20.sh / final21.sh and shallow water from final16.sh (below).
+// final22.sh and shallow water from final16.sh (below).
 const run = 'bench/results/2026-11-22-h200-final7';
 const tri = load('bench/results/2026-11-22-h200-final14-tri/tri.jsonl');
 const triOld = load('bench/results/2026-11-22-h200-final14-tri/tri-old.jsonl');
@@ -29,17 +29,16 @@ const cupy = load(`${run}/cupy.jsonl`);
 const conv = load(`${run}/conv.jsonl`);
 // The R2C repeats table's cuFFT column from final17.sh.
 const cufft17 = load('bench/results/2026-11-22-h200-final17/cufft-r2c.jsonl');
-// The R2C, DCT-II and DHT tables from final20.sh, after the staged R2C outputs and the split exchange from
-// a half-length of 256; their "previous kernels" are commit 1565ad7 (before both), measured in the same run.
-const run20 = 'bench/results/2026-11-22-h200-final20';
-const r2r20 = (k: string) => ({ ours: load(`${run20}/${k}-2.jsonl`), anchors: load(`${run20}/cufft-extra.jsonl`), prev: load(`${run20}/${k}-old.jsonl`) });
-const r2c20 = { ours: load(`${run20}/r2c-2.jsonl`), anchors: load(`${run20}/cufft-r2c.jsonl`), prev: load(`${run20}/r2c-old.jsonl`) };
-// The C2C tables (powers of two, other lengths, 2-D) from final21.sh, after the split exchange from n = 128,
-// with the kernels of commit 1565ad7 and cuFFT in the same run.
-const run21 = 'bench/results/2026-11-22-h200-final21';
-const c2c21 = { ours: load(`${run21}/c2c-2.jsonl`), anchors: load(`${run21}/cufft-c2c.jsonl`), prev: load(`${run21}/c2c-old.jsonl`) };
-const odd21 = [...load(`${run21}/c2c-odd.jsonl`), ...load(`${run21}/c2c-2d.jsonl`)];
-const cufft21 = [...load(`${run21}/cufft-c2c.jsonl`), ...load(`${run21}/cufft-extra.jsonl`)];
+// Every FFT table (C2C, other lengths, 2-D, R2C, DCT-II, DHT) from final22.sh, with cuFFT / the CuPy
+// pipelines and, as "previous kernels", commit 1565ad7 measured in the same run.
+const run22 = 'bench/results/2026-11-22-h200-final22';
+const extra22 = load(`${run22}/cufft-extra.jsonl`);
+const r2r22 = (k: string) => ({ ours: load(`${run22}/${k}-2.jsonl`), anchors: extra22, prev: load(`${run22}/${k}-old.jsonl`) });
+const r2c22 = { ours: load(`${run22}/r2c-2.jsonl`), anchors: load(`${run22}/cufft-r2c.jsonl`), prev: load(`${run22}/r2c-old.jsonl`) };
+const c2c22 = { ours: load(`${run22}/c2c-2.jsonl`), anchors: load(`${run22}/cufft-c2c.jsonl`), prev: load(`${run22}/c2c-old.jsonl`) };
+const odd22 = [...load(`${run22}/c2c-odd.jsonl`), ...load(`${run22}/c2c-2d.jsonl`)];
+const oddOld22 = [...load(`${run22}/c2c-odd-old.jsonl`), ...load(`${run22}/c2c-2d-old.jsonl`)];
+const cufft22 = [...c2c22.anchors, ...extra22];
 const run16 = 'bench/results/2026-11-22-h200-final16';
 const swe = load(`${run16}/swe.jsonl`);
 const sweOld = load(`${run16}/swe-old.jsonl`);
@@ -48,8 +47,8 @@ const sfftOurs = load(`${run}/sfft.jsonl`);
 const sfftCu = load(`${run}/sfft-cufft.jsonl`);
 
 const f = (x: number | undefined, d = 3) => (x === undefined || !Number.isFinite(x) ? '—' : x >= 1000 ? x.toFixed(0) : x.toPrecision(d));
-const copy = c2c21.ours.find((r) => r.lib === 'device-copy')?.GBps as number;
-const cuCopy = c2c21.anchors.find((r) => r.lib === 'device-copy')?.GBps as number;
+const copy = c2c22.ours.find((r) => r.lib === 'device-copy')?.GBps as number;
+const cuCopy = c2c22.anchors.find((r) => r.lib === 'device-copy')?.GBps as number;
 
 function tableOf(headers: string[], rows: (string | number)[][]): string {
   return [`| ${headers.join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
@@ -131,10 +130,10 @@ function svgPlot(): string {
   const ymax = 4500;
   const y = (g: number) => H - B - (Math.min(g, ymax) / ymax) * (H - T - B);
   const series: [string, string, Row[], boolean][] = [
-    ['butterfly C2C', '#1f77b4', c2c21.ours.filter((r) => r.lib === 'butterfly' && r.kind === 'c2c' && Number.isInteger(Math.log2(r.N!))), false],
-    ['cuFFT C2C', '#ff7f0e', c2c21.anchors.filter((r) => r.lib === 'cuFFT' && r.kind === 'c2c' && r.log2N), false],
-    ['butterfly R2C', '#2ca02c', r2c20.ours.filter((r) => r.lib === 'butterfly' && r.kind === 'r2c'), true],
-    ['cuFFT R2C', '#d62728', r2c20.anchors.filter((r) => r.lib === 'cuFFT' && r.kind === 'r2c' && r.log2N), true],
+    ['butterfly C2C', '#1f77b4', c2c22.ours.filter((r) => r.lib === 'butterfly' && r.kind === 'c2c' && Number.isInteger(Math.log2(r.N!))), false],
+    ['cuFFT C2C', '#ff7f0e', c2c22.anchors.filter((r) => r.lib === 'cuFFT' && r.kind === 'c2c' && r.log2N), false],
+    ['butterfly R2C', '#2ca02c', r2c22.ours.filter((r) => r.lib === 'butterfly' && r.kind === 'r2c'), true],
+    ['cuFFT R2C', '#d62728', r2c22.anchors.filter((r) => r.lib === 'cuFFT' && r.kind === 'r2c' && r.log2N), true],
   ];
   const parts: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="12">`, `<rect width="${W}" height="${H}" fill="white"/>`];
   parts.push(`<text x="${W / 2}" y="22" text-anchor="middle" font-size="15">Batched FFT throughput on an NVIDIA H200 (2^27 elements, out of place; each kind with cuFFT in one run)</text>`);
@@ -154,19 +153,19 @@ function svgPlot(): string {
 
 writeFileSync('docs/fft-bandwidth.svg', svgPlot());
 
-const deviceName = String(c2c21.anchors.find((r) => r.device)?.device ?? 'GPU');
+const deviceName = String(c2c22.anchors.find((r) => r.device)?.device ?? 'GPU');
 const out: string[] = [];
 out.push(`# Benchmarks
 
 All numbers come from the project's own bench scripts, run on the lent **${deviceName}** (driver 580, Dawn
-\`webgpu\` 0.6.2 over Vulkan) on **2026-11-22**, with the anchors (cuFFT ${String(c2c21.anchors.find((r) => r.version)?.version ?? '')}, cuSPARSE, CuPy) measured **in the same run**
+\`webgpu\` 0.6.2 over Vulkan) on **2026-11-22**, with the anchors (cuFFT ${String(c2c22.anchors.find((r) => r.version)?.version ?? '')}, cuSPARSE, CuPy) measured **in the same run**
 on the same GPU. Data resident on the device, out of place, times are medians. The raw JSON lines are in
 \`bench/results/\`; this page is generated from them by \`npx tsx bench/report.ts > BENCHMARKS.md\`.
 
 Commands (on the GPU machine, after \`../shared/gpu-kit/prepare.sh\` and bundling the bench with esbuild;
-the runs are \`bench/gpu-runs/final21.sh\` (C2C: powers of two, other lengths, 2-D), \`final20.sh\` (R2C,
-DCT-II, DHT), \`final7.sh\` (EDM, convolution, sparse FFT), \`final14-tri.sh\` (tridiagonal) and
-\`final16.sh\` (shallow water); the sweeps behind the choices are the other scripts there):
+the runs are \`bench/gpu-runs/final22.sh\` (every FFT table: C2C, other lengths, 2-D, R2C, DCT-II, DHT),
+\`final7.sh\` (EDM, convolution, sparse FFT), \`final14-tri.sh\` (tridiagonal) and \`final16.sh\` (shallow
+water); the sweeps behind the choices are the other scripts there):
 
     node bench-fft.mjs --kind c2c --sizes 1-27            # and --kind r2c / dct2 / dht, --n 1000,…, --shape2d 1024x1024
     python3 anchor_cufft.py --kind c2c --total 27 --sizes 1-27   # and --kind r2c
@@ -186,66 +185,76 @@ write of the data. Device-copy bandwidth measured by our vec4 copy kernel in the
 
 ## Batched complex FFT (C2C), 2^27 complex64 in total
 
-${fftTable('c2c', 'c2c', 'cuFFT', c2c21)}
+${fftTable('c2c', 'c2c', 'cuFFT', c2c22)}
 
-From \`bench/gpu-runs/final21.sh\` (bench/results/2026-11-22-h200-final21), with cuFFT and the previous
-kernels (commit 1565ad7) in the same run. The change: the split exchange (real and imaginary parts in two
-rounds, half the workgroup memory) from n = 128 instead of 1024, which brought 128 … 512 from 0.55 to
-0.52 ms (…-final20 side sweep). Every N ≤ 2048 runs in one pass at the device-copy bandwidth (0.98–2.5×
-cuFFT; cuFFT itself falls below bandwidth for N ≤ 32). 4096 and 8192 stay single-pass but drop to 0.86 /
-0.64 of bandwidth: their 32–64 KiB of registers a workgroup leave few workgroups an SM, so loads, butterflies
-and exchanges hardly overlap. Beyond one workgroup (N ≥ 16384) the multi-pass kernels use passes of
-at most 256 points, so they need one pass more than cuFFT from 2^17 on — the main open performance gap.
+From \`bench/gpu-runs/final22.sh\` (bench/results/2026-11-22-h200-final22), with cuFFT and the previous
+kernels (commit 1565ad7) in the same run. What changed:
+- **Real and imaginary parts exchanged in two rounds** (half the workgroup memory of one vec2 round, so more
+  workgroups stay resident) in every single-workgroup FFT from n = 128 (was 1024): 128 … 512 from 0.55 to
+  0.51 ms, now at or above cuFFT (…-final20 side sweep), and in every multi-pass kernel: a 256-point pass
+  0.81 → 0.64 ms, a 128-point one 0.66 → 0.56–0.61 (…-sweep32). C2C 2^14 … 2^16 1.24–1.46 → 1.14–1.22 ms,
+  2^20 … 2^24 10–13% faster.
+- **One 512-point pass where it saves a third pass**: 2^17 = 512·256 in two passes, 1.73 → 1.42 ms. A
+  512-point pass costs ~0.83 ms against ~0.6 for one of at most 256 points, so two of them only tied with
+  three short passes at 2^18 (…-sweep33).
 
-Per-pass times (\`--breakdown\`, which times each kernel of a plan alone; …-sweep16 … -sweep20) show where it
-goes, for 2^27 elements (copy: 0.54 ms): 32-point passes run at copy speed (0.55–0.57 ms), 64-point ones at
-0.60, 128-point ones at 0.66 and 256-point ones at 0.81–0.85; 512- and 1024-point passes take 0.84–1.3 ms
-(…-sweep20), so two long passes still lose to three short ones. The first pass (which writes each column
-as one contiguous row) takes 4 columns a workgroup instead of 8 (256-point: 0.83 → 0.67 ms; 128-point
-from 2^20 on stays at 8, where 4 was slower); later passes lost with 4 (…-sweep17, -sweep18). Radix-32
-stages for 512- to 2048-point passes did not help (a 1024-point pass 32·32: 1.05–1.19 ms, …-sweep25). A data-movement probe with
-the same access pattern and no arithmetic (\`bench/pass-probe.ts\`, …-probe, …-sweep8) streams 256-byte
-column runs at copy speed and 64-byte runs at ~0.75 of it; 16 columns (128-byte runs) per workgroup were
-slower in the FFT kernels (…-sweep5, -sweep8, -sweep17).
+Every N ≤ 2048 runs in one pass at the device-copy bandwidth (0.99–2.5× cuFFT; cuFFT itself falls below
+bandwidth for N ≤ 32). 4096 and 8192 stay single-pass but drop to 0.85 / 0.64 of bandwidth: their 32–64 KiB of
+registers a workgroup leave few workgroups an SM, so loads, butterflies and exchanges hardly overlap. Beyond
+one workgroup (N ≥ 16384) the multi-pass kernels need one pass more than cuFFT from 2^18 on, because passes
+longer than 256 points run slower than two short ones — the main open performance gap.
+
+Per-pass times (\`--breakdown\`, which times each kernel of a plan alone), for 2^27 elements (copy: 0.54 ms):
+passes of 32 to 256 points run at 0.55–0.65 ms (…-sweep32, -sweep33), 512-point ones at 0.83–0.90 and
+1024-point ones at 0.89–1.11 (radix-32 stages made those no faster: a 1024-point pass 32·32 took 1.05–1.19,
+…-sweep25). The first pass (which writes each column as one contiguous row) takes 4 columns a workgroup
+instead of 8 (128-point from 2^20 on stays at 8, where 4 was slower); later passes lost with 4
+(…-sweep17, -sweep18). A data-movement probe with the same access pattern and no arithmetic
+(\`bench/pass-probe.ts\`, …-probe, …-sweep8) streams 256-byte column runs at copy speed and 64-byte runs at
+~0.75 of it; 16 columns (128-byte runs) per workgroup were slower in the FFT kernels (…-sweep5, -sweep8,
+-sweep17).
 
 ## Lengths that are not powers of two
 
 ${(() => {
-  const rows = odd21.filter((r) => r.lib === 'butterfly' && r.kind === 'c2c' && !Number.isInteger(Math.log2(r.N!)));
-  return tableOf(['N', 'batch', 'recipe', 'ours ms', 'ours GB/s', 'cuFFT ms', 'speed-up', 'rel. L2 err'], rows.map((o) => {
-    const c = cufft21.find((r) => r.kind === 'c2c' && r.N === o.N && !r.log2N);
+  const rows = odd22.filter((r) => r.lib === 'butterfly' && r.kind === 'c2c' && !Number.isInteger(Math.log2(r.N!)));
+  return tableOf(['N', 'batch', 'recipe', 'ours ms', 'previous kernels ms', 'ours GB/s', 'cuFFT ms', 'speed-up', 'rel. L2 err'], rows.map((o) => {
+    const c = cufft22.find((r) => r.kind === 'c2c' && r.N === o.N && !r.log2N);
+    const p = oddOld22.find((r) => r.kind === 'c2c' && r.N === o.N);
     const rec = o.recipe as { radices?: string };
-    return [String(o.N), String(o.batch), String(rec?.radices ?? '').replace(/\|/g, '/'), f(o.ms), f(o.GBps), c ? f(c.ms) : '—', c ? `**${(c.ms! / o.ms!).toFixed(2)}**` : '—', o.relErr ? (o.relErr as number).toExponential(1) : 'n/a'];
+    return [String(o.N), String(o.batch), String(rec?.radices ?? '').replace(/\|/g, '/'), f(o.ms), p ? f(p.ms) : '—', f(o.GBps), c ? f(c.ms) : '—', c ? `**${(c.ms! / o.ms!).toFixed(2)}**` : '—', o.relErr ? (o.relErr as number).toExponential(1) : 'n/a'];
   }));
 })()}
 
-1009 and 4099 are primes: Bluestein with L = 2048 / 8748, chirps fused into the passes.
+1009 and 4099 are primes: Bluestein with L = 2048 / 8748, chirps fused into the passes. Same run as the C2C
+table (final22); the split exchanges changed 1000 (0.754 → 0.673 ms) and 3^10 (2.30 → 2.17).
 
 ## 2-D batches
 
 ${(() => {
-  const rows = odd21.filter((r) => r.kind === 'c2c-2d');
-  return tableOf(['shape', 'batch', 'ours ms', 'ours GB/s', 'cuFFT ms', 'speed-up'], rows.map((o) => {
-    const c = cufft21.find((r) => r.kind === 'c2c-2d' && r.shape === o.shape);
-    return [String(o.shape), String(o.batch), f(o.ms), f(o.GBps), c ? f(c.ms) : '—', c ? `**${(c.ms! / o.ms!).toFixed(2)}**` : '—'];
+  const rows = odd22.filter((r) => r.kind === 'c2c-2d');
+  return tableOf(['shape', 'batch', 'ours ms', 'previous kernels ms', 'ours GB/s', 'cuFFT ms', 'speed-up'], rows.map((o) => {
+    const c = cufft22.find((r) => r.kind === 'c2c-2d' && r.shape === o.shape);
+    const p = oddOld22.find((r) => r.kind === 'c2c-2d' && r.shape === o.shape);
+    return [String(o.shape), String(o.batch), f(o.ms), p ? f(p.ms) : '—', f(o.GBps), c ? f(c.ms) : '—', c ? `**${(c.ms! / o.ms!).toFixed(2)}**` : '—'];
   }));
 })()}
 
 ## Real-to-complex FFT (R2C), 2^27 reals in total
 
-${fftTable('r2c', 'r2c', 'cuFFT', r2c20)}
+${fftTable('r2c', 'r2c', 'cuFFT', r2c22)}
 
-From \`bench/gpu-runs/final20.sh\` (bench/results/2026-11-22-h200-final20): cuFFT and the previous kernels
-(commit 1565ad7) in the same run. The change: **the split exchange from a half-length of 256** (real and
+From \`bench/gpu-runs/final22.sh\` (bench/results/2026-11-22-h200-final22): cuFFT and the previous kernels
+(commit 1565ad7) in the same run. What changed: **the split exchange from a half-length of 256** (real and
 imaginary parts through workgroup memory in two rounds, half the memory of one vec2 round, so more
-workgroups stay resident): N = 512 0.300 → 0.280 ms, N = 1024 0.310 → 0.268 (0.98× cuFFT), DHT and DCT-II
-alike (…-sweep31; N = 256 lost 2% and keeps the vec2 round). Tried and not kept (…-sweep25 … -sweep30):
-radix 32 for half-lengths 512 and 1024, 32 columns in the fused last pass, output rows at 32-byte
-boundaries (no change: the odd row length n/2 + 1 is not what the fused last pass pays for), 64- and
-128-invocation workgroups, and one workgroup for a 16384-point half-length (the \`split4\` exchange, see
-the DHT section). In this run 2^23 and 2^25 read 1.83 and 1.82 ms (the previous kernels 1.32 and 1.48) and
-the previous kernels' 2^27 2.14 (ours 1.48): the process-to-process variance of the largest sizes shown
-below, not the change, which does not touch these sizes' kernels.
+workgroups stay resident): N = 512 0.301 → 0.281 ms, N = 1024 0.310 → 0.267 (0.99× cuFFT), DHT and DCT-II
+alike (…-sweep31; N = 256 lost 2% and keeps the vec2 round); and in the multi-pass kernels but the fused
+last pass, whose mirror-column post-processing reads vec2 rows (2^16 … 2^25 3–8% faster). Tried and not kept
+(…-sweep25 … -sweep30, -sweep33): radix 32 for half-lengths 512 and 1024, 32 columns in the fused last pass,
+output rows at 32-byte boundaries (no change: the odd row length n/2 + 1 is not what the fused last pass
+pays for), 64- and 128-invocation workgroups, a 512-point pass (R2C 2^18 0.98 → 1.02 ms), and one workgroup
+for a 16384-point half-length (the \`split4\` exchange, see the DHT section). In this run our 2^27 read
+3.42 ms (the previous kernels 1.65): the process-to-process variance of the largest sizes shown below.
 
 How the R2C kernels work (each measured against the kernels before it in alternating processes,
 …-sweep12 … -sweep15, -sweep18):
@@ -292,14 +301,14 @@ run) is not understood.
 The anchor is the straightforward GPU pipeline: (DCT-II) a gather kernel for Makhoul's permutation, cuFFT
 R2C and a post-processing kernel; (DHT) cuFFT R2C and a post-processing kernel (CuPy RawKernels). Ours fuses
 the permutation and the post-processing into the FFT's own first and last passes; the paired last stage and
-the twiddle change above apply to both. Both tables are from \`bench/gpu-runs/final20.sh\`
-(bench/results/2026-11-22-h200-final20): ours, the anchor, and as "previous kernels" commit 1565ad7, before
-the staged outputs below and the split exchange of the R2C section, in one run (…-final19 measured the
+the twiddle change above apply to both. Both tables are from \`bench/gpu-runs/final22.sh\`
+(bench/results/2026-11-22-h200-final22): ours, the anchor, and as "previous kernels" commit 1565ad7, before
+the staged outputs below and the split exchanges of the R2C section, in one run (…-final19 measured the
 staged outputs alone).
 
 ### DCT-II
 
-${fftTable('dct2', 'dct2', 'cuFFT+kernels', r2r20('dct2'))}
+${fftTable('dct2', 'dct2', 'cuFFT+kernels', r2r22('dct2'))}
 
 Multi-pass DCT-II does its post-processing in the last pass, as the DHT does: the DCT hooks' second output
 uses aux[N − k] = −i·conj(aux[k]) (one quarter-root entry a pair of outputs), and the fused pass forms aux[k]
@@ -309,7 +318,7 @@ post-processing kernel (…-sweep21, -sweep22).
 
 ### DHT
 
-${fftTable('dht', 'dht', 'cuFFT+kernels', r2r20('dht'))}
+${fftTable('dht', 'dht', 'cuFFT+kernels', r2r22('dht'))}
 
 **Staged outputs (N = 64: DHT 0.600 → 0.338 ms, DCT-II 0.548 → 0.367).** The half-length 32 runs 4
 invocations a problem, so each invocation's real outputs h_k and h_{N−k} were 16-byte runs: stores that
