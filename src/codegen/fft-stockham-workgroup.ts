@@ -342,7 +342,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     // The last stage has read workgroup memory (exchange or staged load) before a column store overwrites it.
     if (last && (pass?.store === 'column' || pass?.store === 'rows' || (r2cPost && !staging && !splitPost && !pairedLast))) body.push('workgroupBarrier();');
     for (const b of blocks) body.push(...b);
-    if (last && r2cPass) body.push(...r2cPassPost(recipe, paddedN, pad, variant.scale, io.custom?.wrq ? io.realLength : 0));
+    if (last && r2cPass) body.push(...r2cPassPost(recipe, paddedN, pad, variant.scale, io.custom?.wrq ? io.realLength : 0, splitPost));
     else if (last && pairedLast) body.push(...r2cPostPaired(recipe, variant.scale, stageOut ? paddedN : 0));
     else if (last && splitPost) body.push(...r2cPostSplit(recipe, pad, variant.scale));
     else if (last && r2cPost) body.push(...r2cPostCode(recipe, paddedN, staging, pad, variant.scale, stageOut));
@@ -502,7 +502,7 @@ export function r2cPassFusable(r: WorkgroupFftRecipe): boolean {
   const p = r.pass;
   return (
     !!p && p.loads === 'direct' && !p.batchFastest && p.stride > 1 && p.stride * r.n === p.total && p.stride % 2 === 0 &&
-    r.problemsPerWorkgroup % 2 === 0 && r.exchange === 'complex'
+    r.problemsPerWorkgroup % 2 === 0 && (r.exchange === 'complex' || r.exchange === 'split')
   );
 }
 
@@ -527,13 +527,14 @@ function r2cPassAddressing(recipe: WorkgroupFftRecipe): string[] {
 }
 
 /** The R2C post-processing of a fused last pass: output k = j + e·Ns from z_k and its mirror. */
-function r2cPassPost(recipe: WorkgroupFftRecipe, rowStride: number, pad: (e: string) => string, scale: number, quarterN = 0): string[] {
+function r2cPassPost(recipe: WorkgroupFftRecipe, rowStride: number, pad: (e: string) => string, scale: number, quarterN = 0, split = false): string[] {
   const { n, invocationsPerProblem: L, problemsPerWorkgroup: B } = recipe;
   const ns = recipe.pass!.stride;
   const H = B / 2;
   const M = n * ns;
   const count = Math.ceil(n / L);
   const sc = scale === 1 ? '' : ` * ${f32(scale)}`;
+  if (split) return r2cPassPostSplit(recipe, rowStride, pad, sc, quarterN);
   // Unrolled, with one table read an invocation, issued before the outputs: output k = pj + (t + iL)·Ns
   // uses W^(pj + t·Ns) · W^(iL·Ns), a constant factor (a rolled loop waited one global-memory latency
   // per iteration, which made the fused pass slower than a separate post-processing kernel on an H200).
@@ -560,6 +561,72 @@ function r2cPassPost(recipe: WorkgroupFftRecipe, rowStride: number, pad: (e: str
       `  if (k == 0u) { ${out(`${M}u`, `vec2<f32>(a.x - a.y, 0.0)${sc}`, quarter(M, 'vec2<f32>(1.0, 0.0)'))} }`,
       '}',
     );
+  }
+  return lines;
+}
+
+/**
+ * r2cPassPost with a split exchange: the last stage's values stay in registers and go through workgroup
+ * memory one component at a time (rows of f32, half the memory of vec2 rows, so more workgroups stay
+ * resident); each invocation gathers z_k and its mirror for its outputs in the two rounds, then writes them.
+ */
+function r2cPassPostSplit(recipe: WorkgroupFftRecipe, rowStride: number, pad: (e: string) => string, sc: string, quarterN: number): string[] {
+  const { n, invocationsPerProblem: L, problemsPerWorkgroup: B } = recipe;
+  const ns = recipe.pass!.stride;
+  const H = B / 2;
+  const M = n * ns;
+  const count = Math.ceil(n / L);
+  const guard = (i: number) => ((i + 1) * L <= n ? 'live' : `live && t + ${i * L}u < ${n}u`);
+  const lines = [`let partner = select(local_problem + ${H}u, local_problem - ${H}u, hi_slot);`];
+  for (let i = 0; i < count; i++) {
+    // Output e = t + iL of column pj pairs with element pe of column slot ps (see r2cPassFusable).
+    lines.push(
+      `let e${i} = t + ${i * L}u;`,
+      `var ps${i} = partner;`,
+      `var pe${i} = ${n - 1}u - e${i};`,
+      `if (pj == 0u) { ps${i} = local_problem; pe${i} = (${n}u - e${i}) % ${n}u; } else if (pj == ${ns / 2}u) { ps${i} = local_problem; }`,
+      `var pa${i} = vec2<f32>(0.0);`,
+      `var pb${i} = vec2<f32>(0.0);`,
+    );
+  }
+  for (const comp of ['x', 'y']) {
+    // Every invocation has finished reading workgroup memory (the last exchange or the previous round).
+    lines.push('workgroupBarrier();', ...lastStageWrites(recipe, pad, `.${comp}`), 'workgroupBarrier();');
+    for (let i = 0; i < count; i++) {
+      lines.push(`if (${guard(i)}) { pa${i}.${comp} = sh[sbase + ${pad(`e${i}`)}]; pb${i}.${comp} = sh[ps${i} * ${rowStride}u + ${pad(`pe${i}`)}]; }`);
+    }
+  }
+  // One table read an invocation (W^(pj + t·Ns), then constant factors), as in r2cPassPost; the twiddles
+  // are formed inline in each output's block to keep registers for the gathered pairs.
+  lines.push('var wt = vec2<f32>(0.0);', `if (${guard(0)}) { wt = rtw[pj + t * ${ns}u]; }`);
+  if (quarterN) lines.push('var qt = vec2<f32>(0.0);', `if (${guard(0)}) { qt = aux[pj + t * ${ns}u]; }`);
+  const quarter = (e: number, v: string) => rootTimes(v, e, 4 * quarterN);
+  const out = (k: string, v: string, q: string) => (quarterN ? `wrq(out_base, ${k}, ${v}, ${q});` : `st(out_base, ${k}, ${v});`);
+  for (let i = 0; i < count; i++) {
+    lines.push(
+      `if (${guard(i)}) {`,
+      `  let k = pj + e${i} * ${ns}u;`,
+      `  let w = ${rootTimes('wt', i * L * ns, 2 * M)};`,
+      `  ${out('k', `r2cOut(pa${i}, vec2<f32>(pb${i}.x, -pb${i}.y), w)${sc}`, quarter(i * L * ns, 'qt'))}`,
+      `  if (k == 0u) { ${out(`${M}u`, `vec2<f32>(pa${i}.x - pa${i}.y, 0.0)${sc}`, quarter(M, 'vec2<f32>(1.0, 0.0)'))} }`,
+      '}',
+    );
+  }
+  return lines;
+}
+
+/** The last stage's values (component comp, '' for vec2) written into the row in natural order. */
+function lastStageWrites(recipe: WorkgroupFftRecipe, pad: (e: string) => string, comp: string): string[] {
+  const { n, stages, invocationsPerProblem: L } = recipe;
+  const st = stages[stages.length - 1];
+  const nb = n / st.radix;
+  const lines: string[] = [];
+  for (let m = 0; m < st.butterfliesPerInvocation; m++) {
+    const j = `(t + ${m * L}u)`;
+    const guard = st.butterfliesPerInvocation * L === nb ? '' : `if (${j} < ${nb}u) `;
+    const stmts = [];
+    for (let k = 0; k < st.radix; k++) stmts.push(`sh[sbase + ${pad(writeIndex(j, k, st.stride, st.radix, nb))}] = v${m * st.radix + k}${comp};`);
+    lines.push(`${guard}{ ${stmts.join(' ')} }`);
   }
   return lines;
 }
@@ -637,9 +704,7 @@ function r2cPostPaired(recipe: WorkgroupFftRecipe, scale: number, stagedRow = 0)
  * workgroup and more workgroups stay resident.
  */
 function r2cPostSplit(recipe: WorkgroupFftRecipe, pad: (e: string) => string, scale: number): string[] {
-  const { n: M, stages, invocationsPerProblem: L } = recipe;
-  const st = stages[stages.length - 1];
-  const nb = M / st.radix;
+  const { n: M, invocationsPerProblem: L } = recipe;
   // An invocation takes the pairs (k, M − k), k ≤ M/2, and writes both outputs: half the registers of
   // gathering both partners for every k (those spilled at M = 8192), and each z read once per round.
   const half = M >> 1;
@@ -649,15 +714,7 @@ function r2cPostSplit(recipe: WorkgroupFftRecipe, pad: (e: string) => string, sc
   for (let i = 0; i < count; i++) lines.push(`var pa${i}: vec2<f32>;`, `var pb${i}: vec2<f32>;`);
   for (const comp of ['x', 'y']) {
     // Every invocation has finished reading workgroup memory (exchange or the previous round).
-    lines.push('workgroupBarrier();');
-    for (let m = 0; m < st.butterfliesPerInvocation; m++) {
-      const j = `(t + ${m * L}u)`;
-      const guard = st.butterfliesPerInvocation * L === nb ? '' : `if (${j} < ${nb}u) `;
-      const stmts = [];
-      for (let k = 0; k < st.radix; k++) stmts.push(`sh[sbase + ${pad(writeIndex(j, k, st.stride, st.radix, nb))}] = v${m * st.radix + k}.${comp};`);
-      lines.push(`${guard}{ ${stmts.join(' ')} }`);
-    }
-    lines.push('workgroupBarrier();');
+    lines.push('workgroupBarrier();', ...lastStageWrites(recipe, pad, `.${comp}`), 'workgroupBarrier();');
     for (let i = 0; i < count; i++) {
       const k = `(t + ${i * L}u)`;
       lines.push(`if (${k} <= ${half}u) { pa${i}.${comp} = sh[sbase + ${pad(k)}]; pb${i}.${comp} = sh[sbase + ${pad(`(${M}u - ${k}) % ${M}u`)}]; }`);

@@ -158,9 +158,15 @@ test('multi-pass R2C: post-processing fused into the last pass (mirror column pa
     const rows = new Float64Array(batch * N);
     for (let b = 0; b < batch; b++) for (let i = 0; i < N; i++) rows[b * N + i] = x[input.offset + b * input.dist + i];
     const ref = await api.rfft(rows, { shape: [batch, N], backend: 'cpu' });
-    for (const r2cPostKernel of [false, true]) {
-      const plan = await WebGpuFft.create(ctx, fftProblem({ n: N, batch, direction: 'forward', input, output }), { real: 'r2c', r2cPostKernel });
+    // The fused last pass exchanges real and imaginary parts in two rounds by default, vec2 rows with
+    // lastPassExchange 'complex'.
+    for (const [r2cPostKernel, lastPassExchange] of [[false, undefined], [false, 'complex'], [true, undefined]] as const) {
+      const plan = await WebGpuFft.create(ctx, fftProblem({ n: N, batch, direction: 'forward', input, output }), { real: 'r2c', r2cPostKernel, lastPassExchange });
       assert.equal(plan.recipe.algorithm, 'stockham-multipass', `N=${N}: multi-pass recipe`);
+      if (plan.recipe.algorithm === 'stockham-multipass' && !r2cPostKernel) {
+        const ex = plan.recipe.passes[plan.recipe.passes.length - 1].exchange;
+        assert.equal(ex, lastPassExchange ?? 'split', `N=${N} last pass exchange`);
+      }
       // The fused form has one kernel per pass; the unfused one adds the post-processing kernel.
       const fused = !r2cPostKernel;
       assert.equal(plan.kernelNames.some((k) => k.startsWith('r2c-post')), !fused, `N=${N} kernels ${plan.kernelNames}`);

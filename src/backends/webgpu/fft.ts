@@ -201,10 +201,9 @@ export class WebGpuFft {
           const fuse = !options.r2cPostKernel && (options.r2cFused || !custom || !!custom.fusedPost);
           // One planning call: the wide last pass where 16 columns fit, else the default columns.
           let wide: FftRecipe | null = null;
-          // The fused last pass pairs mirror columns through vec2 rows (r2cPassFusable): a complex exchange.
           // Passes of at most 256 points: the one 512-point pass that saves C2C 2^17 a third pass made
           // R2C 2^18 slower (0.98 → 1.02 ms, …-sweep33).
-          const fusedOptions = fuse ? { lastPassExchange: 'complex' as const, maxPassLength: 256, ...options } : options;
+          const fusedOptions = fuse ? { maxPassLength: 256, ...options } : options;
           if (fuse && !options.lastPassColumns) {
             try {
               wide = planFft(m, problem.batch, ctx.limits, { ...fusedOptions, lastPassColumns: FUSED_R2C_COLUMNS });
