@@ -27,14 +27,15 @@ const cusparse = load('bench/results/2026-11-22-h200-final14-tri/cusparse.jsonl'
 const edm = load(`${run}/edm.jsonl`);
 const cupy = load(`${run}/cupy.jsonl`);
 const conv = load(`${run}/conv.jsonl`);
-// The R2C repeats table's cuFFT column from final17.sh.
-const cufft17 = load('bench/results/2026-11-22-h200-final17/cufft-r2c.jsonl');
 // Every FFT table (C2C, other lengths, 2-D, R2C, DCT-II, DHT) from final22.sh, with cuFFT / the CuPy
 // pipelines and, as "previous kernels", commit 1565ad7 measured in the same run.
 const run22 = 'bench/results/2026-11-22-h200-final22';
 const extra22 = load(`${run22}/cufft-extra.jsonl`);
-const r2r22 = (k: string) => ({ ours: load(`${run22}/${k}-2.jsonl`), anchors: extra22, prev: load(`${run22}/${k}-old.jsonl`) });
-const r2c22 = { ours: load(`${run22}/r2c-2.jsonl`), anchors: load(`${run22}/cufft-r2c.jsonl`), prev: load(`${run22}/r2c-old.jsonl`) };
+// R2C, DCT-II and DHT from final23.sh, after the fused R2C last pass took the split exchange (the C2C
+// kernels are the same as in final22).
+const run23 = 'bench/results/2026-11-22-h200-final23';
+const r2r23 = (k: string) => ({ ours: load(`${run23}/${k}-2.jsonl`), anchors: load(`${run23}/cufft-extra.jsonl`), prev: load(`${run23}/${k}-old.jsonl`) });
+const r2c23 = { ours: load(`${run23}/r2c-2.jsonl`), anchors: load(`${run23}/cufft-r2c.jsonl`), prev: load(`${run23}/r2c-old.jsonl`) };
 const c2c22 = { ours: load(`${run22}/c2c-2.jsonl`), anchors: load(`${run22}/cufft-c2c.jsonl`), prev: load(`${run22}/c2c-old.jsonl`) };
 const odd22 = [...load(`${run22}/c2c-odd.jsonl`), ...load(`${run22}/c2c-2d.jsonl`)];
 const oddOld22 = [...load(`${run22}/c2c-odd-old.jsonl`), ...load(`${run22}/c2c-2d-old.jsonl`)];
@@ -132,8 +133,8 @@ function svgPlot(): string {
   const series: [string, string, Row[], boolean][] = [
     ['butterfly C2C', '#1f77b4', c2c22.ours.filter((r) => r.lib === 'butterfly' && r.kind === 'c2c' && Number.isInteger(Math.log2(r.N!))), false],
     ['cuFFT C2C', '#ff7f0e', c2c22.anchors.filter((r) => r.lib === 'cuFFT' && r.kind === 'c2c' && r.log2N), false],
-    ['butterfly R2C', '#2ca02c', r2c22.ours.filter((r) => r.lib === 'butterfly' && r.kind === 'r2c'), true],
-    ['cuFFT R2C', '#d62728', r2c22.anchors.filter((r) => r.lib === 'cuFFT' && r.kind === 'r2c' && r.log2N), true],
+    ['butterfly R2C', '#2ca02c', r2c23.ours.filter((r) => r.lib === 'butterfly' && r.kind === 'r2c'), true],
+    ['cuFFT R2C', '#d62728', r2c23.anchors.filter((r) => r.lib === 'cuFFT' && r.kind === 'r2c' && r.log2N), true],
   ];
   const parts: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="12">`, `<rect width="${W}" height="${H}" fill="white"/>`];
   parts.push(`<text x="${W / 2}" y="22" text-anchor="middle" font-size="15">Batched FFT throughput on an NVIDIA H200 (2^27 elements, out of place; each kind with cuFFT in one run)</text>`);
@@ -163,7 +164,7 @@ on the same GPU. Data resident on the device, out of place, times are medians. T
 \`bench/results/\`; this page is generated from them by \`npx tsx bench/report.ts > BENCHMARKS.md\`.
 
 Commands (on the GPU machine, after \`../shared/gpu-kit/prepare.sh\` and bundling the bench with esbuild;
-the runs are \`bench/gpu-runs/final22.sh\` (every FFT table: C2C, other lengths, 2-D, R2C, DCT-II, DHT),
+the runs are \`bench/gpu-runs/final22.sh\` (C2C, other lengths, 2-D), \`final23.sh\` (R2C, DCT-II, DHT),
 \`final7.sh\` (EDM, convolution, sparse FFT), \`final14-tri.sh\` (tridiagonal) and \`final16.sh\` (shallow
 water); the sweeps behind the choices are the other scripts there):
 
@@ -242,19 +243,25 @@ ${(() => {
 
 ## Real-to-complex FFT (R2C), 2^27 reals in total
 
-${fftTable('r2c', 'r2c', 'cuFFT', r2c22)}
+${fftTable('r2c', 'r2c', 'cuFFT', r2c23)}
 
-From \`bench/gpu-runs/final22.sh\` (bench/results/2026-11-22-h200-final22): cuFFT and the previous kernels
-(commit 1565ad7) in the same run. What changed: **the split exchange from a half-length of 256** (real and
-imaginary parts through workgroup memory in two rounds, half the memory of one vec2 round, so more
-workgroups stay resident): N = 512 0.301 → 0.281 ms, N = 1024 0.310 → 0.267 (0.99× cuFFT), DHT and DCT-II
-alike (…-sweep31; N = 256 lost 2% and keeps the vec2 round); and in the multi-pass kernels but the fused
-last pass, whose mirror-column post-processing reads vec2 rows (2^16 … 2^25 3–8% faster). Tried and not kept
-(…-sweep25 … -sweep30, -sweep33): radix 32 for half-lengths 512 and 1024, 32 columns in the fused last pass,
-output rows at 32-byte boundaries (no change: the odd row length n/2 + 1 is not what the fused last pass
-pays for), 64- and 128-invocation workgroups, a 512-point pass (R2C 2^18 0.98 → 1.02 ms), and one workgroup
-for a 16384-point half-length (the \`split4\` exchange, see the DHT section). In this run our 2^27 read
-3.42 ms (the previous kernels 1.65): the process-to-process variance of the largest sizes shown below.
+From \`bench/gpu-runs/final23.sh\` (bench/results/2026-11-22-h200-final23): cuFFT and the previous kernels
+(commit 1565ad7) in the same run. What changed:
+- **The split exchange from a half-length of 256** (real and imaginary parts through workgroup memory in two
+  rounds, half the memory of one vec2 round, so more workgroups stay resident): N = 512 0.302 → 0.280 ms,
+  N = 1024 0.310 → 0.268 (0.99× cuFFT), DHT and DCT-II alike (…-sweep31; N = 256 lost 2% and keeps the vec2
+  round).
+- **The same in every multi-pass kernel, the fused last pass included**: its mirror-column post-processing
+  now gathers z_k and z_{M−k} one component at a time from f32 rows (\`r2cPassPostSplit\`). That pass went
+  from 0.49 to 0.40 ms at 2^15 and from 0.60 to 0.50 from 2^22 on (…-sweep34); R2C 2^15 … 2^17 0.79–0.91 →
+  0.68–0.77 ms, 2^22 … 2^25 1.26–1.48 → 1.09–1.25.
+
+Tried and not kept (…-sweep25 … -sweep30, -sweep33): radix 32 for half-lengths 512 and 1024, 32 columns in
+the fused last pass, output rows at 32-byte boundaries (no change: the odd row length n/2 + 1 is not what
+the fused last pass pays for), 64- and 128-invocation workgroups, a 512-point pass (R2C 2^18 0.98 → 1.02
+ms), and one workgroup for a 16384-point half-length (the \`split4\` exchange, see the DHT section). In
+this run 2^26 and 2^27 read 1.55 and 1.90 ms: the process-to-process variance of the largest sizes shown
+below.
 
 How the R2C kernels work (each measured against the kernels before it in alternating processes,
 …-sweep12 … -sweep15, -sweep18):
@@ -277,38 +284,36 @@ Multi-pass R2C does its post-processing in its last pass: a workgroup takes 8 mi
 (j, Ns − j), so z_k and z_{M−k} meet in its workgroup memory (\`r2cPassFusable\`), with no separate kernel
 (…-sweep9: 2^15 0.86 against 0.99 ms, 2^27 1.61 against 1.77 with the separate kernel).
 
-The largest sizes vary between processes. Three short fresh processes each (\`bench/gpu-runs/repeat17.sh\`,
-bench/results/2026-11-22-h200-repeat17), ms:
+The largest sizes vary between processes. Three short fresh processes each, alternating with the previous
+kernels, in the same run (final23), ms:
 
 ${(() => {
-  const rep = ['new', 'old'].flatMap((b) => [1, 2, 3].flatMap((i) => load(`bench/results/2026-11-22-h200-repeat17/r2c-${b}-${i}.jsonl`).filter((r) => r.lib === 'butterfly').map((r) => ({ ...r, b }))));
+  const rep = ['new', 'old'].flatMap((b) => [1, 2, 3].flatMap((i) => load(`${run23}/repeat-r2c-${b}-${i}.jsonl`).filter((r) => r.lib === 'butterfly').map((r) => ({ ...r, b }))));
   const ns = [...new Set(rep.map((r) => r.N!))].sort((x, y) => x - y);
-  return tableOf(['N', 'these kernels', 'previous kernels', 'cuFFT (final17)'], ns.map((n) => {
+  return tableOf(['N', 'these kernels', 'previous kernels', 'cuFFT'], ns.map((n) => {
     const col = (b: string) => rep.filter((r) => r.b === b && r.N === n).map((r) => f(r.ms)).join(', ');
-    const c = cufft17.find((r) => r.lib === 'cuFFT' && r.kind === 'r2c' && r.N === n);
+    const c = r2c23.anchors.find((r) => r.lib === 'cuFFT' && r.kind === 'r2c' && r.N === n);
     return [String(n), col('new'), col('old'), c ? f(c.ms) : '—'];
   }));
 })()}
 
-In the final17 process above, 2^25 and 2^27 read 2.36 and 2.04 ms. In fresh processes 2^24 and 2^25 ran
-1.42 and 1.47–1.48 ms every time (previous kernels 1.48 and 1.54–1.55); 2^26 and 2^27 (batches 2 and 1)
-ran 1.48–1.49 ms in some processes and 1.7–3.6 ms in others, the previous kernels 1.61 in five of six. The
-slowdown of some processes at some sizes (seen with every kind, also with the previous kernels in the final7
-run) is not understood.
+2^24, 2^25 and 2^27 ran the same in every fresh process (ours 1.22, 1.25 and 1.41 ms); 2^26 (batch 2) read
+1.56–3.72 ms for both kernel sets, and the previous kernels' 2^27 1.48–2.20. The slowdown of some processes
+at some sizes (seen with every kind, also with older kernels in earlier runs) is not understood.
 
 ## DCT-II and Hartley transform against cuFFT R2C + separate kernels (2^27 reals in total)
 
 The anchor is the straightforward GPU pipeline: (DCT-II) a gather kernel for Makhoul's permutation, cuFFT
 R2C and a post-processing kernel; (DHT) cuFFT R2C and a post-processing kernel (CuPy RawKernels). Ours fuses
 the permutation and the post-processing into the FFT's own first and last passes; the paired last stage and
-the twiddle change above apply to both. Both tables are from \`bench/gpu-runs/final22.sh\`
-(bench/results/2026-11-22-h200-final22): ours, the anchor, and as "previous kernels" commit 1565ad7, before
+the twiddle change above apply to both. Both tables are from \`bench/gpu-runs/final23.sh\`
+(bench/results/2026-11-22-h200-final23): ours, the anchor, and as "previous kernels" commit 1565ad7, before
 the staged outputs below and the split exchanges of the R2C section, in one run (…-final19 measured the
 staged outputs alone).
 
 ### DCT-II
 
-${fftTable('dct2', 'dct2', 'cuFFT+kernels', r2r22('dct2'))}
+${fftTable('dct2', 'dct2', 'cuFFT+kernels', r2r23('dct2'))}
 
 Multi-pass DCT-II does its post-processing in the last pass, as the DHT does: the DCT hooks' second output
 uses aux[N − k] = −i·conj(aux[k]) (one quarter-root entry a pair of outputs), and the fused pass forms aux[k]
@@ -318,7 +323,7 @@ post-processing kernel (…-sweep21, -sweep22).
 
 ### DHT
 
-${fftTable('dht', 'dht', 'cuFFT+kernels', r2r22('dht'))}
+${fftTable('dht', 'dht', 'cuFFT+kernels', r2r23('dht'))}
 
 **Staged outputs (N = 64: DHT 0.600 → 0.338 ms, DCT-II 0.548 → 0.367).** The half-length 32 runs 4
 invocations a problem, so each invocation's real outputs h_k and h_{N−k} were 16-byte runs: stores that
@@ -328,13 +333,15 @@ copy of whole rows (…-sweep26). Staging where the runs already fill a sector (
 5–30% there, as did 64- and 128-invocation workgroups at every N ≤ 2048 (…-sweep30) and radix 32 for
 half-lengths 512 … 1024 (…-sweep28).
 
-Where the DHT stays short of 1.5× (2^14 and up), it is the R2C underneath: the anchor is one cuFFT R2C plus
-one light kernel, and our multi-pass R2C is 0.6–0.9× cuFFT. From 2^15 on two passes are needed, and two
-passes cannot beat two device copies (2 × 0.27 ms for 2^27 reals, against the 0.51 ms that 1.5× of the
-0.765 ms anchor at 2^15 allows). One pass of a 16384-point half-length fits a 48 KiB workgroup only by
-exchanging in four rounds (the \`split4\` exchange, option \`exchange: 'split4'\`), and its 128 KiB of
-registers a workgroup leave one workgroup an SM: DHT 2^15 0.850 against 0.867 ms in two passes, R2C 0.821
-against 0.795, C2C 16384 1.44 against 1.25 (…-sweep27), so it is not the default.
+The split exchanges of the R2C section took the multi-pass DHT from 0.86–1.05 ms to 0.73–1.04 (2^15: 0.90×
+→ 1.05×, 2^17: 1.15× → 1.40×). Where it stays short of 1.5× (2^14 and up), it is the R2C underneath: the
+anchor is one cuFFT R2C plus one light kernel, and our multi-pass R2C is 0.68–1.09× cuFFT. From 2^15 on two
+passes are needed, and two passes cannot beat two device copies (2 × 0.27 ms for 2^27 reals, against the
+0.51 ms that 1.5× of the 0.764 ms anchor at 2^15 allows). One pass of a 16384-point half-length fits a 48 KiB
+workgroup only by exchanging in four rounds (the \`split4\` exchange, option \`exchange: 'split4'\`), and
+its 128 KiB of registers a workgroup leave one workgroup an SM: DHT 2^15 0.850 against 0.867 ms in two passes
+of the kernels before the split pass exchanges, R2C 0.821 against 0.795, C2C 16384 1.44 against 1.25
+(…-sweep27), so it is not the default.
 
 ## Tridiagonal systems, 2^24 rows in total (Mrows/s)
 
