@@ -6,7 +6,7 @@
  * pass length is the largest that fits workgroup memory with enough neighbouring columns per workgroup
  * for contiguous loads (4 columns × 8 bytes = one 32-byte memory sector); lengths balanced across passes.
  */
-import { ArgumentError, UnsupportedError } from '../errors.js';
+import { ArgumentError, DeviceLimitError, UnsupportedError } from '../errors.js';
 import type { FftRecipe, MultiPassFftRecipe, WorkgroupFftRecipe } from './fft-recipe.js';
 import { isPowerOfTwo, planWorkgroupFft, type PlannerLimits, type WorkgroupPlanOptions } from './fft-workgroup.js';
 
@@ -114,15 +114,27 @@ export function planMultiPass(
   // from 2^20 on (0.67 → 0.69–0.73), which keeps 8 (bench/results/2026-11-22-h200-sweep18). Later passes
   // lost with 4 (…-sweep17).
   const firstColumns = options.firstPassColumns ?? (isPowerOfTwo(n) && !batchFastest && !(lengths[0] === 128 && n >= 1 << 20) ? 4 : undefined);
+  // The last pass (strided stores) with 16 columns a workgroup (128-byte runs) from 2^20 on: with split
+  // exchanges its workgroup memory stays small, and on an H200 it ran 0.64–0.77 → 0.57–0.67 ms for 2^20 …
+  // 2^24 (C2C 2^21: 1.86 → 1.74 ms); below 2^20 it was no better (bench/results/2026-11-22-h200-sweep35).
+  const wideLast = isPowerOfTwo(n) && n >= 1 << 20 && !batchFastest && lengths.length > 1 ? 16 : undefined;
   const passes: WorkgroupFftRecipe[] = [];
   let stride = 1;
   for (const [i, r] of lengths.entries()) {
     const last = i === lengths.length - 1;
-    const cols = last && options.lastPassColumns
-      ? { minColumns: options.lastPassColumns }
-      : i === 0 && firstColumns ? { minColumns: firstColumns } : {};
+    const lastCols = last ? options.lastPassColumns ?? wideLast : undefined;
+    const cols = lastCols ? { minColumns: lastCols } : i === 0 && firstColumns ? { minColumns: firstColumns } : {};
     const ex = last && options.lastPassExchange ? { passExchange: options.lastPassExchange } : {};
-    passes.push(planWorkgroupFft(r, batch * (n / r), limits, { ...opts, ...cols, ...ex, pass: { total: n, stride, batchFastest } }));
+    const plan = (c: WorkgroupPlanOptions) => planWorkgroupFft(r, batch * (n / r), limits, { ...opts, ...c, ...ex, pass: { total: n, stride, batchFastest } });
+    let recipe: WorkgroupFftRecipe;
+    try {
+      recipe = plan(cols);
+    } catch (e) {
+      // The wide default only where it fits the device; an explicit lastPassColumns is the caller's.
+      if (!(e instanceof DeviceLimitError) || options.lastPassColumns || !wideLast) throw e;
+      recipe = plan({});
+    }
+    passes.push(recipe);
     stride *= r;
   }
   return { algorithm: 'stockham-multipass', n, lengths, passes, bytesPerProblem: 16 * n * passes.length };

@@ -148,3 +148,18 @@ test('pairedLastRadices: product n, radices ≤ maxRadix, an even number of last
   // A plan whose last stage already pairs is left as it is.
   assert.deepEqual(planWorkgroupFft(1024, 64, limits, { maxRadix: 16, evenLastButterflies: true }).radices, planWorkgroupFft(1024, 64, limits, { maxRadix: 16 }).radices);
 });
+
+test('multi-pass defaults: split pass exchanges, one 512-point pass for 2^17, 16-column last pass from 2^20', async () => {
+  const { planMultiPass } = await import('../../src/planner/fft-multipass.js');
+  const p17 = planMultiPass(1 << 17, 4, H200);
+  assert.deepEqual(p17.lengths, [512, 256]);
+  assert.ok(p17.passes.every((p) => p.exchange === 'split'), p17.passes.map((p) => p.exchange).join());
+  assert.equal(planMultiPass(1 << 18, 4, H200).lengths.length, 3);
+  const last = (n: number) => planMultiPass(n, 4, H200).passes.at(-1)!.problemsPerWorkgroup;
+  assert.equal(last(1 << 19), 8);
+  assert.equal(last(1 << 20), 16);
+  assert.equal(last(1 << 24), 16);
+  // An explicit choice wins; vec2 rows where asked for.
+  assert.equal(planMultiPass(1 << 20, 4, H200, { lastPassColumns: 8 }).passes.at(-1)!.problemsPerWorkgroup, 8);
+  assert.ok(planMultiPass(1 << 16, 4, H200, { passExchange: 'complex' }).passes.every((p) => p.exchange === 'complex'));
+});

@@ -159,9 +159,10 @@ test('multi-pass R2C: post-processing fused into the last pass (mirror column pa
     for (let b = 0; b < batch; b++) for (let i = 0; i < N; i++) rows[b * N + i] = x[input.offset + b * input.dist + i];
     const ref = await api.rfft(rows, { shape: [batch, N], backend: 'cpu' });
     // The fused last pass exchanges real and imaginary parts in two rounds by default, vec2 rows with
-    // lastPassExchange 'complex'.
+    // lastPassExchange 'complex' (16 columns: 32 vec2 rows would not fit this adapter and fall back to f32).
     for (const [r2cPostKernel, lastPassExchange] of [[false, undefined], [false, 'complex'], [true, undefined]] as const) {
-      const plan = await WebGpuFft.create(ctx, fftProblem({ n: N, batch, direction: 'forward', input, output }), { real: 'r2c', r2cPostKernel, lastPassExchange });
+      const wide = lastPassExchange ? { lastPassColumns: 16 } : {};
+      const plan = await WebGpuFft.create(ctx, fftProblem({ n: N, batch, direction: 'forward', input, output }), { real: 'r2c', r2cPostKernel, lastPassExchange, ...wide });
       assert.equal(plan.recipe.algorithm, 'stockham-multipass', `N=${N}: multi-pass recipe`);
       if (plan.recipe.algorithm === 'stockham-multipass' && !r2cPostKernel) {
         const ex = plan.recipe.passes[plan.recipe.passes.length - 1].exchange;

@@ -118,7 +118,12 @@ export interface WebGpuFftOptions extends WorkgroupPlanOptions {
 }
 
 /** Columns per workgroup of a multi-pass R2C's last pass when it does the post-processing. */
-export const FUSED_R2C_COLUMNS = 16;
+/**
+ * Column slots of a fused R2C last pass (mirror pairs: half as many): 32 where they fit, else 16, else the
+ * default. With the split exchange 32 beat 16 from 2^15 to 2^24 on an H200 (2^21: 1.05 → 0.95 ms; with vec2
+ * rows it had lost, bench/results/2026-11-22-h200-sweep26, -sweep35).
+ */
+export const FUSED_R2C_COLUMNS = [32, 16];
 
 /** How a real transform is computed, chosen in create(). */
 interface RealScheme {
@@ -204,9 +209,10 @@ export class WebGpuFft {
           // Passes of at most 256 points: the one 512-point pass that saves C2C 2^17 a third pass made
           // R2C 2^18 slower (0.98 → 1.02 ms, …-sweep33).
           const fusedOptions = fuse ? { maxPassLength: 256, ...options } : options;
-          if (fuse && !options.lastPassColumns) {
+          for (const columns of fuse && !options.lastPassColumns ? FUSED_R2C_COLUMNS : []) {
             try {
-              wide = planFft(m, problem.batch, ctx.limits, { ...fusedOptions, lastPassColumns: FUSED_R2C_COLUMNS });
+              wide = planFft(m, problem.batch, ctx.limits, { ...fusedOptions, lastPassColumns: columns });
+              break;
             } catch (e2) {
               if (!(e2 instanceof DeviceLimitError)) throw e2;
             }
