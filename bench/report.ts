@@ -19,7 +19,7 @@ function load(path: string): Row[] {
 
 // Each table's anchors (cuFFT, cuSPARSE, CuPy) are measured in the same run as ours: EDM, convolution and
 // sparse FFT from bench/gpu-runs/final7.sh, the tridiagonal table from final14-tri.sh, the FFT tables from
-// final22.sh and shallow water from final16.sh (below).
+// final24.sh and shallow water from final16.sh (below).
 const run = 'bench/results/2026-11-22-h200-final7';
 const tri = load('bench/results/2026-11-22-h200-final14-tri/tri.jsonl');
 const triOld = load('bench/results/2026-11-22-h200-final14-tri/tri-old.jsonl');
@@ -27,13 +27,11 @@ const cusparse = load('bench/results/2026-11-22-h200-final14-tri/cusparse.jsonl'
 const edm = load(`${run}/edm.jsonl`);
 const cupy = load(`${run}/cupy.jsonl`);
 const conv = load(`${run}/conv.jsonl`);
-// Every FFT table (C2C, other lengths, 2-D, R2C, DCT-II, DHT) from final22.sh, with cuFFT / the CuPy
-// pipelines and, as "previous kernels", commit 1565ad7 measured in the same run.
-const run22 = 'bench/results/2026-11-22-h200-final22';
+// Every FFT table (C2C, other lengths, 2-D, R2C, DCT-II, DHT) and the R2C repeats from final24.sh, with
+// cuFFT / the CuPy pipelines and, as "previous kernels", commit 1565ad7 measured in the same run.
+const run22 = 'bench/results/2026-11-22-h200-final24';
 const extra22 = load(`${run22}/cufft-extra.jsonl`);
-// R2C, DCT-II and DHT from final23.sh, after the fused R2C last pass took the split exchange (the C2C
-// kernels are the same as in final22).
-const run23 = 'bench/results/2026-11-22-h200-final23';
+const run23 = run22;
 const r2r23 = (k: string) => ({ ours: load(`${run23}/${k}-2.jsonl`), anchors: load(`${run23}/cufft-extra.jsonl`), prev: load(`${run23}/${k}-old.jsonl`) });
 const r2c23 = { ours: load(`${run23}/r2c-2.jsonl`), anchors: load(`${run23}/cufft-r2c.jsonl`), prev: load(`${run23}/r2c-old.jsonl`) };
 const c2c22 = { ours: load(`${run22}/c2c-2.jsonl`), anchors: load(`${run22}/cufft-c2c.jsonl`), prev: load(`${run22}/c2c-old.jsonl`) };
@@ -164,7 +162,7 @@ on the same GPU. Data resident on the device, out of place, times are medians. T
 \`bench/results/\`; this page is generated from them by \`npx tsx bench/report.ts > BENCHMARKS.md\`.
 
 Commands (on the GPU machine, after \`../shared/gpu-kit/prepare.sh\` and bundling the bench with esbuild;
-the runs are \`bench/gpu-runs/final22.sh\` (C2C, other lengths, 2-D), \`final23.sh\` (R2C, DCT-II, DHT),
+the runs are \`bench/gpu-runs/final24.sh\` (every FFT table: C2C, other lengths, 2-D, R2C, DCT-II, DHT),
 \`final7.sh\` (EDM, convolution, sparse FFT), \`final14-tri.sh\` (tridiagonal) and \`final16.sh\` (shallow
 water); the sweeps behind the choices are the other scripts there):
 
@@ -188,16 +186,18 @@ write of the data. Device-copy bandwidth measured by our vec4 copy kernel in the
 
 ${fftTable('c2c', 'c2c', 'cuFFT', c2c22)}
 
-From \`bench/gpu-runs/final22.sh\` (bench/results/2026-11-22-h200-final22), with cuFFT and the previous
+From \`bench/gpu-runs/final24.sh\` (bench/results/2026-11-22-h200-final24), with cuFFT and the previous
 kernels (commit 1565ad7) in the same run. What changed:
 - **Real and imaginary parts exchanged in two rounds** (half the workgroup memory of one vec2 round, so more
   workgroups stay resident) in every single-workgroup FFT from n = 128 (was 1024): 128 … 512 from 0.55 to
-  0.51 ms, now at or above cuFFT (…-final20 side sweep), and in every multi-pass kernel: a 256-point pass
-  0.81 → 0.64 ms, a 128-point one 0.66 → 0.56–0.61 (…-sweep32). C2C 2^14 … 2^16 1.24–1.46 → 1.14–1.22 ms,
-  2^20 … 2^24 10–13% faster.
+  0.51 ms, now at cuFFT (…-final20 side sweep), and in every multi-pass kernel: a 256-point pass
+  0.81 → 0.64 ms, a 128-point one 0.66 → 0.56–0.61 (…-sweep32). C2C 2^14 … 2^16 1.25–1.47 → 1.13–1.23 ms.
 - **One 512-point pass where it saves a third pass**: 2^17 = 512·256 in two passes, 1.73 → 1.42 ms. A
   512-point pass costs ~0.83 ms against ~0.6 for one of at most 256 points, so two of them only tied with
   three short passes at 2^18 (…-sweep33).
+- **The last pass with 16 columns a workgroup from 2^20** (128-byte runs for its strided stores, affordable
+  now that its rows are f32): 2^21's last pass 0.69 → 0.57 ms (…-sweep35). 2^20 … 2^27 1.97–2.83 → 1.75–2.56
+  ms with the split exchanges.
 
 Every N ≤ 2048 runs in one pass at the device-copy bandwidth (0.99–2.5× cuFFT; cuFFT itself falls below
 bandwidth for N ≤ 32). 4096 and 8192 stay single-pass but drop to 0.85 / 0.64 of bandwidth: their 32–64 KiB of
@@ -228,7 +228,8 @@ ${(() => {
 })()}
 
 1009 and 4099 are primes: Bluestein with L = 2048 / 8748, chirps fused into the passes. Same run as the C2C
-table (final22); the split exchanges changed 1000 (0.754 → 0.673 ms) and 3^10 (2.30 → 2.17).
+table (final24); the split exchanges changed 1000 (0.755 → 0.676 ms) and 3^10 (2.31 → 2.18); 4099, whose
+Bluestein passes are 108 and 81 points, lost 5% with them (6.75 → 7.11 ms).
 
 ## 2-D batches
 
@@ -245,22 +246,22 @@ ${(() => {
 
 ${fftTable('r2c', 'r2c', 'cuFFT', r2c23)}
 
-From \`bench/gpu-runs/final23.sh\` (bench/results/2026-11-22-h200-final23): cuFFT and the previous kernels
+From \`bench/gpu-runs/final24.sh\` (bench/results/2026-11-22-h200-final24): cuFFT and the previous kernels
 (commit 1565ad7) in the same run. What changed:
 - **The split exchange from a half-length of 256** (real and imaginary parts through workgroup memory in two
   rounds, half the memory of one vec2 round, so more workgroups stay resident): N = 512 0.302 → 0.280 ms,
-  N = 1024 0.310 → 0.268 (0.99× cuFFT), DHT and DCT-II alike (…-sweep31; N = 256 lost 2% and keeps the vec2
-  round).
+  N = 1024 0.314 → 0.270, DHT and DCT-II alike (…-sweep31; N = 256 lost 2% and keeps the vec2 round).
 - **The same in every multi-pass kernel, the fused last pass included**: its mirror-column post-processing
   now gathers z_k and z_{M−k} one component at a time from f32 rows (\`r2cPassPostSplit\`). That pass went
-  from 0.49 to 0.40 ms at 2^15 and from 0.60 to 0.50 from 2^22 on (…-sweep34); R2C 2^15 … 2^17 0.79–0.91 →
-  0.68–0.77 ms, 2^22 … 2^25 1.26–1.48 → 1.09–1.25.
+  from 0.49 to 0.40 ms at 2^15 and from 0.60 to 0.50 from 2^22 on (…-sweep34); with f32 rows it also takes
+  32 columns (16 mirror pairs) where they fit, which had lost with vec2 rows (2^21: 1.05 → 0.95 ms,
+  …-sweep35). R2C 2^15 … 2^25: 0.79–1.76 → 0.68–1.21 ms, 0.68–1.11× cuFFT.
 
 Tried and not kept (…-sweep25 … -sweep30, -sweep33): radix 32 for half-lengths 512 and 1024, 32 columns in
 the fused last pass, output rows at 32-byte boundaries (no change: the odd row length n/2 + 1 is not what
 the fused last pass pays for), 64- and 128-invocation workgroups, a 512-point pass (R2C 2^18 0.98 → 1.02
 ms), and one workgroup for a 16384-point half-length (the \`split4\` exchange, see the DHT section). In
-this run 2^26 and 2^27 read 1.55 and 1.90 ms: the process-to-process variance of the largest sizes shown
+this run 2^26 and 2^27 read 1.41 and 1.77 ms: the process-to-process variance of the largest sizes shown
 below.
 
 How the R2C kernels work (each measured against the kernels before it in alternating processes,
@@ -285,7 +286,7 @@ Multi-pass R2C does its post-processing in its last pass: a workgroup takes 8 mi
 (…-sweep9: 2^15 0.86 against 0.99 ms, 2^27 1.61 against 1.77 with the separate kernel).
 
 The largest sizes vary between processes. Three short fresh processes each, alternating with the previous
-kernels, in the same run (final23), ms:
+kernels, in the same run (final24), ms:
 
 ${(() => {
   const rep = ['new', 'old'].flatMap((b) => [1, 2, 3].flatMap((i) => load(`${run23}/repeat-r2c-${b}-${i}.jsonl`).filter((r) => r.lib === 'butterfly').map((r) => ({ ...r, b }))));
@@ -297,17 +298,19 @@ ${(() => {
   }));
 })()}
 
-2^24, 2^25 and 2^27 ran the same in every fresh process (ours 1.22, 1.25 and 1.41 ms); 2^26 (batch 2) read
-1.56–3.72 ms for both kernel sets, and the previous kernels' 2^27 1.48–2.20. The slowdown of some processes
-at some sizes (seen with every kind, also with older kernels in earlier runs) is not understood.
+2^24 and 2^25 ran the same in every fresh process (ours 1.13 and 1.21–1.22 ms, the previous kernels 1.42
+and 1.47–1.48); 2^26 and 2^27 (batches 2 and 1) read 1.35–3.36 ms for ours and 1.48–2.98 for the previous
+kernels, varying from process to process (in the previous run, final23, ours read 1.41 ms at 2^27 in all
+three). The slowdown of some processes at some sizes (seen with every kind, also with older kernels in
+earlier runs) is not understood.
 
 ## DCT-II and Hartley transform against cuFFT R2C + separate kernels (2^27 reals in total)
 
 The anchor is the straightforward GPU pipeline: (DCT-II) a gather kernel for Makhoul's permutation, cuFFT
 R2C and a post-processing kernel; (DHT) cuFFT R2C and a post-processing kernel (CuPy RawKernels). Ours fuses
 the permutation and the post-processing into the FFT's own first and last passes; the paired last stage and
-the twiddle change above apply to both. Both tables are from \`bench/gpu-runs/final23.sh\`
-(bench/results/2026-11-22-h200-final23): ours, the anchor, and as "previous kernels" commit 1565ad7, before
+the twiddle change above apply to both. Both tables are from \`bench/gpu-runs/final24.sh\`
+(bench/results/2026-11-22-h200-final24): ours, the anchor, and as "previous kernels" commit 1565ad7, before
 the staged outputs below and the split exchanges of the R2C section, in one run (…-final19 measured the
 staged outputs alone).
 
@@ -333,11 +336,12 @@ copy of whole rows (…-sweep26). Staging where the runs already fill a sector (
 5–30% there, as did 64- and 128-invocation workgroups at every N ≤ 2048 (…-sweep30) and radix 32 for
 half-lengths 512 … 1024 (…-sweep28).
 
-The split exchanges of the R2C section took the multi-pass DHT from 0.86–1.05 ms to 0.73–1.04 (2^15: 0.90×
-→ 1.05×, 2^17: 1.15× → 1.40×). Where it stays short of 1.5× (2^14 and up), it is the R2C underneath: the
-anchor is one cuFFT R2C plus one light kernel, and our multi-pass R2C is 0.68–1.09× cuFFT. From 2^15 on two
-passes are needed, and two passes cannot beat two device copies (2 × 0.27 ms for 2^27 reals, against the
-0.51 ms that 1.5× of the 0.764 ms anchor at 2^15 allows). One pass of a 16384-point half-length fits a 48 KiB
+The split exchanges and wider last pass of the R2C section took the multi-pass DHT from 0.87–1.05 ms to
+0.70–0.99 (2^15: 0.88× → 1.09×, 2^17: 1.15× → 1.43×) and the multi-pass DCT-II to 1.74–2.08×. Where the DHT
+stays short of 1.5× (2^14 and up), it is the R2C underneath: the anchor is one cuFFT R2C plus one light
+kernel, and our multi-pass R2C is 0.68–1.11× cuFFT. From 2^15 on two passes are needed, and two passes
+cannot beat two device copies (2 × 0.27 ms for 2^27 reals, against the 0.51 ms that 1.5× of the 0.764 ms
+anchor at 2^15 allows). One pass of a 16384-point half-length fits a 48 KiB
 workgroup only by exchanging in four rounds (the \`split4\` exchange, option \`exchange: 'split4'\`), and
 its 128 KiB of registers a workgroup leave one workgroup an SM: DHT 2^15 0.850 against 0.867 ms in two passes
 of the kernels before the split pass exchanges, R2C 0.821 against 0.795, C2C 16384 1.44 against 1.25
