@@ -18,9 +18,9 @@ function load(path: string): Row[] {
 }
 
 // Each table's anchors (cuFFT, cuSPARSE, CuPy) are measured in the same run as ours: EDM, convolution and
-// sparse FFT from bench/gpu-runs/final7.sh, the tridiagonal table from final14-tri.sh, the FFT tables from
+// sparse FFT from bench/gpu-runs/final25.sh, the tridiagonal table from final14-tri.sh, the FFT tables from
 // final24.sh and shallow water from final16.sh (below).
-const run = 'bench/results/2026-11-22-h200-final7';
+const run = 'bench/results/2026-11-22-h200-final25';
 const tri = load('bench/results/2026-11-22-h200-final14-tri/tri.jsonl');
 const triOld = load('bench/results/2026-11-22-h200-final14-tri/tri-old.jsonl');
 const cusparse = load('bench/results/2026-11-22-h200-final14-tri/cusparse.jsonl');
@@ -163,7 +163,7 @@ on the same GPU. Data resident on the device, out of place, times are medians. T
 
 Commands (on the GPU machine, after \`../shared/gpu-kit/prepare.sh\` and bundling the bench with esbuild;
 the runs are \`bench/gpu-runs/final24.sh\` (every FFT table: C2C, other lengths, 2-D, R2C, DCT-II, DHT),
-\`final7.sh\` (EDM, convolution, sparse FFT), \`final14-tri.sh\` (tridiagonal) and \`final16.sh\` (shallow
+\`final25.sh\` (EDM, convolution, sparse FFT), \`final14-tri.sh\` (tridiagonal) and \`final16.sh\` (shallow
 water); the sweeps behind the choices are the other scripts there):
 
     node bench-fft.mjs --kind c2c --sizes 1-27            # and --kind r2c / dct2 / dht, --n 1000,…, --shape2d 1024x1024
@@ -401,14 +401,17 @@ Goals: 100,000 Mrows/s reached for strided N ≤ 1024 (114k at 1024), not for 20
 above gtsvInterleavedBatch for every N it handles (up to 4096 here; 1.4–11.4×) except N = 4 (0.90×, 197k
 against 219k Mrows/s); beyond, where cuSPARSE does not run at this total size, 37k–56k. Our per-system kernel
 gives the same 197k at N = 4 and 8: it moves 3.94 TB/s, the speed of our own vec4 copy kernel (3956 GB/s in
-the final7 run above), so on this stack the gap is the bandwidth a WebGPU kernel reaches.
+the final7 run, bench/results/2026-11-22-h200-final7), so on this stack the gap is the bandwidth a WebGPU
+kernel reaches.
 
 ## EDM batched padded 2-D convolution (seed 001's seven cases)
 
 ${edmTable()}
 
-The eager CuPy pipeline is dominated by launch overhead; the CUDA-graph replay of the same calls is the
-stronger anchor.
+From \`bench/gpu-runs/final25.sh\` (bench/results/2026-11-22-h200-final25), with the FFT kernels of the FFT
+tables above and CuPy in the same run. The eager CuPy pipeline is dominated by launch overhead; the
+CUDA-graph replay of the same calls is the stronger anchor: cases 1–6 run 2.5–3.6× faster than it (2.2–3.0×
+with the FFT kernels before the split exchanges, final7), case 7 1.4–1.6×.
 
 2-D \`fftconvolve\` of 4096×4096 with a 63×63 kernel (the same run):
 
@@ -473,10 +476,11 @@ ${tableOf(['n', 'k', 'path', 'signal', 'gpu ms', 'e2e ms', 'recovered', 'L1 / co
 
 The exact path is a chain of 6 dispatches (hashing of all 4 rounds in one dispatch, one batched B-point FFT,
 one decoding stage over all rounds, one peeling stage, subtraction, estimation); it was 34 dispatches and 13
-buffer clears before. Its GPU time hardly depends on n (0.063–0.088 ms for k = 1000), so it is faster than
-cuFFT's dense transform from **n = 2^22** (1.13×) up, 22.7× at 2^27. The robust path (noisy signals) is
+buffer clears before. Its GPU time hardly depends on n (0.062–0.086 ms for k = 1000), so it is faster than
+cuFFT's dense transform from **n = 2^22** (1.25×) up, 26.4× at 2^27. The robust path (noisy signals) is
 faster than cuFFT from 2^25 with noise, 2^26 on exactly sparse signals (at 2^27 its exact-signal case spends
-its time in the cutoff's histogram, 2.25 ms). An earlier sweep of the same code measured the exact path at
+its time in the cutoff's histogram, 2.10 ms). From \`bench/gpu-runs/final25.sh\` (bench/results/
+2026-11-22-h200-final25), with cuFFT in the same run. An earlier sweep of the same code measured the exact path at
 0.10–0.15 ms for 2^20–2^25 in one long process with many variants (bench/results/2026-11-22-h200-sweep-sfft),
 our dense FFT slowed alike; a short check run (bench/results/2026-11-22-h200-sfft-check: default and
 2^27-point allocations, twice each) measured 2^22 at 0.066–0.075 ms in all four, with single outliers at
