@@ -11,7 +11,7 @@ import { randomFloat32 } from '../../src/util/random.js';
 import { relativeL2 } from '../../src/util/metrics.js';
 import { ArgumentError } from '../../src/errors.js';
 import { WebGpuR2r } from '../../src/backends/webgpu/r2r.js';
-import { createStorageBuffer, readBuffer } from '../../src/backends/webgpu/device.js';
+import { createStorageBuffer, readBuffer, type GpuContext } from '../../src/backends/webgpu/device.js';
 
 const bound = (n: number) => 1e-6 * Math.max(1, Math.log2(n));
 const NORMS = ['backward', 'ortho', 'forward'] as const;
@@ -97,6 +97,20 @@ test('r2r errors name the argument', async () => {
   await assert.rejects(r2r.dctn(new Float32Array(4), { shape: [2, 2], axes: [3] }), ArgumentError);
 });
 
+/** Runs a type-2 (or DHT) plan on x into a NaN-filled buffer and returns its relative L2 error against float64. */
+async function type2Error(ctx: GpuContext, plan: WebGpuR2r, family: 'dct' | 'dst' | 'dht', x: Float32Array, batch: number, n: number): Promise<number> {
+  const src = createStorageBuffer(ctx, x);
+  const dst = createStorageBuffer(ctx, new Float32Array(batch * n).fill(NaN));
+  await plan.execute(src, dst);
+  const got = new Float32Array(await readBuffer(ctx, dst, 0, batch * n * 4));
+  src.destroy();
+  dst.destroy();
+  plan.destroy();
+  const cpu = { shape: [batch, n], backend: 'cpu' as const };
+  const ref = family === 'dht' ? await r2r.dht(Float64Array.from(x), cpu) : await r2r[family](Float64Array.from(x), { type: 2, ...cpu });
+  return relativeL2(got, ref);
+}
+
 test("DCT-II / DST-II / DHT of 2^15 in one workgroup ('split4' exchange, asked for; paired last stage), against float64", async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
@@ -107,15 +121,8 @@ test("DCT-II / DST-II / DHT of 2^15 in one workgroup ('split4' exchange, asked f
     const plan = await WebGpuR2r.create(ctx, { family, type: 2, shape: [batch, n], axes: [-1], planner: { exchange: 'split4' } });
     const kernels = plan.axisPlans[0].kernelNames;
     assert.deepEqual(kernels, ['fft16384-forward-wg'], `${family}: ${kernels}`);
-    const src = createStorageBuffer(ctx, x);
-    const dst = createStorageBuffer(ctx, new Float32Array(batch * n).fill(NaN));
-    await plan.execute(src, dst);
-    const got = new Float32Array(await readBuffer(ctx, dst, 0, batch * n * 4));
-    src.destroy();
-    dst.destroy();
-    plan.destroy();
-    const ref = family === 'dht' ? await r2r.dht(Float64Array.from(x), { shape: [batch, n], backend: 'cpu' }) : await r2r[family](Float64Array.from(x), { type: 2, shape: [batch, n], backend: 'cpu' });
-    assert.ok(relativeL2(got, ref) <= bound(n), `${family}: ${relativeL2(got, ref)}`);
+    const err = await type2Error(ctx, plan, family, x, batch, n);
+    assert.ok(err <= bound(n), `${family}: ${err}`);
   }
 });
 
@@ -135,15 +142,8 @@ test('multi-pass DCT-II / DHT with the post-processing fused into the last pass 
       const post = kernels.some((k) => k.startsWith('r2c-post'));
       if ('r2cPostKernel' in planner) assert.ok(post, `${family} n=${n}: ${kernels}`);
       else if (n <= 1 << 16) assert.ok(!post, `${family} n=${n} ${JSON.stringify(planner)}: ${kernels}`);
-      const src = createStorageBuffer(ctx, x);
-      const dst = createStorageBuffer(ctx, new Float32Array(batch * n).fill(NaN));
-      await plan.execute(src, dst);
-      const got = new Float32Array(await readBuffer(ctx, dst, 0, batch * n * 4));
-      src.destroy();
-      dst.destroy();
-      plan.destroy();
-      const ref = family === 'dht' ? await r2r.dht(Float64Array.from(x), { shape: [batch, n], backend: 'cpu' }) : await r2r[family](Float64Array.from(x), { type: 2, shape: [batch, n], backend: 'cpu' });
-      assert.ok(relativeL2(got, ref) <= bound(n), `${family} n=${n} ${JSON.stringify(planner)}: ${relativeL2(got, ref)}`);
+      const err = await type2Error(ctx, plan, family, x, batch, n);
+      assert.ok(err <= bound(n), `${family} n=${n} ${JSON.stringify(planner)}: ${err}`);
     }
   }
 });
