@@ -96,7 +96,9 @@ export function planMultiPass(
   // Measured on an H200 (bench/results/2026-11-22-h200-sweep3): with interleaved direct loads a pass of
   // ≤ 256-point columns, 8 columns per workgroup (64-byte runs), streams at ~0.8–0.9 of copy bandwidth,
   // while 512- and 1024-point passes fall to ~0.5: three short passes beat two long ones from 2^19 on.
-  const opts: WorkgroupPlanOptions = { minColumns: 8, ...options };
+  // Batch-fastest passes (non-last axes of N-D arrays) with 16 columns: 4096² 2.01 → 1.88 ms on an H200
+  // with f32 rows (bench/results/2026-11-22-h200-sweep36).
+  const opts: WorkgroupPlanOptions = { minColumns: batchFastest ? 16 : 8, ...options };
   const largest = largestPassLength(limits, opts);
   const rmax = Math.min(largest, options.maxPassLength ?? 256);
   if (rmax < 2) throw new UnsupportedError('the device holds no multi-pass FFT column in workgroup memory');
@@ -110,10 +112,10 @@ export function planMultiPass(
   }
   // The first pass (Ns = 1) reads its columns' elements n/R apart and writes each column as one row: with
   // 4 columns a workgroup instead of 8 it ran faster on an H200 for powers of two (C2C 2^15 first pass
-  // 0.83 → 0.67 ms, 2^14 0.66 → 0.59, 2^18 0.62 → 0.58, 2^24 0.85 → 0.80), except a 128-point first pass
-  // from 2^20 on (0.67 → 0.69–0.73), which keeps 8 (bench/results/2026-11-22-h200-sweep18). Later passes
-  // lost with 4 (…-sweep17).
-  const firstColumns = options.firstPassColumns ?? (isPowerOfTwo(n) && !batchFastest && !(lengths[0] === 128 && n >= 1 << 20) ? 4 : undefined);
+  // 0.83 → 0.67 ms, 2^16 256-point 0.64 → 0.59 with f32 rows), except where its elements lie 8192 or more
+  // apart: 128-point first passes from 2^20 (0.67 → 0.69–0.73 with 4) and 256-point ones from 2^22 (0.71–0.75
+  // → 0.64 with 8; bench/results/2026-11-22-h200-sweep18, -sweep36). Later passes lost with 4 (…-sweep17).
+  const firstColumns = options.firstPassColumns ?? (isPowerOfTwo(n) && !batchFastest && n / lengths[0] < 8192 ? 4 : undefined);
   // The last pass (strided stores) with 16 columns a workgroup (128-byte runs) from 2^20 on: with split
   // exchanges its workgroup memory stays small, and on an H200 it ran 0.64–0.77 → 0.57–0.67 ms for 2^20 …
   // 2^24 (C2C 2^21: 1.86 → 1.74 ms); below 2^20 it was no better (bench/results/2026-11-22-h200-sweep35).

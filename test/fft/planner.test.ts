@@ -163,3 +163,14 @@ test('multi-pass defaults: split pass exchanges, one 512-point pass for 2^17, 16
   assert.equal(planMultiPass(1 << 20, 4, H200, { lastPassColumns: 8 }).passes.at(-1)!.problemsPerWorkgroup, 8);
   assert.ok(planMultiPass(1 << 16, 4, H200, { passExchange: 'complex' }).passes.every((p) => p.exchange === 'complex'));
 });
+
+test('multi-pass first pass: 4 columns unless its elements lie 8192 or more apart; N-D column passes', async () => {
+  const { planMultiPass } = await import('../../src/planner/fft-multipass.js');
+  const first = (n: number) => planMultiPass(n, 4, H200).passes[0].problemsPerWorkgroup;
+  assert.equal(first(1 << 16), 4); // 256-point first pass, elements 256 apart
+  assert.equal(first(1 << 19), 4);
+  assert.equal(first(1 << 20), 8); // 128-point first pass, elements 8192 apart
+  assert.equal(first(1 << 22), 8); // 256-point first pass, elements 16384 apart
+  // Batch-fastest passes (non-last axes of N-D arrays) take 16 columns.
+  assert.ok(planMultiPass(4096, 4096, H200, {}, true).passes.every((p) => p.problemsPerWorkgroup >= 16));
+});

@@ -227,7 +227,10 @@ export class WebGpuFft {
       recipe = planMultiPass(N, problem.batch, ctx.limits, options, true);
     } else if (options.columns && options.columns > 1) {
       if (custom || inPlace) throw new ArgumentError('columns', options.columns, 'a plain out-of-place complex transform');
-      recipe = planWorkgroupFft(N, problem.batch * options.columns, ctx.limits, { ...options, pass: { total: N * options.columns, stride: options.columns, outerTwiddle: false } });
+      // 8 columns a workgroup for column passes of up to 256 points (256²: 1.25 → 1.06 ms on an H200),
+      // 4 beyond (1024²: 8 was slower; bench/results/2026-11-22-h200-sweep36).
+      const minColumns = options.minColumns ?? (N <= 256 ? 8 : 4);
+      recipe = planWorkgroupFft(N, problem.batch * options.columns, ctx.limits, { ...options, minColumns, pass: { total: N * options.columns, stride: options.columns, outerTwiddle: false } });
     } else if (bluesteinFor(N)) {
       blu = { m: N, L: bluesteinLength(N) };
       recipe = planFft(blu.L, problem.batch, ctx.limits, options);
