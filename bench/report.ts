@@ -27,17 +27,17 @@ const cusparse = load('bench/results/2026-11-22-h200-final14-tri/cusparse.jsonl'
 const edm = load(`${run}/edm.jsonl`);
 const cupy = load(`${run}/cupy.jsonl`);
 const conv = load(`${run}/conv.jsonl`);
-// Every FFT table (C2C, other lengths, 2-D, R2C, DCT-II, DHT) and the R2C repeats from final24.sh, with
-// cuFFT / the CuPy pipelines and, as "previous kernels", commit 1565ad7 measured in the same run.
-const run22 = 'bench/results/2026-11-22-h200-final24';
-const extra22 = load(`${run22}/cufft-extra.jsonl`);
-const run23 = run22;
-const r2r23 = (k: string) => ({ ours: load(`${run23}/${k}-2.jsonl`), anchors: load(`${run23}/cufft-extra.jsonl`), prev: load(`${run23}/${k}-old.jsonl`) });
-const r2c23 = { ours: load(`${run23}/r2c-2.jsonl`), anchors: load(`${run23}/cufft-r2c.jsonl`), prev: load(`${run23}/r2c-old.jsonl`) };
-const c2c22 = { ours: load(`${run22}/c2c-2.jsonl`), anchors: load(`${run22}/cufft-c2c.jsonl`), prev: load(`${run22}/c2c-old.jsonl`) };
-const odd22 = [...load(`${run22}/c2c-odd.jsonl`), ...load(`${run22}/c2c-2d.jsonl`)];
-const oddOld22 = [...load(`${run22}/c2c-odd-old.jsonl`), ...load(`${run22}/c2c-2d-old.jsonl`)];
-const cufft22 = [...c2c22.anchors, ...extra22];
+// The C2C (powers of two, other lengths, 2-D) and R2C tables and the R2C repeats from final26.sh, the
+// DCT-II and DHT tables from final24.sh (their kernels did not change after it); each with cuFFT / the
+// CuPy pipelines and, as "previous kernels", commit 1565ad7 measured in the same run.
+const run26 = 'bench/results/2026-11-22-h200-final26';
+const run24 = 'bench/results/2026-11-22-h200-final24';
+const r2r24 = (k: string) => ({ ours: load(`${run24}/${k}-2.jsonl`), anchors: load(`${run24}/cufft-extra.jsonl`), prev: load(`${run24}/${k}-old.jsonl`) });
+const r2c26 = { ours: load(`${run26}/r2c-2.jsonl`), anchors: load(`${run26}/cufft-r2c.jsonl`), prev: load(`${run26}/r2c-old.jsonl`) };
+const c2c26 = { ours: load(`${run26}/c2c-2.jsonl`), anchors: load(`${run26}/cufft-c2c.jsonl`), prev: load(`${run26}/c2c-old.jsonl`) };
+const odd26 = [...load(`${run26}/c2c-odd.jsonl`), ...load(`${run26}/c2c-2d.jsonl`)];
+const oddOld26 = [...load(`${run26}/c2c-odd-old.jsonl`), ...load(`${run26}/c2c-2d-old.jsonl`)];
+const cufft26 = [...c2c26.anchors, ...load(`${run26}/cufft-extra.jsonl`)];
 const run16 = 'bench/results/2026-11-22-h200-final16';
 const swe = load(`${run16}/swe.jsonl`);
 const sweOld = load(`${run16}/swe-old.jsonl`);
@@ -46,8 +46,8 @@ const sfftOurs = load(`${run}/sfft.jsonl`);
 const sfftCu = load(`${run}/sfft-cufft.jsonl`);
 
 const f = (x: number | undefined, d = 3) => (x === undefined || !Number.isFinite(x) ? '—' : x >= 1000 ? x.toFixed(0) : x.toPrecision(d));
-const copy = c2c22.ours.find((r) => r.lib === 'device-copy')?.GBps as number;
-const cuCopy = c2c22.anchors.find((r) => r.lib === 'device-copy')?.GBps as number;
+const copy = c2c26.ours.find((r) => r.lib === 'device-copy')?.GBps as number;
+const cuCopy = c2c26.anchors.find((r) => r.lib === 'device-copy')?.GBps as number;
 
 function tableOf(headers: string[], rows: (string | number)[][]): string {
   return [`| ${headers.join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
@@ -129,10 +129,10 @@ function svgPlot(): string {
   const ymax = 4500;
   const y = (g: number) => H - B - (Math.min(g, ymax) / ymax) * (H - T - B);
   const series: [string, string, Row[], boolean][] = [
-    ['butterfly C2C', '#1f77b4', c2c22.ours.filter((r) => r.lib === 'butterfly' && r.kind === 'c2c' && Number.isInteger(Math.log2(r.N!))), false],
-    ['cuFFT C2C', '#ff7f0e', c2c22.anchors.filter((r) => r.lib === 'cuFFT' && r.kind === 'c2c' && r.log2N), false],
-    ['butterfly R2C', '#2ca02c', r2c23.ours.filter((r) => r.lib === 'butterfly' && r.kind === 'r2c'), true],
-    ['cuFFT R2C', '#d62728', r2c23.anchors.filter((r) => r.lib === 'cuFFT' && r.kind === 'r2c' && r.log2N), true],
+    ['butterfly C2C', '#1f77b4', c2c26.ours.filter((r) => r.lib === 'butterfly' && r.kind === 'c2c' && Number.isInteger(Math.log2(r.N!))), false],
+    ['cuFFT C2C', '#ff7f0e', c2c26.anchors.filter((r) => r.lib === 'cuFFT' && r.kind === 'c2c' && r.log2N), false],
+    ['butterfly R2C', '#2ca02c', r2c26.ours.filter((r) => r.lib === 'butterfly' && r.kind === 'r2c'), true],
+    ['cuFFT R2C', '#d62728', r2c26.anchors.filter((r) => r.lib === 'cuFFT' && r.kind === 'r2c' && r.log2N), true],
   ];
   const parts: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="12">`, `<rect width="${W}" height="${H}" fill="white"/>`];
   parts.push(`<text x="${W / 2}" y="22" text-anchor="middle" font-size="15">Batched FFT throughput on an NVIDIA H200 (2^27 elements, out of place; each kind with cuFFT in one run)</text>`);
@@ -152,17 +152,17 @@ function svgPlot(): string {
 
 writeFileSync('docs/fft-bandwidth.svg', svgPlot());
 
-const deviceName = String(c2c22.anchors.find((r) => r.device)?.device ?? 'GPU');
+const deviceName = String(c2c26.anchors.find((r) => r.device)?.device ?? 'GPU');
 const out: string[] = [];
 out.push(`# Benchmarks
 
 All numbers come from the project's own bench scripts, run on the lent **${deviceName}** (driver 580, Dawn
-\`webgpu\` 0.6.2 over Vulkan) on **2026-11-22**, with the anchors (cuFFT ${String(c2c22.anchors.find((r) => r.version)?.version ?? '')}, cuSPARSE, CuPy) measured **in the same run**
+\`webgpu\` 0.6.2 over Vulkan) on **2026-11-22**, with the anchors (cuFFT ${String(c2c26.anchors.find((r) => r.version)?.version ?? '')}, cuSPARSE, CuPy) measured **in the same run**
 on the same GPU. Data resident on the device, out of place, times are medians. The raw JSON lines are in
 \`bench/results/\`; this page is generated from them by \`npx tsx bench/report.ts > BENCHMARKS.md\`.
 
 Commands (on the GPU machine, after \`../shared/gpu-kit/prepare.sh\` and bundling the bench with esbuild;
-the runs are \`bench/gpu-runs/final24.sh\` (every FFT table: C2C, other lengths, 2-D, R2C, DCT-II, DHT),
+the runs are \`bench/gpu-runs/final26.sh\` (C2C, other lengths, 2-D, R2C), \`final24.sh\` (DCT-II, DHT),
 \`final25.sh\` (EDM, convolution, sparse FFT), \`final14-tri.sh\` (tridiagonal) and \`final16.sh\` (shallow
 water); the sweeps behind the choices are the other scripts there):
 
@@ -184,9 +184,9 @@ write of the data. Device-copy bandwidth measured by our vec4 copy kernel in the
 
 ## Batched complex FFT (C2C), 2^27 complex64 in total
 
-${fftTable('c2c', 'c2c', 'cuFFT', c2c22)}
+${fftTable('c2c', 'c2c', 'cuFFT', c2c26)}
 
-From \`bench/gpu-runs/final24.sh\` (bench/results/2026-11-22-h200-final24), with cuFFT and the previous
+From \`bench/gpu-runs/final26.sh\` (bench/results/2026-11-22-h200-final26), with cuFFT and the previous
 kernels (commit 1565ad7) in the same run. What changed:
 - **Real and imaginary parts exchanged in two rounds** (half the workgroup memory of one vec2 round, so more
   workgroups stay resident) in every single-workgroup FFT from n = 128 (was 1024): 128 … 512 from 0.55 to
@@ -195,9 +195,11 @@ kernels (commit 1565ad7) in the same run. What changed:
 - **One 512-point pass where it saves a third pass**: 2^17 = 512·256 in two passes, 1.73 → 1.42 ms. A
   512-point pass costs ~0.83 ms against ~0.6 for one of at most 256 points, so two of them only tied with
   three short passes at 2^18 (…-sweep33).
-- **The last pass with 16 columns a workgroup from 2^20** (128-byte runs for its strided stores, affordable
-  now that its rows are f32): 2^21's last pass 0.69 → 0.57 ms (…-sweep35). 2^20 … 2^27 1.97–2.83 → 1.75–2.56
-  ms with the split exchanges.
+- **Wider first and last passes where their strides are long**: the last pass with 16 columns a workgroup
+  from 2^20 (128-byte runs for its strided stores, affordable now that its rows are f32: 2^21's last pass
+  0.69 → 0.57 ms, …-sweep35), and the first pass with 8 instead of 4 wherever its elements lie 8192 or more
+  apart (a 256-point first pass from 2^22: 0.71–0.75 → 0.64 ms, …-sweep36). 2^20 … 2^24 1.97–2.47 →
+  1.74–1.94 ms (0.73–0.93× cuFFT), 2^25 … 2^27 2.68–2.86 → 2.52–2.58.
 
 Every N ≤ 2048 runs in one pass at the device-copy bandwidth (0.99–2.5× cuFFT; cuFFT itself falls below
 bandwidth for N ≤ 32). 4096 and 8192 stay single-pass but drop to 0.85 / 0.64 of bandwidth: their 32–64 KiB of
@@ -218,35 +220,37 @@ instead of 8 (128-point from 2^20 on stays at 8, where 4 was slower); later pass
 ## Lengths that are not powers of two
 
 ${(() => {
-  const rows = odd22.filter((r) => r.lib === 'butterfly' && r.kind === 'c2c' && !Number.isInteger(Math.log2(r.N!)));
+  const rows = odd26.filter((r) => r.lib === 'butterfly' && r.kind === 'c2c' && !Number.isInteger(Math.log2(r.N!)));
   return tableOf(['N', 'batch', 'recipe', 'ours ms', 'previous kernels ms', 'ours GB/s', 'cuFFT ms', 'speed-up', 'rel. L2 err'], rows.map((o) => {
-    const c = cufft22.find((r) => r.kind === 'c2c' && r.N === o.N && !r.log2N);
-    const p = oddOld22.find((r) => r.kind === 'c2c' && r.N === o.N);
+    const c = cufft26.find((r) => r.kind === 'c2c' && r.N === o.N && !r.log2N);
+    const p = oddOld26.find((r) => r.kind === 'c2c' && r.N === o.N);
     const rec = o.recipe as { radices?: string };
     return [String(o.N), String(o.batch), String(rec?.radices ?? '').replace(/\|/g, '/'), f(o.ms), p ? f(p.ms) : '—', f(o.GBps), c ? f(c.ms) : '—', c ? `**${(c.ms! / o.ms!).toFixed(2)}**` : '—', o.relErr ? (o.relErr as number).toExponential(1) : 'n/a'];
   }));
 })()}
 
 1009 and 4099 are primes: Bluestein with L = 2048 / 8748, chirps fused into the passes. Same run as the C2C
-table (final24); the split exchanges changed 1000 (0.755 → 0.676 ms) and 3^10 (2.31 → 2.18); 4099, whose
-Bluestein passes are 108 and 81 points, lost 5% with them (6.75 → 7.11 ms).
+table (final26); the split exchanges changed 1000 (0.756 → 0.678 ms) and 3^10 (2.30 → 2.17); 4099, whose
+Bluestein passes are 108 and 81 points, lost 5% with them (6.74 → 7.07 ms). In the 2-D table the column
+passes of the non-last axis take 8 columns a workgroup up to 256 points (256²: 1.29 → 1.05 ms, now 1.04×
+cuFFT) and the batch-fastest multi-pass of longer axes 16 (4096²: 2.00 → 1.89), both from …-sweep36.
 
 ## 2-D batches
 
 ${(() => {
-  const rows = odd22.filter((r) => r.kind === 'c2c-2d');
+  const rows = odd26.filter((r) => r.kind === 'c2c-2d');
   return tableOf(['shape', 'batch', 'ours ms', 'previous kernels ms', 'ours GB/s', 'cuFFT ms', 'speed-up'], rows.map((o) => {
-    const c = cufft22.find((r) => r.kind === 'c2c-2d' && r.shape === o.shape);
-    const p = oddOld22.find((r) => r.kind === 'c2c-2d' && r.shape === o.shape);
+    const c = cufft26.find((r) => r.kind === 'c2c-2d' && r.shape === o.shape);
+    const p = oddOld26.find((r) => r.kind === 'c2c-2d' && r.shape === o.shape);
     return [String(o.shape), String(o.batch), f(o.ms), p ? f(p.ms) : '—', f(o.GBps), c ? f(c.ms) : '—', c ? `**${(c.ms! / o.ms!).toFixed(2)}**` : '—'];
   }));
 })()}
 
 ## Real-to-complex FFT (R2C), 2^27 reals in total
 
-${fftTable('r2c', 'r2c', 'cuFFT', r2c23)}
+${fftTable('r2c', 'r2c', 'cuFFT', r2c26)}
 
-From \`bench/gpu-runs/final24.sh\` (bench/results/2026-11-22-h200-final24): cuFFT and the previous kernels
+From \`bench/gpu-runs/final26.sh\` (bench/results/2026-11-22-h200-final26): cuFFT and the previous kernels
 (commit 1565ad7) in the same run. What changed:
 - **The split exchange from a half-length of 256** (real and imaginary parts through workgroup memory in two
   rounds, half the memory of one vec2 round, so more workgroups stay resident): N = 512 0.302 → 0.280 ms,
@@ -255,13 +259,15 @@ From \`bench/gpu-runs/final24.sh\` (bench/results/2026-11-22-h200-final24): cuFF
   now gathers z_k and z_{M−k} one component at a time from f32 rows (\`r2cPassPostSplit\`). That pass went
   from 0.49 to 0.40 ms at 2^15 and from 0.60 to 0.50 from 2^22 on (…-sweep34); with f32 rows it also takes
   32 columns (16 mirror pairs) where they fit, which had lost with vec2 rows (2^21: 1.05 → 0.95 ms,
-  …-sweep35). R2C 2^15 … 2^25: 0.79–1.76 → 0.68–1.21 ms, 0.68–1.11× cuFFT.
+  …-sweep35); and the wider first passes of the C2C section. R2C 2^16 … 2^25: 0.86–1.49 → 0.70–1.16 ms,
+  0.91–1.11× cuFFT (≥ 1.0× at 2^17 and 2^23 … 2^25).
 
 Tried and not kept (…-sweep25 … -sweep30, -sweep33): radix 32 for half-lengths 512 and 1024, 32 columns in
 the fused last pass, output rows at 32-byte boundaries (no change: the odd row length n/2 + 1 is not what
 the fused last pass pays for), 64- and 128-invocation workgroups, a 512-point pass (R2C 2^18 0.98 → 1.02
 ms), and one workgroup for a 16384-point half-length (the \`split4\` exchange, see the DHT section). In
-this run 2^26 and 2^27 read 1.41 and 1.77 ms: the process-to-process variance of the largest sizes shown
+this run 2^15 read 0.727 ms (0.674 in the same kernels' first process) and 2^27 4.08 (1.35–1.41 in the
+fresh processes of this and the previous run): the process-to-process variance of the largest sizes shown
 below.
 
 How the R2C kernels work (each measured against the kernels before it in alternating processes,
@@ -286,22 +292,21 @@ Multi-pass R2C does its post-processing in its last pass: a workgroup takes 8 mi
 (…-sweep9: 2^15 0.86 against 0.99 ms, 2^27 1.61 against 1.77 with the separate kernel).
 
 The largest sizes vary between processes. Three short fresh processes each, alternating with the previous
-kernels, in the same run (final24), ms:
+kernels, in the same run (final26), ms:
 
 ${(() => {
-  const rep = ['new', 'old'].flatMap((b) => [1, 2, 3].flatMap((i) => load(`${run23}/repeat-r2c-${b}-${i}.jsonl`).filter((r) => r.lib === 'butterfly').map((r) => ({ ...r, b }))));
+  const rep = ['new', 'old'].flatMap((b) => [1, 2, 3].flatMap((i) => load(`${run26}/repeat-r2c-${b}-${i}.jsonl`).filter((r) => r.lib === 'butterfly').map((r) => ({ ...r, b }))));
   const ns = [...new Set(rep.map((r) => r.N!))].sort((x, y) => x - y);
   return tableOf(['N', 'these kernels', 'previous kernels', 'cuFFT'], ns.map((n) => {
     const col = (b: string) => rep.filter((r) => r.b === b && r.N === n).map((r) => f(r.ms)).join(', ');
-    const c = r2c23.anchors.find((r) => r.lib === 'cuFFT' && r.kind === 'r2c' && r.N === n);
+    const c = r2c26.anchors.find((r) => r.lib === 'cuFFT' && r.kind === 'r2c' && r.N === n);
     return [String(n), col('new'), col('old'), c ? f(c.ms) : '—'];
   }));
 })()}
 
-2^24 and 2^25 ran the same in every fresh process (ours 1.13 and 1.21–1.22 ms, the previous kernels 1.42
-and 1.47–1.48); 2^26 and 2^27 (batches 2 and 1) read 1.35–3.36 ms for ours and 1.48–2.98 for the previous
-kernels, varying from process to process (in the previous run, final23, ours read 1.41 ms at 2^27 in all
-three). The slowdown of some processes at some sizes (seen with every kind, also with older kernels in
+2^24 and 2^25 ran the same in every fresh process (ours 1.07–1.08 and 1.16–1.17 ms, the previous kernels
+1.43–1.44 and 1.49–1.50); 2^26 and 2^27 (batches 2 and 1) read 1.36–4.35 ms for ours and 1.50–4.33 for the
+previous kernels, varying from process to process (in final23, ours read 1.41 ms at 2^27 in all three). The slowdown of some processes at some sizes (seen with every kind, also with older kernels in
 earlier runs) is not understood.
 
 ## DCT-II and Hartley transform against cuFFT R2C + separate kernels (2^27 reals in total)
@@ -316,7 +321,7 @@ staged outputs alone).
 
 ### DCT-II
 
-${fftTable('dct2', 'dct2', 'cuFFT+kernels', r2r23('dct2'))}
+${fftTable('dct2', 'dct2', 'cuFFT+kernels', r2r24('dct2'))}
 
 Multi-pass DCT-II does its post-processing in the last pass, as the DHT does: the DCT hooks' second output
 uses aux[N − k] = −i·conj(aux[k]) (one quarter-root entry a pair of outputs), and the fused pass forms aux[k]
@@ -326,7 +331,7 @@ post-processing kernel (…-sweep21, -sweep22).
 
 ### DHT
 
-${fftTable('dht', 'dht', 'cuFFT+kernels', r2r23('dht'))}
+${fftTable('dht', 'dht', 'cuFFT+kernels', r2r24('dht'))}
 
 **Staged outputs (N = 64: DHT 0.600 → 0.338 ms, DCT-II 0.548 → 0.367).** The half-length 32 runs 4
 invocations a problem, so each invocation's real outputs h_k and h_{N−k} were 16-byte runs: stores that
