@@ -4,6 +4,8 @@
 # defaults (8 / 16); and the single-workgroup 4096 / 8192 with the four-round 'split4' exchange (a quarter
 # of the complex exchange's memory) against 'split'. Two passes alternating. Needs .gpu/bench-fft.mjs.
 # Writes $OUT/sweep35.tgz.
+# Result: 32-column fused R2C last pass won (2^21: 1.05 → 0.95 ms); 16 columns helped C2C last passes from
+# 2^20 (not the first pass); split4 lost badly (4096: 0.63 → 0.90 ms).
 set -u
 : "${OUT:?set OUT to the output folder}"
 R=$(mktemp -d)

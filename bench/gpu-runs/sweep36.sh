@@ -3,6 +3,8 @@
 # (--minCols; default 4 for the column pass of a 2-D transform, 8 in the batch-fastest multi-pass of
 # 4096²), and C2C 2^14 … 2^24 with the first pass at 8 columns (--firstCols 8; default 4). Two passes
 # alternating. Needs .gpu/bench-fft.mjs. Writes $OUT/sweep36.tgz.
+# Result: 8 columns for 256² column passes (1.25 → 1.06 ms) and 16 for 4096²'s batch-fastest passes (2.01 →
+# 1.88) won, 1024² lost with 8; a first pass of 8 columns won where its elements lie ≥ 8192 apart.
 set -u
 : "${OUT:?set OUT to the output folder}"
 R=$(mktemp -d)
