@@ -103,12 +103,23 @@ export function planMultiPass(
   const rmax = Math.min(largest, options.maxPassLength ?? 256);
   if (rmax < 2) throw new UnsupportedError('the device holds no multi-pass FFT column in workgroup memory');
   let lengths = passLengths(n, rmax);
-  // One 512-point pass where it saves a third pass: 2^17 = 512·256 in 1.42 ms against 64·64·32 in 1.68
-  // (H200, split pass exchanges; a 512-point pass costs ~0.83 ms against ~0.6 for one of ≤ 256 points, so
-  // it pays only when it removes a pass: 512·512 tied with three, bench/results/2026-11-22-h200-sweep33).
+  // A long first pass where it saves a third pass. With radix-32 stages a first pass (contiguous row
+  // stores) of 512 points took 0.64 ms and one of 1024 points 0.75, against ~0.6 for passes of ≤ 256 points,
+  // while a later 512-point pass took 0.93 (H200, f32 rows, bench/results/2026-11-22-h200-sweep33, -sweep37):
+  // 2^17 = 512·256 1.42 → 1.23 ms, 2^18 = 1024·256 and 2^19 = 1024·512 (1.82 → 1.68) in two passes; 2^20
+  // = 1024·1024 lost to three. Other lengths: one pass of up to 512 points where two then suffice.
+  let longFirst = false;
   if (options.maxPassLength === undefined && lengths.length === 3 && largest >= 512) {
-    const two = passLengths(n, 512);
-    if (two.length === 2 && two[1] <= 256) lengths = two;
+    if (isPowerOfTwo(n) && largest >= 1024) {
+      const first = [512, 1024].find((a) => n / a <= 256) ?? (n / 1024 <= 512 ? 1024 : 0);
+      if (first && n / first >= 2) {
+        lengths = [first, n / first];
+        longFirst = true;
+      }
+    } else {
+      const two = passLengths(n, 512);
+      if (two.length === 2 && two[1] <= 256) lengths = two;
+    }
   }
   // The first pass (Ns = 1) reads its columns' elements n/R apart and writes each column as one row: with
   // 4 columns a workgroup instead of 8 it ran faster on an H200 for powers of two (C2C 2^15 first pass
@@ -127,7 +138,8 @@ export function planMultiPass(
     const lastCols = last ? options.lastPassColumns ?? wideLast : undefined;
     const cols = lastCols ? { minColumns: lastCols } : i === 0 && firstColumns ? { minColumns: firstColumns } : {};
     const ex = last && options.lastPassExchange ? { passExchange: options.lastPassExchange } : {};
-    const plan = (c: WorkgroupPlanOptions) => planWorkgroupFft(r, batch * (n / r), limits, { ...opts, ...c, ...ex, pass: { total: n, stride, batchFastest } });
+    const radix = i === 0 && longFirst && options.maxRadix === undefined ? { maxRadix: 32 } : {};
+    const plan = (c: WorkgroupPlanOptions) => planWorkgroupFft(r, batch * (n / r), limits, { ...opts, ...radix, ...c, ...ex, pass: { total: n, stride, batchFastest } });
     let recipe: WorkgroupFftRecipe;
     try {
       recipe = plan(cols);

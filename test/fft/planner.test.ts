@@ -149,12 +149,17 @@ test('pairedLastRadices: product n, radices ≤ maxRadix, an even number of last
   assert.deepEqual(planWorkgroupFft(1024, 64, limits, { maxRadix: 16, evenLastButterflies: true }).radices, planWorkgroupFft(1024, 64, limits, { maxRadix: 16 }).radices);
 });
 
-test('multi-pass defaults: split pass exchanges, one 512-point pass for 2^17, 16-column last pass from 2^20', async () => {
+test('multi-pass defaults: split pass exchanges, a long first pass for 2^17 … 2^19, 16-column last pass from 2^20', async () => {
   const { planMultiPass } = await import('../../src/planner/fft-multipass.js');
   const p17 = planMultiPass(1 << 17, 4, H200);
   assert.deepEqual(p17.lengths, [512, 256]);
+  assert.deepEqual(p17.passes[0].radices, [32, 16]); // the long first pass in two radix-32 stages
   assert.ok(p17.passes.every((p) => p.exchange === 'split'), p17.passes.map((p) => p.exchange).join());
-  assert.equal(planMultiPass(1 << 18, 4, H200).lengths.length, 3);
+  const p18 = planMultiPass(1 << 18, 4, H200);
+  assert.deepEqual(p18.lengths, [1024, 256]);
+  assert.deepEqual(p18.passes[0].radices, [32, 32]);
+  assert.deepEqual(planMultiPass(1 << 19, 4, H200).lengths, [1024, 512]);
+  assert.equal(planMultiPass(1 << 20, 4, H200).lengths.length, 3);
   const last = (n: number) => planMultiPass(n, 4, H200).passes.at(-1)!.problemsPerWorkgroup;
   assert.equal(last(1 << 19), 8);
   assert.equal(last(1 << 20), 16);

@@ -125,6 +125,9 @@ test('multi-pass: pass kernels with real and imaginary parts exchanged in separa
     [1 << 16, 3, { passExchange: 'complex' }, ['complex', 'complex']],
     [3 ** 10, 3, { exchange: 'complex' }, ['complex', 'complex']],
     [1 << 20, 3, { lastPassExchange: 'complex' }, ['split', 'split', 'complex']],
+    // Radix-32 pass kernels (the long first passes of 2^17 … 2^19 on larger devices): 32·16 and 32·32.
+    [1 << 18, 3, { ...long, maxRadix: 32 }, ['split', 'split']],
+    [1 << 20, 3, { ...long, maxRadix: 32 }, ['split', 'split']],
   ];
   for (const [n, batch, plan, expected] of cases) {
     const recipe = planMultiPass(n, batch, ctx.limits, plan);
