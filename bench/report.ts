@@ -27,10 +27,10 @@ const cusparse = load('bench/results/2026-11-22-h200-final14-tri/cusparse.jsonl'
 const edm = load(`${run}/edm.jsonl`);
 const cupy = load(`${run}/cupy.jsonl`);
 const conv = load(`${run}/conv.jsonl`);
-// The C2C (powers of two, other lengths, 2-D) and R2C tables and the R2C repeats from final26.sh, the
+// The C2C (powers of two, other lengths, 2-D) and R2C tables and the R2C repeats from final27.sh, the
 // DCT-II and DHT tables from final24.sh (their kernels did not change after it); each with cuFFT / the
 // CuPy pipelines and, as "previous kernels", commit 1565ad7 measured in the same run.
-const run26 = 'bench/results/2026-11-22-h200-final26';
+const run26 = 'bench/results/2026-11-22-h200-final27';
 const run24 = 'bench/results/2026-11-22-h200-final24';
 const r2r24 = (k: string) => ({ ours: load(`${run24}/${k}-2.jsonl`), anchors: load(`${run24}/cufft-extra.jsonl`), prev: load(`${run24}/${k}-old.jsonl`) });
 const r2c26 = { ours: load(`${run26}/r2c-2.jsonl`), anchors: load(`${run26}/cufft-r2c.jsonl`), prev: load(`${run26}/r2c-old.jsonl`) };
@@ -162,7 +162,7 @@ on the same GPU. Data resident on the device, out of place, times are medians. T
 \`bench/results/\`; this page is generated from them by \`npx tsx bench/report.ts > BENCHMARKS.md\`.
 
 Commands (on the GPU machine, after \`../shared/gpu-kit/prepare.sh\` and bundling the bench with esbuild;
-the runs are \`bench/gpu-runs/final26.sh\` (C2C, other lengths, 2-D, R2C), \`final24.sh\` (DCT-II, DHT),
+the runs are \`bench/gpu-runs/final27.sh\` (C2C, other lengths, 2-D, R2C), \`final24.sh\` (DCT-II, DHT),
 \`final25.sh\` (EDM, convolution, sparse FFT), \`final14-tri.sh\` (tridiagonal) and \`final16.sh\` (shallow
 water); the sweeps behind the choices are the other scripts there):
 
@@ -186,26 +186,28 @@ write of the data. Device-copy bandwidth measured by our vec4 copy kernel in the
 
 ${fftTable('c2c', 'c2c', 'cuFFT', c2c26)}
 
-From \`bench/gpu-runs/final26.sh\` (bench/results/2026-11-22-h200-final26), with cuFFT and the previous
+From \`bench/gpu-runs/final27.sh\` (bench/results/2026-11-22-h200-final27), with cuFFT and the previous
 kernels (commit 1565ad7) in the same run. What changed:
 - **Real and imaginary parts exchanged in two rounds** (half the workgroup memory of one vec2 round, so more
   workgroups stay resident) in every single-workgroup FFT from n = 128 (was 1024): 128 … 512 from 0.55 to
   0.51 ms, now at cuFFT (…-final20 side sweep), and in every multi-pass kernel: a 256-point pass
   0.81 → 0.64 ms, a 128-point one 0.66 → 0.56–0.61 (…-sweep32). C2C 2^14 … 2^16 1.25–1.47 → 1.13–1.23 ms.
-- **One 512-point pass where it saves a third pass**: 2^17 = 512·256 in two passes, 1.73 → 1.42 ms. A
-  512-point pass costs ~0.83 ms against ~0.6 for one of at most 256 points, so two of them only tied with
-  three short passes at 2^18 (…-sweep33).
+- **A long first pass in radix-32 stages where it saves a third pass**: 2^17 = 512·256, 2^18 = 1024·256 and
+  2^19 = 1024·512 in two passes (1.75–1.82 → 1.23–1.64 ms, 0.76–0.96× cuFFT). With f32 rows a first pass
+  (whose stores are contiguous rows) of 512 points in 32·16 takes 0.64 ms and one of 1024 points in 32·32
+  0.75, against ~0.6 for passes of at most 256 points; a later 512-point pass takes 0.90–0.93, and 2^20 =
+  1024·1024 lost to three passes (…-sweep33, -sweep37).
 - **Wider first and last passes where their strides are long**: the last pass with 16 columns a workgroup
   from 2^20 (128-byte runs for its strided stores, affordable now that its rows are f32: 2^21's last pass
   0.69 → 0.57 ms, …-sweep35), and the first pass with 8 instead of 4 wherever its elements lie 8192 or more
-  apart (a 256-point first pass from 2^22: 0.71–0.75 → 0.64 ms, …-sweep36). 2^20 … 2^24 1.97–2.47 →
-  1.74–1.94 ms (0.73–0.93× cuFFT), 2^25 … 2^27 2.68–2.86 → 2.52–2.58.
+  apart (a 256-point first pass from 2^22: 0.71–0.75 → 0.64 ms, …-sweep36). 2^20 … 2^24 1.98–2.48 →
+  1.74–1.94 ms (0.72–0.93× cuFFT), 2^25 … 2^27 2.68–2.88 → 2.51–2.68.
 
 Every N ≤ 2048 runs in one pass at the device-copy bandwidth (0.99–2.5× cuFFT; cuFFT itself falls below
 bandwidth for N ≤ 32). 4096 and 8192 stay single-pass but drop to 0.85 / 0.64 of bandwidth: their 32–64 KiB of
 registers a workgroup leave few workgroups an SM, so loads, butterflies and exchanges hardly overlap. Beyond
-one workgroup (N ≥ 16384) the multi-pass kernels need one pass more than cuFFT from 2^18 on, because passes
-longer than 256 points run slower than two short ones — the main open performance gap.
+one workgroup (N ≥ 16384) the multi-pass kernels need one pass more than cuFFT from 2^20 on, because later
+passes longer than 256 points run slower than two short ones — the main open performance gap.
 
 Per-pass times (\`--breakdown\`, which times each kernel of a plan alone), for 2^27 elements (copy: 0.54 ms):
 passes of 32 to 256 points run at 0.55–0.65 ms (…-sweep32, -sweep33), 512-point ones at 0.83–0.90 and
@@ -230,10 +232,10 @@ ${(() => {
 })()}
 
 1009 and 4099 are primes: Bluestein with L = 2048 / 8748, chirps fused into the passes. Same run as the C2C
-table (final26); the split exchanges changed 1000 (0.756 → 0.678 ms) and 3^10 (2.30 → 2.17); 4099, whose
-Bluestein passes are 108 and 81 points, lost 5% with them (6.74 → 7.07 ms). In the 2-D table the column
-passes of the non-last axis take 8 columns a workgroup up to 256 points (256²: 1.29 → 1.05 ms, now 1.04×
-cuFFT) and the batch-fastest multi-pass of longer axes 16 (4096²: 2.00 → 1.89), both from …-sweep36.
+table (final27); the split exchanges changed 1000 (0.768 → 0.677 ms) and 3^10 (2.32 → 2.18); 4099, whose
+Bluestein passes are 108 and 81 points, lost 4% with them (6.71 → 6.99 ms). In the 2-D table the column
+passes of the non-last axis take 8 columns a workgroup up to 256 points (256²: 1.29 → 1.06 ms, now 1.04×
+cuFFT) and the batch-fastest multi-pass of longer axes 16 (4096²: 2.02 → 1.91), both from …-sweep36.
 
 ## 2-D batches
 
@@ -250,7 +252,7 @@ ${(() => {
 
 ${fftTable('r2c', 'r2c', 'cuFFT', r2c26)}
 
-From \`bench/gpu-runs/final26.sh\` (bench/results/2026-11-22-h200-final26): cuFFT and the previous kernels
+From \`bench/gpu-runs/final27.sh\` (bench/results/2026-11-22-h200-final27): cuFFT and the previous kernels
 (commit 1565ad7) in the same run. What changed:
 - **The split exchange from a half-length of 256** (real and imaginary parts through workgroup memory in two
   rounds, half the memory of one vec2 round, so more workgroups stay resident): N = 512 0.302 → 0.280 ms,
@@ -259,16 +261,16 @@ From \`bench/gpu-runs/final26.sh\` (bench/results/2026-11-22-h200-final26): cuFF
   now gathers z_k and z_{M−k} one component at a time from f32 rows (\`r2cPassPostSplit\`). That pass went
   from 0.49 to 0.40 ms at 2^15 and from 0.60 to 0.50 from 2^22 on (…-sweep34); with f32 rows it also takes
   32 columns (16 mirror pairs) where they fit, which had lost with vec2 rows (2^21: 1.05 → 0.95 ms,
-  …-sweep35); and the wider first passes of the C2C section. R2C 2^16 … 2^25: 0.86–1.49 → 0.70–1.16 ms,
-  0.91–1.11× cuFFT (≥ 1.0× at 2^17 and 2^23 … 2^25).
+  …-sweep35); and the wider first passes of the C2C section. R2C 2^16 … 2^24: 0.86–1.44 → 0.71–1.08 ms,
+  0.90–1.11× cuFFT (≥ 1.0× at 2^17, 2^23 and 2^24; 2^25 ran 1.17 ms, 1.02×, in all three fresh processes
+  below).
 
 Tried and not kept (…-sweep25 … -sweep30, -sweep33): radix 32 for half-lengths 512 and 1024, 32 columns in
 the fused last pass, output rows at 32-byte boundaries (no change: the odd row length n/2 + 1 is not what
 the fused last pass pays for), 64- and 128-invocation workgroups, a 512-point pass (R2C 2^18 0.98 → 1.02
 ms), and one workgroup for a 16384-point half-length (the \`split4\` exchange, see the DHT section). In
-this run 2^15 read 0.727 ms (0.674 in the same kernels' first process) and 2^27 4.08 (1.35–1.41 in the
-fresh processes of this and the previous run): the process-to-process variance of the largest sizes shown
-below.
+this run's table pass 2^25 read 2.19 ms and 2^27 3.66 (1.17 and 2.07–3.90 in the fresh processes below,
+1.41 in all three of final23): the process-to-process variance of the largest sizes shown below.
 
 How the R2C kernels work (each measured against the kernels before it in alternating processes,
 …-sweep12 … -sweep15, -sweep18):
@@ -292,7 +294,7 @@ Multi-pass R2C does its post-processing in its last pass: a workgroup takes 8 mi
 (…-sweep9: 2^15 0.86 against 0.99 ms, 2^27 1.61 against 1.77 with the separate kernel).
 
 The largest sizes vary between processes. Three short fresh processes each, alternating with the previous
-kernels, in the same run (final26), ms:
+kernels, in the same run (final27), ms:
 
 ${(() => {
   const rep = ['new', 'old'].flatMap((b) => [1, 2, 3].flatMap((i) => load(`${run26}/repeat-r2c-${b}-${i}.jsonl`).filter((r) => r.lib === 'butterfly').map((r) => ({ ...r, b }))));
@@ -304,9 +306,9 @@ ${(() => {
   }));
 })()}
 
-2^24 and 2^25 ran the same in every fresh process (ours 1.07–1.08 and 1.16–1.17 ms, the previous kernels
-1.43–1.44 and 1.49–1.50); 2^26 and 2^27 (batches 2 and 1) read 1.36–4.35 ms for ours and 1.50–4.33 for the
-previous kernels, varying from process to process (in final23, ours read 1.41 ms at 2^27 in all three). The slowdown of some processes at some sizes (seen with every kind, also with older kernels in
+2^24 and 2^25 ran the same in every fresh process (ours 1.08 and 1.17 ms, the previous kernels 1.44 and
+1.49–1.50); 2^26 and 2^27 (batches 2 and 1) read 1.42–3.90 ms for ours and 1.50–3.12 for the previous
+kernels, varying from process to process (in final23, ours read 1.41 ms at 2^27 in all three). The slowdown of some processes at some sizes (seen with every kind, also with older kernels in
 earlier runs) is not understood.
 
 ## DCT-II and Hartley transform against cuFFT R2C + separate kernels (2^27 reals in total)
