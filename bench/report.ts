@@ -415,8 +415,9 @@ kernel reaches.
 
 ${edmTable()}
 
-From \`bench/gpu-runs/final25.sh\` (bench/results/2026-11-22-h200-final25), with the FFT kernels of the FFT
-tables above and CuPy in the same run. The eager CuPy pipeline is dominated by launch overhead; the
+From \`bench/gpu-runs/final25.sh\` (bench/results/2026-11-22-h200-final25), with CuPy in the same run and the
+kernels of commit 6e26168 (split exchanges, before the first-pass, N-D column-pass and long-first-pass changes
+of the C2C section). The eager CuPy pipeline is dominated by launch overhead; the
 CUDA-graph replay of the same calls is the stronger anchor: cases 1–6 run 2.5–3.6× faster than it (2.2–3.0×
 with the FFT kernels before the split exchanges, final7), case 7 1.4–1.6×.
 
@@ -487,7 +488,7 @@ buffer clears before. Its GPU time hardly depends on n (0.062–0.086 ms for k =
 cuFFT's dense transform from **n = 2^22** (1.25×) up, 26.4× at 2^27. The robust path (noisy signals) is
 faster than cuFFT from 2^25 with noise, 2^26 on exactly sparse signals (at 2^27 its exact-signal case spends
 its time in the cutoff's histogram, 2.10 ms). From \`bench/gpu-runs/final25.sh\` (bench/results/
-2026-11-22-h200-final25), with cuFFT in the same run. An earlier sweep of the same code measured the exact path at
+2026-11-22-h200-final25, kernels of commit 6e26168), with cuFFT in the same run. An earlier sweep of the same code measured the exact path at
 0.10–0.15 ms for 2^20–2^25 in one long process with many variants (bench/results/2026-11-22-h200-sweep-sfft),
 our dense FFT slowed alike; a short check run (bench/results/2026-11-22-h200-sfft-check: default and
 2^27-point allocations, twice each) measured 2^22 at 0.066–0.075 ms in all four, with single outliers at
