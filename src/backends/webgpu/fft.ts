@@ -108,6 +108,8 @@ export interface WebGpuFftOptions extends WorkgroupPlanOptions {
   r2cFused?: boolean;
   /** Single-workgroup R2C: false keeps the post-processing's exchange (see FftKernelVariant.pairedR2c). */
   r2cPaired?: boolean;
+  /** Multi-pass R2C: allow the C2C planner's long radix-32 first pass (default: passes of at most 256 points). */
+  r2cLongFirst?: boolean;
   /** Single-workgroup R2C: force the staged (coalesced) output copy on or off (see FftKernelVariant.stagedR2cOut). */
   r2cStagedOut?: boolean;
   /**
@@ -208,7 +210,7 @@ export class WebGpuFft {
           let wide: FftRecipe | null = null;
           // Passes of at most 256 points: the one 512-point pass that saves C2C 2^17 a third pass made
           // R2C 2^18 slower (0.98 → 1.02 ms, …-sweep33).
-          const fusedOptions = fuse ? { maxPassLength: 256, ...options } : options;
+          const fusedOptions = fuse ? { ...(options.r2cLongFirst ? {} : { maxPassLength: 256 }), ...options } : options;
           for (const columns of fuse && !options.lastPassColumns ? FUSED_R2C_COLUMNS : []) {
             try {
               wide = planFft(m, problem.batch, ctx.limits, { ...fusedOptions, lastPassColumns: columns });
