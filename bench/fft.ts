@@ -50,7 +50,7 @@ const planOptions = {
   ...(args.r2cFused ? { r2cFused: true } : {}),
   ...(args.r2cUnpaired ? { r2cPaired: false } : {}),
   ...(args.stageOut ? { r2cStagedOut: args.stageOut !== 'false' } : {}),
-  ...(args.r2cLongFirst ? { r2cLongFirst: true } : {}),
+  ...(args.longFirstRest ? { longFirstRest: Number(args.longFirstRest) } : {}),
   ...(args.r2cPairAll ? { r2cPairAll: args.r2cPairAll !== 'false' } : {}),
   ...(args.lastCols ? { lastPassColumns: Number(args.lastCols) } : {}),
   ...(args.firstCols ? { firstPassColumns: Number(args.firstCols) } : {}),

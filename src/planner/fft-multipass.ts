@@ -109,9 +109,10 @@ export function planMultiPass(
   // 2^17 = 512·256 1.42 → 1.23 ms, 2^18 = 1024·256 and 2^19 = 1024·512 (1.82 → 1.68) in two passes; 2^20
   // = 1024·1024 lost to three. Other lengths: one pass of up to 512 points where two then suffice.
   let longFirst = false;
-  if (options.maxPassLength === undefined && lengths.length === 3 && largest >= 512) {
+  const maxRest = options.longFirstRest ?? 512;
+  if (options.maxPassLength === undefined && lengths.length === 3 && largest >= 512 && maxRest > 0) {
     if (isPowerOfTwo(n) && largest >= 1024) {
-      const first = [512, 1024].find((a) => n / a <= 256) ?? (n / 1024 <= 512 ? 1024 : 0);
+      const first = [512, 1024].find((a) => n / a <= 256) ?? (n / 1024 <= maxRest ? 1024 : 0);
       if (first && n / first >= 2) {
         lengths = [first, n / first];
         longFirst = true;

@@ -55,6 +55,11 @@ export interface WorkgroupPlanOptions {
    * rounds, 'complex' in one vec2 round where the columns fit. `exchange` ('complex' / 'split') overrides it.
    */
   passExchange?: 'complex' | 'split';
+  /**
+   * Multi-pass: the largest later pass the long-first-pass rule of planMultiPass may leave (default 512;
+   * 0 turns the rule off). The fused R2C uses 256: its 512-point fused last pass was slower.
+   */
+  longFirstRest?: number;
   /** Multi-pass: the last pass's passExchange (the fused R2C post-processing needs vec2 rows). */
   lastPassExchange?: 'complex' | 'split';
   /** Multi-pass: fewest columns per workgroup of the first pass (default minColumns; lastPassColumns wins for a single pass). */

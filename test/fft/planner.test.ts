@@ -179,3 +179,10 @@ test('multi-pass first pass: 4 columns unless its elements lie 8192 or more apar
   // Batch-fastest passes (non-last axes of N-D arrays) take 16 columns.
   assert.ok(planMultiPass(4096, 4096, H200, {}, true).passes.every((p) => p.problemsPerWorkgroup >= 16));
 });
+
+test('multi-pass long first pass: the rest it may leave (longFirstRest, the fused R2C: 256)', async () => {
+  const { planMultiPass } = await import('../../src/planner/fft-multipass.js');
+  assert.deepEqual(planMultiPass(1 << 18, 4, H200, { longFirstRest: 256 }).lengths, [1024, 256]);
+  assert.equal(planMultiPass(1 << 19, 4, H200, { longFirstRest: 256 }).lengths.length, 3);
+  assert.equal(planMultiPass(1 << 17, 4, H200, { longFirstRest: 0 }).lengths.length, 3);
+});

@@ -108,8 +108,6 @@ export interface WebGpuFftOptions extends WorkgroupPlanOptions {
   r2cFused?: boolean;
   /** Single-workgroup R2C: false keeps the post-processing's exchange (see FftKernelVariant.pairedR2c). */
   r2cPaired?: boolean;
-  /** Multi-pass R2C: allow the C2C planner's long radix-32 first pass (default: passes of at most 256 points). */
-  r2cLongFirst?: boolean;
   /** Single-workgroup R2C: force the staged (coalesced) output copy on or off (see FftKernelVariant.stagedR2cOut). */
   r2cStagedOut?: boolean;
   /**
@@ -208,9 +206,10 @@ export class WebGpuFft {
           const fuse = !options.r2cPostKernel && (options.r2cFused || !custom || !!custom.fusedPost);
           // One planning call: the wide last pass where 16 columns fit, else the default columns.
           let wide: FftRecipe | null = null;
-          // Passes of at most 256 points: the one 512-point pass that saves C2C 2^17 a third pass made
-          // R2C 2^18 slower (0.98 → 1.02 ms, …-sweep33).
-          const fusedOptions = fuse ? { ...(options.r2cLongFirst ? {} : { maxPassLength: 256 }), ...options } : options;
+          // The long radix-32 first pass where the fused last pass stays ≤ 256 points: R2C 2^18 0.90 → 0.81
+          // ms, 2^19 0.94 → 0.85, DHT 2^18 0.98 → 0.83; with a 512-point fused last pass (2^20) it lost
+          // (0.97 → 1.02; bench/results/2026-11-22-h200-sweep38).
+          const fusedOptions = fuse ? { longFirstRest: 256, ...options } : options;
           for (const columns of fuse && !options.lastPassColumns ? FUSED_R2C_COLUMNS : []) {
             try {
               wide = planFft(m, problem.batch, ctx.limits, { ...fusedOptions, lastPassColumns: columns });
