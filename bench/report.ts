@@ -19,7 +19,7 @@ function load(path: string): Row[] {
 
 // Each table's anchors (cuFFT, cuSPARSE, CuPy) are measured in the same run as ours: EDM, convolution and
 // sparse FFT from bench/gpu-runs/final25.sh, the tridiagonal table from final14-tri.sh, the FFT tables from
-// final24.sh and shallow water from final16.sh (below).
+// final27.sh / final28.sh and shallow water from final16.sh (below).
 const run = 'bench/results/2026-11-22-h200-final25';
 const tri = load('bench/results/2026-11-22-h200-final14-tri/tri.jsonl');
 const triOld = load('bench/results/2026-11-22-h200-final14-tri/tri-old.jsonl');
@@ -27,13 +27,13 @@ const cusparse = load('bench/results/2026-11-22-h200-final14-tri/cusparse.jsonl'
 const edm = load(`${run}/edm.jsonl`);
 const cupy = load(`${run}/cupy.jsonl`);
 const conv = load(`${run}/conv.jsonl`);
-// The C2C (powers of two, other lengths, 2-D) and R2C tables and the R2C repeats from final27.sh, the
-// DCT-II and DHT tables from final24.sh (their kernels did not change after it); each with cuFFT / the
-// CuPy pipelines and, as "previous kernels", commit 1565ad7 measured in the same run.
+// The C2C tables (powers of two, other lengths, 2-D) from final27.sh; R2C, DCT-II, DHT and the R2C repeats
+// from final28.sh (after the R2C long first pass); each with cuFFT / the CuPy pipelines and, as "previous
+// kernels", commit 1565ad7 measured in the same run.
 const run26 = 'bench/results/2026-11-22-h200-final27';
-const run24 = 'bench/results/2026-11-22-h200-final24';
-const r2r24 = (k: string) => ({ ours: load(`${run24}/${k}-2.jsonl`), anchors: load(`${run24}/cufft-extra.jsonl`), prev: load(`${run24}/${k}-old.jsonl`) });
-const r2c26 = { ours: load(`${run26}/r2c-2.jsonl`), anchors: load(`${run26}/cufft-r2c.jsonl`), prev: load(`${run26}/r2c-old.jsonl`) };
+const run28 = 'bench/results/2026-11-22-h200-final28';
+const r2r24 = (k: string) => ({ ours: load(`${run28}/${k}-2.jsonl`), anchors: load(`${run28}/cufft-extra.jsonl`), prev: load(`${run28}/${k}-old.jsonl`) });
+const r2c26 = { ours: load(`${run28}/r2c-2.jsonl`), anchors: load(`${run28}/cufft-r2c.jsonl`), prev: load(`${run28}/r2c-old.jsonl`) };
 const c2c26 = { ours: load(`${run26}/c2c-2.jsonl`), anchors: load(`${run26}/cufft-c2c.jsonl`), prev: load(`${run26}/c2c-old.jsonl`) };
 const odd26 = [...load(`${run26}/c2c-odd.jsonl`), ...load(`${run26}/c2c-2d.jsonl`)];
 const oddOld26 = [...load(`${run26}/c2c-odd-old.jsonl`), ...load(`${run26}/c2c-2d-old.jsonl`)];
@@ -162,7 +162,7 @@ on the same GPU. Data resident on the device, out of place, times are medians. T
 \`bench/results/\`; this page is generated from them by \`npx tsx bench/report.ts > BENCHMARKS.md\`.
 
 Commands (on the GPU machine, after \`../shared/gpu-kit/prepare.sh\` and bundling the bench with esbuild;
-the runs are \`bench/gpu-runs/final27.sh\` (C2C, other lengths, 2-D, R2C), \`final24.sh\` (DCT-II, DHT),
+the runs are \`bench/gpu-runs/final27.sh\` (C2C, other lengths, 2-D), \`final28.sh\` (R2C, DCT-II, DHT),
 \`final25.sh\` (EDM, convolution, sparse FFT), \`final14-tri.sh\` (tridiagonal) and \`final16.sh\` (shallow
 water); the sweeps behind the choices are the other scripts there):
 
@@ -252,7 +252,7 @@ ${(() => {
 
 ${fftTable('r2c', 'r2c', 'cuFFT', r2c26)}
 
-From \`bench/gpu-runs/final27.sh\` (bench/results/2026-11-22-h200-final27): cuFFT and the previous kernels
+From \`bench/gpu-runs/final28.sh\` (bench/results/2026-11-22-h200-final28): cuFFT and the previous kernels
 (commit 1565ad7) in the same run. What changed:
 - **The split exchange from a half-length of 256** (real and imaginary parts through workgroup memory in two
   rounds, half the memory of one vec2 round, so more workgroups stay resident): N = 512 0.302 → 0.280 ms,
@@ -261,16 +261,17 @@ From \`bench/gpu-runs/final27.sh\` (bench/results/2026-11-22-h200-final27): cuFF
   now gathers z_k and z_{M−k} one component at a time from f32 rows (\`r2cPassPostSplit\`). That pass went
   from 0.49 to 0.40 ms at 2^15 and from 0.60 to 0.50 from 2^22 on (…-sweep34); with f32 rows it also takes
   32 columns (16 mirror pairs) where they fit, which had lost with vec2 rows (2^21: 1.05 → 0.95 ms,
-  …-sweep35); and the wider first passes of the C2C section. R2C 2^16 … 2^24: 0.86–1.44 → 0.71–1.08 ms,
-  0.90–1.11× cuFFT (≥ 1.0× at 2^17, 2^23 and 2^24; 2^25 ran 1.17 ms, 1.02×, in all three fresh processes
-  below).
+  …-sweep35); the wider first passes of the C2C section; and its long radix-32 first pass where the fused
+  last pass stays at 256 points (2^18 = 1024·256 and 2^19 half-lengths: 0.99 → 0.81 ms and 0.99 → 0.85,
+  …-sweep38). R2C 2^15 … 2^25: 0.80–1.93 → 0.68–1.16 ms, 0.69–1.11× cuFFT, ≥ 1.0× at 2^17 … 2^19 and 2^23 …
+  2^25.
 
 Tried and not kept (…-sweep25 … -sweep30, -sweep33): radix 32 for half-lengths 512 and 1024, 32 columns in
 the fused last pass, output rows at 32-byte boundaries (no change: the odd row length n/2 + 1 is not what
 the fused last pass pays for), 64- and 128-invocation workgroups, a 512-point pass (R2C 2^18 0.98 → 1.02
 ms), and one workgroup for a 16384-point half-length (the \`split4\` exchange, see the DHT section). In
-this run's table pass 2^25 read 2.19 ms and 2^27 3.66 (1.17 and 2.07–3.90 in the fresh processes below,
-1.41 in all three of final23): the process-to-process variance of the largest sizes shown below.
+this run 2^21 read 1.05 ms (0.95 in final27, same kernels) and the previous kernels' 2^24 1.93 (1.42 in
+the fresh processes below): the process-to-process variance shown below.
 
 How the R2C kernels work (each measured against the kernels before it in alternating processes,
 …-sweep12 … -sweep15, -sweep18):
@@ -294,10 +295,10 @@ Multi-pass R2C does its post-processing in its last pass: a workgroup takes 8 mi
 (…-sweep9: 2^15 0.86 against 0.99 ms, 2^27 1.61 against 1.77 with the separate kernel).
 
 The largest sizes vary between processes. Three short fresh processes each, alternating with the previous
-kernels, in the same run (final27), ms:
+kernels, in the same run (final28), ms:
 
 ${(() => {
-  const rep = ['new', 'old'].flatMap((b) => [1, 2, 3].flatMap((i) => load(`${run26}/repeat-r2c-${b}-${i}.jsonl`).filter((r) => r.lib === 'butterfly').map((r) => ({ ...r, b }))));
+  const rep = ['new', 'old'].flatMap((b) => [1, 2, 3].flatMap((i) => load(`${run28}/repeat-r2c-${b}-${i}.jsonl`).filter((r) => r.lib === 'butterfly').map((r) => ({ ...r, b }))));
   const ns = [...new Set(rep.map((r) => r.N!))].sort((x, y) => x - y);
   return tableOf(['N', 'these kernels', 'previous kernels', 'cuFFT'], ns.map((n) => {
     const col = (b: string) => rep.filter((r) => r.b === b && r.N === n).map((r) => f(r.ms)).join(', ');
@@ -306,8 +307,8 @@ ${(() => {
   }));
 })()}
 
-2^24 and 2^25 ran the same in every fresh process (ours 1.08 and 1.17 ms, the previous kernels 1.44 and
-1.49–1.50); 2^26 and 2^27 (batches 2 and 1) read 1.42–3.90 ms for ours and 1.50–3.12 for the previous
+2^24 and 2^25 ran the same in every fresh process (ours 1.07–1.08 and 1.16 ms, the previous kernels 1.42
+and 1.47); 2^26 and 2^27 (batches 2 and 1) read 1.53–4.05 ms for ours and 1.48–4.42 for the previous
 kernels, varying from process to process (in final23, ours read 1.41 ms at 2^27 in all three). The slowdown of some processes at some sizes (seen with every kind, also with older kernels in
 earlier runs) is not understood.
 
@@ -316,8 +317,8 @@ earlier runs) is not understood.
 The anchor is the straightforward GPU pipeline: (DCT-II) a gather kernel for Makhoul's permutation, cuFFT
 R2C and a post-processing kernel; (DHT) cuFFT R2C and a post-processing kernel (CuPy RawKernels). Ours fuses
 the permutation and the post-processing into the FFT's own first and last passes; the paired last stage and
-the twiddle change above apply to both. Both tables are from \`bench/gpu-runs/final24.sh\`
-(bench/results/2026-11-22-h200-final24): ours, the anchor, and as "previous kernels" commit 1565ad7, before
+the twiddle change above apply to both. Both tables are from \`bench/gpu-runs/final28.sh\`
+(bench/results/2026-11-22-h200-final28): ours, the anchor, and as "previous kernels" commit 1565ad7, before
 the staged outputs below and the split exchanges of the R2C section, in one run (…-final19 measured the
 staged outputs alone).
 
@@ -343,10 +344,11 @@ copy of whole rows (…-sweep26). Staging where the runs already fill a sector (
 5–30% there, as did 64- and 128-invocation workgroups at every N ≤ 2048 (…-sweep30) and radix 32 for
 half-lengths 512 … 1024 (…-sweep28).
 
-The split exchanges and wider last pass of the R2C section took the multi-pass DHT from 0.87–1.05 ms to
-0.70–0.99 (2^15: 0.88× → 1.09×, 2^17: 1.15× → 1.43×) and the multi-pass DCT-II to 1.74–2.08×. Where the DHT
+The split exchanges, wider last pass and long first pass of the R2C section took the multi-pass DHT from
+0.87–1.05 ms to 0.70–0.99 (2^15: 0.88× → 1.09×, 2^17 … 2^19: 1.12–1.15× → 1.35–1.42×) and the multi-pass
+DCT-II to 1.76–2.08×. Where the DHT
 stays short of 1.5× (2^14 and up), it is the R2C underneath: the anchor is one cuFFT R2C plus one light
-kernel, and our multi-pass R2C is 0.68–1.11× cuFFT. From 2^15 on two passes are needed, and two passes
+kernel, and our multi-pass R2C is 0.69–1.11× cuFFT. From 2^15 on two passes are needed, and two passes
 cannot beat two device copies (2 × 0.27 ms for 2^27 reals, against the 0.51 ms that 1.5× of the 0.764 ms
 anchor at 2^15 allows). One pass of a 16384-point half-length fits a 48 KiB
 workgroup only by exchanging in four rounds (the \`split4\` exchange, option \`exchange: 'split4'\`), and
