@@ -3,6 +3,8 @@
 # 1024 = 32·32: two stages, one exchange) against the defaults (≤ 256 points, one 512-point pass 8·8·8 for
 # 2^17), C2C 2^17 … 2^21 with the per-pass breakdown. Two passes alternating. Needs .gpu/bench-fft.mjs.
 # Writes $OUT/sweep37.tgz.
+# Result: radix-32 first passes won where they saved a pass (2^17: 1.42 → 1.23 ms, 2^18: 1.74 → 1.57 with
+# 512·512, 2^19: 1.82 → 1.68 with 1024·512); later 512/1024-point passes stayed slow (0.93 / 1.05 ms).
 set -u
 : "${OUT:?set OUT to the output folder}"
 R=$(mktemp -d)
