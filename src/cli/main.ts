@@ -142,7 +142,7 @@ function plan(args: string[]): void {
     console.log(`pass ${i}: ${r.n}-point sub-transform over ${where}`);
     console.log(`  operator string: ${r.operators}`);
     console.log(`  mapping [b | l | p] = [${r.problemsPerWorkgroup} | ${r.invocationsPerProblem} | ${r.registers}], workgroup size ${r.workgroupSize}`);
-    console.log(`  exchange: ${r.exchange}${r.padShift ? `, padded every ${1 << r.padShift}` : ''}${r.staging ? ', staged coalesced load/store' : ''}${r.pass ? ', column-staged load' + (r.pass.store === 'column' ? ' and store' : '') : ''}; workgroup memory ${r.workgroupBytes} B; twiddles: ${r.twiddles}`);
+    console.log(`  exchange: ${r.exchange}${r.padShift ? `, padded every ${1 << r.padShift}` : ''}${r.staging ? ', staged coalesced load/store' : ''}${r.pass ? (r.pass.loads === 'staged' ? ', column-staged load' : `, ${r.problemsPerWorkgroup} neighbouring columns loaded directly`) + (r.pass.store === 'column' ? ', column-staged store' : r.pass.store === 'rows' ? ', rows stored through workgroup memory' : '') : ''}; workgroup memory ${r.workgroupBytes} B; twiddles: ${r.twiddles}`);
     r.stages.forEach((s, k) => console.log(`    stage ${k}: radix ${s.radix}, stride ${s.stride}, ${s.butterfliesPerInvocation} butterfl${s.butterfliesPerInvocation === 1 ? 'y' : 'ies'} per invocation`));
   });
 }
