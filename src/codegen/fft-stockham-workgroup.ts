@@ -526,39 +526,62 @@ function r2cPassAddressing(recipe: WorkgroupFftRecipe): string[] {
   ];
 }
 
-/** The R2C post-processing of a fused last pass: output k = j + e·Ns from z_k and its mirror. */
-function r2cPassPost(recipe: WorkgroupFftRecipe, rowStride: number, pad: (e: string) => string, scale: number, quarterN = 0, split = false): string[] {
+/**
+ * What both forms of a fused last pass's post-processing share: the pass geometry, the output guards, the
+ * one table read an invocation (W^(pj + t·Ns), then constant factors: output k = pj + (t + iL)·Ns uses
+ * W^(pj + t·Ns) · W^(iL·Ns); a rolled loop with a read per output waited one global-memory latency per
+ * iteration, which made the fused pass slower than a separate post-processing kernel on an H200), each
+ * output's mirror slot, and the output writes (through wrq, with the quarter-root twiddle formed the same
+ * way, for hooks that have it).
+ */
+function r2cPassParts(recipe: WorkgroupFftRecipe, scale: number, quarterN: number) {
   const { n, invocationsPerProblem: L, problemsPerWorkgroup: B } = recipe;
   const ns = recipe.pass!.stride;
-  const H = B / 2;
   const M = n * ns;
-  const count = Math.ceil(n / L);
   const sc = scale === 1 ? '' : ` * ${f32(scale)}`;
-  if (split) return r2cPassPostSplit(recipe, rowStride, pad, sc, quarterN);
-  // Unrolled, with one table read an invocation, issued before the outputs: output k = pj + (t + iL)·Ns
-  // uses W^(pj + t·Ns) · W^(iL·Ns), a constant factor (a rolled loop waited one global-memory latency
-  // per iteration, which made the fused pass slower than a separate post-processing kernel on an H200).
-  const lines = ['workgroupBarrier();', `let partner = select(local_problem + ${H}u, local_problem - ${H}u, hi_slot);`];
   const guard = (i: number) => ((i + 1) * L <= n ? 'live' : `live && t + ${i * L}u < ${n}u`);
-  lines.push('var wt = vec2<f32>(0.0);', `if (${guard(0)}) { wt = rtw[pj + t * ${ns}u]; }`);
-  for (let i = 0; i < count; i++) lines.push(`let w${i} = ${rootTimes('wt', i * L * ns, 2 * M)};`);
-  // Hooks with wrq get q = e^{−iπk/(2N)} = W_4N^k the same way, from one read of their quarter-root table.
-  const quarter = (e: number, v: string) => rootTimes(v, e, 4 * quarterN);
-  if (quarterN) lines.push('var qt = vec2<f32>(0.0);', `if (${guard(0)}) { qt = aux[pj + t * ${ns}u]; }`);
   const out = (k: string, v: string, q: string) => (quarterN ? `wrq(out_base, ${k}, ${v}, ${q});` : `st(out_base, ${k}, ${v});`);
-  for (let i = 0; i < count; i++) {
+  const quarter = (e: number, v: string) => rootTimes(v, e, 4 * quarterN);
+  return {
+    count: Math.ceil(n / L),
+    guard,
+    partner: `let partner = select(local_problem + ${B / 2}u, local_problem - ${B / 2}u, hi_slot);`,
+    realTwiddle: ['var wt = vec2<f32>(0.0);', `if (${guard(0)}) { wt = rtw[pj + t * ${ns}u]; }`],
+    quarterTwiddle: quarterN ? ['var qt = vec2<f32>(0.0);', `if (${guard(0)}) { qt = aux[pj + t * ${ns}u]; }`] : [],
+    /** W^(pj + (t + iL)·Ns) from wt. */
+    twiddle: (i: number) => rootTimes('wt', i * L * ns, 2 * M),
+    /** Output e of column pj pairs with element pe of column slot ps (see r2cPassFusable). */
+    mirror: (e: string, ps: string, pe: string, indent: string) => [
+      `${indent}var ${ps} = partner;`,
+      `${indent}var ${pe} = ${n - 1}u - ${e};`,
+      `${indent}if (pj == 0u) { ${ps} = local_problem; ${pe} = (${n}u - ${e}) % ${n}u; } else if (pj == ${ns / 2}u) { ${ps} = local_problem; }`,
+    ],
+    /** Output k from z_k = a and z_{M−k} = y; y_M = Re z_0 − Im z_0 (the k = M output, W_N^M = −1). */
+    outputs: (i: number, a: string, y: string, w: string) => [
+      `  ${out('k', `r2cOut(${a}, vec2<f32>(${y}.x, -${y}.y), ${w})${sc}`, quarter(i * L * ns, 'qt'))}`,
+      `  if (k == 0u) { ${out(`${M}u`, `vec2<f32>(${a}.x - ${a}.y, 0.0)${sc}`, quarter(M, 'vec2<f32>(1.0, 0.0)'))} }`,
+    ],
+  };
+}
+
+/** The R2C post-processing of a fused last pass: output k = j + e·Ns from z_k and its mirror. */
+function r2cPassPost(recipe: WorkgroupFftRecipe, rowStride: number, pad: (e: string) => string, scale: number, quarterN = 0, split = false): string[] {
+  if (split) return r2cPassPostSplit(recipe, rowStride, pad, scale, quarterN);
+  const { invocationsPerProblem: L } = recipe;
+  const ns = recipe.pass!.stride;
+  const P = r2cPassParts(recipe, scale, quarterN);
+  const lines = ['workgroupBarrier();', P.partner, ...P.realTwiddle];
+  for (let i = 0; i < P.count; i++) lines.push(`let w${i} = ${P.twiddle(i)};`);
+  lines.push(...P.quarterTwiddle);
+  for (let i = 0; i < P.count; i++) {
     lines.push(
-      `if (${guard(i)}) {`,
+      `if (${P.guard(i)}) {`,
       `  let e = t + ${i * L}u;`,
       `  let k = pj + e * ${ns}u;`,
-      '  var ps = partner;',
-      `  var pe = ${n - 1}u - e;`,
-      `  if (pj == 0u) { ps = local_problem; pe = (${n}u - e) % ${n}u; } else if (pj == ${ns / 2}u) { ps = local_problem; }`,
+      ...P.mirror('e', 'ps', 'pe', '  '),
       `  let a = sh[sbase + ${pad('e')}];`,
       `  let y = sh[ps * ${rowStride}u + ${pad('pe')}];`,
-      `  ${out('k', `r2cOut(a, vec2<f32>(y.x, -y.y), w${i})${sc}`, quarter(i * L * ns, 'qt'))}`,
-      // y_M = Re z_0 − Im z_0 (the k = M output of the same formula, W_N^M = −1).
-      `  if (k == 0u) { ${out(`${M}u`, `vec2<f32>(a.x - a.y, 0.0)${sc}`, quarter(M, 'vec2<f32>(1.0, 0.0)'))} }`,
+      ...P.outputs(i, 'a', 'y', `w${i}`),
       '}',
     );
   }
@@ -570,47 +593,25 @@ function r2cPassPost(recipe: WorkgroupFftRecipe, rowStride: number, pad: (e: str
  * memory one component at a time (rows of f32, half the memory of vec2 rows, so more workgroups stay
  * resident); each invocation gathers z_k and its mirror for its outputs in the two rounds, then writes them.
  */
-function r2cPassPostSplit(recipe: WorkgroupFftRecipe, rowStride: number, pad: (e: string) => string, sc: string, quarterN: number): string[] {
-  const { n, invocationsPerProblem: L, problemsPerWorkgroup: B } = recipe;
+function r2cPassPostSplit(recipe: WorkgroupFftRecipe, rowStride: number, pad: (e: string) => string, scale: number, quarterN: number): string[] {
+  const { invocationsPerProblem: L } = recipe;
   const ns = recipe.pass!.stride;
-  const H = B / 2;
-  const M = n * ns;
-  const count = Math.ceil(n / L);
-  const guard = (i: number) => ((i + 1) * L <= n ? 'live' : `live && t + ${i * L}u < ${n}u`);
-  const lines = [`let partner = select(local_problem + ${H}u, local_problem - ${H}u, hi_slot);`];
-  for (let i = 0; i < count; i++) {
-    // Output e = t + iL of column pj pairs with element pe of column slot ps (see r2cPassFusable).
-    lines.push(
-      `let e${i} = t + ${i * L}u;`,
-      `var ps${i} = partner;`,
-      `var pe${i} = ${n - 1}u - e${i};`,
-      `if (pj == 0u) { ps${i} = local_problem; pe${i} = (${n}u - e${i}) % ${n}u; } else if (pj == ${ns / 2}u) { ps${i} = local_problem; }`,
-      `var pa${i} = vec2<f32>(0.0);`,
-      `var pb${i} = vec2<f32>(0.0);`,
-    );
+  const P = r2cPassParts(recipe, scale, quarterN);
+  const lines = [P.partner];
+  for (let i = 0; i < P.count; i++) {
+    lines.push(`let e${i} = t + ${i * L}u;`, ...P.mirror(`e${i}`, `ps${i}`, `pe${i}`, ''), `var pa${i} = vec2<f32>(0.0);`, `var pb${i} = vec2<f32>(0.0);`);
   }
   for (const comp of ['x', 'y']) {
     // Every invocation has finished reading workgroup memory (the last exchange or the previous round).
     lines.push('workgroupBarrier();', ...lastStageWrites(recipe, pad, `.${comp}`), 'workgroupBarrier();');
-    for (let i = 0; i < count; i++) {
-      lines.push(`if (${guard(i)}) { pa${i}.${comp} = sh[sbase + ${pad(`e${i}`)}]; pb${i}.${comp} = sh[ps${i} * ${rowStride}u + ${pad(`pe${i}`)}]; }`);
+    for (let i = 0; i < P.count; i++) {
+      lines.push(`if (${P.guard(i)}) { pa${i}.${comp} = sh[sbase + ${pad(`e${i}`)}]; pb${i}.${comp} = sh[ps${i} * ${rowStride}u + ${pad(`pe${i}`)}]; }`);
     }
   }
-  // One table read an invocation (W^(pj + t·Ns), then constant factors), as in r2cPassPost; the twiddles
-  // are formed inline in each output's block to keep registers for the gathered pairs.
-  lines.push('var wt = vec2<f32>(0.0);', `if (${guard(0)}) { wt = rtw[pj + t * ${ns}u]; }`);
-  if (quarterN) lines.push('var qt = vec2<f32>(0.0);', `if (${guard(0)}) { qt = aux[pj + t * ${ns}u]; }`);
-  const quarter = (e: number, v: string) => rootTimes(v, e, 4 * quarterN);
-  const out = (k: string, v: string, q: string) => (quarterN ? `wrq(out_base, ${k}, ${v}, ${q});` : `st(out_base, ${k}, ${v});`);
-  for (let i = 0; i < count; i++) {
-    lines.push(
-      `if (${guard(i)}) {`,
-      `  let k = pj + e${i} * ${ns}u;`,
-      `  let w = ${rootTimes('wt', i * L * ns, 2 * M)};`,
-      `  ${out('k', `r2cOut(pa${i}, vec2<f32>(pb${i}.x, -pb${i}.y), w)${sc}`, quarter(i * L * ns, 'qt'))}`,
-      `  if (k == 0u) { ${out(`${M}u`, `vec2<f32>(pa${i}.x - pa${i}.y, 0.0)${sc}`, quarter(M, 'vec2<f32>(1.0, 0.0)'))} }`,
-      '}',
-    );
+  // The twiddles are formed inline in each output's block, to keep registers for the gathered pairs.
+  lines.push(...P.realTwiddle, ...P.quarterTwiddle);
+  for (let i = 0; i < P.count; i++) {
+    lines.push(`if (${P.guard(i)}) {`, `  let k = pj + e${i} * ${ns}u;`, `  let w = ${P.twiddle(i)};`, ...P.outputs(i, `pa${i}`, `pb${i}`, 'w'), '}');
   }
   return lines;
 }

@@ -95,7 +95,8 @@ export function planMultiPass(
   }
   // Measured on an H200 (bench/results/2026-11-22-h200-sweep3): with interleaved direct loads a pass of
   // ≤ 256-point columns, 8 columns per workgroup (64-byte runs), streams at ~0.8–0.9 of copy bandwidth,
-  // while 512- and 1024-point passes fall to ~0.5: three short passes beat two long ones from 2^19 on.
+  // while 512- and 1024-point passes fall to ~0.5: three short passes beat two long ones, except for the
+  // long first pass below.
   // Batch-fastest passes (non-last axes of N-D arrays) with 16 columns: 4096² 2.01 → 1.88 ms on an H200
   // with f32 rows (bench/results/2026-11-22-h200-sweep36).
   const opts: WorkgroupPlanOptions = { minColumns: batchFastest ? 16 : 8, ...options };

@@ -117,7 +117,6 @@ export interface WebGpuFftOptions extends WorkgroupPlanOptions {
   r2cPairAll?: boolean;
 }
 
-/** Columns per workgroup of a multi-pass R2C's last pass when it does the post-processing. */
 /**
  * Column slots of a fused R2C last pass (mirror pairs: half as many): 32 where they fit, else 16, else the
  * default. With the split exchange 32 beat 16 from 2^15 to 2^24 on an H200 (2^21: 1.05 → 0.95 ms; with vec2
@@ -193,8 +192,8 @@ export class WebGpuFft {
           const pairAll = (options.r2cPairAll ?? (m >= 256 && m <= 2048)) && options.r2cPaired !== false;
           // The 'split4' exchange needs the paired last stage (the post-processing has no row to exchange through).
           const evenLast = pairAll || options.exchange === 'split4';
-          // The split exchange from a half-length of 256 (not 1024 as for C2C): N = 512 0.303 → 0.284 ms,
-          // N = 1024 0.312 → 0.272, DHT / DCT-II alike; N = 256 lost 2% (H200, bench/results/…-sweep31).
+          // The split exchange from a half-length of 256 (C2C: from 128; R2C 256 lost 2%): N = 512 0.303 → 0.284 ms,
+          // N = 1024 0.312 → 0.272, DHT / DCT-II alike (H200, bench/results/…-sweep31).
           recipe = planWorkgroupFft(m, problem.batch, ctx.limits, { maxRadix: m >= 8192 ? 32 : 16, evenLastButterflies: evenLast, splitExchangeFrom: 256, ...options });
         } catch (e) {
           if (e instanceof ArgumentError) throw e;
@@ -204,7 +203,7 @@ export class WebGpuFft {
           // kernel from N = 2^15 (0.86 against 0.99 ms) to 2^27 (1.61 against 1.77), and the DHT likewise
           // (2^20: 1.10 against 1.28); with 8 columns it lost beyond 2^20 (…-sweep7).
           const fuse = !options.r2cPostKernel && (options.r2cFused || !custom || !!custom.fusedPost);
-          // One planning call: the wide last pass where 16 columns fit, else the default columns.
+          // The widest last pass of FUSED_R2C_COLUMNS that fits, else the default columns.
           let wide: FftRecipe | null = null;
           // The long radix-32 first pass where the fused last pass stays ≤ 256 points: R2C 2^18 0.90 → 0.81
           // ms, 2^19 0.94 → 0.85, DHT 2^18 0.98 → 0.83; with a 512-point fused last pass (2^20) it lost
