@@ -197,9 +197,6 @@ export function planWorkgroupFft(
   // The first stage's butterfly index has bits 0 and log2 R0 swapped (exchangeCode), within a warp's 32
   // invocations only when R0 ≤ 16, so that its global loads stay the same contiguous runs.
   const split4Ok = isPowerOfTwo(n) && stages.length >= 3 && l % 2 === 0 && radices[0] < l && radices[0] <= 16;
-  // Radix-32 first stages (the default from n = 8192): a forced 'split4' plans with radix ≤ 16 instead.
-  const replan16 = () => planWorkgroupFft(n, batch, limits, { ...options, maxRadix: 16 });
-  const split4By16 = !split4Ok && isPowerOfTwo(n) && maxRadix > 16 && !options.pass;
   if (stages.length > 1) {
     const candidates: [('complex' | 'split' | 'split4'), boolean][] = [];
     // From n = 128 the split exchange (half the workgroup memory, so more workgroups stay resident) beat
@@ -210,11 +207,11 @@ export function planWorkgroupFft(
     // against 0.795; DHT 2^15 0.850 against 0.867; bench/results/2026-11-22-h200-sweep27).
     const order = n >= (options.splitExchangeFrom ?? 128) ? (['split', 'complex'] as const) : (['complex', 'split'] as const);
     if (options.exchange === 'split4' && !split4Ok) {
-      if (split4By16) return replan16();
+      // Radix-32 first stages (the default from n = 8192): plan with radix ≤ 16 instead.
+      if (isPowerOfTwo(n) && maxRadix > 16 && !options.pass) return planWorkgroupFft(n, batch, limits, { ...options, maxRadix: 16 });
       throw new ArgumentError('exchange', 'split4', `a power-of-two n in ≥ 3 stages with an even number of invocations (n = ${n}: radices ${radices.join('·')}, ${l} invocations)`);
     }
     for (const ex of options.exchange ? [options.exchange] : order) {
-      if (ex === 'split4' && !split4Ok) continue;
       for (const p of options.padding === undefined ? [true, false] : [options.padding]) candidates.push([ex, p]);
     }
     const bytes = (ex: string, p: boolean) => (ex === 'split4' ? padded(n / 2, p) * 4 : padded(n, p) * (ex === 'complex' ? 8 : 4));
