@@ -349,7 +349,7 @@ The split exchanges, wider last pass and long first pass of the R2C section took
 DCT-II to 1.76–2.08×. Where the DHT
 stays short of 1.5× (2^14 and up), it is the R2C underneath: the anchor is one cuFFT R2C plus one light
 kernel, and our multi-pass R2C is 0.69–1.11× cuFFT. From 2^15 on two passes are needed, and two passes
-cannot beat two device copies (2 × 0.27 ms for 2^27 reals, against the 0.51 ms that 1.5× of the 0.764 ms
+cannot beat two device copies (2 × 0.27 ms for 2^27 reals, against the 0.51 ms that 1.5× of the 0.766 ms
 anchor at 2^15 allows). One pass of a 16384-point half-length fits a 48 KiB
 workgroup only by exchanging in four rounds (the \`split4\` exchange, option \`exchange: 'split4'\`), and
 its 128 KiB of registers a workgroup leave one workgroup an SM: DHT 2^15 0.850 against 0.867 ms in two passes
