@@ -24,7 +24,7 @@
  * boundary rows it needs. The output goes back through the array for a coalesced store.
  */
 import { stableKey, type KernelSource } from '../backends/webgpu/pipelines.js';
-import type { TridiagonalLevel } from '../planner/tridiagonal.js';
+import { directExchangeRows, type TridiagonalLevel } from '../planner/tridiagonal.js';
 
 export type WangMouMode = 'solve' | 'reduce' | 'expand';
 
@@ -56,6 +56,14 @@ export interface WangMouKernelSpec {
    * addresses) rather than G consecutive chunks of one system.
    */
   acrossSystems: boolean;
+  /**
+   * Strided real 'solve' levels over the user's arrays with n a multiple of 4 and R a multiple of 4: each
+   * invocation loads its own R consecutive rows as vec4s straight from global memory and stores its R
+   * solutions the same way (a warp then reads and writes whole 512-byte runs), with no staging through
+   * workgroup memory. Workgroup memory then holds only the exchange area (2 or 4 rows an invocation), so
+   * systems of up to 4·R·(invocations) rows fit one workgroup.
+   */
+  directRows: boolean;
 }
 
 export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex: boolean): WangMouKernelSpec {
@@ -70,6 +78,7 @@ export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex:
     branchFree: level.branchFree ?? true,
     alignChunks: level.alignChunks ?? false,
     acrossSystems: level.acrossSystems ?? false,
+    directRows: level.directRows ?? false,
   };
 }
 
@@ -95,6 +104,14 @@ export const SYSTEM_BINDINGS_WGSL = `@group(0) @binding(0) var<uniform> prm: Par
 @group(0) @binding(2) var<storage, read> B: array<T>;
 @group(0) @binding(3) var<storage, read> C: array<T>;
 @group(0) @binding(4) var<storage, read> D: array<T>;
+@group(0) @binding(5) var<storage, read_write> status: array<atomic<u32>>;`;
+
+/** Bindings 0–5 with the matrix and right-hand-side arrays as vec4s (directRows kernels; real only). */
+const SYSTEM_BINDINGS_VEC4_WGSL = `@group(0) @binding(0) var<uniform> prm: Params;
+@group(0) @binding(1) var<storage, read> A: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read> B: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> C: array<vec4<f32>>;
+@group(0) @binding(4) var<storage, read> D: array<vec4<f32>>;
 @group(0) @binding(5) var<storage, read_write> status: array<atomic<u32>>;`;
 
 /** Bytes of the uniform block (PARAMS_WGSL). */
@@ -235,6 +252,10 @@ export function wangMouKernel(spec: WangMouKernelSpec): KernelSource {
   const seg = spec.segment;
   const G = spec.systemsPerWorkgroup;
   const partition = mode !== 'solve';
+  const direct = spec.directRows;
+  if (direct && (partition || complex || layout !== 'strided' || R % 4 !== 0)) {
+    throw new Error(`wangMouKernel: directRows needs a real strided 'solve' level with rows per invocation a multiple of 4 (got ${mode}, ${complex ? 'complex' : 'real'}, ${layout}, R = ${R})`);
+  }
   const L: string[] = [];
   const e = (s: string) => L.push(s);
 
@@ -245,8 +266,9 @@ export function wangMouKernel(spec: WangMouKernelSpec): KernelSource {
   const nrm = spec.normalized && spec.interior === 'thomas';
   // 'expand' repeats its level's 'reduce' merges on the same rows, whose pivots 'reduce' has checked.
   e(nrm ? rowNormalizedWgsl(mode !== 'expand') : ROW_WGSL);
-  e(SYSTEM_BINDINGS_WGSL);
-  if (mode === 'reduce') e(`@group(0) @binding(6) var<storage, read_write> BND: array<T>;`);
+  e(direct ? SYSTEM_BINDINGS_VEC4_WGSL : SYSTEM_BINDINGS_WGSL);
+  if (direct) e(`@group(0) @binding(6) var<storage, read_write> X: array<vec4<f32>>;`);
+  else if (mode === 'reduce') e(`@group(0) @binding(6) var<storage, read_write> BND: array<T>;`);
   else e(`@group(0) @binding(6) var<storage, read_write> X: array<T>;`);
   if (mode === 'expand') e(`@group(0) @binding(7) var<storage, read> XC: array<T>;`);
   // Workgroup memory: the staged load, then the exchanged boundary rows, then the staged store.
@@ -256,7 +278,19 @@ export function wangMouKernel(spec: WangMouKernelSpec): KernelSource {
   // staged rows (consecutive v): a Row struct array at a stride of R rows put R·4 words between the lanes,
   // an up to 32-way bank conflict on every access.
   const sb = complex ? 4 : 5;
-  if (spec.swizzle) {
+  if (direct) {
+    // Only the exchange area: unswizzled (written at lid and T + lid, read by whole blocks), and b = 1 not
+    // stored for normalised rows.
+    const E = directExchangeRows(Tn, spec.exchangeRadices.length, spec.pingPong);
+    if (E > 0) {
+      e(`var<workgroup> shA: array<T, ${E}>;
+${nrm ? '' : `var<workgroup> shB: array<T, ${E}>;
+`}var<workgroup> shC: array<T, ${E}>;
+var<workgroup> shD: array<T, ${E}>;
+fn shPutE(v: u32, r: Row) { shA[v] = r.a;${nrm ? '' : ' shB[v] = r.b;'} shC[v] = r.c; shD[v] = r.d; }
+fn shGetE(v: u32) -> Row { return Row(shA[v], ${nrm ? 'ONE' : 'shB[v]'}, shC[v], shD[v]); }`);
+    }
+  } else if (spec.swizzle) {
     e(`var<workgroup> shA: array<T, ${P}>;
 var<workgroup> shB: array<T, ${P}>;
 var<workgroup> shC: array<T, ${P}>;
@@ -281,11 +315,11 @@ fn shGetE(v: u32) -> Row { return sh[v]; }`);
   }
   e(`
 // Addresses within the bound windows of the arrays, and status words (see addressWgsl).
-${addressWgsl(layout)}
+${addressWgsl(layout)}${direct ? '' : `
 fn rawRow(sys: u32, i: u32) -> Row {
   let m = matAddr(sys, i);
   return Row(A[m], B[m], C[m], D[rhsAddr(sys, i)]);
-}${G === 1 ? `
+}`}${G === 1 && !direct ? `
 // One system a workgroup: the addresses of its rows from two bases computed once (baseM, baseR).
 var<private> baseM: u32;
 var<private> baseR: u32;
@@ -305,7 +339,9 @@ fn checkRow(sys: u32, i: u32, r: Row) -> Row {
 }
 `);
 
-  // Mapping of a flat load index (k*T + lid) to (virtual row v in the workgroup array, sys, i).
+  // Mapping of a flat load index (k*T + lid) to (virtual row v in the workgroup array, sys, i); not
+  // needed by directRows kernels, which drop it again below.
+  const slotStart = L.length;
   e(`struct Slot { v: u32, sys: u32, i: u32, valid: bool, keep: bool }`);
   // Partition levels: the system and index of each of the workgroup's G chunks are computed once in main
   // (chunkSys{g}, chunkK{g}), not with an integer division by a runtime value for every row loaded and stored.
@@ -360,6 +396,7 @@ fn checkRow(sys: u32, i: u32, r: Row) -> Row {
     e(`  return Slot(flat, sys, i, ${G === 1 ? '' : 'sys < prm.nsys && '}i < prm.n, true);`);
   }
   if (!(partition && G === 1 && aligned)) e(`}`);
+  if (direct) L.length = slotStart;
 
   e(`
 @compute @workgroup_size(${Tn})
@@ -371,7 +408,30 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 ${across ? `  { let grp = wg / prm.chunks; chunkK0 = wg - grp * prm.chunks; chunkSys0 = grp * ${G}u; }\n` : partition ? Array.from({ length: G }, (_, g) => `  chunkSys${g} = (wg * ${G}u + ${g}u) / prm.chunks;\n  chunkK${g} = wg * ${G}u + ${g}u - chunkSys${g} * prm.chunks;\n`).join('') : ''}${aligned ? `  { let st = chunkK0 * ${seg + 1}u; let r = matAddr(chunkSys0, st) & ${alignElems - 1}u; chunkA0 = st - r; chunkOff = r; }\n` : ''}`);
   // Coalesced, staged load, unrolled with every global load issued before any is used (a rolled loop
   // waits one memory latency per row; the same change sped up the FFT's staged copies on an H200).
-  if (G === 1) {
+  // directRows: the invocation's own R rows as R/4 vec4s of each array, no staging (see the spec).
+  if (direct) {
+    e(`  let mySys = wg * ${G}u + (lid * ${R}u) / ${seg}u;`);
+    e(`  let i0 = (lid * ${R}u) % ${seg}u;`);
+    e(`  let live = mySys < prm.nsys;`);
+    // n and the window remainders are multiples of 4 (planner and executor), so a vec4 lies wholly
+    // inside the system or wholly beyond its n rows (identity rows there, as in the staged load).
+    e(`  let dirM = matAddr(mySys, i0) / 4u;`);
+    e(`  let dirX = rhsAddr(mySys, i0) / 4u;`);
+    for (let q = 0; q < R / 4; q++) {
+      e(`  var va${q} = vec4<f32>(0.0);`);
+      e(`  var vb${q} = vec4<f32>(1.0);`);
+      e(`  var vc${q} = vec4<f32>(0.0);`);
+      e(`  var vd${q} = vec4<f32>(0.0);`);
+      e(`  let in${q} = live && i0 + ${4 * q}u < prm.n;`);
+      e(`  if (in${q}) { va${q} = A[dirM + ${q}u]; vb${q} = B[dirM + ${q}u]; vc${q} = C[dirM + ${q}u]; vd${q} = D[dirX + ${q}u]; }`);
+    }
+    for (let j = 0; j < R; j++) {
+      const q = j >> 2;
+      const c = 'xyzw'[j & 3];
+      e(`  var r${j} = Row(va${q}.${c}, vb${q}.${c}, vc${q}.${c}, vd${q}.${c});`);
+      e(`  if (in${q}) { r${j} = checkRow(mySys, i0 + ${j}u, r${j}); }`);
+    }
+  } else if (G === 1) {
     // The workgroup's system: chunkSys0 (partition) or wg (solve). Out-of-range systems load nothing.
     const sys0 = partition ? 'chunkSys0' : 'wg';
     e(`  baseM = matAddr(${sys0}, 0u);`);
@@ -379,17 +439,19 @@ ${across ? `  { let grp = wg / prm.chunks; chunkK0 = wg - grp * prm.chunks; chun
   }
   // Aligned chunk loads need more (partial) rounds for the chunk's last off (< alignElems) rows.
   const rounds = aligned ? R + Math.ceil((alignElems - 1) / Tn) : R;
-  for (let k = 0; k < rounds; k++) {
+  for (let k = 0; k < (direct ? 0 : rounds); k++) {
     e(`  let s${k} = slot(wg, ${k * Tn}u + lid);`);
     e(`  var w${k} = identityRow();`);
     e(G === 1 ? `  if (s${k}.valid) { w${k} = rawRowB(s${k}.i); }` : `  if (s${k}.valid) { w${k} = rawRow(s${k}.sys, s${k}.i); }`);
   }
-  for (let k = 0; k < rounds; k++) {
+  for (let k = 0; k < (direct ? 0 : rounds); k++) {
     e(`  if (s${k}.valid) { w${k} = checkRow(s${k}.sys, s${k}.i, w${k}); }`);
     e(aligned ? `  if (s${k}.keep) { shPut(s${k}.v, w${k}); }` : `  shPut(s${k}.v, w${k});`);
   }
-  e(`  workgroupBarrier();`);
-  for (let j = 0; j < R; j++) e(`  var r${j} = shGet(lid * ${R}u + ${j}u);`);
+  if (!direct) {
+    e(`  workgroupBarrier();`);
+    for (let j = 0; j < R; j++) e(`  var r${j} = shGet(lid * ${R}u + ${j}u);`);
+  }
   const thomas = spec.interior === 'thomas';
   // The variables holding the first and last row of this invocation's block through the exchange steps,
   // and the rows an exchange step updates: every row (Wang & Mou), or only those two ('thomas').
@@ -432,8 +494,8 @@ ${across ? `  { let grp = wg / prm.chunks; chunkK0 = wg - grp * prm.chunks; chun
   // Exchange steps.
   let s = R;
   let step = 0;
-  const xput = nrm ? 'shPutE' : 'shPut';
-  const xget = nrm ? 'shGetE' : 'shGet';
+  const xput = nrm || direct ? 'shPutE' : 'shPut';
+  const xget = nrm || direct ? 'shGetE' : 'shGet';
   for (const radix of spec.exchangeRadices) {
     const q = s / R; // invocations per block
     // Exchange area of this step: [0, 2T) or, alternating from the second step when the array has room
@@ -443,7 +505,8 @@ ${across ? `  { let grp = wg / prm.chunks; chunkK0 = wg - grp * prm.chunks; chun
     const X0 = pp && step % 2 === 1 ? 2 * Tn : 0;
     const at = (v: string) => (X0 ? `${X0}u + ${v}` : v);
     e(`  // exchange step, radix ${radix}, block size ${s} rows (${q} invocations)`);
-    if (!pp || step === 0) e(`  workgroupBarrier(); // everyone is done reading sh`);
+    // (directRows kernels read nothing from workgroup memory before the first step.)
+    if (step === 0 ? !direct : !pp) e(`  workgroupBarrier(); // everyone is done reading sh`);
     e(`  ${xput}(${at('lid')}, ${first});`);
     e(`  ${xput}(${at(`${Tn}u + lid`)}, ${last});`);
     e(`  workgroupBarrier();`);
@@ -528,7 +591,7 @@ ${across ? `  { let grp = wg / prm.chunks; chunkK0 = wg - grp * prm.chunks; chun
     e(`  let mySys = myChunk / prm.chunks;`);
     e(`  let myK = myChunk - mySys * prm.chunks;`);
     e(`  let cl = lid % ${Tn / G}u; // invocation within its chunk`);
-  } else {
+  } else if (!direct) {
     e(`  let mySys = wg * ${G}u + (lid * ${R}u) / ${seg}u;`);
   }
 
@@ -558,18 +621,19 @@ ${across ? `  { let grp = wg / prm.chunks; chunkK0 = wg - grp * prm.chunks; chun
       e(`  if (live && myK < prm.seps) { xR = XC[mySys * prm.seps + myK]; }`);
       e(`  if (live && cl == 0u && myK < prm.seps) { X[rhsAddr(mySys, myK * ${seg + 1}u + ${seg}u)] = xR; }`);
     }
-    e(`  workgroupBarrier(); // everyone is done reading sh`);
+    if (!direct) e(`  workgroupBarrier(); // everyone is done reading sh`);
     // x of a row over the block's outer neighbours: 0 beyond a whole system, the separators in 'expand'.
     const xOf = (w: string) => nrm
       ? (mode === 'expand' ? `(${w}.d - mul(${w}.a, xL)) - mul(${w}.c, xR)` : `${w}.d`)
       : (mode === 'expand' ? `dv((${w}.d - mul(${w}.a, xL)) - mul(${w}.c, xR), ${w}.b)` : `dv(${w}.d, ${w}.b)`);
     if (!thomas) {
+      if (direct) for (let j = 0; j < R; j++) e(`  var x${j} = ZERO;`);
       for (let j = 0; j < R; j++) {
         e(`  {`);
         e(`    let w = r${j};`);
         e(`    if (badpivot(w.b)) { flags |= 1u; }`);
         e(`    let x = ${xOf('w')};`);
-        e(`    shPutX(lid * ${R}u + ${j}u, x);`);
+        e(direct ? `    x${j} = x;` : `    shPutX(lid * ${R}u + ${j}u, x);`);
         e(`  }`);
       }
     } else {
@@ -599,11 +663,22 @@ ${across ? `  { let grp = wg / prm.chunks; chunkK0 = wg - grp * prm.chunks; chun
         e(`  let x${R - 2} = dp${R - 2};`);
         for (let j = R - 3; j >= 1; j--) e(`  let x${j} = dp${j} - mul(cp${j}, x${j + 1});`);
       }
-      for (let j = 0; j < R; j++) e(`  shPutX(lid * ${R}u + ${j}u, x${j});`);
+      if (!direct) for (let j = 0; j < R; j++) e(`  shPutX(lid * ${R}u + ${j}u, x${j});`);
     }
-    e(`  workgroupBarrier();`);
+    if (direct) {
+      // The invocation's R solutions as R/4 vec4 stores, where its load found rows.
+      for (let q = 0; q < R / 4; q++) {
+        e(`  if (in${q}) {`);
+        e(`    let x = vec4<f32>(x${4 * q}, x${4 * q + 1}, x${4 * q + 2}, x${4 * q + 3});`);
+        e(`    X[dirX + ${q}u] = x;`);
+        e(`    if (nonfinite(x.x) || nonfinite(x.y) || nonfinite(x.z) || nonfinite(x.w)) { flags |= 2u; }`);
+        e(`  }`);
+      }
+    } else {
+      e(`  workgroupBarrier();`);
+    }
     // Coalesced store, unrolled like the load.
-    for (let k = 0; k < rounds; k++) {
+    for (let k = 0; k < (direct ? 0 : rounds); k++) {
       e(`  {`);
       e(`    let s = slot(wg, ${k * Tn}u + lid);`);
       e(`    if (s.valid) {`);

@@ -140,6 +140,30 @@ export interface TridiagonalPlanOptions {
    * neighbouring addresses in the interleaved layout. Default 8 for real systems, 1 for complex ones.
    */
   interleavedPartitionSystems?: number;
+  /**
+   * Real strided systems with n a multiple of 4, solved whole in a workgroup: each invocation loads and
+   * stores its own rows as vec4s, with no staging through workgroup memory (TridiagonalLevel.directRows).
+   * Default true.
+   */
+  directRows?: boolean;
+  /**
+   * Largest padded system a directRows workgroup solves whole (power of two); larger systems are
+   * partitioned. Default DIRECT_MAX_ROWS, and never more than the invocation and workgroup-memory limits allow.
+   */
+  directMaxRows?: number;
+}
+
+/** Default TridiagonalPlanOptions.directMaxRows. */
+export const DIRECT_MAX_ROWS = 4096;
+
+/**
+ * Workgroup-memory rows of a directRows kernel's exchange area: the first and last row of every
+ * invocation, twice with alternating areas (pingPong); none without exchange steps. Each row takes 3
+ * scalars with normalised rows (b = 1 is not stored), else 4.
+ */
+export function directExchangeRows(threads: number, exchangeSteps: number, pingPong: boolean): number {
+  if (exchangeSteps === 0) return 0;
+  return (pingPong ? 4 : 2) * threads;
 }
 
 export interface TridiagonalLevel {
@@ -164,6 +188,12 @@ export interface TridiagonalLevel {
   alignChunks?: boolean;
   /** Partition levels: the workgroup's chunks are one chunk of systemsPerWorkgroup consecutive systems. */
   acrossSystems?: boolean;
+  /**
+   * Real strided 'solve' level over the user's arrays (n a multiple of 4, rowsPerThread a multiple of 4):
+   * every invocation loads and stores its own consecutive rows as vec4s, and workgroup memory holds only
+   * the exchange area (TridiagonalPlanOptions.directRows).
+   */
+  directRows?: boolean;
   /** Rows per system at this level. */
   n: number;
   /** Independent right-hand-side systems at this level (level 0: batch·nrhs). */
@@ -286,6 +316,14 @@ export function planTridiagonal(
     localStages: 0, exchangeRadices: [], segment, systemsPerWorkgroup: thomasThreads, chunks: 1, separators: 0,
     workgroups: Math.ceil(systems / thomasThreads),
   });
+  // Direct rows (the user's real strided systems, n a multiple of 4): without the staged load a
+  // workgroup's rows are limited by its invocations and its exchange area, not by one row of workgroup
+  // memory each, so systems beyond maxRows can still be solved whole.
+  const directMax = options.directMaxRows ?? DIRECT_MAX_ROWS;
+  if (!isPow2(directMax) || directMax < 4) throw new ArgumentError('directMaxRows', options.directMaxRows, 'a power of two ≥ 4');
+  const directOk = stridedReal && problem.n % 4 === 0 && (options.directRows ?? true);
+  const exchangeBytes = (threads: number, steps: number) =>
+    directExchangeRows(threads, steps, pingPong) * (interior === 'thomas' && normalized ? 3 : 4) * 4;
   for (;;) {
     const npad = nextPow2(n);
     if (layout === 'interleaved' && npad <= THOMAS_MAX_ROWS && (options.interleavedThomas ?? true)) {
@@ -304,14 +342,23 @@ export function planTridiagonal(
       levels.push(perSystemLevel('thomas-stream', n, chunk));
       break;
     }
-    if (npad <= maxRows) {
-      const rows = Math.max(npad, Math.min(target, nextPow2(npad * systems)));
-      let rpt = Math.min(rpt0, npad);
-      while (rows / rpt > maxInv) rpt *= 2;
+    const solveRows = Math.max(npad, Math.min(target, nextPow2(npad * systems)));
+    // Rows an invocation: rowsPerThread, or more where the invocations (and, direct, the exchange area)
+    // would not fit; a direct workgroup that needs more than 16 rows an invocation is not made.
+    const fitRpt = (direct: boolean) => {
+      let r = Math.min(rpt0, npad);
+      const steps = () => exchangeRadices(Math.log2(npad / r), radix).length;
+      while (solveRows / r > maxInv || (direct && exchangeBytes(solveRows / r, steps()) > limits.maxComputeWorkgroupStorageSize)) r *= 2;
+      return r;
+    };
+    const direct = directOk && levels.length === 0 && rpt0 % 4 === 0 && npad <= (options.maxRowsPerWorkgroup !== undefined ? maxRows : Math.max(directMax, maxRows)) && fitRpt(true) <= Math.min(16, npad);
+    if (npad <= maxRows || direct) {
+      const rows = solveRows;
+      const rpt = fitRpt(direct);
       if (rpt > npad) throw new DeviceLimitError('maxComputeInvocationsPerWorkgroup', rows / npad, maxInv, 'tridiagonal solve');
       const spw = rows / npad;
       levels.push({
-        mode: 'solve', n, systems, layout, interior, swizzle, pingPong, normalized, branchFree, alignChunks,
+        mode: 'solve', n, systems, layout, interior, swizzle, pingPong, normalized, branchFree, alignChunks, directRows: direct,
         rowsPerWorkgroup: rows, rowsPerThread: rpt, threads: rows / rpt,
         localStages: Math.log2(rpt), exchangeRadices: exchangeRadices(Math.log2(npad / rpt), radix),
         segment: npad, systemsPerWorkgroup: spw, chunks: 1, separators: 0,

@@ -60,6 +60,33 @@ test('WebGPU radix-2 exchange steps and forced multi-stage (64-row workgroups)',
   }
 });
 
+test('WebGPU direct rows (vec4 loads and stores of an invocation\'s rows, no staging): sizes, variants, several right-hand sides', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  const cases: [Shape, TridiagonalPlanOptions][] = [];
+  for (const n of [4, 8, 12, 20, 100, 256, 1000, 2048, 2500, 4096]) cases.push([{ n, batch: 3, nrhs: 2, layout: 'strided', complex: false }, {}]);
+  for (const rowsPerThread of [4, 8, 16]) {
+    cases.push([{ n: 1000, batch: 3, nrhs: 1, layout: 'strided', complex: false }, { rowsPerThread, radix: 4 }]);
+    cases.push([{ n: 516, batch: 4, nrhs: 3, layout: 'strided', complex: false }, { rowsPerThread, interior: 'wang-mou' }]);
+    cases.push([{ n: 64, batch: 5, nrhs: 1, layout: 'strided', complex: false }, { rowsPerThread, normalizedRows: false, pingPong: false }]);
+  }
+  cases.push([{ n: 8192, batch: 3, nrhs: 1, layout: 'strided', complex: false }, { directMaxRows: 8192 }]);
+  cases.push([{ n: 6000, batch: 3, nrhs: 1, layout: 'strided', complex: false }, { directMaxRows: 8192, rowsPerThread: 16, radix: 4 }]);
+  for (const [sh, o] of cases) {
+    const r = await runGpu(ctx, sh, 13 * sh.n + sh.nrhs, o);
+    const what = `${JSON.stringify(sh)} ${JSON.stringify(o)}`;
+    assert.deepEqual(r.recipe.levels.map((l) => [l.mode, l.directRows]), [['solve', true]], what);
+    assert.ok(r.err <= F32_BOUND && r.res <= F32_BOUND, `${what}: err ${r.err} res ${r.res}`);
+    assert.ok(r.status.every((s) => s === 0), what);
+  }
+  // The staged kernels stay correct where direct rows are turned off.
+  for (const n of [8, 1000, 2048]) {
+    const r = await runGpu(ctx, { n, batch: 3, nrhs: 2, layout: 'strided', complex: false }, n, { directRows: false });
+    assert.equal(r.recipe.levels[0].directRows, false);
+    assert.ok(r.err <= F32_BOUND && r.res <= F32_BOUND, `staged n=${n}: err ${r.err} res ${r.res}`);
+  }
+});
+
 test("WebGPU 'thomas' and 'wang-mou' interiors: rows per invocation 2 … 16, both layouts, complex, multi-stage", async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');

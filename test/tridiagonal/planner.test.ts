@@ -37,10 +37,26 @@ test('N = 1000 pads to 1024 rows, 256 invocations, 8 radix-2 exchange steps', ()
   assert.deepEqual(l.exchangeRadices, [2, 2, 2, 2, 2, 2, 2, 2]);
 });
 
-test('the largest in-workgroup system is 2048 rows (16-byte rows in 32 KiB and 48 KiB)', () => {
+test('the largest in-workgroup system is 2048 rows staged (16-byte rows in 32 KiB and 48 KiB), 4096 direct', () => {
   assert.equal(planTridiagonal(prob(2048), H200).levels.length, 1);
   assert.equal(planTridiagonal(prob(2048), LLVMPIPE).levels.length, 1);
   assert.equal(planTridiagonal(prob(2048), H200).maxRowsPerWorkgroup, 2048);
+  assert.equal(planTridiagonal(prob(2047), H200).levels[0].directRows, false);
+  assert.equal(planTridiagonal(prob(4095), H200).levels[0].mode, 'partition');
+  assert.equal(planTridiagonal(prob(4096), H200, { directRows: false }).levels[0].mode, 'partition');
+  // Direct rows (n a multiple of 4): only the exchange area in workgroup memory, 3 scalars a row and two
+  // areas: 1024 invocations of 4 rows take 48 KiB (H200), 512 of 8 rows 24 KiB (32 KiB llvmpipe).
+  const d = planTridiagonal(prob(4096, 3), H200).levels;
+  assert.deepEqual(d.map((l) => [l.mode, l.directRows, l.threads, l.rowsPerThread]), [['solve', true, 1024, 4]]);
+  const dl = planTridiagonal(prob(4000, 3), LLVMPIPE).levels;
+  assert.deepEqual(dl.map((l) => [l.mode, l.directRows, l.segment, l.threads, l.rowsPerThread]), [['solve', true, 4096, 512, 8]]);
+  // Beyond directMaxRows (or with maxRowsPerWorkgroup set) large systems partition again.
+  assert.equal(planTridiagonal(prob(8192), H200).levels[0].mode, 'partition');
+  assert.deepEqual(planTridiagonal(prob(8192), H200, { directMaxRows: 8192 }).levels.map((l) => [l.mode, l.threads, l.rowsPerThread]), [['solve', 1024, 8]]);
+  assert.equal(planTridiagonal(prob(4096), H200, { maxRowsPerWorkgroup: 1024 }).levels[0].mode, 'partition');
+  // Interleaved, complex and rows per invocation below 4 are never direct.
+  assert.equal(planTridiagonal(prob(1024, 3, { complex: true }), H200).levels[0].directRows, false);
+  assert.equal(planTridiagonal(prob(1024, 3), H200, { rowsPerThread: 2 }).levels[0].directRows, false);
   // Complex rows take 32 bytes: 1024 rows.
   assert.equal(planTridiagonal(prob(1024, 1, { complex: true }), LLVMPIPE).levels.length, 1);
   assert.equal(planTridiagonal(prob(1025, 1, { complex: true }), LLVMPIPE).levels[0].mode, 'partition');
@@ -87,8 +103,14 @@ test('kernel cache keys change exactly with the generated code', () => {
   const b = wangMouKernel(wangMouSpec({ ...l, workgroups: 99, n: 999 }, 'solve', false));
   assert.equal(a.key, b.key); // n and workgroup counts travel in uniforms
   assert.equal(a.wgsl, b.wgsl);
-  const c = wangMouKernel(wangMouSpec(l, 'solve', true));
+  const c = wangMouKernel(wangMouSpec({ ...l, directRows: false }, 'solve', true));
   assert.notEqual(a.key, c.key);
+  // Direct rows change the code (vec4 bindings, no staging) and the key.
+  const d = wangMouKernel(wangMouSpec({ ...l, directRows: false }, 'solve', false));
+  assert.ok(l.directRows);
+  assert.notEqual(a.key, d.key);
+  assert.match(a.wgsl, /array<vec4<f32>>/);
+  assert.doesNotMatch(d.wgsl, /array<vec4<f32>>/);
   assert.match(a.wgsl, /workgroupBarrier/);
 });
 
