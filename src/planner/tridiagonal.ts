@@ -106,6 +106,12 @@ export interface TridiagonalPlanOptions {
   interleavedStreamMaxRows?: number;
   /** Invocations a workgroup of the per-system Thomas levels (registers and streamed). Default 64. */
   thomasThreads?: number;
+  /**
+   * Interleaved real systems of at most THOMAS_MAX_ROWS rows with the batch a multiple of 4: four
+   * neighbouring systems an invocation of the register Thomas level, as the lanes of vec4s (4), or one (1).
+   * Default 4.
+   */
+  thomasLanes?: 1 | 4;
   /** Rows the streamed Thomas loads together (unrolled) in each step. Default 8 (12 from N = 512). */
   streamChunk?: number;
   /**
@@ -153,8 +159,14 @@ export interface TridiagonalPlanOptions {
   directMaxRows?: number;
 }
 
-/** Default TridiagonalPlanOptions.directMaxRows. */
-export const DIRECT_MAX_ROWS = 4096;
+/**
+ * Default TridiagonalPlanOptions.directMaxRows. On an H200 (…-sweep-tri23) whole systems in one direct
+ * workgroup beat the partitioned levels up to 16384 rows (8192: 128k against 68.3k Mrows/s; 16384, 16
+ * rows an invocation: 89.8k against 64.8k).
+ */
+export const DIRECT_MAX_ROWS = 16384;
+/** Rows an invocation of direct workgroups of ≥ 256 rows, unless TridiagonalPlanOptions.rowsPerThread is set. */
+const DIRECT_ROWS_PER_THREAD = 8;
 
 /**
  * Workgroup-memory rows of a directRows kernel's exchange area: the first and last row of every
@@ -174,6 +186,8 @@ export interface TridiagonalLevel {
    * rowsPerThread = rows loaded together).
    */
   algorithm?: 'wang-mou' | 'thomas' | 'thomas-stream';
+  /** 'thomas' levels: systems an invocation, as vec4 lanes (TridiagonalPlanOptions.thomasLanes). */
+  lanes?: 1 | 4;
   /** Wang & Mou levels: what goes through the stages (TridiagonalPlanOptions.interior). */
   interior?: 'wang-mou' | 'thomas';
   /** Wang & Mou levels: swizzled scalar arrays in workgroup memory (TridiagonalPlanOptions.swizzle). */
@@ -327,7 +341,15 @@ export function planTridiagonal(
   for (;;) {
     const npad = nextPow2(n);
     if (layout === 'interleaved' && npad <= THOMAS_MAX_ROWS && (options.interleavedThomas ?? true)) {
-      levels.push(perSystemLevel('thomas', npad, npad));
+      const lanes = options.thomasLanes ?? 4;
+      if (lanes !== 1 && lanes !== 4) throw new ArgumentError('thomasLanes', lanes, '1 or 4');
+      const lv = perSystemLevel('thomas', npad, npad);
+      if (lanes === 4 && !problem.complex && problem.batch % 4 === 0) {
+        lv.lanes = 4;
+        lv.systemsPerWorkgroup = 4 * thomasThreads;
+        lv.workgroups = Math.ceil(systems / lv.systemsPerWorkgroup);
+      }
+      levels.push(lv);
       break;
     }
     // Streamed Thomas for interleaved N = 17 … 2048 (…-sweep-tri6, chunk 8: N = 32 122k, 256 102k, 1024
@@ -345,8 +367,10 @@ export function planTridiagonal(
     const solveRows = Math.max(npad, Math.min(target, nextPow2(npad * systems)));
     // Rows an invocation: rowsPerThread, or more where the invocations (and, direct, the exchange area)
     // would not fit; a direct workgroup that needs more than 16 rows an invocation is not made.
+    // Direct workgroups of 256 rows or more: 8 rows an invocation unless rowsPerThread is given (…-sweep-tri23:
+    // 1024 rows 151k → 197k Mrows/s, 2048 128k → 183k, 4096 96.6k → 165k; below 256 rows, 4 stays faster).
     const fitRpt = (direct: boolean) => {
-      let r = Math.min(rpt0, npad);
+      let r = Math.min(direct && options.rowsPerThread === undefined && npad >= 256 ? DIRECT_ROWS_PER_THREAD : rpt0, npad);
       const steps = () => exchangeRadices(Math.log2(npad / r), radix).length;
       while (solveRows / r > maxInv || (direct && exchangeBytes(solveRows / r, steps()) > limits.maxComputeWorkgroupStorageSize)) r *= 2;
       return r;

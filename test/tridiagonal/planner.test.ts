@@ -26,15 +26,21 @@ test('small systems share a workgroup; stages split into registers and exchanges
   assert.equal(l.localStages, 2);
   assert.deepEqual(l.exchangeRadices, []);
   assert.equal(l.workgroups, (1 << 22) / 32);
-  // Radix 4 on request: two levels a barrier pair.
+  // Radix 4 on request: two levels a barrier pair (1024 direct rows: 8 an invocation, 7 levels).
   const l4 = planTridiagonal(prob(1024, 3), H200, { radix: 4 }).levels[0];
-  assert.deepEqual(l4.exchangeRadices, [4, 4, 4, 4]);
+  assert.deepEqual(l4.exchangeRadices, [4, 4, 4, 2]);
+  assert.deepEqual(planTridiagonal(prob(1024, 3), H200, { radix: 4, directRows: false }).levels[0].exchangeRadices, [4, 4, 4, 4]);
 });
 
-test('N = 1000 pads to 1024 rows, 256 invocations, 8 radix-2 exchange steps', () => {
+test('N = 1000 pads to 1024 rows: direct, 128 invocations of 8 rows, 7 radix-2 exchange steps (staged: 256 of 4, 8 steps)', () => {
   const l = planTridiagonal(prob(1000, 3), H200).levels[0];
-  assert.deepEqual([l.mode, l.segment, l.threads, l.localStages], ['solve', 1024, 256, 2]);
-  assert.deepEqual(l.exchangeRadices, [2, 2, 2, 2, 2, 2, 2, 2]);
+  assert.deepEqual([l.mode, l.segment, l.threads, l.localStages, l.directRows], ['solve', 1024, 128, 3, true]);
+  assert.deepEqual(l.exchangeRadices, [2, 2, 2, 2, 2, 2, 2]);
+  const s = planTridiagonal(prob(1000, 3), H200, { directRows: false }).levels[0];
+  assert.deepEqual([s.mode, s.segment, s.threads, s.localStages, s.directRows], ['solve', 1024, 256, 2, false]);
+  assert.deepEqual(s.exchangeRadices, [2, 2, 2, 2, 2, 2, 2, 2]);
+  // rowsPerThread given: used as given.
+  assert.equal(planTridiagonal(prob(1000, 3), H200, { rowsPerThread: 4 }).levels[0].threads, 256);
 });
 
 test('the largest in-workgroup system is 2048 rows staged (16-byte rows in 32 KiB and 48 KiB), 4096 direct', () => {
@@ -45,14 +51,19 @@ test('the largest in-workgroup system is 2048 rows staged (16-byte rows in 32 Ki
   assert.equal(planTridiagonal(prob(4095), H200).levels[0].mode, 'partition');
   assert.equal(planTridiagonal(prob(4096), H200, { directRows: false }).levels[0].mode, 'partition');
   // Direct rows (n a multiple of 4): only the exchange area in workgroup memory, 3 scalars a row and two
-  // areas: 1024 invocations of 4 rows take 48 KiB (H200), 512 of 8 rows 24 KiB (32 KiB llvmpipe).
-  const d = planTridiagonal(prob(4096, 3), H200).levels;
+  // areas: 1024 invocations of 4 rows take 48 KiB (H200, rowsPerThread 4 given), 512 of 8 rows (the
+  // default from 256 rows) 24 KiB, within llvmpipe's 32 KiB too.
+  const d = planTridiagonal(prob(4096, 3), H200, { rowsPerThread: 4 }).levels;
   assert.deepEqual(d.map((l) => [l.mode, l.directRows, l.threads, l.rowsPerThread]), [['solve', true, 1024, 4]]);
   const dl = planTridiagonal(prob(4000, 3), LLVMPIPE).levels;
   assert.deepEqual(dl.map((l) => [l.mode, l.directRows, l.segment, l.threads, l.rowsPerThread]), [['solve', true, 4096, 512, 8]]);
-  // Beyond directMaxRows (or with maxRowsPerWorkgroup set) large systems partition again.
-  assert.equal(planTridiagonal(prob(8192), H200).levels[0].mode, 'partition');
-  assert.deepEqual(planTridiagonal(prob(8192), H200, { directMaxRows: 8192 }).levels.map((l) => [l.mode, l.threads, l.rowsPerThread]), [['solve', 1024, 8]]);
+  // Up to directMaxRows (16384 by default) in one workgroup, more rows an invocation where needed; beyond
+  // it (or with maxRowsPerWorkgroup set) large systems partition again.
+  const big = (n: number, o = {}) => planTridiagonal(prob(n), H200, o).levels.map((l) => [l.mode, l.threads, l.rowsPerThread]);
+  assert.deepEqual(big(8192), [['solve', 1024, 8]]);
+  assert.deepEqual(big(16384), [['solve', 1024, 16]]);
+  assert.equal(big(32768)[0][0], 'partition');
+  assert.equal(big(8192, { directMaxRows: 4096 })[0][0], 'partition');
   assert.equal(planTridiagonal(prob(4096), H200, { maxRowsPerWorkgroup: 1024 }).levels[0].mode, 'partition');
   // Interleaved, complex and rows per invocation below 4 are never direct.
   assert.equal(planTridiagonal(prob(1024, 3, { complex: true }), H200).levels[0].directRows, false);
