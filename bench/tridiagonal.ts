@@ -16,7 +16,7 @@ import { defaultGpuContext, readBuffer, type GpuContext } from '../src/backends/
 import { TridiagonalGpuExecutor, type TridiagonalGpuBuffers } from '../src/backends/webgpu/tridiagonal.js';
 import { planTridiagonal, type TridiagonalLayout } from '../src/planner/tridiagonal.js';
 
-interface Args { lanes?: 1 | 4; direct?: boolean; directMax?: number; ips?: number; alignChunks?: boolean; branchFree?: boolean; normalized?: boolean; chunksPerWg?: number; pingPong?: boolean; thomasThreads?: number; streamRows?: number; streamChunk?: number; swizzle?: boolean; interior?: 'wang-mou' | 'thomas'; rowsPerThread?: number; maxRows?: number; targetRows?: number; partitionRows?: number; label?: string; total?: number; sizes: number[]; layouts: TridiagonalLayout[]; reps: number; json: boolean; out?: string; software: boolean; radix?: 2 | 4 }
+interface Args { direct?: boolean; directMax?: number; ips?: number; alignChunks?: boolean; branchFree?: boolean; normalized?: boolean; chunksPerWg?: number; pingPong?: boolean; thomasThreads?: number; streamRows?: number; streamChunk?: number; swizzle?: boolean; interior?: 'wang-mou' | 'thomas'; rowsPerThread?: number; maxRows?: number; targetRows?: number; partitionRows?: number; label?: string; total?: number; sizes: number[]; layouts: TridiagonalLayout[]; reps: number; json: boolean; out?: string; software: boolean; radix?: 2 | 4 }
 
 function parseRange(spec: string): number[] {
   const out: number[] = [];
@@ -59,7 +59,6 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--interior') a.interior = v() as 'wang-mou' | 'thomas';
     else if (k === '--max-rows') a.maxRows = Number(v());
     else if (k === '--no-direct') a.direct = false;
-    else if (k === '--thomas-lanes') a.lanes = Number(v()) as 1 | 4;
     else if (k === '--direct-max') a.directMax = Number(v());
     else if (k === '--target-rows') a.targetRows = Number(v());
     else if (k === '--partition-rows') a.partitionRows = Number(v());
@@ -68,7 +67,7 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--out') a.out = v();
     else if (k === '--software') a.software = true;
     else if (k === '--help' || k === '-h') {
-      console.log('options: --total LOG2 --sizes 2-24 --layouts strided,interleaved --reps N --radix 2|4 --rows-per-thread R --interior wang-mou|thomas --no-swizzle --no-ping-pong --no-normalize --branchy --align-chunks --il-partition-systems G --chunks-per-wg G --stream-rows N --stream-chunk K --thomas-threads T --max-rows P --no-direct --direct-max P --thomas-lanes 1|4 --target-rows T --partition-rows Q --label L --json --out FILE --software');
+      console.log('options: --total LOG2 --sizes 2-24 --layouts strided,interleaved --reps N --radix 2|4 --rows-per-thread R --interior wang-mou|thomas --no-swizzle --no-ping-pong --no-normalize --branchy --align-chunks --il-partition-systems G --chunks-per-wg G --stream-rows N --stream-chunk K --thomas-threads T --max-rows P --no-direct --direct-max P --target-rows T --partition-rows Q --label L --json --out FILE --software');
       process.exit(0);
     } else throw new Error(`unknown option ${k}`);
   }
@@ -203,7 +202,7 @@ async function main(): Promise<void> {
     for (const n of sizes) {
       const N = 2 ** n;
       const batch = rows / N;
-      const recipe = planTridiagonal({ n: N, batch, nrhs: 1, complex: false, layout }, ctx.limits, { radix: args.radix, rowsPerThread: args.rowsPerThread, maxRowsPerWorkgroup: args.maxRows, targetRowsPerWorkgroup: args.targetRows, partitionRowsPerWorkgroup: args.partitionRows, interior: args.interior, swizzle: args.swizzle, interleavedStreamRows: args.streamRows, streamChunk: args.streamChunk, thomasThreads: args.thomasThreads, pingPong: args.pingPong, partitionChunksPerWorkgroup: args.chunksPerWg, normalizedRows: args.normalized, branchFree: args.branchFree, alignChunks: args.alignChunks, interleavedPartitionSystems: args.ips, directRows: args.direct, directMaxRows: args.directMax, thomasLanes: args.lanes });
+      const recipe = planTridiagonal({ n: N, batch, nrhs: 1, complex: false, layout }, ctx.limits, { radix: args.radix, rowsPerThread: args.rowsPerThread, maxRowsPerWorkgroup: args.maxRows, targetRowsPerWorkgroup: args.targetRows, partitionRowsPerWorkgroup: args.partitionRows, interior: args.interior, swizzle: args.swizzle, interleavedStreamRows: args.streamRows, streamChunk: args.streamChunk, thomasThreads: args.thomasThreads, pingPong: args.pingPong, partitionChunksPerWorkgroup: args.chunksPerWg, normalizedRows: args.normalized, branchFree: args.branchFree, alignChunks: args.alignChunks, interleavedPartitionSystems: args.ips, directRows: args.direct, directMaxRows: args.directMax });
       let ex: TridiagonalGpuExecutor | null = null;
       try {
         ex = await TridiagonalGpuExecutor.create(ctx, recipe);
@@ -213,7 +212,7 @@ async function main(): Promise<void> {
         const gbps = (20 * rows) / ms / 1e6;
         emit({
           lib: 'butterfly', fn: `wang-mou-${layout}`, label: args.label ?? 'default', layout, device: devName, log2N: n, N, batch, ms, Mrows_per_s: mrows, GBps: gbps,
-          fractionOfCopy: gbps / copyGBps, levels: recipe.levels.map((l) => `${l.mode}:${l.n}/${l.rowsPerWorkgroup}x${l.rowsPerThread}${l.interior === 'thomas' ? 't' : ''}${l.directRows ? 'd' : ''}${l.lanes === 4 ? 'v' : ''}${l.algorithm && l.algorithm !== 'wang-mou' ? ':' + l.algorithm : ''}`).join(' '),
+          fractionOfCopy: gbps / copyGBps, levels: recipe.levels.map((l) => `${l.mode}:${l.n}/${l.rowsPerWorkgroup}x${l.rowsPerThread}${l.interior === 'thomas' ? 't' : ''}${l.directRows ? 'd' : ''}${l.algorithm && l.algorithm !== 'wang-mou' ? ':' + l.algorithm : ''}`).join(' '),
           dispatches: ex.dispatches, timing: method, statusOk: st.every((s) => s === 0),
         });
         if (!args.json) {

@@ -12,20 +12,15 @@
  * 4 not diagonally dominant (the checkRow test).
  */
 import { stableKey, type KernelSource } from '../backends/webgpu/pipelines.js';
-import { PARAMS_WGSL, ROW_WGSL, SYSTEM_BINDINGS_VEC4_WGSL, SYSTEM_BINDINGS_WGSL, addressWgsl, scalarHelpers } from './tridiagonal-wang-mou.js';
+import { PARAMS_WGSL, ROW_WGSL, SYSTEM_BINDINGS_WGSL, addressWgsl, scalarHelpers } from './tridiagonal-wang-mou.js';
 import { THOMAS_MAX_ROWS } from '../planner/tridiagonal.js';
 
 export interface ThomasKernelSpec {
   complex: boolean;
   /** Padded rows (power of two ≤ THOMAS_MAX_ROWS): the unrolled length; prm.n ≤ rows. */
   rows: number;
-  /** Invocations per workgroup. */
+  /** Invocations (systems) per workgroup. */
   threads: number;
-  /**
-   * Systems an invocation (1, or 4 for real systems: four neighbouring systems as the lanes of vec4s, so
-   * every load and store moves 16 bytes a lane; the batch and the window offsets are multiples of 4).
-   */
-  lanes: 1 | 4;
 }
 
 /**
@@ -61,7 +56,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 export function thomasKernel(spec: ThomasKernelSpec): KernelSource {
   const { complex, rows: R, threads: T } = spec;
   if (R > THOMAS_MAX_ROWS) throw new Error(`thomasKernel: ${R} rows exceed ${THOMAS_MAX_ROWS}`);
-  if (spec.lanes === 4) return thomasLanes4Kernel(spec);
   const L: string[] = [perSystemHeader(complex, false, T)];
   const e = (x: string) => L.push(x);
   // Loads first: row i's four values for every i < n.
@@ -103,78 +97,6 @@ export function thomasKernel(spec: ThomasKernelSpec): KernelSource {
   e(`  if (flags != 0u) { flagStatus(sys, flags); }`);
   e(`}`);
   return { name: `tridiagonal-thomas-${complex ? 'c' : 'r'}${R}x${T}`, key: stableKey({ kind: 'tridiagonal-thomas', spec }), wgsl: L.join('\n'), entryPoint: 'main' };
-}
-
-/**
- * thomasKernel with four neighbouring real systems an invocation, the lanes of vec4s: the same loads,
- * elimination and status tests, lane by lane (the status bits are kept per lane, so each system gets
- * its own). A quarter of the load and store instructions of one system an invocation, 16 bytes a lane.
- */
-function thomasLanes4Kernel(spec: ThomasKernelSpec): KernelSource {
-  const { complex, rows: R, threads: T } = spec;
-  if (complex) throw new Error('thomasKernel: 4 lanes are for real systems');
-  const L: string[] = [];
-  const e = (x: string) => L.push(x);
-  e(`// Thomas, four interleaved real systems an invocation (vec4 lanes), ${R} rows unrolled.
-${scalarHelpers(false)}
-${PARAMS_WGSL}
-${SYSTEM_BINDINGS_VEC4_WGSL}
-@group(0) @binding(6) var<storage, read_write> X: array<vec4<f32>>;
-${addressWgsl('interleaved')}
-alias V = vec4<f32>;
-alias F = vec4<u32>;
-fn bits(c: vec4<bool>, b: u32) -> F { return select(F(0u), F(b), c); }
-fn expo(v: V) -> F { return bitcast<F>(v) & F(0x7f800000u); }
-
-@compute @workgroup_size(${T})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-  let wg = wid.x + wid.y * prm.gridX;
-  if (wg >= prm.total) { return; }
-  let sys = (wg * ${T}u + lid) * 4u;
-  if (sys >= prm.nsys) { return; }
-  let n = prm.n;
-  // Systems sys … sys + 3 are neighbouring addresses (the batch, the system count and the window
-  // offsets are multiples of 4), so their rows are whole vec4s.
-  let mBase = matAddr(sys, 0u) / 4u;
-  let rBase = rhsAddr(sys, 0u) / 4u;
-  let s4 = prm.stride / 4u;
-  var fl = F(0u);`);
-  for (let i = 0; i < R; i++) {
-    e(`  var a${i} = V(0.0); var b${i} = V(1.0); var c${i} = V(0.0); var d${i} = V(0.0);`);
-    e(`  if (${i}u < n) { let m = mBase + ${i}u * s4; a${i} = A[m]; b${i} = B[m]; c${i} = C[m]; d${i} = D[rBase + ${i}u * s4]; }`);
-  }
-  e(`  a0 = V(0.0);`);
-  for (let i = 0; i < R; i++) {
-    e(`  if (${i + 1}u == n) { c${i} = V(0.0); }`);
-    e(`  if (${i}u < n) { fl |= bits(abs(b${i}) < abs(a${i}) + abs(c${i}), 4u); }`);
-  }
-  e(`  var cp = V(0.0);`);
-  e(`  var dp = V(0.0);`);
-  for (let i = 0; i < R; i++) {
-    e(`  var cq${i} = V(0.0);`);
-    e(`  var dq${i} = V(0.0);`);
-    e(`  if (${i}u < n) {`);
-    e(`    let den = b${i} - a${i} * cp;`);
-    e(`    let ex = expo(den);`);
-    e(`    fl |= bits((ex == F(0u)) | (ex == F(0x7f800000u)), 1u);`);
-    e(`    let iv = V(1.0) / den;`);
-    e(`    cp = c${i} * iv;`);
-    e(`    dp = (d${i} - a${i} * dp) * iv;`);
-    e(`    cq${i} = cp;`);
-    e(`    dq${i} = dp;`);
-    e(`  }`);
-  }
-  e(`  var x = V(0.0);`);
-  for (let i = R - 1; i >= 0; i--) {
-    e(`  if (${i}u < n) {`);
-    e(`    x = dq${i} - cq${i} * x;`);
-    e(`    X[rBase + ${i}u * s4] = x;`);
-    e(`    fl |= bits(expo(x) == F(0x7f800000u), 2u);`);
-    e(`  }`);
-  }
-  for (let k = 0; k < 4; k++) e(`  if (fl[${k}] != 0u) { flagStatus(sys + ${k}u, fl[${k}]); }`);
-  e(`}`);
-  return { name: `tridiagonal-thomas-r${R}x${T}x4`, key: stableKey({ kind: 'tridiagonal-thomas', spec }), wgsl: L.join('\n'), entryPoint: 'main' };
 }
 
 export interface ThomasStreamKernelSpec {

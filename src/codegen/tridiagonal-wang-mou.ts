@@ -106,8 +106,8 @@ export const SYSTEM_BINDINGS_WGSL = `@group(0) @binding(0) var<uniform> prm: Par
 @group(0) @binding(4) var<storage, read> D: array<T>;
 @group(0) @binding(5) var<storage, read_write> status: array<atomic<u32>>;`;
 
-/** Bindings 0–5 with the matrix and right-hand-side arrays as vec4s (directRows and 4-lane Thomas kernels; real only). */
-export const SYSTEM_BINDINGS_VEC4_WGSL = `@group(0) @binding(0) var<uniform> prm: Params;
+/** Bindings 0–5 with the matrix and right-hand-side arrays as vec4s (directRows kernels; real only). */
+const SYSTEM_BINDINGS_VEC4_WGSL = `@group(0) @binding(0) var<uniform> prm: Params;
 @group(0) @binding(1) var<storage, read> A: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> B: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> C: array<vec4<f32>>;

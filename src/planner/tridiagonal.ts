@@ -106,12 +106,6 @@ export interface TridiagonalPlanOptions {
   interleavedStreamMaxRows?: number;
   /** Invocations a workgroup of the per-system Thomas levels (registers and streamed). Default 64. */
   thomasThreads?: number;
-  /**
-   * Interleaved real systems of at most THOMAS_MAX_ROWS rows with the batch a multiple of 4: four
-   * neighbouring systems an invocation of the register Thomas level, as the lanes of vec4s (4), or one (1).
-   * Default 4.
-   */
-  thomasLanes?: 1 | 4;
   /** Rows the streamed Thomas loads together (unrolled) in each step. Default 8 (12 from N = 512). */
   streamChunk?: number;
   /**
@@ -165,8 +159,20 @@ export interface TridiagonalPlanOptions {
  * rows an invocation: 89.8k against 64.8k).
  */
 export const DIRECT_MAX_ROWS = 16384;
-/** Rows an invocation of direct workgroups of ≥ 256 rows, unless TridiagonalPlanOptions.rowsPerThread is set. */
-const DIRECT_ROWS_PER_THREAD = 8;
+/**
+ * Rows an invocation of direct workgroups, unless TridiagonalPlanOptions.rowsPerThread is set: 4 below 256
+ * rows, 8 from 256, 16 from 4096 (…-sweep-tri23, -sweep-tri24: 1024 rows 151k → 197k Mrows/s with 8,
+ * 2048 128k → 190k, 4096 96.6k → 165k with 8 and 177k with 16; 16 lost 4% at 1024 and 2048, 8 lost up to
+ * 13% below 256).
+ */
+function directRowsPerThread(npad: number): number {
+  return npad >= 4096 ? 16 : npad >= 256 ? 8 : 4;
+}
+/**
+ * Rows a direct workgroup aims for when systems are small: 256 (…-sweep-tri24: N = 16 and 32 205k
+ * against 190–197k Mrows/s with 128).
+ */
+const DIRECT_TARGET_ROWS = 256;
 
 /**
  * Workgroup-memory rows of a directRows kernel's exchange area: the first and last row of every
@@ -186,8 +192,6 @@ export interface TridiagonalLevel {
    * rowsPerThread = rows loaded together).
    */
   algorithm?: 'wang-mou' | 'thomas' | 'thomas-stream';
-  /** 'thomas' levels: systems an invocation, as vec4 lanes (TridiagonalPlanOptions.thomasLanes). */
-  lanes?: 1 | 4;
   /** Wang & Mou levels: what goes through the stages (TridiagonalPlanOptions.interior). */
   interior?: 'wang-mou' | 'thomas';
   /** Wang & Mou levels: swizzled scalar arrays in workgroup memory (TridiagonalPlanOptions.swizzle). */
@@ -341,15 +345,9 @@ export function planTridiagonal(
   for (;;) {
     const npad = nextPow2(n);
     if (layout === 'interleaved' && npad <= THOMAS_MAX_ROWS && (options.interleavedThomas ?? true)) {
-      const lanes = options.thomasLanes ?? 4;
-      if (lanes !== 1 && lanes !== 4) throw new ArgumentError('thomasLanes', lanes, '1 or 4');
-      const lv = perSystemLevel('thomas', npad, npad);
-      if (lanes === 4 && !problem.complex && problem.batch % 4 === 0) {
-        lv.lanes = 4;
-        lv.systemsPerWorkgroup = 4 * thomasThreads;
-        lv.workgroups = Math.ceil(systems / lv.systemsPerWorkgroup);
-      }
-      levels.push(lv);
+      // (Four systems an invocation as vec4 lanes measured no faster at N = 4 and 8, 197k Mrows/s either
+      // way, and slower at 16: 171k against 190k; …-sweep-tri24.)
+      levels.push(perSystemLevel('thomas', npad, npad));
       break;
     }
     // Streamed Thomas for interleaved N = 17 … 2048 (…-sweep-tri6, chunk 8: N = 32 122k, 256 102k, 1024
@@ -364,20 +362,23 @@ export function planTridiagonal(
       levels.push(perSystemLevel('thomas-stream', n, chunk));
       break;
     }
-    const solveRows = Math.max(npad, Math.min(target, nextPow2(npad * systems)));
+    // Rows of a 'solve' workgroup: the whole system, or several small ones up to the target.
+    const solveRows = (direct: boolean) => {
+      const t = direct && options.targetRowsPerWorkgroup === undefined ? Math.min(maxRows, DIRECT_TARGET_ROWS) : target;
+      return Math.max(npad, Math.min(t, nextPow2(npad * systems)));
+    };
     // Rows an invocation: rowsPerThread, or more where the invocations (and, direct, the exchange area)
     // would not fit; a direct workgroup that needs more than 16 rows an invocation is not made.
-    // Direct workgroups of 256 rows or more: 8 rows an invocation unless rowsPerThread is given (…-sweep-tri23:
-    // 1024 rows 151k → 197k Mrows/s, 2048 128k → 183k, 4096 96.6k → 165k; below 256 rows, 4 stays faster).
     const fitRpt = (direct: boolean) => {
-      let r = Math.min(direct && options.rowsPerThread === undefined && npad >= 256 ? DIRECT_ROWS_PER_THREAD : rpt0, npad);
+      const rows = solveRows(direct);
+      let r = Math.min(direct && options.rowsPerThread === undefined ? directRowsPerThread(npad) : rpt0, npad);
       const steps = () => exchangeRadices(Math.log2(npad / r), radix).length;
-      while (solveRows / r > maxInv || (direct && exchangeBytes(solveRows / r, steps()) > limits.maxComputeWorkgroupStorageSize)) r *= 2;
+      while (rows / r > maxInv || (direct && exchangeBytes(rows / r, steps()) > limits.maxComputeWorkgroupStorageSize)) r *= 2;
       return r;
     };
     const direct = directOk && levels.length === 0 && rpt0 % 4 === 0 && npad <= (options.maxRowsPerWorkgroup !== undefined ? maxRows : Math.max(directMax, maxRows)) && fitRpt(true) <= Math.min(16, npad);
     if (npad <= maxRows || direct) {
-      const rows = solveRows;
+      const rows = solveRows(direct);
       const rpt = fitRpt(direct);
       if (rpt > npad) throw new DeviceLimitError('maxComputeInvocationsPerWorkgroup', rows / npad, maxInv, 'tridiagonal solve');
       const spw = rows / npad;

@@ -203,19 +203,12 @@ test('WebGPU interleaved small systems, one invocation a system (Thomas), agains
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
   for (const complex of [false, true]) {
-    for (const [n, batch, nrhs] of [[1, 70, 1], [2, 65, 2], [3, 129, 1], [5, 3, 3], [8, 100, 1], [11, 64, 2], [16, 200, 1], [1, 4, 1], [4, 12, 3], [13, 36, 1]] as const) {
+    for (const [n, batch, nrhs] of [[1, 70, 1], [2, 65, 2], [3, 129, 1], [5, 3, 3], [8, 100, 1], [11, 64, 2], [16, 200, 1], [4, 12, 3]] as const) {
       const sh = { n, batch, nrhs, layout: 'interleaved' as const, complex };
       const r = await runGpu(ctx, sh, 7 * n + batch);
       assert.equal(r.recipe.levels[0].algorithm, 'thomas', `n=${n}: Thomas level`);
-      // Real batches of a multiple of 4: four systems an invocation as vec4 lanes.
-      assert.equal(r.recipe.levels[0].lanes ?? 1, !complex && batch % 4 === 0 ? 4 : 1, `n=${n} batch=${batch}: lanes`);
       assert.ok(r.err <= F32_BOUND && r.res <= F32_BOUND, `thomas ${complex ? 'complex ' : ''}n=${n} batch=${batch} nrhs=${nrhs}: ${r.err} ${r.res}`);
       assert.ok(r.status.every((s) => s === 0), `n=${n} status`);
-      if ((r.recipe.levels[0].lanes ?? 1) === 4) {
-        const one = await runGpu(ctx, sh, 7 * n + batch, { thomasLanes: 1 });
-        assert.equal(one.recipe.levels[0].lanes ?? 1, 1);
-        assert.ok(one.err <= F32_BOUND, `thomas one lane n=${n}: ${one.err}`);
-      }
       const wm = await runGpu(ctx, sh, 7 * n + batch, { interleavedThomas: false });
       assert.notEqual(wm.recipe.levels[0].algorithm, 'thomas');
       assert.ok(wm.err <= F32_BOUND, `wang-mou n=${n}: ${wm.err}`);
@@ -230,7 +223,7 @@ test('WebGPU interleaved small systems, one invocation a system (Thomas), agains
 test('WebGPU interleaved Thomas levels (registers and streamed) report non-dominant and singular systems', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
-  // Batch 3: one system an invocation; batch 12: four (vec4 lanes), the bad systems in the middle lanes.
+  // The bad systems at the end of the batch and in its middle; every other system's status is 0.
   for (const [n, batch, planOptions] of [[6, 3, undefined], [6, 12, undefined], [40, 3, { interleavedStreamRows: 17, streamChunk: 8 }]] as [number, number, TridiagonalPlanOptions | undefined][]) {
     const s = randomSystems(n, batch, 21);
     // Strided arrays built by the helper; system j1 made non-dominant, system j2 singular; then interleaved.

@@ -20,12 +20,15 @@ test('small systems share a workgroup; stages split into registers and exchanges
   const l = r.levels[0];
   assert.equal(l.mode, 'solve');
   assert.equal(l.segment, 4);
-  assert.equal(l.rowsPerWorkgroup, 128);
-  assert.equal(l.systemsPerWorkgroup, 32);
+  // Direct rows: 256-row workgroups of 64 systems (staged: 128 rows, 32 systems).
+  assert.equal(l.rowsPerWorkgroup, 256);
+  assert.equal(l.systemsPerWorkgroup, 64);
   assert.equal(l.rowsPerThread, 4);
   assert.equal(l.localStages, 2);
   assert.deepEqual(l.exchangeRadices, []);
-  assert.equal(l.workgroups, (1 << 22) / 32);
+  assert.equal(l.workgroups, (1 << 22) / 64);
+  const s = planTridiagonal(prob(4, 1 << 22), H200, { directRows: false }).levels[0];
+  assert.deepEqual([s.rowsPerWorkgroup, s.systemsPerWorkgroup, s.rowsPerThread], [128, 32, 4]);
   // Radix 4 on request: two levels a barrier pair (1024 direct rows: 8 an invocation, 7 levels).
   const l4 = planTridiagonal(prob(1024, 3), H200, { radix: 4 }).levels[0];
   assert.deepEqual(l4.exchangeRadices, [4, 4, 4, 2]);
@@ -51,16 +54,18 @@ test('the largest in-workgroup system is 2048 rows staged (16-byte rows in 32 Ki
   assert.equal(planTridiagonal(prob(4095), H200).levels[0].mode, 'partition');
   assert.equal(planTridiagonal(prob(4096), H200, { directRows: false }).levels[0].mode, 'partition');
   // Direct rows (n a multiple of 4): only the exchange area in workgroup memory, 3 scalars a row and two
-  // areas: 1024 invocations of 4 rows take 48 KiB (H200, rowsPerThread 4 given), 512 of 8 rows (the
-  // default from 256 rows) 24 KiB, within llvmpipe's 32 KiB too.
+  // areas: 1024 invocations of 4 rows take 48 KiB (H200, rowsPerThread 4 given); on llvmpipe's 32 KiB the
+  // planner takes 8 rows an invocation instead (24 KiB). By default 4096 rows take 16 an invocation.
   const d = planTridiagonal(prob(4096, 3), H200, { rowsPerThread: 4 }).levels;
   assert.deepEqual(d.map((l) => [l.mode, l.directRows, l.threads, l.rowsPerThread]), [['solve', true, 1024, 4]]);
-  const dl = planTridiagonal(prob(4000, 3), LLVMPIPE).levels;
+  const dl = planTridiagonal(prob(4000, 3), LLVMPIPE, { rowsPerThread: 4 }).levels;
   assert.deepEqual(dl.map((l) => [l.mode, l.directRows, l.segment, l.threads, l.rowsPerThread]), [['solve', true, 4096, 512, 8]]);
+  const dd = planTridiagonal(prob(4000, 3), H200).levels;
+  assert.deepEqual(dd.map((l) => [l.mode, l.directRows, l.segment, l.threads, l.rowsPerThread]), [['solve', true, 4096, 256, 16]]);
   // Up to directMaxRows (16384 by default) in one workgroup, more rows an invocation where needed; beyond
   // it (or with maxRowsPerWorkgroup set) large systems partition again.
   const big = (n: number, o = {}) => planTridiagonal(prob(n), H200, o).levels.map((l) => [l.mode, l.threads, l.rowsPerThread]);
-  assert.deepEqual(big(8192), [['solve', 1024, 8]]);
+  assert.deepEqual(big(8192), [['solve', 512, 16]]);
   assert.deepEqual(big(16384), [['solve', 1024, 16]]);
   assert.equal(big(32768)[0][0], 'partition');
   assert.equal(big(8192, { directMaxRows: 4096 })[0][0], 'partition');

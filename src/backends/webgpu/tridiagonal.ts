@@ -152,15 +152,12 @@ export function planTridiagonalChunks(
   }
   // Runs of matrices, one right-hand side each.
   const roomElems = Math.floor(room / E);
-  let bc = Math.min(
+  const bc = Math.min(
     B,
     sysCap,
     Math.floor(room / 4),
     interleaved ? roomElems - (N - 1) * B : Math.floor(roomElems / N),
   );
-  // Real interleaved: runs of a multiple of 4 matrices where the batch is one, so that every window starts
-  // at a multiple of 4 elements (the 4-lane Thomas kernels read four neighbouring systems as a vec4).
-  if (interleaved && !complex && bc < B && bc >= 4 && B % 4 === 0) bc -= bc % 4;
   if (bc < 1) {
     const one = matSpan(1) * E;
     throw new DeviceLimitError(
@@ -263,12 +260,8 @@ export class TridiagonalGpuExecutor {
         continue;
       }
       if (lv.mode === 'solve') {
-        const lanes = lv.lanes ?? 1;
-        if (lanes === 4 && !chunks.every((c) => c.systems % 4 === 0 && c.mat.rem % 4 === 0 && c.rhs.rem % 4 === 0)) {
-          throw new Error('tridiagonal executor: a 4-lane Thomas level needs chunks of a multiple of 4 systems at offsets that are multiples of 4');
-        }
         const kernel = lv.algorithm === 'thomas'
-          ? thomasKernel({ complex: problem.complex, rows: lv.segment, threads: lv.threads, lanes })
+          ? thomasKernel({ complex: problem.complex, rows: lv.segment, threads: lv.threads })
           : wangMouKernel(wangMouSpec(lv, 'solve', problem.complex));
         const pipe = await getPipeline(ctx, kernel);
         down.push({ pipeline: pipe, block: l, bindings: ['params', arr.A, arr.B, arr.C, arr.D, 'status', arr.X] });
