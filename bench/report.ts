@@ -18,12 +18,12 @@ function load(path: string): Row[] {
 }
 
 // Each table's anchors (cuFFT, cuSPARSE, CuPy) are measured in the same run as ours: EDM, convolution and
-// sparse FFT from bench/gpu-runs/final25.sh, the tridiagonal table from final14-tri.sh, the FFT tables from
+// sparse FFT from bench/gpu-runs/final25.sh, the tridiagonal table from final15-tri.sh, the FFT tables from
 // final27.sh / final28.sh and shallow water from final16.sh (below).
 const run = 'bench/results/2026-11-22-h200-final25';
-const tri = load('bench/results/2026-11-22-h200-final14-tri/tri.jsonl');
-const triOld = load('bench/results/2026-11-22-h200-final14-tri/tri-old.jsonl');
-const cusparse = load('bench/results/2026-11-22-h200-final14-tri/cusparse.jsonl');
+const tri = load('bench/results/2026-11-22-h200-final15-tri/tri.jsonl');
+const triOld = load('bench/results/2026-11-22-h200-final15-tri/tri-old.jsonl');
+const cusparse = load('bench/results/2026-11-22-h200-final15-tri/cusparse.jsonl');
 const edm = load(`${run}/edm.jsonl`);
 const cupy = load(`${run}/cupy.jsonl`);
 const conv = load(`${run}/conv.jsonl`);
@@ -360,10 +360,23 @@ of the kernels before the split pass exchanges, R2C 0.821 against 0.795, C2C 163
 
 ${triTable()}
 
-Measured with \`bench/gpu-runs/final14-tri.sh\` (bench/results/2026-11-22-h200-final14-tri); the "previous
-kernels" columns are the kernels of commit 3194ca8 in the same run (the bench then forced radix 4). A second
-pass of the same defaults in that run (tri-repeat.jsonl) agrees within 5% everywhere (interleaved 2^14: 43.0k and 44.9k). What changed, each
-measured against the kernels before it in one run (…-sweep-tri4 … -sweep-tri21, …-tri-pingpong, …-final10-tri):
+Measured with \`bench/gpu-runs/final15-tri.sh\` (bench/results/2026-11-22-h200-final15-tri); the "previous
+kernels" columns are the kernels of commit 2d51485 (before direct rows) in the same run. A second pass of
+the same defaults in that run (tri-repeat.jsonl) agrees within 5% everywhere. The timer's resolution shows:
+at these sizes a solve takes 0.08–0.4 ms and neighbouring values differ by one tick (e.g. 189,630 and
+196,923 Mrows/s). What changed, each measured against the kernels before it in one run (…-sweep-tri4 …
+-sweep-tri24, …-tri-pingpong, …-final10-tri):
+- **Direct rows** (real strided systems, n a multiple of 4): every invocation loads its own R consecutive
+  rows as R/4 vec4s of each array straight from global memory, and stores its R solutions the same way, so
+  a warp moves whole 512-byte runs and nothing is staged through workgroup memory (before: a coalesced
+  scalar load into workgroup memory, a barrier, and R reads back, and the same for the output). Workgroup
+  memory then holds only the exchange area (the first and last row of each invocation, twice), so a whole
+  system of up to 16384 rows fits one workgroup instead of 2048, and systems of 4096 … 16384 rows are no
+  longer partitioned. With it, 8 rows an invocation from 256 rows and 16 from 4096 (4 below 256), and
+  256-row workgroups for small systems. Strided N = 4: 165k → 190k Mrows/s, 1024: 114k → 197k, 2048:
+  76.4k → 183k, 4096: 69.2k → 177k, 8192: 68.3k → 131k, 16384: 64.8k → 91.4k (…-sweep-tri23, -sweep-tri24).
+  Four interleaved systems an invocation as vec4 lanes (the same idea for the interleaved per-system
+  Thomas) gained nothing at N = 4 and 8 and lost at 16 (…-sweep-tri24), and was not kept.
 - **Bank-swizzled workgroup arrays.** An invocation reads its R consecutive rows from workgroup memory; as one
   array of row structs, lanes were R·4 words apart, an up to 32-way bank conflict on every access. Four scalar
   arrays with row v at v ^ ((v >> 5) & 31) put those rows, and the coalesced staged rows, in distinct banks
@@ -405,10 +418,10 @@ Dawn adds work to every kernel: workgroup memory is zero-initialised and array i
 (robustness). Switching both off with Dawn's unsafe toggles (\`BUTTERFLY_DAWN_FLAGS\`, …-toggles) gained 0–4%
 here and nothing for the C2C FFT, so neither explains the remaining gaps; the library does not use them.
 
-Goals: 100,000 Mrows/s reached for strided N ≤ 1024 (114k at 1024), not for 2048 (77.6k) and 4096 (68.3k);
-60,000 reached for every N from 2^13 to 2^24 (61.7k–68.3k, 2.6–2.9× gtsv2StridedBatch). Interleaved: at or
-above gtsvInterleavedBatch for every N it handles (up to 4096 here; 1.4–11.4×) except N = 4 (0.90×, 197k
-against 219k Mrows/s); beyond, where cuSPARSE does not run at this total size, 37k–56k. Our per-system kernel
+Goals: 100,000 Mrows/s reached for every strided N ≤ 2^12 (177k–205k, 6.6–62× gtsv2StridedBatch); 60,000
+reached for every N from 2^13 to 2^24 (61.7k–131k, 2.8–5.0× gtsv2StridedBatch). Interleaved: at or
+above gtsvInterleavedBatch for every N it handles (up to 4096 here; 1.4–10.1×) except N = 4 (0.89×, 197k
+against 220k Mrows/s); beyond, where cuSPARSE does not run at this total size, 40k–56k. Our per-system kernel
 gives the same 197k at N = 4 and 8: it moves 3.94 TB/s, the speed of our own vec4 copy kernel (3956 GB/s in
 the final7 run, bench/results/2026-11-22-h200-final7), so on this stack the gap is the bandwidth a WebGPU
 kernel reaches.
