@@ -21,6 +21,10 @@ export interface ThomasKernelSpec {
   rows: number;
   /** Invocations (systems) per workgroup. */
   threads: number;
+  /** Store every system's status word (no clear beforehand; planner/tridiagonal.ts statusByStore). */
+  statusStore?: boolean;
+  /** n equals rows: the guards by the runtime n are left out (every row exists). */
+  exact?: boolean;
 }
 
 /**
@@ -56,16 +60,26 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 export function thomasKernel(spec: ThomasKernelSpec): KernelSource {
   const { complex, rows: R, threads: T } = spec;
   if (R > THOMAS_MAX_ROWS) throw new Error(`thomasKernel: ${R} rows exceed ${THOMAS_MAX_ROWS}`);
+  const exact = spec.exact ?? false;
   const L: string[] = [perSystemHeader(complex, false, T)];
   const e = (x: string) => L.push(x);
+  // The guard of row i by the runtime n, none when every row exists (a load under a branch may wait for it).
+  const has = (i: number) => (exact ? 'true' : `${i}u < n`);
+  if (exact) e(`  // n = ${R}: every row exists.`);
   // Loads first: row i's four values for every i < n.
   for (let i = 0; i < R; i++) {
+    if (exact) { e(`  var w${i} = loadRow(mBase, rBase, ${i}u);`); continue; }
     e(`  var w${i} = identityRow();`);
     e(`  if (${i}u < n) { w${i} = loadRow(mBase, rBase, ${i}u); }`);
   }
   // Boundary coefficients outside the matrix are ignored; dominance is checked as the other kernels do.
   e(`  w0.a = ZERO;`);
   for (let i = 0; i < R; i++) {
+    if (exact) {
+      if (i === R - 1) e(`  w${i}.c = ZERO;`);
+      e(`  if (mag(w${i}.b) < mag(w${i}.a) + mag(w${i}.c)) { flags |= 4u; }`);
+      continue;
+    }
     e(`  if (${i + 1}u == n) { w${i}.c = ZERO; }`);
     e(`  if (${i}u < n && mag(w${i}.b) < mag(w${i}.a) + mag(w${i}.c)) { flags |= 4u; }`);
   }
@@ -75,7 +89,7 @@ export function thomasKernel(spec: ThomasKernelSpec): KernelSource {
   for (let i = 0; i < R; i++) {
     e(`  var c${i} = ZERO;`);
     e(`  var d${i} = ZERO;`);
-    e(`  if (${i}u < n) {`);
+    e(`  if (${has(i)}) {`);
     e(`    let den = w${i}.b - mul(w${i}.a, cp);`);
     e(`    if (badpivot(den)) { flags |= 1u; }`);
     e(`    let iv = dv(ONE, den); // one reciprocal a row instead of two divisions`);
@@ -88,15 +102,14 @@ export function thomasKernel(spec: ThomasKernelSpec): KernelSource {
   // Back substitution, from the last row that exists.
   e(`  var x = ZERO;`);
   for (let i = R - 1; i >= 0; i--) {
-    e(`  if (${i}u < n) {`);
+    e(`  if (${has(i)}) {`);
     e(`    x = d${i} - mul(c${i}, x);`);
     e(`    X[rBase + ${i}u * prm.stride] = x;`);
     e(`    if (nonfinite(x)) { flags |= 2u; }`);
     e(`  }`);
   }
-  e(`  if (flags != 0u) { flagStatus(sys, flags); }`);
-  e(`}`);
-  return { name: `tridiagonal-thomas-${complex ? 'c' : 'r'}${R}x${T}`, key: stableKey({ kind: 'tridiagonal-thomas', spec }), wgsl: L.join('\n'), entryPoint: 'main' };
+  e(statusEnd(spec.statusStore));
+  return { name: `tridiagonal-thomas-${complex ? 'c' : 'r'}${R}${exact ? 'e' : ''}x${T}`, key: stableKey({ kind: 'tridiagonal-thomas', spec }), wgsl: L.join('\n'), entryPoint: 'main' };
 }
 
 export interface ThomasStreamKernelSpec {
@@ -105,6 +118,18 @@ export interface ThomasStreamKernelSpec {
   chunk: number;
   /** Invocations (systems) per workgroup. */
   threads: number;
+  /** Store every system's status word (no clear beforehand; planner/tridiagonal.ts statusByStore). */
+  statusStore?: boolean;
+}
+
+/**
+ * The end of a per-system kernel: its flags OR-ed into the cleared status word, or, with statusStore
+ * (this invocation is the only one that touches its system's word), stored whether set or not.
+ */
+function statusEnd(statusStore: boolean | undefined): string {
+  return statusStore
+    ? `  atomicStore(&status[prm.statusOff + sys], flags);\n}`
+    : `  if (flags != 0u) { flagStatus(sys, flags); }\n}`;
 }
 
 /**
@@ -176,7 +201,6 @@ export function thomasStreamKernel(spec: ThomasStreamKernelSpec): KernelSource {
   e(`    if (b0 == 0u) { break; }`);
   e(`    b0 = b0 - ${K}u;`);
   e(`  }`);
-  e(`  if (flags != 0u) { flagStatus(sys, flags); }`);
-  e(`}`);
+  e(statusEnd(spec.statusStore));
   return { name: `tridiagonal-thomas-stream-${complex ? 'c' : 'r'}${K}x${T}`, key: stableKey({ kind: 'tridiagonal-thomas-stream', spec }), wgsl: L.join('\n'), entryPoint: 'main' };
 }

@@ -64,9 +64,15 @@ export interface WangMouKernelSpec {
    * systems of up to 4·R·(invocations) rows fit one workgroup.
    */
   directRows: boolean;
+  /**
+   * 'solve' levels that are the whole solve, with one right-hand side (planner/tridiagonal.ts
+   * statusByStore): the workgroup ORs its systems' bits in workgroup memory and then stores every
+   * system's status word, so the executor does not clear the status buffer first.
+   */
+  statusStore: boolean;
 }
 
-export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex: boolean): WangMouKernelSpec {
+export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex: boolean, statusStore = false): WangMouKernelSpec {
   return {
     mode, complex, layout: level.layout,
     rowsPerWorkgroup: level.rowsPerWorkgroup, rowsPerThread: level.rowsPerThread,
@@ -79,6 +85,7 @@ export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex:
     alignChunks: level.alignChunks ?? false,
     acrossSystems: level.acrossSystems ?? false,
     directRows: level.directRows ?? false,
+    statusStore: mode === 'solve' && statusStore,
   };
 }
 
@@ -219,7 +226,7 @@ fn identityRow() -> Row { return Row(ZERO, ONE, ZERO, ZERO); }
  * bound windows (the executor binds aligned windows of the user's arrays and passes the remainders), and
  * the status word of a system.
  */
-export function addressWgsl(layout: 'strided' | 'interleaved'): string {
+export function addressWgsl(layout: 'strided' | 'interleaved', storeSystems = 0): string {
   const mat = layout === 'strided' ? 'return prm.matOff + j * prm.n + i;' : 'return prm.matOff + i * prm.stride + j;';
   const rhs = layout === 'strided'
     ? 'return prm.rhsOff + sys * prm.n + i;'
@@ -234,9 +241,16 @@ export function addressWgsl(layout: 'strided' | 'interleaved'): string {
 fn rhsAddr(sys: u32, i: u32) -> u32 {
   ${rhs}
 }
+${storeSystems > 0 ? `// Status by store (statusByStore): the workgroup's ${storeSystems} systems collect their bits here
+// (workgroup memory starts zeroed), and storeStatus writes every word, flagged or not, so the solve needs
+// no clear of the status buffer beforehand.
+var<workgroup> wgFlags: array<atomic<u32>, ${storeSystems}>;
+var<private> sys0: u32;
 fn flagStatus(sys: u32, bits: u32) {
+  atomicOr(&wgFlags[sys - sys0], bits);
+}` : `fn flagStatus(sys: u32, bits: u32) {
   atomicOr(&status[prm.statusOff + sys % prm.statusBatch], bits);
-}`;
+}`}`;
 }
 
 function ilog2(n: number): number {
@@ -253,6 +267,8 @@ export function wangMouKernel(spec: WangMouKernelSpec): KernelSource {
   const G = spec.systemsPerWorkgroup;
   const partition = mode !== 'solve';
   const direct = spec.directRows;
+  const store = spec.statusStore;
+  if (store && (mode !== 'solve' || G > Tn)) throw new Error(`wangMouKernel: statusStore needs a 'solve' level with no more systems than invocations (got ${mode}, ${G} systems, ${Tn} invocations)`);
   if (direct && (partition || complex || layout !== 'strided' || R % 4 !== 0)) {
     throw new Error(`wangMouKernel: directRows needs a real strided 'solve' level with rows per invocation a multiple of 4 (got ${mode}, ${complex ? 'complex' : 'real'}, ${layout}, R = ${R})`);
   }
@@ -315,7 +331,7 @@ fn shGetE(v: u32) -> Row { return sh[v]; }`);
   }
   e(`
 // Addresses within the bound windows of the arrays, and status words (see addressWgsl).
-${addressWgsl(layout)}${direct ? '' : `
+${addressWgsl(layout, store ? G : 0)}${direct ? '' : `
 fn rawRow(sys: u32, i: u32) -> Row {
   let m = matAddr(sys, i);
   return Row(A[m], B[m], C[m], D[rhsAddr(sys, i)]);
@@ -405,7 +421,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   // Uniform for the whole workgroup (built from workgroup_id and uniforms), so the barriers below stay
   // in uniform control flow.
   if (wg >= prm.total) { return; }
-${across ? `  { let grp = wg / prm.chunks; chunkK0 = wg - grp * prm.chunks; chunkSys0 = grp * ${G}u; }\n` : partition ? Array.from({ length: G }, (_, g) => `  chunkSys${g} = (wg * ${G}u + ${g}u) / prm.chunks;\n  chunkK${g} = wg * ${G}u + ${g}u - chunkSys${g} * prm.chunks;\n`).join('') : ''}${aligned ? `  { let st = chunkK0 * ${seg + 1}u; let r = matAddr(chunkSys0, st) & ${alignElems - 1}u; chunkA0 = st - r; chunkOff = r; }\n` : ''}`);
+${store ? `  sys0 = wg * ${G}u;\n` : ''}${across ? `  { let grp = wg / prm.chunks; chunkK0 = wg - grp * prm.chunks; chunkSys0 = grp * ${G}u; }\n` : partition ? Array.from({ length: G }, (_, g) => `  chunkSys${g} = (wg * ${G}u + ${g}u) / prm.chunks;\n  chunkK${g} = wg * ${G}u + ${g}u - chunkSys${g} * prm.chunks;\n`).join('') : ''}${aligned ? `  { let st = chunkK0 * ${seg + 1}u; let r = matAddr(chunkSys0, st) & ${alignElems - 1}u; chunkA0 = st - r; chunkOff = r; }\n` : ''}`);
   // Coalesced, staged load, unrolled with every global load issued before any is used (a rolled loop
   // waits one memory latency per row; the same change sped up the FFT's staged copies on an H200).
   // directRows: the invocation's own R rows as R/4 vec4s of each array, no staging (see the spec).
@@ -689,6 +705,11 @@ ${across ? `  { let grp = wg / prm.chunks; chunkK0 = wg - grp * prm.chunks; chun
       e(`  }`);
     }
     e(`  if (flags != 0u && mySys < prm.nsys) { flagStatus(mySys, flags); }`);
+    if (store) {
+      // Every invocation has added its bits; one store a system (G ≤ invocations: a system has ≥ R rows).
+      e(`  workgroupBarrier();`);
+      e(`  if (lid < ${G}u && sys0 + lid < prm.nsys) { atomicStore(&status[prm.statusOff + sys0 + lid], atomicLoad(&wgFlags[lid])); }`);
+    }
     e(`}`);
   }
   const wgsl = L.join('\n');

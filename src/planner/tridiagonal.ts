@@ -243,6 +243,29 @@ export interface TridiagonalRecipe {
   levels: TridiagonalLevel[];
 }
 
+/**
+ * Whether a recipe's solve writes every status word by a plain store instead of OR-ing bits into a
+ * buffer the executor clears first: when one 'solve' level is the whole solve and there is one
+ * right-hand side, each system's word belongs to one invocation (per-system Thomas) or one workgroup
+ * (Wang & Mou), which can store it whole. This saves a clear of 4 bytes a system and its barrier, which
+ * for small systems is 1/16 of the solve's traffic (N = 4: 4 bytes a system against 80 bytes of rows).
+ * Several right-hand sides share a matrix's word, and multi-stage solves touch a system in several
+ * workgroups, so those keep the clear.
+ */
+export function statusByStore(recipe: TridiagonalRecipe, limits: Pick<TridiagonalLimits, 'maxComputeWorkgroupStorageSize'>): boolean {
+  const lv = recipe.levels[0];
+  if (recipe.levels.length !== 1 || lv.mode !== 'solve' || recipe.problem.nrhs !== 1) return false;
+  if (lv.algorithm === 'thomas' || lv.algorithm === 'thomas-stream') return true;
+  // Wang & Mou gathers a workgroup's bits in one more workgroup array (a u32 a system, allocated in 16-byte
+  // units): only where it fits beside the staging array (a row a workgroup row) or the direct kernels'
+  // exchange area, either of which the planner may have sized to the limit.
+  const normalized = (lv.interior ?? 'wang-mou') === 'thomas' && (lv.normalized ?? true);
+  const used = lv.directRows
+    ? directExchangeRows(lv.threads, lv.exchangeRadices.length, lv.pingPong ?? true) * (normalized ? 3 : 4) * 4
+    : lv.rowsPerWorkgroup * recipe.rowBytes;
+  return used + 16 * Math.ceil(lv.systemsPerWorkgroup / 4) <= limits.maxComputeWorkgroupStorageSize;
+}
+
 export function nextPow2(n: number): number {
   let p = 1;
   while (p < n) p *= 2;

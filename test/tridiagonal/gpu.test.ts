@@ -239,3 +239,48 @@ test('WebGPU interleaved Thomas levels (registers and streamed) report non-domin
     }
   }
 });
+
+test('WebGPU status words are rewritten by every solve of a plan (stored, or OR-ed into a cleared buffer)', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  // Every kind of level that can be the whole solve, plus a multi-stage and a several-right-hand-side
+  // solve (which keep the clear): a first solve with broken systems, then one with good systems on the
+  // same plan must leave no stale bits; then the broken ones again must report them.
+  const cases: [string, Shape, TridiagonalPlanOptions | undefined][] = [
+    ['thomas interleaved', { n: 6, batch: 37, nrhs: 1, layout: 'interleaved', complex: false }, undefined],
+    ['thomas-stream interleaved', { n: 40, batch: 5, nrhs: 1, layout: 'interleaved', complex: false }, { interleavedStreamRows: 17, streamChunk: 8 }],
+    ['wang-mou interleaved', { n: 40, batch: 9, nrhs: 1, layout: 'interleaved', complex: false }, { interleavedThomas: false }],
+    ['wang-mou strided direct', { n: 64, batch: 9, nrhs: 1, layout: 'strided', complex: false }, undefined],
+    ['wang-mou strided staged', { n: 50, batch: 11, nrhs: 1, layout: 'strided', complex: false }, undefined],
+    ['wang-mou strided small systems', { n: 4, batch: 200, nrhs: 1, layout: 'strided', complex: false }, undefined],
+    ['wang-mou complex', { n: 33, batch: 5, nrhs: 1, layout: 'strided', complex: true }, undefined],
+    ['multi-stage', { n: 300, batch: 3, nrhs: 1, layout: 'strided', complex: false }, { maxRowsPerWorkgroup: 64 }],
+    ['two right-hand sides', { n: 20, batch: 5, nrhs: 2, layout: 'strided', complex: false }, undefined],
+  ];
+  for (const [what, sh, planOptions] of cases) {
+    const { n, batch } = sh;
+    const w = sh.complex ? 2 : 1;
+    const good = toLayout(randomSystems(n, batch, 31, { complex: sh.complex, rhsCount: sh.nrhs }), sh);
+    const badS = randomSystems(n, batch, 31, { complex: sh.complex, rhsCount: sh.nrhs });
+    const j1 = 1, j2 = batch - 1;
+    for (let k = 0; k < n * w; k++) badS.b[j1 * n * w + k] *= 0.2;
+    for (let k = 0; k < n * w; k++) { badS.b[j2 * n * w + k] = 0; badS.c[j2 * n * w + k] = 0; }
+    const bad = toLayout(badS, sh);
+    const plan = await createTridiagonalPlan({ ...sh, backend: 'webgpu', gpu: ctx, planOptions });
+    try {
+      const solve = (s: typeof good) => plan.solve({ lower: Float32Array.from(s.a), diag: Float32Array.from(s.b), upper: Float32Array.from(s.c), rhs: Float32Array.from(s.d) });
+      for (const [round, s] of [[0, bad], [1, good], [2, bad]] as const) {
+        const r = await solve(s);
+        for (let j = 0; j < batch; j++) {
+          const st = r.status[j];
+          const where = `${what}, solve ${round}, status[${j}] = ${st}`;
+          if (s === good || (j !== j1 && j !== j2)) assert.equal(st, 0, where);
+          else if (j === j1) assert.ok(st & S.NOT_DIAGONALLY_DOMINANT, where);
+          else assert.ok(st & S.ZERO_PIVOT, where);
+        }
+      }
+    } finally {
+      plan.destroy();
+    }
+  }
+});

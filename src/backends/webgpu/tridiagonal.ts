@@ -18,7 +18,7 @@
 import { ArgumentError, DeviceLimitError, DestroyedError } from '../../errors.js';
 import type { GpuContext } from './device.js';
 import { dispatchGrid, getPipeline } from './pipelines.js';
-import type { TridiagonalRecipe } from '../../planner/tridiagonal.js';
+import { statusByStore, type TridiagonalRecipe } from '../../planner/tridiagonal.js';
 import { FORM_WORKGROUP, PARAMS_BYTES, formCoarseKernel, wangMouKernel, wangMouSpec } from '../../codegen/tridiagonal-wang-mou.js';
 import { thomasKernel, thomasStreamKernel } from '../../codegen/tridiagonal-thomas.js';
 
@@ -29,7 +29,7 @@ export interface TridiagonalGpuBuffers {
   rhs: GPUBuffer;
   /** Solution, same layout as rhs. May not alias the inputs. */
   out: GPUBuffer;
-  /** One u32 per matrix; cleared and then OR-ed with the status bits by the solve. */
+  /** One u32 per matrix, written by the solve (every word: bits OR-ed into a cleared buffer, or stored). */
   status: GPUBuffer;
 }
 
@@ -183,8 +183,12 @@ export class TridiagonalGpuExecutor {
   private destroyed = false;
   private lastKey: GPUBuffer[] | null = null;
   private lastGroups: GPUBindGroup[][] = [];
+  /** The kernels store every status word themselves (statusByStore): no clear before a solve. */
+  readonly statusStore: boolean;
 
-  private constructor(readonly ctx: GpuContext, readonly recipe: TridiagonalRecipe) {}
+  private constructor(readonly ctx: GpuContext, readonly recipe: TridiagonalRecipe) {
+    this.statusStore = statusByStore(recipe, ctx.limits);
+  }
 
   static async create(ctx: GpuContext, recipe: TridiagonalRecipe, options: TridiagonalExecutorOptions = {}): Promise<TridiagonalGpuExecutor> {
     const ex = new TridiagonalGpuExecutor(ctx, recipe);
@@ -250,19 +254,20 @@ export class TridiagonalGpuExecutor {
     });
     const down: Step[] = [];
     const up: Step[] = [];
+    const store = this.statusStore;
     for (let l = 0; l < levels.length; l++) {
       const lv = levels[l];
       const arr = arrays[l];
       if (lv.mode === 'solve' && lv.algorithm === 'thomas-stream') {
-        const pipe = await getPipeline(ctx, thomasStreamKernel({ complex: problem.complex, chunk: lv.rowsPerThread, threads: lv.threads }));
+        const pipe = await getPipeline(ctx, thomasStreamKernel({ complex: problem.complex, chunk: lv.rowsPerThread, threads: lv.threads, statusStore: store }));
         const cp = this.scratch(lv.n * maxSys, `tridiagonal L${l} c'`);
         down.push({ pipeline: pipe, block: l, bindings: ['params', arr.A, arr.B, arr.C, arr.D, 'status', arr.X, cp] });
         continue;
       }
       if (lv.mode === 'solve') {
         const kernel = lv.algorithm === 'thomas'
-          ? thomasKernel({ complex: problem.complex, rows: lv.segment, threads: lv.threads })
-          : wangMouKernel(wangMouSpec(lv, 'solve', problem.complex));
+          ? thomasKernel({ complex: problem.complex, rows: lv.segment, threads: lv.threads, statusStore: store, exact: lv.n === lv.segment })
+          : wangMouKernel(wangMouSpec(lv, 'solve', problem.complex, store));
         const pipe = await getPipeline(ctx, kernel);
         down.push({ pipeline: pipe, block: l, bindings: ['params', arr.A, arr.B, arr.C, arr.D, 'status', arr.X] });
         continue;
@@ -333,11 +338,14 @@ export class TridiagonalGpuExecutor {
     return groups;
   }
 
-  /** Records the whole solve (status clear + all dispatches of all chunks) into `encoder`. */
+  /**
+   * Records the whole solve into `encoder`: the status clear where the kernels OR their bits into it
+   * (not where they store every word, statusByStore), then all dispatches of all chunks.
+   */
   record(encoder: GPUCommandEncoder, bufs: TridiagonalGpuBuffers, timestampWrites?: GPUComputePassTimestampWrites): void {
     if (this.destroyed) throw new DestroyedError('tridiagonal plan: used after destroy()');
     const groups = this.bindGroups(bufs);
-    encoder.clearBuffer(bufs.status, 0, this.recipe.problem.batch * 4);
+    if (!this.statusStore) encoder.clearBuffer(bufs.status, 0, this.recipe.problem.batch * 4);
     const pass = encoder.beginComputePass(timestampWrites ? { timestampWrites } : {});
     this.chunks.forEach((_, ci) => {
       this.steps.forEach((st, i) => {
