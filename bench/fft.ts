@@ -51,6 +51,7 @@ const planOptions = {
   ...(args.r2cUnpaired ? { r2cPaired: false } : {}),
   ...(args.stageOut ? { r2cStagedOut: args.stageOut !== 'false' } : {}),
   ...(args.longFirstRest ? { longFirstRest: Number(args.longFirstRest) } : {}),
+  ...(args.longFirstMax ? { longFirstMax: Number(args.longFirstMax) } : {}),
   ...(args.r2cPairAll ? { r2cPairAll: args.r2cPairAll !== 'false' } : {}),
   ...(args.lastCols ? { lastPassColumns: Number(args.lastCols) } : {}),
   ...(args.firstCols ? { firstPassColumns: Number(args.firstCols) } : {}),

@@ -113,10 +113,11 @@ async function timeSolves(ctx: GpuContext, ex: TridiagonalGpuExecutor, bufs: Tri
     const qs = d.createQuerySet({ type: 'timestamp', count: 2 });
     const resolve = d.createBuffer({ size: 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
     const times: number[] = [];
-    const k = 20;
+    let k = 20;
     try {
-      // Dawn may quantise timestamps (~65 µs seen on the H200), so one measurement spans k solves.
-      for (let r = 0; r < reps; r++) {
+      // Dawn may quantise timestamps (~65 µs seen on the H200), so one measurement spans k solves: 20 for a
+      // first estimate, then enough for ≥ 5 ms (at most 400), so the quantum is ≤ ~1.3% of a measurement.
+      const span = async (k: number): Promise<number> => {
         const enc = d.createCommandEncoder();
         for (let i = 0; i < k; i++) {
           const tw: GPUComputePassTimestampWrites = { querySet: qs };
@@ -127,8 +128,11 @@ async function timeSolves(ctx: GpuContext, ex: TridiagonalGpuExecutor, bufs: Tri
         enc.resolveQuerySet(qs, 0, 2, resolve, 0);
         d.queue.submit([enc.finish()]);
         const t = new BigUint64Array(await readBuffer(ctx, resolve, 0, 16));
-        times.push(Number(t[1] - t[0]) / 1e6 / k);
-      }
+        return Number(t[1] - t[0]) / 1e6 / k;
+      };
+      const estimate = await span(k);
+      k = Math.min(400, Math.max(20, Math.ceil(5 / Math.max(estimate, 1e-3))));
+      for (let r = 0; r < reps; r++) times.push(await span(k));
     } finally {
       qs.destroy();
       resolve.destroy();

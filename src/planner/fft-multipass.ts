@@ -108,7 +108,8 @@ export function planMultiPass(
   // stores) of 512 points took 0.64 ms and one of 1024 points 0.75, against ~0.6 for passes of ≤ 256 points,
   // while a later 512-point pass took 0.93 (H200, f32 rows, bench/results/2026-11-22-h200-sweep33, -sweep37):
   // 2^17 = 512·256 1.42 → 1.23 ms, 2^18 = 1024·256 and 2^19 = 1024·512 (1.82 → 1.68) in two passes; 2^20
-  // = 1024·1024 lost to three. Other lengths: one pass of up to 512 points where two then suffice.
+  // = 1024·1024 lost to three. Other lengths: one first pass of up to longFirstMax (default 1024) points
+  // where two passes then suffice (5^7 = 625·125 instead of 125·25·25).
   let longFirst = false;
   const maxRest = options.longFirstRest ?? 512;
   if (options.maxPassLength === undefined && lengths.length === 3 && largest >= 512 && maxRest > 0) {
@@ -119,8 +120,23 @@ export function planMultiPass(
         longFirst = true;
       }
     } else {
-      const two = passLengths(n, 512);
-      if (two.length === 2 && two[1] <= 256) lengths = two;
+      // The shortest first pass, of at most longFirstMax points, that leaves one later pass of ≤ 256 and
+      // fits the device (its length need not be a power of two, which largestPassLength measures).
+      const fits = (r: number) => {
+        try {
+          planWorkgroupFft(r, batch * (n / r), limits, { ...opts, pass: { total: n, stride: 1, batchFastest } });
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      for (let a = 512; a <= (options.longFirstMax ?? 1024); a *= 2) {
+        const two = passLengths(n, a);
+        if (two.length === 2 && two[1] <= 256 && fits(two[0])) {
+          lengths = two;
+          break;
+        }
+      }
     }
   }
   // The first pass (Ns = 1) reads its columns' elements n/R apart and writes each column as one row: with

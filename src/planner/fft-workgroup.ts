@@ -60,6 +60,11 @@ export interface WorkgroupPlanOptions {
    * 0 turns the rule off). The fused R2C uses 256: its 512-point fused last pass was slower.
    */
   longFirstRest?: number;
+  /**
+   * Multi-pass, lengths that are not powers of two: the longest first pass the long-first-pass rule may
+   * choose (default 1024; 512 was the rule before, a power of two).
+   */
+  longFirstMax?: number;
   /** Multi-pass: the last pass's passExchange (the fused R2C post-processing needs vec2 rows). */
   lastPassExchange?: 'complex' | 'split';
   /** Multi-pass: fewest columns per workgroup of the first pass (default minColumns; lastPassColumns wins for a single pass). */

@@ -186,3 +186,12 @@ test('multi-pass long first pass: the rest it may leave (longFirstRest, the fuse
   assert.equal(planMultiPass(1 << 19, 4, H200, { longFirstRest: 256 }).lengths.length, 3);
   assert.equal(planMultiPass(1 << 17, 4, H200, { longFirstRest: 0 }).lengths.length, 3);
 });
+
+test('multi-pass long first pass for other lengths: up to longFirstMax (default 1024) points where two passes then suffice', async () => {
+  const { planMultiPass } = await import('../../src/planner/fft-multipass.js');
+  assert.deepEqual(planMultiPass(5 ** 7, 4, H200).lengths, [625, 125]);
+  assert.deepEqual(planMultiPass(3 ** 11, 4, H200).lengths, [729, 243]);
+  assert.deepEqual(planMultiPass(3 ** 10, 4, H200).lengths, [243, 243]); // two short passes already
+  assert.equal(planMultiPass(5 ** 7, 4, H200, { longFirstMax: 512 }).lengths.length, 3);
+  assert.equal(planMultiPass(10 ** 6, 4, H200).lengths.length, 3); // 1000·1000 leaves no later pass of ≤ 256
+});
