@@ -52,6 +52,7 @@ const planOptions = {
   ...(args.stageOut ? { r2cStagedOut: args.stageOut !== 'false' } : {}),
   ...(args.longFirstRest ? { longFirstRest: Number(args.longFirstRest) } : {}),
   ...(args.longFirstMax ? { longFirstMax: Number(args.longFirstMax) } : {}),
+  ...(args.maxOddRadix ? { maxOddRadix: Number(args.maxOddRadix) } : {}),
   ...(args.r2cPairAll ? { r2cPairAll: args.r2cPairAll !== 'false' } : {}),
   ...(args.lastCols ? { lastPassColumns: Number(args.lastCols) } : {}),
   ...(args.firstCols ? { firstPassColumns: Number(args.firstCols) } : {}),

@@ -21,6 +21,11 @@ import { formatOperatorString } from '../core/operator-string.js';
 export interface WorkgroupPlanOptions {
   /** Largest radix done in registers (power of two, 2..64). */
   maxRadix?: number;
+  /**
+   * Odd prime factors grouped into composite odd radices of at most this many points (e.g. 9, 15, 25),
+   * fewer stages and exchanges; 0 (default) keeps one stage a prime factor.
+   */
+  maxOddRadix?: number;
   /** Largest N done entirely by one invocation (no workgroup exchange). */
   maxSingleInvocation?: number;
   /** Target invocations per workgroup when several problems share one. */
@@ -109,7 +114,29 @@ export function isPowerOfTwo(n: number): boolean {
  * Splits n into stage radices. Powers of two: balanced powers of two ≤ maxRadix. Other n: its factors
  * 3, 5, 7 (and other small primes) stay as odd radices and the power-of-two part is split as above.
  */
-export function factorRadices(n: number, maxRadix = 16): number[] {
+/**
+ * Odd prime factors grouped into composite radices of at most `max` (as few stages as possible, the
+ * products balanced): 3^5 with max 16 → 9·9·3. Each is one odd-radix butterfly in registers (dft-small's
+ * symmetric-pair form holds for any odd radix), so a stage fewer means one workgroup exchange fewer.
+ */
+export function groupOddFactors(primes: readonly number[], max: number): number[] {
+  const sorted = [...primes].sort((a, b) => b - a);
+  if (max <= 2 || sorted.length < 2) return sorted;
+  for (let bins = 1; bins <= sorted.length; bins++) {
+    const prod = new Array<number>(bins).fill(1);
+    let ok = true;
+    for (const p of sorted) {
+      let best = -1;
+      for (let i = 0; i < bins; i++) if (prod[i] * p <= max && (best < 0 || prod[i] < prod[best])) best = i;
+      if (best < 0) { ok = false; break; }
+      prod[best] *= p;
+    }
+    if (ok) return prod.sort((a, b) => b - a);
+  }
+  return sorted;
+}
+
+export function factorRadices(n: number, maxRadix = 16, maxOddRadix = 0): number[] {
   if (n === 1) return [1];
   let m = n;
   let twos = 0;
@@ -134,7 +161,7 @@ export function factorRadices(n: number, maxRadix = 16): number[] {
     for (let s = 0; s < stages; s++) pow2.push(2 ** (base + (s < extra ? 1 : 0)));
   }
   // Largest radices first: the first stage reads global memory directly, where big butterflies help most.
-  return [...pow2, ...odd.sort((a, b) => b - a)];
+  return [...pow2, ...(maxOddRadix > 0 ? groupOddFactors(odd, maxOddRadix) : odd.sort((a, b) => b - a))];
 }
 
 export function largestWorkgroupFft(limits: PlannerLimits, options: WorkgroupPlanOptions = {}): number {
@@ -167,7 +194,7 @@ export function planWorkgroupFft(
   const target = options.targetWorkgroupSize ?? (n <= 4 ? 128 : 32);
   const maxInv = Math.min(limits.maxComputeInvocationsPerWorkgroup, limits.maxComputeWorkgroupSizeX);
 
-  const balanced = n <= maxSingle && isPowerOfTwo(n) ? [n] : factorRadices(n, maxRadix);
+  const balanced = n <= maxSingle && isPowerOfTwo(n) ? [n] : factorRadices(n, maxRadix, options.maxOddRadix ?? 0);
   if (balanced.some((r) => r > 64)) {
     throw new UnsupportedError(
       `n = ${n} has the prime factor ${Math.max(...balanced)}, larger than the register radices (≤ 64) of the workgroup FFT`,

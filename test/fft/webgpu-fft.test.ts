@@ -11,7 +11,7 @@ import { WebGpuFft } from '../../src/backends/webgpu/fft.js';
 import { createStorageBuffer, readBuffer, type GpuContext } from '../../src/backends/webgpu/device.js';
 import { fftProblem, layoutSpan, type FftNorm, type FftProblemInit } from '../../src/planner/fft-problem.js';
 import { largestWorkgroupFft, type WorkgroupPlanOptions } from '../../src/planner/fft-workgroup.js';
-import { planMultiPass } from '../../src/planner/fft-multipass.js';
+import { planFft, planMultiPass } from '../../src/planner/fft-multipass.js';
 import { pipelineCacheSize } from '../../src/backends/webgpu/pipelines.js';
 import { randomFloat32 } from '../../src/util/random.js';
 import { relativeL2 } from '../../src/util/metrics.js';
@@ -305,4 +305,29 @@ test('pipelines are cached by what changes the code', async (t) => {
   const c = await createFftPlan({ n: 32, batch: 3, norm: 'ortho', direction: 'inverse', backend: 'webgpu', gpu: ctx });
   assert.equal(pipelineCacheSize(ctx), before + 1);
   for (const p of [a, b, c]) p.destroy();
+});
+
+test('composite odd radices (maxOddRadix): 9, 15, 25, 27 butterflies in registers, single workgroup and multi-pass', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  const cases: [number, number, number, string][] = [
+    [243, 3, 16, '9·9·3'],
+    [2187, 3, 27, '27·9·9'],
+    [6561, 3, 16, '9·9·9·9'],
+    [3000, 3, 16, '8·15·5·5'],
+    [625, 4, 27, '25·25'],
+    [5 ** 7, 1, 27, '25·25 | 25·5'],
+    [3 ** 10, 3, 16, '9·9·3 | 9·9·3'],
+  ];
+  for (const [n, batch, maxOddRadix, radices] of cases) {
+    const plan = { maxOddRadix };
+    // The recipe the plan runs (single workgroup or multi-pass), so the test cannot pass on prime radices.
+    const r = planFft(n, batch, ctx.limits, plan);
+    const list = r.algorithm === 'stockham-multipass' ? r.passes : r.algorithm === 'bluestein' ? [] : [r];
+    assert.equal(list.map((p) => p.radices.join('·')).join(' | '), radices, `n=${n}`);
+    for (const direction of ['forward', 'inverse'] as const) {
+      const err = await compare(ctx, { n, batch, direction }, n + 7 * batch, { plan });
+      assert.ok(err <= bound(n), `n=${n} maxOddRadix=${maxOddRadix} ${direction}: ${err}`);
+    }
+  }
 });
