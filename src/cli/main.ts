@@ -1,30 +1,29 @@
 #!/usr/bin/env node
 /**
  * `butterfly` command line: info (adapter, backend, limits), demo (FFTs of several sizes on the best
- * backend, checked against the float64 reference), plan (the planner's recipe for a size).
+ * backend, checked against the float64 reference), plan (the planner's recipes for a length or shape).
  */
 import { acquireGpu, type GpuContext } from '../backends/webgpu/device.js';
 import { createFftPlan, rfft, fft2 } from '../api/fft.js';
 import { dct, dht } from '../api/r2r.js';
 import { describeRecipe } from '../planner/fft-multipass.js';
-import { planCpuFft } from '../backends/cpu/fft-plan.js';
 import { largestWorkgroupFft } from '../planner/fft-workgroup.js';
-import { planFft } from '../planner/fft-multipass.js';
-import { bluesteinLength } from '../backends/webgpu/fft.js';
-import type { FftRecipe, WorkgroupFftRecipe } from '../planner/fft-recipe.js';
+import type { FftRecipe } from '../planner/fft-recipe.js';
 import { randomFloat32 } from '../util/random.js';
 import { relativeL2 } from '../util/metrics.js';
-import { ButterflyError, UnsupportedError } from '../errors.js';
+import { ButterflyError } from '../errors.js';
 import { extraCommands } from './commands.js';
 import { flag } from './args.js';
+import { planCommand } from './plan.js';
 
 const HELP = `butterfly — index-digit FFTs (and friends) on WebGPU, with a float64 CPU reference
 
 usage: butterfly <command> [options]
   info                 the WebGPU adapter, backend and limits the library would use
   demo [--sizes a,b]   batched FFTs of several sizes on the best backend, checked against float64
-  plan <n> [--batch b] [--cpu]
-                       the planner's recipe for length n: stages, radices, resource factors, bytes
+  plan <n | shape> [--axes a,b] [--kind c2c|r2c|c2r] [--batch b] [--cpu]
+                       the WebGPU planner's recipes for a length or an N-D shape (e.g. 1024x1024):
+                       passes, radices, mapping, workgroup memory, bytes moved (plan --help: all options)
 ${extraCommands.map((c) => `  ${c.usage.padEnd(20)} ${c.summary}`).join('\n')}
 environment: BUTTERFLY_ADAPTER=hardware|software forces the adapter choice.`;
 
@@ -101,52 +100,10 @@ async function demo(args: string[]): Promise<void> {
   }
   const ok = worst <= 1e-6;
   console.log(ok ? 'all results within 1e-6·log2(n) of the float64 reference' : `ERROR: error above 1e-6·log2(n) (${worst})`);
-  console.log('more: butterfly plan <n> | heat | edm | swe | sfft   (see butterfly help)');
+  console.log('more: butterfly plan <n | shape> | heat | edm | swe | sfft   (see butterfly help)');
   ctx?.destroy();
   if (!ok) process.exitCode = 1;
 }
-
-function plan(args: string[]): void {
-  const n = Number(args[0]);
-  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`plan: expected a positive integer length, got ${args[0]}`);
-  const batch = Number(flag(args, '--batch') ?? 1);
-  if (args.includes('--cpu')) {
-    console.log(JSON.stringify(planCpuFft(n).recipe, null, 2));
-    return;
-  }
-  // Plain data: the recipe for a 48 KiB / 1024-invocation GPU unless --storage/--invocations are given.
-  const limits = {
-    maxComputeWorkgroupStorageSize: Number(flag(args, '--storage') ?? 49152),
-    maxComputeInvocationsPerWorkgroup: Number(flag(args, '--invocations') ?? 1024),
-    maxComputeWorkgroupSizeX: Number(flag(args, '--invocations') ?? 1024),
-  };
-  let recipe: FftRecipe;
-  try {
-    recipe = planFft(n, batch, limits);
-  } catch (e) {
-    if (!(e instanceof UnsupportedError)) throw e;
-    const L = bluesteinLength(n);
-    recipe = { algorithm: 'bluestein', n, L, inner: planFft(L, batch, limits) as Exclude<FftRecipe, { algorithm: 'bluestein' }>, bytesPerProblem: 0 };
-  }
-  console.log(`n = ${n}, batch = ${batch} (workgroup storage ${limits.maxComputeWorkgroupStorageSize} B, ${limits.maxComputeInvocationsPerWorkgroup} invocations)`);
-  let passes: WorkgroupFftRecipe[];
-  if (recipe.algorithm === 'bluestein') {
-    console.log(`Bluestein chirp-z: n has a prime factor > 64; cyclic convolution of length L = ${recipe.L} (2^a·3^b ≥ 2n−1),`);
-    console.log('the L-point transform forward then inverse, chirps and the filter spectrum fused into the passes.');
-    const inner = recipe.inner;
-    passes = inner.algorithm === 'stockham-multipass' ? [...inner.passes, ...inner.passes] : [inner as WorkgroupFftRecipe, inner as WorkgroupFftRecipe];
-  } else passes = recipe.algorithm === 'stockham-multipass' ? recipe.passes : [recipe];
-  console.log(`passes over global memory: ${passes.length}; bytes moved per problem: ${16 * n * passes.length} (complex64 read + write per pass)`);
-  passes.forEach((r, i) => {
-    const where = r.pass ? `columns of ${r.pass.total / r.n} with stride Ns = ${r.pass.stride}${r.pass.outerTwiddle && r.pass.stride > 1 ? ', outer twiddles' : ''}` : 'whole problem';
-    console.log(`pass ${i}: ${r.n}-point sub-transform over ${where}`);
-    console.log(`  operator string: ${r.operators}`);
-    console.log(`  mapping [b | l | p] = [${r.problemsPerWorkgroup} | ${r.invocationsPerProblem} | ${r.registers}], workgroup size ${r.workgroupSize}`);
-    console.log(`  exchange: ${r.exchange}${r.padShift ? `, padded every ${1 << r.padShift}` : ''}${r.staging ? ', staged coalesced load/store' : ''}${r.pass ? (r.pass.loads === 'staged' ? ', column-staged load' : `, ${r.problemsPerWorkgroup} neighbouring columns loaded directly`) + (r.pass.store === 'column' ? ', column-staged store' : r.pass.store === 'rows' ? ', rows stored through workgroup memory' : '') : ''}; workgroup memory ${r.workgroupBytes} B; twiddles: ${r.twiddles}`);
-    r.stages.forEach((s, k) => console.log(`    stage ${k}: radix ${s.radix}, stride ${s.stride}, ${s.butterfliesPerInvocation} butterfl${s.butterfliesPerInvocation === 1 ? 'y' : 'ies'} per invocation`));
-  });
-}
-
 
 async function main(): Promise<void> {
   const [cmd, ...rest] = process.argv.slice(2);
@@ -156,7 +113,7 @@ async function main(): Promise<void> {
     case 'demo':
       return demo(rest);
     case 'plan':
-      return plan(rest);
+      return planCommand(rest);
     case undefined:
     case 'help':
     case '--help':

@@ -8,7 +8,7 @@
  * irfftn does C2R along it last.
  */
 import { ArgumentError, ButterflyError } from '../../errors.js';
-import { fftProblem, type FftNorm } from '../../planner/fft-problem.js';
+import { fftProblem, type FftNorm, type FftProblem } from '../../planner/fft-problem.js';
 import { WebGpuFft, type WebGpuFftOptions } from './fft.js';
 import type { GpuContext } from './device.js';
 import { PlanChain, type ChainStep } from './plan-chain.js';
@@ -49,6 +49,98 @@ export function normalizeAxes(axes: readonly number[] | undefined, ndim: number,
   return out;
 }
 
+/** One 1-D plan of an N-D transform: which axis, its shapes, and the plans create() tries for it. */
+export interface FftNdStep {
+  /** The axis transformed (in [0, ndim)). */
+  axis: number;
+  real: 'r2c' | 'c2r' | undefined;
+  /** Array shape before and after this step. */
+  inShape: number[];
+  outShape: number[];
+  inBytes: number;
+  outBytes: number;
+  /**
+   * The 1-D plans create() tries, in order: each but the last is skipped when WebGpuFft.create refuses it
+   * with a ButterflyError that is not an ArgumentError (fftNdFallsBack); the first that plans is run.
+   */
+  candidates: { mode: 'columns' | 'interleaved' | 'strided' | 'rows'; problem: FftProblem; options: WebGpuFftOptions }[];
+}
+
+export interface FftNdPlanning {
+  kind: FftNdKind;
+  direction: 'forward' | 'inverse';
+  /** Normalised axes, as given. */
+  axes: number[];
+  inShape: number[];
+  outShape: number[];
+  /** In the order they run. */
+  steps: FftNdStep[];
+}
+
+/** Whether create() moves on to the next candidate of a step after this error. */
+export function fftNdFallsBack(e: unknown): boolean {
+  return e instanceof ButterflyError && !(e instanceof ArgumentError);
+}
+
+/**
+ * The layouts of an N-D transform, without a device: validates the descriptor and lists the 1-D plans
+ * (problem and options) of each step, in the order WebGpuFftNd.create runs them.
+ */
+export function planFftNd(d: FftNdDescriptor): FftNdPlanning {
+  const shape = [...d.shape];
+  if (shape.length === 0 || !shape.every((v) => Number.isSafeInteger(v) && v >= 1)) {
+    throw new ArgumentError('shape', d.shape, 'a non-empty array of positive integers');
+  }
+  const kind = d.kind ?? 'c2c';
+  const axes = normalizeAxes(d.axes, shape.length, kind !== 'c2c');
+  const direction = kind === 'r2c' ? 'forward' : kind === 'c2r' ? 'inverse' : d.direction ?? 'forward';
+  if (kind !== 'c2c' && d.direction && d.direction !== direction) {
+    throw new ArgumentError('direction', d.direction, `'${direction}' for a ${kind.toUpperCase()} transform`);
+  }
+  const last = axes[axes.length - 1];
+  const half = (s: number[]) => s.map((v, i) => (i === last ? Math.floor(v / 2) + 1 : v));
+  // Shapes before the first step and after the last.
+  const inShape = kind === 'c2r' ? half(shape) : shape;
+  const outShape = kind === 'r2c' ? half(shape) : shape;
+  // Order of steps: R2C first on the last axis; C2R last on it; complex axes in between.
+  const order = kind === 'r2c' ? [last, ...axes.slice(0, -1)] : kind === 'c2r' ? [...axes.slice(0, -1), last] : [...axes].reverse();
+  const steps: FftNdStep[] = [];
+  let cur = [...inShape];
+  for (const [k, a] of order.entries()) {
+    const real = kind === 'r2c' && k === 0 ? 'r2c' : kind === 'c2r' && k === order.length - 1 ? 'c2r' : undefined;
+    const next = [...cur];
+    if (real === 'r2c') next[a] = Math.floor(shape[a] / 2) + 1;
+    if (real === 'c2r') next[a] = shape[a];
+    const n = shape[a];
+    const inner = product(cur.slice(a + 1));
+    const outer = product(cur.slice(0, a));
+    const lenIn = cur[a];
+    const lenOut = next[a];
+    const problem =
+      inner === 1
+        ? fftProblem({ n, batch: outer, direction, norm: d.norm, input: { dist: lenIn }, output: { dist: lenOut } })
+        : fftProblem({ n, batch: inner, direction, norm: d.norm, input: { stride: inner, dist: 1 }, output: { stride: inner, dist: 1 } });
+    const opts: WebGpuFftOptions = { ...d.planner, real };
+    if (inner !== 1 && outer > 1) opts.outer = { count: outer, inDist: lenIn * inner, outDist: lenOut * inner };
+    const candidates: FftNdStep['candidates'] = [];
+    if (inner > 1 && !real) {
+      // Complex axis that is not the last: one column-staged pass over contiguous column blocks,
+      // when the length fits a pass; else the strided batch below.
+      const blocks = fftProblem({ n, batch: outer, direction, norm: d.norm, input: { dist: n * inner }, output: { dist: n * inner } });
+      candidates.push({ mode: 'columns', problem: blocks, options: { ...d.planner, columns: inner } });
+      // Too long for one column pass: a multi-pass transform over the strided batch, batch-fastest
+      // (contiguous in every pass); the strided single-kernel path below is the last resort.
+      candidates.push({ mode: 'interleaved', problem, options: { ...opts, interleavedBatch: true } });
+    }
+    candidates.push({ mode: inner === 1 ? 'rows' : 'strided', problem, options: opts });
+    const elemIn = real === 'r2c' ? 4 : 8;
+    const elemOut = real === 'c2r' ? 4 : 8;
+    steps.push({ axis: a, real, inShape: cur, outShape: next, inBytes: product(cur) * elemIn, outBytes: product(next) * elemOut, candidates });
+    cur = next;
+  }
+  return { kind, direction, axes, inShape, outShape, steps };
+}
+
 export class WebGpuFftNd {
   private constructor(
     readonly kind: FftNdKind,
@@ -58,69 +150,26 @@ export class WebGpuFftNd {
   ) {}
 
   static async create(ctx: GpuContext, d: FftNdDescriptor): Promise<WebGpuFftNd> {
-    const shape = [...d.shape];
-    if (shape.length === 0 || !shape.every((v) => Number.isSafeInteger(v) && v >= 1)) {
-      throw new ArgumentError('shape', d.shape, 'a non-empty array of positive integers');
-    }
-    const kind = d.kind ?? 'c2c';
-    const axes = normalizeAxes(d.axes, shape.length, kind !== 'c2c');
-    const direction = kind === 'r2c' ? 'forward' : kind === 'c2r' ? 'inverse' : d.direction ?? 'forward';
-    if (kind !== 'c2c' && d.direction && d.direction !== direction) {
-      throw new ArgumentError('direction', d.direction, `'${direction}' for a ${kind.toUpperCase()} transform`);
-    }
-    const last = axes[axes.length - 1];
-    const half = (s: number[]) => s.map((v, i) => (i === last ? Math.floor(v / 2) + 1 : v));
-    // Shapes before the first step and after the last.
-    const inShape = kind === 'c2r' ? half(shape) : shape;
-    const outShape = kind === 'r2c' ? half(shape) : shape;
-    // Order of steps: R2C first on the last axis; C2R last on it; complex axes in between.
-    const order = kind === 'r2c' ? [last, ...axes.slice(0, -1)] : kind === 'c2r' ? [...axes.slice(0, -1), last] : [...axes].reverse();
+    const nd = planFftNd(d);
     const steps: Step[] = [];
-    let cur = [...inShape];
     try {
-      for (const [k, a] of order.entries()) {
-        const real = kind === 'r2c' && k === 0 ? 'r2c' : kind === 'c2r' && k === order.length - 1 ? 'c2r' : undefined;
-        const next = [...cur];
-        if (real === 'r2c') next[a] = Math.floor(shape[a] / 2) + 1;
-        if (real === 'c2r') next[a] = shape[a];
-        const n = shape[a];
-        const inner = product(cur.slice(a + 1));
-        const outer = product(cur.slice(0, a));
-        const lenIn = cur[a];
-        const lenOut = next[a];
-        const problem =
-          inner === 1
-            ? fftProblem({ n, batch: outer, direction, norm: d.norm, input: { dist: lenIn }, output: { dist: lenOut } })
-            : fftProblem({ n, batch: inner, direction, norm: d.norm, input: { stride: inner, dist: 1 }, output: { stride: inner, dist: 1 } });
-        const opts: WebGpuFftOptions = { ...d.planner, real };
-        if (inner !== 1 && outer > 1) opts.outer = { count: outer, inDist: lenIn * inner, outDist: lenOut * inner };
+      for (const step of nd.steps) {
         let plan: WebGpuFft | null = null;
-        if (inner > 1 && !real) {
-          // Complex axis that is not the last: one column-staged pass over contiguous column blocks,
-          // when the length fits a pass; else the strided batch below.
-          const blocks = fftProblem({ n, batch: outer, direction, norm: d.norm, input: { dist: n * inner }, output: { dist: n * inner } });
-          plan = await WebGpuFft.create(ctx, blocks, { ...d.planner, columns: inner }).catch((e: unknown) => {
-            if (e instanceof ButterflyError && !(e instanceof ArgumentError)) return null;
-            throw e;
-          });
-          // Too long for one column pass: a multi-pass transform over the strided batch, batch-fastest
-          // (contiguous in every pass); the strided single-kernel path below is the last resort.
-          plan ??= await WebGpuFft.create(ctx, problem, { ...opts, interleavedBatch: true }).catch((e: unknown) => {
-            if (e instanceof ButterflyError && !(e instanceof ArgumentError)) return null;
+        for (const [i, c] of step.candidates.entries()) {
+          if (plan) break;
+          const last = i === step.candidates.length - 1;
+          plan = await WebGpuFft.create(ctx, c.problem, c.options).catch((e: unknown) => {
+            if (!last && fftNdFallsBack(e)) return null;
             throw e;
           });
         }
-        plan ??= await WebGpuFft.create(ctx, problem, opts);
-        const elemIn = real === 'r2c' ? 4 : 8;
-        const elemOut = real === 'c2r' ? 4 : 8;
-        steps.push({ plan, inBytes: product(cur) * elemIn, outBytes: product(next) * elemOut });
-        cur = next;
+        steps.push({ plan: plan!, inBytes: step.inBytes, outBytes: step.outBytes });
       }
     } catch (e) {
       for (const s of steps) s.plan.destroy();
       throw e;
     }
-    return new WebGpuFftNd(kind, inShape, outShape, new PlanChain(ctx, steps, 'fftn'));
+    return new WebGpuFftNd(nd.kind, nd.inShape, nd.outShape, new PlanChain(ctx, steps, 'fftn'));
   }
 
   /** Bytes of the input and output buffers (f32 for real arrays, complex64 otherwise). */

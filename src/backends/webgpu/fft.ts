@@ -12,7 +12,7 @@ import { ArgumentError, DestroyedError, DeviceLimitError, UnsupportedError } fro
 import type { ComplexLayout, FftProblem } from '../../planner/fft-problem.js';
 import { layoutSpan, normScale } from '../../planner/fft-problem.js';
 import type { FftRecipe } from '../../planner/fft-recipe.js';
-import type { WorkgroupPlanOptions } from '../../planner/fft-workgroup.js';
+import type { PlannerLimits, WorkgroupPlanOptions } from '../../planner/fft-workgroup.js';
 import { planFft, planMultiPass } from '../../planner/fft-multipass.js';
 import { twiddleTable32 } from '../../planner/twiddles.js';
 import { FFT_PARAMS_BYTES, generateWorkgroupFft, type FftCustomIo, type FftKernelIo, type FftKernelSource } from '../../codegen/fft-stockham-workgroup.js';
@@ -124,14 +124,110 @@ export interface WebGpuFftOptions extends WorkgroupPlanOptions {
  */
 export const FUSED_R2C_COLUMNS = [32, 16];
 
-/** How a real transform is computed, chosen in create(). */
-interface RealScheme {
+/** How a real transform is computed, chosen in create() (planWebGpuFft). */
+export interface RealScheme {
   /** Length of the complex transform actually run. */
   m: number;
   /** Packed: even N through the N/2-point transform (pre/post-processing fused); else N-point with real I/O. */
   packed: boolean;
   /** Packed R2C whose half-length transform takes several passes: post-processing as its own kernel. */
   postKernel: boolean;
+}
+
+/** What create() runs for a problem: plain data, no device (`butterfly plan` prints it). */
+export interface WebGpuFftPlanning {
+  /** The recipe of the plan (a Bluestein recipe wraps the L-point one). */
+  recipe: FftRecipe;
+  /** Real transforms: how they are computed; null for complex ones. */
+  scheme: RealScheme | null;
+  /** Lengths whose prime factors the register radices do not cover: Bluestein's m and L. */
+  bluestein: { m: number; L: number } | null;
+}
+
+/**
+ * The recipe choice of WebGpuFft.create for a problem, options and the planner limits, without a device:
+ * real-transform scheme, Bluestein, column and batch-fastest modes. Throws what create() throws there.
+ */
+export function planWebGpuFft(problem: FftProblem, limits: PlannerLimits, options: WebGpuFftOptions = {}): WebGpuFftPlanning {
+  const real = options.real;
+  const inPlace = options.inPlace ?? false;
+  const N = problem.n;
+  // Packed real transforms need the real side in unit stride with even offsets and distances, so that
+  // pairs of reals are complex elements.
+  const realSide = real === 'r2c' ? problem.input : problem.output;
+  const custom = options.custom;
+  // Lengths with a prime factor the register radices do not cover go through Bluestein's chirp-z
+  // transform (two FFTs of a smooth length L ≥ 2m − 1); real transforms then take the unpacked path.
+  const bluesteinFor = (len: number) => !isSmooth(len);
+  let scheme: RealScheme | null = null;
+  let recipe: FftRecipe;
+  let blu: { m: number; L: number } | null = null;
+  if (real) {
+    // With custom hooks the adapter reads and writes through its own functions, in any layout.
+    let packed = N % 2 === 0 && N >= 4 && (custom !== undefined || (realSide.stride === 1 && realSide.offset % 2 === 0 && realSide.dist % 2 === 0));
+    if (packed && bluesteinFor(N / 2)) packed = false;
+    const m = packed ? N / 2 : N;
+    let postKernel = false;
+    if (bluesteinFor(m)) {
+      blu = { m, L: bluesteinLength(m) };
+      recipe = planFft(blu.L, problem.batch, limits, options);
+    } else if (packed && real === 'r2c') {
+      try {
+        // In-workgroup post-processing (complex rows, or split rows in two rounds). Radix 16 up to
+        // m = 4096: the post-processing's extra registers made radix 32 slower for R2C (H200,
+        // bench/results/…-final5). With the paired last stage radix 32 wins at m = 8192 (N = 16384: R2C
+        // 0.528 → 0.464 ms, DHT 0.545 → 0.474) and ties at 2048 … 4096 (…-sweep15).
+        // Radices re-split so the last stage pairs mirror butterflies (r2cPairAll) where that measured
+        // faster on an H200: m = 256 and 512 (N = 512: 0.326 → 0.306 ms, N = 1024: 0.326 → 0.315; DCT-II
+        // 0.406 → 0.358), not m = 64 (0.341 → 0.378) or 4096 (0.355 → 0.376) (bench/results/…-sweep14).
+        const pairAll = (options.r2cPairAll ?? (m >= 256 && m <= 2048)) && options.r2cPaired !== false;
+        // The 'split4' exchange needs the paired last stage (the post-processing has no row to exchange through).
+        const evenLast = pairAll || options.exchange === 'split4';
+        // The split exchange from a half-length of 256 (C2C: from 128; R2C 256 lost 2%): N = 512 0.303 → 0.284 ms,
+        // N = 1024 0.312 → 0.272, DHT / DCT-II alike (H200, bench/results/…-sweep31).
+        recipe = planWorkgroupFft(m, problem.batch, limits, { maxRadix: m >= 8192 ? 32 : 16, evenLastButterflies: evenLast, splitExchangeFrom: 256, ...options });
+      } catch (e) {
+        if (e instanceof ArgumentError) throw e;
+        // The last pass does the post-processing when its workgroups can hold mirror column pairs, with
+        // 16 columns (8 pairs: 64-byte output runs) where they fit. Measured on an H200
+        // (bench/results/2026-11-22-h200-sweep9, 2^27 reals): fused with 16 columns beats the separate
+        // kernel from N = 2^15 (0.86 against 0.99 ms) to 2^27 (1.61 against 1.77), and the DHT likewise
+        // (2^20: 1.10 against 1.28); with 8 columns it lost beyond 2^20 (…-sweep7).
+        const fuse = !options.r2cPostKernel && (options.r2cFused || !custom || !!custom.fusedPost);
+        // The widest last pass of FUSED_R2C_COLUMNS that fits, else the default columns.
+        let wide: FftRecipe | null = null;
+        // The long radix-32 first pass where the fused last pass stays ≤ 256 points: R2C 2^18 0.90 → 0.81
+        // ms, 2^19 0.94 → 0.85, DHT 2^18 0.98 → 0.83; with a 512-point fused last pass (2^20) it lost
+        // (0.97 → 1.02; bench/results/2026-11-22-h200-sweep38).
+        const fusedOptions = fuse ? { longFirstRest: 256, ...options } : options;
+        for (const columns of fuse && !options.lastPassColumns ? FUSED_R2C_COLUMNS : []) {
+          try {
+            wide = planFft(m, problem.batch, limits, { ...fusedOptions, lastPassColumns: columns });
+            break;
+          } catch (e2) {
+            if (!(e2 instanceof DeviceLimitError)) throw e2;
+          }
+        }
+        recipe = wide ?? planFft(m, problem.batch, limits, fusedOptions);
+        postKernel = !(fuse && recipe.algorithm === 'stockham-multipass' && r2cPassFusable(recipe.passes[recipe.passes.length - 1]));
+      }
+    } else recipe = planFft(m, problem.batch, limits, options);
+    scheme = { m, packed, postKernel };
+  } else if (options.interleavedBatch) {
+    if (custom || inPlace || bluesteinFor(N)) throw new UnsupportedError('interleavedBatch: plain complex out-of-place transforms of smooth lengths only');
+    recipe = planMultiPass(N, problem.batch, limits, options, true);
+  } else if (options.columns && options.columns > 1) {
+    if (custom || inPlace) throw new ArgumentError('columns', options.columns, 'a plain out-of-place complex transform');
+    // 8 columns a workgroup for column passes of up to 256 points (256²: 1.25 → 1.06 ms on an H200),
+    // 4 beyond (1024²: 8 was slower; bench/results/2026-11-22-h200-sweep36).
+    const minColumns = options.minColumns ?? (N <= 256 ? 8 : 4);
+    recipe = planWorkgroupFft(N, problem.batch * options.columns, limits, { ...options, minColumns, pass: { total: N * options.columns, stride: options.columns, outerTwiddle: false } });
+  } else if (bluesteinFor(N)) {
+    blu = { m: N, L: bluesteinLength(N) };
+    recipe = planFft(blu.L, problem.batch, limits, options);
+  } else recipe = planFft(N, problem.batch, limits, options);
+  if (blu) recipe = { algorithm: 'bluestein', n: blu.m, L: blu.L, inner: recipe as Exclude<FftRecipe, { algorithm: 'bluestein' }>, bytesPerProblem: 2 * recipe.bytesPerProblem };
+  return { recipe, scheme, bluestein: blu };
 }
 
 export class WebGpuFft {
@@ -161,82 +257,10 @@ export class WebGpuFft {
     if (real === 'c2r' && problem.direction !== 'inverse') throw new ArgumentError('direction', problem.direction, "'inverse' for a C2R transform");
     if (real === 'r2c' && problem.direction !== 'forward') throw new ArgumentError('direction', problem.direction, "'forward' for an R2C transform");
     const N = problem.n;
-    // Packed real transforms need the real side in unit stride with even offsets and distances, so that
-    // pairs of reals are complex elements.
-    const realSide = real === 'r2c' ? problem.input : problem.output;
     const custom = options.custom;
-    // Lengths with a prime factor the register radices do not cover go through Bluestein's chirp-z
-    // transform (two FFTs of a smooth length L ≥ 2m − 1); real transforms then take the unpacked path.
-    const bluesteinFor = (len: number) => !isSmooth(len);
-    let scheme: RealScheme | null = null;
-    let recipe: FftRecipe;
-    let blu: { m: number; L: number } | null = null;
-    if (real) {
-      // With custom hooks the adapter reads and writes through its own functions, in any layout.
-      let packed = N % 2 === 0 && N >= 4 && (custom !== undefined || (realSide.stride === 1 && realSide.offset % 2 === 0 && realSide.dist % 2 === 0));
-      if (packed && bluesteinFor(N / 2)) packed = false;
-      const m = packed ? N / 2 : N;
-      let postKernel = false;
-      if (bluesteinFor(m)) {
-        blu = { m, L: bluesteinLength(m) };
-        recipe = planFft(blu.L, problem.batch, ctx.limits, options);
-      } else if (packed && real === 'r2c') {
-        try {
-          // In-workgroup post-processing (complex rows, or split rows in two rounds). Radix 16 up to
-          // m = 4096: the post-processing's extra registers made radix 32 slower for R2C (H200,
-          // bench/results/…-final5). With the paired last stage radix 32 wins at m = 8192 (N = 16384: R2C
-          // 0.528 → 0.464 ms, DHT 0.545 → 0.474) and ties at 2048 … 4096 (…-sweep15).
-          // Radices re-split so the last stage pairs mirror butterflies (r2cPairAll) where that measured
-          // faster on an H200: m = 256 and 512 (N = 512: 0.326 → 0.306 ms, N = 1024: 0.326 → 0.315; DCT-II
-          // 0.406 → 0.358), not m = 64 (0.341 → 0.378) or 4096 (0.355 → 0.376) (bench/results/…-sweep14).
-          const pairAll = (options.r2cPairAll ?? (m >= 256 && m <= 2048)) && options.r2cPaired !== false;
-          // The 'split4' exchange needs the paired last stage (the post-processing has no row to exchange through).
-          const evenLast = pairAll || options.exchange === 'split4';
-          // The split exchange from a half-length of 256 (C2C: from 128; R2C 256 lost 2%): N = 512 0.303 → 0.284 ms,
-          // N = 1024 0.312 → 0.272, DHT / DCT-II alike (H200, bench/results/…-sweep31).
-          recipe = planWorkgroupFft(m, problem.batch, ctx.limits, { maxRadix: m >= 8192 ? 32 : 16, evenLastButterflies: evenLast, splitExchangeFrom: 256, ...options });
-        } catch (e) {
-          if (e instanceof ArgumentError) throw e;
-          // The last pass does the post-processing when its workgroups can hold mirror column pairs, with
-          // 16 columns (8 pairs: 64-byte output runs) where they fit. Measured on an H200
-          // (bench/results/2026-11-22-h200-sweep9, 2^27 reals): fused with 16 columns beats the separate
-          // kernel from N = 2^15 (0.86 against 0.99 ms) to 2^27 (1.61 against 1.77), and the DHT likewise
-          // (2^20: 1.10 against 1.28); with 8 columns it lost beyond 2^20 (…-sweep7).
-          const fuse = !options.r2cPostKernel && (options.r2cFused || !custom || !!custom.fusedPost);
-          // The widest last pass of FUSED_R2C_COLUMNS that fits, else the default columns.
-          let wide: FftRecipe | null = null;
-          // The long radix-32 first pass where the fused last pass stays ≤ 256 points: R2C 2^18 0.90 → 0.81
-          // ms, 2^19 0.94 → 0.85, DHT 2^18 0.98 → 0.83; with a 512-point fused last pass (2^20) it lost
-          // (0.97 → 1.02; bench/results/2026-11-22-h200-sweep38).
-          const fusedOptions = fuse ? { longFirstRest: 256, ...options } : options;
-          for (const columns of fuse && !options.lastPassColumns ? FUSED_R2C_COLUMNS : []) {
-            try {
-              wide = planFft(m, problem.batch, ctx.limits, { ...fusedOptions, lastPassColumns: columns });
-              break;
-            } catch (e2) {
-              if (!(e2 instanceof DeviceLimitError)) throw e2;
-            }
-          }
-          recipe = wide ?? planFft(m, problem.batch, ctx.limits, fusedOptions);
-          postKernel = !(fuse && recipe.algorithm === 'stockham-multipass' && r2cPassFusable(recipe.passes[recipe.passes.length - 1]));
-        }
-      } else recipe = planFft(m, problem.batch, ctx.limits, options);
-      scheme = { m, packed, postKernel };
-    } else if (options.interleavedBatch) {
-      if (custom || inPlace || bluesteinFor(N)) throw new UnsupportedError('interleavedBatch: plain complex out-of-place transforms of smooth lengths only');
-      recipe = planMultiPass(N, problem.batch, ctx.limits, options, true);
-    } else if (options.columns && options.columns > 1) {
-      if (custom || inPlace) throw new ArgumentError('columns', options.columns, 'a plain out-of-place complex transform');
-      // 8 columns a workgroup for column passes of up to 256 points (256²: 1.25 → 1.06 ms on an H200),
-      // 4 beyond (1024²: 8 was slower; bench/results/2026-11-22-h200-sweep36).
-      const minColumns = options.minColumns ?? (N <= 256 ? 8 : 4);
-      recipe = planWorkgroupFft(N, problem.batch * options.columns, ctx.limits, { ...options, minColumns, pass: { total: N * options.columns, stride: options.columns, outerTwiddle: false } });
-    } else if (bluesteinFor(N)) {
-      blu = { m: N, L: bluesteinLength(N) };
-      recipe = planFft(blu.L, problem.batch, ctx.limits, options);
-    } else recipe = planFft(N, problem.batch, ctx.limits, options);
-    const fftPasses = recipe.algorithm === 'stockham-multipass' ? recipe.passes : recipe.algorithm === 'bluestein' ? [] : [recipe];
-    if (blu) recipe = { algorithm: 'bluestein', n: blu.m, L: blu.L, inner: recipe as Exclude<FftRecipe, { algorithm: 'bluestein' }>, bytesPerProblem: 2 * recipe.bytesPerProblem };
+    const { recipe, scheme, bluestein: blu } = planWebGpuFft(problem, ctx.limits, options);
+    const unwrapped = recipe.algorithm === 'bluestein' ? recipe.inner : recipe;
+    const fftPasses = unwrapped.algorithm === 'stockham-multipass' ? unwrapped.passes : [unwrapped];
     // Bluestein runs the L-point recipe forward, then inverse.
     const passes = blu ? [...fftPasses, ...fftPasses] : fftPasses;
     const nFwd = fftPasses.length;

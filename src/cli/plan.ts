@@ -1,0 +1,410 @@
+/**
+ * `butterfly plan`: the recipes the WebGPU backend would run for a 1-D length or an N-D shape, as plain
+ * data (no device). The same planning calls as WebGpuFft.create (planWebGpuFft) and WebGpuFftNd.create
+ * (planFftNd), for a device model given by its workgroup storage and invocations.
+ *
+ *   butterfly plan 4096 [--batch b] [--cpu]
+ *   butterfly plan 1024x1024 [--axes 0,1] [--kind c2c|r2c|c2r] [--batch b]
+ */
+import { ArgumentError, DeviceLimitError } from '../errors.js';
+import { fftProblem, type ComplexLayout, type FftProblem } from '../planner/fft-problem.js';
+import type { WorkgroupFftRecipe } from '../planner/fft-recipe.js';
+import type { PlannerLimits } from '../planner/fft-workgroup.js';
+import { planCpuFft } from '../backends/cpu/fft-plan.js';
+import { planWebGpuFft, type WebGpuFftOptions, type WebGpuFftPlanning } from '../backends/webgpu/fft.js';
+import { fftNdFallsBack, planFftNd, type FftNdKind, type FftNdStep } from '../backends/webgpu/fft-nd.js';
+
+export const PLAN_USAGE = `usage: butterfly plan <n | shape> [options]
+  the WebGPU planner's recipes (passes, radices, mapping, workgroup memory, bytes moved), no device needed
+
+  <n>                  a 1-D length, e.g. 4096
+  <shape>              an N-D shape, dims separated by x, e.g. 1024x1024 or 64x512x512
+  --axes a,b,…         axes to transform (default: all; negative counts from the end, as numpy)
+  --kind c2c|r2c|c2r   complex, real-to-complex (rfftn: the last of the axes is the real one) or
+                       complex-to-real (the shape is the real output's, as irfftn's s); default c2c
+  --batch b            b independent problems: a leading dimension of size b, not transformed (default 1)
+  --storage B          workgroup storage of the device model in bytes (default 49152)
+  --invocations N      invocations per workgroup of the device model (default 1024)
+  --binding B          model maxStorageBufferBindingSize too (plans whose single problem does not fit
+                       one binding fall back as the library does; default: unlimited)
+  --cpu                the float64 CPU backend's recipe instead (1-D complex lengths only)
+  --help, -h           this text
+
+N-D transforms print one recipe per step, in the order the WebGPU driver runs them, then the total of
+global-memory bytes moved over all passes.`;
+
+const FLAGS_WITH_VALUE = ['--batch', '--axes', '--kind', '--storage', '--invocations', '--binding'] as const;
+const BARE_FLAGS = ['--cpu', '--help', '-h'] as const;
+type FlagName = (typeof FLAGS_WITH_VALUE)[number];
+
+/** The default device model: 48 KiB of workgroup storage, 1024 invocations (a desktop GPU's limits). */
+const DEFAULT_LIMITS: PlannerLimits = { maxComputeWorkgroupStorageSize: 49152, maxComputeInvocationsPerWorkgroup: 1024, maxComputeWorkgroupSizeX: 1024 };
+
+interface PlanArgs {
+  help: boolean;
+  shape: number[];
+  /** A plain length without --axes: printed in the 1-D form when complex. */
+  length: boolean;
+  axes?: number[];
+  kind: FftNdKind;
+  batch: number;
+  cpu: boolean;
+  limits: PlannerLimits;
+  binding?: number;
+}
+
+function positiveInteger(name: string, text: string | undefined, what = 'a positive integer'): number {
+  if (text === undefined || !/^\d+$/.test(text)) throw new ArgumentError(name, text, what);
+  const v = Number(text);
+  if (!Number.isSafeInteger(v) || v < 1) throw new ArgumentError(name, text, what);
+  return v;
+}
+
+/** Parses the arguments after `plan`; every problem is an ArgumentError naming the argument. */
+export function parsePlanArgs(args: string[]): PlanArgs {
+  const values = new Map<FlagName, string>();
+  let positional: string | undefined;
+  let cpu = false;
+  let help = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--help' || a === '-h') help = true;
+    else if (a === '--cpu') cpu = true;
+    else if (a.startsWith('-') && !/^-\d/.test(a)) {
+      const eq = a.indexOf('=');
+      const name = (eq > 0 ? a.slice(0, eq) : a) as FlagName;
+      if (!FLAGS_WITH_VALUE.includes(name)) {
+        throw new ArgumentError('option', a, `one of ${[...FLAGS_WITH_VALUE, ...BARE_FLAGS].join(', ')}`);
+      }
+      let value: string | undefined;
+      if (eq > 0) value = a.slice(eq + 1);
+      else if (i + 1 < args.length && !(args[i + 1].startsWith('--'))) value = args[++i];
+      if (value === undefined || value === '') throw new ArgumentError(name, value, 'a value after it');
+      if (values.has(name)) throw new ArgumentError(name, value, 'at most one value (given twice)');
+      values.set(name, value);
+    } else if (positional === undefined) positional = a;
+    else throw new ArgumentError('shape', a, `one length or shape (already have ${JSON.stringify(positional)})`);
+  }
+  const limitsOf = () => {
+    const storage = values.has('--storage') ? positiveInteger('--storage', values.get('--storage'), 'workgroup storage in bytes, a positive integer') : DEFAULT_LIMITS.maxComputeWorkgroupStorageSize;
+    const invocations = values.has('--invocations') ? positiveInteger('--invocations', values.get('--invocations'), 'invocations per workgroup, a positive integer') : DEFAULT_LIMITS.maxComputeInvocationsPerWorkgroup;
+    return { maxComputeWorkgroupStorageSize: storage, maxComputeInvocationsPerWorkgroup: invocations, maxComputeWorkgroupSizeX: invocations };
+  };
+  if (help) return { help, shape: [], length: true, kind: 'c2c', batch: 1, cpu, limits: DEFAULT_LIMITS };
+
+  const shapeWhat = 'a length or a shape: positive integers separated by x (e.g. 4096 or 1024x1024)';
+  if (positional === undefined) throw new ArgumentError('shape', undefined, shapeWhat);
+  const parts = positional.split(/[x×X]/);
+  if (!parts.every((p) => /^\d+$/.test(p))) throw new ArgumentError('shape', positional, shapeWhat);
+  const shape = parts.map(Number);
+  if (!shape.every((v) => Number.isSafeInteger(v) && v >= 1)) throw new ArgumentError('shape', positional, shapeWhat);
+
+  const kindText = values.get('--kind') ?? 'c2c';
+  if (kindText !== 'c2c' && kindText !== 'r2c' && kindText !== 'c2r') throw new ArgumentError('--kind', kindText, 'c2c, r2c or c2r');
+  const kind = kindText as FftNdKind;
+
+  const batch = values.has('--batch') ? positiveInteger('--batch', values.get('--batch')) : 1;
+  if (!Number.isSafeInteger(shape.reduce((p, v) => p * v, batch))) {
+    throw new ArgumentError('shape', positional, 'at most 2^53 elements in all (with the batch)');
+  }
+
+  let axes: number[] | undefined;
+  const ndim = shape.length;
+  const axesText = values.get('--axes');
+  if (axesText !== undefined) {
+    const axesWhat = `comma-separated axis indices in [${-ndim}, ${ndim}) for the ${ndim}-D shape ${positional}`;
+    const list = axesText.split(',');
+    if (!list.every((p) => /^-?\d+$/.test(p.trim()))) throw new ArgumentError('--axes', axesText, axesWhat);
+    axes = list.map((p) => Number(p.trim()));
+    if (!axes.every((a) => a >= -ndim && a < ndim)) throw new ArgumentError('--axes', axesText, axesWhat);
+    const norm = axes.map((a) => (a < 0 ? a + ndim : a));
+    if (kind !== 'c2c' && new Set(norm).size !== norm.length) throw new ArgumentError('--axes', axesText, `distinct axes for a ${kind} transform`);
+  }
+
+  if (cpu && (ndim > 1 || kind !== 'c2c' || axes)) {
+    throw new ArgumentError('--cpu', positional, 'a 1-D complex length (butterfly plan <n> --cpu)');
+  }
+  const binding = values.has('--binding') ? positiveInteger('--binding', values.get('--binding'), 'maxStorageBufferBindingSize in bytes, a positive integer') : undefined;
+  return { help, shape, length: ndim === 1 && !axes, axes, kind, batch, cpu, limits: limitsOf(), binding };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// What a 1-D plan runs: its kernels (passes, then an R2C post-processing kernel where there is one) with
+// the elements each reads and writes per problem, as WebGpuFft.create sizes its binding windows.
+
+interface Program {
+  /** The pass's recipe; null for the R2C post-processing kernel. */
+  recipe: WorkgroupFftRecipe | null;
+  /** Bluestein: 'forward' or 'inverse' L-point run. */
+  phase?: 'forward' | 'inverse';
+  inCount: number;
+  inElem: number;
+  inStride: number;
+  outCount: number;
+  outElem: number;
+  outStride: number;
+}
+
+export interface OneDPlan {
+  problem: FftProblem;
+  options: WebGpuFftOptions;
+  planning: WebGpuFftPlanning;
+  programs: Program[];
+  /** Problems per dispatch window group × groups (the N-D driver's second batch level). */
+  problems: number;
+  /** Global-memory bytes read + written over all kernels, all problems. */
+  bytes: number;
+}
+
+function programsOf(problem: FftProblem, options: WebGpuFftOptions, planning: WebGpuFftPlanning): Program[] {
+  const { recipe, scheme, bluestein: blu } = planning;
+  const real = options.real;
+  const N = problem.n;
+  const inner = recipe.algorithm === 'bluestein' ? recipe.inner : recipe;
+  const fftPasses = inner.algorithm === 'stockham-multipass' ? inner.passes : [inner];
+  const passes = blu ? [...fftPasses, ...fftPasses] : fftPasses;
+  const P = passes.length + (scheme?.postKernel ? 1 : 0);
+  const m = scheme ? scheme.m : N;
+  const work = blu ? blu.L : m;
+  const cols = !real && !blu && options.columns && options.columns > 1 ? options.columns : 0;
+  const contiguous: ComplexLayout = options.interleavedBatch && !real ? { offset: 0, stride: problem.batch, dist: 1 } : { offset: 0, stride: 1, dist: work };
+  const firstIn = scheme?.packed && real === 'r2c' ? { ...problem.input, stride: 1 } : problem.input;
+  const lastOut = scheme?.packed && real === 'c2r' ? { ...problem.output, stride: 1 } : problem.output;
+  const programs: Program[] = [];
+  for (let i = 0; i < P; i++) {
+    const r = i < passes.length ? passes[i] : null;
+    const inStride = (i === 0 ? firstIn : contiguous).stride;
+    const outStride = (i === P - 1 ? lastOut : contiguous).stride;
+    const phase = blu ? (i < fftPasses.length ? 'forward' : 'inverse') : undefined;
+    if (cols) {
+      programs.push({ recipe: r, phase, inCount: N * cols, inElem: 8, inStride, outCount: N * cols, outElem: 8, outStride });
+      continue;
+    }
+    programs.push({
+      recipe: r,
+      phase,
+      inCount: i === 0 && real === 'c2r' ? Math.floor(N / 2) + 1 : i === 0 ? m : work,
+      inElem: i === 0 && real === 'r2c' && !scheme!.packed ? 4 : 8,
+      inStride,
+      outCount: i === P - 1 && real === 'r2c' ? Math.floor(N / 2) + 1 : i === P - 1 ? m : work,
+      outElem: i === P - 1 && real === 'c2r' && !scheme!.packed ? 4 : 8,
+      outStride,
+    });
+  }
+  return programs;
+}
+
+/** The binding-window check of WebGpuFft.create (one problem must fit one binding, less the alignment). */
+function checkBinding(programs: Program[], binding: number | undefined): void {
+  if (binding === undefined) return;
+  const room = binding - 256; // minStorageBufferOffsetAlignment, the WebGPU default
+  for (const p of programs) {
+    const one = Math.max(((p.inCount - 1) * p.inStride + 1) * p.inElem, ((p.outCount - 1) * p.outStride + 1) * p.outElem);
+    if (one > room) throw new DeviceLimitError('maxStorageBufferBindingSize', one + 256, binding, `one problem of ${Math.max(p.inCount, p.outCount)} elements`);
+  }
+}
+
+/** The plan WebGpuFft.create would make for a problem and options, as data. */
+export function planOneD(problem: FftProblem, options: WebGpuFftOptions, limits: PlannerLimits, binding?: number): OneDPlan {
+  const planning = planWebGpuFft(problem, limits, options);
+  const programs = programsOf(problem, options, planning);
+  checkBinding(programs, binding);
+  const problems = problem.batch * (options.outer?.count ?? 1);
+  const bytes = programs.reduce((s, p) => s + (p.inCount * p.inElem + p.outCount * p.outElem) * problems, 0);
+  return { problem, options, planning, programs, problems, bytes };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Printing.
+
+const join = (v: readonly number[], sep = 'x') => v.join(sep);
+
+function passWhere(r: WorkgroupFftRecipe): string {
+  if (!r.pass) return 'whole problem';
+  if (!r.pass.outerTwiddle) return `${r.pass.total / r.n} neighbouring columns a problem (column stride ${r.pass.stride})`;
+  return `columns of ${r.pass.total / r.n} with stride Ns = ${r.pass.stride}${r.pass.outerTwiddle && r.pass.stride > 1 ? ', outer twiddles' : ''}${r.pass.batchFastest ? ', batch-fastest' : ''}`;
+}
+
+function exchangeText(r: WorkgroupFftRecipe): string {
+  const pass = r.pass
+    ? (r.pass.loads === 'staged' ? ', column-staged load' : `, ${r.problemsPerWorkgroup} neighbouring columns loaded directly`) +
+      (r.pass.store === 'column' ? ', column-staged store' : r.pass.store === 'rows' ? ', rows stored through workgroup memory' : '')
+    : '';
+  return `${r.exchange}${r.padShift ? `, padded every ${1 << r.padShift}` : ''}${r.staging ? ', staged coalesced load/store' : ''}${pass}`;
+}
+
+function printPass(r: WorkgroupFftRecipe, label: string, indent: string, stages: boolean): void {
+  console.log(`${indent}${label}: ${r.n}-point sub-transform over ${passWhere(r)}`);
+  console.log(`${indent}  operator string: ${r.operators}`);
+  console.log(`${indent}  mapping [b | l | p] = [${r.problemsPerWorkgroup} | ${r.invocationsPerProblem} | ${r.registers}], workgroup size ${r.workgroupSize}`);
+  console.log(`${indent}  exchange: ${exchangeText(r)}; workgroup memory ${r.workgroupBytes} B; twiddles: ${r.twiddles}`);
+  if (stages) {
+    r.stages.forEach((s, k) =>
+      console.log(`${indent}    stage ${k}: radix ${s.radix}, stride ${s.stride}, ${s.butterfliesPerInvocation} butterfl${s.butterfliesPerInvocation === 1 ? 'y' : 'ies'} per invocation`),
+    );
+  } else console.log(`${indent}  radices ${r.radices.join('·')}`);
+}
+
+function schemeText(plan: OneDPlan): string | null {
+  const { planning, options, problem } = plan;
+  const s = planning.scheme;
+  const blu = planning.bluestein;
+  const parts: string[] = [];
+  if (s && options.real) {
+    const N = problem.n;
+    if (s.packed) {
+      const post = options.real === 'c2r'
+        ? 'Hermitian pre-processing fused into the first pass'
+        : s.postKernel
+          ? 'R2C post-processing as its own kernel'
+          : planning.recipe.algorithm === 'stockham-multipass'
+            ? 'R2C post-processing fused into the last pass'
+            : 'R2C post-processing in the workgroup';
+      parts.push(`real: ${N} reals packed as ${s.m} complex values (the N/2-point transform), ${post}`);
+    } else parts.push(`real: ${N}-point complex transform with real ${options.real === 'r2c' ? 'input' : 'output'} (odd or unpackable length)`);
+  }
+  if (blu) {
+    parts.push(`Bluestein chirp-z: ${blu.m} has a prime factor > 64; cyclic convolution of length L = ${blu.L} (2^a·3^b ≥ 2·${blu.m}−1), the L-point recipe forward then inverse`);
+  }
+  return parts.length ? parts.join('; ') : null;
+}
+
+function summary(plan: OneDPlan): string {
+  const passes = plan.programs.filter((p) => p.recipe) as (Program & { recipe: WorkgroupFftRecipe })[];
+  const post = plan.programs.length - passes.length;
+  const radices = passes.map((p) => p.recipe.radices.join('·')).join(' | ');
+  const mapping = passes.map((p) => `[${p.recipe.problemsPerWorkgroup}|${p.recipe.invocationsPerProblem}|${p.recipe.registers}]`).join(' ');
+  const wg = passes.map((p) => p.recipe.workgroupBytes).join(' | ');
+  return `${passes.length} pass${passes.length === 1 ? '' : 'es'}${post ? ' + post-processing kernel' : ''}; radices ${radices}; mapping [b|l|p] ${mapping}; workgroup memory ${wg} B`;
+}
+
+function printPrograms(plan: OneDPlan, indent: string, stages: boolean): void {
+  let k = 0;
+  for (const p of plan.programs) {
+    const perProblem = p.inCount * p.inElem + p.outCount * p.outElem;
+    const label = `${p.recipe ? 'pass' : 'kernel'} ${k++}${p.phase ? ` (${p.phase} L-point)` : ''}`;
+    if (p.recipe) printPass(p.recipe, label, indent, stages);
+    else console.log(`${indent}${label}: R2C post-processing, ${p.inCount} complex values in, ${p.outCount} out per problem`);
+    console.log(`${indent}  bytes moved: ${perProblem} per problem (${p.inCount}×${p.inElem} B read + ${p.outCount}×${p.outElem} B written), ${perProblem * plan.problems} in all`);
+  }
+}
+
+function layoutText(l: ComplexLayout): string {
+  return `stride ${l.stride}, distance ${l.dist}`;
+}
+
+function stepLayout(mode: FftNdStep['candidates'][number]['mode'], problem: FftProblem, options: WebGpuFftOptions): string {
+  const io = (f: (l: ComplexLayout) => string) => {
+    const a = f(problem.input);
+    const b = f(problem.output);
+    return a === b ? a : `in ${a}, out ${b}`;
+  };
+  if (mode === 'columns') {
+    return `column blocks: ${problem.batch} block${problem.batch === 1 ? '' : 's'} (distance ${problem.input.dist}) of ${options.columns} neighbouring columns (element stride ${options.columns}), one column-staged pass`;
+  }
+  const outer = options.outer ? `; × ${options.outer.count} outer groups (distance in ${options.outer.inDist}, out ${options.outer.outDist})` : '';
+  const what = mode === 'rows' ? 'rows' : mode === 'interleaved' ? 'strided batch, batch-fastest multi-pass' : 'strided batch';
+  return `${what}: batch ${problem.batch}, ${io(layoutText)}${outer}`;
+}
+
+const MODE_NAMES = { columns: 'column blocks', interleaved: 'batch-fastest multi-pass', strided: 'strided batch', rows: 'rows' } as const;
+
+function printOneDLength(a: PlanArgs): void {
+  const n = a.shape[0];
+  const problem = fftProblem({ n, batch: a.batch });
+  const plan = planOneD(problem, {}, a.limits, a.binding);
+  const { recipe } = plan.planning;
+  console.log(`n = ${n}, batch = ${a.batch} (workgroup storage ${a.limits.maxComputeWorkgroupStorageSize} B, ${a.limits.maxComputeInvocationsPerWorkgroup} invocations)`);
+  if (recipe.algorithm === 'bluestein') {
+    console.log(`Bluestein chirp-z: n has a prime factor > 64; cyclic convolution of length L = ${recipe.L} (2^a·3^b ≥ 2n−1),`);
+    console.log('the L-point transform forward then inverse, chirps and the filter spectrum fused into the passes.');
+  }
+  const perProblem = plan.bytes / plan.problems;
+  console.log(`passes over global memory: ${plan.programs.length}; bytes moved per problem: ${perProblem} (complex64 read + write per pass)`);
+  plan.programs.forEach((p, i) => printPass(p.recipe!, `pass ${i}`, '', true));
+  console.log(`total global-memory bytes moved: ${plan.bytes} (${plan.problems} problem${plan.problems === 1 ? '' : 's'})`);
+}
+
+/**
+ * The 1-D plan WebGpuFftNd.create runs for a step: its candidates in order, each but the last skipped
+ * when refused as create() skips it. `refused` says why the skipped ones were.
+ */
+export function chooseStepPlan(
+  step: FftNdStep,
+  limits: PlannerLimits,
+  binding?: number,
+): { plan: OneDPlan; mode: FftNdStep['candidates'][number]['mode']; refused: string[] } | { error: unknown; refused: string[] } {
+  const refused: string[] = [];
+  for (const [i, c] of step.candidates.entries()) {
+    try {
+      return { plan: planOneD(c.problem, c.options, limits, binding), mode: c.mode, refused };
+    } catch (e) {
+      if (i === step.candidates.length - 1 || !fftNdFallsBack(e)) return { error: e, refused };
+      refused.push(`${MODE_NAMES[c.mode]}: ${(e as Error).message}`);
+    }
+  }
+  throw new Error('unreachable: a step has at least one candidate');
+}
+
+function printNd(a: PlanArgs): void {
+  // --batch: a leading dimension of that size, not transformed.
+  const ndimUser = a.shape.length;
+  const userAxes = a.axes ?? Array.from({ length: ndimUser }, (_, i) => i);
+  const shift = a.batch > 1 ? 1 : 0;
+  const shape = shift ? [a.batch, ...a.shape] : a.shape;
+  const axes = userAxes.map((x) => (x < 0 ? x + ndimUser : x) + shift);
+  const nd = planFftNd({ shape, axes, kind: a.kind });
+  const elem = (real: boolean) => (real ? 'f32' : 'complex64');
+  const bytesOf = (s: number[], real: boolean) => s.reduce((p, v) => p * v, 1) * (real ? 4 : 8);
+  console.log(
+    `shape ${join(a.shape)}${shift ? `, batch ${a.batch} (leading dimension)` : ''}: ${a.kind} ${nd.direction} over axes [${userAxes.join(', ')}], ${nd.steps.length} step${nd.steps.length === 1 ? '' : 's'}`,
+  );
+  console.log(
+    `device model: workgroup storage ${a.limits.maxComputeWorkgroupStorageSize} B, ${a.limits.maxComputeInvocationsPerWorkgroup} invocations, storage binding ${a.binding === undefined ? 'unlimited' : `${a.binding} B`}`,
+  );
+  const inReal = nd.kind === 'r2c';
+  const outReal = nd.kind === 'c2r';
+  console.log(
+    `input ${join(nd.inShape)} ${elem(inReal)} (${bytesOf(nd.inShape, inReal)} B) → output ${join(nd.outShape)} ${elem(outReal)} (${bytesOf(nd.outShape, outReal)} B)`,
+  );
+  let total = 0;
+  let passes = 0;
+  nd.steps.forEach((step, k) => {
+    const chosen = chooseStepPlan(step, a.limits, a.binding);
+    if ('error' in chosen) {
+      console.log(`step ${k + 1}: axis ${step.axis - shift} (length ${step.candidates[0].problem.n}): no WebGPU plan (the library refuses it; backend 'auto' computes it on the CPU)`);
+      for (const r of chosen.refused) console.log(`  (skipped ${r})`);
+      throw chosen.error;
+    }
+    const { plan: p, mode, refused } = chosen;
+    const axisUser = step.axis - shift;
+    const n = p.problem.n;
+    const real = step.real ? `${step.real}, ${step.real === 'r2c' ? `${n} reals → ${Math.floor(n / 2) + 1} complex` : `${Math.floor(n / 2) + 1} complex → ${n} reals`}` : 'c2c';
+    console.log(`step ${k + 1}: axis ${axisUser} (length ${n}, ${real}); ${join(step.inShape)} → ${join(step.outShape)}`);
+    for (const r of refused) console.log(`  (skipped ${r})`);
+    console.log(`  layout: ${stepLayout(mode, p.problem, p.options)}`);
+    const s = schemeText(p);
+    if (s) console.log(`  ${s}`);
+    console.log(`  ${summary(p)}; bytes moved ${p.bytes}`);
+    printPrograms(p, '  ', false);
+    total += p.bytes;
+    passes += p.programs.length;
+  });
+  const minimum = bytesOf(nd.inShape, inReal) + bytesOf(nd.outShape, outReal);
+  console.log(`total global-memory bytes moved: ${total} over ${passes} kernel pass${passes === 1 ? '' : 'es'} (${(total / minimum).toFixed(2)}× one read of the input and one write of the output)`);
+}
+
+export function planCommand(args: string[]): void {
+  const a = parsePlanArgs(args);
+  if (a.help) {
+    console.log(PLAN_USAGE);
+    return;
+  }
+  if (a.cpu) {
+    console.log(JSON.stringify(planCpuFft(a.shape[0]).recipe, null, 2));
+    return;
+  }
+  if (a.length && a.kind === 'c2c') printOneDLength(a);
+  else printNd(a);
+}
+
