@@ -65,9 +65,9 @@ export interface WangMouKernelSpec {
    */
   directRows: boolean;
   /**
-   * 'solve' levels that are the whole solve, with one right-hand side (planner/tridiagonal.ts
-   * statusByStore): the workgroup ORs its systems' bits in workgroup memory and then stores every
-   * system's status word, so the executor does not clear the status buffer first.
+   * Direct-rows 'solve' levels that are the whole solve, one invocation a system and one right-hand side
+   * (planner/tridiagonal.ts statusByStore): the invocation gathers its system's bits in `flags` and
+   * stores the status word, flagged or not, so the executor does not clear the status buffer first.
    */
   statusStore: boolean;
 }
@@ -226,7 +226,7 @@ fn identityRow() -> Row { return Row(ZERO, ONE, ZERO, ZERO); }
  * bound windows (the executor binds aligned windows of the user's arrays and passes the remainders), and
  * the status word of a system.
  */
-export function addressWgsl(layout: 'strided' | 'interleaved', storeSystems = 0): string {
+export function addressWgsl(layout: 'strided' | 'interleaved', ownStatus = false): string {
   const mat = layout === 'strided' ? 'return prm.matOff + j * prm.n + i;' : 'return prm.matOff + i * prm.stride + j;';
   const rhs = layout === 'strided'
     ? 'return prm.rhsOff + sys * prm.n + i;'
@@ -241,13 +241,10 @@ export function addressWgsl(layout: 'strided' | 'interleaved', storeSystems = 0)
 fn rhsAddr(sys: u32, i: u32) -> u32 {
   ${rhs}
 }
-${storeSystems > 0 ? `// Status by store (statusByStore): the workgroup's ${storeSystems} systems collect their bits here
-// (workgroup memory starts zeroed), and storeStatus writes every word, flagged or not, so the solve needs
-// no clear of the status buffer beforehand.
-var<workgroup> wgFlags: array<atomic<u32>, ${storeSystems}>;
-var<private> sys0: u32;
+${ownStatus ? `// Status by store (statusByStore): every row this invocation checks is its own system's, so its
+// bits gather in flags, and the kernel stores the word at the end, flagged or not (no clear beforehand).
 fn flagStatus(sys: u32, bits: u32) {
-  atomicOr(&wgFlags[sys - sys0], bits);
+  flags |= bits;
 }` : `fn flagStatus(sys: u32, bits: u32) {
   atomicOr(&status[prm.statusOff + sys % prm.statusBatch], bits);
 }`}`;
@@ -268,7 +265,9 @@ export function wangMouKernel(spec: WangMouKernelSpec): KernelSource {
   const partition = mode !== 'solve';
   const direct = spec.directRows;
   const store = spec.statusStore;
-  if (store && (mode !== 'solve' || G > Tn)) throw new Error(`wangMouKernel: statusStore needs a 'solve' level with no more systems than invocations (got ${mode}, ${G} systems, ${Tn} invocations)`);
+  if (store && (mode !== 'solve' || !spec.directRows || seg > R)) {
+    throw new Error(`wangMouKernel: statusStore needs a direct-rows 'solve' level with one invocation a system (got ${mode}, ${seg} rows a system, ${R} an invocation)`);
+  }
   if (direct && (partition || complex || layout !== 'strided' || R % 4 !== 0)) {
     throw new Error(`wangMouKernel: directRows needs a real strided 'solve' level with rows per invocation a multiple of 4 (got ${mode}, ${complex ? 'complex' : 'real'}, ${layout}, R = ${R})`);
   }
@@ -331,7 +330,7 @@ fn shGetE(v: u32) -> Row { return sh[v]; }`);
   }
   e(`
 // Addresses within the bound windows of the arrays, and status words (see addressWgsl).
-${addressWgsl(layout, store ? G : 0)}${direct ? '' : `
+${addressWgsl(layout, store)}${direct ? '' : `
 fn rawRow(sys: u32, i: u32) -> Row {
   let m = matAddr(sys, i);
   return Row(A[m], B[m], C[m], D[rhsAddr(sys, i)]);
@@ -421,7 +420,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   // Uniform for the whole workgroup (built from workgroup_id and uniforms), so the barriers below stay
   // in uniform control flow.
   if (wg >= prm.total) { return; }
-${store ? `  sys0 = wg * ${G}u;\n` : ''}${across ? `  { let grp = wg / prm.chunks; chunkK0 = wg - grp * prm.chunks; chunkSys0 = grp * ${G}u; }\n` : partition ? Array.from({ length: G }, (_, g) => `  chunkSys${g} = (wg * ${G}u + ${g}u) / prm.chunks;\n  chunkK${g} = wg * ${G}u + ${g}u - chunkSys${g} * prm.chunks;\n`).join('') : ''}${aligned ? `  { let st = chunkK0 * ${seg + 1}u; let r = matAddr(chunkSys0, st) & ${alignElems - 1}u; chunkA0 = st - r; chunkOff = r; }\n` : ''}`);
+${across ? `  { let grp = wg / prm.chunks; chunkK0 = wg - grp * prm.chunks; chunkSys0 = grp * ${G}u; }\n` : partition ? Array.from({ length: G }, (_, g) => `  chunkSys${g} = (wg * ${G}u + ${g}u) / prm.chunks;\n  chunkK${g} = wg * ${G}u + ${g}u - chunkSys${g} * prm.chunks;\n`).join('') : ''}${aligned ? `  { let st = chunkK0 * ${seg + 1}u; let r = matAddr(chunkSys0, st) & ${alignElems - 1}u; chunkA0 = st - r; chunkOff = r; }\n` : ''}`);
   // Coalesced, staged load, unrolled with every global load issued before any is used (a rolled loop
   // waits one memory latency per row; the same change sped up the FFT's staged copies on an H200).
   // directRows: the invocation's own R rows as R/4 vec4s of each array, no staging (see the spec).
@@ -704,12 +703,7 @@ ${store ? `  sys0 = wg * ${G}u;\n` : ''}${across ? `  { let grp = wg / prm.chunk
       e(`    }`);
       e(`  }`);
     }
-    e(`  if (flags != 0u && mySys < prm.nsys) { flagStatus(mySys, flags); }`);
-    if (store) {
-      // Every invocation has added its bits; one store a system (G ≤ invocations: a system has ≥ R rows).
-      e(`  workgroupBarrier();`);
-      e(`  if (lid < ${G}u && sys0 + lid < prm.nsys) { atomicStore(&status[prm.statusOff + sys0 + lid], atomicLoad(&wgFlags[lid])); }`);
-    }
+    e(store ? `  if (mySys < prm.nsys) { atomicStore(&status[prm.statusOff + mySys], flags); }` : `  if (flags != 0u && mySys < prm.nsys) { flagStatus(mySys, flags); }`);
     e(`}`);
   }
   const wgsl = L.join('\n');

@@ -245,25 +245,20 @@ export interface TridiagonalRecipe {
 
 /**
  * Whether a recipe's solve writes every status word by a plain store instead of OR-ing bits into a
- * buffer the executor clears first: when one 'solve' level is the whole solve and there is one
- * right-hand side, each system's word belongs to one invocation (per-system Thomas) or one workgroup
- * (Wang & Mou), which can store it whole. This saves a clear of 4 bytes a system and its barrier, which
- * for small systems is 1/16 of the solve's traffic (N = 4: 4 bytes a system against 80 bytes of rows).
- * Several right-hand sides share a matrix's word, and multi-stage solves touch a system in several
- * workgroups, so those keep the clear.
+ * buffer the executor clears first: when one 'solve' level is the whole solve, there is one right-hand
+ * side, and one invocation holds a whole system (per-system Thomas, or direct-rows Wang & Mou with a
+ * system's rows in one invocation), that invocation stores its system's word. This saves a clear of 4
+ * bytes a system and its barrier, 1/20 of the traffic at N = 4 (on an H200 interleaved N = 4 199k → 222k
+ * Mrows/s, bench/results/2026-11-24-h200-final29). Gathering the bits of several invocations in workgroup
+ * memory first cost a barrier that lost up to 5% at N = 32 … 128 (same run), where the clear is ≤ 0.6% of
+ * the traffic; several right-hand sides share a matrix's word, and multi-stage solves touch a system in
+ * several workgroups: those keep the clear.
  */
-export function statusByStore(recipe: TridiagonalRecipe, limits: Pick<TridiagonalLimits, 'maxComputeWorkgroupStorageSize'>): boolean {
+export function statusByStore(recipe: TridiagonalRecipe): boolean {
   const lv = recipe.levels[0];
   if (recipe.levels.length !== 1 || lv.mode !== 'solve' || recipe.problem.nrhs !== 1) return false;
   if (lv.algorithm === 'thomas' || lv.algorithm === 'thomas-stream') return true;
-  // Wang & Mou gathers a workgroup's bits in one more workgroup array (a u32 a system, allocated in 16-byte
-  // units): only where it fits beside the staging array (a row a workgroup row) or the direct kernels'
-  // exchange area, either of which the planner may have sized to the limit.
-  const normalized = (lv.interior ?? 'wang-mou') === 'thomas' && (lv.normalized ?? true);
-  const used = lv.directRows
-    ? directExchangeRows(lv.threads, lv.exchangeRadices.length, lv.pingPong ?? true) * (normalized ? 3 : 4) * 4
-    : lv.rowsPerWorkgroup * recipe.rowBytes;
-  return used + 16 * Math.ceil(lv.systemsPerWorkgroup / 4) <= limits.maxComputeWorkgroupStorageSize;
+  return (lv.directRows ?? false) && lv.segment <= lv.rowsPerThread;
 }
 
 export function nextPow2(n: number): number {

@@ -187,7 +187,7 @@ export class TridiagonalGpuExecutor {
   readonly statusStore: boolean;
 
   private constructor(readonly ctx: GpuContext, readonly recipe: TridiagonalRecipe) {
-    this.statusStore = statusByStore(recipe, ctx.limits);
+    this.statusStore = statusByStore(recipe);
   }
 
   static async create(ctx: GpuContext, recipe: TridiagonalRecipe, options: TridiagonalExecutorOptions = {}): Promise<TridiagonalGpuExecutor> {
