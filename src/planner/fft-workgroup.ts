@@ -23,7 +23,7 @@ export interface WorkgroupPlanOptions {
   maxRadix?: number;
   /**
    * Odd prime factors grouped into composite odd radices of at most this many points (e.g. 9, 15, 25),
-   * fewer stages and exchanges; 0 (default) keeps one stage a prime factor.
+   * fewer stages and exchanges (default 16); 0 keeps one stage a prime factor.
    */
   maxOddRadix?: number;
   /** Largest N done entirely by one invocation (no workgroup exchange). */
@@ -194,7 +194,10 @@ export function planWorkgroupFft(
   const target = options.targetWorkgroupSize ?? (n <= 4 ? 128 : 32);
   const maxInv = Math.min(limits.maxComputeInvocationsPerWorkgroup, limits.maxComputeWorkgroupSizeX);
 
-  const balanced = n <= maxSingle && isPowerOfTwo(n) ? [n] : factorRadices(n, maxRadix, options.maxOddRadix ?? 0);
+  // Odd factors grouped into radices of up to 16 points: on an H200 3^7 1.24 → 0.71 ms, 3^8 (now one
+  // workgroup) 1.66 → 1.04, 3^10 2.18 → 1.58, Bluestein 4099 (L = 4·3^7) 6.98 → 5.72; up to 27 was slower
+  // than 16 everywhere but 5^7 (bench/results/2026-11-24-h200-sweep39).
+  const balanced = n <= maxSingle && isPowerOfTwo(n) ? [n] : factorRadices(n, maxRadix, options.maxOddRadix ?? 16);
   if (balanced.some((r) => r > 64)) {
     throw new UnsupportedError(
       `n = ${n} has the prime factor ${Math.max(...balanced)}, larger than the register radices (≤ 64) of the workgroup FFT`,

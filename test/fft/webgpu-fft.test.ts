@@ -311,6 +311,7 @@ test('composite odd radices (maxOddRadix): 9, 15, 25, 27 butterflies in register
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
   const cases: [number, number, number, string][] = [
+    [243, 3, 0, '3·3·3·3·3'],
     [243, 3, 16, '9·9·3'],
     [2187, 3, 27, '27·9·9'],
     [6561, 3, 16, '9·9·9·9'],
