@@ -18,12 +18,13 @@ function load(path: string): Row[] {
 }
 
 // Each table's anchors (cuFFT, cuSPARSE, CuPy) are measured in the same run as ours: EDM, convolution and
-// sparse FFT from bench/gpu-runs/final25.sh, the tridiagonal table from final15-tri.sh, the FFT tables from
+// sparse FFT from bench/gpu-runs/final25.sh, the tridiagonal table and the other C2C lengths from final30.sh, the FFT tables from
 // final27.sh / final28.sh and shallow water from final16.sh (below).
 const run = 'bench/results/2026-11-22-h200-final25';
-const tri = load('bench/results/2026-11-22-h200-final15-tri/tri.jsonl');
-const triOld = load('bench/results/2026-11-22-h200-final15-tri/tri-old.jsonl');
-const cusparse = load('bench/results/2026-11-22-h200-final15-tri/cusparse.jsonl');
+const run30 = 'bench/results/2026-11-24-h200-final30';
+const tri = load(`${run30}/tri.jsonl`);
+const triOld = load(`${run30}/tri-old.jsonl`);
+const cusparse = load(`${run30}/cusparse.jsonl`);
 const edm = load(`${run}/edm.jsonl`);
 const cupy = load(`${run}/cupy.jsonl`);
 const conv = load(`${run}/conv.jsonl`);
@@ -38,6 +39,11 @@ const c2c26 = { ours: load(`${run26}/c2c-2.jsonl`), anchors: load(`${run26}/cuff
 const odd26 = [...load(`${run26}/c2c-odd.jsonl`), ...load(`${run26}/c2c-2d.jsonl`)];
 const oddOld26 = [...load(`${run26}/c2c-odd-old.jsonl`), ...load(`${run26}/c2c-2d-old.jsonl`)];
 const cufft26 = [...c2c26.anchors, ...load(`${run26}/cufft-extra.jsonl`)];
+// Lengths that are not powers of two: final30 (odd radices of up to 16 points, first passes of up to 1024),
+// with the kernels of commit df5f793 and cuFFT in the same run.
+const odd30 = load(`${run30}/c2c-odd-1.jsonl`);
+const oddOld30 = load(`${run30}/c2c-odd-old-1.jsonl`);
+const cufft30 = load(`${run30}/cufft-extra.jsonl`);
 const run16 = 'bench/results/2026-11-22-h200-final16';
 const swe = load(`${run16}/swe.jsonl`);
 const sweOld = load(`${run16}/swe-old.jsonl`);
@@ -157,14 +163,15 @@ const out: string[] = [];
 out.push(`# Benchmarks
 
 All numbers come from the project's own bench scripts, run on the lent **${deviceName}** (driver 580, Dawn
-\`webgpu\` 0.6.2 over Vulkan) on **2026-11-22**, with the anchors (cuFFT ${String(c2c26.anchors.find((r) => r.version)?.version ?? '')}, cuSPARSE, CuPy) measured **in the same run**
+\`webgpu\` 0.6.2 over Vulkan) on **2026-11-22** (the tridiagonal table and the C2C lengths that are not powers of
+two on **2026-11-24**), with the anchors (cuFFT ${String(c2c26.anchors.find((r) => r.version)?.version ?? '')}, cuSPARSE, CuPy) measured **in the same run**
 on the same GPU. Data resident on the device, out of place, times are medians. The raw JSON lines are in
 \`bench/results/\`; this page is generated from them by \`npx tsx bench/report.ts > BENCHMARKS.md\`.
 
 Commands (on the GPU machine, after \`../shared/gpu-kit/prepare.sh\` and bundling the bench with esbuild;
-the runs are \`bench/gpu-runs/final27.sh\` (C2C, other lengths, 2-D), \`final28.sh\` (R2C, DCT-II, DHT),
-\`final25.sh\` (EDM, convolution, sparse FFT), \`final14-tri.sh\` (tridiagonal) and \`final16.sh\` (shallow
-water); the sweeps behind the choices are the other scripts there):
+the runs are \`bench/gpu-runs/final27.sh\` (C2C, 2-D), \`final28.sh\` (R2C, DCT-II, DHT),
+\`final25.sh\` (EDM, convolution, sparse FFT), \`final30.sh\` (tridiagonal, other C2C lengths) and
+\`final16.sh\` (shallow water); the sweeps behind the choices are the other scripts there):
 
     node bench-fft.mjs --kind c2c --sizes 1-27            # and --kind r2c / dct2 / dht, --n 1000,…, --shape2d 1024x1024
     python3 anchor_cufft.py --kind c2c --total 27 --sizes 1-27   # and --kind r2c
@@ -222,20 +229,31 @@ instead of 8 (128-point from 2^20 on stays at 8, where 4 was slower); later pass
 ## Lengths that are not powers of two
 
 ${(() => {
-  const rows = odd26.filter((r) => r.lib === 'butterfly' && r.kind === 'c2c' && !Number.isInteger(Math.log2(r.N!)));
+  const rows = odd30.filter((r) => r.lib === 'butterfly' && r.kind === 'c2c' && !Number.isInteger(Math.log2(r.N!)));
   return tableOf(['N', 'batch', 'recipe', 'ours ms', 'previous kernels ms', 'ours GB/s', 'cuFFT ms', 'speed-up', 'rel. L2 err'], rows.map((o) => {
-    const c = cufft26.find((r) => r.kind === 'c2c' && r.N === o.N && !r.log2N);
-    const p = oddOld26.find((r) => r.kind === 'c2c' && r.N === o.N);
+    const c = cufft30.find((r) => r.kind === 'c2c' && r.N === o.N && !r.log2N);
+    const p = oddOld30.find((r) => r.kind === 'c2c' && r.N === o.N);
     const rec = o.recipe as { radices?: string };
     return [String(o.N), String(o.batch), String(rec?.radices ?? '').replace(/\|/g, '/'), f(o.ms), p ? f(p.ms) : '—', f(o.GBps), c ? f(c.ms) : '—', c ? `**${(c.ms! / o.ms!).toFixed(2)}**` : '—', o.relErr ? (o.relErr as number).toExponential(1) : 'n/a'];
   }));
 })()}
 
-1009 and 4099 are primes: Bluestein with L = 2048 / 8748, chirps fused into the passes. Same run as the C2C
-table (final27); the split exchanges changed 1000 (0.768 → 0.677 ms) and 3^10 (2.32 → 2.18); 4099, whose
-Bluestein passes are 108 and 81 points, lost 4% with them (6.71 → 6.99 ms). In the 2-D table the column
-passes of the non-last axis take 8 columns a workgroup up to 256 points (256²: 1.29 → 1.06 ms, now 1.04×
-cuFFT) and the batch-fastest multi-pass of longer axes 16 (4096²: 2.02 → 1.91), both from …-sweep36.
+From \`bench/gpu-runs/final30.sh\` (bench/results/2026-11-24-h200-final30, 2026-11-24), with cuFFT and the kernels
+of commit df5f793 (previous kernels) in the same run. 1009 and 4099 are primes: Bluestein with L = 2048 /
+8748, chirps fused into the passes. What changed:
+- **Odd radices of up to 16 points.** Each odd prime factor used to be a stage of its own (3^5 = 3·3·3·3·3,
+  five exchanges through workgroup memory); the planner now groups them into composite odd radices of at
+  most 16 points (9·9·3), each one butterfly in registers (\`maxOddRadix\`, default 16). 3^7 1.24 → 0.71 ms,
+  3^8 1.64 → 1.03 (now one workgroup of 729 invocations: 6561/3 would need 2187), 3^10 2.16 → 1.58 (0.97×
+  cuFFT), 3^11 2.45 → 1.87, and Bluestein 4099 (L = 4·3^7) 7.04 → 5.72 (1.35× cuFFT). Radices up to 27 were
+  slower than 16 at every size but 5^7 (…-sweep39).
+- **A first pass of up to 1024 points for other lengths** (was 512) where two passes then suffice: 5^7 =
+  625·125 instead of 125·25·25, 2.27 → 1.78 ms (0.65× → 0.82× cuFFT; …-final29 measured the rule alone).
+
+1000 (one workgroup, 8·5·5·5) is unchanged at 0.77×: its radix-5 stages keep one exchange each, as 25 exceeds
+the odd radix limit that won the sweep. In the 2-D table (final27, below) the column passes of the non-last
+axis take 8 columns a workgroup up to 256 points (256²: 1.29 → 1.06 ms, 1.04× cuFFT) and the batch-fastest
+multi-pass of longer axes 16 (4096²: 2.02 → 1.91), both from …-sweep36.
 
 ## 2-D batches
 
@@ -360,12 +378,26 @@ of the kernels before the split pass exchanges, R2C 0.821 against 0.795, C2C 163
 
 ${triTable()}
 
-Measured with \`bench/gpu-runs/final15-tri.sh\` (bench/results/2026-11-22-h200-final15-tri); the "previous
-kernels" columns are the kernels of commit 2d51485 (before direct rows) in the same run. A second pass of
-the same defaults in that run (tri-repeat.jsonl) agrees within 5% everywhere. The timer's resolution shows:
-at these sizes a solve takes 0.08–0.4 ms and neighbouring values differ by one tick (e.g. 189,630 and
-196,923 Mrows/s). What changed, each measured against the kernels before it in one run (…-sweep-tri4 …
--sweep-tri24, …-tri-pingpong, …-final10-tri):
+Measured on 2026-11-24 with \`bench/gpu-runs/final30.sh\` (bench/results/2026-11-24-h200-final30); the
+"previous kernels" columns are the kernels of commit df5f793 in the same run, timed by the same bench script.
+A second pass of the defaults in that run (tri-repeat.jsonl) agrees within 1% everywhere. Each reading spans
+at least 5 ms of back-to-back solves (at most 400; the earlier runs used 20), so Dawn's ~65 µs timestamp
+quantum is at most ~1.3% of a reading. What changed in this run:
+- **Status words stored instead of cleared and OR-ed.** Before every solve the executor cleared the status
+  buffer (4 bytes a system, a pass of its own followed by a barrier) and the kernels OR-ed their bits into
+  it; at N = 4 the clear is a twentieth of the solve's traffic. Where one 'solve' level is the whole solve,
+  there is one right-hand side and one invocation holds a whole system (the per-system Thomas kernels of the
+  interleaved layout, and direct-rows Wang & Mou at N = 4; \`statusByStore\`), that invocation stores its
+  system's word, flagged or not, and there is no clear. In three alternating fresh processes (ab-new-*,
+  ab-old-*): interleaved N = 4 199k → 218k–220k Mrows/s, 8: 196k–197k → 210k–212k, 16: 194k–195k → 203k–204k;
+  strided N = 4 192k–194k → 203k–204k; the other sizes keep the clear and did not move. Gathering the bits
+  of a system's several invocations in workgroup memory first, so that larger systems could store too, cost
+  a barrier that lost up to 5% at N = 32 … 128 (…-final29), where the clear is at most 0.6% of the traffic;
+  it was not kept. The per-system Thomas kernel also drops its guards by the runtime n where n fills its
+  rows; its workgroup size (64 to 512 invocations) made no difference at N = 4 … 16 (…-final29, tt-*.jsonl).
+
+Earlier changes, each measured against the kernels before it in one run (…-sweep-tri4 … -sweep-tri24,
+…-tri-pingpong, …-final10-tri, …-final15-tri):
 - **Direct rows** (real strided systems, n a multiple of 4): every invocation loads its own R consecutive
   rows as R/4 vec4s of each array straight from global memory, and stores its R solutions the same way, so
   a warp moves whole 512-byte runs and nothing is staged through workgroup memory (before: a coalesced
@@ -418,13 +450,12 @@ Dawn adds work to every kernel: workgroup memory is zero-initialised and array i
 (robustness). Switching both off with Dawn's unsafe toggles (\`BUTTERFLY_DAWN_FLAGS\`, …-toggles) gained 0–4%
 here and nothing for the C2C FFT, so neither explains the remaining gaps; the library does not use them.
 
-Goals: 100,000 Mrows/s reached for every strided N ≤ 2^12 (177k–205k, 6.6–62× gtsv2StridedBatch); 60,000
-reached for every N from 2^13 to 2^24 (61.7k–131k, 2.8–5.0× gtsv2StridedBatch). Interleaved: at or
-above gtsvInterleavedBatch for every N it handles (up to 4096 here; 1.4–10.1×) except N = 4 (0.89×, 197k
-against 220k Mrows/s); beyond, where cuSPARSE does not run at this total size, 40k–56k. Our per-system kernel
-gives the same 197k at N = 4 and 8: it moves 3.94 TB/s, the speed of our own vec4 copy kernel (3956 GB/s in
-the final7 run, bench/results/2026-11-22-h200-final7), so on this stack the gap is the bandwidth a WebGPU
-kernel reaches.
+Goals: 100,000 Mrows/s reached for every strided N ≤ 2^12 (176k–206k, 6.5–66× gtsv2StridedBatch); 60,000
+reached for every N from 2^13 to 2^24 (61.7k–131k, 2.8–5.0× gtsv2StridedBatch). Interleaved: at or above
+gtsvInterleavedBatch (its best algorithm at each N) for every N it handles, up to 4096 at this total size:
+1.01× at N = 4 (220k against 218k Mrows/s; 1.05× in …-final29, 223k against 213k) and 1.39–9.9× from N = 8;
+beyond, where cuSPARSE does not run at this total size, 38k–56k. At N = 4 both move 20 bytes a row at
+4.3–4.5 TB/s: a read-heavy stream runs above the 3.9–4.0 TB/s of a device copy (half reads, half writes).
 
 ## EDM batched padded 2-D convolution (seed 001's seven cases)
 
