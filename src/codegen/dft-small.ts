@@ -4,7 +4,8 @@
  * Powers of two are split recursively (radix-2 decimation in time) so radix 4, 8, 16 (and up to 64) come
  * out with every twiddle a folded literal and the trivial ones (±1, ±i, (±1±i)/√2) turned into swaps and
  * sign changes instead of multiplications. Odd radices use the symmetric-pair form
- * out_k = x0 + Σ (x_i + x_{R−i})·cos θ_ik ± i·(x_i − x_{R−i})·sin θ_ik, which halves the multiplies.
+ * out_k = x0 + Σ (x_i + x_{R−i})·cos θ_ik ± i·(x_i − x_{R−i})·sin θ_ik, which halves the multiplies;
+ * composite odd radices split into their prime factors first (emitSplit).
  * Values are vec2<f32> (re, im).
  */
 
@@ -74,7 +75,12 @@ export function emitDft(em: DftEmitter, inputs: string[], sign: 1 | -1): string[
   const r = inputs.length;
   if (r === 1) return inputs.slice();
   if ((r & (r - 1)) === 0) return emitPow2(em, inputs, sign);
-  if (r % 2 === 1) return emitOdd(em, inputs, sign);
+  if (r % 2 === 1) {
+    // Composite odd radices (9, 15, 25, 27, …) split by their smallest prime factor: a 27-point DFT as
+    // three levels of 3-point ones with folded twiddles, instead of the O(r²) symmetric-pair sums.
+    const p = smallestPrimeFactor(r);
+    return p === r ? emitOdd(em, inputs, sign) : emitSplit(em, inputs, sign, p);
+  }
   // Even composite (6, 10, 12, …): split off a factor 2 (decimation in time), the rest recursively.
   return emitSplit2(em, inputs, sign);
 }
@@ -108,6 +114,34 @@ function emitSplit2(em: DftEmitter, x: string[], sign: 1 | -1): string[] {
     em.lines.push(`let ${a} = ${even[k]} + ${t};`, `let ${b} = ${even[k]} - ${t};`);
     out[k] = a;
     out[k + h] = b;
+  }
+  return out;
+}
+
+function smallestPrimeFactor(n: number): number {
+  for (let p = 2; p * p <= n; p++) if (n % p === 0) return p;
+  return n;
+}
+
+/**
+ * Decimation in time by a factor p of r = p·q: the p interleaved subsequences x[j + p·m] as q-point DFTs
+ * Y_j, then for each k the p values W_r^{jk}·Y_j[k] through a p-point DFT, whose output l is X[k + q·l].
+ */
+function emitSplit(em: DftEmitter, x: string[], sign: 1 | -1, p: number): string[] {
+  const r = x.length;
+  const q = r / p;
+  const sub = Array.from({ length: p }, (_, j) => emitDft(em, x.filter((_, i) => i % p === j), sign));
+  const out: string[] = new Array(r);
+  for (let k = 0; k < q; k++) {
+    const col = sub.map((y, j) => {
+      const tw = twiddleExpr(em, y[k], j * k, r, sign);
+      if (tw === y[k]) return tw;
+      const t = em.fresh();
+      em.lines.push(`let ${t} = ${tw};`);
+      return t;
+    });
+    const y = emitDft(em, col, sign);
+    for (let l = 0; l < p; l++) out[k + q * l] = y[l];
   }
   return out;
 }
