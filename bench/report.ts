@@ -249,6 +249,15 @@ of commit df5f793 (previous kernels) in the same run. 1009 and 4099 are primes: 
   slower than 16 at every size but 5^7 (…-sweep39).
 - **A first pass of up to 1024 points for other lengths** (was 512) where two passes then suffice: 5^7 =
   625·125 instead of 125·25·25, 2.27 → 1.78 ms (0.65× → 0.82× cuFFT; …-final29 measured the rule alone).
+- **Two passes where the later one has up to 480 points** (was 256) for other lengths: in …-sweep41 (same
+  day, two alternating rounds, cuFFT in the run) 300·300 2.14 → 1.76 ms (1.04× cuFFT), 320·320 2.08 → 1.58
+  (1.22×), 343·343 = 7^6 2.73 → 1.70 (0.82×), 480·480 2.61 → 1.77 (1.12×), 270·270 2.40 → 2.22, 350·350
+  2.39 → 2.18; with later passes of 500 and 512 points two passes lost (500·500 2.22 → 2.56, 800·500 2.26 →
+  2.67, 768·512 1.91 → 1.96), so those keep three. None of the lengths in the table above changed recipe.
+- **Composite odd radices split into their prime factors in registers** (a 27-point butterfly as three
+  levels of 3-point ones with folded twiddles, not the O(r²) symmetric-pair sums): 1–3% at the default
+  limit of 16 (3000 0.845 → 0.826 ms, 6000 1.25 → 1.21, …-sweep40); with it, limits of 25 or 27 still lost at
+  1000 and 3000 (0.68 → 0.88 ms) and stay off.
 
 1000 (one workgroup, 8·5·5·5) is unchanged at 0.77×: its radix-5 stages keep one exchange each, as 25 exceeds
 the odd radix limit that won the sweep. In the 2-D table (final27, below) the column passes of the non-last

@@ -120,8 +120,12 @@ export function planMultiPass(
         longFirst = true;
       }
     } else {
-      // The shortest first pass, of at most longFirstMax points, that leaves one later pass of ≤ 256 and
-      // fits the device (its length need not be a power of two, which largestPassLength measures).
+      // The shortest first pass, of at most longFirstMax points, that leaves one later pass of ≤ 480 points
+      // (longFirstRest overrides) and fits the device (its length need not be a power of two, which
+      // largestPassLength measures). On an H200 two such passes beat three for later passes of 270 … 480
+      // points (300·300 2.14 → 1.76 ms, 343·343 2.73 → 1.70, 480·480 2.61 → 1.77) and lost for 500 and 512
+      // (500·500 2.22 → 2.56, 768·512 1.91 → 1.96; bench/results/2026-11-24-h200-sweep41).
+      const oddRest = options.longFirstRest ?? 480;
       const fits = (r: number) => {
         try {
           planWorkgroupFft(r, batch * (n / r), limits, { ...opts, pass: { total: n, stride: 1, batchFastest } });
@@ -132,7 +136,7 @@ export function planMultiPass(
       };
       for (let a = 512; a <= (options.longFirstMax ?? 1024); a *= 2) {
         const two = passLengths(n, a);
-        if (two.length === 2 && two[1] <= 256 && fits(two[0])) {
+        if (two.length === 2 && two[1] <= oddRest && fits(two[0])) {
           lengths = two;
           break;
         }

@@ -193,5 +193,10 @@ test('multi-pass long first pass for other lengths: up to longFirstMax (default 
   assert.deepEqual(planMultiPass(3 ** 11, 4, H200).lengths, [729, 243]);
   assert.deepEqual(planMultiPass(3 ** 10, 4, H200).lengths, [243, 243]); // two short passes already
   assert.equal(planMultiPass(5 ** 7, 4, H200, { longFirstMax: 512 }).lengths.length, 3);
-  assert.equal(planMultiPass(10 ** 6, 4, H200).lengths.length, 3); // 1000·1000 leaves no later pass of ≤ 256
+  assert.equal(planMultiPass(10 ** 6, 4, H200).lengths.length, 3); // 1000·1000 leaves no later pass of ≤ 480
+  // Later passes of up to 480 points (7^6 = 343·343, 480·480); 500·500 stays in three passes.
+  assert.deepEqual(planMultiPass(7 ** 6, 4, H200).lengths, [343, 343]);
+  assert.deepEqual(planMultiPass(480 * 480, 4, H200).lengths, [480, 480]);
+  assert.equal(planMultiPass(500 * 500, 4, H200).lengths.length, 3);
+  assert.equal(planMultiPass(7 ** 6, 4, H200, { longFirstRest: 256 }).lengths.length, 3);
 });
