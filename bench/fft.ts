@@ -53,6 +53,8 @@ const planOptions = {
   ...(args.longFirstRest ? { longFirstRest: Number(args.longFirstRest) } : {}),
   ...(args.longFirstMax ? { longFirstMax: Number(args.longFirstMax) } : {}),
   ...(args.maxOddRadix ? { maxOddRadix: Number(args.maxOddRadix) } : {}),
+  ...(args.radices ? { radices: args.radices.split('.').map(Number) } : {}),
+  ...(args.mergedUpTo ? { mergedRadixUpTo: Number(args.mergedUpTo) } : {}),
   ...(args.r2cPairAll ? { r2cPairAll: args.r2cPairAll !== 'false' } : {}),
   ...(args.lastCols ? { lastPassColumns: Number(args.lastCols) } : {}),
   ...(args.firstCols ? { firstPassColumns: Number(args.firstCols) } : {}),

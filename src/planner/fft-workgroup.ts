@@ -22,6 +22,14 @@ export interface WorkgroupPlanOptions {
   /** Largest radix done in registers (power of two, 2..64). */
   maxRadix?: number;
   /**
+   * Single-workgroup lengths with both twos and odd factors up to this n (default: all; 0 turns it off) get
+   * radices that pack twos and odd factors together (mergedRadices: 100 = 10·10) where that saves a stage
+   * and the workgroup fills no less of its warps.
+   */
+  mergedRadixUpTo?: number;
+  /** The stages' radices, in order (product n, each 2..64), instead of the planner's; for experiments. */
+  radices?: number[];
+  /**
    * Odd prime factors grouped into composite odd radices of at most this many points (e.g. 9, 15, 25),
    * fewer stages and exchanges (default 16); 0 keeps one stage a prime factor.
    */
@@ -136,6 +144,32 @@ export function groupOddFactors(primes: readonly number[], max: number): number[
   return sorted;
 }
 
+/**
+ * All prime factors of n (twos included) packed into as few radices of at most `max` as possible, the
+ * products balanced, largest first: 100 → 10·10, 500 → 10·10·5, 360 → 10·6·6. Null when n has a prime
+ * factor above max.
+ */
+export function mergedRadices(n: number, max = 16): number[] | null {
+  const primes: number[] = [];
+  let m = n;
+  for (let p = 2; p * p <= m; p++) while (m % p === 0) { primes.push(p); m /= p; }
+  if (m > 1) primes.push(m);
+  if (primes.some((p) => p > max)) return null;
+  primes.sort((a, b) => b - a);
+  for (let bins = Math.max(1, Math.ceil(Math.log(n) / Math.log(max) - 1e-9)); bins <= primes.length; bins++) {
+    const prod = new Array<number>(bins).fill(1);
+    let ok = true;
+    for (const p of primes) {
+      let best = -1;
+      for (let i = 0; i < bins; i++) if (prod[i] * p <= max && (best < 0 || prod[i] < prod[best])) best = i;
+      if (best < 0) { ok = false; break; }
+      prod[best] *= p;
+    }
+    if (ok) return prod.sort((a, b) => b - a);
+  }
+  return null;
+}
+
 export function factorRadices(n: number, maxRadix = 16, maxOddRadix = 0): number[] {
   if (n === 1) return [1];
   let m = n;
@@ -198,6 +232,25 @@ export function planWorkgroupFft(
   // workgroup) 1.66 → 1.04, 3^10 2.18 → 1.58, Bluestein 4099 (L = 4·3^7) 6.98 → 5.72; up to 27 was slower
   // than 16 everywhere but 5^7 (bench/results/2026-11-24-h200-sweep39).
   const balanced = n <= maxSingle && isPowerOfTwo(n) ? [n] : factorRadices(n, maxRadix, options.maxOddRadix ?? 16);
+  // Single-workgroup lengths with both twos and odd factors: twos and odd factors packed together where
+  // that saves a stage (100 = 10·10 instead of 4·5·5), unless the workgroup then fills less of its warps.
+  // On an H200 (bench/results/2026-11-24-h200-sweep43) C2C 12 0.85 → 0.55 ms, 100 0.82 → 0.58, 160 0.70 →
+  // 0.58, 500 0.79 → 0.71, 1500 0.95 → 0.75, R2C 100 0.53 → 0.32, 1000 0.46 → 0.38; the one loss, C2C
+  // 1000 = 10·10·10 (0.68 → 0.73), is the one case whose workgroup fills less of its warps (100 of 128
+  // lanes against 125), which the rule keeps out.
+  if (!options.radices && !options.pass && !isPowerOfTwo(n) && n % 2 === 0 && n <= (options.mergedRadixUpTo ?? Infinity)) {
+    const merged = mergedRadices(n, 16);
+    if (merged && merged.length < balanced.length) {
+      const lanes = (r: WorkgroupFftRecipe) => r.workgroupSize / (32 * Math.ceil(r.workgroupSize / 32));
+      try {
+        const alt = planWorkgroupFft(n, batch, limits, { ...options, radices: merged });
+        const base = planWorkgroupFft(n, batch, limits, { ...options, mergedRadixUpTo: 0 });
+        return lanes(alt) >= lanes(base) ? alt : base;
+      } catch (e) {
+        if (!(e instanceof DeviceLimitError)) throw e;
+      }
+    }
+  }
   if (balanced.some((r) => r > 64)) {
     throw new UnsupportedError(
       `n = ${n} has the prime factor ${Math.max(...balanced)}, larger than the register radices (≤ 64) of the workgroup FFT`,
@@ -206,7 +259,14 @@ export function planWorkgroupFft(
   // An odd number of last-stage butterflies per invocation (the last radix is the largest): re-split a
   // power of two so that the last radix is smaller than the first (see pairedLastRadices).
   const oddLast = Math.ceil(n / balanced[balanced.length - 1] / Math.ceil(n / Math.max(...balanced))) % 2 === 1;
-  const radices = options.evenLastButterflies && balanced.length > 1 && isPowerOfTwo(n) && oddLast ? pairedLastRadices(n, maxRadix) : balanced;
+  let radices = options.evenLastButterflies && balanced.length > 1 && isPowerOfTwo(n) && oddLast ? pairedLastRadices(n, maxRadix) : balanced;
+  if (options.radices) {
+    const prod = options.radices.reduce((a, b) => a * b, 1);
+    if (prod !== n || options.radices.some((r) => !Number.isInteger(r) || r < 2 || r > 64)) {
+      throw new ArgumentError('radices', options.radices, `integers in 2..64 whose product is n = ${n}`);
+    }
+    radices = [...options.radices];
+  }
   const l = Math.ceil(n / Math.max(...radices));
   const stages: FftStage[] = [];
   let stride = 1;

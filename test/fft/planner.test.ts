@@ -200,3 +200,32 @@ test('multi-pass long first pass for other lengths: up to longFirstMax (default 
   assert.equal(planMultiPass(500 * 500, 4, H200).lengths.length, 3);
   assert.equal(planMultiPass(7 ** 6, 4, H200, { longFirstRest: 256 }).lengths.length, 3);
 });
+
+test('mergedRadices: twos and odd factors packed into fewest radices ≤ 16; the planner takes them where the workgroup fills its warps', async () => {
+  const { mergedRadices } = await import('../../src/planner/fft-workgroup.js');
+  assert.deepEqual(mergedRadices(100), [10, 10]);
+  assert.deepEqual(mergedRadices(500), [10, 10, 5]);
+  assert.deepEqual(mergedRadices(1000), [10, 10, 10]);
+  assert.equal(mergedRadices(2 * 17), null);
+  for (const n of [12, 96, 100, 160, 192, 360, 500, 800, 1000, 1500, 6000]) {
+    const r = mergedRadices(n)!;
+    assert.equal(r.reduce((a, b) => a * b, 1), n, `n=${n}`);
+    assert.ok(r.every((x) => x >= 2 && x <= 16), `n=${n}: ${r}`);
+  }
+  assert.deepEqual(planWorkgroupFft(100, 1000, H200).radices, [10, 10]);
+  assert.deepEqual(planWorkgroupFft(1500, 1000, H200).radices, [15, 10, 10]);
+  // 10·10·10 would run 100 invocations a problem (100 of 128 lanes) against 125: the planner's radices stay.
+  assert.deepEqual(planWorkgroupFft(1000, 1000, H200).radices, [8, 5, 5, 5]);
+  assert.deepEqual(planWorkgroupFft(100, 1000, H200, { mergedRadixUpTo: 0 }).radices, [4, 5, 5]);
+  // Every merged recipe executes to the naive DFT in float64.
+  for (const n of [12, 100, 160, 500, 1500]) {
+    const recipe = planWorkgroupFft(n, 2, H200, { radices: mergedRadices(n)! });
+    const x = randomFloat64(2 * n * 2, n);
+    const y = new Float64Array(2 * n * 2);
+    executeFftRecipe(recipe, fftProblem({ n, batch: 2 }), x, y);
+    for (let b = 0; b < 2; b++) {
+      const ref = dftNaive(x.subarray(2 * n * b, 2 * n * (b + 1)), false);
+      assert.ok(relativeL2(y.subarray(2 * n * b, 2 * n * (b + 1)), ref) < 1e-12, `n=${n}`);
+    }
+  }
+});

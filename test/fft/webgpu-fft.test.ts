@@ -307,7 +307,7 @@ test('pipelines are cached by what changes the code', async (t) => {
   for (const p of [a, b, c]) p.destroy();
 });
 
-test('composite odd radices (maxOddRadix): 9, 15, 25, 27 butterflies in registers, single workgroup and multi-pass', async (t) => {
+test('composite radices: odd ones (maxOddRadix: 9, 15, 25, 27) and twos packed with odd factors (10, 12), single workgroup and multi-pass', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
   const cases: [number, number, number, string][] = [
@@ -319,6 +319,11 @@ test('composite odd radices (maxOddRadix): 9, 15, 25, 27 butterflies in register
     [625, 4, 27, '25·25'],
     [5 ** 7, 1, 27, '25·25 | 25·5'],
     [3 ** 10, 3, 16, '9·9·3 | 9·9·3'],
+    // Twos and odd factors packed into fewer stages (mergedRadices), where the workgroup fills its warps.
+    [12, 70, 16, '12'],
+    [100, 5, 16, '10·10'],
+    [1500, 3, 16, '15·10·10'],
+    [1000, 3, 16, '8·5·5·5'],
   ];
   for (const [n, batch, maxOddRadix, radices] of cases) {
     const plan = { maxOddRadix };
