@@ -18,7 +18,7 @@ function load(path: string): Row[] {
 }
 
 // Each table's anchors (cuFFT, cuSPARSE, CuPy) are measured in the same run as ours: EDM, convolution and
-// sparse FFT from bench/gpu-runs/final25.sh, the tridiagonal table and the other C2C lengths from final30.sh, the FFT tables from
+// sparse FFT from bench/gpu-runs/final25.sh, the tridiagonal table from final30.sh, the other C2C lengths from final31.sh, the FFT tables from
 // final27.sh / final28.sh and shallow water from final16.sh (below).
 const run = 'bench/results/2026-11-22-h200-final25';
 const run30 = 'bench/results/2026-11-24-h200-final30';
@@ -39,11 +39,13 @@ const c2c26 = { ours: load(`${run26}/c2c-2.jsonl`), anchors: load(`${run26}/cuff
 const odd26 = [...load(`${run26}/c2c-odd.jsonl`), ...load(`${run26}/c2c-2d.jsonl`)];
 const oddOld26 = [...load(`${run26}/c2c-odd-old.jsonl`), ...load(`${run26}/c2c-2d-old.jsonl`)];
 const cufft26 = [...c2c26.anchors, ...load(`${run26}/cufft-extra.jsonl`)];
-// Lengths that are not powers of two: final30 (odd radices of up to 16 points, first passes of up to 1024),
-// with the kernels of commit df5f793 and cuFFT in the same run.
-const odd30 = load(`${run30}/c2c-odd-1.jsonl`);
-const oddOld30 = load(`${run30}/c2c-odd-old-1.jsonl`);
-const cufft30 = load(`${run30}/cufft-extra.jsonl`);
+// Lengths that are not powers of two: final31 (odd radices of up to 16 points, twos packed with odd factors,
+// first passes of up to 1024 points, later passes of up to 480), with the kernels of commit df5f793 and
+// cuFFT in the same run.
+const run31 = 'bench/results/2026-11-24-h200-final31';
+const odd30 = load(`${run31}/c2c-odd-1.jsonl`);
+const oddOld30 = load(`${run31}/c2c-odd-old-1.jsonl`);
+const cufft30 = load(`${run31}/cufft-extra.jsonl`);
 const run16 = 'bench/results/2026-11-22-h200-final16';
 const swe = load(`${run16}/swe.jsonl`);
 const sweOld = load(`${run16}/swe-old.jsonl`);
@@ -170,7 +172,7 @@ on the same GPU. Data resident on the device, out of place, times are medians. T
 
 Commands (on the GPU machine, after \`../shared/gpu-kit/prepare.sh\` and bundling the bench with esbuild;
 the runs are \`bench/gpu-runs/final27.sh\` (C2C, 2-D), \`final28.sh\` (R2C, DCT-II, DHT),
-\`final25.sh\` (EDM, convolution, sparse FFT), \`final30.sh\` (tridiagonal, other C2C lengths) and
+\`final25.sh\` (EDM, convolution, sparse FFT), \`final30.sh\` (tridiagonal), \`final31.sh\` (other C2C lengths) and
 \`final16.sh\` (shallow water); the sweeps behind the choices are the other scripts there):
 
     node bench-fft.mjs --kind c2c --sizes 1-27            # and --kind r2c / dct2 / dht, --n 1000,…, --shape2d 1024x1024
@@ -238,30 +240,32 @@ ${(() => {
   }));
 })()}
 
-From \`bench/gpu-runs/final30.sh\` (bench/results/2026-11-24-h200-final30, 2026-11-24), with cuFFT and the kernels
-of commit df5f793 (previous kernels) in the same run. 1009 and 4099 are primes: Bluestein with L = 2048 /
-8748, chirps fused into the passes. What changed:
+From \`bench/gpu-runs/final31.sh\` (bench/results/2026-11-24-h200-final31, 2026-11-24), with cuFFT and the kernels
+of commit df5f793 (previous kernels) in the same run; a second round of both in that run agrees within 1%.
+1009 and 4099 are primes: Bluestein with L = 2048 / 8748, chirps fused into the passes. What changed, each
+measured against the kernels before it in one run:
 - **Odd radices of up to 16 points.** Each odd prime factor used to be a stage of its own (3^5 = 3·3·3·3·3,
   five exchanges through workgroup memory); the planner now groups them into composite odd radices of at
-  most 16 points (9·9·3), each one butterfly in registers (\`maxOddRadix\`, default 16). 3^7 1.24 → 0.71 ms,
-  3^8 1.64 → 1.03 (now one workgroup of 729 invocations: 6561/3 would need 2187), 3^10 2.16 → 1.58 (0.97×
-  cuFFT), 3^11 2.45 → 1.87, and Bluestein 4099 (L = 4·3^7) 7.04 → 5.72 (1.35× cuFFT). Radices up to 27 were
-  slower than 16 at every size but 5^7 (…-sweep39).
-- **A first pass of up to 1024 points for other lengths** (was 512) where two passes then suffice: 5^7 =
-  625·125 instead of 125·25·25, 2.27 → 1.78 ms (0.65× → 0.82× cuFFT; …-final29 measured the rule alone).
-- **Two passes where the later one has up to 480 points** (was 256) for other lengths: in …-sweep41 (same
-  day, two alternating rounds, cuFFT in the run) 300·300 2.14 → 1.76 ms (1.04× cuFFT), 320·320 2.08 → 1.58
-  (1.22×), 343·343 = 7^6 2.73 → 1.70 (0.82×), 480·480 2.61 → 1.77 (1.12×), 270·270 2.40 → 2.22, 350·350
-  2.39 → 2.18; with later passes of 500 and 512 points two passes lost (500·500 2.22 → 2.56, 800·500 2.26 →
-  2.67, 768·512 1.91 → 1.96), so those keep three. None of the lengths in the table above changed recipe.
-- **Composite odd radices split into their prime factors in registers** (a 27-point butterfly as three
-  levels of 3-point ones with folded twiddles, not the O(r²) symmetric-pair sums): 1–3% at the default
-  limit of 16 (3000 0.845 → 0.826 ms, 6000 1.25 → 1.21, …-sweep40); with it, limits of 25 or 27 still lost at
-  1000 and 3000 (0.68 → 0.88 ms) and stay off.
+  most 16 points (9·9·3), each one butterfly in registers (\`maxOddRadix\`, default 16): 3^7 1.24 → 0.70 ms,
+  3^8 1.65 → 1.02 (now one workgroup of 729 invocations: 6561/3 would need 2187), 3^10 2.17 → 1.56, 3^11
+  2.45 → 1.85. Radices up to 27 were slower than 16 at every size but 5^7 (…-sweep39). Composite radices are
+  split into their prime factors in registers (a 27-point butterfly as three levels of 3-point ones with
+  folded twiddles, not the O(r²) symmetric-pair sums): 1–3% at the limit of 16 (…-sweep40).
+- **Twos packed with odd factors** in single-workgroup lengths (\`mergedRadices\`: 12 = 12, 100 = 10·10,
+  1500 = 15·10·10, Bluestein's 8748 = 12·9·9·9) where that saves a stage and the workgroup fills no less of
+  its warps: 12 0.85 → 0.55 ms, 100 0.83 → 0.58, 500 0.78 → 0.71, 1500 0.85 → 0.76, and Bluestein 4099 7.05
+  → 4.48 (1.73× cuFFT). 1000 keeps 8·5·5·5: 10·10·10 ran 0.68 → 0.73 ms (…-sweep43), on 100 invocations a
+  problem (100 of 128 lanes) against 125. The R2C of the same run at small lengths: 12 0.445 → 0.288 ms, 100
+  0.543 → 0.329, 500 0.537 → 0.353, 1000 0.468 → 0.383, 1500 0.542 → 0.484, 6000 0.547 → 0.493
+  (r2c-small*.jsonl).
+- **A first pass of up to 1024 points** (was 512) where two passes then suffice: 5^7 = 625·125 instead of
+  125·25·25, 2.27 → 1.78 ms (…-final29 measured the rule alone).
+- **Two passes where the later one has up to 480 points** (was 256): 320·320 2.09 → 1.58 ms (1.22× cuFFT),
+  343·343 = 7^6 2.73 → 1.70, 480·480 2.65 → 1.78 (1.13×); in …-sweep41 300·300 2.14 → 1.76, 270·270 2.40 →
+  2.22 and 350·350 2.39 → 2.18, while with later passes of 500 and 512 points two passes lost (500·500 2.22
+  → 2.56, 800·500 2.26 → 2.67, 768·512 1.91 → 1.96), so those keep three.
 
-1000 (one workgroup, 8·5·5·5) is unchanged at 0.77×: its radix-5 stages keep one exchange each, as 25 exceeds
-the odd radix limit that won the sweep. In the 2-D table (final27, below) the column passes of the non-last
-axis take 8 columns a workgroup up to 256 points (256²: 1.29 → 1.06 ms, 1.04× cuFFT) and the batch-fastest
+In the 2-D table (final27, below) the column passes of the non-last axis take 8 columns a workgroup up to 256 points (256²: 1.29 → 1.06 ms, 1.04× cuFFT) and the batch-fastest
 multi-pass of longer axes 16 (4096²: 2.02 → 1.91), both from …-sweep36.
 
 ## 2-D batches
