@@ -8,7 +8,7 @@
  */
 import { ArgumentError, DeviceLimitError, UnsupportedError } from '../errors.js';
 import type { FftRecipe, MultiPassFftRecipe, WorkgroupFftRecipe } from './fft-recipe.js';
-import { isPowerOfTwo, planWorkgroupFft, type PlannerLimits, type WorkgroupPlanOptions } from './fft-workgroup.js';
+import { isPowerOfTwo, packFactors, planWorkgroupFft, primeFactors, type PlannerLimits, type WorkgroupPlanOptions } from './fft-workgroup.js';
 
 /** Largest power-of-two pass length that fits the device with `minColumns` columns per workgroup. */
 export function largestPassLength(limits: PlannerLimits, options: WorkgroupPlanOptions = {}): number {
@@ -35,19 +35,6 @@ export function planFft(n: number, batch: number, limits: PlannerLimits, options
   }
 }
 
-function primeFactors(n: number): number[] {
-  const f: number[] = [];
-  let m = n;
-  for (let p = 2; p * p <= m; p += p === 2 ? 1 : 2) {
-    while (m % p === 0) {
-      f.push(p);
-      m /= p;
-    }
-  }
-  if (m > 1) f.push(m);
-  return f;
-}
-
 function isSmooth(n: number): boolean {
   return primeFactors(n).every((p) => p <= 64);
 }
@@ -62,23 +49,10 @@ export function passLengths(n: number, rmax: number): number[] {
     const extra = bits % passes;
     return Array.from({ length: passes }, (_, i) => 2 ** (base + (i < extra ? 1 : 0)));
   }
-  const factors = primeFactors(n).sort((a, b) => b - a);
+  const factors = primeFactors(n);
   if (factors[0] > rmax) throw new UnsupportedError(`n = ${n} has the prime factor ${factors[0]}, larger than the longest pass (${rmax})`);
-  for (let passes = Math.ceil(Math.log(n) / Math.log(rmax)); passes <= factors.length; passes++) {
-    const bins = new Array<number>(passes).fill(1);
-    let ok = true;
-    for (const f of factors) {
-      // Largest factors first into the emptiest pass keeps the passes balanced.
-      let best = -1;
-      for (let i = 0; i < passes; i++) if (bins[i] * f <= rmax && (best < 0 || bins[i] < bins[best])) best = i;
-      if (best < 0) {
-        ok = false;
-        break;
-      }
-      bins[best] *= f;
-    }
-    if (ok) return bins.sort((a, b) => b - a);
-  }
+  const packed = packFactors(factors, rmax);
+  if (packed) return packed;
   throw new UnsupportedError(`n = ${n} cannot be split into passes of at most ${rmax}`);
 }
 

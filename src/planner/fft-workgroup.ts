@@ -123,25 +123,47 @@ export function isPowerOfTwo(n: number): boolean {
  * 3, 5, 7 (and other small primes) stay as odd radices and the power-of-two part is split as above.
  */
 /**
- * Odd prime factors grouped into composite radices of at most `max` (as few stages as possible, the
- * products balanced): 3^5 with max 16 → 9·9·3. Each is one odd-radix butterfly in registers (dft-small's
- * symmetric-pair form holds for any odd radix), so a stage fewer means one workgroup exchange fewer.
+ * Factors packed into as few products of at most `max` as possible, largest factors first into the
+ * emptiest product that can take them (which keeps the products balanced); sorted largest first. Null
+ * when no packing exists (a factor above max). Shared by the radix choices below and the multi-pass
+ * planner's pass lengths.
  */
-export function groupOddFactors(primes: readonly number[], max: number): number[] {
-  const sorted = [...primes].sort((a, b) => b - a);
-  if (max <= 2 || sorted.length < 2) return sorted;
+export function packFactors(factors: readonly number[], max: number): number[] | null {
+  const sorted = [...factors].sort((a, b) => b - a);
   for (let bins = 1; bins <= sorted.length; bins++) {
     const prod = new Array<number>(bins).fill(1);
     let ok = true;
-    for (const p of sorted) {
+    for (const f of sorted) {
       let best = -1;
-      for (let i = 0; i < bins; i++) if (prod[i] * p <= max && (best < 0 || prod[i] < prod[best])) best = i;
-      if (best < 0) { ok = false; break; }
-      prod[best] *= p;
+      for (let i = 0; i < bins; i++) if (prod[i] * f <= max && (best < 0 || prod[i] < prod[best])) best = i;
+      if (best < 0) {
+        ok = false;
+        break;
+      }
+      prod[best] *= f;
     }
     if (ok) return prod.sort((a, b) => b - a);
   }
-  return sorted;
+  return null;
+}
+
+/** Prime factors of n, largest first. */
+export function primeFactors(n: number): number[] {
+  const f: number[] = [];
+  let m = n;
+  for (let p = 2; p * p <= m; p++) while (m % p === 0) { f.push(p); m /= p; }
+  if (m > 1) f.push(m);
+  return f.sort((a, b) => b - a);
+}
+
+/**
+ * Odd prime factors grouped into composite radices of at most `max` (as few stages as possible, the
+ * products balanced): 3^5 with max 16 → 9·9·3. Each is one odd-radix butterfly in registers, split into
+ * its prime factors by the code generator, so a stage fewer means one workgroup exchange fewer.
+ */
+export function groupOddFactors(primes: readonly number[], max: number): number[] {
+  const sorted = [...primes].sort((a, b) => b - a);
+  return max <= 2 || sorted.length < 2 ? sorted : packFactors(sorted, max) ?? sorted;
 }
 
 /**
@@ -150,24 +172,7 @@ export function groupOddFactors(primes: readonly number[], max: number): number[
  * factor above max.
  */
 export function mergedRadices(n: number, max = 16): number[] | null {
-  const primes: number[] = [];
-  let m = n;
-  for (let p = 2; p * p <= m; p++) while (m % p === 0) { primes.push(p); m /= p; }
-  if (m > 1) primes.push(m);
-  if (primes.some((p) => p > max)) return null;
-  primes.sort((a, b) => b - a);
-  for (let bins = Math.max(1, Math.ceil(Math.log(n) / Math.log(max) - 1e-9)); bins <= primes.length; bins++) {
-    const prod = new Array<number>(bins).fill(1);
-    let ok = true;
-    for (const p of primes) {
-      let best = -1;
-      for (let i = 0; i < bins; i++) if (prod[i] * p <= max && (best < 0 || prod[i] < prod[best])) best = i;
-      if (best < 0) { ok = false; break; }
-      prod[best] *= p;
-    }
-    if (ok) return prod.sort((a, b) => b - a);
-  }
-  return null;
+  return packFactors(primeFactors(n), max);
 }
 
 export function factorRadices(n: number, maxRadix = 16, maxOddRadix = 0): number[] {
