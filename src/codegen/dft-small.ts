@@ -75,14 +75,11 @@ export function emitDft(em: DftEmitter, inputs: string[], sign: 1 | -1): string[
   const r = inputs.length;
   if (r === 1) return inputs.slice();
   if ((r & (r - 1)) === 0) return emitPow2(em, inputs, sign);
-  if (r % 2 === 1) {
-    // Composite odd radices (9, 15, 25, 27, …) split by their smallest prime factor: a 27-point DFT as
-    // three levels of 3-point ones with folded twiddles, instead of the O(r²) symmetric-pair sums.
-    const p = smallestPrimeFactor(r);
-    return p === r ? emitOdd(em, inputs, sign) : emitSplit(em, inputs, sign, p);
-  }
-  // Even composite (6, 10, 12, …): split off a factor 2 (decimation in time), the rest recursively.
-  return emitSplit2(em, inputs, sign);
+  // Composites split by their smallest prime factor (decimation in time), the rest recursively: even ones
+  // (6, 10, 12, …) by 2, odd ones (9, 15, 25, 27, …) by 3, 5, …, so a 27-point DFT is three levels of
+  // 3-point ones with folded twiddles instead of the O(r²) symmetric-pair sums of an odd prime.
+  const p = smallestPrimeFactor(r);
+  return p === r ? emitOdd(em, inputs, sign) : emitSplit(em, inputs, sign, p);
 }
 
 function emitPow2(em: DftEmitter, x: string[], sign: 1 | -1): string[] {
@@ -93,29 +90,7 @@ function emitPow2(em: DftEmitter, x: string[], sign: 1 | -1): string[] {
     em.lines.push(`let ${a} = ${x[0]} + ${x[1]};`, `let ${b} = ${x[0]} - ${x[1]};`);
     return [a, b];
   }
-  return emitSplit2(em, x, sign);
-}
-
-function emitSplit2(em: DftEmitter, x: string[], sign: 1 | -1): string[] {
-  const r = x.length;
-  const h = r / 2;
-  const even = emitDft(em, x.filter((_, i) => i % 2 === 0), sign);
-  const odd = emitDft(em, x.filter((_, i) => i % 2 === 1), sign);
-  const out: string[] = new Array(r);
-  for (let k = 0; k < h; k++) {
-    const tw = twiddleExpr(em, odd[k], k, r, sign);
-    let t = tw;
-    if (tw !== odd[k]) {
-      t = em.fresh();
-      em.lines.push(`let ${t} = ${tw};`);
-    }
-    const a = em.fresh();
-    const b = em.fresh();
-    em.lines.push(`let ${a} = ${even[k]} + ${t};`, `let ${b} = ${even[k]} - ${t};`);
-    out[k] = a;
-    out[k + h] = b;
-  }
-  return out;
+  return emitSplit(em, x, sign, 2);
 }
 
 function smallestPrimeFactor(n: number): number {
@@ -125,7 +100,8 @@ function smallestPrimeFactor(n: number): number {
 
 /**
  * Decimation in time by a factor p of r = p·q: the p interleaved subsequences x[j + p·m] as q-point DFTs
- * Y_j, then for each k the p values W_r^{jk}·Y_j[k] through a p-point DFT, whose output l is X[k + q·l].
+ * Y_j, then for each k the p values W_r^{jk}·Y_j[k] through a p-point DFT, whose output l is X[k + q·l]
+ * (p = 2: the radix-2 butterflies of the power-of-two split, trivial twiddles as swaps and sign changes).
  */
 function emitSplit(em: DftEmitter, x: string[], sign: 1 | -1, p: number): string[] {
   const r = x.length;

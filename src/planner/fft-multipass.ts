@@ -104,8 +104,9 @@ export function planMultiPass(
         try {
           planWorkgroupFft(r, batch * (n / r), limits, { ...opts, pass: { total: n, stride: 1, batchFastest } });
           return true;
-        } catch {
-          return false;
+        } catch (e) {
+          if (e instanceof DeviceLimitError || e instanceof UnsupportedError) return false;
+          throw e;
         }
       };
       for (let a = 512; a <= (options.longFirstMax ?? 1024); a *= 2) {

@@ -119,10 +119,6 @@ export function isPowerOfTwo(n: number): boolean {
 }
 
 /**
- * Splits n into stage radices. Powers of two: balanced powers of two ≤ maxRadix. Other n: its factors
- * 3, 5, 7 (and other small primes) stay as odd radices and the power-of-two part is split as above.
- */
-/**
  * Factors packed into as few products of at most `max` as possible, largest factors first into the
  * emptiest product that can take them (which keeps the products balanced); sorted largest first. Null
  * when no packing exists (a factor above max). Shared by the radix choices below and the multi-pass
@@ -175,6 +171,11 @@ export function mergedRadices(n: number, max = 16): number[] | null {
   return packFactors(primeFactors(n), max);
 }
 
+/**
+ * Splits n into stage radices. Powers of two: balanced powers of two ≤ maxRadix. Other n: the power-of-two
+ * part is split as above, and the odd prime factors stay one radix each (maxOddRadix 0) or are grouped
+ * into composite odd radices of at most maxOddRadix points (groupOddFactors).
+ */
 export function factorRadices(n: number, maxRadix = 16, maxOddRadix = 0): number[] {
   if (n === 1) return [1];
   let m = n;
