@@ -393,7 +393,7 @@ ${triTable()}
 
 Measured on 2026-11-24 with \`bench/gpu-runs/final30.sh\` (bench/results/2026-11-24-h200-final30); the
 "previous kernels" columns are the kernels of commit df5f793 in the same run, timed by the same bench script.
-A second pass of the defaults in that run (tri-repeat.jsonl) agrees within 1% everywhere. Each reading spans
+A second pass of the defaults in that run (tri-repeat.jsonl) agrees within 1.5% everywhere. Each reading spans
 at least 5 ms of back-to-back solves (at most 400; the earlier runs used 20), so Dawn's ~65 µs timestamp
 quantum is at most ~1.3% of a reading. What changed in this run:
 - **Status words stored instead of cleared and OR-ed.** Before every solve the executor cleared the status
