@@ -86,14 +86,20 @@ export function planMultiPass(
   // where two passes then suffice (5^7 = 625·125 instead of 125·25·25).
   let longFirst = false;
   const maxRest = options.longFirstRest ?? 512;
-  if (options.maxPassLength === undefined && lengths.length === 3 && largest >= 512 && maxRest > 0) {
+  if (options.maxPassLength === undefined && lengths.length >= 3 && largest >= 512 && maxRest > 0) {
     if (isPowerOfTwo(n) && largest >= 1024) {
-      const first = [512, 1024].find((a) => n / a <= 256) ?? (n / 1024 <= maxRest ? 1024 : 0);
-      if (first && n / first >= 2) {
-        lengths = [first, n / first];
+      // One pass fewer: the shortest first pass of 512 or 1024 points after which passes of ≤ 256 points
+      // (else, with a 1024-point first pass, one of ≤ maxRest) finish the transform. Three passes become
+      // two (2^17 … 2^19, above) and four become three (2^25 = 512·256·256, 2^26 = 1024·256·256, 2^27 =
+      // 1024·512·256).
+      const split = (a: number, rest: number) => (n / a >= 2 ? [a, ...passLengths(n / a, rest)] : []);
+      const shorter = (l: number[]) => l.length === lengths.length - 1;
+      const found = [512, 1024].map((a) => split(a, 256)).find(shorter) ?? [split(1024, Math.max(256, maxRest))].find(shorter);
+      if (found) {
+        lengths = found;
         longFirst = true;
       }
-    } else {
+    } else if (lengths.length === 3) {
       // The shortest first pass, of at most longFirstMax points, that leaves one later pass of ≤ 480 points
       // (longFirstRest overrides) and fits the device (its length need not be a power of two, which
       // largestPassLength measures). On an H200 two such passes beat three for later passes of 270 … 480

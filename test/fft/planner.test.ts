@@ -160,6 +160,12 @@ test('multi-pass defaults: split pass exchanges, a long first pass for 2^17 … 
   assert.deepEqual(p18.passes[0].radices, [32, 32]);
   assert.deepEqual(planMultiPass(1 << 19, 4, H200).lengths, [1024, 512]);
   assert.equal(planMultiPass(1 << 20, 4, H200).lengths.length, 3);
+  // Four passes become three: 2^25 = 512·256·256, 2^26 = 1024·256·256, 2^27 = 1024·512·256.
+  assert.deepEqual(planMultiPass(1 << 25, 4, H200).lengths, [512, 256, 256]);
+  assert.deepEqual(planMultiPass(1 << 26, 4, H200).lengths, [1024, 256, 256]);
+  assert.deepEqual(planMultiPass(1 << 27, 1, H200).lengths, [1024, 512, 256]);
+  assert.deepEqual(planMultiPass(1 << 27, 1, H200, { longFirstRest: 256 }).lengths.length, 4);
+  assert.equal(planMultiPass(1 << 24, 4, H200).lengths.length, 3);
   const last = (n: number) => planMultiPass(n, 4, H200).passes.at(-1)!.problemsPerWorkgroup;
   assert.equal(last(1 << 19), 8);
   assert.equal(last(1 << 20), 16);
