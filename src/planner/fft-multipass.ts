@@ -91,7 +91,8 @@ export function planMultiPass(
       // One pass fewer: the shortest first pass of 512 or 1024 points after which passes of ≤ 256 points
       // (else, with a 1024-point first pass, one of ≤ maxRest) finish the transform. Three passes become
       // two (2^17 … 2^19, above) and four become three (2^25 = 512·256·256, 2^26 = 1024·256·256, 2^27 =
-      // 1024·512·256).
+      // 1024·512·256). Four → three on an H200: 2^25 2.52–2.61 → 2.15 ms, 2^26 2.49 → 2.23, 2^27 2.55 → 2.51
+      // (bench/results/2026-11-24-h200-sweep44).
       const split = (a: number, rest: number) => (n / a >= 2 ? [a, ...passLengths(n / a, rest)] : []);
       const shorter = (l: number[]) => l.length === lengths.length - 1;
       const found = [512, 1024].map((a) => split(a, 256)).find(shorter) ?? [split(1024, Math.max(256, maxRest))].find(shorter);
@@ -129,7 +130,9 @@ export function planMultiPass(
   // 0.83 → 0.67 ms, 2^16 256-point 0.64 → 0.59 with f32 rows), except where its elements lie 8192 or more
   // apart: 128-point first passes from 2^20 (0.67 → 0.69–0.73 with 4) and 256-point ones from 2^22 (0.71–0.75
   // → 0.64 with 8; bench/results/2026-11-22-h200-sweep18, -sweep36). Later passes lost with 4 (…-sweep17).
-  const firstColumns = options.firstPassColumns ?? (isPowerOfTwo(n) && !batchFastest && n / lengths[0] < 8192 ? 4 : undefined);
+  // Long (512- or 1024-point, radix-32) first passes keep 4 wherever they lie: 2^25 2.15 → 2.12 ms, 2^26
+  // 2.23 → 2.15 (…-sweep44).
+  const firstColumns = options.firstPassColumns ?? (isPowerOfTwo(n) && !batchFastest && (longFirst || n / lengths[0] < 8192) ? 4 : undefined);
   // The last pass (strided stores) with 16 columns a workgroup (128-byte runs) from 2^20 on: with split
   // exchanges its workgroup memory stays small, and on an H200 it ran 0.64–0.77 → 0.57–0.67 ms for 2^20 …
   // 2^24 (C2C 2^21: 1.86 → 1.74 ms); below 2^20 it was no better (bench/results/2026-11-22-h200-sweep35).

@@ -182,6 +182,7 @@ test('multi-pass first pass: 4 columns unless its elements lie 8192 or more apar
   assert.equal(first(1 << 19), 4);
   assert.equal(first(1 << 20), 8); // 128-point first pass, elements 8192 apart
   assert.equal(first(1 << 22), 8); // 256-point first pass, elements 16384 apart
+  assert.equal(first(1 << 25), 4); // long (512-point) first pass
   // Batch-fastest passes (non-last axes of N-D arrays) take 16 columns.
   assert.ok(planMultiPass(4096, 4096, H200, {}, true).passes.every((p) => p.problemsPerWorkgroup >= 16));
 });
