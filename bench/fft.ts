@@ -7,7 +7,7 @@
  *
  *   node dist/bench/fft.js [--kind c2c|r2c|c2r|dct2|dht] [--total 27] [--sizes 1-13 | --n 1000,59049]
  *                          [--shape2d 1024x1024,4096x4096] [--reps 20] [--json out.jsonl] [--inverse]
- *                          [--checkMax 22] (largest log2 N checked against the float64 CPU FFT)
+ *                          [--checkMax 22] (largest log2 N checked against the float64 CPU FFT) [--keep] [--pauseMs 0]
  */
 import { defaultGpuContext, readBuffer } from '../src/backends/webgpu/device.js';
 import { WebGpuFft } from '../src/backends/webgpu/fft.js';
@@ -155,7 +155,12 @@ if (args.shape2d) {
 }
 
 const rows: (string | number)[][] = [];
+// --keep: plans stay alive (not destroyed after their case) and are all timed once more at the end, in
+// order; --pauseMs: a pause before each case. Both probe the plan-to-plan variance of the largest sizes
+// (does a slow plan stay slow? does it follow freeing the previous plan's buffers?).
+const kept: { label: string; plan: { encode(enc: GPUCommandEncoder, a: GPUBuffer, b: GPUBuffer): void; destroy(): void } }[] = [];
 for (const [i, c] of cases.entries()) {
+  if (args.pauseMs) await new Promise((r) => setTimeout(r, Number(args.pauseMs)));
   progress(i, cases.length, `N = ${c.label}`);
   let plan;
   try {
@@ -185,9 +190,20 @@ for (const [i, c] of cases.entries()) {
   const r = plan.recipe ? describeRecipe(plan.recipe as Parameters<typeof describeRecipe>[0]) : { passes: '', radices: '', mapping: '', exchange: '' };
   rows.push([c.label, c.batch, r.passes, r.radices, r.mapping, r.exchange, ms, gflops, gbps, gbps / copy.GBps, err ?? 'n/a']);
   out.record({ lib: 'butterfly', variant, planOptions, device, kind: args.shape2d ? 'c2c-2d' : kind, direction, log2N: log2(c.n), N: c.n, shape: c.label, batch: c.batch, ms, GFLOPS: gflops, GBps: gbps, fracCopy: gbps / copy.GBps, relErr: err, recipe: r, ...(msPerKernel.length ? { msPerKernel, kernels: fftPlan!.kernelNames } : {}) });
-  plan.destroy();
+  if (args.keep) kept.push({ label: c.label, plan });
+  else plan.destroy();
 }
 progress(cases.length, cases.length, 'done');
+if (kept.length) {
+  const again: string[] = [];
+  for (const [k, { label, plan }] of kept.entries()) {
+    const ms = await timeGpu(ctx, (enc) => plan.encode(enc, src, dst), reps);
+    again.push(`${label} ${ms.toFixed(3)}`);
+    out.record({ lib: 'butterfly', variant, kind, retime: k, N: Number(label) || label, ms });
+  }
+  console.log(`# timed again, in order: ${again.join(' ')}`);
+  for (const { plan } of kept) plan.destroy();
+}
 console.log(table(['N', 'batch', 'passes', 'radices', 'l×b', 'exchange', 'ms', 'GFLOPS', 'GB/s', 'of copy', 'rel err'], rows));
 src.destroy();
 dst.destroy();
