@@ -39,7 +39,11 @@ export { median } from '../src/util/gpu-timing.js';
  */
 export async function timeGpu(ctx: GpuContext, encode: (enc: GPUCommandEncoder) => void, reps: number, rounds = 5): Promise<number> {
   const run = (k: number) => timeSubmission(ctx, encode, k);
-  await run(1);
+  // Warm up for at least 300 ms of GPU time: on an H200 a plan timed right after its creation (new buffers,
+  // new pipelines, an idle GPU) ran up to 3× slower for the first ~100 ms and at full speed when timed again
+  // later (bench/results/2026-11-24-h200-sweep45: R2C 2^26 1.26–3.98 ms first, 1.256–1.262 every plan again).
+  let warm = await run(1);
+  for (let k = 0; k < 100 && warm < 300; k++) warm += await run(reps);
   const times: number[] = [];
   for (let r = 0; r < rounds; r++) times.push((await run(reps)) / reps);
   return median(times);
