@@ -19,7 +19,7 @@ function load(path: string): Row[] {
 
 // Each table's anchors (cuFFT, cuSPARSE, CuPy) are measured in the same run as ours: EDM, convolution and
 // sparse FFT from bench/gpu-runs/final25.sh, the tridiagonal table from final30.sh, the other C2C lengths from final31.sh, the FFT tables from
-// final27.sh / final28.sh and shallow water from final16.sh (below).
+// final27.sh / final28.sh / final33.sh and shallow water from final16.sh (below).
 const run = 'bench/results/2026-11-22-h200-final25';
 const run30 = 'bench/results/2026-11-24-h200-final30';
 const tri = load(`${run30}/tri.jsonl`);
@@ -34,11 +34,17 @@ const conv = load(`${run}/conv.jsonl`);
 const run26 = 'bench/results/2026-11-22-h200-final27';
 const run28 = 'bench/results/2026-11-22-h200-final28';
 const r2r24 = (k: string) => ({ ours: load(`${run28}/${k}-2.jsonl`), anchors: load(`${run28}/cufft-extra.jsonl`), prev: load(`${run28}/${k}-old.jsonl`) });
-const r2c26 = { ours: load(`${run28}/r2c-2.jsonl`), anchors: load(`${run28}/cufft-r2c.jsonl`), prev: load(`${run28}/r2c-old.jsonl`) };
-const c2c26 = { ours: load(`${run26}/c2c-2.jsonl`), anchors: load(`${run26}/cufft-c2c.jsonl`), prev: load(`${run26}/c2c-old.jsonl`) };
+// The C2C and R2C power-of-two tables from final33.sh (after the long first pass that saves a fourth pass),
+// with cuFFT and, as "previous kernels", commit 9204918 in the same run; the three-pass sizes' errors from
+// final32.sh, which checked them against the float64 CPU FFT.
+const run33 = 'bench/results/2026-11-24-h200-final33';
+const run32 = 'bench/results/2026-11-24-h200-final32';
+const checks32 = [...load(`${run32}/check-c2c.jsonl`), ...load(`${run32}/check-r2c.jsonl`)];
+const r2c26 = { ours: load(`${run33}/r2c-2.jsonl`), anchors: load(`${run33}/cufft-r2c.jsonl`), prev: load(`${run33}/r2c-old.jsonl`), checks: checks32 };
+const c2c26 = { ours: load(`${run33}/c2c-2.jsonl`), anchors: load(`${run33}/cufft-c2c.jsonl`), prev: load(`${run33}/c2c-old.jsonl`), checks: checks32 };
 const odd26 = [...load(`${run26}/c2c-odd.jsonl`), ...load(`${run26}/c2c-2d.jsonl`)];
 const oddOld26 = [...load(`${run26}/c2c-odd-old.jsonl`), ...load(`${run26}/c2c-2d-old.jsonl`)];
-const cufft26 = [...c2c26.anchors, ...load(`${run26}/cufft-extra.jsonl`)];
+const cufft26 = [...load(`${run26}/cufft-c2c.jsonl`), ...load(`${run26}/cufft-extra.jsonl`)];
 // Lengths that are not powers of two: final31 (odd radices of up to 16 points, twos packed with odd factors,
 // first passes of up to 1024 points, later passes of up to 480), with the kernels of commit df5f793 and
 // cuFFT in the same run.
@@ -62,12 +68,14 @@ function tableOf(headers: string[], rows: (string | number)[][]): string {
 }
 
 /** A table of one transform kind against its anchor; with `prev`, a column of the previous kernels' times. */
-function fftTable(kind: string, anchorKind: string, anchorLib: string, src: { ours: Row[]; anchors: Row[]; prev?: Row[] }): string {
+function fftTable(kind: string, anchorKind: string, anchorLib: string, src: { ours: Row[]; anchors: Row[]; prev?: Row[]; checks?: Row[] }): string {
   const rows: (string | number)[][] = [];
   for (const o of src.ours.filter((r) => r.lib === 'butterfly' && r.kind === kind && r.ms && Number.isInteger(Math.log2(r.N!)))) {
     const c = src.anchors.find((r) => r.lib === anchorLib && r.kind === anchorKind && r.N === o.N);
     const p = src.prev?.find((r) => r.lib === 'butterfly' && r.kind === kind && r.N === o.N);
     const recipe = (o.recipe as { passes?: number; radices?: string } | undefined) ?? {};
+    // Sizes the table's run did not check (the bench checks up to 2^22) take the error of a separate check run.
+    const err = o.relErr ?? src.checks?.find((r) => r.lib === 'butterfly' && r.kind === kind && r.N === o.N && typeof r.relErr === 'number')?.relErr;
     rows.push([
       String(o.N),
       String(o.batch),
@@ -79,7 +87,7 @@ function fftTable(kind: string, anchorKind: string, anchorLib: string, src: { ou
       c ? f(c.ms) : '—',
       c ? f(c.GBps) : '—',
       c ? `**${(c.ms! / o.ms!).toFixed(2)}**` : '—',
-      o.relErr === null || o.relErr === undefined ? 'n/a' : (o.relErr as number).toExponential(1),
+      err === null || err === undefined ? 'n/a' : (err as number).toExponential(1),
     ]);
   }
   const prevHead = src.prev ? ['previous kernels ms'] : [];
@@ -165,13 +173,14 @@ const out: string[] = [];
 out.push(`# Benchmarks
 
 All numbers come from the project's own bench scripts, run on the lent **${deviceName}** (driver 580, Dawn
-\`webgpu\` 0.6.2 over Vulkan) on **2026-11-22** (the tridiagonal table and the C2C lengths that are not powers of
-two on **2026-11-24**), with the anchors (cuFFT ${String(c2c26.anchors.find((r) => r.version)?.version ?? '')}, cuSPARSE, CuPy) measured **in the same run**
+\`webgpu\` 0.6.2 over Vulkan) on **2026-11-22** (the tridiagonal table, the C2C and R2C power-of-two tables and the C2C lengths
+that are not powers of two on **2026-11-24**), with the anchors (cuFFT ${String(c2c26.anchors.find((r) => r.version)?.version ?? '')}, cuSPARSE, CuPy) measured **in the same run**
 on the same GPU. Data resident on the device, out of place, times are medians. The raw JSON lines are in
 \`bench/results/\`; this page is generated from them by \`npx tsx bench/report.ts > BENCHMARKS.md\`.
 
 Commands (on the GPU machine, after \`../shared/gpu-kit/prepare.sh\` and bundling the bench with esbuild;
-the runs are \`bench/gpu-runs/final27.sh\` (C2C, 2-D), \`final28.sh\` (R2C, DCT-II, DHT),
+the runs are \`bench/gpu-runs/final33.sh\` (C2C and R2C powers of two), \`final27.sh\` (2-D), \`final28.sh\`
+(DCT-II, DHT),
 \`final25.sh\` (EDM, convolution, sparse FFT), \`final30.sh\` (tridiagonal), \`final31.sh\` (other C2C lengths) and
 \`final16.sh\` (shallow water); the sweeps behind the choices are the other scripts there):
 
@@ -195,8 +204,21 @@ write of the data. Device-copy bandwidth measured by our vec4 copy kernel in the
 
 ${fftTable('c2c', 'c2c', 'cuFFT', c2c26)}
 
-From \`bench/gpu-runs/final27.sh\` (bench/results/2026-11-22-h200-final27), with cuFFT and the previous
-kernels (commit 1565ad7) in the same run. What changed:
+From \`bench/gpu-runs/final33.sh\` (bench/results/2026-11-24-h200-final33, 2026-11-24), with cuFFT and the
+previous kernels (commit 9204918) in the same run. What changed: **a long first pass where it saves a fourth
+pass**. 2^25 = 512·256·256, 2^26 = 1024·256·256 and 2^27 = 1024·512·256 now take three passes instead of four
+(2.52 / 2.50 / 2.54 → 2.12 / 2.16 / 2.44 ms, 0.79–0.81× → 0.95 / 0.93 / 0.82× cuFFT), the long first passes with 4
+columns a workgroup (…-sweep44: 2^25 2.15 → 2.12, 2^26 2.23 → 2.15 against 8). Their errors in the table are
+from final32, which checked them against the float64 CPU FFT (\`--checkMax 27\`). Every other size runs the
+same kernels as before (within 1%).
+
+The benches now warm a plan up for at least 300 ms of GPU time before timing it. Timed right after its
+creation, a plan could run up to 3× slower for about 100 ms: four plans of R2C 2^26 made one after another in
+one process read 1.26–3.98 ms, and the same plans, kept and timed again at the end, 1.256–1.262 each
+(…-sweep45, three processes). With the longer warm-up, twelve such plans in three processes read 1.26–1.27
+(…-final33). This was the process-to-process variance of the largest sizes in earlier runs (below).
+
+Earlier changes (final27, against commit 1565ad7):
 - **Real and imaginary parts exchanged in two rounds** (half the workgroup memory of one vec2 round, so more
   workgroups stay resident) in every single-workgroup FFT from n = 128 (was 1024): 128 … 512 from 0.55 to
   0.51 ms, now at cuFFT (…-final20 side sweep), and in every multi-pass kernel: a 256-point pass
@@ -215,8 +237,29 @@ kernels (commit 1565ad7) in the same run. What changed:
 Every N ≤ 2048 runs in one pass at the device-copy bandwidth (0.99–2.5× cuFFT; cuFFT itself falls below
 bandwidth for N ≤ 32). 4096 and 8192 stay single-pass but drop to 0.85 / 0.64 of bandwidth: their 32–64 KiB of
 registers a workgroup leave few workgroups an SM, so loads, butterflies and exchanges hardly overlap. Beyond
-one workgroup (N ≥ 16384) the multi-pass kernels need one pass more than cuFFT from 2^20 on, because later
-passes longer than 256 points run slower than two short ones — the main open performance gap.
+one workgroup (N ≥ 16384) the multi-pass kernels need one pass more than cuFFT at 2^14, 2^20 and 2^21, because
+later passes longer than 256 points run slower than two short ones; from 2^22 on both take three passes, and
+ours run at 0.82–0.95× cuFFT: our passes average 0.63–0.81 ms over 2^27 elements, cuFFT's 0.55–0.67.
+
+**A fused two-pass kernel, probed and not built.** Instead of two dispatches, one workgroup could take a whole
+2^14 … 2^17-point problem through both passes, its intermediate going through a small scratch area in global
+memory that stays in the 50 MB L2 cache, so that DRAM sees one read and one write an element.
+\`bench/l2-probe.ts\` moves the data of such a kernel with no arithmetic (…-sweep44, copy 0.544 ms):
+
+${(() => {
+  const probe = load('bench/results/2026-11-24-h200-sweep44/l2-probe.jsonl').filter((r) => r.lib === 'l2-probe');
+  const shapes = [...new Set(probe.map((r) => `${r.n1}x${r.n2}`))];
+  const pick = (sh: string, mode: string, mb?: number) => probe.find((r) => `${r.n1}x${r.n2}` === sh && r.mode === mode && (mb === undefined || r.scratchMB === mb));
+  return tableOf(['n1 × n2', 'two dispatches ms', 'fused, full-size scratch', 'fused, 8 MB scratch (unsafe reuse)', 'fused, 16 MB, safe ticket', 'fused, 32 MB, safe ticket'], shapes.map((sh) => [sh, f(pick(sh, 'twopass')?.ms), f(pick(sh, 'full')?.ms), f(pick(sh, 'mod', 8)?.ms), f(pick(sh, 'ticket', 16)?.ms), f(pick(sh, 'ticket', 32)?.ms)]));
+})()}
+
+The L2 scratch does save DRAM traffic (128 × 128: 1.21 ms in two dispatches, 0.85 fused), but the fused
+structure's movement alone stays at 0.47–0.64 of copy speed (8 MB), and the safe form, where a workgroup takes a
+ticket and waits until its slot's previous user has finished, needs enough slots for every resident workgroup
+(0.96 ms at 16 MB for 128 × 128, far slower with fewer). Our two-pass 2^14 FFT already runs in 1.19 ms; a
+fused one could at best approach the probe's times before any arithmetic: 0.96 ms in the safe form (0.77×
+cuFFT's 0.734) or 0.85 with unsafe reuse (0.87×), short of the 0.9× goal either way; larger problems gain
+less (512 × 256: 1.15 fused against 1.57 in two dispatches, where our FFT takes 1.24).
 
 Per-pass times (\`--breakdown\`, which times each kernel of a plan alone), for 2^27 elements (copy: 0.54 ms):
 passes of 32 to 256 points run at 0.55–0.65 ms (…-sweep32, -sweep33), 512-point ones at 0.83–0.90 and
@@ -283,8 +326,13 @@ ${(() => {
 
 ${fftTable('r2c', 'r2c', 'cuFFT', r2c26)}
 
-From \`bench/gpu-runs/final28.sh\` (bench/results/2026-11-22-h200-final28): cuFFT and the previous kernels
-(commit 1565ad7) in the same run. What changed:
+From \`bench/gpu-runs/final33.sh\` (bench/results/2026-11-24-h200-final33, 2026-11-24): cuFFT and the previous
+kernels (commit 9204918) in the same run. What changed: the long first pass of the C2C section for the
+half-lengths 2^25 and 2^26 (512·256·256 and 1024·256·256 with the fused last pass), R2C 2^26 and 2^27 1.42 /
+1.35 → 1.26 ms (1.01× cuFFT; in …-sweep45 every plan of 2^26, timed again after the others, ran
+1.256–1.262 ms). R2C is now at or above cuFFT from 2^17 to 2^19 and from 2^23 to 2^27.
+
+Earlier changes (final28, against commit 1565ad7):
 - **The split exchange from a half-length of 256** (real and imaginary parts through workgroup memory in two
   rounds, half the memory of one vec2 round, so more workgroups stay resident): N = 512 0.302 → 0.280 ms,
   N = 1024 0.314 → 0.270, DHT and DCT-II alike (…-sweep31; N = 256 lost 2% and keeps the vec2 round).
@@ -300,9 +348,7 @@ From \`bench/gpu-runs/final28.sh\` (bench/results/2026-11-22-h200-final28): cuFF
 Tried and not kept (…-sweep25 … -sweep30, -sweep33): radix 32 for half-lengths 512 and 1024, 32 columns in
 the fused last pass, output rows at 32-byte boundaries (no change: the odd row length n/2 + 1 is not what
 the fused last pass pays for), 64- and 128-invocation workgroups, a 512-point pass (R2C 2^18 0.98 → 1.02
-ms), and one workgroup for a 16384-point half-length (the \`split4\` exchange, see the DHT section). In
-this run 2^21 read 1.05 ms (0.95 in final27, same kernels) and the previous kernels' 2^24 1.93 (1.42 in
-the fresh processes below): the process-to-process variance shown below.
+ms), and one workgroup for a 16384-point half-length (the \`split4\` exchange, see the DHT section).
 
 How the R2C kernels work (each measured against the kernels before it in alternating processes,
 …-sweep12 … -sweep15, -sweep18):
@@ -325,23 +371,22 @@ Multi-pass R2C does its post-processing in its last pass: a workgroup takes 8 mi
 (j, Ns − j), so z_k and z_{M−k} meet in its workgroup memory (\`r2cPassFusable\`), with no separate kernel
 (…-sweep9: 2^15 0.86 against 0.99 ms, 2^27 1.61 against 1.77 with the separate kernel).
 
-The largest sizes vary between processes. Three short fresh processes each, alternating with the previous
-kernels, in the same run (final28), ms:
+Before the longer warm-up, the largest sizes seemed to vary between processes. Three short fresh processes
+each, alternating with the previous kernels (commit 1565ad7), in final28, ms (cuFFT from final33):
 
 ${(() => {
   const rep = ['new', 'old'].flatMap((b) => [1, 2, 3].flatMap((i) => load(`${run28}/repeat-r2c-${b}-${i}.jsonl`).filter((r) => r.lib === 'butterfly').map((r) => ({ ...r, b }))));
   const ns = [...new Set(rep.map((r) => r.N!))].sort((x, y) => x - y);
-  return tableOf(['N', 'these kernels', 'previous kernels', 'cuFFT'], ns.map((n) => {
+  return tableOf(['N', 'final28 kernels', 'commit 1565ad7', 'cuFFT'], ns.map((n) => {
     const col = (b: string) => rep.filter((r) => r.b === b && r.N === n).map((r) => f(r.ms)).join(', ');
     const c = r2c26.anchors.find((r) => r.lib === 'cuFFT' && r.kind === 'r2c' && r.N === n);
     return [String(n), col('new'), col('old'), c ? f(c.ms) : '—'];
   }));
 })()}
 
-2^24 and 2^25 ran the same in every fresh process (ours 1.07–1.08 and 1.16 ms, the previous kernels 1.42
-and 1.47); 2^26 and 2^27 (batches 2 and 1) read 1.53–4.05 ms for ours and 1.48–4.42 for the previous
-kernels, varying from process to process (in final23, ours read 1.41 ms at 2^27 in all three). The slowdown of some processes at some sizes (seen with every kind, also with older kernels in
-earlier runs) is not understood.
+2^26 and 2^27 read 1.53–4.05 ms there. The cause was the timing, not the kernels: a plan timed right after
+its creation can run up to 3× slower for about 100 ms, and timed again later it runs at full speed
+(…-sweep45, see the C2C section). The benches now warm up for at least 300 ms first.
 
 ## DCT-II and Hartley transform against cuFFT R2C + separate kernels (2^27 reals in total)
 
