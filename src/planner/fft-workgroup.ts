@@ -237,7 +237,14 @@ export function planWorkgroupFft(
   // Odd factors grouped into radices of up to 16 points: on an H200 3^7 1.24 → 0.71 ms, 3^8 (now one
   // workgroup) 1.66 → 1.04, 3^10 2.18 → 1.58, Bluestein 4099 (L = 4·3^7) 6.98 → 5.72; up to 27 was slower
   // than 16 everywhere but 5^7 (bench/results/2026-11-24-h200-sweep39).
-  const balanced = n <= maxSingle && isPowerOfTwo(n) ? [n] : factorRadices(n, maxRadix, options.maxOddRadix ?? 16);
+  // Radix-32 powers of two take as many 32-point stages as fit and the remainder last, not balanced stages:
+  // C2C 8192 = 32·32·8 0.84 → 0.81 ms on an H200 against 32·16·16 (bench/results/2026-11-24-h200-final34,
+  // two rounds; 16·16·32, 16·16·16·2, 16·8·8·8 and 64·16·8 were slower still).
+  const bits = Math.log2(n);
+  const fullFirst = options.maxRadix === undefined && maxRadix === 32 && isPowerOfTwo(n) && !options.pass
+    ? [...Array<number>(Math.floor(bits / 5)).fill(32), ...(bits % 5 ? [2 ** (bits % 5)] : [])]
+    : null;
+  const balanced = n <= maxSingle && isPowerOfTwo(n) ? [n] : fullFirst ?? factorRadices(n, maxRadix, options.maxOddRadix ?? 16);
   // Single-workgroup lengths with both twos and odd factors: twos and odd factors packed together where
   // that saves a stage (100 = 10·10 instead of 4·5·5), unless the workgroup then fills less of its warps.
   // On an H200 (bench/results/2026-11-24-h200-sweep43) C2C 12 0.85 → 0.55 ms, 100 0.82 → 0.58, 160 0.70 →

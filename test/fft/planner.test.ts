@@ -39,7 +39,8 @@ test('recipes: mapping vector [b | l | p] and exchange chosen from the limits', 
   assert.ok(mid.problemsPerWorkgroup >= 2);
   const big = planWorkgroupFft(8192, 16, H200);
   assert.equal(big.exchange, 'split');
-  assert.equal(big.workgroupSize, 256); // 8192 = 32·16·16: radix 32 for the largest lengths
+  assert.equal(big.workgroupSize, 256); // radix 32 for the largest lengths
+  assert.deepEqual(big.radices, [32, 32, 8]); // full 32-point stages first, the remainder last
   assert.ok(big.workgroupBytes <= H200.maxComputeWorkgroupStorageSize);
   // Batch 1 never gets idle problem slots.
   assert.equal(planWorkgroupFft(64, 1, H200).problemsPerWorkgroup, 1);
