@@ -33,7 +33,9 @@ const conv = load(`${run}/conv.jsonl`);
 // kernels", commit 1565ad7 measured in the same run.
 const run26 = 'bench/results/2026-11-22-h200-final27';
 const run28 = 'bench/results/2026-11-22-h200-final28';
-const r2r24 = (k: string) => ({ ours: load(`${run28}/${k}-2.jsonl`), anchors: load(`${run28}/cufft-extra.jsonl`), prev: load(`${run28}/${k}-old.jsonl`) });
+// DCT-II and DHT from final34.sh (every N from 4 to 2^27, the longer warm-up), commit 9204918 as "previous".
+const run34 = 'bench/results/2026-11-24-h200-final34';
+const r2r24 = (k: string) => ({ ours: load(`${run34}/${k}-2.jsonl`), anchors: load(`${run34}/cufft-extra.jsonl`), prev: load(`${run34}/${k}-old.jsonl`) });
 // The C2C and R2C power-of-two tables from final33.sh (after the long first pass that saves a fourth pass),
 // with cuFFT and, as "previous kernels", commit 9204918 in the same run; the three-pass sizes' errors from
 // final32.sh, which checked them against the float64 CPU FFT.
@@ -393,10 +395,13 @@ its creation can run up to 3× slower for about 100 ms, and timed again later it
 The anchor is the straightforward GPU pipeline: (DCT-II) a gather kernel for Makhoul's permutation, cuFFT
 R2C and a post-processing kernel; (DHT) cuFFT R2C and a post-processing kernel (CuPy RawKernels). Ours fuses
 the permutation and the post-processing into the FFT's own first and last passes; the paired last stage and
-the twiddle change above apply to both. Both tables are from \`bench/gpu-runs/final28.sh\`
-(bench/results/2026-11-22-h200-final28): ours, the anchor, and as "previous kernels" commit 1565ad7, before
-the staged outputs below and the split exchanges of the R2C section, in one run (…-final19 measured the
-staged outputs alone).
+the twiddle change above apply to both. Both tables are from \`bench/gpu-runs/final34.sh\`
+(bench/results/2026-11-24-h200-final34, 2026-11-24): ours, the anchor, and as "previous kernels" commit
+9204918, in one run. The long first pass of the C2C section took 2^26 and 2^27 (half-lengths 2^25 and 2^26)
+from four passes to three: DCT-II 1.49 → 1.35–1.39 ms (1.46–1.47× → 1.58–1.62×), DHT 1.39–1.40 → 1.28–1.31
+(1.12–1.13× → 1.20–1.23×). Every other size runs the same kernels in both columns (their readings differ by
+up to 5% below 2^14 and 1% above, the run's noise); the staged outputs and split exchanges behind them are
+described below and in the R2C section.
 
 ### DCT-II
 
@@ -421,10 +426,9 @@ copy of whole rows (…-sweep26). Staging where the runs already fill a sector (
 half-lengths 512 … 1024 (…-sweep28).
 
 The split exchanges, wider last pass and long first pass of the R2C section took the multi-pass DHT from
-0.87–1.05 ms to 0.70–0.99 (2^15: 0.88× → 1.09×, 2^17 … 2^19: 1.12–1.15× → 1.35–1.42×) and the multi-pass
-DCT-II to 1.76–2.08×. Where the DHT
-stays short of 1.5× (2^14 and up), it is the R2C underneath: the anchor is one cuFFT R2C plus one light
-kernel, and our multi-pass R2C is 0.69–1.11× cuFFT. From 2^15 on two passes are needed, and two passes
+0.87–1.05 ms to 0.70–0.99 (2^15: 0.88× → 1.09×, 2^17 … 2^19: 1.12–1.15× → 1.35–1.42×; final28) and the
+multi-pass DCT-II to 1.76–2.08×. Where the DHT stays short of 1.5× (2^14 and up: 1.09–1.42×), it is the R2C
+underneath: the anchor is one cuFFT R2C plus one light kernel, and our multi-pass R2C is 0.68–1.12× cuFFT. From 2^15 on two passes are needed, and two passes
 cannot beat two device copies (2 × 0.27 ms for 2^27 reals, against the 0.51 ms that 1.5× of the 0.766 ms
 anchor at 2^15 allows). One pass of a 16384-point half-length fits a 48 KiB
 workgroup only by exchanging in four rounds (the \`split4\` exchange, option \`exchange: 'split4'\`), and
