@@ -35,7 +35,7 @@ const run26 = 'bench/results/2026-11-22-h200-final27';
 const run28 = 'bench/results/2026-11-22-h200-final28';
 // DCT-II and DHT from final34.sh (every N from 4 to 2^27, the longer warm-up), commit 9204918 as "previous".
 const run34 = 'bench/results/2026-11-24-h200-final34';
-const r2r24 = (k: string) => ({ ours: load(`${run34}/${k}-2.jsonl`), anchors: load(`${run34}/cufft-extra.jsonl`), prev: load(`${run34}/${k}-old.jsonl`) });
+const r2r24 = (k: string) => ({ ours: load(`${run34}/${k}-2.jsonl`), anchors: load(`${run34}/cufft-extra.jsonl`), prev: load(`${run34}/${k}-old.jsonl`), checks: load(`${run35}/check-${k}.jsonl`) });
 // The C2C and R2C power-of-two tables from final33.sh (after the long first pass that saves a fourth pass),
 // with cuFFT and, as "previous kernels", commit 9204918 in the same run; the three-pass sizes' errors from
 // final32.sh, which checked them against the float64 CPU FFT.
@@ -43,7 +43,9 @@ const run33 = 'bench/results/2026-11-24-h200-final33';
 const run32 = 'bench/results/2026-11-24-h200-final32';
 const checks32 = [...load(`${run32}/check-c2c.jsonl`), ...load(`${run32}/check-r2c.jsonl`)];
 const r2c26 = { ours: load(`${run33}/r2c-2.jsonl`), anchors: load(`${run33}/cufft-r2c.jsonl`), prev: load(`${run33}/r2c-old.jsonl`), checks: checks32 };
-const c2c26 = { ours: load(`${run33}/c2c-2.jsonl`), anchors: load(`${run33}/cufft-c2c.jsonl`), prev: load(`${run33}/c2c-old.jsonl`), checks: checks32 };
+// The C2C table from final35.sh (after the 8192 radix order), the same comparison.
+const run35 = 'bench/results/2026-11-24-h200-final35';
+const c2c26 = { ours: load(`${run35}/c2c-2.jsonl`), anchors: load(`${run35}/cufft-c2c.jsonl`), prev: load(`${run35}/c2c-old.jsonl`), checks: checks32 };
 const odd26 = [...load(`${run26}/c2c-odd.jsonl`), ...load(`${run26}/c2c-2d.jsonl`)];
 const oddOld26 = [...load(`${run26}/c2c-odd-old.jsonl`), ...load(`${run26}/c2c-2d-old.jsonl`)];
 const cufft26 = [...load(`${run26}/cufft-c2c.jsonl`), ...load(`${run26}/cufft-extra.jsonl`)];
@@ -206,13 +208,22 @@ write of the data. Device-copy bandwidth measured by our vec4 copy kernel in the
 
 ${fftTable('c2c', 'c2c', 'cuFFT', c2c26)}
 
-From \`bench/gpu-runs/final33.sh\` (bench/results/2026-11-24-h200-final33, 2026-11-24), with cuFFT and the
-previous kernels (commit 9204918) in the same run. What changed: **a long first pass where it saves a fourth
-pass**. 2^25 = 512·256·256, 2^26 = 1024·256·256 and 2^27 = 1024·512·256 now take three passes instead of four
-(2.52 / 2.50 / 2.54 → 2.12 / 2.16 / 2.44 ms, 0.79–0.81× → 0.95 / 0.93 / 0.82× cuFFT), the long first passes with 4
-columns a workgroup (…-sweep44: 2^25 2.15 → 2.12, 2^26 2.23 → 2.15 against 8). Their errors in the table are
-from final32, which checked them against the float64 CPU FFT (\`--checkMax 27\`). Every other size runs the
-same kernels as before (within 1%).
+From \`bench/gpu-runs/final35.sh\` (bench/results/2026-11-24-h200-final35, 2026-11-24), with cuFFT and the
+previous kernels (commit 9204918) in the same run. What changed:
+- **8192 in radix-32 stages first, the remainder last** (32·32·8 instead of the balanced 32·16·16): 0.845 →
+  0.816 ms (0.63× → 0.65× cuFFT; a second pair of processes in the run: 0.817 against 0.845). Of the stage
+  orders of final34's side sweep, 16·16·32, 32·32·8's reverse 8·32·32, 16·16·16·2 (512 invocations),
+  16·8·8·8 and 64·16·8 were slower (0.89–1.10 ms), and for 4096 the balanced 16·16·16 stays fastest (0.63
+  against 0.69–0.92 for 32·16·8, 32·32·4, 8·8·8·8, 16·16·4·4).
+  Its error, 4.3e-7, is above 32·16·16's 3.0e-7 and far within the 1e-6·log2 N of the tests.
+- **A long first pass where it saves a fourth pass**: 2^25 = 512·256·256, 2^26 = 1024·256·256 and 2^27 =
+  1024·512·256 now take three passes instead of four (2.51 / 2.49 / 2.54 → 2.12 / 2.16 / 2.44 ms, 0.78–0.81× →
+  0.94 / 0.93 / 0.81× cuFFT; final33 measured the same), the long first passes with 4 columns a workgroup
+  (…-sweep44: 2^25 2.15 → 2.12, 2^26 2.23 → 2.15 against 8). Their errors in the table are from final32,
+  which checked them against the float64 CPU FFT (\`--checkMax 27\`; the times of such check runs are not
+  used: the checks of the previous size, hundreds of MB through the host, slow the next one's timing).
+
+Every other size runs the same kernels in both columns (within 2%).
 
 The benches now warm a plan up for at least 300 ms of GPU time before timing it. Timed right after its
 creation, a plan could run up to 3× slower for about 100 ms: four plans of R2C 2^26 made one after another in
@@ -237,7 +248,7 @@ Earlier changes (final27, against commit 1565ad7):
   1.74–1.94 ms (0.72–0.93× cuFFT), 2^25 … 2^27 2.68–2.88 → 2.51–2.68.
 
 Every N ≤ 2048 runs in one pass at the device-copy bandwidth (0.99–2.5× cuFFT; cuFFT itself falls below
-bandwidth for N ≤ 32). 4096 and 8192 stay single-pass but drop to 0.85 / 0.64 of bandwidth: their 32–64 KiB of
+bandwidth for N ≤ 32). 4096 and 8192 stay single-pass but drop to 0.85 / 0.67 of bandwidth: their 32–64 KiB of
 registers a workgroup leave few workgroups an SM, so loads, butterflies and exchanges hardly overlap. Beyond
 one workgroup (N ≥ 16384) the multi-pass kernels need one pass more than cuFFT at 2^14, 2^20 and 2^21, because
 later passes longer than 256 points run slower than two short ones; from 2^22 on both take three passes, and
