@@ -95,7 +95,9 @@ export function planMultiPass(
       // (bench/results/2026-11-24-h200-sweep44).
       const split = (a: number, rest: number) => (n / a >= 2 ? [a, ...passLengths(n / a, rest)] : []);
       const shorter = (l: number[]) => l.length === lengths.length - 1;
-      const found = [512, 1024].map((a) => split(a, 256)).find(shorter) ?? [split(1024, Math.max(256, maxRest))].find(shorter);
+      // longFirstMax 2048 (an experiment, not the default) also lets a 2048-point first pass do it.
+      const firsts = (options.longFirstMax ?? 1024) >= 2048 ? [512, 1024, 2048] : [512, 1024];
+      const found = firsts.map((a) => split(a, 256)).find(shorter) ?? [split(1024, Math.max(256, maxRest))].find(shorter);
       if (found) {
         lengths = found;
         longFirst = true;
