@@ -95,7 +95,9 @@ export function planMultiPass(
       // (bench/results/2026-11-24-h200-sweep44).
       const split = (a: number, rest: number) => (n / a >= 2 ? [a, ...passLengths(n / a, rest)] : []);
       const shorter = (l: number[]) => l.length === lengths.length - 1;
-      // longFirstMax 2048 (an experiment, not the default) also lets a 2048-point first pass do it.
+      // longFirstMax 2048 (an experiment, not the default) also lets a 2048-point first pass (16·16·8) do it;
+      // on an H200 it lost everywhere: C2C 2^19 = 2048·256 1.64 → 1.72 ms against 1024·512, 2^27 2.45 → 2.49,
+      // R2C 2^20 in two passes 0.98 → 1.03 against three (bench/results/2026-11-24-h200-sweep46).
       const firsts = (options.longFirstMax ?? 1024) >= 2048 ? [512, 1024, 2048] : [512, 1024];
       const found = firsts.map((a) => split(a, 256)).find(shorter) ?? [split(1024, Math.max(256, maxRest))].find(shorter);
       if (found) {
