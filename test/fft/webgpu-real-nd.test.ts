@@ -65,6 +65,10 @@ test('2-D and 3-D transforms over chosen axes, odd sizes, batches', async (t) =>
   await check('irfft2', [4, 32, 33], {}, true, 15, 32 * 64);
   await check('irfftn', [5, 7, 5], { s: [5, 7, 9] }, true, 16, 315);
   await check('irfftn', [16, 9, 3], { axes: [0, 1] }, true, 17, 256);
+  // Column passes of 512 and 1024 points (radix-32 stages) and 2048 (radix 16).
+  await check('fft2', [3, 512, 32], {}, true, 18, 512 * 32);
+  await check('ifftn', [3, 1024, 12], { axes: [1] }, true, 19, 1024);
+  await check('fftn', [3, 2048, 4], { axes: [1] }, true, 20, 2048);
 });
 
 test('long non-last axes: multi-pass over the strided batch, batch-fastest (interleaved intermediates)', async (t) => {

@@ -18,7 +18,7 @@ import { twiddleTable32 } from '../../planner/twiddles.js';
 import { FFT_PARAMS_BYTES, generateWorkgroupFft, type FftCustomIo, type FftKernelIo, type FftKernelSource } from '../../codegen/fft-stockham-workgroup.js';
 import { generateR2cPost, R2C_POST_WORKGROUP } from '../../codegen/fft-real-post.js';
 import { r2cPassFusable, realTwiddleTable } from '../../codegen/fft-stockham-workgroup.js';
-import { planWorkgroupFft } from '../../planner/fft-workgroup.js';
+import { isPowerOfTwo, planWorkgroupFft } from '../../planner/fft-workgroup.js';
 import { planCpuFft } from '../cpu/fft-plan.js';
 import { bluesteinChirp, bluesteinFilter } from '../../planner/twiddles.js';
 import { dispatchGrid, getPipeline } from './pipelines.js';
@@ -221,7 +221,10 @@ export function planWebGpuFft(problem: FftProblem, limits: PlannerLimits, option
     // 8 columns a workgroup for column passes of up to 256 points (256²: 1.25 → 1.06 ms on an H200),
     // 4 beyond (1024²: 8 was slower; bench/results/2026-11-22-h200-sweep36).
     const minColumns = options.minColumns ?? (N <= 256 ? 8 : 4);
-    recipe = planWorkgroupFft(N, problem.batch * options.columns, limits, { ...options, minColumns, pass: { total: N * options.columns, stride: options.columns, outerTwiddle: false } });
+    // Radix-32 stages for column passes of 512 points and more, as for the long first passes of planMultiPass
+    // (1024² batch 128: 1.41 → 1.28 ms on an H200 with radix 32 everywhere, bench/results/2026-11-24-h200-final36).
+    const maxRadix = options.maxRadix ?? (isPowerOfTwo(N) && N >= 512 ? 32 : undefined);
+    recipe = planWorkgroupFft(N, problem.batch * options.columns, limits, { ...options, minColumns, ...(maxRadix ? { maxRadix } : {}), pass: { total: N * options.columns, stride: options.columns, outerTwiddle: false } });
   } else if (bluesteinFor(N)) {
     blu = { m: N, L: bluesteinLength(N) };
     recipe = planFft(blu.L, problem.batch, limits, options);
