@@ -148,7 +148,9 @@ export function planMultiPass(
     const lastCols = last ? options.lastPassColumns ?? wideLast : undefined;
     const cols = lastCols ? { minColumns: lastCols } : i === 0 && firstColumns ? { minColumns: firstColumns } : {};
     const ex = last && options.lastPassExchange ? { passExchange: options.lastPassExchange } : {};
-    const radix = i === 0 && longFirst && options.maxRadix === undefined ? { maxRadix: 32 } : {};
+    // Radix-32 stages for the long first pass and for any pass of 512 points or more (later 512-point passes:
+    // see sweep48).
+    const radix = ((i === 0 && longFirst) || (r >= 512 && isPowerOfTwo(r))) && options.maxRadix === undefined ? { maxRadix: 32 } : {};
     const plan = (c: WorkgroupPlanOptions) => planWorkgroupFft(r, batch * (n / r), limits, { ...opts, ...radix, ...c, ...ex, pass: { total: n, stride, batchFastest } });
     let recipe: WorkgroupFftRecipe;
     try {

@@ -222,7 +222,8 @@ export function planWebGpuFft(problem: FftProblem, limits: PlannerLimits, option
     // 4 beyond (1024²: 8 was slower; bench/results/2026-11-22-h200-sweep36).
     const minColumns = options.minColumns ?? (N <= 256 ? 8 : 4);
     // Radix-32 stages for column passes of 512 points and more, as for the long first passes of planMultiPass
-    // (1024² batch 128: 1.41 → 1.28 ms on an H200 with radix 32 everywhere, bench/results/2026-11-24-h200-final36).
+    // (H200, three alternating rounds: 512² batch 512 1.34 → 1.25 ms, 1024² batch 128 1.40 → 1.27; 2048² has
+    // no radix-32 split in three stages and stays; bench/results/2026-11-24-h200-sweep47).
     const maxRadix = options.maxRadix ?? (isPowerOfTwo(N) && N >= 512 ? 32 : undefined);
     recipe = planWorkgroupFft(N, problem.batch * options.columns, limits, { ...options, minColumns, ...(maxRadix ? { maxRadix } : {}), pass: { total: N * options.columns, stride: options.columns, outerTwiddle: false } });
   } else if (bluesteinFor(N)) {
