@@ -2,7 +2,9 @@
 # Radix-32 stages for later multi-pass passes of 512 points (the new default: 32·16 instead of 8·8·8), C2C
 # 2^19 = 1024·512 and 2^27 = 1024·512·256, against the kernels of commit 9204918 (.gpu/bench-fft-old.mjs),
 # three alternating rounds; side variant: 2048² with radices 32·32·2 and 32·64 for both of its passes
-# (the default 16·16·8). Needs .gpu/bench-fft.mjs, .gpu/bench-fft-old.mjs. Writes $OUT/sweep48.tgz.
+# (the default 16·16·8). Result: 2^19 1.64 → 1.67 ms, 2^27 as 1024·512·256 before (2.44, final35) → 2.43 (the
+# old bundle's 2.55 is its four passes); 2048² 1.61 against 1.82 (32·32·2) and 1.94 (32·64): none kept.
+# Needs .gpu/bench-fft.mjs, .gpu/bench-fft-old.mjs. Writes $OUT/sweep48.tgz.
 set -u
 : "${OUT:?set OUT to the output folder}"
 R=$(mktemp -d)

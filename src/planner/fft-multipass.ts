@@ -148,9 +148,10 @@ export function planMultiPass(
     const lastCols = last ? options.lastPassColumns ?? wideLast : undefined;
     const cols = lastCols ? { minColumns: lastCols } : i === 0 && firstColumns ? { minColumns: firstColumns } : {};
     const ex = last && options.lastPassExchange ? { passExchange: options.lastPassExchange } : {};
-    // Radix-32 stages for the long first pass and for any pass of 512 points or more (later 512-point passes:
-    // see sweep48).
-    const radix = ((i === 0 && longFirst) || (r >= 512 && isPowerOfTwo(r))) && options.maxRadix === undefined ? { maxRadix: 32 } : {};
+    // Radix-32 stages for the long first pass only: a later 512-point pass in 32·16 instead of 8·8·8 made C2C
+    // 2^19 = 1024·512 slower (1.64 → 1.67 ms) and 2^27 no faster (2.44 → 2.43; H200, three alternating rounds,
+    // bench/results/2026-11-24-h200-sweep48), unlike the N-D column passes (see planWebGpuFft).
+    const radix = i === 0 && longFirst && options.maxRadix === undefined ? { maxRadix: 32 } : {};
     const plan = (c: WorkgroupPlanOptions) => planWorkgroupFft(r, batch * (n / r), limits, { ...opts, ...radix, ...c, ...ex, pass: { total: n, stride, batchFastest } });
     let recipe: WorkgroupFftRecipe;
     try {
