@@ -28,8 +28,7 @@ const cusparse = load(`${run30}/cusparse.jsonl`);
 const edm = load(`${run}/edm.jsonl`);
 const cupy = load(`${run}/cupy.jsonl`);
 const conv = load(`${run}/conv.jsonl`);
-// The C2C tables (powers of two, other lengths, 2-D) from final27.sh; R2C, DCT-II, DHT and the R2C repeats
-// from final28.sh (after the R2C long first pass); each with cuFFT / the CuPy pipelines and, as "previous
+// Older runs: final27.sh (earlier C2C tables) and final28.sh (R2C, DCT-II, DHT and the R2C repeats, (after the R2C long first pass); each with cuFFT / the CuPy pipelines and, as "previous
 // kernels", commit 1565ad7 measured in the same run.
 const run26 = 'bench/results/2026-11-22-h200-final27';
 const run28 = 'bench/results/2026-11-22-h200-final28';
@@ -46,9 +45,11 @@ const r2c26 = { ours: load(`${run33}/r2c-2.jsonl`), anchors: load(`${run33}/cuff
 // The C2C table from final35.sh (after the 8192 radix order), the same comparison.
 const run35 = 'bench/results/2026-11-24-h200-final35';
 const c2c26 = { ours: load(`${run35}/c2c-2.jsonl`), anchors: load(`${run35}/cufft-c2c.jsonl`), prev: load(`${run35}/c2c-old.jsonl`), checks: checks32 };
-const odd26 = [...load(`${run26}/c2c-odd.jsonl`), ...load(`${run26}/c2c-2d.jsonl`)];
-const oddOld26 = [...load(`${run26}/c2c-odd-old.jsonl`), ...load(`${run26}/c2c-2d-old.jsonl`)];
-const cufft26 = [...load(`${run26}/cufft-c2c.jsonl`), ...load(`${run26}/cufft-extra.jsonl`)];
+// The 2-D table from final37.sh (after the radix-32 column passes), commit 9204918 as "previous".
+const run37 = 'bench/results/2026-11-24-h200-final37';
+const odd26 = load(`${run37}/c2c-2d-1.jsonl`);
+const oddOld26 = load(`${run37}/c2c-2d-old-1.jsonl`);
+const cufft26 = load(`${run37}/cufft-extra.jsonl`);
 // Lengths that are not powers of two: final31 (odd radices of up to 16 points, twos packed with odd factors,
 // first passes of up to 1024 points, later passes of up to 480), with the kernels of commit df5f793 and
 // cuFFT in the same run.
@@ -177,14 +178,13 @@ const out: string[] = [];
 out.push(`# Benchmarks
 
 All numbers come from the project's own bench scripts, run on the lent **${deviceName}** (driver 580, Dawn
-\`webgpu\` 0.6.2 over Vulkan) on **2026-11-22** (the tridiagonal table, the C2C and R2C power-of-two tables and the C2C lengths
-that are not powers of two on **2026-11-24**), with the anchors (cuFFT ${String(c2c26.anchors.find((r) => r.version)?.version ?? '')}, cuSPARSE, CuPy) measured **in the same run**
+\`webgpu\` 0.6.2 over Vulkan) on **2026-11-24** (the EDM, convolution, sparse FFT and shallow-water tables on **2026-11-22**), with the anchors (cuFFT ${String(c2c26.anchors.find((r) => r.version)?.version ?? '')}, cuSPARSE, CuPy) measured **in the same run**
 on the same GPU. Data resident on the device, out of place, times are medians. The raw JSON lines are in
 \`bench/results/\`; this page is generated from them by \`npx tsx bench/report.ts > BENCHMARKS.md\`.
 
 Commands (on the GPU machine, after \`../shared/gpu-kit/prepare.sh\` and bundling the bench with esbuild;
-the runs are \`bench/gpu-runs/final33.sh\` (C2C and R2C powers of two), \`final27.sh\` (2-D), \`final28.sh\`
-(DCT-II, DHT),
+the runs are \`bench/gpu-runs/final35.sh\` (C2C powers of two), \`final33.sh\` (R2C), \`final37.sh\` (2-D),
+\`final34.sh\` (DCT-II, DHT),
 \`final25.sh\` (EDM, convolution, sparse FFT), \`final30.sh\` (tridiagonal), \`final31.sh\` (other C2C lengths) and
 \`final16.sh\` (shallow water); the sweeps behind the choices are the other scripts there):
 
@@ -297,7 +297,9 @@ ${(() => {
 })()}
 
 From \`bench/gpu-runs/final31.sh\` (bench/results/2026-11-24-h200-final31, 2026-11-24), with cuFFT and the kernels
-of commit df5f793 (previous kernels) in the same run; a second round of both in that run agrees within 1%.
+of commit df5f793 (previous kernels) in the same run; a second round of both in that run agrees within 1%, and
+…-final36 measured these kernels again with the benches' longer warm-up (below): within 1% of these readings
+but for 1000 (0.704 against 0.678 ms).
 1009 and 4099 are primes: Bluestein with L = 2048 / 8748, chirps fused into the passes. What changed, each
 measured against the kernels before it in one run:
 - **Odd radices of up to 16 points.** Each odd prime factor used to be a stage of its own (3^5 = 3·3·3·3·3,
@@ -321,9 +323,6 @@ measured against the kernels before it in one run:
   2.22 and 350·350 2.39 → 2.18, while with later passes of 500 and 512 points two passes lost (500·500 2.22
   → 2.56, 800·500 2.26 → 2.67, 768·512 1.91 → 1.96), so those keep three.
 
-In the 2-D table (final27, below) the column passes of the non-last axis take 8 columns a workgroup up to 256 points (256²: 1.29 → 1.06 ms, 1.04× cuFFT) and the batch-fastest
-multi-pass of longer axes 16 (4096²: 2.02 → 1.91), both from …-sweep36.
-
 ## 2-D batches
 
 ${(() => {
@@ -334,6 +333,16 @@ ${(() => {
     return [String(o.shape), String(o.batch), f(o.ms), p ? f(p.ms) : '—', f(o.GBps), c ? f(c.ms) : '—', c ? `**${(c.ms! / o.ms!).toFixed(2)}**` : '—'];
   }));
 })()}
+
+From \`bench/gpu-runs/final37.sh\` (bench/results/2026-11-24-h200-final37, 2026-11-24), with cuFFT and the kernels
+of commit 9204918 in the same run; a second round of both agrees within 1.5%. What changed: the column pass of
+the non-last axis (one pass over blocks of neighbouring columns, 4 a workgroup from 512 points) in radix-32
+stages where its length is a power of two of 512 points or more: 512² 1.35 → 1.25 ms (0.80× → 0.86× cuFFT) and
+1024² 1.40 → 1.27 (0.80× → 0.88×); in …-sweep47, three alternating rounds, 1.34–1.35 → 1.25 and 1.40–1.41 →
+1.27, while radix 32 for the rows as well (\`--maxRadix 32\`) was no better (1.28 / 1.28). 2048² keeps 16·16·8
+(32·32·2 and 32·64 for both axes: 1.82 / 1.94 against 1.61 ms, …-sweep48); 4096² runs its columns as a
+batch-fastest multi-pass. Earlier (…-sweep36): the column passes take 8 columns a workgroup up to 256 points
+(256²: 1.29 → 1.06 ms) and the batch-fastest multi-pass of longer axes 16 (4096²: 2.02 → 1.91).
 
 ## Real-to-complex FFT (R2C), 2^27 reals in total
 
