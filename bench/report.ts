@@ -28,8 +28,8 @@ const cusparse = load(`${run30}/cusparse.jsonl`);
 const edm = load(`${run}/edm.jsonl`);
 const cupy = load(`${run}/cupy.jsonl`);
 const conv = load(`${run}/conv.jsonl`);
-// Older runs: final27.sh (earlier C2C tables) and final28.sh (R2C, DCT-II, DHT and the R2C repeats, (after the R2C long first pass); each with cuFFT / the CuPy pipelines and, as "previous
-// kernels", commit 1565ad7 measured in the same run.
+// Older runs still quoted: final27.sh (earlier C2C tables) and final28.sh (the R2C repeats of the section on
+// timing variance), each with cuFFT and, as "previous kernels", commit 1565ad7 measured in the same run.
 const run26 = 'bench/results/2026-11-22-h200-final27';
 const run28 = 'bench/results/2026-11-22-h200-final28';
 // DCT-II and DHT from final34.sh (every N from 4 to 2^27, the longer warm-up), commit 9204918 as "previous".
@@ -178,8 +178,8 @@ const out: string[] = [];
 out.push(`# Benchmarks
 
 All numbers come from the project's own bench scripts, run on the lent **${deviceName}** (driver 580, Dawn
-\`webgpu\` 0.6.2 over Vulkan) on **2026-11-24** (the EDM, convolution, sparse FFT and shallow-water tables on **2026-11-22**), with the anchors (cuFFT ${String(c2c26.anchors.find((r) => r.version)?.version ?? '')}, cuSPARSE, CuPy) measured **in the same run**
-on the same GPU. Data resident on the device, out of place, times are medians. The raw JSON lines are in
+\`webgpu\` 0.6.2 over Vulkan) on **2026-11-24** (the EDM, convolution, sparse FFT and shallow-water tables on
+**2026-11-22**), with the anchors (cuFFT ${String(c2c26.anchors.find((r) => r.version)?.version ?? '')}, cuSPARSE, CuPy) measured **in the same run** on the same GPU. Data resident on the device, out of place, times are medians. The raw JSON lines are in
 \`bench/results/\`; this page is generated from them by \`npx tsx bench/report.ts > BENCHMARKS.md\`.
 
 Commands (on the GPU machine, after \`../shared/gpu-kit/prepare.sh\` and bundling the bench with esbuild;
