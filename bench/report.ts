@@ -28,9 +28,8 @@ const cusparse = load(`${run30}/cusparse.jsonl`);
 const edm = load(`${run}/edm.jsonl`);
 const cupy = load(`${run}/cupy.jsonl`);
 const conv = load(`${run}/conv.jsonl`);
-// Older runs still quoted: final27.sh (earlier C2C tables) and final28.sh (the R2C repeats of the section on
+// An older run still quoted: final28.sh (the R2C repeats of the section on
 // timing variance), each with cuFFT and, as "previous kernels", commit 1565ad7 measured in the same run.
-const run26 = 'bench/results/2026-11-22-h200-final27';
 const run28 = 'bench/results/2026-11-22-h200-final28';
 // DCT-II and DHT from final34.sh (every N from 4 to 2^27, the longer warm-up), commit 9204918 as "previous".
 const run34 = 'bench/results/2026-11-24-h200-final34';
