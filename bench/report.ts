@@ -273,7 +273,12 @@ fused one could at best approach the probe's times before any arithmetic: 0.96 m
 cuFFT's 0.734) or 0.85 with unsafe reuse (0.87×), short of the 0.9× goal either way; larger problems gain
 less (512 × 256: 1.15 fused against 1.57 in two dispatches, where our FFT takes 1.24).
 
-Per-pass times (\`--breakdown\`, which times each kernel of a plan alone), for 2^27 elements (copy: 0.54 ms):
+Per-pass times of the current plans (\`--breakdown\`, which times each kernel of a plan alone; …-sweep49, copy
+0.54 ms): C2C passes of 64 to 256 points 0.56–0.67 ms, long first passes of 512 points 0.75–0.78 and of 1024
+points 0.75–0.85, a later 512-point pass 0.89–0.90; the R2C's fused last pass 0.36–0.54 for its 2^26 bytes. In
+the same run radix 32 in every pass (\`--maxRadix 32\`) moved no C2C or R2C size from 2^12 to 2^27 beyond
+the run's noise, except 8192, where it means 32·16·16 again (0.84 against 0.82 ms). Earlier readings, for 2^27
+elements:
 passes of 32 to 256 points run at 0.55–0.65 ms (…-sweep32, -sweep33), 512-point ones at 0.83–0.90 and
 1024-point ones at 0.89–1.11 (radix-32 stages made those no faster: a 1024-point pass 32·32 took 1.05–1.19,
 …-sweep25). The first pass (which writes each column as one contiguous row) takes 4 columns a workgroup
