@@ -246,12 +246,12 @@ Earlier changes (final27, against commit 1565ad7):
   apart (a 256-point first pass from 2^22: 0.71–0.75 → 0.64 ms, …-sweep36). 2^20 … 2^24 1.98–2.48 →
   1.74–1.94 ms (0.72–0.93× cuFFT), 2^25 … 2^27 2.68–2.88 → 2.51–2.68.
 
-Every N ≤ 2048 runs in one pass at the device-copy bandwidth (0.99–2.5× cuFFT; cuFFT itself falls below
+Every N ≤ 2048 runs in one pass at the device-copy bandwidth (0.99–2.4× cuFFT; cuFFT itself falls below
 bandwidth for N ≤ 32). 4096 and 8192 stay single-pass but drop to 0.85 / 0.67 of bandwidth: their 32–64 KiB of
 registers a workgroup leave few workgroups an SM, so loads, butterflies and exchanges hardly overlap. Beyond
 one workgroup (N ≥ 16384) the multi-pass kernels need one pass more than cuFFT at 2^14, 2^20 and 2^21, because
 later passes longer than 256 points run slower than two short ones; from 2^22 on both take three passes, and
-ours run at 0.82–0.95× cuFFT: our passes average 0.63–0.81 ms over 2^27 elements, cuFFT's 0.55–0.67.
+ours run at 0.81–0.94× cuFFT: our passes average 0.63–0.81 ms over 2^27 elements, cuFFT's 0.55–0.67.
 
 **A fused two-pass kernel, probed and not built.** Instead of two dispatches, one workgroup could take a whole
 2^14 … 2^17-point problem through both passes, its intermediate going through a small scratch area in global
@@ -274,8 +274,8 @@ cuFFT's 0.734) or 0.85 with unsafe reuse (0.87×), short of the 0.9× goal eithe
 less (512 × 256: 1.15 fused against 1.57 in two dispatches, where our FFT takes 1.24).
 
 Per-pass times of the current plans (\`--breakdown\`, which times each kernel of a plan alone; …-sweep49, copy
-0.54 ms): C2C passes of 64 to 256 points 0.56–0.67 ms, long first passes of 512 points 0.75–0.78 and of 1024
-points 0.75–0.85, a later 512-point pass 0.89–0.90; the R2C's fused last pass 0.36–0.54 for its 2^26 bytes. In
+0.54 ms): C2C passes of 64 to 256 points 0.56–0.71 ms, long first passes of 512 points 0.64–0.78 and of 1024
+points 0.75–0.85, a later 512-point pass 0.89–0.90; the R2C's fused last pass 0.36–0.54 ms. In
 the same run radix 32 in every pass (\`--maxRadix 32\`) moved no C2C or R2C size from 2^12 to 2^27 beyond
 the run's noise, except 8192, where it means 32·16·16 again (0.84 against 0.82 ms). Earlier readings, for 2^27
 elements:
