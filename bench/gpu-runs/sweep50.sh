@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The radix-32 column passes of 512² and 1024² with 8 columns a workgroup (--minCols 8; default 4, which beat 8
-# with radix 16 in sweep36), three alternating rounds. Needs .gpu/bench-fft.mjs. Writes $OUT/sweep50.tgz.
+# with radix 16 in sweep36), three alternating rounds. Result: 512² 1.25 → 1.16–1.17 ms (kept), 1024² 1.27–1.28 →
+# 1.30 (not). Needs .gpu/bench-fft.mjs. Writes $OUT/sweep50.tgz.
 set -u
 : "${OUT:?set OUT to the output folder}"
 R=$(mktemp -d)

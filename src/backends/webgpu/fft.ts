@@ -218,13 +218,14 @@ export function planWebGpuFft(problem: FftProblem, limits: PlannerLimits, option
     recipe = planMultiPass(N, problem.batch, limits, options, true);
   } else if (options.columns && options.columns > 1) {
     if (custom || inPlace) throw new ArgumentError('columns', options.columns, 'a plain out-of-place complex transform');
-    // 8 columns a workgroup for column passes of up to 256 points (256²: 1.25 → 1.06 ms on an H200),
-    // 4 beyond (1024²: 8 was slower; bench/results/2026-11-22-h200-sweep36).
-    const minColumns = options.minColumns ?? (N <= 256 ? 8 : 4);
     // Radix-32 stages for column passes of 512 points and more, as for the long first passes of planMultiPass
     // (H200, three alternating rounds: 512² batch 512 1.34 → 1.25 ms, 1024² batch 128 1.40 → 1.27; 2048² has
     // no radix-32 split in three stages and stays; bench/results/2026-11-24-h200-sweep47).
     const maxRadix = options.maxRadix ?? (isPowerOfTwo(N) && N >= 512 ? 32 : undefined);
+    // 8 columns a workgroup for column passes of up to 256 points (256²: 1.25 → 1.06 ms on an H200) and for
+    // radix-32 ones of 512 (512²: 1.25 → 1.16, …-sweep50), 4 beyond (1024²: 8 was slower with radix 16,
+    // 1.27 → 1.30 with radix 32; bench/results/2026-11-22-h200-sweep36, 2026-11-24-h200-sweep50).
+    const minColumns = options.minColumns ?? (N <= 256 || (maxRadix === 32 && N <= 512) ? 8 : 4);
     recipe = planWorkgroupFft(N, problem.batch * options.columns, limits, { ...options, minColumns, ...(maxRadix ? { maxRadix } : {}), pass: { total: N * options.columns, stride: options.columns, outerTwiddle: false } });
   } else if (bluesteinFor(N)) {
     blu = { m: N, L: bluesteinLength(N) };
