@@ -1,16 +1,22 @@
 """cuFFT anchors beyond the kit's power-of-two script, measured in the same run as ours (CuPy, data on the
 GPU, out of place, CUDA events, median of repetitions). One JSON line per case.
   python3 bench/cufft_extra.py --total 27 --c2c 1000,59049,78125,1009 --shape2d 1024x1024,4096x4096
-                               --r2r 2-20
+                               --r2r 2-20 [--warm-ms 300]
 --r2r times the pipelines our fused DCT-II / DHT replace: (DCT-II) a gather kernel for Makhoul's
 permutation, cuFFT R2C, and a post-processing kernel doing y_k = 2·Re(e^{-iπk/2N}·V_k) and y_{N-k};
 (DHT) cuFFT R2C and a kernel doing h_k = Re V_k − Im V_k, h_{N-k} = Re V_k + Im V_k."""
-import argparse, json, math
+import argparse, json, math, time
 import cupy as cp
 from cupy.cuda import cufft
 
+WARM_S = 0.0
+
 def bench(f, reps):
+    # --warm-ms: run the case for at least that long before timing it (as bench/common.ts does for ours).
+    t0 = time.perf_counter()
     f(); cp.cuda.Device().synchronize()
+    while time.perf_counter() - t0 < WARM_S:
+        f(); cp.cuda.Device().synchronize()
     s, e = cp.cuda.Event(), cp.cuda.Event(); ts = []
     for _ in range(reps):
         s.record(); f(); e.record(); e.synchronize(); ts.append(cp.cuda.get_elapsed_time(s, e))
@@ -30,7 +36,9 @@ ap.add_argument('--c2c', default='')
 ap.add_argument('--shape2d', default='')
 ap.add_argument('--r2r', default='')
 ap.add_argument('--reps', type=int, default=20)
+ap.add_argument('--warm-ms', type=float, default=0)
 a = ap.parse_args()
+WARM_S = a.warm_ms / 1000
 TOT = 1 << a.total
 dev = cp.cuda.runtime.getDeviceProperties(0)['name'].decode()
 x = (cp.random.standard_normal(TOT, dtype=cp.float32) + 1j * cp.random.standard_normal(TOT, dtype=cp.float32)).astype(cp.complex64)
