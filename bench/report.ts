@@ -31,31 +31,35 @@ const conv = load(`${run}/conv.jsonl`);
 // An older run still quoted: final28.sh (the R2C repeats of the section on
 // timing variance), each with cuFFT and, as "previous kernels", commit 1565ad7 measured in the same run.
 const run28 = 'bench/results/2026-11-22-h200-final28';
-// DCT-II and DHT from final34.sh (every N from 4 to 2^27, the longer warm-up), commit 9204918 as "previous".
-const run34 = 'bench/results/2026-11-24-h200-final34';
-const r2r24 = (k: string) => ({ ours: load(`${run34}/${k}-2.jsonl`), anchors: load(`${run34}/cufft-extra.jsonl`), prev: load(`${run34}/${k}-old.jsonl`), checks: load(`${run35}/check-${k}.jsonl`) });
-// The C2C and R2C power-of-two tables from final33.sh (after the long first pass that saves a fourth pass),
-// with cuFFT and, as "previous kernels", commit 9204918 in the same run; the three-pass sizes' errors from
-// final32.sh, which checked them against the float64 CPU FFT.
-const run33 = 'bench/results/2026-11-24-h200-final33';
+// Every FFT table (C2C, R2C, DCT-II, DHT, 2-D, other lengths) from one run, final39.sh: ours, commit 9204918
+// as "previous kernels", and the anchors measured twice in that run, as before and warmed up for 300 ms like
+// ours; each case takes the faster of its two anchor readings (the anchors' own run-to-run spread). The
+// errors of sizes the tables' run does not check (N > 2^22) come from final32.sh and final35.sh, which checked
+// them against the float64 CPU transforms.
+const run39 = 'bench/results/2026-11-24-h200-final39';
 const run32 = 'bench/results/2026-11-24-h200-final32';
-const checks32 = [...load(`${run32}/check-c2c.jsonl`), ...load(`${run32}/check-r2c.jsonl`)];
-const r2c26 = { ours: load(`${run33}/r2c-2.jsonl`), anchors: load(`${run33}/cufft-r2c.jsonl`), prev: load(`${run33}/r2c-old.jsonl`), checks: checks32 };
-// The C2C table from final35.sh (after the 8192 radix order), the same comparison.
 const run35 = 'bench/results/2026-11-24-h200-final35';
-const c2c26 = { ours: load(`${run35}/c2c-2.jsonl`), anchors: load(`${run35}/cufft-c2c.jsonl`), prev: load(`${run35}/c2c-old.jsonl`), checks: checks32 };
-// The 2-D table from final37.sh (after the radix-32 column passes), commit 9204918 as "previous".
-const run37 = 'bench/results/2026-11-24-h200-final37';
-const odd26 = load(`${run37}/c2c-2d-1.jsonl`);
-const oddOld26 = load(`${run37}/c2c-2d-old-1.jsonl`);
-const cufft26 = load(`${run37}/cufft-extra.jsonl`);
-// Lengths that are not powers of two: final31 (odd radices of up to 16 points, twos packed with odd factors,
-// first passes of up to 1024 points, later passes of up to 480), with the kernels of commit df5f793 and
-// cuFFT in the same run.
-const run31 = 'bench/results/2026-11-24-h200-final31';
-const odd30 = load(`${run31}/c2c-odd-1.jsonl`);
-const oddOld30 = load(`${run31}/c2c-odd-old-1.jsonl`);
-const cufft30 = load(`${run31}/cufft-extra.jsonl`);
+/** The faster of two readings of each anchor case (matched by lib, kind, N and shape). */
+function fasterAnchors(a: Row[], b: Row[]): Row[] {
+  const key = (r: Row) => `${r.lib}|${r.kind}|${r.N}|${r.shape ?? ''}`;
+  const other = new Map(b.map((r) => [key(r), r] as const));
+  return a.map((r) => {
+    const o = other.get(key(r));
+    return o && o.ms !== undefined && r.ms !== undefined && o.ms < r.ms ? o : r;
+  });
+}
+const anchors39 = (name: string) => fasterAnchors(load(`${run39}/${name}.jsonl`), load(`${run39}/${name}-warm.jsonl`));
+const checks = [...load(`${run32}/check-c2c.jsonl`), ...load(`${run32}/check-r2c.jsonl`), ...load(`${run35}/check-dct2.jsonl`), ...load(`${run35}/check-dht.jsonl`)];
+const extra39 = anchors39('cufft-extra');
+const r2r24 = (k: string) => ({ ours: load(`${run39}/${k}-new.jsonl`), anchors: extra39, prev: load(`${run39}/${k}-old.jsonl`), checks });
+const r2c26 = { ours: load(`${run39}/r2c-new.jsonl`), anchors: anchors39('cufft-r2c'), prev: load(`${run39}/r2c-old.jsonl`), checks };
+const c2c26 = { ours: load(`${run39}/c2c-new.jsonl`), anchors: anchors39('cufft-c2c'), prev: load(`${run39}/c2c-old.jsonl`), checks };
+const odd26 = load(`${run39}/c2c-2d-new.jsonl`);
+const oddOld26 = load(`${run39}/c2c-2d-old.jsonl`);
+const cufft26 = extra39;
+const odd30 = load(`${run39}/c2c-odd-new.jsonl`);
+const oddOld30 = load(`${run39}/c2c-odd-old.jsonl`);
+const cufft30 = extra39;
 const run16 = 'bench/results/2026-11-22-h200-final16';
 const swe = load(`${run16}/swe.jsonl`);
 const sweOld = load(`${run16}/swe-old.jsonl`);
@@ -182,10 +186,9 @@ All numbers come from the project's own bench scripts, run on the lent **${devic
 \`bench/results/\`; this page is generated from them by \`npx tsx bench/report.ts > BENCHMARKS.md\`.
 
 Commands (on the GPU machine, after \`../shared/gpu-kit/prepare.sh\` and bundling the bench with esbuild;
-the runs are \`bench/gpu-runs/final35.sh\` (C2C powers of two), \`final33.sh\` (R2C), \`final37.sh\` (2-D),
-\`final34.sh\` (DCT-II, DHT),
-\`final25.sh\` (EDM, convolution, sparse FFT), \`final30.sh\` (tridiagonal), \`final31.sh\` (other C2C lengths) and
-\`final16.sh\` (shallow water); the sweeps behind the choices are the other scripts there):
+the runs are \`bench/gpu-runs/final39.sh\` (every FFT table: C2C, R2C, DCT-II, DHT, 2-D, other lengths),
+\`final25.sh\` (EDM, convolution, sparse FFT), \`final30.sh\` (tridiagonal) and \`final16.sh\` (shallow water);
+the sweeps behind the choices are the other scripts there):
 
     node bench-fft.mjs --kind c2c --sizes 1-27            # and --kind r2c / dct2 / dht, --n 1000,…, --shape2d 1024x1024
     python3 anchor_cufft.py --kind c2c --total 27 --sizes 1-27   # and --kind r2c
@@ -207,22 +210,24 @@ write of the data. Device-copy bandwidth measured by our vec4 copy kernel in the
 
 ${fftTable('c2c', 'c2c', 'cuFFT', c2c26)}
 
-From \`bench/gpu-runs/final35.sh\` (bench/results/2026-11-24-h200-final35, 2026-11-24), with cuFFT and the
-previous kernels (commit 9204918) in the same run. What changed:
-- **8192 in radix-32 stages first, the remainder last** (32·32·8 instead of the balanced 32·16·16): 0.845 →
-  0.816 ms (0.63× → 0.65× cuFFT; a second pair of processes in the run: 0.817 against 0.845). Of the stage
+From \`bench/gpu-runs/final39.sh\` (bench/results/2026-11-24-h200-final39, 2026-11-24), with cuFFT and the
+previous kernels (commit 9204918) in the same run. cuFFT was timed twice in that run, as before and warmed up
+for 300 ms like ours, and each size takes the faster reading: the two differed by up to 17% at some sizes, in
+either direction (the anchor's own run-to-run spread, not its warm-up). What changed:
+- **8192 in radix-32 stages first, the remainder last** (32·32·8 instead of the balanced 32·16·16): 0.846 →
+  0.815 ms (0.62× → 0.64× cuFFT; …-final35: 0.845 → 0.816, and 0.845 → 0.817 in a second pair of processes). Of the stage
   orders of final34's side sweep, 16·16·32, 32·32·8's reverse 8·32·32, 16·16·16·2 (512 invocations),
   16·8·8·8 and 64·16·8 were slower (0.89–1.10 ms), and for 4096 the balanced 16·16·16 stays fastest (0.63
   against 0.69–0.92 for 32·16·8, 32·32·4, 8·8·8·8, 16·16·4·4).
   Its error, 4.3e-7, is above 32·16·16's 3.0e-7 and far within the 1e-6·log2 N of the tests.
 - **A long first pass where it saves a fourth pass**: 2^25 = 512·256·256, 2^26 = 1024·256·256 and 2^27 =
-  1024·512·256 now take three passes instead of four (2.51 / 2.49 / 2.54 → 2.12 / 2.16 / 2.44 ms, 0.78–0.81× →
-  0.94 / 0.93 / 0.81× cuFFT; final33 measured the same), the long first passes with 4 columns a workgroup
+  1024·512·256 now take three passes instead of four (2.53 / 2.51 / 2.56 → 2.13 / 2.16 / 2.44 ms, 0.78–0.81× →
+  0.95 / 0.94 / 0.82× cuFFT; …-final33 and -final35 measured the same), the long first passes with 4 columns a workgroup
   (…-sweep44: 2^25 2.15 → 2.12, 2^26 2.23 → 2.15 against 8). Their errors in the table are from final32,
   which checked them against the float64 CPU FFT (\`--checkMax 27\`; the times of such check runs are not
   used: the checks of the previous size, hundreds of MB through the host, slow the next one's timing).
 
-Every other size runs the same kernels in both columns (within 2%).
+Every other size runs the same kernels in both columns (within 4%).
 
 The benches now warm a plan up for at least 300 ms of GPU time before timing it. Timed right after its
 creation, a plan could run up to 3× slower for about 100 ms: four plans of R2C 2^26 made one after another in
@@ -246,12 +251,12 @@ Earlier changes (final27, against commit 1565ad7):
   apart (a 256-point first pass from 2^22: 0.71–0.75 → 0.64 ms, …-sweep36). 2^20 … 2^24 1.98–2.48 →
   1.74–1.94 ms (0.72–0.93× cuFFT), 2^25 … 2^27 2.68–2.88 → 2.51–2.68.
 
-Every N ≤ 2048 runs in one pass at the device-copy bandwidth (0.99–2.4× cuFFT; cuFFT itself falls below
-bandwidth for N ≤ 32). 4096 and 8192 stay single-pass but drop to 0.85 / 0.67 of bandwidth: their 32–64 KiB of
+Every N ≤ 2048 runs in one pass at the device-copy bandwidth (0.98–2.5× cuFFT; cuFFT itself falls below
+bandwidth for N ≤ 32). 4096 and 8192 stay single-pass but drop to 0.85 / 0.66 of bandwidth: their 32–64 KiB of
 registers a workgroup leave few workgroups an SM, so loads, butterflies and exchanges hardly overlap. Beyond
 one workgroup (N ≥ 16384) the multi-pass kernels need one pass more than cuFFT at 2^14, 2^20 and 2^21, because
 later passes longer than 256 points run slower than two short ones; from 2^22 on both take three passes, and
-ours run at 0.81–0.94× cuFFT: our passes average 0.63–0.81 ms over 2^27 elements, cuFFT's 0.55–0.67.
+ours run at 0.82–0.95× cuFFT: our passes average 0.63–0.81 ms over 2^27 elements, cuFFT's 0.55–0.68.
 
 **A fused two-pass kernel, probed and not built.** Instead of two dispatches, one workgroup could take a whole
 2^14 … 2^17-point problem through both passes, its intermediate going through a small scratch area in global
@@ -268,10 +273,10 @@ ${(() => {
 The L2 scratch does save DRAM traffic (128 × 128: 1.21 ms in two dispatches, 0.85 fused), but the fused
 structure's movement alone stays at 0.47–0.64 of copy speed (8 MB), and the safe form, where a workgroup takes a
 ticket and waits until its slot's previous user has finished, needs enough slots for every resident workgroup
-(0.96 ms at 16 MB for 128 × 128, far slower with fewer). Our two-pass 2^14 FFT already runs in 1.19 ms; a
-fused one could at best approach the probe's times before any arithmetic: 0.96 ms in the safe form (0.77×
-cuFFT's 0.734) or 0.85 with unsafe reuse (0.87×), short of the 0.9× goal either way; larger problems gain
-less (512 × 256: 1.15 fused against 1.57 in two dispatches, where our FFT takes 1.24).
+(0.96 ms at 16 MB for 128 × 128, far slower with fewer). Our two-pass 2^14 FFT already runs in 1.18 ms; a
+fused one could at best approach the probe's times before any arithmetic: 0.96 ms in the safe form (0.76×
+cuFFT's 0.723) or 0.85 with unsafe reuse (0.85×), short of the 0.9× goal either way; larger problems gain
+less (512 × 256: 1.15 fused against 1.57 in two dispatches, where our FFT takes 1.26).
 
 Per-pass times of the current plans (\`--breakdown\`, which times each kernel of a plan alone; …-sweep49, copy
 0.54 ms): C2C passes of 64 to 256 points 0.56–0.71 ms, long first passes of 512 points 0.64–0.78 and of 1024
@@ -300,10 +305,10 @@ ${(() => {
   }));
 })()}
 
-From \`bench/gpu-runs/final31.sh\` (bench/results/2026-11-24-h200-final31, 2026-11-24), with cuFFT and the kernels
-of commit df5f793 (previous kernels) in the same run; a second round of both in that run agrees within 1%, and
-…-final36 measured these kernels again with the benches' longer warm-up (below): within 1% of these readings
-but for 1000 (0.704 against 0.678 ms).
+From \`bench/gpu-runs/final39.sh\` (bench/results/2026-11-24-h200-final39, 2026-11-24), with cuFFT (the faster of
+its two readings) and, as previous kernels, commit 9204918, whose kernels for these lengths are the same. The
+changes below were measured in \`final31.sh\` (bench/results/2026-11-24-h200-final31) against commit df5f793,
+each in one run; final31's readings of the current kernels agree with this table within 4%.
 1009 and 4099 are primes: Bluestein with L = 2048 / 8748, chirps fused into the passes. What changed, each
 measured against the kernels before it in one run:
 - **Odd radices of up to 16 points.** Each odd prime factor used to be a stage of its own (3^5 = 3·3·3·3·3,
@@ -338,12 +343,13 @@ ${(() => {
   }));
 })()}
 
-From \`bench/gpu-runs/final37.sh\` (bench/results/2026-11-24-h200-final37, 2026-11-24), with cuFFT and the kernels
-of commit 9204918 in the same run; a second round of both agrees within 1.5%. What changed: the column pass of
-the non-last axis (one pass over blocks of neighbouring columns, 4 a workgroup from 512 points) in radix-32
-stages where its length is a power of two of 512 points or more: 512² 1.35 → 1.25 ms (0.80× → 0.86× cuFFT) and
-1024² 1.40 → 1.27 (0.80× → 0.88×); in …-sweep47, three alternating rounds, 1.34–1.35 → 1.25 and 1.40–1.41 →
-1.27, while radix 32 for the rows as well (\`--maxRadix 32\`) was no better (1.28 / 1.28). 2048² keeps 16·16·8
+From \`bench/gpu-runs/final39.sh\` (bench/results/2026-11-24-h200-final39, 2026-11-24), with cuFFT (the faster of
+its two readings) and the kernels of commit 9204918 in the same run. What changed: the column pass of the
+non-last axis (one pass over blocks of neighbouring columns) in radix-32 stages where its length is a power of
+two of 512 points or more, with 8 columns a workgroup at 512 points: 512² 1.35 → 1.17 ms (0.81× → 0.93× cuFFT)
+and 1024² 1.40 → 1.28 (0.82× → 0.90×). Radix 32 alone, in three alternating rounds (…-sweep47): 1.34–1.35 →
+1.25 and 1.40–1.41 → 1.27, with radix 32 for the rows as well (\`--maxRadix 32\`) no better (1.28 / 1.28); then
+8 columns instead of 4 (…-sweep50): 512² 1.25 → 1.16–1.17, 1024² 1.27–1.28 → 1.30, so 1024 keeps 4. 2048² keeps 16·16·8
 (32·32·2 and 32·64 for both axes: 1.82 / 1.94 against 1.61 ms, …-sweep48); 4096² runs its columns as a
 batch-fastest multi-pass. Earlier (…-sweep36): the column passes take 8 columns a workgroup up to 256 points
 (256²: 1.29 → 1.06 ms) and the batch-fastest multi-pass of longer axes 16 (4096²: 2.02 → 1.91).
@@ -352,11 +358,11 @@ batch-fastest multi-pass. Earlier (…-sweep36): the column passes take 8 column
 
 ${fftTable('r2c', 'r2c', 'cuFFT', r2c26)}
 
-From \`bench/gpu-runs/final33.sh\` (bench/results/2026-11-24-h200-final33, 2026-11-24): cuFFT and the previous
-kernels (commit 9204918) in the same run. What changed: the long first pass of the C2C section for the
-half-lengths 2^25 and 2^26 (512·256·256 and 1024·256·256 with the fused last pass), R2C 2^26 and 2^27 1.42 /
-1.35 → 1.26 ms (1.01× cuFFT; in …-sweep45 every plan of 2^26, timed again after the others, ran
-1.256–1.262 ms). R2C is now at or above cuFFT from 2^17 to 2^19 and from 2^23 to 2^27.
+From \`bench/gpu-runs/final39.sh\` (bench/results/2026-11-24-h200-final39, 2026-11-24): cuFFT (the faster of its
+two readings) and the previous kernels (commit 9204918) in the same run. What changed: the long first pass of
+the C2C section for the half-lengths 2^25 and 2^26 (512·256·256 and 1024·256·256 with the fused last pass), R2C
+2^26 and 2^27 1.42 / 1.36 → 1.27 ms (1.01× / 1.00× cuFFT; …-final33: 1.42 / 1.35 → 1.26; in …-sweep45 every
+plan of 2^26, timed again after the others, ran 1.256–1.262 ms). R2C is now at or above cuFFT from 2^17 to 2^19 and from 2^23 to 2^27.
 
 Earlier changes (final28, against commit 1565ad7):
 - **The split exchange from a half-length of 256** (real and imaginary parts through workgroup memory in two
@@ -398,7 +404,7 @@ Multi-pass R2C does its post-processing in its last pass: a workgroup takes 8 mi
 (…-sweep9: 2^15 0.86 against 0.99 ms, 2^27 1.61 against 1.77 with the separate kernel).
 
 Before the longer warm-up, the largest sizes seemed to vary between processes. Three short fresh processes
-each, alternating with the previous kernels (commit 1565ad7), in final28, ms (cuFFT from final33):
+each, alternating with the previous kernels (commit 1565ad7), in final28, ms (cuFFT from final39):
 
 ${(() => {
   const rep = ['new', 'old'].flatMap((b) => [1, 2, 3].flatMap((i) => load(`${run28}/repeat-r2c-${b}-${i}.jsonl`).filter((r) => r.lib === 'butterfly').map((r) => ({ ...r, b }))));
@@ -419,12 +425,13 @@ its creation can run up to 3× slower for about 100 ms, and timed again later it
 The anchor is the straightforward GPU pipeline: (DCT-II) a gather kernel for Makhoul's permutation, cuFFT
 R2C and a post-processing kernel; (DHT) cuFFT R2C and a post-processing kernel (CuPy RawKernels). Ours fuses
 the permutation and the post-processing into the FFT's own first and last passes; the paired last stage and
-the twiddle change above apply to both. Both tables are from \`bench/gpu-runs/final34.sh\`
-(bench/results/2026-11-24-h200-final34, 2026-11-24): ours, the anchor, and as "previous kernels" commit
-9204918, in one run. The long first pass of the C2C section took 2^26 and 2^27 (half-lengths 2^25 and 2^26)
-from four passes to three: DCT-II 1.49 → 1.35–1.39 ms (1.46–1.47× → 1.58–1.62×), DHT 1.39–1.40 → 1.28–1.31
-(1.12–1.13× → 1.20–1.23×). Every other size runs the same kernels in both columns (their readings differ by
-up to 5% below 2^14 and 1% above, the run's noise); the staged outputs and split exchanges behind them are
+the twiddle change above apply to both. Both tables are from \`bench/gpu-runs/final39.sh\`
+(bench/results/2026-11-24-h200-final39, 2026-11-24): ours, the anchor (the faster of its two readings), and as
+"previous kernels" commit 9204918, in one run. The long first pass of the C2C section took 2^26 and 2^27
+(half-lengths 2^25 and 2^26) from four passes to three: DCT-II 1.49 / 1.50 → 1.39 / 1.35 ms (1.47–1.48× →
+1.58 / 1.63×), DHT 1.39 / 1.40 → 1.28 / 1.31 (1.12–1.14× → 1.24 / 1.20×; …-final34 measured the same). Every
+other size runs the same kernels in both columns (their readings differ by up to 6% below 2^14 and 2% above,
+the run's noise); the staged outputs and split exchanges behind them are
 described below and in the R2C section.
 
 ### DCT-II
@@ -451,8 +458,8 @@ half-lengths 512 … 1024 (…-sweep28).
 
 The split exchanges, wider last pass and long first pass of the R2C section took the multi-pass DHT from
 0.87–1.05 ms to 0.70–0.99 (2^15: 0.88× → 1.09×, 2^17 … 2^19: 1.12–1.15× → 1.35–1.42×; final28) and the
-multi-pass DCT-II to 1.76–2.08×. Where the DHT stays short of 1.5× (2^14 and up: 1.09–1.42×), it is the R2C
-underneath: the anchor is one cuFFT R2C plus one light kernel, and our multi-pass R2C is 0.68–1.12× cuFFT. From 2^15 on two passes are needed, and two passes
+multi-pass DCT-II to 1.76–2.08×. Where the DHT stays short of 1.5× (2^14 and up: 1.08–1.43×), it is the R2C
+underneath: the anchor is one cuFFT R2C plus one light kernel, and our multi-pass R2C is 0.68–1.11× cuFFT. From 2^15 on two passes are needed, and two passes
 cannot beat two device copies (2 × 0.27 ms for 2^27 reals, against the 0.51 ms that 1.5× of the 0.766 ms
 anchor at 2^15 allows). One pass of a 16384-point half-length fits a 48 KiB
 workgroup only by exchanging in four rounds (the \`split4\` exchange, option \`exchange: 'split4'\`), and
