@@ -2,6 +2,8 @@
 # The single-workgroup 4096-point transforms with one vec2 exchange round (--exchange complex: 2 barriers an
 # exchange instead of 4, twice the workgroup memory) against the default split exchange: C2C 4096 and the
 # half-length 4096 of R2C / DHT / DCT-II 8192; also C2C 2048 and R2C 4096. Three alternating rounds.
+# Result: much slower everywhere (C2C 4096 0.63 → 0.86–0.87 ms, 2048 0.52 → 0.77; R2C 8192 0.35–0.36 → 0.47):
+# the split exchange stays.
 # Needs .gpu/bench-fft.mjs. Writes $OUT/sweep51.tgz.
 set -u
 : "${OUT:?set OUT to the output folder}"
