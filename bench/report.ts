@@ -253,7 +253,9 @@ Earlier changes (final27, against commit 1565ad7):
 
 Every N ≤ 2048 runs in one pass at the device-copy bandwidth (0.98–2.5× cuFFT; cuFFT itself falls below
 bandwidth for N ≤ 32). 4096 and 8192 stay single-pass but drop to 0.85 / 0.66 of bandwidth: their 32–64 KiB of
-registers a workgroup leave few workgroups an SM, so loads, butterflies and exchanges hardly overlap. Beyond
+registers a workgroup leave few workgroups an SM, so loads, butterflies and exchanges hardly overlap. Neither
+more workgroup memory nor less helps 4096: one vec2 exchange round instead of two split ones took it from 0.63
+to 0.87 ms (…-sweep51), four rounds (\`split4\`) to 0.90 (…-sweep35). Beyond
 one workgroup (N ≥ 16384) the multi-pass kernels need one pass more than cuFFT at 2^14, 2^20 and 2^21, because
 later passes longer than 256 points run slower than two short ones; from 2^22 on both take three passes, and
 ours run at 0.82–0.95× cuFFT: our passes average 0.63–0.81 ms over 2^27 elements, cuFFT's 0.55–0.68.
