@@ -49,6 +49,16 @@ export async function timeGpu(ctx: GpuContext, encode: (enc: GPUCommandEncoder) 
   return median(times);
 }
 
+/**
+ * An exact 2-D grid for `groups` workgroups (every workgroup real, so probe kernels need no bounds check):
+ * the largest divisor of the count that fits one dimension, times the rest.
+ */
+export function exactGrid(ctx: GpuContext, groups: number): [number, number] {
+  let gx = Math.min(groups, ctx.limits.maxComputeWorkgroupsPerDimension);
+  while (groups % gx !== 0) gx--;
+  return [gx, groups / gx];
+}
+
 /** Device-to-device copy bandwidth with a vec4 copy kernel: the practical ceiling for a memory-bound pass. */
 export async function copyBandwidth(ctx: GpuContext, src: GPUBuffer, dst: GPUBuffer, bytes: number, reps: number): Promise<{ ms: number; GBps: number }> {
   const wgsl = `@group(0) @binding(0) var<storage, read> a: array<vec4<f32>>;

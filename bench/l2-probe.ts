@@ -16,7 +16,7 @@
  */
 import { defaultGpuContext } from '../src/backends/webgpu/device.js';
 import { getPipeline } from '../src/backends/webgpu/pipelines.js';
-import { copyBandwidth, Output, parseArgs, table, timeGpu } from './common.js';
+import { copyBandwidth, exactGrid, Output, parseArgs, table, timeGpu } from './common.js';
 
 type Mode = 'full' | 'mod' | 'ticket' | 'twopass';
 
@@ -140,11 +140,6 @@ async function main(): Promise<void> {
   const copy = await copyBandwidth(ctx, a, b, bytes, reps);
   out.record({ lib: 'device-copy', device, bytes, ms: copy.ms, GBps: copy.GBps });
   const rows: (string | number)[][] = [];
-  const grid = (groups: number): [number, number] => {
-    let gx = Math.min(groups, ctx.limits.maxComputeWorkgroupsPerDimension);
-    while (groups % gx !== 0) gx--;
-    return [gx, groups / gx];
-  };
   for (const [n1, n2] of shapes) {
     const K = (W * E) / n2;
     const s: Shape = { n1, n2, W, E, K };
@@ -154,7 +149,7 @@ async function main(): Promise<void> {
       console.log(`skip ${n1}x${n2}: W·E must be a multiple of n1 and of n2`);
       continue;
     }
-    const [gx, gy] = grid(problems);
+    const [gx, gy] = exactGrid(ctx, problems);
     for (const mode of modes) {
       for (const MB of mode === 'mod' || mode === 'ticket' ? MBs : [0]) {
         const S = Math.max(1, Math.floor((MB * 2 ** 20) / (8 * n)));

@@ -13,7 +13,7 @@
  */
 import { defaultGpuContext } from '../src/backends/webgpu/device.js';
 import { getPipeline } from '../src/backends/webgpu/pipelines.js';
-import { copyBandwidth, Output, parseArgs, table, timeGpu } from './common.js';
+import { copyBandwidth, exactGrid, Output, parseArgs, table, timeGpu } from './common.js';
 
 type Mode = 'strided' | 'rows' | 'exchange';
 
@@ -75,10 +75,7 @@ async function main(): Promise<void> {
           const pipe = await getPipeline(ctx, { name: `probe-${mode}`, key: `probe|${n}|${B}|${E}|${C}|${mode}`, wgsl: kernel(n, B, E, C, mode), entryPoint: 'main' });
           const bg = ctx.device.createBindGroup({ layout: pipe.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: a } }, { binding: 1, resource: { buffer: b } }] });
           const groups = C / B;
-          // An exact 2-D grid (every workgroup real): the largest divisor of the count that fits a dimension.
-          let gx = Math.min(groups, ctx.limits.maxComputeWorkgroupsPerDimension);
-          while (groups % gx !== 0) gx--;
-          const grid: [number, number] = [gx, groups / gx];
+          const grid = exactGrid(ctx, groups);
           const ms = await timeGpu(ctx, (enc) => {
             const p = enc.beginComputePass();
             p.setPipeline(pipe);

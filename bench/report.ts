@@ -212,7 +212,7 @@ ${fftTable('c2c', 'c2c', 'cuFFT', c2c26)}
 
 From \`bench/gpu-runs/final39.sh\` (bench/results/2026-11-24-h200-final39, 2026-11-24), with cuFFT and the
 previous kernels (commit 9204918) in the same run. cuFFT was timed twice in that run, as before and warmed up
-for 300 ms like ours, and each size takes the faster reading: the two differed by up to 17% at some sizes, in
+for 300 ms like ours, and each size takes the faster reading: the two differed by up to 27% (C2C 78125) at some sizes, in
 either direction (the anchor's own run-to-run spread, not its warm-up). What changed:
 - **8192 in radix-32 stages first, the remainder last** (32·32·8 instead of the balanced 32·16·16): 0.846 →
   0.815 ms (0.62× → 0.64× cuFFT; …-final35: 0.845 → 0.816, and 0.845 → 0.817 in a second pair of processes). Of the stage

@@ -99,7 +99,8 @@ export function planMultiPass(
       // on an H200 it lost everywhere: C2C 2^19 = 2048·256 1.64 → 1.72 ms against 1024·512, 2^27 2.45 → 2.49,
       // R2C 2^20 in two passes 0.98 → 1.03 against three (bench/results/2026-11-24-h200-sweep46).
       const firsts = (options.longFirstMax ?? 1024) >= 2048 ? [512, 1024, 2048] : [512, 1024];
-      const found = firsts.map((a) => split(a, 256)).find(shorter) ?? [split(1024, Math.max(256, maxRest))].find(shorter);
+      const withLongerRest = split(1024, Math.max(256, maxRest));
+      const found = firsts.map((a) => split(a, 256)).find(shorter) ?? (shorter(withLongerRest) ? withLongerRest : undefined);
       if (found) {
         lengths = found;
         longFirst = true;

@@ -74,8 +74,9 @@ export interface WorkgroupPlanOptions {
    */
   longFirstRest?: number;
   /**
-   * Multi-pass, lengths that are not powers of two: the longest first pass the long-first-pass rule may
-   * choose (default 1024; 512 was the rule before, a power of two).
+   * Multi-pass: the longest first pass the long-first-pass rule may choose (default 1024; 512 was the rule
+   * before for lengths that are not powers of two). For powers of two only 2048 changes anything, an
+   * experiment that measured slower (see planMultiPass).
    */
   longFirstMax?: number;
   /** Multi-pass: the last pass's passExchange (the fused R2C post-processing needs vec2 rows). */
@@ -234,17 +235,15 @@ export function planWorkgroupFft(
   const target = options.targetWorkgroupSize ?? (n <= 4 ? 128 : 32);
   const maxInv = Math.min(limits.maxComputeInvocationsPerWorkgroup, limits.maxComputeWorkgroupSizeX);
 
+  // The default radix-32 lengths (powers of two) take as many 32-point stages as fit and the remainder last,
+  // not balanced stages: C2C 8192 = 32·32·8 0.84 → 0.81 ms on an H200 against 32·16·16
+  // (bench/results/2026-11-24-h200-final34, two rounds; 16·16·32, 16·16·16·2, 16·8·8·8 and 64·16·8 were
+  // slower still). pairedLastRadices gives that split wherever 32 does not divide evenly.
+  const fullFirst = options.maxRadix === undefined && maxRadix === 32 && isPowerOfTwo(n) && Math.log2(n) % 5 !== 0;
   // Odd factors grouped into radices of up to 16 points: on an H200 3^7 1.24 → 0.71 ms, 3^8 (now one
   // workgroup) 1.66 → 1.04, 3^10 2.18 → 1.58, Bluestein 4099 (L = 4·3^7) 6.98 → 5.72; up to 27 was slower
   // than 16 everywhere but 5^7 (bench/results/2026-11-24-h200-sweep39).
-  // Radix-32 powers of two take as many 32-point stages as fit and the remainder last, not balanced stages:
-  // C2C 8192 = 32·32·8 0.84 → 0.81 ms on an H200 against 32·16·16 (bench/results/2026-11-24-h200-final34,
-  // two rounds; 16·16·32, 16·16·16·2, 16·8·8·8 and 64·16·8 were slower still).
-  const bits = Math.log2(n);
-  const fullFirst = options.maxRadix === undefined && maxRadix === 32 && isPowerOfTwo(n) && !options.pass
-    ? [...Array<number>(Math.floor(bits / 5)).fill(32), ...(bits % 5 ? [2 ** (bits % 5)] : [])]
-    : null;
-  const balanced = n <= maxSingle && isPowerOfTwo(n) ? [n] : fullFirst ?? factorRadices(n, maxRadix, options.maxOddRadix ?? 16);
+  const balanced = n <= maxSingle && isPowerOfTwo(n) ? [n] : fullFirst ? pairedLastRadices(n, 32) : factorRadices(n, maxRadix, options.maxOddRadix ?? 16);
   // Single-workgroup lengths with both twos and odd factors: twos and odd factors packed together where
   // that saves a stage (100 = 10·10 instead of 4·5·5), unless the workgroup then fills less of its warps.
   // On an H200 (bench/results/2026-11-24-h200-sweep43) C2C 12 0.85 → 0.55 ms, 100 0.82 → 0.58, 160 0.70 →
