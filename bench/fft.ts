@@ -59,6 +59,8 @@ const planOptions = {
   ...(args.r2cPairAll ? { r2cPairAll: args.r2cPairAll !== 'false' } : {}),
   ...(args.lastCols ? { lastPassColumns: Number(args.lastCols) } : {}),
   ...(args.firstCols ? { firstPassColumns: Number(args.firstCols) } : {}),
+  ...(args.padding ? { padding: args.padding !== 'false' } : {}),
+  ...(args.swizzle ? { swizzle: args.swizzle !== 'false' } : {}),
   ...(args.passStore ? { passStore: args.passStore as 'direct' | 'rows' } : {}),
 };
 const variant = args.label ?? 'default';

@@ -31,12 +31,12 @@ const conv = load(`${run}/conv.jsonl`);
 // An older run still quoted: final28.sh (the R2C repeats of the section on
 // timing variance), each with cuFFT and, as "previous kernels", commit 1565ad7 measured in the same run.
 const run28 = 'bench/results/2026-11-22-h200-final28';
-// Every FFT table (C2C, R2C, DCT-II, DHT, 2-D, other lengths) from one run, final39.sh: ours, commit 9204918
+// Every FFT table (C2C, R2C, DCT-II, DHT, 2-D, other lengths) from one run, final40.sh: ours, commit fa92f6b
 // as "previous kernels", and the anchors measured twice in that run, as before and warmed up for 300 ms like
 // ours; each case takes the faster of its two anchor readings (the anchors' own run-to-run spread). The
 // errors of sizes the tables' run does not check (N > 2^22) come from final32.sh and final35.sh, which checked
 // them against the float64 CPU transforms.
-const run39 = 'bench/results/2026-11-24-h200-final39';
+const run39 = 'bench/results/2026-11-24-h200-final40';
 const run32 = 'bench/results/2026-11-24-h200-final32';
 const run35 = 'bench/results/2026-11-24-h200-final35';
 /** The faster of two readings of each anchor case (matched by lib, kind, N and shape). */
@@ -186,7 +186,7 @@ All numbers come from the project's own bench scripts, run on the lent **${devic
 \`bench/results/\`; this page is generated from them by \`npx tsx bench/report.ts > BENCHMARKS.md\`.
 
 Commands (on the GPU machine, after \`../shared/gpu-kit/prepare.sh\` and bundling the bench with esbuild;
-the runs are \`bench/gpu-runs/final39.sh\` (every FFT table: C2C, R2C, DCT-II, DHT, 2-D, other lengths),
+the runs are \`bench/gpu-runs/final40.sh\` (every FFT table: C2C, R2C, DCT-II, DHT, 2-D, other lengths),
 \`final25.sh\` (EDM, convolution, sparse FFT), \`final30.sh\` (tridiagonal) and \`final16.sh\` (shallow water);
 the sweeps behind the choices are the other scripts there):
 
@@ -210,10 +210,31 @@ write of the data. Device-copy bandwidth measured by our vec4 copy kernel in the
 
 ${fftTable('c2c', 'c2c', 'cuFFT', c2c26)}
 
-From \`bench/gpu-runs/final39.sh\` (bench/results/2026-11-24-h200-final39, 2026-11-24), with cuFFT and the
-previous kernels (commit 9204918) in the same run. cuFFT was timed twice in that run, as before and warmed up
-for 300 ms like ours, and each size takes the faster reading: the two differed by up to 27% (C2C 78125) at some sizes, in
-either direction (the anchor's own run-to-run spread, not its warm-up). What changed:
+From \`bench/gpu-runs/final40.sh\` (bench/results/2026-11-24-h200-final40, 2026-11-24), with cuFFT and the
+previous kernels (commit fa92f6b) in the same run. cuFFT was timed twice in that run, as before and warmed up
+for 300 ms like ours, and each size takes the faster reading (in final39 the two differed by up to 27%, in
+either direction: the anchor's own run-to-run spread, not its warm-up). What changed:
+- **Workgroup rows XOR-swizzled instead of padded** from 4096 values a row (\`swizzle\`, see the occupancy
+  probe below): C2C 4096 0.638 → 0.546 ms (0.82× → 0.96× cuFFT, now at the device-copy bandwidth) and 8192
+  0.819 → 0.775 (0.64× → 0.68×); the half-lengths 4096 and 8192 of R2C, DCT-II and DHT 8192 and 16384 (see
+  those sections), and the 4096-point rows of 2-D 4096² (1.90 → 1.79 ms). Index i of a row lives at
+  i ^ ((i >> 4) & 31): the same spread over the 32 banks as the padding's i + (i >> 4), in 1/16 less memory.
+  In …-sweep55, two alternating rounds, forced on every single-workgroup length: no better from 64 to 2048
+  values a row (±3%), 32 slower (0.52 → 0.60), so shorter rows keep the padding; multi-pass kernels keep
+  their padded rows too (not tried: their columns share a warp, which the XOR alone does not separate).
+
+**Workgroup memory limits residency on this driver** (\`bench/occupancy-probe.ts\`, …-sweep53): every
+workgroup counts itself in on a global atomic, spins, and counts itself out; the peak over a dispatch of many
+waves, divided by the 132 SMs, is how many workgroups an SM keeps resident. Whatever the workgroup size (64 …
+1024 invocations) and register use, an SM held at most 48 KiB of workgroup memory: 11 workgroups of 4352 B,
+5 of 8704, 2 of 17408, 2 of 24576, 1 of 34816 (the hardware has 228 KiB; WebGPU offers no carve-out
+setting). Padded 4096-point rows (17412 B) therefore left 2 workgroups an SM, unpadded ones (16384 B) 3;
+unpadded rows with bank conflicts were already 5% faster (…-sweep54), swizzled ones 13%. 8192 (32 KiB) keeps
+one workgroup an SM either way: its four-round \`split4\` exchange (16 KiB) was slower in every stage order,
+padded, unpadded or swizzled (0.99–1.20 ms, …-sweep54, -sweep55), and at 2^14 one workgroup an SM is all a
+whole 128 KiB problem can have.
+
+Earlier changes (final39, against commit 9204918):
 - **8192 in radix-32 stages first, the remainder last** (32·32·8 instead of the balanced 32·16·16): 0.846 →
   0.815 ms (0.62× → 0.64× cuFFT; …-final35: 0.845 → 0.816, and 0.845 → 0.817 in a second pair of processes). Of the stage
   orders of final34's side sweep, 16·16·32, 32·32·8's reverse 8·32·32, 16·16·16·2 (512 invocations),
@@ -227,7 +248,7 @@ either direction (the anchor's own run-to-run spread, not its warm-up). What cha
   which checked them against the float64 CPU FFT (\`--checkMax 27\`; the times of such check runs are not
   used: the checks of the previous size, hundreds of MB through the host, slow the next one's timing).
 
-Every other size runs the same kernels in both columns (within 4%).
+In final40 every size but 4096 and 8192 runs the same kernels in both columns (within 2%).
 
 The benches now warm a plan up for at least 300 ms of GPU time before timing it. Timed right after its
 creation, a plan could run up to 3× slower for about 100 ms: four plans of R2C 2^26 made one after another in
@@ -251,11 +272,11 @@ Earlier changes (final27, against commit 1565ad7):
   apart (a 256-point first pass from 2^22: 0.71–0.75 → 0.64 ms, …-sweep36). 2^20 … 2^24 1.98–2.48 →
   1.74–1.94 ms (0.72–0.93× cuFFT), 2^25 … 2^27 2.68–2.88 → 2.51–2.68.
 
-Every N ≤ 2048 runs in one pass at the device-copy bandwidth (0.98–2.5× cuFFT; cuFFT itself falls below
-bandwidth for N ≤ 32). 4096 and 8192 stay single-pass but drop to 0.85 / 0.66 of bandwidth: their 32–64 KiB of
-registers a workgroup leave few workgroups an SM, so loads, butterflies and exchanges hardly overlap. Neither
-more workgroup memory nor less helps 4096: one vec2 exchange round instead of two split ones took it from 0.63
-to 0.87 ms (…-sweep51), four rounds (\`split4\`) to 0.90 (…-sweep35). Beyond
+Every N ≤ 4096 runs in one pass at the device-copy bandwidth (0.96–2.4× cuFFT; cuFFT itself falls below
+bandwidth for N ≤ 32). 8192 stays single-pass at 0.70 of bandwidth: one workgroup an SM (32 KiB of
+workgroup memory of the 48 KiB an SM holds, and 64 KiB of registers), so its loads, butterflies and exchanges
+hardly overlap. For 4096, one vec2 exchange round instead of two split ones (32 KiB, one workgroup an SM) took
+it from 0.63 to 0.87 ms (…-sweep51), four rounds (\`split4\`) to 0.90 (…-sweep35). Beyond
 one workgroup (N ≥ 16384) the multi-pass kernels need one pass more than cuFFT at 2^14, 2^20 and 2^21, because
 later passes longer than 256 points run slower than two short ones; from 2^22 on both take three passes, and
 ours run at 0.82–0.95× cuFFT: our passes average 0.63–0.81 ms over 2^27 elements, cuFFT's 0.55–0.68.
@@ -307,8 +328,8 @@ ${(() => {
   }));
 })()}
 
-From \`bench/gpu-runs/final39.sh\` (bench/results/2026-11-24-h200-final39, 2026-11-24), with cuFFT (the faster of
-its two readings) and, as previous kernels, commit 9204918, whose kernels for these lengths are the same. The
+From \`bench/gpu-runs/final40.sh\` (bench/results/2026-11-24-h200-final40, 2026-11-24), with cuFFT (the faster of
+its two readings) and, as previous kernels, commit fa92f6b, whose kernels for these lengths are the same. The
 changes below were measured in \`final31.sh\` (bench/results/2026-11-24-h200-final31) against commit df5f793,
 each in one run; final31's readings of the current kernels agree with this table within 4%.
 1009 and 4099 are primes: Bluestein with L = 2048 / 8748, chirps fused into the passes. What changed, each
@@ -345,8 +366,10 @@ ${(() => {
   }));
 })()}
 
-From \`bench/gpu-runs/final39.sh\` (bench/results/2026-11-24-h200-final39, 2026-11-24), with cuFFT (the faster of
-its two readings) and the kernels of commit 9204918 in the same run. What changed: the column pass of the
+From \`bench/gpu-runs/final40.sh\` (bench/results/2026-11-24-h200-final40, 2026-11-24), with cuFFT (the faster of
+its two readings) and the kernels of commit fa92f6b in the same run. What changed: the 4096-point rows of
+4096² are single-workgroup FFTs with swizzled rows (see C2C above): 1.90 → 1.79 ms (0.79× → 0.84× cuFFT);
+the other shapes run the same kernels in both columns. Earlier (final39, against commit 9204918): the column pass of the
 non-last axis (one pass over blocks of neighbouring columns) in radix-32 stages where its length is a power of
 two of 512 points or more, with 8 columns a workgroup at 512 points: 512² 1.35 → 1.17 ms (0.81× → 0.93× cuFFT)
 and 1024² 1.40 → 1.28 (0.82× → 0.90×). Radix 32 alone, in three alternating rounds (…-sweep47): 1.34–1.35 →
@@ -360,8 +383,12 @@ batch-fastest multi-pass. Earlier (…-sweep36): the column passes take 8 column
 
 ${fftTable('r2c', 'r2c', 'cuFFT', r2c26)}
 
-From \`bench/gpu-runs/final39.sh\` (bench/results/2026-11-24-h200-final39, 2026-11-24): cuFFT (the faster of its
-two readings) and the previous kernels (commit 9204918) in the same run. What changed: the long first pass of
+From \`bench/gpu-runs/final40.sh\` (bench/results/2026-11-24-h200-final40, 2026-11-24): cuFFT (the faster of its
+two readings) and the previous kernels (commit fa92f6b) in the same run. What changed: the swizzled rows of the
+C2C section in the half-lengths 4096 and 8192: R2C 8192 0.356 → 0.318 ms (0.79× → 0.89× cuFFT) and 16384
+0.470 → 0.445 (0.74× → 0.79×); every other size runs the same kernels in both columns.
+
+Earlier (final39, against commit 9204918): the long first pass of
 the C2C section for the half-lengths 2^25 and 2^26 (512·256·256 and 1024·256·256 with the fused last pass), R2C
 2^26 and 2^27 1.42 / 1.36 → 1.27 ms (1.01× / 1.00× cuFFT; …-final33: 1.42 / 1.35 → 1.26; in …-sweep45 every
 plan of 2^26, timed again after the others, ran 1.256–1.262 ms). R2C is now at or above cuFFT from 2^17 to 2^19 and from 2^23 to 2^27.
@@ -406,7 +433,7 @@ Multi-pass R2C does its post-processing in its last pass: a workgroup takes 8 mi
 (…-sweep9: 2^15 0.86 against 0.99 ms, 2^27 1.61 against 1.77 with the separate kernel).
 
 Before the longer warm-up, the largest sizes seemed to vary between processes. Three short fresh processes
-each, alternating with the previous kernels (commit 1565ad7), in final28, ms (cuFFT from final39):
+each, alternating with the previous kernels (commit 1565ad7), in final28, ms (cuFFT from final40):
 
 ${(() => {
   const rep = ['new', 'old'].flatMap((b) => [1, 2, 3].flatMap((i) => load(`${run28}/repeat-r2c-${b}-${i}.jsonl`).filter((r) => r.lib === 'butterfly').map((r) => ({ ...r, b }))));
@@ -427,14 +454,16 @@ its creation can run up to 3× slower for about 100 ms, and timed again later it
 The anchor is the straightforward GPU pipeline: (DCT-II) a gather kernel for Makhoul's permutation, cuFFT
 R2C and a post-processing kernel; (DHT) cuFFT R2C and a post-processing kernel (CuPy RawKernels). Ours fuses
 the permutation and the post-processing into the FFT's own first and last passes; the paired last stage and
-the twiddle change above apply to both. Both tables are from \`bench/gpu-runs/final39.sh\`
-(bench/results/2026-11-24-h200-final39, 2026-11-24): ours, the anchor (the faster of its two readings), and as
-"previous kernels" commit 9204918, in one run. The long first pass of the C2C section took 2^26 and 2^27
+the twiddle change above apply to both. Both tables are from \`bench/gpu-runs/final40.sh\`
+(bench/results/2026-11-24-h200-final40, 2026-11-24): ours, the anchor (the faster of its two readings), and as
+"previous kernels" commit fa92f6b, in one run. The swizzled rows of the C2C section took the half-lengths 4096
+and 8192: DCT-II 8192 0.425 → 0.367 ms (2.78× → 3.21×) and 16384 0.530 → 0.507 (2.38× → 2.48×), DHT 8192
+0.387 → 0.334 (1.52× → 1.76×) and 16384 0.475 → 0.458 (1.38× → 1.43×). Every other size runs the same kernels
+in both columns (their readings differ by up to 4%, the run's noise). Earlier (final39, against commit
+9204918): the long first pass of the C2C section took 2^26 and 2^27
 (half-lengths 2^25 and 2^26) from four passes to three: DCT-II 1.49 / 1.50 → 1.39 / 1.35 ms (1.47–1.48× →
-1.58 / 1.63×), DHT 1.39 / 1.40 → 1.28 / 1.31 (1.12–1.14× → 1.24 / 1.20×; …-final34 measured the same). Every
-other size runs the same kernels in both columns (their readings differ by up to 6% below 2^14 and 2% above,
-the run's noise); the staged outputs and split exchanges behind them are
-described below and in the R2C section.
+1.58 / 1.63×), DHT 1.39 / 1.40 → 1.28 / 1.31 (1.12–1.14× → 1.24 / 1.20×; …-final34 measured the same). The
+staged outputs and split exchanges behind the other sizes are described below and in the R2C section.
 
 ### DCT-II
 
@@ -460,8 +489,9 @@ half-lengths 512 … 1024 (…-sweep28).
 
 The split exchanges, wider last pass and long first pass of the R2C section took the multi-pass DHT from
 0.87–1.05 ms to 0.70–0.99 (2^15: 0.88× → 1.09×, 2^17 … 2^19: 1.12–1.15× → 1.35–1.42×; final28) and the
-multi-pass DCT-II to 1.76–2.08×. Where the DHT stays short of 1.5× (2^14 and up: 1.08–1.43×), it is the R2C
-underneath: the anchor is one cuFFT R2C plus one light kernel, and our multi-pass R2C is 0.68–1.11× cuFFT. From 2^15 on two passes are needed, and two passes
+multi-pass DCT-II to 1.76–2.08×. Where the DHT stays short of 1.5× (2^14 and up: 1.10–1.43×), it is the R2C
+underneath: the anchor is one cuFFT R2C plus one light kernel, and our R2C is 0.79× cuFFT at 2^14 (one
+workgroup an SM for its 8192-point half-length, see C2C) and 0.68–1.11× multi-pass. From 2^15 on two passes are needed, and two passes
 cannot beat two device copies (2 × 0.27 ms for 2^27 reals, against the 0.51 ms that 1.5× of the 0.766 ms
 anchor at 2^15 allows). One pass of a 16384-point half-length fits a 48 KiB
 workgroup only by exchanging in four rounds (the \`split4\` exchange, option \`exchange: 'split4'\`), and
@@ -592,6 +622,16 @@ The kernels are bound by arithmetic and latency, not bandwidth: the update alone
 whole step in 0.41 ms, with the cfl and reduce kernels already 0.16 of it: the update would have to run
 1.9× faster. The staged and fused structures (fewer bytes, fewer divisions) measured slower on this GPU
 (…-sweep-swe, …-sweep-swe2).
+
+Probes of the update kernel (\`SweKernelOptions.probe\`, wrong results, timing only; …-sweep53, 4096², update
+alone, ms): as built 0.464 (f32 depth 0.427); the same arithmetic with every load from the first 2^18 cells,
+which the L2 cache holds, 0.441 (0.425); the same loads and stores without the arithmetic 0.214 (0.156). DRAM
+traffic is not what limits it: the arithmetic alone takes 0.44 ms, more than the 0.41 ms that 50% of the bound
+allows for the whole step. In the same run, c and 1/(2c) from one reciprocal square root and the friction
+with one reciprocal instead of three divisions (the current kernels) ran as fast as commit fa92f6b's, in
+alternating processes: 0.630 / 0.635 against 0.636 / 0.631 ms a step at 4096² (30.0–30.6% of the bound); the
+table above is from final16, whose kernels differ from today's only by that. Rows a cfl / update invocation
+again: 2 / 3 stay fastest (4096² update 0.464 ms; one row 0.491, three 0.534).
 
 Accuracy, dam break to t = 1, GPU (f32 with the depth pair) against the float64 reference, relative L1:
 ${(() => {

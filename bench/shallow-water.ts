@@ -14,9 +14,11 @@
  *   npx tsx bench/shallow-water.ts [--sizes 1000,2000,4096] [--steps 50] [--variants staged:16x16,halo:16:f32]
  *                                  [--cpu-size 1000] [--cpu-steps 3] [--compare 400] [--dump 1000 --dump-dir DIR]
  *                                  [--out results.jsonl]
- * --variants: comma-separated kernel variants, each STRUCTURE:SHAPE[:f32|:pair][:rK[cJ]] with STRUCTURE staged or
+ * --variants: comma-separated kernel variants, each STRUCTURE:SHAPE[:f32|:pair][:rK[cJ]][:probe-l2|:probe-move] with STRUCTURE staged or
  * fused (SHAPE = WxH, the workgroup's block, e.g. 16x16, 32x8) or halo (SHAPE = T, a T×T tile); :f32 holds the depth in one f32, :pair
  * (the default) as an f32 pair; :rKcJ (halo) gives each update invocation a column of K cells and each cfl invocation J (defaults: the library's). Default: the library's defaults. --tile T is short for --variants halo:T.
+ * :probe-l2 / :probe-move time the benchmark probes of the halo update kernel (SweKernelOptions.probe: the
+ * arithmetic with L2-resident loads, or the loads and stores without the arithmetic; wrong results).
  * A variant the device cannot run (limits) is reported and skipped. --compare and --dump use the first
  * variant. --cpu-steps 0 skips the CPU rate.
  * --breakdown also times each kernel alone (the same steps with only the cfl, only the reduce or only the
@@ -50,8 +52,11 @@ interface Variant {
 
 /** Parses one --variants entry (STRUCTURE:SHAPE[:f32|:pair]). */
 function parseVariant(spec: string): Variant {
-  const [structure, shape, depth, extra, ...rest] = spec.split(':');
-  const options: SweGpuOptions = { ...SWE_DEFAULT_KERNEL_OPTIONS };
+  const parts = spec.split(':');
+  // A trailing probe-l2 / probe-move selects a benchmark probe of the update kernel (SweKernelOptions.probe).
+  const probe = parts.length > 2 && parts[parts.length - 1].startsWith('probe-') ? parts.pop()!.slice(6) : 'none';
+  const [structure, shape, depth, extra, ...rest] = parts;
+  const options: SweGpuOptions = { ...SWE_DEFAULT_KERNEL_OPTIONS, probe: probe as SweGpuOptions['probe'] };
   const rows = extra === undefined ? [] : /^r([1-8])(?:c([1-8]))?$/.exec(extra)?.slice(1);
   if (rest.length || (depth !== undefined && depth !== 'f32' && depth !== 'pair') || rows === undefined || (extra !== undefined && structure !== 'halo')) {
     throw new ArgumentError('--variants', spec, 'STRUCTURE:SHAPE[:f32|:pair][:rK[cJ] (halo only, K, J = 1 … 8)]');
@@ -77,7 +82,7 @@ function parseVariant(spec: string): Variant {
 
 function variantName(o: SweGpuOptions): string {
   const shape = o.structure === 'halo' ? `halo:${o.tile}` : `${o.structure}:${o.tileX}x${o.tileY}`;
-  return `${shape}:${o.depthPair ? 'pair' : 'f32'}${o.structure === 'halo' ? `:r${o.rows}c${o.cflRows}` : ''}`;
+  return `${shape}:${o.depthPair ? 'pair' : 'f32'}${o.structure === 'halo' ? `:r${o.rows}c${o.cflRows}` : ''}${(o.probe ?? 'none') === 'none' ? '' : `:probe-${o.probe}`}`;
 }
 
 

@@ -230,7 +230,7 @@ function exchangeText(r: WorkgroupFftRecipe): string {
     ? (r.pass.loads === 'staged' ? ', column-staged load' : `, ${r.problemsPerWorkgroup} neighbouring columns loaded directly`) +
       (r.pass.store === 'column' ? ', column-staged store' : r.pass.store === 'rows' ? ', rows stored through workgroup memory' : '')
     : '';
-  return `${r.exchange}${r.padShift ? `, padded every ${1 << r.padShift}` : ''}${r.staging ? ', staged coalesced load/store' : ''}${pass}`;
+  return `${r.exchange}${r.padShift ? `, padded every ${1 << r.padShift}` : ''}${r.swizzle ? ', rows XOR-swizzled (i ^ ((i >> 4) & 31))' : ''}${r.staging ? ', staged coalesced load/store' : ''}${pass}`;
 }
 
 function printPass(r: WorkgroupFftRecipe, label: string, indent: string, stages: boolean): void {

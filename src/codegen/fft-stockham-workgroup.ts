@@ -147,7 +147,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   // 'split4' rows hold the half of the values one round exchanges.
   const rowN = exchange === 'split4' ? n / 2 : n;
   const paddedN = pass ? passRowStride(n) : staging ? n + 1 : exchange === 'none' ? 0 : padShift > 0 ? rowN + (rowN >> padShift) + 1 : rowN;
-  const pad = (e: string) => (padShift > 0 ? `pad(${e})` : e);
+  const pad = (e: string) => (padShift > 0 || recipe.swizzle ? `pad(${e})` : e);
   const SRC = variant.inPlace ? 'data' : 'src';
   const DST = variant.inPlace ? 'data' : 'dst';
   const io: FftKernelIo = variant.io ?? { load: 'complex', store: 'complex', realLength: 0 };
@@ -228,6 +228,8 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     'fn cmul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> { return vec2<f32>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }',
   );
   if (padShift > 0) out.push(`fn pad(i: u32) -> u32 { return i + (i >> ${padShift}u); }`);
+  // The swizzle permutes each aligned block of 32 values (rows are multiples of 32), so rows stay in place.
+  else if (recipe.swizzle) out.push('fn pad(i: u32) -> u32 { return i ^ ((i >> 4u) & 31u); }');
   if (r2cPost) out.push(R2C_OUT_WGSL);
 
   const body: string[] = [];
@@ -369,6 +371,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     B,
     exchange,
     padShift,
+    swizzle: recipe.swizzle ?? false,
     staging,
     pass: pass ?? null,
     twiddles: recipe.twiddles,
@@ -864,7 +867,7 @@ function columnCopy(
   lines.push(`  let lp = lid % ${B}u;`, `  let e0 = lid / ${B}u;`, `  let q = wg * ${B}u + lp;`);
   lines.push('  if (q < params.batch) {');
   lines.push(...passAddressing(recipe, 'q', '_c').map((l) => '    ' + l));
-  const pad = (e: string) => (recipe.padShift > 0 ? `pad(${e})` : e);
+  const pad = (e: string) => (recipe.padShift > 0 || recipe.swizzle ? `pad(${e})` : e);
   const guard = (i: number) => (exact ? '' : `if (e0 + ${i * L}u < ${n}u) `);
   if (dir === 'load') {
     for (let i = 0; i < count; i++) {
@@ -899,7 +902,7 @@ function rowStore(recipe: WorkgroupFftRecipe, rowStride: number): string[] {
   const { n, problemsPerWorkgroup: B, workgroupSize: W } = recipe;
   const count = Math.ceil((n * B) / W);
   const exact = count * W === n * B;
-  const pad = (e: string) => (recipe.padShift > 0 ? `pad(${e})` : e);
+  const pad = (e: string) => (recipe.padShift > 0 || recipe.swizzle ? `pad(${e})` : e);
   const lines: string[] = ['workgroupBarrier();'];
   for (let i = 0; i < count; i++) {
     lines.push('{');

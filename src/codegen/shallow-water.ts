@@ -69,6 +69,14 @@ export interface SweKernelOptions {
   rows: number;
   /** Halo structure: the same for the cfl kernel, whose tiles are then T × T·cflRows cells. Default 3. */
   cflRows: number;
+  /**
+   * Benchmark probes of the halo update kernel, which make its results wrong (never for simulations):
+   * 'l2' reads every cell from the first 2^18 cells (4 MiB of state, held by the L2 cache) and keeps all
+   * the arithmetic, so its time is the arithmetic's with little DRAM traffic; 'move' keeps the loads and
+   * stores and drops the arithmetic (each cell stores its own state plus a vanishing multiple of the
+   * neighbours it loaded), so its time is the data movement's. Default 'none'.
+   */
+  probe?: 'none' | 'l2' | 'move';
 }
 
 // Halo 16 is the default: on an H200 it was the fastest structure at every size (4096²: 0.90 ms a step
@@ -221,9 +229,11 @@ function updateCompute(pair: boolean): string {
     let r = desingFactor(h);
     let ux = qx * r;
     let uy = qy * r;
-    let f = 1.0 + dt * P.fric * sqrt(ux * ux + uy * uy) / pow(h, 4.0 / 3.0);
-    qx = qx / f;
-    qy = qy / f;
+    // h^(−4/3) as exp2(−4/3·log2 h) (what pow computes anyway) and one reciprocal for both components,
+    // instead of three divisions.
+    let rf = 1.0 / (1.0 + dt * P.fric * sqrt(ux * ux + uy * uy) * exp2(-1.33333333 * log2(h)));
+    qx = qx * rf;
+    qy = qy * rf;
   }`;
 }
 
@@ -264,6 +274,8 @@ function checkOptions(o: SweKernelOptions): void {
   if (!Number.isInteger(o.cflRows) || o.cflRows < 1 || o.cflRows > 8) throw new ArgumentError('cflRows', o.cflRows, 'an integer in 1..8');
   if (o.structure !== 'halo') checkStaged(o);
   if (o.structure === 'fused' && (o.tileX < 4 || o.tileY < 4)) throw new ArgumentError(o.tileX < 4 ? 'tileX' : 'tileY', Math.min(o.tileX, o.tileY), 'at least 4 for the fused structure (a ring around ≥ 2×2 owned cells)');
+  if (o.probe !== undefined && o.probe !== 'none' && o.probe !== 'l2' && o.probe !== 'move') throw new ArgumentError('probe', o.probe, "'none' | 'l2' | 'move'");
+  if ((o.probe ?? 'none') !== 'none' && o.structure !== 'halo') throw new ArgumentError('probe', o.probe, "'none' outside the halo structure");
   if (typeof o.depthPair !== 'boolean') throw new ArgumentError('depthPair', o.depthPair, 'true or false');
   if (!Number.isInteger(o.reduceSize) || o.reduceSize < 1 || (o.reduceSize & (o.reduceSize - 1)) !== 0) throw new ArgumentError('reduceSize', o.reduceSize, 'a power of two');
 }
@@ -290,8 +302,10 @@ export function sweUpdateKernel(options: SweKernelOptions = SWE_DEFAULT_KERNEL_O
  * for the branch, and the loads of one invocation then queue one memory latency after another.
  * Declares i{k} (the cells' indices), c{k}, r{k}, cB (stageFrom values) and, with the depth pair, lo{k}.
  */
-function haloColumn(T: number, K: number, pair: boolean) {
+function haloColumn(T: number, K: number, pair: boolean, probe: SweKernelOptions['probe'] = 'none') {
   const ks = Array.from({ length: K }, (_, k) => k);
+  // The 'l2' probe reads from the first 2^18 cells only (see SweKernelOptions.probe).
+  const at = (i: string) => (probe === 'l2' ? `(${i} & 0x3ffffu)` : i);
   // The invocation's place: li in the workgroup, gx its column, gy0 its first cell row (tiles of
   // T × T·K cells start one cell before the cells they own).
   const prologue = `let li = lid.y * ${T}u + lid.x;
@@ -301,8 +315,8 @@ function haloColumn(T: number, K: number, pair: boolean) {
   const loads = [
     ...ks.map((k) => `let i${k} = slotIndex(gx, gy0 + ${k}); let iR${k} = slotIndex(gx + 1, gy0 + ${k});`),
     `let iB = slotIndex(gx, gy0 + ${K});`,
-    ...ks.map((k) => `let w${k} = Win[i${k}]; let wR${k} = Win[iR${k}]; let H${k} = Hb[i${k}]; let HR${k} = Hb[iR${k}];${pair ? ` let lo${k} = HloIn[i${k}];` : ''}`),
-    'let wB = Win[iB]; let HB = Hb[iB];',
+    ...ks.map((k) => `let w${k} = Win[${at(`i${k}`)}]; let wR${k} = Win[${at(`iR${k}`)}]; let H${k} = Hb[${at(`i${k}`)}]; let HR${k} = Hb[${at(`iR${k}`)}];${pair ? ` let lo${k} = HloIn[${at(`i${k}`)}];` : ''}`),
+    `let wB = Win[${at('iB')}]; let HB = Hb[${at('iB')}];`,
   ].join('\n  ');
   const stage = [
     ...ks.map((k) => `let c${k} = stageFrom(w${k}, H${k}, gx, gy0 + ${k}, tideZ); let r${k} = stageFrom(wR${k}, HR${k}, gx + 1, gy0 + ${k}, tideZ);`),
@@ -445,7 +459,8 @@ function sweUpdateHalo(options: SweKernelOptions): KernelSource {
   const T = options.tile;
   const K = options.rows;
   const pair = options.depthPair;
-  const col = haloColumn(T, K, pair);
+  const probe = options.probe ?? 'none';
+  const col = haloColumn(T, K, pair, probe);
   const { ks, row } = col;
   const zero = 'array<vec4<f32>, 2>(vec4<f32>(0.0), vec4<f32>(0.0))';
   const xEdges = ks.map((k) => `var ex${k} = ${zero};
@@ -462,6 +477,22 @@ function sweUpdateHalo(options: SweKernelOptions): KernelSource {
     ${updateTail(pair)}
   }`).join('\n  ');
   const copies = ks.map((k) => `if (${col.owned(k)}) { let i = u32(gy0 + ${k}) * P.nx + u32(gx); ${copyCell(pair)} }`).join('\n    ');
+  // The 'move' probe: the same loads and stores, no arithmetic (every loaded value reaches a store).
+  const moves = ks.map((k) => `if (${col.owned(k)}) {
+    Wout[i${k}] = w${k} + 1e-30 * (wR${k} + ${k < K - 1 ? `w${k + 1}` : 'wB'} + vec4<f32>(H${k} + HR${k}${k === K - 1 ? ' + HB' : ''}));${pair ? ` HloOut[i${k}] = lo${k};` : ''}
+  }`).join('\n  ');
+  const body = probe === 'move'
+    ? moves
+    : `// Start time of this step, for the tide.
+  let tideZ = tideAt((sim.tHi - dt) + sim.tLo);
+  let capX = P.dx / (4.0 * dt);
+  let capY = P.dy / (4.0 * dt);
+  ${col.stage}
+  ${xEdges}
+  ${yEdges}
+  flD[li] = ey${K - 1}[1];
+  workgroupBarrier();
+  ${updates}`;
   const wgsl = `${PARAMS}${bindings('update', pair)}${EDGE}${STAGED}
 var<workgroup> flR: array<vec4<f32>, ${T * T * K}>;
 var<workgroup> flD: array<vec4<f32>, ${T * T}>;
@@ -476,19 +507,11 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     return;
   }
   ${col.loads}
-  // Start time of this step, for the tide.
-  let tideZ = tideAt((sim.tHi - dt) + sim.tLo);
-  let capX = P.dx / (4.0 * dt);
-  let capY = P.dy / (4.0 * dt);
-  ${col.stage}
-  ${xEdges}
-  ${yEdges}
-  flD[li] = ey${K - 1}[1];
-  workgroupBarrier();
-  ${updates}
+  ${body}
 }
 `;
-  return { name: `swe-update-${T}${K > 1 ? `x${K}` : ''}${pair ? '-pair' : ''}`, key: stableKey({ kernel: 'swe-update', v: 6, tile: T, rows: K, pair }), wgsl, entryPoint: 'main' };
+  const tag = probe === 'none' ? '' : `-probe-${probe}`;
+  return { name: `swe-update-${T}${K > 1 ? `x${K}` : ''}${pair ? '-pair' : ''}${tag}`, key: stableKey({ kernel: 'swe-update', v: 7, tile: T, rows: K, pair, probe }), wgsl, entryPoint: 'main' };
 }
 
 /**
@@ -571,13 +594,15 @@ fn sEdgeFlux(a: SCell, b: SCell, cap: f32) -> array<vec4<f32>, 2> {
   let un = (sqi * uin + sqj * ujn) * rs;
   let ut = (sqi * uit + sqj * ujt) * rs;
   let C = (sqi * Ci + sqj * Cj) * rs;
-  let c = sqrt(g * ht);
+  // c and 1/(2c) from one reciprocal square root instead of a square root and a division.
+  let rc = inverseSqrt(g * ht);
+  let c = g * ht * rc;
   let dzeta = (hj - hi) - (b.H - a.H);
   let v0 = b.qn - a.qn;
   let v1 = b.qn * ujn - a.qn * uin + g * ht * dzeta;
   let v2 = b.qn * ujt - a.qn * uit;
   let v3 = b.qn * Cj - a.qn * Ci;
-  let inv2c = 0.5 / c;
+  let inv2c = 0.5 * rc;
   let a1 = ((un + c) * v0 - v1) * inv2c;
   let a2 = (v1 - (un - c) * v0) * inv2c;
   let a3 = v2 - ut * v0;
@@ -848,7 +873,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 }
 `;
   const kind = fused ? 'fused' : 'staged';
-  return { name: `swe-update-${kind}-${W}x${H}${pair ? '-pair' : ''}`, key: stableKey({ kernel: `swe-update-${kind}`, v: 1, W, H, pair }), wgsl, entryPoint: 'main' };
+  return { name: `swe-update-${kind}-${W}x${H}${pair ? '-pair' : ''}`, key: stableKey({ kernel: `swe-update-${kind}`, v: 2, W, H, pair }), wgsl, entryPoint: 'main' };
 }
 
 /** The gather of the update kernels: a_x and a_y of cell li from its four edges' halves. */

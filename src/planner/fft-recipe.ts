@@ -43,6 +43,11 @@ export interface WorkgroupFftRecipe {
   exchange: 'none' | 'complex' | 'split' | 'split4';
   /** Workgroup-memory index i is stored at i + (i >> padShift) against bank conflicts; 0 = no padding. */
   padShift: number;
+  /**
+   * Unpadded rows whose index i is stored at i ^ ((i >> 4) & 31) instead (padShift 0): the XOR form of the
+   * padding's bank spread, with no extra workgroup memory (see WorkgroupPlanOptions.swizzle).
+   */
+  swizzle?: boolean;
   /** Workgroup memory the kernel declares, in bytes. */
   workgroupBytes: number;
   /** 'table': each twiddle read from a float64-accurate table; 'recurrence': one read, then powers. */

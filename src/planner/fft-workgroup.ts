@@ -45,6 +45,14 @@ export interface WorkgroupPlanOptions {
   /** Force padding on/off. */
   padding?: boolean;
   /**
+   * Single-workgroup transforms with an exchange: unpadded rows with XOR-swizzled indices (i ^ ((i >> 4) & 31))
+   * instead of padded ones, where rows are a multiple of 32 values. The same spread over the banks in
+   * 1/16 less workgroup memory, which matters because an SM keeps at most 48 KiB of workgroup memory
+   * resident on the NVIDIA driver (bench/occupancy-probe.ts): 4096 points' padded split rows (17412 B) leave
+   * 2 workgroups an SM, unpadded ones (16384 B) 3.
+   */
+  swizzle?: boolean;
+  /**
    * Single-stage transforms (one invocation per problem) read and write global memory through workgroup
    * memory so that neighbouring invocations touch neighbouring addresses (default: on).
    */
@@ -356,7 +364,13 @@ export function planWorkgroupFft(
     pad = true;
     elemBytes = 8;
   }
-  const rowStride = pass ? passRowStride(n) : padded(exchange === 'split4' ? n / 2 : n, pad);
+  const rowN = exchange === 'split4' ? n / 2 : n;
+  // Swizzled rows by default from 4096 values a row: on an H200 C2C 4096 0.634 → 0.554 ms (3 workgroups an SM
+  // instead of 2), 8192 0.818 → 0.776, R2C / DCT-II / DHT 8192 and 16384 (half-lengths 4096 and 8192) 4–13%
+  // faster; from 64 to 2048 values no better (±3%) and 32 slower (bench/results/2026-11-24-h200-sweep55).
+  const swizzle = (options.swizzle ?? (options.padding === undefined && rowN >= 4096)) && !pass && !staging && exchange !== 'none' && rowN % 32 === 0;
+  if (swizzle) pad = false;
+  const rowStride = pass ? passRowStride(n) : padded(rowN, pad);
   let b = Math.max(pass ? options.minColumns ?? 4 : 1, Math.floor(target / l));
   if (elemBytes > 0) b = Math.min(b, Math.floor(storage / (rowStride * elemBytes)));
   if (pass && b < (options.minColumns ?? 4)) {
@@ -380,6 +394,7 @@ export function planWorkgroupFft(
     workgroupSize: l * b,
     exchange,
     padShift: pad ? padShift : 0,
+    ...(swizzle ? { swizzle: true } : {}),
     workgroupBytes: staging ? 8 * b * (n + 1) : elemBytes * b * rowStride,
     // One table read per butterfly and powers by multiplication: table reads were the bottleneck of
     // large n (4096: 0.41 → 0.63 of copy bandwidth on an H200), at ~2× the (still tiny) rounding error.

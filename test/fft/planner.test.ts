@@ -65,6 +65,26 @@ test('largest single-workgroup FFT follows the device limits', () => {
   assert.throws(() => planWorkgroupFft(256, 1, H200, { exchange: 'split4' }), ArgumentError);
 });
 
+test('rows of 4096 values or more are XOR-swizzled instead of padded (one more workgroup an SM on the H200)', () => {
+  const r4096 = planWorkgroupFft(4096, 1, H200);
+  assert.equal(r4096.exchange, 'split');
+  assert.equal(r4096.swizzle, true);
+  assert.equal(r4096.padShift, 0);
+  assert.equal(r4096.workgroupBytes, 4096 * 4); // 3 × 16 KiB fit the 48 KiB an SM holds; padded rows (17412 B) 2
+  assert.equal(planWorkgroupFft(8192, 1, H200).swizzle, true);
+  // Below 4096 the padding stays (no faster swizzled), and explicit options win.
+  const r2048 = planWorkgroupFft(2048, 1, H200);
+  assert.equal(r2048.swizzle, undefined);
+  assert.equal(r2048.padShift, 4);
+  assert.equal(planWorkgroupFft(4096, 1, H200, { padding: true }).swizzle, undefined);
+  assert.equal(planWorkgroupFft(4096, 1, H200, { swizzle: false }).padShift, 4);
+  assert.equal(planWorkgroupFft(256, 1, H200, { swizzle: true }).swizzle, true);
+  // Rows that are not a multiple of 32 values cannot be swizzled (the XOR permutes aligned blocks of 32).
+  assert.equal(planWorkgroupFft(1000, 1, H200, { swizzle: true }).swizzle, undefined);
+  // Multi-pass kernels keep their padded rows.
+  assert.equal(planWorkgroupFft(256, 64, H200, { swizzle: true, pass: { total: 65536, stride: 256 } }).swizzle, undefined);
+});
+
 test('planner errors name the problem', () => {
   assert.throws(() => planWorkgroupFft(0, 1, H200), ArgumentError);
   assert.throws(() => planWorkgroupFft(2.5, 1, H200), ArgumentError);

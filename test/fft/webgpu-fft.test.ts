@@ -169,6 +169,35 @@ test("single workgroup with the 'split4' exchange (each part in two half-workgro
   assert.ok(strided <= bound(n), `strided: ${strided}`);
 });
 
+test('single workgroup with XOR-swizzled rows, every exchange, against float64', async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  const { planWorkgroupFft } = await import('../../src/planner/fft-workgroup.js');
+  // The default from 4096 values a row, forced here on shorter rows and on each exchange; 8192 and 4096
+  // (split4: rows of n/2) are swizzled by default.
+  const cases: [number, number, WorkgroupPlanOptions][] = [
+    [64, 5, { swizzle: true, exchange: 'complex' }],
+    [256, 3, { swizzle: true }],
+    [1024, 4, { swizzle: true, exchange: 'complex' }],
+    [2048, 3, { swizzle: true, exchange: 'split4' }],
+    [4096, 3, {}],
+    [8192, 3, {}],
+    [8192, 3, { exchange: 'split4' }],
+  ];
+  for (const [n, batch, plan] of cases) {
+    const recipe = planWorkgroupFft(n, batch, ctx.limits, plan);
+    assert.equal(recipe.swizzle, true, `n=${n} ${JSON.stringify(plan)}: not swizzled`);
+    assert.equal(recipe.padShift, 0);
+    for (const direction of ['forward', 'inverse'] as const) {
+      const err = await compare(ctx, { n, batch, direction }, 3 * n + batch, { plan });
+      assert.ok(err <= bound(n), `n=${n} batch=${batch} ${direction} ${JSON.stringify(plan)}: ${err}`);
+    }
+  }
+  const n = 4096;
+  const strided = await compare(ctx, { n, batch: 3, input: { offset: 5, stride: 3, dist: 3 * n + 2 }, output: { offset: 2, stride: 2, dist: 2 * n + 7 } }, 13);
+  assert.ok(strided <= bound(n), `strided: ${strided}`);
+});
+
 test('multi-pass first pass storing along rows through workgroup memory', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
