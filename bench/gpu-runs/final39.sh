@@ -4,11 +4,11 @@
 # anchors twice: as before (one untimed call, then the timed repetitions) and warmed up for 300 ms like ours
 # (bench/common.ts) — the kit's anchor_cufft.py patched here into .gpu/anchor_cufft_warm.py, and
 # bench/cufft_extra.py --warm-ms 300. Needs .gpu/bench-fft.mjs, .gpu/bench-fft-old.mjs, .gpu/anchor_cufft.py,
-# .gpu/cufft_extra.py. Writes $OUT/final39.tgz.
+# .gpu/cufft_extra.py. Writes $OUT/${RUN:-final39}.tgz (RUN names a later run of the same script, see final40.sh).
 set -u
 : "${OUT:?set OUT to the output folder}"
 R=$(mktemp -d)
-trap 'tar czf "$OUT/final39.tgz" -C "$R" .' EXIT
+trap 'tar czf "$OUT/${RUN:-final39}.tgz" -C "$R" .' EXIT
 T() { timeout "$@"; }
 q() { grep -v -e Warning -e '^ *at ' -e '^$' -e '^#' -e BackendVk; }
 s() { awk '{print $1, $(NF-4)}' | tail -n +3 | tr '\n' ' '; echo; }

@@ -147,7 +147,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   // 'split4' rows hold the half of the values one round exchanges.
   const rowN = exchange === 'split4' ? n / 2 : n;
   const paddedN = pass ? passRowStride(n) : staging ? n + 1 : exchange === 'none' ? 0 : padShift > 0 ? rowN + (rowN >> padShift) + 1 : rowN;
-  const pad = (e: string) => (padShift > 0 || recipe.swizzle ? `pad(${e})` : e);
+  const pad = padIndex(recipe);
   const SRC = variant.inPlace ? 'data' : 'src';
   const DST = variant.inPlace ? 'data' : 'dst';
   const io: FftKernelIo = variant.io ?? { load: 'complex', store: 'complex', realLength: 0 };
@@ -867,7 +867,7 @@ function columnCopy(
   lines.push(`  let lp = lid % ${B}u;`, `  let e0 = lid / ${B}u;`, `  let q = wg * ${B}u + lp;`);
   lines.push('  if (q < params.batch) {');
   lines.push(...passAddressing(recipe, 'q', '_c').map((l) => '    ' + l));
-  const pad = (e: string) => (recipe.padShift > 0 || recipe.swizzle ? `pad(${e})` : e);
+  const pad = padIndex(recipe);
   const guard = (i: number) => (exact ? '' : `if (e0 + ${i * L}u < ${n}u) `);
   if (dir === 'load') {
     for (let i = 0; i < count; i++) {
@@ -902,7 +902,7 @@ function rowStore(recipe: WorkgroupFftRecipe, rowStride: number): string[] {
   const { n, problemsPerWorkgroup: B, workgroupSize: W } = recipe;
   const count = Math.ceil((n * B) / W);
   const exact = count * W === n * B;
-  const pad = (e: string) => (recipe.padShift > 0 || recipe.swizzle ? `pad(${e})` : e);
+  const pad = padIndex(recipe);
   const lines: string[] = ['workgroupBarrier();'];
   for (let i = 0; i < count; i++) {
     lines.push('{');
@@ -968,6 +968,11 @@ function stagedCopy(recipe: WorkgroupFftRecipe, rowStride: number, dir: 'load' |
   }
   void buf;
   return lines;
+}
+
+/** A workgroup-memory index through the kernel's pad() (padding or swizzle, declared once per kernel), or as is. */
+function padIndex(recipe: WorkgroupFftRecipe): (e: string) => string {
+  return (e) => (recipe.padShift > 0 || recipe.swizzle ? `pad(${e})` : e);
 }
 
 function writeIndex(j: string, k: number, ns: number, r: number, nb: number): string {
