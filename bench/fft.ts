@@ -61,6 +61,8 @@ const planOptions = {
   ...(args.firstCols ? { firstPassColumns: Number(args.firstCols) } : {}),
   ...(args.padding ? { padding: args.padding !== 'false' } : {}),
   ...(args.swizzle ? { swizzle: args.swizzle !== 'false' } : {}),
+  ...(args.passLayout ? { passLayout: args.passLayout as 'padded' | 'swizzled' } : {}),
+  ...(args.lastPassLayout ? { lastPassLayout: args.lastPassLayout as 'padded' | 'swizzled' } : {}),
   ...(args.passStore ? { passStore: args.passStore as 'direct' | 'rows' } : {}),
 };
 const variant = args.label ?? 'default';

@@ -16,7 +16,7 @@ import type { WorkgroupFftRecipe } from '../planner/fft-recipe.js';
 import type { FftDirection } from '../planner/fft-problem.js';
 import { stableKey } from '../backends/webgpu/pipelines.js';
 import { dftEmitter, emitDft, f32 } from './dft-small.js';
-import { passRowStride } from '../planner/fft-workgroup.js';
+import { passRowStride } from '../planner/row-layout.js';
 import { unitRoot } from '../planner/twiddles.js';
 
 export interface FftKernelSource {
@@ -146,7 +146,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   // Staged rows are n+1 long: an odd stride in complex elements spreads a warp's rows over the banks.
   // 'split4' rows hold the half of the values one round exchanges.
   const rowN = exchange === 'split4' ? n / 2 : n;
-  const paddedN = pass ? passRowStride(n) : staging ? n + 1 : exchange === 'none' ? 0 : padShift > 0 ? rowN + (rowN >> padShift) + 1 : rowN;
+  const paddedN = pass ? (recipe.swizzle ? n : passRowStride(n)) : staging ? n + 1 : exchange === 'none' ? 0 : padShift > 0 ? rowN + (rowN >> padShift) + 1 : rowN;
   const pad = padIndex(recipe);
   const SRC = variant.inPlace ? 'data' : 'src';
   const DST = variant.inPlace ? 'data' : 'dst';
@@ -228,8 +228,11 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     'fn cmul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> { return vec2<f32>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }',
   );
   if (padShift > 0) out.push(`fn pad(i: u32) -> u32 { return i + (i >> ${padShift}u); }`);
-  // The swizzle permutes each aligned block of 32 values (rows are multiples of 32), so rows stay in place.
-  else if (recipe.swizzle) out.push('fn pad(i: u32) -> u32 { return i ^ ((i >> 4u) & 31u); }');
+  // The swizzle permutes each aligned block of 32 values (rows are multiples of 32), so rows stay in place;
+  // pass kernels also rotate row r's blocks by r·swizzleRotate banks (see planner/row-layout.ts).
+  else if (recipe.swizzle && recipe.swizzleRotate) {
+    out.push(`fn pad(i: u32, r: u32) -> u32 { let s = i ^ ((i >> ${recipe.swizzleShift ?? 4}u) & 31u); return (s & ~31u) | ((s + r * ${recipe.swizzleRotate}u) & 31u); }`);
+  } else if (recipe.swizzle) out.push(`fn pad(i: u32) -> u32 { return i ^ ((i >> ${recipe.swizzleShift ?? 4}u) & 31u); }`);
   if (r2cPost) out.push(R2C_OUT_WGSL);
 
   const body: string[] = [];
@@ -568,7 +571,7 @@ function r2cPassParts(recipe: WorkgroupFftRecipe, scale: number, quarterN: numbe
 }
 
 /** The R2C post-processing of a fused last pass: output k = j + e·Ns from z_k and its mirror. */
-function r2cPassPost(recipe: WorkgroupFftRecipe, rowStride: number, pad: (e: string) => string, scale: number, quarterN = 0, split = false): string[] {
+function r2cPassPost(recipe: WorkgroupFftRecipe, rowStride: number, pad: PadFn, scale: number, quarterN = 0, split = false): string[] {
   if (split) return r2cPassPostSplit(recipe, rowStride, pad, scale, quarterN);
   const { invocationsPerProblem: L } = recipe;
   const ns = recipe.pass!.stride;
@@ -583,7 +586,7 @@ function r2cPassPost(recipe: WorkgroupFftRecipe, rowStride: number, pad: (e: str
       `  let k = pj + e * ${ns}u;`,
       ...P.mirror('e', 'ps', 'pe', '  '),
       `  let a = sh[sbase + ${pad('e')}];`,
-      `  let y = sh[ps * ${rowStride}u + ${pad('pe')}];`,
+      `  let y = sh[ps * ${rowStride}u + ${pad('pe', 'ps')}];`,
       ...P.outputs(i, 'a', 'y', `w${i}`),
       '}',
     );
@@ -596,7 +599,7 @@ function r2cPassPost(recipe: WorkgroupFftRecipe, rowStride: number, pad: (e: str
  * memory one component at a time (rows of f32, half the memory of vec2 rows, so more workgroups stay
  * resident); each invocation gathers z_k and its mirror for its outputs in the two rounds, then writes them.
  */
-function r2cPassPostSplit(recipe: WorkgroupFftRecipe, rowStride: number, pad: (e: string) => string, scale: number, quarterN: number): string[] {
+function r2cPassPostSplit(recipe: WorkgroupFftRecipe, rowStride: number, pad: PadFn, scale: number, quarterN: number): string[] {
   const { invocationsPerProblem: L } = recipe;
   const ns = recipe.pass!.stride;
   const P = r2cPassParts(recipe, scale, quarterN);
@@ -608,7 +611,7 @@ function r2cPassPostSplit(recipe: WorkgroupFftRecipe, rowStride: number, pad: (e
     // Every invocation has finished reading workgroup memory (the last exchange or the previous round).
     lines.push('workgroupBarrier();', ...lastStageWrites(recipe, pad, `.${comp}`), 'workgroupBarrier();');
     for (let i = 0; i < P.count; i++) {
-      lines.push(`if (${P.guard(i)}) { pa${i}.${comp} = sh[sbase + ${pad(`e${i}`)}]; pb${i}.${comp} = sh[ps${i} * ${rowStride}u + ${pad(`pe${i}`)}]; }`);
+      lines.push(`if (${P.guard(i)}) { pa${i}.${comp} = sh[sbase + ${pad(`e${i}`)}]; pb${i}.${comp} = sh[ps${i} * ${rowStride}u + ${pad(`pe${i}`, `ps${i}`)}]; }`);
     }
   }
   // The twiddles are formed inline in each output's block, to keep registers for the gathered pairs.
@@ -620,7 +623,7 @@ function r2cPassPostSplit(recipe: WorkgroupFftRecipe, rowStride: number, pad: (e
 }
 
 /** The last stage's values (component comp, '' for vec2) written into the row in natural order. */
-function lastStageWrites(recipe: WorkgroupFftRecipe, pad: (e: string) => string, comp: string): string[] {
+function lastStageWrites(recipe: WorkgroupFftRecipe, pad: PadFn, comp: string): string[] {
   const { n, stages, invocationsPerProblem: L } = recipe;
   const st = stages[stages.length - 1];
   const nb = n / st.radix;
@@ -707,7 +710,7 @@ function r2cPostPaired(recipe: WorkgroupFftRecipe, scale: number, stagedRow = 0)
  * the imaginary parts, and writes y_k. Half the workgroup memory of a complex row, so larger N stay in one
  * workgroup and more workgroups stay resident.
  */
-function r2cPostSplit(recipe: WorkgroupFftRecipe, pad: (e: string) => string, scale: number): string[] {
+function r2cPostSplit(recipe: WorkgroupFftRecipe, pad: PadFn, scale: number): string[] {
   const { n: M, invocationsPerProblem: L } = recipe;
   // An invocation takes the pairs (k, M − k), k ≤ M/2, and writes both outputs: half the registers of
   // gathering both partners for every k (those spilled at M = 8192), and each z read once per round.
@@ -752,7 +755,7 @@ function r2cPostSplit(recipe: WorkgroupFftRecipe, pad: (e: string) => string, sc
  * R2C post-processing inside the workgroup: the row holds z (natural order); output k = 0 … M pairs z_k
  * with z̄_{M−k} (indices mod M), so the N/2+1 outputs are written straight from workgroup memory.
  */
-function r2cPostCode(recipe: WorkgroupFftRecipe, rowStride: number, staging: boolean, pad: (e: string) => string, scale: number, stagedOut = false): string[] {
+function r2cPostCode(recipe: WorkgroupFftRecipe, rowStride: number, staging: boolean, pad: PadFn, scale: number, stagedOut = false): string[] {
   const M = recipe.n;
   if (staging) {
     // One invocation owns a row: turn the pairs (k, M − k) into outputs in place (the row has M + 1
@@ -881,10 +884,10 @@ function columnCopy(
         lines.push(`    { let ex = (e0 + ${i * L}u) * jm_c; a${i} = cmul(a${i}, cmul(outer[ex % ${outer.lo}u], outer[${outer.lo}u + ex / ${outer.lo}u])); }`);
       }
     }
-    for (let i = 0; i < count; i++) lines.push(`    ${guard(i)}{ sh[lp * ${rowStride}u + ${pad(`e0 + ${i * L}u`)}] = a${i}; }`);
+    for (let i = 0; i < count; i++) lines.push(`    ${guard(i)}{ sh[lp * ${rowStride}u + ${pad(`e0 + ${i * L}u`, 'lp')}] = a${i}; }`);
   } else {
     for (let i = 0; i < count; i++) {
-      lines.push(`    ${guard(i)}{ st(out_base_c, ocol_c + (e0 + ${i * L}u) * ${ns}u, sh[lp * ${rowStride}u + ${pad(`e0 + ${i * L}u`)}]); }`);
+      lines.push(`    ${guard(i)}{ st(out_base_c, ocol_c + (e0 + ${i * L}u) * ${ns}u, sh[lp * ${rowStride}u + ${pad(`e0 + ${i * L}u`, 'lp')}]); }`);
     }
   }
   lines.push('  }', '}');
@@ -909,7 +912,7 @@ function rowStore(recipe: WorkgroupFftRecipe, rowStride: number): string[] {
     lines.push(`  let f = lid + ${i * W}u;`, `  let lp = f / ${n}u;`, `  let e = f % ${n}u;`, `  let q = wg * ${B}u + lp;`);
     lines.push(`  if (${exact ? '' : `f < ${n * B}u && `}q < params.batch) {`);
     lines.push(...passAddressing(recipe, 'q', '_r').map((l) => '    ' + l));
-    lines.push(`    st(out_base_r, ocol_r + e, sh[lp * ${rowStride}u + ${pad('e')}]);`);
+    lines.push(`    st(out_base_r, ocol_r + e, sh[lp * ${rowStride}u + ${pad('e', 'lp')}]);`);
     lines.push('  }', '}');
   }
   return lines;
@@ -970,8 +973,13 @@ function stagedCopy(recipe: WorkgroupFftRecipe, rowStride: number, dir: 'load' |
   return lines;
 }
 
-/** A workgroup-memory index through the kernel's pad() (padding or swizzle, declared once per kernel), or as is. */
-function padIndex(recipe: WorkgroupFftRecipe): (e: string) => string {
+/**
+ * In-row index e of workgroup row `row` (default: the invocation's own, local_problem) through the kernel's
+ * pad() (padding or swizzle, declared once per kernel), or as is. The caller adds the row's base.
+ */
+type PadFn = (e: string, row?: string) => string;
+function padIndex(recipe: WorkgroupFftRecipe): PadFn {
+  if (recipe.swizzle && recipe.swizzleRotate) return (e, row = 'local_problem') => `pad(${e}, ${row})`;
   return (e) => (recipe.padShift > 0 || recipe.swizzle ? `pad(${e})` : e);
 }
 
@@ -991,7 +999,7 @@ function swapBits0(t: string, p: number): string {
 function exchangeCode(
   recipe: WorkgroupFftRecipe,
   s: number,
-  pad: (e: string) => string,
+  pad: PadFn,
   stagedLoad: boolean,
   curBfly: (m: number) => string,
   nextBfly: (m: number) => string,

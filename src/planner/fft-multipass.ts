@@ -81,11 +81,12 @@ export function planMultiPass(
   // A long first pass where it saves a third pass. With radix-32 stages a first pass (contiguous row
   // stores) of 512 points took 0.64 ms and one of 1024 points 0.75, against ~0.6 for passes of ≤ 256 points,
   // while a later 512-point pass took 0.93 (H200, f32 rows, bench/results/2026-11-22-h200-sweep33, -sweep37):
-  // 2^17 = 512·256 1.42 → 1.23 ms, 2^18 = 1024·256 and 2^19 = 1024·512 (1.82 → 1.68) in two passes; 2^20
-  // = 1024·1024 lost to three. Other lengths: one first pass of up to longFirstMax (default 1024) points
+  // 2^17 = 512·256 1.42 → 1.23 ms, 2^18 = 1024·256 and 2^19 = 1024·512 (1.82 → 1.68) in two passes. 2^20
+  // = 1024·1024 lost to three with padded rows and wins with swizzled ones (1.76 → 1.62 ms, two alternating
+  // rounds, bench/results/2026-11-24-h200-sweep57), hence a later pass of up to 1024. Other lengths: one first pass of up to longFirstMax (default 1024) points
   // where two passes then suffice (5^7 = 625·125 instead of 125·25·25).
   let longFirst = false;
-  const maxRest = options.longFirstRest ?? 512;
+  const maxRest = options.longFirstRest ?? 1024;
   if (options.maxPassLength === undefined && lengths.length >= 3 && largest >= 512 && maxRest > 0) {
     if (isPowerOfTwo(n) && largest >= 1024) {
       // One pass fewer: the shortest first pass of 512 or 1024 points after which passes of ≤ 256 points
@@ -99,7 +100,8 @@ export function planMultiPass(
       // on an H200 it lost everywhere: C2C 2^19 = 2048·256 1.64 → 1.72 ms against 1024·512, 2^27 2.45 → 2.49,
       // R2C 2^20 in two passes 0.98 → 1.03 against three (bench/results/2026-11-24-h200-sweep46).
       const firsts = (options.longFirstMax ?? 1024) >= 2048 ? [512, 1024, 2048] : [512, 1024];
-      const withLongerRest = split(1024, Math.max(256, maxRest));
+      // (A later pass no longer than the device's longest.)
+      const withLongerRest = split(1024, Math.min(largest, Math.max(256, maxRest)));
       const found = firsts.map((a) => split(a, 256)).find(shorter) ?? (shorter(withLongerRest) ? withLongerRest : undefined);
       if (found) {
         lengths = found;
@@ -148,7 +150,10 @@ export function planMultiPass(
     const last = i === lengths.length - 1;
     const lastCols = last ? options.lastPassColumns ?? wideLast : undefined;
     const cols = lastCols ? { minColumns: lastCols } : i === 0 && firstColumns ? { minColumns: firstColumns } : {};
-    const ex = last && options.lastPassExchange ? { passExchange: options.lastPassExchange } : {};
+    const ex = {
+      ...(last && options.lastPassExchange ? { passExchange: options.lastPassExchange } : {}),
+      ...(last && options.lastPassLayout ? { passLayout: options.lastPassLayout } : {}),
+    };
     // Radix-32 stages for the long first pass only: a later 512-point pass in 32·16 instead of 8·8·8 made C2C
     // 2^19 = 1024·512 slower (1.64 → 1.67 ms) and 2^27 no faster (2.44 → 2.43; H200, three alternating rounds,
     // bench/results/2026-11-24-h200-sweep48), unlike the N-D column passes (see planWebGpuFft).

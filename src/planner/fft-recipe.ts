@@ -48,6 +48,12 @@ export interface WorkgroupFftRecipe {
    * padding's bank spread, with no extra workgroup memory (see WorkgroupPlanOptions.swizzle).
    */
   swizzle?: boolean;
+  /**
+   * Pass kernels' swizzled rows (see row-layout.ts): the XOR takes index bits from `swizzleShift` up (4 or
+   * 5), and row r's 32-value blocks rotate by r·swizzleRotate banks. Absent: shift 4, no rotation.
+   */
+  swizzleShift?: number;
+  swizzleRotate?: number;
   /** Workgroup memory the kernel declares, in bytes. */
   workgroupBytes: number;
   /** 'table': each twiddle read from a float64-accurate table; 'recurrence': one read, then powers. */

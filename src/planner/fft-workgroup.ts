@@ -17,6 +17,7 @@ import { ArgumentError, DeviceLimitError, UnsupportedError } from '../errors.js'
 import type { FftStage, WorkgroupFftRecipe } from './fft-recipe.js';
 import { stockhamOperatorString } from '../core/stockham.js';
 import { formatOperatorString } from '../core/operator-string.js';
+import { exchangeConflicts, passRowStride } from './row-layout.js';
 
 export interface WorkgroupPlanOptions {
   /** Largest radix done in registers (power of two, 2..64). */
@@ -53,6 +54,12 @@ export interface WorkgroupPlanOptions {
    */
   swizzle?: boolean;
   /**
+   * Multi-pass kernels' rows: 'swizzled' (default where the pass length is a multiple of 32: unpadded rows,
+   * each 32-value block XOR-swizzled and rotated by 32/B banks for column r, see row-layout.ts) or 'padded'
+   * (odd-length padded rows, the earlier layout; always for other lengths).
+   */
+  passLayout?: 'padded' | 'swizzled';
+  /**
    * Single-stage transforms (one invocation per problem) read and write global memory through workgroup
    * memory so that neighbouring invocations touch neighbouring addresses (default: on).
    */
@@ -77,7 +84,7 @@ export interface WorkgroupPlanOptions {
    */
   passExchange?: 'complex' | 'split';
   /**
-   * Multi-pass: the largest later pass the long-first-pass rule of planMultiPass may leave (default 512;
+   * Multi-pass: the largest later pass the long-first-pass rule of planMultiPass may leave (default 1024;
    * 0 turns the rule off). The fused R2C uses 256: its 512-point fused last pass was slower.
    */
   longFirstRest?: number;
@@ -89,6 +96,8 @@ export interface WorkgroupPlanOptions {
   longFirstMax?: number;
   /** Multi-pass: the last pass's passExchange (the fused R2C post-processing needs vec2 rows). */
   lastPassExchange?: 'complex' | 'split';
+  /** Multi-pass: the last pass's passLayout. */
+  lastPassLayout?: 'padded' | 'swizzled';
   /** Multi-pass: fewest columns per workgroup of the first pass (default minColumns; lastPassColumns wins for a single pass). */
   firstPassColumns?: number;
   /** Multi-pass, first pass (Ns = 1) with direct loads: store straight from registers or along rows. */
@@ -369,8 +378,11 @@ export function planWorkgroupFft(
   // instead of 2), 8192 0.818 → 0.776, R2C / DCT-II / DHT 8192 and 16384 (half-lengths 4096 and 8192) 4–13%
   // faster; from 64 to 2048 values no better (±3%) and 32 slower (bench/results/2026-11-24-h200-sweep55).
   const swizzle = (options.swizzle ?? (options.padding === undefined && rowN >= 4096)) && !pass && !staging && exchange !== 'none' && rowN % 32 === 0;
-  if (swizzle) pad = false;
-  const rowStride = pass ? passRowStride(n) : padded(rowN, pad);
+  // Pass kernels: swizzled rows rotated a column (see row-layout.ts) where rows are a multiple of 32 values;
+  // the model put the padded rows' exchanges at 2–3.5 wavefronts an access, these at 1–1.5.
+  const passSwizzle = !!pass && (options.passLayout ?? 'swizzled') === 'swizzled' && n % 32 === 0;
+  if (swizzle || passSwizzle) pad = false;
+  const rowStride = passSwizzle ? n : pass ? passRowStride(n) : padded(rowN, pad);
   let b = Math.max(pass ? options.minColumns ?? 4 : 1, Math.floor(target / l));
   if (elemBytes > 0) b = Math.min(b, Math.floor(storage / (rowStride * elemBytes)));
   if (pass && b < (options.minColumns ?? 4)) {
@@ -382,7 +394,7 @@ export function planWorkgroupFft(
   b = 2 ** Math.floor(Math.log2(Math.max(1, Math.min(b, nextPow2(batch)))));
   if (pass && pass.total % n !== 0) throw new ArgumentError('pass.total', pass.total, `a multiple of the pass length ${n}`);
 
-  return {
+  const recipe: WorkgroupFftRecipe = {
     algorithm: 'stockham-workgroup',
     n,
     radices,
@@ -414,6 +426,17 @@ export function planWorkgroupFft(
       : {}),
     bytesPerProblem: 16 * n,
   };
+  if (passSwizzle) {
+    // Column r's 32-value blocks rotate by 32/B banks, so a warp's B columns take disjoint bank ranges; the
+    // XOR's shift is the one the model rates best for this recipe's exchanges.
+    const rotate = 32 / Math.min(b, 32);
+    const at = (shift: number) => exchangeConflicts(recipe, { kind: 'swizzled', rowStride: n, shift, rotate });
+    // 4 unless another is strictly better: the stage writes j·R + k step R values a butterfly, which the XOR
+    // spreads best from bit log2 R (radix-8 first stages: 3).
+    const shift = [4, 5, 3].reduce((best, s) => (at(s) < at(best) - 1e-9 ? s : best));
+    Object.assign(recipe, { swizzle: true, swizzleShift: shift, swizzleRotate: rotate });
+  }
+  return recipe;
 }
 
 function passStore(pass: { stride: number; batchFastest?: boolean }, options: WorkgroupPlanOptions, exchange: string): 'direct' | 'column' | 'rows' {
@@ -422,12 +445,6 @@ function passStore(pass: { stride: number; batchFastest?: boolean }, options: Wo
   // Row stores stage vec2 rows and need plain contiguous output rows (not the batch-fastest N-D layout).
   const rowsOk = direct && exchange === 'complex' && !pass.batchFastest;
   return options.passStore === 'rows' && rowsOk ? 'rows' : 'direct';
-}
-
-/** Workgroup-memory row length of a multi-pass column: padded, and odd. */
-export function passRowStride(n: number): number {
-  const p = n + (n >> 4) + 1;
-  return p % 2 === 0 ? p + 1 : p;
 }
 
 function nextPow2(x: number): number {

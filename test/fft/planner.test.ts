@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { factorRadices, largestWorkgroupFft, pairedLastRadices, planWorkgroupFft } from '../../src/planner/fft-workgroup.js';
+import { exchangeConflicts, passRowLayout, passRowStride, rowAddress } from '../../src/planner/row-layout.js';
 import { executeFftRecipe } from '../../src/backends/cpu/fft-stockham.js';
 import { dftNaive } from '../../src/backends/cpu/dft-naive.js';
 import { fftProblem } from '../../src/planner/fft-problem.js';
@@ -81,8 +82,34 @@ test('rows of 4096 values or more are XOR-swizzled instead of padded (one more w
   assert.equal(planWorkgroupFft(256, 1, H200, { swizzle: true }).swizzle, true);
   // Rows that are not a multiple of 32 values cannot be swizzled (the XOR permutes aligned blocks of 32).
   assert.equal(planWorkgroupFft(1000, 1, H200, { swizzle: true }).swizzle, undefined);
-  // Multi-pass kernels keep their padded rows.
-  assert.equal(planWorkgroupFft(256, 64, H200, { swizzle: true, pass: { total: 65536, stride: 256 } }).swizzle, undefined);
+});
+
+test('multi-pass kernels: swizzled rows rotated a column, chosen by the bank-conflict model', () => {
+  // 8 columns of 256 points: unpadded rows, blocks rotated by 32/8 = 4 banks a column.
+  const r = planWorkgroupFft(256, 64, H200, { minColumns: 8, pass: { total: 65536, stride: 256 } });
+  assert.equal(r.problemsPerWorkgroup, 8);
+  assert.deepEqual([r.swizzle, r.swizzleShift, r.swizzleRotate, r.padShift], [true, 4, 4, 0]);
+  assert.equal(r.workgroupBytes, 8 * 256 * 4);
+  const padded = exchangeConflicts(r, { kind: 'padded', rowStride: passRowStride(256), padShift: 4 });
+  assert.equal(exchangeConflicts(r, passRowLayout(r)), 1); // one wavefront an access
+  assert.equal(padded, 3); // the odd-length padded rows: their columns share banks
+  // Radix-32 stages (writes j·32 + k step a block a butterfly) take the XOR from bit 5.
+  const long = planWorkgroupFft(1024, 64, H200, { maxRadix: 32, minColumns: 4, pass: { total: 65536, stride: 1 } });
+  assert.deepEqual([long.radices, long.swizzleShift, long.swizzleRotate, long.workgroupBytes], [[32, 32], 5, 8, 16384]);
+  assert.equal(exchangeConflicts(long, passRowLayout(long)), 1);
+  // passLayout 'padded' keeps the earlier rows; lengths that are not a multiple of 32 always do.
+  const old = planWorkgroupFft(256, 64, H200, { minColumns: 8, passLayout: 'padded', pass: { total: 65536, stride: 256 } });
+  assert.deepEqual([old.swizzle, old.padShift, old.workgroupBytes], [undefined, 4, 8 * passRowStride(256) * 4]);
+  assert.equal(planWorkgroupFft(243, 243, H200, { pass: { total: 243 * 243, stride: 243 } }).swizzle, undefined);
+  // Every layout is a permutation of the row: distinct addresses, all inside it.
+  for (const layout of [passRowLayout(r), passRowLayout(long), { kind: 'swizzled', rowStride: 128, shift: 4, rotate: 1 } as const]) {
+    const n = layout.rowStride;
+    for (const row of [0, 1, 5, 31]) {
+      const seen = new Set(Array.from({ length: n }, (_, i) => rowAddress(layout, row, i)));
+      assert.equal(seen.size, n);
+      for (const a of seen) assert.ok(a >= row * n && a < (row + 1) * n);
+    }
+  }
 });
 
 test('planner errors name the problem', () => {
@@ -170,7 +197,7 @@ test('pairedLastRadices: product n, radices ≤ maxRadix, an even number of last
   assert.deepEqual(planWorkgroupFft(1024, 64, limits, { maxRadix: 16, evenLastButterflies: true }).radices, planWorkgroupFft(1024, 64, limits, { maxRadix: 16 }).radices);
 });
 
-test('multi-pass defaults: split pass exchanges, a long first pass for 2^17 … 2^19, 16-column last pass from 2^20', async () => {
+test('multi-pass defaults: split pass exchanges, a long first pass for 2^17 … 2^20, 16-column last pass from 2^21', async () => {
   const { planMultiPass } = await import('../../src/planner/fft-multipass.js');
   const p17 = planMultiPass(1 << 17, 4, H200);
   assert.deepEqual(p17.lengths, [512, 256]);
@@ -180,7 +207,9 @@ test('multi-pass defaults: split pass exchanges, a long first pass for 2^17 … 
   assert.deepEqual(p18.lengths, [1024, 256]);
   assert.deepEqual(p18.passes[0].radices, [32, 32]);
   assert.deepEqual(planMultiPass(1 << 19, 4, H200).lengths, [1024, 512]);
-  assert.equal(planMultiPass(1 << 20, 4, H200).lengths.length, 3);
+  assert.deepEqual(planMultiPass(1 << 20, 4, H200).lengths, [1024, 1024]); // two passes with swizzled rows
+  assert.equal(planMultiPass(1 << 20, 4, H200, { longFirstRest: 512 }).lengths.length, 3);
+  assert.equal(planMultiPass(1 << 21, 4, H200).lengths.length, 3);
   // Four passes become three: 2^25 = 512·256·256, 2^26 = 1024·256·256, 2^27 = 1024·512·256.
   assert.deepEqual(planMultiPass(1 << 25, 4, H200).lengths, [512, 256, 256]);
   assert.deepEqual(planMultiPass(1 << 26, 4, H200).lengths, [1024, 256, 256]);
@@ -189,10 +218,11 @@ test('multi-pass defaults: split pass exchanges, a long first pass for 2^17 … 
   assert.equal(planMultiPass(1 << 24, 4, H200).lengths.length, 3);
   const last = (n: number) => planMultiPass(n, 4, H200).passes.at(-1)!.problemsPerWorkgroup;
   assert.equal(last(1 << 19), 8);
-  assert.equal(last(1 << 20), 16);
+  assert.equal(last(1 << 20), 8); // 16 columns of 1024 points do not fit
+  assert.equal(last(1 << 21), 16);
   assert.equal(last(1 << 24), 16);
   // An explicit choice wins; vec2 rows where asked for.
-  assert.equal(planMultiPass(1 << 20, 4, H200, { lastPassColumns: 8 }).passes.at(-1)!.problemsPerWorkgroup, 8);
+  assert.equal(planMultiPass(1 << 21, 4, H200, { lastPassColumns: 8 }).passes.at(-1)!.problemsPerWorkgroup, 8);
   assert.ok(planMultiPass(1 << 16, 4, H200, { passExchange: 'complex' }).passes.every((p) => p.exchange === 'complex'));
 });
 
@@ -201,7 +231,8 @@ test('multi-pass first pass: 4 columns unless its elements lie 8192 or more apar
   const first = (n: number) => planMultiPass(n, 4, H200).passes[0].problemsPerWorkgroup;
   assert.equal(first(1 << 16), 4); // 256-point first pass, elements 256 apart
   assert.equal(first(1 << 19), 4);
-  assert.equal(first(1 << 20), 8); // 128-point first pass, elements 8192 apart
+  assert.equal(first(1 << 20), 4); // long (1024-point) first pass
+  assert.equal(first(1 << 21), 8); // 128-point first pass, elements 16384 apart
   assert.equal(first(1 << 22), 8); // 256-point first pass, elements 16384 apart
   assert.equal(first(1 << 25), 4); // long (512-point) first pass
   // Batch-fastest passes (non-last axes of N-D arrays) take 16 columns.

@@ -199,7 +199,11 @@ export function planWebGpuFft(problem: FftProblem, limits: PlannerLimits, option
         // The long radix-32 first pass where the fused last pass stays ≤ 256 points: R2C 2^18 0.90 → 0.81
         // ms, 2^19 0.94 → 0.85, DHT 2^18 0.98 → 0.83; with a 512-point fused last pass (2^20) it lost
         // (0.97 → 1.02; bench/results/2026-11-22-h200-sweep38).
-        const fusedOptions = fuse ? { longFirstRest: 256, ...options } : options;
+        // The fused last pass keeps padded rows: swizzled ones (planner/row-layout.ts; the other passes use
+        // them) made it slower, R2C 2^15 … 2^27 3–8% and the DHT alike (H200, two alternating rounds: R2C 2^19
+        // 0.868 ms all swizzled, 0.861 all padded, 0.801 last pass padded; DHT 2^19 0.897 / 0.875 / 0.818;
+        // bench/results/2026-11-24-h200-sweep57).
+        const fusedOptions: WebGpuFftOptions = fuse ? { longFirstRest: 256, lastPassLayout: 'padded', ...options } : options;
         for (const columns of fuse && !options.lastPassColumns ? FUSED_R2C_COLUMNS : []) {
           try {
             wide = planFft(m, problem.batch, limits, { ...fusedOptions, lastPassColumns: columns });
