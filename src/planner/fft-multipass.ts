@@ -144,12 +144,18 @@ export function planMultiPass(
   // exchanges its workgroup memory stays small, and on an H200 it ran 0.64–0.77 → 0.57–0.67 ms for 2^20 …
   // 2^24 (C2C 2^21: 1.86 → 1.74 ms); below 2^20 it was no better (bench/results/2026-11-22-h200-sweep35).
   const wideLast = isPowerOfTwo(n) && n >= 1 << 20 && !batchFastest && lengths.length > 1 ? 16 : undefined;
+  // A later pass whose split rows in the default columns would hold more than 16 KiB, a third of the 48 KiB
+  // an SM keeps resident (bench/occupancy-probe.ts), takes 4 columns: the 1024-point second pass of 2^20
+  // (32 KiB in 8 columns: one workgroup an SM) ran 1.61 → 1.50 ms in 4 (H200, two alternating rounds,
+  // bench/results/2026-11-24-h200-final41-extra).
+  const narrowLater = (r: number): WorkgroupPlanOptions =>
+    isPowerOfTwo(n) && !batchFastest && options.minColumns === undefined && r * 4 * (opts.minColumns ?? 4) > 16384 ? { minColumns: 4 } : {};
   const passes: WorkgroupFftRecipe[] = [];
   let stride = 1;
   for (const [i, r] of lengths.entries()) {
     const last = i === lengths.length - 1;
     const lastCols = last ? options.lastPassColumns ?? wideLast : undefined;
-    const cols = lastCols ? { minColumns: lastCols } : i === 0 && firstColumns ? { minColumns: firstColumns } : {};
+    const cols = lastCols ? { minColumns: lastCols } : i === 0 && firstColumns ? { minColumns: firstColumns } : i > 0 ? narrowLater(r) : {};
     const ex = {
       ...(last && options.lastPassExchange ? { passExchange: options.lastPassExchange } : {}),
       ...(last && options.lastPassLayout ? { passLayout: options.lastPassLayout } : {}),
@@ -165,7 +171,7 @@ export function planMultiPass(
     } catch (e) {
       // The wide default only where it fits the device; an explicit lastPassColumns is the caller's.
       if (!(e instanceof DeviceLimitError) || options.lastPassColumns || !wideLast) throw e;
-      recipe = plan({});
+      recipe = plan(narrowLater(r));
     }
     passes.push(recipe);
     stride *= r;

@@ -218,7 +218,7 @@ test('multi-pass defaults: split pass exchanges, a long first pass for 2^17 … 
   assert.equal(planMultiPass(1 << 24, 4, H200).lengths.length, 3);
   const last = (n: number) => planMultiPass(n, 4, H200).passes.at(-1)!.problemsPerWorkgroup;
   assert.equal(last(1 << 19), 8);
-  assert.equal(last(1 << 20), 8); // 16 columns of 1024 points do not fit
+  assert.equal(last(1 << 20), 4); // a 1024-point later pass: 16 KiB in 4 columns (8 would hold 32 KiB)
   assert.equal(last(1 << 21), 16);
   assert.equal(last(1 << 24), 16);
   // An explicit choice wins; vec2 rows where asked for.
