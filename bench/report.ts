@@ -31,12 +31,12 @@ const conv = load(`${run}/conv.jsonl`);
 // An older run still quoted: final28.sh (the R2C repeats of the section on
 // timing variance), each with cuFFT and, as "previous kernels", commit 1565ad7 measured in the same run.
 const run28 = 'bench/results/2026-11-22-h200-final28';
-// Every FFT table (C2C, R2C, DCT-II, DHT, 2-D, other lengths) from one run, final40.sh: ours, commit fa92f6b
+// Every FFT table (C2C, R2C, DCT-II, DHT, 2-D, other lengths) from one run, final42.sh: ours, commit c2e6f89
 // as "previous kernels", and the anchors measured twice in that run, as before and warmed up for 300 ms like
 // ours; each case takes the faster of its two anchor readings (the anchors' own run-to-run spread). The
 // errors of sizes the tables' run does not check (N > 2^22) come from final32.sh and final35.sh, which checked
 // them against the float64 CPU transforms.
-const run39 = 'bench/results/2026-11-24-h200-final40';
+const run39 = 'bench/results/2026-11-24-h200-final42';
 const run32 = 'bench/results/2026-11-24-h200-final32';
 const run35 = 'bench/results/2026-11-24-h200-final35';
 /** The faster of two readings of each anchor case (matched by lib, kind, N and shape). */
@@ -186,7 +186,7 @@ All numbers come from the project's own bench scripts, run on the lent **${devic
 \`bench/results/\`; this page is generated from them by \`npx tsx bench/report.ts > BENCHMARKS.md\`.
 
 Commands (on the GPU machine, after \`../shared/gpu-kit/prepare.sh\` and bundling the bench with esbuild;
-the runs are \`bench/gpu-runs/final40.sh\` (every FFT table: C2C, R2C, DCT-II, DHT, 2-D, other lengths),
+the runs are \`bench/gpu-runs/final42.sh\` (every FFT table: C2C, R2C, DCT-II, DHT, 2-D, other lengths),
 \`final25.sh\` (EDM, convolution, sparse FFT), \`final30.sh\` (tridiagonal) and \`final16.sh\` (shallow water);
 the sweeps behind the choices are the other scripts there):
 
@@ -210,18 +210,24 @@ write of the data. Device-copy bandwidth measured by our vec4 copy kernel in the
 
 ${fftTable('c2c', 'c2c', 'cuFFT', c2c26)}
 
-From \`bench/gpu-runs/final40.sh\` (bench/results/2026-11-24-h200-final40, 2026-11-24), with cuFFT and the
-previous kernels (commit fa92f6b) in the same run. cuFFT was timed twice in that run, as before and warmed up
+From \`bench/gpu-runs/final42.sh\` (bench/results/2026-11-24-h200-final42, 2026-11-24), with cuFFT and the
+previous kernels (commit c2e6f89) in the same run. cuFFT was timed twice in that run, as before and warmed up
 for 300 ms like ours, and each size takes the faster reading (in final39 the two differed by up to 27%, in
 either direction: the anchor's own run-to-run spread, not its warm-up). What changed:
-- **Workgroup rows XOR-swizzled instead of padded** from 4096 values a row (\`swizzle\`, see the occupancy
-  probe below): C2C 4096 0.638 → 0.546 ms (0.82× → 0.96× cuFFT, now at the device-copy bandwidth) and 8192
-  0.819 → 0.775 (0.64× → 0.68×); the half-lengths 4096 and 8192 of R2C, DCT-II and DHT 8192 and 16384 (see
-  those sections), and the 4096-point rows of 2-D 4096² (1.90 → 1.79 ms). Index i of a row lives at
-  i ^ ((i >> 4) & 31): the same spread over the 32 banks as the padding's i + (i >> 4), in 1/16 less memory.
-  In …-sweep55, two alternating rounds, forced on every single-workgroup length: no better from 64 to 2048
-  values a row (±3%), 32 slower (0.52 → 0.60), so shorter rows keep the padding; multi-pass kernels keep
-  their padded rows too (not tried: their columns share a warp, which the XOR alone does not separate).
+- **Multi-pass kernels' rows swizzled and rotated a column instead of padded** (\`passLayout\`,
+  \`src/planner/row-layout.ts\`). A pass kernel interleaves its B columns across a warp, and its odd-length
+  padded rows put those columns on neighbouring banks: a model of the exchanges' accesses (\`butterfly plan\`
+  prints it) counts 2–3.5 wavefronts an access for them. Unpadded rows whose 32-value blocks are XOR-swizzled
+  (i ^ ((i >> s) & 31), s = 3, 4 or 5, whichever the model rates best for the pass's radices) and rotated by
+  32/B banks for column r count 1–1.25, in 1/16 less memory, so the 1024- and 512-point passes (16 KiB instead
+  of 17.4) keep 3 workgroups an SM instead of 2. C2C 2^18 1.39 → 1.27 ms, 2^19 1.64 → 1.37, 2^25 2.15 → 2.06,
+  2^27 2.46 → 2.22 (0.82× → 0.90× cuFFT); two alternating rounds in …-sweep56 measured the same. The fused R2C
+  last pass keeps padded rows: swizzled it lost 3–8% (…-sweep57, and in 16 columns either way, …-final41-extra).
+- **2^20 in two passes**, 1024·1024, which lost to three with padded rows, its second pass in 4 columns: a
+  later pass whose rows would hold more than 16 KiB in the default 8 columns takes 4, so that 3 workgroups fit
+  an SM. 1.78 → 1.50 ms (0.72× → 0.86× cuFFT; with 8 columns 1.61, …-final41-extra, two rounds).
+- Tried and not kept: 2^21 in two passes, 1024·2048: 1.81 ms in 4 columns (32 KiB), 3.10 in 2 (16-byte runs),
+  against 1.74 in three (…-sweep58, …-final42-extra).
 
 **Workgroup memory limits residency on this driver** (\`bench/occupancy-probe.ts\`, …-sweep53): every
 workgroup counts itself in on a global atomic, spins, and counts itself out; the peak over a dispatch of many
@@ -229,10 +235,19 @@ waves, divided by the 132 SMs, is how many workgroups an SM keeps resident. What
 1024 invocations) and register use, an SM held at most 48 KiB of workgroup memory: 11 workgroups of 4352 B,
 5 of 8704, 2 of 17408, 2 of 24576, 1 of 34816 (the hardware has 228 KiB; WebGPU offers no carve-out
 setting). Padded 4096-point rows (17412 B) therefore left 2 workgroups an SM, unpadded ones (16384 B) 3;
-unpadded rows with bank conflicts were already 5% faster (…-sweep54), swizzled ones 13%. 8192 (32 KiB) keeps
+unpadded rows with bank conflicts were already 5% faster (…-sweep54), swizzled ones 13% (final40, below). 8192 (32 KiB) keeps
 one workgroup an SM either way: its four-round \`split4\` exchange (16 KiB) was slower in every stage order,
 padded, unpadded or swizzled (0.99–1.20 ms, …-sweep54, -sweep55), and at 2^14 one workgroup an SM is all a
 whole 128 KiB problem can have.
+
+Earlier changes (final40, against commit fa92f6b):
+- **Workgroup rows XOR-swizzled instead of padded** in single-workgroup FFTs from 4096 values a row
+  (\`swizzle\`): C2C 4096 0.638 → 0.546 ms (0.82× → 0.96× cuFFT, now at the device-copy bandwidth) and 8192
+  0.819 → 0.775 (0.64× → 0.68×); the half-lengths 4096 and 8192 of R2C, DCT-II and DHT 8192 and 16384, and the
+  4096-point rows of 2-D 4096² (1.90 → 1.79 ms). Index i of a row lives at i ^ ((i >> 4) & 31): the same
+  spread over the 32 banks as the padding's i + (i >> 4), in 1/16 less memory. In …-sweep55, two alternating
+  rounds, forced on every single-workgroup length: no better from 64 to 2048 values a row (±3%), 32 slower
+  (0.52 → 0.60), so shorter rows keep the padding.
 
 Earlier changes (final39, against commit 9204918):
 - **8192 in radix-32 stages first, the remainder last** (32·32·8 instead of the balanced 32·16·16): 0.846 →
@@ -248,7 +263,8 @@ Earlier changes (final39, against commit 9204918):
   which checked them against the float64 CPU FFT (\`--checkMax 27\`; the times of such check runs are not
   used: the checks of the previous size, hundreds of MB through the host, slow the next one's timing).
 
-In final40 every size but 4096 and 8192 runs the same kernels in both columns (within 2%).
+In final42 the sizes up to 2^17 and 2^21 … 2^24 run kernels of the same speed in both columns (within 3%;
+2^17 1.23 → 1.19 ms).
 
 The benches now warm a plan up for at least 300 ms of GPU time before timing it. Timed right after its
 creation, a plan could run up to 3× slower for about 100 ms: four plans of R2C 2^26 made one after another in
@@ -277,9 +293,10 @@ bandwidth for N ≤ 32). 8192 stays single-pass at 0.70 of bandwidth: one workgr
 workgroup memory of the 48 KiB an SM holds, and 64 KiB of registers), so its loads, butterflies and exchanges
 hardly overlap. For 4096, one vec2 exchange round instead of two split ones (32 KiB, one workgroup an SM) took
 it from 0.63 to 0.87 ms (…-sweep51), four rounds (\`split4\`) to 0.90 (…-sweep35). Beyond
-one workgroup (N ≥ 16384) the multi-pass kernels need one pass more than cuFFT at 2^14, 2^20 and 2^21, because
-later passes longer than 256 points run slower than two short ones; from 2^22 on both take three passes, and
-ours run at 0.82–0.95× cuFFT: our passes average 0.63–0.81 ms over 2^27 elements, cuFFT's 0.55–0.68.
+one workgroup (N ≥ 16384) the multi-pass kernels need one pass more than cuFFT at 2^14 and 2^21 (a 2048-point
+pass holds 32 KiB of workgroup memory, one workgroup an SM; a whole 2^14 problem 64 KiB); from 2^22 on both
+take three passes, and ours run at 0.89–0.97× cuFFT: our passes average 0.62–0.74 ms over 2^27 elements,
+cuFFT's 0.55–0.67.
 
 **A fused two-pass kernel, probed and not built.** Instead of two dispatches, one workgroup could take a whole
 2^14 … 2^17-point problem through both passes, its intermediate going through a small scratch area in global
@@ -328,8 +345,10 @@ ${(() => {
   }));
 })()}
 
-From \`bench/gpu-runs/final40.sh\` (bench/results/2026-11-24-h200-final40, 2026-11-24), with cuFFT (the faster of
-its two readings) and, as previous kernels, commit fa92f6b, whose kernels for these lengths are the same. The
+From \`bench/gpu-runs/final42.sh\` (bench/results/2026-11-24-h200-final42, 2026-11-24), with cuFFT (the faster of
+its two readings) and, as previous kernels, commit c2e6f89. The swizzled and rotated rows of multi-pass kernels
+(C2C section) took 102400 = 320·320 (two passes of rows of 320 = 10·32 values) 1.58 → 1.44 ms (1.16× → 1.34×
+cuFFT); the other multi-pass lengths here have no pass that is a multiple of 32 values, or ran within 2%. The
 changes below were measured in \`final31.sh\` (bench/results/2026-11-24-h200-final31) against commit df5f793,
 each in one run; final31's readings of the current kernels agree with this table within 4%.
 1009 and 4099 are primes: Bluestein with L = 2048 / 8748, chirps fused into the passes. What changed, each
@@ -366,10 +385,14 @@ ${(() => {
   }));
 })()}
 
-From \`bench/gpu-runs/final40.sh\` (bench/results/2026-11-24-h200-final40, 2026-11-24), with cuFFT (the faster of
-its two readings) and the kernels of commit fa92f6b in the same run. What changed: the 4096-point rows of
-4096² are single-workgroup FFTs with swizzled rows (see C2C above): 1.90 → 1.79 ms (0.79× → 0.84× cuFFT);
-the other shapes run the same kernels in both columns. Earlier (final39, against commit 9204918): the column pass of the
+From \`bench/gpu-runs/final42.sh\` (bench/results/2026-11-24-h200-final42, 2026-11-24), with cuFFT (the faster of
+its two readings) and the kernels of commit c2e6f89 in the same run. What changed: the column passes' rows are
+swizzled and rotated a column (see C2C above; the bank-conflict model counts 4 and 3.5 wavefronts an access for
+the padded rows of 512²'s 32·16 and 2048²'s 16·16·8 column passes, 1 for the new ones): 512² 1.17 → 1.07 ms
+(0.93× → 1.02× cuFFT), 2048² 1.61 → 1.49 (0.89× → 0.96×); 4096²'s 64-point batch-fastest passes (XOR from bit
+3) 1.81 → 1.78, and padded against swizzled in two alternating rounds 1.79–1.80 against 1.76–1.77
+(…-final41-extra). Earlier (final40, against commit fa92f6b): the 4096-point rows of 4096² became
+single-workgroup FFTs with swizzled rows, 1.90 → 1.79 ms. Earlier (final39, against commit 9204918): the column pass of the
 non-last axis (one pass over blocks of neighbouring columns) in radix-32 stages where its length is a power of
 two of 512 points or more, with 8 columns a workgroup at 512 points: 512² 1.35 → 1.17 ms (0.81× → 0.93× cuFFT)
 and 1024² 1.40 → 1.28 (0.82× → 0.90×). Radix 32 alone, in three alternating rounds (…-sweep47): 1.34–1.35 →
@@ -383,10 +406,17 @@ batch-fastest multi-pass. Earlier (…-sweep36): the column passes take 8 column
 
 ${fftTable('r2c', 'r2c', 'cuFFT', r2c26)}
 
-From \`bench/gpu-runs/final40.sh\` (bench/results/2026-11-24-h200-final40, 2026-11-24): cuFFT (the faster of its
-two readings) and the previous kernels (commit fa92f6b) in the same run. What changed: the swizzled rows of the
-C2C section in the half-lengths 4096 and 8192: R2C 8192 0.356 → 0.318 ms (0.79× → 0.89× cuFFT) and 16384
-0.470 → 0.445 (0.74× → 0.79×); every other size runs the same kernels in both columns.
+From \`bench/gpu-runs/final42.sh\` (bench/results/2026-11-24-h200-final42, 2026-11-24): cuFFT (the faster of its
+two readings) and the previous kernels (commit c2e6f89) in the same run. What changed: the swizzled and rotated
+rows of the C2C section in every pass but the fused last one, which keeps padded rows (swizzled, R2C 2^15 …
+2^27 ran 3–8% slower; with only the last pass padded, 2^18 and 2^19 ran 0.815 / 0.861 → 0.792 / 0.801 ms,
+…-sweep57, two alternating rounds). In this run R2C 2^19 0.861 → 0.800 ms (0.99× → 1.09× cuFFT); the other
+sizes within 2.5%. Tried and not kept (…-sweep58): 2^20 and 2^21 in two passes with a fused 512- or 1024-point
+last pass: 2^20 with 8 swizzled columns 0.92 against 0.98 ms, but the DHT of that plan 1.09 against 0.99, and
+2^21 1.09–1.24 against 0.96.
+
+Earlier (final40, against commit fa92f6b): the swizzled rows of single-workgroup FFTs in the half-lengths 4096
+and 8192: R2C 8192 0.356 → 0.318 ms (0.79× → 0.89× cuFFT) and 16384 0.470 → 0.445 (0.74× → 0.79×).
 
 Earlier (final39, against commit 9204918): the long first pass of
 the C2C section for the half-lengths 2^25 and 2^26 (512·256·256 and 1024·256·256 with the fused last pass), R2C
@@ -433,7 +463,7 @@ Multi-pass R2C does its post-processing in its last pass: a workgroup takes 8 mi
 (…-sweep9: 2^15 0.86 against 0.99 ms, 2^27 1.61 against 1.77 with the separate kernel).
 
 Before the longer warm-up, the largest sizes seemed to vary between processes. Three short fresh processes
-each, alternating with the previous kernels (commit 1565ad7), in final28, ms (cuFFT from final40):
+each, alternating with the previous kernels (commit 1565ad7), in final28, ms (cuFFT from final42):
 
 ${(() => {
   const rep = ['new', 'old'].flatMap((b) => [1, 2, 3].flatMap((i) => load(`${run28}/repeat-r2c-${b}-${i}.jsonl`).filter((r) => r.lib === 'butterfly').map((r) => ({ ...r, b }))));
@@ -454,12 +484,15 @@ its creation can run up to 3× slower for about 100 ms, and timed again later it
 The anchor is the straightforward GPU pipeline: (DCT-II) a gather kernel for Makhoul's permutation, cuFFT
 R2C and a post-processing kernel; (DHT) cuFFT R2C and a post-processing kernel (CuPy RawKernels). Ours fuses
 the permutation and the post-processing into the FFT's own first and last passes; the paired last stage and
-the twiddle change above apply to both. Both tables are from \`bench/gpu-runs/final40.sh\`
-(bench/results/2026-11-24-h200-final40, 2026-11-24): ours, the anchor (the faster of its two readings), and as
-"previous kernels" commit fa92f6b, in one run. The swizzled rows of the C2C section took the half-lengths 4096
-and 8192: DCT-II 8192 0.425 → 0.367 ms (2.78× → 3.21×) and 16384 0.530 → 0.507 (2.38× → 2.48×), DHT 8192
-0.387 → 0.334 (1.52× → 1.76×) and 16384 0.475 → 0.458 (1.38× → 1.43×). Every other size runs the same kernels
-in both columns (their readings differ by up to 4%, the run's noise). Earlier (final39, against commit
+the twiddle change above apply to both. Both tables are from \`bench/gpu-runs/final42.sh\`
+(bench/results/2026-11-24-h200-final42, 2026-11-24): ours, the anchor (the faster of its two readings), and as
+"previous kernels" commit c2e6f89, in one run. The swizzled and rotated rows of the multi-pass kernels (C2C
+section; the fused last pass keeps padded rows, see R2C) took 2^16 … 2^19: DCT-II 0.772 / 0.828 / 0.852 / 0.891 →
+0.737 / 0.791 / 0.820 / 0.834 ms (1.95–2.10× → 2.06–2.19×), DHT 0.753 / 0.807 / 0.831 / 0.878 → 0.721 / 0.777 /
+0.802 / 0.818 (1.25–1.44× → 1.30–1.49×); the other sizes within 3%. Earlier (final40, against commit fa92f6b):
+the swizzled rows of single-workgroup FFTs took the half-lengths 4096 and 8192: DCT-II 8192 0.425 → 0.367 ms
+(2.78× → 3.21×) and 16384 0.530 → 0.507 (2.38× → 2.48×), DHT 8192 0.387 → 0.334 (1.52× → 1.76×) and 16384
+0.475 → 0.458 (1.38× → 1.43×). Earlier (final39, against commit
 9204918): the long first pass of the C2C section took 2^26 and 2^27
 (half-lengths 2^25 and 2^26) from four passes to three: DCT-II 1.49 / 1.50 → 1.39 / 1.35 ms (1.47–1.48× →
 1.58 / 1.63×), DHT 1.39 / 1.40 → 1.28 / 1.31 (1.12–1.14× → 1.24 / 1.20×; …-final34 measured the same). The
