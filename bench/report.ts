@@ -389,7 +389,7 @@ From \`bench/gpu-runs/final42.sh\` (bench/results/2026-11-24-h200-final42, 2026-
 its two readings) and the kernels of commit c2e6f89 in the same run. What changed: the column passes' rows are
 swizzled and rotated a column (see C2C above; the bank-conflict model counts 4 and 3.5 wavefronts an access for
 the padded rows of 512²'s 32·16 and 2048²'s 16·16·8 column passes, 1 for the new ones): 512² 1.17 → 1.07 ms
-(0.93× → 1.02× cuFFT), 2048² 1.61 → 1.49 (0.89× → 0.96×); 4096²'s 64-point batch-fastest passes (XOR from bit
+(0.92× → 1.01× cuFFT), 2048² 1.61 → 1.49 (0.86× → 0.93×); 4096²'s 64-point batch-fastest passes (XOR from bit
 3) 1.81 → 1.78, and padded against swizzled in two alternating rounds 1.79–1.80 against 1.76–1.77
 (…-final41-extra). Earlier (final40, against commit fa92f6b): the 4096-point rows of 4096² became
 single-workgroup FFTs with swizzled rows, 1.90 → 1.79 ms. Earlier (final39, against commit 9204918): the column pass of the
