@@ -347,7 +347,7 @@ ${(() => {
 
 From \`bench/gpu-runs/final42.sh\` (bench/results/2026-11-24-h200-final42, 2026-11-24), with cuFFT (the faster of
 its two readings) and, as previous kernels, commit c2e6f89. The swizzled and rotated rows of multi-pass kernels
-(C2C section) took 102400 = 320·320 (two passes of rows of 320 = 10·32 values) 1.58 → 1.44 ms (1.16× → 1.34×
+(C2C section) took 102400 = 320·320 (two passes of rows of 320 = 10·32 values) 1.58 → 1.44 ms (1.22× → 1.34×
 cuFFT); the other multi-pass lengths here have no pass that is a multiple of 32 values, or ran within 2%. The
 changes below were measured in \`final31.sh\` (bench/results/2026-11-24-h200-final31) against commit df5f793,
 each in one run; final31's readings of the current kernels agree with this table within 4%.
@@ -410,7 +410,7 @@ From \`bench/gpu-runs/final42.sh\` (bench/results/2026-11-24-h200-final42, 2026-
 two readings) and the previous kernels (commit c2e6f89) in the same run. What changed: the swizzled and rotated
 rows of the C2C section in every pass but the fused last one, which keeps padded rows (swizzled, R2C 2^15 …
 2^27 ran 3–8% slower; with only the last pass padded, 2^18 and 2^19 ran 0.815 / 0.861 → 0.792 / 0.801 ms,
-…-sweep57, two alternating rounds). In this run R2C 2^19 0.861 → 0.800 ms (0.99× → 1.09× cuFFT); the other
+…-sweep57, two alternating rounds). In this run R2C 2^19 0.861 → 0.800 ms (1.01× → 1.09× cuFFT); the other
 sizes within 2.5%. Tried and not kept (…-sweep58): 2^20 and 2^21 in two passes with a fused 512- or 1024-point
 last pass: 2^20 with 8 swizzled columns 0.92 against 0.98 ms, but the DHT of that plan 1.09 against 0.99, and
 2^21 1.09–1.24 against 0.96.
