@@ -137,9 +137,13 @@ export function planMultiPass(
   // 0.83 → 0.67 ms, 2^16 256-point 0.64 → 0.59 with f32 rows), except where its elements lie 8192 or more
   // apart: 128-point first passes from 2^20 (0.67 → 0.69–0.73 with 4) and 256-point ones from 2^22 (0.71–0.75
   // → 0.64 with 8; bench/results/2026-11-22-h200-sweep18, -sweep36). Later passes lost with 4 (…-sweep17).
-  // Long (512- or 1024-point, radix-32) first passes keep 4 wherever they lie: 2^25 2.15 → 2.12 ms, 2^26
-  // 2.23 → 2.15 (…-sweep44).
-  const firstColumns = options.firstPassColumns ?? (isPowerOfTwo(n) && !batchFastest && (longFirst || n / lengths[0] < 8192) ? 4 : undefined);
+  // Long (512- or 1024-point, radix-32) first passes kept 4 wherever they lay with padded rows (2^25 2.15 →
+  // 2.12 ms, 2^26 2.23 → 2.15, …-sweep44); with swizzled ones a 512-point first pass whose elements lie 8192
+  // or more apart takes 8 (16 KiB, 3 workgroups an SM): C2C 2^25 2.04 → 1.93 ms, R2C 2^26 1.26 → 1.20, DHT
+  // 2^26 1.27 → 1.23 (two alternating rounds, bench/results/2026-11-24-h200-sweep60). A 1024-point one would
+  // hold 32 KiB in 8, one workgroup an SM, and keeps 4.
+  const wideFirst = n / lengths[0] >= 8192 && lengths[0] * 4 * 8 <= 16384;
+  const firstColumns = options.firstPassColumns ?? (isPowerOfTwo(n) && !batchFastest && ((longFirst && !wideFirst) || n / lengths[0] < 8192) ? 4 : undefined);
   // The last pass (strided stores) with 16 columns a workgroup (128-byte runs) from 2^20 on: with split
   // exchanges its workgroup memory stays small, and on an H200 it ran 0.64–0.77 → 0.57–0.67 ms for 2^20 …
   // 2^24 (C2C 2^21: 1.86 → 1.74 ms); below 2^20 it was no better (bench/results/2026-11-22-h200-sweep35).

@@ -234,7 +234,9 @@ test('multi-pass first pass: 4 columns unless its elements lie 8192 or more apar
   assert.equal(first(1 << 20), 4); // long (1024-point) first pass
   assert.equal(first(1 << 21), 8); // 128-point first pass, elements 16384 apart
   assert.equal(first(1 << 22), 8); // 256-point first pass, elements 16384 apart
-  assert.equal(first(1 << 25), 4); // long (512-point) first pass
+  assert.equal(first(1 << 25), 8); // long 512-point first pass, elements 65536 apart: 8 columns hold 16 KiB
+  assert.equal(first(1 << 17), 4); // 512-point first pass, elements 256 apart
+  assert.equal(first(1 << 26), 4); // long 1024-point first pass: 8 columns would hold 32 KiB
   // Batch-fastest passes (non-last axes of N-D arrays) take 16 columns.
   assert.ok(planMultiPass(4096, 4096, H200, {}, true).passes.every((p) => p.problemsPerWorkgroup >= 16));
 });
