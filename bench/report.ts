@@ -31,12 +31,12 @@ const conv = load(`${run}/conv.jsonl`);
 // An older run still quoted: final28.sh (the R2C repeats of the section on
 // timing variance), each with cuFFT and, as "previous kernels", commit 1565ad7 measured in the same run.
 const run28 = 'bench/results/2026-11-22-h200-final28';
-// Every FFT table (C2C, R2C, DCT-II, DHT, 2-D, other lengths) from one run, final42.sh: ours, commit c2e6f89
+// Every FFT table (C2C, R2C, DCT-II, DHT, 2-D, other lengths) from one run, final43.sh: ours, commit c2e6f89
 // as "previous kernels", and the anchors measured twice in that run, as before and warmed up for 300 ms like
 // ours; each case takes the faster of its two anchor readings (the anchors' own run-to-run spread). The
 // errors of sizes the tables' run does not check (N > 2^22) come from final32.sh and final35.sh, which checked
 // them against the float64 CPU transforms.
-const run39 = 'bench/results/2026-11-24-h200-final42';
+const run39 = 'bench/results/2026-11-24-h200-final43';
 const run32 = 'bench/results/2026-11-24-h200-final32';
 const run35 = 'bench/results/2026-11-24-h200-final35';
 /** The faster of two readings of each anchor case (matched by lib, kind, N and shape). */
@@ -186,7 +186,7 @@ All numbers come from the project's own bench scripts, run on the lent **${devic
 \`bench/results/\`; this page is generated from them by \`npx tsx bench/report.ts > BENCHMARKS.md\`.
 
 Commands (on the GPU machine, after \`../shared/gpu-kit/prepare.sh\` and bundling the bench with esbuild;
-the runs are \`bench/gpu-runs/final42.sh\` (every FFT table: C2C, R2C, DCT-II, DHT, 2-D, other lengths),
+the runs are \`bench/gpu-runs/final43.sh\` (every FFT table: C2C, R2C, DCT-II, DHT, 2-D, other lengths),
 \`final25.sh\` (EDM, convolution, sparse FFT), \`final30.sh\` (tridiagonal) and \`final16.sh\` (shallow water);
 the sweeps behind the choices are the other scripts there):
 
@@ -210,7 +210,7 @@ write of the data. Device-copy bandwidth measured by our vec4 copy kernel in the
 
 ${fftTable('c2c', 'c2c', 'cuFFT', c2c26)}
 
-From \`bench/gpu-runs/final42.sh\` (bench/results/2026-11-24-h200-final42, 2026-11-24), with cuFFT and the
+From \`bench/gpu-runs/final43.sh\` (bench/results/2026-11-24-h200-final43, 2026-11-24), with cuFFT and the
 previous kernels (commit c2e6f89) in the same run. cuFFT was timed twice in that run, as before and warmed up
 for 300 ms like ours, and each size takes the faster reading (in final39 the two differed by up to 27%, in
 either direction: the anchor's own run-to-run spread, not its warm-up). What changed:
@@ -220,12 +220,18 @@ either direction: the anchor's own run-to-run spread, not its warm-up). What cha
   prints it) counts 2–3.5 wavefronts an access for them. Unpadded rows whose 32-value blocks are XOR-swizzled
   (i ^ ((i >> s) & 31), s = 3, 4 or 5, whichever the model rates best for the pass's radices) and rotated by
   32/B banks for column r count 1–1.25, in 1/16 less memory, so the 1024- and 512-point passes (16 KiB instead
-  of 17.4) keep 3 workgroups an SM instead of 2. C2C 2^18 1.39 → 1.27 ms, 2^19 1.64 → 1.37, 2^25 2.15 → 2.06,
-  2^27 2.46 → 2.22 (0.82× → 0.90× cuFFT); two alternating rounds in …-sweep56 measured the same. The fused R2C
+  of 17.4) keep 3 workgroups an SM instead of 2. C2C 2^18 1.39 → 1.27 ms, 2^19 1.64 → 1.38 (0.77× → 0.92×
+  cuFFT), 2^27 2.45 → 2.21 (0.82× → 0.91×); two alternating rounds in …-sweep56 measured the same, and
+  per-kernel times (…-sweep59) put the 1024-point first pass at 0.63 ms against 0.75–0.76 padded, a later
+  512-point pass at 0.75 against 0.89. The fused R2C
   last pass keeps padded rows: swizzled it lost 3–8% (…-sweep57, and in 16 columns either way, …-final41-extra).
 - **2^20 in two passes**, 1024·1024, which lost to three with padded rows, its second pass in 4 columns: a
   later pass whose rows would hold more than 16 KiB in the default 8 columns takes 4, so that 3 workgroups fit
-  an SM. 1.78 → 1.50 ms (0.72× → 0.86× cuFFT; with 8 columns 1.61, …-final41-extra, two rounds).
+  an SM. 1.77 → 1.50 ms (0.73× → 0.86× cuFFT; with 8 columns 1.61, …-final41-extra, two rounds).
+- **2^25's 512-point first pass in 8 columns** (16 KiB with swizzled rows): its elements lie 65536 apart, and
+  128- and 256-point first passes already took 8 from 8192 apart; per-kernel 0.76 → 0.64 ms (…-sweep60, two
+  alternating rounds: C2C 2^25 2.04 → 1.93, R2C 2^26 1.26 → 1.20, DHT 2^26 1.27 → 1.23). In this run C2C
+  2^25 2.13 → 1.92 ms (0.94× → 1.05× cuFFT). The 1024-point first passes of 2^26 and 2^27 keep 4 (32 KiB in 8).
 - Tried and not kept: 2^21 in two passes, 1024·2048: 1.81 ms in 4 columns (32 KiB), 3.10 in 2 (16-byte runs),
   against 1.74 in three (…-sweep58, …-final42-extra).
 
@@ -263,8 +269,8 @@ Earlier changes (final39, against commit 9204918):
   which checked them against the float64 CPU FFT (\`--checkMax 27\`; the times of such check runs are not
   used: the checks of the previous size, hundreds of MB through the host, slow the next one's timing).
 
-In final42 the sizes up to 2^17 and 2^21 … 2^24 run kernels of the same speed in both columns (within 3%;
-2^17 1.23 → 1.19 ms).
+In final43 the sizes up to 2^17 and 2^21 … 2^24 run kernels of the same speed in both columns (within 3%;
+2^17 1.23 → 1.20 ms).
 
 The benches now warm a plan up for at least 300 ms of GPU time before timing it. Timed right after its
 creation, a plan could run up to 3× slower for about 100 ms: four plans of R2C 2^26 made one after another in
@@ -345,9 +351,9 @@ ${(() => {
   }));
 })()}
 
-From \`bench/gpu-runs/final42.sh\` (bench/results/2026-11-24-h200-final42, 2026-11-24), with cuFFT (the faster of
+From \`bench/gpu-runs/final43.sh\` (bench/results/2026-11-24-h200-final43, 2026-11-24), with cuFFT (the faster of
 its two readings) and, as previous kernels, commit c2e6f89. The swizzled and rotated rows of multi-pass kernels
-(C2C section) took 102400 = 320·320 (two passes of rows of 320 = 10·32 values) 1.58 → 1.44 ms (1.22× → 1.34×
+(C2C section) took 102400 = 320·320 (two passes of rows of 320 = 10·32 values) 1.59 → 1.44 ms (1.24× → 1.36×
 cuFFT); the other multi-pass lengths here have no pass that is a multiple of 32 values, or ran within 2%. The
 changes below were measured in \`final31.sh\` (bench/results/2026-11-24-h200-final31) against commit df5f793,
 each in one run; final31's readings of the current kernels agree with this table within 4%.
@@ -385,12 +391,12 @@ ${(() => {
   }));
 })()}
 
-From \`bench/gpu-runs/final42.sh\` (bench/results/2026-11-24-h200-final42, 2026-11-24), with cuFFT (the faster of
+From \`bench/gpu-runs/final43.sh\` (bench/results/2026-11-24-h200-final43, 2026-11-24), with cuFFT (the faster of
 its two readings) and the kernels of commit c2e6f89 in the same run. What changed: the column passes' rows are
 swizzled and rotated a column (see C2C above; the bank-conflict model counts 4 and 3.5 wavefronts an access for
-the padded rows of 512²'s 32·16 and 2048²'s 16·16·8 column passes, 1 for the new ones): 512² 1.17 → 1.07 ms
-(0.92× → 1.01× cuFFT), 2048² 1.61 → 1.49 (0.86× → 0.93×); 4096²'s 64-point batch-fastest passes (XOR from bit
-3) 1.81 → 1.78, and padded against swizzled in two alternating rounds 1.79–1.80 against 1.76–1.77
+the padded rows of 512²'s 32·16 and 2048²'s 16·16·8 column passes, 1 for the new ones): 512² 1.17 → 1.06 ms
+(0.97× → 1.07× cuFFT), 2048² 1.61 → 1.49 (0.87× → 0.94×); 4096²'s 64-point batch-fastest passes (XOR from bit
+3) ran within 2% here, and padded against swizzled in two alternating rounds 1.79–1.80 against 1.76–1.77 ms
 (…-final41-extra). Earlier (final40, against commit fa92f6b): the 4096-point rows of 4096² became
 single-workgroup FFTs with swizzled rows, 1.90 → 1.79 ms. Earlier (final39, against commit 9204918): the column pass of the
 non-last axis (one pass over blocks of neighbouring columns) in radix-32 stages where its length is a power of
@@ -406,12 +412,12 @@ batch-fastest multi-pass. Earlier (…-sweep36): the column passes take 8 column
 
 ${fftTable('r2c', 'r2c', 'cuFFT', r2c26)}
 
-From \`bench/gpu-runs/final42.sh\` (bench/results/2026-11-24-h200-final42, 2026-11-24): cuFFT (the faster of its
+From \`bench/gpu-runs/final43.sh\` (bench/results/2026-11-24-h200-final43, 2026-11-24): cuFFT (the faster of its
 two readings) and the previous kernels (commit c2e6f89) in the same run. What changed: the swizzled and rotated
 rows of the C2C section in every pass but the fused last one, which keeps padded rows (swizzled, R2C 2^15 …
 2^27 ran 3–8% slower; with only the last pass padded, 2^18 and 2^19 ran 0.815 / 0.861 → 0.792 / 0.801 ms,
-…-sweep57, two alternating rounds). In this run R2C 2^19 0.861 → 0.800 ms (1.01× → 1.09× cuFFT); the other
-sizes within 2.5%. Tried and not kept (…-sweep58): 2^20 and 2^21 in two passes with a fused 512- or 1024-point
+…-sweep57, two alternating rounds). In this run R2C 2^19 0.857 → 0.800 ms (1.02× → 1.10× cuFFT), 2^26 1.27 →
+1.20 (1.01× → 1.07×, the 8-column first pass of C2C 2^25); the other sizes within 2.5%. Tried and not kept (…-sweep58): 2^20 and 2^21 in two passes with a fused 512- or 1024-point
 last pass: 2^20 with 8 swizzled columns 0.92 against 0.98 ms, but the DHT of that plan 1.09 against 0.99, and
 2^21 1.09–1.24 against 0.96.
 
@@ -463,7 +469,7 @@ Multi-pass R2C does its post-processing in its last pass: a workgroup takes 8 mi
 (…-sweep9: 2^15 0.86 against 0.99 ms, 2^27 1.61 against 1.77 with the separate kernel).
 
 Before the longer warm-up, the largest sizes seemed to vary between processes. Three short fresh processes
-each, alternating with the previous kernels (commit 1565ad7), in final28, ms (cuFFT from final42):
+each, alternating with the previous kernels (commit 1565ad7), in final28, ms (cuFFT from final43):
 
 ${(() => {
   const rep = ['new', 'old'].flatMap((b) => [1, 2, 3].flatMap((i) => load(`${run28}/repeat-r2c-${b}-${i}.jsonl`).filter((r) => r.lib === 'butterfly').map((r) => ({ ...r, b }))));
@@ -484,12 +490,17 @@ its creation can run up to 3× slower for about 100 ms, and timed again later it
 The anchor is the straightforward GPU pipeline: (DCT-II) a gather kernel for Makhoul's permutation, cuFFT
 R2C and a post-processing kernel; (DHT) cuFFT R2C and a post-processing kernel (CuPy RawKernels). Ours fuses
 the permutation and the post-processing into the FFT's own first and last passes; the paired last stage and
-the twiddle change above apply to both. Both tables are from \`bench/gpu-runs/final42.sh\`
-(bench/results/2026-11-24-h200-final42, 2026-11-24): ours, the anchor (the faster of its two readings), and as
+the twiddle change above apply to both. Both tables are from \`bench/gpu-runs/final43.sh\`
+(bench/results/2026-11-24-h200-final43, 2026-11-24): ours, the anchor (the faster of its two readings), and as
 "previous kernels" commit c2e6f89, in one run. The swizzled and rotated rows of the multi-pass kernels (C2C
-section; the fused last pass keeps padded rows, see R2C) took 2^16 … 2^19: DCT-II 0.772 / 0.828 / 0.852 / 0.891 →
-0.737 / 0.791 / 0.820 / 0.834 ms (1.95–2.10× → 2.06–2.19×), DHT 0.753 / 0.807 / 0.831 / 0.878 → 0.721 / 0.777 /
-0.802 / 0.818 (1.25–1.44× → 1.30–1.49×); the other sizes within 3%. Earlier (final40, against commit fa92f6b):
+section; the fused last pass keeps padded rows, see R2C) took 2^16 … 2^19: DCT-II 0.775 / 0.830 / 0.856 / 0.890 →
+0.741 / 0.794 / 0.823 / 0.833 ms (1.96–2.09× → 2.05–2.19×), DHT 0.765 / 0.819 / 0.845 / 0.887 → 0.730 / 0.782 /
+0.807 / 0.822 (1.22–1.42× → 1.28–1.48×), and the 8-column first pass 2^26: DCT-II 1.39 → 1.30, DHT 1.29 → 1.23.
+**DCT-II 2^27 read 2.84 ms in this run** (0.77× the anchor), against 1.35 for the previous kernels; it read
+1.49 in final41 and final42. Timed alone (…-sweep61, three alternating rounds in processes of 2^25 … 2^27) it
+takes 1.38 ms, and with every pass padded (the previous layout) 1.35: its 1024-point first pass, which
+gathers Makhoul's permutation from both ends of each row, runs 0.49 ms swizzled against 0.47 padded. The
+slow readings come at the end of a process that has run every size from 2^2; not resolved. Earlier (final40, against commit fa92f6b):
 the swizzled rows of single-workgroup FFTs took the half-lengths 4096 and 8192: DCT-II 8192 0.425 → 0.367 ms
 (2.78× → 3.21×) and 16384 0.530 → 0.507 (2.38× → 2.48×), DHT 8192 0.387 → 0.334 (1.52× → 1.76×) and 16384
 0.475 → 0.458 (1.38× → 1.43×). Earlier (final39, against commit
