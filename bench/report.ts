@@ -324,7 +324,10 @@ fused one could at best approach the probe's times before any arithmetic: 0.96 m
 cuFFT's 0.723) or 0.85 with unsafe reuse (0.85×), short of the 0.9× goal either way; larger problems gain
 less (512 × 256: 1.15 fused against 1.57 in two dispatches, where our FFT takes 1.26).
 
-Per-pass times of the current plans (\`--breakdown\`, which times each kernel of a plan alone; …-sweep49, copy
+Per-pass times after the swizzled rows (\`--breakdown\`, which times each kernel of a plan alone; …-sweep59):
+passes of 128 to 256 points 0.56–0.69 ms, long first passes of 512 points 0.60 (2^17) and 0.76 (2^25, elements
+65536 apart; 0.64 in 8 columns, …-sweep60) and of 1024 points 0.63 (2^18 … 2^20) and 0.80 (2^26, 2^27), later
+512- and 1024-point passes 0.75 and 0.87. Per-pass times of the plans before them (padded rows, …-sweep49, copy
 0.54 ms): C2C passes of 64 to 256 points 0.56–0.71 ms, long first passes of 512 points 0.64–0.78 and of 1024
 points 0.75–0.85, a later 512-point pass 0.89–0.90; the R2C's fused last pass 0.36–0.54 ms. In
 the same run radix 32 in every pass (\`--maxRadix 32\`) moved no C2C or R2C size from 2^12 to 2^27 beyond
