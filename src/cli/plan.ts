@@ -10,7 +10,7 @@ import { ArgumentError, DeviceLimitError } from '../errors.js';
 import { fftProblem, type ComplexLayout, type FftProblem } from '../planner/fft-problem.js';
 import type { WorkgroupFftRecipe } from '../planner/fft-recipe.js';
 import type { PlannerLimits } from '../planner/fft-workgroup.js';
-import { exchangeConflicts, passRowLayout, passRowStride } from '../planner/row-layout.js';
+import { exchangeConflicts, paddedPassLayout, passRowLayout } from '../planner/row-layout.js';
 import { planCpuFft } from '../backends/cpu/fft-plan.js';
 import { planWebGpuFft, type WebGpuFftOptions, type WebGpuFftPlanning } from '../backends/webgpu/fft.js';
 import { fftNdFallsBack, planFftNd, type FftNdKind, type FftNdStep } from '../backends/webgpu/fft-nd.js';
@@ -237,7 +237,7 @@ function exchangeText(r: WorkgroupFftRecipe): string {
     : `, rows XOR-swizzled (i ^ ((i >> ${shift}) & 31))${r.swizzleRotate ? `, each column's blocks rotated by ${r.swizzleRotate} banks` : ''}`;
   // The bank-conflict model covers multi-pass kernels' exchanges (see planner/row-layout.ts).
   const conflicts = r.pass && (r.exchange === 'complex' || r.exchange === 'split') && r.stages.length > 1
-    ? `; modelled bank conflicts ${exchangeConflicts(r, passRowLayout(r)).toFixed(2)}× (padded rows: ${exchangeConflicts(r, { kind: 'padded', rowStride: passRowStride(r.n), padShift: 4 }).toFixed(2)}×)`
+    ? `; modelled bank conflicts ${exchangeConflicts(r, passRowLayout(r)).toFixed(2)}× (padded rows: ${exchangeConflicts(r, paddedPassLayout(r.n)).toFixed(2)}×)`
     : '';
   return `${r.exchange}${r.padShift ? `, padded every ${1 << r.padShift}` : ''}${swizzle}${r.staging ? ', staged coalesced load/store' : ''}${pass}${conflicts}`;
 }

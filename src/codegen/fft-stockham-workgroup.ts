@@ -16,7 +16,7 @@ import type { WorkgroupFftRecipe } from '../planner/fft-recipe.js';
 import type { FftDirection } from '../planner/fft-problem.js';
 import { stableKey } from '../backends/webgpu/pipelines.js';
 import { dftEmitter, emitDft, f32 } from './dft-small.js';
-import { passRowStride } from '../planner/row-layout.js';
+import { passRowLayout } from '../planner/row-layout.js';
 import { unitRoot } from '../planner/twiddles.js';
 
 export interface FftKernelSource {
@@ -146,7 +146,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   // Staged rows are n+1 long: an odd stride in complex elements spreads a warp's rows over the banks.
   // 'split4' rows hold the half of the values one round exchanges.
   const rowN = exchange === 'split4' ? n / 2 : n;
-  const paddedN = pass ? (recipe.swizzle ? n : passRowStride(n)) : staging ? n + 1 : exchange === 'none' ? 0 : padShift > 0 ? rowN + (rowN >> padShift) + 1 : rowN;
+  const paddedN = pass ? passRowLayout(recipe).rowStride : staging ? n + 1 : exchange === 'none' ? 0 : padShift > 0 ? rowN + (rowN >> padShift) + 1 : rowN;
   const pad = padIndex(recipe);
   const SRC = variant.inPlace ? 'data' : 'src';
   const DST = variant.inPlace ? 'data' : 'dst';
@@ -375,6 +375,8 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     exchange,
     padShift,
     swizzle: recipe.swizzle ?? false,
+    swizzleShift: recipe.swizzleShift ?? null,
+    swizzleRotate: recipe.swizzleRotate ?? null,
     staging,
     pass: pass ?? null,
     twiddles: recipe.twiddles,

@@ -49,8 +49,8 @@ export interface WorkgroupFftRecipe {
    */
   swizzle?: boolean;
   /**
-   * Pass kernels' swizzled rows (see row-layout.ts): the XOR takes index bits from `swizzleShift` up (4 or
-   * 5), and row r's 32-value blocks rotate by r·swizzleRotate banks. Absent: shift 4, no rotation.
+   * Pass kernels' swizzled rows (see row-layout.ts): the XOR takes index bits from `swizzleShift` up (3, 4
+   * or 5), and row r's 32-value blocks rotate by r·swizzleRotate banks. Absent: shift 4, no rotation.
    */
   swizzleShift?: number;
   swizzleRotate?: number;

@@ -430,10 +430,10 @@ export function planWorkgroupFft(
     // Column r's 32-value blocks rotate by 32/B banks, so a warp's B columns take disjoint bank ranges; the
     // XOR's shift is the one the model rates best for this recipe's exchanges.
     const rotate = 32 / Math.min(b, 32);
-    const at = (shift: number) => exchangeConflicts(recipe, { kind: 'swizzled', rowStride: n, shift, rotate });
     // 4 unless another is strictly better: the stage writes j·R + k step R values a butterfly, which the XOR
-    // spreads best from bit log2 R (radix-8 first stages: 3).
-    const shift = [4, 5, 3].reduce((best, s) => (at(s) < at(best) - 1e-9 ? s : best));
+    // spreads best from bit log2 R (radix-8 first stages: 3). Each candidate is modelled once.
+    const rated = [4, 5, 3].map((shift) => ({ shift, cost: exchangeConflicts(recipe, { kind: 'swizzled', rowStride: n, shift, rotate }) }));
+    const { shift } = rated.reduce((best, c) => (c.cost < best.cost - 1e-9 ? c : best));
     Object.assign(recipe, { swizzle: true, swizzleShift: shift, swizzleRotate: rotate });
   }
   return recipe;

@@ -33,10 +33,15 @@ export function passRowStride(n: number): number {
   return p % 2 === 0 ? p + 1 : p;
 }
 
+/** The padded rows of a multi-pass column of n values (the layout before the swizzled ones). */
+export function paddedPassLayout(n: number, padShift = 4): RowLayout {
+  return { kind: 'padded', rowStride: passRowStride(n), padShift };
+}
+
 /** A pass recipe's own layout: swizzled rows per its swizzle fields, else padded ones of passRowStride. */
 export function passRowLayout(r: WorkgroupFftRecipe): RowLayout {
   if (r.swizzle) return { kind: 'swizzled', rowStride: r.n, shift: r.swizzleShift ?? 4, rotate: r.swizzleRotate ?? 0 };
-  return { kind: 'padded', rowStride: passRowStride(r.n), padShift: r.padShift };
+  return paddedPassLayout(r.n, r.padShift);
 }
 
 /**
