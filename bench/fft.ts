@@ -64,8 +64,6 @@ const planOptions = {
   ...(args.passLayout ? { passLayout: args.passLayout as 'padded' | 'swizzled' } : {}),
   ...(args.lastPassLayout ? { lastPassLayout: args.lastPassLayout as 'padded' | 'swizzled' } : {}),
   ...(args.passStore ? { passStore: args.passStore as 'direct' | 'rows' } : {}),
-  // --block MiB [--ring]: multi-pass plans run block by block (WebGpuFftOptions.l2Block).
-  ...(args.block ? { l2Block: { bytes: Number(args.block) * 2 ** 20, ring: !!args.ring } } : {}),
 };
 const variant = args.label ?? 'default';
 const device = `${ctx.adapter.vendor} ${ctx.adapter.architecture} ${ctx.adapter.device} ${ctx.adapter.description}`.trim();

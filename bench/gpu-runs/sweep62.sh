@@ -2,7 +2,8 @@
 # Multi-pass plans block by block (WebGpuFftOptions.l2Block, bench flag --block MiB [--ring]): every pass of
 # one block of problems, then the next, so a pass reads its predecessor's output from the 50 MB L2. C2C
 # 2^14 … 2^21 with blocks of 4 … 64 MiB of intermediate, full-size and one-block ring scratch, against the
-# default (pass by pass); R2C and DHT 2^15 … 2^20 with the blocks C2C liked. Bundle: .gpu/bench-fft.mjs.
+# default (pass by pass); R2C and DHT 2^15 … 2^20 with the blocks C2C liked. Bundle: .gpu/bench-fft.mjs from
+# commit d912253 (the option was removed after this run: every block size lost).
 # Writes $OUT/sweep62.tgz.
 set -u
 : "${OUT:?set OUT to the output folder}"

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testGpu } from '../helpers/gpu.js';
 import { createFftPlan, fft, ifft } from '../../src/api/fft.js';
-import { WebGpuFft, type WebGpuFftOptions } from '../../src/backends/webgpu/fft.js';
+import { WebGpuFft } from '../../src/backends/webgpu/fft.js';
 import { createStorageBuffer, readBuffer, type GpuContext } from '../../src/backends/webgpu/device.js';
 import { fftProblem, layoutSpan, type FftNorm, type FftProblemInit } from '../../src/planner/fft-problem.js';
 import { largestWorkgroupFft, type WorkgroupPlanOptions } from '../../src/planner/fft-workgroup.js';
@@ -20,7 +20,7 @@ import { ArgumentError, DestroyedError, DeviceLimitError } from '../../src/error
 const bound = (n: number) => 1e-6 * Math.max(1, Math.log2(n));
 
 /** Runs `init` on the GPU into a NaN-poisoned buffer and on the CPU in float64; returns the error. */
-async function compare(ctx: GpuContext, init: FftProblemInit, seed: number, opts: { inPlace?: boolean; plan?: WebGpuFftOptions } = {}): Promise<number> {
+async function compare(ctx: GpuContext, init: FftProblemInit, seed: number, opts: { inPlace?: boolean; plan?: WorkgroupPlanOptions } = {}): Promise<number> {
   const p = fftProblem(init);
   const inLen = 2 * layoutSpan(p.input, p.n, p.batch);
   const outLen = 2 * layoutSpan(p.output, p.n, p.batch);
@@ -192,33 +192,6 @@ test('multi-pass kernels: swizzled and rotated rows on every load, store and exc
       assert.ok(err <= bound(n), `n=${n} batch=${batch} ${direction} ${JSON.stringify(plan)}: ${err}`);
     }
   }
-});
-
-test('multi-pass plans run block by block (l2Block): full and one-block ring scratch, in place, 3 passes, Bluestein', async (t) => {
-  const ctx = await testGpu();
-  if (!ctx) return t.skip('no WebGPU adapter');
-  const cases: [FftProblemInit, WebGpuFftOptions, boolean][] = [];
-  for (const ring of [false, true]) {
-    // Blocks of 2 problems over a batch of 5: the last block is short.
-    cases.push([{ n: 1 << 16, batch: 5 }, { l2Block: { bytes: 2 * 8 * (1 << 16), ring } }, false]);
-    cases.push([{ n: 1 << 16, batch: 5, direction: 'inverse' }, { l2Block: { bytes: 2 * 8 * (1 << 16) + 100, ring } }, false]);
-    cases.push([{ n: 1 << 16, batch: 3 }, { l2Block: { bytes: 8 * (1 << 16), ring } }, true]);
-    cases.push([{ n: 1 << 14, batch: 4 }, { maxPassLength: 32, l2Block: { bytes: 1, ring } }, false]); // 3 passes, 1 problem a block
-  }
-  const strided = { n: 1 << 15, batch: 3, input: { offset: 3, stride: 1, dist: (1 << 15) + 5 }, output: { offset: 1, stride: 1, dist: (1 << 15) + 2 } };
-  cases.push([strided, { l2Block: { bytes: 1, ring: true } }, false]);
-  cases.push([{ n: 4099, batch: 3 }, { l2Block: { bytes: 1, ring: true } }, false]); // Bluestein, L = 16384 in two passes
-  for (const [init, plan, inPlace] of cases) {
-    const p = fftProblem(init);
-    const built = await WebGpuFft.create(ctx, p, { ...plan, inPlace });
-    const blockProblems = Math.max(1, Math.floor(plan.l2Block!.bytes / (8 * (built.recipe.algorithm === 'bluestein' ? built.recipe.inner.n : p.n))));
-    assert.ok(built.kernelNames.length >= 2, `n=${p.n}: multi-pass (${built.kernelNames})`);
-    assert.equal(built.chunkCount, Math.ceil(p.batch / blockProblems), `n=${p.n} ${JSON.stringify(plan)}: dispatches a pass`);
-    built.destroy();
-    const err = await compare(ctx, init, p.n + p.batch + 7, { plan, inPlace });
-    assert.ok(err <= bound(p.n), `n=${p.n} batch=${p.batch} in place ${inPlace} ${JSON.stringify(plan)}: ${err}`);
-  }
-  await assert.rejects(WebGpuFft.create(ctx, fftProblem({ n: 1 << 16 }), { l2Block: { bytes: 0 } }), ArgumentError);
 });
 
 test('single workgroup with XOR-swizzled rows, every exchange, against float64', async (t) => {

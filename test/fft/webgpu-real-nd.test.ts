@@ -185,28 +185,6 @@ test('multi-pass R2C: post-processing fused into the last pass (mirror column pa
   assert.ok(vec2Rows >= 2, `fused last pass with vec2 rows in ${vec2Rows} cases`);
 });
 
-test('multi-pass R2C block by block (l2Block), fused and separate post-processing, one-block ring scratch', async (t) => {
-  const ctx = await testGpu();
-  if (!ctx) return t.skip('no WebGPU adapter');
-  const N = 1 << 16;
-  const M = N / 2;
-  const batch = 5;
-  const input = { offset: 2, stride: 1, dist: N + 4 };
-  const output = { offset: 1, stride: 1, dist: M + 3 };
-  const x = randomFloat32(input.offset + batch * input.dist, 41);
-  const rows = new Float64Array(batch * N);
-  for (let b = 0; b < batch; b++) for (let i = 0; i < N; i++) rows[b * N + i] = x[input.offset + b * input.dist + i];
-  const ref = await api.rfft(rows, { shape: [batch, N], backend: 'cpu' });
-  for (const r2cPostKernel of [false, true]) {
-    for (const ring of [false, true]) {
-      const plan = await WebGpuFft.create(ctx, fftProblem({ n: N, batch, direction: 'forward', input, output }), { real: 'r2c', r2cPostKernel, l2Block: { bytes: 2 * 8 * M, ring } });
-      assert.equal(plan.chunkCount, 3, `post kernel ${r2cPostKernel}: blocks of 2 problems`);
-      const err = relativeL2(await runR2c(plan, x, output, batch, M, true), ref);
-      assert.ok(err <= bound(N), `post kernel ${r2cPostKernel} ring ${ring}: ${err}`);
-    }
-  }
-});
-
 test('single-workgroup R2C: paired last stage (no post-processing exchange) and the exchange form, against float64', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');

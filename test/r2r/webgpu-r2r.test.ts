@@ -133,8 +133,7 @@ test('multi-pass DCT-II / DHT with the post-processing fused into the last pass 
     const batch = 3;
     const x = randomFloat32(batch * n, n + 5);
     // Fused is the default for all three; r2cPostKernel keeps the separate post-processing kernel.
-    // l2Block: the passes run block by block (one problem a block, ring scratch).
-    for (const planner of [{}, { r2cFused: true, lastPassColumns: 16 }, { r2cPostKernel: true }, { l2Block: { bytes: 1, ring: true } }]) {
+    for (const planner of [{}, { r2cFused: true, lastPassColumns: 16 }, { r2cPostKernel: true }]) {
       const plan = await WebGpuR2r.create(ctx, { family, type: 2, shape: [batch, n], axes: [-1], planner });
       const kernels = plan.axisPlans[0].kernelNames;
       assert.ok(kernels.length >= 2, `${family} n=${n}: multi-pass (${kernels})`);

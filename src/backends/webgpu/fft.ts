@@ -36,7 +36,6 @@ interface Chunk {
 }
 
 type BufferName = 'src' | 'dst' | 'tmp0' | 'tmp1';
-const isScratch = (b: BufferName) => b === 'tmp0' || b === 'tmp1';
 
 interface PassProgram {
   kernel: FftKernelSource;
@@ -59,13 +58,6 @@ export interface WebGpuFftOptions extends WorkgroupPlanOptions {
    * exercise multi-binding chunks and 2-D grids with small data.
    */
   splitLimits?: { maxStorageBufferBindingSize?: number; maxComputeWorkgroupsPerDimension?: number };
-  /**
-   * Multi-pass plans: run the passes block by block (every pass of one block of problems, then the next
-   * block) instead of pass by pass, so that a pass reads its predecessor's output while it is still in the
-   * GPU's L2 cache. `bytes`: the complex intermediate one block holds; `ring`: the scratch holds one block
-   * and every block reuses it (its lines are overwritten in cache, not written back).
-   */
-  l2Block?: { bytes: number; ring?: boolean };
   /**
    * Real transforms: problem.n is the real length N. 'r2c': real input (layout in real elements) →
    * N/2+1 complex outputs; 'c2r': N/2+1 complex inputs → N real outputs (direction must be 'inverse').
@@ -261,8 +253,6 @@ export class WebGpuFft {
     readonly real: 'r2c' | 'c2r' | undefined,
     private readonly outer: { count: number; inDist: number; outDist: number },
     private readonly customSizes: { inCount: number; outCount: number; inElem: number; outElem: number } | undefined,
-    /** Record block by block (every pass of a chunk, then the next chunk); see WebGpuFftOptions.l2Block. */
-    private readonly blocked = false,
   ) {}
 
   static async create(ctx: GpuContext, problem: FftProblem, options: WebGpuFftOptions = {}): Promise<WebGpuFft> {
@@ -299,12 +289,7 @@ export class WebGpuFft {
     const contiguous: ComplexLayout = options.interleavedBatch && !real ? { offset: 0, stride: problem.batch, dist: 1 } : { offset: 0, stride: 1, dist: work };
     const outer = options.outer ?? { count: 1, inDist: 0, outDist: 0 };
     if (!Number.isSafeInteger(outer.count) || outer.count < 1) throw new ArgumentError('outer.count', outer.count, 'a positive integer');
-    const block = options.l2Block;
-    if (block && !(Number.isFinite(block.bytes) && block.bytes > 0)) throw new ArgumentError('l2Block.bytes', block.bytes, 'a positive number of bytes');
-    // Blocking needs every pass to cover the same problems in each dispatch: one batch level, several passes.
-    const blockProblems = block && P > 1 && outer.count === 1 ? Math.min(problem.batch, Math.max(1, Math.floor(block.bytes / (work * BYTES)))) : 0;
-    const ring = blockProblems > 0 && !!block?.ring;
-    const scratchBytes = work * (ring ? blockProblems : problem.batch) * outer.count * BYTES;
+    const scratchBytes = work * problem.batch * outer.count * BYTES;
     const needs = (b: BufferName) => to.includes(b);
     const maxBuffer = ctx.limits.maxBufferSize;
     if ((needs('tmp0') || needs('tmp1')) && scratchBytes > maxBuffer) {
@@ -371,12 +356,7 @@ export class WebGpuFft {
         const units = colsMode ? colsMode : r.pass ? work / r.n : 1;
         // Windows first: planChunks may refuse the problem, and nothing may be allocated before it does.
         const chunks = forOuter(outer, i === 0, i === P - 1, work * problem.batch, inLayout, outLayout, (il, ol) =>
-          planChunks(ctx, problem.batch, il, ol, sizes, units, r.problemsPerWorkgroup, {
-            ...options.splitLimits,
-            ...(blockProblems ? { maxProblems: blockProblems } : {}),
-            ringIn: ring && isScratch(from[i]),
-            ringOut: ring && isScratch(to[i]),
-          }),
+          planChunks(ctx, problem.batch, il, ol, sizes, units, r.problemsPerWorkgroup, options.splitLimits ?? {}),
         );
         const twiddles = kernel.bindings.includes('twiddles') ? createStorageBuffer(ctx, twiddleTable32(r.n), `twiddles${r.n}`) : null;
         const outerTw = kernel.outerTable ? createStorageBuffer(ctx, kernel.outerTable, 'outer-twiddles') : null;
@@ -394,16 +374,9 @@ export class WebGpuFft {
         const pairs = Math.floor(m / 2) + 1;
         const sizes = custom ? { inCount: m, outCount: custom.outCount, inElem: BYTES, outElem: custom.outElem } : { inCount: m, outCount: m + 1, inElem: BYTES, outElem: BYTES };
         const chunks = forOuter(outer, false, true, m * problem.batch, contiguous, problem.output, (il, ol) =>
-          planChunks(ctx, problem.batch, il, ol, sizes, pairs, R2C_POST_WORKGROUP, {
-            ...options.splitLimits,
-            ...(blockProblems ? { maxProblems: blockProblems } : {}),
-            ringIn: ring && isScratch(from[P - 1]),
-          }),
+          planChunks(ctx, problem.batch, il, ol, sizes, pairs, R2C_POST_WORKGROUP, options.splitLimits ?? {}),
         );
         programs.push({ kernel, pipeline, twiddles: null, outer: null, real: realTw, aux, blu: null, chunks, from: from[P - 1], to: to[P - 1] });
-      }
-      if (blockProblems && programs.some((p) => p.chunks.length !== programs[0].chunks.length)) {
-        throw new Error(`l2Block: the passes split the batch differently (${programs.map((p) => p.chunks.length).join(', ')} dispatches)`);
       }
     } catch (e) {
       for (const p of programs) destroyProgram(p);
@@ -411,7 +384,7 @@ export class WebGpuFft {
       scratch.tmp1?.destroy();
       throw e;
     }
-    return new WebGpuFft(ctx, problem, recipe, programs, scratch, inPlace, real, outer, custom ?? colSizes, blockProblems > 0);
+    return new WebGpuFft(ctx, problem, recipe, programs, scratch, inPlace, real, outer, custom ?? colSizes);
   }
 
   /** Number of dispatches (binding windows) of the first pass. */
@@ -463,25 +436,14 @@ export class WebGpuFft {
     const pass = encoder.beginComputePass(passDescriptor);
     // Dispatches in one compute pass are ordered with respect to storage writes (WebGPU's usage scopes
     // synchronise between dispatches), so pass p+1 sees pass p's results.
-    const dispatch = (p: number, i: number) => {
-      const c = this.programs[p].chunks[i];
-      pass.setBindGroup(0, groups[p][i]);
-      pass.dispatchWorkgroups(c.grid[0], c.grid[1]);
-    };
-    if (this.blocked && onlyProgram === undefined) {
-      for (let i = 0; i < this.programs[0].chunks.length; i++) {
-        this.programs.forEach((prog, p) => {
-          pass.setPipeline(prog.pipeline);
-          dispatch(p, i);
-        });
-      }
-    } else {
-      this.programs.forEach((prog, p) => {
-        if (onlyProgram !== undefined && p !== onlyProgram) return;
-        pass.setPipeline(prog.pipeline);
-        prog.chunks.forEach((_, i) => dispatch(p, i));
+    this.programs.forEach((prog, p) => {
+      if (onlyProgram !== undefined && p !== onlyProgram) return;
+      pass.setPipeline(prog.pipeline);
+      prog.chunks.forEach((c, i) => {
+        pass.setBindGroup(0, groups[p][i]);
+        pass.dispatchWorkgroups(c.grid[0], c.grid[1]);
       });
-    }
+    });
     pass.end();
   }
 
@@ -658,13 +620,7 @@ function planChunks(
   size: { inCount: number; outCount: number; inElem: number; outElem: number },
   units: number,
   perWorkgroup: number,
-  lower: NonNullable<WebGpuFftOptions['splitLimits']> & {
-    /** At most this many problems a dispatch (l2Block). */
-    maxProblems?: number;
-    /** The input (output) side is a one-block ring of scratch: every chunk starts at the layout's offset. */
-    ringIn?: boolean;
-    ringOut?: boolean;
-  },
+  lower: NonNullable<WebGpuFftOptions['splitLimits']>,
 ): Chunk[] {
   const maxBinding = Math.min(ctx.limits.maxStorageBufferBindingSize, lower.maxStorageBufferBindingSize ?? Infinity);
   const maxDim = Math.min(ctx.limits.maxComputeWorkgroupsPerDimension, lower.maxComputeWorkgroupsPerDimension ?? Infinity);
@@ -676,12 +632,12 @@ function planChunks(
     throw new DeviceLimitError('maxStorageBufferBindingSize', Math.max(oneIn, oneOut) + align, maxBinding, `one problem of ${Math.max(size.inCount, size.outCount)} elements`);
   }
   const fit = (one: number, dist: number, elem: number) => (dist === 0 ? batch : Math.floor((room - one) / (dist * elem)) + 1);
-  const perChunk = Math.max(1, Math.min(batch, lower.maxProblems ?? Infinity, fit(oneIn, input.dist, size.inElem), fit(oneOut, output.dist, size.outElem)));
+  const perChunk = Math.max(1, Math.min(batch, fit(oneIn, input.dist, size.inElem), fit(oneOut, output.dist, size.outElem)));
   const chunks: Chunk[] = [];
   for (let first = 0; first < batch; first += perChunk) {
     const problems = Math.min(perChunk, batch - first);
-    const inStart = (input.offset + (lower.ringIn ? 0 : first) * input.dist) * size.inElem;
-    const outStart = (output.offset + (lower.ringOut ? 0 : first) * output.dist) * size.outElem;
+    const inStart = (input.offset + first * input.dist) * size.inElem;
+    const outStart = (output.offset + first * output.dist) * size.outElem;
     const inAligned = Math.floor(inStart / align) * align;
     const outAligned = Math.floor(outStart / align) * align;
     const inSpan = layoutSpan({ offset: 0, stride: input.stride, dist: input.dist }, size.inCount, problems) * size.inElem;

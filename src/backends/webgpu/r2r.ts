@@ -26,7 +26,7 @@ export interface R2rDescriptor {
   shape: readonly number[];
   axes?: readonly number[];
   /** Planner options for the underlying FFTs (benchmarks and tests explore variants with it). */
-  planner?: WorkgroupPlanOptions & { r2cPostKernel?: boolean; r2cFused?: boolean; l2Block?: { bytes: number; ring?: boolean } };
+  planner?: WorkgroupPlanOptions & { r2cPostKernel?: boolean; r2cFused?: boolean };
 }
 
 const INVERSE_TYPE: Record<number, number> = { 1: 1, 2: 3, 3: 2, 4: 4 };
