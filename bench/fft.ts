@@ -64,6 +64,8 @@ const planOptions = {
   ...(args.passLayout ? { passLayout: args.passLayout as 'padded' | 'swizzled' } : {}),
   ...(args.lastPassLayout ? { lastPassLayout: args.lastPassLayout as 'padded' | 'swizzled' } : {}),
   ...(args.passStore ? { passStore: args.passStore as 'direct' | 'rows' } : {}),
+  // --passLengths 512.128: the multi-pass split (of the complex transform; for R2C / DHT / DCT-II the half-length).
+  ...(args.passLengths ? { passLengths: args.passLengths.split('.').map(Number) } : {}),
 };
 const variant = args.label ?? 'default';
 const device = `${ctx.adapter.vendor} ${ctx.adapter.architecture} ${ctx.adapter.device} ${ctx.adapter.description}`.trim();

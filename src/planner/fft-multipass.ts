@@ -87,7 +87,14 @@ export function planMultiPass(
   // where two passes then suffice (5^7 = 625·125 instead of 125·25·25).
   let longFirst = false;
   const maxRest = options.longFirstRest ?? 1024;
-  if (options.maxPassLength === undefined && lengths.length >= 3 && largest >= 512 && maxRest > 0) {
+  if (options.passLengths) {
+    const l = options.passLengths;
+    if (l.length < 1 || l.some((r) => !Number.isSafeInteger(r) || r < 2) || l.reduce((a, b) => a * b, 1) !== n) {
+      throw new ArgumentError('passLengths', JSON.stringify(l), `integers ≥ 2 whose product is n = ${n}`);
+    }
+    lengths = [...l];
+    longFirst = l.length > 1 && l[0] >= 512 && isPowerOfTwo(n);
+  } else if (options.maxPassLength === undefined && lengths.length >= 3 && largest >= 512 && maxRest > 0) {
     if (isPowerOfTwo(n) && largest >= 1024) {
       // One pass fewer: the shortest first pass of 512 or 1024 points after which passes of ≤ 256 points
       // (else, with a 1024-point first pass, one of ≤ maxRest) finish the transform. Three passes become
@@ -130,6 +137,23 @@ export function planMultiPass(
           break;
         }
       }
+    }
+  }
+  // A short last pass. On an H200 (two alternating rounds, bench/results/2026-11-24-h200-sweep63) a 64-point
+  // last pass ran 0.57–0.58 ms against 0.60–0.66 for 128 … 256 points, and the fused R2C last pass (whose
+  // 32 columns hold 8.6 KiB at 64 points, 17 KiB at 128, 34 KiB at 256: one workgroup an SM) 0.36–0.38 /
+  // 0.39–0.43 / 0.47–0.50, while a first pass of 1024 points costs 0.02–0.04 ms more than one of 256:
+  // C2C 2^14 = 256·64 1.19 → 1.16 ms, 2^16 = 1024·64 1.24 → 1.20 (2^15 = 512·64 lost 1% against 256·128 and
+  // keeps it); R2C 2^15 … 2^18 (half-lengths 256·64, 512·64, 1024·64, 1024·128) 0.685 / 0.709 / 0.766 /
+  // 0.799 → 0.658 / 0.674 / 0.683 / 0.724, DHT and DCT-II alike. A 2048-point first pass lost (R2C 2^19
+  // 0.80 → 0.87, C2C 2^18 1.27 → 1.53).
+  const short = !options.passLengths && !batchFastest && isPowerOfTwo(n) && (options.shortLastPass ?? (lengths.length === 2 && lengths[0] === lengths[1]));
+  if (short) {
+    const maxFirst = Math.min(largest, 1024);
+    const last = [64, 128].find((l) => n / l >= l && n / l <= maxFirst);
+    if (last && lengths.length >= 2) {
+      lengths = [n / last, last];
+      longFirst = n / last >= 512;
     }
   }
   // The first pass (Ns = 1) reads its columns' elements n/R apart and writes each column as one row: with

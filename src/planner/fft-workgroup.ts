@@ -94,6 +94,17 @@ export interface WorkgroupPlanOptions {
    * experiment that measured slower (see planMultiPass).
    */
   longFirstMax?: number;
+  /**
+   * Multi-pass: the pass lengths, first to last (their product is n), instead of the planner's split.
+   * A first pass of 512 points or more is planned as the long first pass (radix-32 stages, its columns).
+   */
+  passLengths?: readonly number[];
+  /**
+   * Multi-pass powers of two: two passes whose last is 64 points (else 128) and whose first then holds the
+   * rest, up to 1024 points (see planMultiPass). Default: on where the balanced split has two equal passes;
+   * the fused R2C asks for it wherever it applies.
+   */
+  shortLastPass?: boolean;
   /** Multi-pass: the last pass's passExchange (the fused R2C post-processing needs vec2 rows). */
   lastPassExchange?: 'complex' | 'split';
   /** Multi-pass: the last pass's passLayout. */

@@ -229,7 +229,8 @@ test('multi-pass defaults: split pass exchanges, a long first pass for 2^17 … 
 test('multi-pass first pass: 4 columns unless its elements lie 8192 or more apart; N-D column passes', async () => {
   const { planMultiPass } = await import('../../src/planner/fft-multipass.js');
   const first = (n: number) => planMultiPass(n, 4, H200).passes[0].problemsPerWorkgroup;
-  assert.equal(first(1 << 16), 4); // 256-point first pass, elements 256 apart
+  assert.equal(first(1 << 15), 4); // 256-point first pass, elements 128 apart
+  assert.equal(first(1 << 16), 4); // long 1024-point first pass (the short last pass)
   assert.equal(first(1 << 19), 4);
   assert.equal(first(1 << 20), 4); // long (1024-point) first pass
   assert.equal(first(1 << 21), 8); // 128-point first pass, elements 16384 apart
@@ -239,6 +240,39 @@ test('multi-pass first pass: 4 columns unless its elements lie 8192 or more apar
   assert.equal(first(1 << 26), 4); // long 1024-point first pass: 8 columns would hold 32 KiB
   // Batch-fastest passes (non-last axes of N-D arrays) take 16 columns.
   assert.ok(planMultiPass(4096, 4096, H200, {}, true).passes.every((p) => p.problemsPerWorkgroup >= 16));
+});
+
+test('multi-pass short last pass: 64 points (else 128) where a first pass of ≤ 1024 takes the rest', async () => {
+  const { planMultiPass } = await import('../../src/planner/fft-multipass.js');
+  const { planWebGpuFft } = await import('../../src/backends/webgpu/fft.js');
+  const { fftProblem } = await import('../../src/planner/fft-problem.js');
+  const lengths = (n: number, o = {}) => planMultiPass(n, 4, H200, o).lengths;
+  // C2C: where the balanced split is two equal passes.
+  assert.deepEqual(lengths(1 << 14), [256, 64]);
+  assert.deepEqual(lengths(1 << 15), [256, 128]);
+  assert.deepEqual(lengths(1 << 16), [1024, 64]);
+  assert.deepEqual(planMultiPass(1 << 16, 4, H200).passes[0].radices, [32, 32]); // planned as the long first pass
+  assert.deepEqual(lengths(1 << 17), [512, 256]);
+  assert.deepEqual(lengths(1 << 20), [1024, 1024]); // no first pass of ≤ 1024 leaves 128
+  assert.deepEqual(lengths(1 << 16, { shortLastPass: false }), [256, 256]);
+  assert.deepEqual(lengths(1 << 15, { shortLastPass: true }), [512, 64]);
+  assert.deepEqual(lengths(1 << 17, { shortLastPass: true }), [1024, 128]);
+  assert.deepEqual(lengths(1 << 18, { shortLastPass: true }), [1024, 256]);
+  assert.deepEqual(lengths(3 ** 10, { shortLastPass: true }), [243, 243]); // powers of two only
+  // The device's longest pass bounds the first (WebGPU's default 16 KiB: 512 points in 4 columns of split rows).
+  assert.ok(lengths(1 << 16, { shortLastPass: true, minColumns: 4 }).length === 2);
+  const small = planMultiPass(1 << 16, 4, WEBGPU_DEFAULT, { shortLastPass: true }).lengths;
+  assert.ok(small[0] <= 512 && small.reduce((a, b) => a * b, 1) === 1 << 16, `${small}`);
+  // The fused R2C (and the DHT / DCT-II built on it) asks for it wherever it applies.
+  const half = (N: number) => {
+    const { recipe } = planWebGpuFft(fftProblem({ n: N, batch: 4, direction: 'forward' }), H200, { real: 'r2c' });
+    return recipe.algorithm === 'stockham-multipass' ? recipe.lengths : [];
+  };
+  assert.deepEqual([15, 16, 17, 18, 19].map((l) => half(2 ** l)), [[256, 64], [512, 64], [1024, 64], [1024, 128], [1024, 256]]);
+  // Explicit pass lengths win; their product must be n.
+  assert.deepEqual(lengths(1 << 16, { passLengths: [128, 512] }), [128, 512]);
+  assert.throws(() => planMultiPass(1 << 16, 4, H200, { passLengths: [128, 256] }), ArgumentError);
+  assert.throws(() => planMultiPass(1 << 16, 4, H200, { passLengths: [65536.5, 1] }), ArgumentError);
 });
 
 test('multi-pass long first pass: the rest it may leave (longFirstRest, the fused R2C: 256)', async () => {

@@ -203,7 +203,8 @@ export function planWebGpuFft(problem: FftProblem, limits: PlannerLimits, option
         // them) made it slower, R2C 2^15 … 2^27 3–8% and the DHT alike (H200, two alternating rounds: R2C 2^19
         // 0.868 ms all swizzled, 0.861 all padded, 0.801 last pass padded; DHT 2^19 0.897 / 0.875 / 0.818;
         // bench/results/2026-11-24-h200-sweep57).
-        const fusedOptions: WebGpuFftOptions = fuse ? { longFirstRest: 256, lastPassLayout: 'padded', ...options } : options;
+        // A short fused last pass (64 or 128 points) where a first pass of ≤ 1024 takes the rest: see planMultiPass.
+        const fusedOptions: WebGpuFftOptions = fuse ? { longFirstRest: 256, lastPassLayout: 'padded', shortLastPass: true, ...options } : options;
         for (const columns of fuse && !options.lastPassColumns ? FUSED_R2C_COLUMNS : []) {
           try {
             wide = planFft(m, problem.batch, limits, { ...fusedOptions, lastPassColumns: columns });
