@@ -147,13 +147,30 @@ export function planMultiPass(
   // keeps it); R2C 2^15 … 2^18 (half-lengths 256·64, 512·64, 1024·64, 1024·128) 0.685 / 0.709 / 0.766 /
   // 0.799 → 0.658 / 0.674 / 0.683 / 0.724, DHT and DCT-II alike. A 2048-point first pass lost (R2C 2^19
   // 0.80 → 0.87, C2C 2^18 1.27 → 1.53).
+  // Asked for (the fused R2C), three passes also end in 64 points where the rest takes two passes whose later
+  // one is ≤ 256 points: R2C / DHT / DCT-II 2^22 … 2^25 (half-lengths 256·128·64, 256·256·64, 512·256·64,
+  // 1024·256·64) DHT 1.06 / 1.08 / 1.09 / 1.18 → 1.02 / 1.03 / 1.07 / 1.15 ms, R2C 1.04 → 1.00 at 2^22 and
+  // within 1.5% from 2^23; with a later 512- or 1024-point pass (2^26, 2^27) it lost up to 7% (H200,
+  // bench/results/2026-11-24-h200-sweep64).
   const short = !options.passLengths && !batchFastest && isPowerOfTwo(n) && (options.shortLastPass ?? (lengths.length === 2 && lengths[0] === lengths[1]));
-  if (short) {
+  if (short && lengths.length >= 2) {
     const maxFirst = Math.min(largest, 1024);
     const last = [64, 128].find((l) => n / l >= l && n / l <= maxFirst);
-    if (last && lengths.length >= 2) {
+    if (last) {
       lengths = [n / last, last];
       longFirst = n / last >= 512;
+    } else if (options.shortLastPass && lengths.length === 3 && n / 64 > maxFirst) {
+      // The rest's split as a transform of its own (the options about the last pass are this plan's).
+      let rest: number[] = [];
+      try {
+        rest = planMultiPass(n / 64, batch * 64, limits, { ...options, shortLastPass: false, lastPassColumns: undefined, lastPassExchange: undefined, lastPassLayout: undefined }).lengths;
+      } catch (e) {
+        if (!(e instanceof DeviceLimitError || e instanceof UnsupportedError)) throw e;
+      }
+      if (rest.length === 2 && rest[1] <= 256) {
+        lengths = [...rest, 64];
+        longFirst = rest[0] >= 512;
+      }
     }
   }
   // The first pass (Ns = 1) reads its columns' elements n/R apart and writes each column as one row: with

@@ -102,7 +102,8 @@ export interface WorkgroupPlanOptions {
   /**
    * Multi-pass powers of two: two passes whose last is 64 points (else 128) and whose first then holds the
    * rest, up to 1024 points (see planMultiPass). Default: on where the balanced split has two equal passes;
-   * the fused R2C asks for it wherever it applies.
+   * the fused R2C asks for it wherever it applies, and then three passes also end in 64 points where the
+   * rest splits into two passes whose later one is ≤ 256 points.
    */
   shortLastPass?: boolean;
   /** Multi-pass: the last pass's passExchange (the fused R2C post-processing needs vec2 rows). */

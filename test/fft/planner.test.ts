@@ -269,6 +269,11 @@ test('multi-pass short last pass: 64 points (else 128) where a first pass of ≤
     return recipe.algorithm === 'stockham-multipass' ? recipe.lengths : [];
   };
   assert.deepEqual([15, 16, 17, 18, 19].map((l) => half(2 ** l)), [[256, 64], [512, 64], [1024, 64], [1024, 128], [1024, 256]]);
+  // Three passes end in 64 points where the rest's later pass is ≤ 256 (2^22 … 2^25), not beyond.
+  assert.deepEqual([20, 21, 22, 23, 24, 25, 26, 27].map((l) => half(2 ** l)), [
+    [128, 64, 64], [128, 128, 64], [256, 128, 64], [256, 256, 64], [512, 256, 64], [1024, 256, 64], [512, 256, 256], [1024, 256, 256],
+  ]);
+  assert.deepEqual(lengths(1 << 21), [128, 128, 128]); // C2C keeps its balanced three passes
   // Explicit pass lengths win; their product must be n.
   assert.deepEqual(lengths(1 << 16, { passLengths: [128, 512] }), [128, 512]);
   assert.throws(() => planMultiPass(1 << 16, 4, H200, { passLengths: [128, 256] }), ArgumentError);
