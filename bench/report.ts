@@ -31,12 +31,12 @@ const conv = load(`${run}/conv.jsonl`);
 // An older run still quoted: final28.sh (the R2C repeats of the section on
 // timing variance), each with cuFFT and, as "previous kernels", commit 1565ad7 measured in the same run.
 const run28 = 'bench/results/2026-11-22-h200-final28';
-// Every FFT table (C2C, R2C, DCT-II, DHT, 2-D, other lengths) from one run, final43.sh: ours, commit c2e6f89
+// Every FFT table (C2C, R2C, DCT-II, DHT, 2-D, other lengths) from one run, final44.sh: ours, commit f5c2ea7
 // as "previous kernels", and the anchors measured twice in that run, as before and warmed up for 300 ms like
 // ours; each case takes the faster of its two anchor readings (the anchors' own run-to-run spread). The
 // errors of sizes the tables' run does not check (N > 2^22) come from final32.sh and final35.sh, which checked
 // them against the float64 CPU transforms.
-const run39 = 'bench/results/2026-11-24-h200-final43';
+const run39 = 'bench/results/2026-11-24-h200-final44';
 const run32 = 'bench/results/2026-11-24-h200-final32';
 const run35 = 'bench/results/2026-11-24-h200-final35';
 /** The faster of two readings of each anchor case (matched by lib, kind, N and shape). */
@@ -186,7 +186,7 @@ All numbers come from the project's own bench scripts, run on the lent **${devic
 \`bench/results/\`; this page is generated from them by \`npx tsx bench/report.ts > BENCHMARKS.md\`.
 
 Commands (on the GPU machine, after \`../shared/gpu-kit/prepare.sh\` and bundling the bench with esbuild;
-the runs are \`bench/gpu-runs/final43.sh\` (every FFT table: C2C, R2C, DCT-II, DHT, 2-D, other lengths),
+the runs are \`bench/gpu-runs/final44.sh\` (every FFT table: C2C, R2C, DCT-II, DHT, 2-D, other lengths),
 \`final25.sh\` (EDM, convolution, sparse FFT), \`final30.sh\` (tridiagonal) and \`final16.sh\` (shallow water);
 the sweeps behind the choices are the other scripts there):
 
@@ -210,10 +210,24 @@ write of the data. Device-copy bandwidth measured by our vec4 copy kernel in the
 
 ${fftTable('c2c', 'c2c', 'cuFFT', c2c26)}
 
-From \`bench/gpu-runs/final43.sh\` (bench/results/2026-11-24-h200-final43, 2026-11-24), with cuFFT and the
-previous kernels (commit c2e6f89) in the same run. cuFFT was timed twice in that run, as before and warmed up
+From \`bench/gpu-runs/final44.sh\` (bench/results/2026-11-24-h200-final44, 2026-11-24), with cuFFT and the
+previous kernels (commit f5c2ea7) in the same run. cuFFT was timed twice in that run, as before and warmed up
 for 300 ms like ours, and each size takes the faster reading (in final39 the two differed by up to 27%, in
 either direction: the anchor's own run-to-run spread, not its warm-up). What changed:
+- **A short last pass** (\`shortLastPass\`, \`src/planner/fft-multipass.ts\`): where the balanced two-pass
+  split has two equal passes (2^14 = 128·128, 2^16 = 256·256), the last pass now takes 64 points and the first
+  the rest (256·64, 1024·64; a first pass of up to 1024 points, else a last pass of 128). In this run C2C 2^14
+  1.19 → 1.17 ms (0.61× → 0.62× cuFFT) and 2^16 1.24 → 1.21 (0.94× → 0.96×); two alternating rounds in
+  …-sweep63 measured 1.19 → 1.16 and 1.24 → 1.20. Where the balanced split is already uneven it lost (2^15 as
+  512·64 by 1%, 2^18 as 2048·128 1.27 → 1.53 ms), so those sizes keep theirs. An explicit split can be asked
+  for with \`passLengths\` (bench flag \`--passLengths 512.128\`).
+- Tried and not kept: **multi-pass plans recorded block by block** (\`l2Block\`, commit d912253, …-sweep62):
+  every pass of one block of problems, then the next block, so that a pass would read its predecessor's output
+  from the 50 MB L2 instead of DRAM. Every block size from 4 to 64 MiB lost to pass by pass: C2C 2^14 1.19 →
+  1.40 ms with 64 MiB blocks and 3.6–3.9 with 4 MiB, and 2^15 … 2^18 alike. Each dependent dispatch costs
+  about 5–7 µs, and no L2 saving showed through that; the option was removed again.
+
+Earlier changes (final43, against commit c2e6f89):
 - **Multi-pass kernels' rows swizzled and rotated a column instead of padded** (\`passLayout\`,
   \`src/planner/row-layout.ts\`). A pass kernel interleaves its B columns across a warp, and its odd-length
   padded rows put those columns on neighbouring banks: a model of the exchanges' accesses (\`butterfly plan\`
@@ -230,7 +244,7 @@ either direction: the anchor's own run-to-run spread, not its warm-up). What cha
   an SM. 1.77 → 1.50 ms (0.73× → 0.86× cuFFT; with 8 columns 1.61, …-final41-extra, two rounds).
 - **2^25's 512-point first pass in 8 columns** (16 KiB with swizzled rows): its elements lie 65536 apart, and
   128- and 256-point first passes already took 8 from 8192 apart; per-kernel 0.76 → 0.64 ms (…-sweep60, two
-  alternating rounds: C2C 2^25 2.04 → 1.93, R2C 2^26 1.26 → 1.20, DHT 2^26 1.27 → 1.23). In this run C2C
+  alternating rounds: C2C 2^25 2.04 → 1.93, R2C 2^26 1.26 → 1.20, DHT 2^26 1.27 → 1.23). In final43 C2C
   2^25 2.13 → 1.92 ms (0.94× → 1.05× cuFFT). The 1024-point first passes of 2^26 and 2^27 keep 4 (32 KiB in 8).
 - Tried and not kept: 2^21 in two passes, 1024·2048: 1.81 ms in 4 columns (32 KiB), 3.10 in 2 (16-byte runs),
   against 1.74 in three (…-sweep58, …-final42-extra).
@@ -294,15 +308,15 @@ Earlier changes (final27, against commit 1565ad7):
   apart (a 256-point first pass from 2^22: 0.71–0.75 → 0.64 ms, …-sweep36). 2^20 … 2^24 1.98–2.48 →
   1.74–1.94 ms (0.72–0.93× cuFFT), 2^25 … 2^27 2.68–2.88 → 2.51–2.68.
 
-Every N ≤ 4096 runs in one pass at the device-copy bandwidth (0.96–2.4× cuFFT; cuFFT itself falls below
+Every N ≤ 4096 runs in one pass at the device-copy bandwidth (0.94–2.4× cuFFT; cuFFT itself falls below
 bandwidth for N ≤ 32). 8192 stays single-pass at 0.70 of bandwidth: one workgroup an SM (32 KiB of
 workgroup memory of the 48 KiB an SM holds, and 64 KiB of registers), so its loads, butterflies and exchanges
 hardly overlap. For 4096, one vec2 exchange round instead of two split ones (32 KiB, one workgroup an SM) took
 it from 0.63 to 0.87 ms (…-sweep51), four rounds (\`split4\`) to 0.90 (…-sweep35). Beyond
 one workgroup (N ≥ 16384) the multi-pass kernels need one pass more than cuFFT at 2^14 and 2^21 (a 2048-point
 pass holds 32 KiB of workgroup memory, one workgroup an SM; a whole 2^14 problem 64 KiB); from 2^22 on both
-take three passes, and ours run at 0.89–0.97× cuFFT: our passes average 0.62–0.74 ms over 2^27 elements,
-cuFFT's 0.55–0.67.
+take three passes, and ours run at 0.89–1.05× cuFFT: our passes average 0.62–0.74 ms over 2^27 elements,
+cuFFT's 0.55–0.68.
 
 **A fused two-pass kernel, probed and not built.** Instead of two dispatches, one workgroup could take a whole
 2^14 … 2^17-point problem through both passes, its intermediate going through a small scratch area in global
@@ -354,8 +368,10 @@ ${(() => {
   }));
 })()}
 
-From \`bench/gpu-runs/final43.sh\` (bench/results/2026-11-24-h200-final43, 2026-11-24), with cuFFT (the faster of
-its two readings) and, as previous kernels, commit c2e6f89. The swizzled and rotated rows of multi-pass kernels
+From \`bench/gpu-runs/final44.sh\` (bench/results/2026-11-24-h200-final44, 2026-11-24), with cuFFT (the faster of
+its two readings) and, as previous kernels, commit f5c2ea7. The short last pass of the C2C section applies to
+powers of two only; both columns agree within 1% (1000 within 5%, 0.70 against 0.73 ms, the run's spread).
+Earlier (final43, against commit c2e6f89), the swizzled and rotated rows of multi-pass kernels
 (C2C section) took 102400 = 320·320 (two passes of rows of 320 = 10·32 values) 1.59 → 1.44 ms (1.24× → 1.36×
 cuFFT); the other multi-pass lengths here have no pass that is a multiple of 32 values, or ran within 2%. The
 changes below were measured in \`final31.sh\` (bench/results/2026-11-24-h200-final31) against commit df5f793,
@@ -394,8 +410,9 @@ ${(() => {
   }));
 })()}
 
-From \`bench/gpu-runs/final43.sh\` (bench/results/2026-11-24-h200-final43, 2026-11-24), with cuFFT (the faster of
-its two readings) and the kernels of commit c2e6f89 in the same run. What changed: the column passes' rows are
+From \`bench/gpu-runs/final44.sh\` (bench/results/2026-11-24-h200-final44, 2026-11-24), with cuFFT (the faster of
+its two readings) and the kernels of commit f5c2ea7 in the same run: no change since (both columns within 1.2%).
+Earlier (final43, against commit c2e6f89): the column passes' rows are
 swizzled and rotated a column (see C2C above; the bank-conflict model counts 4 and 3.5 wavefronts an access for
 the padded rows of 512²'s 32·16 and 2048²'s 16·16·8 column passes, 1 for the new ones): 512² 1.17 → 1.06 ms
 (0.97× → 1.07× cuFFT), 2048² 1.61 → 1.49 (0.87× → 0.94×); 4096²'s 64-point batch-fastest passes (XOR from bit
@@ -415,11 +432,24 @@ batch-fastest multi-pass. Earlier (…-sweep36): the column passes take 8 column
 
 ${fftTable('r2c', 'r2c', 'cuFFT', r2c26)}
 
-From \`bench/gpu-runs/final43.sh\` (bench/results/2026-11-24-h200-final43, 2026-11-24): cuFFT (the faster of its
-two readings) and the previous kernels (commit c2e6f89) in the same run. What changed: the swizzled and rotated
+From \`bench/gpu-runs/final44.sh\` (bench/results/2026-11-24-h200-final44, 2026-11-24): cuFFT (the faster of its
+two readings) and the previous kernels (commit f5c2ea7) in the same run. What changed: **a short fused last
+pass** (the C2C section's \`shortLastPass\`, always on for the fused real transforms). The fused last pass
+costs more the longer it is (per-kernel times in …-sweep63: 0.36–0.38 ms for 64 points, 0.44 for 128,
+0.52–0.55 for 256, against 0.30–0.34 for first passes of 128 … 1024 points), so two passes now end in a
+64-point one (else 128) with a first pass of up to 1024 points taking the rest: half-lengths 2^14 … 2^17 as
+256·64, 512·64, 1024·64 and 1024·128. Three passes end in 64 points where the rest splits into two with a
+later pass of at most 256: half-lengths 2^21 … 2^24 as 256·128·64 … 1024·256·64 (…-sweep64). In this run R2C
+2^15 … 2^18 0.682 / 0.705 / 0.764 / 0.792 → 0.658 / 0.667 / 0.680 / 0.723 ms (0.68–1.11× → 0.70–1.24× cuFFT)
+and 2^22 1.04 → 1.00 (0.91× → 0.95×); the other multi-pass sizes within 2% (the single-workgroup ones, whose
+kernels did not change, within 5%: the run's spread). Tried and not kept: 2^19 as 2048·128 (0.80 → 0.87 ms,
+…-sweep63), and half-lengths 2^25 and 2^26 ending in 64 points (up to 7% slower, …-sweep64), which keep
+512·256·256 and 1024·256·256.
+
+Earlier (final43, against commit c2e6f89): the swizzled and rotated
 rows of the C2C section in every pass but the fused last one, which keeps padded rows (swizzled, R2C 2^15 …
 2^27 ran 3–8% slower; with only the last pass padded, 2^18 and 2^19 ran 0.815 / 0.861 → 0.792 / 0.801 ms,
-…-sweep57, two alternating rounds). In this run R2C 2^19 0.857 → 0.800 ms (1.02× → 1.10× cuFFT), 2^26 1.27 →
+…-sweep57, two alternating rounds). In final43 R2C 2^19 0.857 → 0.800 ms (1.02× → 1.10× cuFFT), 2^26 1.27 →
 1.20 (1.01× → 1.07×, the 8-column first pass of C2C 2^25); the other sizes within 2.5%. Tried and not kept (…-sweep58): 2^20 and 2^21 in two passes with a fused 512- or 1024-point
 last pass: 2^20 with 8 swizzled columns 0.92 against 0.98 ms, but the DHT of that plan 1.09 against 0.99, and
 2^21 1.09–1.24 against 0.96.
@@ -472,7 +502,7 @@ Multi-pass R2C does its post-processing in its last pass: a workgroup takes 8 mi
 (…-sweep9: 2^15 0.86 against 0.99 ms, 2^27 1.61 against 1.77 with the separate kernel).
 
 Before the longer warm-up, the largest sizes seemed to vary between processes. Three short fresh processes
-each, alternating with the previous kernels (commit 1565ad7), in final28, ms (cuFFT from final43):
+each, alternating with the previous kernels (commit 1565ad7), in final28, ms (cuFFT from final44):
 
 ${(() => {
   const rep = ['new', 'old'].flatMap((b) => [1, 2, 3].flatMap((i) => load(`${run28}/repeat-r2c-${b}-${i}.jsonl`).filter((r) => r.lib === 'butterfly').map((r) => ({ ...r, b }))));
@@ -493,17 +523,31 @@ its creation can run up to 3× slower for about 100 ms, and timed again later it
 The anchor is the straightforward GPU pipeline: (DCT-II) a gather kernel for Makhoul's permutation, cuFFT
 R2C and a post-processing kernel; (DHT) cuFFT R2C and a post-processing kernel (CuPy RawKernels). Ours fuses
 the permutation and the post-processing into the FFT's own first and last passes; the paired last stage and
-the twiddle change above apply to both. Both tables are from \`bench/gpu-runs/final43.sh\`
-(bench/results/2026-11-24-h200-final43, 2026-11-24): ours, the anchor (the faster of its two readings), and as
-"previous kernels" commit c2e6f89, in one run. The swizzled and rotated rows of the multi-pass kernels (C2C
+the twiddle change above apply to both. Both tables are from \`bench/gpu-runs/final44.sh\`
+(bench/results/2026-11-24-h200-final44, 2026-11-24): ours, the anchor (the faster of its two readings), and as
+"previous kernels" commit f5c2ea7, in one run. What changed: the short fused last pass of the R2C section
+(64 points, else 128). 2^15 … 2^18: DCT-II 0.723 / 0.748 / 0.793 / 0.819 → 0.692 / 0.694 / 0.710 / 0.777 ms
+(1.89–2.20× → 1.97–2.46× the anchor), DHT 0.707 / 0.723 / 0.774 / 0.803 → 0.678 / 0.684 / 0.716 / 0.762
+(1.09–1.50× → 1.14–1.62×); three passes ending in 64 points, 2^22 … 2^25: DCT-II 1.12 / 1.15 / 1.17 / 1.26 →
+1.07 / 1.11 / 1.14 / 1.24, DHT 1.06 / 1.08 / 1.09 / 1.18 → 1.02 / 1.04 / 1.07 / 1.15. **DCT-II 2^27 read 1.40
+ms** in the full run (1.39 for the previous kernels) and 1.40 / 1.40 (1.40 / 1.40) timed alone in the extras
+of that run, two alternating rounds of a process each (…-final44-extra; DHT 1.27–1.28, R2C 1.24 both ways):
+final43's 2.84 ms did not recur.
+
+**Against the goal of ≥ 1.5× for N = 2^2 … 2^20:** the DCT-II meets it at every N (1.75× at the least, at
+2^20). The DHT meets it from 2^2 to 2^13 and at 2^17 and 2^18, and falls short at 2^14 (1.42×), 2^15 (1.14×),
+2^16 (1.36×), 2^19 (1.44×) and 2^20 (1.23×); the reasons are at the end of this section.
+
+Earlier (final43, against commit c2e6f89): the swizzled and rotated rows of the multi-pass kernels (C2C
 section; the fused last pass keeps padded rows, see R2C) took 2^16 … 2^19: DCT-II 0.775 / 0.830 / 0.856 / 0.890 →
 0.741 / 0.794 / 0.823 / 0.833 ms (1.96–2.09× → 2.05–2.19×), DHT 0.765 / 0.819 / 0.845 / 0.887 → 0.730 / 0.782 /
 0.807 / 0.822 (1.22–1.42× → 1.28–1.48×), and the 8-column first pass 2^26: DCT-II 1.39 → 1.30, DHT 1.29 → 1.23.
-**DCT-II 2^27 read 2.84 ms in this run** (0.77× the anchor), against 1.35 for the previous kernels; it read
+DCT-II 2^27 read 2.84 ms in final43 (0.77× the anchor), against 1.35 for the previous kernels; it read
 1.49 in final41 and final42. Timed alone (…-sweep61, three alternating rounds in processes of 2^25 … 2^27) it
 takes 1.38 ms, and with every pass padded (the previous layout) 1.35: its 1024-point first pass, which
 gathers Makhoul's permutation from both ends of each row, runs 0.49 ms swizzled against 0.47 padded. The
-slow readings come at the end of a process that has run every size from 2^2; not resolved. Earlier (final40, against commit fa92f6b):
+slow readings came at the end of a process that had run every size from 2^2, and final44 read 1.40 in both
+places (above). Earlier (final40, against commit fa92f6b):
 the swizzled rows of single-workgroup FFTs took the half-lengths 4096 and 8192: DCT-II 8192 0.425 → 0.367 ms
 (2.78× → 3.21×) and 16384 0.530 → 0.507 (2.38× → 2.48×), DHT 8192 0.387 → 0.334 (1.52× → 1.76×) and 16384
 0.475 → 0.458 (1.38× → 1.43×). Earlier (final39, against commit
@@ -536,11 +580,15 @@ half-lengths 512 … 1024 (…-sweep28).
 
 The split exchanges, wider last pass and long first pass of the R2C section took the multi-pass DHT from
 0.87–1.05 ms to 0.70–0.99 (2^15: 0.88× → 1.09×, 2^17 … 2^19: 1.12–1.15× → 1.35–1.42×; final28) and the
-multi-pass DCT-II to 1.76–2.08×. Where the DHT stays short of 1.5× (2^14 and up: 1.10–1.43×), it is the R2C
-underneath: the anchor is one cuFFT R2C plus one light kernel, and our R2C is 0.79× cuFFT at 2^14 (one
-workgroup an SM for its 8192-point half-length, see C2C) and 0.68–1.11× multi-pass. From 2^15 on two passes are needed, and two passes
-cannot beat two device copies (2 × 0.27 ms for 2^27 reals, against the 0.51 ms that 1.5× of the 0.766 ms
-anchor at 2^15 allows). One pass of a 16384-point half-length fits a 48 KiB
+multi-pass DCT-II to 1.76–2.08×. Where the DHT stays short of 1.5× (final44: 2^14 1.42×, 2^15 1.14×, 2^16
+1.36×, 2^19 1.44×, 2^20 1.23×, and 1.25–1.37× beyond the goal's range), it is the R2C underneath: the anchor is
+one cuFFT R2C plus one light kernel, and our R2C is 0.78× cuFFT at 2^14 (one workgroup an SM for its
+8192-point half-length, see C2C) and 0.70–1.24× multi-pass. From 2^15 on two passes are needed, and two
+passes cannot beat two device copies (2 × 0.273 ms for 2^27 reals in this run, against the 0.515 ms that 1.5×
+of the 0.773 ms anchor at 2^15 allows); at 2^16 1.5× allows 0.622 ms, both passes at 88% of copy speed where
+ours run at 80%. 2^19 (1024·256) keeps a 256-point fused last pass, since a first pass of 2048 points holds
+one workgroup an SM (2048·128 lost, R2C section), and 2^20 takes three passes where cuFFT takes two (two with
+a 512- or 1024-point fused last pass lost, R2C section). One pass of a 16384-point half-length fits a 48 KiB
 workgroup only by exchanging in four rounds (the \`split4\` exchange, option \`exchange: 'split4'\`), and
 its 128 KiB of registers a workgroup leave one workgroup an SM: DHT 2^15 0.850 against 0.867 ms in two passes
 of the kernels before the split pass exchanges, R2C 0.821 against 0.795, C2C 16384 1.44 against 1.25
