@@ -280,6 +280,24 @@ test('multi-pass short last pass: 64 points (else 128) where a first pass of ≤
   assert.throws(() => planMultiPass(1 << 16, 4, H200, { passLengths: [65536.5, 1] }), ArgumentError);
 });
 
+test('fused R2C last pass: 64 column slots where it has at most 64 points, else 32, else 16', async () => {
+  const { planWebGpuFft } = await import('../../src/backends/webgpu/fft.js');
+  const { fftProblem } = await import('../../src/planner/fft-problem.js');
+  const last = (N: number, limits = H200, o = {}) => {
+    const { recipe } = planWebGpuFft(fftProblem({ n: N, batch: 4, direction: 'forward' }), limits, { real: 'r2c', ...o });
+    if (recipe.algorithm !== 'stockham-multipass') throw new Error('multi-pass expected');
+    const p = recipe.passes[recipe.passes.length - 1];
+    return [p.n, p.problemsPerWorkgroup];
+  };
+  // Half-lengths 2^14 … 2^18 end in 64, 64, 64, 128 and 256 points; 2^19 … 2^24 in 64, 2^25 in 256.
+  assert.deepEqual([15, 16, 17, 18, 19, 20, 25, 26].map((l) => last(2 ** l)), [[64, 64], [64, 64], [64, 64], [128, 32], [256, 32], [64, 64], [64, 64], [256, 32]]);
+  // The software adapter (32 KiB) holds 64 slots of 64 points too; an explicit column count wins.
+  assert.deepEqual(last(1 << 16, LLVMPIPE), [64, 64]);
+  assert.deepEqual(last(1 << 16, H200, { lastPassColumns: 16 }), [64, 16]);
+  // WebGPU's default 256 invocations hold 32 slots of 8 invocations, not 64.
+  assert.deepEqual(last(1 << 16, WEBGPU_DEFAULT), [64, 32]);
+});
+
 test('multi-pass long first pass: the rest it may leave (longFirstRest, the fused R2C: 256)', async () => {
   const { planMultiPass } = await import('../../src/planner/fft-multipass.js');
   assert.deepEqual(planMultiPass(1 << 18, 4, H200, { longFirstRest: 256 }).lengths, [1024, 256]);
