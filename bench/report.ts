@@ -444,7 +444,15 @@ later pass of at most 256: half-lengths 2^21 … 2^24 as 256·128·64 … 1024·
 and 2^22 1.04 → 1.00 (0.91× → 0.95×); the other multi-pass sizes within 2% (the single-workgroup ones, whose
 kernels did not change, within 5%: the run's spread). Tried and not kept: 2^19 as 2048·128 (0.80 → 0.87 ms,
 …-sweep63), and half-lengths 2^25 and 2^26 ending in 64 points (up to 7% slower, …-sweep64), which keep
-512·256·256 and 1024·256·256.
+512·256·256 and 1024·256·256. Also tried and not kept: **64 column slots in the fused 64-point last pass**
+(\`lastPassColumns: 64\`: a warp's 32 low slots then read one 256-byte run of the row instead of two 128-byte
+ones). On an H100 it won (bench/results/2026-11-24-h100-sweep65, two rounds: that pass 0.43–0.50 → 0.41–0.43
+ms, DHT 2^17 0.90 → 0.83, R2C 2^15 0.91 → 0.80), but on this H200 the pass takes 0.36–0.40 ms either way
+(…-sweep66, per-kernel, two rounds) and the whole transforms ran 0–4% slower (…-final45, against 32 slots in
+the same run: R2C, DCT-II and DHT 2^15 … 2^17 and 2^20 … 2^25 between −1.8% and +3.8%), so the default stays at
+32 and 64 is an option; swizzled rows in 64 slots (16 KiB, three workgroups an SM) were slower on both GPUs.
+On the H200 the fused pass is therefore not limited by its run length; it runs at 0.69–0.76 of copy speed
+whatever its columns (0.36–0.40 ms against 0.273 for a copy of its bytes), against 0.81–0.93 for the first pass.
 
 Earlier (final43, against commit c2e6f89): the swizzled and rotated
 rows of the C2C section in every pass but the fused last one, which keeps padded rows (swizzled, R2C 2^15 …

@@ -280,7 +280,7 @@ test('multi-pass short last pass: 64 points (else 128) where a first pass of ≤
   assert.throws(() => planMultiPass(1 << 16, 4, H200, { passLengths: [65536.5, 1] }), ArgumentError);
 });
 
-test('fused R2C last pass: 64 column slots where it has at most 64 points, else 32, else 16', async () => {
+test('fused R2C last pass: 32 column slots where they fit, else 16; 64 when asked for', async () => {
   const { planWebGpuFft } = await import('../../src/backends/webgpu/fft.js');
   const { fftProblem } = await import('../../src/planner/fft-problem.js');
   const last = (N: number, limits = H200, o = {}) => {
@@ -290,12 +290,13 @@ test('fused R2C last pass: 64 column slots where it has at most 64 points, else 
     return [p.n, p.problemsPerWorkgroup];
   };
   // Half-lengths 2^14 … 2^18 end in 64, 64, 64, 128 and 256 points; 2^19 … 2^24 in 64, 2^25 in 256.
-  assert.deepEqual([15, 16, 17, 18, 19, 20, 25, 26].map((l) => last(2 ** l)), [[64, 64], [64, 64], [64, 64], [128, 32], [256, 32], [64, 64], [64, 64], [256, 32]]);
-  // The software adapter (32 KiB) holds 64 slots of 64 points too; an explicit column count wins.
-  assert.deepEqual(last(1 << 16, LLVMPIPE), [64, 64]);
-  assert.deepEqual(last(1 << 16, H200, { lastPassColumns: 16 }), [64, 16]);
-  // WebGPU's default 256 invocations hold 32 slots of 8 invocations, not 64.
+  assert.deepEqual([15, 16, 17, 18, 19, 20, 25, 26].map((l) => last(2 ** l)), [[64, 32], [64, 32], [64, 32], [128, 32], [256, 32], [64, 32], [64, 32], [256, 32]]);
+  // 64 slots (512 invocations) when asked for: the H200 holds them, WebGPU's default 256 invocations do not.
+  assert.deepEqual(last(1 << 16, H200, { lastPassColumns: 64 }), [64, 64]);
+  assert.deepEqual(last(1 << 16, LLVMPIPE, { lastPassColumns: 64 }), [64, 64]);
+  assert.throws(() => last(1 << 16, WEBGPU_DEFAULT, { lastPassColumns: 64 }), DeviceLimitError);
   assert.deepEqual(last(1 << 16, WEBGPU_DEFAULT), [64, 32]);
+  assert.deepEqual(last(1 << 16, H200, { lastPassColumns: 16 }), [64, 16]);
 });
 
 test('multi-pass long first pass: the rest it may leave (longFirstRest, the fused R2C: 256)', async () => {

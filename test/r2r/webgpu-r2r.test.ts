@@ -132,8 +132,10 @@ test('multi-pass DCT-II / DHT with the post-processing fused into the last pass 
   for (const [family, n] of [['dct', 1 << 16], ['dht', 1 << 16], ['dct', 1 << 17], ['dst', 1 << 16]] as const) {
     const batch = 3;
     const x = randomFloat32(batch * n, n + 5);
-    // Fused is the default for all three; r2cPostKernel keeps the separate post-processing kernel.
-    for (const planner of [{}, { r2cFused: true, lastPassColumns: 16 }, { r2cPostKernel: true }]) {
+    // Fused is the default for all three; r2cPostKernel keeps the separate post-processing kernel; 64
+    // column slots (32 mirror pairs) where the last pass is 64 points.
+    const wide = n === 1 << 16 ? [{ r2cFused: true, lastPassColumns: 64 }] : [];
+    for (const planner of [{}, { r2cFused: true, lastPassColumns: 16 }, ...wide, { r2cPostKernel: true }]) {
       const plan = await WebGpuR2r.create(ctx, { family, type: 2, shape: [batch, n], axes: [-1], planner });
       const kernels = plan.axisPlans[0].kernelNames;
       assert.ok(kernels.length >= 2, `${family} n=${n}: multi-pass (${kernels})`);

@@ -118,18 +118,16 @@ export interface WebGpuFftOptions extends WorkgroupPlanOptions {
 }
 
 /**
- * Column slots of a fused R2C last pass (mirror pairs: half as many): 64 where that pass has at most
- * FUSED_R2C_64_MAX points, else 32 where they fit, else 16, else the default. With the split exchange 32 beat
- * 16 from 2^15 to 2^24 on an H200 (2^21: 1.05 → 0.95 ms; with vec2 rows it had lost,
- * bench/results/2026-11-22-h200-sweep26, -sweep35). With 64 a warp's 32 low slots read one 256-byte run of
- * their row instead of two 128-byte ones; for a 64-point last pass (padded rows: 17.3 KiB, two workgroups an
- * SM) the pass ran 0.43–0.50 → 0.41–0.43 ms on an H100, DHT 2^17 0.90 → 0.83, R2C 2^15 0.91 → 0.80
- * (bench/results/2026-11-24-h100-sweep65, two rounds); swizzled rows (16 KiB, three an SM) ran slower than
- * padded ones there, and 16 columns slower still; for a 128- or 256-point last pass 64 columns would hold
- * 35 / 70 KiB.
+ * Column slots of a fused R2C last pass (mirror pairs: half as many): 32 where they fit, else 16, else the
+ * default. With the split exchange 32 beat 16 from 2^15 to 2^24 on an H200 (2^21: 1.05 → 0.95 ms; with vec2
+ * rows it had lost, bench/results/2026-11-22-h200-sweep26, -sweep35). 64 (lastPassColumns: 64, a warp's low
+ * slots then read one 256-byte run instead of two 128-byte ones) split the two GPUs measured: for a 64-point
+ * last pass an H100 ran it 0.43–0.50 → 0.41–0.43 ms (DHT 2^17 0.90 → 0.83, R2C 2^15 0.91 → 0.80;
+ * bench/results/2026-11-24-h100-sweep65), while an H200 ran it 0.36–0.38 either way and 1–4% slower in 64
+ * (R2C / DHT 2^15 … 2^17 and 2^20 … 2^25, …-h200-final45, -sweep66). The default follows the H200; swizzled
+ * rows in 64 slots (16 KiB, three workgroups an SM) were slower on both.
  */
-export const FUSED_R2C_COLUMNS = [64, 32, 16];
-export const FUSED_R2C_64_MAX = 64;
+export const FUSED_R2C_COLUMNS = [32, 16];
 
 /** How a real transform is computed, chosen in create() (planWebGpuFft). */
 export interface RealScheme {
@@ -214,9 +212,7 @@ export function planWebGpuFft(problem: FftProblem, limits: PlannerLimits, option
         const fusedOptions: WebGpuFftOptions = fuse ? { longFirstRest: 256, lastPassLayout: 'padded', shortLastPass: true, ...options } : options;
         for (const columns of fuse && !options.lastPassColumns ? FUSED_R2C_COLUMNS : []) {
           try {
-            const r = planFft(m, problem.batch, limits, { ...fusedOptions, lastPassColumns: columns });
-            if (columns > 32 && (r.algorithm !== 'stockham-multipass' || r.passes[r.passes.length - 1].n > FUSED_R2C_64_MAX)) continue;
-            wide = r;
+            wide = planFft(m, problem.batch, limits, { ...fusedOptions, lastPassColumns: columns });
             break;
           } catch (e2) {
             if (!(e2 instanceof DeviceLimitError)) throw e2;
