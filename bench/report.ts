@@ -435,8 +435,8 @@ ${fftTable('r2c', 'r2c', 'cuFFT', r2c26)}
 From \`bench/gpu-runs/final44.sh\` (bench/results/2026-11-24-h200-final44, 2026-11-24): cuFFT (the faster of its
 two readings) and the previous kernels (commit f5c2ea7) in the same run. What changed: **a short fused last
 pass** (the C2C section's \`shortLastPass\`, always on for the fused real transforms). The fused last pass
-costs more the longer it is (per-kernel times in …-sweep63: 0.36–0.38 ms for 64 points, 0.44 for 128,
-0.52–0.55 for 256, against 0.30–0.34 for first passes of 128 … 1024 points), so two passes now end in a
+costs more the longer it is (per-kernel times of R2C and DHT in …-sweep63: 0.36–0.38 ms for 64 points, 0.39–0.43 for
+128, 0.47–0.50 for 256, against 0.30–0.34 for first passes of 128 … 1024 points), so two passes now end in a
 64-point one (else 128) with a first pass of up to 1024 points taking the rest: half-lengths 2^14 … 2^17 as
 256·64, 512·64, 1024·64 and 1024·128. Three passes end in 64 points where the rest splits into two with a
 later pass of at most 256: half-lengths 2^21 … 2^24 as 256·128·64 … 1024·256·64 (…-sweep64). In this run R2C
@@ -446,7 +446,7 @@ kernels did not change, within 5%: the run's spread). Tried and not kept: 2^19 a
 …-sweep63), and half-lengths 2^25 and 2^26 ending in 64 points (up to 7% slower, …-sweep64), which keep
 512·256·256 and 1024·256·256. Also tried and not kept: **64 column slots in the fused 64-point last pass**
 (\`lastPassColumns: 64\`: a warp's 32 low slots then read one 256-byte run of the row instead of two 128-byte
-ones). On an H100 it won (bench/results/2026-11-24-h100-sweep65, two rounds: that pass 0.43–0.50 → 0.41–0.43
+ones). On an H100 it won (bench/results/2026-11-24-h100-sweep65, two rounds: that pass 0.43–0.50 → 0.40–0.43
 ms, DHT 2^17 0.90 → 0.83, R2C 2^15 0.91 → 0.80), but on this H200 the pass takes 0.36–0.40 ms either way
 (…-sweep66, per-kernel, two rounds) and the whole transforms ran 0–4% slower (…-final45, against 32 slots in
 the same run: R2C, DCT-II and DHT 2^15 … 2^17 and 2^20 … 2^25 between −1.8% and +3.8%), so the default stays at

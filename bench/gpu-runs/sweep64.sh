@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Three-pass R2C / DHT / DCT-II (half-lengths 2^21 … 2^26) with the fused last pass shortened to 64 points
-# (--passLengths): sweep63 put it at 0.36–0.38 ms for 64 points against 0.44 for 128 and 0.52–0.55 for 256.
+# (--passLengths): sweep63 put it at 0.36–0.38 ms for 64 points against 0.39–0.43 for 128 and 0.47–0.50 for 256 (R2C, DHT).
 # Two alternating rounds of R2C and DHT, one of DCT-II; one size a process; round 1 with --breakdown.
 # Bundle: .gpu/bench-fft.mjs. Writes $OUT/sweep64.tgz.
 set -u

@@ -122,9 +122,9 @@ export interface WebGpuFftOptions extends WorkgroupPlanOptions {
  * default. With the split exchange 32 beat 16 from 2^15 to 2^24 on an H200 (2^21: 1.05 → 0.95 ms; with vec2
  * rows it had lost, bench/results/2026-11-22-h200-sweep26, -sweep35). 64 (lastPassColumns: 64, a warp's low
  * slots then read one 256-byte run instead of two 128-byte ones) split the two GPUs measured: for a 64-point
- * last pass an H100 ran it 0.43–0.50 → 0.41–0.43 ms (DHT 2^17 0.90 → 0.83, R2C 2^15 0.91 → 0.80;
- * bench/results/2026-11-24-h100-sweep65), while an H200 ran it 0.36–0.38 either way and 1–4% slower in 64
- * (R2C / DHT 2^15 … 2^17 and 2^20 … 2^25, …-h200-final45, -sweep66). The default follows the H200; swizzled
+ * last pass an H100 ran it 0.43–0.50 → 0.40–0.43 ms (DHT 2^17 0.90 → 0.83, R2C 2^15 0.91 → 0.80;
+ * bench/results/2026-11-24-h100-sweep65), while an H200 ran it 0.36–0.40 ms either way and the transforms −1.8% … +3.8% slower in 64
+ * (R2C, DCT-II and DHT 2^15 … 2^17 and 2^20 … 2^25, …-h200-final45, -sweep66). The default follows the H200; swizzled
  * rows in 64 slots (16 KiB, three workgroups an SM) were slower on both.
  */
 export const FUSED_R2C_COLUMNS = [32, 16];
