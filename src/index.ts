@@ -1,4 +1,7 @@
 /** Butterfly: index-digit GPU algorithms on WebGPU, with a float64 CPU backend. */
+// The public types use GPUDevice, GPUBuffer, …: consumers get them from @webgpu/types (a dependency) without
+// configuring anything. preserve="true" keeps the directive in the emitted index.d.ts.
+/// <reference types="@webgpu/types" preserve="true" />
 export * from './errors.js';
 export { acquireGpu, defaultGpuContext, readBuffer, createStorageBuffer, GpuContext } from './backends/webgpu/device.js';
 export type { AcquireOptions, AdapterDescription, DeviceLimits } from './backends/webgpu/device.js';
