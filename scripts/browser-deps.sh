@@ -8,10 +8,9 @@ export DEBIAN_FRONTEND=noninteractive
 if [ ! -x /usr/bin/chromium ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq chromium
+  # Recommends (fonts, desktop integration, upower, ...) are not needed for headless runs.
+  $SUDO apt-get install -y -qq --no-install-recommends chromium
 fi
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
-# `npm install`, not `npm ci`: npm 11.19 here wrote a lock file that lists only two of rollup's
-# optional platform binaries (linux x64/arm64 gnu), and `npm ci` rejects it as out of sync; `npm install`
-# installs exactly the locked versions and leaves the lock file as it is.
-npm --prefix web install --no-audit --no-fund
+# `npm ci` installs exactly web/package-lock.json and never rewrites it (the checkout stays clean).
+npm --prefix web ci --no-audit --no-fund
