@@ -8,8 +8,8 @@ export DEBIAN_FRONTEND=noninteractive
 if [ ! -x /usr/bin/chromium ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
-  # Recommends (fonts, desktop integration, upower, ...) are not needed for headless runs.
-  $SUDO apt-get install -y -qq --no-install-recommends chromium
+  # Of the recommends (desktop integration, upower, printing, ...) headless runs need only a font.
+  $SUDO apt-get install -y -qq --no-install-recommends chromium fonts-liberation
 fi
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 # `npm ci` installs exactly web/package-lock.json and never rewrites it (the checkout stays clean).
