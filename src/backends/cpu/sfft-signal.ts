@@ -17,6 +17,8 @@ export interface SparseSignalOptions {
   snrDb?: number;
   /** Coefficient magnitudes are uniform in [lo, hi] (default [0.5, 1.5]). */
   magnitude?: [number, number];
+  /** 'log': magnitudes log-uniform in [lo, hi] (a realistic dynamic range, e.g. [0.1, 1] for 10:1). */
+  magnitudeScale?: 'linear' | 'log';
 }
 
 export interface SparseSignal {
@@ -57,6 +59,8 @@ export function sparseSignal(o: SparseSignalOptions): SparseSignal {
   if (!Number.isSafeInteger(k) || k < 1 || k > limit) throw new ArgumentError('k', k, `an integer in [1, ${limit}]`);
   const next = rng(o.seed ?? 1);
   const [lo, hi] = o.magnitude ?? [0.5, 1.5];
+  const logScale = o.magnitudeScale === 'log';
+  if (logScale && !(lo > 0 && hi >= lo)) throw new ArgumentError('magnitude', o.magnitude, 'positive [lo, hi] with lo ≤ hi for a log scale');
   const chosen = new Set<number>();
   while (chosen.size < k) {
     const f = real ? 1 + Math.floor(next() * (n / 2 - 1)) : Math.floor(next() * n);
@@ -67,7 +71,8 @@ export function sparseSignal(o: SparseSignalOptions): SparseSignal {
   const spec = new Float64Array(2 * n);
   let signalEnergy = 0;
   frequencies.forEach((f, i) => {
-    const m = lo + (hi - lo) * next();
+    const u = next();
+    const m = logScale ? lo * (hi / lo) ** u : lo + (hi - lo) * u;
     const p = 2 * Math.PI * next();
     values[2 * i] = m * Math.cos(p);
     values[2 * i + 1] = m * Math.sin(p);

@@ -4,6 +4,7 @@
  * (same loops, same σ/τ, same filters, same selection rules), so results agree up to f32 rounding.
  */
 import { planCpuFft } from './fft-plan.js';
+import { refineCandidates } from './sfft-refine.js';
 import {
   buildSfftFilter,
   bucketOffset,
@@ -138,7 +139,9 @@ export function robustSfftCpu(x: SignalArray, recipe: SfftRecipe): SfftPathResul
     values[2 * i] = median(re);
     values[2 * i + 1] = median(im);
   });
-  const top = topK(Uint32Array.from(hits), values, recipe.k);
+  const freqs = Uint32Array.from(hits);
+  refineCandidates({ n, U, loops: r.loops, filters: r.loops.map((l) => (l.filter === 'loc' ? fLoc : fEst)), frequencies: freqs, values, active: 2 * recipe.k, sweeps: 2 });
+  const top = topK(freqs, values, recipe.k);
   return { ...top, candidates: hits.length, overflow: false };
 }
 
