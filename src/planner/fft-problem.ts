@@ -55,15 +55,29 @@ export function fftProblem(init: FftProblemInit): FftProblem {
   if (direction !== 'forward' && direction !== 'inverse') throw new ArgumentError('direction', direction, "'forward' or 'inverse'");
   const norm = init.norm ?? 'backward';
   if (!NORMS.includes(norm)) throw new ArgumentError('norm', norm, "'backward', 'ortho' or 'forward'");
-  return Object.freeze({
-    n: init.n,
-    batch,
-    direction,
-    norm,
-    input: layout('input', init.input, init.n),
-    output: layout('output', init.output, init.n),
-  });
+  const input = layout('input', init.input, init.n);
+  const output = layout('output', init.output, init.n);
+  // Every backend holds a side in one typed array (on the device, one buffer read back as one): refuse here,
+  // with the argument named, what would otherwise fail deep inside as a RangeError.
+  for (const [name, l] of [['input', input], ['output', output]] as const) {
+    const values = 2 * layoutSpan(l, init.n, batch);
+    if (!(values <= MAX_TYPED_ARRAY_LENGTH)) {
+      const what = init.batch === undefined ? 'n' : 'n, batch';
+      throw new ArgumentError(
+        what,
+        init.batch === undefined ? init.n : `${init.n}, ${batch}`,
+        `a problem whose ${name} fits one typed array (2 × ${name} span ≤ 2^32 values; here ${values} values)`,
+      );
+    }
+  }
+  return Object.freeze({ n: init.n, batch, direction, norm, input, output });
 }
+
+/**
+ * The longest typed array the library creates: V8 (Node 20, Chrome) refuses more than 2^32 elements.
+ * Products of sizes are checked against it before anything is allocated.
+ */
+export const MAX_TYPED_ARRAY_LENGTH = 2 ** 32;
 
 /** The factor applied to the output, by numpy's convention. */
 export function normScale(n: number, direction: FftDirection, norm: FftNorm): number {

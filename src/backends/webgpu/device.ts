@@ -10,7 +10,51 @@
  * We always request the adapter's real limits: WebGPU's defaults (16 KiB workgroup storage,
  * 256 invocations, 128 MiB bindings) are far below what GPUs offer and would cap our FFT sizes.
  */
-import { BackendUnavailableError, DeviceError, DestroyedError } from '../../errors.js';
+import { ArgumentError, BackendUnavailableError, DeviceError, DestroyedError, DeviceLimitError } from '../../errors.js';
+
+/**
+ * The most bytes one host array read back from the device may hold: V8 (Node 20, Chrome) refuses typed
+ * arrays of more than 2^32 elements, and a read-back is a byte array before it becomes a Float32Array.
+ */
+export const MAX_READBACK_BYTES = 2 ** 32;
+
+/** Refuses a read-back of `bytes` up front (before any GPU work), naming what would have been read. */
+export function checkReadback(bytes: number, what: string): void {
+  if (!(bytes <= MAX_READBACK_BYTES)) {
+    throw new DeviceLimitError('bytes of one host array', bytes, MAX_READBACK_BYTES, `${what} (larger than one JavaScript typed array; use a plan's encode/execute on GPUBuffers)`);
+  }
+}
+
+/** The device that created each GPUBuffer and GPUCommandEncoder, where known (see trackDevice). */
+const owners = new WeakMap<object, GPUDevice>();
+/** Devices whose createBuffer / createCommandEncoder record ownership; complete: tracked since creation. */
+const tracked = new WeakMap<GPUDevice, { complete: boolean }>();
+
+/**
+ * WebGPU cannot tell which device made a buffer, and binding one of another device only fails later, at
+ * the caller's submit. Wrapping the device's factories records the owner of everything made on it.
+ */
+function trackDevice(device: GPUDevice, complete: boolean): void {
+  if (tracked.has(device)) return;
+  tracked.set(device, { complete });
+  const createBuffer = device.createBuffer;
+  const createCommandEncoder = device.createCommandEncoder;
+  try {
+    device.createBuffer = function (this: GPUDevice, desc: GPUBufferDescriptor): GPUBuffer {
+      const b = createBuffer.call(this, desc);
+      owners.set(b, device);
+      return b;
+    };
+    device.createCommandEncoder = function (this: GPUDevice, desc?: GPUCommandEncoderDescriptor): GPUCommandEncoder {
+      const e = createCommandEncoder.call(this, desc);
+      owners.set(e, device);
+      return e;
+    };
+  } catch {
+    // A frozen device object: ownership stays unknown and validation errors still surface as DeviceError.
+    tracked.set(device, { complete: false });
+  }
+}
 
 /** The limits our planners read. Plain data so it can go into recipes and cache keys. */
 export interface DeviceLimits {
@@ -60,6 +104,8 @@ export class GpuContext {
   private lostInfo: { reason: string; message: string } | null = null;
   private destroyed = false;
   private readonly lostListeners = new Set<(reason: string) => void>();
+  /** Validation / out-of-memory errors no error scope caught (work the caller submitted), oldest first. */
+  private uncaptured: string[] = [];
 
   constructor(
     readonly device: GPUDevice,
@@ -72,6 +118,15 @@ export class GpuContext {
     device.lost.then((info) => {
       this.lostInfo = { reason: String(info.reason), message: info.message };
       for (const l of this.lostListeners) l(this.lostInfo.reason);
+    });
+    // Buffers and encoders made before a given device reached us are of unknown origin (accepted).
+    trackDevice(device, ownsDevice);
+    // Errors of work encoded by a plan but submitted by the caller reach no scope of ours: record them and
+    // throw at the library's next call on this context. Default handling (the console message) is kept.
+    const target = device as unknown as { addEventListener?: (t: string, l: (ev: Event) => void) => void };
+    target.addEventListener?.('uncapturederror', (ev: Event) => {
+      const err = (ev as unknown as { error?: { message?: string; constructor?: { name?: string } } }).error;
+      if (this.uncaptured.length < 8) this.uncaptured.push(`${err?.constructor?.name ?? 'GPUError'}: ${err?.message ?? String(err)}`);
     });
   }
 
@@ -95,6 +150,50 @@ export class GpuContext {
       throw new DeviceError(
         `${what}: the GPU device was lost (${this.lostInfo.reason}: ${this.lostInfo.message}); ` +
           'acquire a new context with acquireGpu() and create new plans',
+      );
+    }
+    if (this.uncaptured.length > 0) {
+      const errs = this.uncaptured;
+      this.uncaptured = [];
+      throw new DeviceError(
+        `${what}: WebGPU reported ${errs.length === 1 ? 'an error' : `${errs.length} errors`} in work submitted earlier on this device ` +
+          `(commands encoded with encode() and submitted by the caller, or other work on a shared device): ${errs.join(' | ')}`,
+      );
+    }
+  }
+
+  /**
+   * Rejects, before anything is encoded, a GPUBuffer the plan cannot bind: not a buffer, of another
+   * device, too small or without STORAGE usage. Buffers of a device handed to acquireGpu({ device }) that
+   * were created before it are of unknown origin and accepted (a wrong one then fails as a DeviceError).
+   */
+  checkBuffer(argument: string, buffer: GPUBuffer, minBytes = 0): void {
+    const b = buffer as unknown as { size?: unknown; usage?: unknown } | null;
+    if (!b || typeof b !== 'object' || typeof b.size !== 'number' || typeof b.usage !== 'number') {
+      throw new ArgumentError(argument, buffer, 'a GPUBuffer');
+    }
+    const owner = owners.get(buffer);
+    if (owner ? owner !== this.device : tracked.get(this.device)?.complete) {
+      throw new ArgumentError(
+        argument,
+        `GPUBuffer${buffer.label ? ` "${buffer.label}"` : ''} of another GPUDevice`,
+        "a buffer created on the plan's device (create the plan with { gpu: ctx } and the buffer with ctx.device.createBuffer or createStorageBuffer(ctx, …))",
+      );
+    }
+    if ((b.usage & GPUBufferUsage.STORAGE) === 0) throw new ArgumentError(argument, `GPUBuffer with usage ${b.usage}`, 'a buffer with GPUBufferUsage.STORAGE');
+    if (b.size < minBytes) throw new ArgumentError(argument, `GPUBuffer of ${b.size} bytes`, `at least ${minBytes} bytes`);
+  }
+
+  /** Rejects a command encoder of another device (see checkBuffer). */
+  checkEncoder(argument: string, encoder: GPUCommandEncoder): void {
+    const e = encoder as unknown as { beginComputePass?: unknown } | null;
+    if (!e || typeof e !== 'object' || typeof e.beginComputePass !== 'function') throw new ArgumentError(argument, encoder, 'a GPUCommandEncoder');
+    const owner = owners.get(encoder);
+    if (owner ? owner !== this.device : tracked.get(this.device)?.complete) {
+      throw new ArgumentError(
+        argument,
+        'GPUCommandEncoder of another GPUDevice',
+        "an encoder of the plan's device (create the plan with { gpu: ctx } and the encoder with ctx.device.createCommandEncoder())",
       );
     }
   }
@@ -266,6 +365,7 @@ export async function defaultGpuContext(options: AcquireOptions = {}): Promise<G
 /** Copies `size` bytes of a storage buffer back to the host. */
 export async function readBuffer(ctx: GpuContext, src: GPUBuffer, offset: number, size: number): Promise<ArrayBuffer> {
   ctx.assertUsable('readBuffer');
+  checkReadback(size, `reading ${size} bytes back`);
   const d = ctx.device;
   const staging = d.createBuffer({ size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
   try {

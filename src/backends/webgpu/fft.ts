@@ -22,7 +22,7 @@ import { isPowerOfTwo, planWorkgroupFft } from '../../planner/fft-workgroup.js';
 import { planCpuFft } from '../cpu/fft-plan.js';
 import { bluesteinChirp, bluesteinFilter } from '../../planner/twiddles.js';
 import { dispatchGrid, getPipeline } from './pipelines.js';
-import { createStorageBuffer, readBuffer, type GpuContext } from './device.js';
+import { checkReadback, createStorageBuffer, readBuffer, type GpuContext } from './device.js';
 
 const BYTES = 8; // complex64
 
@@ -36,6 +36,15 @@ interface Chunk {
 }
 
 type BufferName = 'src' | 'dst' | 'tmp0' | 'tmp1';
+
+/** Ping-pong intermediates of a multi-pass plan, created on first use. */
+interface Scratch {
+  bytes: number;
+  needs0: boolean;
+  needs1: boolean;
+  tmp0: GPUBuffer | null;
+  tmp1: GPUBuffer | null;
+}
 
 interface PassProgram {
   kernel: FftKernelSource;
@@ -254,7 +263,7 @@ export class WebGpuFft {
     readonly problem: FftProblem,
     readonly recipe: FftRecipe,
     private readonly programs: PassProgram[],
-    private readonly scratch: { tmp0: GPUBuffer | null; tmp1: GPUBuffer | null },
+    private readonly scratch: Scratch,
     readonly inPlace: boolean,
     readonly real: 'r2c' | 'c2r' | undefined,
     private readonly outer: { count: number; inDist: number; outDist: number },
@@ -301,10 +310,9 @@ export class WebGpuFft {
     if ((needs('tmp0') || needs('tmp1')) && scratchBytes > maxBuffer) {
       throw new DeviceLimitError('maxBufferSize', scratchBytes, maxBuffer, `the scratch buffer of a ${P}-pass FFT of n = ${problem.n}, batch ${problem.batch}`);
     }
-    const scratch = {
-      tmp0: needs('tmp0') ? ctx.device.createBuffer({ size: scratchBytes, usage: GPUBufferUsage.STORAGE, label: 'fft-scratch0' }) : null,
-      tmp1: needs('tmp1') ? ctx.device.createBuffer({ size: scratchBytes, usage: GPUBufferUsage.STORAGE, label: 'fft-scratch1' }) : null,
-    };
+    // Allocated at the first encode, so that a run refused before any GPU work (a result too large for
+    // the host) has not taken device memory first.
+    const scratch: Scratch = { bytes: scratchBytes, tmp0: null, tmp1: null, needs0: needs('tmp0'), needs1: needs('tmp1') };
     // Layouts of the complex transform actually run (real sides of packed transforms read as complex).
     const half = (l: ComplexLayout): ComplexLayout => ({ offset: l.offset / 2, stride: 1, dist: l.dist / 2 });
     const firstIn = scheme?.packed && real === 'r2c' && !custom ? half(problem.input) : problem.input;
@@ -436,8 +444,9 @@ export class WebGpuFft {
     this.assertUsable();
     if (this.inPlace && src !== dst) throw new ArgumentError('dst', 'another buffer', 'the source buffer (plan is in place)');
     if (!this.inPlace && src === dst) throw new ArgumentError('dst', 'the source buffer', 'a different buffer (plan is out of place; create it with inPlace: true)');
-    if (src.size < this.inputBytes) throw new ArgumentError('src', `GPUBuffer of ${src.size} bytes`, `at least ${this.inputBytes} bytes`);
-    if (dst.size < this.outputBytes) throw new ArgumentError('dst', `GPUBuffer of ${dst.size} bytes`, `at least ${this.outputBytes} bytes`);
+    this.ctx.checkEncoder('encoder', encoder);
+    this.ctx.checkBuffer('src', src, this.inputBytes);
+    this.ctx.checkBuffer('dst', dst, this.outputBytes);
     const groups = this.bindGroupsFor(src, dst);
     const pass = encoder.beginComputePass(passDescriptor);
     // Dispatches in one compute pass are ordered with respect to storage writes (WebGPU's usage scopes
@@ -470,6 +479,7 @@ export class WebGpuFft {
     if (input.length < inFloats) {
       throw new ArgumentError('input', input, `a Float32Array of at least ${inFloats} values (${this.real === 'r2c' ? 'real' : 'interleaved complex'})`);
     }
+    checkReadback(this.outputBytes, `the result of an FFT of n = ${this.problem.n}, batch ${this.problem.batch}`);
     const src = createStorageBuffer(this.ctx, input.subarray(0, inFloats), 'fft-input');
     const dst = this.inPlace ? src : createStorageBuffer(this.ctx, this.outputBytes, 'fft-output');
     try {
@@ -502,7 +512,11 @@ export class WebGpuFft {
     }
     let groups = inner.get(dst);
     if (!groups) {
-      const buffers: Record<BufferName, GPUBuffer | null> = { src, dst, tmp0: this.scratch.tmp0, tmp1: this.scratch.tmp1 };
+      const sc = this.scratch;
+      const usage = GPUBufferUsage.STORAGE;
+      if (sc.needs0 && !sc.tmp0) sc.tmp0 = this.ctx.device.createBuffer({ size: sc.bytes, usage, label: 'fft-scratch0' });
+      if (sc.needs1 && !sc.tmp1) sc.tmp1 = this.ctx.device.createBuffer({ size: sc.bytes, usage, label: 'fft-scratch1' });
+      const buffers: Record<BufferName, GPUBuffer | null> = { src, dst, tmp0: sc.tmp0, tmp1: sc.tmp1 };
       groups = this.programs.map((prog) => {
         const layout = prog.pipeline.getBindGroupLayout(0);
         const inBuf = buffers[prog.from]!;

@@ -4,7 +4,7 @@
  * the destination. Shared by the N-D FFT and the N-D real-to-real transforms.
  */
 import { ArgumentError, DestroyedError } from '../../errors.js';
-import { createStorageBuffer, readBuffer, type GpuContext } from './device.js';
+import { checkReadback, createStorageBuffer, readBuffer, type GpuContext } from './device.js';
 
 export interface ChainStep {
   plan: { encode(encoder: GPUCommandEncoder, src: GPUBuffer, dst: GPUBuffer): void; destroy(): void };
@@ -14,18 +14,23 @@ export interface ChainStep {
 
 export class PlanChain {
   private destroyed = false;
-  private readonly scratch: [GPUBuffer | null, GPUBuffer | null];
+  /** Intermediates between steps, created at the first encode (a refused run allocates nothing). */
+  private scratch: [GPUBuffer | null, GPUBuffer | null] = [null, null];
 
   constructor(
     readonly ctx: GpuContext,
     private readonly steps: ChainStep[],
     private readonly label: string,
-  ) {
-    const mid = Math.max(16, ...steps.slice(0, -1).map((s) => s.outBytes));
+  ) {}
+
+  private ensureScratch(): void {
+    const K = this.steps.length;
+    if (K < 2 || this.scratch[0]) return;
+    const mid = Math.max(16, ...this.steps.slice(0, -1).map((s) => s.outBytes));
     const usage = GPUBufferUsage.STORAGE;
     this.scratch = [
-      steps.length > 1 ? ctx.device.createBuffer({ size: mid, usage, label: `${label}-scratch0` }) : null,
-      steps.length > 2 ? ctx.device.createBuffer({ size: mid, usage, label: `${label}-scratch1` }) : null,
+      this.ctx.device.createBuffer({ size: mid, usage, label: `${this.label}-scratch0` }),
+      K > 2 ? this.ctx.device.createBuffer({ size: mid, usage, label: `${this.label}-scratch1` }) : null,
     ];
   }
 
@@ -45,6 +50,11 @@ export class PlanChain {
   encode(encoder: GPUCommandEncoder, src: GPUBuffer, dst: GPUBuffer): void {
     if (this.destroyed) throw new DestroyedError(`${this.label} plan was destroyed`);
     if (src === dst) throw new ArgumentError('dst', 'the source buffer', 'a different buffer');
+    this.ctx.assertUsable(this.label);
+    this.ctx.checkEncoder('encoder', encoder);
+    this.ctx.checkBuffer('src', src, this.inputBytes);
+    this.ctx.checkBuffer('dst', dst, this.outputBytes);
+    this.ensureScratch();
     const K = this.steps.length;
     this.steps.forEach((s, k) => s.plan.encode(encoder, k === 0 ? src : this.scratch[(k - 1) % 2]!, k === K - 1 ? dst : this.scratch[k % 2]!));
   }
@@ -64,6 +74,7 @@ export class PlanChain {
     if (this.destroyed) throw new DestroyedError(`${this.label} plan was destroyed`);
     const need = this.inputBytes / 4;
     if (input.length !== need) throw new ArgumentError('input', input, `${need} float32 values (${describe})`);
+    checkReadback(this.outputBytes, `the ${this.label} result of ${this.outputBytes} bytes for input ${describe}`);
     const src = createStorageBuffer(this.ctx, input, `${this.label}-input`);
     const dst = createStorageBuffer(this.ctx, this.outputBytes, `${this.label}-output`);
     try {
