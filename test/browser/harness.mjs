@@ -14,7 +14,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const WEB = join(ROOT, 'web');
 export const DIST = join(WEB, 'dist');
-export const SCREENSHOTS = resolve(process.env.BUTTERFLY_SCREENSHOTS ?? join(ROOT, 'docs', 'screenshots'));
+// An ignored folder, so a test run leaves the checkout clean; BUTTERFLY_SCREENSHOTS=docs/screenshots refreshes
+// the README's images.
+export const SCREENSHOTS = resolve(ROOT, process.env.BUTTERFLY_SCREENSHOTS || join('out', 'screenshots'));
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CI = Boolean(process.env.CI) && process.env.CI !== 'false' && process.env.CI !== '0';
 

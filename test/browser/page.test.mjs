@@ -7,7 +7,7 @@
  * every demo runs and its GPU numbers match the float64 CPU reference computed in the same page (and,
  * for the spectrogram, a naive DFT computed here in Node), that the animations advance, and that the
  * page falls back to the CPU backend with a clear message when navigator.gpu is missing. Screenshots go
- * to docs/screenshots/ ($BUTTERFLY_SCREENSHOTS overrides).
+ * to out/screenshots/ (ignored); BUTTERFLY_SCREENSHOTS=docs/screenshots refreshes the README's.
  *
  * Without Chromium (or without WebGPU in it) the tests are skipped, except when CI is set: then they fail.
  */
@@ -191,12 +191,16 @@ test('shallow water: GPU dam break and estuary match float64 CPU steps in the pa
   await shot(page, '#panel-shallow-water', 'shallow-water.png');
 
   // Pause holds the simulation still; the selector switches to the estuary, which then animates.
+  // The page reports playing: false only once a frame that was stepping at the click has finished.
   await page.click('#panel-shallow-water button[data-action="play"]');
-  await page.waitForTimeout(1000); // a frame already stepping finishes
-  const paused = (await get()).simTime;
-  await page.waitForTimeout(600);
-  assert.equal((await get()).simTime, paused, 'paused');
+  await page.waitForFunction((d) => window.__butterfly.demos[d].playing === false, id, { timeout: 60_000, polling: 100 });
+  const paused = await get();
+  await page.waitForTimeout(1000);
+  const later = await get();
+  assert.equal(later.simTime, paused.simTime, 'paused');
+  assert.equal(later.animatedFrames, paused.animatedFrames, 'no frame drawn while paused');
   await page.click('#panel-shallow-water button[data-action="play"]');
+  await page.waitForFunction((d) => window.__butterfly.demos[d].playing === true, id, { timeout: 10_000, polling: 100 });
   await page.selectOption('#panel-shallow-water select[data-action="scenario"]', 'estuary');
   await page.waitForFunction((d) => {
     const x = window.__butterfly.demos[d];

@@ -5,7 +5,7 @@
  * other machines and browsers, e.g. a GPU machine; not a test (the tests are page.test.mjs).
  *
  *   node test/browser/run-page.mjs [--chromium PATH] [--flags "a b"] [--no-default-flags]
- *                                  [--query "?bench=full"] [--out DIR] [--timeout SECONDS]
+ *                                  [--query "?bench=full"] [--out DIR (out/run-page)] [--timeout SECONDS]
  * Exit status 0 when every demo passed, 1 otherwise.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ const chromiumPath = opt('chromium', process.env.CHROMIUM_PATH ?? '/usr/bin/chro
 const extra = (opt('flags', '') ?? '').split(/\s+/).filter(Boolean);
 const flags = args.includes('--no-default-flags') ? [...BASE_FLAGS, ...extra] : [...BASE_FLAGS, ...WEBGPU_FLAGS, ...extra];
 const query = opt('query', '');
-const outDir = opt('out', '.');
+const outDir = opt('out', 'out/run-page');
 const timeoutMs = 1000 * Number(opt('timeout', '300'));
 
 const { chromium } = createRequire(join(WEB, 'package.json'))('playwright-core');

@@ -252,7 +252,15 @@ export async function start(env: Env): Promise<void> {
     }).join('\n');
 
   // --- Controls --------------------------------------------------------------------------------
+  /** What the Play/Pause button asks for. */
   let playing = true;
+  /** A frame is advancing the simulation; a Pause clicked meanwhile takes effect when it ends. */
+  let stepping = false;
+  /** Exports the state; `playing` turns false only once no frame is stepping, so a paused simTime is final. */
+  const publish = () => {
+    result.playing = playing || stepping;
+    state.demos[ID] = { ...result };
+  };
   /** A scenario chosen in the selector, started by the animation loop (never while it steps). */
   let pending: ScenarioId | null = null;
   const scenarioSel = document.createElement('select');
@@ -264,8 +272,7 @@ export async function start(env: Env): Promise<void> {
   const playBtn = button('Pause', () => {
     playing = !playing;
     playBtn.textContent = playing ? 'Pause' : 'Play';
-    result.playing = playing;
-    state.demos[ID] = { ...result };
+    publish();
   });
   playBtn.dataset.action = 'play';
   const restart = async (id: ScenarioId) => {
@@ -303,22 +310,27 @@ export async function start(env: Env): Promise<void> {
           const id = pending;
           pending = null;
           await restart(id);
-          state.demos[ID] = { ...result };
+          publish();
         }
         if (playing && !document.hidden && !animations.paused && live) {
           const { sim, problem } = live;
           const spec = SCENARIOS[current];
-          if (sim.time >= spec.loopT - 1e-9 * spec.loopT) await restart(current);
-          else {
-            await sim.advance(Math.min(spec.loopT, sim.time + spec.frameDt));
-            const s = await sim.read();
-            shown = s;
-            show(problem, s, spec.clock(s.time));
-            result.simTime = s.time;
-            result.simSteps = s.steps;
-            result.animatedFrames++;
+          stepping = true;
+          try {
+            if (sim.time >= spec.loopT - 1e-9 * spec.loopT) await restart(current);
+            else {
+              await sim.advance(Math.min(spec.loopT, sim.time + spec.frameDt));
+              const s = await sim.read();
+              shown = s;
+              show(problem, s, spec.clock(s.time));
+              result.simTime = s.time;
+              result.simSteps = s.steps;
+              result.animatedFrames++;
+            }
+          } finally {
+            stepping = false;
           }
-          state.demos[ID] = { ...result };
+          publish();
         }
         await nextFrame();
       }
