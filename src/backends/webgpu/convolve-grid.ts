@@ -9,7 +9,7 @@ import { ArgumentError, DestroyedError, DeviceLimitError } from '../../errors.js
 import { generateGridKernel, GRID_BINDING_INDEX, GRID_PARAMS_BYTES, type GridGeometry, type GridKernelSource } from '../../codegen/convolve-grid.js';
 import { planGridConv, type GridConvRecipe, type GridPlanOptions } from '../../codegen/convolve-plan.js';
 import { twiddleTable32 } from '../../planner/twiddles.js';
-import { createStorageBuffer, readBuffer, type GpuContext } from './device.js';
+import { checkReadback, createStorageBuffer, readBuffer, type GpuContext } from './device.js';
 import { dispatchGrid, getPipeline } from './pipelines.js';
 
 export interface GridConvOptions extends GridPlanOptions {
@@ -32,7 +32,10 @@ const BYTES = 8;
 
 export class GridConvolver {
   private destroyed = false;
-  private readonly groups = new WeakMap<GPUBuffer, WeakMap<GPUBuffer, Map<GPUBuffer | null, GPUBindGroup[]>>>();
+  /** Bind groups by source, destination, spectra and the windows' byte offsets. */
+  private readonly groups = new WeakMap<GPUBuffer, WeakMap<GPUBuffer, Map<GPUBuffer | null, Map<string, GPUBindGroup[]>>>>();
+  /** Variants of a smaller batch (withBatch) share pipelines, twiddles and intermediates with their parent. */
+  private ownsShared = true;
 
   private constructor(
     readonly ctx: GpuContext,
@@ -65,6 +68,16 @@ export class GridConvolver {
   /** Complex elements of the spectra (layers × P × Q). */
   get shapeLength(): number {
     return this.layers * this.geometry.P * this.geometry.Q;
+  }
+
+  /**
+   * Bytes one slice adds to the largest per-batch binding (input, output, intermediates): the batch that
+   * fits a binding of B bytes is ⌊B / this⌋. Callers split larger batches into windows with it.
+   */
+  static bindingBytesPerSlice(ctx: GpuContext, geometry: GridGeometry, options: GridPlanOptions = {}): number {
+    const recipe = planGridConv(geometry, ctx.limits, options);
+    const g = recipe.geometry;
+    return BYTES * Math.max(g.inRows * g.inCols, g.inverse ? g.outRows * g.outCols : g.P * g.Q, ...recipe.intermediates);
   }
 
   static async create(ctx: GpuContext, geometry: GridGeometry, batch: number, options: GridConvOptions = {}): Promise<GridConvolver> {
@@ -113,39 +126,77 @@ export class GridConvolver {
     return new GridConvolver(ctx, recipe, batch, comps, layers, passes, twiddles, t1, t2);
   }
 
-  private bindGroups(src: GPUBuffer, dst: GPUBuffer, shape: GPUBuffer | null): GPUBindGroup[] {
+  /**
+   * The same convolution for a smaller batch (a window of a larger one): shares pipelines, twiddles and
+   * intermediates with this plan, which must outlive it; only its uniforms are its own.
+   */
+  withBatch(batch: number): GridConvolver {
+    if (this.destroyed) throw new DestroyedError('grid convolution plan was destroyed');
+    if (!Number.isSafeInteger(batch) || batch < 1 || batch > this.batch) throw new ArgumentError('batch', batch, `an integer in [1, ${this.batch}]`);
+    const passes = this.passes.map((p) => {
+      const grid = dispatchGrid(p.kernel.workgroups(batch), this.ctx.limits.maxComputeWorkgroupsPerDimension);
+      const params = this.ctx.device.createBuffer({ size: GRID_PARAMS_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, label: 'gridconv params' });
+      this.ctx.device.queue.writeBuffer(params, 0, new Uint32Array([batch, grid[0], this.comps, this.layers]));
+      return { ...p, grid, params };
+    });
+    const v = new GridConvolver(this.ctx, this.recipe, batch, this.comps, this.layers, passes, this.twiddles, this.t1, this.t2);
+    v.ownsShared = false;
+    return v;
+  }
+
+  private bindGroups(src: GPUBuffer, dst: GPUBuffer, shape: GPUBuffer | null, srcOffset: number, dstOffset: number): GPUBindGroup[] {
     let a = this.groups.get(src);
     if (!a) this.groups.set(src, (a = new WeakMap()));
     let b = a.get(dst);
     if (!b) a.set(dst, (b = new Map()));
-    const hit = b.get(shape);
+    let c = b.get(shape);
+    if (!c) b.set(shape, (c = new Map()));
+    const key = `${srcOffset}/${dstOffset}`;
+    const hit = c.get(key);
     if (hit) return hit;
     const buffers = { src, dst, t1: this.t1, t2: this.t2 };
+    // The user's buffers are bound as windows of exactly this batch (a larger buffer may hold several).
+    const inBytes = BYTES * this.inputLength;
+    const outBytes = BYTES * this.outputLength;
     const made = this.passes.map((p) => {
-      const res: Record<string, GPUBuffer> = {
-        src: buffers[p.from]!,
-        dst: buffers[p.to]!,
-        twiddles: this.twiddles,
-        params: p.params,
+      const res: Record<string, GPUBufferBinding> = {
+        src: p.from === 'src' ? { buffer: src, offset: srcOffset, size: inBytes } : { buffer: buffers[p.from]! },
+        dst: p.to === 'dst' ? { buffer: dst, offset: dstOffset, size: outBytes } : { buffer: buffers[p.to]! },
+        twiddles: { buffer: this.twiddles },
+        params: { buffer: p.params },
       };
       if (p.kernel.bindings.includes('shape')) {
         if (!shape) throw new ArgumentError('shape', shape, 'a buffer of spectra (this convolution multiplies by S)');
-        res.shape = shape;
+        res.shape = { buffer: shape };
       }
       return this.ctx.device.createBindGroup({
         layout: p.pipeline.getBindGroupLayout(0),
         label: p.kernel.name,
-        entries: p.kernel.bindings.map((name) => ({ binding: GRID_BINDING_INDEX[name], resource: { buffer: res[name] } })),
+        entries: p.kernel.bindings.map((name) => ({ binding: GRID_BINDING_INDEX[name], resource: res[name] })),
       });
     });
-    b.set(shape, made);
+    c.set(key, made);
     return made;
   }
 
-  /** Records the convolution src → dst (multiplying by the spectra in `shape`) into `encoder`. */
-  encode(encoder: GPUCommandEncoder, src: GPUBuffer, dst: GPUBuffer, shape: GPUBuffer | null = null): void {
+  /**
+   * Records the convolution src → dst (multiplying by the spectra in `shape`) into `encoder`. The input and
+   * output are read and written at byte offsets `srcOffset` / `dstOffset` (multiples of the device's
+   * minStorageBufferOffsetAlignment), so one buffer can hold several windows of a larger batch.
+   */
+  encode(encoder: GPUCommandEncoder, src: GPUBuffer, dst: GPUBuffer, shape: GPUBuffer | null = null, srcOffset = 0, dstOffset = 0): void {
     if (this.destroyed) throw new DestroyedError('grid convolution plan was destroyed');
-    const groups = this.bindGroups(src, dst, shape);
+    const ctx = this.ctx;
+    ctx.assertUsable('grid convolution');
+    ctx.checkEncoder('encoder', encoder);
+    const align = ctx.limits.minStorageBufferOffsetAlignment;
+    for (const [name, off] of [['srcOffset', srcOffset], ['dstOffset', dstOffset]] as const) {
+      if (!Number.isSafeInteger(off) || off < 0 || off % align !== 0) throw new ArgumentError(name, off, `a non-negative multiple of ${align} bytes`);
+    }
+    ctx.checkBuffer('src', src, srcOffset + BYTES * this.inputLength);
+    ctx.checkBuffer('dst', dst, dstOffset + BYTES * this.outputLength);
+    if (shape) ctx.checkBuffer('shape', shape, BYTES * this.shapeLength);
+    const groups = this.bindGroups(src, dst, shape, srcOffset, dstOffset);
     const pass = encoder.beginComputePass({ label: 'gridconv' });
     this.passes.forEach((p, i) => {
       pass.setPipeline(p.pipeline);
@@ -166,6 +217,7 @@ export class GridConvolver {
     const src = createStorageBuffer(ctx, x, 'gridconv src');
     const sb = shape && this.geometry.inverse ? createStorageBuffer(ctx, shape, 'gridconv shape') : null;
     const outBytes = 2 * this.outputLength * 4;
+    checkReadback(outBytes, `the result of a grid convolution of ${this.batch} slices`);
     const dst = createStorageBuffer(ctx, new Float32Array(2 * this.outputLength).fill(NaN), 'gridconv dst');
     try {
       await ctx.checked('grid convolution', () => {
@@ -184,9 +236,10 @@ export class GridConvolver {
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
+    for (const p of this.passes) p.params.destroy();
+    if (!this.ownsShared) return;
     this.twiddles.destroy();
     this.t1?.destroy();
     this.t2?.destroy();
-    for (const p of this.passes) p.params.destroy();
   }
 }
