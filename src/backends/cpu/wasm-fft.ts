@@ -1,0 +1,287 @@
+/**
+ * The CPU engine's complex FFT: runs the WebAssembly SIMD modules generated from the CPU recipes
+ * (lane-split / lane-batch), and Bluestein on top of them for lengths with large prime factors.
+ *
+ * Each plan owns one WebAssembly.Memory laid out as [twiddles | work | input chunk | output chunk].
+ * Problems are copied into the input chunk (a typed-array `set` when the layout is contiguous), the
+ * module transforms a whole chunk per call, and results are copied out, so arbitrary strides, in-place
+ * calls and float32/float64 conversions all work without special cases in the kernels.
+ */
+import { ArgumentError } from '../../errors.js';
+import { unitRoot } from '../../core/unit-root.js';
+import { planCpuEngineFft, type CpuEngineFftRecipe, type CpuPrecision } from '../../planner/cpu-fft.js';
+import { generateEngineFft, type EngineModule } from '../../codegen/wasm/fft-engine.js';
+import { checkFits, checkLength, normScale, type CpuFftExecOptions, type StridedLayout } from './fft-mixed-radix.js';
+
+type AnyArray = Float32Array | Float64Array;
+type Kernel = (inP: number, outP: number, work: number, tw: number, count: number, scale: number) => void;
+
+/** Target bytes of one input chunk: big enough to amortise calls, small enough to stay in L2. */
+const CHUNK_BYTES = 1 << 19;
+
+const modules = new Map<string, { mod: WebAssembly.Module; info: EngineModule }>();
+
+function compiled(recipe: Extract<CpuEngineFftRecipe, { kind: 'lane-split' | 'lane-batch' }>): { mod: WebAssembly.Module; info: EngineModule } {
+  // The key is exactly what the generator reads.
+  const key = JSON.stringify(recipe);
+  let m = modules.get(key);
+  if (!m) {
+    const info = generateEngineFft(recipe);
+    m = { mod: new WebAssembly.Module(info.bytes as BufferSource), info };
+    modules.set(key, m);
+  }
+  return m;
+}
+
+function layoutOf(l: StridedLayout | undefined, n: number, name: string): { offset: number; stride: number; dist: number } {
+  const offset = l?.offset ?? 0;
+  const stride = l?.stride ?? 1;
+  const dist = l?.dist ?? n * stride;
+  for (const [k, v] of [['offset', offset], ['stride', stride], ['dist', dist]] as const) {
+    if (!Number.isSafeInteger(v) || v < 0) throw new ArgumentError(`${name}.${k}`, v, 'a non-negative integer');
+  }
+  return { offset, stride, dist };
+}
+
+/** A complex FFT of one length and precision on the CPU engine. */
+export interface EngineFft {
+  readonly n: number;
+  readonly precision: CpuPrecision;
+  readonly recipe: CpuEngineFftRecipe;
+  /** Batched, strided, normalised transform, numpy conventions; input and output may alias. */
+  execute(input: AnyArray, output: AnyArray, options?: CpuFftExecOptions): void;
+}
+
+class LaneFft implements EngineFft {
+  private readonly memory: WebAssembly.Memory;
+  private readonly fwd: Kernel;
+  private readonly inv: Kernel;
+  private readonly info: EngineModule;
+  private readonly twP = 0;
+  private readonly workP: number;
+  private readonly inP: number;
+  private readonly outP: number;
+  private readonly chunkSlots: number;
+  private heap!: AnyArray;
+  constructor(readonly recipe: Extract<CpuEngineFftRecipe, { kind: 'lane-split' | 'lane-batch' }>) {
+    const { mod, info } = compiled(recipe);
+    this.info = info;
+    const e = recipe.precision === 'f32' ? 4 : 8;
+    const align = (x: number): number => Math.ceil(x / 64) * 64;
+    this.chunkSlots = Math.max(1, Math.floor(CHUNK_BYTES / info.slotBytes));
+    this.workP = align(info.twiddles.length * e);
+    this.inP = align(this.workP + info.workBytes);
+    this.outP = align(this.inP + this.chunkSlots * info.slotBytes);
+    const total = this.outP + this.chunkSlots * info.slotBytes;
+    this.memory = new WebAssembly.Memory({ initial: Math.ceil(total / 65536) });
+    const inst = new WebAssembly.Instance(mod, { env: { memory: this.memory } });
+    this.fwd = inst.exports['fwd'] as Kernel;
+    this.inv = inst.exports['inv'] as Kernel;
+    this.heap = e === 4 ? new Float32Array(this.memory.buffer) : new Float64Array(this.memory.buffer);
+    this.heap.set(info.twiddles, this.twP / e);
+  }
+  get n(): number {
+    return this.recipe.n;
+  }
+  get precision(): CpuPrecision {
+    return this.recipe.precision;
+  }
+
+  execute(input: AnyArray, output: AnyArray, options: CpuFftExecOptions = {}): void {
+    const n = this.n;
+    const batch = options.batch ?? 1;
+    checkLength(batch, 'batch', 0);
+    const inverse = options.inverse ?? false;
+    const scale = normScale(n, options.norm, inverse);
+    const li = layoutOf(options.input, n, 'input');
+    const lo = layoutOf(options.output, n, 'output');
+    checkFits(input.length, n, batch, li, 'input');
+    checkFits(output.length, n, batch, lo, 'output');
+    const kernel = inverse ? this.inv : this.fwd;
+    const per = this.info.problemsPerSlot;
+    const chunk = this.chunkSlots * per;
+    const heap = this.heap;
+    const e = heap.BYTES_PER_ELEMENT;
+    const inBase = this.inP / e;
+    const outBase = this.outP / e;
+    for (let b0 = 0; b0 < batch; b0 += chunk) {
+      const count = Math.min(chunk, batch - b0);
+      for (let q = 0; q < count; q++) copyIn(input, li, b0 + q, n, heap, inBase + 2 * n * q);
+      const slots = Math.ceil(count / per);
+      // Unused lanes of a short last group: zeros, so no NaN or denormal slows the valid lanes.
+      if (slots * per > count) heap.fill(0, inBase + 2 * n * count, inBase + 2 * n * slots * per);
+      kernel(this.inP, this.outP, this.workP, this.twP, slots, scale);
+      for (let q = 0; q < count; q++) copyOut(heap, outBase + 2 * n * q, output, lo, b0 + q, n);
+    }
+  }
+}
+
+function copyIn(src: AnyArray, l: { offset: number; stride: number; dist: number }, b: number, n: number, heap: AnyArray, at: number): void {
+  const s = l.offset + b * l.dist;
+  if (l.stride === 1) {
+    heap.set(src.subarray(2 * s, 2 * (s + n)), at);
+    return;
+  }
+  for (let i = 0, p = 2 * s, st = 2 * l.stride; i < n; i++, p += st) {
+    heap[at + 2 * i] = src[p]!;
+    heap[at + 2 * i + 1] = src[p + 1]!;
+  }
+}
+
+function copyOut(heap: AnyArray, at: number, dst: AnyArray, l: { offset: number; stride: number; dist: number }, b: number, n: number): void {
+  const s = l.offset + b * l.dist;
+  if (l.stride === 1) {
+    dst.set(heap.subarray(at, at + 2 * n), 2 * s);
+    return;
+  }
+  for (let i = 0, p = 2 * s, st = 2 * l.stride; i < n; i++, p += st) {
+    dst[p] = heap[at + 2 * i]!;
+    dst[p + 1] = heap[at + 2 * i + 1]!;
+  }
+}
+
+/**
+ * Bluestein: X_k = c_k · Σ_j (x_j c_j) · conj(c_{k−j}) with c_k = e^{−πik²/n}, the convolution done by
+ * inner FFTs of a power-of-two length M ≥ 2n − 1. The chirp is exact (k² reduced mod 2n in integers).
+ */
+class BluesteinFft implements EngineFft {
+  private readonly inner: EngineFft;
+  private readonly m: number;
+  private readonly chirp: Float64Array;
+  /** FFT_M of the conjugate chirp filter, pre-divided by M (the inverse's 1/M). */
+  private readonly filter: AnyArray;
+  private work: AnyArray;
+  constructor(readonly recipe: Extract<CpuEngineFftRecipe, { kind: 'bluestein' }>) {
+    const n = recipe.n;
+    this.inner = engineFft(recipe.inner.n, recipe.precision);
+    const m = (this.m = recipe.inner.n);
+    const Arr = recipe.precision === 'f32' ? Float32Array : Float64Array;
+    this.chirp = new Float64Array(2 * n);
+    for (let k = 0; k < n; k++) {
+      const [c, s] = unitRoot((k * k) % (2 * n), 2 * n);
+      this.chirp[2 * k] = c;
+      this.chirp[2 * k + 1] = -s;
+    }
+    const b = new Float64Array(2 * m);
+    for (let k = 0; k < n; k++) {
+      const re = this.chirp[2 * k]!;
+      const im = -this.chirp[2 * k + 1]!;
+      b[2 * k] = re / m;
+      b[2 * k + 1] = im / m;
+      if (k > 0) {
+        b[2 * (m - k)] = re / m;
+        b[2 * (m - k) + 1] = im / m;
+      }
+    }
+    // The filter is computed once in float64 whatever the plan's precision.
+    const f64 = engineFft(m, 'f64');
+    f64.execute(b, b);
+    this.filter = Arr.from(b);
+    this.work = new Arr(0);
+  }
+  get n(): number {
+    return this.recipe.n;
+  }
+  get precision(): CpuPrecision {
+    return this.recipe.precision;
+  }
+  execute(input: AnyArray, output: AnyArray, options: CpuFftExecOptions = {}): void {
+    const n = this.n;
+    const m = this.m;
+    const batch = options.batch ?? 1;
+    checkLength(batch, 'batch', 0);
+    const inverse = options.inverse ?? false;
+    const scale = normScale(n, options.norm, inverse);
+    const li = layoutOf(options.input, n, 'input');
+    const lo = layoutOf(options.output, n, 'output');
+    checkFits(input.length, n, batch, li, 'input');
+    checkFits(output.length, n, batch, lo, 'output');
+    const chunk = Math.max(1, Math.floor(CHUNK_BYTES / (16 * m)));
+    if (this.work.length < 2 * m * Math.min(chunk, batch)) this.work = new (this.precision === 'f32' ? Float32Array : Float64Array)(2 * m * Math.min(chunk, batch));
+    const w = this.work;
+    const c = this.chirp;
+    const f = this.filter;
+    // The inverse is conj(FFT(conj x)): conjugate on the way in and out.
+    const sg = inverse ? -1 : 1;
+    for (let b0 = 0; b0 < batch; b0 += chunk) {
+      const count = Math.min(chunk, batch - b0);
+      for (let q = 0; q < count; q++) {
+        const s = li.offset + (b0 + q) * li.dist;
+        const base = 2 * m * q;
+        for (let k = 0; k < n; k++) {
+          const p = 2 * (s + k * li.stride);
+          const xr = input[p]!;
+          const xi = sg * input[p + 1]!;
+          const cr = c[2 * k]!;
+          const ci = c[2 * k + 1]!;
+          w[base + 2 * k] = xr * cr - xi * ci;
+          w[base + 2 * k + 1] = xr * ci + xi * cr;
+        }
+        w.fill(0, base + 2 * n, base + 2 * m);
+      }
+      this.inner.execute(w, w, { batch: count });
+      for (let q = 0; q < count; q++) {
+        const base = 2 * m * q;
+        for (let k = 0; k < m; k++) {
+          const ar = w[base + 2 * k]!;
+          const ai = w[base + 2 * k + 1]!;
+          const br = f[2 * k]!;
+          const bi = f[2 * k + 1]!;
+          w[base + 2 * k] = ar * br - ai * bi;
+          w[base + 2 * k + 1] = ar * bi + ai * br;
+        }
+      }
+      // Unscaled inverse (1/M is in the filter).
+      this.inner.execute(w, w, { batch: count, inverse: true, norm: 'forward' });
+      for (let q = 0; q < count; q++) {
+        const s = lo.offset + (b0 + q) * lo.dist;
+        const base = 2 * m * q;
+        for (let k = 0; k < n; k++) {
+          const ar = w[base + 2 * k]!;
+          const ai = w[base + 2 * k + 1]!;
+          const cr = c[2 * k]!;
+          const ci = c[2 * k + 1]!;
+          const p = 2 * (s + k * lo.stride);
+          output[p] = scale * (ar * cr - ai * ci);
+          output[p + 1] = sg * scale * (ar * ci + ai * cr);
+        }
+      }
+    }
+  }
+}
+
+class TrivialFft implements EngineFft {
+  readonly n = 1;
+  constructor(readonly recipe: Extract<CpuEngineFftRecipe, { kind: 'trivial' }>) {}
+  get precision(): CpuPrecision {
+    return this.recipe.precision;
+  }
+  execute(input: AnyArray, output: AnyArray, options: CpuFftExecOptions = {}): void {
+    const batch = options.batch ?? 1;
+    checkLength(batch, 'batch', 0);
+    const li = layoutOf(options.input, 1, 'input');
+    const lo = layoutOf(options.output, 1, 'output');
+    checkFits(input.length, 1, batch, li, 'input');
+    checkFits(output.length, 1, batch, lo, 'output');
+    for (let b = 0; b < batch; b++) {
+      const p = 2 * (li.offset + b * li.dist);
+      const q = 2 * (lo.offset + b * lo.dist);
+      output[q] = input[p]!;
+      output[q + 1] = input[p + 1]!;
+    }
+  }
+}
+
+const plans = new Map<string, EngineFft>();
+
+/** The engine FFT for a length and precision (cached: plans are stateless between calls). */
+export function engineFft(n: number, precision: CpuPrecision): EngineFft {
+  const key = `${n}/${precision}`;
+  let p = plans.get(key);
+  if (!p) {
+    const recipe = planCpuEngineFft(n, precision);
+    p = recipe.kind === 'bluestein' ? new BluesteinFft(recipe) : recipe.kind === 'trivial' ? new TrivialFft(recipe) : new LaneFft(recipe);
+    plans.set(key, p);
+  }
+  return p;
+}

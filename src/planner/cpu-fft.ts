@@ -1,0 +1,113 @@
+/**
+ * CPU engine planner: complex FFT length + precision → a plain-data recipe that the WebAssembly SIMD
+ * generator (src/codegen/wasm/fft-engine.ts) turns into a module.
+ *
+ * A 128-bit vector holds W lanes (4 × f32 or 2 × f64). Two ways of filling the lanes, both of which
+ * leave every butterfly a pure lane-wise vector operation (no shuffles inside the passes):
+ *
+ * - lane-split (W² | … : n = W·n2 with n2 ≥ W): the four-step split n = W × n2 with the W-point digit
+ *   in the lanes. Loading 4 consecutive complex values of one problem gives lane l the element
+ *   x[W·i2 + l], i.e. W decimated sub-problems of length n2 side by side. Stockham passes transform them
+ *   all at once; a final "combine" pass applies w_n^{l·k2}, transposes W×W blocks and does the W-point
+ *   DFT across the lanes (Γ between the lane digit and the low output digit).
+ * - lane-batch: W different problems of the batch in the lanes (gathered on load, scattered on store),
+ *   for lengths that do not split (odd n, n < W²); a short batch wastes the empty lanes.
+ *
+ * Lengths with a prime factor above MAX_CODELET_PRIME go through Bluestein with a power-of-two inner
+ * length, planned the same way.
+ */
+import { ArgumentError } from '../errors.js';
+
+export type CpuPrecision = 'f32' | 'f64';
+
+/** One Stockham DIF pass: l1 finished digits, radix r, ido points per remaining sub-problem. */
+export interface CpuFftPass {
+  radix: number;
+  l1: number;
+  ido: number;
+}
+
+export type CpuEngineFftRecipe =
+  | {
+      kind: 'lane-split' | 'lane-batch';
+      n: number;
+      precision: CpuPrecision;
+      /** Vector lanes: 4 for f32, 2 for f64. */
+      lanes: number;
+      /** Length of the transform done inside the lanes: n / lanes (lane-split) or n (lane-batch). */
+      laneLength: number;
+      passes: CpuFftPass[];
+    }
+  | { kind: 'bluestein'; n: number; precision: CpuPrecision; lanes: number; inner: CpuEngineFftRecipe }
+  | { kind: 'trivial'; n: 1; precision: CpuPrecision; lanes: number };
+
+/** Largest prime with a straight-line codelet; above it Bluestein costs less than the O(p²) butterfly. */
+export const MAX_CODELET_PRIME = 13;
+
+export function lanesFor(precision: CpuPrecision): number {
+  return precision === 'f32' ? 4 : 2;
+}
+
+export function primeFactorsOf(n: number): number[] {
+  const f: number[] = [];
+  let m = n;
+  for (let p = 2; p * p <= m; p += p === 2 ? 1 : 2) {
+    while (m % p === 0) {
+      f.push(p);
+      m /= p;
+    }
+  }
+  if (m > 1) f.push(m);
+  return f;
+}
+
+/**
+ * Radices for a length, in pass order: radix 8 while possible (fewest passes over memory; its 16
+ * complex vectors still fit the 16 SIMD registers of x86-64 with little spilling), then 4 or 2, then
+ * the odd primes, smallest first.
+ */
+export function chooseCpuRadices(n: number): number[] {
+  const factors = primeFactorsOf(n);
+  let twos = factors.filter((p) => p === 2).length;
+  const odd = factors.filter((p) => p !== 2);
+  const r: number[] = [];
+  while (twos >= 3 && twos !== 4) {
+    r.push(8);
+    twos -= 3;
+  }
+  while (twos >= 2) {
+    r.push(4);
+    twos -= 2;
+  }
+  if (twos === 1) r.push(2);
+  return r.concat(odd);
+}
+
+function passesFor(radices: number[], n: number): CpuFftPass[] {
+  let l1 = 1;
+  return radices.map((radix) => {
+    const p = { radix, l1, ido: n / (l1 * radix) };
+    l1 *= radix;
+    return p;
+  });
+}
+
+export function nextPowerOfTwo(n: number): number {
+  let m = 1;
+  while (m < n) m *= 2;
+  return m;
+}
+
+export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineFftRecipe {
+  if (!Number.isSafeInteger(n) || n < 1) throw new ArgumentError('n', n, 'a positive integer');
+  if (precision !== 'f32' && precision !== 'f64') throw new ArgumentError('precision', precision, "'f32' or 'f64'");
+  const lanes = lanesFor(precision);
+  if (n === 1) return { kind: 'trivial', n: 1, precision, lanes };
+  const split = n % lanes === 0 && n / lanes >= lanes;
+  const laneLength = split ? n / lanes : n;
+  const largest = primeFactorsOf(laneLength).at(-1) ?? 1;
+  if (largest > MAX_CODELET_PRIME) {
+    return { kind: 'bluestein', n, precision, lanes, inner: planCpuEngineFft(nextPowerOfTwo(2 * n - 1), precision) };
+  }
+  return { kind: split ? 'lane-split' : 'lane-batch', n, precision, lanes, laneLength, passes: passesFor(chooseCpuRadices(laneLength), laneLength) };
+}
