@@ -1,14 +1,9 @@
-/** Commands contributed by applications (registered here so main.ts stays small). */
-import { heatCommand } from './heat.js';
-import { edmCommand } from './edm.js';
-import { sweCommand } from './swe.js';
-import { sfftCommand } from './sfft.js';
+/** The `butterfly` commands, each a declaration (options, help) and a run function over parsed arguments. */
+import type { CommandSpec, ParsedArgs } from './args.js';
 
 export interface CliCommand {
-  name: string;
-  usage: string;
-  summary: string;
-  run(args: string[]): Promise<void> | void;
+  spec: CommandSpec;
+  /** False where this invocation needs no WebGPU adapter (no Dawn start-up, nothing to filter). */
+  usesGpu?(args: ParsedArgs): boolean;
+  run(args: ParsedArgs): Promise<void> | void;
 }
-
-export const extraCommands: CliCommand[] = [heatCommand, edmCommand, sweCommand, sfftCommand];

@@ -1,31 +1,41 @@
 #!/usr/bin/env node
 /**
- * `butterfly` command line: info (adapter, backend, limits), demo (FFTs of several sizes on the best
- * backend, checked against the float64 reference), plan (the planner's recipes for a length or shape).
+ * `butterfly` command line: one command per file (info, plan, heat, edm, swe, sfft; demo here), each declaring
+ * its options to the shared parser of args.ts, which also generates every --help.
  */
 import { acquireGpu, type GpuContext } from '../backends/webgpu/device.js';
 import { createFftPlan, rfft, fft2 } from '../api/fft.js';
 import { dct, dht } from '../api/r2r.js';
 import { describeRecipe } from '../planner/fft-multipass.js';
-import { largestWorkgroupFft } from '../planner/fft-workgroup.js';
 import type { FftRecipe } from '../planner/fft-recipe.js';
 import { randomFloat32 } from '../util/random.js';
 import { relativeL2 } from '../util/metrics.js';
 import { ButterflyError } from '../errors.js';
-import { extraCommands } from './commands.js';
-import { flag } from './args.js';
+import type { CliCommand } from './commands.js';
+import { formatHelp, parseArgs } from './args.js';
 import { planCommand } from './plan.js';
+import { infoCommand } from './info.js';
+import { heatCommand } from './heat.js';
+import { edmCommand } from './edm.js';
+import { sweCommand } from './swe.js';
+import { sfftCommand } from './sfft.js';
+import { spawn } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import { constants as osConstants } from 'node:os';
+import { fileURLToPath } from 'node:url';
 
-const HELP = `butterfly — index-digit FFTs (and friends) on WebGPU, with a float64 CPU reference
+const COMMANDS: CliCommand[] = [infoCommand, demoCommand(), planCommand, heatCommand, edmCommand, sweCommand, sfftCommand];
 
-usage: butterfly <command> [options]
-  info                 the WebGPU adapter, backend and limits the library would use
-  demo [--sizes a,b]   batched FFTs of several sizes on the best backend, checked against float64
-  plan <n | shape> [--axes a,b] [--kind c2c|r2c|c2r] [--batch b] [--cpu]
-                       the WebGPU planner's recipes for a length or an N-D shape (e.g. 1024x1024):
-                       passes, radices, mapping, workgroup memory, bytes moved (plan --help: all options)
-${extraCommands.map((c) => `  ${c.usage.padEnd(20)} ${c.summary}`).join('\n')}
-environment: BUTTERFLY_ADAPTER=hardware|software forces the adapter choice.`;
+function mainHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.spec.name.length)) + 2;
+  return `butterfly — index-digit FFTs (and friends) on WebGPU, with a float64 CPU reference
+
+usage: butterfly <command> [options]        butterfly <command> --help: the command's options
+${COMMANDS.map((c) => `  ${c.spec.name.padEnd(width)}${c.spec.summary}`).join('\n')}
+
+environment: BUTTERFLY_ADAPTER=hardware|software forces the adapter choice;
+BUTTERFLY_DAWN_WARNINGS=1 shows Dawn's start-up warnings (hidden by default).`;
+}
 
 async function tryGpu(): Promise<GpuContext | null> {
   try {
@@ -36,26 +46,20 @@ async function tryGpu(): Promise<GpuContext | null> {
   }
 }
 
-async function info(): Promise<void> {
-  const ctx = await tryGpu();
-  if (!ctx) {
-    console.log('backend: cpu (float64 reference and fallback)');
-    return;
-  }
-  const a = ctx.adapter;
-  console.log(`backend: webgpu via ${a.backend}${a.software ? ' (software adapter)' : ''}`);
-  console.log(`adapter: ${[a.vendor, a.architecture, a.device, a.description].filter(Boolean).join(' | ')}`);
-  console.log(`features: ${[...ctx.features].sort().join(', ') || '(none)'}`);
-  console.log('limits:');
-  for (const [k, v] of Object.entries(ctx.limits)) console.log(`  ${k.padEnd(36)} ${v}`);
-  console.log(`largest single-workgroup FFT: ${largestWorkgroupFft(ctx.limits)}`);
-  ctx.destroy();
+function demoCommand(): CliCommand {
+  return {
+    spec: {
+      name: 'demo',
+      summary: 'batched FFTs of several sizes and the real/N-D/real-to-real family on the best backend, vs float64',
+      options: { '--sizes': { value: 'a,b,…', help: 'FFT lengths (default 8,64,256,1000,1024,4096,8192,65536,1009)' } },
+    },
+    run: (a) => demo(a.intList('--sizes', { min: 1, max: 1 << 24 })),
+  };
 }
 
-async function demo(args: string[]): Promise<void> {
+async function demo(sizesArg: number[] | undefined): Promise<void> {
   const ctx = await tryGpu();
-  const sizesArg = flag(args, '--sizes');
-  const sizes = sizesArg ? sizesArg.split(',').map(Number) : [8, 64, 256, 1000, 1024, 4096, 8192, 65536, 1009];
+  const sizes = sizesArg ?? [8, 64, 256, 1000, 1024, 4096, 8192, 65536, 1009];
   const total = ctx && !ctx.adapter.software ? 1 << 24 : 1 << 18;
   console.log(`butterfly demo — ${ctx ? `WebGPU (${ctx.adapter.device || ctx.adapter.description})` : 'CPU backend'}; ${total} complex values per size`);
   console.log('batched complex FFTs against the float64 CPU backend:');
@@ -105,32 +109,105 @@ async function demo(args: string[]): Promise<void> {
   if (!ok) process.exitCode = 1;
 }
 
-async function main(): Promise<void> {
-  const [cmd, ...rest] = process.argv.slice(2);
-  switch (cmd) {
-    case 'info':
-      return info();
-    case 'demo':
-      return demo(rest);
-    case 'plan':
-      return planCommand(rest);
-    case undefined:
-    case 'help':
-    case '--help':
-      console.log(HELP);
+// Dawn prints these from native code straight to file descriptor 2 when an adapter is requested: the Vulkan
+// loader it tries first is missing, and the GLES backend trims two limits the library never uses. They are
+// harmless and only confuse users, and JavaScript cannot intercept a native write to fd 2; so GPU commands
+// run in a child process whose stderr passes through this filter (BUTTERFLY_DAWN_WARNINGS=1 shows them).
+const DAWN_NOISE = [
+  /^Warning: Couldn't load Vulkan: /,
+  /^Warning: maxDynamic\w+PerPipelineLayout artificially reduced from \d+ to \d+ to fit dynamic offset allocation limit\.$/,
+];
+const DAWN_NOISE_TRACE = /^\s+at operator\(\) \(.*dawn.*\)$/;
+
+/** A line filter for the child's stderr: drops DAWN_NOISE lines with their trace line and blank line. */
+export function dawnNoiseFilter(write: (s: string) => void): { push(chunk: string): void; end(): void } {
+  let pending = '';
+  let skipping = false;
+  const line = (l: string) => {
+    if (DAWN_NOISE.some((r) => r.test(l))) {
+      skipping = true;
       return;
-    default: {
-      const extra = extraCommands.find((c) => c.name === cmd);
-      if (extra) return extra.run(rest);
-      console.error(`unknown command ${cmd}\n\n${HELP}`);
-      process.exitCode = 2;
     }
-  }
+    if (skipping && (DAWN_NOISE_TRACE.test(l) || l === '')) return;
+    skipping = false;
+    write(l + '\n');
+  };
+  return {
+    push(chunk) {
+      pending += chunk;
+      let nl;
+      while ((nl = pending.indexOf('\n')) >= 0) {
+        line(pending.slice(0, nl));
+        pending = pending.slice(nl + 1);
+      }
+      // A progress bar redraws its line with \r and no newline: pass it on at once.
+      const cr = pending.lastIndexOf('\r');
+      if (cr >= 0) {
+        write(pending.slice(0, cr + 1));
+        pending = pending.slice(cr + 1);
+        skipping = false;
+      }
+    },
+    end() {
+      if (pending) write(pending);
+      pending = '';
+    },
+  };
 }
 
-main()
-  .catch((e: unknown) => {
-    console.error(e instanceof ButterflyError ? `${e.name}: ${e.message}` : e);
-    process.exitCode = 1;
-  })
-  .finally(() => setTimeout(() => process.exit(), 0));
+function runFiltered(argv: string[]): Promise<number> {
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...argv], {
+    stdio: ['inherit', 'inherit', 'pipe'],
+    env: { ...process.env, BUTTERFLY_CLI_CHILD: '1', BUTTERFLY_STDERR_TTY: process.stderr.isTTY ? '1' : '0' },
+  });
+  const filter = dawnNoiseFilter((s) => process.stderr.write(s));
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (c: string) => filter.push(c));
+  // Ctrl-C reaches the child through the terminal's process group; wait for it to finish.
+  const ignore = () => {};
+  process.on('SIGINT', ignore);
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      filter.end();
+      process.off('SIGINT', ignore);
+      resolve(code ?? (signal ? 128 + (osConstants.signals[signal] ?? 0) : 1));
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  const [cmd, ...rest] = process.argv.slice(2);
+  if (cmd === undefined || cmd === 'help' || cmd === '--help' || cmd === '-h') {
+    const sub = cmd === 'help' ? COMMANDS.find((c) => c.spec.name === rest[0]) : undefined;
+    console.log(sub ? formatHelp(sub.spec) : mainHelp());
+    return;
+  }
+  const command = COMMANDS.find((c) => c.spec.name === cmd);
+  if (!command) {
+    console.error(`unknown command ${JSON.stringify(cmd)}\n\n${mainHelp()}`);
+    process.exitCode = 2;
+    return;
+  }
+  const args = parseArgs(command.spec, rest);
+  if (args.help) {
+    console.log(formatHelp(command.spec));
+    return;
+  }
+  const gpu = command.usesGpu ? command.usesGpu(args) : true;
+  if (gpu && !process.env.BUTTERFLY_CLI_CHILD && process.env.BUTTERFLY_DAWN_WARNINGS !== '1') {
+    process.exitCode = await runFiltered(process.argv.slice(2));
+    return;
+  }
+  await command.run(args);
+}
+
+// Run only as the program (the tests import dawnNoiseFilter).
+if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) {
+  main()
+    .catch((e: unknown) => {
+      console.error(e instanceof ButterflyError ? `${e.name}: ${e.message}` : e);
+      process.exitCode = 1;
+    })
+    // Dawn keeps the event loop alive after the work is done.
+    .finally(() => setTimeout(() => process.exit(), 0));
+}

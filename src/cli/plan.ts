@@ -1,12 +1,15 @@
 /**
  * `butterfly plan`: the recipes the WebGPU backend would run for a 1-D length or an N-D shape, as plain
- * data (no device). The same planning calls as WebGpuFft.create (planWebGpuFft) and WebGpuFftNd.create
- * (planFftNd), for a device model given by its workgroup storage and invocations.
+ * data. The same planning calls as WebGpuFft.create (planWebGpuFft) and WebGpuFftNd.create (planFftNd),
+ * for this machine's adapter's limits (only they are read from the device) or a default device model.
  *
- *   butterfly plan 4096 [--batch b] [--cpu]
+ *   butterfly plan 4096 [--batch b] [--cpu] [--default-limits]
  *   butterfly plan 1024x1024 [--axes 0,1] [--kind c2c|r2c|c2r] [--batch b]
  */
 import { ArgumentError, DeviceLimitError } from '../errors.js';
+import { formatHelp, parseArgs, type CommandSpec, type ParsedArgs } from './args.js';
+import { acquireGpu, type GpuContext } from '../backends/webgpu/device.js';
+import type { CliCommand } from './commands.js';
 import { fftProblem, type ComplexLayout, type FftProblem } from '../planner/fft-problem.js';
 import type { WorkgroupFftRecipe } from '../planner/fft-recipe.js';
 import type { PlannerLimits } from '../planner/fft-workgroup.js';
@@ -15,28 +18,42 @@ import { planCpuFft } from '../backends/cpu/fft-plan.js';
 import { planWebGpuFft, type WebGpuFftOptions, type WebGpuFftPlanning } from '../backends/webgpu/fft.js';
 import { fftNdFallsBack, planFftNd, type FftNdKind, type FftNdStep } from '../backends/webgpu/fft-nd.js';
 
-export const PLAN_USAGE = `usage: butterfly plan <n | shape> [options]
-  the WebGPU planner's recipes (passes, radices, mapping, workgroup memory, bytes moved), no device needed
-
-  <n>                  a 1-D length, e.g. 4096
-  <shape>              an N-D shape, dims separated by x, e.g. 1024x1024 or 64x512x512
-  --axes a,b,…         axes to transform (default: all; negative counts from the end, as numpy)
-  --kind c2c|r2c|c2r   complex, real-to-complex (rfftn: the last of the axes is the real one) or
-                       complex-to-real (the shape is the real output's, as irfftn's s); default c2c
-  --batch b            b independent problems: a leading dimension of size b, not transformed (default 1)
-  --storage B          workgroup storage of the device model in bytes (default 49152)
-  --invocations N      invocations per workgroup of the device model (default 1024)
-  --binding B          model maxStorageBufferBindingSize too (plans whose single problem does not fit
-                       one binding fall back as the library does; default: unlimited)
-  --cpu                the float64 CPU backend's recipe instead (1-D complex lengths only)
-  --help, -h           this text
-
+export const PLAN_SPEC: CommandSpec = {
+  name: 'plan',
+  summary: "the WebGPU planner's recipes (passes, radices, mapping, workgroup memory, bytes moved)",
+  positionals: {
+    synopsis: '<n | shape>',
+    max: 1,
+    help: '<n>                  a 1-D length, e.g. 4096\n<shape>              an N-D shape, dims separated by x, e.g. 1024x1024 or 64x512x512',
+  },
+  options: {
+    '--axes': { value: 'a,b,…', help: 'axes to transform (default: all; negative counts from the end, as numpy)' },
+    '--kind': { value: 'c2c|r2c|c2r', help: 'complex, real-to-complex (rfftn: the last of the axes is the real one) or\ncomplex-to-real (the shape is the real output\'s, as irfftn\'s s); default c2c' },
+    '--batch': { value: 'b', help: 'b independent problems: a leading dimension of size b, not transformed (default 1)' },
+    '--default-limits': { help: 'plan for the default device model (48 KiB workgroup storage, 1024 invocations,\nunlimited binding) instead of this machine\'s WebGPU adapter' },
+    '--storage': { value: 'B', help: 'workgroup storage of the device model in bytes' },
+    '--invocations': { value: 'N', help: 'invocations per workgroup of the device model' },
+    '--binding': { value: 'B', help: 'maxStorageBufferBindingSize of the device model (plans whose single problem does not\nfit one binding fall back as the library does)' },
+    '--cpu': { help: "the float64 CPU backend's recipe instead (1-D complex lengths only)" },
+  },
+  notes: `Limits: this machine's WebGPU adapter's when there is one, else (or with --default-limits) the default model;
+--storage, --invocations and --binding override single limits of either.
 N-D transforms print one recipe per step, in the order the WebGPU driver runs them, then the total of
-global-memory bytes moved over all passes.`;
+global-memory bytes moved over all passes.`,
+};
 
-const FLAGS_WITH_VALUE = ['--batch', '--axes', '--kind', '--storage', '--invocations', '--binding'] as const;
-const BARE_FLAGS = ['--cpu', '--help', '-h'] as const;
-type FlagName = (typeof FLAGS_WITH_VALUE)[number];
+export const PLAN_USAGE = formatHelp(PLAN_SPEC);
+
+/** How the operator strings and mappings printed by `plan` read (printed after every plan). */
+export const PLAN_LEGEND = `notation (digit positions 1-based, t_1 the least significant digit of the element index; a stage's radices
+are the digits' radices):
+  B(i)      radix-R butterflies over the elements whose index differs only in digit i (B^r(i): digits i..i+r-1)
+  S(i,j)    σ, the shuffle that moves digit i down to position j (the inverse of G(i,j)), i.e. the exchange
+            through workgroup memory after a butterfly stage
+  G(i,j)    Γ, cyclic shift right of digits i..j (digit j wraps to position i); G^m: m times
+  R(i,j)    ρ, reversal of digits i..j
+  operator strings read left to right: the first term acts first
+  [b | l | p]  mapping: b problems per workgroup | l invocations per problem | p elements per invocation (registers)`;
 
 /** The default device model: 48 KiB of workgroup storage, 1024 invocations (a desktop GPU's limits). */
 const DEFAULT_LIMITS: PlannerLimits = { maxComputeWorkgroupStorageSize: 49152, maxComputeInvocationsPerWorkgroup: 1024, maxComputeWorkgroupSizeX: 1024 };
@@ -54,79 +71,86 @@ interface PlanArgs {
   binding?: number;
 }
 
-function positiveInteger(name: string, text: string | undefined, what = 'a positive integer'): number {
-  if (text === undefined || !/^\d+$/.test(text)) throw new ArgumentError(name, text, what);
-  const v = Number(text);
-  if (!Number.isSafeInteger(v) || v < 1) throw new ArgumentError(name, text, what);
-  return v;
+/** Where the device model's limits came from, for the header line. */
+type LimitsSource = { kind: 'default' } | { kind: 'adapter'; name: string };
+
+export interface PlanLimits {
+  limits: PlannerLimits;
+  binding?: number;
+  source: LimitsSource;
 }
 
 /** Parses the arguments after `plan`; every problem is an ArgumentError naming the argument. */
-export function parsePlanArgs(args: string[]): PlanArgs {
-  const values = new Map<FlagName, string>();
-  let positional: string | undefined;
-  let cpu = false;
-  let help = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === '--help' || a === '-h') help = true;
-    else if (a === '--cpu') cpu = true;
-    else if (a.startsWith('-') && !/^-\d/.test(a)) {
-      const eq = a.indexOf('=');
-      const name = (eq > 0 ? a.slice(0, eq) : a) as FlagName;
-      if (!FLAGS_WITH_VALUE.includes(name)) {
-        throw new ArgumentError('option', a, `one of ${[...FLAGS_WITH_VALUE, ...BARE_FLAGS].join(', ')}`);
-      }
-      let value: string | undefined;
-      if (eq > 0) value = a.slice(eq + 1);
-      else if (i + 1 < args.length && !(args[i + 1].startsWith('--'))) value = args[++i];
-      if (value === undefined || value === '') throw new ArgumentError(name, value, 'a value after it');
-      if (values.has(name)) throw new ArgumentError(name, value, 'at most one value (given twice)');
-      values.set(name, value);
-    } else if (positional === undefined) positional = a;
-    else throw new ArgumentError('shape', a, `one length or shape (already have ${JSON.stringify(positional)})`);
-  }
-  const limitsOf = () => {
-    const storage = values.has('--storage') ? positiveInteger('--storage', values.get('--storage'), 'workgroup storage in bytes, a positive integer') : DEFAULT_LIMITS.maxComputeWorkgroupStorageSize;
-    const invocations = values.has('--invocations') ? positiveInteger('--invocations', values.get('--invocations'), 'invocations per workgroup, a positive integer') : DEFAULT_LIMITS.maxComputeInvocationsPerWorkgroup;
-    return { maxComputeWorkgroupStorageSize: storage, maxComputeInvocationsPerWorkgroup: invocations, maxComputeWorkgroupSizeX: invocations };
-  };
-  if (help) return { help, shape: [], length: true, kind: 'c2c', batch: 1, cpu, limits: DEFAULT_LIMITS };
+export function parsePlanArgs(args: string[] | ParsedArgs): PlanArgs {
+  const p = Array.isArray(args) ? parseArgs(PLAN_SPEC, args) : args;
+  if (p.help) return { help: true, shape: [], length: true, kind: 'c2c', batch: 1, cpu: false, limits: DEFAULT_LIMITS };
+  const positional = p.positionals[0];
+  const cpu = p.flag('--cpu');
 
   const shapeWhat = 'a length or a shape: positive integers separated by x (e.g. 4096 or 1024x1024)';
   if (positional === undefined) throw new ArgumentError('shape', undefined, shapeWhat);
   const parts = positional.split(/[x×X]/);
-  if (!parts.every((p) => /^\d+$/.test(p))) throw new ArgumentError('shape', positional, shapeWhat);
+  if (!parts.every((q) => /^\d+$/.test(q))) throw new ArgumentError('shape', positional, shapeWhat);
   const shape = parts.map(Number);
   if (!shape.every((v) => Number.isSafeInteger(v) && v >= 1)) throw new ArgumentError('shape', positional, shapeWhat);
 
-  const kindText = values.get('--kind') ?? 'c2c';
-  if (kindText !== 'c2c' && kindText !== 'r2c' && kindText !== 'c2r') throw new ArgumentError('--kind', kindText, 'c2c, r2c or c2r');
-  const kind = kindText as FftNdKind;
-
-  const batch = values.has('--batch') ? positiveInteger('--batch', values.get('--batch')) : 1;
-  if (!Number.isSafeInteger(shape.reduce((p, v) => p * v, batch))) {
+  const kind = p.choice('--kind', ['c2c', 'r2c', 'c2r'] as const, 'c2c') as FftNdKind;
+  const batch = p.int('--batch', 1, { min: 1 });
+  if (!Number.isSafeInteger(shape.reduce((q, v) => q * v, batch))) {
     throw new ArgumentError('shape', positional, 'at most 2^53 elements in all (with the batch)');
   }
 
   let axes: number[] | undefined;
   const ndim = shape.length;
-  const axesText = values.get('--axes');
+  const axesText = p.string('--axes');
   if (axesText !== undefined) {
     const axesWhat = `comma-separated axis indices in [${-ndim}, ${ndim}) for the ${ndim}-D shape ${positional}`;
     const list = axesText.split(',');
-    if (!list.every((p) => /^-?\d+$/.test(p.trim()))) throw new ArgumentError('--axes', axesText, axesWhat);
-    axes = list.map((p) => Number(p.trim()));
-    if (!axes.every((a) => a >= -ndim && a < ndim)) throw new ArgumentError('--axes', axesText, axesWhat);
-    const norm = axes.map((a) => (a < 0 ? a + ndim : a));
+    if (!list.every((q) => /^-?\d+$/.test(q.trim()))) throw new ArgumentError('--axes', axesText, axesWhat);
+    axes = list.map((q) => Number(q.trim()));
+    if (!axes.every((x) => x >= -ndim && x < ndim)) throw new ArgumentError('--axes', axesText, axesWhat);
+    const norm = axes.map((x) => (x < 0 ? x + ndim : x));
     if (kind !== 'c2c' && new Set(norm).size !== norm.length) throw new ArgumentError('--axes', axesText, `distinct axes for a ${kind} transform`);
   }
 
   if (cpu && (ndim > 1 || kind !== 'c2c' || axes)) {
     throw new ArgumentError('--cpu', positional, 'a 1-D complex length (butterfly plan <n> --cpu)');
   }
-  const binding = values.has('--binding') ? positiveInteger('--binding', values.get('--binding'), 'maxStorageBufferBindingSize in bytes, a positive integer') : undefined;
-  return { help, shape, length: ndim === 1 && !axes, axes, kind, batch, cpu, limits: limitsOf(), binding };
+  const storage = p.int('--storage', DEFAULT_LIMITS.maxComputeWorkgroupStorageSize, { min: 1 });
+  const invocations = p.int('--invocations', DEFAULT_LIMITS.maxComputeInvocationsPerWorkgroup, { min: 1 });
+  const binding = p.int('--binding', Number.MAX_SAFE_INTEGER, { min: 1 });
+  const limits = { maxComputeWorkgroupStorageSize: storage, maxComputeInvocationsPerWorkgroup: invocations, maxComputeWorkgroupSizeX: invocations };
+  return { help: false, shape, length: ndim === 1 && !axes, axes, kind, batch, cpu, limits, binding: p.has('--binding') ? binding : undefined };
+}
+
+/**
+ * The limits to plan for: the adapter's (unless --default-limits, or no adapter), with --storage,
+ * --invocations and --binding overriding single values.
+ */
+export async function planLimits(p: ParsedArgs, parsed: PlanArgs): Promise<PlanLimits> {
+  const base: PlanLimits = { limits: parsed.limits, binding: parsed.binding, source: { kind: 'default' } };
+  if (p.flag('--default-limits') || parsed.cpu) return base;
+  let ctx: GpuContext;
+  try {
+    ctx = await acquireGpu();
+  } catch {
+    return base;
+  }
+  try {
+    const l = ctx.limits;
+    const invocations = p.has('--invocations') ? parsed.limits.maxComputeInvocationsPerWorkgroup : undefined;
+    return {
+      limits: {
+        maxComputeWorkgroupStorageSize: p.has('--storage') ? parsed.limits.maxComputeWorkgroupStorageSize : l.maxComputeWorkgroupStorageSize,
+        maxComputeInvocationsPerWorkgroup: invocations ?? l.maxComputeInvocationsPerWorkgroup,
+        maxComputeWorkgroupSizeX: invocations ?? l.maxComputeWorkgroupSizeX,
+      },
+      binding: parsed.binding ?? l.maxStorageBufferBindingSize,
+      source: { kind: 'adapter', name: [ctx.adapter.vendor, ctx.adapter.device || ctx.adapter.description].filter(Boolean).join(' ') || 'WebGPU adapter' },
+    };
+  } finally {
+    ctx.destroy();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -323,7 +347,10 @@ function printOneDLength(a: PlanArgs): void {
   const problem = fftProblem({ n, batch: a.batch });
   const plan = planOneD(problem, {}, a.limits, a.binding);
   const { recipe } = plan.planning;
-  console.log(`n = ${n}, batch = ${a.batch} (workgroup storage ${a.limits.maxComputeWorkgroupStorageSize} B, ${a.limits.maxComputeInvocationsPerWorkgroup} invocations)`);
+  console.log(
+    `n = ${n}, batch = ${a.batch} (workgroup storage ${a.limits.maxComputeWorkgroupStorageSize} B, ${a.limits.maxComputeInvocationsPerWorkgroup} invocations` +
+      `${a.binding === undefined ? '' : `, storage binding ${a.binding} B`})`,
+  );
   if (recipe.algorithm === 'bluestein') {
     console.log(`Bluestein chirp-z: n has a prime factor > 64; cyclic convolution of length L = ${recipe.L} (2^a·3^b ≥ 2n−1),`);
     console.log('the L-point transform forward then inverse, chirps and the filter spectrum fused into the passes.');
@@ -403,17 +430,31 @@ function printNd(a: PlanArgs): void {
   console.log(`total global-memory bytes moved: ${total} over ${passes} kernel pass${passes === 1 ? '' : 'es'} (${(total / minimum).toFixed(2)}× one read of the input and one write of the output)`);
 }
 
-export function planCommand(args: string[]): void {
-  const a = parsePlanArgs(args);
-  if (a.help) {
-    console.log(PLAN_USAGE);
-    return;
-  }
-  if (a.cpu) {
-    console.log(JSON.stringify(planCpuFft(a.shape[0]).recipe, null, 2));
-    return;
-  }
-  if (a.length && a.kind === 'c2c') printOneDLength(a);
-  else printNd(a);
-}
-
+export const planCommand: CliCommand = {
+  spec: PLAN_SPEC,
+  usesGpu: (p) => !p.flag('--default-limits') && !p.flag('--cpu'),
+  async run(p) {
+    // Without a length or shape there is nothing to plan: the usage, and a non-zero exit.
+    if (p.positionals.length === 0) {
+      console.log(PLAN_USAGE);
+      process.exitCode = 2;
+      return;
+    }
+    const parsed = parsePlanArgs(p);
+    if (parsed.cpu) {
+      console.log(JSON.stringify(planCpuFft(parsed.shape[0]).recipe, null, 2));
+      return;
+    }
+    const L = await planLimits(p, parsed);
+    const a = { ...parsed, limits: L.limits, binding: L.binding };
+    console.log(
+      L.source.kind === 'adapter'
+        ? `limits of this machine's WebGPU adapter (${L.source.name}); --default-limits for the default model`
+        : 'limits of the default device model (a desktop GPU: 48 KiB workgroup storage, 1024 invocations)',
+    );
+    if (a.length && a.kind === 'c2c') printOneDLength(a);
+    else printNd(a);
+    console.log('');
+    console.log(PLAN_LEGEND);
+  },
+};

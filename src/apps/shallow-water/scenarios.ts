@@ -24,8 +24,16 @@ function grid(n: number, x0: number, len: number, f: (x: number, y: number) => n
 export interface DamBreakOptions {
   /** Pollutant concentration inside the water column (default 0, as in the seed). */
   pollutant?: number;
+  /** A circular pollutant patch in the still water outside the column (C inside; default none). */
+  patch?: { x: number; y: number; radius: number; concentration?: number };
   params?: Partial<SweParams>;
 }
+
+/**
+ * The patch of the `dam-break` scenario: concentration 1 in a disc of radius 0.6 centred 1.5 from the column,
+ * which the outgoing wave reaches after ≈ 0.2 s and carries outward, stretching it along the front.
+ */
+export const DAM_BREAK_PATCH = { x: 1.5, y: 0, radius: 0.6, concentration: 1 } as const;
 
 /**
  * Seed 000 §2.2.5.1: domain [−5, 5]², H = 1 − 0.4·e^{−x²−y²}, h = 4 inside x² + y² ≤ 0.36 else 2,
@@ -35,7 +43,14 @@ export function damBreak(n: number, options: DamBreakOptions = {}): SweProblem {
   meshSize(n);
   const H = grid(n, -5, 10, (x, y) => 1 - 0.4 * Math.exp(-x * x - y * y));
   const h = grid(n, -5, 10, (x, y) => (x * x + y * y <= 0.36 ? 4 : 2));
-  const c = options.pollutant ? grid(n, -5, 10, (x, y) => (x * x + y * y <= 0.36 ? options.pollutant! : 0)) : undefined;
+  const patch = options.patch;
+  const inPatch = (x: number, y: number) => patch !== undefined && (x - patch.x) ** 2 + (y - patch.y) ** 2 <= patch.radius ** 2;
+  if (patch && !grid(n, -5, 10, (x, y) => (inPatch(x, y) ? 1 : 0)).some((v) => v > 0)) {
+    throw new ArgumentError('patch', patch, `a disc inside [-5, 5]² of radius at least half a cell (${5 / n})`);
+  }
+  const c = options.pollutant || patch
+    ? grid(n, -5, 10, (x, y) => (x * x + y * y <= 0.36 ? options.pollutant ?? 0 : inPatch(x, y) ? patch!.concentration ?? 1 : 0))
+    : undefined;
   return defineSweProblem({
     nx: n, ny: n, dx: 10 / n, x0: -5, y0: -5, bathymetry: H, h, concentration: c,
     boundaries: 'wall', params: { cfl: 0.9, alpha: 1 / 8, manning: 0, ...options.params },
@@ -135,7 +150,7 @@ export const SCENARIO_T_END: Record<ScenarioName, number> = { 'dam-break': 1, es
 
 export function scenario(name: string, n: number): SweProblem {
   switch (name) {
-    case 'dam-break': return damBreak(n);
+    case 'dam-break': return damBreak(n, { patch: DAM_BREAK_PATCH });
     case 'estuary': return estuary(n);
     case 'lake': return lakeAtRest(n);
     case 'beach': return beach(n);
