@@ -20,13 +20,14 @@ import { planCpuFft } from '../backends/cpu/fft-plan.js';
 import {
   exactSfftCpu,
   residualCpu,
+  type SfftResidual,
   robustSfftCpu,
   topK,
   type SfftCoefficients,
   type SfftPathResult,
   type SignalArray,
 } from '../backends/cpu/sfft.js';
-import { planSfft, sfftSamples, type SfftMode, type SfftParamOverrides, type SfftRecipe } from '../planner/sfft.js';
+import { buildSfftFilter, planSfft, sfftSamples, type SfftMode, type SfftParamOverrides, type SfftRecipe } from '../planner/sfft.js';
 import { WebGpuSfft } from '../backends/webgpu/sfft.js';
 
 export { sparseSignal, type SparseSignal, type SparseSignalOptions } from '../backends/cpu/sfft-signal.js';
@@ -34,10 +35,16 @@ export type { SfftRecipe, SfftParamOverrides, SfftMode } from '../planner/sfft.j
 
 /**
  * - 'ok': the returned coefficients explain the signal: residualFraction ≤ maxResidual (robust), or
- *   ≤ exactResidual when the exact path produced the result.
+ *   ≤ exactResidual when the exact path produced the result; and the verification hashing shows no single
+ *   unexplained component above the noise floor worth more than maxMissed (default 1e-4) of the signal's
+ *   energy (`largestResidual`): a missed or misestimated frequency of that size is reported, whatever the
+ *   noise. Smaller misses, and misses hidden by the noise floor (one verification bucket holds ~n/B bins
+ *   of noise, 30 × that floor is needed to stand out), cannot be detected.
  * - 'not-sparse': more than maxResidual of the energy lies outside the returned k coefficients (the
- *   signal is not k-sparse, or too noisy); with mode 'exact', the signal was not exactly k-sparse. The
- *   coefficients are still the algorithm's best estimates, but do not trust them as "the spectrum".
+ *   signal is not k-sparse, or too noisy), or one unexplained component exceeds maxMissed (a frequency was
+ *   missed or misestimated, or the signal has more than k significant frequencies); with mode 'exact',
+ *   the signal was not exactly k-sparse. The coefficients are still the algorithm's best estimates, but do
+ *   not trust them as "the spectrum".
  * - 'k-too-large': k is too large for n for the sparse algorithm (see `message`); with fallback 'dense'
  *   (default) the result comes from a dense FFT (algorithm 'dense'), else it is empty.
  * - 'incomplete': a fixed-size GPU list overflowed; some frequencies may be missing.
@@ -59,11 +66,18 @@ export interface SfftOptions extends SfftParamOverrides {
   maxResidual?: number;
   /** Largest residual energy fraction for which the exact path's result is accepted (default 1e-6). */
   exactResidual?: number;
+  /** Largest energy fraction of one unexplained component (above the noise floor) reported as 'ok' (default 1e-4). */
+  maxMissed?: number;
 }
 
 export interface SfftDiagnostics {
   /** Estimated fraction of the signal's energy not explained by the returned coefficients. */
   residualFraction: number;
+  /**
+   * Energy fraction of the largest residual bucket of the verification hashing, above the noise floor: the
+   * size of the largest missed or misestimated component (≈ 0 when nothing was missed). NaN for 'dense'.
+   */
+  largestResidual: number;
   /** Residual fraction of the exact path's result when mode 'auto' went on to the robust path. */
   exactResidualFraction: number | null;
   /** Located (robust) or decoded (exact) entries before the top-k cut. */
@@ -111,21 +125,23 @@ function resolveOptions(o: SfftOptions) {
   const exactResidual = o.exactResidual ?? 1e-6;
   if (!(maxResidual > 0 && maxResidual <= 1)) throw new ArgumentError('maxResidual', maxResidual, 'a number in (0, 1]');
   if (!(exactResidual > 0 && exactResidual <= 1)) throw new ArgumentError('exactResidual', exactResidual, 'a number in (0, 1]');
+  const maxMissed = o.maxMissed ?? 1e-4;
+  if (!(maxMissed > 0 && maxMissed <= 1)) throw new ArgumentError('maxMissed', maxMissed, 'a number in (0, 1]');
   const fallback = o.fallback ?? 'dense';
   if (fallback !== 'dense' && fallback !== 'none') throw new ArgumentError('fallback', fallback, "'dense' or 'none'");
-  return { maxResidual, exactResidual, fallback, mode: o.mode ?? 'auto' };
+  return { maxResidual, exactResidual, maxMissed, fallback, mode: o.mode ?? 'auto' };
 }
 
 /** Backend-specific steps; the policy (auto mode, checks, status) is shared in runPolicy. */
 interface Runner {
   exact(): Promise<SfftPathResult>;
   robust(): Promise<SfftPathResult>;
-  residual(path: SfftMode, c: SfftCoefficients): Promise<{ before: number; after: number }>;
+  residual(path: SfftMode, c: SfftCoefficients): Promise<SfftResidual>;
   dense(): Promise<SfftCoefficients>;
 }
 
 async function runPolicy(recipe: SfftRecipe, o: SfftOptions, userK: number, backend: 'webgpu' | 'cpu', run: Runner): Promise<SfftResult> {
-  const { maxResidual, exactResidual, fallback, mode } = resolveOptions(o);
+  const { maxResidual, exactResidual, maxMissed, fallback, mode } = resolveOptions(o);
   const t0 = performance.now();
   const { n } = recipe;
   const base = { n, k: userK, backend, recipe };
@@ -139,7 +155,10 @@ async function runPolicy(recipe: SfftRecipe, o: SfftOptions, userK: number, back
       status: 'k-too-large',
       message,
       algorithm: 'dense',
-      diagnostics: { residualFraction: fallback === 'dense' ? NaN : 1, exactResidualFraction: null, candidates: 0, overflow: false, samples: fallback === 'dense' ? n : 0 },
+      diagnostics: {
+        residualFraction: fallback === 'dense' ? NaN : 1,
+        largestResidual: fallback === 'dense' ? NaN : 1,
+        exactResidualFraction: null, candidates: 0, overflow: false, samples: fallback === 'dense' ? n : 0 },
       ms: performance.now() - t0,
     };
   }
@@ -147,11 +166,12 @@ async function runPolicy(recipe: SfftRecipe, o: SfftOptions, userK: number, back
   let result: SfftPathResult | null = null;
   let algorithm: SfftMode = 'exact';
   let fraction = 1;
+  let check: SfftResidual = { before: 0, after: 0, peak: 0, median: 0 };
   let samples = 0;
   if (mode !== 'robust') {
     result = await run.exact();
-    const r = await run.residual('exact', result);
-    fraction = ratio(r);
+    check = await run.residual('exact', result);
+    fraction = ratio(check);
     samples += sfftSamples(recipe, 'exact');
     if (mode === 'auto' && !(fraction <= exactResidual)) {
       exactResidualFraction = fraction;
@@ -161,13 +181,19 @@ async function runPolicy(recipe: SfftRecipe, o: SfftOptions, userK: number, back
   if (!result) {
     algorithm = 'robust';
     result = await run.robust();
-    fraction = ratio(await run.residual('robust', result));
+    check = await run.residual('robust', result);
+    fraction = ratio(check);
     samples += sfftSamples(recipe, 'robust');
   }
   const limit = algorithm === 'exact' && mode === 'exact' ? exactResidual : maxResidual;
-  let status: SfftStatus = fraction <= limit ? 'ok' : 'not-sparse';
+  const missed = largestMissed(recipe, algorithm, check);
+  let status: SfftStatus = fraction <= limit && !(missed.significant && missed.bound > maxMissed) ? 'ok' : 'not-sparse';
   let message =
-    status === 'ok'
+    fraction <= limit && status === 'not-sparse'
+      ? `one component worth about ${(100 * missed.fraction).toPrecision(3)}% of the energy (up to ${(100 * missed.bound).toPrecision(3)}%) ` +
+        `is left unexplained (limit ${100 * maxMissed}%): ` +
+        `a frequency was missed or misestimated, or the signal has more than ${userK} significant frequencies (${algorithm} path)`
+      : status === 'ok'
       ? `${algorithm} path: the ${result.frequencies.length} coefficients leave ${(100 * fraction).toPrecision(3)}% of the energy unexplained`
       : algorithm === 'exact'
         ? `the signal is not exactly ${userK}-sparse: ${(100 * fraction).toPrecision(3)}% of its energy is unexplained (exact path; use mode 'robust' or 'auto')`
@@ -183,9 +209,34 @@ async function runPolicy(recipe: SfftRecipe, o: SfftOptions, userK: number, back
     status,
     message,
     algorithm,
-    diagnostics: { residualFraction: fraction, exactResidualFraction, candidates: result.candidates, overflow: result.overflow, samples },
+    diagnostics: { residualFraction: fraction, largestResidual: missed.fraction, exactResidualFraction, candidates: result.candidates, overflow: result.overflow, samples },
     ms: performance.now() - t0,
   };
+}
+
+/**
+ * The largest residual bucket of the verification hashing, above the noise floor, as a fraction of the
+ * signal's energy. A bucket of noise alone has exponentially distributed energy with mean floor =
+ * median/ln 2, so a peak above 30·floor (by chance: probability ≤ B·e^{−30} ≈ 1e-7 for B = 2^20) is a
+ * real unexplained component. The signal's energy is before/gain: every frequency reaches Σ_d H(d)²/(n/B)
+ * buckets' worth of energy on average. `bound` is what the component may be worth at most: the bucket's
+ * noise may have cancelled part of it (3 standard deviations of the noise along it), and its home bucket
+ * may hold as little as min H(d)² of it (the exact path's filter: 1/4 at a bucket's edge).
+ */
+function largestMissed(recipe: SfftRecipe, path: SfftMode, r: SfftResidual): { fraction: number; bound: number; significant: boolean } {
+  const spec = path === 'exact' ? recipe.exact!.filter : recipe.robust!.filterEst;
+  const filt = buildSfftFilter(spec);
+  const width = spec.n / spec.B;
+  let gain = 0;
+  for (let i = 0; i < filt.freq.length; i++) gain += filt.freq[i] ** 2;
+  gain /= width;
+  let capture = 1;
+  for (let d = -Math.floor(width / 2); d <= width / 2; d++) capture = Math.min(capture, filt.freq[d + filt.D] ** 2);
+  const floor = r.median / Math.LN2;
+  const signal = r.before / gain;
+  if (!(signal > 0)) return { fraction: 0, bound: 0, significant: false };
+  const bound = (Math.sqrt(r.peak) + 3 * Math.sqrt(floor / 2)) ** 2 / capture;
+  return { fraction: Math.max(0, r.peak - floor) / signal, bound: bound / signal, significant: r.peak > 30 * floor };
 }
 
 const ratio = (r: { before: number; after: number }) => (r.before > 0 ? r.after / r.before : r.after > 0 ? Infinity : 0);

@@ -208,7 +208,12 @@ export function planSfft(init: SfftPlanInit): SfftRecipe {
   const { n } = init;
   if (!isPow2(n) || n < 64 || n > 2 ** 31) throw new ArgumentError('n', n, 'a power of two between 2^6 and 2^31');
   const real = init.real ?? false;
-  if (!Number.isSafeInteger(init.k) || init.k < 1) throw new ArgumentError('k', init.k, 'a positive integer');
+  // At most as many frequencies as the spectrum has (real input: 0 … n/2); between n/32 and that, the
+  // result is a dense FFT's with status 'k-too-large' (see feasibility below).
+  const kMax = real ? n / 2 + 1 : n;
+  if (!Number.isSafeInteger(init.k) || init.k < 1 || init.k > kMax) {
+    throw new ArgumentError('k', init.k, `an integer in [1, ${kMax}] (the ${real ? 'real' : 'complex'} signal's ${kMax} frequencies)`);
+  }
   const k = real ? 2 * init.k : init.k;
   const mode = init.mode ?? 'auto';
   if (mode !== 'auto' && mode !== 'exact' && mode !== 'robust') throw new ArgumentError('mode', mode, "'auto', 'exact' or 'robust'");

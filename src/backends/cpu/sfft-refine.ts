@@ -25,6 +25,12 @@ export interface RefineInput {
 
 const TWO_PI = 2 * Math.PI;
 
+/**
+ * Both executors' setting: the 2k largest candidates are subtracted (room for the k sought plus the noise
+ * candidates that still look large before the first sweep), two sweeps after the first re-estimation.
+ */
+export const REFINE = (k: number) => ({ active: 2 * k, sweeps: 2 });
+
 interface Tap {
   h: number;
   /** H(d)·e^{2πi f τ/n}: the bucket sees X_f times this. */

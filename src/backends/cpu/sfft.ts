@@ -4,7 +4,7 @@
  * (same loops, same σ/τ, same filters, same selection rules), so results agree up to f32 rounding.
  */
 import { planCpuFft } from './fft-plan.js';
-import { refineCandidates } from './sfft-refine.js';
+import { refineCandidates, REFINE } from './sfft-refine.js';
 import {
   buildSfftFilter,
   bucketOffset,
@@ -140,7 +140,7 @@ export function robustSfftCpu(x: SignalArray, recipe: SfftRecipe): SfftPathResul
     values[2 * i + 1] = median(im);
   });
   const freqs = Uint32Array.from(hits);
-  refineCandidates({ n, U, loops: r.loops, filters: r.loops.map((l) => (l.filter === 'loc' ? fLoc : fEst)), frequencies: freqs, values, active: 2 * recipe.k, sweeps: 2 });
+  refineCandidates({ n, U, loops: r.loops, filters: r.loops.map((l) => (l.filter === 'loc' ? fLoc : fEst)), frequencies: freqs, values, ...REFINE(recipe.k) });
   const top = topK(freqs, values, recipe.k);
   return { ...top, candidates: hits.length, overflow: false };
 }
@@ -356,17 +356,36 @@ export function mergeCoefficients(freqs: Uint32Array, values: Float64Array, floo
   };
 }
 
+/** What the verification hashing measured: bucket energies before and after subtracting the result. */
+export interface SfftResidual {
+  before: number;
+  after: number;
+  /** Largest residual bucket energy. */
+  peak: number;
+  /** Median residual bucket energy (the noise floor: for complex Gaussian noise, ln 2 times its mean). */
+  median: number;
+}
+
+/** Peak and median of the residual bucket energies (interleaved complex buckets). */
+export function residualStats(R: ArrayLike<number>, B: number): { peak: number; median: number } {
+  const e = new Float64Array(B);
+  for (let h = 0; h < B; h++) e[h] = R[2 * h] ** 2 + R[2 * h + 1] ** 2;
+  e.sort();
+  return { peak: e[B - 1], median: B % 2 ? e[B >> 1] : 0.5 * (e[B / 2 - 1] + e[B / 2]) };
+}
+
 /**
  * Verification: hash with a fresh permutation, subtract the result, and compare bucket energies. The
  * ratio estimates the fraction of the signal's energy that the returned coefficients do not explain
  * (noise, or frequencies beyond the k returned): ~1e-12 for exactly sparse signals, 1/(1 + SNR) for
- * noisy ones, near 1 for signals that are not sparse.
+ * noisy ones, near 1 for signals that are not sparse. The largest residual bucket against the median one
+ * shows a single missed or misestimated frequency far below that total (see the status rules in api/sfft.ts).
  */
-export function residualCpu(x: SignalArray, recipe: SfftRecipe, path: 'exact' | 'robust', coeffs: SfftCoefficients): { before: number; after: number } {
+export function residualCpu(x: SignalArray, recipe: SfftRecipe, path: 'exact' | 'robust', coeffs: SfftCoefficients): SfftResidual {
   const loop = path === 'exact' ? recipe.exact!.verify : recipe.robust!.verify;
   const filt = buildSfftFilter(path === 'exact' ? recipe.exact!.filter : recipe.robust!.filterEst);
   const U = hashToBins(x, recipe.real, recipe.n, loop, filt);
   const before = energy(U);
   subtractKnown(U, coeffs, loop, filt, recipe.n, loop.tau);
-  return { before, after: energy(U) };
+  return { before, after: energy(U), ...residualStats(U, loop.B) };
 }

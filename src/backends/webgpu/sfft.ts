@@ -37,7 +37,8 @@ import {
   voteKernel,
   type BucketConsts,
 } from '../../codegen/sfft-kernels.js';
-import { exactTau2, mergeCoefficients, topK, type SfftCoefficients, type SfftPathResult, type SignalArray } from '../cpu/sfft.js';
+import { refineCandidates, REFINE } from '../cpu/sfft-refine.js';
+import { exactTau2, mergeCoefficients, residualStats, topK, type SfftCoefficients, type SfftResidual, type SfftPathResult, type SignalArray } from '../cpu/sfft.js';
 import { planCpuFft } from '../cpu/fft-plan.js';
 
 const NONE = 0xffffffff;
@@ -517,7 +518,7 @@ export class WebGpuSfft {
   readbackBytes = 0;
 
   /** Copies several buffer ranges into one staging buffer and maps it once. */
-  private async readMany(parts: { buf: GPUBuffer; bytes: number }[], enc = this.ctx.device.createCommandEncoder()): Promise<ArrayBuffer[]> {
+  private async readMany(parts: { buf: GPUBuffer; bytes: number; offset?: number }[], enc = this.ctx.device.createCommandEncoder()): Promise<ArrayBuffer[]> {
     const total = parts.reduce((s, p) => s + Math.ceil(p.bytes / 4) * 4, 0);
     this.readbackBytes += total;
     const staging = this.ctx.device.createBuffer({ size: Math.max(16, total), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
@@ -525,7 +526,7 @@ export class WebGpuSfft {
       let off = 0;
       for (const p of parts) {
         const b = Math.ceil(p.bytes / 4) * 4;
-        if (b > 0) enc.copyBufferToBuffer(p.buf, 0, staging, off, b);
+        if (b > 0) enc.copyBufferToBuffer(p.buf, p.offset ?? 0, staging, off, b);
         off += b;
       }
       await this.ctx.checked('sfft', () => this.ctx.device.queue.submit([enc.finish()]));
@@ -592,18 +593,34 @@ export class WebGpuSfft {
 
   async readRobust(enc?: GPUCommandEncoder): Promise<SfftPathResult> {
     const s = this.robustState!;
-    const [cnt, hits, values] = await this.readMany(
+    const r = this.recipe.robust!;
+    // The buckets come back too (every loop's, not the verification slot): the candidates are refined on the
+    // host as in the CPU executor (see sfft-refine.ts).
+    const [cnt, hits, values, uLoc, uEst] = await this.readMany(
       [
         { buf: this.counters, bytes: 16 },
         { buf: s.hits, bytes: s.cap * 4 },
         { buf: s.values, bytes: s.cap * 8 },
+        { buf: s.ULoc, bytes: r.locLoops * s.bLoc * 8 },
+        { buf: s.UEst, bytes: r.estLoops * s.bEst * 8 },
       ],
       enc,
     );
     const c = new Uint32Array(cnt);
     const count = Math.min(c[0], s.cap);
+    const freqs = new Uint32Array(hits, 0, count);
+    const vals = Float64Array.from(new Float32Array(values, 0, 2 * count));
+    const U: Float64Array[] = [];
+    const fl = new Float32Array(uLoc);
+    const fe = new Float32Array(uEst);
+    for (let l = 0; l < r.locLoops; l++) U.push(Float64Array.from(fl.subarray(2 * l * s.bLoc, 2 * (l + 1) * s.bLoc)));
+    for (let l = 0; l < r.estLoops; l++) U.push(Float64Array.from(fe.subarray(2 * l * s.bEst, 2 * (l + 1) * s.bEst)));
+    const fLoc = buildSfftFilter(r.filterLoc);
+    const fEst = buildSfftFilter(r.filterEst);
+    const filters = r.loops.map((l) => (l.filter === 'loc' ? fLoc : fEst));
+    refineCandidates({ n: this.recipe.n, U, loops: r.loops, filters, frequencies: freqs, values: vals, ...REFINE(this.recipe.k) });
     // The k largest of the located frequencies: the result (as in the CPU executor).
-    const top = topK(new Uint32Array(hits, 0, count), Float64Array.from(new Float32Array(values, 0, 2 * count)), this.recipe.k);
+    const top = topK(freqs, vals, this.recipe.k);
     return {
       ...top,
       candidates: c[0],
@@ -615,7 +632,7 @@ export class WebGpuSfft {
    * Verification: subtracts `coeffs` from the fresh hashing made with the last run of `path` and returns
    * the bucket energies before and after (see residualCpu). Call right after that run.
    */
-  async residual(_x: GPUBuffer, path: 'exact' | 'robust', coeffs: SfftCoefficients): Promise<{ before: number; after: number }> {
+  async residual(_x: GPUBuffer, path: 'exact' | 'robust', coeffs: SfftCoefficients): Promise<SfftResidual> {
     this.assertUsable();
     const steps = path === 'exact' ? this.exactState?.verify : this.robustState?.verify;
     if (!steps) throw new ArgumentError('path', path, 'a path this plan prepared');
@@ -635,9 +652,13 @@ export class WebGpuSfft {
     const enc = this.ctx.device.createCommandEncoder();
     enc.clearBuffer(path === 'exact' ? this.exactState!.verifyBinCounts : this.robustState!.binCounts);
     this.runSteps(enc, steps);
-    const [stats] = await this.readMany([{ buf: this.stats, bytes: 16 }], enc);
+    // The verification slot's residual buckets: the last slot of U (exact) or UEst (robust).
+    const B = path === 'exact' ? this.exactState!.B : this.robustState!.bEst;
+    const slot = path === 'exact' ? 2 * this.exactState!.R : this.recipe.robust!.estLoops;
+    const buckets = path === 'exact' ? this.exactState!.U : this.robustState!.UEst;
+    const [stats, rest] = await this.readMany([{ buf: this.stats, bytes: 16 }, { buf: buckets, bytes: B * 8, offset: slot * B * 8 }], enc);
     const sf = new Float32Array(stats);
-    return { before: sf[2], after: sf[3] };
+    return { before: sf[2], after: sf[3], ...residualStats(new Float32Array(rest), B) };
   }
 
   /** Dense fallback: the full spectrum of x in f64 on the host (x is read back; used only when k is too large). */
