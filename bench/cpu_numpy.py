@@ -14,7 +14,7 @@ Columns per case (seconds per call: best and median of the repetitions):
   scipy32_all  the same with workers=-1 (all cores)
   numpy_thomas, solve_banded (tri): bench/tridiagonal_numpy.py's vectorised Thomas and per-system LAPACK.
 For the accuracy check the case's first transform (read from check_in, float64) is transformed by each column
-in its own precision and written to check_out + "-<column>.npy" as float64 (complex as a trailing axis of 2);
+in its own precision and written to check_out + "-<column>.npy" as float64 (complex as a trailing axis of 2, DCT real);
 bench/cpu.ts compares it with its float64 reference, so a mis-wired call cannot report fast-but-wrong numbers.
 """
 import json
@@ -108,7 +108,11 @@ def run_fft_case(case, spec, rng):
             v = as_complex(v)
         for name, (_, once) in cols.items():
             path = f"{case['check_out']}-{name}.npy"
-            save_complex(path, np.asarray(once(v)).astype(np.complex128))
+            y = np.asarray(once(v))
+            if np.iscomplexobj(y):
+                save_complex(path, y.astype(np.complex128))
+            else:
+                np.save(path, y.astype(np.float64))
             out['checks'][name] = path
     for name, (fn, _) in cols.items():
         out['cols'][name] = timed(fn, spec['reps'], spec['min_rep_s'], spec['budget_s'])
