@@ -207,16 +207,17 @@ export class EdmPlan {
    * (createStorageBuffer gives both).
    */
   encode(encoder: GPUCommandEncoder, field: GPUBuffer, shapes: GPUBuffer, out: GPUBuffer): void {
-    if (this.windows.length === 1) {
-      this.windows[0].conv.encode(encoder, field, out, shapes);
-      return;
-    }
     const ctx = this.ctx;
     ctx.assertUsable('EDM');
     ctx.checkEncoder('encoder', encoder);
     ctx.checkBuffer('field', field, this.fieldBytes);
+    ctx.checkBuffer('shapes', shapes, 8 * this.problem.shapes * this.problem.mfft * this.problem.mfft);
     ctx.checkBuffer('out', out, this.fieldBytes);
     if (field === out) throw new ArgumentError('out', 'the field buffer', 'a different buffer');
+    if (this.windows.length === 1) {
+      this.windows[0].conv.encode(encoder, field, out, shapes);
+      return;
+    }
     if (this.windows.some((w) => !w.aligned)) {
       if ((field.usage & GPUBufferUsage.COPY_SRC) === 0) throw new ArgumentError('field', `GPUBuffer with usage ${field.usage}`, 'COPY_SRC usage as well (angle windows are staged)');
       if ((out.usage & GPUBufferUsage.COPY_DST) === 0) throw new ArgumentError('out', `GPUBuffer with usage ${out.usage}`, 'COPY_DST usage as well (angle windows are staged)');

@@ -8,7 +8,7 @@
  * irfftn does C2R along it last.
  */
 import { ArgumentError, ButterflyError } from '../../errors.js';
-import { fftProblem, type FftNorm, type FftProblem } from '../../planner/fft-problem.js';
+import { fftProblem, MAX_TYPED_ARRAY_LENGTH, type FftNorm, type FftProblem } from '../../planner/fft-problem.js';
 import { WebGpuFft, type WebGpuFftOptions } from './fft.js';
 import type { GpuContext } from './device.js';
 import { PlanChain, type ChainStep } from './plan-chain.js';
@@ -90,6 +90,11 @@ export function planFftNd(d: FftNdDescriptor): FftNdPlanning {
   const shape = [...d.shape];
   if (shape.length === 0 || !shape.every((v) => Number.isSafeInteger(v) && v >= 1)) {
     throw new ArgumentError('shape', d.shape, 'a non-empty array of positive integers');
+  }
+  // Complex values of the largest side (a C2R's input has n/2+1 along one axis, never more than n):
+  // beyond one typed array the products would fail later as RangeErrors or wrap in u32 uniforms.
+  if (!(2 * product(shape) <= MAX_TYPED_ARRAY_LENGTH)) {
+    throw new ArgumentError('shape', d.shape, `at most 2^31 elements in all (2 × product ≤ 2^32 values; here ${2 * product(shape)})`);
   }
   const kind = d.kind ?? 'c2c';
   const axes = normalizeAxes(d.axes, shape.length, kind !== 'c2c');

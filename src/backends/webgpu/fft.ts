@@ -475,11 +475,12 @@ export class WebGpuFft {
   /** Convenience: typed array in (interleaved complex, the input layout), typed array out. */
   async run(input: Float32Array): Promise<Float32Array> {
     this.assertUsable();
+    // Before the input is even looked at: nothing is uploaded for a result the host cannot hold.
+    checkReadback(this.outputBytes, `the result of an FFT of n = ${this.problem.n}, batch ${this.problem.batch}`);
     const inFloats = this.inputBytes / 4;
     if (input.length < inFloats) {
       throw new ArgumentError('input', input, `a Float32Array of at least ${inFloats} values (${this.real === 'r2c' ? 'real' : 'interleaved complex'})`);
     }
-    checkReadback(this.outputBytes, `the result of an FFT of n = ${this.problem.n}, batch ${this.problem.batch}`);
     const src = createStorageBuffer(this.ctx, input.subarray(0, inFloats), 'fft-input');
     const dst = this.inPlace ? src : createStorageBuffer(this.ctx, this.outputBytes, 'fft-output');
     try {

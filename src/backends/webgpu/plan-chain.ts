@@ -73,8 +73,8 @@ export class PlanChain {
   async run(input: Float32Array, describe: string): Promise<Float32Array> {
     if (this.destroyed) throw new DestroyedError(`${this.label} plan was destroyed`);
     const need = this.inputBytes / 4;
-    if (input.length !== need) throw new ArgumentError('input', input, `${need} float32 values (${describe})`);
     checkReadback(this.outputBytes, `the ${this.label} result of ${this.outputBytes} bytes for input ${describe}`);
+    if (input.length !== need) throw new ArgumentError('input', input, `${need} float32 values (${describe})`);
     const src = createStorageBuffer(this.ctx, input, `${this.label}-input`);
     const dst = createStorageBuffer(this.ctx, this.outputBytes, `${this.label}-output`);
     try {

@@ -4,7 +4,7 @@
  * one such plan per axis through device buffers.
  */
 import { ArgumentError } from '../../errors.js';
-import { fftProblem } from '../../planner/fft-problem.js';
+import { fftProblem, MAX_TYPED_ARRAY_LENGTH } from '../../planner/fft-problem.js';
 import type { WorkgroupPlanOptions } from '../../planner/fft-workgroup.js';
 import { r2rHooks, type R2rKind } from '../../codegen/r2r-hooks.js';
 import { WebGpuFft } from './fft.js';
@@ -79,6 +79,8 @@ export class WebGpuR2r {
     if (shape.length === 0 || !shape.every((v) => Number.isSafeInteger(v) && v >= 1)) {
       throw new ArgumentError('shape', d.shape, 'a non-empty array of positive integers');
     }
+    const elements = shape.reduce((x, y) => x * y, 1);
+    if (!(elements <= MAX_TYPED_ARRAY_LENGTH)) throw new ArgumentError('shape', d.shape, `at most 2^32 elements in all (here ${elements})`);
     const inverse = d.inverse ?? false;
     const type = d.family === 'dht' ? 0 : d.type ?? 2;
     if (d.family !== 'dht' && ![1, 2, 3, 4].includes(type)) throw new ArgumentError('type', d.type, 'a transform type 1, 2, 3 or 4');
