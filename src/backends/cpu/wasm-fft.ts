@@ -16,8 +16,8 @@ import { checkFits, checkLength, normScale, type CpuFftExecOptions, type Strided
 type AnyArray = Float32Array | Float64Array;
 type Kernel = (inP: number, outP: number, work: number, tw: number, count: number, scale: number) => void;
 
-/** Target bytes of one input chunk: big enough to amortise calls, small enough to stay in L2. */
-const CHUNK_BYTES = 1 << 19;
+/** Target bytes of one input chunk: big enough to amortise calls, small enough that the copies stay in cache. */
+const CHUNK_BYTES = 1 << 16;
 
 const modules = new Map<string, { mod: WebAssembly.Module; info: EngineModule }>();
 
@@ -67,7 +67,10 @@ class LaneFft implements EngineFft {
     const { mod, info } = compiled(recipe);
     this.info = info;
     const e = recipe.precision === 'f32' ? 4 : 8;
-    const align = (x: number): number => Math.ceil(x / 64) * 64;
+    // Buffers start at different offsets modulo 4 KiB, so that a pass's power-of-two strided input and
+    // output streams fall into different cache sets instead of competing for the same ways.
+    let stagger = 0;
+    const align = (x: number): number => Math.ceil(x / 4096) * 4096 + 1024 * (stagger++ % 4);
     this.chunkSlots = Math.max(1, Math.floor(CHUNK_BYTES / info.slotBytes));
     this.workP = align(info.twiddles.length * e);
     this.inP = align(this.workP + info.workBytes);

@@ -187,42 +187,51 @@ function passFunction(pass: CpuFftPass, e: 4 | 8, inIo: Io, outIo: Io, scaleType
   const outB = b.local('i32');
   const k = b.local('i32');
   const i = b.local('i32');
+  const twB = b.local('i32');
   const wr: number[] = [];
   const wi: number[] = [];
-  if (ido > 1) {
-    b.i32(ido).set(i);
-    b.loop();
-    for (let j = 1; j < r; j++) {
-      wr.push(w.v.fresh());
-      wi.push(w.v.fresh());
-      b.get(tw).loadSplat(e, 2 * (j - 1) * e).set(wr[j - 1]!);
-      b.get(tw).loadSplat(e, (2 * (j - 1) + 1) * e).set(wi[j - 1]!);
+  const body = (): void => {
+    if (ido > 1) {
+      for (let j = 1; j < r; j++) {
+        wr[j - 1] = w.v.fresh();
+        wi[j - 1] = w.v.fresh();
+        b.get(twB).loadSplat(e, 2 * (j - 1) * e).set(wr[j - 1]!);
+        b.get(twB).loadSplat(e, (2 * (j - 1) + 1) * e).set(wi[j - 1]!);
+      }
     }
-  }
-  b.get(src).set(inB);
-  b.get(dst).set(outB);
+    const x: Cx[] = [];
+    for (let m = 0; m < r; m++) x.push(w.load(inIo, inB, uIn * ido * m));
+    const y = butterfly(w.v, x);
+    for (let j = 0; j < r; j++) {
+      const yj = ido > 1 && j > 0 ? w.v.cmul(y[j]!, wr[j - 1]!, wi[j - 1]!) : y[j]!;
+      w.store(outIo, outB, uOut * ido * l1 * j, yj);
+    }
+  };
+  // Loop order: i innermost walks both buffers contiguously (32 bytes a step), as FFTPACK does; the
+  // twiddles are reloaded per i, from a table that is itself read in order.
   if (l1 > 1) {
     b.i32(l1).set(k);
     b.loop();
   }
-  const x: Cx[] = [];
-  for (let m = 0; m < r; m++) x.push(w.load(inIo, inB, uIn * ido * m));
-  const y = butterfly(w.v, x);
-  for (let j = 0; j < r; j++) {
-    const yj = ido > 1 && j > 0 ? w.v.cmul(y[j]!, wr[j - 1]!, wi[j - 1]!) : y[j]!;
-    w.store(outIo, outB, uOut * ido * l1 * j, yj);
+  b.get(src).set(inB);
+  b.get(dst).set(outB);
+  b.get(tw).set(twB);
+  if (ido > 1) {
+    b.i32(ido).set(i);
+    b.loop();
   }
-  if (l1 > 1) {
-    b.get(inB).i32(uIn * ido * r).add().set(inB);
-    b.get(outB).i32(uOut * ido).add().set(outB);
-    b.get(k).i32(1).sub().tee(k).brIf(0);
+  body();
+  if (ido > 1) {
+    b.get(inB).i32(uIn).add().set(inB);
+    b.get(outB).i32(uOut).add().set(outB);
+    b.get(twB).i32(2 * (r - 1) * e).add().set(twB);
+    b.get(i).i32(1).sub().tee(i).brIf(0);
     b.end();
   }
-  if (ido > 1) {
-    b.get(src).i32(uIn).add().set(src);
-    b.get(dst).i32(uOut).add().set(dst);
-    b.get(tw).i32(2 * (r - 1) * e).add().set(tw);
-    b.get(i).i32(1).sub().tee(i).brIf(0);
+  if (l1 > 1) {
+    b.get(src).i32(uIn * ido * r).add().set(src);
+    b.get(dst).i32(uOut * ido).add().set(dst);
+    b.get(k).i32(1).sub().tee(k).brIf(0);
     b.end();
   }
   return { params, body: b };
@@ -301,7 +310,8 @@ function combineTwiddles(n: number, n2: number, W: number): number[] {
       re.push(c);
       im.push(-s);
     }
-    out.push(...re, ...im);
+    for (const v of re) out.push(v);
+    for (const v of im) out.push(v);
   }
   return out;
 }
@@ -326,11 +336,11 @@ export function generateEngineFft(recipe: LaneRecipe): EngineModule {
   const twOff: number[] = [];
   for (const p of passes) {
     twOff.push(tw.length * e);
-    tw.push(...passTwiddles(p));
+    for (const v of passTwiddles(p)) tw.push(v);
     padTo(tw, e);
   }
   const combineOff = tw.length * e;
-  if (split) tw.push(...combineTwiddles(n, L, W));
+  if (split) for (const v of combineTwiddles(n, L, W)) tw.push(v);
 
   const funcs: WasmFunction[] = [];
   const fnIndex = new Map<string, number>();
