@@ -1,0 +1,555 @@
+/**
+ * Batched float64 tridiagonal solves on the CPU, written for speed: Thomas over whole typed arrays in
+ * the user's layout, no per-element closures, no Field indirection, no allocation per system.
+ *  - strided (each system contiguous): two systems at a time in one loop, so that the division and the
+ *    recurrences of one system overlap the other's (a single Thomas sweep is latency-bound);
+ *  - interleaved (row i of every system contiguous): the inner loop runs across the systems, which are
+ *    independent, so the loop is throughput-bound and reads memory sequentially.
+ * Several right-hand sides share the forward sweep's modified upper diagonal and inverse pivots.
+ *
+ * Also here: the backward error check that every tridiagonal solve of the library runs (strided and
+ * interleaved, real and complex, plain and cyclic), and the per-system re-solve by LU with partial
+ * pivoting that backend 'auto' applies to the systems the check flags.
+ */
+import { TRIDIAGONAL_STATUS as S, matIndex, rhsIndex, type TridiagonalLayout } from '../../planner/tridiagonal.js';
+import { complexField, realField, type Field } from './thomas.js';
+import { gtsvLu } from './gtsv-lu.js';
+
+type FloatArray = Float32Array | Float64Array;
+
+/** Smallest pivot magnitude treated as non-zero in float64 (the smallest normal number). */
+const TINY = 2.2250738585072014e-308;
+
+export interface TridiagonalBatchCpuProblem {
+  /** Rows per system. */
+  n: number;
+  /** Matrices. */
+  batch: number;
+  /** Right-hand sides per matrix (default 1). */
+  nrhs?: number;
+  /** Default 'strided'. Same conventions as createTridiagonalPlan. */
+  layout?: TridiagonalLayout;
+  lower: Float64Array;
+  diag: Float64Array;
+  upper: Float64Array;
+  rhs: Float64Array;
+  /** Solution (layout of rhs); allocated when absent. May be rhs itself. */
+  out?: Float64Array;
+}
+
+/** Reusable work arrays of solveTridiagonalBatchCpu (grown on demand). */
+export interface TridiagonalBatchScratch { cp: Float64Array; ip: Float64Array }
+
+export function createTridiagonalBatchScratch(): TridiagonalBatchScratch {
+  return { cp: new Float64Array(0), ip: new Float64Array(0) };
+}
+
+function ensure(s: TridiagonalBatchScratch, len: number): void {
+  if (s.cp.length < len) { s.cp = new Float64Array(len); s.ip = new Float64Array(len); }
+}
+
+/**
+ * Solves a batch of real float64 tridiagonal systems by Thomas (no pivoting). Returns the solution and
+ * one status word per matrix: ZERO_PIVOT (a pivot zero, sub-normal or not finite, or a coefficient the
+ * solve reads not finite), NON_FINITE, NOT_DIAGONALLY_DOMINANT. With `eta` (length ≥ batch), also the
+ * backward error of every matrix (as tridiagonalBackwardErrors), computed block by block right after the
+ * block's solve, while its rows are still in cache.
+ */
+export function solveTridiagonalBatchCpu(
+  p: TridiagonalBatchCpuProblem,
+  scratch: TridiagonalBatchScratch = createTridiagonalBatchScratch(),
+  eta?: Float64Array,
+): { x: Float64Array; status: Uint32Array } {
+  const { n, batch } = p;
+  const nrhs = p.nrhs ?? 1;
+  const x = p.out ?? new Float64Array(n * batch * nrhs);
+  const status = new Uint32Array(batch);
+  const { lower: a, diag: b, upper: c, rhs: d } = p;
+  if (eta) eta.fill(0, 0, batch);
+  if ((p.layout ?? 'strided') === 'interleaved') {
+    // Column blocks of bc systems whose rows (7 arrays) fit about 256 KiB, so that the backward sweep
+    // and the check read from cache; but row fragments of at least 512 systems (4 KiB), as shorter ones
+    // touch a page a row and array and thrash the TLB (n = 1024, batch 1024: 8 systems a block ran 9x slower).
+    const bc = Math.min(batch, Math.max(512, 8 * Math.floor(32768 / (7 * n) / 8)));
+    ensure(scratch, Math.max(n, 4) * bc);
+    for (let j0 = 0; j0 < batch; j0 += bc) {
+      const j1 = Math.min(batch, j0 + bc);
+      thomasInterleaved(a, b, c, d, x, n, batch, nrhs, j0, j1, scratch.cp, scratch.ip, status);
+      if (eta) etaInterleavedReal(a, b, c, d, x, n, batch, nrhs, j0, j1, scratch.cp, eta);
+    }
+  } else {
+    ensure(scratch, 2 * n);
+    let j = 0;
+    const etaStrided = (jj: number) => {
+      let worst = 0;
+      for (let r = 0; r < nrhs; r++) {
+        const e = etaStridedReal(a, b, c, d, x, jj * n, (r * batch + jj) * n, n);
+        if (!(e <= worst)) worst = e;
+      }
+      eta![jj] = worst;
+    };
+    for (; j + 1 < batch; j += 2) {
+      thomasStridedPair(a, b, c, d, x, n, batch, nrhs, j, scratch.cp, scratch.ip, status);
+      if (eta) { etaStrided(j); etaStrided(j + 1); }
+    }
+    if (j < batch) {
+      thomasStridedOne(a, b, c, d, x, n, batch, nrhs, j, scratch.cp, scratch.ip, status);
+      if (eta) etaStrided(j);
+    }
+  }
+  return { x, status };
+}
+
+/** η of one real contiguous system: matrix rows at m, right-hand side and solution at o. */
+function etaStridedReal(a: FloatArray, b: FloatArray, c: FloatArray, d: FloatArray, x: FloatArray, m: number, o: number, n: number): number {
+  if (n === 1) return eta1(Math.abs(b[m] * x[o] - d[o]), Math.abs(b[m]), Math.abs(x[o]), Math.abs(d[o]));
+  let maxR = Math.abs(b[m] * x[o] + c[m] * x[o + 1] - d[o]);
+  let normA = Math.abs(b[m]) + Math.abs(c[m]), maxX = Math.abs(x[o]), maxD = Math.abs(d[o]);
+  let xm = x[o], xi = x[o + 1];
+  for (let i = 1; i < n - 1; i++) {
+    const xp = x[o + i + 1];
+    const ar = Math.abs(a[m + i] * xm + b[m + i] * xi + c[m + i] * xp - d[o + i]);
+    const rs = Math.abs(a[m + i]) + Math.abs(b[m + i]) + Math.abs(c[m + i]);
+    const ax = Math.abs(xi), ad = Math.abs(d[o + i]);
+    // `!(v <= max)` also takes NaN, so a NaN anywhere makes η NaN.
+    if (!(ar <= maxR)) maxR = ar;
+    if (!(rs <= normA)) normA = rs;
+    if (!(ax <= maxX)) maxX = ax;
+    if (!(ad <= maxD)) maxD = ad;
+    xm = xi; xi = xp;
+  }
+  const l = n - 1;
+  const ar = Math.abs(a[m + l] * xm + b[m + l] * xi - d[o + l]);
+  const rs = Math.abs(a[m + l]) + Math.abs(b[m + l]), ax = Math.abs(xi), ad = Math.abs(d[o + l]);
+  if (!(ar <= maxR)) maxR = ar;
+  if (!(rs <= normA)) normA = rs;
+  if (!(ax <= maxX)) maxX = ax;
+  if (!(ad <= maxD)) maxD = ad;
+  return eta1(maxR, normA, maxX, maxD);
+}
+
+/**
+ * η of the real interleaved systems j0 … j1−1 into eta (max over right-hand sides). `acc` (length ≥
+ * 4·(j1 − j0)) holds the running maxima.
+ */
+function etaInterleavedReal(
+  a: FloatArray, b: FloatArray, c: FloatArray, d: FloatArray, x: FloatArray,
+  n: number, B: number, nrhs: number, j0: number, j1: number, acc: Float64Array, eta: Float64Array,
+): void {
+  const w = j1 - j0;
+  const kA = 0, kR = w, kX = 2 * w, kD = 3 * w;
+  acc.fill(0, 0, 4 * w);
+  for (let i = 0; i < n; i++) {
+    const e = i * B;
+    for (let j = j0, k = 0; j < j1; j++, k++) {
+      const rs = (i > 0 ? Math.abs(a[e + j]) : 0) + Math.abs(b[e + j]) + (i < n - 1 ? Math.abs(c[e + j]) : 0);
+      if (!(rs <= acc[kA + k])) acc[kA + k] = rs;
+    }
+  }
+  for (let r = 0; r < nrhs; r++) {
+    acc.fill(0, w, 4 * w);
+    const o = r * n * B;
+    for (let i = 0; i < n; i++) {
+      const e = i * B, oe = o + e;
+      const up = i > 0 ? 1 : 0, dn = i < n - 1 ? 1 : 0;
+      for (let j = j0, k = 0; j < j1; j++, k++) {
+        const xi = x[oe + j];
+        let res = b[e + j] * xi - d[oe + j];
+        if (up) res += a[e + j] * x[oe - B + j];
+        if (dn) res += c[e + j] * x[oe + B + j];
+        const ar = Math.abs(res), ax = Math.abs(xi), ad = Math.abs(d[oe + j]);
+        if (!(ar <= acc[kR + k])) acc[kR + k] = ar;
+        if (!(ax <= acc[kX + k])) acc[kX + k] = ax;
+        if (!(ad <= acc[kD + k])) acc[kD + k] = ad;
+      }
+    }
+    for (let j = j0, k = 0; j < j1; j++, k++) {
+      const e = eta1(acc[kR + k], acc[kA + k], acc[kX + k], acc[kD + k]);
+      if (!(e <= eta[j])) eta[j] = e;
+    }
+  }
+}
+
+/**
+ * Matrix checks of a strided system: NOT_DIAGONALLY_DOMINANT, and ZERO_PIVOT for a coefficient the solve
+ * reads that is not finite (Thomas can return finite numbers for it: an infinite b_i gives x_i = 0).
+ */
+function matrixChecks(a: Float64Array, b: Float64Array, c: Float64Array, m: number, n: number): number {
+  let st = 0;
+  for (let i = 0; i < n; i++) {
+    const aa = i > 0 ? Math.abs(a[m + i]) : 0, cc = i < n - 1 ? Math.abs(c[m + i]) : 0, bb = Math.abs(b[m + i]);
+    if (bb < aa + cc || !(aa + bb + cc < Infinity)) {
+      if (bb < aa + cc) st |= S.NOT_DIAGONALLY_DOMINANT;
+      if (!(aa + bb + cc < Infinity)) st |= S.ZERO_PIVOT;
+    }
+  }
+  return st;
+}
+
+function thomasStridedOne(
+  a: Float64Array, b: Float64Array, c: Float64Array, d: Float64Array, x: Float64Array,
+  n: number, batch: number, nrhs: number, j: number, cp: Float64Array, ip: Float64Array, status: Uint32Array,
+): void {
+  const m = j * n;
+  let st = matrixChecks(a, b, c, m, n);
+  let bad = 0;
+  // Forward sweep: cp = modified upper diagonal, ip = inverse pivots; the first right-hand side with it.
+  let o = j * n;
+  let piv = b[m];
+  bad |= +!(Math.abs(piv) >= TINY && Math.abs(piv) < Infinity);
+  let inv = 1 / piv;
+  let cprev = n > 1 ? c[m] * inv : 0;
+  const keep = nrhs > 1;
+  cp[0] = cprev;
+  if (keep) ip[0] = inv;
+  let dprev = d[o] * inv;
+  x[o] = dprev;
+  for (let i = 1; i < n; i++) {
+    const ai = a[m + i];
+    piv = b[m + i] - ai * cprev;
+    bad |= +!(Math.abs(piv) >= TINY && Math.abs(piv) < Infinity);
+    inv = 1 / piv;
+    cprev = i < n - 1 ? c[m + i] * inv : 0;
+    cp[i] = cprev;
+    if (keep) ip[i] = inv;
+    dprev = (d[o + i] - ai * dprev) * inv;
+    x[o + i] = dprev;
+  }
+  for (let r = 0; r < nrhs; r++) {
+    o = (r * batch + j) * n;
+    if (r > 0) {
+      let dv = d[o] * ip[0];
+      x[o] = dv;
+      for (let i = 1; i < n; i++) { dv = (d[o + i] - a[m + i] * dv) * ip[i]; x[o + i] = dv; }
+    }
+    let xv = x[o + n - 1];
+    let fin = xv - xv;
+    for (let i = n - 2; i >= 0; i--) { xv = x[o + i] - cp[i] * xv; x[o + i] = xv; fin += xv - xv; }
+    // fin is 0 when every x is finite, NaN otherwise (x − x is NaN for ±Infinity and NaN).
+    if (fin !== 0) st |= S.NON_FINITE;
+  }
+  if (bad) st |= S.ZERO_PIVOT;
+  status[j] |= st;
+}
+
+/** Systems j and j+1 together: two independent dependency chains in one loop. */
+function thomasStridedPair(
+  a: Float64Array, b: Float64Array, c: Float64Array, d: Float64Array, x: Float64Array,
+  n: number, batch: number, nrhs: number, j: number, cp: Float64Array, ip: Float64Array, status: Uint32Array,
+): void {
+  const m0 = j * n, m1 = m0 + n;
+  let st0 = matrixChecks(a, b, c, m0, n), st1 = matrixChecks(a, b, c, m1, n);
+  let bad0 = 0, bad1 = 0;
+  let o0 = j * n, o1 = o0 + n;
+  let p0 = b[m0], p1 = b[m1];
+  bad0 |= +!(Math.abs(p0) >= TINY && Math.abs(p0) < Infinity);
+  bad1 |= +!(Math.abs(p1) >= TINY && Math.abs(p1) < Infinity);
+  let i0 = 1 / p0, i1 = 1 / p1;
+  let c0 = n > 1 ? c[m0] * i0 : 0, c1 = n > 1 ? c[m1] * i1 : 0;
+  // cp and ip of the two systems interleaved: [2i] system j, [2i + 1] system j + 1.
+  const keep = nrhs > 1;
+  cp[0] = c0; cp[1] = c1;
+  if (keep) { ip[0] = i0; ip[1] = i1; }
+  let d0 = d[o0] * i0, d1 = d[o1] * i1;
+  x[o0] = d0; x[o1] = d1;
+  for (let i = 1; i < n; i++) {
+    const a0 = a[m0 + i], a1 = a[m1 + i];
+    p0 = b[m0 + i] - a0 * c0;
+    p1 = b[m1 + i] - a1 * c1;
+    bad0 |= +!(Math.abs(p0) >= TINY && Math.abs(p0) < Infinity);
+    bad1 |= +!(Math.abs(p1) >= TINY && Math.abs(p1) < Infinity);
+    i0 = 1 / p0; i1 = 1 / p1;
+    if (i < n - 1) { c0 = c[m0 + i] * i0; c1 = c[m1 + i] * i1; } else { c0 = 0; c1 = 0; }
+    cp[2 * i] = c0; cp[2 * i + 1] = c1;
+    if (keep) { ip[2 * i] = i0; ip[2 * i + 1] = i1; }
+    d0 = (d[o0 + i] - a0 * d0) * i0;
+    d1 = (d[o1 + i] - a1 * d1) * i1;
+    x[o0 + i] = d0; x[o1 + i] = d1;
+  }
+  for (let r = 0; r < nrhs; r++) {
+    o0 = (r * batch + j) * n; o1 = o0 + n;
+    if (r > 0) {
+      let e0 = d[o0] * ip[0], e1 = d[o1] * ip[1];
+      x[o0] = e0; x[o1] = e1;
+      for (let i = 1; i < n; i++) {
+        e0 = (d[o0 + i] - a[m0 + i] * e0) * ip[2 * i];
+        e1 = (d[o1 + i] - a[m1 + i] * e1) * ip[2 * i + 1];
+        x[o0 + i] = e0; x[o1 + i] = e1;
+      }
+    }
+    let x0 = x[o0 + n - 1], x1 = x[o1 + n - 1];
+    let f0 = x0 - x0, f1 = x1 - x1;
+    for (let i = n - 2; i >= 0; i--) {
+      x0 = x[o0 + i] - cp[2 * i] * x0;
+      x1 = x[o1 + i] - cp[2 * i + 1] * x1;
+      x[o0 + i] = x0; x[o1 + i] = x1;
+      f0 += x0 - x0; f1 += x1 - x1;
+    }
+    if (f0 !== 0) st0 |= S.NON_FINITE;
+    if (f1 !== 0) st1 |= S.NON_FINITE;
+  }
+  if (bad0) st0 |= S.ZERO_PIVOT;
+  if (bad1) st1 |= S.ZERO_PIVOT;
+  status[j] |= st0;
+  status[j + 1] |= st1;
+}
+
+/**
+ * Interleaved layout (row i of all systems at [i·B, (i+1)·B)), systems j0 … j1−1: loops across systems
+ * innermost. cp and ip (length ≥ n·(j1 − j0)) hold the block's modified upper diagonal and inverse
+ * pivots; ip is written only when several right-hand sides need it.
+ */
+function thomasInterleaved(
+  a: Float64Array, b: Float64Array, c: Float64Array, d: Float64Array, x: Float64Array,
+  n: number, B: number, nrhs: number, j0: number, j1: number, cp: Float64Array, ip: Float64Array, status: Uint32Array,
+): void {
+  const ND = S.NOT_DIAGONALLY_DOMINANT, ZP = S.ZERO_PIVOT;
+  const w = j1 - j0;
+  const keep = nrhs > 1;
+  // Row 0.
+  for (let j = j0, k = 0; j < j1; j++, k++) {
+    const bj = b[j];
+    const cj = n > 1 ? c[j] : 0;
+    let st = Math.abs(bj) < Math.abs(cj) ? ND : 0;
+    if (!(Math.abs(bj) >= TINY && Math.abs(bj) + Math.abs(cj) < Infinity)) st |= ZP;
+    const inv = 1 / bj;
+    if (keep) ip[k] = inv;
+    cp[k] = cj * inv;
+    x[j] = d[j] * inv;
+    status[j] |= st;
+  }
+  for (let i = 1; i < n; i++) {
+    const e = i * B, q = i * w, last = i === n - 1;
+    for (let j = j0, k = q; j < j1; j++, k++) {
+      const ai = a[e + j], bi = b[e + j], ci = last ? 0 : c[e + j];
+      const piv = bi - ai * cp[k - w];
+      const inv = 1 / piv;
+      if (keep) ip[k] = inv;
+      cp[k] = ci * inv;
+      x[e + j] = (d[e + j] - ai * x[e - B + j]) * inv;
+      // Rare events: one predictable branch for all the checks.
+      const off = Math.abs(ai) + Math.abs(ci), ab = Math.abs(bi), ap = Math.abs(piv);
+      if (ab < off || !(ap >= TINY && ap + ab + off < Infinity)) {
+        status[j] |= (ab < off ? ND : 0) | (ap >= TINY && ap + ab + off < Infinity ? 0 : ZP);
+      }
+    }
+  }
+  for (let r = 0; r < nrhs; r++) {
+    const o = r * n * B;
+    if (r > 0) {
+      for (let j = j0, k = 0; j < j1; j++, k++) x[o + j] = d[o + j] * ip[k];
+      for (let i = 1; i < n; i++) {
+        const e = o + i * B;
+        for (let j = j0, k = i * w; j < j1; j++, k++) x[e + j] = (d[e + j] - a[e - o + j] * x[e - B + j]) * ip[k];
+      }
+    }
+    // Backward sweep; fin stays 0 while every x is finite (x − x is NaN for ±Infinity and NaN).
+    for (let j = j0; j < j1; j++) { const v = x[o + (n - 1) * B + j]; if (v - v !== 0) status[j] |= S.NON_FINITE; }
+    for (let i = n - 2; i >= 0; i--) {
+      const e = o + i * B;
+      for (let j = j0, k = i * w; j < j1; j++, k++) {
+        const v = x[e + j] - cp[k] * x[e + B + j];
+        x[e + j] = v;
+        if (v - v !== 0) status[j] |= S.NON_FINITE;
+      }
+    }
+  }
+}
+
+/**
+ * Backward error threshold of a working precision: 2^10 units of roundoff, 1.1e-13 in float64 and
+ * 6.1e-5 in float32. Backward-stable solves of tridiagonal systems (LU with partial pivoting; Thomas and
+ * Wang & Mou on diagonally dominant or symmetric positive definite matrices) stay below it by far.
+ */
+export function defaultResidualTolerance(dtype: 'float32' | 'float64'): number {
+  return 1024 * (dtype === 'float32' ? 2 ** -24 : 2 ** -53);
+}
+
+export interface BackwardErrorShape {
+  n: number;
+  batch: number;
+  nrhs: number;
+  layout: TridiagonalLayout;
+  complex: boolean;
+  /** a_0 and c_{n−1} are the corner entries of a periodic system. */
+  cyclic?: boolean;
+}
+
+/**
+ * Normwise backward error of every matrix's solutions (the largest over its right-hand sides):
+ *   η = ‖A x − d‖∞ / (‖A‖∞ ‖x‖∞ + ‖d‖∞),
+ * computed in float64 from the given arrays. η is the smallest relative perturbation of A and d of which
+ * x is the exact solution (Rigal and Gaches), so the forward error is at most about cond(A)·η. NaN when
+ * a value is not finite. O(n) a system; the interleaved layout is scanned row by row across systems.
+ */
+export function tridiagonalBackwardErrors(
+  s: BackwardErrorShape, lower: FloatArray, diag: FloatArray, upper: FloatArray, rhs: FloatArray, x: FloatArray,
+  only?: number[],
+): Float64Array {
+  const { n, batch, nrhs, layout } = s;
+  const eta = new Float64Array(batch);
+  if (s.complex || s.cyclic || only !== undefined || layout === 'strided') {
+    const js = only ?? Array.from({ length: batch }, (_, j) => j);
+    for (const j of js) {
+      let worst = 0;
+      for (let r = 0; r < nrhs; r++) {
+        const e = systemBackwardError(s, lower, diag, upper, rhs, x, j, r);
+        worst = e > worst || Number.isNaN(e) ? e : worst;
+        if (Number.isNaN(worst)) break;
+      }
+      eta[j] = worst;
+    }
+    return eta;
+  }
+  // Real interleaved: per-system running maxima, one pass across the batch per row.
+  const B = batch;
+  const normA = new Float64Array(B);
+  for (let i = 0; i < n; i++) {
+    const e = i * B;
+    for (let j = 0; j < B; j++) {
+      const rs = (i > 0 ? Math.abs(lower[e + j]) : 0) + Math.abs(diag[e + j]) + (i < n - 1 ? Math.abs(upper[e + j]) : 0);
+      if (!(rs <= normA[j])) normA[j] = rs;
+    }
+  }
+  const maxR = new Float64Array(B), maxX = new Float64Array(B), maxD = new Float64Array(B);
+  for (let r = 0; r < nrhs; r++) {
+    maxR.fill(0); maxX.fill(0); maxD.fill(0);
+    const o = r * n * B;
+    for (let i = 0; i < n; i++) {
+      const e = i * B;
+      for (let j = 0; j < B; j++) {
+        const xi = x[o + e + j];
+        let res = diag[e + j] * xi - rhs[o + e + j];
+        if (i > 0) res += lower[e + j] * x[o + e - B + j];
+        if (i < n - 1) res += upper[e + j] * x[o + e + B + j];
+        const ar = Math.abs(res), ax = Math.abs(xi), ad = Math.abs(rhs[o + e + j]);
+        // `!(v <= max)` also lets NaN through, so a NaN anywhere makes η NaN.
+        if (!(ar <= maxR[j])) maxR[j] = ar;
+        if (!(ax <= maxX[j])) maxX[j] = ax;
+        if (!(ad <= maxD[j])) maxD[j] = ad;
+      }
+    }
+    for (let j = 0; j < B; j++) {
+      const e = eta1(maxR[j], normA[j], maxX[j], maxD[j]);
+      if (e > eta[j] || Number.isNaN(e)) eta[j] = e;
+    }
+  }
+  return eta;
+}
+
+function eta1(maxR: number, normA: number, maxX: number, maxD: number): number {
+  const den = normA * maxX + maxD;
+  if (maxR === 0 && Number.isFinite(den)) return 0;
+  const e = maxR / den;
+  return Number.isFinite(e) ? e : NaN;
+}
+
+/** η of one system (matrix j, right-hand side r), any layout, real or complex, plain or cyclic. */
+function systemBackwardError(
+  s: BackwardErrorShape, lower: FloatArray, diag: FloatArray, upper: FloatArray, rhs: FloatArray, x: FloatArray,
+  j: number, r: number,
+): number {
+  const { n, batch, layout } = s;
+  const cyc = (s.cyclic ?? false) && n > 1;
+  // Both layouts address row i at base + i·stride.
+  const mb = matIndex(layout, n, batch, j, 0), ms = n > 1 ? matIndex(layout, n, batch, j, 1) - mb : 1;
+  const rb = rhsIndex(layout, n, batch, r, j, 0), rs = n > 1 ? rhsIndex(layout, n, batch, r, j, 1) - rb : 1;
+  let maxR = 0, normA = 0, maxX = 0, maxD = 0;
+  if (!s.complex) {
+    for (let i = 0; i < n; i++) {
+      const m = mb + i * ms, v = rb + i * rs;
+      const hasA = i > 0 || cyc, hasC = i < n - 1 || cyc;
+      const im = i > 0 ? v - rs : rb + (n - 1) * rs, ip = i < n - 1 ? v + rs : rb;
+      let res = diag[m] * x[v] - rhs[v];
+      let rsum = Math.abs(diag[m]);
+      if (hasA) { res += lower[m] * x[im]; rsum += Math.abs(lower[m]); }
+      if (hasC) { res += upper[m] * x[ip]; rsum += Math.abs(upper[m]); }
+      const ar = Math.abs(res), ax = Math.abs(x[v]), ad = Math.abs(rhs[v]);
+      if (!(ar <= maxR)) maxR = ar;
+      if (!(rsum <= normA)) normA = rsum;
+      if (!(ax <= maxX)) maxX = ax;
+      if (!(ad <= maxD)) maxD = ad;
+    }
+  } else {
+    const mod = (re: number, im: number) => Math.hypot(re, im);
+    for (let i = 0; i < n; i++) {
+      const m = 2 * (mb + i * ms), v = 2 * (rb + i * rs);
+      const hasA = i > 0 || cyc, hasC = i < n - 1 || cyc;
+      const im = i > 0 ? v - 2 * rs : 2 * (rb + (n - 1) * rs), ip = i < n - 1 ? v + 2 * rs : 2 * rb;
+      let rr = diag[m] * x[v] - diag[m + 1] * x[v + 1] - rhs[v];
+      let ri = diag[m] * x[v + 1] + diag[m + 1] * x[v] - rhs[v + 1];
+      let rsum = mod(diag[m], diag[m + 1]);
+      if (hasA) {
+        rr += lower[m] * x[im] - lower[m + 1] * x[im + 1];
+        ri += lower[m] * x[im + 1] + lower[m + 1] * x[im];
+        rsum += mod(lower[m], lower[m + 1]);
+      }
+      if (hasC) {
+        rr += upper[m] * x[ip] - upper[m + 1] * x[ip + 1];
+        ri += upper[m] * x[ip + 1] + upper[m + 1] * x[ip];
+        rsum += mod(upper[m], upper[m + 1]);
+      }
+      const ar = mod(rr, ri), ax = mod(x[v], x[v + 1]), ad = mod(rhs[v], rhs[v + 1]);
+      if (!(ar <= maxR)) maxR = ar;
+      if (!(rsum <= normA)) normA = rsum;
+      if (!(ax <= maxX)) maxX = ax;
+      if (!(ad <= maxD)) maxD = ad;
+    }
+  }
+  return eta1(maxR, normA, maxX, maxD);
+}
+
+/**
+ * Re-solves matrix j (all its right-hand sides) by LU with partial pivoting in float64 from the user's
+ * arrays, into x (any float type). For cyclic systems, Sherman–Morrison over the pivoting LU. Returns
+ * the LU's status bits.
+ */
+export function resolveSystemLu(
+  s: BackwardErrorShape, lower: FloatArray, diag: FloatArray, upper: FloatArray, rhs: FloatArray, x: FloatArray, j: number,
+): number {
+  const { n, batch, nrhs, layout, complex } = s;
+  const w = complex ? 2 : 1;
+  const F = (complex ? complexField() : realField()) as Field<unknown>;
+  const a = new Float64Array(n * w), b = a.slice(), c = a.slice(), d = a.slice(), xs = a.slice();
+  for (let i = 0; i < n; i++) {
+    const e = matIndex(layout, n, batch, j, i);
+    for (let q = 0; q < w; q++) { a[i * w + q] = lower[e * w + q]; b[i * w + q] = diag[e * w + q]; c[i * w + q] = upper[e * w + q]; }
+  }
+  let st = 0;
+  const cyc = (s.cyclic ?? false) && n > 2;
+  // Cyclic: A = A' + u vᵀ with A' tridiagonal (γ = −b_0), as in cyclic-tridiagonal.ts.
+  let gamma: unknown = null, beta: unknown = null, z: Float64Array | null = null, den: unknown = null;
+  if (s.cyclic && n <= 2) {
+    // No room for corner entries: fold them into the ordinary matrix.
+    if (n === 1) F.store(b, 0, F.add(F.add(F.load(a, 0), F.load(b, 0)), F.load(c, 0)));
+    else { F.store(c, 0, F.add(F.load(a, 0), F.load(c, 0))); F.store(a, 1, F.add(F.load(a, 1), F.load(c, 1))); }
+  } else if (cyc) {
+    const b0 = F.load(b, 0);
+    gamma = F.neg(b0);
+    beta = F.load(a, 0);
+    const alpha = F.load(c, n - 1);
+    F.store(b, 0, F.sub(b0, gamma));
+    F.store(b, n - 1, F.sub(F.load(b, n - 1), F.div(F.mul(alpha, beta), gamma)));
+    const u = new Float64Array(n * w);
+    F.store(u, 0, gamma); F.store(u, n - 1, alpha);
+    z = new Float64Array(n * w);
+    st |= gtsvLu(F, a, b, c, u, z, n);
+    den = F.add(F.add(F.one(), F.load(z, 0)), F.div(F.mul(beta, F.load(z, n - 1)), gamma));
+  }
+  for (let r = 0; r < nrhs; r++) {
+    for (let i = 0; i < n; i++) {
+      const e = rhsIndex(layout, n, batch, r, j, i);
+      for (let q = 0; q < w; q++) d[i * w + q] = rhs[e * w + q];
+    }
+    st |= gtsvLu(F, a, b, c, d, xs, n);
+    if (cyc) {
+      const fact = F.div(F.add(F.load(xs, 0), F.div(F.mul(beta, F.load(xs, n - 1)), gamma)), den);
+      for (let i = 0; i < n; i++) F.store(xs, i, F.sub(F.load(xs, i), F.mul(fact, F.load(z!, i))));
+    }
+    for (let i = 0; i < n; i++) {
+      const e = rhsIndex(layout, n, batch, r, j, i);
+      for (let q = 0; q < w; q++) x[e * w + q] = xs[i * w + q];
+    }
+  }
+  return st;
+}
