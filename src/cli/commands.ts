@@ -6,4 +6,6 @@ export interface CliCommand {
   /** False where this invocation needs no WebGPU adapter (no Dawn start-up, nothing to filter). */
   usesGpu?(args: ParsedArgs): boolean;
   run(args: ParsedArgs): Promise<void> | void;
+  /** Print the usage when run without any argument (instead of running with the defaults). */
+  usageWithoutArgs?: boolean;
 }

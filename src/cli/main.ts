@@ -189,7 +189,7 @@ async function main(): Promise<void> {
     return;
   }
   const args = parseArgs(command.spec, rest);
-  if (args.help) {
+  if (args.help || (rest.length === 0 && command.usageWithoutArgs)) {
     console.log(formatHelp(command.spec));
     return;
   }

@@ -179,6 +179,7 @@ async function run(args: ParsedArgs): Promise<void> {
 
 export const sweCommand: CliCommand = {
   spec: SPEC,
+  usageWithoutArgs: true,
   usesGpu: (a) => a.string('--backend') !== 'cpu',
   run,
 };

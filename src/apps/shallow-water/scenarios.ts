@@ -30,10 +30,11 @@ export interface DamBreakOptions {
 }
 
 /**
- * The patch of the `dam-break` scenario: concentration 1 in a disc of radius 0.6 centred 1.5 from the column,
- * which the outgoing wave reaches after ≈ 0.2 s and carries outward, stretching it along the front.
+ * The pollutant of the `dam-break` scenario: the dam's water carries C = 1 (it spreads into a ring, about
+ * four times its area by t = 1), and a patch of C = 0.5 in the still water beside it is pushed outward and
+ * stretched along the front by the passing wave.
  */
-export const DAM_BREAK_PATCH = { x: 1.5, y: 0, radius: 0.6, concentration: 1 } as const;
+export const DAM_BREAK_POLLUTANT = { pollutant: 1, patch: { x: 2, y: 0.8, radius: 0.5, concentration: 0.5 } } as const;
 
 /**
  * Seed 000 §2.2.5.1: domain [−5, 5]², H = 1 − 0.4·e^{−x²−y²}, h = 4 inside x² + y² ≤ 0.36 else 2,
@@ -150,7 +151,7 @@ export const SCENARIO_T_END: Record<ScenarioName, number> = { 'dam-break': 1, es
 
 export function scenario(name: string, n: number): SweProblem {
   switch (name) {
-    case 'dam-break': return damBreak(n, { patch: DAM_BREAK_PATCH });
+    case 'dam-break': return damBreak(n, DAM_BREAK_POLLUTANT);
     case 'estuary': return estuary(n);
     case 'lake': return lakeAtRest(n);
     case 'beach': return beach(n);
