@@ -733,7 +733,7 @@ async function main(): Promise<void> {
     for (const pr of py.results ?? []) {
       const r = results.find((k) => k.id === pr.id);
       if (!r) continue;
-      if (pr.error) { r.cols.numpy64 = { error: pr.error }; continue; }
+      if (pr.error) { r.cols[r.family === 'tri' ? 'numpy_thomas' : 'numpy64'] = { error: pr.error }; continue; }
       for (const [k, t] of Object.entries(pr.cols as Record<string, Timing & ColResult>)) {
         const rate = r.family === 'tri' ? { mrows: (r.n * r.batch) / t.best_s / 1e6 } : { gflops: r.flops! / t.best_s / 1e9 };
         if (r.family === 'tri' && pr.residual?.[k] !== undefined) {
@@ -774,6 +774,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((e) => {
-  console.error(e);
+  // Bad flags get their one-line message; anything else its stack.
+  console.error(e instanceof Error && /^(--|unknown flag|unexpected argument)/.test(e.message) ? e.message : e);
   process.exit(1);
 });
