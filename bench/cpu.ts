@@ -41,7 +41,8 @@ const root = existsSync(path.join(here, '..', 'package.json')) ? path.join(here,
 
 type Family = 'c2c' | 'r2c' | 'dct2' | 'c2c2d' | 'tri';
 const FAMILIES: Family[] = ['c2c', 'r2c', 'dct2', 'c2c2d', 'tri'];
-// The tridiagonal cases of bench/tridiagonal_numpy.py (rows per system, systems): 2^20 rows each.
+// The tridiagonal cases of bench/tridiagonal_numpy.py and bench/tridiagonal-cpu.ts (rows per system, systems): 2^20 rows
+// each; copied, since importing that script would run it.
 const TRI_CASES: [number, number][] = [[1024, 1024], [64, 16384], [16384, 8], [16, 65536], [256, 4096]];
 
 interface Options {
