@@ -55,7 +55,12 @@ const SPEC: CommandSpec = {
 };
 
 function readField(path: string, raw: { nx: number; ny: number; dtype: 'float32' | 'float64' } | null, name: string): { nx: number; ny: number; data: Float64Array } {
-  const bytes = new Uint8Array(readFileSync(path));
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(readFileSync(path));
+  } catch (e) {
+    throw new ArgumentError(`--${name}`, path, `a readable file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
   if (raw) return { nx: raw.nx, ny: raw.ny, data: parseRaw(bytes, raw.nx, raw.ny, raw.dtype, path) };
   const a = parseNpy(bytes, path);
   if (a.shape.length !== 2) throw new ArgumentError(`--${name} ${path}`, `shape (${a.shape.join(', ')})`, 'a 2-D array of shape (ny, nx)');
@@ -113,9 +118,9 @@ async function run(args: ParsedArgs): Promise<void> {
   let tEnd: number;
   if (args.has('--bathymetry')) {
     for (const o of ['--scenario', '--n'] as const) if (args.has(o)) throw new ArgumentError(o, args.string(o), 'no value with --bathymetry (the problem comes from the files)');
+    tEnd = args.requiredNumber('--t-end', { above: 0 });
     problem = problemFromFiles(args);
     name = 'custom';
-    tEnd = args.requiredNumber('--t-end', { above: 0 });
   } else {
     for (const o of ['--dx', '--dy', '--surface', '--h', '--qx', '--qy', '--concentration', '--boundaries', '--tide', '--raw'] as const) {
       if (args.has(o)) throw new ArgumentError(o, args.string(o), 'to be used with --bathymetry (it describes a problem read from files)');

@@ -10,8 +10,15 @@ import { planFftNd, WebGpuFftNd, type FftNdDescriptor } from '../../src/backends
 import type { WebGpuFft } from '../../src/backends/webgpu/fft.js';
 import { testGpu } from '../helpers/gpu.js';
 
-/** Runs `node dist/src/cli/main.js plan …` from the repository root (the tests run from dist/test/cli). */
+/**
+ * Runs `node dist/src/cli/main.js plan … --default-limits` from the repository root (the tests run from
+ * dist/test/cli): the fixed desktop device model, whatever adapter this machine has.
+ */
 function plan(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  return planRaw(...args, '--default-limits');
+}
+
+function planRaw(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, ['dist/src/cli/main.js', 'plan', ...args], { encoding: 'utf8', timeout: 60_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -21,7 +28,8 @@ const totalBytes = (stdout: string) => Number(/total global-memory bytes moved: 
 test('1-D length: the passes, their operator strings and the bytes moved', () => {
   const r = plan('4096');
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /^n = 4096, batch = 1 \(workgroup storage 49152 B, 1024 invocations\)/);
+  assert.match(r.stdout, /^limits of the default device model .*\nn = 4096, batch = 1 \(workgroup storage 49152 B, 1024 invocations\)/);
+  assert.match(r.stdout, /\nnotation \(digit positions 1-based.*\n {2}B\(i\) .*\n {2}S\(i,j\) /s);
   assert.match(r.stdout, /passes over global memory: 1; bytes moved per problem: 65536/);
   assert.match(r.stdout, /pass 0: 4096-point sub-transform over whole problem/);
   assert.match(r.stdout, /operator string: /);
@@ -87,13 +95,14 @@ test('r2c: the half-length packed recipe along the real axis, first; c2r last', 
 
 test('bad arguments: one line naming the argument, no stack trace; --help prints the usage', () => {
   const bad: [string[], RegExp][] = [
-    [[], /^ArgumentError: shape: expected a length or a shape/],
     [['0'], /^ArgumentError: shape: expected .*got "0"/],
     [['12xq'], /^ArgumentError: shape: expected .*got "12xq"/],
     [['64x64', '--axes', '5'], /^ArgumentError: --axes: expected comma-separated axis indices in \[-2, 2\).*got "5"/],
     [['64', '--kind', 'foo'], /^ArgumentError: --kind: expected c2c, r2c or c2r, got "foo"/],
-    [['64', '--batch', '0'], /^ArgumentError: --batch: expected a positive integer, got "0"/],
-    [['64', '--frobnicate'], /^ArgumentError: option: expected one of --batch, .*got "--frobnicate"/],
+    [['64', '--batch', '0'], /^ArgumentError: --batch: expected an integer ≥ 1, got "0"/],
+    [['64', '--batch', 'abc'], /^ArgumentError: --batch: expected an integer ≥ 1, got "abc"/],
+    [['64', '--frobnicate'], /^ArgumentError: option: expected one of --axes, .*--batch, .*got "--frobnicate"/],
+    [['64', '128'], /^ArgumentError: argument: expected at most 1 <n \| shape>/],
     [['64', '--storage'], /^ArgumentError: --storage: expected a value after it/],
     [['64x64', '--kind', 'r2c', '--axes', '1,1'], /^ArgumentError: --axes: expected distinct axes/],
     [['64x64', '--cpu'], /^ArgumentError: --cpu: expected a 1-D complex length/],
@@ -107,6 +116,10 @@ test('bad arguments: one line naming the argument, no stack trace; --help prints
     assert.equal(lines.length, 1, `${what}: one line, got\n${r.stderr}`);
     assert.match(lines[0], message, what);
   }
+  // Without a length or shape: the usage on stdout, exit status 2.
+  const none = planRaw();
+  assert.equal(none.status, 2);
+  assert.match(none.stdout, /^usage: butterfly plan <n \| shape>/);
   for (const h of ['--help', '-h']) {
     const r = plan(h);
     assert.equal(r.status, 0, r.stderr);
@@ -114,7 +127,26 @@ test('bad arguments: one line naming the argument, no stack trace; --help prints
     assert.match(r.stdout, /^usage: butterfly plan <n \| shape>/);
     assert.match(r.stdout, /--axes/);
     assert.match(r.stdout, /--kind c2c\|r2c\|c2r/);
+    assert.match(r.stdout, /--default-limits/);
   }
+});
+
+test("without --default-limits: this machine's adapter's limits, with its binding size", async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  const r = planRaw('4096');
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stderr, '', 'Dawn start-up warnings must not reach the user');
+  assert.match(r.stdout, /^limits of this machine's WebGPU adapter \(/);
+  const l = ctx.limits;
+  assert.ok(
+    r.stdout.includes(`(workgroup storage ${l.maxComputeWorkgroupStorageSize} B, ${l.maxComputeInvocationsPerWorkgroup} invocations, storage binding ${l.maxStorageBufferBindingSize} B)`),
+    r.stdout,
+  );
+  // --storage overrides one limit of the adapter's.
+  const s = planRaw('4096', '--storage', '16384');
+  assert.equal(s.status, 0, s.stderr);
+  assert.match(s.stdout, new RegExp(`workgroup storage 16384 B, ${l.maxComputeInvocationsPerWorkgroup} invocations, storage binding ${l.maxStorageBufferBindingSize} B`));
 });
 
 test('the CLI plans what WebGpuFftNd.create runs (on this adapter\'s limits)', async (t) => {
