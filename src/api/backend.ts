@@ -1,8 +1,9 @@
 /**
- * How every public entry point picks its backend, in one place: 'cpu' runs the float64 backend;
+ * How every public entry point picks its backend, in one place: 'cpu' runs the CPU engine;
  * 'webgpu' runs on the given (or shared default) GPU context and never falls back; 'auto' uses the GPU
- * when an adapter exists and falls back to the CPU when none does, or when the GPU path cannot take the
- * problem (device limits, unsupported cases) — never on errors about the caller's arguments.
+ * when a hardware adapter exists (or a context is given) and the CPU engine when none does, when the
+ * only adapter is a software rasteriser, or when the GPU path cannot take the problem (device limits,
+ * unsupported cases) — never on errors about the caller's arguments.
  */
 import { ArgumentError, ButterflyError } from '../errors.js';
 import { defaultGpuContext, type GpuContext } from '../backends/webgpu/device.js';
@@ -19,7 +20,11 @@ export async function gpuFor(backend: BackendChoice, given?: GpuContext): Promis
   if (backend === 'cpu') return null;
   if (given) return given;
   try {
-    return await defaultGpuContext();
+    const ctx = await defaultGpuContext();
+    // A software adapter (llvmpipe, SwiftShader, WARP) is slower than the CPU engine at every size, so
+    // 'auto' never chooses it; 'webgpu' (or an explicit context) still runs there.
+    if (backend === 'auto' && ctx.adapter.software) return null;
+    return ctx;
   } catch (e) {
     if (backend === 'webgpu') throw e;
     return null;
@@ -29,4 +34,16 @@ export async function gpuFor(backend: BackendChoice, given?: GpuContext): Promis
 /** Whether a GPU-path failure lets 'auto' run the CPU backend instead. */
 export function fallsBack(e: unknown, backend: BackendChoice): boolean {
   return backend === 'auto' && e instanceof ButterflyError && !(e instanceof ArgumentError);
+}
+
+/** What 'auto' picks on this machine and why (for `butterfly info`). */
+export async function describeAuto(): Promise<{ engine: 'webgpu' | 'cpu'; reason: string }> {
+  try {
+    const ctx = await defaultGpuContext();
+    const name = ctx.adapter.device || ctx.adapter.description || ctx.adapter.vendor;
+    if (ctx.adapter.software) return { engine: 'cpu', reason: `the only adapter is a software rasteriser (${name}); the CPU engine is faster` };
+    return { engine: 'webgpu', reason: `hardware adapter ${name} (${ctx.adapter.backend})` };
+  } catch (e) {
+    return { engine: 'cpu', reason: `no WebGPU adapter: ${(e as Error).message}` };
+  }
 }

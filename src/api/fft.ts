@@ -10,7 +10,9 @@ import { ArgumentError, DestroyedError, UnsupportedError } from '../errors.js';
 import type { GpuContext } from '../backends/webgpu/device.js';
 import { checkBackend, fallsBack, gpuFor, type BackendChoice } from './backend.js';
 import { WebGpuFft } from '../backends/webgpu/fft.js';
-import { planCpuFft, type CpuFftRecipe } from '../backends/cpu/fft-plan.js';
+import { engineFft } from '../backends/cpu/wasm-fft.js';
+import { onCpuEngine } from '../backends/cpu/engine-scope.js';
+import type { CpuEngineFftRecipe, CpuPrecision } from '../planner/cpu-fft.js';
 import { fftProblem, layoutSpan, type FftNorm, type FftProblem, type FftProblemInit } from '../planner/fft-problem.js';
 import type { FftRecipe } from '../planner/fft-recipe.js';
 import type { WorkgroupPlanOptions } from '../planner/fft-workgroup.js';
@@ -19,10 +21,16 @@ import { resolveAxes } from '../backends/cpu/fft-nd.js';
 import { WebGpuFftNd } from '../backends/webgpu/fft-nd.js';
 
 export type { BackendChoice } from './backend.js';
+// Every transform and plan returns the input's array type (Float32Array in, Float32Array out): overloads say so.
 export type ComplexArray = Float32Array | Float64Array;
 
 export interface FftPlanOptions extends FftProblemInit {
   backend?: BackendChoice;
+  /**
+   * CPU engine: the precision to compute in, 'f32' (4 lanes a vector) or 'f64' (2 lanes). Default: the
+   * input array's (Float32Array → f32, Float64Array → f64). WebGPU always computes in f32.
+   */
+  precision?: CpuPrecision;
   /** GPU context to use (default: the shared one from defaultGpuContext()). */
   gpu?: GpuContext;
   /** WebGPU: transform in place (src === dst). */
@@ -34,9 +42,11 @@ export interface FftPlanOptions extends FftProblemInit {
 export interface FftPlan {
   readonly backend: 'webgpu' | 'cpu';
   readonly problem: FftProblem;
-  /** The planner's recipe: a WorkgroupFftRecipe on WebGPU, a CPU recipe (mixed radix / Bluestein) on the CPU. */
-  readonly recipe: FftRecipe | CpuFftRecipe;
+  /** The planner's recipe: a WorkgroupFftRecipe on WebGPU, a CPU engine recipe (lane-split / lane-batch / Bluestein) on the CPU. */
+  readonly recipe: FftRecipe | CpuEngineFftRecipe;
   /** Transforms interleaved complex data laid out as the problem's input layout; returns the output layout. */
+  execute(input: Float32Array): Promise<Float32Array>;
+  execute(input: Float64Array): Promise<Float64Array>;
   execute(input: ComplexArray): Promise<ComplexArray>;
   /** WebGPU only: transform between device buffers (no host round trip). */
   executeGpu(src: GPUBuffer, dst: GPUBuffer): Promise<void>;
@@ -45,21 +55,32 @@ export interface FftPlan {
   destroy(): void;
 }
 
+/** The CPU engine (WebAssembly SIMD), computing in the input's precision unless `precision` is given. */
 class CpuPlan implements FftPlan {
   readonly backend = 'cpu' as const;
   private destroyed = false;
-  readonly recipe: CpuFftRecipe;
-  private readonly impl;
-  constructor(readonly problem: FftProblem) {
-    this.impl = planCpuFft(problem.n);
-    this.recipe = this.impl.recipe;
+  constructor(
+    readonly problem: FftProblem,
+    private readonly precision?: CpuPrecision,
+  ) {
+    // Plan (generate and compile) up front, so execute() costs only the transform.
+    engineFft(problem.n, precision ?? 'f64');
+    if (!precision) engineFft(problem.n, 'f32');
   }
+  /** The engine's recipe for the plan's precision (float64 when it follows the input). */
+  get recipe(): CpuEngineFftRecipe {
+    return engineFft(this.problem.n, this.precision ?? 'f64').recipe;
+  }
+  execute(input: Float32Array): Promise<Float32Array>;
+  execute(input: Float64Array): Promise<Float64Array>;
+  execute(input: ComplexArray): Promise<ComplexArray>;
   async execute(input: ComplexArray): Promise<ComplexArray> {
     if (this.destroyed) throw new DestroyedError(`FFT plan (n = ${this.problem.n}) was destroyed`);
     const p = this.problem;
     checkInput(input, p);
     const out = new (input instanceof Float32Array ? Float32Array : Float64Array)(2 * layoutSpan(p.output, p.n, p.batch));
-    this.impl.execute(input, out, {
+    const impl = engineFft(p.n, this.precision ?? (input instanceof Float32Array ? 'f32' : 'f64'));
+    impl.execute(input, out, {
       inverse: p.direction === 'inverse',
       norm: p.norm,
       batch: p.batch,
@@ -88,6 +109,9 @@ class GpuPlan implements FftPlan {
   get recipe(): FftRecipe {
     return this.impl.recipe;
   }
+  execute(input: Float32Array): Promise<Float32Array>;
+  execute(input: Float64Array): Promise<Float64Array>;
+  execute(input: ComplexArray): Promise<ComplexArray>;
   async execute(input: ComplexArray): Promise<ComplexArray> {
     checkInput(input, this.problem);
     if (input instanceof Float32Array) return this.impl.run(input);
@@ -114,16 +138,22 @@ function checkInput(input: unknown, p: FftProblem): asserts input is ComplexArra
   }
 }
 
+function checkPrecision(p: unknown): CpuPrecision | undefined {
+  if (p !== undefined && p !== 'f32' && p !== 'f64') throw new ArgumentError('precision', p, "'f32' or 'f64'");
+  return p;
+}
+
 /** Creates a plan: validate once, plan once, execute many times, destroy. */
 export async function createFftPlan(options: FftPlanOptions): Promise<FftPlan> {
   const problem = fftProblem(options);
   const backend = checkBackend(options.backend ?? 'auto');
   const ctx = await gpuFor(backend, options.gpu);
-  if (!ctx) return new CpuPlan(problem);
+  const precision = checkPrecision(options.precision);
+  if (!ctx) return new CpuPlan(problem, precision);
   try {
     return new GpuPlan(await WebGpuFft.create(ctx, problem, { ...options.planner, inPlace: options.inPlace }));
   } catch (e) {
-    if (fallsBack(e, backend)) return new CpuPlan(problem);
+    if (fallsBack(e, backend)) return new CpuPlan(problem, precision);
     throw e;
   }
 }
@@ -155,42 +185,78 @@ export interface FftNdCallOptions {
 type Kind = 'c2c' | 'r2c' | 'c2r';
 
 /** numpy.fft.fft: complex → complex along one axis. */
+export function fft(x: Float32Array, options?: FftCallOptions): Promise<Float32Array>;
+export function fft(x: Float64Array, options?: FftCallOptions): Promise<Float64Array>;
+export function fft(x: ComplexArray, options?: FftCallOptions): Promise<ComplexArray>;
 export function fft(x: ComplexArray, options: FftCallOptions = {}): Promise<ComplexArray> {
   return nd(x, oneD(options, x), 'c2c', 'forward');
 }
 /** numpy.fft.ifft ('backward' norm scales by 1/n). */
+export function ifft(x: Float32Array, options?: FftCallOptions): Promise<Float32Array>;
+export function ifft(x: Float64Array, options?: FftCallOptions): Promise<Float64Array>;
+export function ifft(x: ComplexArray, options?: FftCallOptions): Promise<ComplexArray>;
 export function ifft(x: ComplexArray, options: FftCallOptions = {}): Promise<ComplexArray> {
   return nd(x, oneD(options, x), 'c2c', 'inverse');
 }
 /** numpy.fft.rfft: real → the n/2+1 non-negative-frequency terms (interleaved complex). */
+export function rfft(x: Float32Array, options?: FftCallOptions): Promise<Float32Array>;
+export function rfft(x: Float64Array, options?: FftCallOptions): Promise<Float64Array>;
+export function rfft(x: ComplexArray, options?: FftCallOptions): Promise<ComplexArray>;
 export function rfft(x: ComplexArray, options: FftCallOptions = {}): Promise<ComplexArray> {
   return nd(x, oneD(options, x, 1), 'r2c', 'forward');
 }
 /** numpy.fft.irfft: n/2+1 complex terms → n reals (n defaults to 2·(m − 1)). */
+export function irfft(x: Float32Array, options?: FftCallOptions): Promise<Float32Array>;
+export function irfft(x: Float64Array, options?: FftCallOptions): Promise<Float64Array>;
+export function irfft(x: ComplexArray, options?: FftCallOptions): Promise<ComplexArray>;
 export function irfft(x: ComplexArray, options: FftCallOptions = {}): Promise<ComplexArray> {
   return nd(x, oneD(options, x), 'c2r', 'inverse');
 }
+export function fft2(x: Float32Array, options?: FftNdCallOptions): Promise<Float32Array>;
+export function fft2(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
+export function fft2(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
 export function fft2(x: ComplexArray, options: FftNdCallOptions = {}): Promise<ComplexArray> {
   return nd(x, last2(options), 'c2c', 'forward');
 }
+export function ifft2(x: Float32Array, options?: FftNdCallOptions): Promise<Float32Array>;
+export function ifft2(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
+export function ifft2(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
 export function ifft2(x: ComplexArray, options: FftNdCallOptions = {}): Promise<ComplexArray> {
   return nd(x, last2(options), 'c2c', 'inverse');
 }
+export function rfft2(x: Float32Array, options?: FftNdCallOptions): Promise<Float32Array>;
+export function rfft2(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
+export function rfft2(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
 export function rfft2(x: ComplexArray, options: FftNdCallOptions = {}): Promise<ComplexArray> {
   return nd(x, last2(options), 'r2c', 'forward');
 }
+export function irfft2(x: Float32Array, options?: FftNdCallOptions): Promise<Float32Array>;
+export function irfft2(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
+export function irfft2(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
 export function irfft2(x: ComplexArray, options: FftNdCallOptions = {}): Promise<ComplexArray> {
   return nd(x, last2(options), 'c2r', 'inverse');
 }
+export function fftn(x: Float32Array, options?: FftNdCallOptions): Promise<Float32Array>;
+export function fftn(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
+export function fftn(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
 export function fftn(x: ComplexArray, options: FftNdCallOptions = {}): Promise<ComplexArray> {
   return nd(x, options, 'c2c', 'forward');
 }
+export function ifftn(x: Float32Array, options?: FftNdCallOptions): Promise<Float32Array>;
+export function ifftn(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
+export function ifftn(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
 export function ifftn(x: ComplexArray, options: FftNdCallOptions = {}): Promise<ComplexArray> {
   return nd(x, options, 'c2c', 'inverse');
 }
+export function rfftn(x: Float32Array, options?: FftNdCallOptions): Promise<Float32Array>;
+export function rfftn(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
+export function rfftn(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
 export function rfftn(x: ComplexArray, options: FftNdCallOptions = {}): Promise<ComplexArray> {
   return nd(x, options, 'r2c', 'forward');
 }
+export function irfftn(x: Float32Array, options?: FftNdCallOptions): Promise<Float32Array>;
+export function irfftn(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
+export function irfftn(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
 export function irfftn(x: ComplexArray, options: FftNdCallOptions = {}): Promise<ComplexArray> {
   return nd(x, options, 'c2r', 'inverse');
 }
@@ -242,7 +308,8 @@ async function nd(x: ComplexArray, o: FftNdCallOptions, kind: Kind, direction: '
   const backend = requested === 'auto' && x instanceof Float64Array ? 'cpu' : requested;
   const cpu = (): ComplexArray => {
     const f = kind === 'r2c' ? cpuNd.rfftn : kind === 'c2r' ? cpuNd.irfftn : direction === 'forward' ? cpuNd.fftn : cpuNd.ifftn;
-    const r = f(x, shape, { s, axes, norm });
+    // The CPU engine computes in the input's precision; every FFT the N-D driver plans runs on it.
+    const r = onCpuEngine(x instanceof Float32Array ? 'f32' : 'f64', () => f(x, shape, { s, axes, norm }));
     return x instanceof Float32Array ? Float32Array.from(r.data) : r.data;
   };
   const ctx = await gpuFor(backend, o.gpu);

@@ -52,7 +52,8 @@ export class BluesteinFft implements CpuFftPlan {
     if (m < 2 * n - 1) throw new ArgumentError('inner', m, `an inner FFT of length ≥ 2N − 1 = ${2 * n - 1}`);
     this.innerN = m;
     this.inner = inner ?? planMixedRadix(m);
-    this.recipe = { kind: 'bluestein', n, innerN: m, inner: this.inner.recipe };
+    // The reference's Bluestein always wraps a reference plan.
+    this.recipe = { kind: 'bluestein', n, innerN: m, inner: this.inner.recipe as CpuFftRecipe };
     const chirp = new Float64Array(2 * n);
     let sq = 0; // m² mod 2N
     for (let i = 0; i < n; i++) {

@@ -18,6 +18,7 @@
  */
 import { ArgumentError } from '../../errors.js';
 import { unitRoot } from './dft-naive.js';
+import type { CpuEngineFftRecipe } from '../../planner/cpu-fft.js';
 
 export type Norm = 'backward' | 'ortho' | 'forward';
 
@@ -56,7 +57,8 @@ export type CpuFftRecipe =
 
 export interface CpuFftPlan {
   readonly n: number;
-  readonly recipe: CpuFftRecipe;
+  /** The reference's recipe, or the CPU engine's (src/planner/cpu-fft.ts) inside an engine scope. */
+  readonly recipe: CpuFftRecipe | CpuEngineFftRecipe;
   /**
    * Unnormalised transform of one contiguous problem at data[2·offset … 2·(offset+n)), in place,
    * then multiplied by `scale`. This is the building block the real and r2r adapters use.

@@ -5,6 +5,8 @@
  */
 import { BluesteinFft } from './fft-bluestein.js';
 import { checkLength, planMixedRadix, primeFactors, type CpuFftPlan } from './fft-mixed-radix.js';
+import { cpuEnginePrecision } from './engine-scope.js';
+import { engineFft } from './wasm-fft.js';
 
 export { type CpuFftPlan, type CpuFftRecipe, type CpuFftExecOptions, type Norm, type StridedLayout } from './fft-mixed-radix.js';
 
@@ -23,6 +25,8 @@ const cache = new Map<string, CpuFftPlan>();
 
 export function planCpuFft(n: number, options: CpuPlanOptions = {}): CpuFftPlan {
   checkLength(n);
+  const engine = cpuEnginePrecision();
+  if (engine && options.bluesteinThreshold === undefined) return engineFft(n, engine) as CpuFftPlan;
   const threshold = options.bluesteinThreshold ?? DEFAULT_BLUESTEIN_THRESHOLD;
   checkLength(threshold, 'bluesteinThreshold', 2);
   const key = `${n}/${threshold}`;

@@ -16,6 +16,8 @@ import { ArgumentError } from '../../errors.js';
 import { unitRoot } from './dft-naive.js';
 import { checkFits, checkLength, normScale, type CpuFftRecipe, type CpuFftPlan, type Norm, type StridedLayout } from './fft-mixed-radix.js';
 import { planCpuFft } from './fft-plan.js';
+import { cpuFftScopeKey } from './engine-scope.js';
+import type { CpuEngineFftRecipe } from '../../planner/cpu-fft.js';
 
 export interface CpuRealExecOptions {
   /** numpy normalisation (default 'backward'); scale counted with the real length n. */
@@ -27,8 +29,8 @@ export interface CpuRealExecOptions {
 }
 
 export type CpuRealFftRecipe =
-  | { kind: 'real-even-via-half-complex'; n: number; inner: CpuFftRecipe }
-  | { kind: 'real-via-full-complex'; n: number; inner: CpuFftRecipe };
+  | { kind: 'real-even-via-half-complex'; n: number; inner: CpuFftRecipe | CpuEngineFftRecipe }
+  | { kind: 'real-via-full-complex'; n: number; inner: CpuFftRecipe | CpuEngineFftRecipe };
 
 export class CpuRealFft {
   /** Number of complex outputs of rfft = floor(n/2) + 1. */
@@ -199,15 +201,16 @@ function layout(l: StridedLayout | undefined, n: number, name: string): { offset
   return { offset, stride, dist };
 }
 
-const cache = new Map<number, CpuRealFft>();
+const cache = new Map<string, CpuRealFft>();
 
 /** Cached real-FFT plan for real length n ≥ 1. */
 export function planCpuRfft(n: number): CpuRealFft {
   checkLength(n);
-  let p = cache.get(n);
+  const key = `${cpuFftScopeKey()}/${n}`;
+  let p = cache.get(key);
   if (!p) {
     p = new CpuRealFft(n);
-    cache.set(n, p);
+    cache.set(key, p);
   }
   return p;
 }

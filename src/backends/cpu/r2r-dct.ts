@@ -25,6 +25,7 @@ import { type Norm } from './fft-mixed-radix.js';
 import { normalizeAxis, product, type NdArray } from './fft-nd.js';
 import { planCpuFft } from './fft-plan.js';
 import { planCpuRfft } from './fft-real.js';
+import { cpuFftScopeKey } from './engine-scope.js';
 
 export type R2rType = 1 | 2 | 3 | 4;
 
@@ -149,10 +150,11 @@ function quarterTwiddles(n: number): Float64Array {
 
 const kernelCache = new Map<string, R2rKernel>();
 function cached(key: string, make: () => R2rKernel): R2rKernel {
-  let k = kernelCache.get(key);
+  const scoped = `${cpuFftScopeKey()}/${key}`;
+  let k = kernelCache.get(scoped);
   if (!k) {
     k = make();
-    kernelCache.set(key, k);
+    kernelCache.set(scoped, k);
   }
   return k;
 }

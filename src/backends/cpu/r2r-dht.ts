@@ -6,6 +6,7 @@
  */
 import { type R2rKernel, type R2rSpec, runR2r } from './r2r-dct.js';
 import { planCpuRfft } from './fft-real.js';
+import { cpuFftScopeKey } from './engine-scope.js';
 import { type NdArray } from './fft-nd.js';
 import { type Norm } from './fft-mixed-radix.js';
 
@@ -17,10 +18,11 @@ export interface DhtOptions {
   axis?: number;
 }
 
-const cache = new Map<number, R2rKernel>();
+const cache = new Map<string, R2rKernel>();
 
 export function dhtKernel(n: number): R2rKernel {
-  let k = cache.get(n);
+  const key = `${cpuFftScopeKey()}/${n}`;
+  let k = cache.get(key);
   if (!k) {
     const plan = planCpuRfft(n);
     const nc = plan.nComplex;
@@ -30,7 +32,7 @@ export function dhtKernel(n: number): R2rKernel {
       for (let j = 0; j < nc; j++) dst[j] = y[2 * j]! - y[2 * j + 1]!;
       for (let j = nc; j < n; j++) dst[j] = y[2 * (n - j)]! + y[2 * (n - j) + 1]!;
     };
-    cache.set(n, k);
+    cache.set(key, k);
   }
   return k;
 }

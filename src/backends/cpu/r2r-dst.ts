@@ -13,16 +13,18 @@
  */
 import { type R2rKernel, type R2rNdOptions, type R2rOptions, type R2rSpec, type R2rType, checkType, dct2Kernel, dct3Kernel, dct4Kernel, INVERSE_TYPE, runR2r, runR2rNd } from './r2r-dct.js';
 import { planCpuRfft } from './fft-real.js';
+import { cpuFftScopeKey } from './engine-scope.js';
 import { type NdArray } from './fft-nd.js';
 
 type Input = Float64Array | Float32Array | readonly number[];
 
 const cache = new Map<string, R2rKernel>();
 function cached(key: string, make: () => R2rKernel): R2rKernel {
-  let k = cache.get(key);
+  const scoped = `${cpuFftScopeKey()}/${key}`;
+  let k = cache.get(scoped);
   if (!k) {
     k = make();
-    cache.set(key, k);
+    cache.set(scoped, k);
   }
   return k;
 }

@@ -31,22 +31,6 @@ const TWO_PI = 2 * Math.PI;
  */
 export const REFINE = (k: number) => ({ active: 2 * k, sweeps: 2 });
 
-interface Tap {
-  h: number;
-  /** H(d)·e^{2πi f τ/n}: the bucket sees X_f times this. */
-  re: number;
-  im: number;
-}
-
-/** The home bucket of f in one loop and the factor X_f is seen with there. */
-function tap(f: number, loop: SfftLoop, filt: SfftFilter, n: number): Tap {
-  const g = mulMod(loop.sigma, f, n - 1);
-  const h = homeBucket(g, n, loop.B);
-  const hv = filt.freq[bucketOffset(h, g, n, loop.B) + filt.D];
-  const ang = (TWO_PI * mulMod(f, loop.tau, n - 1)) / n;
-  return { h, re: hv * Math.cos(ang), im: hv * Math.sin(ang) };
-}
-
 function subtract(R: Float64Array, f: number, xr: number, xi: number, loop: SfftLoop, filt: SfftFilter, n: number): void {
   const B = loop.B;
   const g = mulMod(loop.sigma, f, n - 1);
@@ -82,50 +66,55 @@ function largest(values: Float64Array, count: number): number[] {
   return idx.slice(0, count);
 }
 
-/**
- * Refines `values` in place; returns, per candidate, the fraction of loops whose own estimate lies within
- * half the candidate's magnitude of the refined value (1 for a clean tone, low for an estimate made of
- * interference).
- */
-export function refineCandidates(o: RefineInput): Float64Array {
+/** Refines `values` in place. */
+export function refineCandidates(o: RefineInput): void {
   const { n, U, loops, filters, frequencies: F, values } = o;
   const L = loops.length;
   const m = F.length;
-  const taps: Tap[][] = loops.map((loop, l) => Array.from(F, (f) => tap(f, loop, filters[l], n)));
+  // Per loop and candidate: home bucket and 1/(H(d)·e^{2πi f τ/n}), the factor that turns the bucket into X_f.
+  const home = new Int32Array(L * m);
+  const inv = new Float64Array(2 * L * m);
+  for (let l = 0; l < L; l++) {
+    const loop = loops[l];
+    const filt = filters[l];
+    for (let i = 0; i < m; i++) {
+      const g = mulMod(loop.sigma, F[i], n - 1);
+      const h = homeBucket(g, n, loop.B);
+      const hv = filt.freq[bucketOffset(h, g, n, loop.B) + filt.D];
+      const ang = (TWO_PI * mulMod(F[i], loop.tau, n - 1)) / n;
+      const j = l * m + i;
+      home[j] = h;
+      inv[2 * j] = Math.cos(ang) / hv;
+      inv[2 * j + 1] = -Math.sin(ang) / hv;
+    }
+  }
   const re = new Float64Array(L);
   const im = new Float64Array(L);
   const next = new Float64Array(2 * m);
-  const agree = new Float64Array(m);
+  const inActive = new Uint8Array(m);
   for (let sweep = 0; sweep <= o.sweeps; sweep++) {
     const active = largest(values, o.active);
-    const inActive = new Uint8Array(m);
+    inActive.fill(0);
     for (const i of active) inActive[i] = 1;
     const R = U.map((u) => Float64Array.from(u));
     for (let l = 0; l < L; l++) for (const i of active) subtract(R[l], F[i], values[2 * i], values[2 * i + 1], loops[l], filters[l], n);
-    const last = sweep === o.sweeps;
     for (let i = 0; i < m; i++) {
-      const own = inActive[i];
+      // The candidate's own subtracted contribution is added back.
+      const ownR = inActive[i] ? values[2 * i] : 0;
+      const ownI = inActive[i] ? values[2 * i + 1] : 0;
       for (let l = 0; l < L; l++) {
-        const t = taps[l][i];
-        const ur = R[l][2 * t.h];
-        const ui = R[l][2 * t.h + 1];
-        const d = t.re * t.re + t.im * t.im;
-        // (ur + i ui)/(t.re + i t.im), plus the candidate's own subtracted contribution.
-        re[l] = (ur * t.re + ui * t.im) / d + (own ? values[2 * i] : 0);
-        im[l] = (ui * t.re - ur * t.im) / d + (own ? values[2 * i + 1] : 0);
+        const j = l * m + i;
+        const h = home[j];
+        const ur = R[l][2 * h];
+        const ui = R[l][2 * h + 1];
+        const cr = inv[2 * j];
+        const ci = inv[2 * j + 1];
+        re[l] = ur * cr - ui * ci + ownR;
+        im[l] = ur * ci + ui * cr + ownI;
       }
-      const er = re.slice();
-      const ei = im.slice();
       next[2 * i] = medianInPlace(re);
       next[2 * i + 1] = medianInPlace(im);
-      if (last) {
-        const tol2 = 0.25 * (next[2 * i] ** 2 + next[2 * i + 1] ** 2);
-        let c = 0;
-        for (let l = 0; l < L; l++) if ((er[l] - next[2 * i]) ** 2 + (ei[l] - next[2 * i + 1]) ** 2 <= tol2) c++;
-        agree[i] = c / L;
-      }
     }
     values.set(next);
   }
-  return agree;
 }

@@ -43,16 +43,33 @@ function layoutOf(l: StridedLayout | undefined, n: number, name: string): { offs
   return { offset, stride, dist };
 }
 
+export interface EngineExecOptions extends CpuFftExecOptions {
+  /** Extra factor applied with the normalisation (the real and r2r adapters fold theirs in here). */
+  scaleBy?: number;
+}
+
 /** A complex FFT of one length and precision on the CPU engine. */
 export interface EngineFft {
   readonly n: number;
   readonly precision: CpuPrecision;
   readonly recipe: CpuEngineFftRecipe;
   /** Batched, strided, normalised transform, numpy conventions; input and output may alias. */
-  execute(input: AnyArray, output: AnyArray, options?: CpuFftExecOptions): void;
+  execute(input: AnyArray, output: AnyArray, options?: EngineExecOptions): void;
+  /** Unnormalised transform of one contiguous problem at data[2·offset …], in place, times `scale`. */
+  transformInPlace(data: AnyArray, offset: number, inverse: boolean, scale?: number): void;
+}
+
+/** Shared by every engine plan: one contiguous problem through the batched entry point. */
+function inPlace(plan: EngineFft, data: AnyArray, offset: number, inverse: boolean, scale = 1): void {
+  const l = { offset };
+  // norm 'forward' on the inverse and 'backward' on the forward transform are both unscaled.
+  plan.execute(data, data, { inverse, norm: inverse ? 'forward' : 'backward', input: l, output: l, scaleBy: scale });
 }
 
 class LaneFft implements EngineFft {
+  transformInPlace(data: AnyArray, offset: number, inverse: boolean, scale = 1): void {
+    inPlace(this, data, offset, inverse, scale);
+  }
   private readonly memory: WebAssembly.Memory;
   private readonly fwd: Kernel;
   private readonly inv: Kernel;
@@ -90,12 +107,12 @@ class LaneFft implements EngineFft {
     return this.recipe.precision;
   }
 
-  execute(input: AnyArray, output: AnyArray, options: CpuFftExecOptions = {}): void {
+  execute(input: AnyArray, output: AnyArray, options: EngineExecOptions = {}): void {
     const n = this.n;
     const batch = options.batch ?? 1;
     checkLength(batch, 'batch', 0);
     const inverse = options.inverse ?? false;
-    const scale = normScale(n, options.norm, inverse);
+    const scale = normScale(n, options.norm, inverse) * extraScale(options);
     const li = layoutOf(options.input, n, 'input');
     const lo = layoutOf(options.output, n, 'output');
     checkFits(input.length, n, batch, li, 'input');
@@ -117,6 +134,10 @@ class LaneFft implements EngineFft {
       for (let q = 0; q < count; q++) copyOut(heap, outBase + 2 * n * q, output, lo, b0 + q, n);
     }
   }
+}
+
+function extraScale(options: EngineExecOptions): number {
+  return options.scaleBy ?? 1;
 }
 
 function copyIn(src: AnyArray, l: { offset: number; stride: number; dist: number }, b: number, n: number, heap: AnyArray, at: number): void {
@@ -148,6 +169,9 @@ function copyOut(heap: AnyArray, at: number, dst: AnyArray, l: { offset: number;
  * inner FFTs of a power-of-two length M ≥ 2n − 1. The chirp is exact (k² reduced mod 2n in integers).
  */
 class BluesteinFft implements EngineFft {
+  transformInPlace(data: AnyArray, offset: number, inverse: boolean, scale = 1): void {
+    inPlace(this, data, offset, inverse, scale);
+  }
   private readonly inner: EngineFft;
   private readonly m: number;
   private readonly chirp: Float64Array;
@@ -188,13 +212,13 @@ class BluesteinFft implements EngineFft {
   get precision(): CpuPrecision {
     return this.recipe.precision;
   }
-  execute(input: AnyArray, output: AnyArray, options: CpuFftExecOptions = {}): void {
+  execute(input: AnyArray, output: AnyArray, options: EngineExecOptions = {}): void {
     const n = this.n;
     const m = this.m;
     const batch = options.batch ?? 1;
     checkLength(batch, 'batch', 0);
     const inverse = options.inverse ?? false;
-    const scale = normScale(n, options.norm, inverse);
+    const scale = normScale(n, options.norm, inverse) * extraScale(options);
     const li = layoutOf(options.input, n, 'input');
     const lo = layoutOf(options.output, n, 'output');
     checkFits(input.length, n, batch, li, 'input');
@@ -254,23 +278,27 @@ class BluesteinFft implements EngineFft {
 }
 
 class TrivialFft implements EngineFft {
+  transformInPlace(data: AnyArray, offset: number, inverse: boolean, scale = 1): void {
+    inPlace(this, data, offset, inverse, scale);
+  }
   readonly n = 1;
   constructor(readonly recipe: Extract<CpuEngineFftRecipe, { kind: 'trivial' }>) {}
   get precision(): CpuPrecision {
     return this.recipe.precision;
   }
-  execute(input: AnyArray, output: AnyArray, options: CpuFftExecOptions = {}): void {
+  execute(input: AnyArray, output: AnyArray, options: EngineExecOptions = {}): void {
     const batch = options.batch ?? 1;
     checkLength(batch, 'batch', 0);
     const li = layoutOf(options.input, 1, 'input');
     const lo = layoutOf(options.output, 1, 'output');
     checkFits(input.length, 1, batch, li, 'input');
     checkFits(output.length, 1, batch, lo, 'output');
+    const scale = normScale(1, options.norm, options.inverse ?? false) * extraScale(options);
     for (let b = 0; b < batch; b++) {
       const p = 2 * (li.offset + b * li.dist);
       const q = 2 * (lo.offset + b * lo.dist);
-      output[q] = input[p]!;
-      output[q + 1] = input[p + 1]!;
+      output[q] = scale * input[p]!;
+      output[q + 1] = scale * input[p + 1]!;
     }
   }
 }
