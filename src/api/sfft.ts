@@ -8,10 +8,12 @@
  *
  * Two algorithms (src/planner/sfft.ts has the parameter rules, src/backends/cpu/sfft.ts the steps):
  *  - exact (sFFT 3.0 style): for signals with at most k non-zero frequencies; O(k log n) samples.
- *  - robust (sFFT 1.0): for noisy signals; O(√(n k log n)·log n) samples.
+ *  - robust (sFFT 1.0): for noisy signals; O(√(n k log n)·log n) samples; its candidates are refined by
+ *    subtracting the leading ones and re-estimating (src/backends/cpu/sfft-refine.ts).
  * mode 'auto' (default) runs the exact path, checks it, and runs the robust path when the signal is not
  * exactly sparse. Every result is checked by a verification hashing with a fresh random permutation: the
- * fraction of the signal's energy the returned coefficients leave unexplained (`residualFraction`).
+ * fraction of the signal's energy the returned coefficients leave unexplained (`residualFraction`), and
+ * the largest single unexplained component above the noise floor (`largestResidual`).
  */
 import { ArgumentError } from '../errors.js';
 import { checkBackend, fallsBack, gpuFor } from './backend.js';
