@@ -52,6 +52,8 @@ export interface ConvOperand {
 }
 
 export type ConvInput = ConvOperand | Float32Array | Float64Array;
+type F32Input = Float32Array | (ConvOperand & { data: Float32Array });
+type F64Input = Float64Array | (ConvOperand & { data: Float64Array });
 
 export interface ConvolveOptions {
   mode?: ConvMode;
@@ -62,8 +64,9 @@ export interface ConvolveOptions {
   gpu?: GpuContext;
 }
 
-export interface ConvResult {
-  data: Float32Array | Float64Array;
+/** `data` is a Float32Array when both inputs are float32, else a Float64Array (the overloads say which). */
+export interface ConvResult<T extends Float32Array | Float64Array = Float32Array | Float64Array> {
+  data: T;
   shape: number[];
   complex: boolean;
   /** What actually ran. */
@@ -156,6 +159,10 @@ export function chooseConvMethod(a: readonly number[], b: readonly number[], mod
 }
 
 /** Convolution with method choice (scipy.signal.convolve). */
+export function convolve(in1: F32Input, in2: F32Input, options?: ConvolveOptions): Promise<ConvResult<Float32Array>>;
+export function convolve(in1: F64Input, in2: ConvInput, options?: ConvolveOptions): Promise<ConvResult<Float64Array>>;
+export function convolve(in1: ConvInput, in2: F64Input, options?: ConvolveOptions): Promise<ConvResult<Float64Array>>;
+export function convolve(in1: ConvInput, in2: ConvInput, options?: ConvolveOptions): Promise<ConvResult>;
 export async function convolve(in1: ConvInput, in2: ConvInput, options: ConvolveOptions = {}): Promise<ConvResult> {
   const p = problemOf(in1, in2, options);
   const method = options.method ?? 'auto';
@@ -189,11 +196,19 @@ export async function convolve(in1: ConvInput, in2: ConvInput, options: Convolve
 }
 
 /** FFT convolution (scipy.signal.fftconvolve). */
+export function fftconvolve(in1: F32Input, in2: F32Input, options?: Omit<ConvolveOptions, 'method'>): Promise<ConvResult<Float32Array>>;
+export function fftconvolve(in1: F64Input, in2: ConvInput, options?: Omit<ConvolveOptions, 'method'>): Promise<ConvResult<Float64Array>>;
+export function fftconvolve(in1: ConvInput, in2: F64Input, options?: Omit<ConvolveOptions, 'method'>): Promise<ConvResult<Float64Array>>;
+export function fftconvolve(in1: ConvInput, in2: ConvInput, options?: Omit<ConvolveOptions, 'method'>): Promise<ConvResult>;
 export function fftconvolve(in1: ConvInput, in2: ConvInput, options: Omit<ConvolveOptions, 'method'> = {}): Promise<ConvResult> {
   return convolve(in1, in2, { ...options, method: 'fft' });
 }
 
 /** Overlap-add convolution (scipy.signal.oaconvolve): same result as fftconvolve, faster for long × short. */
+export function oaconvolve(in1: F32Input, in2: F32Input, options?: Omit<ConvolveOptions, 'method'>): Promise<ConvResult<Float32Array>>;
+export function oaconvolve(in1: F64Input, in2: ConvInput, options?: Omit<ConvolveOptions, 'method'>): Promise<ConvResult<Float64Array>>;
+export function oaconvolve(in1: ConvInput, in2: F64Input, options?: Omit<ConvolveOptions, 'method'>): Promise<ConvResult<Float64Array>>;
+export function oaconvolve(in1: ConvInput, in2: ConvInput, options?: Omit<ConvolveOptions, 'method'>): Promise<ConvResult>;
 export function oaconvolve(in1: ConvInput, in2: ConvInput, options: Omit<ConvolveOptions, 'method'> = {}): Promise<ConvResult> {
   return convolve(in1, in2, { ...options, method: 'oa' });
 }
@@ -202,6 +217,10 @@ export function oaconvolve(in1: ConvInput, in2: ConvInput, options: Omit<Convolv
  * Cross-correlation (scipy.signal.correlate): z[k] = Σ_l in1[l + k − (n2 − 1)]·conj(in2[l]) in 'full'
  * mode, i.e. convolve(in1, reverse(conj(in2))) over the convolved axes; modes crop as for convolve.
  */
+export function correlate(in1: F32Input, in2: F32Input, options?: ConvolveOptions): Promise<ConvResult<Float32Array>>;
+export function correlate(in1: F64Input, in2: ConvInput, options?: ConvolveOptions): Promise<ConvResult<Float64Array>>;
+export function correlate(in1: ConvInput, in2: F64Input, options?: ConvolveOptions): Promise<ConvResult<Float64Array>>;
+export function correlate(in1: ConvInput, in2: ConvInput, options?: ConvolveOptions): Promise<ConvResult>;
 export function correlate(in1: ConvInput, in2: ConvInput, options: ConvolveOptions = {}): Promise<ConvResult> {
   const b = prepare(in2, 'in2');
   const nd = b.shape.length;

@@ -15,6 +15,13 @@ import { checkBackend, fallsBack, gpuFor, type BackendChoice } from './backend.j
 
 export type RealArray = Float32Array | Float64Array;
 
+/** The transforms return the input's array type (Float32Array in, Float32Array out). */
+type SameArray<O> = {
+  (x: Float32Array, o?: O): Promise<Float32Array>;
+  (x: Float64Array, o?: O): Promise<Float64Array>;
+  (x: RealArray, o?: O): Promise<RealArray>;
+};
+
 export interface R2rCallOptions {
   /** DCT/DST type 1–4 (default 2). */
   type?: number;
@@ -35,16 +42,16 @@ export interface R2rNdCallOptions extends Omit<R2rCallOptions, 'n' | 'axis'> {
   axes?: readonly number[];
 }
 
-export const dct = (x: RealArray, o: R2rCallOptions = {}) => oneD('dct', false, x, o);
-export const idct = (x: RealArray, o: R2rCallOptions = {}) => oneD('dct', true, x, o);
-export const dst = (x: RealArray, o: R2rCallOptions = {}) => oneD('dst', false, x, o);
-export const idst = (x: RealArray, o: R2rCallOptions = {}) => oneD('dst', true, x, o);
-export const dht = (x: RealArray, o: Omit<R2rCallOptions, 'type' | 'orthogonalize'> = {}) => oneD('dht', false, x, o);
-export const idht = (x: RealArray, o: Omit<R2rCallOptions, 'type' | 'orthogonalize'> = {}) => oneD('dht', true, x, o);
-export const dctn = (x: RealArray, o: R2rNdCallOptions = {}) => nd('dct', false, x, o);
-export const idctn = (x: RealArray, o: R2rNdCallOptions = {}) => nd('dct', true, x, o);
-export const dstn = (x: RealArray, o: R2rNdCallOptions = {}) => nd('dst', false, x, o);
-export const idstn = (x: RealArray, o: R2rNdCallOptions = {}) => nd('dst', true, x, o);
+export const dct = ((x: RealArray, o: R2rCallOptions = {}) => oneD('dct', false, x, o)) as SameArray<R2rCallOptions>;
+export const idct = ((x: RealArray, o: R2rCallOptions = {}) => oneD('dct', true, x, o)) as SameArray<R2rCallOptions>;
+export const dst = ((x: RealArray, o: R2rCallOptions = {}) => oneD('dst', false, x, o)) as SameArray<R2rCallOptions>;
+export const idst = ((x: RealArray, o: R2rCallOptions = {}) => oneD('dst', true, x, o)) as SameArray<R2rCallOptions>;
+export const dht = ((x: RealArray, o: Omit<R2rCallOptions, 'type' | 'orthogonalize'> = {}) => oneD('dht', false, x, o)) as SameArray<Omit<R2rCallOptions, 'type' | 'orthogonalize'>>;
+export const idht = ((x: RealArray, o: Omit<R2rCallOptions, 'type' | 'orthogonalize'> = {}) => oneD('dht', true, x, o)) as SameArray<Omit<R2rCallOptions, 'type' | 'orthogonalize'>>;
+export const dctn = ((x: RealArray, o: R2rNdCallOptions = {}) => nd('dct', false, x, o)) as SameArray<R2rNdCallOptions>;
+export const idctn = ((x: RealArray, o: R2rNdCallOptions = {}) => nd('dct', true, x, o)) as SameArray<R2rNdCallOptions>;
+export const dstn = ((x: RealArray, o: R2rNdCallOptions = {}) => nd('dst', false, x, o)) as SameArray<R2rNdCallOptions>;
+export const idstn = ((x: RealArray, o: R2rNdCallOptions = {}) => nd('dst', true, x, o)) as SameArray<R2rNdCallOptions>;
 
 function oneD(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rCallOptions): Promise<RealArray> {
   return nd(family, inverse, x, { ...o, axes: [o.axis ?? -1], s: o.n === undefined ? undefined : [o.n] });
