@@ -121,7 +121,7 @@ export class ParsedArgs {
   choice<T extends string>(name: string, choices: readonly T[], fallback: T): T {
     const v = this.string(name);
     if (v === undefined) return fallback;
-    if (!(choices as readonly string[]).includes(v)) throw new ArgumentError(name, v, choices.join(', '));
+    if (!(choices as readonly string[]).includes(v)) throw new ArgumentError(name, v, `${choices.slice(0, -1).join(', ')} or ${choices[choices.length - 1]}`);
     return v as T;
   }
 

@@ -56,7 +56,7 @@ test('parser: values, forms, bounds, and errors that name the flag and the text'
   argError(() => parseArgs(SPEC, ['--grid', '1.5']).int('--grid', 1), /^--grid: expected an integer, got "1.5"$/);
   argError(() => parseArgs(SPEC, ['--t', '0']).number('--t', 1, { above: 0 }), /^--t: expected a number > 0, got "0"$/);
   argError(() => parseArgs(SPEC, ['--t', '1e400']).number('--t', 1), /^--t: expected a number, got "1e400"$/);
-  argError(() => parseArgs(SPEC, ['--mode', 'c']).choice('--mode', ['a', 'b'] as const, 'a'), /^--mode: expected a, b, got "c"$/);
+  argError(() => parseArgs(SPEC, ['--mode', 'c']).choice('--mode', ['a', 'b'] as const, 'a'), /^--mode: expected a or b, got "c"$/);
   argError(() => parseArgs(SPEC, ['--gird', '3']), /^option: expected one of --grid, --t, --axes, --mode, --json, --help .*got "--gird"$/);
   argError(() => parseArgs(SPEC, ['--grid']), /^--grid: expected a value after it \(M\), got undefined$/);
   argError(() => parseArgs(SPEC, ['--grid', '--json']), /^--grid: expected a value after it/);
@@ -135,18 +135,18 @@ test('every command: --help prints its options at once and runs nothing; unknown
 test('bad values: one line naming the flag and the text, before any work', () => {
   const cases: [string[], RegExp][] = [
     [['heat', '--grid', 'abc'], /^ArgumentError: --grid: expected an integer ≥ 3 and ≤ 8192, got "abc"$/],
-    [['heat', '--backend', 'gpu'], /^ArgumentError: --backend: expected auto, webgpu, cpu, got "gpu"$/],
+    [['heat', '--backend', 'gpu'], /^ArgumentError: --backend: expected auto, webgpu or cpu, got "gpu"$/],
     [['heat', '--t-end', '-1'], /^ArgumentError: --t-end: expected a number > 0, got "-1"$/],
     [['edm', '--cases', '0-9'], /^ArgumentError: --cases: expected integers ≥ 1 and ≤ 7, .*got "0-9"$/],
-    [['edm', '--check', 'most'], /^ArgumentError: --check: expected all, some, none, got "most"$/],
+    [['edm', '--check', 'most'], /^ArgumentError: --check: expected all, some or none, got "most"$/],
     [['swe', '--n', 'big'], /^ArgumentError: --n: expected an integer ≥ 8 and ≤ 16384, got "big"$/],
-    [['swe', '--scenario', 'flood'], /^ArgumentError: --scenario: expected dam-break, estuary, lake, beach, got "flood"$/],
+    [['swe', '--scenario', 'flood'], /^ArgumentError: --scenario: expected dam-break, estuary, lake or beach, got "flood"$/],
     [['swe', '--fields', 'depth,colour'], /^ArgumentError: --fields: expected names from depth,surface,speed,concentration, got "depth,colour"$/],
     [['swe', '--dx', '5'], /^ArgumentError: --dx: expected to be used with --bathymetry/],
     [['swe', '--bathymetry', 'H.npy', '--dx', '5'], /^ArgumentError: --t-end: expected a number > 0 \(required here\), got undefined$/],
     [['swe', '--bathymetry', 'H.npy', '--dx', '5', '--t-end', '9'], /^ArgumentError: --bathymetry: expected a readable file \(ENOENT\), got "H.npy"$/],
     [['sfft', '--k', '1.5'], /^ArgumentError: --k: expected an integer ≥ 1, got "1.5"$/],
-    [['sfft', '--mode', 'fast'], /^ArgumentError: --mode: expected auto, exact, robust, got "fast"$/],
+    [['sfft', '--mode', 'fast'], /^ArgumentError: --mode: expected auto, exact or robust, got "fast"$/],
     [['sfft', '--input', 'nowhere.npy', '--backend', 'cpu'], /^ArgumentError: --input: expected a readable file \(ENOENT\), got "nowhere.npy"$/],
     [['demo', '--sizes', '8,x'], /^ArgumentError: --sizes: expected integers ≥ 1 .*got "8,x"$/],
   ];
