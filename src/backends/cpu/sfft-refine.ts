@@ -28,8 +28,23 @@ const TWO_PI = 2 * Math.PI;
 /**
  * Both executors' setting: the 2k largest candidates are subtracted (room for the k sought plus the noise
  * candidates that still look large before the first sweep), two sweeps after the first re-estimation.
+ * Only the 4k largest initial estimates are refined: interference mostly inflates an estimate, so the
+ * rest (up to tens of thousands of located noise frequencies at k = 1000) cannot reach the top k.
  */
-export const REFINE = (k: number) => ({ active: 2 * k, sweeps: 2 });
+export const REFINE = (k: number) => ({ active: 2 * k, sweeps: 2, keep: 4 * k });
+
+/** Refines the `keep` largest candidates (see REFINE) and returns them: the others are dropped (`o` is left unchanged). */
+export function refineLargest(o: RefineInput & { keep: number }): { frequencies: Uint32Array; values: Float64Array } {
+  const idx = largest(o.values, o.keep);
+  const frequencies = Uint32Array.from(idx, (i) => o.frequencies[i]);
+  const values = new Float64Array(2 * idx.length);
+  idx.forEach((i, j) => {
+    values[2 * j] = o.values[2 * i];
+    values[2 * j + 1] = o.values[2 * i + 1];
+  });
+  refineCandidates({ ...o, frequencies, values });
+  return { frequencies, values };
+}
 
 function subtract(R: Float64Array, f: number, xr: number, xi: number, loop: SfftLoop, filt: SfftFilter, n: number): void {
   const B = loop.B;

@@ -4,7 +4,7 @@
  * (same loops, same σ/τ, same filters, same selection rules), so results agree up to f32 rounding.
  */
 import { planCpuFft } from './fft-plan.js';
-import { refineCandidates, REFINE } from './sfft-refine.js';
+import { refineLargest, REFINE } from './sfft-refine.js';
 import {
   buildSfftFilter,
   bucketOffset,
@@ -139,9 +139,9 @@ export function robustSfftCpu(x: SignalArray, recipe: SfftRecipe): SfftPathResul
     values[2 * i] = median(re);
     values[2 * i + 1] = median(im);
   });
-  const freqs = Uint32Array.from(hits);
-  refineCandidates({ n, U, loops: r.loops, filters: r.loops.map((l) => (l.filter === 'loc' ? fLoc : fEst)), frequencies: freqs, values, ...REFINE(recipe.k) });
-  const top = topK(freqs, values, recipe.k);
+  const filters = r.loops.map((l) => (l.filter === 'loc' ? fLoc : fEst));
+  const refined = refineLargest({ n, U, loops: r.loops, filters, frequencies: Uint32Array.from(hits), values, ...REFINE(recipe.k) });
+  const top = topK(refined.frequencies, refined.values, recipe.k);
   return { ...top, candidates: hits.length, overflow: false };
 }
 

@@ -37,7 +37,7 @@ import {
   voteKernel,
   type BucketConsts,
 } from '../../codegen/sfft-kernels.js';
-import { refineCandidates, REFINE } from '../cpu/sfft-refine.js';
+import { refineLargest, REFINE } from '../cpu/sfft-refine.js';
 import { exactTau2, mergeCoefficients, residualStats, topK, type SfftCoefficients, type SfftResidual, type SfftPathResult, type SignalArray } from '../cpu/sfft.js';
 import { planCpuFft } from '../cpu/fft-plan.js';
 
@@ -618,9 +618,10 @@ export class WebGpuSfft {
     const fLoc = buildSfftFilter(r.filterLoc);
     const fEst = buildSfftFilter(r.filterEst);
     const filters = r.loops.map((l) => (l.filter === 'loc' ? fLoc : fEst));
-    refineCandidates({ n: this.recipe.n, U, loops: r.loops, filters, frequencies: freqs, values: vals, ...REFINE(this.recipe.k) });
+    const { n, k } = this.recipe;
+    const refined = refineLargest({ n, U, loops: r.loops, filters, frequencies: freqs, values: vals, ...REFINE(k) });
     // The k largest of the located frequencies: the result (as in the CPU executor).
-    const top = topK(freqs, vals, this.recipe.k);
+    const top = topK(refined.frequencies, refined.values, this.recipe.k);
     return {
       ...top,
       candidates: c[0],
