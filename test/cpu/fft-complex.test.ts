@@ -45,7 +45,7 @@ test('planner recipes', () => {
   assert.equal(r13.kind === 'mixed-radix' && r13.stages[0]!.butterfly, 'generic-odd-13');
   const r = planCpuFft(1009).recipe;
   assert.equal(r.kind, 'bluestein');
-  assert.equal(r.kind === 'bluestein' && r.innerN, 2048);
+  assert.equal(r.kind === 'bluestein' && 'innerN' in r && r.innerN, 2048);
   assert.equal(r.kind === 'bluestein' && r.inner.kind, 'mixed-radix');
   assert.equal(planCpuFft(17).recipe.kind, 'bluestein');
   assert.equal(planCpuFft(17, { bluesteinThreshold: 17 }).recipe.kind, 'mixed-radix');

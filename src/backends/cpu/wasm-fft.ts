@@ -19,16 +19,37 @@ type Kernel = (inP: number, outP: number, work: number, tw: number, count: numbe
 /** Target bytes of one input chunk: big enough to amortise calls, small enough that the copies stay in cache. */
 const CHUNK_BYTES = 1 << 16;
 
+/**
+ * Least-recently-used caches: a plan holds its own memory (chunk buffers, twiddles), so a program that
+ * visits many lengths must not keep them all.
+ */
+const MAX_MODULES = 256;
+const MAX_PLANS = 48;
+
+function lruGet<V>(m: Map<string, V>, key: string): V | undefined {
+  const v = m.get(key);
+  if (v !== undefined) {
+    m.delete(key);
+    m.set(key, v);
+  }
+  return v;
+}
+
+function lruSet<V>(m: Map<string, V>, key: string, v: V, max: number): void {
+  m.set(key, v);
+  while (m.size > max) m.delete(m.keys().next().value!);
+}
+
 const modules = new Map<string, { mod: WebAssembly.Module; info: EngineModule }>();
 
 function compiled(recipe: Extract<CpuEngineFftRecipe, { kind: 'lane-split' | 'lane-batch' }>): { mod: WebAssembly.Module; info: EngineModule } {
   // The key is exactly what the generator reads.
   const key = JSON.stringify(recipe);
-  let m = modules.get(key);
+  let m = lruGet(modules, key);
   if (!m) {
     const info = generateEngineFft(recipe);
     m = { mod: new WebAssembly.Module(info.bytes as BufferSource), info };
-    modules.set(key, m);
+    lruSet(modules, key, m, MAX_MODULES);
   }
   return m;
 }
@@ -308,11 +329,11 @@ const plans = new Map<string, EngineFft>();
 /** The engine FFT for a length and precision (cached: plans are stateless between calls). */
 export function engineFft(n: number, precision: CpuPrecision): EngineFft {
   const key = `${n}/${precision}`;
-  let p = plans.get(key);
+  let p = lruGet(plans, key);
   if (!p) {
     const recipe = planCpuEngineFft(n, precision);
     p = recipe.kind === 'bluestein' ? new BluesteinFft(recipe) : recipe.kind === 'trivial' ? new TrivialFft(recipe) : new LaneFft(recipe);
-    plans.set(key, p);
+    lruSet(plans, key, p, MAX_PLANS);
   }
   return p;
 }
