@@ -46,6 +46,11 @@ export class DeviceError extends ButterflyError {
   override name = 'DeviceError';
 }
 
+/** A CPU worker thread failed (an exception inside it, its exit, or an error event) while running a share of a call. */
+export class WorkerError extends ButterflyError {
+  override name = 'WorkerError';
+}
+
 /** No backend able to run the request could be obtained. */
 export class BackendUnavailableError extends ButterflyError {
   override name = 'BackendUnavailableError';
