@@ -39,9 +39,9 @@ export type { SfftRecipe, SfftParamOverrides, SfftMode } from '../planner/sfft.j
  * - 'ok': the returned coefficients explain the signal: residualFraction ≤ maxResidual (robust), or
  *   ≤ exactResidual when the exact path produced the result; and the verification hashing shows no single
  *   unexplained component above the noise floor worth more than maxMissed (default 1e-4) of the signal's
- *   energy (`largestResidual`): a missed or misestimated frequency of that size is reported, whatever the
- *   noise. Smaller misses, and misses hidden by the noise floor (one verification bucket holds ~n/B bins
- *   of noise, 30 × that floor is needed to stand out), cannot be detected.
+ *   energy (`largestResidual`): a missed or misestimated frequency of that size is reported unless the
+ *   noise hides it (one verification bucket holds ~n/B bins of noise; 30 × that floor is needed to stand
+ *   out). Smaller misses, and misses hidden by the noise floor, cannot be detected.
  * - 'not-sparse': more than maxResidual of the energy lies outside the returned k coefficients (the
  *   signal is not k-sparse, or too noisy), or one unexplained component exceeds maxMissed (a frequency was
  *   missed or misestimated, or the signal has more than k significant frequencies); with mode 'exact',
@@ -160,7 +160,11 @@ async function runPolicy(recipe: SfftRecipe, o: SfftOptions, userK: number, back
       diagnostics: {
         residualFraction: fallback === 'dense' ? NaN : 1,
         largestResidual: fallback === 'dense' ? NaN : 1,
-        exactResidualFraction: null, candidates: 0, overflow: false, samples: fallback === 'dense' ? n : 0 },
+        exactResidualFraction: null,
+        candidates: 0,
+        overflow: false,
+        samples: fallback === 'dense' ? n : 0,
+      },
       ms: performance.now() - t0,
     };
   }
@@ -190,16 +194,20 @@ async function runPolicy(recipe: SfftRecipe, o: SfftOptions, userK: number, back
   const limit = algorithm === 'exact' && mode === 'exact' ? exactResidual : maxResidual;
   const missed = largestMissed(recipe, algorithm, check);
   let status: SfftStatus = fraction <= limit && !(missed.significant && missed.bound > maxMissed) ? 'ok' : 'not-sparse';
-  let message =
-    fraction <= limit && status === 'not-sparse'
-      ? `one component worth about ${(100 * missed.fraction).toPrecision(3)}% of the energy (up to ${(100 * missed.bound).toPrecision(3)}%) ` +
-        `is left unexplained (limit ${100 * maxMissed}%): ` +
-        `a frequency was missed or misestimated, or the signal has more than ${userK} significant frequencies (${algorithm} path)`
-      : status === 'ok'
-      ? `${algorithm} path: the ${result.frequencies.length} coefficients leave ${(100 * fraction).toPrecision(3)}% of the energy unexplained`
-      : algorithm === 'exact'
-        ? `the signal is not exactly ${userK}-sparse: ${(100 * fraction).toPrecision(3)}% of its energy is unexplained (exact path; use mode 'robust' or 'auto')`
-        : `the signal is not ${userK}-sparse: ${(100 * fraction).toPrecision(3)}% of its energy lies outside the ${userK} returned coefficients (limit ${100 * limit}%)`;
+  const pct = (v: number) => (100 * v).toPrecision(3);
+  let message: string;
+  if (status === 'ok') {
+    message = `${algorithm} path: the ${result.frequencies.length} coefficients leave ${pct(fraction)}% of the energy unexplained`;
+  } else if (fraction <= limit) {
+    message =
+      `one component worth about ${pct(missed.fraction)}% of the energy (up to ${pct(missed.bound)}%) is left unexplained ` +
+      `(limit ${100 * maxMissed}%): a frequency was missed or misestimated, or the signal has more than ${userK} significant ` +
+      `frequencies (${algorithm} path)`;
+  } else if (algorithm === 'exact') {
+    message = `the signal is not exactly ${userK}-sparse: ${pct(fraction)}% of its energy is unexplained (exact path; use mode 'robust' or 'auto')`;
+  } else {
+    message = `the signal is not ${userK}-sparse: ${pct(fraction)}% of its energy lies outside the ${userK} returned coefficients (limit ${100 * limit}%)`;
+  }
   if (result.overflow) {
     status = 'incomplete';
     message = `a GPU list overflowed (${result.candidates} candidates): some frequencies may be missing; ${message}`;
