@@ -18,8 +18,8 @@ function load(path: string): Row[] {
 }
 
 // Each table's anchors (cuFFT, cuSPARSE, CuPy) are measured in the same run as ours: EDM, convolution and
-// sparse FFT from bench/gpu-runs/final25.sh, the tridiagonal table from final30.sh, the other C2C lengths from final31.sh, the FFT tables from
-// final27.sh / final28.sh / final33.sh and shallow water from final16.sh (below).
+// sparse FFT from run final25, the tridiagonal table from final30, the other C2C lengths from final31, the FFT tables from
+// final44 and shallow water from final16 (below); the runs' scripts are in git history (bench/gpu-runs/).
 const run = 'bench/results/2026-11-22-h200-final25';
 const run30 = 'bench/results/2026-11-24-h200-final30';
 const tri = load(`${run30}/tri.jsonl`);
@@ -28,13 +28,13 @@ const cusparse = load(`${run30}/cusparse.jsonl`);
 const edm = load(`${run}/edm.jsonl`);
 const cupy = load(`${run}/cupy.jsonl`);
 const conv = load(`${run}/conv.jsonl`);
-// An older run still quoted: final28.sh (the R2C repeats of the section on
+// An older run still quoted: final28 (the R2C repeats of the section on
 // timing variance), each with cuFFT and, as "previous kernels", commit 1565ad7 measured in the same run.
 const run28 = 'bench/results/2026-11-22-h200-final28';
-// Every FFT table (C2C, R2C, DCT-II, DHT, 2-D, other lengths) from one run, final44.sh: ours, commit f5c2ea7
+// Every FFT table (C2C, R2C, DCT-II, DHT, 2-D, other lengths) from one run, final44: ours, commit f5c2ea7
 // as "previous kernels", and the anchors measured twice in that run, as before and warmed up for 300 ms like
 // ours; each case takes the faster of its two anchor readings (the anchors' own run-to-run spread). The
-// errors of sizes the tables' run does not check (N > 2^22) come from final32.sh and final35.sh, which checked
+// errors of sizes the tables' run does not check (N > 2^22) come from final32 and final35, which checked
 // them against the float64 CPU transforms.
 const run39 = 'bench/results/2026-11-24-h200-final44';
 const run32 = 'bench/results/2026-11-24-h200-final32';
@@ -185,10 +185,10 @@ All numbers come from the project's own bench scripts, run on the lent **${devic
 **2026-11-22**), with the anchors (cuFFT ${String(c2c26.anchors.find((r) => r.version)?.version ?? '')}, cuSPARSE, CuPy) measured **in the same run** on the same GPU. Data resident on the device, out of place, times are medians. The raw JSON lines are in
 \`bench/results/\`; this page is generated from them by \`npx tsx bench/report.ts > BENCHMARKS.md\`.
 
-Commands (on the GPU machine, after \`../shared/gpu-kit/prepare.sh\` and bundling the bench with esbuild;
-the runs are \`bench/gpu-runs/final44.sh\` (every FFT table: C2C, R2C, DCT-II, DHT, 2-D, other lengths),
-\`final25.sh\` (EDM, convolution, sparse FFT), \`final30.sh\` (tridiagonal) and \`final16.sh\` (shallow water);
-the sweeps behind the choices are the other scripts there):
+Commands (on the GPU machine, after \`../shared/gpu-kit/prepare.sh\`; \`bench/gpu/run.sh\` bundles the benches and runs
+every family with its anchors, see bench/gpu/README.md; the tables come from the runs final44 (every FFT table:
+C2C, R2C, DCT-II, DHT, 2-D, other lengths), final25 (EDM, convolution, sparse FFT), final30 (tridiagonal)
+and final16 (shallow water); the one-off scripts of those runs and of the sweeps behind the choices are in git history):
 
     node bench-fft.mjs --kind c2c --sizes 1-27            # and --kind r2c / dct2 / dht, --n 1000,…, --shape2d 1024x1024
     python3 anchor_cufft.py --kind c2c --total 27 --sizes 1-27   # and --kind r2c
@@ -210,7 +210,7 @@ write of the data. Device-copy bandwidth measured by our vec4 copy kernel in the
 
 ${fftTable('c2c', 'c2c', 'cuFFT', c2c26)}
 
-From \`bench/gpu-runs/final44.sh\` (bench/results/2026-11-24-h200-final44, 2026-11-24), with cuFFT and the
+From the final44 run (bench/results/2026-11-24-h200-final44, 2026-11-24), with cuFFT and the
 previous kernels (commit f5c2ea7) in the same run. cuFFT was timed twice in that run, as before and warmed up
 for 300 ms like ours, and each size takes the faster reading (in final39 the two differed by up to 27%, in
 either direction: the anchor's own run-to-run spread, not its warm-up). What changed:
@@ -368,13 +368,13 @@ ${(() => {
   }));
 })()}
 
-From \`bench/gpu-runs/final44.sh\` (bench/results/2026-11-24-h200-final44, 2026-11-24), with cuFFT (the faster of
+From the final44 run (bench/results/2026-11-24-h200-final44, 2026-11-24), with cuFFT (the faster of
 its two readings) and, as previous kernels, commit f5c2ea7. The short last pass of the C2C section applies to
 powers of two only; both columns agree within 1% (1000 within 5%, 0.70 against 0.73 ms, the run's spread).
 Earlier (final43, against commit c2e6f89), the swizzled and rotated rows of multi-pass kernels
 (C2C section) took 102400 = 320·320 (two passes of rows of 320 = 10·32 values) 1.59 → 1.44 ms (1.24× → 1.36×
 cuFFT); the other multi-pass lengths here have no pass that is a multiple of 32 values, or ran within 2%. The
-changes below were measured in \`final31.sh\` (bench/results/2026-11-24-h200-final31) against commit df5f793,
+changes below were measured in the final31 run (bench/results/2026-11-24-h200-final31) against commit df5f793,
 each in one run; final31's readings of the current kernels agree with this table within 4%.
 1009 and 4099 are primes: Bluestein with L = 2048 / 8748, chirps fused into the passes. What changed, each
 measured against the kernels before it in one run:
@@ -410,7 +410,7 @@ ${(() => {
   }));
 })()}
 
-From \`bench/gpu-runs/final44.sh\` (bench/results/2026-11-24-h200-final44, 2026-11-24), with cuFFT (the faster of
+From the final44 run (bench/results/2026-11-24-h200-final44, 2026-11-24), with cuFFT (the faster of
 its two readings) and the kernels of commit f5c2ea7 in the same run: no change since (both columns within 1.2%).
 Earlier (final43, against commit c2e6f89): the column passes' rows are
 swizzled and rotated a column (see C2C above; the bank-conflict model counts 4 and 3.5 wavefronts an access for
@@ -432,7 +432,7 @@ batch-fastest multi-pass. Earlier (…-sweep36): the column passes take 8 column
 
 ${fftTable('r2c', 'r2c', 'cuFFT', r2c26)}
 
-From \`bench/gpu-runs/final44.sh\` (bench/results/2026-11-24-h200-final44, 2026-11-24): cuFFT (the faster of its
+From the final44 run (bench/results/2026-11-24-h200-final44, 2026-11-24): cuFFT (the faster of its
 two readings) and the previous kernels (commit f5c2ea7) in the same run. What changed: **a short fused last
 pass** (the C2C section's \`shortLastPass\`, always on for the fused real transforms). The fused last pass
 costs more the longer it is (per-kernel times of R2C and DHT in …-sweep63: 0.36–0.38 ms for 64 points, 0.39–0.43 for
@@ -531,7 +531,7 @@ its creation can run up to 3× slower for about 100 ms, and timed again later it
 The anchor is the straightforward GPU pipeline: (DCT-II) a gather kernel for Makhoul's permutation, cuFFT
 R2C and a post-processing kernel; (DHT) cuFFT R2C and a post-processing kernel (CuPy RawKernels). Ours fuses
 the permutation and the post-processing into the FFT's own first and last passes; the paired last stage and
-the twiddle change above apply to both. Both tables are from \`bench/gpu-runs/final44.sh\`
+the twiddle change above apply to both. Both tables are from the final44 run
 (bench/results/2026-11-24-h200-final44, 2026-11-24): ours, the anchor (the faster of its two readings), and as
 "previous kernels" commit f5c2ea7, in one run. What changed: the short fused last pass of the R2C section
 (64 points, else 128). 2^15 … 2^18: DCT-II 0.723 / 0.748 / 0.793 / 0.819 → 0.692 / 0.694 / 0.710 / 0.777 ms
@@ -606,7 +606,7 @@ of the kernels before the split pass exchanges, R2C 0.821 against 0.795, C2C 163
 
 ${triTable()}
 
-Measured on 2026-11-24 with \`bench/gpu-runs/final30.sh\` (bench/results/2026-11-24-h200-final30); the
+Measured on 2026-11-24 with the final30 run (bench/results/2026-11-24-h200-final30); the
 "previous kernels" columns are the kernels of commit df5f793 in the same run, timed by the same bench script.
 A second pass of the defaults in that run (tri-repeat.jsonl) agrees within 1.5% everywhere. Each reading spans
 at least 5 ms of back-to-back solves (at most 400; the earlier runs used 20), so Dawn's ~65 µs timestamp
@@ -689,7 +689,7 @@ beyond, where cuSPARSE does not run at this total size, 38k–56k. At N = 4 both
 
 ${edmTable()}
 
-From \`bench/gpu-runs/final25.sh\` (bench/results/2026-11-22-h200-final25), with CuPy in the same run and the
+From the final25 run (bench/results/2026-11-22-h200-final25), with CuPy in the same run and the
 kernels of commit 6e26168 (split exchanges, before the first-pass, N-D column-pass and long-first-pass changes
 of the C2C section). The eager CuPy pipeline is dominated by launch overhead; the
 CUDA-graph replay of the same calls is the stronger anchor: cases 1–6 run 2.5–3.6× faster than it (2.2–3.0×
@@ -707,7 +707,7 @@ ${tableOf(['mode', 'ours complex64 ms', 'cupyx complex64 ms', 'cupyx float32 ms'
 
 ${sweTable()}
 
-From \`bench/gpu-runs/final16.sh\` (\`node bench-swe.mjs --sizes 1000,2000,4096 --steps 50 --breakdown\`); the
+From the final16 run (\`node bench-swe.mjs --sizes 1000,2000,4096 --steps 50 --breakdown\`); the
 previous kernels (commit edc4c56's codegen) in the same run. \`--breakdown\` times each kernel alone over the
 same steps. What changed (…-sweep-swe2 … -swe7), each against the kernels before it in one run:
 - **Loads first.** Each invocation issues all its cells' loads before any boundary logic (indices clamped
@@ -771,7 +771,7 @@ one decoding stage over all rounds, one peeling stage, subtraction, estimation);
 buffer clears before. Its GPU time hardly depends on n (0.062–0.086 ms for k = 1000), so it is faster than
 cuFFT's dense transform from **n = 2^22** (1.25×) up, 26.4× at 2^27. The robust path (noisy signals) is
 faster than cuFFT from 2^25 with noise, 2^26 on exactly sparse signals (at 2^27 its exact-signal case spends
-its time in the cutoff's histogram, 2.10 ms). From \`bench/gpu-runs/final25.sh\` (bench/results/
+its time in the cutoff's histogram, 2.10 ms). From the final25 run (bench/results/
 2026-11-22-h200-final25, kernels of commit 6e26168), with cuFFT in the same run. An earlier sweep of the same code measured the exact path at
 0.10–0.15 ms for 2^20–2^25 in one long process with many variants (bench/results/2026-11-22-h200-sweep-sfft),
 our dense FFT slowed alike; a short check run (bench/results/2026-11-22-h200-sfft-check: default and
