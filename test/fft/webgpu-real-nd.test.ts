@@ -36,9 +36,11 @@ test('rfft / irfft: even and odd lengths, batches, all norms, single-workgroup a
   for (const [i, n] of sizes.entries()) {
     const batch = n > 10000 ? 1 : 3;
     const norm = (['backward', 'ortho', 'forward'] as const)[i % 3];
-    await check('rfft', [batch, n], { norm }, false, n, n);
-    const m = Math.floor(n / 2) + 1;
-    if (n > 1) await check('irfft', [batch, m], { n, norm }, true, n + 1, n);
+    await t.test(`n=${n} batch=${batch} ${norm}`, async () => {
+      await check('rfft', [batch, n], { norm }, false, n, n);
+      const m = Math.floor(n / 2) + 1;
+      if (n > 1) await check('irfft', [batch, m], { n, norm }, true, n + 1, n);
+    });
   }
 });
 
@@ -155,7 +157,7 @@ test('multi-pass R2C: post-processing fused into the last pass (mirror column pa
     [1 << 21, 1, false],
   ];
   let vec2Rows = 0;
-  for (const [N, batch, offsets] of cases) {
+  for (const [N, batch, offsets] of cases) await t.test(`N=${N} batch=${batch}`, async () => {
     const M = N / 2;
     const input = offsets ? { offset: 2, stride: 1, dist: N + 4 } : { offset: 0, stride: 1, dist: N };
     const output = offsets ? { offset: 1, stride: 1, dist: M + 3 } : { offset: 0, stride: 1, dist: M + 1 };
@@ -181,7 +183,7 @@ test('multi-pass R2C: post-processing fused into the last pass (mirror column pa
       const err = relativeL2(await runR2c(plan, x, output, batch, M), ref);
       assert.ok(err <= bound(N), `N=${N} batch=${batch} postKernel=${r2cPostKernel}: ${err}`);
     }
-  }
+  });
   assert.ok(vec2Rows >= 2, `fused last pass with vec2 rows in ${vec2Rows} cases`);
 });
 
@@ -194,7 +196,7 @@ test('single-workgroup R2C: paired last stage (no post-processing exchange) and 
   const sizes = [6, 12, 24, 48, 64, 96, 128, 200, 256, 486, 512, 1000, 1024, 2048, 4096, 8192, 16384, 32768];
   const paired = [0, 0]; // default plans, plans with r2cPairAll
   const staged = [0, 0]; // staged outputs generated: paired form, exchange form
-  for (const [i, N] of sizes.entries()) {
+  for (const [i, N] of sizes.entries()) await t.test(`N=${N}`, async () => {
     const batch = 3;
     const M = N / 2;
     // Odd offsets and padded distances on the output side (the numpy layout's rows are M + 1 long).
@@ -235,7 +237,7 @@ test('single-workgroup R2C: paired last stage (no post-processing exchange) and 
       const err = relativeL2(await runR2c(plan, x, output, batch, M, variant.r2cStagedOut), ref);
       assert.ok(err <= bound(N), `N=${N} ${JSON.stringify(variant)}: ${err}`);
     }
-  }
+  });
   // The sizes whose last stage holds an even number of butterflies per invocation take the paired form;
   // r2cPairAll plans the others (powers of two) that way too.
   assert.ok(paired[0] >= 4, `paired last stage generated for ${paired[0]} sizes`);
