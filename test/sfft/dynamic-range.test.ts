@@ -69,6 +69,11 @@ test('10:1 magnitudes, 30 dB SNR, k = 200 (n = 2^16, 2^18, several seeds): all f
     // Nothing was left out: the largest residual bucket is noise (far below a 1e-4 component).
     assert.ok(r.diagnostics.largestResidual < 5e-5, `${what}: largest residual ${r.diagnostics.largestResidual}`);
   }
+  // Real input (100 tones in (0, n/2) and their mirror images).
+  const s = sparseSignal({ n: 2 ** 17, k: 100, seed: 2, snrDb: 30, magnitude: [0.1, 1], magnitudeScale: 'log', real: true });
+  const r = await sfft(s.x, 100, { backend: 'cpu', real: true, seed: 2 });
+  assert.equal(r.status, 'ok', r.message);
+  assert.equal(score(r, s).found, 100);
 });
 
 test('100:1 magnitudes, 30 dB SNR: every tone worth ≥ 1e-4 of the energy found, what is missed is below it, status ok', async () => {
