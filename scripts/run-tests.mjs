@@ -6,7 +6,8 @@
  * file made the others look silent; here every file's lines come through as they are written.
  *
  * Files start longest first (durations of the last run, kept in dist/.test-times.json; files not timed yet
- * go first), so the long ones do not end up alone at the tail. The exit status is 1 when any file failed.
+ * go first, GPU ones before the others), so the long ones do not end up alone at the tail. The exit status
+ * is 1 when any file failed.
  *
  *   node scripts/run-tests.mjs [folder or file ...]
  *   BUTTERFLY_TEST_JOBS=n   files at once (default: 2, or up to 4 on machines with more cores)
@@ -42,7 +43,14 @@ try {
   // First run: no durations yet.
 }
 const name = (f) => relative(ROOT, f);
-const order = [...files].sort((a, b) => (last[name(b)] ?? Infinity) - (last[name(a)] ?? Infinity) || (a < b ? -1 : 1));
+// Without timings (a fresh checkout), files that use the GPU go first, larger ones first: on the software
+// adapter their shader compiles dominate.
+const guess = (f) => {
+  const text = readFileSync(f, 'utf8');
+  return 1e9 * Number(/testGpu|acquireGpu|webgpu/i.test(text)) + text.length;
+};
+const weight = new Map(files.map((f) => [f, last[name(f)] ?? 1e12 + guess(f)]));
+const order = [...files].sort((a, b) => weight.get(b) - weight.get(a) || (a < b ? -1 : 1));
 
 // Dawn prints these on every device creation; they say nothing about the tests.
 const NOISE = [/^Warning: Couldn't load Vulkan/, /^\s+at operator\(\) \(.*BackendVk\.cpp/, /artificially reduced from \d+ to \d+/];
