@@ -47,10 +47,8 @@ export interface WorkgroupPlanOptions {
   padding?: boolean;
   /**
    * Single-workgroup transforms with an exchange: unpadded rows with XOR-swizzled indices (i ^ ((i >> 4) & 31))
-   * instead of padded ones, where rows are a multiple of 32 values. The same spread over the banks in
-   * 1/16 less workgroup memory, which matters because an SM keeps at most 48 KiB of workgroup memory
-   * resident on the NVIDIA driver (bench/occupancy-probe.ts): 4096 points' padded split rows (17412 B) leave
-   * 2 workgroups an SM, unpadded ones (16384 B) 3.
+   * instead of padded ones, where rows are a multiple of 32 values: the same spread over the banks in 1/16 less
+   * workgroup memory, so more workgroups stay resident (docs/DECISIONS.md: swizzle).
    */
   swizzle?: boolean;
   /**
@@ -255,30 +253,26 @@ export function planWorkgroupFft(
 ): WorkgroupFftRecipe {
   if (!Number.isSafeInteger(n) || n < 1) throw new ArgumentError('n', n, 'a positive integer');
   // Radix 32 for the largest single-workgroup lengths: 8192 in three stages of 256 invocations instead of
-  // four stages of 512 (H200: 0.96 → 0.85 ms for 2^27 elements, bench/results/2026-11-22-h200-sweep4).
+  // four stages of 512 (docs/DECISIONS.md: maxRadix).
   const maxRadix = options.maxRadix ?? (n >= 8192 && !options.pass ? 32 : 16);
   if (!isPowerOfTwo(maxRadix) || maxRadix < 2 || maxRadix > 64) throw new ArgumentError('maxRadix', maxRadix, 'a power of two in 2..64');
   const maxSingle = options.maxSingleInvocation ?? 16;
-  // Measured on an H200 (bench/results/2026-11-22-h200-sweep): small workgroups keep more of them resident
-  // per SM; only the tiniest transforms (a few bytes per invocation) want more invocations per workgroup.
+  // Small workgroups keep more of them resident per SM; only the tiniest transforms (a few bytes per
+  // invocation) want more invocations per workgroup (docs/DECISIONS.md: targetWorkgroupSize).
   const target = options.targetWorkgroupSize ?? (n <= 4 ? 128 : 32);
   const maxInv = Math.min(limits.maxComputeInvocationsPerWorkgroup, limits.maxComputeWorkgroupSizeX);
 
   // The default radix-32 lengths (powers of two) take as many 32-point stages as fit and the remainder last,
-  // not balanced stages: C2C 8192 = 32·32·8 0.84 → 0.81 ms on an H200 against 32·16·16
-  // (bench/results/2026-11-24-h200-final34, two rounds; 16·16·32, 16·16·16·2, 16·8·8·8 and 64·16·8 were
-  // slower still). pairedLastRadices gives that split wherever 32 does not divide evenly.
+  // not balanced stages (8192 = 32·32·8). pairedLastRadices gives that split wherever 32 does not divide evenly
+  // (docs/DECISIONS.md: pairedLastRadices).
   const fullFirst = options.maxRadix === undefined && maxRadix === 32 && isPowerOfTwo(n) && Math.log2(n) % 5 !== 0;
-  // Odd factors grouped into radices of up to 16 points: on an H200 3^7 1.24 → 0.71 ms, 3^8 (now one
-  // workgroup) 1.66 → 1.04, 3^10 2.18 → 1.58, Bluestein 4099 (L = 4·3^7) 6.98 → 5.72; up to 27 was slower
-  // than 16 everywhere but 5^7 (bench/results/2026-11-24-h200-sweep39).
+  // Odd factors grouped into radices of up to 16 points: fewer stages, faster than 27 nearly everywhere
+  // (docs/DECISIONS.md: maxOddRadix).
   const balanced = n <= maxSingle && isPowerOfTwo(n) ? [n] : fullFirst ? pairedLastRadices(n, 32) : factorRadices(n, maxRadix, options.maxOddRadix ?? 16);
   // Single-workgroup lengths with both twos and odd factors: twos and odd factors packed together where
   // that saves a stage (100 = 10·10 instead of 4·5·5), unless the workgroup then fills less of its warps.
-  // On an H200 (bench/results/2026-11-24-h200-sweep43) C2C 12 0.85 → 0.55 ms, 100 0.82 → 0.58, 160 0.70 →
-  // 0.58, 500 0.79 → 0.71, 1500 0.95 → 0.75, R2C 100 0.53 → 0.32, 1000 0.46 → 0.38; the one loss, C2C
-  // 1000 = 10·10·10 (0.68 → 0.73), is the one case whose workgroup fills less of its warps (100 of 128
-  // lanes against 125), which the rule keeps out.
+  // The rule keeps out cases whose workgroup would fill less of its warps, like 1000 = 10·10·10
+  // (docs/DECISIONS.md: packFactors).
   if (!options.radices && !options.pass && !isPowerOfTwo(n) && n % 2 === 0 && n <= (options.mergedRadixUpTo ?? Infinity)) {
     const merged = mergedRadices(n, 16);
     if (merged && merged.length < balanced.length) {
@@ -335,12 +329,9 @@ export function planWorkgroupFft(
   const split4Ok = isPowerOfTwo(n) && stages.length >= 3 && l % 2 === 0 && radices[0] < l && radices[0] <= 16;
   if (stages.length > 1) {
     const candidates: [('complex' | 'split' | 'split4'), boolean][] = [];
-    // From n = 128 the split exchange (half the workgroup memory, so more workgroups stay resident) beat
-    // one round of vec2 exchanges on an H200: C2C 128 … 512 0.55 → 0.51–0.52 ms, C2R 256 … 512 0.29 →
-    // 0.27 (C2R 1024 lost 3%; bench/results/2026-11-22-h200-final20, side sweep). 'split4' only when
-    // asked for: it fits 16384 points in one workgroup, but their 128 KiB of registers leave one workgroup
-    // an SM, and on an H200 that single pass lost to two (C2C 16384: 1.44 against 1.25 ms; R2C 2^15: 0.821
-    // against 0.795; DHT 2^15 0.850 against 0.867; bench/results/2026-11-22-h200-sweep27).
+    // From n = 128 the split exchange (half the workgroup memory, so more workgroups stay resident) beats one
+    // round of vec2 exchanges. 'split4' only when asked for: 16384 points in one workgroup leave one workgroup
+    // an SM and lost to two passes (docs/DECISIONS.md: exchange).
     const order = n >= (options.splitExchangeFrom ?? 128) ? (['split', 'complex'] as const) : (['complex', 'split'] as const);
     if (options.exchange === 'split4' && !split4Ok) {
       // Radix-32 first stages (the default from n = 8192): plan with radix ≤ 16 instead.
@@ -365,10 +356,8 @@ export function planWorkgroupFft(
     // Rows padded to an odd length so that a warp's neighbouring columns fall in different banks. Column
     // staging ('staged' loads) and single-stage passes keep whole vec2 rows; direct-load kernels touch
     // workgroup memory only in the exchanges between stages, and by default exchange real and imaginary
-    // parts in two rounds (seed 004's trick): half the workgroup memory, so more workgroups stay resident
-    // (H200, 2^27 elements: a 256-point pass 0.81 → 0.64 ms, a 128-point one 0.66 → 0.56–0.61; C2C 2^16
-    // 1.47 → 1.22 ms, 2^24 2.45 → 2.15; bench/results/2026-11-22-h200-sweep32), and a 1024-point pass keeps
-    // 8 neighbouring columns (64-byte runs) in 48 KiB.
+    // parts in two rounds: half the workgroup memory, so more workgroups stay resident, and a 1024-point
+    // pass keeps 8 neighbouring columns (64-byte runs) in 48 KiB (docs/DECISIONS.md: passExchange).
     const direct = (options.passLoads ?? 'direct') === 'direct';
     const cols = options.minColumns ?? 4;
     const complexFits = cols * passRowStride(n) * 8 <= storage;
@@ -386,9 +375,8 @@ export function planWorkgroupFft(
     elemBytes = 8;
   }
   const rowN = exchange === 'split4' ? n / 2 : n;
-  // Swizzled rows by default from 4096 values a row: on an H200 C2C 4096 0.634 → 0.554 ms (3 workgroups an SM
-  // instead of 2), 8192 0.818 → 0.776, R2C / DCT-II / DHT 8192 and 16384 (half-lengths 4096 and 8192) 4–13%
-  // faster; from 64 to 2048 values no better (±3%) and 32 slower (bench/results/2026-11-24-h200-sweep55).
+  // Swizzled rows by default from 4096 values a row, where they measured faster; from 64 to 2048 values no
+  // better and at 32 slower (docs/DECISIONS.md: swizzle).
   const swizzle = (options.swizzle ?? (options.padding === undefined && rowN >= 4096)) && !pass && !staging && exchange !== 'none' && rowN % 32 === 0;
   // Pass kernels: swizzled rows rotated a column (see row-layout.ts) where rows are a multiple of 32 values;
   // the model put the padded rows' exchanges at 2–3.5 wavefronts an access, these at 1–1.5.
@@ -420,8 +408,8 @@ export function planWorkgroupFft(
     padShift: pad ? padShift : 0,
     ...(swizzle ? { swizzle: true } : {}),
     workgroupBytes: staging ? 8 * b * (n + 1) : elemBytes * b * rowStride,
-    // One table read per butterfly and powers by multiplication: table reads were the bottleneck of
-    // large n (4096: 0.41 → 0.63 of copy bandwidth on an H200), at ~2× the (still tiny) rounding error.
+    // One table read per butterfly and powers by multiplication: table reads were the bottleneck of large n,
+    // at ~2× the (still tiny) rounding error (docs/DECISIONS.md: twiddles = 'recurrence').
     twiddles: options.twiddles ?? 'recurrence',
     staging,
     ...(pass
