@@ -37,6 +37,8 @@ export type CpuEngineFftRecipe =
       /** Length of the transform done inside the lanes: n / lanes (lane-split) or n (lane-batch). */
       laneLength: number;
       passes: CpuFftPass[];
+      /** Real forward transform of length 2n fused after this one (src/codegen/wasm/rfft-post.ts). */
+      realPost?: boolean;
     }
   | { kind: 'bluestein'; n: number; precision: CpuPrecision; lanes: number; inner: CpuEngineFftRecipe }
   | { kind: 'trivial'; n: 1; precision: CpuPrecision; lanes: number };
@@ -110,4 +112,15 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
     return { kind: 'bluestein', n, precision, lanes, inner: planCpuEngineFft(nextPowerOfTwo(2 * n - 1), precision) };
   }
   return { kind: split ? 'lane-split' : 'lane-batch', n, precision, lanes, laneLength, passes: passesFor(chooseCpuRadices(laneLength), laneLength) };
+}
+
+/**
+ * Real FFT of even length n: the complex FFT of h = n/2 (the real input read as interleaved complex)
+ * with the post-processing fused into the same module, where h splits across the lanes; otherwise
+ * null, and the caller post-processes a plain complex plan.
+ */
+export function planCpuEngineRfft(n: number, precision: CpuPrecision): CpuEngineFftRecipe | null {
+  if (!Number.isSafeInteger(n) || n < 2 || n % 2 !== 0) return null;
+  const inner = planCpuEngineFft(n / 2, precision);
+  return inner.kind === 'lane-split' ? { ...inner, realPost: true } : null;
 }

@@ -16,7 +16,8 @@ import { ArgumentError } from '../../errors.js';
 import { unitRoot } from './dft-naive.js';
 import { checkFits, checkLength, normScale, type CpuFftRecipe, type CpuFftPlan, type Norm, type StridedLayout } from './fft-mixed-radix.js';
 import { planCpuFft } from './fft-plan.js';
-import { cpuFftScopeKey } from './engine-scope.js';
+import { cpuEnginePrecision, cpuFftScopeKey } from './engine-scope.js';
+import { EngineRealFft } from './wasm-rfft.js';
 import type { CpuEngineFftRecipe } from '../../planner/cpu-fft.js';
 
 export interface CpuRealExecOptions {
@@ -32,7 +33,18 @@ export type CpuRealFftRecipe =
   | { kind: 'real-even-via-half-complex'; n: number; inner: CpuFftRecipe | CpuEngineFftRecipe }
   | { kind: 'real-via-full-complex'; n: number; inner: CpuFftRecipe | CpuEngineFftRecipe };
 
-export class CpuRealFft {
+/** What the N-D driver and the r2r adapters use of a real FFT (the reference's or the engine's). */
+export interface RealFftPlan {
+  readonly n: number;
+  readonly nComplex: number;
+  readonly recipe: unknown;
+  forward1(x: ArrayLike<number>, xo: number, y: Float64Array | Float32Array, yo: number, scale?: number): void;
+  inverse1(y: ArrayLike<number>, yo: number, x: Float64Array | Float32Array, xo: number, scale?: number): void;
+  forward(input: ArrayLike<number> & { length: number }, output: Float64Array | Float32Array, options?: CpuRealExecOptions): void;
+  inverse(input: ArrayLike<number> & { length: number }, output: Float64Array | Float32Array, options?: CpuRealExecOptions): void;
+}
+
+export class CpuRealFft implements RealFftPlan {
   /** Number of complex outputs of rfft = floor(n/2) + 1. */
   readonly nComplex: number;
   readonly recipe: CpuRealFftRecipe;
@@ -201,15 +213,16 @@ function layout(l: StridedLayout | undefined, n: number, name: string): { offset
   return { offset, stride, dist };
 }
 
-const cache = new Map<string, CpuRealFft>();
+const cache = new Map<string, RealFftPlan>();
 
 /** Cached real-FFT plan for real length n ≥ 1. */
-export function planCpuRfft(n: number): CpuRealFft {
+export function planCpuRfft(n: number): RealFftPlan {
   checkLength(n);
   const key = `${cpuFftScopeKey()}/${n}`;
   let p = cache.get(key);
   if (!p) {
-    p = new CpuRealFft(n);
+    const engine = cpuEnginePrecision();
+    p = engine ? new EngineRealFft(n, engine) : new CpuRealFft(n);
     cache.set(key, p);
   }
   return p;

@@ -87,7 +87,7 @@ function inPlace(plan: EngineFft, data: AnyArray, offset: number, inverse: boole
   plan.execute(data, data, { inverse, norm: inverse ? 'forward' : 'backward', input: l, output: l, scaleBy: scale });
 }
 
-class LaneFft implements EngineFft {
+class LaneFft implements EngineFft, FusedRealFft {
   transformInPlace(data: AnyArray, offset: number, inverse: boolean, scale = 1): void {
     inPlace(this, data, offset, inverse, scale);
   }
@@ -100,6 +100,8 @@ class LaneFft implements EngineFft {
   private readonly inP: number;
   private readonly outP: number;
   private readonly chunkSlots: number;
+  private readonly yP: number;
+  private readonly r2c?: (z: number, y: number, tw: number, count: number, scale: number) => void;
   private heap!: AnyArray;
   constructor(readonly recipe: Extract<CpuEngineFftRecipe, { kind: 'lane-split' | 'lane-batch' }>) {
     const { mod, info } = compiled(recipe);
@@ -113,11 +115,14 @@ class LaneFft implements EngineFft {
     this.workP = align(info.twiddles.length * e);
     this.inP = align(this.workP + info.workBytes);
     this.outP = align(this.inP + this.chunkSlots * info.slotBytes);
-    const total = this.outP + this.chunkSlots * info.slotBytes;
+    this.yP = align(this.outP + this.chunkSlots * info.slotBytes);
+    const realBytes = info.r2cTwiddleOffset === undefined ? 0 : this.chunkSlots * (info.slotBytes + 16 * e);
+    const total = this.yP + realBytes;
     this.memory = new WebAssembly.Memory({ initial: Math.ceil(total / 65536) });
     const inst = new WebAssembly.Instance(mod, { env: { memory: this.memory } });
     this.fwd = inst.exports['fwd'] as Kernel;
     this.inv = inst.exports['inv'] as Kernel;
+    this.r2c = inst.exports['r2c'] as typeof this.r2c;
     this.heap = e === 4 ? new Float32Array(this.memory.buffer) : new Float64Array(this.memory.buffer);
     this.heap.set(info.twiddles, this.twP / e);
   }
@@ -126,6 +131,44 @@ class LaneFft implements EngineFft {
   }
   get precision(): CpuPrecision {
     return this.recipe.precision;
+  }
+
+  forwardReal(input: AnyArray, li: RealLayout, output: AnyArray, lo: RealLayout, batch: number, scale: number): void {
+    const h = this.n;
+    const heap = this.heap;
+    const e = heap.BYTES_PER_ELEMENT;
+    const inBase = this.inP / e;
+    const yBase = this.yP / e;
+    const chunk = this.chunkSlots;
+    for (let b0 = 0; b0 < batch; b0 += chunk) {
+      const count = Math.min(chunk, batch - b0);
+      for (let q = 0; q < count; q++) {
+        const s = li.offset + (b0 + q) * li.dist;
+        const at = inBase + 2 * h * q;
+        if (li.stride === 1) heap.set(input.subarray(s, s + 2 * h), at);
+        else for (let i = 0, p = s; i < 2 * h; i++, p += li.stride) heap[at + i] = input[p]!;
+      }
+      this.fwd(this.inP, this.outP, this.workP, this.twP, count, 1);
+      this.r2c!(this.outP, this.yP, this.twP + this.info.r2cTwiddleOffset!, count, scale);
+      const outBase = this.outP / e;
+      for (let q = 0; q < count; q++) {
+        // y_0 and y_h are real: Re Z_0 ± Im Z_0.
+        const z0 = outBase + 2 * h * q;
+        const y = yBase + 2 * (h + 1) * q;
+        heap[y] = scale * (heap[z0]! + heap[z0 + 1]!);
+        heap[y + 1] = 0;
+        heap[y + 2 * h] = scale * (heap[z0]! - heap[z0 + 1]!);
+        heap[y + 2 * h + 1] = 0;
+        const s = lo.offset + (b0 + q) * lo.dist;
+        if (lo.stride === 1) output.set(heap.subarray(y, y + 2 * (h + 1)), 2 * s);
+        else {
+          for (let i = 0, p = 2 * s; i <= h; i++, p += 2 * lo.stride) {
+            output[p] = heap[y + 2 * i]!;
+            output[p + 1] = heap[y + 2 * i + 1]!;
+          }
+        }
+      }
+    }
   }
 
   execute(input: AnyArray, output: AnyArray, options: EngineExecOptions = {}): void {
@@ -156,6 +199,31 @@ class LaneFft implements EngineFft {
     }
   }
 }
+
+export interface RealLayout {
+  offset: number;
+  stride: number;
+  dist: number;
+}
+
+/** Lane-split plans built with `realPost`: rfft of length 2n, n/2+… outputs (see planCpuEngineRfft). */
+export interface FusedRealFft {
+  /** rfft of `batch` real problems of length 2·n (input in reals, output in complex elements), times `scale`. */
+  forwardReal(input: AnyArray, li: RealLayout, output: AnyArray, lo: RealLayout, batch: number, scale: number): void;
+}
+
+export function fusedRealFft(recipe: CpuEngineFftRecipe): FusedRealFft {
+  if (recipe.kind !== 'lane-split' || !recipe.realPost) throw new Error('not a fused real recipe');
+  const key = `real/${recipe.n}/${recipe.precision}`;
+  let p = lruGet(realPlans, key);
+  if (!p) {
+    p = new LaneFft(recipe);
+    lruSet(realPlans, key, p, MAX_PLANS);
+  }
+  return p;
+}
+
+const realPlans = new Map<string, LaneFft>();
 
 function extraScale(options: EngineExecOptions): number {
   return options.scaleBy ?? 1;

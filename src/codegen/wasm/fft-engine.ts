@@ -15,6 +15,7 @@
  */
 import { assembleModule, Body, type ValType, type WasmFunction } from './assembler.js';
 import { butterfly } from './fft-codelets.js';
+import { r2cPostFunction, r2cTwiddles } from './rfft-post.js';
 import { VecEmitter, neg, type Cx, type Term } from './vector-complex.js';
 import { unitRoot } from '../../core/unit-root.js';
 import type { CpuEngineFftRecipe, CpuFftPass } from '../../planner/cpu-fft.js';
@@ -31,6 +32,8 @@ export interface EngineModule {
   problemsPerSlot: number;
   /** Bytes the `work` buffer needs. */
   workBytes: number;
+  /** Byte offset (from `tw`) of the real post-processing's table, when the recipe has `realPost`. */
+  r2cTwiddleOffset?: number;
 }
 
 /** How a pass reads its input or writes its output. */
@@ -385,6 +388,13 @@ export function generateEngineFft(recipe: LaneRecipe): EngineModule {
     b.end();
     drivers.push({ params, body: b, export: conj ? 'inv' : 'fwd' });
   }
+  let r2cTwiddleOffset: number | undefined;
+  if (recipe.realPost) {
+    padTo(tw, e);
+    r2cTwiddleOffset = tw.length * e;
+    for (const t of r2cTwiddles(2 * n)) tw.push(t);
+    drivers.push(r2cPostFunction(2 * n, e));
+  }
   const all = funcs.concat(drivers);
   const bytes = assembleModule(all, { initialPages: 1, maxPages: 65536, shared: false });
   return {
@@ -393,5 +403,6 @@ export function generateEngineFft(recipe: LaneRecipe): EngineModule {
     slotBytes,
     problemsPerSlot: split ? 1 : W,
     workBytes: 32 * L,
+    r2cTwiddleOffset,
   };
 }

@@ -1,0 +1,119 @@
+/**
+ * Real-FFT post-processing on the CPU engine: from Z = FFT_h(z), z_k = x_{2k} + i·x_{2k+1} (h = n/2),
+ *   y_k = ½·(Z_k + conj Z_{h−k}) − (i/2)·w^k·(Z_k − conj Z_{h−k}),  w = e^{−2πi/n},
+ * for k = 1 … h−1, W outputs a step: Z_k … Z_{k+W−1} are read forwards and Z_{h−k−W+1} … Z_{h−k}
+ * backwards (one lane-reversing shuffle). y_0 and y_h (purely real) are left to the caller.
+ * The last group overlaps the one before when W ∤ h − 1 (it rewrites equal values).
+ *
+ *   r2c(z, y, tw, count, scale): `count` problems, Z packed h apart, y packed h + 1 apart (interleaved
+ *   complex), tw = [Re w^0 … Re w^h, Im w^0 … Im w^h]; the result is multiplied by `scale`.
+ */
+import { Body, type ValType, type WasmFunction } from './assembler.js';
+import { VecEmitter, neg, type Term } from './vector-complex.js';
+import { unitRoot } from '../../core/unit-root.js';
+
+const EVEN_F32 = [0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27];
+const ODD_F32 = [4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31];
+const LO_F32 = [0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23];
+const HI_F32 = [8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31];
+const LO_64 = [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23];
+const HI_64 = [8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31];
+const REV_F32 = [12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3];
+const REV_64 = [8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7];
+
+/** Split table of w^k = e^{−2πik/n}, k = 0 … h. */
+export function r2cTwiddles(n: number): number[] {
+  const h = n / 2;
+  const re: number[] = [];
+  const im: number[] = [];
+  for (let k = 0; k <= h; k++) {
+    const [c, s] = unitRoot(k, n);
+    re.push(c);
+    im.push(-s);
+  }
+  return re.concat(im);
+}
+
+export function r2cPostFunction(n: number, e: 4 | 8): WasmFunction {
+  const h = n / 2;
+  const W = 16 / e;
+  const cb = 2 * e;
+  const params: ValType[] = ['i32', 'i32', 'i32', 'i32', e === 4 ? 'f32' : 'f64'];
+  const b = new Body(params);
+  const v = new VecEmitter(b, e);
+  const [z, y, tw, count, scale] = [0, 1, 2, 3, 4];
+  const half = v.fresh();
+  b.inPrologue(() => {
+    b.get(scale).splat(e).vconst(e, new Array(W).fill(0.5)).fmul(e).set(half);
+  });
+  const shuffle = (x: number, c: number, bytes: readonly number[]): number => {
+    const t = v.fresh();
+    b.get(x).get(c).shuffle(bytes).set(t);
+    return t;
+  };
+  const loadPair = (addr: number, off: number): [number, number] => {
+    const a = v.fresh();
+    const c = v.fresh();
+    b.get(addr).v128Load(off).set(a);
+    b.get(addr).v128Load(off + 16).set(c);
+    return e === 4 ? [shuffle(a, c, EVEN_F32), shuffle(a, c, ODD_F32)] : [shuffle(a, c, LO_64), shuffle(a, c, HI_64)];
+  };
+  const T = (l: number): Term => ({ l, neg: false });
+  /** One group: outputs k … k+W−1 with Z_k at zk+offK, the mirrored block at zr+offR. */
+  const group = (zk: number, offK: number, zr: number, offR: number, tp: number, offT: number, yp: number, offY: number): void => {
+    const [zre, zim] = loadPair(zk, offK);
+    const [mre, mim] = loadPair(zr, offR);
+    const rev = e === 4 ? REV_F32 : REV_64;
+    const cr = T(shuffle(mre, mre, rev));
+    const ci = neg(T(shuffle(mim, mim, rev)));
+    const er = v.add(T(zre), cr);
+    const ei = v.add(T(zim), ci);
+    const dr = v.sub(T(zre), cr);
+    const di = v.sub(T(zim), ci);
+    const wr = v.fresh();
+    const wi = v.fresh();
+    b.get(tp).v128Load(offT).set(wr);
+    b.get(tp).v128Load(offT + e * (h + 1)).set(wi);
+    const pr = v.sub(v.mul(T(wr), dr), v.mul(T(wi), di));
+    const pi = v.add(v.mul(T(wr), di), v.mul(T(wi), dr));
+    const yr = v.mul(v.add(er, pi), T(half));
+    const yi = v.mul(v.sub(ei, pr), T(half));
+    const ro = v.fresh();
+    const io = v.fresh();
+    v.push(yr);
+    b.set(ro);
+    v.push(yi);
+    b.set(io);
+    const lo = shuffle(ro, io, e === 4 ? LO_F32 : LO_64);
+    const hi = shuffle(ro, io, e === 4 ? HI_F32 : HI_64);
+    b.get(yp).get(lo).v128Store(offY);
+    b.get(yp).get(hi).v128Store(offY + 16);
+  };
+  const groups = Math.floor((h - 1) / W);
+  const zk = b.local('i32');
+  const zr = b.local('i32');
+  const tp = b.local('i32');
+  const yp = b.local('i32');
+  const g = b.local('i32');
+  b.loop();
+  b.get(z).i32(cb).add().set(zk);
+  b.get(z).i32(cb * (h - W)).add().set(zr);
+  b.get(tw).i32(e).add().set(tp);
+  b.get(y).i32(cb).add().set(yp);
+  b.i32(groups).set(g);
+  b.loop();
+  group(zk, 0, zr, 0, tp, 0, yp, 0);
+  b.get(zk).i32(cb * W).add().set(zk);
+  b.get(zr).i32(cb * W).sub().set(zr);
+  b.get(tp).i32(e * W).add().set(tp);
+  b.get(yp).i32(cb * W).add().set(yp);
+  b.get(g).i32(1).sub().tee(g).brIf(0);
+  b.end();
+  // Tail: k = h − W … h − 1, mirrored block starts at 1.
+  if ((h - 1) % W !== 0) group(z, cb * (h - W), z, cb, tw, e * (h - W), y, cb * (h - W));
+  b.get(z).i32(cb * h).add().set(z);
+  b.get(y).i32(cb * (h + 1)).add().set(y);
+  b.get(count).i32(1).sub().tee(count).brIf(0);
+  b.end();
+  return { params, body: b, export: 'r2c' };
+}
