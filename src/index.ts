@@ -15,6 +15,7 @@ export { generateWorkgroupFft } from './codegen/fft-stockham-workgroup.js';
 export { WebGpuFft } from './backends/webgpu/fft.js';
 export { executeFftRecipe } from './backends/cpu/fft-stockham.js';
 export { planCpuFft } from './backends/cpu/fft-plan.js';
+export { disposeCpuWorkers } from './backends/cpu/worker-pool.js';
 export * as core from './core/index.js';
 export { fftfreq, rfftfreq, fftshift, ifftshift } from './util/freq.js';
 export { solveTridiagonal, createTridiagonalPlan, TridiagonalPlan, TridiagonalBreakdownError, TRIDIAGONAL_STATUS, type TridiagonalSplitLimits } from './api/tridiagonal.js';

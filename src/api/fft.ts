@@ -11,6 +11,7 @@ import type { GpuContext } from '../backends/webgpu/device.js';
 import { checkBackend, fallsBack, gpuFor, type BackendChoice } from './backend.js';
 import { WebGpuFft } from '../backends/webgpu/fft.js';
 import { engineFft } from '../backends/cpu/wasm-fft.js';
+import { checkThreads, executeEngineFft } from '../backends/cpu/worker-pool.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
 import type { CpuEngineFftRecipe, CpuPrecision } from '../planner/cpu-fft.js';
 import { fftProblem, layoutSpan, type FftNorm, type FftProblem, type FftProblemInit } from '../planner/fft-problem.js';
@@ -37,6 +38,14 @@ export interface FftPlanOptions extends FftProblemInit {
   inPlace?: boolean;
   /** Planner overrides (WebGPU), e.g. { maxRadix: 8 }. */
   planner?: WorkgroupPlanOptions;
+  /**
+   * CPU backend: threads a call may use, the calling thread included (default: the available cores,
+   * os.availableParallelism() in Node, navigator.hardwareConcurrency in browsers; 1 = no worker threads).
+   * Batches are split only when every share has at least 64K complex elements; single transforms (batch 1)
+   * run on the calling thread. Workers start on the first threaded call and are reused; they never keep
+   * a Node process alive, and disposeCpuWorkers() ends them.
+   */
+  threads?: number;
 }
 
 export interface FftPlan {
@@ -62,6 +71,7 @@ class CpuPlan implements FftPlan {
   constructor(
     readonly problem: FftProblem,
     private readonly precision?: CpuPrecision,
+    private readonly threads?: number,
   ) {
     // Plan (generate and compile) up front, so execute() costs only the transform.
     engineFft(problem.n, precision ?? 'f64');
@@ -79,14 +89,14 @@ class CpuPlan implements FftPlan {
     const p = this.problem;
     checkInput(input, p);
     const out = new (input instanceof Float32Array ? Float32Array : Float64Array)(2 * layoutSpan(p.output, p.n, p.batch));
-    const impl = engineFft(p.n, this.precision ?? (input instanceof Float32Array ? 'f32' : 'f64'));
-    impl.execute(input, out, {
+    const precision = this.precision ?? (input instanceof Float32Array ? 'f32' : 'f64');
+    await executeEngineFft(p.n, precision, input, out, {
       inverse: p.direction === 'inverse',
       norm: p.norm,
       batch: p.batch,
       input: p.input,
       output: p.output,
-    });
+    }, this.threads);
     return out;
   }
   executeGpu(): Promise<void> {
@@ -149,11 +159,12 @@ export async function createFftPlan(options: FftPlanOptions): Promise<FftPlan> {
   const backend = checkBackend(options.backend ?? 'auto');
   const ctx = await gpuFor(backend, options.gpu);
   const precision = checkPrecision(options.precision);
-  if (!ctx) return new CpuPlan(problem, precision);
+  const threads = checkThreads(options.threads);
+  if (!ctx) return new CpuPlan(problem, precision, threads);
   try {
     return new GpuPlan(await WebGpuFft.create(ctx, problem, { ...options.planner, inPlace: options.inPlace }));
   } catch (e) {
-    if (fallsBack(e, backend)) return new CpuPlan(problem, precision);
+    if (fallsBack(e, backend)) return new CpuPlan(problem, precision, threads);
     throw e;
   }
 }
@@ -168,6 +179,8 @@ export interface FftCallOptions {
   norm?: FftNorm;
   backend?: BackendChoice;
   gpu?: GpuContext;
+  /** Validated (a positive integer), not used yet: these functions run on the calling thread (CPU plans use threads). */
+  threads?: number;
 }
 
 export interface FftNdCallOptions {
@@ -180,6 +193,8 @@ export interface FftNdCallOptions {
   norm?: FftNorm;
   backend?: BackendChoice;
   gpu?: GpuContext;
+  /** Validated (a positive integer), not used yet: these functions run on the calling thread (CPU plans use threads). */
+  threads?: number;
 }
 
 type Kind = 'c2c' | 'r2c' | 'c2r';
@@ -269,7 +284,8 @@ function oneD(o: FftCallOptions, x?: ComplexArray, per = 2): FftNdCallOptions {
     throw new ArgumentError('axis', o.axis, `an axis index in [${-ndim}, ${ndim}) for a ${ndim}-D array`);
   }
   void per;
-  return { shape: o.shape, axes: [o.axis ?? -1], s: o.n === undefined ? undefined : [o.n], norm: o.norm, backend: o.backend, gpu: o.gpu };
+  const s = o.n === undefined ? undefined : [o.n];
+  return { shape: o.shape, axes: [o.axis ?? -1], s, norm: o.norm, backend: o.backend, gpu: o.gpu, threads: o.threads };
 }
 
 function last2(o: FftNdCallOptions): FftNdCallOptions {
@@ -301,6 +317,7 @@ async function nd(x: ComplexArray, o: FftNdCallOptions, kind: Kind, direction: '
     throw new ArgumentError('x', x, `${per * count} values for shape [${shape.join(', ')}] (${per === 2 ? 'complex, interleaved' : 'real'})`);
   }
   const norm = o.norm ?? 'backward';
+  checkThreads(o.threads);
   if (!['backward', 'ortho', 'forward'].includes(norm)) throw new ArgumentError('norm', norm, "'backward', 'ortho' or 'forward'");
   const { s, axes } = resolveAxes(shape, o, kind === 'c2r' ? (m) => 2 * (m - 1) : undefined);
   const requested = checkBackend(o.backend ?? 'auto');

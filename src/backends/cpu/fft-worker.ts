@@ -1,0 +1,75 @@
+/**
+ * Worker entry of the CPU engine's thread pool (worker_threads in Node, a module Web Worker in browsers):
+ * runs one share of a batched FFT with the same engine plan the calling thread uses, so results are
+ * bit-identical to a single-threaded call. Arrays arrive either as views of SharedArrayBuffers (read and
+ * written in place) or as transferred copies, which are sent back transferred.
+ */
+import { engineFft } from './wasm-fft.js';
+import type { FftJob, FftReply } from './worker-pool.js';
+
+type AnyArray = Float32Array | Float64Array;
+
+interface Port {
+  post(reply: FftReply, transfer: ArrayBuffer[]): void;
+}
+
+function run(job: FftJob): { reply: FftReply; transfer: ArrayBuffer[] } {
+  // Fault injection for the pool's failure tests: an exception here, an exit, or an uncaught error.
+  if (job.fault === 'throw') throw new Error('injected fault');
+  if (job.fault === 'exit') exitNow();
+  if (job.fault === 'uncaught') {
+    setTimeout(() => {
+      throw new Error('injected uncaught fault');
+    });
+    return { reply: { id: job.id }, transfer: [] };
+  }
+  engineFft(job.n, job.precision).execute(job.input, job.output, {
+    batch: job.batch,
+    inverse: job.inverse,
+    norm: job.norm,
+    scaleBy: job.scaleBy,
+    input: job.inLayout,
+    output: job.outLayout,
+  });
+  const transfer: ArrayBuffer[] = [];
+  for (const a of [job.input, job.output] as AnyArray[]) {
+    if (a.buffer instanceof ArrayBuffer && !transfer.includes(a.buffer)) transfer.push(a.buffer);
+  }
+  return { reply: { id: job.id, input: job.input, output: job.output }, transfer };
+}
+
+function handle(port: Port, job: FftJob): void {
+  let out: { reply: FftReply; transfer: ArrayBuffer[] };
+  try {
+    out = run(job);
+  } catch (e) {
+    const err = e instanceof Error ? { name: e.name, message: e.message } : { name: 'Error', message: String(e) };
+    out = { reply: { id: job.id, error: err }, transfer: [] };
+  }
+  port.post(out.reply, out.transfer);
+}
+
+function exitNow(): void {
+  if (isNode) process.exit(3);
+  else (globalThis as unknown as { close(): void }).close();
+}
+
+// A module Web Worker under a Node-like runtime still posts through the Web Worker scope.
+const inWebWorker = typeof (globalThis as Record<string, unknown>)['WorkerGlobalScope'] !== 'undefined';
+const isNode = typeof process !== 'undefined' && !!process.versions?.node && !inWebWorker;
+
+if (isNode) {
+  // Computed specifier: bundlers for the browser must not try to resolve a Node built-in.
+  const specifier = 'node:worker_threads';
+  const { parentPort } = (await import(/* @vite-ignore */ specifier)) as typeof import('node:worker_threads');
+  if (!parentPort) throw new Error('fft-worker must run as a worker thread');
+  const port: Port = { post: (r, t) => parentPort.postMessage(r, t) };
+  parentPort.on('message', (job: FftJob) => handle(port, job));
+} else {
+  const scope = globalThis as unknown as {
+    postMessage(m: unknown, t: Transferable[]): void;
+    addEventListener(type: 'message', fn: (e: MessageEvent<FftJob>) => void): void;
+  };
+  const port: Port = { post: (r, t) => scope.postMessage(r, t) };
+  scope.addEventListener('message', (e) => handle(port, e.data));
+}
