@@ -13,6 +13,7 @@ import { WebGpuFft } from '../backends/webgpu/fft.js';
 import { engineFft } from '../backends/cpu/wasm-fft.js';
 import { checkThreads, executeEngineFft } from '../backends/cpu/worker-pool.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
+import { planCpuRfft } from '../backends/cpu/fft-real.js';
 import type { CpuEngineFftRecipe, CpuPrecision } from '../planner/cpu-fft.js';
 import { fftProblem, layoutSpan, type FftNorm, type FftProblem, type FftProblemInit } from '../planner/fft-problem.js';
 import type { FftRecipe } from '../planner/fft-recipe.js';
@@ -324,6 +325,8 @@ async function nd(x: ComplexArray, o: FftNdCallOptions, kind: Kind, direction: '
   // 'auto' keeps float64 data on the float64 CPU backend (WGSL has no f64); 'webgpu' computes it in f32.
   const backend = requested === 'auto' && x instanceof Float64Array ? 'cpu' : requested;
   const cpu = (): ComplexArray => {
+    const direct = cpuLastAxis(x, shape, s, axes, kind, direction, norm);
+    if (direct) return direct;
     const f = kind === 'r2c' ? cpuNd.rfftn : kind === 'c2r' ? cpuNd.irfftn : direction === 'forward' ? cpuNd.fftn : cpuNd.ifftn;
     // The CPU engine computes in the input's precision; every FFT the N-D driver plans runs on it.
     const r = onCpuEngine(x instanceof Float32Array ? 'f32' : 'f64', () => f(x, shape, { s, axes, norm }));
@@ -357,6 +360,26 @@ async function nd(x: ComplexArray, o: FftNdCallOptions, kind: Kind, direction: '
   } finally {
     plan.destroy();
   }
+}
+
+/**
+ * The common case on the CPU engine, a C2C or R2C along the last axis with no crop or pad: straight
+ * from the caller's array into a result of its type, without the N-D driver's float64 copies.
+ */
+function cpuLastAxis(x: ComplexArray, shape: readonly number[], s: readonly number[], axes: readonly number[], kind: Kind, direction: 'forward' | 'inverse', norm: FftNorm): ComplexArray | null {
+  const n = shape[shape.length - 1]!;
+  if (axes.length !== 1 || axes[0] !== shape.length - 1 || s[0] !== n || kind === 'c2r') return null;
+  const batch = shape.slice(0, -1).reduce((a, b) => a * b, 1);
+  const precision = x instanceof Float32Array ? 'f32' : 'f64';
+  const Arr = x instanceof Float32Array ? Float32Array : Float64Array;
+  if (kind === 'c2c') {
+    const out = new Arr(2 * n * batch);
+    engineFft(n, precision).execute(x, out, { batch, inverse: direction === 'inverse', norm });
+    return out;
+  }
+  const out = new Arr(2 * (Math.floor(n / 2) + 1) * batch);
+  onCpuEngine(precision, () => planCpuRfft(n)).forward(x, out, { batch, norm });
+  return out;
 }
 
 export interface FftNdPlanOptions {
