@@ -27,7 +27,7 @@
  * consecutive invocations take consecutive columns, so workgroup-memory accesses are unit-stride across
  * invocations whatever the row pitch; row lines let them take consecutive j.
  */
-import { stableKey } from '../backends/webgpu/pipelines.js';
+import { stableKey } from './kernel-source.js';
 import { dftEmitter, emitDft, f32 } from './dft-small.js';
 
 export type GridKernelKind = 'fused' | 'rows-fwd' | 'cols' | 'rows-inv';

@@ -5,7 +5,7 @@
  *   y_k = ½(z_k + z̄_{M−k}) − ½i·W_N^k·(z_k − z̄_{M−k}),  M = N/2, indices mod M, y_M = Re z_0 − Im z_0.
  * Input: z, contiguous (problem b at b·M); output: the N/2+1 outputs in the caller's layout.
  */
-import { stableKey } from '../backends/webgpu/pipelines.js';
+import { stableKey } from './kernel-source.js';
 import { f32 } from './dft-small.js';
 import { R2C_OUT_WGSL, type FftCustomIo, type FftKernelSource } from './fft-stockham-workgroup.js';
 

@@ -14,7 +14,7 @@
  */
 import type { WorkgroupFftRecipe } from '../planner/fft-recipe.js';
 import type { FftDirection } from '../planner/fft-problem.js';
-import { stableKey } from '../backends/webgpu/pipelines.js';
+import { stableKey } from './kernel-source.js';
 import { dftEmitter, emitDft, f32 } from './dft-small.js';
 import { passRowLayout } from '../planner/row-layout.js';
 import { unitRoot } from '../planner/twiddles.js';

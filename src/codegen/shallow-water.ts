@@ -32,8 +32,8 @@
  * Cache key: structure, tile shape, rows and depth pair change the code; sizes, scheme constants, boundaries
  * and the tide travel in the uniform block.
  */
-import type { KernelSource } from '../backends/webgpu/pipelines.js';
-import { stableKey } from '../backends/webgpu/pipelines.js';
+import type { KernelSource } from './kernel-source.js';
+import { stableKey } from './kernel-source.js';
 import { ArgumentError } from '../errors.js';
 
 export type SweStructure = 'staged' | 'fused' | 'halo';

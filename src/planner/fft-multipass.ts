@@ -8,7 +8,8 @@
  */
 import { ArgumentError, DeviceLimitError, UnsupportedError } from '../errors.js';
 import type { FftRecipe, MultiPassFftRecipe, WorkgroupFftRecipe } from './fft-recipe.js';
-import { isPowerOfTwo, packFactors, planWorkgroupFft, primeFactors, type PlannerLimits, type WorkgroupPlanOptions } from './fft-workgroup.js';
+import { packFactors, planWorkgroupFft, type PlannerLimits, type WorkgroupPlanOptions } from './fft-workgroup.js';
+import { isPowerOfTwo, isSmooth, primeFactors } from '../core/integers.js';
 
 /** Largest power-of-two pass length that fits the device with `minColumns` columns per workgroup. */
 export function largestPassLength(limits: PlannerLimits, options: WorkgroupPlanOptions = {}): number {
@@ -30,13 +31,9 @@ export function planFft(n: number, batch: number, limits: PlannerLimits, options
     return planWorkgroupFft(n, batch, limits, options);
   } catch (e) {
     if (e instanceof ArgumentError) throw e;
-    if (e instanceof UnsupportedError && !isSmooth(n)) throw e;
+    if (e instanceof UnsupportedError && !isSmooth(n, 64)) throw e;
     return planMultiPass(n, batch, limits, options);
   }
-}
-
-function isSmooth(n: number): boolean {
-  return primeFactors(n).every((p) => p <= 64);
 }
 
 /** Splits n into pass lengths, each ≤ rmax, as few and as balanced as possible. */
@@ -49,7 +46,7 @@ export function passLengths(n: number, rmax: number): number[] {
     const extra = bits % passes;
     return Array.from({ length: passes }, (_, i) => 2 ** (base + (i < extra ? 1 : 0)));
   }
-  const factors = primeFactors(n);
+  const factors = primeFactors(n).reverse(); // largest first
   if (factors[0] > rmax) throw new UnsupportedError(`n = ${n} has the prime factor ${factors[0]}, larger than the longest pass (${rmax})`);
   const packed = packFactors(factors, rmax);
   if (packed) return packed;
@@ -64,7 +61,7 @@ export function planMultiPass(
   batchFastest = false,
 ): MultiPassFftRecipe {
   if (!Number.isSafeInteger(n) || n < 2) throw new ArgumentError('n', n, 'an integer ≥ 2');
-  if (!isSmooth(n)) {
+  if (!isSmooth(n, 64)) {
     throw new UnsupportedError(`n = ${n} has a prime factor larger than 64; WebGPU handles such lengths by Bluestein in a later version (use the CPU backend)`);
   }
   // Passes of ≤ 256 points in 8 columns stream near copy bandwidth; later 512/1024-point passes do not, so three

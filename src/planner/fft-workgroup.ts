@@ -12,7 +12,8 @@
  *   not fit we exchange real and imaginary parts in separate rounds (4 bytes an element), which doubles the
  *   largest N (8192 with 32–48 KiB); padding is added only where it fits.
  */
-import type { DeviceLimits } from '../backends/webgpu/device.js';
+import type { DeviceLimits } from './device-limits.js';
+import { isPowerOfTwo, nextPow2, primeFactors } from '../core/integers.js';
 import { ArgumentError, DeviceLimitError, UnsupportedError } from '../errors.js';
 import type { FftStage, WorkgroupFftRecipe } from './fft-recipe.js';
 import { stockhamOperatorString } from '../core/stockham.js';
@@ -142,9 +143,7 @@ export type PlannerLimits = Pick<DeviceLimits, 'maxComputeWorkgroupStorageSize' 
 
 export const RADICES_IN_REGISTERS = [2, 3, 4, 5, 7, 8, 16] as const;
 
-export function isPowerOfTwo(n: number): boolean {
-  return Number.isSafeInteger(n) && n >= 1 && (n & (n - 1)) === 0;
-}
+export { isPowerOfTwo };
 
 /**
  * Factors packed into as few products of at most `max` as possible, largest factors first into the
@@ -169,15 +168,6 @@ export function packFactors(factors: readonly number[], max: number): number[] |
     if (ok) return prod.sort((a, b) => b - a);
   }
   return null;
-}
-
-/** Prime factors of n, largest first. */
-export function primeFactors(n: number): number[] {
-  const f: number[] = [];
-  let m = n;
-  for (let p = 2; p * p <= m; p++) while (m % p === 0) { f.push(p); m /= p; }
-  if (m > 1) f.push(m);
-  return f.sort((a, b) => b - a);
 }
 
 /**
@@ -445,8 +435,4 @@ function passStore(pass: { stride: number; batchFastest?: boolean }, options: Wo
   // Row stores stage vec2 rows and need plain contiguous output rows (not the batch-fastest N-D layout).
   const rowsOk = direct && exchange === 'complex' && !pass.batchFastest;
   return options.passStore === 'rows' && rowsOk ? 'rows' : 'direct';
-}
-
-function nextPow2(x: number): number {
-  return 2 ** Math.ceil(Math.log2(Math.max(1, x)));
 }

@@ -1,5 +1,6 @@
 /** GPU timing shared by the benchmark scripts and the applications' own timers. */
-import type { GpuContext } from '../backends/webgpu/device.js';
+// Structural, so util needs no backend import: any GpuContext fits.
+type GpuContext = { readonly device: GPUDevice };
 
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

@@ -17,6 +17,7 @@
  * scatters it back (so in-place calls with identical in/out layouts are safe).
  */
 import { ArgumentError } from '../../errors.js';
+import { primeFactors } from '../../core/integers.js';
 import { unitRoot } from './dft-naive.js';
 import type { CpuEngineFftRecipe } from '../../planner/cpu-fft.js';
 
@@ -86,23 +87,7 @@ export function checkLength(n: unknown, name = 'n', min = 1): asserts n is numbe
   }
 }
 
-/** Prime factorisation in ascending order. */
-export function primeFactors(n: number): number[] {
-  const f: number[] = [];
-  let m = n;
-  while (m % 2 === 0) {
-    f.push(2);
-    m /= 2;
-  }
-  for (let p = 3; p * p <= m; p += 2) {
-    while (m % p === 0) {
-      f.push(p);
-      m /= p;
-    }
-  }
-  if (m > 1) f.push(m);
-  return f;
-}
+export { primeFactors };
 
 /**
  * Radices for N in pass order: as many 8s as possible, then one 4 or 2 for the leftover power of two,

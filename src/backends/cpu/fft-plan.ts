@@ -4,7 +4,8 @@
  * per (n, threshold) so repeated calls cost a Map lookup.
  */
 import { BluesteinFft } from './fft-bluestein.js';
-import { checkLength, planMixedRadix, primeFactors, type CpuFftPlan } from './fft-mixed-radix.js';
+import { checkLength, planMixedRadix, type CpuFftPlan } from './fft-mixed-radix.js';
+import { primeFactors } from '../../core/integers.js';
 import { cpuEnginePrecision } from './engine-scope.js';
 import { engineFft } from './wasm-fft.js';
 

@@ -29,8 +29,8 @@
  * Δt = 2γ / max_i [(λ_L + λ_R)/dx + (λ_B + λ_T)/dy], clamped to the remaining time and dtMax.
  * Friction: semi-implicit Manning q ← q / (1 + Δt·g·n²·|u| / h^{4/3}) after the flux update.
  */
-import type { SweProblem, SweState } from '../../apps/shallow-water/problem.js';
-import { tideElevation } from '../../apps/shallow-water/problem.js';
+import type { SweProblem, SweState } from '../../planner/swe-problem.js';
+import { tideElevation } from '../../planner/swe-problem.js';
 
 /** Edges whose mean depth is below this carry nothing (both sides dry). */
 export const SWE_H_DRY = 1e-12;

@@ -56,18 +56,8 @@ function trackDevice(device: GPUDevice, complete: boolean): void {
   }
 }
 
-/** The limits our planners read. Plain data so it can go into recipes and cache keys. */
-export interface DeviceLimits {
-  maxComputeWorkgroupStorageSize: number;
-  maxComputeInvocationsPerWorkgroup: number;
-  maxComputeWorkgroupSizeX: number;
-  maxComputeWorkgroupsPerDimension: number;
-  maxStorageBufferBindingSize: number;
-  maxBufferSize: number;
-  minStorageBufferOffsetAlignment: number;
-  maxStorageBuffersPerShaderStage: number;
-  maxUniformBufferBindingSize: number;
-}
+import type { DeviceLimits } from '../../planner/device-limits.js';
+export type { DeviceLimits } from '../../planner/device-limits.js';
 
 export type BackendKind = 'given' | 'navigator' | 'dawn' | 'dawn-gles';
 

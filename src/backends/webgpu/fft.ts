@@ -18,7 +18,8 @@ import { twiddleTable32 } from '../../planner/twiddles.js';
 import { FFT_PARAMS_BYTES, generateWorkgroupFft, type FftCustomIo, type FftKernelIo, type FftKernelSource } from '../../codegen/fft-stockham-workgroup.js';
 import { generateR2cPost, R2C_POST_WORKGROUP } from '../../codegen/fft-real-post.js';
 import { r2cPassFusable, realTwiddleTable } from '../../codegen/fft-stockham-workgroup.js';
-import { isPowerOfTwo, planWorkgroupFft } from '../../planner/fft-workgroup.js';
+import { planWorkgroupFft } from '../../planner/fft-workgroup.js';
+import { bluesteinLength, isPowerOfTwo, isSmooth } from '../../core/integers.js';
 import { planCpuFft } from '../cpu/fft-plan.js';
 import { bluesteinChirp, bluesteinFilter } from '../../planner/twiddles.js';
 import { dispatchGrid, getPipeline } from './pipelines.js';
@@ -172,7 +173,7 @@ export function planWebGpuFft(problem: FftProblem, limits: PlannerLimits, option
   const custom = options.custom;
   // Lengths with a prime factor the register radices do not cover go through Bluestein's chirp-z
   // transform (two FFTs of a smooth length L ≥ 2m − 1); real transforms then take the unpacked path.
-  const bluesteinFor = (len: number) => !isSmooth(len);
+  const bluesteinFor = (len: number) => !isSmooth(len, 64);
   let scheme: RealScheme | null = null;
   let recipe: FftRecipe;
   let blu: { m: number; L: number } | null = null;
@@ -572,23 +573,7 @@ function forOuter(
   return chunks;
 }
 
-function isSmooth(n: number): boolean {
-  let m = n;
-  for (let p = 2; p <= 64 && m > 1; p++) while (m % p === 0) m /= p;
-  return m === 1;
-}
-
-/** Smallest 2^a·3^b ≥ 2m − 1: the cyclic convolution length of Bluestein's algorithm. */
-export function bluesteinLength(m: number): number {
-  const need = 2 * m - 1;
-  let best = Infinity;
-  for (let p3 = 1; p3 < 2 * need; p3 *= 3) {
-    let v = p3;
-    while (v < need) v *= 2;
-    best = Math.min(best, v);
-  }
-  return best;
-}
+export { bluesteinLength };
 
 /**
  * Bluestein tables, float64-accurate: [w_j = e^{∓iπ j²/m}, j < m | B_k = FFT_L(b)_k / L, k < L] with

@@ -5,30 +5,11 @@
  */
 import type { GpuContext } from './device.js';
 import { DeviceError, DeviceLimitError } from '../../errors.js';
-
-/** What a code generator hands to the backend: plain data, no GPU objects. */
-export interface KernelSource {
-  /** Human-readable name, used for labels and error messages. */
-  name: string;
-  /** Stable key of everything that changed the generated code. */
-  key: string;
-  wgsl: string;
-  entryPoint: string;
-}
+import type { KernelSource } from '../../codegen/kernel-source.js';
+// Generators own these; re-exported for existing importers.
+export { stableKey, type KernelSource } from '../../codegen/kernel-source.js';
 
 const caches = new WeakMap<GPUDevice, Map<string, Promise<GPUComputePipeline>>>();
-
-/** Serialises plain data with sorted keys, so equal inputs always give equal cache keys. */
-export function stableKey(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(stableKey).join(',')}]`;
-  const obj = value as Record<string, unknown>;
-  return `{${Object.keys(obj)
-    .filter((k) => obj[k] !== undefined)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${stableKey(obj[k])}`)
-    .join(',')}}`;
-}
 
 /**
  * Compiles (once per device and key) and returns the pipeline. WGSL compile errors are reported with the

@@ -7,7 +7,7 @@
  * between submissions to decide how many more steps to record (Δt itself never leaves the GPU).
  */
 import { ArgumentError, DestroyedError, DeviceLimitError } from '../../errors.js';
-import type { SweProblem, SweState } from '../../apps/shallow-water/problem.js';
+import type { SweProblem, SweState } from '../../planner/swe-problem.js';
 import { createStorageBuffer, readBuffer, type GpuContext } from './device.js';
 import { getPipeline } from './pipelines.js';
 import {
