@@ -21,15 +21,25 @@
  * dominant (|b_i| ≥ |a_i| + |c_i|, strictly in at least one row), or symmetric positive definite.
  * For other matrices use `cpuAlgorithm: 'lu'` (partial pivoting, LAPACK gtsv's algorithm).
  *
+ * Accuracy check: after every solve (every backend and algorithm, cyclic too) each solution's normwise
+ * backward error η = ‖Ax − d‖∞ / (‖A‖∞‖x‖∞ + ‖d‖∞) is measured in float64 against the arrays passed in
+ * (O(n) a system; GPUBuffer inputs are read back for it). A matrix whose η exceeds the tolerance gets
+ * INACCURATE, so `ok` means: every x is the exact solution of a system within relative distance
+ * tolerance of the one given, and its relative error is at most about cond(A)·tolerance. Under backend
+ * 'auto' the matrices that fail (bits 1, 2 or 8) are solved again on the CPU by LU with partial pivoting
+ * in float64 (bit PIVOTED), and checked again.
+ *
  * Status (one u32 per matrix, bits OR-ed over all its right-hand sides; 0 = OK):
  *  - 1 ZERO_PIVOT: a pivot was zero, sub-normal, Inf or NaN, or (CPU) a matrix coefficient the solve
  *    reads is not finite in the working precision; the result is unreliable (for the LU solver: the
  *    matrix is exactly singular, x is NaN).
  *  - 2 NON_FINITE: some solution value is NaN or ±Infinity.
  *  - 4 NOT_DIAGONALLY_DOMINANT: a row has |b_i| < |a_i| + |c_i| (rows of the modified matrix, for cyclic
- *    systems): no stability guarantee for the non-pivoting solvers; check the residual.
- * `result.ok` is true when every status is 0 or only NOT_DIAGONALLY_DOMINANT is set; with
- * `onFailure: 'throw'` a TridiagonalBreakdownError is thrown when any system has bit 1 or 2.
+ *    systems): no stability guarantee for the non-pivoting solvers (informative; the check decides).
+ *  - 8 INACCURATE: the backward error exceeds the tolerance (or is not finite).
+ *  - 16 PIVOTED: informative; 'auto' re-solved this matrix by pivoting LU.
+ * `result.ok` is true when no matrix has bit 1, 2 or 8; with `onFailure: 'throw'` a
+ * TridiagonalBreakdownError is thrown otherwise.
  */
 import { ArgumentError, ButterflyError, DestroyedError, UnsupportedError } from '../errors.js';
 import { defaultGpuContext, readBuffer, createStorageBuffer, type GpuContext } from '../backends/webgpu/device.js';
@@ -42,6 +52,10 @@ import { complexField, realField, thomasComplex, thomasReal, type Field } from '
 import { gtsvLu } from '../backends/cpu/gtsv-lu.js';
 import { wangMouSolve } from '../backends/cpu/wang-mou.js';
 import { cyclicCombine, cyclicPrepare } from '../backends/cpu/cyclic-tridiagonal.js';
+import {
+  createTridiagonalBatchScratch, defaultResidualTolerance, resolveSystemLu, solveTridiagonalBatchCpu,
+  tridiagonalBackwardErrors, type TridiagonalBatchScratch,
+} from '../backends/cpu/tridiagonal-batch.js';
 
 export { TRIDIAGONAL_STATUS } from '../planner/tridiagonal.js';
 export type { TridiagonalLayout, TridiagonalRecipe, TridiagonalPlanOptions } from '../planner/tridiagonal.js';
@@ -58,8 +72,9 @@ export class TridiagonalBreakdownError extends ButterflyError {
   override name = 'TridiagonalBreakdownError';
   constructor(readonly status: Uint32Array, readonly failed: number[]) {
     super(
-      `tridiagonal solve broke down in ${failed.length} system(s) (first: matrix ${failed[0]}, status ${status[failed[0]]}); ` +
-        'the matrix is singular or not diagonally dominant enough for a non-pivoting solver: use the CPU backend with cpuAlgorithm: "lu"',
+      `tridiagonal solve broke down or failed the residual check in ${failed.length} system(s) (first: matrix ${failed[0]}, ` +
+        `status ${status[failed[0]]}); the matrix is singular, or not diagonally dominant enough for a non-pivoting solver: ` +
+        'use backend "auto" (re-solves such systems by pivoting LU) or the CPU backend with cpuAlgorithm: "lu"',
     );
   }
 }
@@ -91,6 +106,16 @@ export interface TridiagonalPlanDescriptor {
    * device's), e.g. to exercise the splitting with small data in tests.
    */
   splitLimits?: TridiagonalSplitLimits;
+  /**
+   * Largest backward error a solution may have and keep `ok` (default 2^10 units of roundoff of the
+   * output precision: 6.1e-5 for float32, 1.1e-13 for float64).
+   */
+  residualTolerance?: number;
+  /**
+   * Measure every solution's backward error (default true). false skips the check (and the read-back of
+   * GPUBuffer inputs it needs): `ok` then only means that no pivot broke down and x is finite.
+   */
+  checkResidual?: boolean;
 }
 
 export interface TridiagonalData<X extends TridiagonalInput = TridiagonalInput> {
@@ -107,8 +132,13 @@ export interface TridiagonalResult<X extends TridiagonalInput = TridiagonalInput
   x: X;
   /** One u32 per matrix (bits of TRIDIAGONAL_STATUS). */
   status: Uint32Array;
-  /** No system has ZERO_PIVOT or NON_FINITE set. */
+  /** No matrix has ZERO_PIVOT, NON_FINITE or INACCURATE set: every x passed the residual check. */
   ok: boolean;
+  /**
+   * Per matrix, the largest normwise backward error ‖Ax − d‖∞ / (‖A‖∞‖x‖∞ + ‖d‖∞) of its solutions, in
+   * float64 (NaN when not finite); absent with checkResidual: false.
+   */
+  backwardError?: Float64Array;
   backend: 'webgpu' | 'cpu';
 }
 
@@ -120,12 +150,19 @@ interface Resolved {
   n: number; batch: number; nrhs: number; layout: TridiagonalLayout; complex: boolean;
   dtype: TridiagonalDtype; backend: 'webgpu' | 'cpu'; cyclic: boolean; cpuAlgorithm: TridiagonalCpuAlgorithm;
   onFailure: 'status' | 'throw';
+  /** backend 'auto': re-solve failed matrices by pivoting LU. */
+  fallback: boolean;
+  tolerance: number;
+  check: boolean;
 }
+
+const FAILED = TRIDIAGONAL_STATUS.ZERO_PIVOT | TRIDIAGONAL_STATUS.NON_FINITE | TRIDIAGONAL_STATUS.INACCURATE;
 
 /** A reusable solver for one problem shape. Create with createTridiagonalPlan(). */
 export class TridiagonalPlan {
   private destroyed = false;
   private statusBuf: GPUBuffer | null = null;
+  private scratch: TridiagonalBatchScratch = createTridiagonalBatchScratch();
 
   /** @internal */
   constructor(
@@ -167,13 +204,19 @@ export class TridiagonalPlan {
         if (v.length !== need) throw new ArgumentError(`${k}.length`, v.length, `${need} (n·batch${k === 'rhs' ? '·nrhs' : ''}${this.p.complex ? '·2 for complex' : ''})`);
       }
     }
+    if (!gpuIn && data.out !== undefined) {
+      // The residual check reads the inputs after the solve.
+      for (const k of ['lower', 'diag', 'upper', 'rhs'] as const) {
+        if (data[k] === data.out) throw new ArgumentError('out', 'the same array as ' + k, `an array different from ${k}`);
+      }
+    }
     let result: TridiagonalResult<TridiagonalInput>;
     if (this.p.cyclic) result = await this.solveCyclic(data as TridiagonalData<FloatArray>, gpuIn);
     else if (this.p.backend === 'cpu') result = this.solveCpu(data as TridiagonalData<FloatArray>);
     else result = await this.solveGpu(data, gpuIn);
     if (this.p.onFailure === 'throw' && !result.ok) {
       const failed: number[] = [];
-      result.status.forEach((s, j) => { if (s & (TRIDIAGONAL_STATUS.ZERO_PIVOT | TRIDIAGONAL_STATUS.NON_FINITE)) failed.push(j); });
+      result.status.forEach((s, j) => { if (s & FAILED) failed.push(j); });
       throw new TridiagonalBreakdownError(result.status, failed);
     }
     return result as TridiagonalResult<X>;
@@ -188,7 +231,8 @@ export class TridiagonalPlan {
     const inner = await this.innerPlan!.solve({ lower: conv(prep.lower), diag: conv(prep.diag), upper: conv(prep.upper), rhs: conv(prep.rhs) });
     const x = data.out ?? (this.p.dtype === 'float32' ? new Float32Array(this.sizes.rhs) : new Float64Array(this.sizes.rhs));
     cyclicCombine(F, shape, data.lower, data.diag, data.upper, inner.x as FloatArray, x);
-    const status = inner.status;
+    // The inner solve's residual check was on the modified matrix; what counts is the cyclic system's.
+    const status = inner.status.map((s) => s & ~TRIDIAGONAL_STATUS.INACCURATE);
     for (let j = 0; j < this.p.batch; j++) {
       for (let r = 0; r < this.p.nrhs; r++) {
         for (let i = 0; i < this.p.n; i++) {
@@ -197,7 +241,36 @@ export class TridiagonalPlan {
         }
       }
     }
-    return { x, status, ok: statusOk(status), backend: inner.backend };
+    const backwardError = this.verify(data, x, status);
+    return { x, status, ok: statusOk(status), backend: inner.backend, backwardError };
+  }
+
+  /**
+   * The residual check (sets INACCURATE) and, under backend 'auto', the pivoting LU re-solve of the
+   * failed matrices, in place in x. `eta`: backward errors already computed by a fused solve.
+   */
+  private verify(data: TridiagonalData<FloatArray>, x: FloatArray, status: Uint32Array, eta?: Float64Array): Float64Array | undefined {
+    const { n, batch, nrhs, layout, complex, cyclic, check, fallback, tolerance } = this.p;
+    const shape = { n, batch, nrhs, layout, complex, cyclic };
+    const e = check ? eta ?? tridiagonalBackwardErrors(shape, data.lower, data.diag, data.upper, data.rhs, x) : undefined;
+    const redo: number[] = [];
+    for (let j = 0; j < batch; j++) {
+      if (e && !(e[j] <= tolerance)) status[j] |= TRIDIAGONAL_STATUS.INACCURATE;
+      if (fallback && status[j] & FAILED) redo.push(j);
+    }
+    if (redo.length === 0) return e;
+    for (const j of redo) {
+      const st = resolveSystemLu(shape, data.lower, data.diag, data.upper, data.rhs, x, j);
+      status[j] = (status[j] & TRIDIAGONAL_STATUS.NOT_DIAGONALLY_DOMINANT) | st | TRIDIAGONAL_STATUS.PIVOTED;
+    }
+    if (e) {
+      const e2 = tridiagonalBackwardErrors(shape, data.lower, data.diag, data.upper, data.rhs, x, redo);
+      for (const j of redo) {
+        e[j] = e2[j];
+        if (!(e2[j] <= tolerance)) status[j] |= TRIDIAGONAL_STATUS.INACCURATE;
+      }
+    }
+    return e;
   }
 
   private solveCpu(data: TridiagonalData<FloatArray>): TridiagonalResult<TridiagonalInput> {
@@ -207,6 +280,15 @@ export class TridiagonalPlan {
     const F = (complex ? complexField(round) : realField(round)) as Field<unknown>;
     if (data.out && (data.out.length !== this.sizes.rhs || !(data.out instanceof (dtype === 'float32' ? Float32Array : Float64Array)))) {
       throw new ArgumentError('out', data.out, `a ${dtype === 'float32' ? 'Float32Array' : 'Float64Array'} of length ${this.sizes.rhs}`);
+    }
+    if (dtype === 'float64' && !complex && cpuAlgorithm === 'thomas') {
+      // Real float64 Thomas: the batched kernel in the user's layout, with the residual check fused.
+      const f64 = (v: FloatArray) => (v instanceof Float64Array ? v : Float64Array.from(v));
+      const d64 = { lower: f64(data.lower), diag: f64(data.diag), upper: f64(data.upper), rhs: f64(data.rhs) };
+      const eta = this.p.check ? new Float64Array(batch) : undefined;
+      const r = solveTridiagonalBatchCpu({ n, batch, nrhs, layout, ...d64, out: data.out as Float64Array | undefined }, this.scratch, eta);
+      const backwardError = this.verify(d64, r.x, r.status, eta);
+      return { x: r.x, status: r.status, ok: statusOk(r.status), backend: 'cpu', backwardError };
     }
     const x = data.out ?? (dtype === 'float32' ? new Float32Array(this.sizes.rhs) : new Float64Array(this.sizes.rhs));
     const status = new Uint32Array(batch);
@@ -240,7 +322,8 @@ export class TridiagonalPlan {
         }
       }
     }
-    return { x, status, ok: statusOk(status), backend: 'cpu' };
+    const backwardError = this.verify(data, x, status);
+    return { x, status, ok: statusOk(status), backend: 'cpu', backwardError };
   }
 
   private async solveGpu(data: TridiagonalData<TridiagonalInput>, gpuIn: boolean): Promise<TridiagonalResult<TridiagonalInput>> {
@@ -280,17 +363,40 @@ export class TridiagonalPlan {
       });
       const status = new Uint32Array(await readBuffer(ctx, this.statusBuf, 0, this.p.batch * 4));
       let x: TridiagonalInput = out;
+      let backwardError: Float64Array | undefined;
       if (!gpuIn) {
         const host = new Float32Array(await readBuffer(ctx, out, 0, rhs * 4));
+        if (data.out && (!(data.out instanceof Float32Array || data.out instanceof Float64Array) || data.out.length !== rhs)) {
+          throw new ArgumentError('out', data.out, `a Float32Array or Float64Array of length ${rhs}`);
+        }
+        backwardError = this.verify(data as TridiagonalData<FloatArray>, host, status);
         if (data.out) {
-          if (!(data.out instanceof Float32Array || data.out instanceof Float64Array) || data.out.length !== rhs) {
-            throw new ArgumentError('out', data.out, `a Float32Array or Float64Array of length ${rhs}`);
-          }
-          data.out.set(host);
+          (data.out as FloatArray).set(host);
           x = data.out;
         } else x = host;
+      } else if (this.p.check || this.p.fallback) {
+        // The check needs the data on the host: read the inputs and x back (a residual kernel would avoid
+        // the transfer; the check is O(n) a system either way).
+        const { matrix } = this.sizes;
+        const need = (b: GPUBuffer, name: string, usage: number, what: string) => {
+          if (typeof b.usage === 'number' && !(b.usage & usage)) {
+            throw new ArgumentError(name, 'GPUBuffer', `${what} usage for the residual check (or checkResidual: false)`);
+          }
+        };
+        for (const k of ['lower', 'diag', 'upper', 'rhs'] as const) need(bufs[k], k, GPUBufferUsage.COPY_SRC, 'COPY_SRC');
+        need(out, 'out', GPUBufferUsage.COPY_SRC, 'COPY_SRC');
+        const rd = async (b: GPUBuffer, len: number) => new Float32Array(await readBuffer(ctx, b, 0, len * 4));
+        const host = {
+          lower: await rd(bufs.lower, matrix), diag: await rd(bufs.diag, matrix), upper: await rd(bufs.upper, matrix), rhs: await rd(bufs.rhs, rhs),
+        };
+        const hx = await rd(out, rhs);
+        backwardError = this.verify(host, hx, status);
+        if (status.some((s) => s & TRIDIAGONAL_STATUS.PIVOTED)) {
+          need(out, 'out', GPUBufferUsage.COPY_DST, 'COPY_DST');
+          ctx.device.queue.writeBuffer(out, 0, hx.buffer, hx.byteOffset, hx.byteLength);
+        }
       }
-      return { x, status, ok: statusOk(status), backend: 'webgpu' };
+      return { x, status, ok: statusOk(status), backend: 'webgpu', backwardError };
     } finally {
       for (const b of temp) b.destroy();
     }
@@ -317,8 +423,7 @@ function coefficientsFinite(a: Float64Array, b: Float64Array, c: Float64Array, n
 }
 
 function statusOk(status: Uint32Array): boolean {
-  const bad = TRIDIAGONAL_STATUS.ZERO_PIVOT | TRIDIAGONAL_STATUS.NON_FINITE;
-  return status.every((s) => (s & bad) === 0);
+  return status.every((s) => (s & FAILED) === 0);
 }
 
 /** Validates the descriptor, chooses the backend, plans and compiles. */
@@ -328,7 +433,11 @@ export async function createTridiagonalPlan(desc: TridiagonalPlanDescriptor): Pr
     n: desc.n, batch: desc.batch ?? 1, nrhs: desc.nrhs ?? 1, layout: desc.layout ?? 'strided',
     complex: desc.complex ?? false, dtype: desc.dtype ?? 'float32', backend: 'cpu', cyclic: desc.cyclic ?? false,
     cpuAlgorithm: desc.cpuAlgorithm ?? 'thomas', onFailure: desc.onFailure ?? 'status',
+    fallback: (desc.backend ?? 'auto') === 'auto', check: desc.checkResidual ?? true,
+    tolerance: desc.residualTolerance ?? defaultResidualTolerance(desc.dtype === 'float64' ? 'float64' : 'float32'),
   };
+  if (typeof p.check !== 'boolean') throw new ArgumentError('checkResidual', p.check, 'true or false');
+  if (!(p.tolerance > 0)) throw new ArgumentError('residualTolerance', p.tolerance, 'a positive number');
   validateProblem({ n: p.n, batch: p.batch, nrhs: p.nrhs, layout: p.layout, complex: p.complex });
   if (p.dtype !== 'float32' && p.dtype !== 'float64') throw new ArgumentError('dtype', p.dtype, "'float32' or 'float64'");
   if (!['thomas', 'wang-mou', 'lu'].includes(p.cpuAlgorithm)) throw new ArgumentError('cpuAlgorithm', p.cpuAlgorithm, "'thomas', 'wang-mou' or 'lu'");

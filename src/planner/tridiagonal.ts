@@ -47,6 +47,18 @@ export const TRIDIAGONAL_STATUS = {
    * (e.g. for symmetric positive definite matrices); check the residual or use the pivoting CPU solver.
    */
   NOT_DIAGONALLY_DOMINANT: 4,
+  /**
+   * The solution failed the residual check: its normwise backward error ‖Ax − d‖∞ / (‖A‖∞‖x‖∞ + ‖d‖∞)
+   * exceeds the tolerance (default 2^10 units of roundoff of the output precision), or is not finite.
+   */
+  INACCURATE: 8,
+  /**
+   * Informative: the first solve of this matrix failed (bits 1, 2 or 8) and backend 'auto' solved it again
+   * on the CPU by Gaussian elimination with partial pivoting (LAPACK gtsv's LU; for cyclic systems the same
+   * elimination on the periodic matrix), in float64; the other bits describe
+   * that second solve.
+   */
+  PIVOTED: 16,
 } as const;
 
 export type TridiagonalLayout = 'strided' | 'interleaved';

@@ -500,9 +500,10 @@ function systemBackwardError(
 }
 
 /**
- * Re-solves matrix j (all its right-hand sides) by LU with partial pivoting in float64 from the user's
- * arrays, into x (any float type). For cyclic systems, Sherman–Morrison over the pivoting LU. Returns
- * the LU's status bits.
+ * Re-solves matrix j (all its right-hand sides) by Gaussian elimination with partial pivoting in float64
+ * from the user's arrays, into x (any float type): LAPACK gtsv's LU for plain systems; for cyclic ones the
+ * same elimination on the periodic matrix itself (cyclicGepp; Sherman–Morrison with γ = −b_0 is unstable
+ * when b_0 is small, the case this re-solve exists for). Returns status bits.
  */
 export function resolveSystemLu(
   s: BackwardErrorShape, lower: FloatArray, diag: FloatArray, upper: FloatArray, rhs: FloatArray, x: FloatArray, j: number,
@@ -510,46 +511,86 @@ export function resolveSystemLu(
   const { n, batch, nrhs, layout, complex } = s;
   const w = complex ? 2 : 1;
   const F = (complex ? complexField() : realField()) as Field<unknown>;
-  const a = new Float64Array(n * w), b = a.slice(), c = a.slice(), d = a.slice(), xs = a.slice();
+  const a = new Float64Array(n * w), b = a.slice(), c = a.slice();
   for (let i = 0; i < n; i++) {
     const e = matIndex(layout, n, batch, j, i);
     for (let q = 0; q < w; q++) { a[i * w + q] = lower[e * w + q]; b[i * w + q] = diag[e * w + q]; c[i * w + q] = upper[e * w + q]; }
   }
-  let st = 0;
-  const cyc = (s.cyclic ?? false) && n > 2;
-  // Cyclic: A = A' + u vᵀ with A' tridiagonal (γ = −b_0), as in cyclic-tridiagonal.ts.
-  let gamma: unknown = null, beta: unknown = null, z: Float64Array | null = null, den: unknown = null;
-  if (s.cyclic && n <= 2) {
-    // No room for corner entries: fold them into the ordinary matrix.
-    if (n === 1) F.store(b, 0, F.add(F.add(F.load(a, 0), F.load(b, 0)), F.load(c, 0)));
-    else { F.store(c, 0, F.add(F.load(a, 0), F.load(c, 0))); F.store(a, 1, F.add(F.load(a, 1), F.load(c, 1))); }
-  } else if (cyc) {
-    const b0 = F.load(b, 0);
-    gamma = F.neg(b0);
-    beta = F.load(a, 0);
-    const alpha = F.load(c, n - 1);
-    F.store(b, 0, F.sub(b0, gamma));
-    F.store(b, n - 1, F.sub(F.load(b, n - 1), F.div(F.mul(alpha, beta), gamma)));
-    const u = new Float64Array(n * w);
-    F.store(u, 0, gamma); F.store(u, n - 1, alpha);
-    z = new Float64Array(n * w);
-    st |= gtsvLu(F, a, b, c, u, z, n);
-    den = F.add(F.add(F.one(), F.load(z, 0)), F.div(F.mul(beta, F.load(z, n - 1)), gamma));
-  }
+  const ds: Float64Array[] = [];
   for (let r = 0; r < nrhs; r++) {
+    const d = new Float64Array(n * w);
     for (let i = 0; i < n; i++) {
       const e = rhsIndex(layout, n, batch, r, j, i);
       for (let q = 0; q < w; q++) d[i * w + q] = rhs[e * w + q];
     }
-    st |= gtsvLu(F, a, b, c, d, xs, n);
-    if (cyc) {
-      const fact = F.div(F.add(F.load(xs, 0), F.div(F.mul(beta, F.load(xs, n - 1)), gamma)), den);
-      for (let i = 0; i < n; i++) F.store(xs, i, F.sub(F.load(xs, i), F.mul(fact, F.load(z!, i))));
-    }
+    ds.push(d);
+  }
+  let st = 0;
+  let xs: Float64Array[];
+  if (s.cyclic) {
+    const res = cyclicGepp(F, a, b, c, ds, n);
+    st = res.status;
+    xs = res.x;
+  } else {
+    xs = ds.map((d) => {
+      const xv = new Float64Array(n * w);
+      st |= gtsvLu(F, a, b, c, d, xv, n);
+      return xv;
+    });
+  }
+  for (let r = 0; r < nrhs; r++) {
     for (let i = 0; i < n; i++) {
       const e = rhsIndex(layout, n, batch, r, j, i);
-      for (let q = 0; q < w; q++) x[e * w + q] = xs[i * w + q];
+      for (let q = 0; q < w; q++) x[e * w + q] = xs[r][i * w + q];
     }
   }
   return st;
+}
+
+/**
+ * Gaussian elimination with partial pivoting on one periodic tridiagonal matrix (a_0 at column n−1 of
+ * row 0, c_{n−1} at column 0 of row n−1; n ≤ 2 folds them in). Rows are kept sparse: at step k only rows
+ * k, k+1 and n−1 can hold column k (rows k+2 … n−2 are still untouched), and fill stays within a few
+ * columns a row, so the work is O(n).
+ */
+function cyclicGepp<T>(F: Field<T>, a: Float64Array, b: Float64Array, c: Float64Array, ds: Float64Array[], n: number): { x: Float64Array[]; status: number } {
+  const w = F.complex ? 2 : 1;
+  const rows: Map<number, T>[] = [];
+  const add = (row: Map<number, T>, col: number, v: T) => row.set(col, row.has(col) ? F.add(row.get(col)!, v) : v);
+  for (let i = 0; i < n; i++) {
+    const row = new Map<number, T>();
+    add(row, i, F.load(b, i));
+    add(row, (i + n - 1) % n, F.load(a, i));
+    add(row, (i + 1) % n, F.load(c, i));
+    rows.push(row);
+  }
+  const rhs: T[][] = rows.map((_, i) => ds.map((d) => F.load(d, i)));
+  const singular = () => ({ x: ds.map(() => new Float64Array(n * w).fill(NaN)), status: S.ZERO_PIVOT | S.NON_FINITE });
+  for (let k = 0; k < n; k++) {
+    const cand = [...new Set([k, k + 1, n - 1])].filter((r) => r >= k && r < n && rows[r].has(k));
+    let p = k, best = -1;
+    for (const r of cand) { const v = F.abs1(rows[r].get(k)!); if (v > best) { best = v; p = r; } }
+    if (!(best > 0)) return singular();
+    if (p !== k) { [rows[k], rows[p]] = [rows[p], rows[k]]; [rhs[k], rhs[p]] = [rhs[p], rhs[k]]; }
+    const piv = rows[k].get(k)!;
+    for (const r of cand) {
+      if (r === k || !rows[r].has(k)) continue;
+      const f = F.div(rows[r].get(k)!, piv);
+      rows[r].delete(k);
+      for (const [col, v] of rows[k]) if (col > k) add(rows[r], col, F.neg(F.mul(f, v)));
+      rhs[r] = rhs[r].map((v, q) => F.sub(v, F.mul(f, rhs[k][q])));
+    }
+  }
+  let status = 0;
+  const x = ds.map(() => new Float64Array(n * w));
+  for (let q = 0; q < ds.length; q++) {
+    for (let k = n - 1; k >= 0; k--) {
+      let v = rhs[k][q];
+      for (const [col, u] of rows[k]) if (col > k) v = F.sub(v, F.mul(u, F.load(x[q], col)));
+      const xv = F.div(v, rows[k].get(k)!);
+      if (!F.isFinite(xv)) status |= S.NON_FINITE;
+      F.store(x[q], k, xv);
+    }
+  }
+  return { x, status };
 }
