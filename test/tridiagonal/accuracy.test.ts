@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testGpu } from '../helpers/gpu.js';
 import { createStorageBuffer, readBuffer } from '../../src/backends/webgpu/device.js';
-import { solveTridiagonal, TRIDIAGONAL_STATUS as S } from '../../src/api/tridiagonal.js';
+import { solveTridiagonal, TRIDIAGONAL_STATUS as S, type TridiagonalResult } from '../../src/api/tridiagonal.js';
 import { matIndex, rhsIndex, type TridiagonalLayout } from '../../src/planner/tridiagonal.js';
 import { rng } from '../../src/util/random.js';
 import { randomSystems, toLayout } from './helpers.js';
@@ -296,12 +296,12 @@ test('WebGPU (float32): tiny pivot and small diagonals flagged; auto re-solves t
   }
   let flagged = 0;
   for (const [s, sh, what] of cases) {
-    const r = await solveTridiagonal<Float32Array>({ ...sh, backend: 'webgpu', gpu: ctx, lower: f32(s.a), diag: f32(s.b), upper: f32(s.c), rhs: f32(s.d) });
+    const r: TridiagonalResult<Float32Array> = await solveTridiagonal<Float32Array>({ ...sh, backend: 'webgpu', gpu: ctx, lower: f32(s.a), diag: f32(s.b), upper: f32(s.c), rhs: f32(s.d) });
     assert.equal(r.backend, 'webgpu');
     const k = audit(s, sh, r, TOL32, `webgpu ${what}`);
     if (what.startsWith('tiny')) assert.equal(k, sh.batch, `${what}: every system flagged`);
     flagged += k;
-    const auto = await solveTridiagonal<Float32Array>({ ...sh, backend: 'auto', gpu: ctx, lower: f32(s.a), diag: f32(s.b), upper: f32(s.c), rhs: f32(s.d) });
+    const auto: TridiagonalResult<Float32Array> = await solveTridiagonal<Float32Array>({ ...sh, backend: 'auto', gpu: ctx, lower: f32(s.a), diag: f32(s.b), upper: f32(s.c), rhs: f32(s.d) });
     assert.equal(auto.backend, 'webgpu');
     assert.ok(auto.ok, `auto ${what}: ${[...auto.status]}`);
     audit(s, sh, auto, TOL32, `auto ${what}`);
