@@ -75,8 +75,8 @@ export function planGridConv(g: GridGeometry, limits: GridPlanLimits, options: G
   const { P, Q } = g;
   const maxRadix = options.maxRadix ?? 8;
   const target = options.targetElements ?? 512;
-  // Defaults from an H200 sweep (EDM cases 1–7): 512 elements per workgroup (case 1: 5.1 vs 5.8 µs with
-  // 1024), up to 512 invocations (case 6 × 7 angles: 72 vs 84 µs with 256); radix 8 beat 4 and 16.
+  // 512 elements per workgroup, up to 512 invocations, radix 8: the fastest over the EDM cases
+  // (docs/DECISIONS.md: targetElements, maxThreads, maxRadix).
   const maxThreads = options.maxThreads ?? 512;
   const smem = Math.min(options.workgroupBytes ?? Infinity, limits.maxComputeWorkgroupStorageSize);
   const radP = radicesFor(P, maxRadix);

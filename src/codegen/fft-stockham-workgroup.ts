@@ -538,7 +538,7 @@ function r2cPassAddressing(recipe: WorkgroupFftRecipe): string[] {
  * What both forms of a fused last pass's post-processing share: the pass geometry, the output guards, the
  * one table read an invocation (W^(pj + t·Ns), then constant factors: output k = pj + (t + iL)·Ns uses
  * W^(pj + t·Ns) · W^(iL·Ns); a rolled loop with a read per output waited one global-memory latency per
- * iteration, which made the fused pass slower than a separate post-processing kernel on an H200), each
+ * iteration, which made the fused pass slower than a separate post-processing kernel), each
  * output's mirror slot, and the output writes (through wrq, with the quarter-root twiddle formed the same
  * way, for hooks that have it).
  */
@@ -731,8 +731,7 @@ function r2cPostSplit(recipe: WorkgroupFftRecipe, pad: PadFn, scale: number): st
   }
   // One table read an invocation: W^(t + iL) = W^t · W^(iL), the second factor a constant, and the
   // partner's W^(M − k) = −conj(W^k) (W^M = −1). The twiddles are formed inline, in each output's block:
-  // preloading them costs 4 registers a pair, and with a DCT's output hooks M = 4096 then ran 1.7×
-  // slower on an H200 (…-sweep7).
+  // preloading them costs 4 registers a pair and measured much slower (docs/DECISIONS.md: realTwiddleBase).
   lines.push(...realTwiddleBase());
   for (let i = 0; i < count; i++) {
     const k = `(t + ${i * L}u)`;
@@ -764,7 +763,7 @@ function r2cPostCode(recipe: WorkgroupFftRecipe, rowStride: number, staging: boo
     // slots), then store all rows with the coalesced staged copy.
     const sc1 = scale === 1 ? '' : ` * ${f32(scale)}`;
     // Unrolled with constant indices (M ≤ 16 here): a rolled loop waited for its two table reads on every
-    // iteration, which made N = 32 the slowest real length on an H200.
+    // iteration, which made N = 32 the slowest real length.
     const lines: string[] = [];
     for (let k = 0; k <= M >> 1; k++) lines.push(`let ra${k} = rtw[${k}u];`, `let rb${k} = rtw[${M - k}u];`);
     for (let k = 0; k <= M >> 1; k++) {
@@ -953,7 +952,7 @@ function stagedCopy(recipe: WorkgroupFftRecipe, rowStride: number, dir: 'load' |
   const n = count;
   // n·B elements over W = B invocations: n per invocation. Unrolled, with every global load issued before
   // any is used (a rolled loop waited one memory latency per element: DCT-II N = 32, whose 16-element rows
-  // took this path, ran at half the speed of N = 16 and N = 64 on an H200).
+  // took this path, ran at half the speed of N = 16 and N = 64).
   const iters = Math.ceil((n * B) / W);
   const exact = iters * W === n * B;
   const lines: string[] = [];

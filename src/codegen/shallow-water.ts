@@ -23,7 +23,7 @@
  *     tile's first row and column are halo cells owned by the neighbouring tiles; each invocation loads
  *     its cells and their right and lower neighbours from global memory (all loads first) and computes
  *     the edges with the staged structure's edge functions.
- * The staged and fused structures move fewer bytes, yet ran slower on an H200 (see
+ * The staged and fused structures move fewer bytes, yet ran slower (see
  * SWE_DEFAULT_KERNEL_OPTIONS); they stay as options, tested against the reference like the default.
  * The depth may be held as an f32 pair (updateTail), which removes most of the q difference to float64.
  * Once t reaches tEnd, Δt = 0 and the kernels only copy the state, so the host may record more steps
@@ -79,13 +79,9 @@ export interface SweKernelOptions {
   probe?: 'none' | 'l2' | 'move';
 }
 
-// Halo 16 is the default: on an H200 it was the fastest structure at every size (4096²: 0.90 ms a step
-// against 1.12 staged and 1.35 fused, with the depth pair; bench/results/2026-11-22-h200-sweep-swe).
-// Two rows an update invocation: 4096² update 0.489 → 0.466 ms; four rows 0.533, T = 8 with 4 or 8 rows
-// and T = 32 with 2 slower still (…-sweep-swe5). Splitting the x- and y-edges over two slices of
-// invocations (one edge flux each) was much slower, 0.724 ms (…-sweep-swe4): these kernels want more
-// work per invocation, not more invocations. The cfl kernel likewise: three rows an invocation, 4096²
-// 0.203 → 0.155 ms (two 0.163, four 0.157, six 0.174, eight 0.226; …-sweep-swe7).
+// Halo 16 is the default, the fastest structure at every size measured; two rows an update invocation and
+// three a cfl invocation: these kernels want more work per invocation, not more invocations
+// (docs/DECISIONS.md: SWE_DEFAULT_KERNEL_OPTIONS).
 export const SWE_DEFAULT_KERNEL_OPTIONS: SweKernelOptions = { structure: 'halo', tile: 16, tileX: 16, tileY: 16, depthPair: true, reduceSize: 256, rows: 2, cflRows: 3 };
 
 /** Byte size of the Params uniform block below. */

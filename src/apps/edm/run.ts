@@ -46,7 +46,7 @@ export interface EdmRecord {
 export async function timeEncode(ctx: GpuContext, encode: (enc: GPUCommandEncoder) => void, reps: number, rounds = 7): Promise<number> {
   const run = (k: number) => timeSubmission(ctx, encode, k);
   // Warm up for ≥ 100 ms of GPU work: after an idle spell (e.g. the CPU reference check) the GPU's
-  // clocks ramp up slowly, and a few short runs measured a large case 5× too slow on the H200.
+  // clocks ramp up slowly, and a few short runs measured a large case 5× too slow.
   let per = (await run(1)) || 0.01;
   for (let spent = 0; spent < 100; ) {
     const k = Math.max(1, Math.min(4096, Math.ceil(20 / per)));

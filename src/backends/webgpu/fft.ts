@@ -129,13 +129,7 @@ export interface WebGpuFftOptions extends WorkgroupPlanOptions {
 
 /**
  * Column slots of a fused R2C last pass (mirror pairs: half as many): 32 where they fit, else 16, else the
- * default. With the split exchange 32 beat 16 from 2^15 to 2^24 on an H200 (2^21: 1.05 → 0.95 ms; with vec2
- * rows it had lost, bench/results/2026-11-22-h200-sweep26, -sweep35). 64 (lastPassColumns: 64, a warp's low
- * slots then read one 256-byte run instead of two 128-byte ones) split the two GPUs measured: for a 64-point
- * last pass an H100 ran it 0.43–0.50 → 0.40–0.43 ms (DHT 2^17 0.90 → 0.83, R2C 2^15 0.91 → 0.80;
- * bench/results/2026-11-24-h100-sweep65), while an H200 ran it 0.36–0.40 ms either way and the transforms −1.8% … +3.8% slower in 64
- * (R2C, DCT-II and DHT 2^15 … 2^17 and 2^20 … 2^25, …-h200-final45, -sweep66). The default follows the H200; swizzled
- * rows in 64 slots (16 KiB, three workgroups an SM) were slower on both.
+ * default; 64 measured faster on one GPU and slower on the other (docs/DECISIONS.md: FUSED_R2C_COLUMNS).
  */
 export const FUSED_R2C_COLUMNS = [32, 16];
 
@@ -188,36 +182,23 @@ export function planWebGpuFft(problem: FftProblem, limits: PlannerLimits, option
       recipe = planFft(blu.L, problem.batch, limits, options);
     } else if (packed && real === 'r2c') {
       try {
-        // In-workgroup post-processing (complex rows, or split rows in two rounds). Radix 16 up to
-        // m = 4096: the post-processing's extra registers made radix 32 slower for R2C (H200,
-        // bench/results/…-final5). With the paired last stage radix 32 wins at m = 8192 (N = 16384: R2C
-        // 0.528 → 0.464 ms, DHT 0.545 → 0.474) and ties at 2048 … 4096 (…-sweep15).
-        // Radices re-split so the last stage pairs mirror butterflies (r2cPairAll) where that measured
-        // faster on an H200: m = 256 and 512 (N = 512: 0.326 → 0.306 ms, N = 1024: 0.326 → 0.315; DCT-II
-        // 0.406 → 0.358), not m = 64 (0.341 → 0.378) or 4096 (0.355 → 0.376) (bench/results/…-sweep14).
+        // In-workgroup post-processing (complex rows, or split rows in two rounds). Radix 16 up to m = 4096 (the
+        // post-processing's registers made 32 slower), 32 from 8192; the last stage re-split to pair mirror
+        // butterflies for m = 256 … 2048, where it measured faster (docs/DECISIONS.md: maxRadix, r2cPairAll).
         const pairAll = (options.r2cPairAll ?? (m >= 256 && m <= 2048)) && options.r2cPaired !== false;
         // The 'split4' exchange needs the paired last stage (the post-processing has no row to exchange through).
         const evenLast = pairAll || options.exchange === 'split4';
-        // The split exchange from a half-length of 256 (C2C: from 128; R2C 256 lost 2%): N = 512 0.303 → 0.284 ms,
-        // N = 1024 0.312 → 0.272, DHT / DCT-II alike (H200, bench/results/…-sweep31).
+        // The split exchange from a half-length of 256 (C2C: from 128); R2C 256 lost 2% (docs/DECISIONS.md: splitExchangeFrom).
         recipe = planWorkgroupFft(m, problem.batch, limits, { maxRadix: m >= 8192 ? 32 : 16, evenLastButterflies: evenLast, splitExchangeFrom: 256, ...options });
       } catch (e) {
         if (e instanceof ArgumentError) throw e;
-        // The last pass does the post-processing when its workgroups can hold mirror column pairs, with
-        // 16 columns (8 pairs: 64-byte output runs) where they fit. Measured on an H200
-        // (bench/results/2026-11-22-h200-sweep9, 2^27 reals): fused with 16 columns beats the separate
-        // kernel from N = 2^15 (0.86 against 0.99 ms) to 2^27 (1.61 against 1.77), and the DHT likewise
-        // (2^20: 1.10 against 1.28); with 8 columns it lost beyond 2^20 (…-sweep7).
+        // The last pass does the post-processing when its workgroups can hold mirror column pairs, with 16 columns
+        // (8 pairs: 64-byte output runs) where they fit: faster than the separate kernel (docs/DECISIONS.md: r2cFused).
         const fuse = !options.r2cPostKernel && (options.r2cFused || !custom || !!custom.fusedPost);
         // The widest last pass of FUSED_R2C_COLUMNS that fits, else the default columns.
         let wide: FftRecipe | null = null;
-        // The long radix-32 first pass where the fused last pass stays ≤ 256 points: R2C 2^18 0.90 → 0.81
-        // ms, 2^19 0.94 → 0.85, DHT 2^18 0.98 → 0.83; with a 512-point fused last pass (2^20) it lost
-        // (0.97 → 1.02; bench/results/2026-11-22-h200-sweep38).
-        // The fused last pass keeps padded rows: swizzled ones (planner/row-layout.ts; the other passes use
-        // them) made it slower, R2C 2^15 … 2^27 3–8% and the DHT alike (H200, two alternating rounds: R2C 2^19
-        // 0.868 ms all swizzled, 0.861 all padded, 0.801 last pass padded; DHT 2^19 0.897 / 0.875 / 0.818;
-        // bench/results/2026-11-24-h200-sweep57).
+        // The long radix-32 first pass where the fused last pass stays ≤ 256 points (longFirstRest 256); the fused
+        // last pass keeps padded rows, where swizzled ones measured slower (docs/DECISIONS.md: lastPassLayout = 'padded').
         // A short fused last pass (64 or 128 points) where a first pass of ≤ 1024 takes the rest: see planMultiPass.
         const fusedOptions: WebGpuFftOptions = fuse ? { longFirstRest: 256, lastPassLayout: 'padded', shortLastPass: true, ...options } : options;
         for (const columns of fuse && !options.lastPassColumns ? FUSED_R2C_COLUMNS : []) {
@@ -239,12 +220,10 @@ export function planWebGpuFft(problem: FftProblem, limits: PlannerLimits, option
   } else if (options.columns && options.columns > 1) {
     if (custom || inPlace) throw new ArgumentError('columns', options.columns, 'a plain out-of-place complex transform');
     // Radix-32 stages for column passes of 512 points and more, as for the long first passes of planMultiPass
-    // (H200, three alternating rounds: 512² batch 512 1.34 → 1.25 ms, 1024² batch 128 1.40 → 1.27; 2048² has
-    // no radix-32 split in three stages and stays; bench/results/2026-11-24-h200-sweep47).
+    // (docs/DECISIONS.md: maxRadix).
     const maxRadix = options.maxRadix ?? (isPowerOfTwo(N) && N >= 512 ? 32 : undefined);
-    // 8 columns a workgroup for column passes of up to 256 points (256²: 1.25 → 1.06 ms on an H200) and for
-    // radix-32 ones of 512 (512²: 1.25 → 1.16, …-sweep50), 4 beyond (1024²: 8 was slower with radix 16,
-    // 1.27 → 1.30 with radix 32; bench/results/2026-11-22-h200-sweep36, 2026-11-24-h200-sweep50).
+    // Column passes take 8 columns a workgroup up to 256 points and for radix-32 ones of 512, 4 beyond
+    // (docs/DECISIONS.md: minColumns).
     const minColumns = options.minColumns ?? (N <= 256 || (maxRadix === 32 && N <= 512) ? 8 : 4);
     recipe = planWorkgroupFft(N, problem.batch * options.columns, limits, { ...options, minColumns, ...(maxRadix ? { maxRadix } : {}), pass: { total: N * options.columns, stride: options.columns, outerTwiddle: false } });
   } else if (bluesteinFor(N)) {

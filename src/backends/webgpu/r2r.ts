@@ -104,10 +104,8 @@ export class WebGpuR2r {
           await WebGpuFft.create(ctx, problem, {
             ...d.planner,
             real: hooks.real,
-            // Multi-pass: the post-processing fused into the last pass for the DHT (measured faster,
-            // …-sweep9) and for the hooks that take their quarter-root twiddles from the pass (wrq: DCT-II,
-            // DST-II; 2^15 … 2^20 0.98 → 0.89 ms … 1.27 → 1.08 on an H200, …-sweep22; reading the table per
-            // output instead, the fused pass had been 1.11 ms against 0.34 + 0.34 for pass and kernel, …-sweep21).
+            // Multi-pass: the post-processing fused into the last pass for the DHT and for the hooks that take their
+            // quarter-root twiddles from the pass (wrq: DCT-II, DST-II), where it measured faster (docs/DECISIONS.md: fusedPost).
             custom: { io: hooks.io, inCount: n, outCount: n, inElem: 4, outElem: 4, fusedPost: spec.kind === 'dht' || !!hooks.io.wrq },
             ...(inner !== 1 && outer > 1 ? { outer: { count: outer, inDist: n * inner, outDist: n * inner } } : {}),
           }),
