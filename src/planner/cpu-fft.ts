@@ -64,28 +64,28 @@ export function primeFactorsOf(n: number): number[] {
 }
 
 /**
- * Radices for a length, in pass order: radix 8 while possible (fewest passes over memory; its 16
- * complex vectors still fit the 16 SIMD registers of x86-64 with little spilling), then 4 or 2, then
- * the odd primes, smallest first.
+ * Radices for a length, in pass order: radix 4 (its 8 vectors of a butterfly stay in the 16 SIMD
+ * registers of x86-64, where radix 8 and 16 spill), an odd power of two ending in one radix 8 (as a
+ * last pass it has no twiddles) or a radix 2, then the odd primes, smallest first.
+ * (docs/DECISIONS.md: chooseCpuRadices)
  */
 export function chooseCpuRadices(n: number): number[] {
   const factors = primeFactorsOf(n);
   let twos = factors.filter((p) => p === 2).length;
   const odd = factors.filter((p) => p !== 2);
   const r: number[] = [];
-  while (twos >= 3 && twos !== 4) {
-    r.push(8);
-    twos -= 3;
-  }
+  const eight = twos % 2 === 1 && twos >= 3;
+  if (eight) twos -= 3;
   while (twos >= 2) {
     r.push(4);
     twos -= 2;
   }
+  if (eight) r.push(8);
   if (twos === 1) r.push(2);
   return r.concat(odd);
 }
 
-function passesFor(radices: number[], n: number): CpuFftPass[] {
+export function passesFor(radices: number[], n: number): CpuFftPass[] {
   let l1 = 1;
   return radices.map((radix) => {
     const p = { radix, l1, ido: n / (l1 * radix) };

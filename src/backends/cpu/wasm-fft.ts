@@ -190,12 +190,15 @@ class LaneFft implements EngineFft, FusedRealFft {
     const outBase = this.outP / e;
     for (let b0 = 0; b0 < batch; b0 += chunk) {
       const count = Math.min(chunk, batch - b0);
-      for (let q = 0; q < count; q++) copyIn(input, li, b0 + q, n, heap, inBase + 2 * n * q);
+      // Packed problems move as one block (a subarray per problem costs more than small transforms).
+      if (li.stride === 1 && li.dist === n) heap.set(input.subarray(2 * (li.offset + b0 * n), 2 * (li.offset + (b0 + count) * n)), inBase);
+      else for (let q = 0; q < count; q++) copyIn(input, li, b0 + q, n, heap, inBase + 2 * n * q);
       const slots = Math.ceil(count / per);
       // Unused lanes of a short last group: zeros, so no NaN or denormal slows the valid lanes.
       if (slots * per > count) heap.fill(0, inBase + 2 * n * count, inBase + 2 * n * slots * per);
       kernel(this.inP, this.outP, this.workP, this.twP, slots, scale);
-      for (let q = 0; q < count; q++) copyOut(heap, outBase + 2 * n * q, output, lo, b0 + q, n);
+      if (lo.stride === 1 && lo.dist === n) output.set(heap.subarray(outBase, outBase + 2 * n * count), 2 * (lo.offset + b0 * n));
+      else for (let q = 0; q < count; q++) copyOut(heap, outBase + 2 * n * q, output, lo, b0 + q, n);
     }
   }
 }
@@ -393,6 +396,11 @@ class TrivialFft implements EngineFft {
 }
 
 const plans = new Map<string, EngineFft>();
+
+/** An uncached plan for a given recipe (recipe experiments and tests; the API goes through engineFft). */
+export function engineFftFromRecipe(recipe: CpuEngineFftRecipe): EngineFft {
+  return recipe.kind === 'bluestein' ? new BluesteinFft(recipe) : recipe.kind === 'trivial' ? new TrivialFft(recipe) : new LaneFft(recipe);
+}
 
 /** The engine FFT for a length and precision (cached: plans are stateless between calls). */
 export function engineFft(n: number, precision: CpuPrecision): EngineFft {

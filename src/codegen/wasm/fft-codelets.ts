@@ -3,7 +3,7 @@
  * odd radix. The inverse transform is never generated: the engine computes it as conj(FFT(conj x)),
  * folding both conjugations into loads and stores.
  */
-import { mulNegI, type Cx, type VecEmitter } from './vector-complex.js';
+import { mulNegI, mulPosI, neg, type Cx, type VecEmitter } from './vector-complex.js';
 import { unitRoot } from '../../core/unit-root.js';
 
 const SQRT_HALF = Math.SQRT1_2;
@@ -43,6 +43,56 @@ export function radix8(v: VecEmitter, x: readonly Cx[]): Cx[] {
   const odd = radix4(v, b);
   const y: Cx[] = [];
   for (let k = 0; k < 4; k++) y.push(even[k]!, odd[k]!);
+  return y;
+}
+
+const negC = (v: VecEmitter, x: Cx): Cx => ({ re: neg(x.re), im: neg(x.im) });
+
+/** x · e^{−2πi·m/n}, with the multiples of π/4 done by sign folding or two multiplications. */
+function mulRoot(v: VecEmitter, x: Cx, m: number, n: number): Cx {
+  const mm = ((m % n) + n) % n;
+  if ((8 * mm) % n === 0) {
+    const k = (8 * mm) / n;
+    switch (k) {
+      case 0:
+        return x;
+      case 2:
+        return mulNegI(x);
+      case 4:
+        return negC(v, x);
+      case 6:
+        return mulPosI(x);
+      case 1:
+      case 3:
+        return mulW8(v, x, k);
+      default:
+        return negC(v, mulW8(v, x, k - 4));
+    }
+  }
+  const [c, s] = unitRoot(mm, n);
+  return v.cmulConst(x, c, -s);
+}
+
+/**
+ * Composite radix r1·r2 in registers (Cooley–Tukey): r2 DFTs of r1 points over x[j2 + r2·j1], the
+ * internal twiddles e^{−2πi·j2·k1/r}, then r1 DFTs of r2 points; output k1 + r1·k2.
+ */
+export function radixComposite(v: VecEmitter, x: readonly Cx[], r1: number, r2: number): Cx[] {
+  const r = r1 * r2;
+  const a: Cx[][] = [];
+  for (let j2 = 0; j2 < r2; j2++) {
+    const col: Cx[] = [];
+    for (let j1 = 0; j1 < r1; j1++) col.push(x[j2 + r2 * j1]!);
+    a.push(butterfly(v, col).map((t, k1) => mulRoot(v, t, j2 * k1, r)));
+  }
+  const y: Cx[] = new Array(r);
+  for (let k1 = 0; k1 < r1; k1++) {
+    const z = butterfly(
+      v,
+      a.map((col) => col[k1]!),
+    );
+    z.forEach((t, k2) => (y[k1 + r1 * k2] = t));
+  }
   return y;
 }
 
@@ -94,6 +144,8 @@ export function butterfly(v: VecEmitter, x: readonly Cx[]): Cx[] {
       return radix4(v, x);
     case 8:
       return radix8(v, x);
+    case 16:
+      return radixComposite(v, x, 4, 4);
     default:
       if (x.length % 2 === 1) return radixOdd(v, x);
       throw new Error(`no butterfly for radix ${x.length}`);
