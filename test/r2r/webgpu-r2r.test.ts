@@ -22,7 +22,7 @@ test('every DCT/DST type, both directions, all norms, a spread of sizes (batch 3
   const sizes = [2, 3, 4, 5, 8, 15, 16, 31, 64, 100, 256, 1000, 4096, 1 << 16];
   let count = 0;
   for (const fam of ['dct', 'dst'] as const) {
-    for (const type of [1, 2, 3, 4]) {
+    for (const type of [1, 2, 3, 4]) await t.test(`${fam}-${type}`, async () => {
       for (const [i, n] of sizes.entries()) {
         // DCT-I and DST-I extend to 2(N∓1): lengths like 2·101 go through Bluestein.
         if (type === 1 && n > 4096) continue;
@@ -36,15 +36,15 @@ test('every DCT/DST type, both directions, all norms, a spread of sizes (batch 3
           count++;
         }
       }
-    }
+    });
   }
-  console.log(`r2r: ${count} GPU transforms checked against float64`);
+  t.diagnostic(`r2r: ${count} GPU transforms checked against float64`);
 });
 
 test('DHT and its inverse; round trips of every type', async (t) => {
   const gpu = await testGpu();
   if (!gpu) return t.skip('no WebGPU adapter');
-  for (const n of [1, 2, 3, 8, 15, 64, 1000, 8192, 1 << 15]) {
+  for (const n of [1, 2, 3, 8, 15, 64, 1000, 8192, 1 << 15]) await t.test(`dht n=${n}`, async () => {
     const x = randomFloat32(3 * n, n);
     for (const norm of NORMS) {
       const h = await r2r.dht(x, { norm, shape: [3, n], gpu, backend: 'webgpu' });
@@ -53,7 +53,7 @@ test('DHT and its inverse; round trips of every type', async (t) => {
       const back = await r2r.idht(h, { norm, shape: [3, n], gpu, backend: 'webgpu' });
       assert.ok(relativeL2(back, x) <= 2 * bound(n), `dht round trip n=${n} ${norm}`);
     }
-  }
+  });
   for (const fam of ['dct', 'dst'] as const) {
     for (const type of [1, 2, 3, 4]) {
       const n = 48;
@@ -129,7 +129,7 @@ test("DCT-II / DST-II / DHT of 2^15 in one workgroup ('split4' exchange, asked f
 test('multi-pass DCT-II / DHT with the post-processing fused into the last pass (wider last pass)', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
-  for (const [family, n] of [['dct', 1 << 16], ['dht', 1 << 16], ['dct', 1 << 17], ['dst', 1 << 16]] as const) {
+  for (const [family, n] of [['dct', 1 << 16], ['dht', 1 << 16], ['dct', 1 << 17], ['dst', 1 << 16]] as const) await t.test(`${family} n=${n}`, async () => {
     const batch = 3;
     const x = randomFloat32(batch * n, n + 5);
     // Fused is the default for all three; r2cPostKernel keeps the separate post-processing kernel; 64
@@ -147,5 +147,5 @@ test('multi-pass DCT-II / DHT with the post-processing fused into the last pass 
       const err = await type2Error(ctx, plan, family, x, batch, n);
       assert.ok(err <= bound(n), `${family} n=${n} ${JSON.stringify(planner)}: ${err}`);
     }
-  }
+  });
 });
