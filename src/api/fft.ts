@@ -11,7 +11,7 @@ import type { GpuContext } from '../backends/webgpu/device.js';
 import { checkBackend, fallsBack, gpuFor, type BackendChoice } from './backend.js';
 import { WebGpuFft } from '../backends/webgpu/fft.js';
 import { engineFft } from '../backends/cpu/wasm-fft.js';
-import { checkThreads, executeEngineFft } from '../backends/cpu/worker-pool.js';
+import { allocateLike, checkThreads, executeEngineFft } from '../backends/cpu/worker-pool.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
 import { planCpuRfft } from '../backends/cpu/fft-real.js';
 import type { CpuEngineFftRecipe, CpuPrecision } from '../planner/cpu-fft.js';
@@ -44,7 +44,8 @@ export interface FftPlanOptions extends FftProblemInit {
    * os.availableParallelism() in Node, navigator.hardwareConcurrency in browsers; 1 = no worker threads).
    * Batches are split only when every share has at least 64K complex elements; single transforms (batch 1)
    * run on the calling thread. Workers start on the first threaded call and are reused; they never keep
-   * a Node process alive, and disposeCpuWorkers() ends them.
+   * a Node process alive, and disposeCpuWorkers() ends them. Input on a SharedArrayBuffer (and then the
+   * result, allocated likewise) is read and written by the workers in place; other input is copied per share.
    */
   threads?: number;
 }
@@ -89,7 +90,8 @@ class CpuPlan implements FftPlan {
     if (this.destroyed) throw new DestroyedError(`FFT plan (n = ${this.problem.n}) was destroyed`);
     const p = this.problem;
     checkInput(input, p);
-    const out = new (input instanceof Float32Array ? Float32Array : Float64Array)(2 * layoutSpan(p.output, p.n, p.batch));
+    // SharedArrayBuffer-backed input gets a shared result too, so that worker threads write it directly.
+    const out = allocateLike(input, 2 * layoutSpan(p.output, p.n, p.batch));
     const precision = this.precision ?? (input instanceof Float32Array ? 'f32' : 'f64');
     await executeEngineFft(p.n, precision, input, out, {
       inverse: p.direction === 'inverse',

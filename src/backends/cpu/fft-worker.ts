@@ -13,7 +13,7 @@ interface Port {
   post(reply: FftReply, transfer: ArrayBuffer[]): void;
 }
 
-function run(job: FftJob): { reply: FftReply; transfer: ArrayBuffer[] } {
+function run(job: FftJob): { reply: FftReply; transfer: ArrayBuffer[] } | null {
   // Fault injection for the pool's failure tests: an exception here, an exit, or an uncaught error.
   if (job.fault === 'throw') throw new Error('injected fault');
   if (job.fault === 'exit') exitNow();
@@ -21,7 +21,8 @@ function run(job: FftJob): { reply: FftReply; transfer: ArrayBuffer[] } {
     setTimeout(() => {
       throw new Error('injected uncaught fault');
     });
-    return { reply: { id: job.id }, transfer: [] };
+    // No reply: the error event is what the pool must notice.
+    return null;
   }
   engineFft(job.n, job.precision).execute(job.input, job.output, {
     batch: job.batch,
@@ -39,14 +40,14 @@ function run(job: FftJob): { reply: FftReply; transfer: ArrayBuffer[] } {
 }
 
 function handle(port: Port, job: FftJob): void {
-  let out: { reply: FftReply; transfer: ArrayBuffer[] };
+  let out: { reply: FftReply; transfer: ArrayBuffer[] } | null;
   try {
     out = run(job);
   } catch (e) {
     const err = e instanceof Error ? { name: e.name, message: e.message } : { name: 'Error', message: String(e) };
     out = { reply: { id: job.id, error: err }, transfer: [] };
   }
-  port.post(out.reply, out.transfer);
+  if (out) port.post(out.reply, out.transfer);
 }
 
 function exitNow(): void {

@@ -163,7 +163,9 @@ async function spawn(onDead: (s: Slot) => void): Promise<Slot> {
   if (isNode) {
     nodeWorker ??= import(/* @vite-ignore */ 'node:worker_threads' as string).then((m: typeof import('node:worker_threads')) => m.Worker);
     const W = await nodeWorker;
-    const w = new W(workerUrl());
+    // Flags that name the main entry (--input-type with -e, say) would make the worker entry fail to load.
+    const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type') && a !== '-e' && a !== '--eval');
+    const w = new W(workerUrl(), { execArgv });
     w.unref();
     const slot: Slot = new Slot(
       {
@@ -250,6 +252,15 @@ class WorkerPool {
     this.free = [];
     await Promise.all(all.map((s) => s.fail('was disposed')));
   }
+}
+
+/**
+ * A result array in the same kind of memory as the input: shared input gets a shared result, which
+ * workers then write directly (no copy back on the calling thread).
+ */
+export function allocateLike<T extends AnyArray>(input: T, length: number): T {
+  const Arr = input.constructor as { new (b: ArrayBufferLike, o: number, l: number): T; new (l: number): T; BYTES_PER_ELEMENT: number };
+  return isShared(input) ? new Arr(new SharedArrayBuffer(length * Arr.BYTES_PER_ELEMENT), 0, length) : new Arr(length);
 }
 
 let pool: WorkerPool | null = null;

@@ -1,0 +1,200 @@
+/**
+ * The CPU engine's worker threads: batches split between the calling thread and workers give results
+ * bit-identical to one thread and within the float32/float64 bounds of the float64 reference, for
+ * contiguous, strided, interleaved, in-place and SharedArrayBuffer layouts; worker failures surface as
+ * WorkerError; a process that used threads exits on its own.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { planCpuFft } from '../../src/backends/cpu/fft-plan.js';
+import { executeEngineFft, injectWorkerFault, shareCount, MIN_SHARE_ELEMENTS } from '../../src/backends/cpu/worker-pool.js';
+import type { CpuPrecision } from '../../src/planner/cpu-fft.js';
+import { createFftPlan, fft, disposeCpuWorkers, ArgumentError, ButterflyError, WorkerError } from '../../src/index.js';
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32 - 0.5;
+  };
+}
+
+function relErr(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < b.length; i++) {
+    const d = a[i]! - b[i]!;
+    num += d * d;
+    den += b[i]! * b[i]!;
+  }
+  return Math.sqrt(num / (den || 1));
+}
+
+/** Bitwise equality of two results, naming the first difference. */
+function assertSame(a: ArrayLike<number>, b: ArrayLike<number>, what: string): void {
+  assert.equal(a.length, b.length, `${what}: length`);
+  for (let i = 0; i < a.length; i++) {
+    if (!Object.is(a[i], b[i])) assert.fail(`${what}: [${i}] = ${a[i]} vs ${b[i]}`);
+  }
+}
+
+const bound = (n: number, p: CpuPrecision): number => (p === 'f32' ? 1.2e-7 : 2.5e-16) * (4 + 2 * Math.log2(Math.max(n, 2)));
+
+/** Batch size that gives three shares worth splitting. */
+const batchFor = (n: number): number => Math.max(3, Math.ceil((3 * MIN_SHARE_ELEMENTS) / n) + 1);
+
+test.after(() => disposeCpuWorkers());
+
+for (const n of [256, 4096, 32768, 1000, 1009]) {
+  test(`plans with threads 1, 2, 3 match the reference and each other: n = ${n}`, async () => {
+    const batch = batchFor(n);
+    assert.equal(shareCount(n, batch, 3), 3, 'the batch is large enough to split three ways');
+    const r = rng(n);
+    const x = new Float64Array(2 * n * batch).map(() => r());
+    for (const direction of ['forward', 'inverse'] as const) {
+      const ref = new Float64Array(2 * n * batch);
+      planCpuFft(n).execute(x, ref, { batch, inverse: direction === 'inverse' });
+      for (const precision of ['f32', 'f64'] as const) {
+        const xin = precision === 'f32' ? Float32Array.from(x) : x;
+        let one: ArrayLike<number> | null = null;
+        for (const threads of [1, 2, 3]) {
+          const plan = await createFftPlan({ n, batch, direction, norm: 'backward', backend: 'cpu', threads });
+          const out = await plan.execute(xin);
+          const e = relErr(out, ref);
+          assert.ok(e <= bound(n, precision), `${precision} ${direction} threads ${threads}: rel L2 ${e} > ${bound(n, precision)}`);
+          if (one) assertSame(out, one, `threads ${threads} differs from threads 1`);
+          else one = out;
+        }
+      }
+    }
+  });
+}
+
+type Layout = { offset: number; stride: number; dist: number };
+
+/** Runs the engine with `threads` on copies of the same data; returns the output array. */
+async function runLayout(n: number, batch: number, li: Layout, lo: Layout, opts: { threads: number; inverse: boolean; shared: boolean; inPlace: boolean; precision: CpuPrecision; x: Float64Array; outLen: number }): Promise<Float64Array | Float32Array> {
+  const Arr = opts.precision === 'f32' ? Float32Array : Float64Array;
+  const mk = (len: number): Float32Array | Float64Array => (opts.shared ? new Arr(new SharedArrayBuffer(len * Arr.BYTES_PER_ELEMENT) as unknown as ArrayBuffer) : new Arr(len));
+  const input = mk(opts.x.length);
+  input.set(opts.x);
+  // Untouched output positions must keep their values: fill with a sentinel.
+  const output = opts.inPlace ? input : mk(opts.outLen).fill(7);
+  await executeEngineFft(n, opts.precision, input, output, { batch, inverse: opts.inverse, norm: 'ortho', input: li, output: lo }, opts.threads);
+  return output;
+}
+
+test('strided, interleaved, in-place and shared layouts split across threads', async () => {
+  const cases: { n: number; batch: number; li: (n: number, b: number) => Layout; lo: (n: number, b: number) => Layout; inPlace?: boolean }[] = [
+    { n: 1024, batch: 200, li: (n) => ({ offset: 3, stride: 2, dist: 2 * n + 5 }), lo: (n) => ({ offset: 1, stride: 1, dist: n + 2 }) },
+    { n: 1000, batch: 210, li: (_n, b) => ({ offset: 0, stride: b, dist: 1 }), lo: (n) => ({ offset: 0, stride: 1, dist: n }) },
+    { n: 1009, batch: 200, li: (n) => ({ offset: 2, stride: 1, dist: n }), lo: (_n, b) => ({ offset: 0, stride: b, dist: 1 }) },
+    { n: 2048, batch: 100, li: (n) => ({ offset: 4, stride: 1, dist: n + 3 }), lo: (n) => ({ offset: 4, stride: 1, dist: n + 3 }), inPlace: true },
+    { n: 512, batch: 400, li: (_n, b) => ({ offset: 1, stride: b, dist: 1 }), lo: (_n, b) => ({ offset: 1, stride: b, dist: 1 }), inPlace: true },
+  ];
+  for (const c of cases) {
+    const { n, batch } = c;
+    const li = c.li(n, batch);
+    const lo = c.lo(n, batch);
+    assert.equal(shareCount(n, batch, 3), 3);
+    const span = (l: Layout): number => 2 * (l.offset + (n - 1) * l.stride + (batch - 1) * l.dist + 1);
+    const r = rng(n + batch);
+    const x = new Float64Array(Math.max(span(li), c.inPlace ? span(lo) : 0)).map(() => r());
+    for (const inverse of [false, true]) {
+      // Reference: gather each problem, transform in float64, scale by 1/√n ('ortho').
+      const ref = new Float64Array(2 * n * batch);
+      planCpuFft(n).execute(x, ref, { batch, inverse, norm: 'ortho', input: li });
+      for (const precision of ['f32', 'f64'] as const) {
+        for (const shared of [false, true]) {
+          const opts = { inverse, shared, inPlace: !!c.inPlace, precision, x, outLen: span(lo) };
+          const one = await runLayout(n, batch, li, lo, { ...opts, threads: 1 });
+          for (const threads of [2, 3]) {
+            const out = await runLayout(n, batch, li, lo, { ...opts, threads });
+            const what = `n=${n} ${JSON.stringify(li)}→${JSON.stringify(lo)} ${precision} ${inverse ? 'inverse' : 'forward'} shared=${shared} threads=${threads}`;
+            assertSame(out, one, `${what}: differs from one thread`);
+            const got = new Float64Array(2 * n * batch);
+            for (let b = 0; b < batch; b++) {
+              for (let k = 0; k < n; k++) {
+                const p = 2 * (lo.offset + b * lo.dist + k * lo.stride);
+                got[2 * (b * n + k)] = out[p]!;
+                got[2 * (b * n + k) + 1] = out[p + 1]!;
+              }
+            }
+            const e = relErr(got, ref);
+            assert.ok(e <= bound(n, precision), `${what}: rel L2 ${e}`);
+          }
+        }
+      }
+    }
+  }
+});
+
+test('small batches and single transforms stay on the calling thread', () => {
+  assert.equal(shareCount(1 << 20, 1, 8), 1);
+  assert.equal(shareCount(4096, 8, 8), 1);
+  assert.equal(shareCount(4096, 32, 8), 2);
+  assert.equal(shareCount(4096, 256, 2), 2);
+});
+
+test('a failing worker rejects the call with WorkerError, and the pool recovers', async () => {
+  const n = 4096;
+  const batch = 64;
+  const x = new Float32Array(2 * n * batch).map(rng(5));
+  const plan = await createFftPlan({ n, batch, backend: 'cpu', threads: 2 });
+  const good = await (await createFftPlan({ n, batch, backend: 'cpu', threads: 1 })).execute(x);
+  for (const [fault, pattern] of [
+    ['throw', /FFT worker failed: Error: injected fault/],
+    ['exit', /FFT worker exited \(code 3\)/],
+    ['uncaught', /FFT worker threw an uncaught Error: injected uncaught fault/],
+  ] as const) {
+    await plan.execute(x); // make sure a worker exists before injecting
+    injectWorkerFault(fault);
+    await assert.rejects(plan.execute(x), (e: unknown) => {
+      assert.ok(e instanceof WorkerError && e instanceof ButterflyError, `${fault}: ${String(e)}`);
+      assert.match((e as Error).message, pattern);
+      return true;
+    });
+    // The dead worker is replaced: the next call succeeds with the same result.
+    assert.deepEqual(await plan.execute(x), good, `after ${fault}`);
+  }
+  await disposeCpuWorkers();
+  assert.deepEqual(await plan.execute(x), good, 'after dispose, new workers start');
+});
+
+test('threads is validated', async () => {
+  for (const bad of [0, -1, 1.5, '2', NaN]) {
+    await assert.rejects(createFftPlan({ n: 8, backend: 'cpu', threads: bad as number }), (e: unknown) => e instanceof ArgumentError && e.argument === 'threads');
+    await assert.rejects(fft(new Float64Array(16), { backend: 'cpu', threads: bad as number }), (e: unknown) => e instanceof ArgumentError && e.argument === 'threads');
+  }
+  assert.equal((await fft(new Float64Array(16), { backend: 'cpu', threads: 3 })).length, 16);
+});
+
+test('a process that used worker threads exits on its own', async () => {
+  const index = fileURLToPath(new URL('../../src/index.js', import.meta.url));
+  const script = `
+    const { createFftPlan } = await import(${JSON.stringify(index)});
+    const n = 4096, batch = 64;
+    const plan = await createFftPlan({ n, batch, backend: 'cpu', threads: 2 });
+    const y = await plan.execute(new Float32Array(2 * n * batch).fill(1));
+    console.log(y[0]);`;
+  const t0 = Date.now();
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  const code = await new Promise<number | null>((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill();
+      resolve(null);
+    }, 10000);
+    child.on('exit', (c) => {
+      clearTimeout(timer);
+      resolve(c);
+    });
+  });
+  assert.equal(code, 0, `child did not exit cleanly within 10 s: ${out}`);
+  assert.equal(out.trim(), '4096');
+  assert.ok(Date.now() - t0 < 10000);
+});
