@@ -51,9 +51,9 @@ function ensure(s: TridiagonalBatchScratch, len: number): void {
 /**
  * Solves a batch of real float64 tridiagonal systems by Thomas (no pivoting). Returns the solution and
  * one status word per matrix: ZERO_PIVOT (a pivot zero, sub-normal or not finite, or a coefficient the
- * solve reads not finite), NON_FINITE, NOT_DIAGONALLY_DOMINANT. With `eta` (length ≥ batch), also the
- * backward error of every matrix (as tridiagonalBackwardErrors), computed block by block right after the
- * block's solve, while its rows are still in cache.
+ * solve reads not finite), NON_FINITE, NOT_DIAGONALLY_DOMINANT; and, into `eta` when given (length ≥
+ * batch), every matrix's backward error (as tridiagonalBackwardErrors; the caller compares it with its
+ * tolerance). Layouts and conventions of createTridiagonalPlan.
  */
 export function solveTridiagonalBatchCpu(
   p: TridiagonalBatchCpuProblem,
@@ -65,76 +65,84 @@ export function solveTridiagonalBatchCpu(
   const x = p.out ?? new Float64Array(n * batch * nrhs);
   const status = new Uint32Array(batch);
   const { lower: a, diag: b, upper: c, rhs: d } = p;
-  if (eta) eta.fill(0, 0, batch);
+  const e = eta ?? new Float64Array(batch);
+  e.fill(0, 0, batch);
+  // The sweeps test only the pivots; the pass after each block (matrix checks, non-finite x, backward
+  // error) reads the block's rows again while they are in cache: cheaper than checks inside the sweeps.
   if ((p.layout ?? 'strided') === 'interleaved') {
-    // Column blocks of bc systems whose rows (7 arrays) fit about 256 KiB, so that the backward sweep
-    // and the check read from cache; but row fragments of at least 512 systems (4 KiB), as shorter ones
-    // touch a page a row and array and thrash the TLB (n = 1024, batch 1024: 8 systems a block ran 9x slower).
-    const bc = Math.min(batch, Math.max(512, 8 * Math.floor(32768 / (7 * n) / 8)));
+    // Column blocks of at least 512 systems (4 KiB a row fragment): narrower blocks, which would keep a
+    // block in L2, touch a page a row and array and thrash the TLB (n = 1024, batch 1024: 8 systems a
+    // block ran 3-9x slower, 64 2x slower); wider ones measured no faster.
+    const bc = Math.min(batch, 512);
     ensure(scratch, Math.max(n, 4) * bc);
     for (let j0 = 0; j0 < batch; j0 += bc) {
       const j1 = Math.min(batch, j0 + bc);
       thomasInterleaved(a, b, c, d, x, n, batch, nrhs, j0, j1, scratch.cp, scratch.ip, status);
-      if (eta) etaInterleavedReal(a, b, c, d, x, n, batch, nrhs, j0, j1, scratch.cp, eta);
+      postInterleaved(a, b, c, d, x, n, batch, nrhs, j0, j1, scratch.cp, e, status);
     }
   } else {
     ensure(scratch, 2 * n);
     let j = 0;
-    const etaStrided = (jj: number) => {
+    const post = (jj: number) => {
       let worst = 0;
       for (let r = 0; r < nrhs; r++) {
-        const e = etaStridedReal(a, b, c, d, x, jj * n, (r * batch + jj) * n, n);
-        if (!(e <= worst)) worst = e;
+        const v = postStrided(a, b, c, d, x, jj * n, (r * batch + jj) * n, n, r === 0);
+        if (!(v <= worst)) worst = v;
+        status[jj] |= postBits;
       }
-      eta![jj] = worst;
+      e[jj] = worst;
     };
     for (; j + 1 < batch; j += 2) {
       thomasStridedPair(a, b, c, d, x, n, batch, nrhs, j, scratch.cp, scratch.ip, status);
-      if (eta) { etaStrided(j); etaStrided(j + 1); }
+      post(j); post(j + 1);
     }
     if (j < batch) {
       thomasStridedOne(a, b, c, d, x, n, batch, nrhs, j, scratch.cp, scratch.ip, status);
-      if (eta) etaStrided(j);
+      post(j);
     }
   }
   return { x, status };
 }
 
-/** η of one real contiguous system: matrix rows at m, right-hand side and solution at o. */
-function etaStridedReal(a: FloatArray, b: FloatArray, c: FloatArray, d: FloatArray, x: FloatArray, m: number, o: number, n: number): number {
-  if (n === 1) return eta1(Math.abs(b[m] * x[o] - d[o]), Math.abs(b[m]), Math.abs(x[o]), Math.abs(d[o]));
-  let maxR = Math.abs(b[m] * x[o] + c[m] * x[o + 1] - d[o]);
-  let normA = Math.abs(b[m]) + Math.abs(c[m]), maxX = Math.abs(x[o]), maxD = Math.abs(d[o]);
-  let xm = x[o], xi = x[o + 1];
-  for (let i = 1; i < n - 1; i++) {
-    const xp = x[o + i + 1];
-    const ar = Math.abs(a[m + i] * xm + b[m + i] * xi + c[m + i] * xp - d[o + i]);
-    const rs = Math.abs(a[m + i]) + Math.abs(b[m + i]) + Math.abs(c[m + i]);
-    const ax = Math.abs(xi), ad = Math.abs(d[o + i]);
-    // `!(v <= max)` also takes NaN, so a NaN anywhere makes η NaN.
+/** Status bits of the last postStrided call (module scope: no allocation a system). */
+let postBits = 0;
+
+/**
+ * After the solve of one real contiguous system (rows at m, right-hand side and x at o): its backward
+ * error, and in postBits NON_FINITE (some x not finite) and, with `matrix`, NOT_DIAGONALLY_DOMINANT and
+ * ZERO_PIVOT for a coefficient the solve reads that is not finite (Thomas can return finite numbers for
+ * it: an infinite b_i gives x_i = 0).
+ */
+function postStrided(a: FloatArray, b: FloatArray, c: FloatArray, d: FloatArray, x: FloatArray, m: number, o: number, n: number, matrix: boolean): number {
+  let maxR = 0, normA = 0, maxX = 0, maxD = 0, nd = 0;
+  let xm = 0, xi = x[o];
+  for (let i = 0; i < n; i++) {
+    const xp = i < n - 1 ? x[o + i + 1] : 0;
+    const aa = i > 0 ? a[m + i] : 0, cc = i < n - 1 ? c[m + i] : 0, bb = b[m + i];
+    const ar = Math.abs(aa * xm + bb * xi + cc * xp - d[o + i]);
+    const off = Math.abs(aa) + Math.abs(cc), ab = Math.abs(bb);
+    const rs = off + ab, ax = Math.abs(xi), ad = Math.abs(d[o + i]);
+    if (ab < off) nd = 1;
+    // `!(v <= max)` also takes NaN, so a NaN anywhere makes the maximum NaN.
     if (!(ar <= maxR)) maxR = ar;
     if (!(rs <= normA)) normA = rs;
     if (!(ax <= maxX)) maxX = ax;
     if (!(ad <= maxD)) maxD = ad;
     xm = xi; xi = xp;
   }
-  const l = n - 1;
-  const ar = Math.abs(a[m + l] * xm + b[m + l] * xi - d[o + l]);
-  const rs = Math.abs(a[m + l]) + Math.abs(b[m + l]), ax = Math.abs(xi), ad = Math.abs(d[o + l]);
-  if (!(ar <= maxR)) maxR = ar;
-  if (!(rs <= normA)) normA = rs;
-  if (!(ax <= maxX)) maxX = ax;
-  if (!(ad <= maxD)) maxD = ad;
+  postBits = (maxX < Infinity ? 0 : S.NON_FINITE) |
+    (matrix ? (nd ? S.NOT_DIAGONALLY_DOMINANT : 0) | (normA < Infinity ? 0 : S.ZERO_PIVOT) : 0);
   return eta1(maxR, normA, maxX, maxD);
 }
 
 /**
- * η of the real interleaved systems j0 … j1−1 into eta (max over right-hand sides). `acc` (length ≥
- * 4·(j1 − j0)) holds the running maxima.
+ * After the solve of the real interleaved systems j0 … j1−1: their backward errors into eta (max over
+ * right-hand sides) and the status bits of postStrided. `acc` (length ≥ 4·(j1 − j0)) holds the running
+ * maxima.
  */
-function etaInterleavedReal(
+function postInterleaved(
   a: FloatArray, b: FloatArray, c: FloatArray, d: FloatArray, x: FloatArray,
-  n: number, B: number, nrhs: number, j0: number, j1: number, acc: Float64Array, eta: Float64Array,
+  n: number, B: number, nrhs: number, j0: number, j1: number, acc: Float64Array, eta: Float64Array, status: Uint32Array,
 ): void {
   const w = j1 - j0;
   const kA = 0, kR = w, kX = 2 * w, kD = 3 * w;
@@ -142,10 +150,15 @@ function etaInterleavedReal(
   for (let i = 0; i < n; i++) {
     const e = i * B;
     for (let j = j0, k = 0; j < j1; j++, k++) {
-      const rs = (i > 0 ? Math.abs(a[e + j]) : 0) + Math.abs(b[e + j]) + (i < n - 1 ? Math.abs(c[e + j]) : 0);
-      if (!(rs <= acc[kA + k])) acc[kA + k] = rs;
+      const off = (i > 0 ? Math.abs(a[e + j]) : 0) + (i < n - 1 ? Math.abs(c[e + j]) : 0), ab = Math.abs(b[e + j]);
+      const rs = off + ab;
+      if (!(rs <= acc[kA + k]) || ab < off) {
+        if (ab < off) status[j] |= S.NOT_DIAGONALLY_DOMINANT;
+        if (!(rs <= acc[kA + k])) acc[kA + k] = rs;
+      }
     }
   }
+  for (let j = j0, k = 0; j < j1; j++, k++) if (!(acc[kA + k] < Infinity)) status[j] |= S.ZERO_PIVOT;
   for (let r = 0; r < nrhs; r++) {
     acc.fill(0, w, 4 * w);
     const o = r * n * B;
@@ -166,24 +179,9 @@ function etaInterleavedReal(
     for (let j = j0, k = 0; j < j1; j++, k++) {
       const e = eta1(acc[kR + k], acc[kA + k], acc[kX + k], acc[kD + k]);
       if (!(e <= eta[j])) eta[j] = e;
+      if (!(acc[kX + k] < Infinity)) status[j] |= S.NON_FINITE;
     }
   }
-}
-
-/**
- * Matrix checks of a strided system: NOT_DIAGONALLY_DOMINANT, and ZERO_PIVOT for a coefficient the solve
- * reads that is not finite (Thomas can return finite numbers for it: an infinite b_i gives x_i = 0).
- */
-function matrixChecks(a: Float64Array, b: Float64Array, c: Float64Array, m: number, n: number): number {
-  let st = 0;
-  for (let i = 0; i < n; i++) {
-    const aa = i > 0 ? Math.abs(a[m + i]) : 0, cc = i < n - 1 ? Math.abs(c[m + i]) : 0, bb = Math.abs(b[m + i]);
-    if (bb < aa + cc || !(aa + bb + cc < Infinity)) {
-      if (bb < aa + cc) st |= S.NOT_DIAGONALLY_DOMINANT;
-      if (!(aa + bb + cc < Infinity)) st |= S.ZERO_PIVOT;
-    }
-  }
-  return st;
 }
 
 function thomasStridedOne(
@@ -191,7 +189,7 @@ function thomasStridedOne(
   n: number, batch: number, nrhs: number, j: number, cp: Float64Array, ip: Float64Array, status: Uint32Array,
 ): void {
   const m = j * n;
-  let st = matrixChecks(a, b, c, m, n);
+  let st = 0;
   let bad = 0;
   // Forward sweep: cp = modified upper diagonal, ip = inverse pivots; the first right-hand side with it.
   let o = j * n;
@@ -223,10 +221,7 @@ function thomasStridedOne(
       for (let i = 1; i < n; i++) { dv = (d[o + i] - a[m + i] * dv) * ip[i]; x[o + i] = dv; }
     }
     let xv = x[o + n - 1];
-    let fin = xv - xv;
-    for (let i = n - 2; i >= 0; i--) { xv = x[o + i] - cp[i] * xv; x[o + i] = xv; fin += xv - xv; }
-    // fin is 0 when every x is finite, NaN otherwise (x − x is NaN for ±Infinity and NaN).
-    if (fin !== 0) st |= S.NON_FINITE;
+    for (let i = n - 2; i >= 0; i--) { xv = x[o + i] - cp[i] * xv; x[o + i] = xv; }
   }
   if (bad) st |= S.ZERO_PIVOT;
   status[j] |= st;
@@ -238,7 +233,7 @@ function thomasStridedPair(
   n: number, batch: number, nrhs: number, j: number, cp: Float64Array, ip: Float64Array, status: Uint32Array,
 ): void {
   const m0 = j * n, m1 = m0 + n;
-  let st0 = matrixChecks(a, b, c, m0, n), st1 = matrixChecks(a, b, c, m1, n);
+  let st0 = 0, st1 = 0;
   let bad0 = 0, bad1 = 0;
   let o0 = j * n, o1 = o0 + n;
   let p0 = b[m0], p1 = b[m1];
@@ -278,15 +273,11 @@ function thomasStridedPair(
       }
     }
     let x0 = x[o0 + n - 1], x1 = x[o1 + n - 1];
-    let f0 = x0 - x0, f1 = x1 - x1;
     for (let i = n - 2; i >= 0; i--) {
       x0 = x[o0 + i] - cp[2 * i] * x0;
       x1 = x[o1 + i] - cp[2 * i + 1] * x1;
       x[o0 + i] = x0; x[o1 + i] = x1;
-      f0 += x0 - x0; f1 += x1 - x1;
     }
-    if (f0 !== 0) st0 |= S.NON_FINITE;
-    if (f1 !== 0) st1 |= S.NON_FINITE;
   }
   if (bad0) st0 |= S.ZERO_PIVOT;
   if (bad1) st1 |= S.ZERO_PIVOT;
@@ -303,15 +294,14 @@ function thomasInterleaved(
   a: Float64Array, b: Float64Array, c: Float64Array, d: Float64Array, x: Float64Array,
   n: number, B: number, nrhs: number, j0: number, j1: number, cp: Float64Array, ip: Float64Array, status: Uint32Array,
 ): void {
-  const ND = S.NOT_DIAGONALLY_DOMINANT, ZP = S.ZERO_PIVOT;
+  const ZP = S.ZERO_PIVOT;
   const w = j1 - j0;
   const keep = nrhs > 1;
   // Row 0.
   for (let j = j0, k = 0; j < j1; j++, k++) {
     const bj = b[j];
     const cj = n > 1 ? c[j] : 0;
-    let st = Math.abs(bj) < Math.abs(cj) ? ND : 0;
-    if (!(Math.abs(bj) >= TINY && Math.abs(bj) + Math.abs(cj) < Infinity)) st |= ZP;
+    const st = Math.abs(bj) >= TINY && Math.abs(bj) < Infinity ? 0 : ZP;
     const inv = 1 / bj;
     if (keep) ip[k] = inv;
     cp[k] = cj * inv;
@@ -327,11 +317,8 @@ function thomasInterleaved(
       if (keep) ip[k] = inv;
       cp[k] = ci * inv;
       x[e + j] = (d[e + j] - ai * x[e - B + j]) * inv;
-      // Rare events: one predictable branch for all the checks.
-      const off = Math.abs(ai) + Math.abs(ci), ab = Math.abs(bi), ap = Math.abs(piv);
-      if (ab < off || !(ap >= TINY && ap + ab + off < Infinity)) {
-        status[j] |= (ab < off ? ND : 0) | (ap >= TINY && ap + ab + off < Infinity ? 0 : ZP);
-      }
+      const ap = Math.abs(piv);
+      if (!(ap >= TINY && ap < Infinity)) status[j] |= ZP;
     }
   }
   for (let r = 0; r < nrhs; r++) {
@@ -343,15 +330,9 @@ function thomasInterleaved(
         for (let j = j0, k = i * w; j < j1; j++, k++) x[e + j] = (d[e + j] - a[e - o + j] * x[e - B + j]) * ip[k];
       }
     }
-    // Backward sweep; fin stays 0 while every x is finite (x − x is NaN for ±Infinity and NaN).
-    for (let j = j0; j < j1; j++) { const v = x[o + (n - 1) * B + j]; if (v - v !== 0) status[j] |= S.NON_FINITE; }
     for (let i = n - 2; i >= 0; i--) {
       const e = o + i * B;
-      for (let j = j0, k = i * w; j < j1; j++, k++) {
-        const v = x[e + j] - cp[k] * x[e + B + j];
-        x[e + j] = v;
-        if (v - v !== 0) status[j] |= S.NON_FINITE;
-      }
+      for (let j = j0, k = i * w; j < j1; j++, k++) x[e + j] -= cp[k] * x[e + B + j];
     }
   }
 }
