@@ -11,6 +11,7 @@ import { ArgumentError } from '../../errors.js';
 import { unitRoot } from '../../core/unit-root.js';
 import { planCpuEngineFft, type CpuEngineFftRecipe, type CpuPrecision } from '../../planner/cpu-fft.js';
 import { generateEngineFft, type EngineModule } from '../../codegen/wasm/fft-engine.js';
+import { planCpuFft } from './fft-plan.js';
 import { checkFits, checkLength, normScale, type CpuFftExecOptions, type StridedLayout } from './fft-mixed-radix.js';
 
 type AnyArray = Float32Array | Float64Array;
@@ -397,6 +398,48 @@ class TrivialFft implements EngineFft {
 
 const plans = new Map<string, EngineFft>();
 
+/** Whether this runtime validates a module using 128-bit SIMD (every current browser and Node ≥ 16 does). */
+export const WASM_SIMD = ((): boolean => {
+  try {
+    // (func (result v128) i32.const 0 i8x16.splat i8x16.popcnt)
+    return WebAssembly.validate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]));
+  } catch {
+    return false;
+  }
+})();
+
+/** Where SIMD is missing: the float64 reference (scalar JavaScript) behind the engine's interface. */
+class ScalarFft implements EngineFft {
+  private readonly impl;
+  constructor(
+    readonly n: number,
+    readonly precision: CpuPrecision,
+  ) {
+    // An explicit threshold bypasses the engine scope: always the reference.
+    this.impl = planCpuFft(n, { bluesteinThreshold: 16 });
+  }
+  get recipe(): CpuEngineFftRecipe {
+    return planCpuEngineFft(this.n, this.precision);
+  }
+  execute(input: AnyArray, output: AnyArray, options: EngineExecOptions = {}): void {
+    const s = extraScale(options);
+    this.impl.execute(input, output, options);
+    if (s !== 1) {
+      const lo = layoutOf(options.output, this.n, 'output');
+      for (let b = 0; b < (options.batch ?? 1); b++) {
+        for (let i = 0; i < this.n; i++) {
+          const p = 2 * (lo.offset + b * lo.dist + i * lo.stride);
+          output[p]! *= s;
+          output[p + 1]! *= s;
+        }
+      }
+    }
+  }
+  transformInPlace(data: AnyArray, offset: number, inverse: boolean, scale = 1): void {
+    inPlace(this, data, offset, inverse, scale);
+  }
+}
+
 /** An uncached plan for a given recipe (recipe experiments and tests; the API goes through engineFft). */
 export function engineFftFromRecipe(recipe: CpuEngineFftRecipe): EngineFft {
   return recipe.kind === 'bluestein' ? new BluesteinFft(recipe) : recipe.kind === 'trivial' ? new TrivialFft(recipe) : new LaneFft(recipe);
@@ -408,7 +451,7 @@ export function engineFft(n: number, precision: CpuPrecision): EngineFft {
   let p = lruGet(plans, key);
   if (!p) {
     const recipe = planCpuEngineFft(n, precision);
-    p = recipe.kind === 'bluestein' ? new BluesteinFft(recipe) : recipe.kind === 'trivial' ? new TrivialFft(recipe) : new LaneFft(recipe);
+    p = !WASM_SIMD ? new ScalarFft(n, precision) : recipe.kind === 'bluestein' ? new BluesteinFft(recipe) : recipe.kind === 'trivial' ? new TrivialFft(recipe) : new LaneFft(recipe);
     lruSet(plans, key, p, MAX_PLANS);
   }
   return p;
