@@ -64,6 +64,8 @@ const planOptions = {
   ...(args.passLayout ? { passLayout: args.passLayout as 'padded' | 'swizzled' } : {}),
   ...(args.lastPassLayout ? { lastPassLayout: args.lastPassLayout as 'padded' | 'swizzled' } : {}),
   ...(args.passStore ? { passStore: args.passStore as 'direct' | 'rows' } : {}),
+  // --shuffle true|false: subgroup shuffle exchanges where the device has subgroups (planner/fft-subgroup.ts).
+  ...(args.shuffle ? { subgroupShuffle: args.shuffle !== 'false' } : {}),
   // --passLengths 512.128: the multi-pass split (of the complex transform; for R2C / DHT / DCT-II the half-length).
   ...(args.passLengths ? { passLengths: args.passLengths.split('.').map(Number) } : {}),
 };

@@ -18,6 +18,7 @@ import { stableKey } from './kernel-source.js';
 import { dftEmitter, emitDft, f32 } from './dft-small.js';
 import { passRowLayout } from '../planner/row-layout.js';
 import { unitRoot } from '../planner/twiddles.js';
+import { shuffleExchange, type ShuffleExchange } from '../planner/fft-subgroup.js';
 
 export interface FftKernelSource {
   name: string;
@@ -174,7 +175,11 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   const stageOut = r2cPost && !pass && !staging && exchange === 'complex' && paddedN >= n + 1 &&
     (variant.stagedR2cOut ?? stagedR2cOutDefault(L, dstType === 'f32' ? 4 : 8));
   // Butterfly m of stage s: t + m·L, except the upper half of a paired last stage (mirror butterflies).
+  // Stages with a butterfly bit map (around subgroup exchanges): j = jt_s (the invocation's bits) + a constant.
+  const subgroups = stages.some((st) => st.exchange === 'shuffle');
+  if (subgroups && (r2cPost || pass || staging || exchange === 'split4')) throw new Error('subgroup exchanges need a plain single-workgroup recipe');
   const bfly = (s: number, m: number): string => {
+    if (stages[s].butterflyBits) return `(jt${s} + ${mappedSlotConstant(stages[s].butterflyBits!, m, L)}u)`;
     const half = lastStage.butterfliesPerInvocation / 2;
     if (s === 0 && exchange === 'split4') return `(${swapBits0('t', Math.log2(stages[0].radix))} + ${m * L}u)`;
     if (!pairedLast || s !== stages.length - 1 || m < half) return `(t + ${m * L}u)`;
@@ -260,6 +265,8 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     body.push('let in_base = params.in_offset + problem * params.in_dist;', 'let out_base = params.out_offset + problem * params.out_dist;');
   }
   if (exchange !== 'none') body.push(`let sbase = local_problem * ${paddedN}u;`);
+  stages.forEach((st, s) => st.butterflyBits && body.push(`let jt${s} = ${mappedSlotExpr(st.butterflyBits, 't', L)};`));
+  if (subgroups) body.push(`let lane = t & ${recipe.subgroupSize! - 1}u;`);
   for (let i = 0; i < P; i++) body.push(`var v${i}: vec2<f32>;`);
 
   const em = dftEmitter();
@@ -354,10 +361,12 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     else if (last && staging) body.push(...stagedCopy(recipe, paddedN, 'store', DST));
     if (last && pass?.store === 'column') body.push(...columnCopy(recipe, paddedN, 'store', DST, sign, null));
     if (last && pass?.store === 'rows') body.push(...rowStore(recipe, paddedN));
-    if (!last) body.push(...exchangeCode(recipe, s, pad, !!pass && !directPass, (m) => bfly(s, m), (m) => bfly(s + 1, m)));
+    if (!last && st.exchange === 'shuffle') body.push(...shuffleCode(shuffleExchange(recipe, s), P));
+    else if (!last) body.push(...exchangeCode(recipe, s, pad, !!pass && !directPass, (m) => bfly(s, m), (m) => bfly(s + 1, m)));
   });
 
   const wgsl = [
+    ...(subgroups ? ['enable subgroups;'] : []),
     ...out,
     'fn conj2(a: vec2<f32>) -> vec2<f32> { return vec2<f32>(a.x, -a.y); }',
     `@compute @workgroup_size(${recipe.workgroupSize})`,
@@ -388,6 +397,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     inPlace: variant.inPlace,
     paired: pairedLast,
     stagedOut: stageOut,
+    ...(subgroups ? { subgroup: recipe.subgroupSize, maps: stages.map((st) => [st.exchange ?? null, st.butterflyBits ?? null]) } : {}),
   });
   const name = pass ? `fft${pass.total}-pass${n}x${pass.stride}-${variant.direction}` : `fft${n}-${variant.direction}-wg`;
   return {
@@ -1055,5 +1065,61 @@ function exchangeCode(
     }
     lines.push(...(half < 0 ? reads : [`if (${roundBit} == ${half}u) {`, ...reads.map((r) => '  ' + r), '}']));
   });
+  return lines;
+}
+
+/** The part of j = butterflyBits(t + m·L) that t's bits give, as WGSL (runs of consecutive bits in one shift and mask). */
+function mappedSlotExpr(bits: readonly number[], t: string, L: number): string {
+  const l = Math.log2(L);
+  const terms: string[] = [];
+  for (let b = 0; b < bits.length; ) {
+    if (bits[b] >= l) {
+      b++;
+      continue;
+    }
+    let e = b + 1;
+    while (e < bits.length && bits[e] === bits[e - 1] + 1 && bits[e] < l) e++;
+    const mask = (1 << (e - b)) - 1;
+    const shift = bits[b] - b;
+    const part = shift > 0 ? `(${t} >> ${shift}u)` : shift < 0 ? `(${t} << ${-shift}u)` : t;
+    terms.push(`(${part} & ${mask << b}u)`);
+    b = e;
+  }
+  return terms.length ? terms.join(' | ') : '0u';
+}
+
+/** The part of j = butterflyBits(t + m·L) that butterfly m's bits give (a constant). */
+function mappedSlotConstant(bits: readonly number[], m: number, L: number): number {
+  const l = Math.log2(L);
+  let c = 0;
+  bits.forEach((sb, b) => {
+    if (sb >= l) c |= ((m >>> (sb - l)) & 1) << b;
+  });
+  return c;
+}
+
+/**
+ * A shuffle exchange (see applyShuffleExchange in planner/fft-subgroup.ts): per swap (lane bit u, register bit
+ * v), each register pair sends one value to lane ^ 2^u with subgroupShuffleXor and keeps the other; then the
+ * registers are renamed. No workgroup memory, no barrier.
+ */
+function shuffleCode(ex: ShuffleExchange, P: number): string[] {
+  const lines: string[] = [`// shuffle exchange: ${ex.swaps.map((w) => `lane ${w.lane} <-> reg ${w.reg}`).join(', ')}`];
+  for (const { lane: u, reg: v } of ex.swaps) {
+    lines.push('{', `  let hi = (lane & ${1 << u}u) != 0u;`);
+    for (let i = 0; i < P; i++) {
+      if ((i >>> v) & 1) continue;
+      const a = `v${i}`;
+      const b = `v${i | (1 << v)}`;
+      lines.push(`  { let q = subgroupShuffleXor(select(${b}, ${a}, hi), ${1 << u}u); ${a} = select(${a}, q, hi); ${b} = select(q, ${b}, hi); }`);
+    }
+    lines.push('}');
+  }
+  if (ex.regFrom.some((f, i) => f !== i)) {
+    lines.push('{');
+    for (let i = 0; i < P; i++) lines.push(`  let c${i} = v${i};`);
+    for (let i = 0; i < P; i++) if (ex.regFrom[i] !== i) lines.push(`  v${i} = c${ex.regFrom[i]};`);
+    lines.push('}');
+  }
   return lines;
 }

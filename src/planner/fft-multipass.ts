@@ -196,6 +196,6 @@ export function describeRecipe(recipe: FftRecipe): { passes: number; radices: st
     passes: list.length,
     radices: list.map((r) => r.radices.join('·')).join(' | '),
     mapping: list.map((r) => `${r.invocationsPerProblem}×${r.problemsPerWorkgroup}`).join(' | '),
-    exchange: list.map((r) => r.exchange).join(' | '),
+    exchange: list.map((r) => (r.subgroupSize ? `${r.exchange}+shuffle` : r.exchange)).join(' | '),
   };
 }

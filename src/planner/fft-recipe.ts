@@ -11,6 +11,16 @@ export interface FftStage {
   stride: number;
   /** How many radix-`radix` butterflies each invocation computes in this stage (the last may be partial). */
   butterfliesPerInvocation: number;
+  /**
+   * How this stage's outputs reach the next stage: 'workgroup' (workgroup memory, the default when absent) or
+   * 'shuffle' (subgroupShuffleXor inside subgroups of the recipe's subgroupSize; see planner/fft-subgroup.ts).
+   */
+  exchange?: 'shuffle' | 'workgroup';
+  /**
+   * Bit b of this stage's butterfly index j is bit butterflyBits[b] of the invocation's slot t + m·L (absent:
+   * j = t + m·L). Set on the stages around a shuffle exchange, so each subgroup keeps the values it trades.
+   */
+  butterflyBits?: number[];
 }
 
 /**
@@ -54,6 +64,11 @@ export interface WorkgroupFftRecipe {
    */
   swizzleShift?: number;
   swizzleRotate?: number;
+  /**
+   * Present when a stage exchanges through subgroup shuffles: the subgroup size the bit maps assume (invocations
+   * t … t + size − 1, t a multiple of size, form one subgroup).
+   */
+  subgroupSize?: number;
   /** Workgroup memory the kernel declares, in bytes. */
   workgroupBytes: number;
   /** 'table': each twiddle read from a float64-accurate table; 'recurrence': one read, then powers. */

@@ -19,6 +19,7 @@ import type { FftStage, WorkgroupFftRecipe } from './fft-recipe.js';
 import { stockhamOperatorString } from '../core/stockham.js';
 import { formatOperatorString } from '../core/operator-string.js';
 import { exchangeConflicts, passRowStride } from './row-layout.js';
+import { subgroupBitMaps } from './fft-subgroup.js';
 
 export interface WorkgroupPlanOptions {
   /** Largest radix done in registers (power of two, 2..64). */
@@ -119,6 +120,16 @@ export interface WorkgroupPlanOptions {
    * invocation (see r2cPostPaired in the codegen).
    */
   evenLastButterflies?: boolean;
+  /**
+   * The device's subgroup size where it has the 'subgroups' feature and a fixed size (min = max); absent, the
+   * planner never uses subgroup operations.
+   */
+  subgroupSize?: number;
+  /**
+   * Single-workgroup powers of two with a subgroupSize: exchanges whose moved bits fit one subgroup go through
+   * subgroupShuffleXor instead of workgroup memory (see planner/fft-subgroup.ts). Default: see planWorkgroupFft.
+   */
+  subgroupShuffle?: boolean;
 }
 
 /**
@@ -364,6 +375,30 @@ export function planWorkgroupFft(
     pad = true;
     elemBytes = 8;
   }
+  // Subgroup shuffles for the exchanges whose moved bits fit one subgroup, latest first (the last stage's lanes
+  // then take the lowest output bits: contiguous stores); stages around one keep the bit maps it chose.
+  const sub = options.subgroupSize;
+  const shuffleOk = !!sub && isPowerOfTwo(sub) && (options.subgroupShuffle ?? false) && !pass && !staging && stages.length > 1 &&
+    isPowerOfTwo(n) && l % sub === 0 && (exchange === 'complex' || exchange === 'split') &&
+    stages.every((st) => st.butterfliesPerInvocation * l * st.radix === n && isPowerOfTwo(st.butterfliesPerInvocation));
+  let shuffles = 0;
+  if (shuffleOk) {
+    for (let s = stages.length - 2; s >= 0; s--) {
+      if (stages[s + 1].butterflyBits || stages[s].exchange === 'shuffle') continue;
+      const maps = subgroupBitMaps(n, l, stages, s, sub!);
+      if (!maps) continue;
+      stages[s] = { ...stages[s], exchange: 'shuffle', butterflyBits: maps.src };
+      stages[s + 1] = { ...stages[s + 1], butterflyBits: maps.dst };
+      shuffles++;
+    }
+    if (shuffles) stages.forEach((st, s) => s < stages.length - 1 && !st.exchange && (stages[s] = { ...st, exchange: 'workgroup' }));
+    if (shuffles === stages.length - 1) {
+      // Every exchange in registers: no workgroup memory at all.
+      exchange = 'none';
+      pad = false;
+      elemBytes = 0;
+    }
+  }
   const rowN = exchange === 'split4' ? n / 2 : n;
   // Swizzled rows by default from 4096 values a row, where they measured faster; from 64 to 2048 values no
   // better and at 32 slower (docs/DECISIONS.md: swizzle).
@@ -397,6 +432,7 @@ export function planWorkgroupFft(
     exchange,
     padShift: pad ? padShift : 0,
     ...(swizzle ? { swizzle: true } : {}),
+    ...(shuffles ? { subgroupSize: sub } : {}),
     workgroupBytes: staging ? 8 * b * (n + 1) : elemBytes * b * rowStride,
     // One table read per butterfly and powers by multiplication: table reads were the bottleneck of large n,
     // at ~2× the (still tiny) rounding error (docs/DECISIONS.md: twiddles = 'recurrence').

@@ -7,6 +7,7 @@ import type { BluesteinFftRecipe, FftRecipe, WorkgroupFftRecipe } from '../../pl
 import type { FftProblem } from '../../planner/fft-problem.js';
 import { fftProblem, normScale } from '../../planner/fft-problem.js';
 import { bluesteinChirp, bluesteinFilter, unitRoot } from '../../planner/twiddles.js';
+import { applyShuffleExchange, butterflyIndex, shuffleExchange } from '../../planner/fft-subgroup.js';
 
 /** Runs `problem` as planned by `recipe` on interleaved complex data (float64 or float32 arrays). */
 export function executeFftRecipe(
@@ -43,6 +44,10 @@ function executeMultiPass(passes: WorkgroupFftRecipe[], problem: FftProblem, inp
 }
 
 function executeWorkgroup(recipe: WorkgroupFftRecipe, problem: FftProblem, input: ArrayLike<number>, output: Float64Array | Float32Array): void {
+  if (recipe.stages.some((st) => st.exchange === 'shuffle')) {
+    executeWorkgroupInvocations(recipe, problem, input, output);
+    return;
+  }
   const sign = problem.direction === 'forward' ? -1 : 1;
   const stages = recipe.stages.map((st) => ({ radix: st.radix, stride: st.stride, dft: (v: Float64Array, w: Float64Array) => smallDft(v, w, st.radix, sign) }));
   runStages(problem, input, output, stages);
@@ -105,6 +110,83 @@ function runStages(problem: FftProblem, input: ArrayLike<number>, output: Float6
       output[at] = x[2 * e] * scale;
       output[at + 1] = x[2 * e + 1] * scale;
     }
+  }
+}
+
+/**
+ * A recipe with subgroup exchanges, invocation by invocation as the kernel runs it: each invocation's
+ * registers (slot m·R + k), butterflies j from the stage's bit map, workgroup exchanges through a row in the
+ * stages' write/read maps, and shuffle exchanges as register swaps between the lanes of each subgroup
+ * (applyShuffleExchange), so a wrong bit map or swap list gives a wrong transform here too.
+ */
+function executeWorkgroupInvocations(recipe: WorkgroupFftRecipe, problem: FftProblem, input: ArrayLike<number>, output: Float64Array | Float32Array): void {
+  const { n, stages, invocationsPerProblem: L } = recipe;
+  const sub = recipe.subgroupSize!;
+  const P = n / L;
+  const sign = problem.direction === 'forward' ? -1 : 1;
+  const scale = normScale(n, problem.direction, problem.norm);
+  const row = new Float64Array(2 * n);
+  const v = new Float64Array(128);
+  const w = new Float64Array(128);
+  const exchanges = stages.map((st, s) => (st.exchange === 'shuffle' ? shuffleExchange(recipe, s) : null));
+  for (let b = 0; b < problem.batch; b++) {
+    const ib = problem.input.offset + b * problem.input.dist;
+    const ob = problem.output.offset + b * problem.output.dist;
+    // regs[t][i]: invocation t's register i as [re, im].
+    const regs = Array.from({ length: L }, () => Array.from({ length: P }, () => new Float64Array(2)));
+    stages.forEach((st, s) => {
+      const R = st.radix;
+      const nb = n / R;
+      const ns = st.stride;
+      for (let t = 0; t < L; t++) {
+        for (let m = 0; m < st.butterfliesPerInvocation; m++) {
+          const j = butterflyIndex(st, t + m * L);
+          const jm = j % ns;
+          for (let k = 0; k < R; k++) {
+            let re: number;
+            let im: number;
+            if (s === 0) {
+              const at = 2 * (ib + (j + k * nb) * problem.input.stride);
+              re = input[at];
+              im = input[at + 1];
+            } else [re, im] = regs[t][m * R + k];
+            const [c, s0] = unitRoot(k * jm, ns * R);
+            const si = sign === -1 ? s0 : -s0;
+            v[2 * k] = re * c - im * si;
+            v[2 * k + 1] = re * si + im * c;
+          }
+          smallDft(v, w, R, sign);
+          for (let k = 0; k < R; k++) {
+            if (s === stages.length - 1) {
+              const at = 2 * (ob + (j + k * nb) * problem.output.stride);
+              output[at] = w[2 * k] * scale;
+              output[at + 1] = w[2 * k + 1] * scale;
+            } else regs[t][m * R + k].set([w[2 * k], w[2 * k + 1]]);
+          }
+        }
+      }
+      if (s === stages.length - 1) return;
+      const ex = exchanges[s];
+      if (ex) {
+        for (let t0 = 0; t0 < L; t0 += sub) applyShuffleExchange(regs.slice(t0, t0 + sub), ex);
+        return;
+      }
+      // Workgroup exchange: write with this stage's map, read with the next stage's.
+      for (let t = 0; t < L; t++) {
+        for (let m = 0; m < st.butterfliesPerInvocation; m++) {
+          const j = butterflyIndex(st, t + m * L);
+          for (let k = 0; k < R; k++) row.set(regs[t][m * R + k], 2 * (Math.floor(j / ns) * ns * R + (j % ns) + k * ns));
+        }
+      }
+      const nx = stages[s + 1];
+      const nb2 = n / nx.radix;
+      for (let t = 0; t < L; t++) {
+        for (let m = 0; m < nx.butterfliesPerInvocation; m++) {
+          const j = butterflyIndex(nx, t + m * L);
+          for (let k = 0; k < nx.radix; k++) regs[t][m * nx.radix + k].set(row.subarray(2 * (j + k * nb2), 2 * (j + k * nb2) + 2));
+        }
+      }
+    });
   }
 }
 

@@ -246,7 +246,8 @@ async function requestDeviceWithLimits(adapter: GPUAdapter): Promise<GPUDevice> 
     const v = (adapter.limits as unknown as Record<string, number>)[k];
     if (typeof v === 'number') requiredLimits[k] = v;
   }
-  const wanted: GPUFeatureName[] = ['timestamp-query'];
+  // 'subgroups': the FFT planner's shuffle exchanges (planner/fft-subgroup.ts), used only where the adapter has it.
+  const wanted: GPUFeatureName[] = ['timestamp-query', 'subgroups' as GPUFeatureName];
   const requiredFeatures = wanted.filter((f) => adapter.features.has(f));
   return adapter.requestDevice({ requiredLimits, requiredFeatures });
 }

@@ -164,6 +164,8 @@ export function planWebGpuFft(problem: FftProblem, limits: PlannerLimits, option
   // Packed real transforms need the real side in unit stride with even offsets and distances, so that
   // pairs of reals are complex elements.
   const realSide = real === 'r2c' ? problem.input : problem.output;
+  // Real transforms' fused pre/post-processing assumes the plain butterfly order: no subgroup exchanges there.
+  if (real) options = { ...options, subgroupSize: undefined };
   const custom = options.custom;
   // Lengths with a prime factor the register radices do not cover go through Bluestein's chirp-z
   // transform (two FFTs of a smooth length L ≥ 2m − 1); real transforms then take the unpacked path.
@@ -234,6 +236,17 @@ export function planWebGpuFft(problem: FftProblem, limits: PlannerLimits, option
   return { recipe, scheme, bluestein: blu };
 }
 
+/**
+ * The subgroup size the planner may build shuffle exchanges on: only with the 'subgroups' feature and a fixed
+ * size (min = max), since the bit maps assume it. Absent otherwise (llvmpipe has no subgroups).
+ */
+export function subgroupOptions(ctx: GpuContext): { subgroupSize?: number } {
+  if (!ctx.features.has('subgroups')) return {};
+  const info = (ctx.device as { adapterInfo?: { subgroupMinSize?: number; subgroupMaxSize?: number } }).adapterInfo;
+  const min = info?.subgroupMinSize;
+  return min && min === info?.subgroupMaxSize ? { subgroupSize: min } : {};
+}
+
 export class WebGpuFft {
   private destroyed = false;
   private readonly bindGroups = new WeakMap<GPUBuffer, WeakMap<GPUBuffer, GPUBindGroup[][]>>();
@@ -262,7 +275,7 @@ export class WebGpuFft {
     if (real === 'r2c' && problem.direction !== 'forward') throw new ArgumentError('direction', problem.direction, "'forward' for an R2C transform");
     const N = problem.n;
     const custom = options.custom;
-    const { recipe, scheme, bluestein: blu } = planWebGpuFft(problem, ctx.limits, options);
+    const { recipe, scheme, bluestein: blu } = planWebGpuFft(problem, ctx.limits, { ...subgroupOptions(ctx), ...options });
     const unwrapped = recipe.algorithm === 'bluestein' ? recipe.inner : recipe;
     const fftPasses = unwrapped.algorithm === 'stockham-multipass' ? unwrapped.passes : [unwrapped];
     // Bluestein runs the L-point recipe forward, then inverse.
