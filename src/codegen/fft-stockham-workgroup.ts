@@ -18,7 +18,7 @@ import { stableKey } from './kernel-source.js';
 import { dftEmitter, emitDft, f32 } from './dft-small.js';
 import { passRowLayout } from '../planner/row-layout.js';
 import { unitRoot } from '../planner/twiddles.js';
-import { shuffleExchange, type ShuffleExchange } from '../planner/fft-subgroup.js';
+import { shuffleExchange, split4RoundBits, type ShuffleExchange } from '../planner/fft-subgroup.js';
 
 export interface FftKernelSource {
   name: string;
@@ -177,7 +177,8 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   // Butterfly m of stage s: t + m·L, except the upper half of a paired last stage (mirror butterflies).
   // Stages with a butterfly bit map (around subgroup exchanges): j = jt_s (the invocation's bits) + a constant.
   const subgroups = stages.some((st) => st.exchange === 'shuffle');
-  if (subgroups && (r2cPost || pass || staging || exchange === 'split4')) throw new Error('subgroup exchanges need a plain single-workgroup recipe');
+  if (subgroups && (r2cPost || pass || staging)) throw new Error('subgroup exchanges need a plain single-workgroup recipe');
+  if (subgroups && exchange === 'split4' && !split4RoundBits(stages).ok) throw new Error("the 'split4' rounds need their bit in t on both sides");
   const bfly = (s: number, m: number): string => {
     if (stages[s].butterflyBits) return `(jt${s} + ${mappedSlotConstant(stages[s].butterflyBits!, m, L)}u)`;
     const half = lastStage.butterfliesPerInvocation / 2;

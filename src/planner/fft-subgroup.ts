@@ -204,3 +204,22 @@ export function subgroupBitMaps(n: number, L: number, stages: readonly FftStage[
   const dst = Array.from({ length: N - r2 }, (_, b) => slotDst.get(b)!);
   return { src, dst, swaps: movers.length };
 }
+
+/**
+ * Whether the 'split4' exchange's rounds still work with butterfly bit maps: each workgroup exchange after
+ * stage s moves, in round h, the values whose index bit p is h (p = log2 R0 after stage 0, else 0), and the
+ * writing and the reading invocation must both hold that bit as the same bit of t (stage 0: bit p of the
+ * reader's t; later: bit 0 of both). Stages without a bit map hold j = t + m·L, which satisfies it.
+ */
+export function split4RoundBits(stages: readonly FftStage[]): { ok: boolean } {
+  for (let s = 0; s + 1 < stages.length; s++) {
+    if (stages[s].exchange === 'shuffle') continue;
+    const p = s === 0 ? log2(stages[0].radix) : 0;
+    const rd = stages[s + 1].butterflyBits;
+    if (rd && rd[p] !== p) return { ok: false };
+    const wr = stages[s].butterflyBits;
+    if (s > 0 && wr && wr[0] !== 0) return { ok: false };
+    if (s === 0 && wr) return { ok: false };
+  }
+  return { ok: true };
+}

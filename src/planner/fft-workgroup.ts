@@ -19,7 +19,7 @@ import type { FftStage, WorkgroupFftRecipe } from './fft-recipe.js';
 import { stockhamOperatorString } from '../core/stockham.js';
 import { formatOperatorString } from '../core/operator-string.js';
 import { exchangeConflicts, passRowStride } from './row-layout.js';
-import { subgroupBitMaps } from './fft-subgroup.js';
+import { split4RoundBits, subgroupBitMaps } from './fft-subgroup.js';
 
 export interface WorkgroupPlanOptions {
   /** Largest radix done in registers (power of two, 2..64). */
@@ -379,7 +379,7 @@ export function planWorkgroupFft(
   // then take the lowest output bits: contiguous stores); stages around one keep the bit maps it chose.
   const sub = options.subgroupSize;
   const shuffleOk = !!sub && isPowerOfTwo(sub) && (options.subgroupShuffle ?? false) && !pass && !staging && stages.length > 1 &&
-    isPowerOfTwo(n) && l % sub === 0 && (exchange === 'complex' || exchange === 'split') &&
+    isPowerOfTwo(n) && l % sub === 0 && exchange !== 'none' &&
     stages.every((st) => st.butterfliesPerInvocation * l * st.radix === n && isPowerOfTwo(st.butterfliesPerInvocation));
   let shuffles = 0;
   if (shuffleOk) {
@@ -392,6 +392,11 @@ export function planWorkgroupFft(
       shuffles++;
     }
     if (shuffles) stages.forEach((st, s) => s < stages.length - 1 && !st.exchange && (stages[s] = { ...st, exchange: 'workgroup' }));
+    // 'split4' rounds need the round's bit in t on both sides of each workgroup exchange (see split4RoundBits).
+    if (shuffles && exchange === 'split4' && !split4RoundBits(stages).ok) {
+      stages.forEach((st, s) => (stages[s] = { radix: st.radix, stride: st.stride, butterfliesPerInvocation: st.butterfliesPerInvocation }));
+      shuffles = 0;
+    }
     if (shuffles === stages.length - 1) {
       // Every exchange in registers: no workgroup memory at all.
       exchange = 'none';
