@@ -147,30 +147,24 @@ function postInterleaved(
   const w = j1 - j0;
   const kA = 0, kR = w, kX = 2 * w, kD = 3 * w;
   acc.fill(0, 0, 4 * w);
-  for (let i = 0; i < n; i++) {
-    const e = i * B;
-    for (let j = j0, k = 0; j < j1; j++, k++) {
-      const off = (i > 0 ? Math.abs(a[e + j]) : 0) + (i < n - 1 ? Math.abs(c[e + j]) : 0), ab = Math.abs(b[e + j]);
-      const rs = off + ab;
-      if (!(rs <= acc[kA + k]) || ab < off) {
-        if (ab < off) status[j] |= S.NOT_DIAGONALLY_DOMINANT;
-        if (!(rs <= acc[kA + k])) acc[kA + k] = rs;
-      }
-    }
-  }
-  for (let j = j0, k = 0; j < j1; j++, k++) if (!(acc[kA + k] < Infinity)) status[j] |= S.ZERO_PIVOT;
   for (let r = 0; r < nrhs; r++) {
-    acc.fill(0, w, 4 * w);
+    if (r > 0) acc.fill(0, w, 4 * w);
     const o = r * n * B;
+    // One sweep: row norms and dominance (first right-hand side only) with the residuals.
     for (let i = 0; i < n; i++) {
       const e = i * B, oe = o + e;
       const up = i > 0 ? 1 : 0, dn = i < n - 1 ? 1 : 0;
       for (let j = j0, k = 0; j < j1; j++, k++) {
-        const xi = x[oe + j];
-        let res = b[e + j] * xi - d[oe + j];
-        if (up) res += a[e + j] * x[oe - B + j];
-        if (dn) res += c[e + j] * x[oe + B + j];
-        const ar = Math.abs(res), ax = Math.abs(xi), ad = Math.abs(d[oe + j]);
+        const aa = up ? a[e + j] : 0, cc = dn ? c[e + j] : 0, bb = b[e + j];
+        const xi = x[oe + j], xm = up ? x[oe - B + j] : 0, xp = dn ? x[oe + B + j] : 0;
+        const dd = d[oe + j];
+        const ar = Math.abs(aa * xm + bb * xi + cc * xp - dd), ax = Math.abs(xi), ad = Math.abs(dd);
+        if (r === 0) {
+          const off = Math.abs(aa) + Math.abs(cc), ab = Math.abs(bb), rs = off + ab;
+          if (ab < off) status[j] |= S.NOT_DIAGONALLY_DOMINANT;
+          if (!(rs <= acc[kA + k])) acc[kA + k] = rs;
+        }
+        // `!(v <= max)` also takes NaN, so a NaN anywhere makes the maximum NaN.
         if (!(ar <= acc[kR + k])) acc[kR + k] = ar;
         if (!(ax <= acc[kX + k])) acc[kX + k] = ax;
         if (!(ad <= acc[kD + k])) acc[kD + k] = ad;
@@ -180,6 +174,7 @@ function postInterleaved(
       const e = eta1(acc[kR + k], acc[kA + k], acc[kX + k], acc[kD + k]);
       if (!(e <= eta[j])) eta[j] = e;
       if (!(acc[kX + k] < Infinity)) status[j] |= S.NON_FINITE;
+      if (r === 0 && !(acc[kA + k] < Infinity)) status[j] |= S.ZERO_PIVOT;
     }
   }
 }
