@@ -11,6 +11,9 @@
  * 256 invocations, 128 MiB bindings) are far below what GPUs offer and would cap our FFT sizes.
  */
 import { ArgumentError, BackendUnavailableError, DeviceError, DestroyedError, DeviceLimitError } from '../../errors.js';
+import type { DeviceLimits } from '../../planner/device-limits.js';
+// The planners' plain-data view of the device, re-exported for existing importers.
+export type { DeviceLimits } from '../../planner/device-limits.js';
 
 /**
  * The most bytes one host array read back from the device may hold: V8 (Node 20, Chrome) refuses typed
@@ -56,8 +59,6 @@ function trackDevice(device: GPUDevice, complete: boolean): void {
   }
 }
 
-import type { DeviceLimits } from '../../planner/device-limits.js';
-export type { DeviceLimits } from '../../planner/device-limits.js';
 
 export type BackendKind = 'given' | 'navigator' | 'dawn' | 'dawn-gles';
 
