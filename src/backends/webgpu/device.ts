@@ -59,7 +59,6 @@ function trackDevice(device: GPUDevice, complete: boolean): void {
   }
 }
 
-
 export type BackendKind = 'given' | 'navigator' | 'dawn' | 'dawn-gles';
 
 export interface AdapterDescription {
