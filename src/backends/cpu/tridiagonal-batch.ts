@@ -87,7 +87,7 @@ export function solveTridiagonalBatchCpu(
       let worst = 0;
       for (let r = 0; r < nrhs; r++) {
         const v = postStrided(a, b, c, d, x, jj * n, (r * batch + jj) * n, n, r === 0);
-        if (!(v <= worst)) worst = v;
+        if (v > worst || v !== v) worst = v;
         status[jj] |= postBits;
       }
       e[jj] = worst;
@@ -123,11 +123,11 @@ function postStrided(a: FloatArray, b: FloatArray, c: FloatArray, d: FloatArray,
     const off = Math.abs(aa) + Math.abs(cc), ab = Math.abs(bb);
     const rs = off + ab, ax = Math.abs(xi), ad = Math.abs(d[o + i]);
     if (ab < off) nd = 1;
-    // `!(v <= max)` also takes NaN, so a NaN anywhere makes the maximum NaN.
-    if (!(ar <= maxR)) maxR = ar;
-    if (!(rs <= normA)) normA = rs;
-    if (!(ax <= maxX)) maxX = ax;
-    if (!(ad <= maxD)) maxD = ad;
+    // `v !== v`: a NaN anywhere makes the maximum NaN, and it stays NaN.
+    if (ar > maxR || ar !== ar) maxR = ar;
+    if (rs > normA || rs !== rs) normA = rs;
+    if (ax > maxX || ax !== ax) maxX = ax;
+    if (ad > maxD || ad !== ad) maxD = ad;
     xm = xi; xi = xp;
   }
   postBits = (maxX < Infinity ? 0 : S.NON_FINITE) |
@@ -162,17 +162,17 @@ function postInterleaved(
         if (r === 0) {
           const off = Math.abs(aa) + Math.abs(cc), ab = Math.abs(bb), rs = off + ab;
           if (ab < off) status[j] |= S.NOT_DIAGONALLY_DOMINANT;
-          if (!(rs <= acc[kA + k])) acc[kA + k] = rs;
+          if (rs > acc[kA + k] || rs !== rs) acc[kA + k] = rs;
         }
-        // `!(v <= max)` also takes NaN, so a NaN anywhere makes the maximum NaN.
-        if (!(ar <= acc[kR + k])) acc[kR + k] = ar;
-        if (!(ax <= acc[kX + k])) acc[kX + k] = ax;
-        if (!(ad <= acc[kD + k])) acc[kD + k] = ad;
+        // `v !== v`: a NaN anywhere makes the maximum NaN, and it stays NaN.
+        if (ar > acc[kR + k] || ar !== ar) acc[kR + k] = ar;
+        if (ax > acc[kX + k] || ax !== ax) acc[kX + k] = ax;
+        if (ad > acc[kD + k] || ad !== ad) acc[kD + k] = ad;
       }
     }
     for (let j = j0, k = 0; j < j1; j++, k++) {
       const e = eta1(acc[kR + k], acc[kA + k], acc[kX + k], acc[kD + k]);
-      if (!(e <= eta[j])) eta[j] = e;
+      if (e > eta[j] || e !== e) eta[j] = e;
       if (!(acc[kX + k] < Infinity)) status[j] |= S.NON_FINITE;
       if (r === 0 && !(acc[kA + k] < Infinity)) status[j] |= S.ZERO_PIVOT;
     }
@@ -384,7 +384,7 @@ export function tridiagonalBackwardErrors(
     const e = i * B;
     for (let j = 0; j < B; j++) {
       const rs = (i > 0 ? Math.abs(lower[e + j]) : 0) + Math.abs(diag[e + j]) + (i < n - 1 ? Math.abs(upper[e + j]) : 0);
-      if (!(rs <= normA[j])) normA[j] = rs;
+      if (rs > normA[j] || rs !== rs) normA[j] = rs;
     }
   }
   const maxR = new Float64Array(B), maxX = new Float64Array(B), maxD = new Float64Array(B);
@@ -399,10 +399,10 @@ export function tridiagonalBackwardErrors(
         if (i > 0) res += lower[e + j] * x[o + e - B + j];
         if (i < n - 1) res += upper[e + j] * x[o + e + B + j];
         const ar = Math.abs(res), ax = Math.abs(xi), ad = Math.abs(rhs[o + e + j]);
-        // `!(v <= max)` also lets NaN through, so a NaN anywhere makes η NaN.
-        if (!(ar <= maxR[j])) maxR[j] = ar;
-        if (!(ax <= maxX[j])) maxX[j] = ax;
-        if (!(ad <= maxD[j])) maxD[j] = ad;
+        // `v !== v`: a NaN anywhere makes the maximum NaN, and it stays NaN.
+        if (ar > maxR[j] || ar !== ar) maxR[j] = ar;
+        if (ax > maxX[j] || ax !== ax) maxX[j] = ax;
+        if (ad > maxD[j] || ad !== ad) maxD[j] = ad;
       }
     }
     for (let j = 0; j < B; j++) {
@@ -441,10 +441,10 @@ function systemBackwardError(
       if (hasA) { res += lower[m] * x[im]; rsum += Math.abs(lower[m]); }
       if (hasC) { res += upper[m] * x[ip]; rsum += Math.abs(upper[m]); }
       const ar = Math.abs(res), ax = Math.abs(x[v]), ad = Math.abs(rhs[v]);
-      if (!(ar <= maxR)) maxR = ar;
-      if (!(rsum <= normA)) normA = rsum;
-      if (!(ax <= maxX)) maxX = ax;
-      if (!(ad <= maxD)) maxD = ad;
+      if (ar > maxR || ar !== ar) maxR = ar;
+      if (rsum > normA || rsum !== rsum) normA = rsum;
+      if (ax > maxX || ax !== ax) maxX = ax;
+      if (ad > maxD || ad !== ad) maxD = ad;
     }
   } else {
     const mod = (re: number, im: number) => Math.hypot(re, im);
@@ -466,10 +466,10 @@ function systemBackwardError(
         rsum += mod(upper[m], upper[m + 1]);
       }
       const ar = mod(rr, ri), ax = mod(x[v], x[v + 1]), ad = mod(rhs[v], rhs[v + 1]);
-      if (!(ar <= maxR)) maxR = ar;
-      if (!(rsum <= normA)) normA = rsum;
-      if (!(ax <= maxX)) maxX = ax;
-      if (!(ad <= maxD)) maxD = ad;
+      if (ar > maxR || ar !== ar) maxR = ar;
+      if (rsum > normA || rsum !== rsum) normA = rsum;
+      if (ax > maxX || ax !== ax) maxX = ax;
+      if (ad > maxD || ad !== ad) maxD = ad;
     }
   }
   return eta1(maxR, normA, maxX, maxD);
