@@ -127,7 +127,8 @@ export interface WorkgroupPlanOptions {
   subgroupSize?: number;
   /**
    * Single-workgroup powers of two with a subgroupSize: exchanges whose moved bits fit one subgroup go through
-   * subgroupShuffleXor instead of workgroup memory (see planner/fft-subgroup.ts). Default: see planWorkgroupFft.
+   * subgroupShuffleXor instead of workgroup memory (see planner/fft-subgroup.ts). Default off: slower wherever it
+   * was timed (docs/DECISIONS.md: subgroupShuffle).
    */
   subgroupShuffle?: boolean;
 }
