@@ -75,7 +75,9 @@ function readRoles(n: number, L: number, st: FftStage, sub: number): Role[] {
  * The swaps and register renaming of the shuffle exchange after stage s. Throws when the two stages' bit
  * maps move a value across subgroups or need a lane permutation (the planner never makes such recipes).
  */
-export function shuffleExchange(recipe: Pick<WorkgroupFftRecipe, 'n' | 'stages' | 'invocationsPerProblem' | 'subgroupSize'>, s: number): ShuffleExchange {
+type ShuffleRecipe = Pick<WorkgroupFftRecipe, 'n' | 'stages' | 'invocationsPerProblem' | 'subgroupSize'>;
+
+export function shuffleExchange(recipe: ShuffleRecipe, s: number): ShuffleExchange {
   const { n, stages, invocationsPerProblem: L } = recipe;
   const sub = recipe.subgroupSize ?? 32;
   const src = writeRoles(n, L, stages[s], sub);
@@ -147,7 +149,13 @@ export function applyShuffleExchange(regs: Float64Array[][], ex: ShuffleExchange
  * lane positions where they can (those cost nothing), the rest from the bits of j that stage s + 1 keeps in
  * registers (one xor swap each). A first stage keeps its lanes on the lowest bits of j (coalesced loads).
  */
-export function subgroupBitMaps(n: number, L: number, stages: readonly FftStage[], s: number, sub: number): { src: number[]; dst: number[]; swaps: number } | null {
+export function subgroupBitMaps(
+  n: number,
+  L: number,
+  stages: readonly FftStage[],
+  s: number,
+  sub: number,
+): { src: number[]; dst: number[]; swaps: number } | null {
   const N = log2(n);
   const lb = log2(sub);
   const l = log2(L);

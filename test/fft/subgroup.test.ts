@@ -51,7 +51,8 @@ test('8192 = 32·32·8: the last exchange in subgroups, three lane/register swap
 });
 
 test('each shuffle exchange delivers exactly the positions the next stage reads', () => {
-  for (const [n, opts] of [[512, {}], [1024, {}], [2048, {}], [4096, {}], [8192, {}], [8192, { exchange: 'split4' as const }], [16384, { exchange: 'split4' as const }]] as const) {
+  const split4 = { exchange: 'split4' as const };
+  for (const [n, opts] of [[512, {}], [1024, {}], [2048, {}], [4096, {}], [8192, {}], [8192, split4], [16384, split4]] as const) {
     const r = planWorkgroupFft(n, 64, H200, { ...SHUFFLE, ...opts });
     const L = r.invocationsPerProblem;
     const s = r.stages.findIndex((st) => st.exchange === 'shuffle');
