@@ -35,6 +35,7 @@ import {
   type Operand,
 } from '../backends/cpu/convolve.js';
 import { product } from '../backends/cpu/fft-nd.js';
+import { onCpuEngine } from '../backends/cpu/engine-scope.js';
 import { defaultGpuContext, createStorageBuffer, readBuffer, type GpuContext } from '../backends/webgpu/device.js';
 import { GridConvolver } from '../backends/webgpu/convolve-grid.js';
 import { directConvolveGpu } from '../backends/webgpu/convolve-direct.js';
@@ -289,10 +290,13 @@ function runCpu(p: Problem, method: ConvMethod, f32: boolean): ConvResult {
   const per = p.complex ? 2 : 1;
   const outN = per * product(g.out);
   const out = new (f32 ? Float32Array : Float64Array)(count * outN);
-  for (let i = 0; i < count; i++) {
-    const y = fn(toOperand(p.a, batchIndex(p.lead, p.leadA, i), sa), toOperand(p.b, batchIndex(p.lead, p.leadB, i), sb), p.mode);
-    out.set(y.data, i * outN);
-  }
+  // FFT-based methods plan on the CPU engine, in float32 when both operands are.
+  onCpuEngine(f32 ? 'f32' : 'f64', () => {
+    for (let i = 0; i < count; i++) {
+      const y = fn(toOperand(p.a, batchIndex(p.lead, p.leadA, i), sa), toOperand(p.b, batchIndex(p.lead, p.leadB, i), sb), p.mode);
+      out.set(y.data, i * outN);
+    }
+  });
   return { data: out, shape: [...p.lead, ...g.out], complex: p.complex, method: m, backend: 'cpu' };
 }
 

@@ -14,7 +14,10 @@ import { engineFft } from '../backends/cpu/wasm-fft.js';
 import { allocateLike, checkThreads, executeEngineFft } from '../backends/cpu/worker-pool.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
 import { planCpuRfft } from '../backends/cpu/fft-real.js';
-import type { CpuEngineFftRecipe, CpuPrecision } from '../planner/cpu-fft.js';
+import { planCpuEngineFft, type CpuEngineFftRecipe, type CpuPrecision } from '../planner/cpu-fft.js';
+
+/** CPU plans up to this length compile at creation (milliseconds); longer ones at their first execute. */
+const EAGER_PLAN_MAX = 1 << 16;
 import { fftProblem, layoutSpan, type FftNorm, type FftProblem, type FftProblemInit } from '../planner/fft-problem.js';
 import type { FftRecipe } from '../planner/fft-recipe.js';
 import type { WorkgroupPlanOptions } from '../planner/fft-workgroup.js';
@@ -75,13 +78,14 @@ class CpuPlan implements FftPlan {
     private readonly precision?: CpuPrecision,
     private readonly threads?: number,
   ) {
-    // Plan (generate and compile) up front, so execute() costs only the transform.
-    engineFft(problem.n, precision ?? 'f64');
-    if (!precision) engineFft(problem.n, 'f32');
+    // Validate now (sizes the engine cannot hold are refused at creation); generate and compile up front
+    // where that is cheap, so execute() costs only the transform, else at the first execute.
+    planCpuEngineFft(problem.n, precision ?? 'f32');
+    if (problem.n <= EAGER_PLAN_MAX) for (const p of precision ? [precision] : (['f64', 'f32'] as const)) engineFft(problem.n, p);
   }
   /** The engine's recipe for the plan's precision (float64 when it follows the input). */
   get recipe(): CpuEngineFftRecipe {
-    return engineFft(this.problem.n, this.precision ?? 'f64').recipe;
+    return planCpuEngineFft(this.problem.n, this.precision ?? 'f64');
   }
   execute(input: Float32Array): Promise<Float32Array>;
   execute(input: Float64Array): Promise<Float64Array>;

@@ -8,6 +8,7 @@ import { ArgumentError } from '../errors.js';
 import type { GpuContext } from '../backends/webgpu/device.js';
 import { WebGpuR2r, type R2rFamily, type R2rNorm } from '../backends/webgpu/r2r.js';
 import * as cpuDct from '../backends/cpu/r2r-dct.js';
+import { onCpuEngine } from '../backends/cpu/engine-scope.js';
 import * as cpuDst from '../backends/cpu/r2r-dst.js';
 import * as cpuDht from '../backends/cpu/r2r-dht.js';
 import { normalizeAxis, resizeAxis } from '../backends/cpu/fft-nd.js';
@@ -77,7 +78,9 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
   const requested = checkBackend(o.backend ?? 'auto');
   // 'auto' keeps float64 data on the float64 CPU backend (WGSL has no f64); 'webgpu' computes it in f32.
   const backend = requested === 'auto' && x instanceof Float64Array ? 'cpu' : requested;
-  const cpu = (): RealArray => {
+  // The CPU engine computes in the input's precision; every FFT the adapters plan runs on it.
+  const cpu = (): RealArray => onCpuEngine(x instanceof Float32Array ? 'f32' : 'f64', cpuReference);
+  const cpuReference = (): RealArray => {
     const ndOpts = { type, norm, orthogonalize: o.orthogonalize, axes, s };
     let r;
     if (family === 'dht') {

@@ -16,7 +16,7 @@
  * Lengths with a prime factor above MAX_CODELET_PRIME go through Bluestein with a power-of-two inner
  * length, planned the same way.
  */
-import { ArgumentError } from '../errors.js';
+import { ArgumentError, UnsupportedError } from '../errors.js';
 
 export type CpuPrecision = 'f32' | 'f64';
 
@@ -100,16 +100,29 @@ export function nextPowerOfTwo(n: number): number {
   return m;
 }
 
+/**
+ * Largest complex length per transform: its three buffers and tables must fit one 4 GiB WebAssembly
+ * memory (about 40 bytes a point in f32, 80 in f64, counting Bluestein's inner length).
+ */
+export const CPU_ENGINE_MAX_N: Record<CpuPrecision, number> = { f32: 2 ** 26, f64: 2 ** 25 };
+
 export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineFftRecipe {
   if (!Number.isSafeInteger(n) || n < 1) throw new ArgumentError('n', n, 'a positive integer');
   if (precision !== 'f32' && precision !== 'f64') throw new ArgumentError('precision', precision, "'f32' or 'f64'");
+  if (n > CPU_ENGINE_MAX_N[precision]) {
+    throw new UnsupportedError(`n = ${n}: the CPU engine takes complex transforms of up to ${CPU_ENGINE_MAX_N[precision]} points in ${precision} (one WebAssembly memory)`);
+  }
   const lanes = lanesFor(precision);
   if (n === 1) return { kind: 'trivial', n: 1, precision, lanes };
   const split = n % lanes === 0 && n / lanes >= lanes;
   const laneLength = split ? n / lanes : n;
   const largest = primeFactorsOf(laneLength).at(-1) ?? 1;
   if (largest > MAX_CODELET_PRIME) {
-    return { kind: 'bluestein', n, precision, lanes, inner: planCpuEngineFft(nextPowerOfTwo(2 * n - 1), precision) };
+    const m = nextPowerOfTwo(2 * n - 1);
+    if (m > CPU_ENGINE_MAX_N[precision]) {
+      throw new UnsupportedError(`n = ${n}: its Bluestein length ${m} exceeds the CPU engine's ${CPU_ENGINE_MAX_N[precision]} points in ${precision}`);
+    }
+    return { kind: 'bluestein', n, precision, lanes, inner: planCpuEngineFft(m, precision) };
   }
   return { kind: split ? 'lane-split' : 'lane-batch', n, precision, lanes, laneLength, passes: passesFor(chooseCpuRadices(laneLength), laneLength) };
 }

@@ -62,6 +62,8 @@ export interface R2rSpec {
   /** 'backward' inverse scale is 1/denom(N); ortho uses 1/√denom both ways. */
   denom: (n: number) => number;
   kernel: (n: number) => R2rKernel;
+  /** Optional: many contiguous lines at once (one batched FFT call instead of one per line). */
+  batchKernel?: (n: number) => R2rBatchKernel;
   /** orthogonalize pre/post scaling in place (optional). */
   pre?: (buf: Float64Array, n: number) => void;
   post?: (buf: Float64Array, n: number) => void;
@@ -99,9 +101,32 @@ export function runR2r(x: Input, shape: readonly number[] | undefined, axisArg: 
   outShape[axis] = n;
   const outer = product(sh.slice(0, axis)), inner = product(sh.slice(axis + 1));
   const out = new Float64Array(outer * n * inner);
+  const keep = Math.min(n, old);
+  if (inner === 1 && spec.batchKernel) {
+    // Lines are contiguous: move them in blocks through the batched kernel.
+    const bk = spec.batchKernel(n);
+    const block = Math.max(1, Math.min(outer, Math.floor(LINE_BLOCK / n)));
+    const src = new Float64Array(block * n), dst = new Float64Array(block * n);
+    for (let o0 = 0; o0 < outer; o0 += block) {
+      const count = Math.min(block, outer - o0);
+      for (let q = 0; q < count; q++) {
+        const ib = (o0 + q) * old;
+        if (x instanceof Float64Array || x instanceof Float32Array) src.set(x.subarray(ib, ib + keep), q * n);
+        else for (let e = 0; e < keep; e++) src[q * n + e] = x[ib + e]!;
+        src.fill(0, q * n + keep, (q + 1) * n);
+        if (orthogonalize && spec.pre) spec.pre(src.subarray(q * n, (q + 1) * n), n);
+      }
+      bk(src, dst, count);
+      for (let q = 0; q < count; q++) {
+        if (orthogonalize && spec.post) spec.post(dst.subarray(q * n, (q + 1) * n), n);
+        const ob = (o0 + q) * n;
+        for (let e = 0; e < n; e++) out[ob + e] = scale * dst[q * n + e]!;
+      }
+    }
+    return { data: out, shape: outShape };
+  }
   const kernel = spec.kernel(n);
   const src = new Float64Array(n), dst = new Float64Array(n);
-  const keep = Math.min(n, old);
   for (let o = 0; o < outer; o++) {
     for (let i = 0; i < inner; i++) {
       const ib = o * old * inner + i, ob = o * n * inner + i;
@@ -146,6 +171,53 @@ function quarterTwiddles(n: number): Float64Array {
     t[2 * k + 1] = s;
   }
   return t;
+}
+
+/** Values per block of lines in the batched driver (fits L2 with the FFT's buffers). */
+const LINE_BLOCK = 1 << 15;
+
+export type R2rBatchKernel = (src: Float64Array, dst: Float64Array, count: number) => void;
+
+/**
+ * DCT-II of `count` contiguous lines: Makhoul's reorder of every line, one batched real FFT, then
+ * y_k = 2·Re(e^{−iπk/2N}·V_k) per line.
+ */
+export function dct2BatchKernel(n: number): R2rBatchKernel {
+  const plan = planCpuRfft(n);
+  const tw = quarterTwiddles(n);
+  const nc = plan.nComplex;
+  let v = new Float64Array(0);
+  let z = new Float64Array(0);
+  return (src, dst, count) => {
+    if (v.length < count * n) {
+      v = new Float64Array(count * n);
+      z = new Float64Array(2 * nc * count);
+    }
+    for (let q = 0; q < count; q++) {
+      const s = q * n;
+      for (let k = 0; 2 * k < n; k++) v[s + k] = src[s + 2 * k]!;
+      for (let k = 0; 2 * k + 1 < n; k++) v[s + n - 1 - k] = src[s + 2 * k + 1]!;
+    }
+    plan.forward(v, z, { batch: count });
+    for (let q = 0; q < count; q++) {
+      const zb = 2 * nc * q;
+      const d = q * n;
+      for (let k = 0; k < nc; k++) dst[d + k] = 2 * (tw[2 * k]! * z[zb + 2 * k]! - tw[2 * k + 1]! * z[zb + 2 * k + 1]!);
+      // V_k = conj V_{N−k} for k ≥ nc.
+      for (let k = nc; k < n; k++) dst[d + k] = 2 * (tw[2 * k]! * z[zb + 2 * (n - k)]! + tw[2 * k + 1]! * z[zb + 2 * (n - k) + 1]!);
+    }
+  };
+}
+
+const batchCache = new Map<string, R2rBatchKernel>();
+function dct2Batch(n: number): R2rBatchKernel {
+  const key = `${cpuFftScopeKey()}/dct2/${n}`;
+  let k = batchCache.get(key);
+  if (!k) {
+    k = dct2BatchKernel(n);
+    batchCache.set(key, k);
+  }
+  return k;
 }
 
 const kernelCache = new Map<string, R2rKernel>();
@@ -287,7 +359,7 @@ export function dctSpec(type: R2rType): R2rSpec {
         post: (b, n) => { b[0]! /= SQ2; b[n - 1]! /= SQ2; },
       };
     case 2:
-      return { name: 'DCT type 2', minN: 1, denom: (n) => 2 * n, kernel: dct2Kernel, post: (b) => { b[0]! /= SQ2; } };
+      return { name: 'DCT type 2', minN: 1, denom: (n) => 2 * n, kernel: dct2Kernel, batchKernel: dct2Batch, post: (b) => { b[0]! /= SQ2; } };
     case 3:
       return { name: 'DCT type 3', minN: 1, denom: (n) => 2 * n, kernel: dct3Kernel, pre: (b) => { b[0]! *= SQ2; } };
     case 4:

@@ -290,38 +290,45 @@ function combineFunction(n2: number, e: 4 | 8, conj: boolean, scaleType: ValType
   return { params, body: b };
 }
 
-function passTwiddles(pass: CpuFftPass): number[] {
-  const out: number[] = [];
-  if (pass.ido === 1) return out;
-  const len = pass.radix * pass.ido;
-  for (let i = 0; i < pass.ido; i++) {
-    for (let j = 1; j < pass.radix; j++) {
+function passTwiddles(pass: CpuFftPass): Float64Array {
+  if (pass.ido === 1) return new Float64Array(0);
+  const r = pass.radix;
+  const out = new Float64Array(2 * (r - 1) * pass.ido);
+  const len = r * pass.ido;
+  for (let i = 0, p = 0; i < pass.ido; i++) {
+    for (let j = 1; j < r; j++, p += 2) {
       const [c, s] = unitRoot(j * i, len);
-      out.push(c, -s);
+      out[p] = c;
+      out[p + 1] = -s;
     }
   }
   return out;
 }
 
-function combineTwiddles(n: number, n2: number, W: number): number[] {
-  const out: number[] = [];
+function combineTwiddles(n: number, n2: number, W: number): Float64Array {
+  const out = new Float64Array(2 * W * n2);
   for (let k2 = 0; k2 < n2; k2++) {
-    const re: number[] = [];
-    const im: number[] = [];
     for (let l = 0; l < W; l++) {
       const [c, s] = unitRoot(l * k2, n);
-      re.push(c);
-      im.push(-s);
+      out[2 * W * k2 + l] = c;
+      out[2 * W * k2 + W + l] = -s;
     }
-    for (const v of re) out.push(v);
-    for (const v of im) out.push(v);
   }
   return out;
 }
 
-/** Number of floats to align table starts to 32 bytes. */
-function padTo(arr: number[], e: number): void {
-  while ((arr.length * e) % 32 !== 0) arr.push(0);
+/** Concatenates tables, each starting 32-byte aligned; returns the values and each table's byte offset. */
+function layTables(tables: readonly Float64Array[], e: number): { values: Float64Array; offsets: number[] } {
+  const align = 32 / e;
+  const offsets: number[] = [];
+  let len = 0;
+  for (const t of tables) {
+    offsets.push(len * e);
+    len = Math.ceil((len + t.length) / align) * align;
+  }
+  const values = new Float64Array(len);
+  tables.forEach((t, i) => values.set(t, offsets[i]! / e));
+  return { values, offsets };
 }
 
 export function generateEngineFft(recipe: LaneRecipe): EngineModule {
@@ -334,16 +341,13 @@ export function generateEngineFft(recipe: LaneRecipe): EngineModule {
   const L = recipe.laneLength;
   const passes = recipe.passes;
   const slotBytes = split ? n * cb : W * n * cb;
-  // Twiddle tables, each 32-byte aligned.
-  const tw: number[] = [];
-  const twOff: number[] = [];
-  for (const p of passes) {
-    twOff.push(tw.length * e);
-    for (const v of passTwiddles(p)) tw.push(v);
-    padTo(tw, e);
-  }
-  const combineOff = tw.length * e;
-  if (split) for (const v of combineTwiddles(n, L, W)) tw.push(v);
+  // Twiddle tables: one per pass, the combine's, the real post-processing's.
+  const tables = passes.map(passTwiddles);
+  tables.push(split ? combineTwiddles(n, L, W) : new Float64Array(0));
+  tables.push(recipe.realPost ? r2cTwiddles(2 * n) : new Float64Array(0));
+  const { values: tw, offsets } = layTables(tables, e);
+  const twOff = offsets.slice(0, passes.length);
+  const combineOff = offsets[passes.length]!;
 
   const funcs: WasmFunction[] = [];
   const fnIndex = new Map<string, number>();
@@ -390,16 +394,14 @@ export function generateEngineFft(recipe: LaneRecipe): EngineModule {
   }
   let r2cTwiddleOffset: number | undefined;
   if (recipe.realPost) {
-    padTo(tw, e);
-    r2cTwiddleOffset = tw.length * e;
-    for (const t of r2cTwiddles(2 * n)) tw.push(t);
+    r2cTwiddleOffset = offsets[passes.length + 1]!;
     drivers.push(r2cPostFunction(2 * n, e));
   }
   const all = funcs.concat(drivers);
   const bytes = assembleModule(all, { initialPages: 1, maxPages: 65536, shared: false });
   return {
     bytes,
-    twiddles: Float64Array.from(tw),
+    twiddles: tw,
     slotBytes,
     problemsPerSlot: split ? 1 : W,
     workBytes: 32 * L,

@@ -22,16 +22,15 @@ const REV_F32 = [12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3];
 const REV_64 = [8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7];
 
 /** Split table of w^k = e^{−2πik/n}, k = 0 … h. */
-export function r2cTwiddles(n: number): number[] {
+export function r2cTwiddles(n: number): Float64Array {
   const h = n / 2;
-  const re: number[] = [];
-  const im: number[] = [];
+  const out = new Float64Array(2 * (h + 1));
   for (let k = 0; k <= h; k++) {
     const [c, s] = unitRoot(k, n);
-    re.push(c);
-    im.push(-s);
+    out[k] = c;
+    out[h + 1 + k] = -s;
   }
-  return re.concat(im);
+  return out;
 }
 
 export function r2cPostFunction(n: number, e: 4 | 8): WasmFunction {
