@@ -37,7 +37,7 @@ export type CpuRealFftRecipe =
 export interface RealFftPlan {
   readonly n: number;
   readonly nComplex: number;
-  readonly recipe: unknown;
+  readonly recipe: CpuRealFftRecipe | { kind: 'real-fused'; n: number; inner: CpuEngineFftRecipe };
   forward1(x: ArrayLike<number>, xo: number, y: Float64Array | Float32Array, yo: number, scale?: number): void;
   inverse1(y: ArrayLike<number>, yo: number, x: Float64Array | Float32Array, xo: number, scale?: number): void;
   forward(input: ArrayLike<number> & { length: number }, output: Float64Array | Float32Array, options?: CpuRealExecOptions): void;
