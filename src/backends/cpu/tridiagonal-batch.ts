@@ -154,6 +154,20 @@ function postInterleaved(
     for (let i = 0; i < n; i++) {
       const e = i * B, oe = o + e;
       const up = i > 0 ? 1 : 0, dn = i < n - 1 ? 1 : 0;
+      if (up && dn && r === 0) {
+        // Interior rows, first right-hand side: the same without conditionals.
+        for (let j = j0, k = 0; j < j1; j++, k++) {
+          const aa = a[e + j], cc = c[e + j], bb = b[e + j], xi = x[oe + j], dd = d[oe + j];
+          const ar = Math.abs(aa * x[oe - B + j] + bb * xi + cc * x[oe + B + j] - dd), ax = Math.abs(xi), ad = Math.abs(dd);
+          const off = Math.abs(aa) + Math.abs(cc), ab = Math.abs(bb), rs = off + ab;
+          if (ab < off) status[j] |= S.NOT_DIAGONALLY_DOMINANT;
+          if (rs > acc[kA + k] || rs !== rs) acc[kA + k] = rs;
+          if (ar > acc[kR + k] || ar !== ar) acc[kR + k] = ar;
+          if (ax > acc[kX + k] || ax !== ax) acc[kX + k] = ax;
+          if (ad > acc[kD + k] || ad !== ad) acc[kD + k] = ad;
+        }
+        continue;
+      }
       for (let j = j0, k = 0; j < j1; j++, k++) {
         const aa = up ? a[e + j] : 0, cc = dn ? c[e + j] : 0, bb = b[e + j];
         const xi = x[oe + j], xm = up ? x[oe - B + j] : 0, xp = dn ? x[oe + B + j] : 0;
@@ -303,17 +317,31 @@ function thomasInterleaved(
     x[j] = d[j] * inv;
     status[j] |= st;
   }
+  // No conditionals inside the inner loops (V8 does not unswitch them): cp of the last row is never
+  // read, so c_{n−1} may be anything; ip only when several right-hand sides need it.
   for (let i = 1; i < n; i++) {
-    const e = i * B, q = i * w, last = i === n - 1;
-    for (let j = j0, k = q; j < j1; j++, k++) {
-      const ai = a[e + j], bi = b[e + j], ci = last ? 0 : c[e + j];
-      const piv = bi - ai * cp[k - w];
-      const inv = 1 / piv;
-      if (keep) ip[k] = inv;
-      cp[k] = ci * inv;
-      x[e + j] = (d[e + j] - ai * x[e - B + j]) * inv;
-      const ap = Math.abs(piv);
-      if (!(ap >= TINY && ap < Infinity)) status[j] |= ZP;
+    const e = i * B, q = i * w;
+    if (keep) {
+      for (let j = j0, k = q; j < j1; j++, k++) {
+        const ai = a[e + j];
+        const piv = b[e + j] - ai * cp[k - w];
+        const inv = 1 / piv;
+        ip[k] = inv;
+        cp[k] = c[e + j] * inv;
+        x[e + j] = (d[e + j] - ai * x[e - B + j]) * inv;
+        const ap = Math.abs(piv);
+        if (!(ap >= TINY && ap < Infinity)) status[j] |= ZP;
+      }
+    } else {
+      for (let j = j0, k = q; j < j1; j++, k++) {
+        const ai = a[e + j];
+        const piv = b[e + j] - ai * cp[k - w];
+        const inv = 1 / piv;
+        cp[k] = c[e + j] * inv;
+        x[e + j] = (d[e + j] - ai * x[e - B + j]) * inv;
+        const ap = Math.abs(piv);
+        if (!(ap >= TINY && ap < Infinity)) status[j] |= ZP;
+      }
     }
   }
   for (let r = 0; r < nrhs; r++) {
