@@ -9,6 +9,8 @@ import type { GpuContext } from '../backends/webgpu/device.js';
 import { WebGpuR2r, type R2rFamily, type R2rNorm } from '../backends/webgpu/r2r.js';
 import * as cpuDct from '../backends/cpu/r2r-dct.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
+import { planCpuEngineDct2 } from '../planner/cpu-fft.js';
+import { fusedRealFft } from '../backends/cpu/wasm-fft.js';
 import * as cpuDst from '../backends/cpu/r2r-dst.js';
 import * as cpuDht from '../backends/cpu/r2r-dht.js';
 import { normalizeAxis, resizeAxis } from '../backends/cpu/fft-nd.js';
@@ -58,6 +60,25 @@ function oneD(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rCallOptio
   return nd(family, inverse, x, { ...o, axes: [o.axis ?? -1], s: o.n === undefined ? undefined : [o.n] });
 }
 
+/**
+ * DCT-II along the last axis with no crop or pad, where the CPU engine has the fused module: straight
+ * from the caller's array into a result of its type (scipy's norms; ortho orthogonalizes unless told not to).
+ */
+function dct2LastAxis(x: RealArray, shape: readonly number[], axes: readonly number[], s: readonly number[], norm: string, orthogonalize: boolean | undefined): RealArray | null {
+  const n = shape[shape.length - 1]!;
+  if (axes.length !== 1 || axes[0] !== shape.length - 1 || s[0] !== n) return null;
+  const precision = x instanceof Float32Array ? 'f32' : 'f64';
+  const recipe = planCpuEngineDct2(n, precision);
+  if (!recipe) return null;
+  const lines = x.length / n;
+  const out = new (x instanceof Float32Array ? Float32Array : Float64Array)(x.length);
+  fusedRealFft(recipe).forwardDct2(x, out, lines);
+  const scale = norm === 'ortho' ? 1 / Math.sqrt(2 * n) : norm === 'forward' ? 1 / (2 * n) : 1;
+  if (scale !== 1) for (let i = 0; i < out.length; i++) out[i]! *= scale;
+  if (orthogonalize ?? norm === 'ortho') for (let l = 0; l < lines; l++) out[l * n]! /= Math.SQRT2;
+  return out;
+}
+
 async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCallOptions): Promise<RealArray> {
   if (!(x instanceof Float32Array) && !(x instanceof Float64Array)) throw new ArgumentError('x', x, 'a Float32Array or Float64Array of real values');
   if (x.length === 0) throw new ArgumentError('x', x, 'a non-empty array');
@@ -79,7 +100,10 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
   // 'auto' keeps float64 data on the float64 CPU backend (WGSL has no f64); 'webgpu' computes it in f32.
   const backend = requested === 'auto' && x instanceof Float64Array ? 'cpu' : requested;
   // The CPU engine computes in the input's precision; every FFT the adapters plan runs on it.
-  const cpu = (): RealArray => onCpuEngine(x instanceof Float32Array ? 'f32' : 'f64', cpuReference);
+  const cpu = (): RealArray => {
+    const direct = family === 'dct' && type === 2 && !inverse ? dct2LastAxis(x, shape, axes, s, norm, o.orthogonalize) : null;
+    return direct ?? onCpuEngine(x instanceof Float32Array ? 'f32' : 'f64', cpuReference);
+  };
   const cpuReference = (): RealArray => {
     const ndOpts = { type, norm, orthogonalize: o.orthogonalize, axes, s };
     let r;

@@ -39,6 +39,8 @@ export type CpuEngineFftRecipe =
       passes: CpuFftPass[];
       /** Real forward transform of length 2n fused after this one (src/codegen/wasm/rfft-post.ts). */
       realPost?: boolean;
+      /** With realPost: DCT-II of length 2n by Makhoul's reorder and post-rotation (src/codegen/wasm/dct2-makhoul.ts). */
+      dct2?: boolean;
     }
   | { kind: 'bluestein'; n: number; precision: CpuPrecision; lanes: number; inner: CpuEngineFftRecipe }
   | { kind: 'trivial'; n: 1; precision: CpuPrecision; lanes: number };
@@ -136,4 +138,10 @@ export function planCpuEngineRfft(n: number, precision: CpuPrecision): CpuEngine
   if (!Number.isSafeInteger(n) || n < 2 || n % 2 !== 0) return null;
   const inner = planCpuEngineFft(n / 2, precision);
   return inner.kind === 'lane-split' ? { ...inner, realPost: true } : null;
+}
+
+/** DCT-II of even length n around the fused real FFT, where that exists (else null: the generic adapter). */
+export function planCpuEngineDct2(n: number, precision: CpuPrecision): CpuEngineFftRecipe | null {
+  const r = planCpuEngineRfft(n, precision);
+  return r && r.kind === 'lane-split' ? { ...r, dct2: true } : null;
 }

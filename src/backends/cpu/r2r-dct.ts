@@ -25,7 +25,9 @@ import { type Norm } from './fft-mixed-radix.js';
 import { normalizeAxis, product, type NdArray } from './fft-nd.js';
 import { planCpuFft } from './fft-plan.js';
 import { planCpuRfft } from './fft-real.js';
-import { cpuFftScopeKey } from './engine-scope.js';
+import { cpuEnginePrecision, cpuFftScopeKey } from './engine-scope.js';
+import { planCpuEngineDct2 } from '../../planner/cpu-fft.js';
+import { fusedRealFft } from './wasm-fft.js';
 
 export type R2rType = 1 | 2 | 3 | 4;
 
@@ -183,6 +185,13 @@ export type R2rBatchKernel = (src: Float64Array, dst: Float64Array, count: numbe
  * y_k = 2·Re(e^{−iπk/2N}·V_k) per line.
  */
 export function dct2BatchKernel(n: number): R2rBatchKernel {
+  const engine = cpuEnginePrecision();
+  const fused = engine ? planCpuEngineDct2(n, engine) : null;
+  if (fused) {
+    // Reorder, real FFT and post-rotation in one WebAssembly module.
+    const plan = fusedRealFft(fused);
+    return (src, dst, count) => plan.forwardDct2(src, dst, count);
+  }
   const plan = planCpuRfft(n);
   const tw = quarterTwiddles(n);
   const nc = plan.nComplex;

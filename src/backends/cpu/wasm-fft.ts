@@ -103,6 +103,8 @@ class LaneFft implements EngineFft, FusedRealFft {
   private readonly chunkSlots: number;
   private readonly yP: number;
   private readonly r2c?: (z: number, y: number, tw: number, count: number, scale: number) => void;
+  private readonly dct2pre?: (x: number, v: number, count: number) => void;
+  private readonly dct2post?: (y: number, out: number, tw: number, count: number) => void;
   private heap!: AnyArray;
   constructor(readonly recipe: Extract<CpuEngineFftRecipe, { kind: 'lane-split' | 'lane-batch' }>) {
     const { mod, info } = compiled(recipe);
@@ -124,6 +126,8 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.fwd = inst.exports['fwd'] as Kernel;
     this.inv = inst.exports['inv'] as Kernel;
     this.r2c = inst.exports['r2c'] as typeof this.r2c;
+    this.dct2pre = inst.exports['dct2pre'] as typeof this.dct2pre;
+    this.dct2post = inst.exports['dct2post'] as typeof this.dct2post;
     this.heap = e === 4 ? new Float32Array(this.memory.buffer) : new Float64Array(this.memory.buffer);
     this.heap.set(info.twiddles, this.twP / e);
   }
@@ -132,6 +136,37 @@ class LaneFft implements EngineFft, FusedRealFft {
   }
   get precision(): CpuPrecision {
     return this.recipe.precision;
+  }
+
+  /** DCT-II (unnormalised, scipy's 'backward') of `count` contiguous lines of 2·n reals. */
+  forwardDct2(src: AnyArray, dst: AnyArray, count: number): void {
+    const h = this.n;
+    const n = 2 * h;
+    const heap = this.heap;
+    const e = heap.BYTES_PER_ELEMENT;
+    const outBase = this.outP / e;
+    const yBase = this.yP / e;
+    const twD = this.twP + this.info.dct2TwiddleOffset!;
+    // out_h = 2·Re(e^{−iπ/4}·Y_h) with Y_h real: the one output the kernel leaves out.
+    const ch = Math.SQRT2;
+    for (let b0 = 0; b0 < count; b0 += this.chunkSlots) {
+      const c = Math.min(this.chunkSlots, count - b0);
+      heap.set(src.subarray(b0 * n, (b0 + c) * n), outBase);
+      this.dct2pre!(this.outP, this.inP, c);
+      this.fwd(this.inP, this.outP, this.workP, this.twP, c, 1);
+      this.r2c!(this.outP, this.yP, this.twP + this.info.r2cTwiddleOffset!, c, 1);
+      for (let q = 0; q < c; q++) {
+        const z0 = outBase + 2 * h * q;
+        const y = yBase + 2 * (h + 1) * q;
+        heap[y] = heap[z0]! + heap[z0 + 1]!;
+        heap[y + 1] = 0;
+        heap[y + 2 * h] = heap[z0]! - heap[z0 + 1]!;
+        heap[y + 2 * h + 1] = 0;
+      }
+      this.dct2post!(this.yP, this.outP, twD, c);
+      for (let q = 0; q < c; q++) heap[outBase + n * q + h] = ch * heap[yBase + 2 * (h + 1) * q + 2 * h]!;
+      dst.set(heap.subarray(outBase, outBase + c * n), b0 * n);
+    }
   }
 
   forwardReal(input: AnyArray, li: RealLayout, output: AnyArray, lo: RealLayout, batch: number, scale: number): void {
@@ -216,9 +251,14 @@ export interface FusedRealFft {
   forwardReal(input: AnyArray, li: RealLayout, output: AnyArray, lo: RealLayout, batch: number, scale: number): void;
 }
 
-export function fusedRealFft(recipe: CpuEngineFftRecipe): FusedRealFft {
+/** Lane-split plans built with `dct2`: DCT-II of length 2n (see planCpuEngineDct2). */
+export interface FusedDct2 {
+  forwardDct2(src: AnyArray, dst: AnyArray, count: number): void;
+}
+
+export function fusedRealFft(recipe: CpuEngineFftRecipe): FusedRealFft & FusedDct2 {
   if (recipe.kind !== 'lane-split' || !recipe.realPost) throw new Error('not a fused real recipe');
-  const key = `real/${recipe.n}/${recipe.precision}`;
+  const key = `real/${recipe.n}/${recipe.precision}/${recipe.dct2 ? 'dct2' : ''}`;
   let p = lruGet(realPlans, key);
   if (!p) {
     p = new LaneFft(recipe);

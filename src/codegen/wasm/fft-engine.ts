@@ -16,6 +16,7 @@
 import { assembleModule, Body, type ValType, type WasmFunction } from './assembler.js';
 import { butterfly } from './fft-codelets.js';
 import { r2cPostFunction, r2cTwiddles } from './rfft-post.js';
+import { dct2PostFunction, dct2PreFunction, dct2Twiddles } from './dct2-makhoul.js';
 import { VecEmitter, neg, type Cx, type Term } from './vector-complex.js';
 import { unitRoot } from '../../core/unit-root.js';
 import type { CpuEngineFftRecipe, CpuFftPass } from '../../planner/cpu-fft.js';
@@ -34,6 +35,8 @@ export interface EngineModule {
   workBytes: number;
   /** Byte offset (from `tw`) of the real post-processing's table, when the recipe has `realPost`. */
   r2cTwiddleOffset?: number;
+  /** Byte offset (from `tw`) of the DCT-II post-rotation's table, when the recipe has `dct2`. */
+  dct2TwiddleOffset?: number;
 }
 
 /** How a pass reads its input or writes its output. */
@@ -345,6 +348,7 @@ export function generateEngineFft(recipe: LaneRecipe): EngineModule {
   const tables = passes.map(passTwiddles);
   tables.push(split ? combineTwiddles(n, L, W) : new Float64Array(0));
   tables.push(recipe.realPost ? r2cTwiddles(2 * n) : new Float64Array(0));
+  tables.push(recipe.dct2 ? dct2Twiddles(2 * n) : new Float64Array(0));
   const { values: tw, offsets } = layTables(tables, e);
   const twOff = offsets.slice(0, passes.length);
   const combineOff = offsets[passes.length]!;
@@ -397,6 +401,11 @@ export function generateEngineFft(recipe: LaneRecipe): EngineModule {
     r2cTwiddleOffset = offsets[passes.length + 1]!;
     drivers.push(r2cPostFunction(2 * n, e));
   }
+  let dct2TwiddleOffset: number | undefined;
+  if (recipe.dct2) {
+    dct2TwiddleOffset = offsets[passes.length + 2]!;
+    drivers.push(dct2PreFunction(2 * n, e), dct2PostFunction(2 * n, e));
+  }
   const all = funcs.concat(drivers);
   const bytes = assembleModule(all, { initialPages: 1, maxPages: 65536, shared: false });
   return {
@@ -406,5 +415,6 @@ export function generateEngineFft(recipe: LaneRecipe): EngineModule {
     problemsPerSlot: split ? 1 : W,
     workBytes: 32 * L,
     r2cTwiddleOffset,
+    dct2TwiddleOffset,
   };
 }

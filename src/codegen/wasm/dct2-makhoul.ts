@@ -1,0 +1,162 @@
+/**
+ * DCT-II by Makhoul's algorithm on the CPU engine, around the fused real FFT of the same module:
+ *
+ *   dct2pre(x, v, count):  v_k = x_{2k}, v_{n−1−k} = x_{2k+1}  (k < n/2), W outputs of each a step
+ *   dct2post(y, out, tw, count):  out_k = 2·Re(e^{−iπk/2n}·Y_k) for k < n/2,
+ *                                 out_{n−j} = 2·Re(e^{−iπ(n−j)/2n}·conj Y_j) for 0 < j < n/2
+ *
+ * where Y (n/2 + 1 interleaved complex values a problem) is the real FFT of v. out_{n/2} is left to the
+ * caller. The second half is computed for W consecutive j and stored lane-reversed. tw holds
+ * [2·cos, 2·sin] halves for k < n/2 then for n − j, j < n/2 (see dct2Twiddles).
+ */
+import { Body, type ValType, type WasmFunction } from './assembler.js';
+import { VecEmitter, type Term } from './vector-complex.js';
+import { unitRoot } from '../../core/unit-root.js';
+
+const EVEN_F32 = [0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27];
+const ODD_F32 = [4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31];
+const LO_64 = [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23];
+const HI_64 = [8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31];
+const REV_F32 = [12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3];
+const REV_64 = [8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7];
+
+/** [2cos θ_k (k < h), 2sin θ_k (k < h), 2cos θ_{n−j} (j < h), 2sin θ_{n−j} (j < h)], θ_k = −πk/2n. */
+export function dct2Twiddles(n: number): Float64Array {
+  const h = n / 2;
+  const t = new Float64Array(4 * h);
+  for (let k = 0; k < h; k++) {
+    const [c, s] = unitRoot(-k, 4 * n);
+    t[k] = 2 * c;
+    t[h + k] = 2 * s;
+    const [c2, s2] = unitRoot(-(n - k), 4 * n);
+    t[2 * h + k] = 2 * c2;
+    t[3 * h + k] = 2 * s2;
+  }
+  return t;
+}
+
+function writer(e: 4 | 8, params: ValType[]): { b: Body; v: VecEmitter; shuffle: (x: number, y: number, m: readonly number[]) => number } {
+  const b = new Body(params);
+  const v = new VecEmitter(b, e);
+  const shuffle = (x: number, y: number, m: readonly number[]): number => {
+    const t = v.fresh();
+    b.get(x).get(y).shuffle(m).set(t);
+    return t;
+  };
+  return { b, v, shuffle };
+}
+
+export function dct2PreFunction(n: number, e: 4 | 8): WasmFunction {
+  const h = n / 2;
+  const W = 16 / e;
+  const params: ValType[] = ['i32', 'i32', 'i32'];
+  const { b, v, shuffle } = writer(e, params);
+  const [x, out, count] = [0, 1, 2];
+  const xp = b.local('i32');
+  const lo = b.local('i32');
+  const hi = b.local('i32');
+  const g = b.local('i32');
+  b.loop();
+  b.get(x).set(xp);
+  b.get(out).set(lo);
+  b.get(out).i32(e * (n - W)).add().set(hi);
+  b.i32(h / W).set(g);
+  b.loop();
+  const a = v.fresh();
+  const c = v.fresh();
+  b.get(xp).v128Load(0).set(a);
+  b.get(xp).v128Load(16).set(c);
+  const even = shuffle(a, c, e === 4 ? EVEN_F32 : LO_64);
+  const odd = shuffle(a, c, e === 4 ? ODD_F32 : HI_64);
+  const rev = shuffle(odd, odd, e === 4 ? REV_F32 : REV_64);
+  b.get(lo).get(even).v128Store(0);
+  b.get(hi).get(rev).v128Store(0);
+  b.get(xp).i32(32).add().set(xp);
+  b.get(lo).i32(16).add().set(lo);
+  b.get(hi).i32(16).sub().set(hi);
+  b.get(g).i32(1).sub().tee(g).brIf(0);
+  b.end();
+  b.get(x).i32(e * n).add().set(x);
+  b.get(out).i32(e * n).add().set(out);
+  b.get(count).i32(1).sub().tee(count).brIf(0);
+  b.end();
+  return { params, body: b, export: 'dct2pre' };
+}
+
+export function dct2PostFunction(n: number, e: 4 | 8): WasmFunction {
+  const h = n / 2;
+  const W = 16 / e;
+  const cb = 2 * e;
+  const params: ValType[] = ['i32', 'i32', 'i32', 'i32'];
+  const { b, v, shuffle } = writer(e, params);
+  const [y, out, tw, count] = [0, 1, 2, 3];
+  const T = (l: number): Term => ({ l, neg: false });
+  const loadY = (addr: number, off: number): [number, number] => {
+    const a = v.fresh();
+    const c = v.fresh();
+    b.get(addr).v128Load(off).set(a);
+    b.get(addr).v128Load(off + 16).set(c);
+    return e === 4 ? [shuffle(a, c, EVEN_F32), shuffle(a, c, ODD_F32)] : [shuffle(a, c, LO_64), shuffle(a, c, HI_64)];
+  };
+  const loadT = (addr: number, off: number): number => {
+    const t = v.fresh();
+    b.get(addr).v128Load(off).set(t);
+    return t;
+  };
+  const materialise = (t: Term): number => {
+    const r = v.fresh();
+    v.push(t);
+    b.set(r);
+    return r;
+  };
+  const yp = b.local('i32');
+  const op = b.local('i32');
+  const tp = b.local('i32');
+  const g = b.local('i32');
+  // First half: out_k = tc_k·Re Y_k − ts_k·Im Y_k (the factor 2 is in the table), k < h.
+  const first = (yA: number, yOff: number, tA: number, tOff: number, oA: number, oOff: number): void => {
+    const [re, im] = loadY(yA, yOff);
+    const r = v.sub(v.mul(T(re), T(loadT(tA, tOff))), v.mul(T(im), T(loadT(tA, tOff + e * h))));
+    b.get(oA).get(materialise(r)).v128Store(oOff);
+  };
+  // Second half, j = n − k: out_{n−j} = tc'_j·Re Y_j + ts'_j·Im Y_j, lanes reversed on the store.
+  const second = (yA: number, yOff: number, tA: number, tOff: number, oA: number, oOff: number): void => {
+    const [re, im] = loadY(yA, yOff);
+    const r = materialise(v.add(v.mul(T(re), T(loadT(tA, tOff + 2 * e * h))), v.mul(T(im), T(loadT(tA, tOff + 3 * e * h)))));
+    b.get(oA).get(shuffle(r, r, e === 4 ? REV_F32 : REV_64)).v128Store(oOff);
+  };
+  b.loop();
+  b.get(y).set(yp);
+  b.get(out).set(op);
+  b.get(tw).set(tp);
+  b.i32(h / W).set(g);
+  b.loop();
+  first(yp, 0, tp, 0, op, 0);
+  b.get(yp).i32(cb * W).add().set(yp);
+  b.get(tp).i32(e * W).add().set(tp);
+  b.get(op).i32(e * W).add().set(op);
+  b.get(g).i32(1).sub().tee(g).brIf(0);
+  b.end();
+  // j = 1 … h−1 in groups of W (the last one overlapping when W ∤ h − 1): out_{n−j−W+1 … n−j}.
+  const groups = Math.floor((h - 1) / W);
+  b.get(y).i32(cb).add().set(yp);
+  b.get(tw).i32(e).add().set(tp);
+  b.get(out).i32(e * (n - W)).add().set(op);
+  b.i32(groups).set(g);
+  b.loop();
+  second(yp, 0, tp, 0, op, 0);
+  b.get(yp).i32(cb * W).add().set(yp);
+  b.get(tp).i32(e * W).add().set(tp);
+  b.get(op).i32(e * W).sub().set(op);
+  b.get(g).i32(1).sub().tee(g).brIf(0);
+  b.end();
+  if ((h - 1) % W !== 0) {
+    const j = h - W;
+    second(y, cb * j, tw, e * j, out, e * (n - j - W + 1));
+  }
+  b.get(y).i32(cb * (h + 1)).add().set(y);
+  b.get(out).i32(e * n).add().set(out);
+  b.get(count).i32(1).sub().tee(count).brIf(0);
+  b.end();
+  return { params, body: b, export: 'dct2post' };
+}
