@@ -387,7 +387,8 @@ export class TridiagonalPlan {
         need(out, 'out', GPUBufferUsage.COPY_SRC, 'COPY_SRC');
         const rd = async (b: GPUBuffer, len: number) => new Float32Array(await readBuffer(ctx, b, 0, len * 4));
         const host = {
-          lower: await rd(bufs.lower, matrix), diag: await rd(bufs.diag, matrix), upper: await rd(bufs.upper, matrix), rhs: await rd(bufs.rhs, rhs),
+          lower: await rd(bufs.lower, matrix), diag: await rd(bufs.diag, matrix),
+          upper: await rd(bufs.upper, matrix), rhs: await rd(bufs.rhs, rhs),
         };
         const hx = await rd(out, rhs);
         backwardError = this.verify(host, hx, status);

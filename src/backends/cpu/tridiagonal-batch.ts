@@ -113,7 +113,9 @@ let postBits = 0;
  * ZERO_PIVOT for a coefficient the solve reads that is not finite (Thomas can return finite numbers for
  * it: an infinite b_i gives x_i = 0).
  */
-function postStrided(a: FloatArray, b: FloatArray, c: FloatArray, d: FloatArray, x: FloatArray, m: number, o: number, n: number, matrix: boolean): number {
+function postStrided(
+  a: FloatArray, b: FloatArray, c: FloatArray, d: FloatArray, x: FloatArray, m: number, o: number, n: number, matrix: boolean,
+): number {
   let maxR = 0, normA = 0, maxX = 0, maxD = 0, nd = 0;
   let xm = 0, xi = x[o];
   for (let i = 0; i < n; i++) {
@@ -557,7 +559,9 @@ export function resolveSystemLu(
  * k, k+1 and n−1 can hold column k (rows k+2 … n−2 are still untouched), and fill stays within a few
  * columns a row, so the work is O(n).
  */
-function cyclicGepp<T>(F: Field<T>, a: Float64Array, b: Float64Array, c: Float64Array, ds: Float64Array[], n: number): { x: Float64Array[]; status: number } {
+function cyclicGepp<T>(
+  F: Field<T>, a: Float64Array, b: Float64Array, c: Float64Array, ds: Float64Array[], n: number,
+): { x: Float64Array[]; status: number } {
   const w = F.complex ? 2 : 1;
   const rows: Map<number, T>[] = [];
   const add = (row: Map<number, T>, col: number, v: T) => row.set(col, row.has(col) ? F.add(row.get(col)!, v) : v);
