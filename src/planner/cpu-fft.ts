@@ -39,6 +39,8 @@ export type CpuEngineFftRecipe =
       passes: CpuFftPass[];
       /** Real forward transform of length 2n fused after this one (src/codegen/wasm/rfft-post.ts). */
       realPost?: boolean;
+      /** Elementwise complex product exported beside the transform (Bluestein's inner plans). */
+      pointwise?: boolean;
       /** With realPost: DCT-II of length 2n by Makhoul's reorder and post-rotation (src/codegen/wasm/dct2-makhoul.ts). */
       dct2?: boolean;
     }
@@ -124,7 +126,8 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
     if (m > CPU_ENGINE_MAX_N[precision]) {
       throw new UnsupportedError(`n = ${n}: its Bluestein length ${m} exceeds the CPU engine's ${CPU_ENGINE_MAX_N[precision]} points in ${precision}`);
     }
-    return { kind: 'bluestein', n, precision, lanes, inner: planCpuEngineFft(m, precision) };
+    const inner = planCpuEngineFft(m, precision);
+    return { kind: 'bluestein', n, precision, lanes, inner: inner.kind === 'lane-split' ? { ...inner, pointwise: true } : inner };
   }
   return { kind: split ? 'lane-split' : 'lane-batch', n, precision, lanes, laneLength, passes: passesFor(chooseCpuRadices(laneLength), laneLength) };
 }

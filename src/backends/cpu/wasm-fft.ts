@@ -93,20 +93,26 @@ class LaneFft implements EngineFft, FusedRealFft {
     inPlace(this, data, offset, inverse, scale);
   }
   private readonly memory: WebAssembly.Memory;
-  private readonly fwd: Kernel;
-  private readonly inv: Kernel;
+  readonly fwd: Kernel;
+  readonly inv: Kernel;
   private readonly info: EngineModule;
-  private readonly twP = 0;
-  private readonly workP: number;
-  private readonly inP: number;
-  private readonly outP: number;
-  private readonly chunkSlots: number;
+  readonly twP = 0;
+  readonly workP: number;
+  readonly inP: number;
+  readonly outP: number;
+  readonly chunkSlots: number;
   private readonly yP: number;
   private readonly r2c?: (z: number, y: number, tw: number, count: number, scale: number) => void;
   private readonly dct2pre?: (x: number, v: number, count: number) => void;
   private readonly dct2post?: (y: number, out: number, tw: number, count: number) => void;
-  private heap!: AnyArray;
-  constructor(readonly recipe: Extract<CpuEngineFftRecipe, { kind: 'lane-split' | 'lane-batch' }>) {
+  heap!: AnyArray;
+  /** Start of `extraBytes` of caller-owned memory after the buffers (Bluestein's tables). */
+  readonly extraP: number;
+  readonly cmul?: (dst: number, a: number, b: number, count: number) => void;
+  constructor(
+    readonly recipe: Extract<CpuEngineFftRecipe, { kind: 'lane-split' | 'lane-batch' }>,
+    extraBytes = 0,
+  ) {
     const { mod, info } = compiled(recipe);
     this.info = info;
     const e = recipe.precision === 'f32' ? 4 : 8;
@@ -120,7 +126,8 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.outP = align(this.inP + this.chunkSlots * info.slotBytes);
     this.yP = align(this.outP + this.chunkSlots * info.slotBytes);
     const realBytes = info.r2cTwiddleOffset === undefined ? 0 : this.chunkSlots * (info.slotBytes + 16 * e);
-    const total = this.yP + realBytes;
+    this.extraP = align(this.yP + realBytes);
+    const total = this.extraP + extraBytes;
     this.memory = new WebAssembly.Memory({ initial: Math.ceil(total / 65536) });
     const inst = new WebAssembly.Instance(mod, { env: { memory: this.memory } });
     this.fwd = inst.exports['fwd'] as Kernel;
@@ -128,6 +135,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.r2c = inst.exports['r2c'] as typeof this.r2c;
     this.dct2pre = inst.exports['dct2pre'] as typeof this.dct2pre;
     this.dct2post = inst.exports['dct2post'] as typeof this.dct2post;
+    this.cmul = inst.exports['cmul'] as typeof this.cmul;
     this.heap = e === 4 ? new Float32Array(this.memory.buffer) : new Float64Array(this.memory.buffer);
     this.heap.set(info.twiddles, this.twP / e);
   }
@@ -305,39 +313,56 @@ class BluesteinFft implements EngineFft {
   transformInPlace(data: AnyArray, offset: number, inverse: boolean, scale = 1): void {
     inPlace(this, data, offset, inverse, scale);
   }
-  private readonly inner: EngineFft;
+  /** The inner power-of-two plan, with room after its buffers for the chirp and filter tables. */
+  private readonly inner: LaneFft;
   private readonly m: number;
-  private readonly chirp: Float64Array;
-  /** FFT_M of the conjugate chirp filter, pre-divided by M (the inverse's 1/M). */
-  private readonly filter: AnyArray;
-  private work: AnyArray;
+  /** Chirp length rounded up to whole vectors (the table is zero beyond n). */
+  private readonly nPad: number;
+  /** Byte addresses of [forward, inverse] chirp and filter tables in the inner plan's memory. */
+  private readonly chirpP: [number, number];
+  private readonly filterP: [number, number];
   constructor(readonly recipe: Extract<CpuEngineFftRecipe, { kind: 'bluestein' }>) {
     const n = recipe.n;
-    this.inner = engineFft(recipe.inner.n, recipe.precision);
-    const m = (this.m = recipe.inner.n);
-    const Arr = recipe.precision === 'f32' ? Float32Array : Float64Array;
-    this.chirp = new Float64Array(2 * n);
+    const inner = recipe.inner;
+    if (inner.kind !== 'lane-split' || !inner.pointwise) throw new Error('Bluestein needs a lane-split inner plan with pointwise products');
+    const m = (this.m = inner.n);
+    const e = recipe.precision === 'f32' ? 4 : 8;
+    const W = recipe.lanes;
+    this.nPad = Math.ceil(n / W) * W;
+    const cb = 2 * e;
+    const tableBytes = 2 * cb * (this.nPad + m);
+    this.inner = new LaneFft(inner, tableBytes);
+    const base = this.inner.extraP;
+    this.chirpP = [base, base + cb * this.nPad];
+    this.filterP = [base + 2 * cb * this.nPad, base + 2 * cb * this.nPad + cb * m];
+    // c_k = e^{−iπk²/n}; forward: a = x·c, b_k = conj(c_k), X = c·(a ⊛ b); inverse: the conjugates.
+    const chirp = new Float64Array(2 * this.nPad);
     for (let k = 0; k < n; k++) {
       const [c, s] = unitRoot((k * k) % (2 * n), 2 * n);
-      this.chirp[2 * k] = c;
-      this.chirp[2 * k + 1] = -s;
+      chirp[2 * k] = c;
+      chirp[2 * k + 1] = -s;
     }
-    const b = new Float64Array(2 * m);
-    for (let k = 0; k < n; k++) {
-      const re = this.chirp[2 * k]!;
-      const im = -this.chirp[2 * k + 1]!;
-      b[2 * k] = re / m;
-      b[2 * k + 1] = im / m;
-      if (k > 0) {
-        b[2 * (m - k)] = re / m;
-        b[2 * (m - k) + 1] = im / m;
-      }
-    }
-    // The filter is computed once in float64 whatever the plan's precision.
+    const heap = this.inner.heap;
     const f64 = engineFft(m, 'f64');
-    f64.execute(b, b);
-    this.filter = Arr.from(b);
-    this.work = new Arr(0);
+    for (const dir of [0, 1] as const) {
+      const sg = dir === 0 ? 1 : -1;
+      const table = chirp.map((v, i) => (i % 2 === 1 ? sg * v : v));
+      heap.set(table, this.chirpP[dir] / e);
+      // The filter is computed once in float64 whatever the plan's precision; 1/M is folded in.
+      const b = new Float64Array(2 * m);
+      for (let k = 0; k < n; k++) {
+        const re = chirp[2 * k]! / m;
+        const im = (-sg * chirp[2 * k + 1]!) / m;
+        b[2 * k] = re;
+        b[2 * k + 1] = im;
+        if (k > 0) {
+          b[2 * (m - k)] = re;
+          b[2 * (m - k) + 1] = im;
+        }
+      }
+      f64.execute(b, b);
+      heap.set(b, this.filterP[dir] / e);
+    }
   }
   get n(): number {
     return this.recipe.n;
@@ -356,55 +381,35 @@ class BluesteinFft implements EngineFft {
     const lo = layoutOf(options.output, n, 'output');
     checkFits(input.length, n, batch, li, 'input');
     checkFits(output.length, n, batch, lo, 'output');
-    const chunk = Math.max(1, Math.floor(CHUNK_BYTES / (16 * m)));
-    if (this.work.length < 2 * m * Math.min(chunk, batch)) this.work = new (this.precision === 'f32' ? Float32Array : Float64Array)(2 * m * Math.min(chunk, batch));
-    const w = this.work;
-    const c = this.chirp;
-    const f = this.filter;
-    // The inverse is conj(FFT(conj x)): conjugate on the way in and out.
-    const sg = inverse ? -1 : 1;
-    for (let b0 = 0; b0 < batch; b0 += chunk) {
-      const count = Math.min(chunk, batch - b0);
+    const inner = this.inner;
+    const heap = inner.heap;
+    const e = heap.BYTES_PER_ELEMENT;
+    const cb = 2 * e;
+    const dir = inverse ? 1 : 0;
+    const chirp = this.chirpP[dir];
+    const filter = this.filterP[dir];
+    const inBase = inner.inP / e;
+    for (let b0 = 0; b0 < batch; b0 += inner.chunkSlots) {
+      const count = Math.min(inner.chunkSlots, batch - b0);
       for (let q = 0; q < count; q++) {
-        const s = li.offset + (b0 + q) * li.dist;
-        const base = 2 * m * q;
-        for (let k = 0; k < n; k++) {
-          const p = 2 * (s + k * li.stride);
-          const xr = input[p]!;
-          const xi = sg * input[p + 1]!;
-          const cr = c[2 * k]!;
-          const ci = c[2 * k + 1]!;
-          w[base + 2 * k] = xr * cr - xi * ci;
-          w[base + 2 * k + 1] = xr * ci + xi * cr;
-        }
-        w.fill(0, base + 2 * n, base + 2 * m);
+        copyIn(input, li, b0 + q, n, heap, inBase + 2 * m * q);
+        heap.fill(0, inBase + 2 * m * q + 2 * n, inBase + 2 * m * (q + 1));
+        const slot = inner.inP + cb * m * q;
+        inner.cmul!(slot, slot, chirp, this.nPad);
       }
-      this.inner.execute(w, w, { batch: count });
+      inner.fwd(inner.inP, inner.outP, inner.workP, inner.twP, count, 1);
       for (let q = 0; q < count; q++) {
-        const base = 2 * m * q;
-        for (let k = 0; k < m; k++) {
-          const ar = w[base + 2 * k]!;
-          const ai = w[base + 2 * k + 1]!;
-          const br = f[2 * k]!;
-          const bi = f[2 * k + 1]!;
-          w[base + 2 * k] = ar * br - ai * bi;
-          w[base + 2 * k + 1] = ar * bi + ai * br;
-        }
+        const slot = inner.outP + cb * m * q;
+        inner.cmul!(slot, slot, filter, m);
       }
-      // Unscaled inverse (1/M is in the filter).
-      this.inner.execute(w, w, { batch: count, inverse: true, norm: 'forward' });
+      // Unscaled inverse back into the input slots (1/M is in the filter), then the output chirp.
+      inner.inv(inner.outP, inner.inP, inner.workP, inner.twP, count, 1);
       for (let q = 0; q < count; q++) {
-        const s = lo.offset + (b0 + q) * lo.dist;
-        const base = 2 * m * q;
-        for (let k = 0; k < n; k++) {
-          const ar = w[base + 2 * k]!;
-          const ai = w[base + 2 * k + 1]!;
-          const cr = c[2 * k]!;
-          const ci = c[2 * k + 1]!;
-          const p = 2 * (s + k * lo.stride);
-          output[p] = scale * (ar * cr - ai * ci);
-          output[p + 1] = sg * scale * (ar * ci + ai * cr);
-        }
+        const slot = inner.inP + cb * m * q;
+        inner.cmul!(slot, slot, chirp, this.nPad);
+        const at = inBase + 2 * m * q;
+        if (scale !== 1) for (let i = at; i < at + 2 * n; i++) heap[i]! *= scale;
+        copyOut(heap, at, output, lo, b0 + q, n);
       }
     }
   }

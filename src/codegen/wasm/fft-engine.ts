@@ -17,6 +17,7 @@ import { assembleModule, Body, type ValType, type WasmFunction } from './assembl
 import { butterfly } from './fft-codelets.js';
 import { r2cPostFunction, r2cTwiddles } from './rfft-post.js';
 import { dct2PostFunction, dct2PreFunction, dct2Twiddles } from './dct2-makhoul.js';
+import { cmulFunction } from './pointwise.js';
 import { VecEmitter, neg, type Cx, type Term } from './vector-complex.js';
 import { unitRoot } from '../../core/unit-root.js';
 import type { CpuEngineFftRecipe, CpuFftPass } from '../../planner/cpu-fft.js';
@@ -401,6 +402,7 @@ export function generateEngineFft(recipe: LaneRecipe): EngineModule {
     r2cTwiddleOffset = offsets[passes.length + 1]!;
     drivers.push(r2cPostFunction(2 * n, e));
   }
+  if (recipe.pointwise) drivers.push(cmulFunction(e));
   let dct2TwiddleOffset: number | undefined;
   if (recipe.dct2) {
     dct2TwiddleOffset = offsets[passes.length + 2]!;
