@@ -10,7 +10,7 @@ import { ArgumentError, DestroyedError, UnsupportedError } from '../errors.js';
 import type { GpuContext } from '../backends/webgpu/device.js';
 import { checkBackend, fallsBack, gpuFor, type BackendChoice } from './backend.js';
 import { WebGpuFft } from '../backends/webgpu/fft.js';
-import { engineFft } from '../backends/cpu/wasm-fft.js';
+import { engineFft, precompileEngine } from '../backends/cpu/wasm-fft.js';
 import { allocateLike, checkThreads, executeEngineFft } from '../backends/cpu/worker-pool.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
 import { planCpuRfft } from '../backends/cpu/fft-real.js';
@@ -167,11 +167,15 @@ export async function createFftPlan(options: FftPlanOptions): Promise<FftPlan> {
   const ctx = await gpuFor(backend, options.gpu);
   const precision = checkPrecision(options.precision);
   const threads = checkThreads(options.threads);
-  if (!ctx) return new CpuPlan(problem, precision, threads);
+  const cpuPlan = async (): Promise<CpuPlan> => {
+    for (const p of precision ? [precision] : (['f32', 'f64'] as const)) await precompileEngine([problem.n], p);
+    return new CpuPlan(problem, precision, threads);
+  };
+  if (!ctx) return cpuPlan();
   try {
     return new GpuPlan(await WebGpuFft.create(ctx, problem, { ...options.planner, inPlace: options.inPlace }));
   } catch (e) {
-    if (fallsBack(e, backend)) return new CpuPlan(problem, precision, threads);
+    if (fallsBack(e, backend)) return cpuPlan();
     throw e;
   }
 }
@@ -339,7 +343,10 @@ async function nd(x: ComplexArray, o: FftNdCallOptions, kind: Kind, direction: '
     return x instanceof Float32Array ? Float32Array.from(r.data) : r.data;
   };
   const ctx = await gpuFor(backend, o.gpu);
-  if (!ctx) return cpu();
+  if (!ctx) {
+    await precompileEngine([...s, ...s.map((v) => Math.floor(v / 2))], x instanceof Float32Array ? 'f32' : 'f64');
+    return cpu();
+  }
   // Crop / zero-pad every transformed axis up front (it commutes with the transforms along other axes).
   let data: Float64Array | null = null;
   let cur = [...shape];

@@ -10,7 +10,7 @@ import { WebGpuR2r, type R2rFamily, type R2rNorm } from '../backends/webgpu/r2r.
 import * as cpuDct from '../backends/cpu/r2r-dct.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
 import { planCpuEngineDct2 } from '../planner/cpu-fft.js';
-import { fusedRealFft } from '../backends/cpu/wasm-fft.js';
+import { precompileEngine, tryFusedRealFft } from '../backends/cpu/wasm-fft.js';
 import * as cpuDst from '../backends/cpu/r2r-dst.js';
 import * as cpuDht from '../backends/cpu/r2r-dht.js';
 import { normalizeAxis, resizeAxis } from '../backends/cpu/fft-nd.js';
@@ -71,8 +71,10 @@ function dct2LastAxis(x: RealArray, shape: readonly number[], axes: readonly num
   const recipe = planCpuEngineDct2(n, precision);
   if (!recipe) return null;
   const lines = x.length / n;
+  const plan = tryFusedRealFft(recipe);
+  if (!plan) return null;
   const out = new (x instanceof Float32Array ? Float32Array : Float64Array)(x.length);
-  fusedRealFft(recipe).forwardDct2(x, out, lines);
+  plan.forwardDct2(x, out, lines);
   const scale = norm === 'ortho' ? 1 / Math.sqrt(2 * n) : norm === 'forward' ? 1 / (2 * n) : 1;
   if (scale !== 1) for (let i = 0; i < out.length; i++) out[i]! *= scale;
   if (orthogonalize ?? norm === 'ortho') for (let l = 0; l < lines; l++) out[l * n]! /= Math.SQRT2;
@@ -117,7 +119,11 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
     return x instanceof Float32Array ? Float32Array.from(r.data) : r.data;
   };
   const ctx = await gpuFor(backend, o.gpu);
-  if (!ctx) return cpu();
+  if (!ctx) {
+    // The lengths the r2r adapters' FFTs take (type 1: 2(n−1), DST-I: 2(n+1), type 4: n/2 or 2n).
+    await precompileEngine(s.flatMap((n) => [n, Math.floor(n / 2), 2 * n, 2 * (n - 1), 2 * (n + 1)]).filter((n) => n >= 1), x instanceof Float32Array ? 'f32' : 'f64');
+    return cpu();
+  }
   let data: Float64Array | null = null;
   let cur = shape;
   axes.forEach((a, i) => {

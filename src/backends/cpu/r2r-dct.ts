@@ -27,7 +27,7 @@ import { planCpuFft } from './fft-plan.js';
 import { planCpuRfft } from './fft-real.js';
 import { cpuEnginePrecision, cpuFftScopeKey } from './engine-scope.js';
 import { planCpuEngineDct2 } from '../../planner/cpu-fft.js';
-import { fusedRealFft } from './wasm-fft.js';
+import { tryFusedRealFft } from './wasm-fft.js';
 
 export type R2rType = 1 | 2 | 3 | 4;
 
@@ -186,11 +186,11 @@ export type R2rBatchKernel = (src: Float64Array, dst: Float64Array, count: numbe
  */
 export function dct2BatchKernel(n: number): R2rBatchKernel {
   const engine = cpuEnginePrecision();
-  const fused = engine ? planCpuEngineDct2(n, engine) : null;
+  const fusedRecipe = engine ? planCpuEngineDct2(n, engine) : null;
+  const fused = fusedRecipe ? tryFusedRealFft(fusedRecipe) : null;
   if (fused) {
     // Reorder, real FFT and post-rotation in one WebAssembly module.
-    const plan = fusedRealFft(fused);
-    return (src, dst, count) => plan.forwardDct2(src, dst, count);
+    return (src, dst, count) => fused.forwardDct2(src, dst, count);
   }
   const plan = planCpuRfft(n);
   const tw = quarterTwiddles(n);

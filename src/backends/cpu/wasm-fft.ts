@@ -9,7 +9,7 @@
  */
 import { ArgumentError } from '../../errors.js';
 import { unitRoot } from '../../core/unit-root.js';
-import { planCpuEngineFft, type CpuEngineFftRecipe, type CpuPrecision } from '../../planner/cpu-fft.js';
+import { planCpuEngineDct2, planCpuEngineFft, planCpuEngineRfft, type CpuEngineFftRecipe, type CpuPrecision } from '../../planner/cpu-fft.js';
 import { generateEngineFft, type EngineModule } from '../../codegen/wasm/fft-engine.js';
 import { planCpuFft } from './fft-plan.js';
 import { checkFits, checkLength, normScale, type CpuFftExecOptions, type StridedLayout } from './fft-mixed-radix.js';
@@ -43,16 +43,82 @@ function lruSet<V>(m: Map<string, V>, key: string, v: V, max: number): void {
 
 const modules = new Map<string, { mod: WebAssembly.Module; info: EngineModule }>();
 
-function compiled(recipe: Extract<CpuEngineFftRecipe, { kind: 'lane-split' | 'lane-batch' }>): { mod: WebAssembly.Module; info: EngineModule } {
+type LaneRecipe = Extract<CpuEngineFftRecipe, { kind: 'lane-split' | 'lane-batch' }>;
+
+/** Browsers refuse synchronous compilation of modules over 4 KiB on the main thread. */
+class SyncCompileRefused extends Error {}
+
+function compiled(recipe: LaneRecipe): { mod: WebAssembly.Module; info: EngineModule } {
   // The key is exactly what the generator reads.
   const key = JSON.stringify(recipe);
   let m = lruGet(modules, key);
   if (!m) {
     const info = generateEngineFft(recipe);
-    m = { mod: new WebAssembly.Module(info.bytes as BufferSource), info };
+    let mod: WebAssembly.Module;
+    try {
+      mod = new WebAssembly.Module(info.bytes as BufferSource);
+    } catch (e) {
+      if (e instanceof RangeError) throw new SyncCompileRefused(e.message);
+      throw e;
+    }
+    m = { mod, info };
     lruSet(modules, key, m, MAX_MODULES);
   }
   return m;
+}
+
+let restricted: boolean | undefined;
+/** Whether this thread refuses synchronous compilation of a module over 4 KiB (a browser's main thread). */
+function syncCompileRestricted(): boolean {
+  if (restricted === undefined) {
+    // An empty module with a 5000-byte custom section.
+    const bytes = new Uint8Array(8 + 1 + 2 + 2 + 5000);
+    bytes.set([0, 97, 115, 109, 1, 0, 0, 0, 0, 0x8b, 0x27, 1, 120]);
+    try {
+      new WebAssembly.Module(bytes);
+      restricted = false;
+    } catch (e) {
+      restricted = e instanceof RangeError;
+    }
+  }
+  return restricted;
+}
+
+/** The lane recipes a plan of this length builds (Bluestein's inner plan, the fused real and DCT-II modules). */
+function laneRecipes(n: number, precision: CpuPrecision): LaneRecipe[] {
+  const out: LaneRecipe[] = [];
+  const add = (r: CpuEngineFftRecipe | null): void => {
+    if (!r) return;
+    if (r.kind === 'bluestein') add(r.inner);
+    else if (r.kind !== 'trivial') out.push(r);
+  };
+  add(planCpuEngineFft(n, precision));
+  add(planCpuEngineRfft(n, precision));
+  add(planCpuEngineDct2(n, precision));
+  return out;
+}
+
+/**
+ * Compiles, asynchronously, the modules that plans of these lengths need, so that the synchronous
+ * engine finds them cached; where synchronous compilation is refused (a browser's main thread) this is
+ * what lets the engine run at all. Lengths the engine cannot take are skipped (planning reports them).
+ */
+export async function precompileEngine(lengths: readonly number[], precision: CpuPrecision): Promise<void> {
+  if (!WASM_SIMD || !syncCompileRestricted()) return;
+  for (const n of new Set(lengths)) {
+    let recipes: LaneRecipe[];
+    try {
+      recipes = laneRecipes(n, precision);
+    } catch {
+      continue;
+    }
+    for (const r of recipes) {
+      const key = JSON.stringify(r);
+      if (lruGet(modules, key)) continue;
+      const info = generateEngineFft(r);
+      lruSet(modules, key, { mod: await WebAssembly.compile(info.bytes as BufferSource), info }, MAX_MODULES);
+    }
+  }
 }
 
 function layoutOf(l: StridedLayout | undefined, n: number, name: string): { offset: number; stride: number; dist: number } {
@@ -262,6 +328,16 @@ export interface FusedRealFft {
 /** Lane-split plans built with `dct2`: DCT-II of length 2n (see planCpuEngineDct2). */
 export interface FusedDct2 {
   forwardDct2(src: AnyArray, dst: AnyArray, count: number): void;
+}
+
+/** The fused module's plan, or null where it could not be compiled synchronously (see precompileEngine). */
+export function tryFusedRealFft(recipe: CpuEngineFftRecipe): (FusedRealFft & FusedDct2) | null {
+  try {
+    return fusedRealFft(recipe);
+  } catch (e) {
+    if (e instanceof SyncCompileRefused) return null;
+    throw e;
+  }
 }
 
 export function fusedRealFft(recipe: CpuEngineFftRecipe): FusedRealFft & FusedDct2 {
@@ -496,7 +572,17 @@ export function engineFft(n: number, precision: CpuPrecision): EngineFft {
   let p = lruGet(plans, key);
   if (!p) {
     const recipe = planCpuEngineFft(n, precision);
-    p = !WASM_SIMD ? new ScalarFft(n, precision) : recipe.kind === 'bluestein' ? new BluesteinFft(recipe) : recipe.kind === 'trivial' ? new TrivialFft(recipe) : new LaneFft(recipe);
+    if (!WASM_SIMD) p = new ScalarFft(n, precision);
+    else {
+      try {
+        p = recipe.kind === 'bluestein' ? new BluesteinFft(recipe) : recipe.kind === 'trivial' ? new TrivialFft(recipe) : new LaneFft(recipe);
+      } catch (e) {
+        // Not compiled ahead (precompileEngine) where only asynchronous compilation is allowed:
+        // the reference computes this call, and the plan is not cached so a later call can compile.
+        if (e instanceof SyncCompileRefused) return new ScalarFft(n, precision);
+        throw e;
+      }
+    }
     lruSet(plans, key, p, MAX_PLANS);
   }
   return p;

@@ -8,7 +8,7 @@ import { ArgumentError } from '../../errors.js';
 import { planCpuEngineRfft, type CpuPrecision } from '../../planner/cpu-fft.js';
 import { checkFits, checkLength, normScale, type StridedLayout } from './fft-mixed-radix.js';
 import { CpuRealFft, type CpuRealExecOptions, type CpuRealFftRecipe, type RealFftPlan } from './fft-real.js';
-import { fusedRealFft, type FusedRealFft } from './wasm-fft.js';
+import { tryFusedRealFft, type FusedRealFft } from './wasm-fft.js';
 import type { CpuEngineFftRecipe } from '../../planner/cpu-fft.js';
 
 type AnyArray = Float32Array | Float64Array;
@@ -36,8 +36,8 @@ export class EngineRealFft implements RealFftPlan {
     // Built inside the caller's engine scope, so its inner complex FFT is the engine's.
     this.generic = new CpuRealFft(n);
     const r = planCpuEngineRfft(n, precision);
-    this.fused = r ? fusedRealFft(r) : null;
-    this.recipe = r ? { kind: 'real-fused', n, inner: r } : this.generic.recipe;
+    this.fused = r ? tryFusedRealFft(r) : null;
+    this.recipe = r && this.fused ? { kind: 'real-fused', n, inner: r } : this.generic.recipe;
   }
   forward1(x: ArrayLike<number>, xo: number, y: AnyArray, yo: number, scale = 1): void {
     if (this.fused && (x instanceof Float32Array || x instanceof Float64Array)) {

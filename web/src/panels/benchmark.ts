@@ -21,7 +21,8 @@ import { DeviceLimitError, UnsupportedError } from '../../../src/errors.js';
 import { animations, button, canvas, errorText, fmt, nextFrame, panel, relL2, state, type DemoResult, type Env } from '../common.js';
 import { logLogPlot, type Series } from '../plot.js';
 
-interface FftRow { n: number; batch: number; ms: number; gflops: number; relErr: number; bound: number; pass: boolean; skipped?: string }
+/** cpuGflops: the CPU engine in float32 (WebAssembly SIMD, one thread) on the same N, beside WebGPU. */
+interface FftRow { n: number; batch: number; ms: number; gflops: number; relErr: number; bound: number; pass: boolean; skipped?: string; cpuGflops?: number; cpuRelErr?: number }
 interface TriRow { n: number; batch: number; ms: number; mrows: number; relErr: number; bound: number; pass: boolean; skipped?: string }
 
 const POW2_LOG = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
@@ -102,13 +103,14 @@ export async function start(env: Env): Promise<void> {
     const s: Series[] = [
       { label: `FFT, N = 2^k (${env.backend})`, colour: '#7aa2ff', points: fftRows.filter((r) => !r.skipped && (r.n & (r.n - 1)) === 0).map((r) => ({ x: r.n, y: r.gflops })) },
       { label: 'FFT, mixed radix', colour: '#f0b84a', points: fftRows.filter((r) => !r.skipped && (r.n & (r.n - 1)) !== 0).map((r) => ({ x: r.n, y: r.gflops })) },
+      { label: 'CPU engine (f32, WebAssembly SIMD, 1 thread)', colour: '#e07a9a', points: fftRows.filter((r) => r.cpuGflops !== undefined).map((r) => ({ x: r.n, y: r.cpuGflops! })) },
     ];
     logLogPlot(fftCanvas, s, `FFT length N (total 2^${totalLog2} complex elements)`, 'GFLOPS');
     logLogPlot(triCanvas, [{ label: `tridiagonal (${env.backend}, float${gpu ? 32 : 64})`, colour: '#6fd08c', points: triRows.filter((r) => !r.skipped).map((r) => ({ x: r.n, y: r.mrows })) }],
       `rows per system N (total 2^${triTotalLog2} rows)`, 'Mrows/s');
     table.innerHTML =
       '<tr><th>kind</th><th>N</th><th>batch</th><th>ms</th><th>throughput</th><th>rel. error</th></tr>' +
-      fftRows.map((r) => `<tr><td>fft</td><td>${r.n}</td><td>${r.batch}</td><td>${r.skipped ? '' : fmt(r.ms)}</td><td>${r.skipped ? r.skipped : `${fmt(r.gflops)} GFLOPS`}</td><td>${r.skipped ? '' : fmt(r.relErr)}</td></tr>`).join('') +
+      fftRows.map((r) => `<tr><td>fft</td><td>${r.n}</td><td>${r.batch}</td><td>${r.skipped ? '' : fmt(r.ms)}</td><td>${r.skipped ? r.skipped : `${fmt(r.gflops)} GFLOPS`}${r.cpuGflops !== undefined ? ` (CPU engine f32: ${fmt(r.cpuGflops)})` : ''}</td><td>${r.skipped ? '' : fmt(r.relErr)}</td></tr>`).join('') +
       triRows.map((r) => `<tr><td>tridiag</td><td>${r.n}</td><td>${r.batch}</td><td>${r.skipped ? '' : fmt(r.ms)}</td><td>${r.skipped ? r.skipped : `${fmt(r.mrows)} Mrows/s`}</td><td>${r.skipped ? '' : fmt(r.relErr)}</td></tr>`).join('');
   };
 
@@ -139,7 +141,16 @@ export async function start(env: Env): Promise<void> {
     } finally {
       plan.destroy();
     }
-    return { n, batch, ms, gflops: (5 * n * Math.log2(n) * batch) / (ms * 1e6), relErr, bound, pass: relErr < bound };
+    // The CPU engine in float32 on the same length (smaller total: it runs on one core), checked too.
+    const cpuBatch = Math.max(1, Math.floor(2 ** (quick ? 14 : 16) / n));
+    const cpuGot = await fft(Float32Array.from(x64), { shape: [3, n], backend: 'cpu' });
+    const cpuRelErr = relL2(cpuGot, ref);
+    const cpuPlan = await createFftPlan({ n, batch: cpuBatch, direction: 'forward', backend: 'cpu', threads: 1 });
+    const cpuData = randomFloat32(2 * n * cpuBatch, 7);
+    const cpuMs = await timeCpu(() => cpuPlan.execute(cpuData), targetMs, rounds);
+    cpuPlan.destroy();
+    const cpuGflops = (5 * n * Math.log2(n) * cpuBatch) / (cpuMs * 1e6);
+    return { n, batch, ms, gflops: (5 * n * Math.log2(n) * batch) / (ms * 1e6), relErr, bound, pass: relErr < bound && cpuRelErr < 1e-5, cpuGflops, cpuRelErr };
   }
 
   async function benchTri(n: number): Promise<TriRow> {
