@@ -14,6 +14,10 @@
 import { TRIDIAGONAL_STATUS as S, matIndex, rhsIndex, type TridiagonalLayout } from '../../planner/tridiagonal.js';
 import { complexField, realField, type Field } from './thomas.js';
 import { gtsvLu } from './gtsv-lu.js';
+import {
+  ACC_MAX_D, ACC_MAX_R, ACC_MAX_X, ACC_NORM_A, ACC_NOT_DOMINANT, ACC_PIVOT_OK, ACC_VECTORS, generateThomasKernel,
+  thomasKernelLayout, type ThomasKernelLayout,
+} from '../../codegen/wasm/tridiagonal-thomas.js';
 
 type FloatArray = Float32Array | Float64Array;
 
@@ -35,10 +39,12 @@ export interface TridiagonalBatchCpuProblem {
   rhs: Float64Array;
   /** Solution (layout of rhs); allocated when absent. May be rhs itself. */
   out?: Float64Array;
+  /** 'js' skips the WebAssembly kernel (tests and benchmarks compare the two); default 'auto'. */
+  kernel?: 'auto' | 'js';
 }
 
-/** Reusable work arrays of solveTridiagonalBatchCpu (grown on demand). */
-export interface TridiagonalBatchScratch { cp: Float64Array; ip: Float64Array }
+/** Reusable work arrays of solveTridiagonalBatchCpu (grown on demand), and its WebAssembly instance. */
+export interface TridiagonalBatchScratch { cp: Float64Array; ip: Float64Array; wasm?: WasmThomas }
 
 export function createTridiagonalBatchScratch(): TridiagonalBatchScratch {
   return { cp: new Float64Array(0), ip: new Float64Array(0) };
@@ -67,6 +73,7 @@ export function solveTridiagonalBatchCpu(
   const { lower: a, diag: b, upper: c, rhs: d } = p;
   const e = eta ?? new Float64Array(batch);
   e.fill(0, 0, batch);
+  if (nrhs === 1 && n >= 2 && p.kernel !== 'js' && solveWasm(p, x, status, e, scratch)) return { x, status };
   // The sweeps test only the pivots; the pass after each block (matrix checks, non-finite x, backward
   // error) reads the block's rows again while they are in cache: cheaper than checks inside the sweeps.
   if ((p.layout ?? 'strided') === 'interleaved') {
@@ -102,6 +109,118 @@ export function solveTridiagonalBatchCpu(
     }
   }
   return { x, status };
+}
+
+/** float64 elements a region of the WebAssembly kernel holds at most (8 MiB; seven regions). */
+const WASM_CAP = 1 << 20;
+/** Bytes of a block's rows (seven arrays) the kernel aims to keep in cache. */
+const WASM_BLOCK_BYTES = 1 << 18;
+
+interface WasmThomas {
+  layout: TridiagonalLayout;
+  L: ThomasKernelLayout;
+  memory: WebAssembly.Memory;
+  solve: (P: number, n: number, rs: number, ps: number, ls: number, base: number) => void;
+}
+
+const thomasModules = new Map<string, WebAssembly.Module | null>();
+
+function thomasModule(layout: TridiagonalLayout, cap: number): WebAssembly.Module | null {
+  const key = `${layout}:${cap}`;
+  let m = thomasModules.get(key);
+  if (m === undefined) {
+    // No SIMD, or synchronous compilation refused: the JavaScript kernel.
+    try { m = new WebAssembly.Module(generateThomasKernel(layout === 'strided' ? 'strided' : 'interleaved', cap) as BufferSource); } catch { m = null; }
+    thomasModules.set(key, m);
+  }
+  return m;
+}
+
+function wasmInstance(s: TridiagonalBatchScratch, layout: TridiagonalLayout, cap: number, bytes: number): WasmThomas | null {
+  let w = s.wasm;
+  if (!w || w.layout !== layout || w.L.cap !== cap) {
+    const mod = thomasModule(layout, cap);
+    if (!mod) return null;
+    const memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / 65536) });
+    const inst = new WebAssembly.Instance(mod, { env: { memory } });
+    w = { layout, L: thomasKernelLayout(cap), memory, solve: inst.exports.solve as WasmThomas['solve'] };
+    s.wasm = w;
+  }
+  if (w.memory.buffer.byteLength < bytes) w.memory.grow(Math.ceil((bytes - w.memory.buffer.byteLength) / 65536));
+  return w;
+}
+
+/**
+ * One right-hand side, n ≥ 2: the WebAssembly kernel, chunk by chunk of systems copied into its memory
+ * (interleaved: whole arrays when the batch is even and fits, else row by row into an even width;
+ * strided: consecutive systems, one copy an array). An odd last vector gets an identity system in its
+ * empty lane. Returns false where the kernel is unavailable (the caller runs the JavaScript kernel).
+ */
+function solveWasm(
+  p: TridiagonalBatchCpuProblem, x: Float64Array, status: Uint32Array, eta: Float64Array, scratch: TridiagonalBatchScratch,
+): boolean {
+  const { n, batch: B } = p;
+  const layout = p.layout ?? 'strided';
+  const inter = layout === 'interleaved';
+  if (2 * n > WASM_CAP) return false;
+  let cap = 1024;
+  while (cap < n * (B + 1) && cap < WASM_CAP) cap *= 2;
+  // Systems a chunk (even), and a block within it.
+  const chunk = Math.min(B + (B & 1), Math.floor(cap / n) & ~1);
+  const blk = Math.max(2, Math.min(chunk, Math.floor(WASM_BLOCK_BYTES / (56 * n)) & ~1, inter ? 4096 : 512), inter ? Math.min(chunk, 16) : 8);
+  const w = wasmInstance(scratch, layout, cap, thomasKernelLayout(cap).bytes(Math.min(blk, chunk) / 2));
+  if (!w) return false;
+  const L = w.L;
+  const mem = new Float64Array(w.memory.buffer);
+  const src = [p.lower, p.diag, p.upper, p.rhs], reg = [L.a / 8, L.b / 8, L.c / 8, L.d / 8];
+  const X = L.x / 8, A = L.acc / 8;
+  for (let j0 = 0; j0 < B; j0 += chunk) {
+    const cw = Math.min(chunk, B - j0), W = cw + (cw & 1);
+    if (inter) {
+      if (cw === B && W === B) for (let k = 0; k < 4; k++) mem.set(src[k].subarray(0, n * B), reg[k]);
+      else {
+        for (let k = 0; k < 4; k++) {
+          const a = src[k], o = reg[k];
+          for (let i = 0; i < n; i++) {
+            if (cw >= 32) mem.set(a.subarray(i * B + j0, i * B + j0 + cw), o + i * W);
+            else for (let t = 0; t < cw; t++) mem[o + i * W + t] = a[i * B + j0 + t];
+            if (W > cw) mem[o + i * W + cw] = k === 1 ? 1 : 0;
+          }
+        }
+      }
+    } else {
+      for (let k = 0; k < 4; k++) {
+        mem.set(src[k].subarray(j0 * n, (j0 + cw) * n), reg[k]);
+        if (W > cw) mem.fill(k === 1 ? 1 : 0, reg[k] + cw * n, reg[k] + W * n);
+      }
+    }
+    for (let s0 = 0; s0 < W; s0 += blk) {
+      const bw = Math.min(blk, W - s0);
+      if (inter) w.solve(bw / 2, n, W * 8, 16, 0, s0 * 8);
+      else w.solve(bw / 2, n, 8, 2 * n * 8, n * 8, s0 * n * 8);
+      for (let t = 0; t < bw && s0 + t < cw; t++) {
+        const o = A + ((t >> 1) * ACC_VECTORS) * 2 + (t & 1);
+        const normA = mem[o + 2 * ACC_NORM_A], maxX = mem[o + 2 * ACC_MAX_X];
+        // The mask vectors read as float64: all ones is a NaN, all zeros 0.
+        let st = mem[o + 2 * ACC_PIVOT_OK] !== 0 ? 0 : S.ZERO_PIVOT;
+        if (mem[o + 2 * ACC_NOT_DOMINANT] !== 0) st |= S.NOT_DIAGONALLY_DOMINANT;
+        if (!(maxX < Infinity)) st |= S.NON_FINITE;
+        if (!(normA < Infinity)) st |= S.ZERO_PIVOT;
+        status[j0 + s0 + t] |= st;
+        eta[j0 + s0 + t] = eta1(mem[o + 2 * ACC_MAX_R], normA, maxX, mem[o + 2 * ACC_MAX_D]);
+      }
+    }
+    if (inter) {
+      if (cw === B && W === B) x.set(mem.subarray(X, X + n * B));
+      else {
+        for (let i = 0; i < n; i++) {
+          if (cw >= 32) x.set(mem.subarray(X + i * W, X + i * W + cw), i * B + j0);
+          else for (let t = 0; t < cw; t++) x[i * B + j0 + t] = mem[X + i * W + t];
+        }
+      }
+    } else x.set(mem.subarray(X, X + cw * n), j0 * n);
+  }
+  return true;
 }
 
 /** Status bits of the last postStrided call (module scope: no allocation a system). */
