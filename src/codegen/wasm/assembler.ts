@@ -62,6 +62,13 @@ const SIMD = {
   f64x2_add: 0xf0,
   f64x2_sub: 0xf1,
   f64x2_mul: 0xf2,
+  f64x2_div: 0xf3,
+  f64x2_abs: 0xec,
+  f64x2_max: 0xf5,
+  f64x2_lt: 0x49,
+  f64x2_ge: 0x4c,
+  v128_and: 0x4e,
+  v128_or: 0x50,
 } as const;
 
 export class Body {
@@ -214,6 +221,28 @@ export class Body {
   }
   fneg(bytes: 4 | 8): this {
     return this.simd(bytes === 4 ? SIMD.f32x4_neg : SIMD.f64x2_neg);
+  }
+  /** f64x2.div, abs, max (NaN-propagating), lt and ge (lane masks). */
+  f64x2Div(): this {
+    return this.simd(SIMD.f64x2_div);
+  }
+  f64x2Abs(): this {
+    return this.simd(SIMD.f64x2_abs);
+  }
+  f64x2Max(): this {
+    return this.simd(SIMD.f64x2_max);
+  }
+  f64x2Lt(): this {
+    return this.simd(SIMD.f64x2_lt);
+  }
+  f64x2Ge(): this {
+    return this.simd(SIMD.f64x2_ge);
+  }
+  v128And(): this {
+    return this.simd(SIMD.v128_and);
+  }
+  v128Or(): this {
+    return this.simd(SIMD.v128_or);
   }
 
   /** The encoded function body (locals declaration + code + end). */
