@@ -58,10 +58,14 @@ export interface FftPlan {
   readonly problem: FftProblem;
   /** The planner's recipe: a WorkgroupFftRecipe on WebGPU, a CPU engine recipe (lane-split / lane-batch / Bluestein) on the CPU. */
   readonly recipe: FftRecipe | CpuEngineFftRecipe;
-  /** Transforms interleaved complex data laid out as the problem's input layout; returns the output layout. */
-  execute(input: Float32Array): Promise<Float32Array>;
-  execute(input: Float64Array): Promise<Float64Array>;
-  execute(input: ComplexArray): Promise<ComplexArray>;
+  /**
+   * Transforms interleaved complex data laid out as the problem's input layout; returns the output layout,
+   * written into `output` when one is given (same array type, at least the output layout's length: no
+   * allocation per call), else into a new array.
+   */
+  execute(input: Float32Array, output?: Float32Array): Promise<Float32Array>;
+  execute(input: Float64Array, output?: Float64Array): Promise<Float64Array>;
+  execute(input: ComplexArray, output?: ComplexArray): Promise<ComplexArray>;
   /** WebGPU only: transform between device buffers (no host round trip). */
   executeGpu(src: GPUBuffer, dst: GPUBuffer): Promise<void>;
   /** WebGPU only: record the transform into a command encoder, to chain with other GPU work. */
@@ -87,15 +91,17 @@ class CpuPlan implements FftPlan {
   get recipe(): CpuEngineFftRecipe {
     return planCpuEngineFft(this.problem.n, this.precision ?? 'f64');
   }
-  execute(input: Float32Array): Promise<Float32Array>;
-  execute(input: Float64Array): Promise<Float64Array>;
-  execute(input: ComplexArray): Promise<ComplexArray>;
-  async execute(input: ComplexArray): Promise<ComplexArray> {
+  execute(input: Float32Array, output?: Float32Array): Promise<Float32Array>;
+  execute(input: Float64Array, output?: Float64Array): Promise<Float64Array>;
+  execute(input: ComplexArray, output?: ComplexArray): Promise<ComplexArray>;
+  async execute(input: ComplexArray, output?: ComplexArray): Promise<ComplexArray> {
     if (this.destroyed) throw new DestroyedError(`FFT plan (n = ${this.problem.n}) was destroyed`);
     const p = this.problem;
     checkInput(input, p);
+    const need = 2 * layoutSpan(p.output, p.n, p.batch);
+    checkOutput(output, input, need);
     // SharedArrayBuffer-backed input gets a shared result too, so that worker threads write it directly.
-    const out = allocateLike(input, 2 * layoutSpan(p.output, p.n, p.batch));
+    const out = output ?? allocateLike(input, need);
     const precision = this.precision ?? (input instanceof Float32Array ? 'f32' : 'f64');
     await executeEngineFft(p.n, precision, input, out, {
       inverse: p.direction === 'inverse',
@@ -126,13 +132,16 @@ class GpuPlan implements FftPlan {
   get recipe(): FftRecipe {
     return this.impl.recipe;
   }
-  execute(input: Float32Array): Promise<Float32Array>;
-  execute(input: Float64Array): Promise<Float64Array>;
-  execute(input: ComplexArray): Promise<ComplexArray>;
-  async execute(input: ComplexArray): Promise<ComplexArray> {
+  execute(input: Float32Array, output?: Float32Array): Promise<Float32Array>;
+  execute(input: Float64Array, output?: Float64Array): Promise<Float64Array>;
+  execute(input: ComplexArray, output?: ComplexArray): Promise<ComplexArray>;
+  async execute(input: ComplexArray, output?: ComplexArray): Promise<ComplexArray> {
     checkInput(input, this.problem);
-    if (input instanceof Float32Array) return this.impl.run(input);
-    return Float64Array.from(await this.impl.run(Float32Array.from(input)));
+    const r = input instanceof Float32Array ? await this.impl.run(input) : Float64Array.from(await this.impl.run(Float32Array.from(input)));
+    if (!output) return r;
+    checkOutput(output, input, r.length);
+    output.set(r);
+    return output;
   }
   executeGpu(src: GPUBuffer, dst: GPUBuffer): Promise<void> {
     return this.impl.execute(src, dst);
@@ -143,6 +152,12 @@ class GpuPlan implements FftPlan {
   destroy(): void {
     this.impl.destroy();
   }
+}
+
+function checkOutput(output: ComplexArray | undefined, input: ComplexArray, need: number): void {
+  if (output === undefined) return;
+  if (output.constructor !== input.constructor) throw new ArgumentError('output', output, `a ${input.constructor.name}, the input's type`);
+  if (output.length < need) throw new ArgumentError('output', output, `at least ${need} values for this plan's output layout`);
 }
 
 function checkInput(input: unknown, p: FftProblem): asserts input is ComplexArray {

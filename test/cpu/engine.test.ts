@@ -174,3 +174,17 @@ test('DCT-II on the engine (fused reorder, real FFT and rotation) matches the re
     }
   }
 });
+
+test('plan.execute writes into a given output array, and checks it', async () => {
+  const n = 256;
+  const batch = 3;
+  const r = rng(5);
+  const x = new Float32Array(2 * n * batch).map(() => r());
+  const plan = await createFftPlan({ n, batch, backend: 'cpu' });
+  const out = new Float32Array(2 * n * batch).fill(NaN);
+  const y = await plan.execute(x, out);
+  assert.equal(y, out);
+  assert.ok(relErr(out, await plan.execute(x)) === 0);
+  await assert.rejects(plan.execute(x, new Float32Array(10)), ArgumentError);
+  await assert.rejects(plan.execute(x, new Float64Array(2 * n * batch) as unknown as Float32Array), ArgumentError);
+});
