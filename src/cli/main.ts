@@ -11,6 +11,8 @@ import type { FftRecipe } from '../planner/fft-recipe.js';
 import { randomFloat32 } from '../util/random.js';
 import { relativeL2 } from '../util/metrics.js';
 import { ButterflyError } from '../errors.js';
+import { describeAuto } from '../api/backend.js';
+import { planCpuFft } from '../backends/cpu/fft-plan.js';
 import type { CliCommand } from './commands.js';
 import { formatHelp, parseArgs } from './args.js';
 import { planCommand } from './plan.js';
@@ -58,34 +60,44 @@ function demoCommand(): CliCommand {
 }
 
 async function demo(sizesArg: number[] | undefined): Promise<void> {
-  const ctx = await tryGpu();
+  const auto = await describeAuto();
+  // 'auto' decides: a hardware adapter, else the CPU engine (a software adapter is slower than it).
+  const ctx = auto.engine === 'webgpu' ? await tryGpu() : null;
   const sizes = sizesArg ?? [8, 64, 256, 1000, 1024, 4096, 8192, 65536, 1009];
-  const total = ctx && !ctx.adapter.software ? 1 << 24 : 1 << 18;
-  console.log(`butterfly demo — ${ctx ? `WebGPU (${ctx.adapter.device || ctx.adapter.description})` : 'CPU backend'}; ${total} complex values per size`);
-  console.log('batched complex FFTs against the float64 CPU backend:');
-  console.log('       n    batch  backend  recipe                                      rel. L2 error     time');
+  const total = ctx ? 1 << 24 : 1 << 18;
+  console.log(`butterfly demo — auto picks ${auto.engine === 'cpu' ? 'the CPU engine (WebAssembly SIMD)' : 'WebGPU'}: ${auto.reason}; ${total} complex values per size`);
+  console.log('batched complex FFTs (float32) against the float64 reference:');
+  console.log('       n    batch  backend  recipe                                      rel. L2 error     time   GFLOPS');
   let worst = 0;
   const row = (n: number, batch: number, backend: string, recipe: string, err: number, ms: number) => {
     worst = Math.max(worst, err / Math.log2(Math.max(2, n)));
-    console.log(`${String(n).padStart(8)} ${String(batch).padStart(8)}  ${backend.padEnd(7)}  ${recipe.slice(0, 42).padEnd(42)} ${err.toExponential(2).padStart(10)}  ${ms.toFixed(1).padStart(7)} ms`);
+    const gflops = (5 * n * Math.log2(Math.max(2, n)) * batch) / (ms * 1e6);
+    console.log(`${String(n).padStart(8)} ${String(batch).padStart(8)}  ${backend.padEnd(7)}  ${recipe.slice(0, 42).padEnd(42)} ${err.toExponential(2).padStart(10)}  ${ms.toFixed(1).padStart(7)} ms ${gflops.toFixed(1).padStart(7)}`);
   };
   for (const n of sizes) {
     const batch = Math.max(1, Math.floor(total / n));
     const x = randomFloat32(2 * n * batch, n);
-    const plan = await createFftPlan({ n, batch, backend: ctx ? 'auto' : 'cpu', gpu: ctx ?? undefined });
-    await plan.execute(x); // warm-up (pipeline compile)
-    const t0 = performance.now();
-    const y = await plan.execute(x);
-    const ms = performance.now() - t0;
-    const ref = await (await createFftPlan({ n, batch, backend: 'cpu' })).execute(Float64Array.from(x));
-    const r = plan.recipe as { algorithm?: string; kind?: string };
-    const recipe = r.algorithm ? (() => { const d = describeRecipe(plan.recipe as FftRecipe); return `${d.passes} pass${d.passes > 1 ? 'es' : ''}: ${d.radices}`; })() : String(r.kind);
+    const plan = await createFftPlan({ n, batch, backend: ctx ? 'webgpu' : 'cpu', gpu: ctx ?? undefined, precision: 'f32' });
+    const y = new Float32Array(2 * n * batch);
+    await plan.execute(x, y); // warm-up (pipeline compile)
+    let ms = Infinity;
+    for (let rep = 0; rep < 3; rep++) {
+      const t0 = performance.now();
+      await plan.execute(x, y);
+      ms = Math.min(ms, performance.now() - t0);
+    }
+    const ref = new Float64Array(2 * n * batch);
+    planCpuFft(n).execute(Float64Array.from(x), ref, { batch });
+    const r = plan.recipe as { algorithm?: string; kind?: string; passes?: { radix: number }[] };
+    const recipe = r.algorithm
+      ? (() => { const d = describeRecipe(plan.recipe as FftRecipe); return `${d.passes} pass${d.passes > 1 ? 'es' : ''}: ${d.radices}`; })()
+      : `${r.kind}${r.passes ? ': ' + r.passes.map((p) => p.radix).join('·') : ''}`;
     row(n, batch, plan.backend, recipe, relativeL2(y, ref), ms);
     plan.destroy();
   }
   // The rest of the family, same check.
   console.log('real, N-D and real-to-real transforms:');
-  const gpuOpts = { backend: (ctx ? 'auto' : 'cpu') as 'auto' | 'cpu', gpu: ctx ?? undefined };
+  const gpuOpts = { backend: (ctx ? 'webgpu' : 'cpu') as 'webgpu' | 'cpu', gpu: ctx ?? undefined };
   const real = randomFloat32(64 * 4096, 7);
   const cases: [string, number, () => Promise<Float32Array | Float64Array>, () => Promise<Float32Array | Float64Array>][] = [
     ['rfft  64×4096', 4096, () => rfft(real, { shape: [64, 4096], ...gpuOpts }), () => rfft(Float64Array.from(real), { shape: [64, 4096] })],
@@ -100,7 +112,7 @@ async function demo(sizesArg: number[] | undefined): Promise<void> {
     const ms = performance.now() - t0;
     const err = relativeL2(y, await c());
     worst = Math.max(worst, err / Math.log2(n));
-    console.log(`${name.padEnd(18)} ${ctx ? 'webgpu' : 'cpu'}   rel. L2 error ${err.toExponential(2)}   ${ms.toFixed(1)} ms`);
+    console.log(`${name.padEnd(18)} ${ctx ? 'webgpu' : 'cpu'}   rel. L2 error ${err.toExponential(2)} (against float64)   ${ms.toFixed(1)} ms`);
   }
   const ok = worst <= 1e-6;
   console.log(ok ? 'all results within 1e-6·log2(n) of the float64 reference' : `ERROR: error above 1e-6·log2(n) (${worst})`);
