@@ -224,9 +224,11 @@ test('progress on a terminal only; no Dawn warnings on stderr', async (t) => {
   if (!(await testGpu())) return t.skip('no WebGPU adapter: Dawn not started');
   const info = cli(['info']);
   assert.equal(info.status, 0, info.stderr);
-  assert.match(info.stdout, /^backend: webgpu/);
+  assert.match(info.stdout, /^auto: (CPU engine|WebGPU) — /);
+  assert.match(info.stdout, /^CPU engine: WebAssembly /m);
+  assert.match(info.stdout, /^backend: webgpu/m);
   assert.equal(info.stderr, '', 'Dawn start-up warnings reached stderr');
   const shown = cli(['info'], { BUTTERFLY_DAWN_WARNINGS: '1' });
   assert.equal(shown.status, 0);
-  assert.match(shown.stdout, /^backend: webgpu/);
+  assert.match(shown.stdout, /^backend: webgpu/m);
 });
