@@ -1,6 +1,7 @@
 /**
  * Batched float64 tridiagonal solves on the CPU: Mrows/s (rows · batch / CPU time, best of the repetitions)
- * of solveTridiagonalBatchCpu (the kernel, its status bits and backward errors included) and of the public
+ * of solveTridiagonalBatchCpu (the kernel, its status bits and backward errors included; the WebAssembly kernel
+ * and the JavaScript one it falls back to) and of the public
  * plan API (backend 'cpu', dtype 'float64', which adds the tolerance test), in the strided and interleaved
  * layouts. The
  * anchors are bench/tridiagonal_numpy.py (numpy Thomas vectorised across the batch, and
@@ -95,6 +96,9 @@ async function main(): Promise<void> {
         throw new Error(`n ${n} batch ${batch} ${layout}: backward errors ${Math.max(...eta)} / ${Math.max(...eta2)}`);
       }
       const tk = await best(kernel, reps);
+      // The JavaScript kernel (the fallback without WebAssembly SIMD) on the same data.
+      const kernelJs = () => solveTridiagonalBatchCpu({ n, batch, layout, lower: s.a, diag: s.b, upper: s.c, rhs: s.d, out, kernel: 'js' }, scratch, eta);
+      const tj = await best(kernelJs, reps);
       let ta = NaN;
       if (withApi) {
         const plan = await createTridiagonalPlan({ n, batch, layout, dtype: 'float64', backend: 'cpu' });
@@ -105,10 +109,11 @@ async function main(): Promise<void> {
         plan.destroy();
       }
       const m = (t: number) => (n * batch) / (t * 1e3);
-      const row = { n, batch, layout, kernel_mrows: m(tk), api_mrows: m(ta) };
+      const row = { n, batch, layout, kernel_mrows: m(tk), js_kernel_mrows: m(tj), api_mrows: m(ta) };
       if (json) console.log(JSON.stringify(row));
       else {
         console.log(`n ${String(n).padStart(6)} x batch ${String(batch).padStart(6)} ${layout.padEnd(11)}: kernel ${m(tk).toFixed(1).padStart(7)}` +
+          `  JS kernel ${m(tj).toFixed(1).padStart(7)}` +
           `  plan API ${m(ta).toFixed(1).padStart(7)} Mrows/s`);
       }
     }

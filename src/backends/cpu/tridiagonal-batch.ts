@@ -114,7 +114,7 @@ export function solveTridiagonalBatchCpu(
 /** float64 elements a region of the WebAssembly kernel holds at most (8 MiB; seven regions). */
 const WASM_CAP = 1 << 20;
 /** Bytes of a block's rows (seven arrays) the kernel aims to keep in cache. */
-const WASM_BLOCK_BYTES = 1 << 18;
+const WASM_BLOCK_BYTES = 1 << 19;
 
 interface WasmThomas {
   layout: TridiagonalLayout;
@@ -163,12 +163,19 @@ function solveWasm(
   const layout = p.layout ?? 'strided';
   const inter = layout === 'interleaved';
   if (2 * n > WASM_CAP) return false;
+  // Systems a block (even): its seven arrays about WASM_BLOCK_BYTES, copied in, solved and copied out while
+  // in cache; at least 4 vectors, whose recurrences overlap, and, interleaved, 128 systems a row copy
+  // (narrower copies touch a page of the caller's arrays per few elements: n = 1024 ran 10% slower at 32).
+  const minBlk = inter ? 128 : 8;
+  const blk = Math.min(B + (B & 1), Math.max(minBlk, Math.floor(WASM_BLOCK_BYTES / (56 * n)) & ~1), Math.floor(WASM_CAP / n) & ~1);
+  if (blk < 2) return false;
+  // Strided: systems of n ≥ 256 rows are placed np apart, off multiples of 4 KiB, else the lanes of a
+  // block's vectors share L1 sets (n = 1024 and 16384 ran 2-4x slower).
+  const np = inter || n < 256 ? n : n + 8;
   let cap = 1024;
-  while (cap < n * (B + 1) && cap < WASM_CAP) cap *= 2;
-  // Systems a chunk (even), and a block within it.
-  const chunk = Math.min(B + (B & 1), Math.floor(cap / n) & ~1);
-  const blk = Math.max(2, Math.min(chunk, Math.floor(WASM_BLOCK_BYTES / (56 * n)) & ~1, inter ? 4096 : 512), inter ? Math.min(chunk, 16) : 8);
-  const w = wasmInstance(scratch, layout, cap, thomasKernelLayout(cap).bytes(Math.min(blk, chunk) / 2));
+  while (cap < np * blk) cap *= 2;
+  const chunk = blk;
+  const w = wasmInstance(scratch, layout, cap, thomasKernelLayout(cap).bytes(blk / 2));
   if (!w) return false;
   const L = w.L;
   const mem = new Float64Array(w.memory.buffer);
@@ -182,7 +189,7 @@ function solveWasm(
         for (let k = 0; k < 4; k++) {
           const a = src[k], o = reg[k];
           for (let i = 0; i < n; i++) {
-            if (cw >= 32) mem.set(a.subarray(i * B + j0, i * B + j0 + cw), o + i * W);
+            if (cw >= 128) mem.set(a.subarray(i * B + j0, i * B + j0 + cw), o + i * W);
             else for (let t = 0; t < cw; t++) mem[o + i * W + t] = a[i * B + j0 + t];
             if (W > cw) mem[o + i * W + cw] = k === 1 ? 1 : 0;
           }
@@ -190,14 +197,15 @@ function solveWasm(
       }
     } else {
       for (let k = 0; k < 4; k++) {
-        mem.set(src[k].subarray(j0 * n, (j0 + cw) * n), reg[k]);
-        if (W > cw) mem.fill(k === 1 ? 1 : 0, reg[k] + cw * n, reg[k] + W * n);
+        if (np === n) mem.set(src[k].subarray(j0 * n, (j0 + cw) * n), reg[k]);
+        else for (let t = 0; t < cw; t++) mem.set(src[k].subarray((j0 + t) * n, (j0 + t + 1) * n), reg[k] + t * np);
+        if (W > cw) mem.fill(k === 1 ? 1 : 0, reg[k] + cw * np, reg[k] + cw * np + n);
       }
     }
-    for (let s0 = 0; s0 < W; s0 += blk) {
-      const bw = Math.min(blk, W - s0);
+    {
+      const s0 = 0, bw = W;
       if (inter) w.solve(bw / 2, n, W * 8, 16, 0, s0 * 8);
-      else w.solve(bw / 2, n, 8, 2 * n * 8, n * 8, s0 * n * 8);
+      else w.solve(bw / 2, n, 8, 2 * np * 8, np * 8, 0);
       for (let t = 0; t < bw && s0 + t < cw; t++) {
         const o = A + ((t >> 1) * ACC_VECTORS) * 2 + (t & 1);
         const normA = mem[o + 2 * ACC_NORM_A], maxX = mem[o + 2 * ACC_MAX_X];
@@ -214,11 +222,12 @@ function solveWasm(
       if (cw === B && W === B) x.set(mem.subarray(X, X + n * B));
       else {
         for (let i = 0; i < n; i++) {
-          if (cw >= 32) x.set(mem.subarray(X + i * W, X + i * W + cw), i * B + j0);
+          if (cw >= 128) x.set(mem.subarray(X + i * W, X + i * W + cw), i * B + j0);
           else for (let t = 0; t < cw; t++) x[i * B + j0 + t] = mem[X + i * W + t];
         }
       }
-    } else x.set(mem.subarray(X, X + cw * n), j0 * n);
+    } else if (np === n) x.set(mem.subarray(X, X + cw * n), j0 * n);
+    else for (let t = 0; t < cw; t++) x.set(mem.subarray(X + t * np, X + t * np + n), (j0 + t) * n);
   }
   return true;
 }
