@@ -151,9 +151,9 @@ function wasmInstance(s: TridiagonalBatchScratch, layout: TridiagonalLayout, cap
 }
 
 /**
- * One right-hand side, n ≥ 2: the WebAssembly kernel, chunk by chunk of systems copied into its memory
- * (interleaved: whole arrays when the batch is even and fits, else row by row into an even width;
- * strided: consecutive systems, one copy an array). An odd last vector gets an identity system in its
+ * One right-hand side, n ≥ 2: the WebAssembly kernel, block by block of systems copied into its memory
+ * (interleaved: whole arrays when the batch is even and fits one block, else row by row into an even
+ * width; strided: consecutive systems). An odd last vector gets an identity system in its
  * empty lane. Returns false where the kernel is unavailable (the caller runs the JavaScript kernel).
  */
 function solveWasm(
@@ -174,15 +174,14 @@ function solveWasm(
   const np = inter || n < 256 ? n : n + 8;
   let cap = 1024;
   while (cap < np * blk) cap *= 2;
-  const chunk = blk;
   const w = wasmInstance(scratch, layout, cap, thomasKernelLayout(cap).bytes(blk / 2));
   if (!w) return false;
   const L = w.L;
   const mem = new Float64Array(w.memory.buffer);
   const src = [p.lower, p.diag, p.upper, p.rhs], reg = [L.a / 8, L.b / 8, L.c / 8, L.d / 8];
   const X = L.x / 8, A = L.acc / 8;
-  for (let j0 = 0; j0 < B; j0 += chunk) {
-    const cw = Math.min(chunk, B - j0), W = cw + (cw & 1);
+  for (let j0 = 0; j0 < B; j0 += blk) {
+    const cw = Math.min(blk, B - j0), W = cw + (cw & 1);
     if (inter) {
       if (cw === B && W === B) for (let k = 0; k < 4; k++) mem.set(src[k].subarray(0, n * B), reg[k]);
       else {
@@ -202,21 +201,18 @@ function solveWasm(
         if (W > cw) mem.fill(k === 1 ? 1 : 0, reg[k] + cw * np, reg[k] + cw * np + n);
       }
     }
-    {
-      const s0 = 0, bw = W;
-      if (inter) w.solve(bw / 2, n, W * 8, 16, 0, s0 * 8);
-      else w.solve(bw / 2, n, 8, 2 * np * 8, np * 8, 0);
-      for (let t = 0; t < bw && s0 + t < cw; t++) {
-        const o = A + ((t >> 1) * ACC_VECTORS) * 2 + (t & 1);
-        const normA = mem[o + 2 * ACC_NORM_A], maxX = mem[o + 2 * ACC_MAX_X];
-        // The mask vectors read as float64: all ones is a NaN, all zeros 0.
-        let st = mem[o + 2 * ACC_PIVOT_OK] !== 0 ? 0 : S.ZERO_PIVOT;
-        if (mem[o + 2 * ACC_NOT_DOMINANT] !== 0) st |= S.NOT_DIAGONALLY_DOMINANT;
-        if (!(maxX < Infinity)) st |= S.NON_FINITE;
-        if (!(normA < Infinity)) st |= S.ZERO_PIVOT;
-        status[j0 + s0 + t] |= st;
-        eta[j0 + s0 + t] = eta1(mem[o + 2 * ACC_MAX_R], normA, maxX, mem[o + 2 * ACC_MAX_D]);
-      }
+    if (inter) w.solve(W / 2, n, W * 8, 16, 0, 0);
+    else w.solve(W / 2, n, 8, 2 * np * 8, np * 8, 0);
+    for (let t = 0; t < cw; t++) {
+      const o = A + ((t >> 1) * ACC_VECTORS) * 2 + (t & 1);
+      const normA = mem[o + 2 * ACC_NORM_A], maxX = mem[o + 2 * ACC_MAX_X];
+      // The mask vectors read as float64: all ones is a NaN, all zeros 0.
+      let st = mem[o + 2 * ACC_PIVOT_OK] !== 0 ? 0 : S.ZERO_PIVOT;
+      if (mem[o + 2 * ACC_NOT_DOMINANT] !== 0) st |= S.NOT_DIAGONALLY_DOMINANT;
+      if (!(maxX < Infinity)) st |= S.NON_FINITE;
+      if (!(normA < Infinity)) st |= S.ZERO_PIVOT;
+      status[j0 + t] |= st;
+      eta[j0 + t] = eta1(mem[o + 2 * ACC_MAX_R], normA, maxX, mem[o + 2 * ACC_MAX_D]);
     }
     if (inter) {
       if (cw === B && W === B) x.set(mem.subarray(X, X + n * B));
