@@ -767,7 +767,10 @@ async function main(): Promise<void> {
   writeFileSync(outPath, JSON.stringify(doc, null, 1) + '\n');
   console.log(`## CPU benchmark — ${doc.cpu}, ${doc.cores} cores, Node ${doc.node}${py?.numpy ? `, numpy ${py.numpy}, scipy ${py.scipy}` : ''}\n`);
   console.log(`threads "all" = ${o.threadsAll}; total ${o.total} elements per call; ${o.reps} rounds of ≥ ${o.minRepMs} ms.\n`);
-  console.log(markdown(results));
+  const md = markdown(results);
+  console.log(md);
+  // The tables beside the JSON: bench/report.ts puts the newest into BENCHMARKS.md.
+  writeFileSync(outPath.replace(/\.json$/, '.md'), md + '\n');
   console.log(`JSON: ${path.relative(process.cwd(), outPath)}`);
   if (o.svg) {
     mkdirSync(path.dirname(o.svg), { recursive: true });

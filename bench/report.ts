@@ -5,7 +5,7 @@
  *
  *   npx tsx bench/report.ts > BENCHMARKS.md
  */
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 
 type Row = Record<string, unknown> & { lib?: string; kind?: string; N?: number; ms?: number; GBps?: number };
 
@@ -779,4 +779,29 @@ our dense FFT slowed alike; a short check run (bench/results/2026-11-22-h200-sff
 2^23 and 2^24 (0.12, 0.18 ms) — the same kind of slowdown as the FFT repeats above.
 `);
 }
+// The CPU engine: the newest tables written by bench/cpu.ts (npm run bench:cpu), on this project's machine.
+{
+  const dir = 'bench/results/cpu';
+  const mds = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.md') && f !== 'README.md').sort() : [];
+  if (mds.length > 0) {
+    const file = `${dir}/${mds[mds.length - 1]}`;
+    out.push(`
+## CPU engine (no GPU)
+
+Measured by \`npm run bench:cpu\` (bench/cpu.ts, with bench/cpu_numpy.py run by it in the same job) on this
+project's 2-core AMD EPYC machine (no GPU, Node 20), ${mds[mds.length - 1].slice(0, 10)}; source: \`${file}\` and the JSON
+beside it; plot: docs/cpu-gflops.svg. Every anchor is measured in the same run and checked against a float64
+reference before it is timed. Ours: the public API (\`createFftPlan\` + \`execute\` into a reused output for C2C;
+\`rfft\`, \`dct\`, \`fft2\` as one-shot calls, which allocate their result), "1t" = \`threads: 1\`, "all" = both cores.
+pffft's columns have the data already in its own heap and exclude copies; ours include copying into and out of
+the engine's WebAssembly memory. Best of 7 rounds; on this shared machine, repeated runs differ by up to about
+30% per cell, so read ratios near 1 as ties.
+
+![CPU GFLOPS against N](docs/cpu-gflops.svg)
+
+${readFileSync(file, 'utf8').replace(/^## .*\n/, '').trim()}
+`);
+  }
+}
+
 console.log(out.join('\n'));
