@@ -19,6 +19,7 @@ import { ArgumentError } from '../errors.js';
 import { checkBackend, fallsBack, gpuFor } from './backend.js';
 import type { GpuContext } from '../backends/webgpu/device.js';
 import { planCpuFft } from '../backends/cpu/fft-plan.js';
+import { onCpuEngine } from '../backends/cpu/engine-scope.js';
 import {
   exactSfftCpu,
   residualCpu,
@@ -317,10 +318,11 @@ class CpuSfftPlan implements SfftPlan {
     checkSignal(x, this.recipe);
     const r = this.recipe;
     return runPolicy(r, this.options, this.userK, 'cpu', {
-      exact: async () => exactSfftCpu(x, r),
-      robust: async () => robustSfftCpu(x, r),
-      residual: async (path, c) => residualCpu(x, r, path, c),
-      dense: async () => cpuDense(x, r),
+      // The dense steps (bucket FFTs, the dense fallback) run on the CPU engine in float64.
+      exact: async () => onCpuEngine('f64', () => exactSfftCpu(x, r)),
+      robust: async () => onCpuEngine('f64', () => robustSfftCpu(x, r)),
+      residual: async (path, c) => onCpuEngine('f64', () => residualCpu(x, r, path, c)),
+      dense: async () => onCpuEngine('f64', () => cpuDense(x, r)),
     });
   }
   async executeGpu(): Promise<SfftResult> {
