@@ -188,3 +188,18 @@ test('plan.execute writes into a given output array, and checks it', async () =>
   await assert.rejects(plan.execute(x, new Float32Array(10)), ArgumentError);
   await assert.rejects(plan.execute(x, new Float64Array(2 * n * batch) as unknown as Float32Array), ArgumentError);
 });
+
+test('engine: column layouts (problems adjacent, elements a row apart), in place, as the N-D driver uses them', () => {
+  const r = rng(31);
+  for (const [rows, cols, precision] of [[64, 48, 'f32'], [100, 7, 'f64'], [1024, 3, 'f32'], [16, 1000, 'f64']] as const) {
+    const x = new Float64Array(2 * rows * cols).map(() => r());
+    const l = { offset: 0, stride: cols, dist: 1 };
+    for (const inverse of [false, true]) {
+      const ref = new Float64Array(x.length);
+      planCpuFft(rows).execute(x, ref, { batch: cols, inverse, input: l, output: l });
+      const y = Float64Array.from(x);
+      engineFft(rows, precision).execute(y, y, { batch: cols, inverse, input: l, output: l });
+      assert.ok(relErr(y, ref) <= bound(rows, precision), `${rows}×${cols} ${precision} ${inverse}`);
+    }
+  }
+});

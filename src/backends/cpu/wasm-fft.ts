@@ -302,13 +302,29 @@ class LaneFft implements EngineFft, FusedRealFft {
       const count = Math.min(chunk, batch - b0);
       // Packed problems move as one block (a subarray per problem costs more than small transforms).
       if (li.stride === 1 && li.dist === n) heap.set(input.subarray(2 * (li.offset + b0 * n), 2 * (li.offset + (b0 + count) * n)), inBase);
-      else for (let q = 0; q < count; q++) copyIn(input, li, b0 + q, n, heap, inBase + 2 * n * q);
+      else if (li.dist < li.stride) {
+        // Columns (problems adjacent, elements far apart): walk each row across the chunk's problems, so
+        // reads are sequential instead of one cache line per element.
+        for (let el = 0; el < n; el++) {
+          for (let q = 0, p = 2 * (li.offset + b0 * li.dist + el * li.stride), at = inBase + 2 * el; q < count; q++, p += 2 * li.dist, at += 2 * n) {
+            heap[at] = input[p]!;
+            heap[at + 1] = input[p + 1]!;
+          }
+        }
+      } else for (let q = 0; q < count; q++) copyIn(input, li, b0 + q, n, heap, inBase + 2 * n * q);
       const slots = Math.ceil(count / per);
       // Unused lanes of a short last group: zeros, so no NaN or denormal slows the valid lanes.
       if (slots * per > count) heap.fill(0, inBase + 2 * n * count, inBase + 2 * n * slots * per);
       kernel(this.inP, this.outP, this.workP, this.twP, slots, scale);
       if (lo.stride === 1 && lo.dist === n) output.set(heap.subarray(outBase, outBase + 2 * n * count), 2 * (lo.offset + b0 * n));
-      else for (let q = 0; q < count; q++) copyOut(heap, outBase + 2 * n * q, output, lo, b0 + q, n);
+      else if (lo.dist < lo.stride) {
+        for (let el = 0; el < n; el++) {
+          for (let q = 0, p = 2 * (lo.offset + b0 * lo.dist + el * lo.stride), at = outBase + 2 * el; q < count; q++, p += 2 * lo.dist, at += 2 * n) {
+            output[p] = heap[at]!;
+            output[p + 1] = heap[at + 1]!;
+          }
+        }
+      } else for (let q = 0; q < count; q++) copyOut(heap, outBase + 2 * n * q, output, lo, b0 + q, n);
     }
   }
 }
