@@ -170,7 +170,8 @@ function toF64(x: Input): Float64Array {
 function c2cN(x: Input, shape: readonly number[], options: FftNdOptions, inverse: boolean): NdArray {
   let cur: NdArray = { data: toF64(x), shape: checkShape(shape, x.length, 2) };
   const { s, axes } = resolveAxes(cur.shape, options);
-  let copied = false;
+  // toF64 already made a private copy of a non-float64 input; the transforms below work in place.
+  let copied = !(x instanceof Float64Array);
   for (let i = axes.length - 1; i >= 0; i--) {
     const a = axes[i]!;
     if (cur.shape[a] !== s[i] || !copied) {
