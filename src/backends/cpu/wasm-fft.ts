@@ -121,7 +121,7 @@ export async function precompileEngine(lengths: readonly number[], precision: Cp
   }
 }
 
-function layoutOf(l: StridedLayout | undefined, n: number, name: string): { offset: number; stride: number; dist: number } {
+export function layoutOf(l: StridedLayout | undefined, n: number, name: string): { offset: number; stride: number; dist: number } {
   const offset = l?.offset ?? 0;
   const stride = l?.stride ?? 1;
   const dist = l?.dist ?? n * stride;
@@ -283,14 +283,7 @@ class LaneFft implements EngineFft, FusedRealFft {
 
   execute(input: AnyArray, output: AnyArray, options: EngineExecOptions = {}): void {
     const n = this.n;
-    const batch = options.batch ?? 1;
-    checkLength(batch, 'batch', 0);
-    const inverse = options.inverse ?? false;
-    const scale = normScale(n, options.norm, inverse) * extraScale(options);
-    const li = layoutOf(options.input, n, 'input');
-    const lo = layoutOf(options.output, n, 'output');
-    checkFits(input.length, n, batch, li, 'input');
-    checkFits(output.length, n, batch, lo, 'output');
+    const { batch, inverse, scale, li, lo } = resolveExec(n, input, output, options);
     const kernel = inverse ? this.inv : this.fwd;
     const per = this.info.problemsPerSlot;
     const chunk = this.chunkSlots * per;
@@ -368,6 +361,19 @@ export function fusedRealFft(recipe: CpuEngineFftRecipe): FusedRealFft & FusedDc
 }
 
 const realPlans = new Map<string, LaneFft>();
+
+/** The checks and resolved parameters every engine plan's execute starts with. */
+function resolveExec(n: number, input: AnyArray, output: AnyArray, options: EngineExecOptions) {
+  const batch = options.batch ?? 1;
+  checkLength(batch, 'batch', 0);
+  const inverse = options.inverse ?? false;
+  const scale = normScale(n, options.norm, inverse) * extraScale(options);
+  const li = layoutOf(options.input, n, 'input');
+  const lo = layoutOf(options.output, n, 'output');
+  checkFits(input.length, n, batch, li, 'input');
+  checkFits(output.length, n, batch, lo, 'output');
+  return { batch, inverse, scale, li, lo };
+}
 
 function extraScale(options: EngineExecOptions): number {
   return options.scaleBy ?? 1;
@@ -465,14 +471,7 @@ class BluesteinFft implements EngineFft {
   execute(input: AnyArray, output: AnyArray, options: EngineExecOptions = {}): void {
     const n = this.n;
     const m = this.m;
-    const batch = options.batch ?? 1;
-    checkLength(batch, 'batch', 0);
-    const inverse = options.inverse ?? false;
-    const scale = normScale(n, options.norm, inverse) * extraScale(options);
-    const li = layoutOf(options.input, n, 'input');
-    const lo = layoutOf(options.output, n, 'output');
-    checkFits(input.length, n, batch, li, 'input');
-    checkFits(output.length, n, batch, lo, 'output');
+    const { batch, inverse, scale, li, lo } = resolveExec(n, input, output, options);
     const inner = this.inner;
     const heap = inner.heap;
     const e = heap.BYTES_PER_ELEMENT;
@@ -517,13 +516,7 @@ class TrivialFft implements EngineFft {
     return this.recipe.precision;
   }
   execute(input: AnyArray, output: AnyArray, options: EngineExecOptions = {}): void {
-    const batch = options.batch ?? 1;
-    checkLength(batch, 'batch', 0);
-    const li = layoutOf(options.input, 1, 'input');
-    const lo = layoutOf(options.output, 1, 'output');
-    checkFits(input.length, 1, batch, li, 'input');
-    checkFits(output.length, 1, batch, lo, 'output');
-    const scale = normScale(1, options.norm, options.inverse ?? false) * extraScale(options);
+    const { batch, scale, li, lo } = resolveExec(1, input, output, options);
     for (let b = 0; b < batch; b++) {
       const p = 2 * (li.offset + b * li.dist);
       const q = 2 * (lo.offset + b * lo.dist);

@@ -4,11 +4,10 @@
  * call per chunk; every other case (odd n, short n, the inverse) uses the reference adapter's
  * arithmetic around an engine complex FFT (CpuRealFft built inside the engine scope).
  */
-import { ArgumentError } from '../../errors.js';
 import { planCpuEngineRfft, type CpuPrecision } from '../../planner/cpu-fft.js';
-import { checkFits, checkLength, normScale, type StridedLayout } from './fft-mixed-radix.js';
+import { checkFits, checkLength, normScale } from './fft-mixed-radix.js';
 import { CpuRealFft, type CpuRealExecOptions, type CpuRealFftRecipe, type RealFftPlan } from './fft-real.js';
-import { engineFft, tryFusedRealFft, type FusedRealFft } from './wasm-fft.js';
+import { engineFft, layoutOf, tryFusedRealFft, type FusedRealFft } from './wasm-fft.js';
 import { unitRoot } from '../../core/unit-root.js';
 
 type Layout = { offset: number; stride: number; dist: number };
@@ -18,15 +17,6 @@ import type { CpuEngineFftRecipe } from '../../planner/cpu-fft.js';
 
 type AnyArray = Float32Array | Float64Array;
 
-function layout(l: StridedLayout | undefined, n: number, name: string): { offset: number; stride: number; dist: number } {
-  const offset = l?.offset ?? 0;
-  const stride = l?.stride ?? 1;
-  const dist = l?.dist ?? n * stride;
-  for (const [k, v] of [['offset', offset], ['stride', stride], ['dist', dist]] as const) {
-    if (!Number.isSafeInteger(v) || v < 0) throw new ArgumentError(`${name}.${k}`, v, 'a non-negative integer');
-  }
-  return { offset, stride, dist };
-}
 
 export class EngineRealFft implements RealFftPlan {
   readonly nComplex: number;
@@ -67,8 +57,8 @@ export class EngineRealFft implements RealFftPlan {
     const n = this.n;
     const batch = options.batch ?? 1;
     checkLength(batch, 'batch', 0);
-    const li = layout(options.input, n, 'input');
-    const lo = layout(options.output, this.nComplex, 'output');
+    const li = layoutOf(options.input, n, 'input');
+    const lo = layoutOf(options.output, this.nComplex, 'output');
     checkFits(input.length, n, batch, li, 'input', 1);
     checkFits(output.length, this.nComplex, batch, lo, 'output', 2);
     const scale = normScale(n, options.norm, false);

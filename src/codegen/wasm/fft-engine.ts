@@ -15,6 +15,7 @@
  */
 import { assembleModule, Body, type ValType, type WasmFunction } from './assembler.js';
 import { butterfly } from './fft-codelets.js';
+import { EVEN_F32, HI_64, HI_F32, LO_64, LO_F32, ODD_F32 } from './lane-shuffles.js';
 import { r2cPostFunction, r2cTwiddles } from './rfft-post.js';
 import { dct2PostFunction, dct2PreFunction, dct2Twiddles } from './dct2-makhoul.js';
 import { cmulFunction } from './pointwise.js';
@@ -46,9 +47,9 @@ type Io =
   | { kind: 'interleaved'; conj: boolean } // lane-split: W consecutive complex values are one vector element
   | { kind: 'gather' | 'scatter'; conj: boolean; laneStride: number }; // lane-batch: lane j is problem j
 
-const INTERLEAVE_F32 = { lo: [0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23], hi: [8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31] };
-const EVEN_ODD_F32 = { even: [0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27], odd: [4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31] };
-const LOW_HIGH_64 = { lo: [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23], hi: [8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31] };
+const INTERLEAVE_F32 = { lo: LO_F32, hi: HI_F32 };
+const EVEN_ODD_F32 = { even: EVEN_F32, odd: ODD_F32 };
+const LOW_HIGH_64 = { lo: LO_64, hi: HI_64 };
 
 class PassWriter {
   readonly v: VecEmitter;
