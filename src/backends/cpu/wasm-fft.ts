@@ -570,10 +570,6 @@ class ScalarFft implements EngineFft {
   }
 }
 
-/** An uncached plan for a given recipe (recipe experiments and tests; the API goes through engineFft). */
-export function engineFftFromRecipe(recipe: CpuEngineFftRecipe): EngineFft {
-  return recipe.kind === 'bluestein' ? new BluesteinFft(recipe) : recipe.kind === 'trivial' ? new TrivialFft(recipe) : new LaneFft(recipe);
-}
 
 /** The engine FFT for a length and precision (cached: plans are stateless between calls). */
 export function engineFft(n: number, precision: CpuPrecision): EngineFft {
