@@ -47,6 +47,9 @@ export type CpuEngineFftRecipe =
   | { kind: 'bluestein'; n: number; precision: CpuPrecision; lanes: number; inner: CpuEngineFftRecipe }
   | { kind: 'trivial'; n: 1; precision: CpuPrecision; lanes: number };
 
+/** A recipe whose transform runs in the lanes directly (what the generator takes). */
+export type CpuLaneRecipe = Extract<CpuEngineFftRecipe, { kind: 'lane-split' | 'lane-batch' }>;
+
 /** Largest prime with a straight-line codelet; above it Bluestein costs less than the O(p²) butterfly. */
 export const MAX_CODELET_PRIME = 13;
 
@@ -134,17 +137,19 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
 
 /**
  * Real FFT of even length n: the complex FFT of h = n/2 (the real input read as interleaved complex)
- * with the post-processing fused into the same module, where h splits across the lanes; otherwise
- * null, and the caller post-processes a plain complex plan.
+ * with the post-processing fused into the same module. The post-processing walks W outputs a step from
+ * both ends, so it needs h ≥ W + 1; h must also run in the lanes directly (lane-split or lane-batch, not
+ * Bluestein). Otherwise null, and the caller post-processes a plain complex plan.
  */
-export function planCpuEngineRfft(n: number, precision: CpuPrecision): CpuEngineFftRecipe | null {
+export function planCpuEngineRfft(n: number, precision: CpuPrecision): CpuLaneRecipe | null {
   if (!Number.isSafeInteger(n) || n < 2 || n % 2 !== 0) return null;
   const inner = planCpuEngineFft(n / 2, precision);
-  return inner.kind === 'lane-split' ? { ...inner, realPost: true } : null;
+  if (inner.kind !== 'lane-split' && inner.kind !== 'lane-batch') return null;
+  return n / 2 >= inner.lanes + 1 ? { ...inner, realPost: true } : null;
 }
 
 /** DCT-II of even length n around the fused real FFT, where that exists (else null: the generic adapter). */
-export function planCpuEngineDct2(n: number, precision: CpuPrecision): CpuEngineFftRecipe | null {
+export function planCpuEngineDct2(n: number, precision: CpuPrecision): CpuLaneRecipe | null {
   const r = planCpuEngineRfft(n, precision);
-  return r && r.kind === 'lane-split' ? { ...r, dct2: true } : null;
+  return r ? { ...r, dct2: true } : null;
 }

@@ -11,6 +11,8 @@ import { planCpuFft } from '../../src/backends/cpu/fft-plan.js';
 import { planCpuEngineFft, type CpuPrecision } from '../../src/planner/cpu-fft.js';
 import * as cpuNd from '../../src/backends/cpu/fft-nd.js';
 import * as cpuDct from '../../src/backends/cpu/r2r-dct.js';
+import { onCpuEngine } from '../../src/backends/cpu/engine-scope.js';
+import { planCpuRfft } from '../../src/backends/cpu/fft-real.js';
 import { createFftPlan, fft, ifft, rfft, irfft, dct, fft2, ArgumentError } from '../../src/index.js';
 
 function rng(seed: number): () => number {
@@ -170,6 +172,47 @@ test('DCT-II on the engine (fused reorder, real FFT and rotation) matches the re
           const tol = Arr === Float32Array ? 1e-6 : 1e-13;
           assert.ok(relErr(y, ref) <= tol, `n=${n} ${norm} ${orthogonalize} ${Arr.name}: ${relErr(y, ref)}`);
         }
+      }
+    }
+  }
+});
+
+test('real FFT and DCT-II on the engine: every length 1…700 in both precisions (fused lane-split and lane-batch modules, odd and Bluestein lengths), batch 5', async () => {
+  const r = rng(29);
+  const batch = 5; // not a multiple of the lanes: a lane-batch group is left short
+  for (let n = 1; n <= 700; n++) {
+    const x = new Float64Array(n * batch).map(() => r());
+    const sRef = cpuNd.rfftn(x, [batch, n], { axes: [1] }).data;
+    const cRef = cpuDct.dct(x, { type: 2 }, [batch, n]).data;
+    for (const p of ['f32', 'f64'] as const) {
+      const Arr = p === 'f32' ? Float32Array : Float64Array;
+      const tol = 2 * bound(n, p);
+      const s = await rfft(Arr.from(x), { shape: [batch, n], backend: 'cpu' });
+      assert.ok(relErr(s, sRef) <= tol, `rfft n=${n} ${p}: ${relErr(s, sRef)}`);
+      const back = await irfft(s, { n, shape: [batch, Math.floor(n / 2) + 1], backend: 'cpu' });
+      assert.ok(relErr(back, x) <= tol, `irfft n=${n} ${p}: ${relErr(back, x)}`);
+      const c = await dct(Arr.from(x), { type: 2, shape: [batch, n], backend: 'cpu' });
+      assert.ok(relErr(c, cRef) <= tol, `dct n=${n} ${p}: ${relErr(c, cRef)}`);
+    }
+  }
+});
+
+test('engine real FFT: strided and offset layouts on both sides', () => {
+  const r = rng(31);
+  for (const n of [16, 30, 64, 200, 2310, 4096]) {
+    for (const p of ['f32', 'f64'] as const) {
+      const batch = 3;
+      const nc = Math.floor(n / 2) + 1;
+      const x = new Float64Array(3 + 2 * n * batch).map(() => r());
+      const plan = onCpuEngine(p, () => planCpuRfft(n));
+      const Arr = p === 'f32' ? Float32Array : Float64Array;
+      const out = new Arr(2 * (2 + 3 * nc * batch)).fill(NaN);
+      plan.forward(Arr.from(x), out, { batch, input: { offset: 3, stride: 2, dist: 2 * n }, output: { offset: 2, stride: 3, dist: 3 * nc } });
+      for (let b = 0; b < batch; b++) {
+        const line = new Float64Array(n).map((_, i) => x[3 + b * 2 * n + 2 * i]!);
+        const ref = cpuNd.rfft(line).data;
+        const got = new Float64Array(2 * nc).map((_, i) => out[2 * (2 + b * 3 * nc + 3 * (i >> 1)) + (i & 1)]!);
+        assert.ok(relErr(got, ref) <= 2 * bound(n, p), `n=${n} ${p} line ${b}: ${relErr(got, ref)}`);
       }
     }
   }

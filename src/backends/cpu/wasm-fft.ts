@@ -212,6 +212,20 @@ class LaneFft implements EngineFft, FusedRealFft {
     return this.recipe.precision;
   }
 
+  /**
+   * Slots holding `count` problems already written at inP; a lane-batch group left short gets zeros in
+   * its empty lanes, so no NaN or denormal slows the valid ones.
+   */
+  private slotsFor(count: number): number {
+    const per = this.info.problemsPerSlot;
+    const slots = Math.ceil(count / per);
+    if (slots * per > count) {
+      const e = this.heap.BYTES_PER_ELEMENT;
+      this.heap.fill(0, this.inP / e + 2 * this.n * count, this.inP / e + 2 * this.n * slots * per);
+    }
+    return slots;
+  }
+
   /** DCT-II (unnormalised, scipy's 'backward') of `count` contiguous lines of 2·n reals. */
   forwardDct2(src: AnyArray, dst: AnyArray, count: number): void {
     const h = this.n;
@@ -223,11 +237,12 @@ class LaneFft implements EngineFft, FusedRealFft {
     const twD = this.twP + this.info.dct2TwiddleOffset!;
     // out_h = 2·Re(e^{−iπ/4}·Y_h) with Y_h real: the one output the kernel leaves out.
     const ch = Math.SQRT2;
-    for (let b0 = 0; b0 < count; b0 += this.chunkSlots) {
-      const c = Math.min(this.chunkSlots, count - b0);
+    const per = this.info.problemsPerSlot;
+    for (let b0 = 0; b0 < count; b0 += this.chunkSlots * per) {
+      const c = Math.min(this.chunkSlots * per, count - b0);
       heap.set(src.subarray(b0 * n, (b0 + c) * n), outBase);
       this.dct2pre!(this.outP, this.inP, c);
-      this.fwd(this.inP, this.outP, this.workP, this.twP, c, 1);
+      this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(c), 1);
       this.r2c!(this.outP, this.yP, this.twP + this.info.r2cTwiddleOffset!, c, 1);
       for (let q = 0; q < c; q++) {
         const z0 = outBase + 2 * h * q;
@@ -249,26 +264,34 @@ class LaneFft implements EngineFft, FusedRealFft {
     const e = heap.BYTES_PER_ELEMENT;
     const inBase = this.inP / e;
     const yBase = this.yP / e;
-    const chunk = this.chunkSlots;
+    const chunk = this.chunkSlots * this.info.problemsPerSlot;
     for (let b0 = 0; b0 < batch; b0 += chunk) {
       const count = Math.min(chunk, batch - b0);
-      for (let q = 0; q < count; q++) {
-        const s = li.offset + (b0 + q) * li.dist;
-        const at = inBase + 2 * h * q;
-        if (li.stride === 1) heap.set(input.subarray(s, s + 2 * h), at);
-        else for (let i = 0, p = s; i < 2 * h; i++, p += li.stride) heap[at + i] = input[p]!;
+      if (li.stride === 1 && li.dist === 2 * h) heap.set(input.subarray(li.offset + b0 * li.dist, li.offset + (b0 + count) * li.dist), inBase);
+      else {
+        for (let q = 0; q < count; q++) {
+          const s = li.offset + (b0 + q) * li.dist;
+          const at = inBase + 2 * h * q;
+          if (li.stride === 1) heap.set(input.subarray(s, s + 2 * h), at);
+          else for (let i = 0, p = s; i < 2 * h; i++, p += li.stride) heap[at + i] = input[p]!;
+        }
       }
-      this.fwd(this.inP, this.outP, this.workP, this.twP, count, 1);
+      this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(count), 1);
       this.r2c!(this.outP, this.yP, this.twP + this.info.r2cTwiddleOffset!, count, scale);
       const outBase = this.outP / e;
-      for (let q = 0; q < count; q++) {
-        // y_0 and y_h are real: Re Z_0 ± Im Z_0.
-        const z0 = outBase + 2 * h * q;
-        const y = yBase + 2 * (h + 1) * q;
+      // y_0 and y_h are real: Re Z_0 ± Im Z_0.
+      for (let q = 0, z0 = outBase, y = yBase; q < count; q++, z0 += 2 * h, y += 2 * (h + 1)) {
         heap[y] = scale * (heap[z0]! + heap[z0 + 1]!);
         heap[y + 1] = 0;
         heap[y + 2 * h] = scale * (heap[z0]! - heap[z0 + 1]!);
         heap[y + 2 * h + 1] = 0;
+      }
+      if (lo.stride === 1 && lo.dist === h + 1) {
+        output.set(heap.subarray(yBase, yBase + 2 * (h + 1) * count), 2 * (lo.offset + b0 * lo.dist));
+        continue;
+      }
+      for (let q = 0; q < count; q++) {
+        const y = yBase + 2 * (h + 1) * q;
         const s = lo.offset + (b0 + q) * lo.dist;
         if (lo.stride === 1) output.set(heap.subarray(y, y + 2 * (h + 1)), 2 * s);
         else {
@@ -305,10 +328,7 @@ class LaneFft implements EngineFft, FusedRealFft {
           }
         }
       } else for (let q = 0; q < count; q++) copyIn(input, li, b0 + q, n, heap, inBase + 2 * n * q);
-      const slots = Math.ceil(count / per);
-      // Unused lanes of a short last group: zeros, so no NaN or denormal slows the valid lanes.
-      if (slots * per > count) heap.fill(0, inBase + 2 * n * count, inBase + 2 * n * slots * per);
-      kernel(this.inP, this.outP, this.workP, this.twP, slots, scale);
+      kernel(this.inP, this.outP, this.workP, this.twP, this.slotsFor(count), scale);
       if (lo.stride === 1 && lo.dist === n) output.set(heap.subarray(outBase, outBase + 2 * n * count), 2 * (lo.offset + b0 * n));
       else if (lo.dist < lo.stride) {
         for (let el = 0; el < n; el++) {
@@ -328,13 +348,13 @@ export interface RealLayout {
   dist: number;
 }
 
-/** Lane-split plans built with `realPost`: rfft of length 2n, n/2+… outputs (see planCpuEngineRfft). */
+/** Plans built with `realPost`: rfft of length 2n, n/2+… outputs (see planCpuEngineRfft). */
 export interface FusedRealFft {
   /** rfft of `batch` real problems of length 2·n (input in reals, output in complex elements), times `scale`. */
   forwardReal(input: AnyArray, li: RealLayout, output: AnyArray, lo: RealLayout, batch: number, scale: number): void;
 }
 
-/** Lane-split plans built with `dct2`: DCT-II of length 2n (see planCpuEngineDct2). */
+/** Plans built with `dct2`: DCT-II of length 2n (see planCpuEngineDct2). */
 export interface FusedDct2 {
   forwardDct2(src: AnyArray, dst: AnyArray, count: number): void;
 }
@@ -350,8 +370,8 @@ export function tryFusedRealFft(recipe: CpuEngineFftRecipe): (FusedRealFft & Fus
 }
 
 export function fusedRealFft(recipe: CpuEngineFftRecipe): FusedRealFft & FusedDct2 {
-  if (recipe.kind !== 'lane-split' || !recipe.realPost) throw new Error('not a fused real recipe');
-  const key = `real/${recipe.n}/${recipe.precision}/${recipe.dct2 ? 'dct2' : ''}`;
+  if ((recipe.kind !== 'lane-split' && recipe.kind !== 'lane-batch') || !recipe.realPost) throw new Error('not a fused real recipe');
+  const key = `real/${recipe.kind}/${recipe.n}/${recipe.precision}/${recipe.dct2 ? 'dct2' : ''}`;
   let p = lruGet(realPlans, key);
   if (!p) {
     p = new LaneFft(recipe);

@@ -6,7 +6,8 @@
  *                                 out_{n−j} = 2·Re(e^{−iπ(n−j)/2n}·conj Y_j) for 0 < j < n/2
  *
  * where Y (n/2 + 1 interleaved complex values a problem) is the real FFT of v. out_{n/2} is left to the
- * caller. The second half is computed for W consecutive j and stored lane-reversed. tw holds
+ * caller. The second half is computed for W consecutive j and stored lane-reversed; where W ∤ n/2 each
+ * loop ends with one group that overlaps the one before (needs n/2 ≥ W + 1). tw holds
  * [2·cos, 2·sin] halves for k < n/2 then for n − j, j < n/2 (see dct2Twiddles).
  */
 import { Body, type ValType, type WasmFunction } from './assembler.js';
@@ -55,22 +56,28 @@ export function dct2PreFunction(n: number, e: 4 | 8): WasmFunction {
   b.get(x).set(xp);
   b.get(out).set(lo);
   b.get(out).i32(e * (n - W)).add().set(hi);
-  b.i32(h / W).set(g);
+  b.i32(Math.floor(h / W)).set(g);
+  // W pairs (x_2k, x_2k+1) a step: the evens forwards, the odds lane-reversed from the end.
+  const pairs = (xA: number, xOff: number, loA: number, loOff: number, hiA: number, hiOff: number): void => {
+    const a = v.fresh();
+    const c = v.fresh();
+    b.get(xA).v128Load(xOff).set(a);
+    b.get(xA).v128Load(xOff + 16).set(c);
+    const even = shuffle(a, c, e === 4 ? EVEN_F32 : LO_64);
+    const odd = shuffle(a, c, e === 4 ? ODD_F32 : HI_64);
+    const rev = shuffle(odd, odd, e === 4 ? REV_F32 : REV_64);
+    b.get(loA).get(even).v128Store(loOff);
+    b.get(hiA).get(rev).v128Store(hiOff);
+  };
   b.loop();
-  const a = v.fresh();
-  const c = v.fresh();
-  b.get(xp).v128Load(0).set(a);
-  b.get(xp).v128Load(16).set(c);
-  const even = shuffle(a, c, e === 4 ? EVEN_F32 : LO_64);
-  const odd = shuffle(a, c, e === 4 ? ODD_F32 : HI_64);
-  const rev = shuffle(odd, odd, e === 4 ? REV_F32 : REV_64);
-  b.get(lo).get(even).v128Store(0);
-  b.get(hi).get(rev).v128Store(0);
+  pairs(xp, 0, lo, 0, hi, 0);
   b.get(xp).i32(32).add().set(xp);
   b.get(lo).i32(16).add().set(lo);
   b.get(hi).i32(16).sub().set(hi);
   b.get(g).i32(1).sub().tee(g).brIf(0);
   b.end();
+  // W ∤ h: the last W pairs again (x and v are different buffers, so rewriting equal values is harmless).
+  if (h % W !== 0) pairs(x, 2 * e * (h - W), out, e * (h - W), out, e * h);
   b.get(x).i32(e * n).add().set(x);
   b.get(out).i32(e * n).add().set(out);
   b.get(count).i32(1).sub().tee(count).brIf(0);
@@ -124,7 +131,7 @@ export function dct2PostFunction(n: number, e: 4 | 8): WasmFunction {
   b.get(y).set(yp);
   b.get(out).set(op);
   b.get(tw).set(tp);
-  b.i32(h / W).set(g);
+  b.i32(Math.floor(h / W)).set(g);
   b.loop();
   first(yp, 0, tp, 0, op, 0);
   b.get(yp).i32(cb * W).add().set(yp);
@@ -132,6 +139,7 @@ export function dct2PostFunction(n: number, e: 4 | 8): WasmFunction {
   b.get(op).i32(e * W).add().set(op);
   b.get(g).i32(1).sub().tee(g).brIf(0);
   b.end();
+  if (h % W !== 0) first(y, cb * (h - W), tw, e * (h - W), out, e * (h - W));
   // j = 1 … h−1 in groups of W (the last one overlapping when W ∤ h − 1): out_{n−j−W+1 … n−j}.
   const groups = Math.floor((h - 1) / W);
   b.get(y).i32(cb).add().set(yp);
