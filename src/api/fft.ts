@@ -391,15 +391,23 @@ async function nd(x: ComplexArray, o: FftNdCallOptions, kind: Kind, direction: '
 }
 
 /**
- * The common case on the CPU engine, a C2C or R2C along the last axis with no crop or pad: straight
+ * The common case on the CPU engine, a C2C, R2C or C2R along the last axis with no crop or pad: straight
  * from the caller's array into a result of its type, without the N-D driver's float64 copies.
  */
 function cpuLastAxis(x: ComplexArray, shape: readonly number[], s: readonly number[], axes: readonly number[], kind: Kind, direction: 'forward' | 'inverse', norm: FftNorm): ComplexArray | null {
   const n = shape[shape.length - 1]!;
-  if (axes.length !== 1 || axes[0] !== shape.length - 1 || s[0] !== n || kind === 'c2r') return null;
+  if (axes.length !== 1 || axes[0] !== shape.length - 1) return null;
   const batch = shape.slice(0, -1).reduce((a, b) => a * b, 1);
   const precision = x instanceof Float32Array ? 'f32' : 'f64';
   const Arr = x instanceof Float32Array ? Float32Array : Float64Array;
+  if (kind === 'c2r') {
+    // n here counts complex inputs; the output length s[0] must use exactly them (no crop or pad).
+    if (n !== Math.floor(s[0] / 2) + 1) return null;
+    const out = new Arr(s[0] * batch);
+    onCpuEngine(precision, () => planCpuRfft(s[0])).inverse(x, out, { batch, norm });
+    return out;
+  }
+  if (s[0] !== n) return null;
   if (kind === 'c2c') {
     const out = new Arr(2 * n * batch);
     engineFft(n, precision).execute(x, out, { batch, inverse: direction === 'inverse', norm });

@@ -169,6 +169,7 @@ class LaneFft implements EngineFft, FusedRealFft {
   readonly chunkSlots: number;
   private readonly yP: number;
   private readonly r2c?: (z: number, y: number, tw: number, count: number, scale: number) => void;
+  private readonly c2r?: (y: number, z: number, tw: number, count: number) => void;
   private readonly dct2pre?: (x: number, v: number, count: number) => void;
   private readonly dct2post?: (y: number, out: number, tw: number, count: number) => void;
   heap!: AnyArray;
@@ -199,6 +200,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.fwd = inst.exports['fwd'] as Kernel;
     this.inv = inst.exports['inv'] as Kernel;
     this.r2c = inst.exports['r2c'] as typeof this.r2c;
+    this.c2r = inst.exports['c2r'] as typeof this.c2r;
     this.dct2pre = inst.exports['dct2pre'] as typeof this.dct2pre;
     this.dct2post = inst.exports['dct2post'] as typeof this.dct2post;
     this.cmul = inst.exports['cmul'] as typeof this.cmul;
@@ -255,6 +257,51 @@ class LaneFft implements EngineFft, FusedRealFft {
       this.dct2post!(this.yP, this.outP, twD, c);
       for (let q = 0; q < c; q++) heap[outBase + n * q + h] = ch * heap[yBase + 2 * (h + 1) * q + 2 * h]!;
       dst.set(heap.subarray(outBase, outBase + c * n), b0 * n);
+    }
+  }
+
+  /** irfft of `batch` half spectra (h + 1 complex values) into real problems of length 2·h, times `scale`. */
+  inverseReal(input: AnyArray, li: RealLayout, output: AnyArray, lo: RealLayout, batch: number, scale: number): void {
+    const h = this.n;
+    const heap = this.heap;
+    const e = heap.BYTES_PER_ELEMENT;
+    const yBase = this.yP / e;
+    const outBase = this.outP / e;
+    const ny = 2 * (h + 1);
+    const chunk = this.chunkSlots * this.info.problemsPerSlot;
+    for (let b0 = 0; b0 < batch; b0 += chunk) {
+      const count = Math.min(chunk, batch - b0);
+      if (li.stride === 1 && li.dist === h + 1) heap.set(input.subarray(2 * (li.offset + b0 * li.dist), 2 * (li.offset + (b0 + count) * li.dist)), yBase);
+      else {
+        for (let q = 0; q < count; q++) {
+          const s = 2 * (li.offset + (b0 + q) * li.dist);
+          const at = yBase + ny * q;
+          if (li.stride === 1) heap.set(input.subarray(s, s + ny), at);
+          else {
+            for (let i = 0, p = s; i <= h; i++, p += 2 * li.stride) {
+              heap[at + 2 * i] = input[p]!;
+              heap[at + 2 * i + 1] = input[p + 1]!;
+            }
+          }
+        }
+      }
+      // Like numpy, ignore the imaginary parts of Y_0 and Y_h.
+      for (let q = 0, at = yBase; q < count; q++, at += ny) {
+        heap[at + 1] = 0;
+        heap[at + 2 * h + 1] = 0;
+      }
+      this.c2r!(this.yP, this.inP, this.twP + this.info.r2cTwiddleOffset!, count);
+      this.inv(this.inP, this.outP, this.workP, this.twP, this.slotsFor(count), scale);
+      if (lo.stride === 1 && lo.dist === 2 * h) {
+        output.set(heap.subarray(outBase, outBase + 2 * h * count), lo.offset + b0 * lo.dist);
+        continue;
+      }
+      for (let q = 0; q < count; q++) {
+        const s = lo.offset + (b0 + q) * lo.dist;
+        const at = outBase + 2 * h * q;
+        if (lo.stride === 1) output.set(heap.subarray(at, at + 2 * h), s);
+        else for (let i = 0, p = s; i < 2 * h; i++, p += lo.stride) output[p] = heap[at + i]!;
+      }
     }
   }
 
@@ -352,6 +399,8 @@ export interface RealLayout {
 export interface FusedRealFft {
   /** rfft of `batch` real problems of length 2·n (input in reals, output in complex elements), times `scale`. */
   forwardReal(input: AnyArray, li: RealLayout, output: AnyArray, lo: RealLayout, batch: number, scale: number): void;
+  /** irfft of `batch` half spectra (input in complex elements, output in reals) back to length 2·n, times `scale`. */
+  inverseReal(input: AnyArray, li: RealLayout, output: AnyArray, lo: RealLayout, batch: number, scale: number): void;
 }
 
 /** Plans built with `dct2`: DCT-II of length 2n (see planCpuEngineDct2). */

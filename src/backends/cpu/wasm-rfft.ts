@@ -123,6 +123,13 @@ export class EngineRealFft implements RealFftPlan {
     }
   }
   inverse(input: ArrayLike<number> & { length: number }, output: AnyArray, options: CpuRealExecOptions = {}): void {
-    this.generic.inverse(input, output, options);
+    if (!this.fused || !(input instanceof Float32Array || input instanceof Float64Array)) return this.generic.inverse(input, output, options);
+    const batch = options.batch ?? 1;
+    checkLength(batch, 'batch', 0);
+    const li = layoutOf(options.input, this.nComplex, 'input');
+    const lo = layoutOf(options.output, this.n, 'output');
+    checkFits(input.length, this.nComplex, batch, li, 'input', 2);
+    checkFits(output.length, this.n, batch, lo, 'output', 1);
+    this.fused.inverseReal(input, li, output, lo, batch, normScale(this.n, options.norm, true));
   }
 }

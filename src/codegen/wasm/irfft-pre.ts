@@ -1,0 +1,94 @@
+/**
+ * Inverse real FFT pre-processing on the CPU engine, the mirror of rfft-post.ts: from the half spectrum
+ * Y_0 … Y_h of a real signal of length n = 2h,
+ *   Z'_k = (Y_k + conj Y_{h−k}) + i·conj(w^k)·(Y_k − conj Y_{h−k}),  w = e^{−2πi/n},  k = 0 … h−1,
+ * which is 2·(E_k + i·O_k) for the FFTs E, O of the even and odd samples. The module's unnormalised
+ * half-length inverse of Z' is then n·(x_0 + i·x_1, x_2 + i·x_3, …): the real output, interleaved.
+ * W outputs a step, the mirrored block read backwards (one lane-reversing shuffle); where W ∤ h the last
+ * group overlaps the one before (it rewrites equal values; needs h ≥ W). The caller zeroes Im Y_0 and
+ * Im Y_h first (numpy ignores them).
+ *
+ *   c2r(y, z, tw, count): `count` problems, y packed h + 1 apart, z packed h apart (interleaved complex);
+ *   tw is rfft-post's table [Re w^0 … Re w^h, Im w^0 … Im w^h].
+ */
+import { Body, type ValType, type WasmFunction } from './assembler.js';
+import { VecEmitter, neg, type Term } from './vector-complex.js';
+import { EVEN_F32, ODD_F32, LO_F32, HI_F32, LO_64, HI_64, REV_F32, REV_64 } from './lane-shuffles.js';
+
+export function c2rPreFunction(n: number, e: 4 | 8): WasmFunction {
+  const h = n / 2;
+  const W = 16 / e;
+  const cb = 2 * e;
+  const params: ValType[] = ['i32', 'i32', 'i32', 'i32'];
+  const b = new Body(params);
+  const v = new VecEmitter(b, e);
+  const [y, z, tw, count] = [0, 1, 2, 3];
+  const shuffle = (x: number, c: number, bytes: readonly number[]): number => {
+    const t = v.fresh();
+    b.get(x).get(c).shuffle(bytes).set(t);
+    return t;
+  };
+  const loadPair = (addr: number, off: number): [number, number] => {
+    const a = v.fresh();
+    const c = v.fresh();
+    b.get(addr).v128Load(off).set(a);
+    b.get(addr).v128Load(off + 16).set(c);
+    return e === 4 ? [shuffle(a, c, EVEN_F32), shuffle(a, c, ODD_F32)] : [shuffle(a, c, LO_64), shuffle(a, c, HI_64)];
+  };
+  const T = (l: number): Term => ({ l, neg: false });
+  const materialise = (t: Term): number => {
+    const r = v.fresh();
+    v.push(t);
+    b.set(r);
+    return r;
+  };
+  /** Outputs k … k+W−1: Y_k at yk+offK, Y_{h−k−W+1} … Y_{h−k} at yr+offR. */
+  const group = (yk: number, offK: number, yr: number, offR: number, tp: number, offT: number, zp: number, offZ: number): void => {
+    const [yre, yim] = loadPair(yk, offK);
+    const [mre, mim] = loadPair(yr, offR);
+    const rev = e === 4 ? REV_F32 : REV_64;
+    const cr = T(shuffle(mre, mre, rev));
+    const ci = neg(T(shuffle(mim, mim, rev)));
+    const er = v.add(T(yre), cr);
+    const ei = v.add(T(yim), ci);
+    const dr = v.sub(T(yre), cr);
+    const di = v.sub(T(yim), ci);
+    const wr = v.fresh();
+    const wi = v.fresh();
+    b.get(tp).v128Load(offT).set(wr);
+    b.get(tp).v128Load(offT + e * (h + 1)).set(wi);
+    // conj(w^k)·D = (wr·dr + wi·di) + i(wr·di − wi·dr); Z' = E' + i·that.
+    const pr = v.add(v.mul(T(wr), dr), v.mul(T(wi), di));
+    const pi = v.sub(v.mul(T(wr), di), v.mul(T(wi), dr));
+    const re = materialise(v.sub(er, pi));
+    const im = materialise(v.add(ei, pr));
+    b.get(zp).get(shuffle(re, im, e === 4 ? LO_F32 : LO_64)).v128Store(offZ);
+    b.get(zp).get(shuffle(re, im, e === 4 ? HI_F32 : HI_64)).v128Store(offZ + 16);
+  };
+  const yk = b.local('i32');
+  const yr = b.local('i32');
+  const tp = b.local('i32');
+  const zp = b.local('i32');
+  const g = b.local('i32');
+  b.loop();
+  b.get(y).set(yk);
+  b.get(y).i32(cb * (h - W + 1)).add().set(yr);
+  b.get(tw).set(tp);
+  b.get(z).set(zp);
+  b.i32(Math.floor(h / W)).set(g);
+  b.loop();
+  group(yk, 0, yr, 0, tp, 0, zp, 0);
+  b.get(yk).i32(cb * W).add().set(yk);
+  b.get(yr).i32(cb * W).sub().set(yr);
+  b.get(tp).i32(e * W).add().set(tp);
+  b.get(zp).i32(cb * W).add().set(zp);
+  b.get(g).i32(1).sub().tee(g).brIf(0);
+  b.end();
+  // Tail: k = h − W … h − 1, mirrored block Y_1 … Y_W.
+  if (h % W !== 0) group(y, cb * (h - W), y, cb, tw, e * (h - W), z, cb * (h - W));
+  b.get(y).i32(cb * (h + 1)).add().set(y);
+  b.get(z).i32(cb * h).add().set(z);
+  b.get(count).i32(1).sub().tee(count).brIf(0);
+  b.end();
+  return { params, body: b, export: 'c2r' };
+}
