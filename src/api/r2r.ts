@@ -107,16 +107,18 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
     return direct ?? onCpuEngine(x instanceof Float32Array ? 'f32' : 'f64', cpuReference);
   };
   const cpuReference = (): RealArray => {
-    const ndOpts = { type, norm, orthogonalize: o.orthogonalize, axes, s };
-    let r;
+    // Results are written in the input's array type straight from the last axis transformed.
+    const output = x instanceof Float32Array ? 'float32' : 'float64';
+    const ndOpts = { type, norm, orthogonalize: o.orthogonalize, axes, s, output } as const;
+    let r: { data: RealArray };
     if (family === 'dht') {
       // The DHT module is 1-D per axis: apply along each axis in turn (last first, as scipy).
-      let cur = { data: x instanceof Float64Array ? x : Float64Array.from(x), shape };
-      for (let i = axes.length - 1; i >= 0; i--) cur = (inverse ? cpuDht.idht : cpuDht.dht)(cur.data, { norm, n: s[i], axis: axes[i] }, cur.shape);
+      let cur: { data: RealArray; shape: number[] } = { data: x, shape };
+      for (let i = axes.length - 1; i >= 0; i--) cur = (inverse ? cpuDht.idht : cpuDht.dht)(cur.data, { norm, n: s[i], axis: axes[i], output: i === 0 ? output : 'float64' }, cur.shape);
       r = cur;
     } else if (family === 'dct') r = (inverse ? cpuDct.idctn : cpuDct.dctn)(x, shape, ndOpts);
     else r = (inverse ? cpuDst.idstn : cpuDst.dstn)(x, shape, ndOpts);
-    return x instanceof Float32Array ? Float32Array.from(r.data) : r.data;
+    return r.data;
   };
   const ctx = await gpuFor(backend, o.gpu);
   if (!ctx) {

@@ -39,6 +39,8 @@ export type CpuEngineFftRecipe =
       passes: CpuFftPass[];
       /** Real forward transform of length 2n fused after this one (src/codegen/wasm/rfft-post.ts). */
       realPost?: boolean;
+      /** Real forward transforms of odd length n, two a complex problem (src/codegen/wasm/rfft-pairs.ts). */
+      realPairs?: boolean;
       /** Elementwise complex product exported beside the transform (Bluestein's inner plans). */
       pointwise?: boolean;
       /** With realPost: DCT-II of length 2n by Makhoul's reorder and post-rotation (src/codegen/wasm/dct2-makhoul.ts). */
@@ -136,20 +138,26 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
 }
 
 /**
- * Real FFT of even length n: the complex FFT of h = n/2 (the real input read as interleaved complex)
- * with the post-processing fused into the same module. The post-processing walks W outputs a step from
+ * Real FFT in one module. Even n: the complex FFT of h = n/2 (the real input read as interleaved
+ * complex) with the post-processing fused into the same module. The post-processing walks W outputs a step from
  * both ends, so it needs h ≥ W + 1; h must also run in the lanes directly (lane-split or lane-batch, not
  * Bluestein). Otherwise null, and the caller post-processes a plain complex plan.
  */
 export function planCpuEngineRfft(n: number, precision: CpuPrecision): CpuLaneRecipe | null {
-  if (!Number.isSafeInteger(n) || n < 2 || n % 2 !== 0) return null;
+  if (!Number.isSafeInteger(n) || n < 2) return null;
+  if (n % 2 === 1) {
+    // Odd n: two real problems a complex transform of length n; the split walks (n−1)/2 outputs W a step.
+    const inner = planCpuEngineFft(n, precision);
+    if (inner.kind !== 'lane-split' && inner.kind !== 'lane-batch') return null;
+    return (n - 1) / 2 >= inner.lanes ? { ...inner, realPairs: true } : null;
+  }
   const inner = planCpuEngineFft(n / 2, precision);
   if (inner.kind !== 'lane-split' && inner.kind !== 'lane-batch') return null;
   return n / 2 >= inner.lanes + 1 ? { ...inner, realPost: true } : null;
 }
 
-/** DCT-II of even length n around the fused real FFT, where that exists (else null: the generic adapter). */
+/** DCT-II of even length n around the fused half-length real FFT, where that exists (else null: the generic adapter). */
 export function planCpuEngineDct2(n: number, precision: CpuPrecision): CpuLaneRecipe | null {
   const r = planCpuEngineRfft(n, precision);
-  return r ? { ...r, dct2: true } : null;
+  return r?.realPost ? { ...r, dct2: true } : null;
 }

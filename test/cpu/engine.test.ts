@@ -205,7 +205,7 @@ test('real FFT and DCT-II on the engine: every length 1…700 in both precisions
 
 test('engine real FFT: strided and offset layouts on both sides', () => {
   const r = rng(31);
-  for (const n of [16, 30, 64, 200, 2310, 4096]) {
+  for (const n of [15, 16, 30, 45, 64, 200, 2187, 2310, 4096]) {
     for (const p of ['f32', 'f64'] as const) {
       const batch = 3;
       const nc = Math.floor(n / 2) + 1;

@@ -17,7 +17,8 @@
  * idct of type t is the dct of type 1, 3, 2, 4 (t = 1, 2, 3, 4) with the inverse scaling.
  *
  * The driver (`runR2r`) is shared with the DST and DHT: any axis of a row-major shape, `n` crop/pad,
- * and the N-D variants, applying the 1-D kernel line by line.
+ * and the N-D variants. Kernels take a block of contiguous lines, so each block costs one batched FFT
+ * call (on the CPU engine, one WebAssembly call per chunk) instead of one per line.
  */
 import { ArgumentError } from '../../errors.js';
 import { unitRoot } from './dft-naive.js';
@@ -51,10 +52,15 @@ export interface R2rNdOptions {
   s?: readonly number[];
   /** Axes (default all, or the last len(s)). */
   axes?: readonly number[];
+  /** Array type of the result: Float64Array (default), or Float32Array written straight from the last axis. */
+  output?: 'float32' | 'float64';
 }
 
-/** Unnormalised 1-D kernel: reads src[0..N) (may scribble on it), writes dst[0..N). */
-export type R2rKernel = (src: Float64Array, dst: Float64Array) => void;
+/**
+ * Unnormalised 1-D kernel over `count` contiguous lines: reads src[0 … count·N) (may scribble on it),
+ * writes dst[0 … count·N).
+ */
+export type R2rKernel = (src: Float64Array, dst: Float64Array, count: number) => void;
 
 /** What the shared driver needs to know about one transform (a type and direction of DCT/DST/DHT). */
 export interface R2rSpec {
@@ -64,8 +70,6 @@ export interface R2rSpec {
   /** 'backward' inverse scale is 1/denom(N); ortho uses 1/√denom both ways. */
   denom: (n: number) => number;
   kernel: (n: number) => R2rKernel;
-  /** Optional: many contiguous lines at once (one batched FFT call instead of one per line). */
-  batchKernel?: (n: number) => R2rBatchKernel;
   /** orthogonalize pre/post scaling in place (optional). */
   pre?: (buf: Float64Array, n: number) => void;
   post?: (buf: Float64Array, n: number) => void;
@@ -86,11 +90,19 @@ function overallScale(norm: Norm | undefined, denom: number, inverse: boolean): 
 
 type Input = Float64Array | Float32Array | readonly number[];
 
+/** A result whose array type was asked for (runR2r's `output`). */
+export interface R2rResult {
+  data: Float64Array | Float32Array;
+  shape: number[];
+}
+
 /**
  * Shared driver: apply `spec` along one axis of x (row-major `shape`, default 1-D), with numpy-style
  * crop/zero-pad to n, overall `norm` scale and optional orthogonalize steps.
  */
-export function runR2r(x: Input, shape: readonly number[] | undefined, axisArg: number | undefined, nArg: number | undefined, spec: R2rSpec, norm: Norm | undefined, orthogonalize: boolean, inverse: boolean): NdArray {
+export function runR2r(x: Input, shape: readonly number[] | undefined, axisArg: number | undefined, nArg: number | undefined, spec: R2rSpec, norm: Norm | undefined, orthogonalize: boolean, inverse: boolean): NdArray;
+export function runR2r(x: Input, shape: readonly number[] | undefined, axisArg: number | undefined, nArg: number | undefined, spec: R2rSpec, norm: Norm | undefined, orthogonalize: boolean, inverse: boolean, output: 'float32' | 'float64'): R2rResult;
+export function runR2r(x: Input, shape: readonly number[] | undefined, axisArg: number | undefined, nArg: number | undefined, spec: R2rSpec, norm: Norm | undefined, orthogonalize: boolean, inverse: boolean, output: 'float32' | 'float64' = 'float64'): R2rResult {
   const sh = shape ? [...shape] : [x.length];
   if (sh.length === 0 || sh.some((d) => !Number.isInteger(d) || d < 0)) throw new ArgumentError('shape', shape, 'a non-empty array of non-negative integer dimensions');
   if (product(sh) !== x.length) throw new ArgumentError('x', x.length, `${product(sh)} values for shape [${sh.join(', ')}]`);
@@ -102,49 +114,48 @@ export function runR2r(x: Input, shape: readonly number[] | undefined, axisArg: 
   const outShape = [...sh];
   outShape[axis] = n;
   const outer = product(sh.slice(0, axis)), inner = product(sh.slice(axis + 1));
-  const out = new Float64Array(outer * n * inner);
+  const out = output === 'float32' ? new Float32Array(outer * n * inner) : new Float64Array(outer * n * inner);
   const keep = Math.min(n, old);
-  if (inner === 1 && spec.batchKernel) {
-    // Lines are contiguous: move them in blocks through the batched kernel.
-    const bk = spec.batchKernel(n);
-    const block = Math.max(1, Math.min(outer, Math.floor(LINE_BLOCK / n)));
-    const src = new Float64Array(block * n), dst = new Float64Array(block * n);
-    for (let o0 = 0; o0 < outer; o0 += block) {
-      const count = Math.min(block, outer - o0);
-      for (let q = 0; q < count; q++) {
-        const ib = (o0 + q) * old;
-        if (x instanceof Float64Array || x instanceof Float32Array) src.set(x.subarray(ib, ib + keep), q * n);
-        else for (let e = 0; e < keep; e++) src[q * n + e] = x[ib + e]!;
-        src.fill(0, q * n + keep, (q + 1) * n);
-        if (orthogonalize && spec.pre) spec.pre(src.subarray(q * n, (q + 1) * n), n);
-      }
-      bk(src, dst, count);
-      for (let q = 0; q < count; q++) {
-        if (orthogonalize && spec.post) spec.post(dst.subarray(q * n, (q + 1) * n), n);
-        const ob = (o0 + q) * n;
-        for (let e = 0; e < n; e++) out[ob + e] = scale * dst[q * n + e]!;
-      }
-    }
-    return { data: out, shape: outShape };
-  }
+  const xa = x instanceof Float64Array || x instanceof Float32Array ? x : Float64Array.from(x);
   const kernel = spec.kernel(n);
-  const src = new Float64Array(n), dst = new Float64Array(n);
-  for (let o = 0; o < outer; o++) {
-    for (let i = 0; i < inner; i++) {
-      const ib = o * old * inner + i, ob = o * n * inner + i;
-      for (let e = 0; e < keep; e++) src[e] = x[ib + e * inner]!;
-      src.fill(0, keep);
-      if (orthogonalize && spec.pre) spec.pre(src, n);
-      kernel(src, dst);
-      if (orthogonalize && spec.post) spec.post(dst, n);
-      for (let e = 0; e < n; e++) out[ob + e * inner] = scale * dst[e]!;
+  const lines = outer * inner;
+  // Blocks of lines: consecutive lines when they are contiguous (inner = 1), else consecutive columns of
+  // one outer index, gathered row by row so that reads stay sequential.
+  const perBlock = Math.max(1, Math.min(inner === 1 ? lines : inner, Math.floor(LINE_BLOCK / n)));
+  const src = new Float64Array(perBlock * n), dst = new Float64Array(perBlock * n);
+  for (let l0 = 0; l0 < lines; ) {
+    const o = Math.floor(l0 / inner), i0 = l0 - o * inner;
+    const count = Math.min(perBlock, inner === 1 ? lines - l0 : inner - i0);
+    if (inner === 1 && keep === n && old === n) src.set(xa.subarray(l0 * n, (l0 + count) * n));
+    else if (inner === 1) {
+      for (let q = 0; q < count; q++) {
+        src.set(xa.subarray((l0 + q) * old, (l0 + q) * old + keep), q * n);
+        src.fill(0, q * n + keep, (q + 1) * n);
+      }
+    } else {
+      const ib = o * old * inner + i0;
+      for (let e = 0; e < keep; e++) for (let q = 0, p = ib + e * inner; q < count; q++, p++) src[q * n + e] = xa[p]!;
+      if (keep < n) for (let q = 0; q < count; q++) src.fill(0, q * n + keep, (q + 1) * n);
     }
+    if (orthogonalize && spec.pre) for (let q = 0; q < count; q++) spec.pre(src.subarray(q * n, (q + 1) * n), n);
+    kernel(src, dst, count);
+    if (orthogonalize && spec.post) for (let q = 0; q < count; q++) spec.post(dst.subarray(q * n, (q + 1) * n), n);
+    if (inner === 1) {
+      if (scale === 1) out.set(dst.subarray(0, count * n), l0 * n);
+      else for (let e = 0, ob = l0 * n; e < count * n; e++) out[ob + e] = scale * dst[e]!;
+    } else {
+      const ob = o * n * inner + i0;
+      for (let e = 0; e < n; e++) for (let q = 0, p = ob + e * inner; q < count; q++, p++) out[p] = scale * dst[q * n + e]!;
+    }
+    l0 += count;
   }
   return { data: out, shape: outShape };
 }
 
 /** N-D driver: runR2r along each axis in turn (last of `axes` first, as scipy). */
-export function runR2rNd(x: Input, shape: readonly number[], options: R2rNdOptions, specFor: (type: R2rType) => R2rSpec, inverse: boolean): NdArray {
+export function runR2rNd(x: Input, shape: readonly number[], options: R2rNdOptions & { output: 'float32' | 'float64' }, specFor: (type: R2rType) => R2rSpec, inverse: boolean): R2rResult;
+export function runR2rNd(x: Input, shape: readonly number[], options: R2rNdOptions, specFor: (type: R2rType) => R2rSpec, inverse: boolean): NdArray;
+export function runR2rNd(x: Input, shape: readonly number[], options: R2rNdOptions, specFor: (type: R2rType) => R2rSpec, inverse: boolean): R2rResult {
   const nd = shape.length;
   if (!Array.isArray(shape) || nd === 0) throw new ArgumentError('shape', shape, 'a non-empty array of dimensions');
   let axes: number[];
@@ -154,10 +165,11 @@ export function runR2rNd(x: Input, shape: readonly number[], options: R2rNdOptio
   if (options.s !== undefined && options.s.length !== axes.length) throw new ArgumentError('s', options.s, `${axes.length} lengths, one per axis`);
   const spec = specFor(checkType(options.type ?? 2));
   const orth = options.orthogonalize ?? options.norm === 'ortho';
-  let cur: NdArray = { data: x instanceof Float64Array ? x : Float64Array.from(x), shape: [...shape] };
+  // Axes before the last one keep float64; the last writes the requested type.
+  let cur: R2rResult = { data: x instanceof Float64Array || x instanceof Float32Array ? x : Float64Array.from(x), shape: [...shape] };
   for (let i = axes.length - 1; i >= 0; i--) {
     const s = options.s?.[i];
-    cur = runR2r(cur.data, cur.shape, axes[i], s === undefined || s === -1 ? undefined : s, spec, options.norm, orth, inverse);
+    cur = runR2r(cur.data, cur.shape, axes[i], s === undefined || s === -1 ? undefined : s, spec, options.norm, orth, inverse, i === 0 ? (options.output ?? 'float64') : 'float64');
   }
   return cur;
 }
@@ -178,59 +190,15 @@ function quarterTwiddles(n: number): Float64Array {
 /** Values per block of lines in the batched driver (fits L2 with the FFT's buffers). */
 const LINE_BLOCK = 1 << 15;
 
-export type R2rBatchKernel = (src: Float64Array, dst: Float64Array, count: number) => void;
-
-/**
- * DCT-II of `count` contiguous lines: Makhoul's reorder of every line, one batched real FFT, then
- * y_k = 2·Re(e^{−iπk/2N}·V_k) per line.
- */
-export function dct2BatchKernel(n: number): R2rBatchKernel {
-  const engine = cpuEnginePrecision();
-  const fusedRecipe = engine ? planCpuEngineDct2(n, engine) : null;
-  const fused = fusedRecipe ? tryFusedRealFft(fusedRecipe) : null;
-  if (fused) {
-    // Reorder, real FFT and post-rotation in one WebAssembly module.
-    return (src, dst, count) => fused.forwardDct2(src, dst, count);
-  }
-  const plan = planCpuRfft(n);
-  const tw = quarterTwiddles(n);
-  const nc = plan.nComplex;
-  let v = new Float64Array(0);
-  let z = new Float64Array(0);
-  return (src, dst, count) => {
-    if (v.length < count * n) {
-      v = new Float64Array(count * n);
-      z = new Float64Array(2 * nc * count);
-    }
-    for (let q = 0; q < count; q++) {
-      const s = q * n;
-      for (let k = 0; 2 * k < n; k++) v[s + k] = src[s + 2 * k]!;
-      for (let k = 0; 2 * k + 1 < n; k++) v[s + n - 1 - k] = src[s + 2 * k + 1]!;
-    }
-    plan.forward(v, z, { batch: count });
-    for (let q = 0; q < count; q++) {
-      const zb = 2 * nc * q;
-      const d = q * n;
-      for (let k = 0; k < nc; k++) dst[d + k] = 2 * (tw[2 * k]! * z[zb + 2 * k]! - tw[2 * k + 1]! * z[zb + 2 * k + 1]!);
-      // V_k = conj V_{N−k} for k ≥ nc.
-      for (let k = nc; k < n; k++) dst[d + k] = 2 * (tw[2 * k]! * z[zb + 2 * (n - k)]! + tw[2 * k + 1]! * z[zb + 2 * (n - k) + 1]!);
-    }
-  };
-}
-
-const batchCache = new Map<string, R2rBatchKernel>();
-function dct2Batch(n: number): R2rBatchKernel {
-  const key = `${cpuFftScopeKey()}/dct2/${n}`;
-  let k = batchCache.get(key);
-  if (!k) {
-    k = dct2BatchKernel(n);
-    batchCache.set(key, k);
-  }
-  return k;
+/** Scratch that grows to the largest block a kernel has seen. */
+function scratch(): (len: number) => Float64Array {
+  let buf = new Float64Array(0);
+  return (len) => (buf.length >= len ? buf : (buf = new Float64Array(len)));
 }
 
 const kernelCache = new Map<string, R2rKernel>();
-function cached(key: string, make: () => R2rKernel): R2rKernel {
+/** Kernels are cached per engine scope: the FFT plans they hold belong to it. */
+export function cachedKernel(key: string, make: () => R2rKernel): R2rKernel {
   const scoped = `${cpuFftScopeKey()}/${key}`;
   let k = kernelCache.get(scoped);
   if (!k) {
@@ -241,67 +209,91 @@ function cached(key: string, make: () => R2rKernel): R2rKernel {
 }
 
 export function dct1Kernel(n: number): R2rKernel {
-  return cached(`dct1/${n}`, () => {
+  return cachedKernel(`dct1/${n}`, () => {
     const m = 2 * (n - 1);
     const plan = planCpuRfft(m);
-    const ext = new Float64Array(m);
-    const spec = new Float64Array(2 * plan.nComplex);
-    return (src, dst) => {
-      for (let i = 0; i < n; i++) ext[i] = src[i]!;
-      for (let i = 1; i < n - 1; i++) ext[m - i] = src[i]!;
-      plan.forward1(ext, 0, spec, 0);
-      for (let k = 0; k < n; k++) dst[k] = spec[2 * k]!;
+    const nc = plan.nComplex;
+    const ext = scratch(), spec = scratch();
+    return (src, dst, count) => {
+      const e = ext(count * m), y = spec(2 * nc * count);
+      for (let q = 0; q < count; q++) {
+        // Even extension: x_0 … x_{N−1}, x_{N−2} … x_1.
+        const s = q * n, b = q * m;
+        for (let i = 0; i < n; i++) e[b + i] = src[s + i]!;
+        for (let i = 1; i < n - 1; i++) e[b + m - i] = src[s + i]!;
+      }
+      plan.forward(e, y, { batch: count });
+      for (let q = 0; q < count; q++) for (let k = 0; k < n; k++) dst[q * n + k] = y[2 * (q * nc + k)]!;
     };
   });
 }
 
+/**
+ * DCT-II: Makhoul's reorder of every line, one batched real FFT, then y_k = 2·Re(e^{−iπk/2N}·V_k); on
+ * the CPU engine, for lengths it fuses, all three steps in one WebAssembly module.
+ */
 export function dct2Kernel(n: number): R2rKernel {
-  return cached(`dct2/${n}`, () => {
+  return cachedKernel(`dct2/${n}`, () => {
+    const engine = cpuEnginePrecision();
+    const fusedRecipe = engine ? planCpuEngineDct2(n, engine) : null;
+    const fused = fusedRecipe ? tryFusedRealFft(fusedRecipe) : null;
+    if (fused) return (src, dst, count) => fused.forwardDct2(src, dst, count);
     const plan = planCpuRfft(n);
     const tw = quarterTwiddles(n);
-    const v = new Float64Array(n);
-    const z = new Float64Array(2 * plan.nComplex);
-    return (src, dst) => {
-      // Makhoul reorder: evens ascending, then odds descending from the end.
-      for (let k = 0; 2 * k < n; k++) v[k] = src[2 * k]!;
-      for (let k = 0; 2 * k + 1 < n; k++) v[n - 1 - k] = src[2 * k + 1]!;
-      plan.forward1(v, 0, z, 0);
-      const nc = plan.nComplex;
-      for (let k = 0; k < n; k++) {
-        // V_k for k ≥ nc from Hermitian symmetry V_k = conj V_{N−k}
-        const zr = k < nc ? z[2 * k]! : z[2 * (n - k)]!;
-        const zi = k < nc ? z[2 * k + 1]! : -z[2 * (n - k) + 1]!;
-        dst[k] = 2 * (tw[2 * k]! * zr - tw[2 * k + 1]! * zi);
+    const nc = plan.nComplex;
+    const vs = scratch(), zs = scratch();
+    return (src, dst, count) => {
+      const v = vs(count * n), z = zs(2 * nc * count);
+      for (let q = 0; q < count; q++) {
+        // Evens ascending, then odds descending from the end.
+        const s = q * n;
+        for (let k = 0; 2 * k < n; k++) v[s + k] = src[s + 2 * k]!;
+        for (let k = 0; 2 * k + 1 < n; k++) v[s + n - 1 - k] = src[s + 2 * k + 1]!;
+      }
+      plan.forward(v, z, { batch: count });
+      for (let q = 0; q < count; q++) {
+        const zb = 2 * nc * q;
+        const d = q * n;
+        for (let k = 0; k < nc; k++) dst[d + k] = 2 * (tw[2 * k]! * z[zb + 2 * k]! - tw[2 * k + 1]! * z[zb + 2 * k + 1]!);
+        // V_k = conj V_{N−k} for k ≥ nc.
+        for (let k = nc; k < n; k++) dst[d + k] = 2 * (tw[2 * k]! * z[zb + 2 * (n - k)]! + tw[2 * k + 1]! * z[zb + 2 * (n - k) + 1]!);
       }
     };
   });
 }
 
 export function dct3Kernel(n: number): R2rKernel {
-  return cached(`dct3/${n}`, () => {
+  return cachedKernel(`dct3/${n}`, () => {
     const plan = planCpuRfft(n);
     const tw = quarterTwiddles(n);
     const nc = plan.nComplex;
-    const z = new Float64Array(2 * nc);
-    const v = new Float64Array(n);
-    return (src, dst) => {
-      // V_k = e^{+iπk/2N}(x_k − i·x_{N−k}), x_N = 0; Hermitian, so only k ≤ N/2 is formed.
-      for (let k = 0; k < nc; k++) {
-        const a = src[k]!, b = k === 0 ? 0 : src[n - k]!;
-        const c = tw[2 * k]!, s = -tw[2 * k + 1]!; // conj of e^{−iπk/2N}
-        // (c + i s)(a − i b)
-        z[2 * k] = c * a + s * b;
-        z[2 * k + 1] = s * a - c * b;
+    const zs = scratch(), vs = scratch();
+    return (src, dst, count) => {
+      const z = zs(2 * nc * count), v = vs(count * n);
+      for (let q = 0; q < count; q++) {
+        // V_k = e^{+iπk/2N}(x_k − i·x_{N−k}), x_N = 0; Hermitian, so only k ≤ N/2 is formed.
+        const s = q * n, zb = 2 * nc * q;
+        for (let k = 0; k < nc; k++) {
+          const a = src[s + k]!, b = k === 0 ? 0 : src[s + n - k]!;
+          const c = tw[2 * k]!, si = -tw[2 * k + 1]!; // conj of e^{−iπk/2N}
+          // (c + i·si)(a − i·b)
+          z[zb + 2 * k] = c * a + si * b;
+          z[zb + 2 * k + 1] = si * a - c * b;
+        }
       }
-      plan.inverse1(z, 0, v, 0);
-      for (let k = 0; 2 * k < n; k++) dst[2 * k] = v[k]!;
-      for (let k = 0; 2 * k + 1 < n; k++) dst[2 * k + 1] = v[n - 1 - k]!;
+      // Unnormalised irfft ('forward' leaves the inverse unscaled).
+      plan.inverse(z, v, { batch: count, norm: 'forward' });
+      for (let q = 0; q < count; q++) {
+        const s = q * n;
+        for (let k = 0; 2 * k < n; k++) dst[s + 2 * k] = v[s + k]!;
+        for (let k = 0; 2 * k + 1 < n; k++) dst[s + 2 * k + 1] = v[s + n - 1 - k]!;
+      }
     };
   });
 }
 
 export function dct4Kernel(n: number): R2rKernel {
-  return cached(`dct4/${n}`, () => {
+  return cachedKernel(`dct4/${n}`, () => {
     if (n % 2 === 0) {
       const h = n / 2;
       const plan = planCpuFft(h);
@@ -314,21 +306,28 @@ export function dct4Kernel(n: number): R2rKernel {
         post[2 * p] = c2;
         post[2 * p + 1] = s2;
       }
-      const w = new Float64Array(2 * h);
-      return (src, dst) => {
-        for (let p = 0; p < h; p++) {
-          const a = src[2 * p]!, b = src[n - 1 - 2 * p]!;
-          const c = pre[2 * p]!, s = pre[2 * p + 1]!;
-          w[2 * p] = a * c - b * s;
-          w[2 * p + 1] = a * s + b * c;
+      const ws = scratch(), ys = scratch();
+      return (src, dst, count) => {
+        const w = ws(count * n), y = ys(count * n);
+        for (let q = 0; q < count; q++) {
+          // Pairs x_{2p} + i·x_{N−1−2p}, times e^{−iπp/N}.
+          const s = q * n;
+          for (let p = 0; p < h; p++) {
+            const a = src[s + 2 * p]!, b = src[s + n - 1 - 2 * p]!;
+            const c = pre[2 * p]!, si = pre[2 * p + 1]!;
+            w[s + 2 * p] = a * c - b * si;
+            w[s + 2 * p + 1] = a * si + b * c;
+          }
         }
-        plan.transformInPlace(w, 0, false);
-        for (let q = 0; q < h; q++) {
-          const c = post[2 * q]!, s = post[2 * q + 1]!;
-          const tr = w[2 * q]! * c - w[2 * q + 1]! * s;
-          const ti = w[2 * q]! * s + w[2 * q + 1]! * c;
-          dst[2 * q] = 2 * tr;
-          dst[n - 1 - 2 * q] = -2 * ti;
+        plan.execute(w, y, { batch: count });
+        for (let q = 0; q < count; q++) {
+          const s = q * n;
+          for (let p = 0; p < h; p++) {
+            const c = post[2 * p]!, si = post[2 * p + 1]!;
+            const wr = y[s + 2 * p]!, wi = y[s + 2 * p + 1]!;
+            dst[s + 2 * p] = 2 * (wr * c - wi * si);
+            dst[s + n - 1 - 2 * p] = -2 * (wr * si + wi * c);
+          }
         }
       };
     }
@@ -343,15 +342,20 @@ export function dct4Kernel(n: number): R2rKernel {
       post[2 * k] = c2;
       post[2 * k + 1] = s2;
     }
-    const w = new Float64Array(4 * n);
-    return (src, dst) => {
-      w.fill(0);
-      for (let i = 0; i < n; i++) {
-        w[2 * i] = src[i]! * pre[2 * i]!;
-        w[2 * i + 1] = src[i]! * pre[2 * i + 1]!;
+    const ws = scratch(), ys = scratch();
+    return (src, dst, count) => {
+      const w = ws(4 * n * count), y = ys(4 * n * count);
+      w.fill(0, 0, 4 * n * count);
+      for (let q = 0; q < count; q++) {
+        for (let i = 0, b = 4 * n * q; i < n; i++) {
+          w[b + 2 * i] = src[q * n + i]! * pre[2 * i]!;
+          w[b + 2 * i + 1] = src[q * n + i]! * pre[2 * i + 1]!;
+        }
       }
-      plan.transformInPlace(w, 0, false);
-      for (let k = 0; k < n; k++) dst[k] = 2 * (w[2 * k]! * post[2 * k]! - w[2 * k + 1]! * post[2 * k + 1]!);
+      plan.execute(w, y, { batch: count });
+      for (let q = 0; q < count; q++) {
+        for (let k = 0, b = 4 * n * q; k < n; k++) dst[q * n + k] = 2 * (y[b + 2 * k]! * post[2 * k]! - y[b + 2 * k + 1]! * post[2 * k + 1]!);
+      }
     };
   });
 }
@@ -368,7 +372,7 @@ export function dctSpec(type: R2rType): R2rSpec {
         post: (b, n) => { b[0]! /= SQ2; b[n - 1]! /= SQ2; },
       };
     case 2:
-      return { name: 'DCT type 2', minN: 1, denom: (n) => 2 * n, kernel: dct2Kernel, batchKernel: dct2Batch, post: (b) => { b[0]! /= SQ2; } };
+      return { name: 'DCT type 2', minN: 1, denom: (n) => 2 * n, kernel: dct2Kernel, post: (b) => { b[0]! /= SQ2; } };
     case 3:
       return { name: 'DCT type 3', minN: 1, denom: (n) => 2 * n, kernel: dct3Kernel, pre: (b) => { b[0]! *= SQ2; } };
     case 4:
@@ -395,10 +399,10 @@ export function idct(x: Input, options: R2rOptions = {}, shape?: readonly number
   return runR2r(x, shape, options.axis, options.n, dctSpec(INVERSE_TYPE[t]), options.norm, orth(options), true);
 }
 
-export function dctn(x: Input, shape: readonly number[], options: R2rNdOptions = {}): NdArray {
+export function dctn(x: Input, shape: readonly number[], options: R2rNdOptions = {}): R2rResult {
   return runR2rNd(x, shape, options, dctSpec, false);
 }
 
-export function idctn(x: Input, shape: readonly number[], options: R2rNdOptions = {}): NdArray {
+export function idctn(x: Input, shape: readonly number[], options: R2rNdOptions = {}): R2rResult {
   return runR2rNd(x, shape, options, (t) => dctSpec(INVERSE_TYPE[t]), true);
 }

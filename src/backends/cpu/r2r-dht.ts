@@ -4,9 +4,8 @@
  * idht is the same kernel with the inverse scaling; `norm` as numpy ('backward': 1/N on the inverse,
  * 'ortho': 1/√N both ways, 'forward': 1/N on the forward).
  */
-import { type R2rKernel, type R2rSpec, runR2r } from './r2r-dct.js';
+import { type R2rKernel, type R2rSpec, cachedKernel, runR2r } from './r2r-dct.js';
 import { planCpuRfft } from './fft-real.js';
-import { cpuFftScopeKey } from './engine-scope.js';
 import { type NdArray } from './fft-nd.js';
 import { type Norm } from './fft-mixed-radix.js';
 
@@ -16,33 +15,33 @@ export interface DhtOptions {
   norm?: Norm;
   n?: number;
   axis?: number;
+  /** Array type of the result (default Float64Array). */
+  output?: 'float32' | 'float64';
 }
 
-const cache = new Map<string, R2rKernel>();
-
 export function dhtKernel(n: number): R2rKernel {
-  const key = `${cpuFftScopeKey()}/${n}`;
-  let k = cache.get(key);
-  if (!k) {
+  return cachedKernel(`dht/${n}`, () => {
     const plan = planCpuRfft(n);
     const nc = plan.nComplex;
-    const y = new Float64Array(2 * nc);
-    k = (src, dst) => {
-      plan.forward1(src, 0, y, 0);
-      for (let j = 0; j < nc; j++) dst[j] = y[2 * j]! - y[2 * j + 1]!;
-      for (let j = nc; j < n; j++) dst[j] = y[2 * (n - j)]! + y[2 * (n - j) + 1]!;
+    let y = new Float64Array(0);
+    return (src, dst, count) => {
+      if (y.length < 2 * nc * count) y = new Float64Array(2 * nc * count);
+      plan.forward(src, y, { batch: count });
+      for (let q = 0; q < count; q++) {
+        const s = q * n, b = 2 * nc * q;
+        for (let j = 0; j < nc; j++) dst[s + j] = y[b + 2 * j]! - y[b + 2 * j + 1]!;
+        for (let j = nc; j < n; j++) dst[s + j] = y[b + 2 * (n - j)]! + y[b + 2 * (n - j) + 1]!;
+      }
     };
-    cache.set(key, k);
-  }
-  return k;
+  });
 }
 
 export const DHT_SPEC: R2rSpec = { name: 'DHT', minN: 1, denom: (n) => n, kernel: dhtKernel };
 
 export function dht(x: Input, options: DhtOptions = {}, shape?: readonly number[]): NdArray {
-  return runR2r(x, shape, options.axis, options.n, DHT_SPEC, options.norm, false, false);
+  return runR2r(x, shape, options.axis, options.n, DHT_SPEC, options.norm, false, false, options.output ?? 'float64') as NdArray;
 }
 
 export function idht(x: Input, options: DhtOptions = {}, shape?: readonly number[]): NdArray {
-  return runR2r(x, shape, options.axis, options.n, DHT_SPEC, options.norm, false, true);
+  return runR2r(x, shape, options.axis, options.n, DHT_SPEC, options.norm, false, true, options.output ?? 'float64') as NdArray;
 }

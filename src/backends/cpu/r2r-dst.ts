@@ -11,63 +11,61 @@
  * 1/√2, type 3 scales x_{N−1} by √2 — the orthonormal choice, as scipy ≥ 1.11 (scipy#18452; earlier
  * releases scaled index 0, which was not orthogonal).
  */
-import { type R2rKernel, type R2rNdOptions, type R2rOptions, type R2rSpec, type R2rType, checkType, dct2Kernel, dct3Kernel, dct4Kernel, INVERSE_TYPE, runR2r, runR2rNd } from './r2r-dct.js';
+import { type R2rKernel, type R2rNdOptions, type R2rOptions, type R2rResult, type R2rSpec, type R2rType, cachedKernel, checkType, dct2Kernel, dct3Kernel, dct4Kernel, INVERSE_TYPE, runR2r, runR2rNd } from './r2r-dct.js';
 import { planCpuRfft } from './fft-real.js';
-import { cpuFftScopeKey } from './engine-scope.js';
 import { type NdArray } from './fft-nd.js';
 
 type Input = Float64Array | Float32Array | readonly number[];
 
-const cache = new Map<string, R2rKernel>();
-function cached(key: string, make: () => R2rKernel): R2rKernel {
-  const scoped = `${cpuFftScopeKey()}/${key}`;
-  let k = cache.get(scoped);
-  if (!k) {
-    k = make();
-    cache.set(scoped, k);
-  }
-  return k;
-}
-
 export function dst1Kernel(n: number): R2rKernel {
-  return cached(`dst1/${n}`, () => {
+  return cachedKernel(`dst1/${n}`, () => {
     const m = 2 * (n + 1);
     const plan = planCpuRfft(m);
-    const ext = new Float64Array(m);
-    const spec = new Float64Array(2 * plan.nComplex);
-    return (src, dst) => {
-      // odd extension: [0, x_0 … x_{N−1}, 0, −x_{N−1} … −x_0]
-      for (let i = 0; i < n; i++) {
-        ext[i + 1] = src[i]!;
-        ext[m - 1 - i] = -src[i]!;
+    const nc = plan.nComplex;
+    let ext = new Float64Array(0), spec = new Float64Array(0);
+    return (src, dst, count) => {
+      if (ext.length < count * m) {
+        // Zeros at 0 and N+1 of every extension stay zero: only the other entries are rewritten.
+        ext = new Float64Array(count * m);
+        spec = new Float64Array(2 * nc * count);
       }
-      plan.forward1(ext, 0, spec, 0);
-      for (let k = 0; k < n; k++) dst[k] = -spec[2 * (k + 1) + 1]!;
+      for (let q = 0; q < count; q++) {
+        // Odd extension: [0, x_0 … x_{N−1}, 0, −x_{N−1} … −x_0].
+        const s = q * n, b = q * m;
+        for (let i = 0; i < n; i++) {
+          ext[b + i + 1] = src[s + i]!;
+          ext[b + m - 1 - i] = -src[s + i]!;
+        }
+      }
+      plan.forward(ext, spec, { batch: count });
+      for (let q = 0; q < count; q++) for (let k = 0; k < n; k++) dst[q * n + k] = -spec[2 * (q * nc + k + 1) + 1]!;
     };
   });
 }
 
 export function dst2Kernel(n: number): R2rKernel {
-  return cached(`dst2/${n}`, () => {
+  return cachedKernel(`dst2/${n}`, () => {
     const inner = dct2Kernel(n);
-    const tmp = new Float64Array(n);
-    return (src, dst) => {
-      for (let i = 1; i < n; i += 2) src[i] = -src[i]!;
-      inner(src, tmp);
-      for (let k = 0; k < n; k++) dst[k] = tmp[n - 1 - k]!;
+    let tmp = new Float64Array(0);
+    return (src, dst, count) => {
+      if (tmp.length < count * n) tmp = new Float64Array(count * n);
+      for (let q = 0; q < count; q++) for (let i = q * n + 1; i < (q + 1) * n; i += 2) src[i] = -src[i]!;
+      inner(src, tmp, count);
+      for (let q = 0; q < count; q++) for (let k = 0, s = q * n; k < n; k++) dst[s + k] = tmp[s + n - 1 - k]!;
     };
   });
 }
 
 function reversedThenAlternate(innerOf: (n: number) => R2rKernel, key: string) {
   return (n: number): R2rKernel =>
-    cached(`${key}/${n}`, () => {
+    cachedKernel(`${key}/${n}`, () => {
       const inner = innerOf(n);
-      const rev = new Float64Array(n);
-      return (src, dst) => {
-        for (let i = 0; i < n; i++) rev[i] = src[n - 1 - i]!;
-        inner(rev, dst);
-        for (let k = 1; k < n; k += 2) dst[k] = -dst[k]!;
+      let rev = new Float64Array(0);
+      return (src, dst, count) => {
+        if (rev.length < count * n) rev = new Float64Array(count * n);
+        for (let q = 0; q < count; q++) for (let i = 0, s = q * n; i < n; i++) rev[s + i] = src[s + n - 1 - i]!;
+        inner(rev, dst, count);
+        for (let q = 0; q < count; q++) for (let k = q * n + 1; k < (q + 1) * n; k += 2) dst[k] = -dst[k]!;
       };
     });
 }
@@ -104,10 +102,10 @@ export function idst(x: Input, options: R2rOptions = {}, shape?: readonly number
   return runR2r(x, shape, options.axis, options.n, dstSpec(INVERSE_TYPE[t]), options.norm, orth(options), true);
 }
 
-export function dstn(x: Input, shape: readonly number[], options: R2rNdOptions = {}): NdArray {
+export function dstn(x: Input, shape: readonly number[], options: R2rNdOptions = {}): R2rResult {
   return runR2rNd(x, shape, options, dstSpec, false);
 }
 
-export function idstn(x: Input, shape: readonly number[], options: R2rNdOptions = {}): NdArray {
+export function idstn(x: Input, shape: readonly number[], options: R2rNdOptions = {}): R2rResult {
   return runR2rNd(x, shape, options, (t) => dstSpec(INVERSE_TYPE[t]), true);
 }

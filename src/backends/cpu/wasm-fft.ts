@@ -170,6 +170,8 @@ class LaneFft implements EngineFft, FusedRealFft {
   private readonly yP: number;
   private readonly r2c?: (z: number, y: number, tw: number, count: number, scale: number) => void;
   private readonly c2r?: (y: number, z: number, tw: number, count: number) => void;
+  private readonly pack2?: (x: number, z: number, pairs: number) => void;
+  private readonly split2?: (z: number, y: number, pairs: number, scale: number) => void;
   private readonly dct2pre?: (x: number, v: number, count: number) => void;
   private readonly dct2post?: (y: number, out: number, tw: number, count: number) => void;
   heap!: AnyArray;
@@ -192,7 +194,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.inP = align(this.workP + info.workBytes);
     this.outP = align(this.inP + this.chunkSlots * info.slotBytes);
     this.yP = align(this.outP + this.chunkSlots * info.slotBytes);
-    const realBytes = info.r2cTwiddleOffset === undefined ? 0 : this.chunkSlots * (info.slotBytes + 16 * e);
+    const realBytes = info.r2cTwiddleOffset === undefined && !recipe.realPairs ? 0 : this.chunkSlots * (info.slotBytes + 16 * e);
     this.extraP = align(this.yP + realBytes);
     const total = this.extraP + extraBytes;
     this.memory = new WebAssembly.Memory({ initial: Math.ceil(total / 65536) });
@@ -201,6 +203,8 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.inv = inst.exports['inv'] as Kernel;
     this.r2c = inst.exports['r2c'] as typeof this.r2c;
     this.c2r = inst.exports['c2r'] as typeof this.c2r;
+    this.pack2 = inst.exports['pack2'] as typeof this.pack2;
+    this.split2 = inst.exports['split2'] as typeof this.split2;
     this.dct2pre = inst.exports['dct2pre'] as typeof this.dct2pre;
     this.dct2post = inst.exports['dct2post'] as typeof this.dct2post;
     this.cmul = inst.exports['cmul'] as typeof this.cmul;
@@ -305,7 +309,66 @@ class LaneFft implements EngineFft, FusedRealFft {
     }
   }
 
+  /** Odd lengths (realPairs): rows packed two a complex problem, the FFT, the split into both spectra. */
+  private forwardRealPairs(input: AnyArray, li: RealLayout, output: AnyArray, lo: RealLayout, batch: number, scale: number): void {
+    const n = this.n;
+    const nc = (n + 1) / 2;
+    const heap = this.heap;
+    const e = heap.BYTES_PER_ELEMENT;
+    const xBase = this.outP / e;
+    const yBase = this.yP / e;
+    const zBase = this.outP / e;
+    const chunk = 2 * this.chunkSlots * this.info.problemsPerSlot;
+    for (let b0 = 0; b0 < batch; b0 += chunk) {
+      const count = Math.min(chunk, batch - b0);
+      if (li.stride === 1 && li.dist === n) heap.set(input.subarray(li.offset + b0 * n, li.offset + (b0 + count) * n), xBase);
+      else {
+        for (let q = 0; q < count; q++) {
+          const s = li.offset + (b0 + q) * li.dist;
+          const at = xBase + n * q;
+          if (li.stride === 1) heap.set(input.subarray(s, s + n), at);
+          else for (let i = 0, p = s; i < n; i++, p += li.stride) heap[at + i] = input[p]!;
+        }
+      }
+      const pairs = Math.ceil(count / 2);
+      if (count % 2 === 1) heap.fill(0, xBase + n * count, xBase + n * (count + 1));
+      this.pack2!(this.outP, this.inP, pairs);
+      this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(pairs), 1);
+      this.split2!(this.outP, this.yP, pairs, scale);
+      // k = 0: A_0 = Re Z_0, B_0 = Im Z_0.
+      for (let p = 0, z0 = zBase, y = yBase; p < pairs; p++, z0 += 2 * n, y += 4 * nc) {
+        heap[y] = scale * heap[z0]!;
+        heap[y + 1] = 0;
+        heap[y + 2 * nc] = scale * heap[z0 + 1]!;
+        heap[y + 2 * nc + 1] = 0;
+      }
+      this.copyOutReal(output, lo, b0, count, nc);
+    }
+  }
+
+  /** Rows of nc complex values at yP (packed) → the caller's output layout. */
+  private copyOutReal(output: AnyArray, lo: RealLayout, b0: number, count: number, nc: number): void {
+    const heap = this.heap;
+    const yBase = this.yP / heap.BYTES_PER_ELEMENT;
+    if (lo.stride === 1 && lo.dist === nc) {
+      output.set(heap.subarray(yBase, yBase + 2 * nc * count), 2 * (lo.offset + b0 * lo.dist));
+      return;
+    }
+    for (let q = 0; q < count; q++) {
+      const y = yBase + 2 * nc * q;
+      const s = lo.offset + (b0 + q) * lo.dist;
+      if (lo.stride === 1) output.set(heap.subarray(y, y + 2 * nc), 2 * s);
+      else {
+        for (let i = 0, p = 2 * s; i < nc; i++, p += 2 * lo.stride) {
+          output[p] = heap[y + 2 * i]!;
+          output[p + 1] = heap[y + 2 * i + 1]!;
+        }
+      }
+    }
+  }
+
   forwardReal(input: AnyArray, li: RealLayout, output: AnyArray, lo: RealLayout, batch: number, scale: number): void {
+    if (this.recipe.realPairs) return this.forwardRealPairs(input, li, output, lo, batch, scale);
     const h = this.n;
     const heap = this.heap;
     const e = heap.BYTES_PER_ELEMENT;
@@ -333,21 +396,7 @@ class LaneFft implements EngineFft, FusedRealFft {
         heap[y + 2 * h] = scale * (heap[z0]! - heap[z0 + 1]!);
         heap[y + 2 * h + 1] = 0;
       }
-      if (lo.stride === 1 && lo.dist === h + 1) {
-        output.set(heap.subarray(yBase, yBase + 2 * (h + 1) * count), 2 * (lo.offset + b0 * lo.dist));
-        continue;
-      }
-      for (let q = 0; q < count; q++) {
-        const y = yBase + 2 * (h + 1) * q;
-        const s = lo.offset + (b0 + q) * lo.dist;
-        if (lo.stride === 1) output.set(heap.subarray(y, y + 2 * (h + 1)), 2 * s);
-        else {
-          for (let i = 0, p = 2 * s; i <= h; i++, p += 2 * lo.stride) {
-            output[p] = heap[y + 2 * i]!;
-            output[p + 1] = heap[y + 2 * i + 1]!;
-          }
-        }
-      }
+      this.copyOutReal(output, lo, b0, count, h + 1);
     }
   }
 
@@ -397,7 +446,7 @@ export interface RealLayout {
 
 /** Plans built with `realPost`: rfft of length 2n, n/2+… outputs (see planCpuEngineRfft). */
 export interface FusedRealFft {
-  /** rfft of `batch` real problems of length 2·n (input in reals, output in complex elements), times `scale`. */
+  /** rfft of `batch` real problems (length 2·n, or n for odd-length pairs; input in reals, output in complex elements), times `scale`. */
   forwardReal(input: AnyArray, li: RealLayout, output: AnyArray, lo: RealLayout, batch: number, scale: number): void;
   /** irfft of `batch` half spectra (input in complex elements, output in reals) back to length 2·n, times `scale`. */
   inverseReal(input: AnyArray, li: RealLayout, output: AnyArray, lo: RealLayout, batch: number, scale: number): void;
@@ -419,8 +468,8 @@ export function tryFusedRealFft(recipe: CpuEngineFftRecipe): (FusedRealFft & Fus
 }
 
 export function fusedRealFft(recipe: CpuEngineFftRecipe): FusedRealFft & FusedDct2 {
-  if ((recipe.kind !== 'lane-split' && recipe.kind !== 'lane-batch') || !recipe.realPost) throw new Error('not a fused real recipe');
-  const key = `real/${recipe.kind}/${recipe.n}/${recipe.precision}/${recipe.dct2 ? 'dct2' : ''}`;
+  if ((recipe.kind !== 'lane-split' && recipe.kind !== 'lane-batch') || !(recipe.realPost || recipe.realPairs)) throw new Error('not a fused real recipe');
+  const key = `real/${recipe.kind}/${recipe.n}/${recipe.precision}/${recipe.realPairs ? 'pairs' : ''}/${recipe.dct2 ? 'dct2' : ''}`;
   let p = lruGet(realPlans, key);
   if (!p) {
     p = new LaneFft(recipe);

@@ -22,6 +22,7 @@ export class EngineRealFft implements RealFftPlan {
   readonly nComplex: number;
   readonly recipe: CpuRealFftRecipe | { kind: 'real-fused'; n: number; inner: CpuEngineFftRecipe };
   private readonly fused: FusedRealFft | null;
+  private readonly fusedInverse: FusedRealFft | null;
   private readonly generic: CpuRealFft;
   /** e^{−2πik/n}, k = 0 … n/2 (even n), for the batched post-processing. */
   private readonly twiddles: Float64Array;
@@ -35,6 +36,8 @@ export class EngineRealFft implements RealFftPlan {
     this.generic = new CpuRealFft(n);
     const r = planCpuEngineRfft(n, precision);
     this.fused = r ? tryFusedRealFft(r) : null;
+    // The inverse is fused for even lengths only (odd ones take the generic path).
+    this.fusedInverse = r?.realPost ? this.fused : null;
     this.recipe = r && this.fused ? { kind: 'real-fused', n, inner: r } : this.generic.recipe;
     this.twiddles = new Float64Array(n % 2 === 0 ? n + 2 : 0);
     if (n % 2 === 0) {
@@ -51,7 +54,10 @@ export class EngineRealFft implements RealFftPlan {
     } else this.generic.forward1(x, xo, y, yo, scale);
   }
   inverse1(y: ArrayLike<number>, yo: number, x: AnyArray, xo: number, scale = 1): void {
-    this.generic.inverse1(y, yo, x, xo, scale);
+    if (this.fusedInverse && (y instanceof Float32Array || y instanceof Float64Array)) {
+      // inverse1 is the unnormalised sum; the module's inverse is scaled by what it is given.
+      this.fusedInverse.inverseReal(y, { offset: yo, stride: 1, dist: 0 }, x, { offset: xo, stride: 1, dist: 0 }, 1, scale);
+    } else this.generic.inverse1(y, yo, x, xo, scale);
   }
   forward(input: ArrayLike<number> & { length: number }, output: AnyArray, options: CpuRealExecOptions = {}): void {
     const n = this.n;
@@ -123,13 +129,13 @@ export class EngineRealFft implements RealFftPlan {
     }
   }
   inverse(input: ArrayLike<number> & { length: number }, output: AnyArray, options: CpuRealExecOptions = {}): void {
-    if (!this.fused || !(input instanceof Float32Array || input instanceof Float64Array)) return this.generic.inverse(input, output, options);
+    if (!this.fusedInverse || !(input instanceof Float32Array || input instanceof Float64Array)) return this.generic.inverse(input, output, options);
     const batch = options.batch ?? 1;
     checkLength(batch, 'batch', 0);
     const li = layoutOf(options.input, this.nComplex, 'input');
     const lo = layoutOf(options.output, this.n, 'output');
     checkFits(input.length, this.nComplex, batch, li, 'input', 2);
     checkFits(output.length, this.n, batch, lo, 'output', 1);
-    this.fused.inverseReal(input, li, output, lo, batch, normScale(this.n, options.norm, true));
+    this.fusedInverse.inverseReal(input, li, output, lo, batch, normScale(this.n, options.norm, true));
   }
 }

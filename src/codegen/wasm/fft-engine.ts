@@ -18,6 +18,7 @@ import { butterfly } from './fft-codelets.js';
 import { EVEN_F32, HI_64, HI_F32, LO_64, LO_F32, ODD_F32 } from './lane-shuffles.js';
 import { r2cPostFunction, r2cTwiddles } from './rfft-post.js';
 import { c2rPreFunction } from './irfft-pre.js';
+import { pack2Function, split2Function } from './rfft-pairs.js';
 import { dct2PostFunction, dct2PreFunction, dct2Twiddles } from './dct2-makhoul.js';
 import { cmulFunction } from './pointwise.js';
 import { VecEmitter, neg, type Cx, type Term } from './vector-complex.js';
@@ -404,6 +405,7 @@ export function generateEngineFft(recipe: LaneRecipe): EngineModule {
     r2cTwiddleOffset = offsets[passes.length + 1]!;
     drivers.push(r2cPostFunction(2 * n, e), c2rPreFunction(2 * n, e));
   }
+  if (recipe.realPairs) drivers.push(pack2Function(n, e), split2Function(n, e));
   if (recipe.pointwise) drivers.push(cmulFunction(e));
   let dct2TwiddleOffset: number | undefined;
   if (recipe.dct2) {
