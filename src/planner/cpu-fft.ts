@@ -43,7 +43,10 @@ export type CpuEngineFftRecipe =
       realPairs?: boolean;
       /** Elementwise complex product exported beside the transform (Bluestein's inner plans). */
       pointwise?: boolean;
-      /** With realPost: DCT-II of length 2n by Makhoul's reorder and post-rotation (src/codegen/wasm/dct2-makhoul.ts). */
+      /**
+       * With realPost: DCT-II of length 2n by Makhoul's reorder and post-rotation, and its inverse, the
+       * DCT-III (src/codegen/wasm/dct2-makhoul.ts, dct3-makhoul.ts).
+       */
       dct2?: boolean;
     }
   | { kind: 'bluestein'; n: number; precision: CpuPrecision; lanes: number; inner: CpuEngineFftRecipe }

@@ -11,9 +11,11 @@ import { planCpuFft } from '../../src/backends/cpu/fft-plan.js';
 import { planCpuEngineFft, type CpuPrecision } from '../../src/planner/cpu-fft.js';
 import * as cpuNd from '../../src/backends/cpu/fft-nd.js';
 import * as cpuDct from '../../src/backends/cpu/r2r-dct.js';
+import * as cpuDst from '../../src/backends/cpu/r2r-dst.js';
+import * as cpuDht from '../../src/backends/cpu/r2r-dht.js';
 import { onCpuEngine } from '../../src/backends/cpu/engine-scope.js';
 import { planCpuRfft } from '../../src/backends/cpu/fft-real.js';
-import { createFftPlan, fft, ifft, rfft, irfft, dct, fft2, ArgumentError } from '../../src/index.js';
+import { createFftPlan, fft, ifft, rfft, irfft, dct, idct, dst, idst, dht, fft2, ArgumentError } from '../../src/index.js';
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -184,6 +186,7 @@ test('real FFT and DCT-II on the engine: every length 1…700 in both precisions
     const x = new Float64Array(n * batch).map(() => r());
     const sRef = cpuNd.rfftn(x, [batch, n], { axes: [1] }).data;
     const cRef = cpuDct.dct(x, { type: 2 }, [batch, n]).data;
+    const c3Ref = cpuDct.idct(x, { type: 2 }, [batch, n]).data;
     const nc = Math.floor(n / 2) + 1;
     const spec = new Float64Array(2 * nc * batch).map(() => r());
     const iRef = cpuNd.irfftn(spec, [batch, nc], { s: [n], axes: [1] }).data;
@@ -199,6 +202,38 @@ test('real FFT and DCT-II on the engine: every length 1…700 in both precisions
       assert.ok(relErr(back2, iRef) <= tol, `irfft (random spectrum) n=${n} ${p}: ${relErr(back2, iRef)}`);
       const c = await dct(Arr.from(x), { type: 2, shape: [batch, n], backend: 'cpu' });
       assert.ok(relErr(c, cRef) <= tol, `dct n=${n} ${p}: ${relErr(c, cRef)}`);
+      const c3 = await idct(Arr.from(x), { type: 2, shape: [batch, n], backend: 'cpu' });
+      assert.ok(relErr(c3, c3Ref) <= tol, `idct (DCT-III) n=${n} ${p}: ${relErr(c3, c3Ref)}`);
+    }
+  }
+});
+
+test('every DCT/DST type and the DHT on the engine, both directions, lengths 1…300 (batched kernels over blocks of lines)', async () => {
+  const r = rng(37);
+  const batch = 3;
+  for (let n = 1; n <= 300; n += n < 40 ? 1 : 7) {
+    const x = new Float64Array(n * batch).map(() => r());
+    for (const [name, f, ref] of [
+      ['dct', dct, cpuDct.dct],
+      ['idct', idct, cpuDct.idct],
+      ['dst', dst, cpuDst.dst],
+      ['idst', idst, cpuDst.idst],
+    ] as const) {
+      for (const type of [1, 2, 3, 4]) {
+        if (name.endsWith('dct') && type === 1 && n < 2) continue;
+        const want = ref(x, { type }, [batch, n]).data;
+        for (const Arr of [Float32Array, Float64Array]) {
+          const got = await f(Arr.from(x), { type, shape: [batch, n], backend: 'cpu' });
+          assert.ok(got instanceof Arr);
+          const tol = 4 * bound(2 * n + 2, Arr === Float32Array ? 'f32' : 'f64');
+          assert.ok(relErr(got, want) <= tol, `${name} type ${type} n=${n} ${Arr.name}: ${relErr(got, want)}`);
+        }
+      }
+    }
+    const hRef = cpuDht.dht(x, {}, [batch, n]).data;
+    for (const Arr of [Float32Array, Float64Array]) {
+      const got = await dht(Arr.from(x), { shape: [batch, n], backend: 'cpu' });
+      assert.ok(relErr(got, hRef) <= 4 * bound(n, Arr === Float32Array ? 'f32' : 'f64'), `dht n=${n} ${Arr.name}`);
     }
   }
 });

@@ -174,6 +174,8 @@ class LaneFft implements EngineFft, FusedRealFft {
   private readonly split2?: (z: number, y: number, pairs: number, scale: number) => void;
   private readonly dct2pre?: (x: number, v: number, count: number) => void;
   private readonly dct2post?: (y: number, out: number, tw: number, count: number) => void;
+  private readonly dct3pre?: (x: number, y: number, tw: number, count: number) => void;
+  private readonly dct3post?: (v: number, out: number, count: number) => void;
   heap!: AnyArray;
   /** Start of `extraBytes` of caller-owned memory after the buffers (Bluestein's tables). */
   readonly extraP: number;
@@ -207,6 +209,8 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.split2 = inst.exports['split2'] as typeof this.split2;
     this.dct2pre = inst.exports['dct2pre'] as typeof this.dct2pre;
     this.dct2post = inst.exports['dct2post'] as typeof this.dct2post;
+    this.dct3pre = inst.exports['dct3pre'] as typeof this.dct3pre;
+    this.dct3post = inst.exports['dct3post'] as typeof this.dct3post;
     this.cmul = inst.exports['cmul'] as typeof this.cmul;
     this.heap = e === 4 ? new Float32Array(this.memory.buffer) : new Float64Array(this.memory.buffer);
     this.heap.set(info.twiddles, this.twP / e);
@@ -261,6 +265,32 @@ class LaneFft implements EngineFft, FusedRealFft {
       this.dct2post!(this.yP, this.outP, twD, c);
       for (let q = 0; q < c; q++) heap[outBase + n * q + h] = ch * heap[yBase + 2 * (h + 1) * q + 2 * h]!;
       dst.set(heap.subarray(outBase, outBase + c * n), b0 * n);
+    }
+  }
+
+  /** DCT-III (unnormalised: y_k = x_0 + 2Σ x_j cos(πj(2k+1)/2N)) of `count` contiguous lines of 2·n reals. */
+  inverseDct2(src: AnyArray, dst: AnyArray, count: number): void {
+    const h = this.n;
+    const n = 2 * h;
+    const heap = this.heap;
+    const e = heap.BYTES_PER_ELEMENT;
+    const inBase = this.inP / e;
+    const yBase = this.yP / e;
+    const per = this.info.problemsPerSlot;
+    for (let b0 = 0; b0 < count; b0 += this.chunkSlots * per) {
+      const c = Math.min(this.chunkSlots * per, count - b0);
+      heap.set(src.subarray(b0 * n, (b0 + c) * n), inBase);
+      this.dct3pre!(this.inP, this.yP, this.twP + this.info.dct3TwiddleOffset!, c);
+      // Y_0 = x_0; Y_n/2 is real (its imaginary part is rounding, and c2r ignores it).
+      for (let q = 0, x = inBase, y = yBase; q < c; q++, x += n, y += 2 * (h + 1)) {
+        heap[y] = heap[x]!;
+        heap[y + 1] = 0;
+        heap[y + 2 * h + 1] = 0;
+      }
+      this.c2r!(this.yP, this.inP, this.twP + this.info.r2cTwiddleOffset!, c);
+      this.inv(this.inP, this.outP, this.workP, this.twP, this.slotsFor(c), 1);
+      this.dct3post!(this.outP, this.yP, c);
+      dst.set(heap.subarray(yBase, yBase + c * n), b0 * n);
     }
   }
 
@@ -455,6 +485,8 @@ export interface FusedRealFft {
 /** Plans built with `dct2`: DCT-II of length 2n (see planCpuEngineDct2). */
 export interface FusedDct2 {
   forwardDct2(src: AnyArray, dst: AnyArray, count: number): void;
+  /** DCT-III, the unnormalised inverse of forwardDct2 up to 1/(2·length). */
+  inverseDct2(src: AnyArray, dst: AnyArray, count: number): void;
 }
 
 /** The fused module's plan, or null where it could not be compiled synchronously (see precompileEngine). */

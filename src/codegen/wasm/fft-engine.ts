@@ -20,6 +20,7 @@ import { r2cPostFunction, r2cTwiddles } from './rfft-post.js';
 import { c2rPreFunction } from './irfft-pre.js';
 import { pack2Function, split2Function } from './rfft-pairs.js';
 import { dct2PostFunction, dct2PreFunction, dct2Twiddles } from './dct2-makhoul.js';
+import { dct3PostFunction, dct3PreFunction, dct3Twiddles } from './dct3-makhoul.js';
 import { cmulFunction } from './pointwise.js';
 import { VecEmitter, neg, type Cx, type Term } from './vector-complex.js';
 import { unitRoot } from '../../core/unit-root.js';
@@ -41,6 +42,8 @@ export interface EngineModule {
   r2cTwiddleOffset?: number;
   /** Byte offset (from `tw`) of the DCT-II post-rotation's table, when the recipe has `dct2`. */
   dct2TwiddleOffset?: number;
+  /** Byte offset (from `tw`) of the DCT-III pre-rotation's table, when the recipe has `dct2`. */
+  dct3TwiddleOffset?: number;
 }
 
 /** How a pass reads its input or writes its output. */
@@ -353,6 +356,7 @@ export function generateEngineFft(recipe: LaneRecipe): EngineModule {
   tables.push(split ? combineTwiddles(n, L, W) : new Float64Array(0));
   tables.push(recipe.realPost ? r2cTwiddles(2 * n) : new Float64Array(0));
   tables.push(recipe.dct2 ? dct2Twiddles(2 * n) : new Float64Array(0));
+  tables.push(recipe.dct2 ? dct3Twiddles(2 * n) : new Float64Array(0));
   const { values: tw, offsets } = layTables(tables, e);
   const twOff = offsets.slice(0, passes.length);
   const combineOff = offsets[passes.length]!;
@@ -408,9 +412,11 @@ export function generateEngineFft(recipe: LaneRecipe): EngineModule {
   if (recipe.realPairs) drivers.push(pack2Function(n, e), split2Function(n, e));
   if (recipe.pointwise) drivers.push(cmulFunction(e));
   let dct2TwiddleOffset: number | undefined;
+  let dct3TwiddleOffset: number | undefined;
   if (recipe.dct2) {
     dct2TwiddleOffset = offsets[passes.length + 2]!;
-    drivers.push(dct2PreFunction(2 * n, e), dct2PostFunction(2 * n, e));
+    dct3TwiddleOffset = offsets[passes.length + 3]!;
+    drivers.push(dct2PreFunction(2 * n, e), dct2PostFunction(2 * n, e), dct3PreFunction(2 * n, e), dct3PostFunction(2 * n, e));
   }
   const all = funcs.concat(drivers);
   const bytes = assembleModule(all, { initialPages: 1, maxPages: 65536, shared: false });
@@ -422,5 +428,6 @@ export function generateEngineFft(recipe: LaneRecipe): EngineModule {
     workBytes: 32 * L,
     r2cTwiddleOffset,
     dct2TwiddleOffset,
+    dct3TwiddleOffset,
   };
 }
