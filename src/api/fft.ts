@@ -352,10 +352,10 @@ async function nd(x: ComplexArray, o: FftNdCallOptions, kind: Kind, direction: '
   const cpu = (): ComplexArray => {
     const direct = cpuLastAxis(x, shape, s, axes, kind, direction, norm);
     if (direct) return direct;
-    const f = kind === 'r2c' ? cpuNd.rfftn : kind === 'c2r' ? cpuNd.irfftn : direction === 'forward' ? cpuNd.fftn : cpuNd.ifftn;
+    const f = kind === 'r2c' ? cpuNd.rfftn : kind === 'c2r' ? cpuNd.irfftn : (x: ComplexArray, sh: readonly number[], o: cpuNd.FftNdOptions) => cpuNd.c2cN(x, sh, o, direction === 'inverse');
     // The CPU engine computes in the input's precision; every FFT the N-D driver plans runs on it.
     const r = onCpuEngine(x instanceof Float32Array ? 'f32' : 'f64', () => f(x, shape, { s, axes, norm }));
-    return x instanceof Float32Array ? Float32Array.from(r.data) : r.data;
+    return x instanceof Float32Array && !(r.data instanceof Float32Array) ? Float32Array.from(r.data) : r.data;
   };
   const ctx = await gpuFor(backend, o.gpu);
   if (!ctx) {

@@ -15,7 +15,7 @@ import * as cpuDst from '../../src/backends/cpu/r2r-dst.js';
 import * as cpuDht from '../../src/backends/cpu/r2r-dht.js';
 import { onCpuEngine } from '../../src/backends/cpu/engine-scope.js';
 import { planCpuRfft } from '../../src/backends/cpu/fft-real.js';
-import { createFftPlan, fft, ifft, rfft, irfft, dct, idct, dst, idst, dht, fft2, ArgumentError } from '../../src/index.js';
+import { createFftPlan, fft, ifft, rfft, irfft, dct, idct, dst, idst, dht, fft2, fftn, ifftn, ArgumentError } from '../../src/index.js';
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -157,6 +157,12 @@ test('public API on the CPU engine: precision follows the input, results keep it
     planCpuFft(40).execute(img, tmp, { batch: 48 });
     planCpuFft(48).execute(tmp, f2Ref, { batch: 40, input: { stride: 40, dist: 1 }, output: { stride: 40, dist: 1 } });
     assert.ok(relErr(f2, f2Ref) <= tol * 2);
+    // Crop one axis and pad the other (the N-D driver's resize keeps float32 data in float32).
+    const fc = await fftn(Arr.from(img), { shape: [48, 40], s: [50, 32], backend: 'cpu' });
+    assert.ok(fc instanceof Arr);
+    assert.ok(relErr(fc, cpuNd.fftn(img, [48, 40], { s: [50, 32] }).data) <= tol * 2);
+    const ic = await ifftn(Arr.from(img), { shape: [48, 40], s: [32, 41], axes: [0, 1], backend: 'cpu' });
+    assert.ok(relErr(ic, cpuNd.ifftn(img, [48, 40], { s: [32, 41], axes: [0, 1] }).data) <= tol * 2);
   }
 });
 

@@ -17,6 +17,7 @@ import { ArgumentError } from '../../errors.js';
 import { checkLength, type Norm } from './fft-mixed-radix.js';
 import { planCpuFft } from './fft-plan.js';
 import { planCpuRfft } from './fft-real.js';
+import { cpuEnginePrecision } from './engine-scope.js';
 
 export interface NdArray {
   data: Float64Array;
@@ -93,7 +94,7 @@ export function forEachLineBatch(shape: readonly number[], axis: number, fn: (of
 }
 
 /** In-place c2c along one axis of complex data. */
-function c2cAxis(data: Float64Array, shape: readonly number[], axis: number, inverse: boolean, norm: Norm | undefined): void {
+function c2cAxis(data: Float64Array | Float32Array, shape: readonly number[], axis: number, inverse: boolean, norm: Norm | undefined): void {
   const plan = planCpuFft(shape[axis]!);
   forEachLineBatch(shape, axis, (offset, stride, count, dist) => {
     const l = { offset, stride, dist };
@@ -167,15 +168,21 @@ function toF64(x: Input): Float64Array {
   return x instanceof Float64Array ? x : Float64Array.from(x);
 }
 
-function c2cN(x: Input, shape: readonly number[], options: FftNdOptions, inverse: boolean): NdArray {
-  let cur: NdArray = { data: toF64(x), shape: checkShape(shape, x.length, 2) };
-  const { s, axes } = resolveAxes(cur.shape, options);
-  // toF64 already made a private copy of a non-float64 input; the transforms below work in place.
-  let copied = !(x instanceof Float64Array);
+/**
+ * N-D complex FFT. Float64 throughout, except that Float32Array input inside the CPU engine's f32 scope
+ * stays float32 (the engine computes in f32 either way; converting would only add two passes).
+ */
+export function c2cN(x: Input, shape: readonly number[], options: FftNdOptions, inverse: boolean): { data: Float64Array | Float32Array; shape: number[] } {
+  const sh = checkShape(shape, x.length, 2);
+  const { s, axes } = resolveAxes(sh, options);
+  const keep32 = x instanceof Float32Array && cpuEnginePrecision() === 'f32';
+  let cur: { data: Float64Array | Float32Array; shape: number[] } = { data: keep32 ? (x as Float32Array) : toF64(x), shape: sh };
+  // A float64 copy of other input is already private; the transforms below work in place.
+  let copied = !(x instanceof Float64Array) && !keep32;
   for (let i = axes.length - 1; i >= 0; i--) {
     const a = axes[i]!;
     if (cur.shape[a] !== s[i] || !copied) {
-      cur = resizeAxis(cur.data, cur.shape, a, s[i]!, 2);
+      cur = resizeAxisSame(cur.data, cur.shape, a, s[i]!, 2);
       copied = true;
     }
     c2cAxis(cur.data, cur.shape, a, inverse, options.norm);
@@ -184,11 +191,28 @@ function c2cN(x: Input, shape: readonly number[], options: FftNdOptions, inverse
 }
 
 export function fftn(x: Input, shape: readonly number[], options: FftNdOptions = {}): NdArray {
-  return c2cN(x, shape, options, false);
+  return asF64(c2cN(x, shape, options, false));
 }
 
 export function ifftn(x: Input, shape: readonly number[], options: FftNdOptions = {}): NdArray {
-  return c2cN(x, shape, options, true);
+  return asF64(c2cN(x, shape, options, true));
+}
+
+function asF64(r: { data: Float64Array | Float32Array; shape: number[] }): NdArray {
+  return { data: toF64(r.data), shape: r.shape };
+}
+
+/** resizeAxis keeping the array type. */
+function resizeAxisSame(data: Float64Array | Float32Array, shape: readonly number[], axis: number, len: number, perElement: 1 | 2): { data: Float64Array | Float32Array; shape: number[] } {
+  if (data instanceof Float64Array) return resizeAxis(data, shape, axis, len, perElement);
+  const { outer, len: old, inner } = axisGeometry(shape, axis);
+  const newShape = [...shape];
+  newShape[axis] = len;
+  if (len === old) return { data: data.slice(), shape: newShape };
+  const out = new Float32Array(perElement * outer * len * inner);
+  const keep = Math.min(len, old) * inner * perElement;
+  for (let o = 0; o < outer; o++) out.set(data.subarray(o * old * inner * perElement, o * old * inner * perElement + keep), o * len * inner * perElement);
+  return { data: out, shape: newShape };
 }
 
 /** Real N-D FFT: rfft along the last of `axes`, then complex FFTs along the others (numpy order). */
