@@ -10,10 +10,9 @@
  * loop ends with one group that overlaps the one before (needs n/2 ≥ W + 1). tw holds
  * [2·cos, 2·sin] halves for k < n/2 then for n − j, j < n/2 (see dct2Twiddles).
  */
-import { Body, type ValType, type WasmFunction } from './assembler.js';
-import { VecEmitter, type Term } from './vector-complex.js';
+import type { ValType, WasmFunction } from './assembler.js';
 import { unitRoot } from '../../core/unit-root.js';
-import { EVEN_F32, ODD_F32, LO_64, HI_64, REV_F32, REV_64 } from './lane-shuffles.js';
+import { term as T, vectorWriter } from './vector-io.js';
 
 
 /** [2cos θ_k (k < h), 2sin θ_k (k < h), 2cos θ_{n−j} (j < h), 2sin θ_{n−j} (j < h)], θ_k = −πk/2n. */
@@ -31,22 +30,12 @@ export function dct2Twiddles(n: number): Float64Array {
   return t;
 }
 
-function writer(e: 4 | 8, params: ValType[]): { b: Body; v: VecEmitter; shuffle: (x: number, y: number, m: readonly number[]) => number } {
-  const b = new Body(params);
-  const v = new VecEmitter(b, e);
-  const shuffle = (x: number, y: number, m: readonly number[]): number => {
-    const t = v.fresh();
-    b.get(x).get(y).shuffle(m).set(t);
-    return t;
-  };
-  return { b, v, shuffle };
-}
-
 export function dct2PreFunction(n: number, e: 4 | 8): WasmFunction {
   const h = n / 2;
   const W = 16 / e;
   const params: ValType[] = ['i32', 'i32', 'i32'];
-  const { b, v, shuffle } = writer(e, params);
+  const w = vectorWriter(e, params);
+  const { b } = w;
   const [x, out, count] = [0, 1, 2];
   const xp = b.local('i32');
   const lo = b.local('i32');
@@ -59,15 +48,9 @@ export function dct2PreFunction(n: number, e: 4 | 8): WasmFunction {
   b.i32(Math.floor(h / W)).set(g);
   // W pairs (x_2k, x_2k+1) a step: the evens forwards, the odds lane-reversed from the end.
   const pairs = (xA: number, xOff: number, loA: number, loOff: number, hiA: number, hiOff: number): void => {
-    const a = v.fresh();
-    const c = v.fresh();
-    b.get(xA).v128Load(xOff).set(a);
-    b.get(xA).v128Load(xOff + 16).set(c);
-    const even = shuffle(a, c, e === 4 ? EVEN_F32 : LO_64);
-    const odd = shuffle(a, c, e === 4 ? ODD_F32 : HI_64);
-    const rev = shuffle(odd, odd, e === 4 ? REV_F32 : REV_64);
+    const [even, odd] = w.loadComplex(xA, xOff);
     b.get(loA).get(even).v128Store(loOff);
-    b.get(hiA).get(rev).v128Store(hiOff);
+    b.get(hiA).get(w.reverse(odd)).v128Store(hiOff);
   };
   b.loop();
   pairs(xp, 0, lo, 0, hi, 0);
@@ -90,42 +73,24 @@ export function dct2PostFunction(n: number, e: 4 | 8): WasmFunction {
   const W = 16 / e;
   const cb = 2 * e;
   const params: ValType[] = ['i32', 'i32', 'i32', 'i32'];
-  const { b, v, shuffle } = writer(e, params);
+  const w = vectorWriter(e, params);
+  const { b, v } = w;
   const [y, out, tw, count] = [0, 1, 2, 3];
-  const T = (l: number): Term => ({ l, neg: false });
-  const loadY = (addr: number, off: number): [number, number] => {
-    const a = v.fresh();
-    const c = v.fresh();
-    b.get(addr).v128Load(off).set(a);
-    b.get(addr).v128Load(off + 16).set(c);
-    return e === 4 ? [shuffle(a, c, EVEN_F32), shuffle(a, c, ODD_F32)] : [shuffle(a, c, LO_64), shuffle(a, c, HI_64)];
-  };
-  const loadT = (addr: number, off: number): number => {
-    const t = v.fresh();
-    b.get(addr).v128Load(off).set(t);
-    return t;
-  };
-  const materialise = (t: Term): number => {
-    const r = v.fresh();
-    v.push(t);
-    b.set(r);
-    return r;
-  };
   const yp = b.local('i32');
   const op = b.local('i32');
   const tp = b.local('i32');
   const g = b.local('i32');
   // First half: out_k = tc_k·Re Y_k − ts_k·Im Y_k (the factor 2 is in the table), k < h.
   const first = (yA: number, yOff: number, tA: number, tOff: number, oA: number, oOff: number): void => {
-    const [re, im] = loadY(yA, yOff);
-    const r = v.sub(v.mul(T(re), T(loadT(tA, tOff))), v.mul(T(im), T(loadT(tA, tOff + e * h))));
-    b.get(oA).get(materialise(r)).v128Store(oOff);
+    const [re, im] = w.loadComplex(yA, yOff);
+    const r = v.sub(v.mul(T(re), T(w.load(tA, tOff))), v.mul(T(im), T(w.load(tA, tOff + e * h))));
+    b.get(oA).get(w.materialise(r)).v128Store(oOff);
   };
   // Second half, j = n − k: out_{n−j} = tc'_j·Re Y_j + ts'_j·Im Y_j, lanes reversed on the store.
   const second = (yA: number, yOff: number, tA: number, tOff: number, oA: number, oOff: number): void => {
-    const [re, im] = loadY(yA, yOff);
-    const r = materialise(v.add(v.mul(T(re), T(loadT(tA, tOff + 2 * e * h))), v.mul(T(im), T(loadT(tA, tOff + 3 * e * h)))));
-    b.get(oA).get(shuffle(r, r, e === 4 ? REV_F32 : REV_64)).v128Store(oOff);
+    const [re, im] = w.loadComplex(yA, yOff);
+    const r = w.materialise(v.add(v.mul(T(re), T(w.load(tA, tOff + 2 * e * h))), v.mul(T(im), T(w.load(tA, tOff + 3 * e * h)))));
+    b.get(oA).get(w.reverse(r)).v128Store(oOff);
   };
   b.loop();
   b.get(y).set(yp);

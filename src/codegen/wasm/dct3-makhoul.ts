@@ -11,10 +11,9 @@
  * differ, so it rewrites equal values; needs n/2 ≥ W). tw holds [cos θ_k, sin θ_k] halves, θ_k = πk/2n,
  * k = 1 … n/2 (see dct3Twiddles).
  */
-import { Body, type ValType, type WasmFunction } from './assembler.js';
-import { VecEmitter, type Term } from './vector-complex.js';
+import type { ValType, WasmFunction } from './assembler.js';
 import { unitRoot } from '../../core/unit-root.js';
-import { LO_F32, HI_F32, LO_64, HI_64, REV_F32, REV_64 } from './lane-shuffles.js';
+import { term as T, vectorWriter } from './vector-io.js';
 
 /** [cos θ_k (k = 1 … h), sin θ_k (k = 1 … h)], θ_k = πk/2n. */
 export function dct3Twiddles(n: number): Float64Array {
@@ -28,45 +27,24 @@ export function dct3Twiddles(n: number): Float64Array {
   return t;
 }
 
-function writer(e: 4 | 8, params: ValType[]) {
-  const b = new Body(params);
-  const v = new VecEmitter(b, e);
-  const shuffle = (x: number, y: number, m: readonly number[]): number => {
-    const t = v.fresh();
-    b.get(x).get(y).shuffle(m).set(t);
-    return t;
-  };
-  return { b, v, shuffle };
-}
-
 export function dct3PreFunction(n: number, e: 4 | 8): WasmFunction {
   const h = n / 2;
   const W = 16 / e;
   const cb = 2 * e;
   const params: ValType[] = ['i32', 'i32', 'i32', 'i32'];
-  const { b, v, shuffle } = writer(e, params);
+  const w = vectorWriter(e, params);
+  const { b, v } = w;
   const [x, y, tw, count] = [0, 1, 2, 3];
-  const T = (l: number): Term => ({ l, neg: false });
   /** Outputs k … k+W−1: x_k at xk+offK, x_{n−k−W+1} … x_{n−k} at xr+offR. */
   const group = (xk: number, offK: number, xr: number, offR: number, tp: number, offT: number, yp: number, offY: number): void => {
-    const a = v.fresh();
-    const m = v.fresh();
-    const c = v.fresh();
-    const s = v.fresh();
-    b.get(xk).v128Load(offK).set(a);
-    b.get(xr).v128Load(offR).set(m);
-    const bb = shuffle(m, m, e === 4 ? REV_F32 : REV_64);
-    b.get(tp).v128Load(offT).set(c);
-    b.get(tp).v128Load(offT + e * h).set(s);
+    const a = w.load(xk, offK);
+    const bb = w.reverse(w.load(xr, offR));
+    const c = w.load(tp, offT);
+    const s = w.load(tp, offT + e * h);
     // (c + i·s)(a − i·b) = (c·a + s·b) + i(s·a − c·b)
-    const re = v.fresh();
-    const im = v.fresh();
-    v.push(v.add(v.mul(T(c), T(a)), v.mul(T(s), T(bb))));
-    b.set(re);
-    v.push(v.sub(v.mul(T(s), T(a)), v.mul(T(c), T(bb))));
-    b.set(im);
-    b.get(yp).get(shuffle(re, im, e === 4 ? LO_F32 : LO_64)).v128Store(offY);
-    b.get(yp).get(shuffle(re, im, e === 4 ? HI_F32 : HI_64)).v128Store(offY + 16);
+    const re = w.materialise(v.add(v.mul(T(c), T(a)), v.mul(T(s), T(bb))));
+    const im = w.materialise(v.sub(v.mul(T(s), T(a)), v.mul(T(c), T(bb))));
+    w.storeComplex(yp, offY, re, im);
   };
   const xk = b.local('i32');
   const xr = b.local('i32');
@@ -100,18 +78,11 @@ export function dct3PostFunction(n: number, e: 4 | 8): WasmFunction {
   const h = n / 2;
   const W = 16 / e;
   const params: ValType[] = ['i32', 'i32', 'i32'];
-  const { b, v, shuffle } = writer(e, params);
+  const w = vectorWriter(e, params);
+  const { b } = w;
   const [vIn, out, count] = [0, 1, 2];
   /** W pairs from k: evens v_k … forwards, odds v_{n−1−k} … backwards, interleaved. */
-  const group = (loA: number, loOff: number, hiA: number, hiOff: number, oA: number, oOff: number): void => {
-    const even = v.fresh();
-    const m = v.fresh();
-    b.get(loA).v128Load(loOff).set(even);
-    b.get(hiA).v128Load(hiOff).set(m);
-    const odd = shuffle(m, m, e === 4 ? REV_F32 : REV_64);
-    b.get(oA).get(shuffle(even, odd, e === 4 ? LO_F32 : LO_64)).v128Store(oOff);
-    b.get(oA).get(shuffle(even, odd, e === 4 ? HI_F32 : HI_64)).v128Store(oOff + 16);
-  };
+  const group = (loA: number, loOff: number, hiA: number, hiOff: number, oA: number, oOff: number): void => w.storeComplex(oA, oOff, w.load(loA, loOff), w.reverse(w.load(hiA, hiOff)));
   const lo = b.local('i32');
   const hi = b.local('i32');
   const op = b.local('i32');

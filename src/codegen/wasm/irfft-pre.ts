@@ -11,59 +11,34 @@
  *   c2r(y, z, tw, count): `count` problems, y packed h + 1 apart, z packed h apart (interleaved complex);
  *   tw is rfft-post's table [Re w^0 … Re w^h, Im w^0 … Im w^h].
  */
-import { Body, type ValType, type WasmFunction } from './assembler.js';
-import { VecEmitter, neg, type Term } from './vector-complex.js';
-import { EVEN_F32, ODD_F32, LO_F32, HI_F32, LO_64, HI_64, REV_F32, REV_64 } from './lane-shuffles.js';
+import type { ValType, WasmFunction } from './assembler.js';
+import { neg } from './vector-complex.js';
+import { term as T, vectorWriter } from './vector-io.js';
 
 export function c2rPreFunction(n: number, e: 4 | 8): WasmFunction {
   const h = n / 2;
   const W = 16 / e;
   const cb = 2 * e;
   const params: ValType[] = ['i32', 'i32', 'i32', 'i32'];
-  const b = new Body(params);
-  const v = new VecEmitter(b, e);
+  const w = vectorWriter(e, params);
+  const { b, v } = w;
   const [y, z, tw, count] = [0, 1, 2, 3];
-  const shuffle = (x: number, c: number, bytes: readonly number[]): number => {
-    const t = v.fresh();
-    b.get(x).get(c).shuffle(bytes).set(t);
-    return t;
-  };
-  const loadPair = (addr: number, off: number): [number, number] => {
-    const a = v.fresh();
-    const c = v.fresh();
-    b.get(addr).v128Load(off).set(a);
-    b.get(addr).v128Load(off + 16).set(c);
-    return e === 4 ? [shuffle(a, c, EVEN_F32), shuffle(a, c, ODD_F32)] : [shuffle(a, c, LO_64), shuffle(a, c, HI_64)];
-  };
-  const T = (l: number): Term => ({ l, neg: false });
-  const materialise = (t: Term): number => {
-    const r = v.fresh();
-    v.push(t);
-    b.set(r);
-    return r;
-  };
   /** Outputs k … k+W−1: Y_k at yk+offK, Y_{h−k−W+1} … Y_{h−k} at yr+offR. */
   const group = (yk: number, offK: number, yr: number, offR: number, tp: number, offT: number, zp: number, offZ: number): void => {
-    const [yre, yim] = loadPair(yk, offK);
-    const [mre, mim] = loadPair(yr, offR);
-    const rev = e === 4 ? REV_F32 : REV_64;
-    const cr = T(shuffle(mre, mre, rev));
-    const ci = neg(T(shuffle(mim, mim, rev)));
+    const [yre, yim] = w.loadComplex(yk, offK);
+    const [mre, mim] = w.loadComplex(yr, offR);
+    const cr = T(w.reverse(mre));
+    const ci = neg(T(w.reverse(mim)));
     const er = v.add(T(yre), cr);
     const ei = v.add(T(yim), ci);
     const dr = v.sub(T(yre), cr);
     const di = v.sub(T(yim), ci);
-    const wr = v.fresh();
-    const wi = v.fresh();
-    b.get(tp).v128Load(offT).set(wr);
-    b.get(tp).v128Load(offT + e * (h + 1)).set(wi);
+    const wr = w.load(tp, offT);
+    const wi = w.load(tp, offT + e * (h + 1));
     // conj(w^k)·D = (wr·dr + wi·di) + i(wr·di − wi·dr); Z' = E' + i·that.
     const pr = v.add(v.mul(T(wr), dr), v.mul(T(wi), di));
     const pi = v.sub(v.mul(T(wr), di), v.mul(T(wi), dr));
-    const re = materialise(v.sub(er, pi));
-    const im = materialise(v.add(ei, pr));
-    b.get(zp).get(shuffle(re, im, e === 4 ? LO_F32 : LO_64)).v128Store(offZ);
-    b.get(zp).get(shuffle(re, im, e === 4 ? HI_F32 : HI_64)).v128Store(offZ + 16);
+    w.storeComplex(zp, offZ, w.materialise(v.sub(er, pi)), w.materialise(v.add(ei, pr)));
   };
   const yk = b.local('i32');
   const yr = b.local('i32');

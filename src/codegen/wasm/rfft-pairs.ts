@@ -11,37 +11,21 @@
  * Where W does not divide the count, each loop ends with one group overlapping the one before (source and
  * destination differ, so it rewrites equal values); this needs (n−1)/2 ≥ W.
  */
-import { Body, type ValType, type WasmFunction } from './assembler.js';
-import { VecEmitter, neg, type Term } from './vector-complex.js';
-import { EVEN_F32, ODD_F32, LO_F32, HI_F32, LO_64, HI_64, REV_F32, REV_64 } from './lane-shuffles.js';
-
-function writer(e: 4 | 8, params: ValType[]) {
-  const b = new Body(params);
-  const v = new VecEmitter(b, e);
-  const shuffle = (x: number, y: number, m: readonly number[]): number => {
-    const t = v.fresh();
-    b.get(x).get(y).shuffle(m).set(t);
-    return t;
-  };
-  return { b, v, shuffle };
-}
+import type { ValType, WasmFunction } from './assembler.js';
+import { neg, type Term } from './vector-complex.js';
+import { term as T, vectorWriter } from './vector-io.js';
 
 export function pack2Function(n: number, e: 4 | 8): WasmFunction {
   const W = 16 / e;
   const params: ValType[] = ['i32', 'i32', 'i32'];
-  const { b, v, shuffle } = writer(e, params);
+  const w = vectorWriter(e, params);
+  const { b } = w;
   const [x, z, pairs] = [0, 1, 2];
   const xp = b.local('i32');
   const zp = b.local('i32');
   const g = b.local('i32');
-  const group = (xA: number, xOff: number, zA: number, zOff: number): void => {
-    const ra = v.fresh();
-    const rb = v.fresh();
-    b.get(xA).v128Load(xOff).set(ra);
-    b.get(xA).v128Load(xOff + e * n).set(rb);
-    b.get(zA).get(shuffle(ra, rb, e === 4 ? LO_F32 : LO_64)).v128Store(zOff);
-    b.get(zA).get(shuffle(ra, rb, e === 4 ? HI_F32 : HI_64)).v128Store(zOff + 16);
-  };
+  // Row a in the real lanes, row b in the imaginary lanes.
+  const group = (xA: number, xOff: number, zA: number, zOff: number): void => w.storeComplex(zA, zOff, w.load(xA, xOff), w.load(xA, xOff + e * n));
   b.loop();
   b.get(x).set(xp);
   b.get(z).set(zp);
@@ -65,38 +49,21 @@ export function split2Function(n: number, e: 4 | 8): WasmFunction {
   const cb = 2 * e;
   const nc = (n + 1) / 2;
   const params: ValType[] = ['i32', 'i32', 'i32', e === 4 ? 'f32' : 'f64'];
-  const { b, v, shuffle } = writer(e, params);
+  const w = vectorWriter(e, params);
+  const { b, v } = w;
   const [z, y, pairs, scale] = [0, 1, 2, 3];
   const half = v.fresh();
   b.inPrologue(() => {
     b.get(scale).splat(e).vconst(e, new Array(W).fill(0.5)).fmul(e).set(half);
   });
-  const T = (l: number): Term => ({ l, neg: false });
-  const loadPair = (addr: number, off: number): [number, number] => {
-    const a = v.fresh();
-    const c = v.fresh();
-    b.get(addr).v128Load(off).set(a);
-    b.get(addr).v128Load(off + 16).set(c);
-    return e === 4 ? [shuffle(a, c, EVEN_F32), shuffle(a, c, ODD_F32)] : [shuffle(a, c, LO_64), shuffle(a, c, HI_64)];
-  };
-  const store = (addr: number, off: number, re: Term, im: Term): void => {
-    const r = v.fresh();
-    const i = v.fresh();
-    v.push(v.mul(re, T(half)));
-    b.set(r);
-    v.push(v.mul(im, T(half)));
-    b.set(i);
-    b.get(addr).get(shuffle(r, i, e === 4 ? LO_F32 : LO_64)).v128Store(off);
-    b.get(addr).get(shuffle(r, i, e === 4 ? HI_F32 : HI_64)).v128Store(off + 16);
-  };
+  const store = (addr: number, off: number, re: Term, im: Term): void => w.storeComplex(addr, off, w.materialise(v.mul(re, T(half))), w.materialise(v.mul(im, T(half))));
   /** Outputs k … k+W−1 of both rows: Z_k at zk+offK, Z_{n−k−W+1} … Z_{n−k} at zr+offR. */
   const group = (zk: number, offK: number, zr: number, offR: number, ya: number, offA: number): void => {
-    const [zre, zim] = loadPair(zk, offK);
-    const [mre, mim] = loadPair(zr, offR);
-    const rev = e === 4 ? REV_F32 : REV_64;
+    const [zre, zim] = w.loadComplex(zk, offK);
+    const [mre, mim] = w.loadComplex(zr, offR);
     // C = conj Z_{n−k}, lanes reversed.
-    const cr = T(shuffle(mre, mre, rev));
-    const ci = neg(T(shuffle(mim, mim, rev)));
+    const cr = T(w.reverse(mre));
+    const ci = neg(T(w.reverse(mim)));
     store(ya, offA, v.add(T(zre), cr), v.add(T(zim), ci));
     // B = −(i/2)(Z − C): Re B = ½ Im(Z − C), Im B = −½ Re(Z − C).
     store(ya, offA + cb * nc, v.sub(T(zim), ci), neg(v.sub(T(zre), cr)));

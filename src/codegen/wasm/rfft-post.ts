@@ -8,10 +8,10 @@
  *   r2c(z, y, tw, count, scale): `count` problems, Z packed h apart, y packed h + 1 apart (interleaved
  *   complex), tw = [Re w^0 … Re w^h, Im w^0 … Im w^h]; the result is multiplied by `scale`.
  */
-import { Body, type ValType, type WasmFunction } from './assembler.js';
-import { VecEmitter, neg, type Term } from './vector-complex.js';
+import type { ValType, WasmFunction } from './assembler.js';
+import { neg } from './vector-complex.js';
 import { unitRoot } from '../../core/unit-root.js';
-import { EVEN_F32, ODD_F32, LO_F32, HI_F32, LO_64, HI_64, REV_F32, REV_64 } from './lane-shuffles.js';
+import { term as T, vectorWriter } from './vector-io.js';
 
 
 /** Split table of w^k = e^{−2πik/n}, k = 0 … h. */
@@ -31,55 +31,28 @@ export function r2cPostFunction(n: number, e: 4 | 8): WasmFunction {
   const W = 16 / e;
   const cb = 2 * e;
   const params: ValType[] = ['i32', 'i32', 'i32', 'i32', e === 4 ? 'f32' : 'f64'];
-  const b = new Body(params);
-  const v = new VecEmitter(b, e);
+  const w = vectorWriter(e, params);
+  const { b, v } = w;
   const [z, y, tw, count, scale] = [0, 1, 2, 3, 4];
   const half = v.fresh();
   b.inPrologue(() => {
     b.get(scale).splat(e).vconst(e, new Array(W).fill(0.5)).fmul(e).set(half);
   });
-  const shuffle = (x: number, c: number, bytes: readonly number[]): number => {
-    const t = v.fresh();
-    b.get(x).get(c).shuffle(bytes).set(t);
-    return t;
-  };
-  const loadPair = (addr: number, off: number): [number, number] => {
-    const a = v.fresh();
-    const c = v.fresh();
-    b.get(addr).v128Load(off).set(a);
-    b.get(addr).v128Load(off + 16).set(c);
-    return e === 4 ? [shuffle(a, c, EVEN_F32), shuffle(a, c, ODD_F32)] : [shuffle(a, c, LO_64), shuffle(a, c, HI_64)];
-  };
-  const T = (l: number): Term => ({ l, neg: false });
   /** One group: outputs k … k+W−1 with Z_k at zk+offK, the mirrored block at zr+offR. */
   const group = (zk: number, offK: number, zr: number, offR: number, tp: number, offT: number, yp: number, offY: number): void => {
-    const [zre, zim] = loadPair(zk, offK);
-    const [mre, mim] = loadPair(zr, offR);
-    const rev = e === 4 ? REV_F32 : REV_64;
-    const cr = T(shuffle(mre, mre, rev));
-    const ci = neg(T(shuffle(mim, mim, rev)));
+    const [zre, zim] = w.loadComplex(zk, offK);
+    const [mre, mim] = w.loadComplex(zr, offR);
+    const cr = T(w.reverse(mre));
+    const ci = neg(T(w.reverse(mim)));
     const er = v.add(T(zre), cr);
     const ei = v.add(T(zim), ci);
     const dr = v.sub(T(zre), cr);
     const di = v.sub(T(zim), ci);
-    const wr = v.fresh();
-    const wi = v.fresh();
-    b.get(tp).v128Load(offT).set(wr);
-    b.get(tp).v128Load(offT + e * (h + 1)).set(wi);
+    const wr = w.load(tp, offT);
+    const wi = w.load(tp, offT + e * (h + 1));
     const pr = v.sub(v.mul(T(wr), dr), v.mul(T(wi), di));
     const pi = v.add(v.mul(T(wr), di), v.mul(T(wi), dr));
-    const yr = v.mul(v.add(er, pi), T(half));
-    const yi = v.mul(v.sub(ei, pr), T(half));
-    const ro = v.fresh();
-    const io = v.fresh();
-    v.push(yr);
-    b.set(ro);
-    v.push(yi);
-    b.set(io);
-    const lo = shuffle(ro, io, e === 4 ? LO_F32 : LO_64);
-    const hi = shuffle(ro, io, e === 4 ? HI_F32 : HI_64);
-    b.get(yp).get(lo).v128Store(offY);
-    b.get(yp).get(hi).v128Store(offY + 16);
+    w.storeComplex(yp, offY, w.materialise(v.mul(v.add(er, pi), T(half))), w.materialise(v.mul(v.sub(ei, pr), T(half))));
   };
   const groups = Math.floor((h - 1) / W);
   const zk = b.local('i32');
