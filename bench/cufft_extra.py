@@ -2,6 +2,9 @@
 GPU, out of place, CUDA events, median of repetitions). One JSON line per case.
   python3 bench/cufft_extra.py --total 27 --c2c 1000,59049,78125,1009 --shape2d 1024x1024,4096x4096
                                --r2r 2-20 [--warm-ms 300]
+  python3 bench/cufft_extra.py --accuracy 1024,8192,1000 --save DIR
+--accuracy: cuFFT C2C of one seeded complex64 input per N, relative L2 error against numpy's complex128 FFT
+of the same input; --save writes each input as DIR/x-N.npy (float32 pairs) for bench/fft.ts --accuracy.
 --r2r times the pipelines our fused DCT-II / DHT replace: (DCT-II) a gather kernel for Makhoul's
 permutation, cuFFT R2C, and a post-processing kernel doing y_k = 2·Re(e^{-iπk/2N}·V_k) and y_{N-k};
 (DHT) cuFFT R2C and a kernel doing h_k = Re V_k − Im V_k, h_{N-k} = Re V_k + Im V_k."""
@@ -37,7 +40,23 @@ ap.add_argument('--shape2d', default='')
 ap.add_argument('--r2r', default='')
 ap.add_argument('--reps', type=int, default=20)
 ap.add_argument('--warm-ms', type=float, default=0)
+ap.add_argument('--accuracy', default='')
+ap.add_argument('--save', default='')
 a = ap.parse_args()
+
+if a.accuracy:
+    import numpy as np, os
+    if a.save: os.makedirs(a.save, exist_ok=True)
+    rs = np.random.default_rng(2026)
+    dev = cp.cuda.runtime.getDeviceProperties(0)['name'].decode()
+    for n in [int(v) for v in a.accuracy.split(',') if v]:
+        xh = (rs.standard_normal(n) + 1j * rs.standard_normal(n)).astype(np.complex64)
+        if a.save: np.save(f'{a.save}/x-{n}.npy', xh.view(np.float32))
+        ref = np.fft.fft(xh.astype(np.complex128))
+        got = cp.fft.fft(cp.asarray(xh)).get()
+        err = float(np.linalg.norm(got - ref) / np.linalg.norm(ref))
+        print(json.dumps({'lib': 'cuFFT', 'device': dev, 'kind': 'accuracy', 'N': n, 'relErr': err}), flush=True)
+    raise SystemExit(0)
 WARM_S = a.warm_ms / 1000
 TOT = 1 << a.total
 dev = cp.cuda.runtime.getDeviceProperties(0)['name'].decode()

@@ -8,8 +8,13 @@
  *   node dist/bench/fft.js [--kind c2c|r2c|c2r|dct2|dht] [--total 27] [--sizes 1-13 | --n 1000,59049]
  *                          [--shape2d 1024x1024,4096x4096] [--reps 20] [--json out.jsonl] [--inverse]
  *                          [--checkMax 22] (largest log2 N checked against the float64 CPU FFT) [--keep] [--pauseMs 0]
+ *   node dist/bench/fft.js --accuracy DIR [--twiddles …]: C2C of every DIR/x-N.npy (complex64 as float32
+ *                          pairs, written by bench/cufft_extra.py --accuracy with cuFFT's errors on the same
+ *                          inputs), relative L2 error against the float64 CPU FFT, one JSON line each.
  */
-import { defaultGpuContext, readBuffer } from '../src/backends/webgpu/device.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createStorageBuffer, defaultGpuContext, readBuffer } from '../src/backends/webgpu/device.js';
+import { parseNpy } from '../src/util/npy.js';
 import { WebGpuFft } from '../src/backends/webgpu/fft.js';
 import { WebGpuFftNd } from '../src/backends/webgpu/fft-nd.js';
 import { WebGpuR2r } from '../src/backends/webgpu/r2r.js';
@@ -44,7 +49,7 @@ const planOptions = {
   ...(args.maxPass ? { maxPassLength: Number(args.maxPass) } : {}),
   ...(args.passLoads ? { passLoads: args.passLoads as 'direct' | 'staged' } : {}),
   ...(args.staging ? { staging: args.staging === 'true' } : {}),
-  ...(args.twiddles ? { twiddles: args.twiddles as 'table' | 'recurrence' } : {}),
+  ...(args.twiddles ? { twiddles: args.twiddles as 'table' | 'recurrence' | 'two-level' } : {}),
   ...(args.exchange ? { exchange: args.exchange as 'complex' | 'split' } : {}),
   ...(args.passExchange ? { passExchange: args.passExchange as 'complex' | 'split' } : {}),
   ...(args.r2cPostKernel ? { r2cPostKernel: true } : {}),
@@ -71,6 +76,30 @@ const planOptions = {
 };
 const variant = args.label ?? 'default';
 const device = `${ctx.adapter.vendor} ${ctx.adapter.architecture} ${ctx.adapter.device} ${ctx.adapter.description}`.trim();
+
+if (args.accuracy) {
+  const dir = args.accuracy;
+  const files = readdirSync(dir).filter((f) => /^x-\d+\.npy$/.test(f)).sort((a, b) => parseInt(a.slice(2)) - parseInt(b.slice(2)));
+  for (const f of files) {
+    const x = parseNpy(readFileSync(`${dir}/${f}`)).data;
+    const n = x.length / 2;
+    const inp = Float32Array.from(x);
+    const plan = await WebGpuFft.create(ctx, fftProblem({ n, batch: 1 }), planOptions);
+    const a = createStorageBuffer(ctx, inp);
+    const b = createStorageBuffer(ctx, new Float32Array(inp.length));
+    await plan.execute(a, b);
+    const got = new Float32Array(await readBuffer(ctx, b, 0, inp.byteLength));
+    const ref = new Float64Array(2 * n);
+    planCpuFft(n).execute(Float64Array.from(inp), ref);
+    const relErr = relativeL2(got, ref);
+    console.log(`N=${n} ${variant}: ${relErr.toExponential(3)}`);
+    out.record({ lib: 'butterfly', variant, planOptions, device, kind: 'accuracy', N: n, relErr });
+    plan.destroy();
+    a.destroy();
+    b.destroy();
+  }
+  process.exit(0);
+}
 const kind = (args.kind ?? 'c2c') as 'c2c' | 'r2c' | 'c2r' | 'dct2' | 'dht';
 console.log(`# butterfly ${kind.toUpperCase()} FFT benchmark — ${device} (${ctx.adapter.backend}) — ${new Date().toISOString()}`);
 console.log(`# total 2^${totalLog2} elements, out of place, ${direction}, median of 5 rounds × ${reps} reps`);

@@ -52,6 +52,13 @@ fft() {
     T 60 node $P --kind c2c --shape2d $S $l --json $d/c2c-2d-$X.jsonl 2>&1 | q | tail -1
     T 60 node $P --kind c2c --n $L $l --json $d/c2c-odd-$X.jsonl 2>&1 | q | tail -1
   done
+  # Accuracy on the same inputs as cuFFT (relative L2 against float64): the default twiddles and the
+  # one-read recurrence (the previous default), each a fresh process.
+  local A=/tmp/accuracy-inputs
+  T 240 python3 .gpu/cufft_extra.py --accuracy 1000,1024,4096,4099,8192,59049,65536,1048576,16777216 --save $A > $d/cufft-accuracy.jsonl
+  T 200 node .gpu/bench-fft.mjs --accuracy $A --json $d/accuracy-new.jsonl 2>&1 | q | tr '\n' ' '; echo
+  T 200 node .gpu/bench-fft.mjs --accuracy $A --twiddles recurrence --label recurrence --json $d/accuracy-recurrence.jsonl 2>&1 | q | tr '\n' ' '; echo
+  rm -rf $A
   T 60 python3 .gpu/anchor_cufft.py --kind c2c --total 27 --sizes 1-27 > $d/cufft-c2c.jsonl
   T 60 python3 .gpu/anchor_cufft.py --kind r2c --total 27 --sizes 2-27 > $d/cufft-r2c.jsonl
   T 120 python3 .gpu/cufft_extra.py --total 27 --warm-ms 300 --r2r 2-27 --c2c $L --shape2d $S \

@@ -315,6 +315,18 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
           lines.push(`let w${m}_1 = ${tw(`jm${m} * ${scale}u`)};`);
           for (let k = 2; k < R; k++) lines.push(`let w${m}_${k} = cmul(w${m}_${k >> 1}, w${m}_${k - (k >> 1)});`);
           for (let k = 1; k < R; k++) lines.push(`${regs[k]} = cmul(${regs[k]}, w${m}_${k});`);
+        } else if (recipe.twiddles === 'two-level') {
+          // Two reads, W^1 and W^B (B = 2^⌈log2(R)/2⌉, so B² ≥ R); W^k = (W^B)^a·W^b raises each rounded read
+          // to at most the 2B−2nd power together, where the recurrence raises one to the R−1st.
+          const B = 2 ** Math.ceil(Math.log2(R) / 2);
+          const base = B < R ? [1, B] : [1];
+          for (const p of base) lines.push(`let w${m}_${p} = ${tw(`jm${m} * ${p * scale}u`)};`);
+          for (let k = 2; k < R; k++) {
+            if (base.includes(k)) continue;
+            const top = k >= B && B < R ? B : 1;
+            lines.push(`let w${m}_${k} = cmul(w${m}_${k - top}, w${m}_${top});`);
+          }
+          for (let k = 1; k < R; k++) lines.push(`${regs[k]} = cmul(${regs[k]}, w${m}_${k});`);
         } else {
           for (let k = 1; k < R; k++) lines.push(`${regs[k]} = cmul(${regs[k]}, ${tw(`jm${m} * ${k * scale}u`)});`);
         }

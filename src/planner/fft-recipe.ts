@@ -71,8 +71,11 @@ export interface WorkgroupFftRecipe {
   subgroupSize?: number;
   /** Workgroup memory the kernel declares, in bytes. */
   workgroupBytes: number;
-  /** 'table': each twiddle read from a float64-accurate table; 'recurrence': one read, then powers. */
-  twiddles: 'table' | 'recurrence';
+  /**
+   * 'table': each twiddle read from a float64-accurate table; 'recurrence': one read, then powers;
+   * 'two-level': W^1 and W^B read (B² ≥ radix), W^k = (W^B)^a·W^b.
+   */
+  twiddles: 'table' | 'recurrence' | 'two-level';
   /**
    * One-stage transforms: global loads/stores go through workgroup memory (exchange 'complex'), so a
    * warp touches contiguous memory even though each invocation owns a whole problem.

@@ -65,7 +65,7 @@ export interface WorkgroupPlanOptions {
    */
   staging?: boolean;
   /** 'table': every twiddle read from the table; 'recurrence': one read, powers by multiplication. */
-  twiddles?: 'table' | 'recurrence';
+  twiddles?: 'table' | 'recurrence' | 'two-level';
   /** Cap problems per workgroup (e.g. by the batch, to avoid idle invocations). */
   maxProblemsPerWorkgroup?: number;
   /** Plan one pass of a multi-pass transform (see PassInfo): column-staged loads, outer twiddles. */
@@ -245,6 +245,13 @@ export function largestWorkgroupFft(limits: PlannerLimits, options: WorkgroupPla
     }
   }
   return best;
+}
+
+/** Transform length from which the two-level twiddles are the default for powers of two. */
+export const TWO_LEVEL_TWIDDLES_FROM = 4096;
+
+function defaultTwiddles(total: number): 'recurrence' | 'two-level' {
+  return total >= TWO_LEVEL_TWIDDLES_FROM || (total & (total - 1)) !== 0 ? 'two-level' : 'recurrence';
 }
 
 export function planWorkgroupFft(
@@ -440,9 +447,9 @@ export function planWorkgroupFft(
     ...(swizzle ? { swizzle: true } : {}),
     ...(shuffles ? { subgroupSize: sub } : {}),
     workgroupBytes: staging ? 8 * b * (n + 1) : elemBytes * b * rowStride,
-    // One table read per butterfly and powers by multiplication: table reads were the bottleneck of large n,
-    // at ~2× the (still tiny) rounding error (docs/DECISIONS.md: twiddles = 'recurrence').
-    twiddles: options.twiddles ?? 'recurrence',
+    // Two table reads a butterfly from 4096 points and for other lengths (error at or below cuFFT's), one
+    // below (its error is already there) (docs/DECISIONS.md: twiddles = 'two-level').
+    twiddles: options.twiddles ?? defaultTwiddles(options.pass?.total ?? n),
     staging,
     ...(pass
       ? {

@@ -93,12 +93,12 @@ export function forEachLineBatch(shape: readonly number[], axis: number, fn: (of
   else for (let o = 0; o < outer; o++) fn(o * len * inner, inner, inner, 1);
 }
 
-/** In-place c2c along one axis of complex data. */
-function c2cAxis(data: Float64Array | Float32Array, shape: readonly number[], axis: number, inverse: boolean, norm: Norm | undefined): void {
+/** c2c along one axis of complex data, in place or into `out` (same shape). */
+function c2cAxis(data: Float64Array | Float32Array, shape: readonly number[], axis: number, inverse: boolean, norm: Norm | undefined, out = data): void {
   const plan = planCpuFft(shape[axis]!);
   forEachLineBatch(shape, axis, (offset, stride, count, dist) => {
     const l = { offset, stride, dist };
-    plan.execute(data, data, { batch: count, inverse, norm, input: l, output: l });
+    plan.execute(data, out, { batch: count, inverse, norm, input: l, output: l });
   });
 }
 
@@ -181,6 +181,14 @@ export function c2cN(x: Input, shape: readonly number[], options: FftNdOptions, 
   let copied = !(x instanceof Float64Array) && !keep32;
   for (let i = axes.length - 1; i >= 0; i--) {
     const a = axes[i]!;
+    if (!copied && cur.shape[a] === s[i]) {
+      // The first transform reads the caller's array and writes a fresh one (no copy of the input first).
+      const out = cur.data instanceof Float32Array ? new Float32Array(cur.data.length) : new Float64Array(cur.data.length);
+      c2cAxis(cur.data, cur.shape, a, inverse, options.norm, out);
+      cur = { data: out, shape: cur.shape };
+      copied = true;
+      continue;
+    }
     if (cur.shape[a] !== s[i] || !copied) {
       cur = resizeAxisSame(cur.data, cur.shape, a, s[i]!, 2);
       copied = true;

@@ -177,6 +177,8 @@ class LaneFft implements EngineFft, FusedRealFft {
   private readonly dct3pre?: (x: number, y: number, tw: number, count: number) => void;
   private readonly dct3post?: (v: number, out: number, count: number) => void;
   heap!: AnyArray;
+  /** The f32 heap seen as one float64 per complex value (column copies). */
+  heapPairs?: Float64Array;
   /** Start of `extraBytes` of caller-owned memory after the buffers (Bluestein's tables). */
   readonly extraP: number;
   readonly cmul?: (dst: number, a: number, b: number, count: number) => void;
@@ -213,6 +215,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.dct3post = inst.exports['dct3post'] as typeof this.dct3post;
     this.cmul = inst.exports['cmul'] as typeof this.cmul;
     this.heap = e === 4 ? new Float32Array(this.memory.buffer) : new Float64Array(this.memory.buffer);
+    if (e === 4) this.heapPairs = new Float64Array(this.memory.buffer);
     this.heap.set(info.twiddles, this.twP / e);
   }
   get n(): number {
@@ -447,22 +450,16 @@ class LaneFft implements EngineFft, FusedRealFft {
       else if (li.dist < li.stride) {
         // Columns (problems adjacent, elements far apart): walk each row across the chunk's problems, so
         // reads are sequential instead of one cache line per element.
-        for (let el = 0; el < n; el++) {
-          for (let q = 0, p = 2 * (li.offset + b0 * li.dist + el * li.stride), at = inBase + 2 * el; q < count; q++, p += 2 * li.dist, at += 2 * n) {
-            heap[at] = input[p]!;
-            heap[at + 1] = input[p + 1]!;
-          }
-        }
+        const pairs = pairView(input);
+        if (pairs) copyColumns(pairs, li.offset + b0 * li.dist, li.stride, li.dist, this.heapPairs!, inBase / 2, n, count, true);
+        else copyColumns(input, 2 * (li.offset + b0 * li.dist), 2 * li.stride, 2 * li.dist, heap, inBase, n, count, false);
       } else for (let q = 0; q < count; q++) copyIn(input, li, b0 + q, n, heap, inBase + 2 * n * q);
       kernel(this.inP, this.outP, this.workP, this.twP, this.slotsFor(count), scale);
       if (lo.stride === 1 && lo.dist === n) output.set(heap.subarray(outBase, outBase + 2 * n * count), 2 * (lo.offset + b0 * n));
       else if (lo.dist < lo.stride) {
-        for (let el = 0; el < n; el++) {
-          for (let q = 0, p = 2 * (lo.offset + b0 * lo.dist + el * lo.stride), at = outBase + 2 * el; q < count; q++, p += 2 * lo.dist, at += 2 * n) {
-            output[p] = heap[at]!;
-            output[p + 1] = heap[at + 1]!;
-          }
-        }
+        const pairs = pairView(output);
+        if (pairs) uncopyColumns(this.heapPairs!, outBase / 2, pairs, lo.offset + b0 * lo.dist, lo.stride, lo.dist, n, count, true);
+        else uncopyColumns(heap, outBase, output, 2 * (lo.offset + b0 * lo.dist), 2 * lo.stride, 2 * lo.dist, n, count, false);
       } else for (let q = 0; q < count; q++) copyOut(heap, outBase + 2 * n * q, output, lo, b0 + q, n);
     }
   }
@@ -527,6 +524,49 @@ function resolveExec(n: number, input: AnyArray, output: AnyArray, options: Engi
 
 function extraScale(options: EngineExecOptions): number {
   return options.scaleBy ?? 1;
+}
+
+/**
+ * A float32 complex array seen as one float64 per complex value, so that column copies move a value with
+ * one load and one store (null for float64 data or an offset that is not 8-byte aligned).
+ */
+function pairView(a: AnyArray): Float64Array | null {
+  return a instanceof Float32Array && a.byteOffset % 8 === 0 ? new Float64Array(a.buffer, a.byteOffset, a.length >> 1) : null;
+}
+
+/**
+ * Column gather: element el of problem q (src[s + el·stride + q·dist]) → dst[at + el + q·n], one value a
+ * move when `whole` (pair views), else re and im.
+ */
+function copyColumns(src: AnyArray, s: number, stride: number, dist: number, dst: AnyArray, at: number, n: number, count: number, whole: boolean): void {
+  const w = whole ? 1 : 2;
+  for (let el = 0; el < n; el++) {
+    let p = s + el * stride;
+    let d = at + w * el;
+    if (whole) for (let q = 0; q < count; q++, p += dist, d += n) dst[d] = src[p]!;
+    else {
+      for (let q = 0; q < count; q++, p += dist, d += 2 * n) {
+        dst[d] = src[p]!;
+        dst[d + 1] = src[p + 1]!;
+      }
+    }
+  }
+}
+
+/** The inverse of copyColumns. */
+function uncopyColumns(src: AnyArray, at: number, dst: AnyArray, s: number, stride: number, dist: number, n: number, count: number, whole: boolean): void {
+  const w = whole ? 1 : 2;
+  for (let el = 0; el < n; el++) {
+    let p = s + el * stride;
+    let d = at + w * el;
+    if (whole) for (let q = 0; q < count; q++, p += dist, d += n) dst[p] = src[d]!;
+    else {
+      for (let q = 0; q < count; q++, p += dist, d += 2 * n) {
+        dst[p] = src[d]!;
+        dst[p + 1] = src[d + 1]!;
+      }
+    }
+  }
 }
 
 function copyIn(src: AnyArray, l: { offset: number; stride: number; dist: number }, b: number, n: number, heap: AnyArray, at: number): void {
