@@ -19,6 +19,7 @@ import { dftEmitter, emitDft, f32 } from './dft-small.js';
 import { passRowLayout } from '../planner/row-layout.js';
 import { unitRoot } from '../planner/twiddles.js';
 import { shuffleExchange, split4RoundBits, type ShuffleExchange } from '../planner/fft-subgroup.js';
+import { twoLevelRadix } from '../planner/fft-workgroup.js';
 
 export interface FftKernelSource {
   name: string;
@@ -310,13 +311,13 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
         const scale = n / (st.stride * R);
         lines.push(`let jm${m} = ${j} % ${st.stride}u;`);
         const tw = (idx: string) => (sign === -1 ? `twiddles[${idx}]` : `conj2(twiddles[${idx}])`);
-        if (recipe.twiddles === 'recurrence') {
+        if (recipe.twiddles === 'recurrence' || (recipe.twiddles === 'two-level' && !twoLevelRadix(R))) {
           // One table read per butterfly; W^k by binary powering (error grows like log k, not k).
           lines.push(`let w${m}_1 = ${tw(`jm${m} * ${scale}u`)};`);
           for (let k = 2; k < R; k++) lines.push(`let w${m}_${k} = cmul(w${m}_${k >> 1}, w${m}_${k - (k >> 1)});`);
           for (let k = 1; k < R; k++) lines.push(`${regs[k]} = cmul(${regs[k]}, w${m}_${k});`);
         } else if (recipe.twiddles === 'two-level') {
-          // Two reads, W^1 and W^B (B = 2^⌈log2(R)/2⌉, so B² ≥ R); W^k = (W^B)^a·W^b raises each rounded read
+          // Two reads, W^1 and W^B (B = 2^⌈log2(R)/2⌉, so B² ≥ R); W^k = (W^B)^a·W^b raises the rounded reads
           // to at most the 2B−2nd power together, where the recurrence raises one to the R−1st.
           const B = 2 ** Math.ceil(Math.log2(R) / 2);
           const base = B < R ? [1, B] : [1];

@@ -73,7 +73,8 @@ export interface WorkgroupFftRecipe {
   workgroupBytes: number;
   /**
    * 'table': each twiddle read from a float64-accurate table; 'recurrence': one read, then powers;
-   * 'two-level': W^1 and W^B read (B² ≥ radix), W^k = (W^B)^a·W^b.
+   * 'two-level': W^1 and W^B read (B² ≥ radix), W^k = (W^B)^a·W^b, for radices from 16 and odd radices
+   * from 5 (twoLevelRadix in src/planner/fft-workgroup.ts); the others as 'recurrence'.
    */
   twiddles: 'table' | 'recurrence' | 'two-level';
   /**

@@ -34,7 +34,7 @@ test('default twiddles: two-level from 4096 points and for other lengths, and th
   assert.equal(planWorkgroupFft(1024, 3, ctx.limits).twiddles, 'recurrence');
   assert.equal(planWorkgroupFft(4096, 3, ctx.limits).twiddles, 'two-level');
   assert.equal(planWorkgroupFft(1000, 3, ctx.limits).twiddles, 'two-level');
-  // The recurrence measures 4.4e-7 here (and on an H200), the table 1.4e-7, cuFFT 2.5e-7 on an H200.
+  // The recurrence measures 4.4e-7 here (and on an H200), two-level 2.0e-7 (1.9e-7), cuFFT 2.5e-7 on an H200.
   const err = await compare(ctx, { n: 8192, batch: 3 }, 8192);
-  assert.ok(err <= 2.2e-7, `8192-point default: ${err}`);
+  assert.ok(err <= 2.4e-7, `8192-point default: ${err}`);
 });
