@@ -779,6 +779,67 @@ our dense FFT slowed alike; a short check run (bench/results/2026-11-22-h200-sff
 2^23 and 2^24 (0.12, 0.18 ms) — the same kind of slowdown as the FFT repeats above.
 `);
 }
+// The two-level twiddles: every FFT family re-run with the previous kernels and the anchors in one run.
+{
+  const dir = 'bench/results/2026-11-26-h200-final-twiddles/fft';
+  const L = (name: string) => load(`${dir}/${name}.jsonl`);
+  const byN = (rows: Row[], lib: string, kind?: string) => new Map(rows.filter((r) => r.lib === lib && (!kind || r.kind === kind)).map((r) => [r.shape && r.kind === 'c2c-2d' ? r.shape : r.N, r] as const));
+  const acc = byN(L('accuracy-new'), 'butterfly');
+  const accOld = byN(L('accuracy-recurrence'), 'butterfly');
+  const accCu = byN(L('cufft-accuracy'), 'cuFFT');
+  const e = (r?: Row) => (r && typeof r.relErr === 'number' ? r.relErr.toExponential(2) : '—');
+  const accRows = [...acc.keys()].sort((a, b) => Number(a) - Number(b)).map((n) => {
+    const o = acc.get(n), c = accCu.get(n);
+    return [String(n), e(o), e(accOld.get(n)), e(c), o && c ? `**${((o.relErr as number) / (c.relErr as number)).toFixed(2)}**` : '—'];
+  });
+  const extra = L('cufft-extra');
+  const fams: [string, string, Map<unknown, Row>][] = [
+    ['c2c', 'C2C', byN(L('cufft-c2c'), 'cuFFT')],
+    ['r2c', 'R2C', byN(L('cufft-r2c'), 'cuFFT')],
+    ['dct2', 'DCT-II', byN(extra, 'cuFFT+kernels', 'dct2')],
+    ['dht', 'DHT', byN(extra, 'cuFFT+kernels', 'dht')],
+  ];
+  const cur = fams.map(([k]) => byN(L(`${k}-new`), 'butterfly'));
+  const prev = fams.map(([k]) => byN(L(`${k}-old`), 'butterfly'));
+  const ratio = (a?: Row, b?: Row) => (a?.ms && b?.ms ? (a.ms / b.ms).toFixed(2) : '—');
+  const sizeRows: string[][] = [];
+  for (let l = 10; l <= 27; l++) {
+    const n = 2 ** l;
+    sizeRows.push([`2^${l}`, ...fams.flatMap(([, , anchor], i) => [ratio(cur[i]!.get(n), prev[i]!.get(n)), ratio(anchor.get(n), cur[i]!.get(n))])]);
+  }
+  const other = (name: string, key: (r: Row) => unknown) => {
+    const a = byN(L(`${name}-new`), 'butterfly'), b = byN(L(`${name}-old`), 'butterfly');
+    return [...a.entries()].map(([k, r]) => {
+      const c = extra.find((x) => x.lib === 'cuFFT' && key(x) === k && (name === 'c2c-2d' ? x.kind === 'c2c-2d' : x.kind === 'c2c'));
+      return `${String(k)}: ${ratio(r, b.get(k))} (${ratio(c, r)}×)`;
+    });
+  };
+  out.push(`
+## Twiddles and accuracy (2026-11-26)
+
+The FFT tables above are from final44. Since then the kernels form their twiddles in two levels (\`twiddles:
+'two-level'\`, \`src/planner/fft-workgroup.ts\`) from 4096 points and for lengths that are not powers of two:
+radix-16 and larger and odd radix-5 and larger stages read W^1 and W^B from the float64-accurate table
+(B² ≥ the radix) instead of raising one rounded W^1 to every power, which multiplied its phase error by up to
+31. Every FFT family was re-run on the ${deviceName} with the previous kernels (commit b807d56) and the anchors
+in the same run: \`bash bench/gpu/run.sh fft\` (${dir}; cuFFT's R2C, C2C and accuracy readings are single
+readings, DCT-II / DHT / 2-D / other-length anchors warmed 300 ms).
+
+Accuracy, relative L2 error against a float64 FFT of the same seeded complex64 input (one transform;
+\`python3 bench/cufft_extra.py --accuracy … --save DIR\`, then \`node bench-fft.mjs --accuracy DIR\`):
+
+${tableOf(['N', 'ours', 'previous (one-read recurrence)', 'cuFFT', 'ours / cuFFT'], accRows)}
+
+Time of the new kernels over the previous ones ("new/prev", below 1 is faster) and speed-up over the anchor
+(cuFFT; for DCT-II and DHT cuFFT R2C plus a pre/post kernel) in the same run:
+
+${tableOf(['N', ...fams.flatMap(([, label]) => [`${label} new/prev`, `${label} anchor/ours`])], sizeRows)}
+
+2-D: ${other('c2c-2d', (r) => r.shape).join(', ')}. Other lengths: ${other('c2c-odd', (r) => r.N).join(', ')}
+(new/prev, and anchor/ours in parentheses). Sizes below 4096 that are powers of two run the same kernels as
+before; their ratios show the run-to-run spread (±1%).
+`);
+}
 // The CPU engine: the newest tables written by bench/cpu.ts (npm run bench:cpu), on this project's machine.
 {
   const dir = 'bench/results/cpu';
