@@ -838,6 +838,12 @@ ${tableOf(['N', ...fams.flatMap(([, label]) => [`${label} new/prev`, `${label} a
 2-D: ${other('c2c-2d', (r) => r.shape).join(', ')}. Other lengths: ${other('c2c-odd', (r) => r.N).join(', ')}
 (new/prev, and anchor/ours in parentheses). Sizes below 4096 that are powers of two run the same kernels as
 before; their ratios show the run-to-run spread (±1%).
+
+The families whose kernels have their own generators were re-run in the same session (same folder): 2-D
+convolution 1.857 / 1.846 ms (full / same) against 1.864 / 1.849 with the previous kernels; the sparse FFT
+within the run-to-run spread; EDM cases 1–5 (5–25 µs each) swing by ±30% with the order of the processes
+(edm-order/: the second process of a pair is faster whichever it is), cases 6 and 7 with one angle within
+0.5%, and case 7 with 7 angles reads 1.0–5.4 ms in either build (its 1.2 GB of buffers).
 `);
 }
 // The CPU engine: the newest tables written by bench/cpu.ts (npm run bench:cpu), on this project's machine.
