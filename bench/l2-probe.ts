@@ -51,7 +51,7 @@ ${st}
 
 /** Phase two: K neighbouring k1 a round, n2 points each, read n1 apart from the slot, stored n1 apart. */
 function phase2(s: Shape, srcName: string, srcBase: string): string {
-  const { n1, n2, W, E, K } = s;
+  const { n1, n2, E, K } = s;
   const L = n2 / E;
   const ld = Array.from({ length: E }, (_, k) => `      let v${k} = ${srcName}[${srcBase} + (t + ${k * L}u) * ${n1}u + r * ${K}u + kk];`).join('\n');
   const ws = Array.from({ length: E }, (_, k) => `      sh[kk * ${n2 + 1}u + t + ${k * L}u] = v${k};`).join('\n');

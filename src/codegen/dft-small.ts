@@ -31,7 +31,7 @@ export function f32(x: number): string {
  * Multiplies the complex value `x` (an expression) by e^{sign·2πi·k/m}; returns an expression or a fresh
  * variable name. sign = −1 for the forward transform.
  */
-export function twiddleExpr(em: DftEmitter, x: string, k: number, m: number, sign: 1 | -1): string {
+export function twiddleExpr(_em: DftEmitter, x: string, k: number, m: number, sign: 1 | -1): string {
   const g = gcd(k, m);
   k /= g;
   m /= g;

@@ -877,7 +877,7 @@ function columnCopy(
   recipe: WorkgroupFftRecipe,
   rowStride: number,
   dir: 'load' | 'store',
-  buf: string,
+  _buf: string,
   sign: 1 | -1,
   outer: { lo: number; m: number } | null,
 ): string[] {

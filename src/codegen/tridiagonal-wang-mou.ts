@@ -250,10 +250,6 @@ fn flagStatus(sys: u32, bits: u32) {
 }`}`;
 }
 
-function ilog2(n: number): number {
-  return Math.round(Math.log2(n));
-}
-
 /** Generates one level's kernel. */
 export function wangMouKernel(spec: WangMouKernelSpec): KernelSource {
   const { mode, complex, layout } = spec;

@@ -147,7 +147,7 @@ function ndCall(g: Gen, ctx: GpuContext | null): Call {
     const last = (axes[axes.length - 1] + ndim) % ndim;
     if (shape[last] === 1 && (!o.s || o.s[o.s.length - 1] === -1)) {
       o.axes = axes;
-      o.s = axes.map((a, i) => (i === axes.length - 1 ? 2 : o.s?.[i] ?? -1));
+      o.s = axes.map((_, i) => (i === axes.length - 1 ? 2 : o.s?.[i] ?? -1));
     }
   }
   let broken: string[] | undefined;

@@ -64,7 +64,7 @@ export function cyclicPrepare<T>(F: Field<T>, s: CyclicShape, lower: Arr, diag: 
 
 /** Applies the Sherman–Morrison correction to the solutions `sol` of the prepared problem, into `x`.
  * `lower`, `diag`, `upper` are the ORIGINAL (cyclic) matrix arrays, not the prepared ones. */
-export function cyclicCombine<T>(F: Field<T>, s: CyclicShape, lower: Arr, diag: Arr, upper: Arr, sol: Arr, x: Arr): void {
+export function cyclicCombine<T>(F: Field<T>, s: CyclicShape, lower: Arr, diag: Arr, _upper: Arr, sol: Arr, x: Arr): void {
   const { n, batch, nrhs, layout } = s;
   if (n <= 2) {
     for (let k = 0; k < nrhs * n * batch * (F.complex ? 2 : 1); k++) x[k] = sol[k];

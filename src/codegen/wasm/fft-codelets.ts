@@ -46,7 +46,7 @@ export function radix8(v: VecEmitter, x: readonly Cx[]): Cx[] {
   return y;
 }
 
-const negC = (v: VecEmitter, x: Cx): Cx => ({ re: neg(x.re), im: neg(x.im) });
+const negC = (_v: VecEmitter, x: Cx): Cx => ({ re: neg(x.re), im: neg(x.im) });
 
 /** x · e^{−2πi·m/n}, with the multiples of π/4 done by sign folding or two multiplications. */
 function mulRoot(v: VecEmitter, x: Cx, m: number, n: number): Cx {

@@ -22,7 +22,7 @@ import { pack2Function, split2Function } from './rfft-pairs.js';
 import { dct2PostFunction, dct2PreFunction, dct2Twiddles } from './dct2-makhoul.js';
 import { dct3PostFunction, dct3PreFunction, dct3Twiddles } from './dct3-makhoul.js';
 import { cmulFunction } from './pointwise.js';
-import { VecEmitter, neg, type Cx, type Term } from './vector-complex.js';
+import { VecEmitter, type Cx, type Term } from './vector-complex.js';
 import { unitRoot } from '../../core/unit-root.js';
 import type { CpuEngineFftRecipe, CpuFftPass } from '../../planner/cpu-fft.js';
 
