@@ -4,7 +4,9 @@
  * subtest, so progress shows case by case. Cases of 2^19 points and more run one problem (batch 1), a third
  * of the time on the software adapter: they plan the same kernels as batch 3 (the first test checks), and
  * batch offsets are covered by the 2^16 … 2^18, 3^10 and strided cases with batch 3, which use the same
- * load and store code.
+ * load and store code. Each pass kernel compiles cold in about a second there, and the direction changes only
+ * the twiddles' sign (and the scale), so the cases alternate directions rather than running both: every
+ * length, exchange, layout and store form runs once, and each test runs both directions.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -46,9 +48,9 @@ test('multi-pass lengths beyond one workgroup: powers of two to 2^20, smooth siz
     [7 ** 6, 1],
     [1000000, 1],
   ];
-  for (const [n, batch] of cases) {
+  for (const [i, [n, batch]] of cases.entries()) {
     await t.test(`n=${n} batch=${batch}`, async () => {
-      for (const direction of ['forward', 'inverse'] as const) {
+      for (const direction of [i % 2 === 0 ? 'forward' : 'inverse'] as const) {
         const err = await compare(ctx, { n, batch, direction, norm: direction === 'forward' ? 'ortho' : 'backward' }, n + batch);
         assert.ok(err <= bound(n), `n=${n} batch=${batch} ${direction}: ${err}`);
       }
@@ -75,11 +77,11 @@ test('multi-pass: pass kernels with real and imaginary parts exchanged in separa
     [1 << 18, 3, { ...long, maxRadix: 32 }, ['split', 'split']],
     [1 << 20, 1, { ...long, maxRadix: 32 }, ['split', 'split']],
   ];
-  for (const [n, batch, plan, expected] of cases) {
+  for (const [i, [n, batch, plan, expected]] of cases.entries()) {
     await t.test(`n=${n} batch=${batch} ${JSON.stringify(plan)}`, async () => {
       const recipe = planMultiPass(n, batch, ctx.limits, plan);
       assert.deepEqual(recipe.passes.map((r) => r.exchange), expected, `n=${n} exchange per pass`);
-      for (const direction of ['forward', 'inverse'] as const) {
+      for (const direction of [i % 2 === 0 ? 'forward' : 'inverse'] as const) {
         const err = await compare(ctx, { n, batch, direction }, n + batch + 7, { plan });
         assert.ok(err <= bound(n), `n=${n} batch=${batch} ${direction}: ${err}`);
       }
@@ -106,12 +108,12 @@ test('multi-pass kernels: swizzled and rotated rows on every load, store and exc
     [12288, 3, {}, [true, true]], // 128·96: radix-3 stages in swizzled rows
     [62208, 3, {}, [true, false]], // 288 (= 9·32) swizzled, 216 padded
   ];
-  for (const [n, batch, plan, swizzled] of cases) {
+  for (const [i, [n, batch, plan, swizzled]] of cases.entries()) {
     await t.test(`n=${n} batch=${batch} ${JSON.stringify(plan)}`, async () => {
       const recipe = planMultiPass(n, batch, ctx.limits, plan);
       assert.deepEqual(recipe.passes.map((r) => !!r.swizzle), swizzled, `n=${n} ${JSON.stringify(plan)}: ${recipe.lengths}`);
       for (const r of recipe.passes.filter((p) => p.swizzle)) assert.equal(r.swizzleRotate, 32 / Math.min(r.problemsPerWorkgroup, 32));
-      for (const direction of ['forward', 'inverse'] as const) {
+      for (const direction of [i % 2 === 0 ? 'forward' : 'inverse'] as const) {
         const err = await compare(ctx, { n, batch, direction }, n + batch + 3, { plan });
         assert.ok(err <= bound(n), `n=${n} batch=${batch} ${direction} ${JSON.stringify(plan)}: ${err}`);
       }
@@ -124,11 +126,11 @@ test('multi-pass first pass storing along rows through workgroup memory', async 
   if (!ctx) return t.skip('no WebGPU adapter');
   // Row stores stage vec2 rows: the complex exchange.
   const rows: WorkgroupPlanOptions = { passStore: 'rows', minColumns: 8, passExchange: 'complex', shortLastPass: false };
-  for (const [n, batch] of [[1 << 16, 3], [1 << 17, 3], [1000000, 1], [3 ** 10, 3]] as const) {
+  for (const [k, [n, batch]] of ([[1 << 16, 3], [1 << 17, 3], [1000000, 1], [3 ** 10, 3]] as const).entries()) {
     await t.test(`n=${n} batch=${batch}`, async () => {
       const recipe = planMultiPass(n, batch, ctx.limits, rows);
       assert.deepEqual(recipe.passes.map((r) => r.pass!.store), recipe.passes.map((_, i) => (i === 0 ? 'rows' : 'direct')), `n=${n} stores`);
-      for (const direction of ['forward', 'inverse'] as const) {
+      for (const direction of [k % 2 === 0 ? 'forward' : 'inverse'] as const) {
         const err = await compare(ctx, { n, batch, direction, norm: 'ortho' }, n + 11, { plan: rows });
         assert.ok(err <= bound(n), `n=${n} batch=${batch} ${direction}: ${err}`);
       }

@@ -24,14 +24,16 @@ test('every power of two, batches 1, 3 and ≥ 1000, forward and inverse', async
   if (!ctx) return t.skip('no WebGPU adapter');
   const max = largestWorkgroupFft(ctx.limits);
   assert.ok(max >= 4096, `largest single-workgroup FFT ${max}`);
-  for (let n = 2; n <= max; n *= 2) {
+  for (let n = 2, k = 0; n <= max; n *= 2, k++) {
+    // Up to 512 the batch sets the problems a workgroup holds, so each batch compiles its own kernels (about a
+    // second each, cold, on the software adapter): the three batches rotate over the two directions, so every
+    // size runs both directions and two batches, and every batch runs both directions at several sizes.
     const batches = n <= 512 ? [1, 3, 1000 + (n % 7)] : [1, 3];
-    await t.test(`n=${n} batches ${batches.join(', ')}`, async () => {
-      for (const batch of batches) {
-        for (const direction of ['forward', 'inverse'] as const) {
-          const err = await compare(ctx, { n, batch, direction }, n * 31 + batch);
-          assert.ok(err <= bound(n), `n=${n} batch=${batch} ${direction}: ${err}`);
-        }
+    const runs = n <= 512 ? ([[batches[k % 3], 'forward'], [batches[(k + 1) % 3], 'inverse']] as const) : batches.flatMap((b) => [[b, 'forward'], [b, 'inverse']] as const);
+    await t.test(`n=${n} ${runs.map(([b, d]) => `batch ${b} ${d}`).join(', ')}`, async () => {
+      for (const [batch, direction] of runs) {
+        const err = await compare(ctx, { n, batch, direction }, n * 31 + batch);
+        assert.ok(err <= bound(n), `n=${n} batch=${batch} ${direction}: ${err}`);
       }
     });
   }
@@ -40,9 +42,11 @@ test('every power of two, batches 1, 3 and ≥ 1000, forward and inverse', async
 test('all three norms, both directions', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
-  for (const n of [2, 16, 128, 1024, 8192]) {
+  // 'backward' at every size (mostly compiled above); 'ortho' (2, 128, 8192) and 'forward' (16, 1024) take
+  // turns, each with both directions (every norm compiles its own kernels, seconds each at 8192).
+  for (const [i, n] of [2, 16, 128, 1024, 8192].entries()) {
     await t.test(`n=${n}`, async () => {
-      for (const norm of ['backward', 'ortho', 'forward'] as FftNorm[]) {
+      for (const norm of ['backward', i % 2 === 0 ? 'ortho' : 'forward'] as FftNorm[]) {
         for (const direction of ['forward', 'inverse'] as const) {
           const err = await compare(ctx, { n, batch: 3, direction, norm }, n + 7);
           assert.ok(err <= bound(n), `n=${n} ${norm} ${direction}: ${err}`);
@@ -74,12 +78,13 @@ test("single workgroup with the 'split4' exchange (each part in two half-workgro
     [8192, 3, { exchange: 'split4' }],
     [16384, 3, { exchange: 'split4' }],
   ];
-  for (const [n, batch, plan] of cases) {
+  // One direction a case, alternating (each compiles its own kernel, seconds cold at these lengths).
+  for (const [i, [n, batch, plan]] of cases.entries()) {
     await t.test(`n=${n} batch=${batch} ${JSON.stringify(plan)}`, async () => {
       const recipe = planWorkgroupFft(n, batch, ctx.limits, plan);
       assert.equal(recipe.exchange, 'split4', `n=${n}: ${recipe.exchange}`);
       assert.ok(recipe.radices.length >= 3, `n=${n}: ${recipe.radices}`);
-      for (const direction of ['forward', 'inverse'] as const) {
+      for (const direction of [i % 2 === 0 ? 'forward' : 'inverse'] as const) {
         const err = await compare(ctx, { n, batch, direction }, n + batch, { plan });
         assert.ok(err <= bound(n), `n=${n} batch=${batch} ${direction} ${JSON.stringify(plan)}: ${err}`);
       }
@@ -105,12 +110,13 @@ test('single workgroup with XOR-swizzled rows, every exchange, against float64',
     [8192, 3, {}],
     [8192, 3, { exchange: 'split4' }],
   ];
-  for (const [n, batch, plan] of cases) {
+  // One direction a case, alternating; 8192 with 'split4' takes the one the test above ran.
+  for (const [i, [n, batch, plan]] of cases.entries()) {
     await t.test(`n=${n} batch=${batch} ${JSON.stringify(plan)}`, async () => {
       const recipe = planWorkgroupFft(n, batch, ctx.limits, plan);
       assert.equal(recipe.swizzle, true, `n=${n} ${JSON.stringify(plan)}: not swizzled`);
       assert.equal(recipe.padShift, 0);
-      for (const direction of ['forward', 'inverse'] as const) {
+      for (const direction of [i % 2 === 0 ? 'inverse' : 'forward'] as const) {
         const err = await compare(ctx, { n, batch, direction }, 3 * n + batch, { plan });
         assert.ok(err <= bound(n), `n=${n} batch=${batch} ${direction} ${JSON.stringify(plan)}: ${err}`);
       }
@@ -124,9 +130,11 @@ test('single workgroup with XOR-swizzled rows, every exchange, against float64',
 test('any length: primes and large prime factors through Bluestein (7, 97, 1009, 4099, 65537, 2·131)', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
-  for (const [n, batch] of [[7, 5], [67, 3], [97, 3], [262, 3], [1009, 3], [4099, 3], [65537, 1]] as [number, number][]) {
+  // One direction a length, alternating: Bluestein runs its inner FFT forward and inverse either way, the
+  // direction only conjugates the chirp.
+  for (const [i, [n, batch]] of ([[7, 5], [67, 3], [97, 3], [262, 3], [1009, 3], [4099, 3], [65537, 1]] as [number, number][]).entries()) {
     await t.test(`n=${n} batch=${batch}`, async () => {
-      for (const direction of ['forward', 'inverse'] as const) {
+      for (const direction of [i % 2 === 0 ? 'forward' : 'inverse'] as const) {
         const err = await compare(ctx, { n, batch, direction, input: { offset: 2, stride: 1, dist: n + 3 } }, n);
         assert.ok(err <= bound(n), `n=${n} ${direction}: ${err}`);
       }
@@ -241,14 +249,16 @@ test('composite radices: odd ones (maxOddRadix: 9, 15, 25, 27) and twos packed w
     [1500, 3, 16, '15·10·10'],
     [1000, 3, 16, '8·5·5·5'],
   ];
-  for (const [n, batch, maxOddRadix, radices] of cases) {
+  // One direction a case, alternating (the direction changes only the twiddles' sign, each case's radices
+  // are what it is here for).
+  for (const [i, [n, batch, maxOddRadix, radices]] of cases.entries()) {
     await t.test(`n=${n} batch=${batch} radices ${radices}`, async () => {
       const plan = { maxOddRadix };
       // The recipe the plan runs (single workgroup or multi-pass), so the test cannot pass on prime radices.
       const r = planFft(n, batch, ctx.limits, plan);
       const list = r.algorithm === 'stockham-multipass' ? r.passes : r.algorithm === 'bluestein' ? [] : [r];
       assert.equal(list.map((p) => p.radices.join('·')).join(' | '), radices, `n=${n}`);
-      for (const direction of ['forward', 'inverse'] as const) {
+      for (const direction of [i % 2 === 0 ? 'forward' : 'inverse'] as const) {
         const err = await compare(ctx, { n, batch, direction }, n + 7 * batch, { plan });
         assert.ok(err <= bound(n), `n=${n} maxOddRadix=${maxOddRadix} ${direction}: ${err}`);
       }
