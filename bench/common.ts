@@ -37,7 +37,12 @@ export { median } from '../src/util/gpu-timing.js';
  * GPU time of `encode` (ms per repetition): `reps` repetitions recorded into one submission between two
  * onSubmittedWorkDone waits, so the ~50 µs submit round trip is amortised; median over `rounds`.
  */
-export async function timeGpu(ctx: GpuContext, encode: (enc: GPUCommandEncoder) => void, reps: number, rounds = 5): Promise<number> {
+export async function timeGpu(
+  ctx: GpuContext,
+  encode: (enc: GPUCommandEncoder) => void,
+  reps: number,
+  rounds = 5,
+): Promise<number> {
   const run = (k: number) => timeSubmission(ctx, encode, k);
   // Warm up for at least 300 ms of GPU time: on an H200 a plan timed right after its creation (new buffers,
   // new pipelines, an idle GPU) ran up to 3× slower for the first ~100 ms and at full speed when timed again
@@ -60,7 +65,13 @@ export function exactGrid(ctx: GpuContext, groups: number): [number, number] {
 }
 
 /** Device-to-device copy bandwidth with a vec4 copy kernel: the practical ceiling for a memory-bound pass. */
-export async function copyBandwidth(ctx: GpuContext, src: GPUBuffer, dst: GPUBuffer, bytes: number, reps: number): Promise<{ ms: number; GBps: number }> {
+export async function copyBandwidth(
+  ctx: GpuContext,
+  src: GPUBuffer,
+  dst: GPUBuffer,
+  bytes: number,
+  reps: number,
+): Promise<{ ms: number; GBps: number }> {
   const wgsl = `@group(0) @binding(0) var<storage, read> a: array<vec4<f32>>;
 @group(0) @binding(1) var<storage, read_write> b: array<vec4<f32>>;
 @group(0) @binding(2) var<uniform> n: vec4<u32>;
@@ -89,15 +100,19 @@ export async function copyBandwidth(ctx: GpuContext, src: GPUBuffer, dst: GPUBuf
     });
     groups.push({ bg, grid });
   }
-  const ms = await timeGpu(ctx, (enc) => {
-    const pass = enc.beginComputePass();
-    pass.setPipeline(pipe);
-    for (const g of groups) {
-      pass.setBindGroup(0, g.bg);
-      pass.dispatchWorkgroups(g.grid[0], g.grid[1]);
-    }
-    pass.end();
-  }, reps);
+  const ms = await timeGpu(
+    ctx,
+    (enc) => {
+      const pass = enc.beginComputePass();
+      pass.setPipeline(pipe);
+      for (const g of groups) {
+        pass.setBindGroup(0, g.bg);
+        pass.dispatchWorkgroups(g.grid[0], g.grid[1]);
+      }
+      pass.end();
+    },
+    reps,
+  );
   return { ms, GBps: (2 * bytes) / ms / 1e6 };
 }
 

@@ -21,7 +21,8 @@ const modes = (args.modes ?? 'full,same').split(',') as ConvMode[];
 const reps = Number(args.reps ?? 5);
 const ctx = await defaultGpuContext();
 const out = new Output(args.json && args.json !== 'true' ? args.json : undefined);
-const device = `${ctx.adapter.vendor} ${ctx.adapter.architecture} ${ctx.adapter.device || ctx.adapter.description}`.trim();
+const device =
+  `${ctx.adapter.vendor} ${ctx.adapter.architecture} ${ctx.adapter.device || ctx.adapter.description}`.trim();
 
 const img64 = randomFloat64(n * n, 1);
 const ker64 = randomFloat64(k * k, 2);
@@ -37,8 +38,26 @@ for (const mode of modes) {
   const g = convGeometry([n, n], [k, k], mode);
   const P = nextFastLen(g.full[0]);
   const Q = nextFastLen(g.full[1]);
-  const spec = await GridConvolver.create(ctx, { P, Q, inRows: k, inCols: k, outRow0: 0, outCol0: 0, outRows: P, outCols: Q, inverse: false }, 1);
-  const conv = await GridConvolver.create(ctx, { P, Q, inRows: n, inCols: n, outRow0: g.start[0], outCol0: g.start[1], outRows: g.out[0], outCols: g.out[1], inverse: true }, 1);
+  const spec = await GridConvolver.create(
+    ctx,
+    { P, Q, inRows: k, inCols: k, outRow0: 0, outCol0: 0, outRows: P, outCols: Q, inverse: false },
+    1,
+  );
+  const conv = await GridConvolver.create(
+    ctx,
+    {
+      P,
+      Q,
+      inRows: n,
+      inCols: n,
+      outRow0: g.start[0],
+      outCol0: g.start[1],
+      outRows: g.out[0],
+      outCols: g.out[1],
+      inverse: true,
+    },
+    1,
+  );
   const specBuf = createStorageBuffer(ctx, P * Q * 8, 'spectrum');
   const yBuf = createStorageBuffer(ctx, g.out[0] * g.out[1] * 8, 'y');
   const encode = (enc: GPUCommandEncoder) => {
@@ -62,7 +81,8 @@ for (const mode of modes) {
     const fc = ocol + g.start[1];
     let s = 0;
     for (let i = Math.max(0, fr - n + 1); i <= Math.min(k - 1, fr); i++) {
-      for (let j = Math.max(0, fc - n + 1); j <= Math.min(k - 1, fc); j++) s += ker64[i * k + j] * img64[(fr - i) * n + (fc - j)];
+      for (let j = Math.max(0, fc - n + 1); j <= Math.min(k - 1, fc); j++)
+        s += ker64[i * k + j] * img64[(fr - i) * n + (fc - j)];
     }
     const d = y[2 * (orow * g.out[1] + ocol)] - s;
     num += d * d;

@@ -26,8 +26,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  createFftPlan, createTridiagonalPlan, dct, encodeNpy, fft2, parseNpy, rfft,
-  type FftPlanOptions, type FftNdCallOptions, type R2rCallOptions, type FftCallOptions, type TridiagonalPlanDescriptor,
+  createFftPlan,
+  createTridiagonalPlan,
+  dct,
+  encodeNpy,
+  fft2,
+  parseNpy,
+  rfft,
+  type FftPlanOptions,
+  type FftNdCallOptions,
+  type R2rCallOptions,
+  type FftCallOptions,
+  type TridiagonalPlanDescriptor,
 } from '../src/index.js';
 import { renderCpuSvg } from './report-cpu.js';
 
@@ -43,11 +53,26 @@ type Family = 'c2c' | 'r2c' | 'dct2' | 'c2c2d' | 'tri';
 const FAMILIES: Family[] = ['c2c', 'r2c', 'dct2', 'c2c2d', 'tri'];
 // The tridiagonal cases of bench/tridiagonal_numpy.py and bench/tridiagonal-cpu.ts (rows per system, systems): 2^20 rows
 // each; copied, since importing that script would run it.
-const TRI_CASES: [number, number][] = [[1024, 1024], [64, 16384], [16384, 8], [16, 65536], [256, 4096]];
+const TRI_CASES: [number, number][] = [
+  [1024, 1024],
+  [64, 16384],
+  [16384, 8],
+  [16, 65536],
+  [256, 4096],
+];
 
 interface Options {
-  sizes: string; families: Family[]; reps: number; total: number; minRepMs: number; quick: boolean;
-  out?: string; python: boolean; svg?: string; threadsAll: number; pythonBin: string;
+  sizes: string;
+  families: Family[];
+  reps: number;
+  total: number;
+  minRepMs: number;
+  quick: boolean;
+  out?: string;
+  python: boolean;
+  svg?: string;
+  threadsAll: number;
+  pythonBin: string;
 }
 
 function parseCli(argv: string[]): Options {
@@ -60,15 +85,30 @@ function parseCli(argv: string[]): Options {
     else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) flags[a.slice(2)] = argv[++i];
     else flags[a.slice(2)] = 'true';
   }
-  const known = ['sizes', 'families', 'reps', 'total', 'min-rep-ms', 'quick', 'out', 'no-python', 'svg', 'threads', 'python', 'help'];
-  for (const k of Object.keys(flags)) if (!known.includes(k)) throw new Error(`unknown flag --${k} (known: ${known.map((x) => '--' + x).join(' ')})`);
+  const known = [
+    'sizes',
+    'families',
+    'reps',
+    'total',
+    'min-rep-ms',
+    'quick',
+    'out',
+    'no-python',
+    'svg',
+    'threads',
+    'python',
+    'help',
+  ];
+  for (const k of Object.keys(flags))
+    if (!known.includes(k)) throw new Error(`unknown flag --${k} (known: ${known.map((x) => '--' + x).join(' ')})`);
   if (flags.help) {
     console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('*/')[0]);
     process.exit(0);
   }
   const quick = flags.quick === 'true';
   const families = (flags.families ?? FAMILIES.join(',')).split(',') as Family[];
-  for (const f of families) if (!FAMILIES.includes(f)) throw new Error(`--families: ${f} is not one of ${FAMILIES.join(', ')}`);
+  for (const f of families)
+    if (!FAMILIES.includes(f)) throw new Error(`--families: ${f} is not one of ${FAMILIES.join(', ')}`);
   const num = (k: string, d: number) => {
     if (flags[k] === undefined) return d;
     const v = parseCount(flags[k]);
@@ -76,13 +116,19 @@ function parseCli(argv: string[]): Options {
     return v;
   };
   return {
-    sizes: flags.sizes ?? (quick ? '2^4,2^8,2^12,2^16,1000,1009,2187,2310,256x256' : '2^4-2^20,1000,1009,2187,2310,1024x1024'),
-    families, quick,
+    sizes:
+      flags.sizes ??
+      (quick ? '2^4,2^8,2^12,2^16,1000,1009,2187,2310,256x256' : '2^4-2^20,1000,1009,2187,2310,1024x1024'),
+    families,
+    quick,
     reps: num('reps', quick ? 3 : 7),
     total: num('total', quick ? 2 ** 16 : 2 ** 20),
     minRepMs: num('min-rep-ms', quick ? 20 : 50),
-    out: flags.out, python: flags['no-python'] !== 'true', svg: flags.svg === 'true' ? path.join(root, 'docs', 'cpu-gflops.svg') : flags.svg,
-    threadsAll: num('threads', os.availableParallelism()), pythonBin: flags.python ?? 'python3',
+    out: flags.out,
+    python: flags['no-python'] !== 'true',
+    svg: flags.svg === 'true' ? path.join(root, 'docs', 'cpu-gflops.svg') : flags.svg,
+    threadsAll: num('threads', os.availableParallelism()),
+    pythonBin: flags.python ?? 'python3',
   };
 }
 
@@ -91,12 +137,18 @@ function parseCount(s: string): number {
   return m ? Number(m[1]) ** Number(m[2]) : Number(s);
 }
 
-interface SizeSpec { n: number; rows?: number }
+interface SizeSpec {
+  n: number;
+  rows?: number;
+}
 
 /** "2^4-2^20,1000,1024x1024" → [{n:16}, …, {n:1000}, {n:1024, rows:1024}]. */
 function parseSizes(spec: string): SizeSpec[] {
   const out: SizeSpec[] = [];
-  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const pow = /^2\^(\d+)-2\^(\d+)$/.exec(part);
     const two = /^(\d+)x(\d+)$/.exec(part);
     if (pow) for (let k = Number(pow[1]); k <= Number(pow[2]); k++) out.push({ n: 2 ** k });
@@ -113,7 +165,12 @@ function parseSizes(spec: string): SizeSpec[] {
 // ---------------------------------------------------------------------------------------------------------
 // Timing
 
-interface Timing { best_s: number; median_s: number; reps: number; inner: number }
+interface Timing {
+  best_s: number;
+  median_s: number;
+  reps: number;
+  inner: number;
+}
 
 /** Seconds per call: warm-up, an inner loop of ≥ minRepMs, `reps` rounds (stops early past a time budget). */
 async function timeIt(fn: () => unknown, reps: number, minRepMs: number, budgetMs = 8000): Promise<Timing> {
@@ -144,18 +201,23 @@ function fft64(re: Float64Array, im: Float64Array): void {
   // Bluestein: chirp w_k = exp(-iπ k²/n), with k² reduced mod 2n so the angle stays exact.
   let m = 1;
   while (m < 2 * n - 1) m *= 2;
-  const wr = new Float64Array(n), wi = new Float64Array(n);
+  const wr = new Float64Array(n),
+    wi = new Float64Array(n);
   for (let k = 0; k < n; k++) {
     const a = (Math.PI * ((k * k) % (2 * n))) / n;
     wr[k] = Math.cos(a);
     wi[k] = -Math.sin(a);
   }
-  const ar = new Float64Array(m), ai = new Float64Array(m), br = new Float64Array(m), bi = new Float64Array(m);
+  const ar = new Float64Array(m),
+    ai = new Float64Array(m),
+    br = new Float64Array(m),
+    bi = new Float64Array(m);
   for (let k = 0; k < n; k++) {
     ar[k] = re[k] * wr[k] - im[k] * wi[k];
     ai[k] = re[k] * wi[k] + im[k] * wr[k];
   }
-  br[0] = wr[0]; bi[0] = -wi[0];
+  br[0] = wr[0];
+  bi[0] = -wi[0];
   for (let k = 1; k < n; k++) {
     br[k] = br[m - k] = wr[k];
     bi[k] = bi[m - k] = -wi[k];
@@ -171,7 +233,8 @@ function fft64(re: Float64Array, im: Float64Array): void {
   for (let k = 0; k < m; k++) ai[k] = -ai[k];
   radix2(ar, ai);
   for (let k = 0; k < n; k++) {
-    const r = ar[k] / m, i = -ai[k] / m;
+    const r = ar[k] / m,
+      i = -ai[k] / m;
     re[k] = r * wr[k] - i * wi[k];
     im[k] = r * wi[k] + i * wr[k];
   }
@@ -188,20 +251,27 @@ function radix2(re: Float64Array, im: Float64Array): void {
       [im[i], im[j]] = [im[j], im[i]];
     }
   }
-  const cs = new Float64Array(n / 2), sn = new Float64Array(n / 2);
+  const cs = new Float64Array(n / 2),
+    sn = new Float64Array(n / 2);
   for (let k = 0; k < n / 2; k++) {
     cs[k] = Math.cos((2 * Math.PI * k) / n);
     sn[k] = -Math.sin((2 * Math.PI * k) / n);
   }
   for (let len = 2; len <= n; len *= 2) {
-    const half = len / 2, step = n / len;
+    const half = len / 2,
+      step = n / len;
     for (let s = 0; s < n; s += len) {
       for (let k = 0; k < half; k++) {
-        const c = cs[k * step], d = sn[k * step];
-        const p = s + k, q = p + half;
-        const tr = re[q] * c - im[q] * d, ti = re[q] * d + im[q] * c;
-        re[q] = re[p] - tr; im[q] = im[p] - ti;
-        re[p] += tr; im[p] += ti;
+        const c = cs[k * step],
+          d = sn[k * step];
+        const p = s + k,
+          q = p + half;
+        const tr = re[q] * c - im[q] * d,
+          ti = re[q] * d + im[q] * c;
+        re[q] = re[p] - tr;
+        im[q] = im[p] - ti;
+        re[p] += tr;
+        im[p] += ti;
       }
     }
   }
@@ -209,27 +279,43 @@ function radix2(re: Float64Array, im: Float64Array): void {
 
 /** Interleaved complex → interleaved complex DFT (float64). */
 function refC2C(x: ArrayLike<number>, n: number): Float64Array {
-  const re = new Float64Array(n), im = new Float64Array(n);
-  for (let k = 0; k < n; k++) { re[k] = x[2 * k]; im[k] = x[2 * k + 1]; }
+  const re = new Float64Array(n),
+    im = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    re[k] = x[2 * k];
+    im[k] = x[2 * k + 1];
+  }
   fft64(re, im);
   const out = new Float64Array(2 * n);
-  for (let k = 0; k < n; k++) { out[2 * k] = re[k]; out[2 * k + 1] = im[k]; }
+  for (let k = 0; k < n; k++) {
+    out[2 * k] = re[k];
+    out[2 * k + 1] = im[k];
+  }
   return out;
 }
 
 /** The n/2 + 1 non-negative-frequency terms of a real signal, interleaved. */
 function refR2C(x: ArrayLike<number>, n: number): Float64Array {
-  const re = Float64Array.from({ length: n }, (_, i) => x[i]), im = new Float64Array(n);
+  const re = Float64Array.from({ length: n }, (_, i) => x[i]),
+    im = new Float64Array(n);
   fft64(re, im);
-  const m = Math.floor(n / 2) + 1, out = new Float64Array(2 * m);
-  for (let k = 0; k < m; k++) { out[2 * k] = re[k]; out[2 * k + 1] = im[k]; }
+  const m = Math.floor(n / 2) + 1,
+    out = new Float64Array(2 * m);
+  for (let k = 0; k < m; k++) {
+    out[2 * k] = re[k];
+    out[2 * k + 1] = im[k];
+  }
   return out;
 }
 
 /** scipy.fft.dct type 2, norm None: y_k = 2 Σ x_n cos(πk(2n+1)/(2N)), as the real part of a 4N-point DFT. */
 function refDct2(x: ArrayLike<number>, n: number): Float64Array {
-  const re = new Float64Array(4 * n), im = new Float64Array(4 * n);
-  for (let i = 0; i < n; i++) { re[2 * i + 1] = x[i]; re[4 * n - 2 * i - 1] = x[i]; }
+  const re = new Float64Array(4 * n),
+    im = new Float64Array(4 * n);
+  for (let i = 0; i < n; i++) {
+    re[2 * i + 1] = x[i];
+    re[4 * n - 2 * i - 1] = x[i];
+  }
   fft64(re, im);
   return re.slice(0, n);
 }
@@ -238,18 +324,26 @@ function refDct2(x: ArrayLike<number>, n: number): Float64Array {
 function ref2D(x: Float64Array, rows: number, n: number): Float64Array {
   const out = new Float64Array(2 * rows * n);
   for (let r = 0; r < rows; r++) out.set(refC2C(x.subarray(2 * r * n, 2 * (r + 1) * n), n), 2 * r * n);
-  const cr = new Float64Array(rows), ci = new Float64Array(rows);
+  const cr = new Float64Array(rows),
+    ci = new Float64Array(rows);
   for (let c = 0; c < n; c++) {
-    for (let r = 0; r < rows; r++) { cr[r] = out[2 * (r * n + c)]; ci[r] = out[2 * (r * n + c) + 1]; }
+    for (let r = 0; r < rows; r++) {
+      cr[r] = out[2 * (r * n + c)];
+      ci[r] = out[2 * (r * n + c) + 1];
+    }
     fft64(cr, ci);
-    for (let r = 0; r < rows; r++) { out[2 * (r * n + c)] = cr[r]; out[2 * (r * n + c) + 1] = ci[r]; }
+    for (let r = 0; r < rows; r++) {
+      out[2 * (r * n + c)] = cr[r];
+      out[2 * (r * n + c) + 1] = ci[r];
+    }
   }
   return out;
 }
 
 /** max |got − ref| / max |ref| over the first ref.length values of `got` (starting at `offset`). */
 function relErr(got: ArrayLike<number>, ref: Float64Array, offset = 0): number {
-  let e = 0, m = 0;
+  let e = 0,
+    m = 0;
   for (let i = 0; i < ref.length; i++) {
     const g = got[offset + i];
     e = Math.max(e, Number.isFinite(g) ? Math.abs(g - ref[i]) : Infinity);
@@ -260,22 +354,35 @@ function relErr(got: ArrayLike<number>, ref: Float64Array, offset = 0): number {
 
 // f32 anchors round inputs, twiddles and every butterfly; 1e-4 of the largest output is ~100× their usual error
 // and far below any wiring mistake (a wrong sign, ordering or scale gives errors of order 1).
-const TOL32 = 1e-4, TOL64 = 1e-9;
+const TOL32 = 1e-4,
+  TOL64 = 1e-9;
 
 // ---------------------------------------------------------------------------------------------------------
 // Anchors
 
 type Runner = () => unknown;
-interface Prepared { run: Runner; check(): Promise<number>; dispose?(): void }
-interface Column { key: string; prec: 32 | 64; prepare(): Promise<Prepared | null> }
+interface Prepared {
+  run: Runner;
+  check(): Promise<number>;
+  dispose?(): void;
+}
+interface Column {
+  key: string;
+  prec: 32 | 64;
+  prepare(): Promise<Prepared | null>;
+}
 
 interface Case {
-  id: string; family: Family; n: number; rows?: number; batch: number;
-  x32: Float32Array;            // the benchmark input (complex interleaved or real), float32-representable values
-  x64: Float64Array;            // the same values in float64
-  ref: Float64Array;            // float64 reference of the FIRST transform of the batch
-  refLast: Float64Array;        // … and of the LAST (catches batch-stride mistakes)
-  flops: number;                // per call (whole batch)
+  id: string;
+  family: Family;
+  n: number;
+  rows?: number;
+  batch: number;
+  x32: Float32Array; // the benchmark input (complex interleaved or real), float32-representable values
+  x64: Float64Array; // the same values in float64
+  ref: Float64Array; // float64 reference of the FIRST transform of the batch
+  refLast: Float64Array; // … and of the LAST (catches batch-stride mistakes)
+  flops: number; // per call (whole batch)
 }
 
 let pffftMod: any = null;
@@ -295,8 +402,10 @@ async function loadWasmAnchors(): Promise<void> {
     const loader = require('kissfft-wasm/lib/kissfft.js');
     const wasmBinary = readFileSync(require.resolve('kissfft-wasm/lib/kissfft.wasm'));
     kissMod = await loader({ wasmBinary });
-    for (const l of process.listeners('uncaughtException')) if (!before.has(l)) process.removeListener('uncaughtException', l);
-    for (const l of process.listeners('unhandledRejection')) if (!before.has(l)) process.removeListener('unhandledRejection', l);
+    for (const l of process.listeners('uncaughtException'))
+      if (!before.has(l)) process.removeListener('uncaughtException', l);
+    for (const l of process.listeners('unhandledRejection'))
+      if (!before.has(l)) process.removeListener('unhandledRejection', l);
   } catch (e) {
     console.error(`kissfft-wasm unavailable: ${(e as Error).message}`);
   }
@@ -314,14 +423,15 @@ function columnsFor(c: Case, o: Options): Column[] {
   const cols: Column[] = [];
   const { family, n, batch } = c;
   const per = family === 'c2c' || family === 'c2c2d' ? 2 : 1;
-  const len = (c.rows ?? 1) * n * per;          // values per transform
+  const len = (c.rows ?? 1) * n * per; // values per transform
   const checkOurs = (out: ArrayLike<number>, outLen: number) =>
     Math.max(relErr(out, c.ref, 0), relErr(out, c.refLast, (batch - 1) * outLen));
   const outLen = family === 'r2c' ? 2 * (Math.floor(n / 2) + 1) : family === 'dct2' ? n : len;
 
   // Ours, through the public API.
   const ours = (key: string, prec: 32 | 64, threads: number): Column => ({
-    key, prec,
+    key,
+    prec,
     async prepare() {
       const x = prec === 32 ? c.x32 : c.x64;
       let run: () => Promise<ArrayLike<number>>;
@@ -330,7 +440,10 @@ function columnsFor(c: Case, o: Options): Column[] {
         const plan = await createFftPlan(opts);
         // Into a reused output array, as the anchors write into preallocated memory.
         const out = new (prec === 32 ? Float32Array : Float64Array)(2 * n * batch);
-        run = () => (prec === 32 ? plan.execute(x as Float32Array, out as Float32Array) : plan.execute(x as Float64Array, out as Float64Array));
+        run = () =>
+          prec === 32
+            ? plan.execute(x as Float32Array, out as Float32Array)
+            : plan.execute(x as Float64Array, out as Float64Array);
       } else if (family === 'r2c') {
         const opts: FftCallOptions & { threads?: number } = { shape: [batch, n], backend: 'cpu', threads };
         run = () => rfft(x, opts);
@@ -350,20 +463,28 @@ function columnsFor(c: Case, o: Options): Column[] {
   const pow2 = (n & (n - 1)) === 0;
   if ((family === 'c2c' || family === 'r2c') && pow2) {
     cols.push({
-      key: 'fftjs', prec: 64,
+      key: 'fftjs',
+      prec: 64,
       async prepare() {
         const FFT = require('fft.js');
         const f = new FFT(n);
         const out = new Float64Array(2 * n);
         const rows = Array.from({ length: batch }, (_, b) => c.x64.subarray(b * len, (b + 1) * len));
-        const run = family === 'c2c'
-          ? () => { for (let b = 0; b < batch; b++) f.transform(out, rows[b]); }
-          : () => { for (let b = 0; b < batch; b++) f.realTransform(out, rows[b]); };
+        const run =
+          family === 'c2c'
+            ? () => {
+                for (let b = 0; b < batch; b++) f.transform(out, rows[b]);
+              }
+            : () => {
+                for (let b = 0; b < batch; b++) f.realTransform(out, rows[b]);
+              };
         const check = async () => {
           // realTransform fills the first half of the spectrum, which is all R2C returns.
-          if (family === 'c2c') f.transform(out, rows[0]); else f.realTransform(out, rows[0]);
+          if (family === 'c2c') f.transform(out, rows[0]);
+          else f.realTransform(out, rows[0]);
           const e0 = relErr(out, c.ref);
-          if (family === 'c2c') f.transform(out, rows[batch - 1]); else f.realTransform(out, rows[batch - 1]);
+          if (family === 'c2c') f.transform(out, rows[batch - 1]);
+          else f.realTransform(out, rows[batch - 1]);
           return Math.max(e0, relErr(out, c.refLast));
         };
         return { run, check };
@@ -374,27 +495,37 @@ function columnsFor(c: Case, o: Options): Column[] {
   // pffft-wasm, SIMD build (float32; n a multiple of 16 (complex) / 32 (real) with factors 2, 3, 5).
   if ((family === 'c2c' || family === 'r2c') && pffftMod && pffftSupports(n, family === 'r2c')) {
     cols.push({
-      key: 'pffft', prec: 32,
+      key: 'pffft',
+      prec: 32,
       async prepare() {
         const m = pffftMod;
         const setup = m._pffft_new_setup(n, family === 'c2c' ? 1 : 0);
         if (!setup) return null;
         const bytes = len * batch * 4;
-        const inp = m._pffft_aligned_malloc(bytes), out = m._pffft_aligned_malloc(bytes), work = m._pffft_aligned_malloc(len * 4);
+        const inp = m._pffft_aligned_malloc(bytes),
+          out = m._pffft_aligned_malloc(bytes),
+          work = m._pffft_aligned_malloc(len * 4);
         m.HEAPF32.set(c.x32, inp / 4);
         const stride = len * 4;
-        const run = () => { for (let b = 0; b < batch; b++) m._pffft_transform_ordered(setup, inp + b * stride, out + b * stride, work, 0); };
+        const run = () => {
+          for (let b = 0; b < batch; b++)
+            m._pffft_transform_ordered(setup, inp + b * stride, out + b * stride, work, 0);
+        };
         const check = async () => {
           run();
           let e = 0;
-          for (const [b, ref] of [[0, c.ref], [batch - 1, c.refLast]] as const) {
+          for (const [b, ref] of [
+            [0, c.ref],
+            [batch - 1, c.refLast],
+          ] as const) {
             const got = m.HEAPF32.subarray(out / 4 + b * len, out / 4 + (b + 1) * len);
             if (family === 'c2c') e = Math.max(e, relErr(got, ref));
             else {
               // Ordered real output: [X_0, X_{n/2}, Re X_1, Im X_1, …]; unpack to n/2 + 1 complex terms.
               const u = new Float64Array(n + 2);
               u.set(got.subarray(2), 2);
-              u[0] = got[0]; u[n] = got[1];
+              u[0] = got[0];
+              u[n] = got[1];
               e = Math.max(e, relErr(u, ref));
             }
           }
@@ -412,7 +543,8 @@ function columnsFor(c: Case, o: Options): Column[] {
   // kissfft-wasm (float32, any length; real transforms need even n; fftnd for 2-D).
   if (kissMod && (family === 'c2c' || family === 'c2c2d' || (family === 'r2c' && n % 2 === 0))) {
     cols.push({
-      key: 'kissfft', prec: 32,
+      key: 'kissfft',
+      prec: 32,
       async prepare() {
         const m = kissMod;
         let cfg: number;
@@ -423,16 +555,21 @@ function columnsFor(c: Case, o: Options): Column[] {
         } else cfg = family === 'c2c' ? m._kiss_fft_alloc(n, 0, 0, 0) : m._kiss_fftr_alloc(n, 0, 0, 0);
         if (!cfg) return null;
         const outPer = family === 'r2c' ? n + 2 : len;
-        const inp = m._malloc(len * batch * 4), out = m._malloc(outPer * batch * 4);
+        const inp = m._malloc(len * batch * 4),
+          out = m._malloc(outPer * batch * 4);
         m.HEAPF32.set(c.x32, inp / 4);
         const f = family === 'c2c' ? m._kiss_fft : family === 'r2c' ? m._kiss_fftr : m._kiss_fftnd;
-        const run = () => { for (let b = 0; b < batch; b++) f(cfg, inp + b * len * 4, out + b * outPer * 4); };
+        const run = () => {
+          for (let b = 0; b < batch; b++) f(cfg, inp + b * len * 4, out + b * outPer * 4);
+        };
         const check = async () => {
           run();
           const got = m.HEAPF32.subarray(out / 4, out / 4 + outPer * batch);
           return Math.max(relErr(got, c.ref, 0), relErr(got, c.refLast, (batch - 1) * outPer));
         };
-        const dispose = () => { for (const ptr of [inp, out, cfg]) m._free(ptr); };
+        const dispose = () => {
+          for (const ptr of [inp, out, cfg]) m._free(ptr);
+        };
         return { run, check, dispose };
       },
     });
@@ -464,20 +601,49 @@ function makeCase(family: Family, s: SizeSpec, o: Options): Case {
   for (let i = 0; i < x32.length; i++) x32[i] = 2 * rnd() - 1;
   const x64 = Float64Array.from(x32);
   const L = tlen * per;
-  const first = x64.subarray(0, L), last = x64.subarray((batch - 1) * L, batch * L);
+  const first = x64.subarray(0, L),
+    last = x64.subarray((batch - 1) * L, batch * L);
   const ref = (v: Float64Array) =>
-    family === 'c2c' ? refC2C(v, n) : family === 'r2c' ? refR2C(v, n) : family === 'dct2' ? refDct2(v, n) : ref2D(v, s.rows!, n);
+    family === 'c2c'
+      ? refC2C(v, n)
+      : family === 'r2c'
+        ? refR2C(v, n)
+        : family === 'dct2'
+          ? refDct2(v, n)
+          : ref2D(v, s.rows!, n);
   const lg = Math.log2(tlen);
   const flops = (per === 2 ? 5 : 2.5) * tlen * lg * batch;
   const id = family === 'c2c2d' ? `${family}-${s.rows}x${n}` : `${family}-${n}`;
   return { id, family, n, rows: s.rows, batch, x32, x64, ref: ref(first), refLast: ref(last), flops };
 }
 
-interface ColResult extends Partial<Timing> { gflops?: number; mrows?: number; err?: number; tol?: number; error?: string }
-interface CaseResult { id: string; family: Family; n: number; rows?: number; batch: number; flops?: number; cols: Record<string, ColResult> }
+interface ColResult extends Partial<Timing> {
+  gflops?: number;
+  mrows?: number;
+  err?: number;
+  tol?: number;
+  error?: string;
+}
+interface CaseResult {
+  id: string;
+  family: Family;
+  n: number;
+  rows?: number;
+  batch: number;
+  flops?: number;
+  cols: Record<string, ColResult>;
+}
 
 async function runFftCase(c: Case, o: Options): Promise<CaseResult> {
-  const res: CaseResult = { id: c.id, family: c.family, n: c.n, rows: c.rows, batch: c.batch, flops: c.flops, cols: {} };
+  const res: CaseResult = {
+    id: c.id,
+    family: c.family,
+    n: c.n,
+    rows: c.rows,
+    batch: c.batch,
+    flops: c.flops,
+    cols: {},
+  };
   for (const col of columnsFor(c, o)) {
     const tol = col.prec === 32 ? TOL32 : TOL64;
     let p: Prepared | null = null;
@@ -486,7 +652,11 @@ async function runFftCase(c: Case, o: Options): Promise<CaseResult> {
       if (!p) continue;
       const err = await p.check();
       if (!(err <= tol)) {
-        res.cols[col.key] = { err, tol, error: `output differs from the float64 reference (rel. error ${err.toExponential(2)} > ${tol})` };
+        res.cols[col.key] = {
+          err,
+          tol,
+          error: `output differs from the float64 reference (rel. error ${err.toExponential(2)} > ${tol})`,
+        };
         continue;
       }
       const t = await timeIt(p.run, o.reps, o.minRepMs);
@@ -506,13 +676,18 @@ async function runFftCase(c: Case, o: Options): Promise<CaseResult> {
 function triSystems(n: number, batch: number, seed: number) {
   const rnd = mulberry32(seed);
   const u = () => 2 * rnd() - 1;
-  const a = new Float64Array(n * batch), b = new Float64Array(n * batch), c = new Float64Array(n * batch), d = new Float64Array(n * batch);
+  const a = new Float64Array(n * batch),
+    b = new Float64Array(n * batch),
+    c = new Float64Array(n * batch),
+    d = new Float64Array(n * batch);
   for (let i = 0; i < n * batch; i++) {
-    a[i] = u(); c[i] = u(); d[i] = u();
+    a[i] = u();
+    c[i] = u();
+    d[i] = u();
     const mag = Math.abs(a[i]) + Math.abs(c[i]) + 0.5 + rnd();
     b[i] = rnd() < 0.5 ? -mag : mag;
   }
-  return { a, b, c, d };   // strided: system j row i at j·n + i
+  return { a, b, c, d }; // strided: system j row i at j·n + i
 }
 
 function transposeTo(v: Float64Array, n: number, batch: number): Float64Array {
@@ -539,13 +714,21 @@ async function runTriCase(n: number, batch: number, o: Options): Promise<CaseRes
         return dtype === 'float32' ? Float32Array.from(w) : w;
       };
       const data = { lower: conv(sys.a), diag: conv(sys.b), upper: conv(sys.c), rhs: conv(sys.d) };
-      const desc: TridiagonalPlanDescriptor & { threads?: number } = { n, batch, layout, dtype, backend: 'cpu', threads };
+      const desc: TridiagonalPlanDescriptor & { threads?: number } = {
+        n,
+        batch,
+        layout,
+        dtype,
+        backend: 'cpu',
+        threads,
+      };
       const p = (plan = await createTridiagonalPlan(desc));
       const run = () => p.solve(data);
       // Residual max |A x − d| / max |d| on every system (a_0 and c_{n−1} lie outside the matrix).
       const x = (await run()).x as Float32Array | Float64Array;
       const at = (v: ArrayLike<number>, j: number, i: number) => v[layout === 'strided' ? j * n + i : i * batch + j];
-      let r = 0, dm = 0;
+      let r = 0,
+        dm = 0;
       for (let j = 0; j < batch; j++) {
         for (let i = 0; i < n; i++) {
           let s = at(data.diag, j, i) * at(x, j, i) - at(data.rhs, j, i);
@@ -555,7 +738,8 @@ async function runTriCase(n: number, batch: number, o: Options): Promise<CaseRes
           dm = Math.max(dm, Math.abs(at(data.rhs, j, i)));
         }
       }
-      const err = r / dm, tol = dtype === 'float32' ? 1e-4 : 1e-10;
+      const err = r / dm,
+        tol = dtype === 'float32' ? 1e-4 : 1e-10;
       if (!(err <= tol)) {
         res.cols[key] = { err, tol, error: `residual ${err.toExponential(2)} > ${tol}` };
         continue;
@@ -574,13 +758,22 @@ async function runTriCase(n: number, batch: number, o: Options): Promise<CaseRes
 // ---------------------------------------------------------------------------------------------------------
 // numpy / scipy
 
-interface PyOut { python?: string; numpy?: string; scipy?: string; cpu_count?: number; error?: string; results?: any[] }
+interface PyOut {
+  python?: string;
+  numpy?: string;
+  scipy?: string;
+  cpu_count?: number;
+  error?: string;
+  results?: any[];
+}
 
 function runPython(cases: Case[], triCases: [number, number][], o: Options): PyOut {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-cpu-'));
   try {
     const spec = {
-      reps: o.reps, min_rep_s: o.minRepMs / 1e3, budget_s: 8,
+      reps: o.reps,
+      min_rep_s: o.minRepMs / 1e3,
+      budget_s: 8,
       cases: [
         ...cases.map((c) => {
           // The first transform of the batch, float64 (complex as a trailing axis of 2), for the accuracy check.
@@ -588,7 +781,15 @@ function runPython(cases: Case[], triCases: [number, number][], o: Options): PyO
           const shape = c.family === 'c2c' ? [c.n, 2] : c.family === 'c2c2d' ? [c.rows!, c.n, 2] : [c.n];
           const checkIn = path.join(dir, `${c.id}.npy`);
           writeFileSync(checkIn, encodeNpy(shape, c.x64.slice(0, L)));
-          return { id: c.id, family: c.family, n: c.n, rows: c.rows, batch: c.batch, check_in: checkIn, check_out: path.join(dir, `${c.id}-out`) };
+          return {
+            id: c.id,
+            family: c.family,
+            n: c.n,
+            rows: c.rows,
+            batch: c.batch,
+            check_in: checkIn,
+            check_out: path.join(dir, `${c.id}-out`),
+          };
         }),
         ...triCases.map(([n, batch]) => ({ id: `tri-${n}x${batch}`, family: 'tri', n, batch })),
       ],
@@ -596,9 +797,12 @@ function runPython(cases: Case[], triCases: [number, number][], o: Options): PyO
     const specPath = path.join(dir, 'spec.json');
     writeFileSync(specPath, JSON.stringify(spec));
     const r = spawnSync(o.pythonBin, [path.join(root, 'bench', 'cpu_numpy.py'), specPath], {
-      encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 64 << 20,
     });
-    if (r.error || r.status !== 0) return { error: `${o.pythonBin} bench/cpu_numpy.py failed: ${r.error?.message ?? `exit ${r.status}`}` };
+    if (r.error || r.status !== 0)
+      return { error: `${o.pythonBin} bench/cpu_numpy.py failed: ${r.error?.message ?? `exit ${r.status}`}` };
     const py = JSON.parse(r.stdout) as PyOut;
     // Accuracy of each Python column on the check input, against the same float64 reference.
     for (const pr of py.results ?? []) {
@@ -609,7 +813,9 @@ function runPython(cases: Case[], triCases: [number, number][], o: Options): PyO
         const tol = col === 'numpy64' ? TOL64 : TOL32;
         const err = relErr(arr.data as ArrayLike<number>, c.ref);
         pr.cols[col] = { ...pr.cols[col], err, tol };
-        if (!(err <= tol)) pr.cols[col].error = `output differs from the float64 reference (rel. error ${err.toExponential(2)} > ${tol})`;
+        if (!(err <= tol))
+          pr.cols[col].error =
+            `output differs from the float64 reference (rel. error ${err.toExponential(2)} > ${tol})`;
       }
     }
     return py;
@@ -622,13 +828,41 @@ function runPython(cases: Case[], triCases: [number, number][], o: Options): PyO
 // Tables
 
 const LABELS: Record<string, string> = {
-  ours32_1: 'ours f32 1t', ours32_all: 'ours f32 all', ours64_1: 'ours f64 1t', fftjs: 'fft.js f64', pffft: 'pffft SIMD',
-  kissfft: 'kissfft', numpy64: 'numpy c128', scipy32_w1: 'scipy c64 w1', scipy32_all: 'scipy c64 all',
-  ours64_strided_1: 'ours f64 strided 1t', ours64_inter_1: 'ours f64 inter. 1t', ours64_inter_all: 'ours f64 inter. all',
-  ours32_inter_1: 'ours f32 inter. 1t', numpy_thomas: 'numpy Thomas', solve_banded: 'solve_banded / system',
+  ours32_1: 'ours f32 1t',
+  ours32_all: 'ours f32 all',
+  ours64_1: 'ours f64 1t',
+  fftjs: 'fft.js f64',
+  pffft: 'pffft SIMD',
+  kissfft: 'kissfft',
+  numpy64: 'numpy c128',
+  scipy32_w1: 'scipy c64 w1',
+  scipy32_all: 'scipy c64 all',
+  ours64_strided_1: 'ours f64 strided 1t',
+  ours64_inter_1: 'ours f64 inter. 1t',
+  ours64_inter_all: 'ours f64 inter. all',
+  ours32_inter_1: 'ours f32 inter. 1t',
+  numpy_thomas: 'numpy Thomas',
+  solve_banded: 'solve_banded / system',
 };
-const FFT_COLS = ['ours32_1', 'ours32_all', 'ours64_1', 'fftjs', 'pffft', 'kissfft', 'numpy64', 'scipy32_w1', 'scipy32_all'];
-const TRI_COLS = ['ours64_strided_1', 'ours64_inter_1', 'ours64_inter_all', 'ours32_inter_1', 'numpy_thomas', 'solve_banded'];
+const FFT_COLS = [
+  'ours32_1',
+  'ours32_all',
+  'ours64_1',
+  'fftjs',
+  'pffft',
+  'kissfft',
+  'numpy64',
+  'scipy32_w1',
+  'scipy32_all',
+];
+const TRI_COLS = [
+  'ours64_strided_1',
+  'ours64_inter_1',
+  'ours64_inter_all',
+  'ours32_inter_1',
+  'numpy_thomas',
+  'solve_banded',
+];
 const TITLES: Record<Family, string> = {
   c2c: 'C2C, GFLOPS = 5·N·log2N·batch / t (best round)',
   r2c: 'R2C, GFLOPS = 2.5·N·log2N·batch / t (best round); numpy = rfft f64, scipy = rfft f32',
@@ -672,31 +906,58 @@ function markdown(results: CaseResult[]): string {
       const c = (r: CaseResult, k: string) => val(r.cols[k]);
       const oneD = fam === 'c2c' || fam === 'r2c';
       ratios = [
-        ...(oneD ? [['f32 / pffft', (r: CaseResult) => ratio(c(r, 'ours32_1'), c(r, 'pffft'))] as [string, (r: CaseResult) => string]] : []),
+        ...(oneD
+          ? [
+              ['f32 / pffft', (r: CaseResult) => ratio(c(r, 'ours32_1'), c(r, 'pffft'))] as [
+                string,
+                (r: CaseResult) => string,
+              ],
+            ]
+          : []),
         ['f32 / scipy w1', (r) => ratio(c(r, 'ours32_1'), c(r, 'scipy32_w1'))],
         [fam === 'dct2' ? 'f64 / scipy dct f64' : 'f64 / numpy', (r) => ratio(c(r, 'ours64_1'), c(r, 'numpy64'))],
-        ...(oneD ? [['f64 / fft.js', (r: CaseResult) => ratio(c(r, 'ours64_1'), c(r, 'fftjs'))] as [string, (r: CaseResult) => string]] : []),
+        ...(oneD
+          ? [
+              ['f64 / fft.js', (r: CaseResult) => ratio(c(r, 'ours64_1'), c(r, 'fftjs'))] as [
+                string,
+                (r: CaseResult) => string,
+              ],
+            ]
+          : []),
       ];
       if (fam === 'r2c') {
         // Transforms per second, R2C over C2C of the same N (ours f32, 1 thread): twice the GFLOPS ratio.
-        ratios.push(['R2C/C2C rate', (r) => {
-          const c2c = results.find((k) => k.family === 'c2c' && k.n === r.n);
-          const tr = r.cols.ours32_1?.best_s, tc = c2c?.cols.ours32_1?.best_s;
-          return !r.cols.ours32_1?.error && !c2c?.cols.ours32_1?.error && tr && tc && c2c
-            ? `${((tc / c2c.batch) / (tr / r.batch)).toFixed(2)}×` : '—';
-        }]);
+        ratios.push([
+          'R2C/C2C rate',
+          (r) => {
+            const c2c = results.find((k) => k.family === 'c2c' && k.n === r.n);
+            const tr = r.cols.ours32_1?.best_s,
+              tc = c2c?.cols.ours32_1?.best_s;
+            return !r.cols.ours32_1?.error && !c2c?.cols.ours32_1?.error && tr && tc && c2c
+              ? `${(tc / c2c.batch / (tr / r.batch)).toFixed(2)}×`
+              : '—';
+          },
+        ]);
       }
       ratios.push(['all / 1t', (r) => ratio(c(r, 'ours32_all'), c(r, 'ours32_1'))]);
     }
     const present = cols.filter((k) => rows.some((r) => r.cols[k]));
-    const head = [fam === 'tri' ? 'n × systems' : 'N × batch', ...present.map((k) => LABELS[k]), ...ratios.map(([h]) => h)];
+    const head = [
+      fam === 'tri' ? 'n × systems' : 'N × batch',
+      ...present.map((k) => LABELS[k]),
+      ...ratios.map(([h]) => h),
+    ];
     out.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
     for (const r of rows) {
       const size = r.rows ? `${r.rows}×${r.n} × ${r.batch}` : `${r.n} × ${r.batch}`;
       const cells = present.map((k) => (r.cols[k]?.error ? 'wrong/err' : fmt(val(r.cols[k]))));
       out.push(`| ${[size, ...cells, ...ratios.map(([, f]) => f(r))].join(' | ')} |`);
     }
-    const errs = rows.flatMap((r) => Object.entries(r.cols).filter(([, v]) => v.error).map(([k, v]) => `${r.id} ${LABELS[k] ?? k}: ${v.error}`));
+    const errs = rows.flatMap((r) =>
+      Object.entries(r.cols)
+        .filter(([, v]) => v.error)
+        .map(([k, v]) => `${r.id} ${LABELS[k] ?? k}: ${v.error}`),
+    );
     if (errs.length) out.push('', ...errs.map((e) => `- ${e}`));
     out.push('');
   }
@@ -710,7 +971,8 @@ async function main(): Promise<void> {
   const sizes = parseSizes(o.sizes);
   await loadWasmAnchors();
   const triCases = o.families.includes('tri')
-    ? TRI_CASES.map(([n, b]): [number, number] => [n, Math.max(1, Math.round((b * o.total) / 2 ** 20))]) : [];
+    ? TRI_CASES.map(([n, b]): [number, number] => [n, Math.max(1, Math.round((b * o.total) / 2 ** 20))])
+    : [];
   const cases: Case[] = [];
   for (const fam of o.families) {
     if (fam === 'tri') continue;
@@ -736,9 +998,13 @@ async function main(): Promise<void> {
     for (const pr of py.results ?? []) {
       const r = results.find((k) => k.id === pr.id);
       if (!r) continue;
-      if (pr.error) { r.cols[r.family === 'tri' ? 'numpy_thomas' : 'numpy64'] = { error: pr.error }; continue; }
+      if (pr.error) {
+        r.cols[r.family === 'tri' ? 'numpy_thomas' : 'numpy64'] = { error: pr.error };
+        continue;
+      }
       for (const [k, t] of Object.entries(pr.cols as Record<string, Timing & ColResult>)) {
-        const rate = r.family === 'tri' ? { mrows: (r.n * r.batch) / t.best_s / 1e6 } : { gflops: r.flops! / t.best_s / 1e9 };
+        const rate =
+          r.family === 'tri' ? { mrows: (r.n * r.batch) / t.best_s / 1e6 } : { gflops: r.flops! / t.best_s / 1e9 };
         if (r.family === 'tri' && pr.residual?.[k] !== undefined) {
           t.err = pr.residual[k];
           t.tol = 1e-10;
@@ -751,22 +1017,35 @@ async function main(): Promise<void> {
   const host = os.hostname().replace(/[^A-Za-z0-9_.-]/g, '_');
   const date = new Date().toISOString().slice(0, 10);
   const doc = {
-    date: new Date().toISOString(), host, cpu: os.cpus()[0]?.model, cores: os.availableParallelism(), node: process.version,
+    date: new Date().toISOString(),
+    host,
+    cpu: os.cpus()[0]?.model,
+    cores: os.availableParallelism(),
+    node: process.version,
     options: { ...o, sizes: o.sizes },
     conventions: 'GFLOPS from the best round: 5·N·log2N·batch/t complex, 2.5·… real; Mrows/s = rows·systems/t',
     versions: {
       'fft.js': require('fft.js/package.json').version,
-      '@echogarden/pffft-wasm': JSON.parse(readFileSync(path.join(root, 'node_modules/@echogarden/pffft-wasm/package.json'), 'utf8')).version,
+      '@echogarden/pffft-wasm': JSON.parse(
+        readFileSync(path.join(root, 'node_modules/@echogarden/pffft-wasm/package.json'), 'utf8'),
+      ).version,
       'kissfft-wasm': require('kissfft-wasm/package.json').version,
-      python: py?.python, numpy: py?.numpy, scipy: py?.scipy,
+      python: py?.python,
+      numpy: py?.numpy,
+      scipy: py?.scipy,
     },
-    python_error: py?.error, results,
+    python_error: py?.error,
+    results,
   };
   const outPath = o.out ?? path.join(root, 'bench', 'results', 'cpu', `${date}-${host}${o.quick ? '-quick' : ''}.json`);
   mkdirSync(path.dirname(outPath), { recursive: true });
   writeFileSync(outPath, JSON.stringify(doc, null, 1) + '\n');
-  console.log(`## CPU benchmark — ${doc.cpu}, ${doc.cores} cores, Node ${doc.node}${py?.numpy ? `, numpy ${py.numpy}, scipy ${py.scipy}` : ''}\n`);
-  console.log(`threads "all" = ${o.threadsAll}; total ${o.total} elements per call; ${o.reps} rounds of ≥ ${o.minRepMs} ms.\n`);
+  console.log(
+    `## CPU benchmark — ${doc.cpu}, ${doc.cores} cores, Node ${doc.node}${py?.numpy ? `, numpy ${py.numpy}, scipy ${py.scipy}` : ''}\n`,
+  );
+  console.log(
+    `threads "all" = ${o.threadsAll}; total ${o.total} elements per call; ${o.reps} rounds of ≥ ${o.minRepMs} ms.\n`,
+  );
   const md = markdown(results);
   console.log(md);
   // The tables beside the JSON: bench/report.ts puts the newest into BENCHMARKS.md.

@@ -30,9 +30,23 @@ const recs = await runEdm(ctx, {
   onRecord(r) {
     out.record(r as unknown as Record<string, unknown>);
     if (args.json === 'true') console.log(JSON.stringify(r));
-    rows.push([r.case, r.angles, r.M, r.mfft, r.slices, r.algorithm, r.passes, r.ms.toFixed(4), r.GBps, r.relL2 === null ? '-' : r.relL2.toExponential(2), r.thesisGpuMs]);
+    rows.push([
+      r.case,
+      r.angles,
+      r.M,
+      r.mfft,
+      r.slices,
+      r.algorithm,
+      r.passes,
+      r.ms.toFixed(4),
+      r.GBps,
+      r.relL2 === null ? '-' : r.relL2.toExponential(2),
+      r.thesisGpuMs,
+    ]);
   },
 });
-console.error(table(['case', 'angles', 'M', 'mfft', 'slices', 'algorithm', 'passes', 'ms', 'GB/s', 'rel L2', 'thesis ms'], rows));
+console.error(
+  table(['case', 'angles', 'M', 'mfft', 'slices', 'algorithm', 'passes', 'ms', 'GB/s', 'rel L2', 'thesis ms'], rows),
+);
 if (recs.some((r) => r.relL2 !== null && r.relL2 > 1e-5)) process.exitCode = 1;
 process.exit();

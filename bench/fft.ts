@@ -75,11 +75,14 @@ const planOptions = {
   ...(args.passLengths ? { passLengths: args.passLengths.split('.').map(Number) } : {}),
 };
 const variant = args.label ?? 'default';
-const device = `${ctx.adapter.vendor} ${ctx.adapter.architecture} ${ctx.adapter.device} ${ctx.adapter.description}`.trim();
+const device =
+  `${ctx.adapter.vendor} ${ctx.adapter.architecture} ${ctx.adapter.device} ${ctx.adapter.description}`.trim();
 
 if (args.accuracy) {
   const dir = args.accuracy;
-  const files = readdirSync(dir).filter((f) => /^x-\d+\.npy$/.test(f)).sort((a, b) => parseInt(a.slice(2)) - parseInt(b.slice(2)));
+  const files = readdirSync(dir)
+    .filter((f) => /^x-\d+\.npy$/.test(f))
+    .sort((a, b) => parseInt(a.slice(2)) - parseInt(b.slice(2)));
   for (const f of files) {
     const x = parseNpy(readFileSync(`${dir}/${f}`)).data;
     const n = x.length / 2;
@@ -101,7 +104,9 @@ if (args.accuracy) {
   process.exit(0);
 }
 const kind = (args.kind ?? 'c2c') as 'c2c' | 'r2c' | 'c2r' | 'dct2' | 'dht';
-console.log(`# butterfly ${kind.toUpperCase()} FFT benchmark — ${device} (${ctx.adapter.backend}) — ${new Date().toISOString()}`);
+console.log(
+  `# butterfly ${kind.toUpperCase()} FFT benchmark — ${device} (${ctx.adapter.backend}) — ${new Date().toISOString()}`,
+);
 console.log(`# total 2^${totalLog2} elements, out of place, ${direction}, median of 5 rounds × ${reps} reps`);
 
 const bytes = total * 8;
@@ -111,7 +116,13 @@ const dst = ctx.device.createBuffer({ size: bytes, usage });
 // Random data, written in 16 MiB pieces (the content matters only for the correctness check).
 const piece = randomFloat32(Math.min(2 * total, 1 << 22), 12345);
 for (let off = 0; off < bytes; off += piece.byteLength) {
-  ctx.device.queue.writeBuffer(src, off, piece as Float32Array<ArrayBuffer>, 0, Math.min(piece.length, (bytes - off) / 4));
+  ctx.device.queue.writeBuffer(
+    src,
+    off,
+    piece as Float32Array<ArrayBuffer>,
+    0,
+    Math.min(piece.length, (bytes - off) / 4),
+  );
 }
 const copy = await copyBandwidth(ctx, src, dst, bytes, reps);
 console.log(`# device copy: ${copy.GBps.toFixed(1)} GB/s (${copy.ms.toFixed(3)} ms for 2 × ${bytes} bytes)`);
@@ -123,7 +134,11 @@ interface Case {
   batch: number;
   flops: number;
   bytes: number;
-  make(): Promise<{ encode(enc: GPUCommandEncoder, a: GPUBuffer, b: GPUBuffer): void; destroy(): void; recipe?: unknown }>;
+  make(): Promise<{
+    encode(enc: GPUCommandEncoder, a: GPUBuffer, b: GPUBuffer): void;
+    destroy(): void;
+    recipe?: unknown;
+  }>;
   check(inp: Float32Array): Float64Array;
   inFloats: number;
   outFloats: number;
@@ -138,9 +153,15 @@ if (args.shape2d) {
     const [a, b] = spec.split('x').map(Number);
     const batch = Math.max(1, Math.floor(total / (a * b)));
     cases.push({
-      label: `${a}x${b}`, n: a * b, batch, flops: 5 * a * b * log2(a * b) * batch, bytes: 16 * a * b * batch,
-      inFloats: 2 * a * b, outFloats: 2 * a * b,
-      make: () => WebGpuFftNd.create(ctx, { shape: [batch, a, b], axes: [1, 2], kind: 'c2c', direction, planner: planOptions }),
+      label: `${a}x${b}`,
+      n: a * b,
+      batch,
+      flops: 5 * a * b * log2(a * b) * batch,
+      bytes: 16 * a * b * batch,
+      inFloats: 2 * a * b,
+      outFloats: 2 * a * b,
+      make: () =>
+        WebGpuFftNd.create(ctx, { shape: [batch, a, b], axes: [1, 2], kind: 'c2c', direction, planner: planOptions }),
       check: (inp) => cpuFftn(inp, [a, b]).data,
     });
   }
@@ -149,7 +170,13 @@ if (args.shape2d) {
     if (kind === 'c2c') {
       const batch = Math.max(1, Math.floor(total / n));
       cases.push({
-        label: String(n), n, batch, flops: 5 * n * log2(n) * batch, bytes: 16 * n * batch, inFloats: 2 * n, outFloats: 2 * n,
+        label: String(n),
+        n,
+        batch,
+        flops: 5 * n * log2(n) * batch,
+        bytes: 16 * n * batch,
+        inFloats: 2 * n,
+        outFloats: 2 * n,
         make: () => WebGpuFft.create(ctx, fftProblem({ n, batch, direction }), planOptions),
         check: (inp) => {
           const ref = new Float64Array(2 * n);
@@ -165,9 +192,25 @@ if (args.shape2d) {
       const batch = Math.max(1, Math.floor(total / n));
       const r2c = kind === 'r2c';
       cases.push({
-        label: String(n), n, batch, flops: 2.5 * n * log2(n) * batch, bytes: (4 * n + 8 * h) * batch,
-        inFloats: r2c ? n : 2 * h, outFloats: r2c ? 2 * h : n,
-        make: () => WebGpuFft.create(ctx, fftProblem({ n, batch, direction: r2c ? 'forward' : 'inverse', input: { dist: r2c ? n : hd }, output: { dist: r2c ? hd : n } }), { ...planOptions, real: kind }),
+        label: String(n),
+        n,
+        batch,
+        flops: 2.5 * n * log2(n) * batch,
+        bytes: (4 * n + 8 * h) * batch,
+        inFloats: r2c ? n : 2 * h,
+        outFloats: r2c ? 2 * h : n,
+        make: () =>
+          WebGpuFft.create(
+            ctx,
+            fftProblem({
+              n,
+              batch,
+              direction: r2c ? 'forward' : 'inverse',
+              input: { dist: r2c ? n : hd },
+              output: { dist: r2c ? hd : n },
+            }),
+            { ...planOptions, real: kind },
+          ),
         check: (inp) => {
           const plan = planCpuRfft(n);
           if (r2c) {
@@ -183,9 +226,23 @@ if (args.shape2d) {
     } else {
       const batch = Math.max(1, Math.floor(total / n));
       cases.push({
-        label: String(n), n, batch, flops: 2.5 * n * log2(n) * batch, bytes: 8 * n * batch, inFloats: n, outFloats: n,
-        make: () => WebGpuR2r.create(ctx, { family: kind === 'dct2' ? 'dct' : 'dht', type: 2, shape: [batch, n], axes: [-1], planner: planOptions }),
-        check: (inp) => (kind === 'dct2' ? cpuDct(Float64Array.from(inp), { type: 2 }) : cpuDht(Float64Array.from(inp))).data,
+        label: String(n),
+        n,
+        batch,
+        flops: 2.5 * n * log2(n) * batch,
+        bytes: 8 * n * batch,
+        inFloats: n,
+        outFloats: n,
+        make: () =>
+          WebGpuR2r.create(ctx, {
+            family: kind === 'dct2' ? 'dct' : 'dht',
+            type: 2,
+            shape: [batch, n],
+            axes: [-1],
+            planner: planOptions,
+          }),
+        check: (inp) =>
+          (kind === 'dct2' ? cpuDct(Float64Array.from(inp), { type: 2 }) : cpuDht(Float64Array.from(inp))).data,
       });
     }
   }
@@ -195,7 +252,10 @@ const rows: (string | number)[][] = [];
 // --keep: plans stay alive (not destroyed after their case) and are all timed once more at the end, in
 // order; --pauseMs: a pause before each case. Both probe the plan-to-plan variance of the largest sizes
 // (does a slow plan stay slow? does it follow freeing the previous plan's buffers?).
-const kept: { label: string; plan: { encode(enc: GPUCommandEncoder, a: GPUBuffer, b: GPUBuffer): void; destroy(): void } }[] = [];
+const kept: {
+  label: string;
+  plan: { encode(enc: GPUCommandEncoder, a: GPUBuffer, b: GPUBuffer): void; destroy(): void };
+}[] = [];
 for (const [i, c] of cases.entries()) {
   if (args.pauseMs) await new Promise((r) => setTimeout(r, Number(args.pauseMs)));
   progress(i, cases.length, `N = ${c.label}`);
@@ -210,11 +270,19 @@ for (const [i, c] of cases.entries()) {
   const ms = await timeGpu(ctx, (enc) => plan.encode(enc, src, dst), reps);
   // --breakdown: each kernel of a WebGpuFft plan alone (its inputs are whatever the buffers hold).
   // A 1-D DCT / DHT is one FFT plan whose hooks read src and write dst directly.
-  const fftPlan = plan instanceof WebGpuFft ? plan : plan instanceof WebGpuR2r && plan.axisPlans.length === 1 ? plan.axisPlans[0] : null;
+  const fftPlan =
+    plan instanceof WebGpuFft
+      ? plan
+      : plan instanceof WebGpuR2r && plan.axisPlans.length === 1
+        ? plan.axisPlans[0]
+        : null;
   const msPerKernel: number[] = [];
   if (args.breakdown && fftPlan && fftPlan.kernelNames.length > 1) {
-    for (let k = 0; k < fftPlan.kernelNames.length; k++) msPerKernel.push(await timeGpu(ctx, (enc) => fftPlan.encode(enc, src, dst, undefined, k), reps));
-    console.log(`  ${c.label}: ${fftPlan.kernelNames.map((name, k) => `${name} ${msPerKernel[k].toFixed(3)} ms`).join(', ')}`);
+    for (let k = 0; k < fftPlan.kernelNames.length; k++)
+      msPerKernel.push(await timeGpu(ctx, (enc) => fftPlan.encode(enc, src, dst, undefined, k), reps));
+    console.log(
+      `  ${c.label}: ${fftPlan.kernelNames.map((name, k) => `${name} ${msPerKernel[k].toFixed(3)} ms`).join(', ')}`,
+    );
   }
   let err: number | null = null;
   if (c.n <= 2 ** Number(args.checkMax ?? 22)) {
@@ -224,9 +292,41 @@ for (const [i, c] of cases.entries()) {
   }
   const gflops = c.flops / ms / 1e6;
   const gbps = c.bytes / ms / 1e6;
-  const r = plan.recipe ? describeRecipe(plan.recipe as Parameters<typeof describeRecipe>[0]) : { passes: '', radices: '', mapping: '', exchange: '' };
-  rows.push([c.label, c.batch, r.passes, r.radices, r.mapping, r.exchange, ms, gflops, gbps, gbps / copy.GBps, err ?? 'n/a']);
-  out.record({ lib: 'butterfly', variant, planOptions, device, kind: args.shape2d ? 'c2c-2d' : kind, direction, log2N: log2(c.n), N: c.n, shape: c.label, batch: c.batch, ms, GFLOPS: gflops, GBps: gbps, fracCopy: gbps / copy.GBps, relErr: err, recipe: r, ...(msPerKernel.length ? { msPerKernel, kernels: fftPlan!.kernelNames } : {}) });
+  const r = plan.recipe
+    ? describeRecipe(plan.recipe as Parameters<typeof describeRecipe>[0])
+    : { passes: '', radices: '', mapping: '', exchange: '' };
+  rows.push([
+    c.label,
+    c.batch,
+    r.passes,
+    r.radices,
+    r.mapping,
+    r.exchange,
+    ms,
+    gflops,
+    gbps,
+    gbps / copy.GBps,
+    err ?? 'n/a',
+  ]);
+  out.record({
+    lib: 'butterfly',
+    variant,
+    planOptions,
+    device,
+    kind: args.shape2d ? 'c2c-2d' : kind,
+    direction,
+    log2N: log2(c.n),
+    N: c.n,
+    shape: c.label,
+    batch: c.batch,
+    ms,
+    GFLOPS: gflops,
+    GBps: gbps,
+    fracCopy: gbps / copy.GBps,
+    relErr: err,
+    recipe: r,
+    ...(msPerKernel.length ? { msPerKernel, kernels: fftPlan!.kernelNames } : {}),
+  });
   if (args.keep) kept.push({ label: c.label, plan });
   else plan.destroy();
 }
@@ -241,7 +341,9 @@ if (kept.length) {
   console.log(`# timed again, in order: ${again.join(' ')}`);
   for (const { plan } of kept) plan.destroy();
 }
-console.log(table(['N', 'batch', 'passes', 'radices', 'l×b', 'exchange', 'ms', 'GFLOPS', 'GB/s', 'of copy', 'rel err'], rows));
+console.log(
+  table(['N', 'batch', 'passes', 'radices', 'l×b', 'exchange', 'ms', 'GFLOPS', 'GB/s', 'of copy', 'rel err'], rows),
+);
 src.destroy();
 dst.destroy();
 process.exit(0);

@@ -33,9 +33,16 @@ function phase1(s: Shape, dstName: string, dstBase: string): string {
   const { n1, n2, W, E } = s;
   const cols = (W * E) / n1;
   const L = n1 / E;
-  const ld = Array.from({ length: E }, (_, k) => `      let v${k} = src[pbase + (t + ${k * L}u) * ${n2}u + r * ${cols}u + cc];`).join('\n');
+  const ld = Array.from(
+    { length: E },
+    (_, k) => `      let v${k} = src[pbase + (t + ${k * L}u) * ${n2}u + r * ${cols}u + cc];`,
+  ).join('\n');
   const ws = Array.from({ length: E }, (_, k) => `      sh[cc * ${n1 + 1}u + t + ${k * L}u] = v${k};`).join('\n');
-  const st = Array.from({ length: E }, (_, k) => `      { let j = lid + ${k * W}u; ${dstName}[${dstBase} + r * ${cols * n1}u + j] = sh[(j / ${n1}u) * ${n1 + 1}u + j % ${n1}u]; }`).join('\n');
+  const st = Array.from(
+    { length: E },
+    (_, k) =>
+      `      { let j = lid + ${k * W}u; ${dstName}[${dstBase} + r * ${cols * n1}u + j] = sh[(j / ${n1}u) * ${n1 + 1}u + j % ${n1}u]; }`,
+  ).join('\n');
   return `  {
     let cc = lid % ${cols}u;
     let t = lid / ${cols}u;
@@ -53,10 +60,18 @@ ${st}
 function phase2(s: Shape, srcName: string, srcBase: string): string {
   const { n1, n2, E, K } = s;
   const L = n2 / E;
-  const ld = Array.from({ length: E }, (_, k) => `      let v${k} = ${srcName}[${srcBase} + (t + ${k * L}u) * ${n1}u + r * ${K}u + kk];`).join('\n');
+  const ld = Array.from(
+    { length: E },
+    (_, k) => `      let v${k} = ${srcName}[${srcBase} + (t + ${k * L}u) * ${n1}u + r * ${K}u + kk];`,
+  ).join('\n');
   const ws = Array.from({ length: E }, (_, k) => `      sh[kk * ${n2 + 1}u + t + ${k * L}u] = v${k};`).join('\n');
-  const rs = Array.from({ length: E }, (_, k) => `      let u${k} = sh[kk * ${n2 + 1}u + t * ${E}u + ${k}u];`).join('\n');
-  const st = Array.from({ length: E }, (_, k) => `      dst[pbase + r * ${K}u + kk + (t * ${E}u + ${k}u) * ${n1}u] = u${k};`).join('\n');
+  const rs = Array.from({ length: E }, (_, k) => `      let u${k} = sh[kk * ${n2 + 1}u + t * ${E}u + ${k}u];`).join(
+    '\n',
+  );
+  const st = Array.from(
+    { length: E },
+    (_, k) => `      dst[pbase + r * ${K}u + kk + (t * ${E}u + ${k}u) * ${n1}u] = u${k};`,
+  ).join('\n');
   return `  {
     let kk = lid % ${K}u;
     let t = lid / ${K}u;
@@ -84,7 +99,9 @@ var<workgroup> sh: array<vec2<f32>, ${shLen}>;
 var<workgroup> ticket: u32;
 @compute @workgroup_size(${s.W})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-${ticket ? `  if (lid == 0u) {
+${
+  ticket
+    ? `  if (lid == 0u) {
     // sync[0]: the ticket counter; sync[1 + slot]: how many workgroups have finished with the slot.
     let tk = atomicAdd(&sync[0], 1u);
     loop {
@@ -92,15 +109,21 @@ ${ticket ? `  if (lid == 0u) {
     }
     ticket = tk;
   }
-  let problem = workgroupUniformLoad(&ticket);` : `  let problem = wid.x + wid.y * nw.x;`}
+  let problem = workgroupUniformLoad(&ticket);`
+    : `  let problem = wid.x + wid.y * nw.x;`
+}
   let pbase = problem * ${n}u;
   let sbase = ${slot} * ${n}u;
 ${phase1(s, 'scratch', 'sbase')}
   storageBarrier();
 ${phase2(s, 'scratch', 'sbase')}
-${ticket ? `  storageBarrier();
+${
+  ticket
+    ? `  storageBarrier();
   workgroupBarrier();
-  if (lid == 0u) { atomicAdd(&sync[1u + problem % ${S}u], 1u); }` : ''}
+  if (lid == 0u) { atomicAdd(&sync[1u + problem % ${S}u], 1u); }`
+    : ''
+}
   _ = &sync;
 }`;
 }
@@ -155,53 +178,107 @@ async function main(): Promise<void> {
         const S = Math.max(1, Math.floor((MB * 2 ** 20) / (8 * n)));
         let ms: number;
         if (mode === 'twopass') {
-          const p1 = await getPipeline(ctx, { name: 'l2probe-p1', key: `l2p1|${n1}|${n2}|${W}|${E}|${K}|${total}`, wgsl: twoPassKernel(s, 1), entryPoint: 'main' });
-          const p2 = await getPipeline(ctx, { name: 'l2probe-p2', key: `l2p2|${n1}|${n2}|${W}|${E}|${K}|${total}`, wgsl: twoPassKernel(s, 2), entryPoint: 'main' });
-          const bg1 = ctx.device.createBindGroup({ layout: p1.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: a } }, { binding: 1, resource: { buffer: mid } }] });
-          const bg2 = ctx.device.createBindGroup({ layout: p2.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: mid } }, { binding: 1, resource: { buffer: b } }] });
-          ms = await timeGpu(ctx, (enc) => {
-            const p = enc.beginComputePass();
-            p.setPipeline(p1);
-            p.setBindGroup(0, bg1);
-            p.dispatchWorkgroups(gx, gy);
-            p.setPipeline(p2);
-            p.setBindGroup(0, bg2);
-            p.dispatchWorkgroups(gx, gy);
-            p.end();
-          }, reps);
+          const p1 = await getPipeline(ctx, {
+            name: 'l2probe-p1',
+            key: `l2p1|${n1}|${n2}|${W}|${E}|${K}|${total}`,
+            wgsl: twoPassKernel(s, 1),
+            entryPoint: 'main',
+          });
+          const p2 = await getPipeline(ctx, {
+            name: 'l2probe-p2',
+            key: `l2p2|${n1}|${n2}|${W}|${E}|${K}|${total}`,
+            wgsl: twoPassKernel(s, 2),
+            entryPoint: 'main',
+          });
+          const bg1 = ctx.device.createBindGroup({
+            layout: p1.getBindGroupLayout(0),
+            entries: [
+              { binding: 0, resource: { buffer: a } },
+              { binding: 1, resource: { buffer: mid } },
+            ],
+          });
+          const bg2 = ctx.device.createBindGroup({
+            layout: p2.getBindGroupLayout(0),
+            entries: [
+              { binding: 0, resource: { buffer: mid } },
+              { binding: 1, resource: { buffer: b } },
+            ],
+          });
+          ms = await timeGpu(
+            ctx,
+            (enc) => {
+              const p = enc.beginComputePass();
+              p.setPipeline(p1);
+              p.setBindGroup(0, bg1);
+              p.dispatchWorkgroups(gx, gy);
+              p.setPipeline(p2);
+              p.setBindGroup(0, bg2);
+              p.dispatchWorkgroups(gx, gy);
+              p.end();
+            },
+            reps,
+          );
         } else {
           const slots = mode === 'full' ? problems : S;
           const scratch = mode === 'full' ? mid : ctx.device.createBuffer({ size: slots * n * 8, usage });
           const sync = ctx.device.createBuffer({ size: 4 * (1 + slots), usage });
-          const pipe = await getPipeline(ctx, { name: `l2probe-${mode}`, key: `l2|${n1}|${n2}|${W}|${E}|${K}|${mode}|${S}|${total}`, wgsl: fusedKernel(s, mode, S), entryPoint: 'main' });
+          const pipe = await getPipeline(ctx, {
+            name: `l2probe-${mode}`,
+            key: `l2|${n1}|${n2}|${W}|${E}|${K}|${mode}|${S}|${total}`,
+            wgsl: fusedKernel(s, mode, S),
+            entryPoint: 'main',
+          });
           const bg = ctx.device.createBindGroup({
             layout: pipe.getBindGroupLayout(0),
             entries: [a, b, scratch, sync].map((buffer, binding) => ({ binding, resource: { buffer } })),
           });
-          ms = await timeGpu(ctx, (enc) => {
-            if (mode === 'ticket') enc.clearBuffer(sync);
-            const p = enc.beginComputePass();
-            p.setPipeline(pipe);
-            p.setBindGroup(0, bg);
-            p.dispatchWorkgroups(gx, gy);
-            p.end();
-          }, reps);
+          ms = await timeGpu(
+            ctx,
+            (enc) => {
+              if (mode === 'ticket') enc.clearBuffer(sync);
+              const p = enc.beginComputePass();
+              p.setPipeline(pipe);
+              p.setBindGroup(0, bg);
+              p.dispatchWorkgroups(gx, gy);
+              p.end();
+            },
+            reps,
+          );
           if (scratch !== mid) scratch.destroy();
           sync.destroy();
         }
         const GBps = (2 * bytes) / (ms * 1e6);
         const label = mode === 'mod' || mode === 'ticket' ? `${mode} ${MB} MB (${S} slots)` : mode;
         rows.push([`${n1}x${n2}`, label, ms.toFixed(3), GBps.toFixed(0), (GBps / copy.GBps).toFixed(2)]);
-        out.record({ lib: 'l2-probe', device, n1, n2, W, E, K, mode, scratchMB: MB, slots: S, ms, GBps, fracCopy: GBps / copy.GBps });
+        out.record({
+          lib: 'l2-probe',
+          device,
+          n1,
+          n2,
+          W,
+          E,
+          K,
+          mode,
+          scratchMB: MB,
+          slots: S,
+          ms,
+          GBps,
+          fracCopy: GBps / copy.GBps,
+        });
       }
     }
   }
-  console.log(`fused two-pass probe on ${device}: ${total} complex64 elements, device copy ${copy.GBps.toFixed(0)} GB/s (${copy.ms.toFixed(3)} ms)`);
+  console.log(
+    `fused two-pass probe on ${device}: ${total} complex64 elements, device copy ${copy.GBps.toFixed(0)} GB/s (${copy.ms.toFixed(3)} ms)`,
+  );
   console.log(table(['n1 x n2', 'scratch', 'ms', 'GB/s', 'of copy'], rows));
   for (const x of [a, b, mid]) x.destroy();
 }
 
-main().then(() => process.exit(0), (e) => {
-  console.error(e);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

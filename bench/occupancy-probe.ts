@@ -61,7 +61,10 @@ async function main(): Promise<void> {
   const sms = Number(args.sms ?? 132);
   const spin = Number(args.spin ?? 200000);
   const name = ctx.adapter.description || ctx.adapter.device || ctx.adapter.vendor;
-  const counters = device.createBuffer({ size: 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
+  const counters = device.createBuffer({
+    size: 16,
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
+  });
   const read = device.createBuffer({ size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
   const sink = device.createBuffer({ size: 4 * 1024 * 64 * sms, usage: GPUBufferUsage.STORAGE });
   const uni = device.createBuffer({ size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
@@ -70,10 +73,19 @@ async function main(): Promise<void> {
     for (const smem of smems) {
       if (smem > ctx.limits.maxComputeWorkgroupStorageSize) continue;
       for (const regs of regsList) {
-        const pipe = await getPipeline(ctx, { name: `occ-${W}-${smem}-${regs}`, key: `occ-${W}-${smem}-${regs}`, wgsl: kernel(W, smem, regs), entryPoint: 'main' });
+        const pipe = await getPipeline(ctx, {
+          name: `occ-${W}-${smem}-${regs}`,
+          key: `occ-${W}-${smem}-${regs}`,
+          wgsl: kernel(W, smem, regs),
+          entryPoint: 'main',
+        });
         const bg = device.createBindGroup({
           layout: pipe.getBindGroupLayout(0),
-          entries: [{ binding: 0, resource: { buffer: counters } }, { binding: 1, resource: { buffer: sink } }, { binding: 2, resource: { buffer: uni } }],
+          entries: [
+            { binding: 0, resource: { buffer: counters } },
+            { binding: 1, resource: { buffer: sink } },
+            { binding: 2, resource: { buffer: uni } },
+          ],
         });
         // Enough workgroups for several waves at any occupancy (at most 64 an SM for workgroups ≥ 32).
         const groups = Math.min(sms * 64, Math.floor(sink.size / 4 / W));
@@ -98,13 +110,37 @@ async function main(): Promise<void> {
           read.unmap();
         }
         const perSm = peak / sms;
-        rows.push([W, smem, regs, groups, peak, perSm.toFixed(2), (perSm * W).toFixed(0), (perSm * smem / 1024).toFixed(0), ms.toFixed(1)]);
-        out.record({ kind: 'occupancy', device: name, wg: W, smem, regs, groups, peak, perSm, threadsPerSm: perSm * W, smemPerSmKiB: (perSm * smem) / 1024, ms });
+        rows.push([
+          W,
+          smem,
+          regs,
+          groups,
+          peak,
+          perSm.toFixed(2),
+          (perSm * W).toFixed(0),
+          ((perSm * smem) / 1024).toFixed(0),
+          ms.toFixed(1),
+        ]);
+        out.record({
+          kind: 'occupancy',
+          device: name,
+          wg: W,
+          smem,
+          regs,
+          groups,
+          peak,
+          perSm,
+          threadsPerSm: perSm * W,
+          smemPerSmKiB: (perSm * smem) / 1024,
+          ms,
+        });
       }
     }
   }
   console.log(`occupancy probe on ${name} (${sms} SMs assumed, spin ${spin})`);
-  console.log(table(['wg', 'smem B', 'live f32', 'groups', 'peak resident', 'per SM', 'threads/SM', 'smem KiB/SM', 'ms'], rows));
+  console.log(
+    table(['wg', 'smem B', 'live f32', 'groups', 'peak resident', 'per SM', 'threads/SM', 'smem KiB/SM', 'ms'], rows),
+  );
   ctx.destroy();
 }
 

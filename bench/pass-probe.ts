@@ -72,17 +72,32 @@ async function main(): Promise<void> {
         for (const mode of modes) {
           if (mode === 'exchange' && B * (n + 1) * 8 > ctx.limits.maxComputeWorkgroupStorageSize) continue;
           const C = total / n;
-          const pipe = await getPipeline(ctx, { name: `probe-${mode}`, key: `probe|${n}|${B}|${E}|${C}|${mode}`, wgsl: kernel(n, B, E, C, mode), entryPoint: 'main' });
-          const bg = ctx.device.createBindGroup({ layout: pipe.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: a } }, { binding: 1, resource: { buffer: b } }] });
+          const pipe = await getPipeline(ctx, {
+            name: `probe-${mode}`,
+            key: `probe|${n}|${B}|${E}|${C}|${mode}`,
+            wgsl: kernel(n, B, E, C, mode),
+            entryPoint: 'main',
+          });
+          const bg = ctx.device.createBindGroup({
+            layout: pipe.getBindGroupLayout(0),
+            entries: [
+              { binding: 0, resource: { buffer: a } },
+              { binding: 1, resource: { buffer: b } },
+            ],
+          });
           const groups = C / B;
           const grid = exactGrid(ctx, groups);
-          const ms = await timeGpu(ctx, (enc) => {
-            const p = enc.beginComputePass();
-            p.setPipeline(pipe);
-            p.setBindGroup(0, bg);
-            p.dispatchWorkgroups(grid[0], grid[1]);
-            p.end();
-          }, reps);
+          const ms = await timeGpu(
+            ctx,
+            (enc) => {
+              const p = enc.beginComputePass();
+              p.setPipeline(pipe);
+              p.setBindGroup(0, bg);
+              p.dispatchWorkgroups(grid[0], grid[1]);
+              p.end();
+            },
+            reps,
+          );
           const GBps = (2 * bytes) / (ms * 1e6);
           rows.push([n, B, E, L * B, mode, ms.toFixed(3), GBps.toFixed(0), (GBps / copy.GBps).toFixed(2)]);
           out.record({ lib: 'probe', device, n, B, E, workgroup: L * B, mode, ms, GBps, fracCopy: GBps / copy.GBps });
@@ -96,7 +111,10 @@ async function main(): Promise<void> {
   b.destroy();
 }
 
-main().then(() => process.exit(0), (e) => {
-  console.error(e);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -49,11 +49,31 @@ function fasterAnchors(a: Row[], b: Row[]): Row[] {
   });
 }
 const anchors39 = (name: string) => fasterAnchors(load(`${run39}/${name}.jsonl`), load(`${run39}/${name}-warm.jsonl`));
-const checks = [...load(`${run32}/check-c2c.jsonl`), ...load(`${run32}/check-r2c.jsonl`), ...load(`${run35}/check-dct2.jsonl`), ...load(`${run35}/check-dht.jsonl`)];
+const checks = [
+  ...load(`${run32}/check-c2c.jsonl`),
+  ...load(`${run32}/check-r2c.jsonl`),
+  ...load(`${run35}/check-dct2.jsonl`),
+  ...load(`${run35}/check-dht.jsonl`),
+];
 const extra39 = anchors39('cufft-extra');
-const r2r24 = (k: string) => ({ ours: load(`${run39}/${k}-new.jsonl`), anchors: extra39, prev: load(`${run39}/${k}-old.jsonl`), checks });
-const r2c26 = { ours: load(`${run39}/r2c-new.jsonl`), anchors: anchors39('cufft-r2c'), prev: load(`${run39}/r2c-old.jsonl`), checks };
-const c2c26 = { ours: load(`${run39}/c2c-new.jsonl`), anchors: anchors39('cufft-c2c'), prev: load(`${run39}/c2c-old.jsonl`), checks };
+const r2r24 = (k: string) => ({
+  ours: load(`${run39}/${k}-new.jsonl`),
+  anchors: extra39,
+  prev: load(`${run39}/${k}-old.jsonl`),
+  checks,
+});
+const r2c26 = {
+  ours: load(`${run39}/r2c-new.jsonl`),
+  anchors: anchors39('cufft-r2c'),
+  prev: load(`${run39}/r2c-old.jsonl`),
+  checks,
+};
+const c2c26 = {
+  ours: load(`${run39}/c2c-new.jsonl`),
+  anchors: anchors39('cufft-c2c'),
+  prev: load(`${run39}/c2c-old.jsonl`),
+  checks,
+};
 const odd26 = load(`${run39}/c2c-2d-new.jsonl`);
 const oddOld26 = load(`${run39}/c2c-2d-old.jsonl`);
 const cufft26 = extra39;
@@ -67,23 +87,38 @@ const swe1000 = load('bench/results/2026-11-22-h200-swe-1000b/compare-1000.jsonl
 const sfftOurs = load(`${run}/sfft.jsonl`);
 const sfftCu = load(`${run}/sfft-cufft.jsonl`);
 
-const f = (x: number | undefined, d = 3) => (x === undefined || !Number.isFinite(x) ? '—' : x >= 1000 ? x.toFixed(0) : x.toPrecision(d));
+const f = (x: number | undefined, d = 3) =>
+  x === undefined || !Number.isFinite(x) ? '—' : x >= 1000 ? x.toFixed(0) : x.toPrecision(d);
 const copy = c2c26.ours.find((r) => r.lib === 'device-copy')?.GBps as number;
 const cuCopy = c2c26.anchors.find((r) => r.lib === 'device-copy')?.GBps as number;
 
 function tableOf(headers: string[], rows: (string | number)[][]): string {
-  return [`| ${headers.join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  return [
+    `| ${headers.join(' | ')} |`,
+    `| ${headers.map(() => '---').join(' | ')} |`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
 }
 
 /** A table of one transform kind against its anchor; with `prev`, a column of the previous kernels' times. */
-function fftTable(kind: string, anchorKind: string, anchorLib: string, src: { ours: Row[]; anchors: Row[]; prev?: Row[]; checks?: Row[] }): string {
+function fftTable(
+  kind: string,
+  anchorKind: string,
+  anchorLib: string,
+  src: { ours: Row[]; anchors: Row[]; prev?: Row[]; checks?: Row[] },
+): string {
   const rows: (string | number)[][] = [];
-  for (const o of src.ours.filter((r) => r.lib === 'butterfly' && r.kind === kind && r.ms && Number.isInteger(Math.log2(r.N!)))) {
+  for (const o of src.ours.filter(
+    (r) => r.lib === 'butterfly' && r.kind === kind && r.ms && Number.isInteger(Math.log2(r.N!)),
+  )) {
     const c = src.anchors.find((r) => r.lib === anchorLib && r.kind === anchorKind && r.N === o.N);
     const p = src.prev?.find((r) => r.lib === 'butterfly' && r.kind === kind && r.N === o.N);
     const recipe = (o.recipe as { passes?: number; radices?: string } | undefined) ?? {};
     // Sizes the table's run did not check (the bench checks up to 2^22) take the error of a separate check run.
-    const err = o.relErr ?? src.checks?.find((r) => r.lib === 'butterfly' && r.kind === kind && r.N === o.N && typeof r.relErr === 'number')?.relErr;
+    const err =
+      o.relErr ??
+      src.checks?.find((r) => r.lib === 'butterfly' && r.kind === kind && r.N === o.N && typeof r.relErr === 'number')
+        ?.relErr;
     rows.push([
       String(o.N),
       String(o.batch),
@@ -99,7 +134,22 @@ function fftTable(kind: string, anchorKind: string, anchorLib: string, src: { ou
     ]);
   }
   const prevHead = src.prev ? ['previous kernels ms'] : [];
-  return tableOf(['N', 'batch', 'passes', 'ours ms', ...prevHead, 'ours GB/s', 'of copy', `${anchorLib} ms`, `${anchorLib} GB/s`, 'speed-up', 'rel. L2 err'], rows);
+  return tableOf(
+    [
+      'N',
+      'batch',
+      'passes',
+      'ours ms',
+      ...prevHead,
+      'ours GB/s',
+      'of copy',
+      `${anchorLib} ms`,
+      `${anchorLib} GB/s`,
+      'speed-up',
+      'rel. L2 err',
+    ],
+    rows,
+  );
 }
 
 function triTable(): string {
@@ -115,10 +165,34 @@ function triTable(): string {
     const so = triOld.find((r) => r.N === n && r.layout === 'strided');
     const io = triOld.find((r) => r.N === n && r.layout === 'interleaved');
     const m = (r?: Row) => (r ? f(r.Mrows_per_s as number) : '—');
-    const ratio = (a?: Row, b?: Row) => (a && b ? `**${((a.Mrows_per_s as number) / (b.Mrows_per_s as number)).toFixed(2)}**` : '—');
-    rows.push([n, m(s), m(so), m(cs), ratio(s, cs), m(i), m(io), ci ? `${m(ci)} ${String(ci.fn).replace('gtsvInterleavedBatch', '')}` : '—', ratio(i, ci)]);
+    const ratio = (a?: Row, b?: Row) =>
+      a && b ? `**${((a.Mrows_per_s as number) / (b.Mrows_per_s as number)).toFixed(2)}**` : '—';
+    rows.push([
+      n,
+      m(s),
+      m(so),
+      m(cs),
+      ratio(s, cs),
+      m(i),
+      m(io),
+      ci ? `${m(ci)} ${String(ci.fn).replace('gtsvInterleavedBatch', '')}` : '—',
+      ratio(i, ci),
+    ]);
   }
-  return tableOf(['N', 'ours strided', 'previous kernels', 'gtsv2StridedBatch', 'ratio', 'ours interleaved', 'previous kernels', 'gtsvInterleavedBatch (best algo)', 'ratio'], rows);
+  return tableOf(
+    [
+      'N',
+      'ours strided',
+      'previous kernels',
+      'gtsv2StridedBatch',
+      'ratio',
+      'ours interleaved',
+      'previous kernels',
+      'gtsvInterleavedBatch (best algo)',
+      'ratio',
+    ],
+    rows,
+  );
 }
 
 function edmTable(): string {
@@ -128,10 +202,37 @@ function edmTable(): string {
     const g = cupy.find((r) => r.lib === 'cupy-graph' && r.case === o.case && r.angles === o.angles);
     const us = (x?: number) => (x === undefined ? '—' : (x * 1000).toFixed(1));
     rows.push([
-      String(o.case), String(o.angles), `${o.M}`, `${o.mfft}`, String(o.slices), String(o.algorithm), us(o.ms), us(c?.ms), c ? `**${(c.ms! / o.ms!).toFixed(1)}**` : '—', us(g?.ms), g ? `**${(g.ms! / o.ms!).toFixed(1)}**` : '—', (o.relL2 as number).toExponential(1),
+      String(o.case),
+      String(o.angles),
+      `${o.M}`,
+      `${o.mfft}`,
+      String(o.slices),
+      String(o.algorithm),
+      us(o.ms),
+      us(c?.ms),
+      c ? `**${(c.ms! / o.ms!).toFixed(1)}**` : '—',
+      us(g?.ms),
+      g ? `**${(g.ms! / o.ms!).toFixed(1)}**` : '—',
+      (o.relL2 as number).toExponential(1),
     ]);
   }
-  return tableOf(['case', 'angles', 'M', 'mfft', 'slices', 'ours', 'ours µs', 'CuPy µs', 'speed-up', 'CuPy in a CUDA graph µs', 'speed-up', 'rel. L2'], rows);
+  return tableOf(
+    [
+      'case',
+      'angles',
+      'M',
+      'mfft',
+      'slices',
+      'ours',
+      'ours µs',
+      'CuPy µs',
+      'speed-up',
+      'CuPy in a CUDA graph µs',
+      'speed-up',
+      'rel. L2',
+    ],
+    rows,
+  );
 }
 
 function sweTable(): string {
@@ -141,34 +242,70 @@ function sweTable(): string {
     .map((r) => {
       const o = sweOld.find((x) => x.kind === 'gpu' && x.n === r.n);
       const d = (r.msPerDispatch ?? {}) as Record<string, number>;
-      return [`${r.n}²`, f(r.msPerStep as number), o ? f(o.msPerStep as number) : '—', `${f(d.cfl)} / ${f(d.reduce)} / ${f(d.update)}`, f((r.cellUpdatesPerSecond as number) / 1e9), f((r.boundCellUpdatesPerSecond as number) / 1e9), `${((r.fractionOfBound as number) * 100).toFixed(1)}%`, o ? `${((o.fractionOfBound as number) * 100).toFixed(1)}%` : '—'];
+      return [
+        `${r.n}²`,
+        f(r.msPerStep as number),
+        o ? f(o.msPerStep as number) : '—',
+        `${f(d.cfl)} / ${f(d.reduce)} / ${f(d.update)}`,
+        f((r.cellUpdatesPerSecond as number) / 1e9),
+        f((r.boundCellUpdatesPerSecond as number) / 1e9),
+        `${((r.fractionOfBound as number) * 100).toFixed(1)}%`,
+        o ? `${((o.fractionOfBound as number) * 100).toFixed(1)}%` : '—',
+      ];
     });
-  const cpu = swe.filter((r) => r.kind === 'cpu').map((r) => `${r.n}²: ${f((r.cellUpdatesPerSecond as number) / 1e6)} M cell updates/s`);
+  const cpu = swe
+    .filter((r) => r.kind === 'cpu')
+    .map((r) => `${r.n}²: ${f((r.cellUpdatesPerSecond as number) / 1e6)} M cell updates/s`);
   return `${tableOf(['mesh', 'ms / step', 'previous kernels ms', 'cfl / reduce / update ms (each alone)', 'G cell updates/s', 'bandwidth bound (G/s)', 'of bound', 'previous: of bound'], rows)}\n\nDevice copy in the same run: ${f(cp?.GBps as number)} GB/s. CPU reference (one JS thread on the GPU machine): ${cpu.join('; ') || 'see the JSON'}.`;
 }
 
 function svgPlot(): string {
-  const W = 860, H = 480, L = 70, R = 20, T = 40, B = 55;
+  const W = 860,
+    H = 480,
+    L = 70,
+    R = 20,
+    T = 40,
+    B = 55;
   const x = (l: number) => L + ((l - 1) / 26) * (W - L - R);
   const ymax = 4500;
   const y = (g: number) => H - B - (Math.min(g, ymax) / ymax) * (H - T - B);
   const series: [string, string, Row[], boolean][] = [
-    ['butterfly C2C', '#1f77b4', c2c26.ours.filter((r) => r.lib === 'butterfly' && r.kind === 'c2c' && Number.isInteger(Math.log2(r.N!))), false],
+    [
+      'butterfly C2C',
+      '#1f77b4',
+      c2c26.ours.filter((r) => r.lib === 'butterfly' && r.kind === 'c2c' && Number.isInteger(Math.log2(r.N!))),
+      false,
+    ],
     ['cuFFT C2C', '#ff7f0e', c2c26.anchors.filter((r) => r.lib === 'cuFFT' && r.kind === 'c2c' && r.log2N), false],
     ['butterfly R2C', '#2ca02c', r2c26.ours.filter((r) => r.lib === 'butterfly' && r.kind === 'r2c'), true],
     ['cuFFT R2C', '#d62728', r2c26.anchors.filter((r) => r.lib === 'cuFFT' && r.kind === 'r2c' && r.log2N), true],
   ];
-  const parts: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="12">`, `<rect width="${W}" height="${H}" fill="white"/>`];
-  parts.push(`<text x="${W / 2}" y="22" text-anchor="middle" font-size="15">Batched FFT throughput on an NVIDIA H200 (2^27 elements, out of place; each kind with cuFFT in one run)</text>`);
-  for (let g = 0; g <= ymax; g += 500) parts.push(`<line x1="${L}" x2="${W - R}" y1="${y(g)}" y2="${y(g)}" stroke="#ddd"/><text x="${L - 6}" y="${y(g) + 4}" text-anchor="end">${g}</text>`);
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="12">`,
+    `<rect width="${W}" height="${H}" fill="white"/>`,
+  ];
+  parts.push(
+    `<text x="${W / 2}" y="22" text-anchor="middle" font-size="15">Batched FFT throughput on an NVIDIA H200 (2^27 elements, out of place; each kind with cuFFT in one run)</text>`,
+  );
+  for (let g = 0; g <= ymax; g += 500)
+    parts.push(
+      `<line x1="${L}" x2="${W - R}" y1="${y(g)}" y2="${y(g)}" stroke="#ddd"/><text x="${L - 6}" y="${y(g) + 4}" text-anchor="end">${g}</text>`,
+    );
   for (let l = 1; l <= 27; l += 2) parts.push(`<text x="${x(l)}" y="${H - B + 18}" text-anchor="middle">2^${l}</text>`);
   parts.push(`<text x="${W / 2}" y="${H - 12}" text-anchor="middle">N (transform length)</text>`);
   parts.push(`<text transform="translate(18 ${H / 2}) rotate(-90)" text-anchor="middle">effective GB/s</text>`);
-  if (copy) parts.push(`<line x1="${L}" x2="${W - R}" y1="${y(copy)}" y2="${y(copy)}" stroke="#555" stroke-dasharray="6 4"/><text x="${W - R - 4}" y="${y(copy) - 6}" text-anchor="end">device copy ${copy.toFixed(0)} GB/s</text>`);
+  if (copy)
+    parts.push(
+      `<line x1="${L}" x2="${W - R}" y1="${y(copy)}" y2="${y(copy)}" stroke="#555" stroke-dasharray="6 4"/><text x="${W - R - 4}" y="${y(copy) - 6}" text-anchor="end">device copy ${copy.toFixed(0)} GB/s</text>`,
+    );
   series.forEach(([name, color, rows, dashed], i) => {
     const pts = rows.map((r) => [Math.log2(r.N!), r.GBps!] as [number, number]).sort((a, b) => a[0] - b[0]);
-    parts.push(`<polyline fill="none" stroke="${color}" stroke-width="2" ${dashed ? 'stroke-dasharray="3 3"' : ''} points="${pts.map(([l, g]) => `${x(l).toFixed(1)},${y(g).toFixed(1)}`).join(' ')}"/>`);
-    parts.push(`<line x1="${L + 20}" x2="${L + 50}" y1="${T + 12 + i * 18}" y2="${T + 12 + i * 18}" stroke="${color}" stroke-width="2" ${dashed ? 'stroke-dasharray="3 3"' : ''}/><text x="${L + 56}" y="${T + 16 + i * 18}">${name}</text>`);
+    parts.push(
+      `<polyline fill="none" stroke="${color}" stroke-width="2" ${dashed ? 'stroke-dasharray="3 3"' : ''} points="${pts.map(([l, g]) => `${x(l).toFixed(1)},${y(g).toFixed(1)}`).join(' ')}"/>`,
+    );
+    parts.push(
+      `<line x1="${L + 20}" x2="${L + 50}" y1="${T + 12 + i * 18}" y2="${T + 12 + i * 18}" stroke="${color}" stroke-width="2" ${dashed ? 'stroke-dasharray="3 3"' : ''}/><text x="${L + 56}" y="${T + 16 + i * 18}">${name}</text>`,
+    );
   });
   parts.push('</svg>');
   return parts.join('\n');
@@ -326,8 +463,26 @@ memory that stays in the 50 MB L2 cache, so that DRAM sees one read and one writ
 ${(() => {
   const probe = load('bench/results/2026-11-24-h200-sweep44/l2-probe.jsonl').filter((r) => r.lib === 'l2-probe');
   const shapes = [...new Set(probe.map((r) => `${r.n1}x${r.n2}`))];
-  const pick = (sh: string, mode: string, mb?: number) => probe.find((r) => `${r.n1}x${r.n2}` === sh && r.mode === mode && (mb === undefined || r.scratchMB === mb));
-  return tableOf(['n1 × n2', 'two dispatches ms', 'fused, full-size scratch', 'fused, 8 MB scratch (unsafe reuse)', 'fused, 16 MB, safe ticket', 'fused, 32 MB, safe ticket'], shapes.map((sh) => [sh, f(pick(sh, 'twopass')?.ms), f(pick(sh, 'full')?.ms), f(pick(sh, 'mod', 8)?.ms), f(pick(sh, 'ticket', 16)?.ms), f(pick(sh, 'ticket', 32)?.ms)]));
+  const pick = (sh: string, mode: string, mb?: number) =>
+    probe.find((r) => `${r.n1}x${r.n2}` === sh && r.mode === mode && (mb === undefined || r.scratchMB === mb));
+  return tableOf(
+    [
+      'n1 × n2',
+      'two dispatches ms',
+      'fused, full-size scratch',
+      'fused, 8 MB scratch (unsafe reuse)',
+      'fused, 16 MB, safe ticket',
+      'fused, 32 MB, safe ticket',
+    ],
+    shapes.map((sh) => [
+      sh,
+      f(pick(sh, 'twopass')?.ms),
+      f(pick(sh, 'full')?.ms),
+      f(pick(sh, 'mod', 8)?.ms),
+      f(pick(sh, 'ticket', 16)?.ms),
+      f(pick(sh, 'ticket', 32)?.ms),
+    ]),
+  );
 })()}
 
 The L2 scratch does save DRAM traffic (128 × 128: 1.21 ms in two dispatches, 0.85 fused), but the fused
@@ -360,12 +515,25 @@ instead of 8 (128-point from 2^20 on stays at 8, where 4 was slower); later pass
 
 ${(() => {
   const rows = odd30.filter((r) => r.lib === 'butterfly' && r.kind === 'c2c' && !Number.isInteger(Math.log2(r.N!)));
-  return tableOf(['N', 'batch', 'recipe', 'ours ms', 'previous kernels ms', 'ours GB/s', 'cuFFT ms', 'speed-up', 'rel. L2 err'], rows.map((o) => {
-    const c = cufft30.find((r) => r.kind === 'c2c' && r.N === o.N && !r.log2N);
-    const p = oddOld30.find((r) => r.kind === 'c2c' && r.N === o.N);
-    const rec = o.recipe as { radices?: string };
-    return [String(o.N), String(o.batch), String(rec?.radices ?? '').replace(/\|/g, '/'), f(o.ms), p ? f(p.ms) : '—', f(o.GBps), c ? f(c.ms) : '—', c ? `**${(c.ms! / o.ms!).toFixed(2)}**` : '—', o.relErr ? (o.relErr as number).toExponential(1) : 'n/a'];
-  }));
+  return tableOf(
+    ['N', 'batch', 'recipe', 'ours ms', 'previous kernels ms', 'ours GB/s', 'cuFFT ms', 'speed-up', 'rel. L2 err'],
+    rows.map((o) => {
+      const c = cufft30.find((r) => r.kind === 'c2c' && r.N === o.N && !r.log2N);
+      const p = oddOld30.find((r) => r.kind === 'c2c' && r.N === o.N);
+      const rec = o.recipe as { radices?: string };
+      return [
+        String(o.N),
+        String(o.batch),
+        String(rec?.radices ?? '').replace(/\|/g, '/'),
+        f(o.ms),
+        p ? f(p.ms) : '—',
+        f(o.GBps),
+        c ? f(c.ms) : '—',
+        c ? `**${(c.ms! / o.ms!).toFixed(2)}**` : '—',
+        o.relErr ? (o.relErr as number).toExponential(1) : 'n/a',
+      ];
+    }),
+  );
 })()}
 
 From the final44 run (bench/results/2026-11-24-h200-final44, 2026-11-24), with cuFFT (the faster of
@@ -403,11 +571,22 @@ measured against the kernels before it in one run:
 
 ${(() => {
   const rows = odd26.filter((r) => r.kind === 'c2c-2d');
-  return tableOf(['shape', 'batch', 'ours ms', 'previous kernels ms', 'ours GB/s', 'cuFFT ms', 'speed-up'], rows.map((o) => {
-    const c = cufft26.find((r) => r.kind === 'c2c-2d' && r.shape === o.shape);
-    const p = oddOld26.find((r) => r.kind === 'c2c-2d' && r.shape === o.shape);
-    return [String(o.shape), String(o.batch), f(o.ms), p ? f(p.ms) : '—', f(o.GBps), c ? f(c.ms) : '—', c ? `**${(c.ms! / o.ms!).toFixed(2)}**` : '—'];
-  }));
+  return tableOf(
+    ['shape', 'batch', 'ours ms', 'previous kernels ms', 'ours GB/s', 'cuFFT ms', 'speed-up'],
+    rows.map((o) => {
+      const c = cufft26.find((r) => r.kind === 'c2c-2d' && r.shape === o.shape);
+      const p = oddOld26.find((r) => r.kind === 'c2c-2d' && r.shape === o.shape);
+      return [
+        String(o.shape),
+        String(o.batch),
+        f(o.ms),
+        p ? f(p.ms) : '—',
+        f(o.GBps),
+        c ? f(c.ms) : '—',
+        c ? `**${(c.ms! / o.ms!).toFixed(2)}**` : '—',
+      ];
+    }),
+  );
 })()}
 
 From the final44 run (bench/results/2026-11-24-h200-final44, 2026-11-24), with cuFFT (the faster of
@@ -513,13 +692,26 @@ Before the longer warm-up, the largest sizes seemed to vary between processes. T
 each, alternating with the previous kernels (commit 1565ad7), in final28, ms (cuFFT from final44):
 
 ${(() => {
-  const rep = ['new', 'old'].flatMap((b) => [1, 2, 3].flatMap((i) => load(`${run28}/repeat-r2c-${b}-${i}.jsonl`).filter((r) => r.lib === 'butterfly').map((r) => ({ ...r, b }))));
+  const rep = ['new', 'old'].flatMap((b) =>
+    [1, 2, 3].flatMap((i) =>
+      load(`${run28}/repeat-r2c-${b}-${i}.jsonl`)
+        .filter((r) => r.lib === 'butterfly')
+        .map((r) => ({ ...r, b })),
+    ),
+  );
   const ns = [...new Set(rep.map((r) => r.N!))].sort((x, y) => x - y);
-  return tableOf(['N', 'final28 kernels', 'commit 1565ad7', 'cuFFT'], ns.map((n) => {
-    const col = (b: string) => rep.filter((r) => r.b === b && r.N === n).map((r) => f(r.ms)).join(', ');
-    const c = r2c26.anchors.find((r) => r.lib === 'cuFFT' && r.kind === 'r2c' && r.N === n);
-    return [String(n), col('new'), col('old'), c ? f(c.ms) : '—'];
-  }));
+  return tableOf(
+    ['N', 'final28 kernels', 'commit 1565ad7', 'cuFFT'],
+    ns.map((n) => {
+      const col = (b: string) =>
+        rep
+          .filter((r) => r.b === b && r.N === n)
+          .map((r) => f(r.ms))
+          .join(', ');
+      const c = r2c26.anchors.find((r) => r.lib === 'cuFFT' && r.kind === 'r2c' && r.N === n);
+      return [String(n), col('new'), col('old'), c ? f(c.ms) : '—'];
+    }),
+  );
 })()}
 
 2^26 and 2^27 read 1.53–4.05 ms there. The cause was the timing, not the kernels: a plan timed right after
@@ -697,11 +889,23 @@ with the FFT kernels before the split exchanges, final7), case 7 1.4–1.6×.
 
 2-D \`fftconvolve\` of 4096×4096 with a 63×63 kernel (the same run):
 
-${tableOf(['mode', 'ours complex64 ms', 'cupyx complex64 ms', 'cupyx float32 ms', 'vs complex64', 'vs float32'], conv.filter((r) => r.lib === 'butterfly').map((r) => {
-  const c = cupy.find((x) => x.kind === 'fftconvolve2d' && x.mode === r.mode && x.dtype === 'complex64');
-  const c32 = cupy.find((x) => x.kind === 'fftconvolve2d' && x.mode === r.mode && x.dtype === 'float32');
-  return [String(r.mode), f(r.ms as number), c ? f(c.ms as number) : '—', c32 ? f(c32.ms as number) : '—', c ? `**${((c.ms as number) / (r.ms as number)).toFixed(2)}**` : '—', c32 ? `**${((c32.ms as number) / (r.ms as number)).toFixed(2)}**` : '—'];
-}))}
+${tableOf(
+  ['mode', 'ours complex64 ms', 'cupyx complex64 ms', 'cupyx float32 ms', 'vs complex64', 'vs float32'],
+  conv
+    .filter((r) => r.lib === 'butterfly')
+    .map((r) => {
+      const c = cupy.find((x) => x.kind === 'fftconvolve2d' && x.mode === r.mode && x.dtype === 'complex64');
+      const c32 = cupy.find((x) => x.kind === 'fftconvolve2d' && x.mode === r.mode && x.dtype === 'float32');
+      return [
+        String(r.mode),
+        f(r.ms as number),
+        c ? f(c.ms as number) : '—',
+        c32 ? f(c32.ms as number) : '—',
+        c ? `**${((c.ms as number) / (r.ms as number)).toFixed(2)}**` : '—',
+        c32 ? `**${((c32.ms as number) / (r.ms as number)).toFixed(2)}**` : '—',
+      ];
+    }),
+)}
 
 ## Shallow water with pollutant (seed 000 §2.2), one step
 
@@ -738,13 +942,22 @@ again: 2 / 3 stay fastest (4096² update 0.464 ms; one row 0.491, three 0.534).
 
 Accuracy, dam break to t = 1, GPU (f32 with the depth pair) against the float64 reference, relative L1:
 ${(() => {
-  const c = swe.find((r) => r.kind === 'compare') as { n: number; l1: { h: number; qx: number; qy: number } } | undefined;
-  const d = swe1000.find((r) => r.kind === 'compare-dump') as { n: number; cpuSteps: number; l1: { h: number; qx: number; qy: number } } | undefined;
-  const line = (x: { n: number; l1: { h: number; qx: number; qy: number } }) => `h ${x.l1.h.toExponential(1)}, q_x ${x.l1.qx.toExponential(1)}, q_y ${x.l1.qy.toExponential(1)}`;
+  const c = swe.find((r) => r.kind === 'compare') as
+    | { n: number; l1: { h: number; qx: number; qy: number } }
+    | undefined;
+  const d = swe1000.find((r) => r.kind === 'compare-dump') as
+    | { n: number; cpuSteps: number; l1: { h: number; qx: number; qy: number } }
+    | undefined;
+  const line = (x: { n: number; l1: { h: number; qx: number; qy: number } }) =>
+    `h ${x.l1.h.toExponential(1)}, q_x ${x.l1.qx.toExponential(1)}, q_y ${x.l1.qy.toExponential(1)}`;
   return [
     c ? `- 400² (\`--compare 400\`, bench/results/2026-11-22-h200-final16): ${line(c)};` : '',
-    d ? `- 1000² (\`--dump 1000\` on the H200, compared with the float64 reference run on the CPU by \`bench/swe-compare-dump.ts\`, ${d.cpuSteps} steps, bench/results/2026-11-22-h200-swe-1000b): ${line(d)}.` : '',
-  ].filter(Boolean).join('\n');
+    d
+      ? `- 1000² (\`--dump 1000\` on the H200, compared with the float64 reference run on the CPU by \`bench/swe-compare-dump.ts\`, ${d.cpuSteps} steps, bench/results/2026-11-22-h200-swe-1000b): ${line(d)}.`
+      : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
 })()}
 
 Before the depth pair (and before the time two-sum was protected from the shader compiler's
@@ -756,7 +969,20 @@ if (sfftOurs.length) {
     .map((r) => {
       const c = sfftCu.find((x) => x.n === r.n);
       const snr = r.snrDb === null || r.snrDb === undefined ? 'exact' : `${r.snrDb} dB`;
-      return [`2^${r.log2n}`, String(r.k), String(r.path), snr, f(r.gpuMs as number), f(r.e2eMs as number), `${((r.recovered as number) * 100).toFixed(1)}%`, (r.l1PerCoefficient as number).toExponential(1), f(r.denseGpuMs as number), c ? f(c.gpuMs as number) : '—', c ? `**${((c.gpuMs as number) / (r.gpuMs as number)).toFixed(2)}**` : '—', String(r.status)];
+      return [
+        `2^${r.log2n}`,
+        String(r.k),
+        String(r.path),
+        snr,
+        f(r.gpuMs as number),
+        f(r.e2eMs as number),
+        `${((r.recovered as number) * 100).toFixed(1)}%`,
+        (r.l1PerCoefficient as number).toExponential(1),
+        f(r.denseGpuMs as number),
+        c ? f(c.gpuMs as number) : '—',
+        c ? `**${((c.gpuMs as number) / (r.gpuMs as number)).toFixed(2)}**` : '—',
+        String(r.status),
+      ];
     });
   out.push(`## Sparse FFT (k largest frequencies of an n-point signal)
 
@@ -783,15 +1009,29 @@ our dense FFT slowed alike; a short check run (bench/results/2026-11-22-h200-sff
 {
   const dir = 'bench/results/2026-11-26-h200-final-twiddles/fft';
   const L = (name: string) => load(`${dir}/${name}.jsonl`);
-  const byN = (rows: Row[], lib: string, kind?: string) => new Map(rows.filter((r) => r.lib === lib && (!kind || r.kind === kind)).map((r) => [r.shape && r.kind === 'c2c-2d' ? r.shape : r.N, r] as const));
+  const byN = (rows: Row[], lib: string, kind?: string) =>
+    new Map(
+      rows
+        .filter((r) => r.lib === lib && (!kind || r.kind === kind))
+        .map((r) => [r.shape && r.kind === 'c2c-2d' ? r.shape : r.N, r] as const),
+    );
   const acc = byN(L('accuracy-new'), 'butterfly');
   const accOld = byN(L('accuracy-recurrence'), 'butterfly');
   const accCu = byN(L('cufft-accuracy'), 'cuFFT');
   const e = (r?: Row) => (r && typeof r.relErr === 'number' ? r.relErr.toExponential(2) : '—');
-  const accRows = [...acc.keys()].sort((a, b) => Number(a) - Number(b)).map((n) => {
-    const o = acc.get(n), c = accCu.get(n);
-    return [String(n), e(o), e(accOld.get(n)), e(c), o && c ? `**${((o.relErr as number) / (c.relErr as number)).toFixed(2)}**` : '—'];
-  });
+  const accRows = [...acc.keys()]
+    .sort((a, b) => Number(a) - Number(b))
+    .map((n) => {
+      const o = acc.get(n),
+        c = accCu.get(n);
+      return [
+        String(n),
+        e(o),
+        e(accOld.get(n)),
+        e(c),
+        o && c ? `**${((o.relErr as number) / (c.relErr as number)).toFixed(2)}**` : '—',
+      ];
+    });
   const extra = L('cufft-extra');
   const fams: [string, string, Map<unknown, Row>][] = [
     ['c2c', 'C2C', byN(L('cufft-c2c'), 'cuFFT')],
@@ -805,12 +1045,21 @@ our dense FFT slowed alike; a short check run (bench/results/2026-11-22-h200-sff
   const sizeRows: string[][] = [];
   for (let l = 10; l <= 27; l++) {
     const n = 2 ** l;
-    sizeRows.push([`2^${l}`, ...fams.flatMap(([, , anchor], i) => [ratio(cur[i]!.get(n), prev[i]!.get(n)), ratio(anchor.get(n), cur[i]!.get(n))])]);
+    sizeRows.push([
+      `2^${l}`,
+      ...fams.flatMap(([, , anchor], i) => [
+        ratio(cur[i]!.get(n), prev[i]!.get(n)),
+        ratio(anchor.get(n), cur[i]!.get(n)),
+      ]),
+    ]);
   }
   const other = (name: string, key: (r: Row) => unknown) => {
-    const a = byN(L(`${name}-new`), 'butterfly'), b = byN(L(`${name}-old`), 'butterfly');
+    const a = byN(L(`${name}-new`), 'butterfly'),
+      b = byN(L(`${name}-old`), 'butterfly');
     return [...a.entries()].map(([k, r]) => {
-      const c = extra.find((x) => x.lib === 'cuFFT' && key(x) === k && (name === 'c2c-2d' ? x.kind === 'c2c-2d' : x.kind === 'c2c'));
+      const c = extra.find(
+        (x) => x.lib === 'cuFFT' && key(x) === k && (name === 'c2c-2d' ? x.kind === 'c2c-2d' : x.kind === 'c2c'),
+      );
       return `${String(k)}: ${ratio(r, b.get(k))} (${ratio(c, r)}×)`;
     });
   };
@@ -849,7 +1098,11 @@ within the run-to-run spread; EDM cases 1–5 (5–25 µs each) swing by ±30% w
 // The CPU engine: the newest tables written by bench/cpu.ts (npm run bench:cpu), on this project's machine.
 {
   const dir = 'bench/results/cpu';
-  const mds = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.md') && f !== 'README.md').sort() : [];
+  const mds = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.md') && f !== 'README.md')
+        .sort()
+    : [];
   if (mds.length > 0) {
     const file = `${dir}/${mds[mds.length - 1]}`;
     out.push(`
@@ -866,7 +1119,9 @@ the engine's WebAssembly memory. Best of 7 rounds; on this shared machine, repea
 
 ![CPU GFLOPS against N](docs/cpu-gflops.svg)
 
-${readFileSync(file, 'utf8').replace(/^## .*\n/, '').trim()}
+${readFileSync(file, 'utf8')
+  .replace(/^## .*\n/, '')
+  .trim()}
 `);
   }
 }

@@ -68,7 +68,8 @@ function parseVariant(spec: string): Variant {
     else params.bExactConst = v;
     rest = rest.replace(m[0], '');
   }
-  if (rest !== '') throw new Error(`--variants: cannot read "${spec}" (expected e.g. r4s1b4, or r4s1g for the sorted gather)`);
+  if (rest !== '')
+    throw new Error(`--variants: cannot read "${spec}" (expected e.g. r4s1b4, or r4s1g for the sorted gather)`);
   return { label: spec || 'default', params };
 }
 const exactVariants = (args.variants ?? '').split(',').map((v) => parseVariant(v.trim()));
@@ -79,7 +80,11 @@ const exactVariants = (args.variants ?? '').split(',').map((v) => parseVariant(v
  * host's encoding and submission (inside timeGpu's wall-clock window) are left out. Dawn may quantise
  * timestamps (~65 µs seen on the H200): k repetitions span one measurement; median over `rounds`.
  */
-async function timeGpuTimestamps(encode: (enc: GPUCommandEncoder) => void, k: number, rounds = 5): Promise<number | null> {
+async function timeGpuTimestamps(
+  encode: (enc: GPUCommandEncoder) => void,
+  k: number,
+  rounds = 5,
+): Promise<number | null> {
   if (!ctx.timestamps) return null;
   const d = ctx.device;
   const qs = d.createQuerySet({ type: 'timestamp', count: 2 });
@@ -151,7 +156,8 @@ function countCommands(encode: (enc: GPUCommandEncoder) => void): Counts {
 }
 const out = new Output(args.json);
 const jsonl = args.jsonl === 'true';
-const device = `${ctx.adapter.vendor} ${ctx.adapter.architecture} ${ctx.adapter.device} ${ctx.adapter.description}`.trim();
+const device =
+  `${ctx.adapter.vendor} ${ctx.adapter.architecture} ${ctx.adapter.device} ${ctx.adapter.description}`.trim();
 console.log(`# butterfly sparse FFT benchmark — ${device} (${ctx.adapter.backend}) — ${new Date().toISOString()}`);
 
 const usage = () => GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
@@ -196,7 +202,15 @@ fn pcg(v: u32) -> u32 { let s = v * 747796405u + 2891336453u; let w = ((s >> ((s
 }`;
 
 /** x = ifft(spectrum with the planted coefficients) + noise, on the device. */
-async function makeSignal(ctx: GpuContext, n: number, pl: Planted, snrDb: number | null, seed: number, x: GPUBuffer, spec: GPUBuffer): Promise<void> {
+async function makeSignal(
+  ctx: GpuContext,
+  n: number,
+  pl: Planted,
+  snrDb: number | null,
+  seed: number,
+  x: GPUBuffer,
+  spec: GPUBuffer,
+): Promise<void> {
   const d = ctx.device;
   const enc0 = d.createCommandEncoder();
   enc0.clearBuffer(spec, 0, n * 8);
@@ -210,12 +224,24 @@ async function makeSignal(ctx: GpuContext, n: number, pl: Planted, snrDb: number
   if (snrDb === null) return;
   // Σ|N_f|² = n·Σ|ν_t|² = n·n·2s² for complex white noise of variance s² per component.
   const s = Math.sqrt(pl.signalEnergy / 10 ** (snrDb / 10) / (2 * n * n));
-  const pipe = await getPipeline(ctx, { name: 'bench-noise', key: 'bench-noise', wgsl: NOISE_WGSL, entryPoint: 'main' });
+  const pipe = await getPipeline(ctx, {
+    name: 'bench-noise',
+    key: 'bench-noise',
+    wgsl: NOISE_WGSL,
+    entryPoint: 'main',
+  });
   const u1 = d.createBuffer({ size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   const u2 = d.createBuffer({ size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   d.queue.writeBuffer(u1, 0, new Float32Array([s, 0, 0, 0]));
   d.queue.writeBuffer(u2, 0, new Uint32Array([n, seed, 0, 0]));
-  const bg = d.createBindGroup({ layout: pipe.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: x, size: n * 8 } }, { binding: 1, resource: { buffer: u1 } }, { binding: 2, resource: { buffer: u2 } }] });
+  const bg = d.createBindGroup({
+    layout: pipe.getBindGroupLayout(0),
+    entries: [
+      { binding: 0, resource: { buffer: x, size: n * 8 } },
+      { binding: 1, resource: { buffer: u1 } },
+      { binding: 2, resource: { buffer: u2 } },
+    ],
+  });
   const enc = d.createCommandEncoder();
   const pass = enc.beginComputePass();
   pass.setPipeline(pipe);
@@ -290,7 +316,8 @@ for (const [ci, c] of cases.entries()) {
       if (p === 'exact') for (const v of exactVariants) variants.push({ path: p, snrDb: null, v });
       else variants.push({ path: p, snrDb: null, v: { label: 'default', params: {} } });
     }
-    if (snr !== null && paths.includes('robust')) variants.push({ path: 'robust', snrDb: snr, v: { label: 'default', params: {} } });
+    if (snr !== null && paths.includes('robust'))
+      variants.push({ path: 'robust', snrDb: snr, v: { label: 'default', params: {} } });
     let lastSnr: number | null | undefined;
     for (const v of variants) {
       if (v.snrDb !== lastSnr) {
@@ -301,7 +328,8 @@ for (const [ci, c] of cases.entries()) {
       const plan = await createSfftPlan({ ...v.v.params, n, k: c.k, backend: 'webgpu', gpu: ctx, mode: v.path, seed });
       const planMs = performance.now() - planT0;
       const g = plan.gpu!;
-      const encodePath = (upTo: 'hash' | 'fft' | 'all') => (enc: GPUCommandEncoder) => (v.path === 'exact' ? g.encodeExact(enc, x!, upTo) : g.encodeRobust(enc, x!, upTo));
+      const encodePath = (upTo: 'hash' | 'fft' | 'all') => (enc: GPUCommandEncoder) =>
+        v.path === 'exact' ? g.encodeExact(enc, x!, upTo) : g.encodeRobust(enc, x!, upTo);
       const result = await plan.executeGpu(x!);
       for (const t0 = performance.now(); performance.now() - t0 < 100; ) {
         const enc = ctx.device.createCommandEncoder();
@@ -324,7 +352,8 @@ for (const [ci, c] of cases.entries()) {
       } catch (err) {
         extra.gpuTsError = String(err);
       }
-      if (count) Object.assign(extra, countCommands(encodePath('all')), { readbackBytesPerCall: (g.readbackBytes - read0) / 3 });
+      if (count)
+        Object.assign(extra, countCommands(encodePath('all')), { readbackBytesPerCall: (g.readbackBytes - read0) / 3 });
       if (breakdown) {
         extra.hashMs = await timeGpu(ctx, encodePath('hash'), reps);
         extra.hashFftMs = await timeGpu(ctx, encodePath('fft'), reps);
@@ -355,7 +384,10 @@ for (const [ci, c] of cases.entries()) {
         residualFraction: result.diagnostics.residualFraction,
         candidates: result.diagnostics.candidates,
         samples: result.diagnostics.samples,
-        recipe: { exact: ex && { B: ex.B, rounds: ex.rounds, stages: ex.stages }, robust: ro && { bLoc: ro.bLoc, bEst: ro.bEst, loops: ro.loops.length } },
+        recipe: {
+          exact: ex && { B: ex.B, rounds: ex.rounds, stages: ex.stages },
+          robust: ro && { bLoc: ro.bLoc, bEst: ro.bEst, loops: ro.loops.length },
+        },
         // Loop sizes that could grow with n: the filter's time support W (taps per hashing) and its reach D
         // in bins (the H table), against the bucket width n/B.
         filterW: filt.W,
@@ -366,7 +398,21 @@ for (const [ci, c] of cases.entries()) {
       };
       out.record(rec);
       if (jsonl) console.log(JSON.stringify(rec));
-      rows.push([`2^${c.log2n}`, c.k, v.path === 'exact' ? `exact ${v.v.label}` : v.path, v.snrDb ?? '-', gpuMs, rec.e2eMs, denseMs, denseMs / gpuMs, acc.recovered, acc.l1 ?? '-', acc.maxRel, result.status, ...(count ? [Number(extra.dispatches), Number(extra.clears)] : [])]);
+      rows.push([
+        `2^${c.log2n}`,
+        c.k,
+        v.path === 'exact' ? `exact ${v.v.label}` : v.path,
+        v.snrDb ?? '-',
+        gpuMs,
+        rec.e2eMs,
+        denseMs,
+        denseMs / gpuMs,
+        acc.recovered,
+        acc.l1 ?? '-',
+        acc.maxRel,
+        result.status,
+        ...(count ? [Number(extra.dispatches), Number(extra.clears)] : []),
+      ]);
       plan.destroy();
     }
   } catch (e) {
@@ -376,7 +422,26 @@ for (const [ci, c] of cases.entries()) {
   }
 }
 progress(cases.length, cases.length, 'done');
-console.log(table(['n', 'k', 'path', 'SNR', 'gpu ms', 'e2e ms', 'dense ms', 'dense/sparse', 'recovered', 'L1/coef', 'max rel', 'status', ...(count ? ['dispatches', 'clears'] : [])], rows));
+console.log(
+  table(
+    [
+      'n',
+      'k',
+      'path',
+      'SNR',
+      'gpu ms',
+      'e2e ms',
+      'dense ms',
+      'dense/sparse',
+      'recovered',
+      'L1/coef',
+      'max rel',
+      'status',
+      ...(count ? ['dispatches', 'clears'] : []),
+    ],
+    rows,
+  ),
+);
 x?.destroy();
 spec?.destroy();
 process.exit(0);

@@ -58,7 +58,12 @@ function parseVariant(spec: string): Variant {
   const [structure, shape, depth, extra, ...rest] = parts;
   const options: SweGpuOptions = { ...SWE_DEFAULT_KERNEL_OPTIONS, probe: probe as SweGpuOptions['probe'] };
   const rows = extra === undefined ? [] : /^r([1-8])(?:c([1-8]))?$/.exec(extra)?.slice(1);
-  if (rest.length || (depth !== undefined && depth !== 'f32' && depth !== 'pair') || rows === undefined || (extra !== undefined && structure !== 'halo')) {
+  if (
+    rest.length ||
+    (depth !== undefined && depth !== 'f32' && depth !== 'pair') ||
+    rows === undefined ||
+    (extra !== undefined && structure !== 'halo')
+  ) {
     throw new ArgumentError('--variants', spec, 'STRUCTURE:SHAPE[:f32|:pair][:rK[cJ] (halo only, K, J = 1 … 8)]');
   }
   if (rows[0]) options.rows = Number(rows[0]);
@@ -67,7 +72,8 @@ function parseVariant(spec: string): Variant {
   if (structure === 'halo') {
     options.structure = 'halo';
     options.tile = Number(shape ?? SWE_DEFAULT_KERNEL_OPTIONS.tile);
-    if (!Number.isInteger(options.tile)) throw new ArgumentError('--variants', spec, 'halo:T with an integer tile side T');
+    if (!Number.isInteger(options.tile))
+      throw new ArgumentError('--variants', spec, 'halo:T with an integer tile side T');
   } else if (structure === 'staged' || structure === 'fused') {
     options.structure = structure;
     const m = /^(\d+)x(\d+)$/.exec(shape ?? `${SWE_DEFAULT_KERNEL_OPTIONS.tileX}x${SWE_DEFAULT_KERNEL_OPTIONS.tileY}`);
@@ -85,7 +91,6 @@ function variantName(o: SweGpuOptions): string {
   return `${shape}:${o.depthPair ? 'pair' : 'f32'}${o.structure === 'halo' ? `:r${o.rows}c${o.cflRows}` : ''}${(o.probe ?? 'none') === 'none' ? '' : `:probe-${o.probe}`}`;
 }
 
-
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const out = new Output(args.out);
@@ -93,10 +98,16 @@ async function main(): Promise<void> {
   const software = ctx.adapter.software;
   const sizes = (args.sizes ?? (software ? '100,200' : '1000,2000,4096')).split(',').map(Number);
   const steps = Number(args.steps ?? (software ? 5 : 50));
-  const variants = args.variants ? args.variants.split(',').map(parseVariant) : args.tile ? [parseVariant(`halo:${args.tile}`)] : [{ name: variantName(SWE_DEFAULT_KERNEL_OPTIONS), options: {} }];
+  const variants = args.variants
+    ? args.variants.split(',').map(parseVariant)
+    : args.tile
+      ? [parseVariant(`halo:${args.tile}`)]
+      : [{ name: variantName(SWE_DEFAULT_KERNEL_OPTIONS), options: {} }];
   const first = variants[0].options;
   const device = ctx.adapter.description || ctx.adapter.device || ctx.adapter.vendor;
-  console.log(`shallow-water bench on ${device} (${ctx.adapter.backend}${software ? ', software' : ''}); ${variants.map((v) => v.name).join(', ')}; ${steps} steps per timing`);
+  console.log(
+    `shallow-water bench on ${device} (${ctx.adapter.backend}${software ? ', software' : ''}); ${variants.map((v) => v.name).join(', ')}; ${steps} steps per timing`,
+  );
 
   // Device-copy ceiling, measured once on a buffer as large as the biggest state.
   const maxCells = Math.max(...sizes) ** 2;
@@ -107,7 +118,9 @@ async function main(): Promise<void> {
   const copy = await copyBandwidth(ctx, a, b, copyBytes, software ? 2 : 20);
   a.destroy();
   b.destroy();
-  console.log(`device copy: ${copy.GBps.toFixed(1)} GB/s (read + write) → bound ${(copy.GBps / MIN_BYTES_PER_CELL).toFixed(2)} G cell updates/s at ${MIN_BYTES_PER_CELL} B/cell`);
+  console.log(
+    `device copy: ${copy.GBps.toFixed(1)} GB/s (read + write) → bound ${(copy.GBps / MIN_BYTES_PER_CELL).toFixed(2)} G cell updates/s at ${MIN_BYTES_PER_CELL} B/cell`,
+  );
   out.record({ kind: 'copy', device, bytes: copyBytes, GBps: copy.GBps });
 
   const rows: (string | number)[][] = [];
@@ -135,22 +148,68 @@ async function main(): Promise<void> {
         const sim = await solver.readSim();
         const parts: Partial<Record<SweKernelName, number>> = {};
         if (args.breakdown) {
-          for (const k of ['cfl', 'reduce', 'update'] as const) parts[k] = (await timeGpu(ctx, (enc) => solver.encodeSteps(enc, steps, [k]), 1, software ? 1 : 5)) / steps;
+          for (const k of ['cfl', 'reduce', 'update'] as const)
+            parts[k] = (await timeGpu(ctx, (enc) => solver.encodeSteps(enc, steps, [k]), 1, software ? 1 : 5)) / steps;
         }
         const part = (k: SweKernelName) => (parts[k] === undefined ? '' : parts[k]!.toFixed(4));
-        rows.push([`${n}²`, v.name, perStep.toFixed(4), (rate / 1e9).toFixed(3), (bound / 1e9).toFixed(2), `${((100 * rate) / bound).toFixed(1)}%`, built, effGBps.toFixed(0), sim.steps, part('cfl'), part('reduce'), part('update')]);
+        rows.push([
+          `${n}²`,
+          v.name,
+          perStep.toFixed(4),
+          (rate / 1e9).toFixed(3),
+          (bound / 1e9).toFixed(2),
+          `${((100 * rate) / bound).toFixed(1)}%`,
+          built,
+          effGBps.toFixed(0),
+          sim.steps,
+          part('cfl'),
+          part('reduce'),
+          part('update'),
+        ]);
         out.record({
-          kind: 'gpu', device, n, cells, variant: v.name, structure: solver.options.structure, tile: solver.options.tile,
-          tileX: solver.options.tileX, tileY: solver.options.tileY, depthPair: solver.options.depthPair, msPerStep: perStep,
-          cellUpdatesPerSecond: rate, boundCellUpdatesPerSecond: bound, fractionOfBound: rate / bound, builtBytesPerCell: built,
-          effectiveGBps: effGBps, copyGBps: copy.GBps, msPerDispatch: args.breakdown ? parts : undefined,
+          kind: 'gpu',
+          device,
+          n,
+          cells,
+          variant: v.name,
+          structure: solver.options.structure,
+          tile: solver.options.tile,
+          tileX: solver.options.tileX,
+          tileY: solver.options.tileY,
+          depthPair: solver.options.depthPair,
+          msPerStep: perStep,
+          cellUpdatesPerSecond: rate,
+          boundCellUpdatesPerSecond: bound,
+          fractionOfBound: rate / bound,
+          builtBytesPerCell: built,
+          effectiveGBps: effGBps,
+          copyGBps: copy.GBps,
+          msPerDispatch: args.breakdown ? parts : undefined,
         });
       } finally {
         solver.destroy();
       }
     }
   }
-  console.log(table(['mesh', 'variant', 'ms/step', 'G cell/s', 'bound G/s', 'of bound', 'B/cell built', 'GB/s moved', 'steps run', 'cfl ms', 'reduce ms', 'update ms'], rows));
+  console.log(
+    table(
+      [
+        'mesh',
+        'variant',
+        'ms/step',
+        'G cell/s',
+        'bound G/s',
+        'of bound',
+        'B/cell built',
+        'GB/s moved',
+        'steps run',
+        'cfl ms',
+        'reduce ms',
+        'update ms',
+      ],
+      rows,
+    ),
+  );
 
   // The float64 reference on this machine's CPU.
   const cpuN = Number(args['cpu-size'] ?? (software ? 100 : 1000));
@@ -166,7 +225,9 @@ async function main(): Promise<void> {
     }
     const cpuMs = median(times);
     const cpuRate = (cpuN * cpuN) / (cpuMs / 1e3);
-    console.log(`CPU float64 reference (1 thread, JS) at ${cpuN}²: ${cpuMs.toFixed(0)} ms/step = ${(cpuRate / 1e6).toFixed(2)} M cell updates/s`);
+    console.log(
+      `CPU float64 reference (1 thread, JS) at ${cpuN}²: ${cpuMs.toFixed(0)} ms/step = ${(cpuRate / 1e6).toFixed(2)} M cell updates/s`,
+    );
     out.record({ kind: 'cpu', n: cpuN, msPerStep: cpuMs, cellUpdatesPerSecond: cpuRate });
   }
 
@@ -184,9 +245,20 @@ async function main(): Promise<void> {
     const gpuS = (performance.now() - t1) / 1e3;
     g.destroy();
     const e = { h: relativeL1(s.h, ref.h), qx: relativeL1(s.qx, ref.qx), qy: relativeL1(s.qy, ref.qy) };
-    console.log(`dam break ${cn}² to t = 1 (${variants[0].name}): ${ref.steps} CPU steps (${cpuS.toFixed(1)} s), ${s.steps} GPU steps (${gpuS.toFixed(2)} s incl. read-back); ` +
-      `L1 relative h ${e.h.toExponential(2)}, qx ${e.qx.toExponential(2)}, qy ${e.qy.toExponential(2)} (bound 1e-5: ${Math.max(e.h, e.qx, e.qy) <= 1e-5 ? 'met' : 'NOT met'})`);
-    out.record({ kind: 'compare', variant: variants[0].name, n: cn, cpuSteps: ref.steps, gpuSteps: s.steps, cpuSeconds: cpuS, gpuSeconds: gpuS, l1: e });
+    console.log(
+      `dam break ${cn}² to t = 1 (${variants[0].name}): ${ref.steps} CPU steps (${cpuS.toFixed(1)} s), ${s.steps} GPU steps (${gpuS.toFixed(2)} s incl. read-back); ` +
+        `L1 relative h ${e.h.toExponential(2)}, qx ${e.qx.toExponential(2)}, qy ${e.qy.toExponential(2)} (bound 1e-5: ${Math.max(e.h, e.qx, e.qy) <= 1e-5 ? 'met' : 'NOT met'})`,
+    );
+    out.record({
+      kind: 'compare',
+      variant: variants[0].name,
+      n: cn,
+      cpuSteps: ref.steps,
+      gpuSteps: s.steps,
+      cpuSeconds: cpuS,
+      gpuSeconds: gpuS,
+      l1: e,
+    });
   }
   if (args.dump) {
     const dn = Number(args.dump);
@@ -196,7 +268,9 @@ async function main(): Promise<void> {
     const t1 = performance.now();
     await g.advance(1);
     const s = await g.read();
-    console.log(`dam break ${dn}² to t = 1 on the GPU: ${s.steps} steps, ${((performance.now() - t1) / 1e3).toFixed(2)} s incl. read-back; t = ${s.time}`);
+    console.log(
+      `dam break ${dn}² to t = 1 on the GPU: ${s.steps} steps, ${((performance.now() - t1) / 1e3).toFixed(2)} s incl. read-back; t = ${s.time}`,
+    );
     for (const f of ['h', 'qx', 'qy'] as const) writeFileSync(`${dir}/gpu_${dn}_${f}.npy`, encodeNpy([dn, dn], s[f]));
     out.record({ kind: 'dump', n: dn, steps: s.steps, time: s.time });
     g.destroy();

@@ -13,7 +13,6 @@ import { parseNpy } from '../src/util/npy.js';
 import { Output, parseArgs } from './common.js';
 import { relativeL1 } from '../src/util/metrics.js';
 
-
 const args = parseArgs(process.argv.slice(2));
 const n = Number(args.n ?? 1000);
 const dir = args.dir ?? 'out';
@@ -24,6 +23,14 @@ const t0 = performance.now();
 const ref = new SweCpuSolver(damBreak(n));
 ref.advance(1);
 const seconds = (performance.now() - t0) / 1000;
-const r = { kind: 'compare-dump', n, cpuSteps: ref.steps, cpuSeconds: seconds, l1: { h: relativeL1(gpu.h, ref.h), qx: relativeL1(gpu.qx, ref.qx), qy: relativeL1(gpu.qy, ref.qy) } };
+const r = {
+  kind: 'compare-dump',
+  n,
+  cpuSteps: ref.steps,
+  cpuSeconds: seconds,
+  l1: { h: relativeL1(gpu.h, ref.h), qx: relativeL1(gpu.qx, ref.qx), qy: relativeL1(gpu.qy, ref.qy) },
+};
 out.record(r);
-console.log(`dam break ${n}² to t = 1: ${ref.steps} CPU steps (${seconds.toFixed(0)} s); L1 relative h ${r.l1.h.toExponential(2)}, qx ${r.l1.qx.toExponential(2)}, qy ${r.l1.qy.toExponential(2)} (bound 1e-5)`);
+console.log(
+  `dam break ${n}² to t = 1: ${ref.steps} CPU steps (${seconds.toFixed(0)} s); L1 relative h ${r.l1.h.toExponential(2)}, qx ${r.l1.qx.toExponential(2)}, qy ${r.l1.qy.toExponential(2)} (bound 1e-5)`,
+);

@@ -16,7 +16,34 @@ import { defaultGpuContext, readBuffer, type GpuContext } from '../src/backends/
 import { TridiagonalGpuExecutor, type TridiagonalGpuBuffers } from '../src/backends/webgpu/tridiagonal.js';
 import { planTridiagonal, type TridiagonalLayout } from '../src/planner/tridiagonal.js';
 
-interface Args { direct?: boolean; directMax?: number; ips?: number; alignChunks?: boolean; branchFree?: boolean; normalized?: boolean; chunksPerWg?: number; pingPong?: boolean; thomasThreads?: number; streamRows?: number; streamChunk?: number; swizzle?: boolean; interior?: 'wang-mou' | 'thomas'; rowsPerThread?: number; maxRows?: number; targetRows?: number; partitionRows?: number; label?: string; total?: number; sizes: number[]; layouts: TridiagonalLayout[]; reps: number; json: boolean; out?: string; software: boolean; radix?: 2 | 4 }
+interface Args {
+  direct?: boolean;
+  directMax?: number;
+  ips?: number;
+  alignChunks?: boolean;
+  branchFree?: boolean;
+  normalized?: boolean;
+  chunksPerWg?: number;
+  pingPong?: boolean;
+  thomasThreads?: number;
+  streamRows?: number;
+  streamChunk?: number;
+  swizzle?: boolean;
+  interior?: 'wang-mou' | 'thomas';
+  rowsPerThread?: number;
+  maxRows?: number;
+  targetRows?: number;
+  partitionRows?: number;
+  label?: string;
+  total?: number;
+  sizes: number[];
+  layouts: TridiagonalLayout[];
+  reps: number;
+  json: boolean;
+  out?: string;
+  software: boolean;
+  radix?: 2 | 4;
+}
 
 function parseRange(spec: string): number[] {
   const out: number[] = [];
@@ -26,7 +53,8 @@ function parseRange(spec: string): number[] {
       for (let k = a; k <= b; k++) out.push(k);
     } else out.push(Number(part));
   }
-  if (out.some((v) => !Number.isInteger(v) || v < 0 || v > 30)) throw new Error(`--sizes: expected log2 sizes like 2-24, got ${spec}`);
+  if (out.some((v) => !Number.isInteger(v) || v < 0 || v > 30))
+    throw new Error(`--sizes: expected log2 sizes like 2-24, got ${spec}`);
   return out;
 }
 
@@ -67,7 +95,9 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--out') a.out = v();
     else if (k === '--software') a.software = true;
     else if (k === '--help' || k === '-h') {
-      console.log('options: --total LOG2 --sizes 2-24 --layouts strided,interleaved --reps N --radix 2|4 --rows-per-thread R --interior wang-mou|thomas --no-swizzle --no-ping-pong --no-normalize --branchy --align-chunks --il-partition-systems G --chunks-per-wg G --stream-rows N --stream-chunk K --thomas-threads T --max-rows P --no-direct --direct-max P --target-rows T --partition-rows Q --label L --json --out FILE --software');
+      console.log(
+        'options: --total LOG2 --sizes 2-24 --layouts strided,interleaved --reps N --radix 2|4 --rows-per-thread R --interior wang-mou|thomas --no-swizzle --no-ping-pong --no-normalize --branchy --align-chunks --il-partition-systems G --chunks-per-wg G --stream-rows N --stream-chunk K --thomas-threads T --max-rows P --no-direct --direct-max P --target-rows T --partition-rows Q --label L --json --out FILE --software',
+      );
       process.exit(0);
     } else throw new Error(`unknown option ${k}`);
   }
@@ -90,7 +120,10 @@ function randomData(rows: number, seed: number): Float32Array[] {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  const a = new Float32Array(rows), b = new Float32Array(rows), c = new Float32Array(rows), d = new Float32Array(rows);
+  const a = new Float32Array(rows),
+    b = new Float32Array(rows),
+    c = new Float32Array(rows),
+    d = new Float32Array(rows);
   for (let i = 0; i < rows; i++) {
     a[i] = 2 * rnd() - 1;
     c[i] = 2 * rnd() - 1;
@@ -100,7 +133,12 @@ function randomData(rows: number, seed: number): Float32Array[] {
   return [a, b, c, d];
 }
 
-async function timeSolves(ctx: GpuContext, ex: TridiagonalGpuExecutor, bufs: TridiagonalGpuBuffers, reps: number): Promise<{ ms: number; method: string }> {
+async function timeSolves(
+  ctx: GpuContext,
+  ex: TridiagonalGpuExecutor,
+  bufs: TridiagonalGpuBuffers,
+  reps: number,
+): Promise<{ ms: number; method: string }> {
   const d = ctx.device;
   // Warm-up (compiles, first-touch).
   {
@@ -176,7 +214,9 @@ async function main(): Promise<void> {
   const software = ctx.adapter.software;
   const totalLog2 = args.total ?? (software ? 18 : 24);
   const rows = 2 ** totalLog2;
-  const sizes = args.sizes.length ? args.sizes.filter((s) => s <= totalLog2) : Array.from({ length: totalLog2 - 1 }, (_, i) => i + 2);
+  const sizes = args.sizes.length
+    ? args.sizes.filter((s) => s <= totalLog2)
+    : Array.from({ length: totalLog2 - 1 }, (_, i) => i + 2);
   const devName = `${ctx.adapter.vendor} ${ctx.adapter.device || ctx.adapter.description}`.trim();
   if (args.out) writeFileSync(args.out, '');
   const emit = (o: Record<string, unknown>) => {
@@ -186,27 +226,57 @@ async function main(): Promise<void> {
   };
   const mk = (data: Float32Array | number, label: string) => {
     const size = typeof data === 'number' ? data : data.byteLength;
-    const b = ctx.device.createBuffer({ size, label, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
-    if (typeof data !== 'number') ctx.device.queue.writeBuffer(b, 0, data.buffer as ArrayBuffer, data.byteOffset, data.byteLength);
+    const b = ctx.device.createBuffer({
+      size,
+      label,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+    });
+    if (typeof data !== 'number')
+      ctx.device.queue.writeBuffer(b, 0, data.buffer as ArrayBuffer, data.byteOffset, data.byteLength);
     return b;
   };
   const [ha, hb, hc, hd] = randomData(rows, 12345);
   const bufsBase = {
-    lower: mk(ha, 'lower'), diag: mk(hb, 'diag'), upper: mk(hc, 'upper'), rhs: mk(hd, 'rhs'),
-    out: mk(rows * 4, 'x'), status: mk(Math.max(16, rows), 'status'),
+    lower: mk(ha, 'lower'),
+    diag: mk(hb, 'diag'),
+    upper: mk(hc, 'upper'),
+    rhs: mk(hd, 'rhs'),
+    out: mk(rows * 4, 'x'),
+    status: mk(Math.max(16, rows), 'status'),
   };
   const copyMs = await timeCopy(ctx, bufsBase.rhs, bufsBase.out, rows * 4, args.reps);
   const copyGBps = (2 * rows * 4) / copyMs / 1e6;
   emit({ lib: 'butterfly', fn: 'device-copy', device: devName, bytes: rows * 4, ms: copyMs, GBps: copyGBps });
   if (!args.json) {
-    console.log(`device: ${devName}${software ? ' (software)' : ''}; timestamps: ${ctx.timestamps}; total rows 2^${totalLog2}; device copy ${copyGBps.toFixed(1)} GB/s`);
+    console.log(
+      `device: ${devName}${software ? ' (software)' : ''}; timestamps: ${ctx.timestamps}; total rows 2^${totalLog2}; device copy ${copyGBps.toFixed(1)} GB/s`,
+    );
     console.log('layout       log2N         N     batch  levels  disp        ms      Mrows/s       GB/s  of-copy');
   }
   for (const layout of args.layouts) {
     for (const n of sizes) {
       const N = 2 ** n;
       const batch = rows / N;
-      const recipe = planTridiagonal({ n: N, batch, nrhs: 1, complex: false, layout }, ctx.limits, { radix: args.radix, rowsPerThread: args.rowsPerThread, maxRowsPerWorkgroup: args.maxRows, targetRowsPerWorkgroup: args.targetRows, partitionRowsPerWorkgroup: args.partitionRows, interior: args.interior, swizzle: args.swizzle, interleavedStreamRows: args.streamRows, streamChunk: args.streamChunk, thomasThreads: args.thomasThreads, pingPong: args.pingPong, partitionChunksPerWorkgroup: args.chunksPerWg, normalizedRows: args.normalized, branchFree: args.branchFree, alignChunks: args.alignChunks, interleavedPartitionSystems: args.ips, directRows: args.direct, directMaxRows: args.directMax });
+      const recipe = planTridiagonal({ n: N, batch, nrhs: 1, complex: false, layout }, ctx.limits, {
+        radix: args.radix,
+        rowsPerThread: args.rowsPerThread,
+        maxRowsPerWorkgroup: args.maxRows,
+        targetRowsPerWorkgroup: args.targetRows,
+        partitionRowsPerWorkgroup: args.partitionRows,
+        interior: args.interior,
+        swizzle: args.swizzle,
+        interleavedStreamRows: args.streamRows,
+        streamChunk: args.streamChunk,
+        thomasThreads: args.thomasThreads,
+        pingPong: args.pingPong,
+        partitionChunksPerWorkgroup: args.chunksPerWg,
+        normalizedRows: args.normalized,
+        branchFree: args.branchFree,
+        alignChunks: args.alignChunks,
+        interleavedPartitionSystems: args.ips,
+        directRows: args.direct,
+        directMaxRows: args.directMax,
+      });
       let ex: TridiagonalGpuExecutor | null = null;
       try {
         ex = await TridiagonalGpuExecutor.create(ctx, recipe);
@@ -215,9 +285,27 @@ async function main(): Promise<void> {
         const mrows = rows / ms / 1e3;
         const gbps = (20 * rows) / ms / 1e6;
         emit({
-          lib: 'butterfly', fn: `wang-mou-${layout}`, label: args.label ?? 'default', layout, device: devName, log2N: n, N, batch, ms, Mrows_per_s: mrows, GBps: gbps,
-          fractionOfCopy: gbps / copyGBps, levels: recipe.levels.map((l) => `${l.mode}:${l.n}/${l.rowsPerWorkgroup}x${l.rowsPerThread}${l.interior === 'thomas' ? 't' : ''}${l.directRows ? 'd' : ''}${l.algorithm && l.algorithm !== 'wang-mou' ? ':' + l.algorithm : ''}`).join(' '),
-          dispatches: ex.dispatches, timing: method, statusOk: st.every((s) => s === 0),
+          lib: 'butterfly',
+          fn: `wang-mou-${layout}`,
+          label: args.label ?? 'default',
+          layout,
+          device: devName,
+          log2N: n,
+          N,
+          batch,
+          ms,
+          Mrows_per_s: mrows,
+          GBps: gbps,
+          fractionOfCopy: gbps / copyGBps,
+          levels: recipe.levels
+            .map(
+              (l) =>
+                `${l.mode}:${l.n}/${l.rowsPerWorkgroup}x${l.rowsPerThread}${l.interior === 'thomas' ? 't' : ''}${l.directRows ? 'd' : ''}${l.algorithm && l.algorithm !== 'wang-mou' ? ':' + l.algorithm : ''}`,
+            )
+            .join(' '),
+          dispatches: ex.dispatches,
+          timing: method,
+          statusOk: st.every((s) => s === 0),
         });
         if (!args.json) {
           console.log(
@@ -225,7 +313,16 @@ async function main(): Promise<void> {
           );
         }
       } catch (e) {
-        emit({ lib: 'butterfly', fn: `wang-mou-${layout}`, layout, device: devName, log2N: n, N, batch, error: String(e) });
+        emit({
+          lib: 'butterfly',
+          fn: `wang-mou-${layout}`,
+          layout,
+          device: devName,
+          log2N: n,
+          N,
+          batch,
+          error: String(e),
+        });
         if (!args.json) console.log(`${layout.padEnd(12)} ${String(n).padStart(5)}  error: ${String(e)}`);
       } finally {
         ex?.destroy();

@@ -53,17 +53,27 @@ const weight = new Map(files.map((f) => [f, last[name(f)] ?? 1e12 + guess(f)]));
 const order = [...files].sort((a, b) => weight.get(b) - weight.get(a) || (a < b ? -1 : 1));
 
 // Dawn prints these on every device creation; they say nothing about the tests.
-const NOISE = [/^Warning: Couldn't load Vulkan/, /^\s+at operator\(\) \(.*BackendVk\.cpp/, /artificially reduced from \d+ to \d+/];
+const NOISE = [
+  /^Warning: Couldn't load Vulkan/,
+  /^\s+at operator\(\) \(.*BackendVk\.cpp/,
+  /artificially reduced from \d+ to \d+/,
+];
 const t0 = Date.now();
 const results = [];
 const counts = { tests: 0, pass: 0, fail: 0, skipped: 0, todo: 0, cancelled: 0 };
 const children = new Set();
 
 function runFile(file) {
-  const label = name(file).replace(/^dist\/test\//, '').replace(/\.test\.m?js$/, '');
+  const label = name(file)
+    .replace(/^dist\/test\//, '')
+    .replace(/\.test\.m?js$/, '');
   const start = Date.now();
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--test', '--test-reporter=spec', file], { cwd: ROOT, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--test', '--test-reporter=spec', file], {
+      cwd: ROOT,
+      env: process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.add(child);
     const failures = [];
     const onLines = (stream) => {
@@ -93,7 +103,9 @@ function runFile(file) {
       children.delete(child);
       const seconds = (Date.now() - start) / 1000;
       const ok = code === 0;
-      process.stdout.write(`[${label}] ${ok ? '✔' : '✖'} file finished in ${seconds.toFixed(1)} s${ok ? '' : ` (exit ${code ?? signal})`}\n`);
+      process.stdout.write(
+        `[${label}] ${ok ? '✔' : '✖'} file finished in ${seconds.toFixed(1)} s${ok ? '' : ` (exit ${code ?? signal})`}\n`,
+      );
       results.push({ file: name(file), label, seconds, ok, failures });
       done();
     });
@@ -109,9 +121,11 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 
 console.log(`${files.length} test files, ${jobs} at a time`);
 const queue = [...order];
-await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, async () => {
-  while (queue.length) await runFile(queue.shift());
-}));
+await Promise.all(
+  Array.from({ length: Math.min(jobs, queue.length) }, async () => {
+    while (queue.length) await runFile(queue.shift());
+  }),
+);
 
 const wall = (Date.now() - t0) / 1000;
 const times = { ...last };
@@ -122,9 +136,13 @@ try {
   // A read-only checkout still gets its results.
 }
 console.log('\nslowest files:');
-for (const r of [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 10)) console.log(`  ${r.seconds.toFixed(1).padStart(7)} s  ${r.label}`);
+for (const r of [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 10))
+  console.log(`  ${r.seconds.toFixed(1).padStart(7)} s  ${r.label}`);
 const failed = results.filter((r) => !r.ok);
-for (const r of failed) console.log(`\n✖ ${r.label}:\n  ${r.failures.join('\n  ') || '(the file exited with an error; see its lines above)'}`);
+for (const r of failed)
+  console.log(
+    `\n✖ ${r.label}:\n  ${r.failures.join('\n  ') || '(the file exited with an error; see its lines above)'}`,
+  );
 console.log(
   `\n${counts.tests} tests in ${files.length} files: ${counts.pass} passed, ${counts.fail} failed, ${counts.skipped} skipped, ` +
     `${counts.todo} todo, ${counts.cancelled} cancelled; ${failed.length} files failed; ${(wall / 60).toFixed(1)} min with ${jobs} at a time`,

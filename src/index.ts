@@ -3,7 +3,13 @@
 // configuring anything. preserve="true" keeps the directive in the emitted index.d.ts.
 /// <reference types="@webgpu/types" preserve="true" />
 export * from './errors.js';
-export { acquireGpu, defaultGpuContext, readBuffer, createStorageBuffer, GpuContext } from './backends/webgpu/device.js';
+export {
+  acquireGpu,
+  defaultGpuContext,
+  readBuffer,
+  createStorageBuffer,
+  GpuContext,
+} from './backends/webgpu/device.js';
 export type { AcquireOptions, AdapterDescription, DeviceLimits } from './backends/webgpu/device.js';
 export { createFftPlan, fft, ifft } from './api/fft.js';
 export type { FftPlan, FftPlanOptions, FftCallOptions, BackendChoice, ComplexArray } from './api/fft.js';
@@ -18,8 +24,25 @@ export { planCpuFft } from './backends/cpu/fft-plan.js';
 export { disposeCpuWorkers } from './backends/cpu/worker-pool.js';
 export * as core from './core/index.js';
 export { fftfreq, rfftfreq, fftshift, ifftshift } from './util/freq.js';
-export { solveTridiagonal, createTridiagonalPlan, TridiagonalPlan, TridiagonalBreakdownError, TRIDIAGONAL_STATUS, type TridiagonalSplitLimits } from './api/tridiagonal.js';
-export type { TridiagonalPlanDescriptor, TridiagonalData, TridiagonalResult, TridiagonalBackend, TridiagonalDtype, TridiagonalCpuAlgorithm, TridiagonalLayout, TridiagonalRecipe, TridiagonalPlanOptions } from './api/tridiagonal.js';
+export {
+  solveTridiagonal,
+  createTridiagonalPlan,
+  TridiagonalPlan,
+  TridiagonalBreakdownError,
+  TRIDIAGONAL_STATUS,
+  type TridiagonalSplitLimits,
+} from './api/tridiagonal.js';
+export type {
+  TridiagonalPlanDescriptor,
+  TridiagonalData,
+  TridiagonalResult,
+  TridiagonalBackend,
+  TridiagonalDtype,
+  TridiagonalCpuAlgorithm,
+  TridiagonalLayout,
+  TridiagonalRecipe,
+  TridiagonalPlanOptions,
+} from './api/tridiagonal.js';
 export { planTridiagonal } from './planner/tridiagonal.js';
 export { runHeatAdi, type HeatAdiOptions, type HeatAdiResult } from './apps/heat-adi.js';
 export { convolve, fftconvolve, oaconvolve, correlate, chooseConvMethod, nextFastLen } from './api/convolve.js';
@@ -28,7 +51,20 @@ export { createEdmPlan, EdmPlan, edmReference, edmProblem, resolveEdm, type EdmP
 export { EDM_CASES, edmCase } from './apps/edm/cases.js';
 export { GridConvolver } from './backends/webgpu/convolve-grid.js';
 export { planGridConv } from './codegen/convolve-plan.js';
-export { rfft, irfft, fft2, ifft2, rfft2, irfft2, fftn, ifftn, rfftn, irfftn, fftnOutputShape, createFftNdPlan } from './api/fft.js';
+export {
+  rfft,
+  irfft,
+  fft2,
+  ifft2,
+  rfft2,
+  irfft2,
+  fftn,
+  ifftn,
+  rfftn,
+  irfftn,
+  fftnOutputShape,
+  createFftNdPlan,
+} from './api/fft.js';
 export type { FftNdPlanOptions } from './api/fft.js';
 export type { FftNdCallOptions } from './api/fft.js';
 export { WebGpuFftNd, type FftNdDescriptor, type FftNdKind } from './backends/webgpu/fft-nd.js';
@@ -45,5 +81,15 @@ export { dct, idct, dst, idst, dht, idht, dctn, idctn, dstn, idstn } from './api
 export type { R2rCallOptions, R2rNdCallOptions, RealArray } from './api/r2r.js';
 export { WebGpuR2r, type R2rDescriptor, type R2rFamily } from './backends/webgpu/r2r.js';
 export type { FftProblemInit } from './planner/fft-problem.js';
-export { sfft, createSfftPlan, sparseSignal, type SfftOptions, type SfftResult, type SfftPlan, type SfftStatus, type SfftDiagnostics, type SparseSignal } from './api/sfft.js';
+export {
+  sfft,
+  createSfftPlan,
+  sparseSignal,
+  type SfftOptions,
+  type SfftResult,
+  type SfftPlan,
+  type SfftStatus,
+  type SfftDiagnostics,
+  type SparseSignal,
+} from './api/sfft.js';
 export { planSfft, type SfftRecipe } from './planner/sfft.js';

@@ -11,7 +11,8 @@ import { defaultGpuContext, type GpuContext } from '../backends/webgpu/device.js
 export type BackendChoice = 'auto' | 'webgpu' | 'cpu';
 
 export function checkBackend(backend: unknown): BackendChoice {
-  if (backend !== 'auto' && backend !== 'webgpu' && backend !== 'cpu') throw new ArgumentError('backend', backend, "'auto', 'webgpu' or 'cpu'");
+  if (backend !== 'auto' && backend !== 'webgpu' && backend !== 'cpu')
+    throw new ArgumentError('backend', backend, "'auto', 'webgpu' or 'cpu'");
   return backend;
 }
 
@@ -41,7 +42,8 @@ export async function describeAuto(): Promise<{ engine: 'webgpu' | 'cpu'; reason
   try {
     const ctx = await defaultGpuContext();
     const name = ctx.adapter.device || ctx.adapter.description || ctx.adapter.vendor;
-    if (ctx.adapter.software) return { engine: 'cpu', reason: `the only adapter is a software rasteriser (${name}); the CPU engine is faster` };
+    if (ctx.adapter.software)
+      return { engine: 'cpu', reason: `the only adapter is a software rasteriser (${name}); the CPU engine is faster` };
     return { engine: 'webgpu', reason: `hardware adapter ${name} (${ctx.adapter.backend})` };
   } catch (e) {
     return { engine: 'cpu', reason: `no WebGPU adapter: ${(e as Error).message}` };

@@ -88,28 +88,37 @@ function prepare(x: ConvInput, name: string): Prepared {
   }
   const complex = Boolean(x.complex);
   const per = complex ? 2 : 1;
-  if (complex && x.data.length % 2 !== 0) throw new ArgumentError(`${name}.data`, x.data, 'an even number of values (interleaved complex)');
+  if (complex && x.data.length % 2 !== 0)
+    throw new ArgumentError(`${name}.data`, x.data, 'an even number of values (interleaved complex)');
   const shape = x.shape ? [...x.shape] : [x.data.length / per];
   if (shape.length === 0 || !shape.every((d) => Number.isSafeInteger(d) && d >= 1)) {
     throw new ArgumentError(`${name}.shape`, x.shape, 'a non-empty array of positive integers');
   }
   if (per * product(shape) !== x.data.length) {
-    throw new ArgumentError(`${name}.data`, x.data, `${per * product(shape)} values for ${complex ? 'complex' : 'real'} shape [${shape.join(', ')}]`);
+    throw new ArgumentError(
+      `${name}.data`,
+      x.data,
+      `${per * product(shape)} values for ${complex ? 'complex' : 'real'} shape [${shape.join(', ')}]`,
+    );
   }
   return { data: x.data, shape, complex };
 }
 
 function convAxesCount(nd: number, axes: readonly number[] | undefined): number {
   if (axes === undefined) return nd;
-  if (!Array.isArray(axes) || axes.length === 0) throw new ArgumentError('axes', axes, 'a non-empty array of axis indices');
+  if (!Array.isArray(axes) || axes.length === 0)
+    throw new ArgumentError('axes', axes, 'a non-empty array of axis indices');
   const norm = axes.map((a) => {
-    if (!Number.isInteger(a) || a < -nd || a >= nd) throw new ArgumentError('axes', axes, `axis indices in [${-nd}, ${nd})`);
+    if (!Number.isInteger(a) || a < -nd || a >= nd)
+      throw new ArgumentError('axes', axes, `axis indices in [${-nd}, ${nd})`);
     return a < 0 ? a + nd : a;
   });
   const sorted = [...new Set(norm)].sort((x, y) => x - y);
   if (sorted.length !== norm.length) throw new ArgumentError('axes', axes, 'distinct axes');
   if (sorted[0] !== nd - sorted.length || sorted[sorted.length - 1] !== nd - 1) {
-    throw new UnsupportedError(`axes [${axes.join(', ')}]: this version convolves trailing axes only; move the axes last (transpose) first`);
+    throw new UnsupportedError(
+      `axes [${axes.join(', ')}]: this version convolves trailing axes only; move the axes last (transpose) first`,
+    );
   }
   return sorted.length;
 }
@@ -130,7 +139,11 @@ function problemOf(in1: ConvInput, in2: ConvInput, options: ConvolveOptions): Pr
   const b = prepare(in2, 'in2');
   const mode = checkMode(options.mode);
   if (a.shape.length !== b.shape.length) {
-    throw new ArgumentError('in2.shape', b.shape, `the same number of dimensions as in1 (${a.shape.length}), as scipy requires`);
+    throw new ArgumentError(
+      'in2.shape',
+      b.shape,
+      `the same number of dimensions as in1 (${a.shape.length}), as scipy requires`,
+    );
   }
   const nd = a.shape.length;
   const k = convAxesCount(nd, options.axes);
@@ -138,7 +151,12 @@ function problemOf(in1: ConvInput, in2: ConvInput, options: ConvolveOptions): Pr
   const leadB = b.shape.slice(0, nd - k);
   const lead = leadA.map((n, i) => {
     const m = leadB[i];
-    if (n !== m && n !== 1 && m !== 1) throw new ArgumentError('in2.shape', b.shape, `batch axes that broadcast with in1's [${leadA.join(', ')}] (equal sizes or 1)`);
+    if (n !== m && n !== 1 && m !== 1)
+      throw new ArgumentError(
+        'in2.shape',
+        b.shape,
+        `batch axes that broadcast with in1's [${leadA.join(', ')}] (equal sizes or 1)`,
+      );
     return Math.max(n, m);
   });
   // validates shapes and the 'valid' rule early, with scipy's message
@@ -150,7 +168,12 @@ const GPU_FFT_COST = 16;
 const GPU_LAUNCH_COST = 2e5;
 
 /** The method 'auto' would pick for convolved shapes a and b (see the module comment for the model). */
-export function chooseConvMethod(a: readonly number[], b: readonly number[], mode: ConvMode = 'full', backend: 'cpu' | 'webgpu' = 'cpu'): 'direct' | 'fft' {
+export function chooseConvMethod(
+  a: readonly number[],
+  b: readonly number[],
+  mode: ConvMode = 'full',
+  backend: 'cpu' | 'webgpu' = 'cpu',
+): 'direct' | 'fft' {
   if (backend === 'cpu') return chooseCpuMethod(a, b);
   const g = convGeometry(a, b, mode);
   const direct = product(g.out) * product(a.map((n, i) => Math.min(n, b[i])));
@@ -167,9 +190,11 @@ export function convolve(in1: ConvInput, in2: ConvInput, options?: ConvolveOptio
 export async function convolve(in1: ConvInput, in2: ConvInput, options: ConvolveOptions = {}): Promise<ConvResult> {
   const p = problemOf(in1, in2, options);
   const method = options.method ?? 'auto';
-  if (!['auto', 'direct', 'fft', 'oa'].includes(method)) throw new ArgumentError('method', method, "'auto', 'direct', 'fft' or 'oa'");
+  if (!['auto', 'direct', 'fft', 'oa'].includes(method))
+    throw new ArgumentError('method', method, "'auto', 'direct', 'fft' or 'oa'");
   const backend = options.backend ?? 'auto';
-  if (!['auto', 'webgpu', 'cpu'].includes(backend)) throw new ArgumentError('backend', backend, "'auto', 'webgpu' or 'cpu'");
+  if (!['auto', 'webgpu', 'cpu'].includes(backend))
+    throw new ArgumentError('backend', backend, "'auto', 'webgpu' or 'cpu'");
   const f32 = p.a.data instanceof Float32Array && p.b.data instanceof Float32Array;
   if (backend === 'webgpu' || (backend === 'auto' && f32)) {
     const why = gpuUnsupported(p);
@@ -197,20 +222,60 @@ export async function convolve(in1: ConvInput, in2: ConvInput, options: Convolve
 }
 
 /** FFT convolution (scipy.signal.fftconvolve). */
-export function fftconvolve(in1: F32Input, in2: F32Input, options?: Omit<ConvolveOptions, 'method'>): Promise<ConvResult<Float32Array>>;
-export function fftconvolve(in1: F64Input, in2: ConvInput, options?: Omit<ConvolveOptions, 'method'>): Promise<ConvResult<Float64Array>>;
-export function fftconvolve(in1: ConvInput, in2: F64Input, options?: Omit<ConvolveOptions, 'method'>): Promise<ConvResult<Float64Array>>;
-export function fftconvolve(in1: ConvInput, in2: ConvInput, options?: Omit<ConvolveOptions, 'method'>): Promise<ConvResult>;
-export function fftconvolve(in1: ConvInput, in2: ConvInput, options: Omit<ConvolveOptions, 'method'> = {}): Promise<ConvResult> {
+export function fftconvolve(
+  in1: F32Input,
+  in2: F32Input,
+  options?: Omit<ConvolveOptions, 'method'>,
+): Promise<ConvResult<Float32Array>>;
+export function fftconvolve(
+  in1: F64Input,
+  in2: ConvInput,
+  options?: Omit<ConvolveOptions, 'method'>,
+): Promise<ConvResult<Float64Array>>;
+export function fftconvolve(
+  in1: ConvInput,
+  in2: F64Input,
+  options?: Omit<ConvolveOptions, 'method'>,
+): Promise<ConvResult<Float64Array>>;
+export function fftconvolve(
+  in1: ConvInput,
+  in2: ConvInput,
+  options?: Omit<ConvolveOptions, 'method'>,
+): Promise<ConvResult>;
+export function fftconvolve(
+  in1: ConvInput,
+  in2: ConvInput,
+  options: Omit<ConvolveOptions, 'method'> = {},
+): Promise<ConvResult> {
   return convolve(in1, in2, { ...options, method: 'fft' });
 }
 
 /** Overlap-add convolution (scipy.signal.oaconvolve): same result as fftconvolve, faster for long × short. */
-export function oaconvolve(in1: F32Input, in2: F32Input, options?: Omit<ConvolveOptions, 'method'>): Promise<ConvResult<Float32Array>>;
-export function oaconvolve(in1: F64Input, in2: ConvInput, options?: Omit<ConvolveOptions, 'method'>): Promise<ConvResult<Float64Array>>;
-export function oaconvolve(in1: ConvInput, in2: F64Input, options?: Omit<ConvolveOptions, 'method'>): Promise<ConvResult<Float64Array>>;
-export function oaconvolve(in1: ConvInput, in2: ConvInput, options?: Omit<ConvolveOptions, 'method'>): Promise<ConvResult>;
-export function oaconvolve(in1: ConvInput, in2: ConvInput, options: Omit<ConvolveOptions, 'method'> = {}): Promise<ConvResult> {
+export function oaconvolve(
+  in1: F32Input,
+  in2: F32Input,
+  options?: Omit<ConvolveOptions, 'method'>,
+): Promise<ConvResult<Float32Array>>;
+export function oaconvolve(
+  in1: F64Input,
+  in2: ConvInput,
+  options?: Omit<ConvolveOptions, 'method'>,
+): Promise<ConvResult<Float64Array>>;
+export function oaconvolve(
+  in1: ConvInput,
+  in2: F64Input,
+  options?: Omit<ConvolveOptions, 'method'>,
+): Promise<ConvResult<Float64Array>>;
+export function oaconvolve(
+  in1: ConvInput,
+  in2: ConvInput,
+  options?: Omit<ConvolveOptions, 'method'>,
+): Promise<ConvResult>;
+export function oaconvolve(
+  in1: ConvInput,
+  in2: ConvInput,
+  options: Omit<ConvolveOptions, 'method'> = {},
+): Promise<ConvResult> {
   return convolve(in1, in2, { ...options, method: 'oa' });
 }
 
@@ -293,7 +358,11 @@ function runCpu(p: Problem, method: ConvMethod, f32: boolean): ConvResult {
   // FFT-based methods plan on the CPU engine, in float32 when both operands are.
   onCpuEngine(f32 ? 'f32' : 'f64', () => {
     for (let i = 0; i < count; i++) {
-      const y = fn(toOperand(p.a, batchIndex(p.lead, p.leadA, i), sa), toOperand(p.b, batchIndex(p.lead, p.leadB, i), sb), p.mode);
+      const y = fn(
+        toOperand(p.a, batchIndex(p.lead, p.leadA, i), sa),
+        toOperand(p.b, batchIndex(p.lead, p.leadB, i), sb),
+        p.mode,
+      );
       out.set(y.data, i * outN);
     }
   });
@@ -306,7 +375,8 @@ function gpuUnsupported(p: Problem): string | null {
   if (p.k > 2) return `${p.k} convolved axes (WebGPU handles 1 or 2)`;
   const ca = product(p.leadA);
   const cb = product(p.leadB);
-  if (cb !== 1 && ca !== 1 && p.leadA.some((n, i) => n !== p.leadB[i])) return 'batch axes must be equal, or all 1 in one operand';
+  if (cb !== 1 && ca !== 1 && p.leadA.some((n, i) => n !== p.leadB[i]))
+    return 'batch axes must be equal, or all 1 in one operand';
   return null;
 }
 
@@ -346,11 +416,44 @@ async function runGpu(ctx: GpuContext, p: Problem, method: ConvMethod): Promise<
   if (m === 'fft' && (P > smemElems || Q > smemElems)) m = 'oa';
   let y: Float32Array;
   if (m === 'direct') {
-    y = await directConvolveGpu(ctx, { H1: Hx, W1: Wx, H2: Hk, W2: Wk, r0, c0, Ho, Wo }, count, kernels, complexF32(x), complexF32(kern));
+    y = await directConvolveGpu(
+      ctx,
+      { H1: Hx, W1: Wx, H2: Hk, W2: Wk, r0, c0, Ho, Wo },
+      count,
+      kernels,
+      complexF32(x),
+      complexF32(kern),
+    );
   } else if (m === 'fft') {
-    y = await gridConvolve(ctx, complexF32(x), count, Hx, Wx, complexF32(kern), kernels, Hk, Wk, P, Q, { r0, c0, Ho, Wo }, 1);
+    y = await gridConvolve(
+      ctx,
+      complexF32(x),
+      count,
+      Hx,
+      Wx,
+      complexF32(kern),
+      kernels,
+      Hk,
+      Wk,
+      P,
+      Q,
+      { r0, c0, Ho, Wo },
+      1,
+    );
   } else {
-    y = await overlapAddGpu(ctx, complexF32(x), count, Hx, Wx, complexF32(kern), kernels, Hk, Wk, { r0, c0, Ho, Wo }, smemElems);
+    y = await overlapAddGpu(
+      ctx,
+      complexF32(x),
+      count,
+      Hx,
+      Wx,
+      complexF32(kern),
+      kernels,
+      Hk,
+      Wk,
+      { r0, c0, Ho, Wo },
+      smemElems,
+    );
   }
   const outShape = [...p.lead, ...g.out];
   const n = product(outShape);
@@ -390,12 +493,26 @@ async function gridConvolve(
   crop: Crop,
   comps: number,
 ): Promise<Float32Array> {
-  const spec = await GridConvolver.create(ctx, { P, Q, inRows: Hk, inCols: Wk, outRow0: 0, outCol0: 0, outRows: P, outCols: Q, inverse: false }, kernels);
+  const spec = await GridConvolver.create(
+    ctx,
+    { P, Q, inRows: Hk, inCols: Wk, outRow0: 0, outCol0: 0, outRows: P, outCols: Q, inverse: false },
+    kernels,
+  );
   let conv: GridConvolver;
   try {
     conv = await GridConvolver.create(
       ctx,
-      { P, Q, inRows: Hx, inCols: Wx, outRow0: crop.r0, outCol0: crop.c0, outRows: crop.Ho, outCols: crop.Wo, inverse: true },
+      {
+        P,
+        Q,
+        inRows: Hx,
+        inCols: Wx,
+        outRow0: crop.r0,
+        outCol0: crop.c0,
+        outRows: crop.Ho,
+        outCols: crop.Wo,
+        inverse: true,
+      },
       count,
       { comps, layers: kernels },
     );
@@ -449,7 +566,10 @@ async function overlapAddGpu(
   const fitBlock = (n: number, nk: number) => {
     let L = overlapAddBlock(n, nk);
     while (L > 1 && nextFastLen(L + nk - 1) > smemElems) L = Math.max(1, Math.floor(L / 2));
-    if (nextFastLen(L + nk - 1) > smemElems) throw new UnsupportedError(`overlap-add: a kernel of length ${nk} does not fit the workgroup memory (${smemElems} complex values)`);
+    if (nextFastLen(L + nk - 1) > smemElems)
+      throw new UnsupportedError(
+        `overlap-add: a kernel of length ${nk} does not fit the workgroup memory (${smemElems} complex values)`,
+      );
     return L;
   };
   const Lr = fitBlock(Hx, Hk);
@@ -461,7 +581,7 @@ async function overlapAddGpu(
   for (let s = 0; s < count; s++) {
     for (let bi = 0; bi < br; bi++) {
       for (let bj = 0; bj < bc; bj++) {
-        const base = ((s * nb + bi * bc + bj) * Lr) * Lc;
+        const base = (s * nb + bi * bc + bj) * Lr * Lc;
         for (let r = 0; r < Lr && bi * Lr + r < Hx; r++) {
           const src = (s * Hx + bi * Lr + r) * Wx + bj * Lc;
           const len = Math.min(Lc, Wx - bj * Lc);
@@ -472,7 +592,21 @@ async function overlapAddGpu(
   }
   const Fr = Lr + Hk - 1;
   const Fc = Lc + Wk - 1;
-  const part = await gridConvolve(ctx, blocks, count * nb, Lr, Lc, k, kernels, Hk, Wk, nextFastLen(Fr), nextFastLen(Fc), { r0: 0, c0: 0, Ho: Fr, Wo: Fc }, nb);
+  const part = await gridConvolve(
+    ctx,
+    blocks,
+    count * nb,
+    Lr,
+    Lc,
+    k,
+    kernels,
+    Hk,
+    Wk,
+    nextFastLen(Fr),
+    nextFastLen(Fc),
+    { r0: 0, c0: 0, Ho: Fr, Wo: Fc },
+    nb,
+  );
   const FH = Hx + Hk - 1;
   const FW = Wx + Wk - 1;
   const out = new Float32Array(2 * count * crop.Ho * crop.Wo);

@@ -85,7 +85,8 @@ class CpuPlan implements FftPlan {
     // Validate now (sizes the engine cannot hold are refused at creation); generate and compile up front
     // where that is cheap, so execute() costs only the transform, else at the first execute.
     planCpuEngineFft(problem.n, precision ?? 'f32');
-    if (problem.n <= EAGER_PLAN_MAX) for (const p of precision ? [precision] : (['f64', 'f32'] as const)) engineFft(problem.n, p);
+    if (problem.n <= EAGER_PLAN_MAX)
+      for (const p of precision ? [precision] : (['f64', 'f32'] as const)) engineFft(problem.n, p);
   }
   /** The engine's recipe for the plan's precision (float64 when it follows the input). */
   get recipe(): CpuEngineFftRecipe {
@@ -103,13 +104,20 @@ class CpuPlan implements FftPlan {
     // SharedArrayBuffer-backed input gets a shared result too, so that worker threads write it directly.
     const out = output ?? allocateLike(input, need);
     const precision = this.precision ?? (input instanceof Float32Array ? 'f32' : 'f64');
-    await executeEngineFft(p.n, precision, input, out, {
-      inverse: p.direction === 'inverse',
-      norm: p.norm,
-      batch: p.batch,
-      input: p.input,
-      output: p.output,
-    }, this.threads);
+    await executeEngineFft(
+      p.n,
+      precision,
+      input,
+      out,
+      {
+        inverse: p.direction === 'inverse',
+        norm: p.norm,
+        batch: p.batch,
+        input: p.input,
+        output: p.output,
+      },
+      this.threads,
+    );
     return out;
   }
   executeGpu(): Promise<void> {
@@ -137,7 +145,10 @@ class GpuPlan implements FftPlan {
   execute(input: ComplexArray, output?: ComplexArray): Promise<ComplexArray>;
   async execute(input: ComplexArray, output?: ComplexArray): Promise<ComplexArray> {
     checkInput(input, this.problem);
-    const r = input instanceof Float32Array ? await this.impl.run(input) : Float64Array.from(await this.impl.run(Float32Array.from(input)));
+    const r =
+      input instanceof Float32Array
+        ? await this.impl.run(input)
+        : Float64Array.from(await this.impl.run(Float32Array.from(input)));
     if (!output) return r;
     checkOutput(output, input, r.length);
     output.set(r);
@@ -156,8 +167,10 @@ class GpuPlan implements FftPlan {
 
 function checkOutput(output: ComplexArray | undefined, input: ComplexArray, need: number): void {
   if (output === undefined) return;
-  if (output.constructor !== input.constructor) throw new ArgumentError('output', output, `a ${input.constructor.name}, the input's type`);
-  if (output.length < need) throw new ArgumentError('output', output, `at least ${need} values for this plan's output layout`);
+  if (output.constructor !== input.constructor)
+    throw new ArgumentError('output', output, `a ${input.constructor.name}, the input's type`);
+  if (output.length < need)
+    throw new ArgumentError('output', output, `at least ${need} values for this plan's output layout`);
 }
 
 function checkInput(input: unknown, p: FftProblem): asserts input is ComplexArray {
@@ -166,7 +179,11 @@ function checkInput(input: unknown, p: FftProblem): asserts input is ComplexArra
   }
   const need = 2 * layoutSpan(p.input, p.n, p.batch);
   if (input.length < need) {
-    throw new ArgumentError('input', input, `at least ${need} values (${p.batch} × ${p.n} complex, interleaved) for this plan`);
+    throw new ArgumentError(
+      'input',
+      input,
+      `at least ${need} values (${p.batch} × ${p.n} complex, interleaved) for this plan`,
+    );
   }
 }
 
@@ -303,7 +320,8 @@ export function irfftn(x: ComplexArray, options: FftNdCallOptions = {}): Promise
 }
 
 function oneD(o: FftCallOptions, x?: ComplexArray, per = 2): FftNdCallOptions {
-  if (o.n !== undefined && (!Number.isSafeInteger(o.n) || o.n < 1)) throw new ArgumentError('n', o.n, 'a positive integer');
+  if (o.n !== undefined && (!Number.isSafeInteger(o.n) || o.n < 1))
+    throw new ArgumentError('n', o.n, 'a positive integer');
   if (o.axis !== undefined && !Number.isInteger(o.axis)) throw new ArgumentError('axis', o.axis, 'an integer');
   const ndim = o.shape?.length ?? 1;
   if (o.axis !== undefined && (o.axis < -ndim || o.axis >= ndim) && (o.shape || x)) {
@@ -319,7 +337,11 @@ function last2(o: FftNdCallOptions): FftNdCallOptions {
 }
 
 /** The shape of the result of an N-D transform (numpy's rules for s, axes and real transforms). */
-export function fftnOutputShape(kind: Kind, shape: readonly number[], options: { s?: readonly number[]; axes?: readonly number[] } = {}): number[] {
+export function fftnOutputShape(
+  kind: Kind,
+  shape: readonly number[],
+  options: { s?: readonly number[]; axes?: readonly number[] } = {},
+): number[] {
   const { s, axes } = resolveAxes(shape, options, kind === 'c2r' ? (m) => 2 * (m - 1) : undefined);
   const out = [...shape];
   axes.forEach((a, i) => (out[a] = s[i]));
@@ -327,24 +349,39 @@ export function fftnOutputShape(kind: Kind, shape: readonly number[], options: {
   return out;
 }
 
-async function nd(x: ComplexArray, o: FftNdCallOptions, kind: Kind, direction: 'forward' | 'inverse'): Promise<ComplexArray> {
+async function nd(
+  x: ComplexArray,
+  o: FftNdCallOptions,
+  kind: Kind,
+  direction: 'forward' | 'inverse',
+): Promise<ComplexArray> {
   if (!(x instanceof Float32Array) && !(x instanceof Float64Array)) {
-    throw new ArgumentError('x', x, `a Float32Array or Float64Array of ${kind === 'r2c' ? 'real values' : 'interleaved complex values'}`);
+    throw new ArgumentError(
+      'x',
+      x,
+      `a Float32Array or Float64Array of ${kind === 'r2c' ? 'real values' : 'interleaved complex values'}`,
+    );
   }
   const per = kind === 'r2c' ? 1 : 2;
   if (x.length === 0) throw new ArgumentError('x', x, 'a non-empty array');
-  if (per === 2 && x.length % 2 !== 0) throw new ArgumentError('x', x, 'an even number of values (interleaved re, im pairs)');
+  if (per === 2 && x.length % 2 !== 0)
+    throw new ArgumentError('x', x, 'an even number of values (interleaved re, im pairs)');
   const shape = o.shape ?? [x.length / per];
   if (!Array.isArray(shape) || shape.length === 0 || !shape.every((d) => Number.isSafeInteger(d) && d >= 1)) {
     throw new ArgumentError('shape', shape, 'a non-empty array of positive integers');
   }
   const count = shape.reduce((a, b) => a * b, 1);
   if (per * count !== x.length) {
-    throw new ArgumentError('x', x, `${per * count} values for shape [${shape.join(', ')}] (${per === 2 ? 'complex, interleaved' : 'real'})`);
+    throw new ArgumentError(
+      'x',
+      x,
+      `${per * count} values for shape [${shape.join(', ')}] (${per === 2 ? 'complex, interleaved' : 'real'})`,
+    );
   }
   const norm = o.norm ?? 'backward';
   checkThreads(o.threads);
-  if (!['backward', 'ortho', 'forward'].includes(norm)) throw new ArgumentError('norm', norm, "'backward', 'ortho' or 'forward'");
+  if (!['backward', 'ortho', 'forward'].includes(norm))
+    throw new ArgumentError('norm', norm, "'backward', 'ortho' or 'forward'");
   const { s, axes } = resolveAxes(shape, o, kind === 'c2r' ? (m) => 2 * (m - 1) : undefined);
   const requested = checkBackend(o.backend ?? 'auto');
   // 'auto' keeps float64 data on the float64 CPU backend (WGSL has no f64); 'webgpu' computes it in f32.
@@ -352,7 +389,13 @@ async function nd(x: ComplexArray, o: FftNdCallOptions, kind: Kind, direction: '
   const cpu = (): ComplexArray => {
     const direct = cpuLastAxis(x, shape, s, axes, kind, direction, norm);
     if (direct) return direct;
-    const f = kind === 'r2c' ? cpuNd.rfftn : kind === 'c2r' ? cpuNd.irfftn : (x: ComplexArray, sh: readonly number[], o: cpuNd.FftNdOptions) => cpuNd.c2cN(x, sh, o, direction === 'inverse');
+    const f =
+      kind === 'r2c'
+        ? cpuNd.rfftn
+        : kind === 'c2r'
+          ? cpuNd.irfftn
+          : (x: ComplexArray, sh: readonly number[], o: cpuNd.FftNdOptions) =>
+              cpuNd.c2cN(x, sh, o, direction === 'inverse');
     // The CPU engine computes in the input's precision; every FFT the N-D driver plans runs on it.
     const r = onCpuEngine(x instanceof Float32Array ? 'f32' : 'f64', () => f(x, shape, { s, axes, norm }));
     return x instanceof Float32Array && !(r.data instanceof Float32Array) ? Float32Array.from(r.data) : r.data;
@@ -394,7 +437,15 @@ async function nd(x: ComplexArray, o: FftNdCallOptions, kind: Kind, direction: '
  * The common case on the CPU engine, a C2C, R2C or C2R along the last axis with no crop or pad: straight
  * from the caller's array into a result of its type, without the N-D driver's float64 copies.
  */
-function cpuLastAxis(x: ComplexArray, shape: readonly number[], s: readonly number[], axes: readonly number[], kind: Kind, direction: 'forward' | 'inverse', norm: FftNorm): ComplexArray | null {
+function cpuLastAxis(
+  x: ComplexArray,
+  shape: readonly number[],
+  s: readonly number[],
+  axes: readonly number[],
+  kind: Kind,
+  direction: 'forward' | 'inverse',
+  norm: FftNorm,
+): ComplexArray | null {
   const n = shape[shape.length - 1]!;
   if (axes.length !== 1 || axes[0] !== shape.length - 1) return null;
   const batch = shape.slice(0, -1).reduce((a, b) => a * b, 1);

@@ -49,8 +49,10 @@ export const dct = ((x: RealArray, o: R2rCallOptions = {}) => oneD('dct', false,
 export const idct = ((x: RealArray, o: R2rCallOptions = {}) => oneD('dct', true, x, o)) as SameArray<R2rCallOptions>;
 export const dst = ((x: RealArray, o: R2rCallOptions = {}) => oneD('dst', false, x, o)) as SameArray<R2rCallOptions>;
 export const idst = ((x: RealArray, o: R2rCallOptions = {}) => oneD('dst', true, x, o)) as SameArray<R2rCallOptions>;
-export const dht = ((x: RealArray, o: Omit<R2rCallOptions, 'type' | 'orthogonalize'> = {}) => oneD('dht', false, x, o)) as SameArray<Omit<R2rCallOptions, 'type' | 'orthogonalize'>>;
-export const idht = ((x: RealArray, o: Omit<R2rCallOptions, 'type' | 'orthogonalize'> = {}) => oneD('dht', true, x, o)) as SameArray<Omit<R2rCallOptions, 'type' | 'orthogonalize'>>;
+export const dht = ((x: RealArray, o: Omit<R2rCallOptions, 'type' | 'orthogonalize'> = {}) =>
+  oneD('dht', false, x, o)) as SameArray<Omit<R2rCallOptions, 'type' | 'orthogonalize'>>;
+export const idht = ((x: RealArray, o: Omit<R2rCallOptions, 'type' | 'orthogonalize'> = {}) =>
+  oneD('dht', true, x, o)) as SameArray<Omit<R2rCallOptions, 'type' | 'orthogonalize'>>;
 export const dctn = ((x: RealArray, o: R2rNdCallOptions = {}) => nd('dct', false, x, o)) as SameArray<R2rNdCallOptions>;
 export const idctn = ((x: RealArray, o: R2rNdCallOptions = {}) => nd('dct', true, x, o)) as SameArray<R2rNdCallOptions>;
 export const dstn = ((x: RealArray, o: R2rNdCallOptions = {}) => nd('dst', false, x, o)) as SameArray<R2rNdCallOptions>;
@@ -64,7 +66,14 @@ function oneD(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rCallOptio
  * DCT-II along the last axis with no crop or pad, where the CPU engine has the fused module: straight
  * from the caller's array into a result of its type (scipy's norms; ortho orthogonalizes unless told not to).
  */
-function dct2LastAxis(x: RealArray, shape: readonly number[], axes: readonly number[], s: readonly number[], norm: string, orthogonalize: boolean | undefined): RealArray | null {
+function dct2LastAxis(
+  x: RealArray,
+  shape: readonly number[],
+  axes: readonly number[],
+  s: readonly number[],
+  norm: string,
+  orthogonalize: boolean | undefined,
+): RealArray | null {
   const n = shape[shape.length - 1]!;
   if (axes.length !== 1 || axes[0] !== shape.length - 1 || s[0] !== n) return null;
   const precision = x instanceof Float32Array ? 'f32' : 'f64';
@@ -82,28 +91,37 @@ function dct2LastAxis(x: RealArray, shape: readonly number[], axes: readonly num
 }
 
 async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCallOptions): Promise<RealArray> {
-  if (!(x instanceof Float32Array) && !(x instanceof Float64Array)) throw new ArgumentError('x', x, 'a Float32Array or Float64Array of real values');
+  if (!(x instanceof Float32Array) && !(x instanceof Float64Array))
+    throw new ArgumentError('x', x, 'a Float32Array or Float64Array of real values');
   if (x.length === 0) throw new ArgumentError('x', x, 'a non-empty array');
   const shape = [...(o.shape ?? [x.length])];
-  if (shape.length === 0 || !shape.every((d) => Number.isSafeInteger(d) && d >= 1)) throw new ArgumentError('shape', o.shape, 'a non-empty array of positive integers');
-  if (shape.reduce((a, b) => a * b, 1) !== x.length) throw new ArgumentError('x', x, `${shape.reduce((a, b) => a * b, 1)} values for shape [${shape.join(', ')}]`);
-  const type = family === 'dht' ? undefined : o.type ?? 2;
-  if (type !== undefined && ![1, 2, 3, 4].includes(type)) throw new ArgumentError('type', o.type, 'a transform type 1, 2, 3 or 4');
+  if (shape.length === 0 || !shape.every((d) => Number.isSafeInteger(d) && d >= 1))
+    throw new ArgumentError('shape', o.shape, 'a non-empty array of positive integers');
+  if (shape.reduce((a, b) => a * b, 1) !== x.length)
+    throw new ArgumentError('x', x, `${shape.reduce((a, b) => a * b, 1)} values for shape [${shape.join(', ')}]`);
+  const type = family === 'dht' ? undefined : (o.type ?? 2);
+  if (type !== undefined && ![1, 2, 3, 4].includes(type))
+    throw new ArgumentError('type', o.type, 'a transform type 1, 2, 3 or 4');
   const norm = o.norm ?? 'backward';
-  if (!['backward', 'ortho', 'forward'].includes(norm)) throw new ArgumentError('norm', norm, "'backward', 'ortho' or 'forward'");
-  const axes = (o.axes ?? (o.s ? o.s.map((_, i) => shape.length - o.s!.length + i) : shape.map((_, i) => i))).map((a) => normalizeAxis(a, shape.length, 'axes'));
+  if (!['backward', 'ortho', 'forward'].includes(norm))
+    throw new ArgumentError('norm', norm, "'backward', 'ortho' or 'forward'");
+  const axes = (o.axes ?? (o.s ? o.s.map((_, i) => shape.length - o.s!.length + i) : shape.map((_, i) => i))).map((a) =>
+    normalizeAxis(a, shape.length, 'axes'),
+  );
   if (o.s && o.s.length !== axes.length) throw new ArgumentError('s', o.s, `${axes.length} lengths, one per axis`);
   const s = axes.map((a, i) => (o.s && o.s[i] !== -1 ? o.s[i] : shape[a]));
   const minN = family === 'dct' && type === 1 ? 2 : 1;
   s.forEach((v) => {
-    if (!Number.isSafeInteger(v) || v < minN) throw new ArgumentError('n', v, `an integer ≥ ${minN} for ${family.toUpperCase()}${type ? ` type ${type}` : ''}`);
+    if (!Number.isSafeInteger(v) || v < minN)
+      throw new ArgumentError('n', v, `an integer ≥ ${minN} for ${family.toUpperCase()}${type ? ` type ${type}` : ''}`);
   });
   const requested = checkBackend(o.backend ?? 'auto');
   // 'auto' keeps float64 data on the float64 CPU backend (WGSL has no f64); 'webgpu' computes it in f32.
   const backend = requested === 'auto' && x instanceof Float64Array ? 'cpu' : requested;
   // The CPU engine computes in the input's precision; every FFT the adapters plan runs on it.
   const cpu = (): RealArray => {
-    const direct = family === 'dct' && type === 2 && !inverse ? dct2LastAxis(x, shape, axes, s, norm, o.orthogonalize) : null;
+    const direct =
+      family === 'dct' && type === 2 && !inverse ? dct2LastAxis(x, shape, axes, s, norm, o.orthogonalize) : null;
     return direct ?? onCpuEngine(x instanceof Float32Array ? 'f32' : 'f64', cpuReference);
   };
   const cpuReference = (): RealArray => {
@@ -114,7 +132,12 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
     if (family === 'dht') {
       // The DHT module is 1-D per axis: apply along each axis in turn (last first, as scipy).
       let cur: { data: RealArray; shape: number[] } = { data: x, shape };
-      for (let i = axes.length - 1; i >= 0; i--) cur = (inverse ? cpuDht.idht : cpuDht.dht)(cur.data, { norm, n: s[i], axis: axes[i], output: i === 0 ? output : 'float64' }, cur.shape);
+      for (let i = axes.length - 1; i >= 0; i--)
+        cur = (inverse ? cpuDht.idht : cpuDht.dht)(
+          cur.data,
+          { norm, n: s[i], axis: axes[i], output: i === 0 ? output : 'float64' },
+          cur.shape,
+        );
       r = cur;
     } else if (family === 'dct') r = (inverse ? cpuDct.idctn : cpuDct.dctn)(x, shape, ndOpts);
     else r = (inverse ? cpuDst.idstn : cpuDst.dstn)(x, shape, ndOpts);
@@ -123,7 +146,10 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
   const ctx = await gpuFor(backend, o.gpu);
   if (!ctx) {
     // The lengths the r2r adapters' FFTs take (type 1: 2(n−1), DST-I: 2(n+1), type 4: n/2 or 2n).
-    await precompileEngine(s.flatMap((n) => [n, Math.floor(n / 2), 2 * n, 2 * (n - 1), 2 * (n + 1)]).filter((n) => n >= 1), x instanceof Float32Array ? 'f32' : 'f64');
+    await precompileEngine(
+      s.flatMap((n) => [n, Math.floor(n / 2), 2 * n, 2 * (n - 1), 2 * (n + 1)]).filter((n) => n >= 1),
+      x instanceof Float32Array ? 'f32' : 'f64',
+    );
     return cpu();
   }
   let data: Float64Array | null = null;
@@ -138,7 +164,15 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
   const input = data ? Float32Array.from(data) : x instanceof Float32Array ? x : Float32Array.from(x);
   let plan: WebGpuR2r;
   try {
-    plan = await WebGpuR2r.create(ctx, { family, type, inverse, norm, orthogonalize: o.orthogonalize, shape: cur, axes });
+    plan = await WebGpuR2r.create(ctx, {
+      family,
+      type,
+      inverse,
+      norm,
+      orthogonalize: o.orthogonalize,
+      shape: cur,
+      axes,
+    });
   } catch (e) {
     if (fallsBack(e, backend)) return cpu();
     throw e;

@@ -30,7 +30,14 @@ import {
   type SfftPathResult,
   type SignalArray,
 } from '../backends/cpu/sfft.js';
-import { buildSfftFilter, planSfft, sfftSamples, type SfftMode, type SfftParamOverrides, type SfftRecipe } from '../planner/sfft.js';
+import {
+  buildSfftFilter,
+  planSfft,
+  sfftSamples,
+  type SfftMode,
+  type SfftParamOverrides,
+  type SfftRecipe,
+} from '../planner/sfft.js';
 import { WebGpuSfft } from '../backends/webgpu/sfft.js';
 
 export { sparseSignal, type SparseSignal, type SparseSignalOptions } from '../backends/cpu/sfft-signal.js';
@@ -127,7 +134,8 @@ function resolveOptions(o: SfftOptions) {
   const maxResidual = o.maxResidual ?? 0.5;
   const exactResidual = o.exactResidual ?? 1e-6;
   if (!(maxResidual > 0 && maxResidual <= 1)) throw new ArgumentError('maxResidual', maxResidual, 'a number in (0, 1]');
-  if (!(exactResidual > 0 && exactResidual <= 1)) throw new ArgumentError('exactResidual', exactResidual, 'a number in (0, 1]');
+  if (!(exactResidual > 0 && exactResidual <= 1))
+    throw new ArgumentError('exactResidual', exactResidual, 'a number in (0, 1]');
   const maxMissed = o.maxMissed ?? 1e-4;
   if (!(maxMissed > 0 && maxMissed <= 1)) throw new ArgumentError('maxMissed', maxMissed, 'a number in (0, 1]');
   const fallback = o.fallback ?? 'dense';
@@ -143,14 +151,23 @@ interface Runner {
   dense(): Promise<SfftCoefficients>;
 }
 
-async function runPolicy(recipe: SfftRecipe, o: SfftOptions, userK: number, backend: 'webgpu' | 'cpu', run: Runner): Promise<SfftResult> {
+async function runPolicy(
+  recipe: SfftRecipe,
+  o: SfftOptions,
+  userK: number,
+  backend: 'webgpu' | 'cpu',
+  run: Runner,
+): Promise<SfftResult> {
   const { maxResidual, exactResidual, maxMissed, fallback, mode } = resolveOptions(o);
   const t0 = performance.now();
   const { n } = recipe;
   const base = { n, k: userK, backend, recipe };
   if (!recipe.feasible) {
-    const message = `k = ${userK} is too large for n = ${n}: ${recipe.reason}. ` + (fallback === 'dense' ? 'Computed with a dense FFT instead.' : 'Nothing computed (fallback: none).');
-    const coeffs = fallback === 'dense' ? await run.dense() : { frequencies: new Uint32Array(0), values: new Float64Array(0) };
+    const message =
+      `k = ${userK} is too large for n = ${n}: ${recipe.reason}. ` +
+      (fallback === 'dense' ? 'Computed with a dense FFT instead.' : 'Nothing computed (fallback: none).');
+    const coeffs =
+      fallback === 'dense' ? await run.dense() : { frequencies: new Uint32Array(0), values: new Float64Array(0) };
     const out = finish(recipe, coeffs, userK);
     return {
       ...base,
@@ -220,7 +237,14 @@ async function runPolicy(recipe: SfftRecipe, o: SfftOptions, userK: number, back
     status,
     message,
     algorithm,
-    diagnostics: { residualFraction: fraction, largestResidual: missed.fraction, exactResidualFraction, candidates: result.candidates, overflow: result.overflow, samples },
+    diagnostics: {
+      residualFraction: fraction,
+      largestResidual: missed.fraction,
+      exactResidualFraction,
+      candidates: result.candidates,
+      overflow: result.overflow,
+      samples,
+    },
     ms: performance.now() - t0,
   };
 }
@@ -234,7 +258,11 @@ async function runPolicy(recipe: SfftRecipe, o: SfftOptions, userK: number, back
  * noise may have cancelled part of it (3 standard deviations of the noise along it), and its home bucket
  * may hold as little as min H(d)² of it (the exact path's filter: 1/4 at a bucket's edge).
  */
-function largestMissed(recipe: SfftRecipe, path: SfftMode, r: SfftResidual): { fraction: number; bound: number; significant: boolean } {
+function largestMissed(
+  recipe: SfftRecipe,
+  path: SfftMode,
+  r: SfftResidual,
+): { fraction: number; bound: number; significant: boolean } {
   const spec = path === 'exact' ? recipe.exact!.filter : recipe.robust!.filterEst;
   const filt = buildSfftFilter(spec);
   const width = spec.n / spec.B;
@@ -250,7 +278,8 @@ function largestMissed(recipe: SfftRecipe, path: SfftMode, r: SfftResidual): { f
   return { fraction: Math.max(0, r.peak - floor) / signal, bound: bound / signal, significant: r.peak > 30 * floor };
 }
 
-const ratio = (r: { before: number; after: number }) => (r.before > 0 ? r.after / r.before : r.after > 0 ? Infinity : 0);
+const ratio = (r: { before: number; after: number }) =>
+  r.before > 0 ? r.after / r.before : r.after > 0 ? Infinity : 0;
 
 /**
  * Final form: real signals keep f ∈ [0, n/2], combining the estimates of f and n − f (X_{n−f} = conj X_f);
@@ -293,7 +322,10 @@ function denseTopK(spectrum: ArrayLike<number>, n: number, k: number): SfftCoeff
   const cutoff = Float64Array.from(mags).sort()[Math.max(0, n - k)];
   const fs: number[] = [];
   for (let f = 0; f < n && fs.length < k; f++) if (mags[f] >= cutoff) fs.push(f);
-  return { frequencies: Uint32Array.from(fs), values: Float64Array.from(fs.flatMap((f) => [spectrum[2 * f], spectrum[2 * f + 1]])) };
+  return {
+    frequencies: Uint32Array.from(fs),
+    values: Float64Array.from(fs.flatMap((f) => [spectrum[2 * f], spectrum[2 * f + 1]])),
+  };
 }
 
 function cpuDense(x: SignalArray, recipe: SfftRecipe): SfftCoefficients {
@@ -367,7 +399,12 @@ function checkSignal(x: unknown, r: SfftRecipe): asserts x is SignalArray {
     throw new ArgumentError('x', x, 'a Float32Array or Float64Array');
   }
   const need = r.real ? r.n : 2 * r.n;
-  if (x.length !== need) throw new ArgumentError('x', x, `${need} values (${r.n} ${r.real ? 'real samples' : 'complex samples, interleaved'})`);
+  if (x.length !== need)
+    throw new ArgumentError(
+      'x',
+      x,
+      `${need} values (${r.n} ${r.real ? 'real samples' : 'complex samples, interleaved'})`,
+    );
 }
 
 /** Plans a sparse FFT of length n (a power of two, 2^6 … 2^31) for k frequencies. */
@@ -391,7 +428,8 @@ export async function createSfftPlan(o: SfftPlanOptions): Promise<SfftPlan> {
  * CPU (float64) otherwise.
  */
 export async function sfft(x: SignalArray, k: number, options: SfftOptions = {}): Promise<SfftResult> {
-  if (!(x instanceof Float32Array) && !(x instanceof Float64Array)) throw new ArgumentError('x', x, 'a Float32Array or Float64Array');
+  if (!(x instanceof Float32Array) && !(x instanceof Float64Array))
+    throw new ArgumentError('x', x, 'a Float32Array or Float64Array');
   const n = options.real ? x.length : x.length / 2;
   if (!Number.isInteger(n)) throw new ArgumentError('x', x, 'an even number of values (interleaved complex)');
   const backend = options.backend ?? (x instanceof Float64Array ? 'cpu' : 'auto');

@@ -45,16 +45,26 @@ import { ArgumentError, ButterflyError, DestroyedError, UnsupportedError } from 
 import { defaultGpuContext, readBuffer, createStorageBuffer, type GpuContext } from '../backends/webgpu/device.js';
 import { TridiagonalGpuExecutor, type TridiagonalSplitLimits } from '../backends/webgpu/tridiagonal.js';
 import {
-  TRIDIAGONAL_STATUS, matIndex, planTridiagonal, rhsIndex, validateProblem,
-  type TridiagonalLayout, type TridiagonalPlanOptions, type TridiagonalRecipe,
+  TRIDIAGONAL_STATUS,
+  matIndex,
+  planTridiagonal,
+  rhsIndex,
+  validateProblem,
+  type TridiagonalLayout,
+  type TridiagonalPlanOptions,
+  type TridiagonalRecipe,
 } from '../planner/tridiagonal.js';
 import { complexField, realField, thomasComplex, thomasReal, type Field } from '../backends/cpu/thomas.js';
 import { gtsvLu } from '../backends/cpu/gtsv-lu.js';
 import { wangMouSolve } from '../backends/cpu/wang-mou.js';
 import { cyclicCombine, cyclicPrepare } from '../backends/cpu/cyclic-tridiagonal.js';
 import {
-  createTridiagonalBatchScratch, defaultResidualTolerance, resolveSystemLu, solveTridiagonalBatchCpu,
-  tridiagonalBackwardErrors, type TridiagonalBatchScratch,
+  createTridiagonalBatchScratch,
+  defaultResidualTolerance,
+  resolveSystemLu,
+  solveTridiagonalBatchCpu,
+  tridiagonalBackwardErrors,
+  type TridiagonalBatchScratch,
 } from '../backends/cpu/tridiagonal-batch.js';
 
 export { TRIDIAGONAL_STATUS } from '../planner/tridiagonal.js';
@@ -70,7 +80,10 @@ export type TridiagonalInput = FloatArray | GPUBuffer;
 /** Thrown with `onFailure: 'throw'` when some system broke down (zero pivot or non-finite result). */
 export class TridiagonalBreakdownError extends ButterflyError {
   override name = 'TridiagonalBreakdownError';
-  constructor(readonly status: Uint32Array, readonly failed: number[]) {
+  constructor(
+    readonly status: Uint32Array,
+    readonly failed: number[],
+  ) {
     super(
       `tridiagonal solve broke down or failed the residual check in ${failed.length} system(s) (first: matrix ${failed[0]}, ` +
         `status ${status[failed[0]]}); the matrix is singular, or not diagonally dominant enough for a non-pivoting solver: ` +
@@ -143,12 +156,21 @@ export interface TridiagonalResult<X extends TridiagonalInput = TridiagonalInput
 }
 
 function isGpuBuffer(v: unknown): v is GPUBuffer {
-  return typeof v === 'object' && v !== null && !ArrayBuffer.isView(v) && typeof (v as GPUBuffer).mapAsync === 'function';
+  return (
+    typeof v === 'object' && v !== null && !ArrayBuffer.isView(v) && typeof (v as GPUBuffer).mapAsync === 'function'
+  );
 }
 
 interface Resolved {
-  n: number; batch: number; nrhs: number; layout: TridiagonalLayout; complex: boolean;
-  dtype: TridiagonalDtype; backend: 'webgpu' | 'cpu'; cyclic: boolean; cpuAlgorithm: TridiagonalCpuAlgorithm;
+  n: number;
+  batch: number;
+  nrhs: number;
+  layout: TridiagonalLayout;
+  complex: boolean;
+  dtype: TridiagonalDtype;
+  backend: 'webgpu' | 'cpu';
+  cyclic: boolean;
+  cpuAlgorithm: TridiagonalCpuAlgorithm;
   onFailure: 'status' | 'throw';
   /** backend 'auto': re-solve failed matrices by pivoting LU. */
   fallback: boolean;
@@ -200,14 +222,21 @@ export class TridiagonalPlan {
         if (this.p.backend !== 'webgpu') throw new ArgumentError(k, v, 'typed arrays for the CPU backend');
         if (v.size < need * 4) throw new ArgumentError(`${k}.size`, v.size, `≥ ${need * 4} bytes`);
       } else {
-        if (!(v instanceof Float32Array || v instanceof Float64Array)) throw new ArgumentError(k, v, 'a Float32Array or Float64Array');
-        if (v.length !== need) throw new ArgumentError(`${k}.length`, v.length, `${need} (n·batch${k === 'rhs' ? '·nrhs' : ''}${this.p.complex ? '·2 for complex' : ''})`);
+        if (!(v instanceof Float32Array || v instanceof Float64Array))
+          throw new ArgumentError(k, v, 'a Float32Array or Float64Array');
+        if (v.length !== need)
+          throw new ArgumentError(
+            `${k}.length`,
+            v.length,
+            `${need} (n·batch${k === 'rhs' ? '·nrhs' : ''}${this.p.complex ? '·2 for complex' : ''})`,
+          );
       }
     }
     if (!gpuIn && data.out !== undefined) {
       // The residual check reads the inputs after the solve.
       for (const k of ['lower', 'diag', 'upper', 'rhs'] as const) {
-        if (data[k] === data.out) throw new ArgumentError('out', 'the same array as ' + k, `an array different from ${k}`);
+        if (data[k] === data.out)
+          throw new ArgumentError('out', 'the same array as ' + k, `an array different from ${k}`);
       }
     }
     let result: TridiagonalResult<TridiagonalInput>;
@@ -216,20 +245,32 @@ export class TridiagonalPlan {
     else result = await this.solveGpu(data, gpuIn);
     if (this.p.onFailure === 'throw' && !result.ok) {
       const failed: number[] = [];
-      result.status.forEach((s, j) => { if (s & FAILED) failed.push(j); });
+      result.status.forEach((s, j) => {
+        if (s & FAILED) failed.push(j);
+      });
       throw new TridiagonalBreakdownError(result.status, failed);
     }
     return result as TridiagonalResult<X>;
   }
 
-  private async solveCyclic(data: TridiagonalData<FloatArray>, gpuIn: boolean): Promise<TridiagonalResult<TridiagonalInput>> {
-    if (gpuIn) throw new UnsupportedError('cyclic systems take typed arrays (the Sherman–Morrison correction runs on the host)');
+  private async solveCyclic(
+    data: TridiagonalData<FloatArray>,
+    gpuIn: boolean,
+  ): Promise<TridiagonalResult<TridiagonalInput>> {
+    if (gpuIn)
+      throw new UnsupportedError('cyclic systems take typed arrays (the Sherman–Morrison correction runs on the host)');
     const F: Field<unknown> = (this.p.complex ? complexField() : realField()) as Field<unknown>;
     const shape = { n: this.p.n, batch: this.p.batch, nrhs: this.p.nrhs, layout: this.p.layout };
     const prep = cyclicPrepare(F, shape, data.lower, data.diag, data.upper, data.rhs);
     const conv = (a: Float64Array) => (this.p.dtype === 'float32' ? Float32Array.from(a) : a);
-    const inner = await this.innerPlan!.solve({ lower: conv(prep.lower), diag: conv(prep.diag), upper: conv(prep.upper), rhs: conv(prep.rhs) });
-    const x = data.out ?? (this.p.dtype === 'float32' ? new Float32Array(this.sizes.rhs) : new Float64Array(this.sizes.rhs));
+    const inner = await this.innerPlan!.solve({
+      lower: conv(prep.lower),
+      diag: conv(prep.diag),
+      upper: conv(prep.upper),
+      rhs: conv(prep.rhs),
+    });
+    const x =
+      data.out ?? (this.p.dtype === 'float32' ? new Float32Array(this.sizes.rhs) : new Float64Array(this.sizes.rhs));
     cyclicCombine(F, shape, data.lower, data.diag, data.upper, inner.x as FloatArray, x);
     // The inner solve's residual check was on the modified matrix; what counts is the cyclic system's.
     const status = inner.status.map((s) => s & ~TRIDIAGONAL_STATUS.INACCURATE);
@@ -249,10 +290,17 @@ export class TridiagonalPlan {
    * The residual check (sets INACCURATE) and, under backend 'auto', the pivoting LU re-solve of the
    * failed matrices, in place in x. `eta`: backward errors already computed by a fused solve.
    */
-  private verify(data: TridiagonalData<FloatArray>, x: FloatArray, status: Uint32Array, eta?: Float64Array): Float64Array | undefined {
+  private verify(
+    data: TridiagonalData<FloatArray>,
+    x: FloatArray,
+    status: Uint32Array,
+    eta?: Float64Array,
+  ): Float64Array | undefined {
     const { n, batch, nrhs, layout, complex, cyclic, check, fallback, tolerance } = this.p;
     const shape = { n, batch, nrhs, layout, complex, cyclic };
-    const e = check ? eta ?? tridiagonalBackwardErrors(shape, data.lower, data.diag, data.upper, data.rhs, x) : undefined;
+    const e = check
+      ? (eta ?? tridiagonalBackwardErrors(shape, data.lower, data.diag, data.upper, data.rhs, x))
+      : undefined;
     const redo: number[] = [];
     for (let j = 0; j < batch; j++) {
       if (e && !(e[j] <= tolerance)) status[j] |= TRIDIAGONAL_STATUS.INACCURATE;
@@ -278,21 +326,36 @@ export class TridiagonalPlan {
     const w = complex ? 2 : 1;
     const round = dtype === 'float32' ? Math.fround : (v: number) => v;
     const F = (complex ? complexField(round) : realField(round)) as Field<unknown>;
-    if (data.out && (data.out.length !== this.sizes.rhs || !(data.out instanceof (dtype === 'float32' ? Float32Array : Float64Array)))) {
-      throw new ArgumentError('out', data.out, `a ${dtype === 'float32' ? 'Float32Array' : 'Float64Array'} of length ${this.sizes.rhs}`);
+    if (
+      data.out &&
+      (data.out.length !== this.sizes.rhs || !(data.out instanceof (dtype === 'float32' ? Float32Array : Float64Array)))
+    ) {
+      throw new ArgumentError(
+        'out',
+        data.out,
+        `a ${dtype === 'float32' ? 'Float32Array' : 'Float64Array'} of length ${this.sizes.rhs}`,
+      );
     }
     if (dtype === 'float64' && !complex && cpuAlgorithm === 'thomas') {
       // Real float64 Thomas: the batched kernel in the user's layout, with the residual check fused.
       const f64 = (v: FloatArray) => (v instanceof Float64Array ? v : Float64Array.from(v));
       const d64 = { lower: f64(data.lower), diag: f64(data.diag), upper: f64(data.upper), rhs: f64(data.rhs) };
       const eta = this.p.check ? new Float64Array(batch) : undefined;
-      const r = solveTridiagonalBatchCpu({ n, batch, nrhs, layout, ...d64, out: data.out as Float64Array | undefined }, this.scratch, eta);
+      const r = solveTridiagonalBatchCpu(
+        { n, batch, nrhs, layout, ...d64, out: data.out as Float64Array | undefined },
+        this.scratch,
+        eta,
+      );
       const backwardError = this.verify(d64, r.x, r.status, eta);
       return { x: r.x, status: r.status, ok: statusOk(r.status), backend: 'cpu', backwardError };
     }
     const x = data.out ?? (dtype === 'float32' ? new Float32Array(this.sizes.rhs) : new Float64Array(this.sizes.rhs));
     const status = new Uint32Array(batch);
-    const a = new Float64Array(n * w), b = a.slice(), c = a.slice(), d = a.slice(), xs = a.slice();
+    const a = new Float64Array(n * w),
+      b = a.slice(),
+      c = a.slice(),
+      d = a.slice(),
+      xs = a.slice();
     const scratch = new Float64Array(n * w);
     for (let j = 0; j < batch; j++) {
       for (let i = 0; i < n; i++) {
@@ -314,7 +377,10 @@ export class TridiagonalPlan {
         let st: number;
         if (cpuAlgorithm === 'lu') st = gtsvLu(F, a, b, c, d, xs, n);
         else if (cpuAlgorithm === 'wang-mou') st = wangMouSolve(F, this.recipe!, a, b, c, d, xs, n);
-        else st = complex ? thomasComplex(a, b, c, d, xs, n, round, scratch) : thomasReal(a, b, c, d, xs, n, round, scratch);
+        else
+          st = complex
+            ? thomasComplex(a, b, c, d, xs, n, round, scratch)
+            : thomasReal(a, b, c, d, xs, n, round, scratch);
         status[j] |= st;
         for (let i = 0; i < n; i++) {
           const e = rhsIndex(layout, n, batch, r, j, i);
@@ -326,7 +392,10 @@ export class TridiagonalPlan {
     return { x, status, ok: statusOk(status), backend: 'cpu', backwardError };
   }
 
-  private async solveGpu(data: TridiagonalData<TridiagonalInput>, gpuIn: boolean): Promise<TridiagonalResult<TridiagonalInput>> {
+  private async solveGpu(
+    data: TridiagonalData<TridiagonalInput>,
+    gpuIn: boolean,
+  ): Promise<TridiagonalResult<TridiagonalInput>> {
     const ctx = this.gpu!;
     const ex = this.executor!;
     const { rhs } = this.sizes;
@@ -341,8 +410,10 @@ export class TridiagonalPlan {
     try {
       let out: GPUBuffer;
       if (gpuIn) {
-        if (data.out !== undefined && !isGpuBuffer(data.out)) throw new ArgumentError('out', data.out, 'a GPUBuffer (inputs are GPUBuffers)');
-        if (data.out && (data.out as GPUBuffer).size < rhs * 4) throw new ArgumentError('out.size', (data.out as GPUBuffer).size, `≥ ${rhs * 4} bytes`);
+        if (data.out !== undefined && !isGpuBuffer(data.out))
+          throw new ArgumentError('out', data.out, 'a GPUBuffer (inputs are GPUBuffers)');
+        if (data.out && (data.out as GPUBuffer).size < rhs * 4)
+          throw new ArgumentError('out.size', (data.out as GPUBuffer).size, `≥ ${rhs * 4} bytes`);
         out = (data.out as GPUBuffer | undefined) ?? createStorageBuffer(ctx, rhs * 4, 'tridiagonal x');
         for (const k of ['lower', 'diag', 'upper', 'rhs'] as const) {
           if (data[k] === out) throw new ArgumentError('out', 'GPUBuffer', `a buffer different from ${k}`);
@@ -352,9 +423,12 @@ export class TridiagonalPlan {
         temp.push(out);
       }
       const bufs = {
-        lower: up(data.lower, 'tridiagonal lower'), diag: up(data.diag, 'tridiagonal diag'),
-        upper: up(data.upper, 'tridiagonal upper'), rhs: up(data.rhs, 'tridiagonal rhs'),
-        out, status: this.statusBuf,
+        lower: up(data.lower, 'tridiagonal lower'),
+        diag: up(data.diag, 'tridiagonal diag'),
+        upper: up(data.upper, 'tridiagonal upper'),
+        rhs: up(data.rhs, 'tridiagonal rhs'),
+        out,
+        status: this.statusBuf,
       };
       await ctx.checked('tridiagonal solve', () => {
         const enc = ctx.device.createCommandEncoder({ label: 'tridiagonal solve' });
@@ -366,7 +440,10 @@ export class TridiagonalPlan {
       let backwardError: Float64Array | undefined;
       if (!gpuIn) {
         const host = new Float32Array(await readBuffer(ctx, out, 0, rhs * 4));
-        if (data.out && (!(data.out instanceof Float32Array || data.out instanceof Float64Array) || data.out.length !== rhs)) {
+        if (
+          data.out &&
+          (!(data.out instanceof Float32Array || data.out instanceof Float64Array) || data.out.length !== rhs)
+        ) {
           throw new ArgumentError('out', data.out, `a Float32Array or Float64Array of length ${rhs}`);
         }
         backwardError = this.verify(data as TridiagonalData<FloatArray>, host, status);
@@ -380,15 +457,22 @@ export class TridiagonalPlan {
         const { matrix } = this.sizes;
         const need = (b: GPUBuffer, name: string, usage: number, what: string) => {
           if (typeof b.usage === 'number' && !(b.usage & usage)) {
-            throw new ArgumentError(name, 'GPUBuffer', `${what} usage for the residual check (or checkResidual: false)`);
+            throw new ArgumentError(
+              name,
+              'GPUBuffer',
+              `${what} usage for the residual check (or checkResidual: false)`,
+            );
           }
         };
-        for (const k of ['lower', 'diag', 'upper', 'rhs'] as const) need(bufs[k], k, GPUBufferUsage.COPY_SRC, 'COPY_SRC');
+        for (const k of ['lower', 'diag', 'upper', 'rhs'] as const)
+          need(bufs[k], k, GPUBufferUsage.COPY_SRC, 'COPY_SRC');
         need(out, 'out', GPUBufferUsage.COPY_SRC, 'COPY_SRC');
         const rd = async (b: GPUBuffer, len: number) => new Float32Array(await readBuffer(ctx, b, 0, len * 4));
         const host = {
-          lower: await rd(bufs.lower, matrix), diag: await rd(bufs.diag, matrix),
-          upper: await rd(bufs.upper, matrix), rhs: await rd(bufs.rhs, rhs),
+          lower: await rd(bufs.lower, matrix),
+          diag: await rd(bufs.diag, matrix),
+          upper: await rd(bufs.upper, matrix),
+          rhs: await rd(bufs.rhs, rhs),
         };
         const hx = await rd(out, rhs);
         backwardError = this.verify(host, hx, status);
@@ -431,22 +515,35 @@ function statusOk(status: Uint32Array): boolean {
 export async function createTridiagonalPlan(desc: TridiagonalPlanDescriptor): Promise<TridiagonalPlan> {
   if (typeof desc !== 'object' || desc === null) throw new ArgumentError('descriptor', desc, 'an object');
   const p: Resolved = {
-    n: desc.n, batch: desc.batch ?? 1, nrhs: desc.nrhs ?? 1, layout: desc.layout ?? 'strided',
-    complex: desc.complex ?? false, dtype: desc.dtype ?? 'float32', backend: 'cpu', cyclic: desc.cyclic ?? false,
-    cpuAlgorithm: desc.cpuAlgorithm ?? 'thomas', onFailure: desc.onFailure ?? 'status',
-    fallback: (desc.backend ?? 'auto') === 'auto', check: desc.checkResidual ?? true,
+    n: desc.n,
+    batch: desc.batch ?? 1,
+    nrhs: desc.nrhs ?? 1,
+    layout: desc.layout ?? 'strided',
+    complex: desc.complex ?? false,
+    dtype: desc.dtype ?? 'float32',
+    backend: 'cpu',
+    cyclic: desc.cyclic ?? false,
+    cpuAlgorithm: desc.cpuAlgorithm ?? 'thomas',
+    onFailure: desc.onFailure ?? 'status',
+    fallback: (desc.backend ?? 'auto') === 'auto',
+    check: desc.checkResidual ?? true,
     tolerance: desc.residualTolerance ?? defaultResidualTolerance(desc.dtype === 'float64' ? 'float64' : 'float32'),
   };
   if (typeof p.check !== 'boolean') throw new ArgumentError('checkResidual', p.check, 'true or false');
   if (!(p.tolerance > 0)) throw new ArgumentError('residualTolerance', p.tolerance, 'a positive number');
   validateProblem({ n: p.n, batch: p.batch, nrhs: p.nrhs, layout: p.layout, complex: p.complex });
-  if (p.dtype !== 'float32' && p.dtype !== 'float64') throw new ArgumentError('dtype', p.dtype, "'float32' or 'float64'");
-  if (!['thomas', 'wang-mou', 'lu'].includes(p.cpuAlgorithm)) throw new ArgumentError('cpuAlgorithm', p.cpuAlgorithm, "'thomas', 'wang-mou' or 'lu'");
-  if (p.onFailure !== 'status' && p.onFailure !== 'throw') throw new ArgumentError('onFailure', p.onFailure, "'status' or 'throw'");
+  if (p.dtype !== 'float32' && p.dtype !== 'float64')
+    throw new ArgumentError('dtype', p.dtype, "'float32' or 'float64'");
+  if (!['thomas', 'wang-mou', 'lu'].includes(p.cpuAlgorithm))
+    throw new ArgumentError('cpuAlgorithm', p.cpuAlgorithm, "'thomas', 'wang-mou' or 'lu'");
+  if (p.onFailure !== 'status' && p.onFailure !== 'throw')
+    throw new ArgumentError('onFailure', p.onFailure, "'status' or 'throw'");
   const want = desc.backend ?? 'auto';
   if (!['webgpu', 'cpu', 'auto'].includes(want)) throw new ArgumentError('backend', want, "'webgpu', 'cpu' or 'auto'");
-  if (want === 'webgpu' && p.dtype === 'float64') throw new UnsupportedError('float64 tridiagonal solves run on the CPU backend only (WGSL has no f64)');
-  if (want === 'webgpu' && desc.cpuAlgorithm === 'lu') throw new UnsupportedError("cpuAlgorithm 'lu' (pivoting) exists on the CPU backend only");
+  if (want === 'webgpu' && p.dtype === 'float64')
+    throw new UnsupportedError('float64 tridiagonal solves run on the CPU backend only (WGSL has no f64)');
+  if (want === 'webgpu' && desc.cpuAlgorithm === 'lu')
+    throw new UnsupportedError("cpuAlgorithm 'lu' (pivoting) exists on the CPU backend only");
   let gpu: GpuContext | null = null;
   if (want === 'webgpu') gpu = desc.gpu ?? (await defaultGpuContext());
   else if (want === 'auto' && p.dtype === 'float32' && desc.cpuAlgorithm === undefined) {
@@ -457,7 +554,11 @@ export async function createTridiagonalPlan(desc: TridiagonalPlanDescriptor): Pr
     // The inner (non-cyclic) plan solves nrhs + 1 right-hand sides (the Sherman–Morrison vector u); it
     // chooses the backend ('auto' falls back to the CPU as below).
     const inner = await createTridiagonalPlan({
-      ...desc, cyclic: false, onFailure: 'status', backend: gpu ? want : 'cpu', gpu: gpu ?? undefined,
+      ...desc,
+      cyclic: false,
+      onFailure: 'status',
+      backend: gpu ? want : 'cpu',
+      gpu: gpu ?? undefined,
       nrhs: p.n <= 2 ? p.nrhs : p.nrhs + 1,
     });
     p.backend = inner.backend;
@@ -478,10 +579,18 @@ export async function createTridiagonalPlan(desc: TridiagonalPlanDescriptor): Pr
     }
   }
   p.backend = 'cpu';
-  const cpuLimits = { maxComputeWorkgroupStorageSize: 32768, maxComputeInvocationsPerWorkgroup: 1024, maxComputeWorkgroupsPerDimension: 65535 };
+  const cpuLimits = {
+    maxComputeWorkgroupStorageSize: 32768,
+    maxComputeInvocationsPerWorkgroup: 1024,
+    maxComputeWorkgroupsPerDimension: 65535,
+  };
   // The CPU's 'wang-mou' algorithm executes Wang & Mou levels (the GPU kernels' specification); its
   // recipe keeps them for small interleaved systems too (Thomas is the CPU's own default algorithm).
-  const recipe = planTridiagonal(problem, cpuLimits, { ...desc.planOptions, interleavedThomas: false, interleavedStreamRows: Infinity });
+  const recipe = planTridiagonal(problem, cpuLimits, {
+    ...desc.planOptions,
+    interleavedThomas: false,
+    interleavedStreamRows: Infinity,
+  });
   return new TridiagonalPlan(p, recipe, null, null, null);
 }
 

@@ -75,7 +75,8 @@ export async function runHeatAdi(options: HeatAdiOptions = {}): Promise<HeatAdiR
   const planY = await createTridiagonalPlan({ ...common, layout: 'interleaved' });
   let u: Float32Array | Float64Array = new Arr(m * m);
   for (let j = 0; j < m; j++) {
-    for (let i = 0; i < m; i++) u[j * m + i] = Math.sin(Math.PI * p * (i + 1) * h) * Math.sin(Math.PI * q * (j + 1) * h);
+    for (let i = 0; i < m; i++)
+      u[j * m + i] = Math.sin(Math.PI * p * (i + 1) * h) * Math.sin(Math.PI * q * (j + 1) * h);
   }
   const rhs = new Arr(m * m);
   let solveMs = 0;
@@ -85,7 +86,8 @@ export async function runHeatAdi(options: HeatAdiOptions = {}): Promise<HeatAdiR
     for (let s = 0; s < steps; s++) {
       // x-implicit half step: right-hand side explicit in y.
       for (let j = 0; j < m; j++) {
-        for (let i = 0; i < m; i++) rhs[j * m + i] = u[j * m + i] + (r / 2) * (at(u, i, j - 1) - 2 * u[j * m + i] + at(u, i, j + 1));
+        for (let i = 0; i < m; i++)
+          rhs[j * m + i] = u[j * m + i] + (r / 2) * (at(u, i, j - 1) - 2 * u[j * m + i] + at(u, i, j + 1));
       }
       let t1 = performance.now();
       const hx = await planX.solve({ lower, diag, upper, rhs });
@@ -94,7 +96,8 @@ export async function runHeatAdi(options: HeatAdiOptions = {}): Promise<HeatAdiR
       const us = hx.x as Float32Array | Float64Array;
       // y-implicit half step: right-hand side explicit in x.
       for (let j = 0; j < m; j++) {
-        for (let i = 0; i < m; i++) rhs[j * m + i] = us[j * m + i] + (r / 2) * (at(us, i - 1, j) - 2 * us[j * m + i] + at(us, i + 1, j));
+        for (let i = 0; i < m; i++)
+          rhs[j * m + i] = us[j * m + i] + (r / 2) * (at(us, i - 1, j) - 2 * us[j * m + i] + at(us, i + 1, j));
       }
       t1 = performance.now();
       const hy = await planY.solve({ lower, diag, upper, rhs });
@@ -107,7 +110,10 @@ export async function runHeatAdi(options: HeatAdiOptions = {}): Promise<HeatAdiR
     planY.destroy();
   }
   const decay = Math.exp(-kappa * Math.PI * Math.PI * (p * p + q * q) * tEnd);
-  let maxErr = 0, maxRef = 0, num = 0, den = 0;
+  let maxErr = 0,
+    maxRef = 0,
+    num = 0,
+    den = 0;
   for (let j = 0; j < m; j++) {
     for (let i = 0; i < m; i++) {
       const ex = Math.sin(Math.PI * p * (i + 1) * h) * Math.sin(Math.PI * q * (j + 1) * h) * decay;
@@ -119,8 +125,16 @@ export async function runHeatAdi(options: HeatAdiOptions = {}): Promise<HeatAdiR
     }
   }
   return {
-    gridSize: m, steps, dt, backend: planX.backend, dtype,
-    maxRelError: maxErr / maxRef, l2RelError: Number.isFinite(num) ? Math.sqrt(num / den) : Infinity,
-    solves: 2 * steps, solveMs, totalMs: performance.now() - t0, status,
+    gridSize: m,
+    steps,
+    dt,
+    backend: planX.backend,
+    dtype,
+    maxRelError: maxErr / maxRef,
+    l2RelError: Number.isFinite(num) ? Math.sqrt(num / den) : Infinity,
+    solves: 2 * steps,
+    solveMs,
+    totalMs: performance.now() - t0,
+    status,
   };
 }

@@ -28,9 +28,15 @@ const HELP_FLAGS = new Set(['--help', '-h']);
 
 /** The usage text of a command, generated from its declaration. */
 export function formatHelp(spec: CommandSpec): string {
-  const lines = [`usage: butterfly ${spec.name}${spec.positionals ? ` ${spec.positionals.synopsis}` : ''} [options]`, `  ${spec.summary}`, ''];
+  const lines = [
+    `usage: butterfly ${spec.name}${spec.positionals ? ` ${spec.positionals.synopsis}` : ''} [options]`,
+    `  ${spec.summary}`,
+    '',
+  ];
   if (spec.positionals?.help) lines.push(...spec.positionals.help.split('\n').map((l) => `  ${l}`), '');
-  const entries = Object.entries(spec.options).map(([name, o]) => [`${name}${o.value ? ` ${o.value}` : ''}`, o.help] as const);
+  const entries = Object.entries(spec.options).map(
+    ([name, o]) => [`${name}${o.value ? ` ${o.value}` : ''}`, o.help] as const,
+  );
   entries.push(['--help, -h', 'this text']);
   const width = Math.min(28, Math.max(...entries.map(([l]) => l.length)) + 2);
   for (const [left, help] of entries) {
@@ -59,7 +65,9 @@ function boundsText(what: string, b: NumberBounds): string {
 }
 
 function inBounds(v: number, b: NumberBounds): boolean {
-  return (b.above === undefined || v > b.above) && (b.min === undefined || v >= b.min) && (b.max === undefined || v <= b.max);
+  return (
+    (b.above === undefined || v > b.above) && (b.min === undefined || v >= b.min) && (b.max === undefined || v <= b.max)
+  );
 }
 
 /** Parsed arguments of one command; the getters validate as they read. */
@@ -97,7 +105,8 @@ export class ParsedArgs {
     const text = this.string(name);
     if (text === undefined) return fallback;
     const v = /^[+-]?\d+$/.test(text.trim()) ? Number(text) : NaN;
-    if (!Number.isSafeInteger(v) || !inBounds(v, bounds)) throw new ArgumentError(name, text, boundsText('an integer', bounds));
+    if (!Number.isSafeInteger(v) || !inBounds(v, bounds))
+      throw new ArgumentError(name, text, boundsText('an integer', bounds));
     return v;
   }
 
@@ -107,7 +116,8 @@ export class ParsedArgs {
     const text = this.string(name);
     if (text === undefined) return fallback;
     const v = text.trim() === '' ? NaN : Number(text);
-    if (!Number.isFinite(v) || !inBounds(v, bounds)) throw new ArgumentError(name, text, boundsText('a number', bounds));
+    if (!Number.isFinite(v) || !inBounds(v, bounds))
+      throw new ArgumentError(name, text, boundsText('a number', bounds));
     return v;
   }
 
@@ -121,7 +131,8 @@ export class ParsedArgs {
   choice<T extends string>(name: string, choices: readonly T[], fallback: T): T {
     const v = this.string(name);
     if (v === undefined) return fallback;
-    if (!(choices as readonly string[]).includes(v)) throw new ArgumentError(name, v, `${choices.slice(0, -1).join(', ')} or ${choices[choices.length - 1]}`);
+    if (!(choices as readonly string[]).includes(v))
+      throw new ArgumentError(name, v, `${choices.slice(0, -1).join(', ')} or ${choices[choices.length - 1]}`);
     return v as T;
   }
 
@@ -164,7 +175,11 @@ export function parseArgs(spec: CommandSpec, argv: readonly string[]): ParsedArg
     if (!isOption(a)) {
       if (!spec.positionals) throw new ArgumentError('argument', a, 'options of the form --name value (see --help)');
       if (positionals.length >= spec.positionals.max) {
-        throw new ArgumentError('argument', a, `at most ${spec.positionals.max} ${spec.positionals.synopsis} (already have ${JSON.stringify(positionals.join(' '))})`);
+        throw new ArgumentError(
+          'argument',
+          a,
+          `at most ${spec.positionals.max} ${spec.positionals.synopsis} (already have ${JSON.stringify(positionals.join(' '))})`,
+        );
       }
       positionals.push(a);
       continue;
@@ -172,8 +187,10 @@ export function parseArgs(spec: CommandSpec, argv: readonly string[]): ParsedArg
     const eq = a.indexOf('=');
     const name = eq > 0 ? a.slice(0, eq) : a;
     const o = spec.options[name];
-    if (!o) throw new ArgumentError('option', a, `one of ${[...names, '--help'].join(', ')} (butterfly ${spec.name} --help)`);
-    if (values.has(name)) throw new ArgumentError(name, eq > 0 ? a.slice(eq + 1) : argv[i + 1], 'at most one value (given twice)');
+    if (!o)
+      throw new ArgumentError('option', a, `one of ${[...names, '--help'].join(', ')} (butterfly ${spec.name} --help)`);
+    if (values.has(name))
+      throw new ArgumentError(name, eq > 0 ? a.slice(eq + 1) : argv[i + 1], 'at most one value (given twice)');
     if (!o.value) {
       if (eq > 0) throw new ArgumentError(name, a.slice(eq + 1), 'no value (it is a flag)');
       values.set(name, true);

@@ -15,7 +15,10 @@ export const edmCommand: CliCommand = {
       '--cases': { value: 'list', help: 'EDM cases to run, 1..7 (e.g. 1-7 or 1,4,7; default all)' },
       '--angles': { value: 'list', help: 'angle counts to run for each case (default 1,7)' },
       '--reps': { value: 'N', help: 'minimum repetitions per timed round (default 5)' },
-      '--check': { value: 'all|some|none', help: 'compare all slices, the first ≤ 64, or none with float64 (default all)' },
+      '--check': {
+        value: 'all|some|none',
+        help: 'compare all slices, the first ≤ 64, or none with float64 (default all)',
+      },
       '--split': { help: 'plan with separate (split) FFT and multiply kernels' },
       '--json': { help: 'one JSON record per line instead of the table' },
     },
@@ -28,7 +31,9 @@ export const edmCommand: CliCommand = {
     const json = a.flag('--json');
     const ctx = await defaultGpuContext();
     if (!json) {
-      console.log(`device: ${ctx.adapter.vendor} ${ctx.adapter.device || ctx.adapter.description} (${ctx.adapter.backend}${ctx.adapter.software ? ', software' : ''})`);
+      console.log(
+        `device: ${ctx.adapter.vendor} ${ctx.adapter.device || ctx.adapter.description} (${ctx.adapter.backend}${ctx.adapter.software ? ', software' : ''})`,
+      );
       console.log('case angles   M mfft slices  passes        ms    GB/s   rel L2    thesis C1060 ms');
     }
     const total = (cases?.length ?? 7) * (angles?.length ?? 2);
@@ -55,7 +60,10 @@ export const edmCommand: CliCommand = {
             );
           }
           done++;
-          bar.update(done / total, `${done} of ${total} runs (last: case ${r.case}, ${r.angles} angle${r.angles === 1 ? '' : 's'})`);
+          bar.update(
+            done / total,
+            `${done} of ${total} runs (last: case ${r.case}, ${r.angles} angle${r.angles === 1 ? '' : 's'})`,
+          );
         },
       });
     } finally {

@@ -8,13 +8,19 @@ import { planCpuEngineFft } from '../planner/cpu-fft.js';
 import { WASM_SIMD } from '../backends/cpu/wasm-fft.js';
 
 export const infoCommand: CliCommand = {
-  spec: { name: 'info', summary: 'the WebGPU adapter, backend, features and limits the library would use', options: {} },
+  spec: {
+    name: 'info',
+    summary: 'the WebGPU adapter, backend, features and limits the library would use',
+    options: {},
+  },
   async run() {
     const auto = await describeAuto();
     console.log(`auto: ${auto.engine === 'cpu' ? 'CPU engine' : 'WebGPU'} — ${auto.reason}`);
     const simd = WASM_SIMD;
     const r = planCpuEngineFft(4096, 'f32');
-    console.log(`CPU engine: WebAssembly ${simd ? '128-bit SIMD' : 'SIMD unavailable: scalar float64 JavaScript'}, f32×4 and f64×2 lanes, ${availableParallelism()} thread(s) by default; 4096-point f32 recipe: ${r.kind}${r.kind === 'lane-split' ? ' ' + r.passes.map((p) => p.radix).join('·') + ' + lane combine' : ''}`);
+    console.log(
+      `CPU engine: WebAssembly ${simd ? '128-bit SIMD' : 'SIMD unavailable: scalar float64 JavaScript'}, f32×4 and f64×2 lanes, ${availableParallelism()} thread(s) by default; 4096-point f32 recipe: ${r.kind}${r.kind === 'lane-split' ? ' ' + r.passes.map((p) => p.radix).join('·') + ' + lane combine' : ''}`,
+    );
     let ctx;
     try {
       ctx = await acquireGpu();

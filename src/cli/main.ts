@@ -26,7 +26,15 @@ import { realpathSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
-const COMMANDS: CliCommand[] = [infoCommand, demoCommand(), planCommand, heatCommand, edmCommand, sweCommand, sfftCommand];
+const COMMANDS: CliCommand[] = [
+  infoCommand,
+  demoCommand(),
+  planCommand,
+  heatCommand,
+  edmCommand,
+  sweCommand,
+  sfftCommand,
+];
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.spec.name.length)) + 2;
@@ -65,19 +73,31 @@ async function demo(sizesArg: number[] | undefined): Promise<void> {
   const ctx = auto.engine === 'webgpu' ? await tryGpu() : null;
   const sizes = sizesArg ?? [8, 64, 256, 1000, 1024, 4096, 8192, 65536, 1009];
   const total = ctx ? 1 << 24 : 1 << 18;
-  console.log(`butterfly demo — auto picks ${auto.engine === 'cpu' ? 'the CPU engine (WebAssembly SIMD)' : 'WebGPU'}: ${auto.reason}; ${total} complex values per size`);
+  console.log(
+    `butterfly demo — auto picks ${auto.engine === 'cpu' ? 'the CPU engine (WebAssembly SIMD)' : 'WebGPU'}: ${auto.reason}; ${total} complex values per size`,
+  );
   console.log('batched complex FFTs (float32) against the float64 reference:');
-  console.log('       n    batch  backend  recipe                                      rel. L2 error     time   GFLOPS');
+  console.log(
+    '       n    batch  backend  recipe                                      rel. L2 error     time   GFLOPS',
+  );
   let worst = 0;
   const row = (n: number, batch: number, backend: string, recipe: string, err: number, ms: number) => {
     worst = Math.max(worst, err / Math.log2(Math.max(2, n)));
     const gflops = (5 * n * Math.log2(Math.max(2, n)) * batch) / (ms * 1e6);
-    console.log(`${String(n).padStart(8)} ${String(batch).padStart(8)}  ${backend.padEnd(7)}  ${recipe.slice(0, 42).padEnd(42)} ${err.toExponential(2).padStart(10)}  ${ms.toFixed(1).padStart(7)} ms ${gflops.toFixed(1).padStart(7)}`);
+    console.log(
+      `${String(n).padStart(8)} ${String(batch).padStart(8)}  ${backend.padEnd(7)}  ${recipe.slice(0, 42).padEnd(42)} ${err.toExponential(2).padStart(10)}  ${ms.toFixed(1).padStart(7)} ms ${gflops.toFixed(1).padStart(7)}`,
+    );
   };
   for (const n of sizes) {
     const batch = Math.max(1, Math.floor(total / n));
     const x = randomFloat32(2 * n * batch, n);
-    const plan = await createFftPlan({ n, batch, backend: ctx ? 'webgpu' : 'cpu', gpu: ctx ?? undefined, precision: 'f32' });
+    const plan = await createFftPlan({
+      n,
+      batch,
+      backend: ctx ? 'webgpu' : 'cpu',
+      gpu: ctx ?? undefined,
+      precision: 'f32',
+    });
     const y = new Float32Array(2 * n * batch);
     await plan.execute(x, y); // warm-up (pipeline compile)
     let ms = Infinity;
@@ -90,7 +110,10 @@ async function demo(sizesArg: number[] | undefined): Promise<void> {
     planCpuFft(n).execute(Float64Array.from(x), ref, { batch });
     const r = plan.recipe as { algorithm?: string; kind?: string; passes?: { radix: number }[] };
     const recipe = r.algorithm
-      ? (() => { const d = describeRecipe(plan.recipe as FftRecipe); return `${d.passes} pass${d.passes > 1 ? 'es' : ''}: ${d.radices}`; })()
+      ? (() => {
+          const d = describeRecipe(plan.recipe as FftRecipe);
+          return `${d.passes} pass${d.passes > 1 ? 'es' : ''}: ${d.radices}`;
+        })()
       : `${r.kind}${r.passes ? ': ' + r.passes.map((p) => p.radix).join('·') : ''}`;
     row(n, batch, plan.backend, recipe, relativeL2(y, ref), ms);
     plan.destroy();
@@ -99,11 +122,36 @@ async function demo(sizesArg: number[] | undefined): Promise<void> {
   console.log('real, N-D and real-to-real transforms:');
   const gpuOpts = { backend: (ctx ? 'webgpu' : 'cpu') as 'webgpu' | 'cpu', gpu: ctx ?? undefined };
   const real = randomFloat32(64 * 4096, 7);
-  const cases: [string, number, () => Promise<Float32Array | Float64Array>, () => Promise<Float32Array | Float64Array>][] = [
-    ['rfft  64×4096', 4096, () => rfft(real, { shape: [64, 4096], ...gpuOpts }), () => rfft(Float64Array.from(real), { shape: [64, 4096] })],
-    ['fft2  32×64×64', 4096, () => fft2(real.subarray(0, 2 * 64 * 64 * 32), { shape: [32, 64, 64], ...gpuOpts }), () => fft2(Float64Array.from(real.subarray(0, 2 * 64 * 64 * 32)), { shape: [32, 64, 64] })],
-    ['dct-II 64×4096', 4096, () => dct(real, { shape: [64, 4096], ...gpuOpts }), () => dct(Float64Array.from(real), { shape: [64, 4096] })],
-    ['dht   64×4096', 4096, () => dht(real, { shape: [64, 4096], ...gpuOpts }), () => dht(Float64Array.from(real), { shape: [64, 4096] })],
+  const cases: [
+    string,
+    number,
+    () => Promise<Float32Array | Float64Array>,
+    () => Promise<Float32Array | Float64Array>,
+  ][] = [
+    [
+      'rfft  64×4096',
+      4096,
+      () => rfft(real, { shape: [64, 4096], ...gpuOpts }),
+      () => rfft(Float64Array.from(real), { shape: [64, 4096] }),
+    ],
+    [
+      'fft2  32×64×64',
+      4096,
+      () => fft2(real.subarray(0, 2 * 64 * 64 * 32), { shape: [32, 64, 64], ...gpuOpts }),
+      () => fft2(Float64Array.from(real.subarray(0, 2 * 64 * 64 * 32)), { shape: [32, 64, 64] }),
+    ],
+    [
+      'dct-II 64×4096',
+      4096,
+      () => dct(real, { shape: [64, 4096], ...gpuOpts }),
+      () => dct(Float64Array.from(real), { shape: [64, 4096] }),
+    ],
+    [
+      'dht   64×4096',
+      4096,
+      () => dht(real, { shape: [64, 4096], ...gpuOpts }),
+      () => dht(Float64Array.from(real), { shape: [64, 4096] }),
+    ],
   ];
   for (const [name, n, g, c] of cases) {
     await g();
@@ -112,10 +160,14 @@ async function demo(sizesArg: number[] | undefined): Promise<void> {
     const ms = performance.now() - t0;
     const err = relativeL2(y, await c());
     worst = Math.max(worst, err / Math.log2(n));
-    console.log(`${name.padEnd(18)} ${ctx ? 'webgpu' : 'cpu'}   rel. L2 error ${err.toExponential(2)} (against float64)   ${ms.toFixed(1)} ms`);
+    console.log(
+      `${name.padEnd(18)} ${ctx ? 'webgpu' : 'cpu'}   rel. L2 error ${err.toExponential(2)} (against float64)   ${ms.toFixed(1)} ms`,
+    );
   }
   const ok = worst <= 1e-6;
-  console.log(ok ? 'all results within 1e-6·log2(n) of the float64 reference' : `ERROR: error above 1e-6·log2(n) (${worst})`);
+  console.log(
+    ok ? 'all results within 1e-6·log2(n) of the float64 reference' : `ERROR: error above 1e-6·log2(n) (${worst})`,
+  );
   console.log('more: butterfly plan <n | shape> | heat | edm | swe | sfft   (see butterfly help)');
   ctx?.destroy();
   if (!ok) process.exitCode = 1;

@@ -28,12 +28,23 @@ export const PLAN_SPEC: CommandSpec = {
   },
   options: {
     '--axes': { value: 'a,b,…', help: 'axes to transform (default: all; negative counts from the end, as numpy)' },
-    '--kind': { value: 'c2c|r2c|c2r', help: 'complex, real-to-complex (rfftn: the last of the axes is the real one) or\ncomplex-to-real (the shape is the real output\'s, as irfftn\'s s); default c2c' },
-    '--batch': { value: 'b', help: 'b independent problems: a leading dimension of size b, not transformed (default 1)' },
-    '--default-limits': { help: 'plan for the default device model (48 KiB workgroup storage, 1024 invocations,\nunlimited binding) instead of this machine\'s WebGPU adapter' },
+    '--kind': {
+      value: 'c2c|r2c|c2r',
+      help: "complex, real-to-complex (rfftn: the last of the axes is the real one) or\ncomplex-to-real (the shape is the real output's, as irfftn's s); default c2c",
+    },
+    '--batch': {
+      value: 'b',
+      help: 'b independent problems: a leading dimension of size b, not transformed (default 1)',
+    },
+    '--default-limits': {
+      help: "plan for the default device model (48 KiB workgroup storage, 1024 invocations,\nunlimited binding) instead of this machine's WebGPU adapter",
+    },
     '--storage': { value: 'B', help: 'workgroup storage of the device model in bytes' },
     '--invocations': { value: 'N', help: 'invocations per workgroup of the device model' },
-    '--binding': { value: 'B', help: 'maxStorageBufferBindingSize of the device model (plans whose single problem does not\nfit one binding fall back as the library does)' },
+    '--binding': {
+      value: 'B',
+      help: 'maxStorageBufferBindingSize of the device model (plans whose single problem does not\nfit one binding fall back as the library does)',
+    },
     '--cpu': { help: "the float64 CPU backend's recipe instead (1-D complex lengths only)" },
   },
   notes: `Limits: this machine's WebGPU adapter's when there is one, else (or with --default-limits) the default model;
@@ -56,7 +67,11 @@ are the digits' radices):
   [b | l | p]  mapping: b problems per workgroup | l invocations per problem | p elements per invocation (registers)`;
 
 /** The default device model: 48 KiB of workgroup storage, 1024 invocations (a desktop GPU's limits). */
-const DEFAULT_LIMITS: PlannerLimits = { maxComputeWorkgroupStorageSize: 49152, maxComputeInvocationsPerWorkgroup: 1024, maxComputeWorkgroupSizeX: 1024 };
+const DEFAULT_LIMITS: PlannerLimits = {
+  maxComputeWorkgroupStorageSize: 49152,
+  maxComputeInvocationsPerWorkgroup: 1024,
+  maxComputeWorkgroupSizeX: 1024,
+};
 
 interface PlanArgs {
   help: boolean;
@@ -110,7 +125,8 @@ export function parsePlanArgs(args: string[] | ParsedArgs): PlanArgs {
     axes = list.map((q) => Number(q.trim()));
     if (!axes.every((x) => x >= -ndim && x < ndim)) throw new ArgumentError('--axes', axesText, axesWhat);
     const norm = axes.map((x) => (x < 0 ? x + ndim : x));
-    if (kind !== 'c2c' && new Set(norm).size !== norm.length) throw new ArgumentError('--axes', axesText, `distinct axes for a ${kind} transform`);
+    if (kind !== 'c2c' && new Set(norm).size !== norm.length)
+      throw new ArgumentError('--axes', axesText, `distinct axes for a ${kind} transform`);
   }
 
   if (cpu && (ndim > 1 || kind !== 'c2c' || axes)) {
@@ -119,8 +135,22 @@ export function parsePlanArgs(args: string[] | ParsedArgs): PlanArgs {
   const storage = p.int('--storage', DEFAULT_LIMITS.maxComputeWorkgroupStorageSize, { min: 1 });
   const invocations = p.int('--invocations', DEFAULT_LIMITS.maxComputeInvocationsPerWorkgroup, { min: 1 });
   const binding = p.int('--binding', Number.MAX_SAFE_INTEGER, { min: 1 });
-  const limits = { maxComputeWorkgroupStorageSize: storage, maxComputeInvocationsPerWorkgroup: invocations, maxComputeWorkgroupSizeX: invocations };
-  return { help: false, shape, length: ndim === 1 && !axes, axes, kind, batch, cpu, limits, binding: p.has('--binding') ? binding : undefined };
+  const limits = {
+    maxComputeWorkgroupStorageSize: storage,
+    maxComputeInvocationsPerWorkgroup: invocations,
+    maxComputeWorkgroupSizeX: invocations,
+  };
+  return {
+    help: false,
+    shape,
+    length: ndim === 1 && !axes,
+    axes,
+    kind,
+    batch,
+    cpu,
+    limits,
+    binding: p.has('--binding') ? binding : undefined,
+  };
 }
 
 /**
@@ -141,12 +171,19 @@ export async function planLimits(p: ParsedArgs, parsed: PlanArgs): Promise<PlanL
     const invocations = p.has('--invocations') ? parsed.limits.maxComputeInvocationsPerWorkgroup : undefined;
     return {
       limits: {
-        maxComputeWorkgroupStorageSize: p.has('--storage') ? parsed.limits.maxComputeWorkgroupStorageSize : l.maxComputeWorkgroupStorageSize,
+        maxComputeWorkgroupStorageSize: p.has('--storage')
+          ? parsed.limits.maxComputeWorkgroupStorageSize
+          : l.maxComputeWorkgroupStorageSize,
         maxComputeInvocationsPerWorkgroup: invocations ?? l.maxComputeInvocationsPerWorkgroup,
         maxComputeWorkgroupSizeX: invocations ?? l.maxComputeWorkgroupSizeX,
       },
       binding: parsed.binding ?? l.maxStorageBufferBindingSize,
-      source: { kind: 'adapter', name: [ctx.adapter.vendor, ctx.adapter.device || ctx.adapter.description].filter(Boolean).join(' ') || 'WebGPU adapter' },
+      source: {
+        kind: 'adapter',
+        name:
+          [ctx.adapter.vendor, ctx.adapter.device || ctx.adapter.description].filter(Boolean).join(' ') ||
+          'WebGPU adapter',
+      },
     };
   } finally {
     ctx.destroy();
@@ -192,7 +229,10 @@ function programsOf(problem: FftProblem, options: WebGpuFftOptions, planning: We
   const m = scheme ? scheme.m : N;
   const work = blu ? blu.L : m;
   const cols = !real && !blu && options.columns && options.columns > 1 ? options.columns : 0;
-  const contiguous: ComplexLayout = options.interleavedBatch && !real ? { offset: 0, stride: problem.batch, dist: 1 } : { offset: 0, stride: 1, dist: work };
+  const contiguous: ComplexLayout =
+    options.interleavedBatch && !real
+      ? { offset: 0, stride: problem.batch, dist: 1 }
+      : { offset: 0, stride: 1, dist: work };
   const firstIn = scheme?.packed && real === 'r2c' ? { ...problem.input, stride: 1 } : problem.input;
   const lastOut = scheme?.packed && real === 'c2r' ? { ...problem.output, stride: 1 } : problem.output;
   const programs: Program[] = [];
@@ -202,7 +242,16 @@ function programsOf(problem: FftProblem, options: WebGpuFftOptions, planning: We
     const outStride = (i === P - 1 ? lastOut : contiguous).stride;
     const phase = blu ? (i < fftPasses.length ? 'forward' : 'inverse') : undefined;
     if (cols) {
-      programs.push({ recipe: r, phase, inCount: N * cols, inElem: 8, inStride, outCount: N * cols, outElem: 8, outStride });
+      programs.push({
+        recipe: r,
+        phase,
+        inCount: N * cols,
+        inElem: 8,
+        inStride,
+        outCount: N * cols,
+        outElem: 8,
+        outStride,
+      });
       continue;
     }
     programs.push({
@@ -224,13 +273,27 @@ function checkBinding(programs: Program[], binding: number | undefined): void {
   if (binding === undefined) return;
   const room = binding - 256; // minStorageBufferOffsetAlignment, the WebGPU default
   for (const p of programs) {
-    const one = Math.max(((p.inCount - 1) * p.inStride + 1) * p.inElem, ((p.outCount - 1) * p.outStride + 1) * p.outElem);
-    if (one > room) throw new DeviceLimitError('maxStorageBufferBindingSize', one + 256, binding, `one problem of ${Math.max(p.inCount, p.outCount)} elements`);
+    const one = Math.max(
+      ((p.inCount - 1) * p.inStride + 1) * p.inElem,
+      ((p.outCount - 1) * p.outStride + 1) * p.outElem,
+    );
+    if (one > room)
+      throw new DeviceLimitError(
+        'maxStorageBufferBindingSize',
+        one + 256,
+        binding,
+        `one problem of ${Math.max(p.inCount, p.outCount)} elements`,
+      );
   }
 }
 
 /** The plan WebGpuFft.create would make for a problem and options, as data. */
-export function planOneD(problem: FftProblem, options: WebGpuFftOptions, limits: PlannerLimits, binding?: number): OneDPlan {
+export function planOneD(
+  problem: FftProblem,
+  options: WebGpuFftOptions,
+  limits: PlannerLimits,
+  binding?: number,
+): OneDPlan {
   const planning = planWebGpuFft(problem, limits, options);
   const programs = programsOf(problem, options, planning);
   checkBinding(programs, binding);
@@ -246,34 +309,48 @@ const join = (v: readonly number[], sep = 'x') => v.join(sep);
 
 function passWhere(r: WorkgroupFftRecipe): string {
   if (!r.pass) return 'whole problem';
-  if (!r.pass.outerTwiddle) return `${r.pass.total / r.n} neighbouring columns a problem (column stride ${r.pass.stride})`;
+  if (!r.pass.outerTwiddle)
+    return `${r.pass.total / r.n} neighbouring columns a problem (column stride ${r.pass.stride})`;
   return `columns of ${r.pass.total / r.n} with stride Ns = ${r.pass.stride}${r.pass.outerTwiddle && r.pass.stride > 1 ? ', outer twiddles' : ''}${r.pass.batchFastest ? ', batch-fastest' : ''}`;
 }
 
 function exchangeText(r: WorkgroupFftRecipe): string {
   const pass = r.pass
-    ? (r.pass.loads === 'staged' ? ', column-staged load' : `, ${r.problemsPerWorkgroup} neighbouring columns loaded directly`) +
-      (r.pass.store === 'column' ? ', column-staged store' : r.pass.store === 'rows' ? ', rows stored through workgroup memory' : '')
+    ? (r.pass.loads === 'staged'
+        ? ', column-staged load'
+        : `, ${r.problemsPerWorkgroup} neighbouring columns loaded directly`) +
+      (r.pass.store === 'column'
+        ? ', column-staged store'
+        : r.pass.store === 'rows'
+          ? ', rows stored through workgroup memory'
+          : '')
     : '';
   const shift = r.swizzleShift ?? 4;
   const swizzle = !r.swizzle
     ? ''
     : `, rows XOR-swizzled (i ^ ((i >> ${shift}) & 31))${r.swizzleRotate ? `, each column's blocks rotated by ${r.swizzleRotate} banks` : ''}`;
   // The bank-conflict model covers multi-pass kernels' exchanges (see planner/row-layout.ts).
-  const conflicts = r.pass && (r.exchange === 'complex' || r.exchange === 'split') && r.stages.length > 1
-    ? `; modelled bank conflicts ${exchangeConflicts(r, passRowLayout(r)).toFixed(2)}× (padded rows: ${exchangeConflicts(r, paddedPassLayout(r.n)).toFixed(2)}×)`
-    : '';
+  const conflicts =
+    r.pass && (r.exchange === 'complex' || r.exchange === 'split') && r.stages.length > 1
+      ? `; modelled bank conflicts ${exchangeConflicts(r, passRowLayout(r)).toFixed(2)}× (padded rows: ${exchangeConflicts(r, paddedPassLayout(r.n)).toFixed(2)}×)`
+      : '';
   return `${r.exchange}${r.padShift ? `, padded every ${1 << r.padShift}` : ''}${swizzle}${r.staging ? ', staged coalesced load/store' : ''}${pass}${conflicts}`;
 }
 
 function printPass(r: WorkgroupFftRecipe, label: string, indent: string, stages: boolean): void {
   console.log(`${indent}${label}: ${r.n}-point sub-transform over ${passWhere(r)}`);
   console.log(`${indent}  operator string: ${r.operators}`);
-  console.log(`${indent}  mapping [b | l | p] = [${r.problemsPerWorkgroup} | ${r.invocationsPerProblem} | ${r.registers}], workgroup size ${r.workgroupSize}`);
-  console.log(`${indent}  exchange: ${exchangeText(r)}; workgroup memory ${r.workgroupBytes} B; twiddles: ${r.twiddles}`);
+  console.log(
+    `${indent}  mapping [b | l | p] = [${r.problemsPerWorkgroup} | ${r.invocationsPerProblem} | ${r.registers}], workgroup size ${r.workgroupSize}`,
+  );
+  console.log(
+    `${indent}  exchange: ${exchangeText(r)}; workgroup memory ${r.workgroupBytes} B; twiddles: ${r.twiddles}`,
+  );
   if (stages) {
     r.stages.forEach((s, k) =>
-      console.log(`${indent}    stage ${k}: radix ${s.radix}, stride ${s.stride}, ${s.butterfliesPerInvocation} butterfl${s.butterfliesPerInvocation === 1 ? 'y' : 'ies'} per invocation`),
+      console.log(
+        `${indent}    stage ${k}: radix ${s.radix}, stride ${s.stride}, ${s.butterfliesPerInvocation} butterfl${s.butterfliesPerInvocation === 1 ? 'y' : 'ies'} per invocation`,
+      ),
     );
   } else console.log(`${indent}  radices ${r.radices.join('·')}`);
 }
@@ -286,18 +363,24 @@ function schemeText(plan: OneDPlan): string | null {
   if (s && options.real) {
     const N = problem.n;
     if (s.packed) {
-      const post = options.real === 'c2r'
-        ? 'Hermitian pre-processing fused into the first pass'
-        : s.postKernel
-          ? 'R2C post-processing as its own kernel'
-          : planning.recipe.algorithm === 'stockham-multipass'
-            ? 'R2C post-processing fused into the last pass'
-            : 'R2C post-processing in the workgroup';
+      const post =
+        options.real === 'c2r'
+          ? 'Hermitian pre-processing fused into the first pass'
+          : s.postKernel
+            ? 'R2C post-processing as its own kernel'
+            : planning.recipe.algorithm === 'stockham-multipass'
+              ? 'R2C post-processing fused into the last pass'
+              : 'R2C post-processing in the workgroup';
       parts.push(`real: ${N} reals packed as ${s.m} complex values (the N/2-point transform), ${post}`);
-    } else parts.push(`real: ${N}-point complex transform with real ${options.real === 'r2c' ? 'input' : 'output'} (odd or unpackable length)`);
+    } else
+      parts.push(
+        `real: ${N}-point complex transform with real ${options.real === 'r2c' ? 'input' : 'output'} (odd or unpackable length)`,
+      );
   }
   if (blu) {
-    parts.push(`Bluestein chirp-z: ${blu.m} has a prime factor > 64; cyclic convolution of length L = ${blu.L} (2^a·3^b ≥ 2·${blu.m}−1), the L-point recipe forward then inverse`);
+    parts.push(
+      `Bluestein chirp-z: ${blu.m} has a prime factor > 64; cyclic convolution of length L = ${blu.L} (2^a·3^b ≥ 2·${blu.m}−1), the L-point recipe forward then inverse`,
+    );
   }
   return parts.length ? parts.join('; ') : null;
 }
@@ -306,7 +389,9 @@ function summary(plan: OneDPlan): string {
   const passes = plan.programs.filter((p) => p.recipe) as (Program & { recipe: WorkgroupFftRecipe })[];
   const post = plan.programs.length - passes.length;
   const radices = passes.map((p) => p.recipe.radices.join('·')).join(' | ');
-  const mapping = passes.map((p) => `[${p.recipe.problemsPerWorkgroup}|${p.recipe.invocationsPerProblem}|${p.recipe.registers}]`).join(' ');
+  const mapping = passes
+    .map((p) => `[${p.recipe.problemsPerWorkgroup}|${p.recipe.invocationsPerProblem}|${p.recipe.registers}]`)
+    .join(' ');
   const wg = passes.map((p) => p.recipe.workgroupBytes).join(' | ');
   return `${passes.length} pass${passes.length === 1 ? '' : 'es'}${post ? ' + post-processing kernel' : ''}; radices ${radices}; mapping [b|l|p] ${mapping}; workgroup memory ${wg} B`;
 }
@@ -317,8 +402,13 @@ function printPrograms(plan: OneDPlan, indent: string, stages: boolean): void {
     const perProblem = p.inCount * p.inElem + p.outCount * p.outElem;
     const label = `${p.recipe ? 'pass' : 'kernel'} ${k++}${p.phase ? ` (${p.phase} L-point)` : ''}`;
     if (p.recipe) printPass(p.recipe, label, indent, stages);
-    else console.log(`${indent}${label}: R2C post-processing, ${p.inCount} complex values in, ${p.outCount} out per problem`);
-    console.log(`${indent}  bytes moved: ${perProblem} per problem (${p.inCount}×${p.inElem} B read + ${p.outCount}×${p.outElem} B written), ${perProblem * plan.problems} in all`);
+    else
+      console.log(
+        `${indent}${label}: R2C post-processing, ${p.inCount} complex values in, ${p.outCount} out per problem`,
+      );
+    console.log(
+      `${indent}  bytes moved: ${perProblem} per problem (${p.inCount}×${p.inElem} B read + ${p.outCount}×${p.outElem} B written), ${perProblem * plan.problems} in all`,
+    );
   }
 }
 
@@ -326,7 +416,11 @@ function layoutText(l: ComplexLayout): string {
   return `stride ${l.stride}, distance ${l.dist}`;
 }
 
-function stepLayout(mode: FftNdStep['candidates'][number]['mode'], problem: FftProblem, options: WebGpuFftOptions): string {
+function stepLayout(
+  mode: FftNdStep['candidates'][number]['mode'],
+  problem: FftProblem,
+  options: WebGpuFftOptions,
+): string {
   const io = (f: (l: ComplexLayout) => string) => {
     const a = f(problem.input);
     const b = f(problem.output);
@@ -335,12 +429,20 @@ function stepLayout(mode: FftNdStep['candidates'][number]['mode'], problem: FftP
   if (mode === 'columns') {
     return `column blocks: ${problem.batch} block${problem.batch === 1 ? '' : 's'} (distance ${problem.input.dist}) of ${options.columns} neighbouring columns (element stride ${options.columns}), one column-staged pass`;
   }
-  const outer = options.outer ? `; × ${options.outer.count} outer groups (distance in ${options.outer.inDist}, out ${options.outer.outDist})` : '';
-  const what = mode === 'rows' ? 'rows' : mode === 'interleaved' ? 'strided batch, batch-fastest multi-pass' : 'strided batch';
+  const outer = options.outer
+    ? `; × ${options.outer.count} outer groups (distance in ${options.outer.inDist}, out ${options.outer.outDist})`
+    : '';
+  const what =
+    mode === 'rows' ? 'rows' : mode === 'interleaved' ? 'strided batch, batch-fastest multi-pass' : 'strided batch';
   return `${what}: batch ${problem.batch}, ${io(layoutText)}${outer}`;
 }
 
-const MODE_NAMES = { columns: 'column blocks', interleaved: 'batch-fastest multi-pass', strided: 'strided batch', rows: 'rows' } as const;
+const MODE_NAMES = {
+  columns: 'column blocks',
+  interleaved: 'batch-fastest multi-pass',
+  strided: 'strided batch',
+  rows: 'rows',
+} as const;
 
 function printOneDLength(a: PlanArgs): void {
   const n = a.shape[0];
@@ -352,13 +454,19 @@ function printOneDLength(a: PlanArgs): void {
       `${a.binding === undefined ? '' : `, storage binding ${a.binding} B`})`,
   );
   if (recipe.algorithm === 'bluestein') {
-    console.log(`Bluestein chirp-z: n has a prime factor > 64; cyclic convolution of length L = ${recipe.L} (2^a·3^b ≥ 2n−1),`);
+    console.log(
+      `Bluestein chirp-z: n has a prime factor > 64; cyclic convolution of length L = ${recipe.L} (2^a·3^b ≥ 2n−1),`,
+    );
     console.log('the L-point transform forward then inverse, chirps and the filter spectrum fused into the passes.');
   }
   const perProblem = plan.bytes / plan.problems;
-  console.log(`passes over global memory: ${plan.programs.length}; bytes moved per problem: ${perProblem} (complex64 read + write per pass)`);
+  console.log(
+    `passes over global memory: ${plan.programs.length}; bytes moved per problem: ${perProblem} (complex64 read + write per pass)`,
+  );
   plan.programs.forEach((p, i) => printPass(p.recipe!, `pass ${i}`, '', true));
-  console.log(`total global-memory bytes moved: ${plan.bytes} (${plan.problems} problem${plan.problems === 1 ? '' : 's'})`);
+  console.log(
+    `total global-memory bytes moved: ${plan.bytes} (${plan.problems} problem${plan.problems === 1 ? '' : 's'})`,
+  );
 }
 
 /**
@@ -369,7 +477,9 @@ export function chooseStepPlan(
   step: FftNdStep,
   limits: PlannerLimits,
   binding?: number,
-): { plan: OneDPlan; mode: FftNdStep['candidates'][number]['mode']; refused: string[] } | { error: unknown; refused: string[] } {
+):
+  | { plan: OneDPlan; mode: FftNdStep['candidates'][number]['mode']; refused: string[] }
+  | { error: unknown; refused: string[] } {
   const refused: string[] = [];
   for (const [i, c] of step.candidates.entries()) {
     try {
@@ -408,15 +518,21 @@ function printNd(a: PlanArgs): void {
   nd.steps.forEach((step, k) => {
     const chosen = chooseStepPlan(step, a.limits, a.binding);
     if ('error' in chosen) {
-      console.log(`step ${k + 1}: axis ${step.axis - shift} (length ${step.candidates[0].problem.n}): no WebGPU plan (the library refuses it; backend 'auto' computes it on the CPU)`);
+      console.log(
+        `step ${k + 1}: axis ${step.axis - shift} (length ${step.candidates[0].problem.n}): no WebGPU plan (the library refuses it; backend 'auto' computes it on the CPU)`,
+      );
       for (const r of chosen.refused) console.log(`  (skipped ${r})`);
       throw chosen.error;
     }
     const { plan: p, mode, refused } = chosen;
     const axisUser = step.axis - shift;
     const n = p.problem.n;
-    const real = step.real ? `${step.real}, ${step.real === 'r2c' ? `${n} reals → ${Math.floor(n / 2) + 1} complex` : `${Math.floor(n / 2) + 1} complex → ${n} reals`}` : 'c2c';
-    console.log(`step ${k + 1}: axis ${axisUser} (length ${n}, ${real}); ${join(step.inShape)} → ${join(step.outShape)}`);
+    const real = step.real
+      ? `${step.real}, ${step.real === 'r2c' ? `${n} reals → ${Math.floor(n / 2) + 1} complex` : `${Math.floor(n / 2) + 1} complex → ${n} reals`}`
+      : 'c2c';
+    console.log(
+      `step ${k + 1}: axis ${axisUser} (length ${n}, ${real}); ${join(step.inShape)} → ${join(step.outShape)}`,
+    );
     for (const r of refused) console.log(`  (skipped ${r})`);
     console.log(`  layout: ${stepLayout(mode, p.problem, p.options)}`);
     const s = schemeText(p);
@@ -427,7 +543,9 @@ function printNd(a: PlanArgs): void {
     passes += p.programs.length;
   });
   const minimum = bytesOf(nd.inShape, inReal) + bytesOf(nd.outShape, outReal);
-  console.log(`total global-memory bytes moved: ${total} over ${passes} kernel pass${passes === 1 ? '' : 'es'} (${(total / minimum).toFixed(2)}× one read of the input and one write of the output)`);
+  console.log(
+    `total global-memory bytes moved: ${total} over ${passes} kernel pass${passes === 1 ? '' : 'es'} (${(total / minimum).toFixed(2)}× one read of the input and one write of the output)`,
+  );
 }
 
 export const planCommand: CliCommand = {

@@ -19,19 +19,26 @@ import { parseNpy } from '../util/npy.js';
 import { fmt } from './args.js';
 import { progress } from './progress.js';
 
-
 function readSignal(path: string): { x: Float64Array; real: boolean } {
   let bytes: Uint8Array;
   try {
     bytes = new Uint8Array(readFileSync(path));
   } catch (e) {
-    throw new ArgumentError('--input', path, `a readable file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new ArgumentError(
+      '--input',
+      path,
+      `a readable file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    );
   }
   if (path.endsWith('.npy')) {
     const a = parseNpy(bytes, path);
     if (a.shape.length === 1) return { x: a.data, real: true };
     if (a.shape.length === 2 && a.shape[1] === 2) return { x: a.data, real: false };
-    throw new ArgumentError('--input', path, `an array of shape [n] (real) or [n, 2] (complex), not [${a.shape.join(', ')}]`);
+    throw new ArgumentError(
+      '--input',
+      path,
+      `an array of shape [n] (real) or [n, 2] (complex), not [${a.shape.join(', ')}]`,
+    );
   }
   const ext = path.slice(path.lastIndexOf('.') + 1);
   const buf = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
@@ -54,7 +61,10 @@ export const sfftCommand: CliCommand = {
       '--seed': { value: 'S', help: 'seed of the generated signal (default 1)' },
       '--mode': { value: 'auto|exact|robust', help: 'algorithm: exact (noiseless) or robust (noisy) (default auto)' },
       '--backend': { value: 'auto|webgpu|cpu', help: 'where both transforms run (default auto)' },
-      '--input': { value: 'file', help: '.npy float32/float64 ([n] real, [n, 2] complex), or raw little-endian\n.c64/.c128 (complex) or .f32/.f64 (real)' },
+      '--input': {
+        value: 'file',
+        help: '.npy float32/float64 ([n] real, [n, 2] complex), or raw little-endian\n.c64/.c128 (complex) or .f32/.f64 (real)',
+      },
       '--check': { help: 'errors against a float64 dense FFT of the data (instead of the planted values)' },
       '--reps': { value: 'N', help: 'timed repetitions, the median is reported (default 3)' },
       '--show': { value: 'N', help: 'print the first N recovered frequencies (default 10)' },
@@ -79,7 +89,8 @@ export const sfftCommand: CliCommand = {
     let planted: ReturnType<typeof sparseSignal> | null = null;
     if (input !== undefined) {
       ({ x, real } = readSignal(input));
-      if (a.flag('--real') && !real) throw new ArgumentError('--real', input, 'a real file (.npy of shape [n], .f32 or .f64)');
+      if (a.flag('--real') && !real)
+        throw new ArgumentError('--real', input, 'a real file (.npy of shape [n], .f32 or .f64)');
     } else {
       const n = 2 ** log2n;
       real = a.flag('--real');
@@ -148,11 +159,14 @@ export const sfftCommand: CliCommand = {
     bar.done();
     // Error: against the planted coefficients, or (--check, or file input) a float64 dense FFT.
     const ref = new Map<number, [number, number]>();
-    if (planted && !a.flag('--check')) planted.frequencies.forEach((q, i) => ref.set(q, [planted!.values[2 * i], planted!.values[2 * i + 1]]));
+    if (planted && !a.flag('--check'))
+      planted.frequencies.forEach((q, i) => ref.set(q, [planted!.values[2 * i], planted!.values[2 * i + 1]]));
     else {
       const spec = new Float64Array(2 * n);
       planCpuFft(n).execute(complexF64, spec);
-      const mags = Array.from({ length: real ? n / 2 + 1 : n }, (_, q) => q).sort((a, b) => spec[2 * b] ** 2 + spec[2 * b + 1] ** 2 - spec[2 * a] ** 2 - spec[2 * a + 1] ** 2);
+      const mags = Array.from({ length: real ? n / 2 + 1 : n }, (_, q) => q).sort(
+        (a, b) => spec[2 * b] ** 2 + spec[2 * b + 1] ** 2 - spec[2 * a] ** 2 - spec[2 * a + 1] ** 2,
+      );
       for (const q of mags.slice(0, k)) ref.set(q, [spec[2 * q], spec[2 * q + 1]]);
     }
     let found = 0;
@@ -191,18 +205,28 @@ export const sfftCommand: CliCommand = {
       console.log(JSON.stringify(record));
       return;
     }
-    console.log(`sparse FFT n = ${n} (2^${Math.log2(n)}), k = ${k}${real ? ', real' : ''}${record.snrDb !== null ? `, SNR ${record.snrDb} dB` : ''} on ${record.backend} (${record.device})`);
+    console.log(
+      `sparse FFT n = ${n} (2^${Math.log2(n)}), k = ${k}${real ? ', real' : ''}${record.snrDb !== null ? `, SNR ${record.snrDb} dB` : ''} on ${record.backend} (${record.device})`,
+    );
     console.log(`status: ${r.status} — ${r.message}`);
-    console.log(`algorithm: ${r.algorithm}; residual energy fraction ${fmt(r.diagnostics.residualFraction, 3)}; samples read ${r.diagnostics.samples} (${((100 * r.diagnostics.samples) / n).toFixed(2)}% of n)`);
-    console.log(`recovered ${found} of ${ref.size} reference frequencies; L1 error per coefficient ${record.l1PerCoefficient?.toExponential(2) ?? '-'}; max relative error ${maxRel.toExponential(2)}`);
-    console.log(`time: sparse ${fmt(record.sparseMs, 3)} ms vs dense FFT ${fmt(record.denseMs, 3)} ms (median of ${reps}; host-measured, includes submission and readback)`);
+    console.log(
+      `algorithm: ${r.algorithm}; residual energy fraction ${fmt(r.diagnostics.residualFraction, 3)}; samples read ${r.diagnostics.samples} (${((100 * r.diagnostics.samples) / n).toFixed(2)}% of n)`,
+    );
+    console.log(
+      `recovered ${found} of ${ref.size} reference frequencies; L1 error per coefficient ${record.l1PerCoefficient?.toExponential(2) ?? '-'}; max relative error ${maxRel.toExponential(2)}`,
+    );
+    console.log(
+      `time: sparse ${fmt(record.sparseMs, 3)} ms vs dense FFT ${fmt(record.denseMs, 3)} ms (median of ${reps}; host-measured, includes submission and readback)`,
+    );
     const m = Math.min(show, r.frequencies.length);
     if (m > 0) {
       console.log(`first ${m} frequencies:`);
       for (let i = 0; i < m; i++) {
         const q = r.frequencies[i];
         const v = ref.get(q);
-        console.log(`  ${String(q).padStart(10)}  ${r.values[2 * i].toPrecision(7).padStart(14)} ${r.values[2 * i + 1].toPrecision(7).padStart(14)}i${v ? '' : '   (not in reference)'}`);
+        console.log(
+          `  ${String(q).padStart(10)}  ${r.values[2 * i].toPrecision(7).padStart(14)} ${r.values[2 * i + 1].toPrecision(7).padStart(14)}i${v ? '' : '   (not in reference)'}`,
+        );
       }
     }
     if (r.status !== 'ok') process.exitCode = 2;

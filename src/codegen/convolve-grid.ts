@@ -137,7 +137,14 @@ class Emitter {
     return true;
   }
 
-  private stage(ls: LineSet, R: number, ns: number, sign: 1 | -1, out: string[], spectrum: ((q: string, pos: string) => string) | null): void {
+  private stage(
+    ls: LineSet,
+    R: number,
+    ns: number,
+    sign: 1 | -1,
+    out: string[],
+    spectrum: ((q: string, pos: string) => string) | null,
+  ): void {
     const { N, lines } = ls;
     const nb = N / R;
     const total = lines * nb;
@@ -259,7 +266,8 @@ export function generateGridKernel(g: GridGeometry, c: GridKernelConfig): GridKe
     if (multiply) {
       usesShape = true;
       // spectrum factor for column line q (grid q / Q, column q % Q) at row `pos`
-      const spec = (q: string, pos: string) => `shape[((slice0 + ${q} / ${Q}u) / params.comps % params.layers) * ${P * Q}u + (${pos}) * ${Q}u + ${q} % ${Q}u]`;
+      const spec = (q: string, pos: string) =>
+        `shape[((slice0 + ${q} / ${Q}u) / params.comps % params.layers) * ${P * Q}u + (${pos}) * ${Q}u + ${q} % ${Q}u]`;
       if (c.fuseMultiply === false || !em.fftMulIfft(colSet, spec, body)) {
         em.fft(colSet, -1, body);
         body.push(
@@ -317,9 +325,20 @@ export function generateGridKernel(g: GridGeometry, c: GridKernelConfig): GridKe
       ]),
       'workgroupBarrier();',
     );
-    em.fft({ lines: G, N: Q, radices: c.radQ, base: (q) => `${q} * ${pitch}u`, es: 1, twOff: P, order: 'j' }, fwd ? -1 : 1, body);
+    em.fft(
+      { lines: G, N: Q, radices: c.radQ, base: (q) => `${q} * ${pitch}u`, es: 1, twOff: P, order: 'j' },
+      fwd ? -1 : 1,
+      body,
+    );
     if (fwd) {
-      body.push(...loop(T, G * Q, [`let q = i / ${Q}u;`, `let cc = i % ${Q}u;`, 'let gl = l0 + q;', `if (gl < total) { dst[gl * ${Q}u + cc] = sh[q * ${pitch}u + cc]; }`]));
+      body.push(
+        ...loop(T, G * Q, [
+          `let q = i / ${Q}u;`,
+          `let cc = i % ${Q}u;`,
+          'let gl = l0 + q;',
+          `if (gl < total) { dst[gl * ${Q}u + cc] = sh[q * ${pitch}u + cc]; }`,
+        ]),
+      );
     } else {
       body.push(
         ...loop(T, G * g.outCols, [
@@ -348,7 +367,15 @@ export function generateGridKernel(g: GridGeometry, c: GridKernelConfig): GridKe
       ]),
       'workgroupBarrier();',
     );
-    const colSet: LineSet = { lines: W, N: P, radices: c.radP, base: (q) => `${q} * ${pitch}u`, es: 1, twOff: 0, order: 'j' };
+    const colSet: LineSet = {
+      lines: W,
+      N: P,
+      radices: c.radP,
+      base: (q) => `${q} * ${pitch}u`,
+      es: 1,
+      twOff: 0,
+      order: 'j',
+    };
     if (multiply) {
       usesShape = true;
       body.push('let l = (s / params.comps) % params.layers;');
@@ -396,10 +423,15 @@ export function generateGridKernel(g: GridGeometry, c: GridKernelConfig): GridKe
     decl.push('@group(0) @binding(3) var<storage, read> shape: array<vec2<f32>>;');
     bindings.push('shape');
   }
-  decl.push('struct Params { batch: u32, grid_x: u32, comps: u32, layers: u32 }', '@group(0) @binding(4) var<uniform> params: Params;');
+  decl.push(
+    'struct Params { batch: u32, grid_x: u32, comps: u32, layers: u32 }',
+    '@group(0) @binding(4) var<uniform> params: Params;',
+  );
   bindings.push('params');
   decl.push(`var<workgroup> sh: array<vec2<f32>, ${shElems}>;`);
-  decl.push('fn cmul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> { return vec2<f32>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }');
+  decl.push(
+    'fn cmul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> { return vec2<f32>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }',
+  );
   decl.push('fn conj2(a: vec2<f32>) -> vec2<f32> { return vec2<f32>(a.x, -a.y); }');
 
   const wgsl = [

@@ -49,7 +49,10 @@ function radicesFor(n: number, maxRadix: number): number[] {
   if (n === 1) return [];
   const r = factorRadices(n, maxRadix);
   for (const x of r) {
-    if (x > 64) throw new UnsupportedError(`grid convolution: length ${n} has a prime factor ${x} > 64; use a 2·3·5·7-smooth padded size`);
+    if (x > 64)
+      throw new UnsupportedError(
+        `grid convolution: length ${n} has a prime factor ${x} > 64; use a 2·3·5·7-smooth padded size`,
+      );
   }
   return r;
 }
@@ -65,9 +68,11 @@ export function checkGeometry(g: GridGeometry): void {
   const bad = (what: string) => {
     throw new UnsupportedError(`grid convolution: ${what} (geometry ${JSON.stringify(g)})`);
   };
-  for (const k of ['P', 'Q', 'inRows', 'inCols', 'outRows', 'outCols'] as const) if (!Number.isSafeInteger(g[k]) || g[k] < 1) bad(`${k} must be a positive integer`);
+  for (const k of ['P', 'Q', 'inRows', 'inCols', 'outRows', 'outCols'] as const)
+    if (!Number.isSafeInteger(g[k]) || g[k] < 1) bad(`${k} must be a positive integer`);
   if (g.inRows > g.P || g.inCols > g.Q) bad('the input block must fit the grid');
-  if (g.inverse && (g.outRow0 < 0 || g.outCol0 < 0 || g.outRow0 + g.outRows > g.P || g.outCol0 + g.outCols > g.Q)) bad('the crop window must lie inside the grid');
+  if (g.inverse && (g.outRow0 < 0 || g.outCol0 < 0 || g.outRow0 + g.outRows > g.P || g.outCol0 + g.outCols > g.Q))
+    bad('the crop window must lie inside the grid');
 }
 
 export function planGridConv(g: GridGeometry, limits: GridPlanLimits, options: GridPlanOptions = {}): GridConvRecipe {
@@ -100,8 +105,20 @@ export function planGridConv(g: GridGeometry, limits: GridPlanLimits, options: G
   }
 
   // Split: rows of Q, column tiles of W·P.
-  if (Q * BYTES > smem) throw new DeviceLimitError('maxComputeWorkgroupStorageSize', Q * BYTES, smem, `grid convolution: one row of ${Q} complex values`);
-  if (P * BYTES > smem) throw new DeviceLimitError('maxComputeWorkgroupStorageSize', P * BYTES, smem, `grid convolution: one column of ${P} complex values`);
+  if (Q * BYTES > smem)
+    throw new DeviceLimitError(
+      'maxComputeWorkgroupStorageSize',
+      Q * BYTES,
+      smem,
+      `grid convolution: one row of ${Q} complex values`,
+    );
+  if (P * BYTES > smem)
+    throw new DeviceLimitError(
+      'maxComputeWorkgroupStorageSize',
+      P * BYTES,
+      smem,
+      `grid convolution: one column of ${P} complex values`,
+    );
   const rowPitch = Q;
   const Gr = Math.max(1, Math.min(Math.floor(smem / (rowPitch * BYTES)), Math.ceil(target / Q)));
   const rowThreads = threadsFor(Gr * (Q / minR(radQ)), maxThreads, limits);
@@ -110,9 +127,11 @@ export function planGridConv(g: GridGeometry, limits: GridPlanLimits, options: G
   let W = 1;
   const wCap = Math.min(Math.floor(smem / (colPitch * BYTES)), Math.max(1, Math.ceil(target / P)));
   for (let w = 1; w <= Math.min(Q, wCap); w++) if (Q % w === 0) W = w;
-  const colThreads = threadsFor(Math.max(W * (P / minR(radP)), W * P / 4), maxThreads, limits);
+  const colThreads = threadsFor(Math.max(W * (P / minR(radP)), (W * P) / 4), maxThreads, limits);
   const base = { radP, radQ, fuseMultiply };
-  const kernels: GridKernelConfig[] = [{ kind: 'rows-fwd', ...base, perWorkgroup: Gr, threads: rowThreads, pitch: rowPitch, scale: 1 }];
+  const kernels: GridKernelConfig[] = [
+    { kind: 'rows-fwd', ...base, perWorkgroup: Gr, threads: rowThreads, pitch: rowPitch, scale: 1 },
+  ];
   if (g.inverse) {
     kernels.push({ kind: 'cols', ...base, perWorkgroup: W, threads: colThreads, pitch: colPitch, scale: 1 });
     kernels.push({ kind: 'rows-inv', ...base, perWorkgroup: Gr, threads: rowThreads, pitch: rowPitch, scale });

@@ -106,7 +106,13 @@ function smallestPrimeFactor(n: number): number {
 function emitSplit(em: DftEmitter, x: string[], sign: 1 | -1, p: number): string[] {
   const r = x.length;
   const q = r / p;
-  const sub = Array.from({ length: p }, (_, j) => emitDft(em, x.filter((_, i) => i % p === j), sign));
+  const sub = Array.from({ length: p }, (_, j) =>
+    emitDft(
+      em,
+      x.filter((_, i) => i % p === j),
+      sign,
+    ),
+  );
   const out: string[] = new Array(r);
   for (let k = 0; k < q; k++) {
     const col = sub.map((y, j) => {

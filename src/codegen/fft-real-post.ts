@@ -46,5 +46,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 `;
   const bindings: FftKernelSource['bindings'] = ['src', 'dst', 'params', 'real'];
   if (usesAux) bindings.push('aux');
-  return { name: `r2c-post${n}`, key: stableKey({ k: 'r2c-post', n, scale, custom: custom?.key ?? null }), wgsl, entryPoint: 'main', bindings };
+  return {
+    name: `r2c-post${n}`,
+    key: stableKey({ k: 'r2c-post', n, scale, custom: custom?.key ?? null }),
+    wgsl,
+    entryPoint: 'main',
+    bindings,
+  };
 }

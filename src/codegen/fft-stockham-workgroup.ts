@@ -148,7 +148,15 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   // Staged rows are n+1 long: an odd stride in complex elements spreads a warp's rows over the banks.
   // 'split4' rows hold the half of the values one round exchanges.
   const rowN = exchange === 'split4' ? n / 2 : n;
-  const paddedN = pass ? passRowLayout(recipe).rowStride : staging ? n + 1 : exchange === 'none' ? 0 : padShift > 0 ? rowN + (rowN >> padShift) + 1 : rowN;
+  const paddedN = pass
+    ? passRowLayout(recipe).rowStride
+    : staging
+      ? n + 1
+      : exchange === 'none'
+        ? 0
+        : padShift > 0
+          ? rowN + (rowN >> padShift) + 1
+          : rowN;
   const pad = padIndex(recipe);
   const SRC = variant.inPlace ? 'data' : 'src';
   const DST = variant.inPlace ? 'data' : 'dst';
@@ -161,25 +169,40 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   // The last pass of a multi-pass R2C does the post-processing itself when its workgroups hold whole
   // mirror pairs of columns (see r2cPassFusable); other passes cannot.
   const r2cPass = r2cPost && !!pass;
-  if (r2cPass && !r2cPassFusable(recipe)) throw new Error('r2c post-processing needs a single-workgroup recipe or a fusable last pass');
+  if (r2cPass && !r2cPassFusable(recipe))
+    throw new Error('r2c post-processing needs a single-workgroup recipe or a fusable last pass');
   // Paired last stage (see r2cPostPaired): an invocation's last-stage butterflies are mirror pairs, so the
   // post-processing needs no exchange. Needs an even number of butterflies per invocation in a last stage
   // that reads workgroup memory and covers its butterflies exactly. The 'split4' exchange has no unpaired
   // form (its post-processing would need the whole row in workgroup memory).
   const lastStage = stages[stages.length - 1];
-  const pairedLast = r2cPost && !pass && !staging && stages.length >= 2 && lastStage.butterfliesPerInvocation % 2 === 0 &&
-    lastStage.butterfliesPerInvocation * L === n / lastStage.radix && (variant.pairedR2c !== false || exchange === 'split4');
+  const pairedLast =
+    r2cPost &&
+    !pass &&
+    !staging &&
+    stages.length >= 2 &&
+    lastStage.butterfliesPerInvocation % 2 === 0 &&
+    lastStage.butterfliesPerInvocation * L === n / lastStage.radix &&
+    (variant.pairedR2c !== false || exchange === 'split4');
   // With a split exchange the post-processing gathers real and imaginary parts in two rounds.
   const splitPost = r2cPost && exchange === 'split' && !pairedLast;
-  if (r2cPost && exchange === 'split4' && !pairedLast) throw new Error("an R2C with the 'split4' exchange needs the paired last stage");
+  if (r2cPost && exchange === 'split4' && !pairedLast)
+    throw new Error("an R2C with the 'split4' exchange needs the paired last stage");
   // Staged outputs (FftKernelVariant.stagedR2cOut): rows of M + 1 outputs in workgroup memory.
-  const stageOut = r2cPost && !pass && !staging && exchange === 'complex' && paddedN >= n + 1 &&
+  const stageOut =
+    r2cPost &&
+    !pass &&
+    !staging &&
+    exchange === 'complex' &&
+    paddedN >= n + 1 &&
     (variant.stagedR2cOut ?? stagedR2cOutDefault(L, dstType === 'f32' ? 4 : 8));
   // Butterfly m of stage s: t + m·L, except the upper half of a paired last stage (mirror butterflies).
   // Stages with a butterfly bit map (around subgroup exchanges): j = jt_s (the invocation's bits) + a constant.
   const subgroups = stages.some((st) => st.exchange === 'shuffle');
-  if (subgroups && (r2cPost || pass || staging)) throw new Error('subgroup exchanges need a plain single-workgroup recipe');
-  if (subgroups && exchange === 'split4' && !split4RoundBits(stages).ok) throw new Error("the 'split4' rounds need their bit in t on both sides");
+  if (subgroups && (r2cPost || pass || staging))
+    throw new Error('subgroup exchanges need a plain single-workgroup recipe');
+  if (subgroups && exchange === 'split4' && !split4RoundBits(stages).ok)
+    throw new Error("the 'split4' rounds need their bit in t on both sides");
   const bfly = (s: number, m: number): string => {
     if (stages[s].butterflyBits) return `(jt${s} + ${mappedSlotConstant(stages[s].butterflyBits!, m, L)}u)`;
     const half = lastStage.butterfliesPerInvocation / 2;
@@ -212,7 +235,14 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     bindings.push('real');
   }
   // Declared only where a hook of this kernel reads it: 'auto' layouts drop unused bindings.
-  const hookCode = [io.custom?.rd, io.custom?.rdr, io.custom?.wr, io.custom?.wrr, io.custom?.inHelpers, io.custom?.outHelpers].join('\n');
+  const hookCode = [
+    io.custom?.rd,
+    io.custom?.rdr,
+    io.custom?.wr,
+    io.custom?.wrr,
+    io.custom?.inHelpers,
+    io.custom?.outHelpers,
+  ].join('\n');
   if (io.custom?.table && hookCode.includes('aux[')) {
     out.push('@group(0) @binding(6) var<storage, read> aux: array<vec2<f32>>;');
     bindings.push('aux');
@@ -238,8 +268,11 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   // The swizzle permutes each aligned block of 32 values (rows are multiples of 32), so rows stay in place;
   // pass kernels also rotate row r's blocks by r·swizzleRotate banks (see planner/row-layout.ts).
   else if (recipe.swizzle && recipe.swizzleRotate) {
-    out.push(`fn pad(i: u32, r: u32) -> u32 { let s = i ^ ((i >> ${recipe.swizzleShift ?? 4}u) & 31u); return (s & ~31u) | ((s + r * ${recipe.swizzleRotate}u) & 31u); }`);
-  } else if (recipe.swizzle) out.push(`fn pad(i: u32) -> u32 { return i ^ ((i >> ${recipe.swizzleShift ?? 4}u) & 31u); }`);
+    out.push(
+      `fn pad(i: u32, r: u32) -> u32 { let s = i ^ ((i >> ${recipe.swizzleShift ?? 4}u) & 31u); return (s & ~31u) | ((s + r * ${recipe.swizzleRotate}u) & 31u); }`,
+    );
+  } else if (recipe.swizzle)
+    out.push(`fn pad(i: u32) -> u32 { return i ^ ((i >> ${recipe.swizzleShift ?? 4}u) & 31u); }`);
   if (r2cPost) out.push(R2C_OUT_WGSL);
 
   const body: string[] = [];
@@ -264,7 +297,10 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   } else if (pass) {
     body.push(...passAddressing(recipe, 'problem', ''));
   } else {
-    body.push('let in_base = params.in_offset + problem * params.in_dist;', 'let out_base = params.out_offset + problem * params.out_dist;');
+    body.push(
+      'let in_base = params.in_offset + problem * params.in_dist;',
+      'let out_base = params.out_offset + problem * params.out_dist;',
+    );
   }
   if (exchange !== 'none') body.push(`let sbase = local_problem * ${paddedN}u;`);
   stages.forEach((st, s) => st.butterflyBits && body.push(`let jt${s} = ${mappedSlotExpr(st.butterflyBits, 't', L)};`));
@@ -294,7 +330,9 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
         if (outer) {
           lines.push(`let jo${m} = pj % ${pass!.stride}u;`);
           for (let k = 0; k < R; k++) {
-            lines.push(`{ let ex = (${j} + ${k * nb}u) * jo${m}; ${regs[k]} = cmul(${regs[k]}, cmul(outer[ex % ${outer.lo}u], outer[${outer.lo}u + ex / ${outer.lo}u])); }`);
+            lines.push(
+              `{ let ex = (${j} + ${k * nb}u) * jo${m}; ${regs[k]} = cmul(${regs[k]}, cmul(outer[ex % ${outer.lo}u], outer[${outer.lo}u + ex / ${outer.lo}u])); }`,
+            );
           }
         }
       } else if (s === 0 && pass) {
@@ -348,7 +386,8 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
         const at = (k: number) => (staging ? `${k}u` : pad(writeIndex(j, k, st.stride, R, nb)));
         for (let k = 0; k < R; k++) lines.push(`sh[sbase + ${at(k)}] = ${regs[k]};`);
       } else if (last && columnStore) {
-        for (let k = 0; k < R; k++) lines.push(`sh[sbase + ${pad(writeIndex(j, k, st.stride, R, nb))}] = ${regs[k]}${sc};`);
+        for (let k = 0; k < R; k++)
+          lines.push(`sh[sbase + ${pad(writeIndex(j, k, st.stride, R, nb))}] = ${regs[k]}${sc};`);
       } else if (last && staging) {
         for (let k = 0; k < R; k++) lines.push(`sh[sbase + ${k}u] = ${regs[k]}${sc};`);
       } else if (last) {
@@ -359,16 +398,23 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
         }
       }
       const staged = staging || (!!pass && !directPass);
-      const g = [(s === 0 && !staged) || (last && !staging && !columnStore && !r2cPost) ? 'live' : '', guard].filter(Boolean).join(' && ');
+      const g = [(s === 0 && !staged) || (last && !staging && !columnStore && !r2cPost) ? 'live' : '', guard]
+        .filter(Boolean)
+        .join(' && ');
       blocks.push(g ? [`if (${g}) {`, ...lines.map((l) => '  ' + l), '}'] : ['{', ...lines.map((l) => '  ' + l), '}']);
     }
     if (s === 0 && staging) body.push(...stagedCopy(recipe, paddedN, 'load', SRC));
     if (s === 0 && pass && !directPass) body.push(...columnCopy(recipe, paddedN, 'load', SRC, sign, outer));
     body.push(...preLoads);
     // The last stage has read workgroup memory (exchange or staged load) before a column store overwrites it.
-    if (last && (pass?.store === 'column' || pass?.store === 'rows' || (r2cPost && !staging && !splitPost && !pairedLast))) body.push('workgroupBarrier();');
+    if (
+      last &&
+      (pass?.store === 'column' || pass?.store === 'rows' || (r2cPost && !staging && !splitPost && !pairedLast))
+    )
+      body.push('workgroupBarrier();');
     for (const b of blocks) body.push(...b);
-    if (last && r2cPass) body.push(...r2cPassPost(recipe, paddedN, pad, variant.scale, io.custom?.wrq ? io.realLength : 0, splitPost));
+    if (last && r2cPass)
+      body.push(...r2cPassPost(recipe, paddedN, pad, variant.scale, io.custom?.wrq ? io.realLength : 0, splitPost));
     else if (last && pairedLast) body.push(...r2cPostPaired(recipe, variant.scale, stageOut ? paddedN : 0));
     else if (last && splitPost) body.push(...r2cPostSplit(recipe, pad, variant.scale));
     else if (last && r2cPost) body.push(...r2cPostCode(recipe, paddedN, staging, pad, variant.scale, stageOut));
@@ -376,7 +422,17 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     if (last && pass?.store === 'column') body.push(...columnCopy(recipe, paddedN, 'store', DST, sign, null));
     if (last && pass?.store === 'rows') body.push(...rowStore(recipe, paddedN));
     if (!last && st.exchange === 'shuffle') body.push(...shuffleCode(shuffleExchange(recipe, s), P));
-    else if (!last) body.push(...exchangeCode(recipe, s, pad, !!pass && !directPass, (m) => bfly(s, m), (m) => bfly(s + 1, m)));
+    else if (!last)
+      body.push(
+        ...exchangeCode(
+          recipe,
+          s,
+          pad,
+          !!pass && !directPass,
+          (m) => bfly(s, m),
+          (m) => bfly(s + 1, m),
+        ),
+      );
   });
 
   const wgsl = [
@@ -404,16 +460,26 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     pass: pass ?? null,
     twiddles: recipe.twiddles,
     io: variant.io
-      ? { load: variant.io.load, store: variant.io.store, realLength: variant.io.realLength, custom: variant.io.custom?.key ?? null, bluestein: variant.io.bluestein ?? null }
+      ? {
+          load: variant.io.load,
+          store: variant.io.store,
+          realLength: variant.io.realLength,
+          custom: variant.io.custom?.key ?? null,
+          bluestein: variant.io.bluestein ?? null,
+        }
       : null,
     direction: variant.direction,
     scale: variant.scale,
     inPlace: variant.inPlace,
     paired: pairedLast,
     stagedOut: stageOut,
-    ...(subgroups ? { subgroup: recipe.subgroupSize, maps: stages.map((st) => [st.exchange ?? null, st.butterflyBits ?? null]) } : {}),
+    ...(subgroups
+      ? { subgroup: recipe.subgroupSize, maps: stages.map((st) => [st.exchange ?? null, st.butterflyBits ?? null]) }
+      : {}),
   });
-  const name = pass ? `fft${pass.total}-pass${n}x${pass.stride}-${variant.direction}` : `fft${n}-${variant.direction}-wg`;
+  const name = pass
+    ? `fft${pass.total}-pass${n}x${pass.stride}-${variant.direction}`
+    : `fft${n}-${variant.direction}-wg`;
   return {
     name,
     key,
@@ -449,12 +515,16 @@ function ioFunctions(io: FftKernelIo, SRC: string, DST: string): string[] {
   const realDst = (c?.dstType ?? (io.store === 'real' ? 'f32' : 'vec2<f32>')) === 'f32';
   // Defaults only where the binding has the matching element type (a real array has no rd/wr).
   if (c?.rd) lines.push(c.rd);
-  else if (!realSrc) lines.push(`fn rd(base: u32, k: u32) -> vec2<f32> { return ${SRC}[base + k * params.in_stride]; }`);
+  else if (!realSrc)
+    lines.push(`fn rd(base: u32, k: u32) -> vec2<f32> { return ${SRC}[base + k * params.in_stride]; }`);
   if (c?.wr) lines.push(c.wr);
   if (c?.wr && c.wrq) lines.push(c.wrq);
-  else if (!c?.wr && !realDst) lines.push(`fn wr(base: u32, k: u32, v: vec2<f32>) { ${DST}[base + k * params.out_stride] = v; }`);
-  if (io.load === 'real' || io.load === 'packed-real') lines.push(c?.rdr ?? `fn rdr(base: u32, i: u32) -> f32 { return ${SRC}[base + i * params.in_stride]; }`);
-  if (io.store === 'real' || io.store === 'packed-real') lines.push(c?.wrr ?? `fn wrr(base: u32, i: u32, v: f32) { ${DST}[base + i * params.out_stride] = v; }`);
+  else if (!c?.wr && !realDst)
+    lines.push(`fn wr(base: u32, k: u32, v: vec2<f32>) { ${DST}[base + k * params.out_stride] = v; }`);
+  if (io.load === 'real' || io.load === 'packed-real')
+    lines.push(c?.rdr ?? `fn rdr(base: u32, i: u32) -> f32 { return ${SRC}[base + i * params.in_stride]; }`);
+  if (io.store === 'real' || io.store === 'packed-real')
+    lines.push(c?.wrr ?? `fn wrr(base: u32, i: u32, v: f32) { ${DST}[base + i * params.out_stride] = v; }`);
   if (c?.inHelpers) lines.push(c.inHelpers);
   if (c?.outHelpers) lines.push(c.outHelpers);
   switch (io.load) {
@@ -465,7 +535,9 @@ function ioFunctions(io: FftKernelIo, SRC: string, DST: string): string[] {
       lines.push('fn ld(base: u32, idx: u32) -> vec2<f32> { return vec2<f32>(rdr(base, idx), 0.0); }');
       break;
     case 'packed-real':
-      lines.push('fn ld(base: u32, idx: u32) -> vec2<f32> { return vec2<f32>(rdr(base, 2u * idx), rdr(base, 2u * idx + 1u)); }');
+      lines.push(
+        'fn ld(base: u32, idx: u32) -> vec2<f32> { return vec2<f32>(rdr(base, 2u * idx), rdr(base, 2u * idx + 1u)); }',
+      );
       break;
     case 'hermitian':
       lines.push(
@@ -506,20 +578,30 @@ function ioFunctions(io: FftKernelIo, SRC: string, DST: string): string[] {
       lines.push('fn st(base: u32, idx: u32, v: vec2<f32>) { wrr(base, idx, v.x); }');
       break;
     case 'packed-real':
-      lines.push('fn st(base: u32, idx: u32, v: vec2<f32>) { wrr(base, 2u * idx, v.x); wrr(base, 2u * idx + 1u, v.y); }');
+      lines.push(
+        'fn st(base: u32, idx: u32, v: vec2<f32>) { wrr(base, 2u * idx, v.x); wrr(base, 2u * idx + 1u, v.y); }',
+      );
       break;
   }
   const b = io.bluestein;
   if (!b) return lines;
   // Bluestein wraps the user-facing ld/st: chirp in, filter spectrum in the middle, chirp out.
-  const wrapped = lines.map((l) => (b.pre ? l.replace('fn ld(', 'fn ld_user(') : l)).map((l) => (b.post ? l.replace('fn st(', 'fn st_user(') : l));
+  const wrapped = lines
+    .map((l) => (b.pre ? l.replace('fn ld(', 'fn ld_user(') : l))
+    .map((l) => (b.post ? l.replace('fn st(', 'fn st_user(') : l));
   if (b.mid) {
     // The middle pass reads the forward transform (complex scratch) and multiplies by B/L.
     const i = wrapped.findIndex((l) => l.startsWith('fn ld('));
     wrapped[i] = `fn ld(base: u32, idx: u32) -> vec2<f32> { return cmul(rd(base, idx), blu[${b.n}u + idx]); }`;
   }
-  if (b.pre) wrapped.push(`fn ld(base: u32, idx: u32) -> vec2<f32> { if (idx >= ${b.n}u) { return vec2<f32>(0.0, 0.0); } return cmul(ld_user(base, idx), blu[idx]); }`);
-  if (b.post) wrapped.push(`fn st(base: u32, idx: u32, v: vec2<f32>) { if (idx < ${b.n}u) { st_user(base, idx, cmul(v, blu[idx]) * ${f32(b.scale)}); } }`);
+  if (b.pre)
+    wrapped.push(
+      `fn ld(base: u32, idx: u32) -> vec2<f32> { if (idx >= ${b.n}u) { return vec2<f32>(0.0, 0.0); } return cmul(ld_user(base, idx), blu[idx]); }`,
+    );
+  if (b.post)
+    wrapped.push(
+      `fn st(base: u32, idx: u32, v: vec2<f32>) { if (idx < ${b.n}u) { st_user(base, idx, cmul(v, blu[idx]) * ${f32(b.scale)}); } }`,
+    );
   return wrapped;
 }
 
@@ -533,8 +615,14 @@ function ioFunctions(io: FftKernelIo, SRC: string, DST: string): string[] {
 export function r2cPassFusable(r: WorkgroupFftRecipe): boolean {
   const p = r.pass;
   return (
-    !!p && p.loads === 'direct' && !p.batchFastest && p.stride > 1 && p.stride * r.n === p.total && p.stride % 2 === 0 &&
-    r.problemsPerWorkgroup % 2 === 0 && (r.exchange === 'complex' || r.exchange === 'split')
+    !!p &&
+    p.loads === 'direct' &&
+    !p.batchFastest &&
+    p.stride > 1 &&
+    p.stride * r.n === p.total &&
+    p.stride % 2 === 0 &&
+    r.problemsPerWorkgroup % 2 === 0 &&
+    (r.exchange === 'complex' || r.exchange === 'split')
   );
 }
 
@@ -572,7 +660,8 @@ function r2cPassParts(recipe: WorkgroupFftRecipe, scale: number, quarterN: numbe
   const M = n * ns;
   const sc = scale === 1 ? '' : ` * ${f32(scale)}`;
   const guard = (i: number) => ((i + 1) * L <= n ? 'live' : `live && t + ${i * L}u < ${n}u`);
-  const out = (k: string, v: string, q: string) => (quarterN ? `wrq(out_base, ${k}, ${v}, ${q});` : `st(out_base, ${k}, ${v});`);
+  const out = (k: string, v: string, q: string) =>
+    quarterN ? `wrq(out_base, ${k}, ${v}, ${q});` : `st(out_base, ${k}, ${v});`;
   const quarter = (e: number, v: string) => rootTimes(v, e, 4 * quarterN);
   return {
     count: Math.ceil(n / L),
@@ -597,7 +686,14 @@ function r2cPassParts(recipe: WorkgroupFftRecipe, scale: number, quarterN: numbe
 }
 
 /** The R2C post-processing of a fused last pass: output k = j + e·Ns from z_k and its mirror. */
-function r2cPassPost(recipe: WorkgroupFftRecipe, rowStride: number, pad: PadFn, scale: number, quarterN = 0, split = false): string[] {
+function r2cPassPost(
+  recipe: WorkgroupFftRecipe,
+  rowStride: number,
+  pad: PadFn,
+  scale: number,
+  quarterN = 0,
+  split = false,
+): string[] {
   if (split) return r2cPassPostSplit(recipe, rowStride, pad, scale, quarterN);
   const { invocationsPerProblem: L } = recipe;
   const ns = recipe.pass!.stride;
@@ -625,25 +721,44 @@ function r2cPassPost(recipe: WorkgroupFftRecipe, rowStride: number, pad: PadFn, 
  * memory one component at a time (rows of f32, half the memory of vec2 rows, so more workgroups stay
  * resident); each invocation gathers z_k and its mirror for its outputs in the two rounds, then writes them.
  */
-function r2cPassPostSplit(recipe: WorkgroupFftRecipe, rowStride: number, pad: PadFn, scale: number, quarterN: number): string[] {
+function r2cPassPostSplit(
+  recipe: WorkgroupFftRecipe,
+  rowStride: number,
+  pad: PadFn,
+  scale: number,
+  quarterN: number,
+): string[] {
   const { invocationsPerProblem: L } = recipe;
   const ns = recipe.pass!.stride;
   const P = r2cPassParts(recipe, scale, quarterN);
   const lines = [P.partner];
   for (let i = 0; i < P.count; i++) {
-    lines.push(`let e${i} = t + ${i * L}u;`, ...P.mirror(`e${i}`, `ps${i}`, `pe${i}`, ''), `var pa${i} = vec2<f32>(0.0);`, `var pb${i} = vec2<f32>(0.0);`);
+    lines.push(
+      `let e${i} = t + ${i * L}u;`,
+      ...P.mirror(`e${i}`, `ps${i}`, `pe${i}`, ''),
+      `var pa${i} = vec2<f32>(0.0);`,
+      `var pb${i} = vec2<f32>(0.0);`,
+    );
   }
   for (const comp of ['x', 'y']) {
     // Every invocation has finished reading workgroup memory (the last exchange or the previous round).
     lines.push('workgroupBarrier();', ...lastStageWrites(recipe, pad, `.${comp}`), 'workgroupBarrier();');
     for (let i = 0; i < P.count; i++) {
-      lines.push(`if (${P.guard(i)}) { pa${i}.${comp} = sh[sbase + ${pad(`e${i}`)}]; pb${i}.${comp} = sh[ps${i} * ${rowStride}u + ${pad(`pe${i}`, `ps${i}`)}]; }`);
+      lines.push(
+        `if (${P.guard(i)}) { pa${i}.${comp} = sh[sbase + ${pad(`e${i}`)}]; pb${i}.${comp} = sh[ps${i} * ${rowStride}u + ${pad(`pe${i}`, `ps${i}`)}]; }`,
+      );
     }
   }
   // The twiddles are formed inline in each output's block, to keep registers for the gathered pairs.
   lines.push(...P.realTwiddle, ...P.quarterTwiddle);
   for (let i = 0; i < P.count; i++) {
-    lines.push(`if (${P.guard(i)}) {`, `  let k = pj + e${i} * ${ns}u;`, `  let w = ${P.twiddle(i)};`, ...P.outputs(i, `pa${i}`, `pb${i}`, 'w'), '}');
+    lines.push(
+      `if (${P.guard(i)}) {`,
+      `  let k = pj + e${i} * ${ns}u;`,
+      `  let w = ${P.twiddle(i)};`,
+      ...P.outputs(i, `pa${i}`, `pb${i}`, 'w'),
+      '}',
+    );
   }
   return lines;
 }
@@ -658,7 +773,8 @@ function lastStageWrites(recipe: WorkgroupFftRecipe, pad: PadFn, comp: string): 
     const j = `(t + ${m * L}u)`;
     const guard = st.butterfliesPerInvocation * L === nb ? '' : `if (${j} < ${nb}u) `;
     const stmts = [];
-    for (let k = 0; k < st.radix; k++) stmts.push(`sh[sbase + ${pad(writeIndex(j, k, st.stride, st.radix, nb))}] = v${m * st.radix + k}${comp};`);
+    for (let k = 0; k < st.radix; k++)
+      stmts.push(`sh[sbase + ${pad(writeIndex(j, k, st.stride, st.radix, nb))}] = v${m * st.radix + k}${comp};`);
     lines.push(`${guard}{ ${stmts.join(' ')} }`);
   }
   return lines;
@@ -750,7 +866,9 @@ function r2cPostSplit(recipe: WorkgroupFftRecipe, pad: PadFn, scale: number): st
     lines.push('workgroupBarrier();', ...lastStageWrites(recipe, pad, `.${comp}`), 'workgroupBarrier();');
     for (let i = 0; i < count; i++) {
       const k = `(t + ${i * L}u)`;
-      lines.push(`if (${k} <= ${half}u) { pa${i}.${comp} = sh[sbase + ${pad(k)}]; pb${i}.${comp} = sh[sbase + ${pad(`(${M}u - ${k}) % ${M}u`)}]; }`);
+      lines.push(
+        `if (${k} <= ${half}u) { pa${i}.${comp} = sh[sbase + ${pad(k)}]; pb${i}.${comp} = sh[sbase + ${pad(`(${M}u - ${k}) % ${M}u`)}]; }`,
+      );
     }
   }
   // One table read an invocation: W^(t + iL) = W^t · W^(iL), the second factor a constant, and the
@@ -780,7 +898,14 @@ function r2cPostSplit(recipe: WorkgroupFftRecipe, pad: PadFn, scale: number): st
  * R2C post-processing inside the workgroup: the row holds z (natural order); output k = 0 … M pairs z_k
  * with z̄_{M−k} (indices mod M), so the N/2+1 outputs are written straight from workgroup memory.
  */
-function r2cPostCode(recipe: WorkgroupFftRecipe, rowStride: number, staging: boolean, pad: PadFn, scale: number, stagedOut = false): string[] {
+function r2cPostCode(
+  recipe: WorkgroupFftRecipe,
+  rowStride: number,
+  staging: boolean,
+  pad: PadFn,
+  scale: number,
+  stagedOut = false,
+): string[] {
   const M = recipe.n;
   if (staging) {
     // One invocation owns a row: turn the pairs (k, M − k) into outputs in place (the row has M + 1
@@ -906,13 +1031,18 @@ function columnCopy(
       // W_M^{e·(j mod Ns)} from two small tables: W^{hi·lo} · W^{lo}.
       lines.push(`    let jm_c = pj_c % ${ns}u;`);
       for (let i = 0; i < count; i++) {
-        lines.push(`    { let ex = (e0 + ${i * L}u) * jm_c; a${i} = cmul(a${i}, cmul(outer[ex % ${outer.lo}u], outer[${outer.lo}u + ex / ${outer.lo}u])); }`);
+        lines.push(
+          `    { let ex = (e0 + ${i * L}u) * jm_c; a${i} = cmul(a${i}, cmul(outer[ex % ${outer.lo}u], outer[${outer.lo}u + ex / ${outer.lo}u])); }`,
+        );
       }
     }
-    for (let i = 0; i < count; i++) lines.push(`    ${guard(i)}{ sh[lp * ${rowStride}u + ${pad(`e0 + ${i * L}u`, 'lp')}] = a${i}; }`);
+    for (let i = 0; i < count; i++)
+      lines.push(`    ${guard(i)}{ sh[lp * ${rowStride}u + ${pad(`e0 + ${i * L}u`, 'lp')}] = a${i}; }`);
   } else {
     for (let i = 0; i < count; i++) {
-      lines.push(`    ${guard(i)}{ st(out_base_c, ocol_c + (e0 + ${i * L}u) * ${ns}u, sh[lp * ${rowStride}u + ${pad(`e0 + ${i * L}u`, 'lp')}]); }`);
+      lines.push(
+        `    ${guard(i)}{ st(out_base_c, ocol_c + (e0 + ${i * L}u) * ${ns}u, sh[lp * ${rowStride}u + ${pad(`e0 + ${i * L}u`, 'lp')}]); }`,
+      );
     }
   }
   lines.push('  }', '}');
@@ -934,7 +1064,12 @@ function rowStore(recipe: WorkgroupFftRecipe, rowStride: number): string[] {
   const lines: string[] = ['workgroupBarrier();'];
   for (let i = 0; i < count; i++) {
     lines.push('{');
-    lines.push(`  let f = lid + ${i * W}u;`, `  let lp = f / ${n}u;`, `  let e = f % ${n}u;`, `  let q = wg * ${B}u + lp;`);
+    lines.push(
+      `  let f = lid + ${i * W}u;`,
+      `  let lp = f / ${n}u;`,
+      `  let e = f % ${n}u;`,
+      `  let q = wg * ${B}u + lp;`,
+    );
     lines.push(`  if (${exact ? '' : `f < ${n * B}u && `}q < params.batch) {`);
     lines.push(...passAddressing(recipe, 'q', '_r').map((l) => '    ' + l));
     lines.push(`    st(out_base_r, ocol_r + e, sh[lp * ${rowStride}u + ${pad('e', 'lp')}]);`);
@@ -971,7 +1106,13 @@ function outerTwiddleTable(split: { lo: number; m: number }, direction: FftDirec
  * workgroup's B·n elements belongs to problem f / n, element f mod n, so consecutive invocations touch
  * consecutive addresses whatever n is.
  */
-function stagedCopy(recipe: WorkgroupFftRecipe, rowStride: number, dir: 'load' | 'store', buf: string, count = recipe.n): string[] {
+function stagedCopy(
+  recipe: WorkgroupFftRecipe,
+  rowStride: number,
+  dir: 'load' | 'store',
+  buf: string,
+  count = recipe.n,
+): string[] {
   const { workgroupSize: W, problemsPerWorkgroup: B } = recipe;
   const n = count;
   // n·B elements over W = B invocations: n per invocation. Unrolled, with every global load issued before
@@ -983,15 +1124,27 @@ function stagedCopy(recipe: WorkgroupFftRecipe, rowStride: number, dir: 'load' |
   if (dir === 'store') lines.push('workgroupBarrier();');
   lines.push('{');
   for (let i = 0; i < iters; i++) {
-    lines.push(`let cf${i} = lid + ${i * W}u;`, `let clp${i} = cf${i} / ${n}u;`, `let ce${i} = cf${i} % ${n}u;`, `let cgp${i} = wg * ${B}u + clp${i};`);
+    lines.push(
+      `let cf${i} = lid + ${i * W}u;`,
+      `let clp${i} = cf${i} / ${n}u;`,
+      `let ce${i} = cf${i} % ${n}u;`,
+      `let cgp${i} = wg * ${B}u + clp${i};`,
+    );
     lines.push(`let cok${i} = ${exact ? '' : `cf${i} < ${n * B}u && `}cgp${i} < params.batch;`);
   }
   if (dir === 'load') {
-    for (let i = 0; i < iters; i++) lines.push(`var ca${i} = vec2<f32>(0.0);`, `if (cok${i}) { ca${i} = ld(params.in_offset + cgp${i} * params.in_dist, ce${i}); }`);
+    for (let i = 0; i < iters; i++)
+      lines.push(
+        `var ca${i} = vec2<f32>(0.0);`,
+        `if (cok${i}) { ca${i} = ld(params.in_offset + cgp${i} * params.in_dist, ce${i}); }`,
+      );
     for (let i = 0; i < iters; i++) lines.push(`if (cok${i}) { sh[clp${i} * ${rowStride}u + ce${i}] = ca${i}; }`);
     lines.push('}', 'workgroupBarrier();');
   } else {
-    for (let i = 0; i < iters; i++) lines.push(`if (cok${i}) { st(params.out_offset + cgp${i} * params.out_dist, ce${i}, sh[clp${i} * ${rowStride}u + ce${i}]); }`);
+    for (let i = 0; i < iters; i++)
+      lines.push(
+        `if (cok${i}) { st(params.out_offset + cgp${i} * params.out_dist, ce${i}, sh[clp${i} * ${rowStride}u + ce${i}]); }`,
+      );
     lines.push('}');
   }
   void buf;
@@ -1045,11 +1198,23 @@ function exchangeCode(
   //   with L even; a paired last stage's mirrors nb − j keep the parity).
   const quarter = recipe.exchange === 'split4';
   const p = s === 0 ? Math.log2(cur.radix) : 0;
-  const squeeze = (i: string) => (!quarter ? i : p === 0 ? `((${i}) >> 1u)` : `((((${i}) >> ${p + 1}u) << ${p}u) | ((${i}) & ${(1 << p) - 1}u))`);
+  const squeeze = (i: string) =>
+    !quarter ? i : p === 0 ? `((${i}) >> 1u)` : `((((${i}) >> ${p + 1}u) << ${p}u) | ((${i}) & ${(1 << p) - 1}u))`;
   const roundBit = p === 0 ? '(t & 1u)' : `((t >> ${p}u) & 1u)`;
-  const rounds: ['' | '.x' | '.y', number][] = recipe.exchange === 'complex' ? [['', -1]] : quarter
-    ? [['.x', 0], ['.x', 1], ['.y', 0], ['.y', 1]]
-    : [['.x', -1], ['.y', -1]];
+  const rounds: ['' | '.x' | '.y', number][] =
+    recipe.exchange === 'complex'
+      ? [['', -1]]
+      : quarter
+        ? [
+            ['.x', 0],
+            ['.x', 1],
+            ['.y', 0],
+            ['.y', 1],
+          ]
+        : [
+            ['.x', -1],
+            ['.y', -1],
+          ];
   rounds.forEach(([comp, half], round) => {
     // Before overwriting workgroup memory, every invocation must have finished reading it.
     if (s > 0 || round > 0 || stagedLoad) lines.push('workgroupBarrier();');
@@ -1060,7 +1225,9 @@ function exchangeCode(
       const guard = cur.butterfliesPerInvocation * L === nbCur ? '' : `if (${j} < ${nbCur}u) `;
       const stmts = [];
       for (let k = 0; k < cur.radix; k++) {
-        stmts.push(`sh[sbase + ${pad(squeeze(writeIndex(j, k, cur.stride, cur.radix, nbCur)))}] = v${m * cur.radix + k}${comp};`);
+        stmts.push(
+          `sh[sbase + ${pad(squeeze(writeIndex(j, k, cur.stride, cur.radix, nbCur)))}] = v${m * cur.radix + k}${comp};`,
+        );
       }
       writes.push(`${guard}{ ${stmts.join(' ')} }`);
     }
@@ -1125,7 +1292,9 @@ function shuffleCode(ex: ShuffleExchange, P: number): string[] {
       if ((i >>> v) & 1) continue;
       const a = `v${i}`;
       const b = `v${i | (1 << v)}`;
-      lines.push(`  { let q = subgroupShuffleXor(select(${b}, ${a}, hi), ${1 << u}u); ${a} = select(${a}, q, hi); ${b} = select(q, ${b}, hi); }`);
+      lines.push(
+        `  { let q = subgroupShuffleXor(select(${b}, ${a}, hi), ${1 << u}u); ${a} = select(${a}, q, hi); ${b} = select(q, ${b}, hi); }`,
+      );
     }
     lines.push('}');
   }

@@ -49,7 +49,13 @@ function factorsExpr(list: [number, number][], v: string): string {
   return list.reduce((acc, [i, f]) => `${acc} * select(1.0, ${f32(f)}, ${v} == ${i}u)`, '1.0');
 }
 
-export function r2rHooks(kind: R2rKind, n: number, scale: number, pre: [number, number][], post: [number, number][]): R2rHookPlan {
+export function r2rHooks(
+  kind: R2rKind,
+  n: number,
+  scale: number,
+  pre: [number, number][],
+  post: [number, number][],
+): R2rHookPlan {
   const N = n;
   const H = Math.ceil(N / 2);
   const xin = `fn xin(base: u32, j: u32) -> f32 { return src[base + j * params.in_stride] * (${factorsExpr(pre, 'j')}); }`;

@@ -470,7 +470,14 @@ export interface EstimateGroup {
  * counters, 2 loops (σ, σ^{-1}, τ, τ2 per loop; τ2 used when `pairs`), 3 out (vec2), 5 U0, 6 H0, 11 U1,
  * 12 H1, 8/9 twiddles.
  */
-export function estimateKernel(n: number, twLoBits: number, groups: EstimateGroup[], cap: number, input: 'hits' | 'coefs', pairs: boolean): KernelSource {
+export function estimateKernel(
+  n: number,
+  twLoBits: number,
+  groups: EstimateGroup[],
+  cap: number,
+  input: 'hits' | 'coefs',
+  pairs: boolean,
+): KernelSource {
   const L = groups.reduce((s, g) => s + g.count, 0) * (pairs ? 2 : 1);
   const body = groups
     .map((g, gi) => {
@@ -503,8 +510,12 @@ const L: u32 = ${L}u;
 @group(0) @binding(3) var<storage, read_write> out: array<vec2<f32>>;
 @group(0) @binding(5) var<storage, read> U0: array<vec2<f32>>;
 @group(0) @binding(6) var<storage, read> H0: array<f32>;
-${groups.length > 1 ? `@group(0) @binding(11) var<storage, read> U1: array<vec2<f32>>;
-@group(0) @binding(12) var<storage, read> H1: array<f32>;` : ''}
+${
+  groups.length > 1
+    ? `@group(0) @binding(11) var<storage, read> U1: array<vec2<f32>>;
+@group(0) @binding(12) var<storage, read> H1: array<f32>;`
+    : ''
+}
 ${twBindings(8, 9)}
 fn median(a: ptr<function, array<f32, ${L}>>) -> f32 {
   for (var i = 1u; i < L; i = i + 1u) {
@@ -539,7 +550,8 @@ ${entry}
  * invocation would add to the same few counters. Bindings: 0 U, 1 keptBits, 2 keptList, 3 keptCount.
  */
 export function cutoffKernel(B: number, kept: number, wg = 256): KernelSource {
-  if (!Number.isInteger(Math.log2(wg)) || wg < 256 || wg > 1024) throw new ArgumentError('wg', wg, 'a power of two in [256, 1024]');
+  if (!Number.isInteger(Math.log2(wg)) || wg < 256 || wg > 1024)
+    throw new ArgumentError('wg', wg, 'a power of two in [256, 1024]');
   const copies = wg / 256;
   const wgsl = `
 const B: u32 = ${B}u;
@@ -631,7 +643,14 @@ fn mag(l: u32, h: u32) -> u32 { let v = U[l * B + h]; return bitcast<u32>(dot(v,
  * listed by the first loop that keeps it when the votes reach `votes`. Bindings: 1 counters, 2 loops,
  * 4 keptBits, 5 keptList, 6 keptCount, 7 hits.
  */
-export function voteKernel(n: number, B: number, kept: number, locLoops: number, votes: number, cap: number): KernelSource {
+export function voteKernel(
+  n: number,
+  B: number,
+  kept: number,
+  locLoops: number,
+  votes: number,
+  cap: number,
+): KernelSource {
   const width = n / B;
   const wgsl = `
 const MASK: u32 = ${n - 1}u;

@@ -82,7 +82,16 @@ export interface SweKernelOptions {
 // Halo 16 is the default, the fastest structure at every size measured; two rows an update invocation and
 // three a cfl invocation: these kernels want more work per invocation, not more invocations
 // (docs/DECISIONS.md: SWE_DEFAULT_KERNEL_OPTIONS).
-export const SWE_DEFAULT_KERNEL_OPTIONS: SweKernelOptions = { structure: 'halo', tile: 16, tileX: 16, tileY: 16, depthPair: true, reduceSize: 256, rows: 2, cflRows: 3 };
+export const SWE_DEFAULT_KERNEL_OPTIONS: SweKernelOptions = {
+  structure: 'halo',
+  tile: 16,
+  tileX: 16,
+  tileY: 16,
+  depthPair: true,
+  reduceSize: 256,
+  rows: 2,
+  cflRows: 3,
+};
 
 /** Byte size of the Params uniform block below. */
 export const SWE_PARAMS_BYTES = 176;
@@ -177,7 +186,12 @@ var<workgroup> red2: array<f32, ${tileLanes(N)}>;`;
 function tileMaxToPartials(N: number): string {
   const L = tileLanes(N);
   const first: string[] = [];
-  for (let k = 1; k * L < N; k++) first.push(k * L + L <= N ? `m = max(m, red[li + ${k * L}u]);` : `if (li + ${k * L}u < ${N}u) { m = max(m, red[li + ${k * L}u]); }`);
+  for (let k = 1; k * L < N; k++)
+    first.push(
+      k * L + L <= N
+        ? `m = max(m, red[li + ${k * L}u]);`
+        : `if (li + ${k * L}u < ${N}u) { m = max(m, red[li + ${k * L}u]); }`,
+    );
   const second = Array.from({ length: L - 1 }, (_, k) => `m = max(m, red2[${k + 1}u]);`);
   return `red[li] = rate;
   workgroupBarrier();
@@ -258,29 +272,46 @@ function bindings(kind: 'cfl' | 'update', pair = false): string {
 @group(0) @binding(2) var<storage, read_write> Wout: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> sim: Sim;
 @group(0) @binding(4) var<uniform> P: Params;
-${pair ? `@group(0) @binding(5) var<storage, read> HloIn: array<f32>;
+${
+  pair
+    ? `@group(0) @binding(5) var<storage, read> HloIn: array<f32>;
 @group(0) @binding(6) var<storage, read_write> HloOut: array<f32>;
-` : ''}`;
+`
+    : ''
+}`;
 }
 
 function checkOptions(o: SweKernelOptions): void {
-  if (o.structure !== 'staged' && o.structure !== 'fused' && o.structure !== 'halo') throw new ArgumentError('structure', o.structure, "'staged' | 'fused' | 'halo'");
-  if (o.structure === 'halo' && (!Number.isInteger(o.tile) || o.tile < 2 || o.tile > 32)) throw new ArgumentError('tile', o.tile, 'an integer in 2..32');
-  if (!Number.isInteger(o.rows) || o.rows < 1 || o.rows > 8) throw new ArgumentError('rows', o.rows, 'an integer in 1..8');
-  if (!Number.isInteger(o.cflRows) || o.cflRows < 1 || o.cflRows > 8) throw new ArgumentError('cflRows', o.cflRows, 'an integer in 1..8');
+  if (o.structure !== 'staged' && o.structure !== 'fused' && o.structure !== 'halo')
+    throw new ArgumentError('structure', o.structure, "'staged' | 'fused' | 'halo'");
+  if (o.structure === 'halo' && (!Number.isInteger(o.tile) || o.tile < 2 || o.tile > 32))
+    throw new ArgumentError('tile', o.tile, 'an integer in 2..32');
+  if (!Number.isInteger(o.rows) || o.rows < 1 || o.rows > 8)
+    throw new ArgumentError('rows', o.rows, 'an integer in 1..8');
+  if (!Number.isInteger(o.cflRows) || o.cflRows < 1 || o.cflRows > 8)
+    throw new ArgumentError('cflRows', o.cflRows, 'an integer in 1..8');
   if (o.structure !== 'halo') checkStaged(o);
-  if (o.structure === 'fused' && (o.tileX < 4 || o.tileY < 4)) throw new ArgumentError(o.tileX < 4 ? 'tileX' : 'tileY', Math.min(o.tileX, o.tileY), 'at least 4 for the fused structure (a ring around ≥ 2×2 owned cells)');
-  if (o.probe !== undefined && o.probe !== 'none' && o.probe !== 'l2' && o.probe !== 'move') throw new ArgumentError('probe', o.probe, "'none' | 'l2' | 'move'");
-  if ((o.probe ?? 'none') !== 'none' && o.structure !== 'halo') throw new ArgumentError('probe', o.probe, "'none' outside the halo structure");
+  if (o.structure === 'fused' && (o.tileX < 4 || o.tileY < 4))
+    throw new ArgumentError(
+      o.tileX < 4 ? 'tileX' : 'tileY',
+      Math.min(o.tileX, o.tileY),
+      'at least 4 for the fused structure (a ring around ≥ 2×2 owned cells)',
+    );
+  if (o.probe !== undefined && o.probe !== 'none' && o.probe !== 'l2' && o.probe !== 'move')
+    throw new ArgumentError('probe', o.probe, "'none' | 'l2' | 'move'");
+  if ((o.probe ?? 'none') !== 'none' && o.structure !== 'halo')
+    throw new ArgumentError('probe', o.probe, "'none' outside the halo structure");
   if (typeof o.depthPair !== 'boolean') throw new ArgumentError('depthPair', o.depthPair, 'true or false');
-  if (!Number.isInteger(o.reduceSize) || o.reduceSize < 1 || (o.reduceSize & (o.reduceSize - 1)) !== 0) throw new ArgumentError('reduceSize', o.reduceSize, 'a power of two');
+  if (!Number.isInteger(o.reduceSize) || o.reduceSize < 1 || (o.reduceSize & (o.reduceSize - 1)) !== 0)
+    throw new ArgumentError('reduceSize', o.reduceSize, 'a power of two');
 }
 
 /** Phase one: per-cell CFL rates, max-reduced per tile. */
 export function sweCflKernel(options: SweKernelOptions = SWE_DEFAULT_KERNEL_OPTIONS): KernelSource {
   checkOptions(options);
   // The fused structure runs this kernel once, for the first step's rates, over its owned tiles.
-  if (options.structure === 'fused') return sweCflStaged({ ...options, tileX: options.tileX - 2, tileY: options.tileY - 2 });
+  if (options.structure === 'fused')
+    return sweCflStaged({ ...options, tileX: options.tileX - 2, tileY: options.tileY - 2 });
   return options.structure === 'staged' ? sweCflStaged(options) : sweCflHalo(options);
 }
 
@@ -311,11 +342,17 @@ function haloColumn(T: number, K: number, pair: boolean, probe: SweKernelOptions
   const loads = [
     ...ks.map((k) => `let i${k} = slotIndex(gx, gy0 + ${k}); let iR${k} = slotIndex(gx + 1, gy0 + ${k});`),
     `let iB = slotIndex(gx, gy0 + ${K});`,
-    ...ks.map((k) => `let w${k} = Win[${at(`i${k}`)}]; let wR${k} = Win[${at(`iR${k}`)}]; let H${k} = Hb[${at(`i${k}`)}]; let HR${k} = Hb[${at(`iR${k}`)}];${pair ? ` let lo${k} = HloIn[${at(`i${k}`)}];` : ''}`),
+    ...ks.map(
+      (k) =>
+        `let w${k} = Win[${at(`i${k}`)}]; let wR${k} = Win[${at(`iR${k}`)}]; let H${k} = Hb[${at(`i${k}`)}]; let HR${k} = Hb[${at(`iR${k}`)}];${pair ? ` let lo${k} = HloIn[${at(`i${k}`)}];` : ''}`,
+    ),
     `let wB = Win[${at('iB')}]; let HB = Hb[${at('iB')}];`,
   ].join('\n  ');
   const stage = [
-    ...ks.map((k) => `let c${k} = stageFrom(w${k}, H${k}, gx, gy0 + ${k}, tideZ); let r${k} = stageFrom(wR${k}, HR${k}, gx + 1, gy0 + ${k}, tideZ);`),
+    ...ks.map(
+      (k) =>
+        `let c${k} = stageFrom(w${k}, H${k}, gx, gy0 + ${k}, tideZ); let r${k} = stageFrom(wR${k}, HR${k}, gx + 1, gy0 + ${k}, tideZ);`,
+    ),
     `let cB = stageFrom(wB, HB, gx, gy0 + ${K}, tideZ);`,
   ].join('\n  ');
   return {
@@ -347,14 +384,22 @@ function sweCflHalo(options: SweKernelOptions): KernelSource {
   const N = T * T;
   const col = haloColumn(T, K, false);
   const { ks, row } = col;
-  const edges = ks.map((k) => `var er${k} = vec2<f32>(0.0);
+  const edges = ks
+    .map(
+      (k) => `var er${k} = vec2<f32>(0.0);
   var ed${k} = vec2<f32>(0.0);
   if (${col.xEdge(k)}) { er${k} = sEdgeLambda(frame(c${k}[0], c${k}[1], true), frame(r${k}[0], r${k}[1], true)); }
   if (${col.yEdge(k)}) { ed${k} = sEdgeLambda(frame(c${k}[0], c${k}[1], false), frame(${col.below(k)}[0], ${col.below(k)}[1], false)); }
-  lamR[(${row(k)}) * ${T}u + lid.x] = er${k}.y;`).join('\n  ');
-  const rates = ks.map((k) => `if (${col.owned(k)}) {
+  lamR[(${row(k)}) * ${T}u + lid.x] = er${k}.y;`,
+    )
+    .join('\n  ');
+  const rates = ks
+    .map(
+      (k) => `if (${col.owned(k)}) {
     rate = max(rate, (lamR[(${row(k)}) * ${T}u + lid.x - 1u] + er${k}.x) * P.invDx + (${k === 0 ? `lamD[li - ${T}u]` : `ed${k - 1}.y`} + ed${k}.x) * P.invDy);
-  }`).join('\n  ');
+  }`,
+    )
+    .join('\n  ');
   const wgsl = `${PARAMS}${bindings('cfl')}${EDGE}${STAGED}
 var<workgroup> lamR: array<f32, ${N * K}>;
 var<workgroup> lamD: array<f32, ${N}>;
@@ -377,7 +422,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   ${tileMaxToPartials(N)}
 }
 `;
-  return { name: `swe-cfl-${T}${K > 1 ? `x${K}` : ''}`, key: stableKey({ kernel: 'swe-cfl', v: 5, tile: T, rows: K }), wgsl, entryPoint: 'main' };
+  return {
+    name: `swe-cfl-${T}${K > 1 ? `x${K}` : ''}`,
+    key: stableKey({ kernel: 'swe-cfl', v: 5, tile: T, rows: K }),
+    wgsl,
+    entryPoint: 'main',
+  };
 }
 
 /** Phase two: the global Δt and the time, in one workgroup. */
@@ -429,7 +479,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>) {
   }
 }
 `;
-  return { name: `swe-reduce-${R}`, key: stableKey({ kernel: 'swe-reduce', v: 9, reduceSize: R }), wgsl, entryPoint: 'main' };
+  return {
+    name: `swe-reduce-${R}`,
+    key: stableKey({ kernel: 'swe-reduce', v: 9, reduceSize: R }),
+    wgsl,
+    entryPoint: 'main',
+  };
 }
 
 /**
@@ -459,27 +514,50 @@ function sweUpdateHalo(options: SweKernelOptions): KernelSource {
   const col = haloColumn(T, K, pair, probe);
   const { ks, row } = col;
   const zero = 'array<vec4<f32>, 2>(vec4<f32>(0.0), vec4<f32>(0.0))';
-  const xEdges = ks.map((k) => `var ex${k} = ${zero};
+  const xEdges = ks
+    .map(
+      (k) => `var ex${k} = ${zero};
   if (${col.xEdge(k)}) { ex${k} = sEdgeFlux(frame(c${k}[0], c${k}[1], true), frame(r${k}[0], r${k}[1], true), capX); }
-  flR[(${row(k)}) * ${T}u + lid.x] = ex${k}[1];`).join('\n  ');
-  const yEdges = ks.map((k) => `var ey${k} = ${zero};
-  if (${col.yEdge(k)}) { ey${k} = sEdgeFlux(frame(c${k}[0], c${k}[1], false), frame(${col.below(k)}[0], ${col.below(k)}[1], false), capY); }`).join('\n  ');
-  const updates = ks.map((k) => `if (${col.owned(k)}) {
+  flR[(${row(k)}) * ${T}u + lid.x] = ex${k}[1];`,
+    )
+    .join('\n  ');
+  const yEdges = ks
+    .map(
+      (k) => `var ey${k} = ${zero};
+  if (${col.yEdge(k)}) { ey${k} = sEdgeFlux(frame(c${k}[0], c${k}[1], false), frame(${col.below(k)}[0], ${col.below(k)}[1], false), capY); }`,
+    )
+    .join('\n  ');
+  const updates = ks
+    .map(
+      (k) => `if (${col.owned(k)}) {
     let ax = (ex${k}[0] + flR[(${row(k)}) * ${T}u + lid.x - 1u]) * P.invDx;   // (mass, n = x, t = y, pollutant)
     let ay = (ey${k}[0] + ${k === 0 ? `flD[li - ${T}u]` : `ey${k - 1}[1]`}) * P.invDy; // (mass, n = y, t = x, pollutant)
     let i = i${k};
-    let w = c${k}[0];${pair ? `
-    let hLoIn = lo${k};` : ''}
+    let w = c${k}[0];${
+      pair
+        ? `
+    let hLoIn = lo${k};`
+        : ''
+    }
     ${updateTail(pair)}
-  }`).join('\n  ');
-  const copies = ks.map((k) => `if (${col.owned(k)}) { let i = u32(gy0 + ${k}) * P.nx + u32(gx); ${copyCell(pair)} }`).join('\n    ');
+  }`,
+    )
+    .join('\n  ');
+  const copies = ks
+    .map((k) => `if (${col.owned(k)}) { let i = u32(gy0 + ${k}) * P.nx + u32(gx); ${copyCell(pair)} }`)
+    .join('\n    ');
   // The 'move' probe: the same loads and stores, no arithmetic (every loaded value reaches a store).
-  const moves = ks.map((k) => `if (${col.owned(k)}) {
+  const moves = ks
+    .map(
+      (k) => `if (${col.owned(k)}) {
     Wout[i${k}] = w${k} + 1e-30 * (wR${k} + ${k < K - 1 ? `w${k + 1}` : 'wB'} + vec4<f32>(H${k} + HR${k}${k === K - 1 ? ' + HB' : ''}));${pair ? ` HloOut[i${k}] = lo${k};` : ''}
-  }`).join('\n  ');
-  const body = probe === 'move'
-    ? moves
-    : `// Start time of this step, for the tide.
+  }`,
+    )
+    .join('\n  ');
+  const body =
+    probe === 'move'
+      ? moves
+      : `// Start time of this step, for the tide.
   let tideZ = tideAt((sim.tHi - dt) + sim.tLo);
   let capX = P.dx / (4.0 * dt);
   let capY = P.dy / (4.0 * dt);
@@ -507,7 +585,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 }
 `;
   const tag = probe === 'none' ? '' : `-probe-${probe}`;
-  return { name: `swe-update-${T}${K > 1 ? `x${K}` : ''}${pair ? '-pair' : ''}${tag}`, key: stableKey({ kernel: 'swe-update', v: 7, tile: T, rows: K, pair, probe }), wgsl, entryPoint: 'main' };
+  return {
+    name: `swe-update-${T}${K > 1 ? `x${K}` : ''}${pair ? '-pair' : ''}${tag}`,
+    key: stableKey({ kernel: 'swe-update', v: 7, tile: T, rows: K, pair, probe }),
+    wgsl,
+    entryPoint: 'main',
+  };
 }
 
 /**
@@ -673,7 +756,10 @@ fn stageFrom(w0: vec4<f32>, H: f32, gx: i32, gy: i32, tideZ: f32) -> mat2x4<f32>
 `;
 
 function checkStaged(o: SweKernelOptions): void {
-  for (const [name, v] of [['tileX', o.tileX], ['tileY', o.tileY]] as const) {
+  for (const [name, v] of [
+    ['tileX', o.tileX],
+    ['tileY', o.tileY],
+  ] as const) {
     // ≥ 2 both ways so that the W·H invocations cover the W + H extra edges of the last column and row.
     if (!Number.isInteger(v) || v < 2 || v > 256) throw new ArgumentError(name, v, 'an integer in 2..256');
   }
@@ -690,7 +776,8 @@ export function sweStagedWorkgroupBytes(tileX: number, tileY: number): number {
  * a barrier. Slot (sx, sy) holds global cell (x0 + sx − 1, y0 + sy − 1); the ring's corners are skipped.
  */
 function stageLoop(W: number, H: number, lambdaOnly: boolean): string {
-  const SW = W + 2, SH = H + 2;
+  const SW = W + 2,
+    SH = H + 2;
   const store = lambdaOnly
     ? 'st[k] = vec4<f32>(m[0].x, m[1].x, m[1].y, m[1].z);'
     : 's0[k] = m[0];\n      s1[k] = m[1];';
@@ -708,7 +795,10 @@ function stageLoop(W: number, H: number, lambdaOnly: boolean): string {
 
 /** Staged phase one: per-cell CFL rates, max-reduced per tile. */
 function sweCflStaged(o: SweKernelOptions): KernelSource {
-  const W = o.tileX, H = o.tileY, N = W * H, SW = W + 2;
+  const W = o.tileX,
+    H = o.tileY,
+    N = W * H,
+    SW = W + 2;
   const wgsl = `${PARAMS}${bindings('cfl')}${EDGE}${STAGED}
 // Staged for the wave speeds only: (h, H, u_x, u_y).
 var<workgroup> st: array<vec4<f32>, ${SW * (H + 2)}>;
@@ -759,7 +849,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   ${tileMaxToPartials(N)}
 }
 `;
-  return { name: `swe-cfl-staged-${W}x${H}`, key: stableKey({ kernel: 'swe-cfl-staged', v: 2, W, H }), wgsl, entryPoint: 'main' };
+  return {
+    name: `swe-cfl-staged-${W}x${H}`,
+    key: stableKey({ kernel: 'swe-cfl-staged', v: 2, W, H }),
+    wgsl,
+    entryPoint: 'main',
+  };
 }
 
 /**
@@ -773,12 +868,18 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
  */
 function sweUpdateStaged(o: SweKernelOptions): KernelSource {
   const fused = o.structure === 'fused';
-  const W = o.tileX, H = o.tileY, N = W * H, SW = W + 2, S = SW * (H + 2);
+  const W = o.tileX,
+    H = o.tileY,
+    N = W * H,
+    SW = W + 2,
+    S = SW * (H + 2);
   const p2 = 1 << Math.ceil(Math.log2(N));
   const pair = o.depthPair;
   // Global position of block cell (0, 0): staged blocks are the owned tiles; fused blocks start one
   // cell before their owned (W−2)×(H−2) tile.
-  const origin = fused ? `i32(wid.x * ${W - 2}u) - 1; let y0 = i32(wid.y * ${H - 2}u) - 1` : `i32(wid.x * ${W}u); let y0 = i32(wid.y * ${H}u)`;
+  const origin = fused
+    ? `i32(wid.x * ${W - 2}u) - 1; let y0 = i32(wid.y * ${H - 2}u) - 1`
+    : `i32(wid.x * ${W}u); let y0 = i32(wid.y * ${H}u)`;
   const owned = fused ? `mine && lid.x >= 1u && lid.x <= ${W - 2}u && lid.y >= 1u && lid.y <= ${H - 2}u` : 'mine';
   const loadLo = pair ? 'let hLoIn = HloIn[i];' : '';
   const tail = fused
@@ -797,11 +898,17 @@ function sweUpdateStaged(o: SweKernelOptions): KernelSource {
   ${updateTail(pair)}`;
   const wgsl = `${PARAMS}${bindings('update', pair)}${fused ? '@group(0) @binding(7) var<storage, read_write> partials: array<f32>;\n' : ''}${EDGE}${STAGED}
 // Staging (s0, s1 as in stageCell); after the edges they hold the low-side halves: s0 of left edges
-// [0, N) and the last column's right edges [N, N + H), s1 of top edges and the last row's bottom edges.${fused ? `
-// Then the new states: s0 = (h, q_x, q_y, H), s1 = (u_x, u_y); then the wave speeds (left edge λ pair, top edge λ pair) in s1.` : ''}
+// [0, N) and the last column's right edges [N, N + H), s1 of top edges and the last row's bottom edges.${
+    fused
+      ? `
+// Then the new states: s0 = (h, q_x, q_y, H), s1 = (u_x, u_y); then the wave speeds (left edge λ pair, top edge λ pair) in s1.`
+      : ''
+  }
 var<workgroup> s0: array<vec4<f32>, ${S}>;
 var<workgroup> s1: array<vec4<f32>, ${S}>;
-${fused ? `// A block cell's new state in an edge's frame (for the wave speeds only).
+${
+  fused
+    ? `// A block cell's new state in an edge's frame (for the wave speeds only).
 fn newCell(k: u32, xdir: bool) -> SCell {
   let v = s0[k]; let u = s1[k];
   if (xdir) { return SCell(v.x, v.y, v.z, 0.0, v.w, u.x, u.y, 0.0); }
@@ -821,7 +928,9 @@ fn newGhost(k: u32, side: u32, xdir: bool, tideZ: f32) -> SCell {
   }
   return c;
 }
-` : ''}
+`
+    : ''
+}
 fn stagedCell(k: u32, xdir: bool) -> SCell { return frame(s0[k], s1[k], xdir); }
 
 @compute @workgroup_size(${W}, ${H})
@@ -869,7 +978,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 }
 `;
   const kind = fused ? 'fused' : 'staged';
-  return { name: `swe-update-${kind}-${W}x${H}${pair ? '-pair' : ''}`, key: stableKey({ kernel: `swe-update-${kind}`, v: 2, W, H, pair }), wgsl, entryPoint: 'main' };
+  return {
+    name: `swe-update-${kind}-${W}x${H}${pair ? '-pair' : ''}`,
+    key: stableKey({ kernel: `swe-update-${kind}`, v: 2, W, H, pair }),
+    wgsl,
+    entryPoint: 'main',
+  };
 }
 
 /** The gather of the update kernels: a_x and a_y of cell li from its four edges' halves. */

@@ -36,8 +36,12 @@ function perSystemHeader(complex: boolean, scratch: boolean, threads: number): s
 ${PARAMS_WGSL}
 ${ROW_WGSL}
 ${SYSTEM_BINDINGS_WGSL}
-@group(0) @binding(6) var<storage, read_write> X: array<T>;${scratch ? `
-@group(0) @binding(7) var<storage, read_write> CP: array<T>;` : ''}
+@group(0) @binding(6) var<storage, read_write> X: array<T>;${
+    scratch
+      ? `
+@group(0) @binding(7) var<storage, read_write> CP: array<T>;`
+      : ''
+  }
 ${addressWgsl('interleaved')}
 // Row i of this invocation's system from the bases of its matrix and right-hand side, computed once
 // outside the loops rather than relying on the compiler to hoist matAddr / rhsAddr's integer divisions.
@@ -68,7 +72,10 @@ export function thomasKernel(spec: ThomasKernelSpec): KernelSource {
   if (exact) e(`  // n = ${R}: every row exists.`);
   // Loads first: row i's four values for every i < n.
   for (let i = 0; i < R; i++) {
-    if (exact) { e(`  var w${i} = loadRow(mBase, rBase, ${i}u);`); continue; }
+    if (exact) {
+      e(`  var w${i} = loadRow(mBase, rBase, ${i}u);`);
+      continue;
+    }
     e(`  var w${i} = identityRow();`);
     e(`  if (${i}u < n) { w${i} = loadRow(mBase, rBase, ${i}u); }`);
   }
@@ -109,7 +116,12 @@ export function thomasKernel(spec: ThomasKernelSpec): KernelSource {
     e(`  }`);
   }
   e(statusEnd(spec.statusStore));
-  return { name: `tridiagonal-thomas-${complex ? 'c' : 'r'}${R}${exact ? 'e' : ''}x${T}`, key: stableKey({ kind: 'tridiagonal-thomas', spec }), wgsl: L.join('\n'), entryPoint: 'main' };
+  return {
+    name: `tridiagonal-thomas-${complex ? 'c' : 'r'}${R}${exact ? 'e' : ''}x${T}`,
+    key: stableKey({ kind: 'tridiagonal-thomas', spec }),
+    wgsl: L.join('\n'),
+    entryPoint: 'main',
+  };
 }
 
 export interface ThomasStreamKernelSpec {
@@ -189,7 +201,8 @@ export function thomasStreamKernel(spec: ThomasStreamKernelSpec): KernelSource {
   e(`  loop {`);
   for (let j = 0; j < K; j++) e(`    let c${j} = pc${j};\n    let d${j} = pd${j};`);
   e(`    if (b0 >= ${K}u) {`);
-  for (let j = 0; j < K; j++) e(`      pc${j} = CP[(b0 - ${K - j}u) * ns + sys]; pd${j} = X[rBase + (b0 - ${K - j}u) * prm.stride];`);
+  for (let j = 0; j < K; j++)
+    e(`      pc${j} = CP[(b0 - ${K - j}u) * ns + sys]; pd${j} = X[rBase + (b0 - ${K - j}u) * prm.stride];`);
   e(`    }`);
   for (let j = K - 1; j >= 0; j--) {
     e(`    if (b0 + ${j}u < n) {`);
@@ -202,5 +215,10 @@ export function thomasStreamKernel(spec: ThomasStreamKernelSpec): KernelSource {
   e(`    b0 = b0 - ${K}u;`);
   e(`  }`);
   e(statusEnd(spec.statusStore));
-  return { name: `tridiagonal-thomas-stream-${complex ? 'c' : 'r'}${K}x${T}`, key: stableKey({ kind: 'tridiagonal-thomas-stream', spec }), wgsl: L.join('\n'), entryPoint: 'main' };
+  return {
+    name: `tridiagonal-thomas-stream-${complex ? 'c' : 'r'}${K}x${T}`,
+    key: stableKey({ kind: 'tridiagonal-thomas-stream', spec }),
+    wgsl: L.join('\n'),
+    entryPoint: 'main',
+  };
 }

@@ -72,11 +72,21 @@ export interface WangMouKernelSpec {
   statusStore: boolean;
 }
 
-export function wangMouSpec(level: TridiagonalLevel, mode: WangMouMode, complex: boolean, statusStore = false): WangMouKernelSpec {
+export function wangMouSpec(
+  level: TridiagonalLevel,
+  mode: WangMouMode,
+  complex: boolean,
+  statusStore = false,
+): WangMouKernelSpec {
   return {
-    mode, complex, layout: level.layout,
-    rowsPerWorkgroup: level.rowsPerWorkgroup, rowsPerThread: level.rowsPerThread,
-    exchangeRadices: level.exchangeRadices, segment: level.segment, systemsPerWorkgroup: level.systemsPerWorkgroup,
+    mode,
+    complex,
+    layout: level.layout,
+    rowsPerWorkgroup: level.rowsPerWorkgroup,
+    rowsPerThread: level.rowsPerThread,
+    exchangeRadices: level.exchangeRadices,
+    segment: level.segment,
+    systemsPerWorkgroup: level.systemsPerWorkgroup,
     interior: level.interior ?? 'wang-mou',
     swizzle: level.swizzle ?? true,
     pingPong: level.pingPong ?? true,
@@ -228,9 +238,10 @@ fn identityRow() -> Row { return Row(ZERO, ONE, ZERO, ZERO); }
  */
 export function addressWgsl(layout: 'strided' | 'interleaved', ownStatus = false): string {
   const mat = layout === 'strided' ? 'return prm.matOff + j * prm.n + i;' : 'return prm.matOff + i * prm.stride + j;';
-  const rhs = layout === 'strided'
-    ? 'return prm.rhsOff + sys * prm.n + i;'
-    : 'var r = 0u;\n  var j = sys;\n  if (sys >= prm.batch) { r = sys / prm.batch; j = sys - r * prm.batch; }\n  return prm.rhsOff + (r * prm.n + i) * prm.stride + j;';
+  const rhs =
+    layout === 'strided'
+      ? 'return prm.rhsOff + sys * prm.n + i;'
+      : 'var r = 0u;\n  var j = sys;\n  if (sys >= prm.batch) { r = sys / prm.batch; j = sys - r * prm.batch; }\n  return prm.rhsOff + (r * prm.n + i) * prm.stride + j;';
   return `fn matAddr(sys: u32, i: u32) -> u32 {
   // The matrix of a right-hand side: sys mod batch, the division skipped when there is one right-hand
   // side (an integer division by a runtime value costs tens of instructions, per row loaded).
@@ -241,13 +252,17 @@ export function addressWgsl(layout: 'strided' | 'interleaved', ownStatus = false
 fn rhsAddr(sys: u32, i: u32) -> u32 {
   ${rhs}
 }
-${ownStatus ? `// Status by store (statusByStore): every row this invocation checks is its own system's, so its
+${
+  ownStatus
+    ? `// Status by store (statusByStore): every row this invocation checks is its own system's, so its
 // bits gather in flags, and the kernel stores the word at the end, flagged or not (no clear beforehand).
 fn flagStatus(sys: u32, bits: u32) {
   flags |= bits;
-}` : `fn flagStatus(sys: u32, bits: u32) {
+}`
+    : `fn flagStatus(sys: u32, bits: u32) {
   atomicOr(&status[prm.statusOff + sys % prm.statusBatch], bits);
-}`}`;
+}`
+}`;
 }
 
 /** Generates one level's kernel. */
@@ -262,16 +277,22 @@ export function wangMouKernel(spec: WangMouKernelSpec): KernelSource {
   const direct = spec.directRows;
   const store = spec.statusStore;
   if (store && (mode !== 'solve' || !spec.directRows || seg > R)) {
-    throw new Error(`wangMouKernel: statusStore needs a direct-rows 'solve' level with one invocation a system (got ${mode}, ${seg} rows a system, ${R} an invocation)`);
+    throw new Error(
+      `wangMouKernel: statusStore needs a direct-rows 'solve' level with one invocation a system (got ${mode}, ${seg} rows a system, ${R} an invocation)`,
+    );
   }
   if (direct && (partition || complex || layout !== 'strided' || R % 4 !== 0)) {
-    throw new Error(`wangMouKernel: directRows needs a real strided 'solve' level with rows per invocation a multiple of 4 (got ${mode}, ${complex ? 'complex' : 'real'}, ${layout}, R = ${R})`);
+    throw new Error(
+      `wangMouKernel: directRows needs a real strided 'solve' level with rows per invocation a multiple of 4 (got ${mode}, ${complex ? 'complex' : 'real'}, ${layout}, R = ${R})`,
+    );
   }
   const L: string[] = [];
   const e = (s: string) => L.push(s);
 
   e(`// Wang & Mou tridiagonal, mode ${mode}, ${complex ? 'complex' : 'real'} f32, ${layout} layout.`);
-  e(`// ${P} rows per workgroup, ${R} rows per invocation, ${Tn} invocations, exchange radices [${spec.exchangeRadices.join(', ')}].`);
+  e(
+    `// ${P} rows per workgroup, ${R} rows per invocation, ${Tn} invocations, exchange radices [${spec.exchangeRadices.join(', ')}].`,
+  );
   e(scalarHelpers(complex));
   e(PARAMS_WGSL);
   const nrm = spec.normalized && spec.interior === 'thomas';
@@ -295,8 +316,12 @@ export function wangMouKernel(spec: WangMouKernelSpec): KernelSource {
     const E = directExchangeRows(Tn, spec.exchangeRadices.length, spec.pingPong);
     if (E > 0) {
       e(`var<workgroup> shA: array<T, ${E}>;
-${nrm ? '' : `var<workgroup> shB: array<T, ${E}>;
-`}var<workgroup> shC: array<T, ${E}>;
+${
+  nrm
+    ? ''
+    : `var<workgroup> shB: array<T, ${E}>;
+`
+}var<workgroup> shC: array<T, ${E}>;
 var<workgroup> shD: array<T, ${E}>;
 fn shPutE(v: u32, r: Row) { shA[v] = r.a;${nrm ? '' : ' shB[v] = r.b;'} shC[v] = r.c; shD[v] = r.d; }
 fn shGetE(v: u32) -> Row { return Row(shA[v], ${nrm ? 'ONE' : 'shB[v]'}, shC[v], shD[v]); }`);
@@ -326,11 +351,17 @@ fn shGetE(v: u32) -> Row { return sh[v]; }`);
   }
   e(`
 // Addresses within the bound windows of the arrays, and status words (see addressWgsl).
-${addressWgsl(layout, store)}${direct ? '' : `
+${addressWgsl(layout, store)}${
+    direct
+      ? ''
+      : `
 fn rawRow(sys: u32, i: u32) -> Row {
   let m = matAddr(sys, i);
   return Row(A[m], B[m], C[m], D[rhsAddr(sys, i)]);
-}`}${G === 1 && !direct ? `
+}`
+  }${
+    G === 1 && !direct
+      ? `
 // One system a workgroup: the addresses of its rows from two bases computed once (baseM, baseR).
 var<private> baseM: u32;
 var<private> baseR: u32;
@@ -338,14 +369,24 @@ fn rowStep(i: u32) -> u32 { return ${layout === 'strided' ? 'i' : 'i * prm.strid
 fn rawRowB(i: u32) -> Row {
   let m = baseM + rowStep(i);
   return Row(A[m], B[m], C[m], D[baseR + rowStep(i)]);
-}` : ''}
-// a_0 and c_{N-1} are outside the matrix (x_{-1} = x_N = 0): ignored, whatever the arrays hold.${mode === 'expand' ? `
-// 'expand' reloads rows its level's 'reduce' kernel has already checked for dominance: not again.` : ''}
+}`
+      : ''
+  }
+// a_0 and c_{N-1} are outside the matrix (x_{-1} = x_N = 0): ignored, whatever the arrays hold.${
+    mode === 'expand'
+      ? `
+// 'expand' reloads rows its level's 'reduce' kernel has already checked for dominance: not again.`
+      : ''
+  }
 fn checkRow(sys: u32, i: u32, r: Row) -> Row {
   var w = r;
   if (i == 0u) { w.a = ZERO; }
-  if (i + 1u == prm.n) { w.c = ZERO; }${mode === 'expand' ? '' : `
-  if (mag(w.b) < mag(w.a) + mag(w.c)) { flagStatus(sys, 4u); }`}
+  if (i + 1u == prm.n) { w.c = ZERO; }${
+    mode === 'expand'
+      ? ''
+      : `
+  if (mag(w.b) < mag(w.a) + mag(w.c)) { flagStatus(sys, 4u); }`
+  }
   return w;
 }
 `);
@@ -357,7 +398,8 @@ fn checkRow(sys: u32, i: u32, r: Row) -> Row {
   // Partition levels: the system and index of each of the workgroup's G chunks are computed once in main
   // (chunkSys{g}, chunkK{g}), not with an integer division by a runtime value for every row loaded and stored.
   const across = partition && G > 1 && spec.acrossSystems;
-  if (partition) for (let g = 0; g < (across ? 1 : G); g++) e(`var<private> chunkSys${g}: u32;\nvar<private> chunkK${g}: u32;`);
+  if (partition)
+    for (let g = 0; g < (across ? 1 : G); g++) e(`var<private> chunkSys${g}: u32;\nvar<private> chunkK${g}: u32;`);
   // Aligned chunk loads (partition levels, one chunk a workgroup): 32 bytes of elements.
   const aligned = partition && G === 1 && spec.alignChunks && layout === 'strided';
   const alignElems = complex ? 4 : 8;
@@ -387,8 +429,12 @@ fn checkRow(sys: u32, i: u32, r: Row) -> Row {
     } else {
       // Chunk g = flat / seg of the workgroup, picked from the precomputed ones by a select chain.
       e(`  let g = flat / ${seg}u;`);
-      let sys = 'chunkSys0', k = 'chunkK0';
-      for (let g = 1; g < G; g++) { sys = `select(${sys}, chunkSys${g}, g == ${g}u)`; k = `select(${k}, chunkK${g}, g == ${g}u)`; }
+      let sys = 'chunkSys0',
+        k = 'chunkK0';
+      for (let g = 1; g < G; g++) {
+        sys = `select(${sys}, chunkSys${g}, g == ${g}u)`;
+        k = `select(${k}, chunkK${g}, g == ${g}u)`;
+      }
       e(`  let sys = ${sys};`);
       e(`  let i = ${k} * ${seg + 1}u + flat % ${seg}u;`);
     }
@@ -434,7 +480,9 @@ ${across ? `  { let grp = wg / prm.chunks; chunkK0 = wg - grp * prm.chunks; chun
       e(`  var vc${q} = vec4<f32>(0.0);`);
       e(`  var vd${q} = vec4<f32>(0.0);`);
       e(`  let in${q} = live && i0 + ${4 * q}u < prm.n;`);
-      e(`  if (in${q}) { va${q} = A[dirM + ${q}u]; vb${q} = B[dirM + ${q}u]; vc${q} = C[dirM + ${q}u]; vd${q} = D[dirX + ${q}u]; }`);
+      e(
+        `  if (in${q}) { va${q} = A[dirM + ${q}u]; vb${q} = B[dirM + ${q}u]; vc${q} = C[dirM + ${q}u]; vd${q} = D[dirX + ${q}u]; }`,
+      );
     }
     for (let j = 0; j < R; j++) {
       const q = j >> 2;
@@ -453,7 +501,11 @@ ${across ? `  { let grp = wg / prm.chunks; chunkK0 = wg - grp * prm.chunks; chun
   for (let k = 0; k < (direct ? 0 : rounds); k++) {
     e(`  let s${k} = slot(wg, ${k * Tn}u + lid);`);
     e(`  var w${k} = identityRow();`);
-    e(G === 1 ? `  if (s${k}.valid) { w${k} = rawRowB(s${k}.i); }` : `  if (s${k}.valid) { w${k} = rawRow(s${k}.sys, s${k}.i); }`);
+    e(
+      G === 1
+        ? `  if (s${k}.valid) { w${k} = rawRowB(s${k}.i); }`
+        : `  if (s${k}.valid) { w${k} = rawRow(s${k}.sys, s${k}.i); }`,
+    );
   }
   for (let k = 0; k < (direct ? 0 : rounds); k++) {
     e(`  if (s${k}.valid) { w${k} = checkRow(s${k}.sys, s${k}.i, w${k}); }`);
@@ -578,9 +630,15 @@ ${across ? `  { let grp = wg / prm.chunks; chunkK0 = wg - grp * prm.chunks; chun
       for (let j = 0; j < upd.length; j++) {
         e(`    {`);
         e(`      var w = ${upd[j]};`);
-        if (j === 0) e(`      if (right1 && lead) { w = Lp1; } else if (right1) { w = updRight(w, R1, Lp1); } else { w = updLeft(w, Lp1); }`);
+        if (j === 0)
+          e(
+            `      if (right1 && lead) { w = Lp1; } else if (right1) { w = updRight(w, R1, Lp1); } else { w = updLeft(w, Lp1); }`,
+          );
         else e(`      if (right1) { w = updRight(w, R1, Lp1); } else { w = updLeft(w, Lp1); }`);
-        if (j === 0) e(`      if (right2 && bi == 2u && lead) { w = L2; } else if (right2) { w = updRight(w, last1u, L2); } else { w = updLeft(w, L2); }`);
+        if (j === 0)
+          e(
+            `      if (right2 && bi == 2u && lead) { w = L2; } else if (right2) { w = updRight(w, last1u, L2); } else { w = updLeft(w, L2); }`,
+          );
         else e(`      if (right2) { w = updRight(w, last1u, L2); } else { w = updLeft(w, L2); }`);
         e(`      ${upd[j]} = w;`);
         e(`    }`);
@@ -634,9 +692,14 @@ ${across ? `  { let grp = wg / prm.chunks; chunkK0 = wg - grp * prm.chunks; chun
     }
     if (!direct) e(`  workgroupBarrier(); // everyone is done reading sh`);
     // x of a row over the block's outer neighbours: 0 beyond a whole system, the separators in 'expand'.
-    const xOf = (w: string) => nrm
-      ? (mode === 'expand' ? `(${w}.d - mul(${w}.a, xL)) - mul(${w}.c, xR)` : `${w}.d`)
-      : (mode === 'expand' ? `dv((${w}.d - mul(${w}.a, xL)) - mul(${w}.c, xR), ${w}.b)` : `dv(${w}.d, ${w}.b)`);
+    const xOf = (w: string) =>
+      nrm
+        ? mode === 'expand'
+          ? `(${w}.d - mul(${w}.a, xL)) - mul(${w}.c, xR)`
+          : `${w}.d`
+        : mode === 'expand'
+          ? `dv((${w}.d - mul(${w}.a, xL)) - mul(${w}.c, xR), ${w}.b)`
+          : `dv(${w}.d, ${w}.b)`;
     if (!thomas) {
       if (direct) for (let j = 0; j < R; j++) e(`  var x${j} = ZERO;`);
       for (let j = 0; j < R; j++) {
@@ -699,11 +762,20 @@ ${across ? `  { let grp = wg / prm.chunks; chunkK0 = wg - grp * prm.chunks; chun
       e(`    }`);
       e(`  }`);
     }
-    e(store ? `  if (mySys < prm.nsys) { atomicStore(&status[prm.statusOff + mySys], flags); }` : `  if (flags != 0u && mySys < prm.nsys) { flagStatus(mySys, flags); }`);
+    e(
+      store
+        ? `  if (mySys < prm.nsys) { atomicStore(&status[prm.statusOff + mySys], flags); }`
+        : `  if (flags != 0u && mySys < prm.nsys) { flagStatus(mySys, flags); }`,
+    );
     e(`}`);
   }
   const wgsl = L.join('\n');
-  return { name: `tridiagonal-wm-${mode}-${complex ? 'c' : 'r'}${P}x${R}-${layout}`, key: stableKey({ kind: 'tridiagonal-wm', spec }), wgsl, entryPoint: 'main' };
+  return {
+    name: `tridiagonal-wm-${mode}-${complex ? 'c' : 'r'}${P}x${R}-${layout}`,
+    key: stableKey({ kind: 'tridiagonal-wm', spec }),
+    wgsl,
+    entryPoint: 'main',
+  };
 }
 
 /** Exactly what the coarse-system kernel depends on. */
@@ -769,5 +841,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
   CD[o] = cd;
 }
 `;
-  return { name: `tridiagonal-form-${spec.complex ? 'c' : 'r'}${P}-${spec.layout}`, key: stableKey({ kind: 'tridiagonal-form', spec }), wgsl, entryPoint: 'main' };
+  return {
+    name: `tridiagonal-form-${spec.complex ? 'c' : 'r'}${P}-${spec.layout}`,
+    key: stableKey({ kind: 'tridiagonal-form', spec }),
+    wgsl,
+    entryPoint: 'main',
+  };
 }

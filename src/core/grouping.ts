@@ -36,7 +36,10 @@ export class Grouping {
   }
 
   static fromGroups(size: number, groups: readonly (readonly number[])[]): Grouping {
-    return new Grouping(size, groups.map((g) => [...g]));
+    return new Grouping(
+      size,
+      groups.map((g) => [...g]),
+    );
   }
 
   /** The group containing t, in member order. */
@@ -108,6 +111,9 @@ export class Grouping {
   mapThrough(map: IndexMap): Grouping {
     if (map.size !== this.size) throw new ArgumentError('map', map.size, `an index map of size ${this.size}`);
     const table = map.toArray();
-    return new Grouping(this.size, this.groups.map((g) => g.map((t) => table[t])));
+    return new Grouping(
+      this.size,
+      this.groups.map((g) => g.map((t) => table[t])),
+    );
   }
 }

@@ -73,9 +73,10 @@ export function normalizeTerm(term: OperatorTerm): OperatorTerm {
     case 'R':
       return { op: 'R', i: term.i, j: term.j };
     default: {
-      const base = term.k !== undefined && term.l !== undefined
-        ? { op: term.op, i: term.i, j: term.j, k: term.k, l: term.l }
-        : { op: term.op, i: term.i, j: term.j };
+      const base =
+        term.k !== undefined && term.l !== undefined
+          ? { op: term.op, i: term.i, j: term.j, k: term.k, l: term.l }
+          : { op: term.op, i: term.i, j: term.j };
       return (term.m ?? 1) === 1 ? base : { ...base, m: term.m };
     }
   }
@@ -102,11 +103,17 @@ export function parseOperatorString(text: string): OperatorTerm[] {
     pos = TERM_RE.lastIndex;
     const [, symbol, asciiPower, unicodePower, argText] = match;
     const op = FROM_UNICODE[symbol] ?? (symbol as OperatorTerm['op']);
-    const power = asciiPower !== undefined
-      ? Number(asciiPower)
-      : unicodePower !== undefined
-        ? Number(unicodePower.split('').map((c) => SUPERSCRIPT.indexOf(c)).join(''))
-        : undefined;
+    const power =
+      asciiPower !== undefined
+        ? Number(asciiPower)
+        : unicodePower !== undefined
+          ? Number(
+              unicodePower
+                .split('')
+                .map((c) => SUPERSCRIPT.indexOf(c))
+                .join(''),
+            )
+          : undefined;
     const args = argText.split(',').map((s) => Number(s.trim()));
     terms.push(makeTerm(op, power, args, text));
   }

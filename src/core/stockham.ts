@@ -75,7 +75,8 @@ export function stockhamStageMaps(radices: DigitLayout, s: number): StockhamStag
     if (!Number.isInteger(j) || j < 0 || j >= butterflies) {
       throw new ArgumentError('j', j, `a butterfly index in [0, ${butterflies})`);
     }
-    if (!Number.isInteger(k) || k < 0 || k >= radix) throw new ArgumentError('k', k, `an element index in [0, ${radix})`);
+    if (!Number.isInteger(k) || k < 0 || k >= radix)
+      throw new ArgumentError('k', k, `an element index in [0, ${radix})`);
   };
   return {
     stage: s,

@@ -122,7 +122,9 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
   if (!Number.isSafeInteger(n) || n < 1) throw new ArgumentError('n', n, 'a positive integer');
   if (precision !== 'f32' && precision !== 'f64') throw new ArgumentError('precision', precision, "'f32' or 'f64'");
   if (n > CPU_ENGINE_MAX_N[precision]) {
-    throw new UnsupportedError(`n = ${n}: the CPU engine takes complex transforms of up to ${CPU_ENGINE_MAX_N[precision]} points in ${precision} (one WebAssembly memory)`);
+    throw new UnsupportedError(
+      `n = ${n}: the CPU engine takes complex transforms of up to ${CPU_ENGINE_MAX_N[precision]} points in ${precision} (one WebAssembly memory)`,
+    );
   }
   const lanes = lanesFor(precision);
   if (n === 1) return { kind: 'trivial', n: 1, precision, lanes };
@@ -132,12 +134,27 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
   if (largest > MAX_CODELET_PRIME) {
     const m = nextPowerOfTwo(2 * n - 1);
     if (m > CPU_ENGINE_MAX_N[precision]) {
-      throw new UnsupportedError(`n = ${n}: its Bluestein length ${m} exceeds the CPU engine's ${CPU_ENGINE_MAX_N[precision]} points in ${precision}`);
+      throw new UnsupportedError(
+        `n = ${n}: its Bluestein length ${m} exceeds the CPU engine's ${CPU_ENGINE_MAX_N[precision]} points in ${precision}`,
+      );
     }
     const inner = planCpuEngineFft(m, precision);
-    return { kind: 'bluestein', n, precision, lanes, inner: inner.kind === 'lane-split' ? { ...inner, pointwise: true } : inner };
+    return {
+      kind: 'bluestein',
+      n,
+      precision,
+      lanes,
+      inner: inner.kind === 'lane-split' ? { ...inner, pointwise: true } : inner,
+    };
   }
-  return { kind: split ? 'lane-split' : 'lane-batch', n, precision, lanes, laneLength, passes: passesFor(chooseCpuRadices(laneLength), laneLength) };
+  return {
+    kind: split ? 'lane-split' : 'lane-batch',
+    n,
+    precision,
+    lanes,
+    laneLength,
+    passes: passesFor(chooseCpuRadices(laneLength), laneLength),
+  };
 }
 
 /**

@@ -26,7 +26,12 @@ export function largestPassLength(limits: PlannerLimits, options: WorkgroupPlanO
 }
 
 /** Single workgroup when it fits, else multi-pass. */
-export function planFft(n: number, batch: number, limits: PlannerLimits, options: WorkgroupPlanOptions = {}): FftRecipe {
+export function planFft(
+  n: number,
+  batch: number,
+  limits: PlannerLimits,
+  options: WorkgroupPlanOptions = {},
+): FftRecipe {
   try {
     return planWorkgroupFft(n, batch, limits, options);
   } catch (e) {
@@ -47,7 +52,8 @@ export function passLengths(n: number, rmax: number): number[] {
     return Array.from({ length: passes }, (_, i) => 2 ** (base + (i < extra ? 1 : 0)));
   }
   const factors = primeFactors(n).reverse(); // largest first
-  if (factors[0] > rmax) throw new UnsupportedError(`n = ${n} has the prime factor ${factors[0]}, larger than the longest pass (${rmax})`);
+  if (factors[0] > rmax)
+    throw new UnsupportedError(`n = ${n} has the prime factor ${factors[0]}, larger than the longest pass (${rmax})`);
   const packed = packFactors(factors, rmax);
   if (packed) return packed;
   throw new UnsupportedError(`n = ${n} cannot be split into passes of at most ${rmax}`);
@@ -62,7 +68,9 @@ export function planMultiPass(
 ): MultiPassFftRecipe {
   if (!Number.isSafeInteger(n) || n < 2) throw new ArgumentError('n', n, 'an integer ≥ 2');
   if (!isSmooth(n, 64)) {
-    throw new UnsupportedError(`n = ${n} has a prime factor larger than 64; WebGPU handles such lengths by Bluestein in a later version (use the CPU backend)`);
+    throw new UnsupportedError(
+      `n = ${n} has a prime factor larger than 64; WebGPU handles such lengths by Bluestein in a later version (use the CPU backend)`,
+    );
   }
   // Passes of ≤ 256 points in 8 columns stream near copy bandwidth; later 512/1024-point passes do not, so three
   // short passes beat two long ones. N-D non-last axes take 16 columns (docs/DECISIONS.md: maxPassLength, minColumns).
@@ -95,7 +103,8 @@ export function planMultiPass(
       const firsts = (options.longFirstMax ?? 1024) >= 2048 ? [512, 1024, 2048] : [512, 1024];
       // (A later pass no longer than the device's longest.)
       const withLongerRest = split(1024, Math.min(largest, Math.max(256, maxRest)));
-      const found = firsts.map((a) => split(a, 256)).find(shorter) ?? (shorter(withLongerRest) ? withLongerRest : undefined);
+      const found =
+        firsts.map((a) => split(a, 256)).find(shorter) ?? (shorter(withLongerRest) ? withLongerRest : undefined);
       if (found) {
         lengths = found;
         longFirst = true;
@@ -125,7 +134,11 @@ export function planMultiPass(
   }
   // A short last pass (64 points, else 128): cheaper than a 128 … 256-point one while the longer first pass
   // costs little; asked for (the fused R2C), three passes also end in 64 points (docs/DECISIONS.md: shortLastPass).
-  const short = !options.passLengths && !batchFastest && isPowerOfTwo(n) && (options.shortLastPass ?? (lengths.length === 2 && lengths[0] === lengths[1]));
+  const short =
+    !options.passLengths &&
+    !batchFastest &&
+    isPowerOfTwo(n) &&
+    (options.shortLastPass ?? (lengths.length === 2 && lengths[0] === lengths[1]));
   if (short && lengths.length >= 2) {
     const maxFirst = Math.min(largest, 1024);
     const last = [64, 128].find((l) => n / l >= l && n / l <= maxFirst);
@@ -136,7 +149,13 @@ export function planMultiPass(
       // The rest's split as a transform of its own (the options about the last pass are this plan's).
       let rest: number[] = [];
       try {
-        rest = planMultiPass(n / 64, batch * 64, limits, { ...options, shortLastPass: false, lastPassColumns: undefined, lastPassExchange: undefined, lastPassLayout: undefined }).lengths;
+        rest = planMultiPass(n / 64, batch * 64, limits, {
+          ...options,
+          shortLastPass: false,
+          lastPassColumns: undefined,
+          lastPassExchange: undefined,
+          lastPassLayout: undefined,
+        }).lengths;
       } catch (e) {
         if (!(e instanceof DeviceLimitError || e instanceof UnsupportedError)) throw e;
       }
@@ -149,20 +168,30 @@ export function planMultiPass(
   // The first pass (Ns = 1) reads its columns n/R apart and writes each as one row: 4 columns a workgroup unless
   // its elements lie 8192 or more apart; long swizzled 512-point ones then take 8 (docs/DECISIONS.md: firstPassColumns).
   const wideFirst = n / lengths[0] >= 8192 && lengths[0] * 4 * 8 <= 16384;
-  const firstColumns = options.firstPassColumns ?? (isPowerOfTwo(n) && !batchFastest && ((longFirst && !wideFirst) || n / lengths[0] < 8192) ? 4 : undefined);
+  const firstColumns =
+    options.firstPassColumns ??
+    (isPowerOfTwo(n) && !batchFastest && ((longFirst && !wideFirst) || n / lengths[0] < 8192) ? 4 : undefined);
   // The last pass (strided stores) with 16 columns a workgroup (128-byte runs) from 2^20 on, where it measured
   // faster (docs/DECISIONS.md: lastPassColumns).
   const wideLast = isPowerOfTwo(n) && n >= 1 << 20 && !batchFastest && lengths.length > 1 ? 16 : undefined;
   // A later pass whose split rows in the default columns would hold more than 16 KiB, a third of the 48 KiB
   // an SM keeps resident, takes 4 columns (docs/DECISIONS.md: minColumns).
   const narrowLater = (r: number): WorkgroupPlanOptions =>
-    isPowerOfTwo(n) && !batchFastest && options.minColumns === undefined && r * 4 * (opts.minColumns ?? 4) > 16384 ? { minColumns: 4 } : {};
+    isPowerOfTwo(n) && !batchFastest && options.minColumns === undefined && r * 4 * (opts.minColumns ?? 4) > 16384
+      ? { minColumns: 4 }
+      : {};
   const passes: WorkgroupFftRecipe[] = [];
   let stride = 1;
   for (const [i, r] of lengths.entries()) {
     const last = i === lengths.length - 1;
-    const lastCols = last ? options.lastPassColumns ?? wideLast : undefined;
-    const cols = lastCols ? { minColumns: lastCols } : i === 0 && firstColumns ? { minColumns: firstColumns } : i > 0 ? narrowLater(r) : {};
+    const lastCols = last ? (options.lastPassColumns ?? wideLast) : undefined;
+    const cols = lastCols
+      ? { minColumns: lastCols }
+      : i === 0 && firstColumns
+        ? { minColumns: firstColumns }
+        : i > 0
+          ? narrowLater(r)
+          : {};
     const ex = {
       ...(last && options.lastPassExchange ? { passExchange: options.lastPassExchange } : {}),
       ...(last && options.lastPassLayout ? { passLayout: options.lastPassLayout } : {}),
@@ -170,7 +199,14 @@ export function planMultiPass(
     // Radix-32 stages for the long first pass only: later 512-point passes were no faster with them, unlike
     // the N-D column passes (see planWebGpuFft; docs/DECISIONS.md: maxRadix).
     const radix = i === 0 && longFirst && options.maxRadix === undefined ? { maxRadix: 32 } : {};
-    const plan = (c: WorkgroupPlanOptions) => planWorkgroupFft(r, batch * (n / r), limits, { ...opts, ...radix, ...c, ...ex, pass: { total: n, stride, batchFastest } });
+    const plan = (c: WorkgroupPlanOptions) =>
+      planWorkgroupFft(r, batch * (n / r), limits, {
+        ...opts,
+        ...radix,
+        ...c,
+        ...ex,
+        pass: { total: n, stride, batchFastest },
+      });
     let recipe: WorkgroupFftRecipe;
     try {
       recipe = plan(cols);
@@ -186,10 +222,20 @@ export function planMultiPass(
 }
 
 /** A one-line summary of a recipe: pass lengths, radices, mapping and exchange. */
-export function describeRecipe(recipe: FftRecipe): { passes: number; radices: string; mapping: string; exchange: string } {
+export function describeRecipe(recipe: FftRecipe): {
+  passes: number;
+  radices: string;
+  mapping: string;
+  exchange: string;
+} {
   if (recipe.algorithm === 'bluestein') {
     const inner = describeRecipe(recipe.inner);
-    return { passes: 2 * inner.passes, radices: `bluestein L=${recipe.L}: ${inner.radices} (fwd+inv)`, mapping: inner.mapping, exchange: inner.exchange };
+    return {
+      passes: 2 * inner.passes,
+      radices: `bluestein L=${recipe.L}: ${inner.radices} (fwd+inv)`,
+      mapping: inner.mapping,
+      exchange: inner.exchange,
+    };
   }
   const list = recipe.algorithm === 'stockham-multipass' ? recipe.passes : [recipe];
   return {

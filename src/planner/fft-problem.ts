@@ -41,9 +41,11 @@ export function isPositiveInteger(v: unknown): v is number {
 
 function layout(name: string, l: Partial<ComplexLayout> | undefined, n: number): ComplexLayout {
   const out = { offset: l?.offset ?? 0, stride: l?.stride ?? 1, dist: l?.dist ?? n };
-  if (!Number.isSafeInteger(out.offset) || out.offset < 0) throw new ArgumentError(`${name}.offset`, out.offset, 'a non-negative integer');
+  if (!Number.isSafeInteger(out.offset) || out.offset < 0)
+    throw new ArgumentError(`${name}.offset`, out.offset, 'a non-negative integer');
   if (!isPositiveInteger(out.stride)) throw new ArgumentError(`${name}.stride`, out.stride, 'a positive integer');
-  if (!Number.isSafeInteger(out.dist) || out.dist < 0) throw new ArgumentError(`${name}.dist`, out.dist, 'a non-negative integer');
+  if (!Number.isSafeInteger(out.dist) || out.dist < 0)
+    throw new ArgumentError(`${name}.dist`, out.dist, 'a non-negative integer');
   return out;
 }
 
@@ -52,14 +54,18 @@ export function fftProblem(init: FftProblemInit): FftProblem {
   const batch = init.batch === undefined ? 1 : init.batch;
   if (!isPositiveInteger(batch)) throw new ArgumentError('batch', batch, 'a positive integer');
   const direction = init.direction ?? 'forward';
-  if (direction !== 'forward' && direction !== 'inverse') throw new ArgumentError('direction', direction, "'forward' or 'inverse'");
+  if (direction !== 'forward' && direction !== 'inverse')
+    throw new ArgumentError('direction', direction, "'forward' or 'inverse'");
   const norm = init.norm ?? 'backward';
   if (!NORMS.includes(norm)) throw new ArgumentError('norm', norm, "'backward', 'ortho' or 'forward'");
   const input = layout('input', init.input, init.n);
   const output = layout('output', init.output, init.n);
   // Every backend holds a side in one typed array (on the device, one buffer read back as one): refuse here,
   // with the argument named, what would otherwise fail deep inside as a RangeError.
-  for (const [name, l] of [['input', input], ['output', output]] as const) {
+  for (const [name, l] of [
+    ['input', input],
+    ['output', output],
+  ] as const) {
     const values = 2 * layoutSpan(l, init.n, batch);
     if (!(values <= MAX_TYPED_ARRAY_LENGTH)) {
       const what = init.batch === undefined ? 'n' : 'n, batch';

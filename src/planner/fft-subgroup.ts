@@ -51,7 +51,8 @@ function writeRoles(n: number, L: number, st: FftStage, sub: number): Role[] {
   for (let b = 0; b < N - r; b++) {
     const u = st.butterflyBits ? st.butterflyBits[b] : b;
     const pos = b < a ? b : b + r;
-    roles[pos] = u < lb ? { kind: 'lane', bit: u } : u < l ? { kind: 'warp', bit: u - lb } : { kind: 'reg', bit: r + u - l };
+    roles[pos] =
+      u < lb ? { kind: 'lane', bit: u } : u < l ? { kind: 'warp', bit: u - lb } : { kind: 'reg', bit: r + u - l };
   }
   return roles;
 }
@@ -66,7 +67,8 @@ function readRoles(n: number, L: number, st: FftStage, sub: number): Role[] {
   for (let k = 0; k < r; k++) roles[N - r + k] = { kind: 'reg', bit: k };
   for (let b = 0; b < N - r; b++) {
     const u = st.butterflyBits ? st.butterflyBits[b] : b;
-    roles[b] = u < lb ? { kind: 'lane', bit: u } : u < l ? { kind: 'warp', bit: u - lb } : { kind: 'reg', bit: r + u - l };
+    roles[b] =
+      u < lb ? { kind: 'lane', bit: u } : u < l ? { kind: 'warp', bit: u - lb } : { kind: 'reg', bit: r + u - l };
   }
   return roles;
 }
@@ -85,7 +87,10 @@ export function shuffleExchange(recipe: ShuffleRecipe, s: number): ShuffleExchan
   const cur = src.map((r) => ({ ...r }));
   const swaps: ShuffleSwap[] = [];
   for (let p = 0; p < cur.length; p++) {
-    if ((cur[p].kind === 'warp') !== (dst[p].kind === 'warp') || (cur[p].kind === 'warp' && cur[p].bit !== dst[p].bit)) {
+    if (
+      (cur[p].kind === 'warp') !== (dst[p].kind === 'warp') ||
+      (cur[p].kind === 'warp' && cur[p].bit !== dst[p].bit)
+    ) {
       throw new Error(`shuffle exchange after stage ${s}: position bit ${p} changes subgroup`);
     }
   }
@@ -93,7 +98,8 @@ export function shuffleExchange(recipe: ShuffleRecipe, s: number): ShuffleExchan
   for (let p = 0; p < cur.length; p++) {
     if (cur[p].kind !== 'lane' || dst[p].kind !== 'reg') continue;
     const q = cur.findIndex((c, i) => c.kind === 'reg' && dst[i].kind === 'lane' && dst[i].bit === cur[p].bit);
-    if (q < 0) throw new Error(`shuffle exchange after stage ${s}: lane bit ${cur[p].bit} has no register bit to trade with`);
+    if (q < 0)
+      throw new Error(`shuffle exchange after stage ${s}: lane bit ${cur[p].bit} has no register bit to trade with`);
     swaps.push({ lane: cur[p].bit, reg: cur[q].bit });
     [cur[p], cur[q]] = [cur[q], cur[p]];
   }

@@ -151,7 +151,10 @@ export function pairedLastRadices(n: number, maxRadix: number): number[] {
 }
 
 /** The limits the planner reads; a subset of DeviceLimits so tests can pass literals. */
-export type PlannerLimits = Pick<DeviceLimits, 'maxComputeWorkgroupStorageSize' | 'maxComputeInvocationsPerWorkgroup' | 'maxComputeWorkgroupSizeX'>;
+export type PlannerLimits = Pick<
+  DeviceLimits,
+  'maxComputeWorkgroupStorageSize' | 'maxComputeInvocationsPerWorkgroup' | 'maxComputeWorkgroupSizeX'
+>;
 
 export const RADICES_IN_REGISTERS = [2, 3, 4, 5, 7, 8, 16] as const;
 
@@ -189,7 +192,7 @@ export function packFactors(factors: readonly number[], max: number): number[] |
  */
 export function groupOddFactors(primes: readonly number[], max: number): number[] {
   const sorted = [...primes].sort((a, b) => b - a);
-  return max <= 2 || sorted.length < 2 ? sorted : packFactors(sorted, max) ?? sorted;
+  return max <= 2 || sorted.length < 2 ? sorted : (packFactors(sorted, max) ?? sorted);
 }
 
 /**
@@ -273,7 +276,8 @@ export function planWorkgroupFft(
   // Radix 32 for the largest single-workgroup lengths: 8192 in three stages of 256 invocations instead of
   // four stages of 512 (docs/DECISIONS.md: maxRadix).
   const maxRadix = options.maxRadix ?? (n >= 8192 && !options.pass ? 32 : 16);
-  if (!isPowerOfTwo(maxRadix) || maxRadix < 2 || maxRadix > 64) throw new ArgumentError('maxRadix', maxRadix, 'a power of two in 2..64');
+  if (!isPowerOfTwo(maxRadix) || maxRadix < 2 || maxRadix > 64)
+    throw new ArgumentError('maxRadix', maxRadix, 'a power of two in 2..64');
   const maxSingle = options.maxSingleInvocation ?? 16;
   // Small workgroups keep more of them resident per SM; only the tiniest transforms (a few bytes per
   // invocation) want more invocations per workgroup (docs/DECISIONS.md: targetWorkgroupSize).
@@ -286,12 +290,23 @@ export function planWorkgroupFft(
   const fullFirst = options.maxRadix === undefined && maxRadix === 32 && isPowerOfTwo(n) && Math.log2(n) % 5 !== 0;
   // Odd factors grouped into radices of up to 16 points: fewer stages, faster than 27 nearly everywhere
   // (docs/DECISIONS.md: maxOddRadix).
-  const balanced = n <= maxSingle && isPowerOfTwo(n) ? [n] : fullFirst ? pairedLastRadices(n, 32) : factorRadices(n, maxRadix, options.maxOddRadix ?? 16);
+  const balanced =
+    n <= maxSingle && isPowerOfTwo(n)
+      ? [n]
+      : fullFirst
+        ? pairedLastRadices(n, 32)
+        : factorRadices(n, maxRadix, options.maxOddRadix ?? 16);
   // Single-workgroup lengths with both twos and odd factors: twos and odd factors packed together where
   // that saves a stage (100 = 10·10 instead of 4·5·5), unless the workgroup then fills less of its warps.
   // The rule keeps out cases whose workgroup would fill less of its warps, like 1000 = 10·10·10
   // (docs/DECISIONS.md: packFactors).
-  if (!options.radices && !options.pass && !isPowerOfTwo(n) && n % 2 === 0 && n <= (options.mergedRadixUpTo ?? Infinity)) {
+  if (
+    !options.radices &&
+    !options.pass &&
+    !isPowerOfTwo(n) &&
+    n % 2 === 0 &&
+    n <= (options.mergedRadixUpTo ?? Infinity)
+  ) {
     const merged = mergedRadices(n, 16);
     if (merged && merged.length < balanced.length) {
       const lanes = (r: WorkgroupFftRecipe) => r.workgroupSize / (32 * Math.ceil(r.workgroupSize / 32));
@@ -312,7 +327,10 @@ export function planWorkgroupFft(
   // An odd number of last-stage butterflies per invocation (the last radix is the largest): re-split a
   // power of two so that the last radix is smaller than the first (see pairedLastRadices).
   const oddLast = Math.ceil(n / balanced[balanced.length - 1] / Math.ceil(n / Math.max(...balanced))) % 2 === 1;
-  let radices = options.evenLastButterflies && balanced.length > 1 && isPowerOfTwo(n) && oddLast ? pairedLastRadices(n, maxRadix) : balanced;
+  let radices =
+    options.evenLastButterflies && balanced.length > 1 && isPowerOfTwo(n) && oddLast
+      ? pairedLastRadices(n, maxRadix)
+      : balanced;
   if (options.radices) {
     const prod = options.radices.reduce((a, b) => a * b, 1);
     if (prod !== n || options.radices.some((r) => !Number.isInteger(r) || r < 2 || r > 64)) {
@@ -346,24 +364,36 @@ export function planWorkgroupFft(
   // invocations only when R0 ≤ 16, so that its global loads stay the same contiguous runs.
   const split4Ok = isPowerOfTwo(n) && stages.length >= 3 && l % 2 === 0 && radices[0] < l && radices[0] <= 16;
   if (stages.length > 1) {
-    const candidates: [('complex' | 'split' | 'split4'), boolean][] = [];
+    const candidates: ['complex' | 'split' | 'split4', boolean][] = [];
     // From n = 128 the split exchange (half the workgroup memory, so more workgroups stay resident) beats one
     // round of vec2 exchanges. 'split4' only when asked for: 16384 points in one workgroup leave one workgroup
     // an SM and lost to two passes (docs/DECISIONS.md: exchange).
-    const order = n >= (options.splitExchangeFrom ?? 128) ? (['split', 'complex'] as const) : (['complex', 'split'] as const);
+    const order =
+      n >= (options.splitExchangeFrom ?? 128) ? (['split', 'complex'] as const) : (['complex', 'split'] as const);
     if (options.exchange === 'split4' && !split4Ok) {
       // Radix-32 first stages (the default from n = 8192): plan with radix ≤ 16 instead.
-      if (isPowerOfTwo(n) && maxRadix > 16 && !options.pass) return planWorkgroupFft(n, batch, limits, { ...options, maxRadix: 16 });
-      throw new ArgumentError('exchange', 'split4', `a power-of-two n in ≥ 3 stages with an even number of invocations (n = ${n}: radices ${radices.join('·')}, ${l} invocations)`);
+      if (isPowerOfTwo(n) && maxRadix > 16 && !options.pass)
+        return planWorkgroupFft(n, batch, limits, { ...options, maxRadix: 16 });
+      throw new ArgumentError(
+        'exchange',
+        'split4',
+        `a power-of-two n in ≥ 3 stages with an even number of invocations (n = ${n}: radices ${radices.join('·')}, ${l} invocations)`,
+      );
     }
     for (const ex of options.exchange ? [options.exchange] : order) {
       for (const p of options.padding === undefined ? [true, false] : [options.padding]) candidates.push([ex, p]);
     }
-    const bytes = (ex: string, p: boolean) => (ex === 'split4' ? padded(n / 2, p) * 4 : padded(n, p) * (ex === 'complex' ? 8 : 4));
+    const bytes = (ex: string, p: boolean) =>
+      ex === 'split4' ? padded(n / 2, p) * 4 : padded(n, p) * (ex === 'complex' ? 8 : 4);
     const fit = candidates.find(([ex, p]) => bytes(ex, p) <= storage);
     if (!fit) {
       const needed = padded(n, false) * 4;
-      throw new DeviceLimitError('maxComputeWorkgroupStorageSize', needed, storage, `a single-workgroup FFT of n = ${n}`);
+      throw new DeviceLimitError(
+        'maxComputeWorkgroupStorageSize',
+        needed,
+        storage,
+        `a single-workgroup FFT of n = ${n}`,
+      );
     }
     [exchange, pad] = fit;
     elemBytes = exchange === 'complex' ? 8 : 4;
@@ -381,7 +411,10 @@ export function planWorkgroupFft(
     const complexFits = cols * passRowStride(n) * 8 <= storage;
     const splitOk = direct && stages.length > 1;
     // A forced 'split' applies where it can (the option is a tuning knob; the transform is the same).
-    const prefer = options.exchange === 'complex' || options.exchange === 'split' ? options.exchange : options.passExchange ?? 'split';
+    const prefer =
+      options.exchange === 'complex' || options.exchange === 'split'
+        ? options.exchange
+        : (options.passExchange ?? 'split');
     exchange = splitOk && (prefer === 'split' || !complexFits) ? 'split' : 'complex';
     pad = true;
     elemBytes = exchange === 'complex' ? 8 : 4;
@@ -395,8 +428,16 @@ export function planWorkgroupFft(
   // Subgroup shuffles for the exchanges whose moved bits fit one subgroup, latest first (the last stage's lanes
   // then take the lowest output bits: contiguous stores); stages around one keep the bit maps it chose.
   const sub = options.subgroupSize;
-  const shuffleOk = !!sub && isPowerOfTwo(sub) && (options.subgroupShuffle ?? false) && !pass && !staging && stages.length > 1 &&
-    isPowerOfTwo(n) && l % sub === 0 && exchange !== 'none' &&
+  const shuffleOk =
+    !!sub &&
+    isPowerOfTwo(sub) &&
+    (options.subgroupShuffle ?? false) &&
+    !pass &&
+    !staging &&
+    stages.length > 1 &&
+    isPowerOfTwo(n) &&
+    l % sub === 0 &&
+    exchange !== 'none' &&
     stages.every((st) => st.butterfliesPerInvocation * l * st.radix === n && isPowerOfTwo(st.butterfliesPerInvocation));
   let shuffles = 0;
   if (shuffleOk) {
@@ -408,10 +449,16 @@ export function planWorkgroupFft(
       stages[s + 1] = { ...stages[s + 1], butterflyBits: maps.dst };
       shuffles++;
     }
-    if (shuffles) stages.forEach((st, s) => s < stages.length - 1 && !st.exchange && (stages[s] = { ...st, exchange: 'workgroup' }));
+    if (shuffles)
+      stages.forEach(
+        (st, s) => s < stages.length - 1 && !st.exchange && (stages[s] = { ...st, exchange: 'workgroup' }),
+      );
     // 'split4' rounds need the round's bit in t on both sides of each workgroup exchange (see split4RoundBits).
     if (shuffles && exchange === 'split4' && !split4RoundBits(stages).ok) {
-      stages.forEach((st, s) => (stages[s] = { radix: st.radix, stride: st.stride, butterfliesPerInvocation: st.butterfliesPerInvocation }));
+      stages.forEach(
+        (st, s) =>
+          (stages[s] = { radix: st.radix, stride: st.stride, butterfliesPerInvocation: st.butterfliesPerInvocation }),
+      );
       shuffles = 0;
     }
     if (shuffles === stages.length - 1) {
@@ -424,29 +471,41 @@ export function planWorkgroupFft(
   const rowN = exchange === 'split4' ? n / 2 : n;
   // Swizzled rows by default from 4096 values a row, where they measured faster; from 64 to 2048 values no
   // better and at 32 slower (docs/DECISIONS.md: swizzle).
-  const swizzle = (options.swizzle ?? (options.padding === undefined && rowN >= 4096)) && !pass && !staging && exchange !== 'none' && rowN % 32 === 0;
+  const swizzle =
+    (options.swizzle ?? (options.padding === undefined && rowN >= 4096)) &&
+    !pass &&
+    !staging &&
+    exchange !== 'none' &&
+    rowN % 32 === 0;
   // Pass kernels: swizzled rows rotated a column (see row-layout.ts) where rows are a multiple of 32 values;
   // the model put the padded rows' exchanges at 2–3.5 wavefronts an access, these at 1–1.5.
   const passSwizzle = !!pass && (options.passLayout ?? 'swizzled') === 'swizzled' && n % 32 === 0;
   if (swizzle || passSwizzle) pad = false;
   const rowStride = passSwizzle ? n : pass ? passRowStride(n) : padded(rowN, pad);
-  let b = Math.max(pass ? options.minColumns ?? 4 : 1, Math.floor(target / l));
+  let b = Math.max(pass ? (options.minColumns ?? 4) : 1, Math.floor(target / l));
   if (elemBytes > 0) b = Math.min(b, Math.floor(storage / (rowStride * elemBytes)));
   if (pass && b < (options.minColumns ?? 4)) {
-    throw new DeviceLimitError('maxComputeWorkgroupStorageSize', (options.minColumns ?? 4) * rowStride * elemBytes, storage, `a ${n}-point pass with ${options.minColumns ?? 4} columns`);
+    throw new DeviceLimitError(
+      'maxComputeWorkgroupStorageSize',
+      (options.minColumns ?? 4) * rowStride * elemBytes,
+      storage,
+      `a ${n}-point pass with ${options.minColumns ?? 4} columns`,
+    );
   }
   b = Math.min(b, Math.floor(maxInv / l));
   if (options.maxProblemsPerWorkgroup) b = Math.min(b, options.maxProblemsPerWorkgroup);
   // Keep b a power of two so the pipeline cache sees few variants across batches.
   b = 2 ** Math.floor(Math.log2(Math.max(1, Math.min(b, nextPow2(batch)))));
-  if (pass && pass.total % n !== 0) throw new ArgumentError('pass.total', pass.total, `a multiple of the pass length ${n}`);
+  if (pass && pass.total % n !== 0)
+    throw new ArgumentError('pass.total', pass.total, `a multiple of the pass length ${n}`);
 
   const recipe: WorkgroupFftRecipe = {
     algorithm: 'stockham-workgroup',
     n,
     radices,
     stages,
-    operators: radices.length === 1 && radices[0] === 1 ? '' : formatOperatorString(stockhamOperatorString(radices), 'ascii'),
+    operators:
+      radices.length === 1 && radices[0] === 1 ? '' : formatOperatorString(stockhamOperatorString(radices), 'ascii'),
     registers,
     invocationsPerProblem: l,
     problemsPerWorkgroup: b,
@@ -480,14 +539,21 @@ export function planWorkgroupFft(
     const rotate = 32 / Math.min(b, 32);
     // 4 unless another is strictly better: the stage writes j·R + k step R values a butterfly, which the XOR
     // spreads best from bit log2 R (radix-8 first stages: 3). Each candidate is modelled once.
-    const rated = [4, 5, 3].map((shift) => ({ shift, cost: exchangeConflicts(recipe, { kind: 'swizzled', rowStride: n, shift, rotate }) }));
+    const rated = [4, 5, 3].map((shift) => ({
+      shift,
+      cost: exchangeConflicts(recipe, { kind: 'swizzled', rowStride: n, shift, rotate }),
+    }));
     const { shift } = rated.reduce((best, c) => (c.cost < best.cost - 1e-9 ? c : best));
     Object.assign(recipe, { swizzle: true, swizzleShift: shift, swizzleRotate: rotate });
   }
   return recipe;
 }
 
-function passStore(pass: { stride: number; batchFastest?: boolean }, options: WorkgroupPlanOptions, exchange: string): 'direct' | 'column' | 'rows' {
+function passStore(
+  pass: { stride: number; batchFastest?: boolean },
+  options: WorkgroupPlanOptions,
+  exchange: string,
+): 'direct' | 'column' | 'rows' {
   const direct = (options.passLoads ?? 'direct') === 'direct';
   if (pass.stride > 1) return direct ? 'direct' : 'column';
   // Row stores stage vec2 rows and need plain contiguous output rows (not the batch-fastest N-D layout).

@@ -54,7 +54,8 @@ export function exchangeConflicts(r: WorkgroupFftRecipe, layout: RowLayout): num
   const wide = r.exchange === 'complex';
   // Direct pass kernels interleave columns (see generateWorkgroupFft); others give each column L neighbours.
   const interleaved = !!r.pass && r.pass.loads === 'direct';
-  const lane = (lid: number) => (interleaved ? { t: Math.floor(lid / B), row: lid % B } : { t: lid % L, row: Math.floor(lid / L) });
+  const lane = (lid: number) =>
+    interleaved ? { t: Math.floor(lid / B), row: lid % B } : { t: lid % L, row: Math.floor(lid / L) };
   let wavefronts = 0;
   let ideal = 0;
   const access = (index: (t: number) => number | null) => {
@@ -81,7 +82,8 @@ export function exchangeConflicts(r: WorkgroupFftRecipe, layout: RowLayout): num
     const nbCur = n / cur.radix;
     const nbNext = n / next.radix;
     for (let m = 0; m < cur.butterfliesPerInvocation; m++) {
-      for (let k = 0; k < cur.radix; k++) access((t) => (t + m * L < nbCur ? writeIndex(t + m * L, k, cur.stride, cur.radix) : null));
+      for (let k = 0; k < cur.radix; k++)
+        access((t) => (t + m * L < nbCur ? writeIndex(t + m * L, k, cur.stride, cur.radix) : null));
     }
     for (let m = 0; m < next.butterfliesPerInvocation; m++) {
       for (let k = 0; k < next.radix; k++) access((t) => (t + m * L < nbNext ? t + m * L + k * nbNext : null));

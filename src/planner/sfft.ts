@@ -212,16 +212,22 @@ export function planSfft(init: SfftPlanInit): SfftRecipe {
   // result is a dense FFT's with status 'k-too-large' (see feasibility below).
   const kMax = real ? n / 2 + 1 : n;
   if (!Number.isSafeInteger(init.k) || init.k < 1 || init.k > kMax) {
-    throw new ArgumentError('k', init.k, `an integer in [1, ${kMax}] (the ${real ? 'real' : 'complex'} signal's ${kMax} frequencies)`);
+    throw new ArgumentError(
+      'k',
+      init.k,
+      `an integer in [1, ${kMax}] (the ${real ? 'real' : 'complex'} signal's ${kMax} frequencies)`,
+    );
   }
   const k = real ? 2 * init.k : init.k;
   const mode = init.mode ?? 'auto';
-  if (mode !== 'auto' && mode !== 'exact' && mode !== 'robust') throw new ArgumentError('mode', mode, "'auto', 'exact' or 'robust'");
+  if (mode !== 'auto' && mode !== 'exact' && mode !== 'robust')
+    throw new ArgumentError('mode', mode, "'auto', 'exact' or 'robust'");
   const seed = init.seed ?? 1;
   const log2n = Math.log2(n);
   const next = rng(seed);
   const checkB = (name: string, v: number | undefined) => {
-    if (v !== undefined && (!isPow2(v) || v < 4 || v > n / 2)) throw new ArgumentError(name, v, `a power of two in [4, n/2 = ${n / 2}]`);
+    if (v !== undefined && (!isPow2(v) || v < 4 || v > n / 2))
+      throw new ArgumentError(name, v, `a power of two in [4, n/2 = ${n / 2}]`);
   };
   checkB('bLoc', init.bLoc);
   checkB('bEst', init.bEst);
@@ -245,7 +251,8 @@ export function planSfft(init: SfftPlanInit): SfftRecipe {
     const estLoops = init.estLoops === 0 ? 0 : positiveInt('estLoops', init.estLoops, 12);
     if (votes > locLoops) throw new ArgumentError('votes', votes, `at most locLoops = ${locLoops}`);
     if (locLoops + estLoops > 64) throw new ArgumentError('locLoops + estLoops', locLoops + estLoops, 'at most 64');
-    if (n / bLoc < 8 || n / bEst < 8) reasons.push(`robust path: needs n/B ≥ 8, but k = ${init.k} gives B_loc = ${bLoc}, B_est = ${bEst} for n = ${n}`);
+    if (n / bLoc < 8 || n / bEst < 8)
+      reasons.push(`robust path: needs n/B ≥ 8, but k = ${init.k} gives B_loc = ${bLoc}, B_est = ${bEst} for n = ${n}`);
     if (kept > bLoc / 2) reasons.push(`robust path: ${kept} kept buckets exceed half of B_loc = ${bLoc}`);
     const filterLoc = { n, B: bLoc, tolerance: init.tolLoc ?? 1e-6, boxcar: oddAtLeast((1.2 * 1.1 * n) / bLoc) };
     const filterEst = { n, B: bEst, tolerance: init.tolEst ?? 1e-8, boxcar: oddAtLeast((1.4 * 1.1 * n) / bEst) };

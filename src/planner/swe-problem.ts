@@ -153,7 +153,11 @@ export function toField(name: string, input: FieldInput, nx: number, ny: number)
   }
   for (let i = 0; i < n; i++) {
     if (!Number.isFinite(out[i])) {
-      throw new ArgumentError(`${name}[${Math.floor(i / nx)}][${i % nx}]`, out[i], 'a finite number (the field contains NaN or ±Infinity)');
+      throw new ArgumentError(
+        `${name}[${Math.floor(i / nx)}][${i % nx}]`,
+        out[i],
+        'a finite number (the field contains NaN or ±Infinity)',
+      );
     }
   }
   return out;
@@ -161,7 +165,12 @@ export function toField(name: string, input: FieldInput, nx: number, ny: number)
 
 function checkNonNegative(name: string, a: Float64Array, nx: number): void {
   for (let i = 0; i < a.length; i++) {
-    if (a[i] < 0) throw new ArgumentError(`${name}[${Math.floor(i / nx)}][${i % nx}]`, a[i], 'a value ≥ 0 (negative depth or concentration)');
+    if (a[i] < 0)
+      throw new ArgumentError(
+        `${name}[${Math.floor(i / nx)}][${i % nx}]`,
+        a[i],
+        'a value ≥ 0 (negative depth or concentration)',
+      );
   }
 }
 
@@ -180,20 +189,27 @@ export function defineSweProblem(input: SweProblemInput): SweProblem {
   if (!Number.isFinite(y0)) throw new ArgumentError('y0', y0, 'a finite number');
   if (input.bathymetry === undefined) throw new ArgumentError('bathymetry', undefined, `${nx * ny} depths (ny × nx)`);
   const H = toField('bathymetry', input.bathymetry, nx, ny);
-  if (H.some((v) => Math.abs(v) > 1e6)) throw new ArgumentError('bathymetry', 'a value beyond ±1e6', 'depths within ±1e6 (metres)');
+  if (H.some((v) => Math.abs(v) > 1e6))
+    throw new ArgumentError('bathymetry', 'a value beyond ±1e6', 'depths within ±1e6 (metres)');
 
   let h: Float64Array;
-  if (input.h !== undefined && input.surface !== undefined) throw new ArgumentError('h / surface', 'both', 'either h or surface, not both');
+  if (input.h !== undefined && input.surface !== undefined)
+    throw new ArgumentError('h / surface', 'both', 'either h or surface, not both');
   if (input.h !== undefined) {
     h = toField('h', input.h, nx, ny);
     checkNonNegative('h', h, nx);
   } else if (input.surface !== undefined) {
-    const s = typeof input.surface === 'number' ? new Float64Array(nx * ny).fill(input.surface) : toField('surface', input.surface, nx, ny);
-    if (typeof input.surface === 'number' && !Number.isFinite(input.surface)) throw new ArgumentError('surface', input.surface, 'a finite number');
+    const s =
+      typeof input.surface === 'number'
+        ? new Float64Array(nx * ny).fill(input.surface)
+        : toField('surface', input.surface, nx, ny);
+    if (typeof input.surface === 'number' && !Number.isFinite(input.surface))
+      throw new ArgumentError('surface', input.surface, 'a finite number');
     h = new Float64Array(nx * ny);
     for (let i = 0; i < h.length; i++) h[i] = Math.max(0, s[i] + H[i]);
   } else throw new ArgumentError('h', undefined, 'initial depths h (or a surface elevation)');
-  if (h.some((v) => v > 1e6)) throw new ArgumentError('h', 'a depth above 1e6', 'depths ≤ 1e6 (the desingularisation uses h⁴)');
+  if (h.some((v) => v > 1e6))
+    throw new ArgumentError('h', 'a depth above 1e6', 'depths ≤ 1e6 (the desingularisation uses h⁴)');
 
   const qx = input.qx !== undefined ? toField('qx', input.qx, nx, ny) : new Float64Array(nx * ny);
   const qy = input.qy !== undefined ? toField('qy', input.qy, nx, ny) : new Float64Array(nx * ny);
@@ -209,20 +225,27 @@ export function defineSweProblem(input: SweProblemInput): SweProblem {
   }
 
   const b = input.boundaries ?? 'wall';
-  const sides = typeof b === 'string' ? { xmin: b, xmax: b, ymin: b, ymax: b } : { xmin: 'wall', xmax: 'wall', ymin: 'wall', ymax: 'wall', ...b };
+  const sides =
+    typeof b === 'string'
+      ? { xmin: b, xmax: b, ymin: b, ymax: b }
+      : { xmin: 'wall', xmax: 'wall', ymin: 'wall', ymax: 'wall', ...b };
   for (const [side, kind] of Object.entries(sides)) {
-    if (!['xmin', 'xmax', 'ymin', 'ymax'].includes(side)) throw new ArgumentError('boundaries', side, 'sides xmin, xmax, ymin, ymax');
-    if (!KINDS.includes(kind as BoundaryKind)) throw new ArgumentError(`boundaries.${side}`, kind, `one of ${KINDS.join(', ')}`);
+    if (!['xmin', 'xmax', 'ymin', 'ymax'].includes(side))
+      throw new ArgumentError('boundaries', side, 'sides xmin, xmax, ymin, ymax');
+    if (!KINDS.includes(kind as BoundaryKind))
+      throw new ArgumentError(`boundaries.${side}`, kind, `one of ${KINDS.join(', ')}`);
   }
   const boundaries = sides as SweBoundaries;
   const usesTide = Object.values(boundaries).includes('tide');
   const tideIn = input.tide ?? { constituents: [] };
-  if (usesTide && !input.tide) throw new ArgumentError('tide', undefined, "a tide specification (a boundary is 'tide')");
+  if (usesTide && !input.tide)
+    throw new ArgumentError('tide', undefined, "a tide specification (a boundary is 'tide')");
   if (!Array.isArray(tideIn.constituents) || tideIn.constituents.length > 4) {
     throw new ArgumentError('tide.constituents', tideIn.constituents, 'an array of at most 4 constituents');
   }
   const constituents = tideIn.constituents.map((c, k) => {
-    if (!Number.isFinite(c.amplitude)) throw new ArgumentError(`tide.constituents[${k}].amplitude`, c.amplitude, 'a finite number');
+    if (!Number.isFinite(c.amplitude))
+      throw new ArgumentError(`tide.constituents[${k}].amplitude`, c.amplitude, 'a finite number');
     positiveNumber(`tide.constituents[${k}].period`, c.period);
     const phase = c.phase ?? 0;
     if (!Number.isFinite(phase)) throw new ArgumentError(`tide.constituents[${k}].phase`, phase, 'a finite number');
@@ -233,9 +256,11 @@ export function defineSweProblem(input: SweProblemInput): SweProblem {
 
   const params: SweParams = { ...DEFAULT_PARAMS, ...(input.params ?? {}) };
   positiveNumber('params.g', params.g);
-  if (!(params.alpha >= 0 && params.alpha < 0.5)) throw new ArgumentError('params.alpha', params.alpha, 'a number in [0, 0.5)');
+  if (!(params.alpha >= 0 && params.alpha < 0.5))
+    throw new ArgumentError('params.alpha', params.alpha, 'a number in [0, 0.5)');
   if (!(params.cfl > 0 && params.cfl <= 1)) throw new ArgumentError('params.cfl', params.cfl, 'a number in (0, 1]');
-  if (!(params.manning >= 0 && Number.isFinite(params.manning))) throw new ArgumentError('params.manning', params.manning, 'a finite number ≥ 0');
+  if (!(params.manning >= 0 && Number.isFinite(params.manning)))
+    throw new ArgumentError('params.manning', params.manning, 'a finite number ≥ 0');
   positiveNumber('params.epsilon', params.epsilon);
   positiveNumber('params.hEps', params.hEps);
   if (!(params.dtMax > 0)) throw new ArgumentError('params.dtMax', params.dtMax, 'a number > 0 (or Infinity)');
@@ -251,7 +276,10 @@ export function tideElevation(tide: SweProblem['tide'], t: number): number {
 }
 
 /** Total water volume Σ h·dx·dy and pollutant amount Σ hC·dx·dy (float64 sums, Kahan-compensated). */
-export function masses(p: { dx: number; dy: number }, s: { h: ArrayLike<number>; hc: ArrayLike<number> }): { water: number; pollutant: number } {
+export function masses(
+  p: { dx: number; dy: number },
+  s: { h: ArrayLike<number>; hc: ArrayLike<number> },
+): { water: number; pollutant: number } {
   return { water: ksum(s.h) * p.dx * p.dy, pollutant: ksum(s.hc) * p.dx * p.dy };
 }
 

@@ -300,9 +300,15 @@ export function exchangeRadices(levels: number, radix: 2 | 4): number[] {
   const out: number[] = [];
   let left = levels;
   if (radix === 4) {
-    while (left >= 2) { out.push(4); left -= 2; }
+    while (left >= 2) {
+      out.push(4);
+      left -= 2;
+    }
   }
-  while (left > 0) { out.push(2); left -= 1; }
+  while (left > 0) {
+    out.push(2);
+    left -= 1;
+  }
   return out;
 }
 
@@ -325,7 +331,8 @@ export function planTridiagonal(
   const rpt0 = options.rowsPerThread ?? (problem.complex ? 2 : 4);
   // ≥ 2 rows an invocation: the exchange area (first and last row of every invocation) then fits in the
   // workgroup array that staged the load.
-  if (!isPow2(rpt0) || rpt0 < 2 || rpt0 > 16) throw new ArgumentError('rowsPerThread', rpt0, 'a power of two from 2 to 16');
+  if (!isPow2(rpt0) || rpt0 < 2 || rpt0 > 16)
+    throw new ArgumentError('rowsPerThread', rpt0, 'a power of two from 2 to 16');
   // Workgroup memory holds one row (a, b, c, d) per row of the workgroup: the coalesced load is staged
   // through it and the same array then carries the exchanged boundary equations and the output.
   let maxRows = 1;
@@ -337,14 +344,23 @@ export function planTridiagonal(
     maxRows = Math.min(maxRows, options.maxRowsPerWorkgroup);
   }
   if (maxRows < 2) {
-    throw new DeviceLimitError('maxComputeWorkgroupStorageSize', 2 * rowBytes, limits.maxComputeWorkgroupStorageSize, 'tridiagonal solve');
+    throw new DeviceLimitError(
+      'maxComputeWorkgroupStorageSize',
+      2 * rowBytes,
+      limits.maxComputeWorkgroupStorageSize,
+      'tridiagonal solve',
+    );
   }
-  const target = Math.min(maxRows, options.targetRowsPerWorkgroup ?? (problem.complex ? 512 : stridedReal ? 128 : 1024));
+  const target = Math.min(
+    maxRows,
+    options.targetRowsPerWorkgroup ?? (problem.complex ? 512 : stridedReal ? 128 : 1024),
+  );
   const maxInv = limits.maxComputeInvocationsPerWorkgroup;
   // 'thomas' interior: an H200 sweep (bench/results/2026-11-22-h200-sweep-tri5) ran strided N = 8 … 1024
   // 3–11% faster and the partitioned levels 5% faster than with every row through every stage.
   const interior = options.interior ?? 'thomas';
-  if (interior !== 'wang-mou' && interior !== 'thomas') throw new ArgumentError('interior', interior, "'wang-mou' or 'thomas'");
+  if (interior !== 'wang-mou' && interior !== 'thomas')
+    throw new ArgumentError('interior', interior, "'wang-mou' or 'thomas'");
   const swizzle = options.swizzle ?? true;
   const pingPong = options.pingPong ?? true;
   const normalized = options.normalizedRows ?? true;
@@ -358,17 +374,33 @@ export function planTridiagonal(
   const systems = problem.batch * problem.nrhs;
   let layout: TridiagonalLayout = problem.layout;
   // One invocation a system (interleaved): `segment` rows, `rowsPerThread` = rows held or loaded together.
-  const perSystemLevel = (algorithm: 'thomas' | 'thomas-stream', segment: number, rowsPerThread: number): TridiagonalLevel => ({
-    mode: 'solve', algorithm, n, systems, layout,
-    rowsPerWorkgroup: thomasThreads * segment, rowsPerThread, threads: thomasThreads,
-    localStages: 0, exchangeRadices: [], segment, systemsPerWorkgroup: thomasThreads, chunks: 1, separators: 0,
+  const perSystemLevel = (
+    algorithm: 'thomas' | 'thomas-stream',
+    segment: number,
+    rowsPerThread: number,
+  ): TridiagonalLevel => ({
+    mode: 'solve',
+    algorithm,
+    n,
+    systems,
+    layout,
+    rowsPerWorkgroup: thomasThreads * segment,
+    rowsPerThread,
+    threads: thomasThreads,
+    localStages: 0,
+    exchangeRadices: [],
+    segment,
+    systemsPerWorkgroup: thomasThreads,
+    chunks: 1,
+    separators: 0,
     workgroups: Math.ceil(systems / thomasThreads),
   });
   // Direct rows (the user's real strided systems, n a multiple of 4): without the staged load a
   // workgroup's rows are limited by its invocations and its exchange area, not by one row of workgroup
   // memory each, so systems beyond maxRows can still be solved whole.
   const directMax = options.directMaxRows ?? DIRECT_MAX_ROWS;
-  if (!isPow2(directMax) || directMax < 4) throw new ArgumentError('directMaxRows', options.directMaxRows, 'a power of two ≥ 4');
+  if (!isPow2(directMax) || directMax < 4)
+    throw new ArgumentError('directMaxRows', options.directMaxRows, 'a power of two ≥ 4');
   const directOk = stridedReal && problem.n % 4 === 0 && (options.directRows ?? true);
   const exchangeBytes = (threads: number, steps: number) =>
     directExchangeRows(threads, steps, pingPong) * (interior === 'thomas' && normalized ? 3 : 4) * 4;
@@ -384,11 +416,17 @@ export function planTridiagonal(
     // 45k Mrows/s against Wang & Mou's 100k, 37k, 12.6k). Beyond, 2^24 rows are too few systems to keep
     // the memory busy with one invocation each (N = 4096: 12.2k; Wang & Mou across systems 48.8k).
     const streamMin = options.interleavedStreamRows ?? THOMAS_MAX_ROWS + 1;
-    if (layout === 'interleaved' && npad > THOMAS_MAX_ROWS && n >= streamMin && n <= (options.interleavedStreamMaxRows ?? STREAM_MAX_ROWS)) {
+    if (
+      layout === 'interleaved' &&
+      npad > THOMAS_MAX_ROWS &&
+      n >= streamMin &&
+      n <= (options.interleavedStreamMaxRows ?? STREAM_MAX_ROWS)
+    ) {
       // 12 rows a step from N = 512 (…-sweep-tri7: N = 512 82.6k against 74.2k Mrows/s with 8, 1024 51.2k
       // against 45.3k; fewer systems then, so each invocation must keep more loads in flight); 8 below.
       const chunk = options.streamChunk ?? (n >= 512 ? 12 : 8);
-      if (!Number.isInteger(chunk) || chunk < 1 || chunk > 32) throw new ArgumentError('streamChunk', chunk, 'an integer from 1 to 32');
+      if (!Number.isInteger(chunk) || chunk < 1 || chunk > 32)
+        throw new ArgumentError('streamChunk', chunk, 'an integer from 1 to 32');
       levels.push(perSystemLevel('thomas-stream', n, chunk));
       break;
     }
@@ -403,20 +441,43 @@ export function planTridiagonal(
       const rows = solveRows(direct);
       let r = Math.min(direct && options.rowsPerThread === undefined ? directRowsPerThread(npad) : rpt0, npad);
       const steps = () => exchangeRadices(Math.log2(npad / r), radix).length;
-      while (rows / r > maxInv || (direct && exchangeBytes(rows / r, steps()) > limits.maxComputeWorkgroupStorageSize)) r *= 2;
+      while (rows / r > maxInv || (direct && exchangeBytes(rows / r, steps()) > limits.maxComputeWorkgroupStorageSize))
+        r *= 2;
       return r;
     };
-    const direct = directOk && levels.length === 0 && rpt0 % 4 === 0 && npad <= (options.maxRowsPerWorkgroup !== undefined ? maxRows : Math.max(directMax, maxRows)) && fitRpt(true) <= Math.min(16, npad);
+    const direct =
+      directOk &&
+      levels.length === 0 &&
+      rpt0 % 4 === 0 &&
+      npad <= (options.maxRowsPerWorkgroup !== undefined ? maxRows : Math.max(directMax, maxRows)) &&
+      fitRpt(true) <= Math.min(16, npad);
     if (npad <= maxRows || direct) {
       const rows = solveRows(direct);
       const rpt = fitRpt(direct);
-      if (rpt > npad) throw new DeviceLimitError('maxComputeInvocationsPerWorkgroup', rows / npad, maxInv, 'tridiagonal solve');
+      if (rpt > npad)
+        throw new DeviceLimitError('maxComputeInvocationsPerWorkgroup', rows / npad, maxInv, 'tridiagonal solve');
       const spw = rows / npad;
       levels.push({
-        mode: 'solve', n, systems, layout, interior, swizzle, pingPong, normalized, branchFree, alignChunks, directRows: direct,
-        rowsPerWorkgroup: rows, rowsPerThread: rpt, threads: rows / rpt,
-        localStages: Math.log2(rpt), exchangeRadices: exchangeRadices(Math.log2(npad / rpt), radix),
-        segment: npad, systemsPerWorkgroup: spw, chunks: 1, separators: 0,
+        mode: 'solve',
+        n,
+        systems,
+        layout,
+        interior,
+        swizzle,
+        pingPong,
+        normalized,
+        branchFree,
+        alignChunks,
+        directRows: direct,
+        rowsPerWorkgroup: rows,
+        rowsPerThread: rpt,
+        threads: rows / rpt,
+        localStages: Math.log2(rpt),
+        exchangeRadices: exchangeRadices(Math.log2(npad / rpt), radix),
+        segment: npad,
+        systemsPerWorkgroup: spw,
+        chunks: 1,
+        separators: 0,
         workgroups: Math.ceil(systems / spw),
       });
       break;
@@ -433,7 +494,7 @@ export function planTridiagonal(
     // workgroup) while they fit the workgroup memory and invocation limits.
     // Real interleaved: the same 128-row chunk of 8 systems a workgroup (…-sweep-tri21: N = 4096 48.8k,
     // 2^17 37.9k, 2^20 42.7k Mrows/s against 14.5k, 4.6k, 7.6k with one 512-row chunk of one system).
-    const ips = layout === 'interleaved' ? options.interleavedPartitionSystems ?? (problem.complex ? 1 : 8) : 1;
+    const ips = layout === 'interleaved' ? (options.interleavedPartitionSystems ?? (problem.complex ? 1 : 8)) : 1;
     if (!isPow2(ips)) throw new ArgumentError('interleavedPartitionSystems', ips, 'a power of two');
     const across = ips > 1 && systems > 1;
     let cpw = across ? Math.min(ips, nextPow2(systems)) : cpw0;
@@ -441,11 +502,26 @@ export function planTridiagonal(
     const chunks = Math.ceil(n / (rows + 1));
     const separators = Math.floor(n / (rows + 1));
     levels.push({
-      mode: 'partition', n, systems, layout, interior, swizzle, pingPong, normalized, branchFree, alignChunks,
+      mode: 'partition',
+      n,
+      systems,
+      layout,
+      interior,
+      swizzle,
+      pingPong,
+      normalized,
+      branchFree,
+      alignChunks,
       acrossSystems: across && cpw > 1,
-      rowsPerWorkgroup: rows * cpw, rowsPerThread: rpt, threads: (rows * cpw) / rpt,
-      localStages: Math.log2(rpt), exchangeRadices: exchangeRadices(Math.log2(rows / rpt), radix),
-      segment: rows, systemsPerWorkgroup: cpw, chunks, separators,
+      rowsPerWorkgroup: rows * cpw,
+      rowsPerThread: rpt,
+      threads: (rows * cpw) / rpt,
+      localStages: Math.log2(rpt),
+      exchangeRadices: exchangeRadices(Math.log2(rows / rpt), radix),
+      segment: rows,
+      systemsPerWorkgroup: cpw,
+      chunks,
+      separators,
       workgroups: across && cpw > 1 ? chunks * Math.ceil(systems / cpw) : Math.ceil((systems * chunks) / cpw),
     });
     n = separators;
@@ -456,7 +532,12 @@ export function planTridiagonal(
   const maxWg = limits.maxComputeWorkgroupsPerDimension;
   for (const l of levels) {
     if (l.chunks > maxWg * maxWg) {
-      throw new DeviceLimitError('maxComputeWorkgroupsPerDimension', l.chunks, maxWg * maxWg, `one system of a tridiagonal solve (n ${problem.n}: ${l.chunks} partition workgroups, more than a 2-D grid holds)`);
+      throw new DeviceLimitError(
+        'maxComputeWorkgroupsPerDimension',
+        l.chunks,
+        maxWg * maxWg,
+        `one system of a tridiagonal solve (n ${problem.n}: ${l.chunks} partition workgroups, more than a 2-D grid holds)`,
+      );
     }
   }
   return { kind: 'tridiagonal-wang-mou', problem: { ...problem }, rowBytes, maxRowsPerWorkgroup: maxRows, levels };

@@ -12,7 +12,8 @@ function checkN(n: unknown): asserts n is number {
 }
 
 function checkD(d: unknown): asserts d is number {
-  if (typeof d !== 'number' || !Number.isFinite(d) || d === 0) throw new ArgumentError('d', d, 'a finite, non-zero sample spacing');
+  if (typeof d !== 'number' || !Number.isFinite(d) || d === 0)
+    throw new ArgumentError('d', d, 'a finite, non-zero sample spacing');
 }
 
 /** Sample frequencies of an n-point FFT: [0, 1, …, ⌈n/2⌉−1, −⌊n/2⌋, …, −1] / (d·n). */
@@ -56,16 +57,19 @@ function roll<T extends ShiftArray>(x: T, options: ShiftOptions, inverse: boolea
     throw new ArgumentError('shape', shape, 'a non-empty array of non-negative integer dimensions');
   }
   const total = shape.reduce((a, b) => a * b, 1);
-  if (total * es !== x.length) throw new ArgumentError('x', x.length, `${total * es} values for shape [${shape.join(', ')}]`);
+  if (total * es !== x.length)
+    throw new ArgumentError('x', x.length, `${total * es} values for shape [${shape.join(', ')}]`);
   const nd = shape.length;
   const axes = (options.axes ?? shape.map((_, i) => i)).map((a) => {
-    if (!Number.isInteger(a) || a < -nd || a >= nd) throw new ArgumentError('axes', options.axes, `axis indices in [${-nd}, ${nd - 1}]`);
+    if (!Number.isInteger(a) || a < -nd || a >= nd)
+      throw new ArgumentError('axes', options.axes, `axis indices in [${-nd}, ${nd - 1}]`);
     return a < 0 ? a + nd : a;
   });
   // Net shift per axis (repeated axes add up, as numpy.roll does).
   const shift = new Array<number>(nd).fill(0);
   for (const a of axes) shift[a]! += inverse ? -Math.floor(shape[a]! / 2) : Math.floor(shape[a]! / 2);
-  const make = (): T => (Array.isArray(x) ? (new Array<number>(x.length) as T) : (new (x.constructor as new (n: number) => T)(x.length)));
+  const make = (): T =>
+    Array.isArray(x) ? (new Array<number>(x.length) as T) : new (x.constructor as new (n: number) => T)(x.length);
   let src: T = x;
   // One axis at a time: view as outer × L × inner and rotate the middle index.
   for (let a = 0; a < nd; a++) {
@@ -78,7 +82,8 @@ function roll<T extends ShiftArray>(x: T, options: ShiftOptions, inverse: boolea
     for (let o = 0; o < outer; o++) {
       const base = o * L * inner;
       for (let i = 0; i < L; i++) {
-        const from = base + i * inner, to = base + ((i + k) % L) * inner;
+        const from = base + i * inner,
+          to = base + ((i + k) % L) * inner;
         for (let j = 0; j < inner; j++) dst[to + j] = src[from + j]!;
       }
     }

@@ -12,7 +12,11 @@ export function median(xs: number[]): number {
  * Milliseconds for `k` repetitions of `encode` recorded into one submission, between submit and
  * onSubmittedWorkDone (the ~50 µs round trip is amortised over the k repetitions).
  */
-export async function timeSubmission(ctx: GpuContext, encode: (enc: GPUCommandEncoder) => void, k: number): Promise<number> {
+export async function timeSubmission(
+  ctx: GpuContext,
+  encode: (enc: GPUCommandEncoder) => void,
+  k: number,
+): Promise<number> {
   const d = ctx.device;
   const enc = d.createCommandEncoder();
   for (let i = 0; i < k; i++) encode(enc);

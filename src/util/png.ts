@@ -33,8 +33,10 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
 
 /** Encodes width × height pixels (row-major, top row first) with 3 (RGB) or 4 (RGBA) bytes each. */
 export function encodePng(width: number, height: number, pixels: Uint8Array, channels: 3 | 4 = 3): Uint8Array {
-  if (!Number.isInteger(width) || width < 1 || !Number.isInteger(height) || height < 1) throw new ArgumentError('width × height', `${width} × ${height}`, 'positive integers');
-  if (pixels.length !== width * height * channels) throw new ArgumentError('pixels', pixels, `${width * height * channels} bytes`);
+  if (!Number.isInteger(width) || width < 1 || !Number.isInteger(height) || height < 1)
+    throw new ArgumentError('width × height', `${width} × ${height}`, 'positive integers');
+  if (pixels.length !== width * height * channels)
+    throw new ArgumentError('pixels', pixels, `${width * height * channels} bytes`);
   const ihdr = new Uint8Array(13);
   const v = new DataView(ihdr.buffer);
   v.setUint32(0, width);
@@ -46,7 +48,12 @@ export function encodePng(width: number, height: number, pixels: Uint8Array, cha
   for (let y = 0; y < height; y++) raw.set(pixels.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
   const idat = deflateSync(raw, { level: 6 });
   const sig = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  const parts = [sig, chunk('IHDR', ihdr), chunk('IDAT', new Uint8Array(idat.buffer, idat.byteOffset, idat.byteLength)), chunk('IEND', new Uint8Array(0))];
+  const parts = [
+    sig,
+    chunk('IHDR', ihdr),
+    chunk('IDAT', new Uint8Array(idat.buffer, idat.byteOffset, idat.byteLength)),
+    chunk('IEND', new Uint8Array(0)),
+  ];
   const out = new Uint8Array(parts.reduce((a, p) => a + p.length, 0));
   let o = 0;
   for (const p of parts) {

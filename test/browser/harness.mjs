@@ -62,7 +62,15 @@ export async function buildPage() {
   if (!existsSync(join(DIST, 'index.html'))) throw new Error('vite build wrote no web/dist/index.html');
 }
 
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.map': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml', '.json': 'application/json' };
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.map': 'application/json',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+};
 
 /** Static server for web/dist on 127.0.0.1; resolves to { url, close }. */
 export function serve(dir = DIST) {
@@ -78,7 +86,10 @@ export function serve(dir = DIST) {
       res.writeHead(404).end('not found');
       return;
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'cache-control': 'no-store',
+    });
     res.end(readFileSync(file));
   });
   return new Promise((ok, fail) => {
@@ -106,7 +117,8 @@ export function naiveRealDft(x) {
   const n = x.length;
   const out = new Float64Array(2 * (n / 2 + 1));
   for (let k = 0; k <= n / 2; k++) {
-    let re = 0, im = 0;
+    let re = 0,
+      im = 0;
     for (let j = 0; j < n; j++) {
       const a = (-2 * Math.PI * ((k * j) % n)) / n;
       re += x[j] * Math.cos(a);
@@ -119,7 +131,8 @@ export function naiveRealDft(x) {
 }
 
 export function relL2(a, ref) {
-  let num = 0, den = 0;
+  let num = 0,
+    den = 0;
   for (let i = 0; i < ref.length; i++) {
     if (!Number.isFinite(a[i])) return Infinity;
     num += (a[i] - ref[i]) ** 2;

@@ -20,7 +20,9 @@ const opt = (name, def) => {
 };
 const chromiumPath = opt('chromium', process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
 const extra = (opt('flags', '') ?? '').split(/\s+/).filter(Boolean);
-const flags = args.includes('--no-default-flags') ? [...BASE_FLAGS, ...extra] : [...BASE_FLAGS, ...WEBGPU_FLAGS, ...extra];
+const flags = args.includes('--no-default-flags')
+  ? [...BASE_FLAGS, ...extra]
+  : [...BASE_FLAGS, ...WEBGPU_FLAGS, ...extra];
 const query = opt('query', '');
 const outDir = opt('out', 'out/run-page');
 const timeoutMs = 1000 * Number(opt('timeout', '300'));
@@ -36,10 +38,21 @@ try {
   page.on('pageerror', (e) => lines.push(`pageerror: ${e.message}`));
   const t0 = Date.now();
   await page.goto(server.url + query);
-  await page.waitForFunction(() => ['ready', 'error'].includes(window.__butterfly?.status), null, { timeout: timeoutMs, polling: 500 });
+  await page.waitForFunction(() => ['ready', 'error'].includes(window.__butterfly?.status), null, {
+    timeout: timeoutMs,
+    polling: 500,
+  });
   const s = await page.evaluate(() => {
     const b = window.__butterfly;
-    return { status: b.status, backend: b.backend, adapter: b.adapter, fallbackReason: b.fallbackReason, limits: b.limits, errors: b.errors, demos: b.demos };
+    return {
+      status: b.status,
+      backend: b.backend,
+      adapter: b.adapter,
+      fallbackReason: b.fallbackReason,
+      limits: b.limits,
+      errors: b.errors,
+      demos: b.demos,
+    };
   });
   summary = { ...summary, seconds: (Date.now() - t0) / 1000, ...s };
   mkdirSync(outDir, { recursive: true });
@@ -55,5 +68,6 @@ try {
 const json = JSON.stringify(summary, null, 1);
 console.log(json);
 writeFileSync(join(outDir, 'summary.json'), json);
-const ok = summary.status === 'ready' && summary.errors?.length === 0 && Object.values(summary.demos ?? {}).every((d) => d.pass);
+const ok =
+  summary.status === 'ready' && summary.errors?.length === 0 && Object.values(summary.demos ?? {}).every((d) => d.pass);
 process.exit(ok ? 0 : 1);

@@ -16,9 +16,17 @@ import { DAM_BREAK_POLLUTANT, scenario } from '../../src/apps/shallow-water/scen
 import { renderField } from '../../src/apps/shallow-water/render.js';
 import { testGpu } from '../helpers/gpu.js';
 
-function cli(args: string[], env: Record<string, string> = {}, timeout = 60_000): { status: number | null; stdout: string; stderr: string; ms: number } {
+function cli(
+  args: string[],
+  env: Record<string, string> = {},
+  timeout = 60_000,
+): { status: number | null; stdout: string; stderr: string; ms: number } {
   const t0 = Date.now();
-  const r = spawnSync(process.execPath, ['dist/src/cli/main.js', ...args], { encoding: 'utf8', timeout, env: { ...process.env, ...env } });
+  const r = spawnSync(process.execPath, ['dist/src/cli/main.js', ...args], {
+    encoding: 'utf8',
+    timeout,
+    env: { ...process.env, ...env },
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, ms: Date.now() - t0 };
 }
 
@@ -52,24 +60,42 @@ test('parser: values, forms, bounds, and errors that name the flag and the text'
   assert.equal(p.choice('--mode', ['a', 'b'] as const, 'b'), 'b');
   assert.throws(() => p.int('--nope', 1), /undeclared/, 'reading an undeclared option is a programming error');
 
-  argError(() => parseArgs(SPEC, ['--grid', 'abc']).int('--grid', 1, { min: 1 }), /^--grid: expected an integer ≥ 1, got "abc"$/);
+  argError(
+    () => parseArgs(SPEC, ['--grid', 'abc']).int('--grid', 1, { min: 1 }),
+    /^--grid: expected an integer ≥ 1, got "abc"$/,
+  );
   argError(() => parseArgs(SPEC, ['--grid', '1.5']).int('--grid', 1), /^--grid: expected an integer, got "1.5"$/);
   argError(() => parseArgs(SPEC, ['--t', '0']).number('--t', 1, { above: 0 }), /^--t: expected a number > 0, got "0"$/);
   argError(() => parseArgs(SPEC, ['--t', '1e400']).number('--t', 1), /^--t: expected a number, got "1e400"$/);
-  argError(() => parseArgs(SPEC, ['--mode', 'c']).choice('--mode', ['a', 'b'] as const, 'a'), /^--mode: expected a or b, got "c"$/);
-  argError(() => parseArgs(SPEC, ['--gird', '3']), /^option: expected one of --grid, --t, --axes, --mode, --json, --help .*got "--gird"$/);
+  argError(
+    () => parseArgs(SPEC, ['--mode', 'c']).choice('--mode', ['a', 'b'] as const, 'a'),
+    /^--mode: expected a or b, got "c"$/,
+  );
+  argError(
+    () => parseArgs(SPEC, ['--gird', '3']),
+    /^option: expected one of --grid, --t, --axes, --mode, --json, --help .*got "--gird"$/,
+  );
   argError(() => parseArgs(SPEC, ['--grid']), /^--grid: expected a value after it \(M\), got undefined$/);
   argError(() => parseArgs(SPEC, ['--grid', '--json']), /^--grid: expected a value after it/);
   argError(() => parseArgs(SPEC, ['--json=yes']), /^--json: expected no value \(it is a flag\), got "yes"$/);
-  argError(() => parseArgs(SPEC, ['--grid', '1', '--grid', '2']), /^--grid: expected at most one value \(given twice\), got "2"$/);
+  argError(
+    () => parseArgs(SPEC, ['--grid', '1', '--grid', '2']),
+    /^--grid: expected at most one value \(given twice\), got "2"$/,
+  );
   argError(() => parseArgs(SPEC, ['1', '2']), /^argument: expected at most 1 <n>/);
-  argError(() => parseArgs({ ...SPEC, positionals: undefined }, ['1']), /^argument: expected options of the form --name value/);
+  argError(
+    () => parseArgs({ ...SPEC, positionals: undefined }, ['1']),
+    /^argument: expected options of the form --name value/,
+  );
 
   // --help wins over everything else on the line, even options that would be errors.
   assert.equal(parseArgs(SPEC, ['--bogus', '-h']).help, true);
 
   assert.deepEqual(parseArgs(SPEC, ['--axes', '1-3,7']).intList('--axes', { min: 1, max: 7 }), [1, 2, 3, 7]);
-  argError(() => parseArgs(SPEC, ['--axes', '1-9']).intList('--axes', { min: 1, max: 7 }), /^--axes: expected integers ≥ 1 and ≤ 7, .*got "1-9"$/);
+  argError(
+    () => parseArgs(SPEC, ['--axes', '1-9']).intList('--axes', { min: 1, max: 7 }),
+    /^--axes: expected integers ≥ 1 and ≤ 7, .*got "1-9"$/,
+  );
   argError(() => parseArgs(SPEC, ['--axes', '3-1']).intList('--axes'), /^--axes: .*got "3-1"$/);
   argError(() => parseArgs(SPEC, ['--axes', '1,,2']).intList('--axes'), /^--axes: .*got "1,,2"$/);
 });
@@ -114,7 +140,13 @@ test('every command: --help prints its options at once and runs nothing; unknown
   assert.equal(main.status, 0);
   for (const c of COMMANDS) assert.match(main.stdout, new RegExp(`^ {2}${c} +\\S`, 'm'), `${c} listed`);
   for (const c of COMMANDS) {
-    for (const args of c === 'edm' ? [[c, '--help'], [c, '-h'], ['help', c]] : [[c, '--help']]) {
+    for (const args of c === 'edm'
+      ? [
+          [c, '--help'],
+          [c, '-h'],
+          ['help', c],
+        ]
+      : [[c, '--help']]) {
       const r = cli(args, {}, 20_000);
       assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
       assert.equal(r.stderr, '', `${args.join(' ')}: stderr`);
@@ -125,7 +157,10 @@ test('every command: --help prints its options at once and runs nothing; unknown
     }
     const bad = cli([c, '--frobnicate', '3'], {}, 20_000);
     assert.equal(bad.status, 1, `${c} --frobnicate: ${bad.stdout}`);
-    assert.match(bad.stderr.trim(), new RegExp(`^ArgumentError: option: expected one of .*\\(butterfly ${c} --help\\), got "--frobnicate"$`));
+    assert.match(
+      bad.stderr.trim(),
+      new RegExp(`^ArgumentError: option: expected one of .*\\(butterfly ${c} --help\\), got "--frobnicate"$`),
+    );
   }
   const unknown = cli(['frobnicate']);
   assert.equal(unknown.status, 2);
@@ -140,14 +175,29 @@ test('bad values: one line naming the flag and the text, before any work', () =>
     [['edm', '--cases', '0-9'], /^ArgumentError: --cases: expected integers ≥ 1 and ≤ 7, .*got "0-9"$/],
     [['edm', '--check', 'most'], /^ArgumentError: --check: expected all, some or none, got "most"$/],
     [['swe', '--n', 'big'], /^ArgumentError: --n: expected an integer ≥ 8 and ≤ 16384, got "big"$/],
-    [['swe', '--scenario', 'flood'], /^ArgumentError: --scenario: expected dam-break, estuary, lake or beach, got "flood"$/],
-    [['swe', '--fields', 'depth,colour'], /^ArgumentError: --fields: expected names from depth,surface,speed,concentration, got "depth,colour"$/],
+    [
+      ['swe', '--scenario', 'flood'],
+      /^ArgumentError: --scenario: expected dam-break, estuary, lake or beach, got "flood"$/,
+    ],
+    [
+      ['swe', '--fields', 'depth,colour'],
+      /^ArgumentError: --fields: expected names from depth,surface,speed,concentration, got "depth,colour"$/,
+    ],
     [['swe', '--dx', '5'], /^ArgumentError: --dx: expected to be used with --bathymetry/],
-    [['swe', '--bathymetry', 'H.npy', '--dx', '5'], /^ArgumentError: --t-end: expected a number > 0 \(required here\), got undefined$/],
-    [['swe', '--bathymetry', 'H.npy', '--dx', '5', '--t-end', '9'], /^ArgumentError: --bathymetry: expected a readable file \(ENOENT\), got "H.npy"$/],
+    [
+      ['swe', '--bathymetry', 'H.npy', '--dx', '5'],
+      /^ArgumentError: --t-end: expected a number > 0 \(required here\), got undefined$/,
+    ],
+    [
+      ['swe', '--bathymetry', 'H.npy', '--dx', '5', '--t-end', '9'],
+      /^ArgumentError: --bathymetry: expected a readable file \(ENOENT\), got "H.npy"$/,
+    ],
     [['sfft', '--k', '1.5'], /^ArgumentError: --k: expected an integer ≥ 1, got "1.5"$/],
     [['sfft', '--mode', 'fast'], /^ArgumentError: --mode: expected auto, exact or robust, got "fast"$/],
-    [['sfft', '--input', 'nowhere.npy', '--backend', 'cpu'], /^ArgumentError: --input: expected a readable file \(ENOENT\), got "nowhere.npy"$/],
+    [
+      ['sfft', '--input', 'nowhere.npy', '--backend', 'cpu'],
+      /^ArgumentError: --input: expected a readable file \(ENOENT\), got "nowhere.npy"$/,
+    ],
     [['demo', '--sizes', '8,x'], /^ArgumentError: --sizes: expected integers ≥ 1 .*got "8,x"$/],
   ];
   for (const [args, message] of cases) {
@@ -178,19 +228,38 @@ test('dam-break: the concentration images show the pollutant, and it is carried 
   // The CLI run on the CPU: pollutant conserved, the patch pushed outward and spread.
   const out = mkdtempSync(join(tmpdir(), 'butterfly-swe-'));
   try {
-    const r = cli(['swe', '--n', '40', '--t-end', '0.5', '--backend', 'cpu', '--snapshots', '2', '--fields', 'concentration', '--out', out]);
+    const r = cli([
+      'swe',
+      '--n',
+      '40',
+      '--t-end',
+      '0.5',
+      '--backend',
+      'cpu',
+      '--snapshots',
+      '2',
+      '--fields',
+      'concentration',
+      '--out',
+      out,
+    ]);
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stderr, '', 'no progress bar when stderr is not a terminal');
-    const read = (k: number, f: string) => parseNpy(new Uint8Array(readFileSync(join(out, `state_00${k}_${f}.npy`)))).data;
+    const read = (k: number, f: string) =>
+      parseNpy(new Uint8Array(readFileSync(join(out, `state_00${k}_${f}.npy`)))).data;
     const n = 40;
     const { x: px, y: py, radius } = DAM_BREAK_POLLUTANT.patch;
     const patchStats = (k: number) => {
       const hc = read(k, 'hc');
       const h = read(k, 'h');
-      let mass = 0, r1 = 0, cells = 0, total = 0;
+      let mass = 0,
+        r1 = 0,
+        cells = 0,
+        total = 0;
       for (let i = 0; i < n * n; i++) {
         total += hc[i];
-        const x = -5 + ((i % n) + 0.5) * (10 / n), y = -5 + (Math.floor(i / n) + 0.5) * (10 / n);
+        const x = -5 + ((i % n) + 0.5) * (10 / n),
+          y = -5 + (Math.floor(i / n) + 0.5) * (10 / n);
         // The patch's neighbourhood, away from the dam's own pollutant.
         if (Math.hypot(x - px, y - py) > 2 * radius || Math.hypot(x, y) < 1.2) continue;
         mass += hc[i];
@@ -212,7 +281,22 @@ test('dam-break: the concentration images show the pollutant, and it is carried 
 test('progress on a terminal only; no Dawn warnings on stderr', async (t) => {
   const out = mkdtempSync(join(tmpdir(), 'butterfly-swe-'));
   try {
-    const args = ['swe', '--n', '24', '--t-end', '0.2', '--backend', 'cpu', '--snapshots', '2', '--no-npy', '--fields', 'depth', '--out', out];
+    const args = [
+      'swe',
+      '--n',
+      '24',
+      '--t-end',
+      '0.2',
+      '--backend',
+      'cpu',
+      '--snapshots',
+      '2',
+      '--no-npy',
+      '--fields',
+      'depth',
+      '--out',
+      out,
+    ];
     const tty = cli(args, { BUTTERFLY_STDERR_TTY: '1' });
     assert.equal(tty.status, 0, tty.stderr);
     assert.match(tty.stderr, /\rswe \[[#.]+\] +\d+% t = /);

@@ -19,7 +19,10 @@ function plan(...args: string[]): { status: number | null; stdout: string; stder
 }
 
 function planRaw(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['dist/src/cli/main.js', 'plan', ...args], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, ['dist/src/cli/main.js', 'plan', ...args], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -28,7 +31,10 @@ const totalBytes = (stdout: string) => Number(/total global-memory bytes moved: 
 test('1-D length: the passes, their operator strings and the bytes moved', () => {
   const r = plan('4096');
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /^limits of the default device model .*\nn = 4096, batch = 1 \(workgroup storage 49152 B, 1024 invocations\)/);
+  assert.match(
+    r.stdout,
+    /^limits of the default device model .*\nn = 4096, batch = 1 \(workgroup storage 49152 B, 1024 invocations\)/,
+  );
   assert.match(r.stdout, /\nnotation \(digit positions 1-based.*\n {2}B\(i\) .*\n {2}S\(i,j\) /s);
   assert.match(r.stdout, /passes over global memory: 1; bytes moved per problem: 65536/);
   assert.match(r.stdout, /pass 0: 4096-point sub-transform over whole problem/);
@@ -42,7 +48,8 @@ test('1-D length: the passes, their operator strings and the bytes moved', () =>
   assert.equal(long.status, 0, long.stderr);
   const passes = Number(/passes over global memory: (\d+)/.exec(long.stdout)?.[1]);
   assert.ok(passes >= 2, long.stdout);
-  for (let i = 0; i < passes; i++) assert.match(long.stdout, new RegExp(`pass ${i}: \\d+-point sub-transform over columns`));
+  for (let i = 0; i < passes; i++)
+    assert.match(long.stdout, new RegExp(`pass ${i}: \\d+-point sub-transform over columns`));
   assert.equal(totalBytes(long.stdout), 2 * 16 * 1048576 * passes);
 
   // A smaller device model gives a different recipe.
@@ -54,12 +61,26 @@ test('1-D length: the passes, their operator strings and the bytes moved', () =>
 test('2-D shape: one recipe per axis in the order the driver runs them, and a bytes total', () => {
   const r = plan('1024x1024');
   assert.equal(r.status, 0, r.stderr);
-  const steps = [...r.stdout.matchAll(/^step (\d+): axis (\d+) \(length (\d+), c2c\)/gm)].map((m) => [Number(m[1]), Number(m[2]), Number(m[3])]);
+  const steps = [...r.stdout.matchAll(/^step (\d+): axis (\d+) \(length (\d+), c2c\)/gm)].map((m) => [
+    Number(m[1]),
+    Number(m[2]),
+    Number(m[3]),
+  ]);
   // Complex axes run last axis first.
-  assert.deepEqual(steps, [[1, 1, 1024], [2, 0, 1024]]);
+  assert.deepEqual(steps, [
+    [1, 1, 1024],
+    [2, 0, 1024],
+  ]);
   assert.match(r.stdout, /layout: rows: batch 1024, stride 1, distance 1024/);
   assert.match(r.stdout, /layout: column blocks: 1 block .* of 1024 neighbouring columns/);
-  assert.equal((r.stdout.match(/^ {2}\d+ pass(es)?(?: \+ post-processing kernel)?; radices [\d·| ]+; mapping \[b\|l\|p\] .*; workgroup memory [\d| ]+ B; bytes moved \d+$/gm) ?? []).length, 2);
+  assert.equal(
+    (
+      r.stdout.match(
+        /^ {2}\d+ pass(es)?(?: \+ post-processing kernel)?; radices [\d·| ]+; mapping \[b\|l\|p\] .*; workgroup memory [\d| ]+ B; bytes moved \d+$/gm,
+      ) ?? []
+    ).length,
+    2,
+  );
   // Two single-pass axes: each reads and writes the 8 MiB array once.
   assert.equal(totalBytes(r.stdout), 2 * 2 * 1024 * 1024 * 8);
 
@@ -140,16 +161,23 @@ test("without --default-limits: this machine's adapter's limits, with its bindin
   assert.match(r.stdout, /^limits of this machine's WebGPU adapter \(/);
   const l = ctx.limits;
   assert.ok(
-    r.stdout.includes(`(workgroup storage ${l.maxComputeWorkgroupStorageSize} B, ${l.maxComputeInvocationsPerWorkgroup} invocations, storage binding ${l.maxStorageBufferBindingSize} B)`),
+    r.stdout.includes(
+      `(workgroup storage ${l.maxComputeWorkgroupStorageSize} B, ${l.maxComputeInvocationsPerWorkgroup} invocations, storage binding ${l.maxStorageBufferBindingSize} B)`,
+    ),
     r.stdout,
   );
   // --storage overrides one limit of the adapter's.
   const s = planRaw('4096', '--storage', '16384');
   assert.equal(s.status, 0, s.stderr);
-  assert.match(s.stdout, new RegExp(`workgroup storage 16384 B, ${l.maxComputeInvocationsPerWorkgroup} invocations, storage binding ${l.maxStorageBufferBindingSize} B`));
+  assert.match(
+    s.stdout,
+    new RegExp(
+      `workgroup storage 16384 B, ${l.maxComputeInvocationsPerWorkgroup} invocations, storage binding ${l.maxStorageBufferBindingSize} B`,
+    ),
+  );
 });
 
-test('the CLI plans what WebGpuFftNd.create runs (on this adapter\'s limits)', async (t) => {
+test("the CLI plans what WebGpuFftNd.create runs (on this adapter's limits)", async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
   const cases: FftNdDescriptor[] = [
@@ -172,13 +200,20 @@ test('the CLI plans what WebGpuFftNd.create runs (on this adapter\'s limits)', a
       assert.equal(steps.length, gpuPlans.length, JSON.stringify(d));
       steps.forEach((step, k) => {
         const chosen = chooseStepPlan(step, ctx.limits);
-        assert.ok(!('error' in chosen), `${JSON.stringify(d)} step ${k}: ${'error' in chosen ? String(chosen.error) : ''}`);
+        assert.ok(
+          !('error' in chosen),
+          `${JSON.stringify(d)} step ${k}: ${'error' in chosen ? String(chosen.error) : ''}`,
+        );
         if ('error' in chosen) return;
         modes.add(chosen.mode);
         assert.deepEqual(chosen.plan.planning.recipe, gpuPlans[k].recipe, `${JSON.stringify(d)} step ${k}`);
         assert.deepEqual(chosen.plan.problem, gpuPlans[k].problem, `${JSON.stringify(d)} step ${k} problem`);
         // One kernel a program: passes (twice for Bluestein), then any post-processing kernel.
-        assert.equal(chosen.plan.programs.length, gpuPlans[k].kernelNames.length, `${JSON.stringify(d)} step ${k} kernels`);
+        assert.equal(
+          chosen.plan.programs.length,
+          gpuPlans[k].kernelNames.length,
+          `${JSON.stringify(d)} step ${k} kernels`,
+        );
       });
     } finally {
       nd.destroy();

@@ -1,6 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { convolve, correlate, fftconvolve, oaconvolve, chooseConvMethod, type ConvMode } from '../../src/api/convolve.js';
+import {
+  convolve,
+  correlate,
+  fftconvolve,
+  oaconvolve,
+  chooseConvMethod,
+  type ConvMode,
+} from '../../src/api/convolve.js';
 import { relativeL2 } from '../../src/util/metrics.js';
 import { rng } from '../../src/util/random.js';
 import { ArgumentError, UnsupportedError } from '../../src/errors.js';
@@ -11,7 +18,15 @@ const MODES: ConvMode[] = ['full', 'same', 'valid'];
 const n = (s: number[]) => s.reduce((x, y) => x * y, 1);
 
 /** float64 reference for a batch of pairs (b broadcast when it has one item). */
-function reference(a: Float64Array, sa: number[], b: Float64Array, sb: number[], batchA: number, batchB: number, mode: ConvMode) {
+function reference(
+  a: Float64Array,
+  sa: number[],
+  b: Float64Array,
+  sb: number[],
+  batchA: number,
+  batchB: number,
+  mode: ConvMode,
+) {
   const parts: Float64Array[] = [];
   let shape: number[] = [];
   const batch = Math.max(batchA, batchB);
@@ -35,7 +50,12 @@ function validOk(sa: number[], sb: number[]) {
   return sa.every((v, i) => v >= sb[i]) || sb.every((v, i) => v >= sa[i]);
 }
 
-async function sweep(t: { skip(msg?: string): void }, backend: 'webgpu' | 'cpu', methods: ('fft' | 'direct' | 'oa')[], tol: number) {
+async function sweep(
+  t: { skip(msg?: string): void },
+  backend: 'webgpu' | 'cpu',
+  methods: ('fft' | 'direct' | 'oa')[],
+  tol: number,
+) {
   const gpu = backend === 'webgpu' ? await testGpu() : null;
   if (backend === 'webgpu' && !gpu) return t.skip('no WebGPU adapter');
   const r = rng(11);
@@ -68,13 +88,22 @@ async function sweep(t: { skip(msg?: string): void }, backend: 'webgpu' | 'cpu',
           if (batchA === 1 && B.shape.length > A.shape.length) A.shape = [1, ...A.shape];
           if (batchB === 1 && A.shape.length > B.shape.length) B.shape = [1, ...B.shape];
         }
-        const y = await convolve(A, B, { mode, method, backend, gpu: gpu ?? undefined, axes: nd === 1 ? [-1] : [-2, -1] });
+        const y = await convolve(A, B, {
+          mode,
+          method,
+          backend,
+          gpu: gpu ?? undefined,
+          axes: nd === 1 ? [-1] : [-2, -1],
+        });
         assert.equal(y.backend, backend);
         assert.deepEqual(y.shape, wantShape, `${method} ${mode} sa=${sa} sb=${sb}`);
         assert.equal(y.complex, complex);
         assert.ok(y.data instanceof Float32Array);
         const err = relativeL2(y.data, want);
-        assert.ok(err <= tol, `${backend} ${method} ${mode} sa=${sa} sb=${sb} complex=${complex} batch=${batchA}/${batchB}: rel err ${err}`);
+        assert.ok(
+          err <= tol,
+          `${backend} ${method} ${mode} sa=${sa} sb=${sb} complex=${complex} batch=${batchA}/${batchB}: rel err ${err}`,
+        );
         checked++;
       }
     }
@@ -100,7 +129,11 @@ test('WebGPU overlap-add of a long 1-D signal and a 2-D image', async (t) => {
   const a = randomComplex(20000, 5, true);
   const b = randomComplex(41, 6, true);
   const ref = naiveMode(naiveFull(a, [20000], b, [41]), [20000], [41], 'same');
-  const y = await oaconvolve({ data: Float32Array.from(a), complex: true }, { data: Float32Array.from(b), complex: true }, { mode: 'same', backend: 'webgpu', gpu });
+  const y = await oaconvolve(
+    { data: Float32Array.from(a), complex: true },
+    { data: Float32Array.from(b), complex: true },
+    { mode: 'same', backend: 'webgpu', gpu },
+  );
   assert.equal(y.method, 'oa');
   assert.ok(relativeL2(y.data, ref.data) < 1e-5);
   // long enough that one padded row does not fit the workgroup memory: 'fft' turns into overlap-add
@@ -108,7 +141,11 @@ test('WebGPU overlap-add of a long 1-D signal and a 2-D image', async (t) => {
   const a2 = randomComplex(big, 7, false);
   const b2 = randomComplex(17, 8, false);
   const ref2 = realPart(naiveMode(naiveFull(a2, [big], b2, [17]), [big], [17], 'valid').data);
-  const y2 = await fftconvolve(Float32Array.from(realPart(a2)), Float32Array.from(realPart(b2)), { mode: 'valid', backend: 'webgpu', gpu });
+  const y2 = await fftconvolve(Float32Array.from(realPart(a2)), Float32Array.from(realPart(b2)), {
+    mode: 'valid',
+    backend: 'webgpu',
+    gpu,
+  });
   assert.equal(y2.method, 'oa');
   assert.ok(relativeL2(y2.data, ref2) < 1e-5);
 });
@@ -144,10 +181,18 @@ test('correlate = convolve with the reversed conjugate (scipy.signal.correlate),
   }
   for (const mode of ['full', 'same'] as const) {
     const want = naiveMode({ data: zf, shape: [8, 8] }, sa, sb, mode);
-    const c = await correlate({ data: a, shape: sa, complex: true }, { data: b, shape: sb, complex: true }, { mode, backend: 'cpu' });
+    const c = await correlate(
+      { data: a, shape: sa, complex: true },
+      { data: b, shape: sb, complex: true },
+      { mode, backend: 'cpu' },
+    );
     assert.ok(relativeL2(c.data, want.data) < 1e-12, `cpu ${mode}`);
     if (gpu) {
-      const g = await correlate({ data: Float32Array.from(a), shape: sa, complex: true }, { data: Float32Array.from(b), shape: sb, complex: true }, { mode, backend: 'webgpu', gpu });
+      const g = await correlate(
+        { data: Float32Array.from(a), shape: sa, complex: true },
+        { data: Float32Array.from(b), shape: sb, complex: true },
+        { mode, backend: 'webgpu', gpu },
+      );
       assert.ok(relativeL2(g.data, want.data) < 1e-5, `webgpu ${mode}`);
     }
   }
@@ -164,15 +209,49 @@ test('method auto follows the cost model', async () => {
 
 test('clear errors for bad shapes, modes, methods and axes', async () => {
   const a = new Float64Array(10);
-  await assert.rejects(() => convolve(a, a, { mode: 'middle' as ConvMode }), (e: unknown) => e instanceof ArgumentError && /mode/.test(e.message) && /'full', 'same' or 'valid'/.test(e.message));
+  await assert.rejects(
+    () => convolve(a, a, { mode: 'middle' as ConvMode }),
+    (e: unknown) => e instanceof ArgumentError && /mode/.test(e.message) && /'full', 'same' or 'valid'/.test(e.message),
+  );
   await assert.rejects(() => convolve(a, a, { method: 'magic' as 'fft' }), ArgumentError);
-  await assert.rejects(() => convolve({ data: a, shape: [2, 5] }, { data: new Float64Array(6), shape: [3, 2] }, { mode: 'valid' }), (e: unknown) => e instanceof ArgumentError && /valid/.test(e.message));
-  await assert.rejects(() => convolve({ data: a, shape: [3, 3] }, a), (e: unknown) => e instanceof ArgumentError && /in1\.data/.test(e.message));
-  await assert.rejects(() => convolve({ data: a, shape: [2, 5] }, a), (e: unknown) => e instanceof ArgumentError && /dimensions/.test(e.message));
-  await assert.rejects(() => convolve({ data: a, shape: [5], complex: true }, { data: new Float64Array(3), complex: true }), ArgumentError);
-  await assert.rejects(() => convolve({ data: a, shape: [2, 5] }, { data: a, shape: [2, 5] }, { axes: [0] }), UnsupportedError);
-  await assert.rejects(() => convolve({ data: new Float64Array(6), shape: [2, 3] }, { data: new Float64Array(9), shape: [3, 3] }, { axes: [-1] }), (e: unknown) => e instanceof ArgumentError && /broadcast/.test(e.message));
-  await assert.rejects(() => convolve({ data: new Float32Array(8), shape: [2, 2, 2] }, { data: new Float32Array(8), shape: [2, 2, 2] }, { backend: 'webgpu' }), UnsupportedError);
+  await assert.rejects(
+    () => convolve({ data: a, shape: [2, 5] }, { data: new Float64Array(6), shape: [3, 2] }, { mode: 'valid' }),
+    (e: unknown) => e instanceof ArgumentError && /valid/.test(e.message),
+  );
+  await assert.rejects(
+    () => convolve({ data: a, shape: [3, 3] }, a),
+    (e: unknown) => e instanceof ArgumentError && /in1\.data/.test(e.message),
+  );
+  await assert.rejects(
+    () => convolve({ data: a, shape: [2, 5] }, a),
+    (e: unknown) => e instanceof ArgumentError && /dimensions/.test(e.message),
+  );
+  await assert.rejects(
+    () => convolve({ data: a, shape: [5], complex: true }, { data: new Float64Array(3), complex: true }),
+    ArgumentError,
+  );
+  await assert.rejects(
+    () => convolve({ data: a, shape: [2, 5] }, { data: a, shape: [2, 5] }, { axes: [0] }),
+    UnsupportedError,
+  );
+  await assert.rejects(
+    () =>
+      convolve(
+        { data: new Float64Array(6), shape: [2, 3] },
+        { data: new Float64Array(9), shape: [3, 3] },
+        { axes: [-1] },
+      ),
+    (e: unknown) => e instanceof ArgumentError && /broadcast/.test(e.message),
+  );
+  await assert.rejects(
+    () =>
+      convolve(
+        { data: new Float32Array(8), shape: [2, 2, 2] },
+        { data: new Float32Array(8), shape: [2, 2, 2] },
+        { backend: 'webgpu' },
+      ),
+    UnsupportedError,
+  );
   await assert.rejects(() => convolve(new Float64Array(0), a), ArgumentError);
   await assert.rejects(() => convolve([1, 2, 3] as unknown as Float64Array, a), ArgumentError);
 });

@@ -1,6 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { directConvolve, fftConvolve, oaConvolve, convGeometry, nextFastLen, overlapAddBlock, chooseCpuMethod, type ConvMode } from '../../src/backends/cpu/convolve.js';
+import {
+  directConvolve,
+  fftConvolve,
+  oaConvolve,
+  convGeometry,
+  nextFastLen,
+  overlapAddBlock,
+  chooseCpuMethod,
+  type ConvMode,
+} from '../../src/backends/cpu/convolve.js';
 import { relativeL2 } from '../../src/util/metrics.js';
 import { rng } from '../../src/util/random.js';
 import { ArgumentError } from '../../src/errors.js';
@@ -47,14 +56,21 @@ test('direct, FFT and overlap-add agree with the naive definition: 1-D, 2-D, 3-D
     const full = naiveFull(ac, sa, bc, sb);
     for (const mode of MODES) {
       if (mode === 'valid' && !(sa.every((v, i) => v >= sb[i]) || sb.every((v, i) => v >= sa[i]))) {
-        assert.throws(() => directConvolve({ data: ac, shape: sa, complex: true }, { data: bc, shape: sb, complex: true }, mode), /valid/);
+        assert.throws(
+          () => directConvolve({ data: ac, shape: sa, complex: true }, { data: bc, shape: sb, complex: true }, mode),
+          /valid/,
+        );
         continue;
       }
       const ref = naiveMode(full, sa, sb, mode);
       const A = complex ? { data: ac, shape: sa, complex } : { data: realPart(ac), shape: sa, complex };
       const B = complex ? { data: bc, shape: sb, complex } : { data: realPart(bc), shape: sb, complex };
       const want = complex ? ref.data : realPart(ref.data);
-      for (const [name, fn] of [['direct', directConvolve], ['fft', fftConvolve], ['oa', oaConvolve]] as const) {
+      for (const [name, fn] of [
+        ['direct', directConvolve],
+        ['fft', fftConvolve],
+        ['oa', oaConvolve],
+      ] as const) {
         const y = fn(A, B, mode);
         assert.deepEqual(y.shape, ref.shape, `${name} ${mode} shape`);
         assert.equal(y.complex, complex);
@@ -79,8 +95,16 @@ test('overlap-add splits long signals into blocks and matches FFT convolution', 
   }
   const a2 = randomComplex(300 * 200, 3, false);
   const b2 = randomComplex(9 * 7, 4, false);
-  const x2 = oaConvolve({ data: realPart(a2), shape: [300, 200], complex: false }, { data: realPart(b2), shape: [9, 7], complex: false }, 'same');
-  const y2 = directConvolve({ data: realPart(a2), shape: [300, 200], complex: false }, { data: realPart(b2), shape: [9, 7], complex: false }, 'same');
+  const x2 = oaConvolve(
+    { data: realPart(a2), shape: [300, 200], complex: false },
+    { data: realPart(b2), shape: [9, 7], complex: false },
+    'same',
+  );
+  const y2 = directConvolve(
+    { data: realPart(a2), shape: [300, 200], complex: false },
+    { data: realPart(b2), shape: [9, 7], complex: false },
+    'same',
+  );
   assert.ok(relativeL2(x2.data, y2.data) < 1e-12);
 });
 

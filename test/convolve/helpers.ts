@@ -2,7 +2,12 @@
 import { rng } from '../../src/util/random.js';
 
 /** Full N-D convolution of complex interleaved arrays, straight from Σ a[i]·b[k − i]. */
-export function naiveFull(a: Float64Array, sa: number[], b: Float64Array, sb: number[]): { data: Float64Array; shape: number[] } {
+export function naiveFull(
+  a: Float64Array,
+  sa: number[],
+  b: Float64Array,
+  sb: number[],
+): { data: Float64Array; shape: number[] } {
   const nd = sa.length;
   const sf = sa.map((n, i) => n + sb[i] - 1);
   const count = (s: number[]) => s.reduce((x, y) => x * y, 1);
@@ -20,7 +25,10 @@ export function naiveFull(a: Float64Array, sa: number[], b: Float64Array, sb: nu
     const ia = unravel(i, sa);
     for (let j = 0; j < count(sb); j++) {
       const jb = unravel(j, sb);
-      const o = ravel(ia.map((v, d) => v + jb[d]), sf);
+      const o = ravel(
+        ia.map((v, d) => v + jb[d]),
+        sf,
+      );
       out[2 * o] += a[2 * i] * b[2 * j] - a[2 * i + 1] * b[2 * j + 1];
       out[2 * o + 1] += a[2 * i] * b[2 * j + 1] + a[2 * i + 1] * b[2 * j];
     }
@@ -30,7 +38,12 @@ export function naiveFull(a: Float64Array, sa: number[], b: Float64Array, sb: nu
 }
 
 /** scipy's mode window of a full result. */
-export function naiveMode(full: { data: Float64Array; shape: number[] }, sa: number[], sb: number[], mode: 'full' | 'same' | 'valid'): { data: Float64Array; shape: number[] } {
+export function naiveMode(
+  full: { data: Float64Array; shape: number[] },
+  sa: number[],
+  sb: number[],
+  mode: 'full' | 'same' | 'valid',
+): { data: Float64Array; shape: number[] } {
   if (mode === 'full') return full;
   const out = mode === 'same' ? sa.slice() : sa.map((n, i) => Math.abs(n - sb[i]) + 1);
   const start = full.shape.map((n, i) => Math.floor((n - out[i]) / 2));

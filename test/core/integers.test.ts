@@ -6,14 +6,18 @@ import { bluesteinLength, isPowerOfTwo, isSmooth, nextPow2, primeFactors } from 
 const largestPrime = (n: number) => {
   let m = n;
   let last = 1;
-  for (let p = 2; m > 1; p++) while (m % p === 0) (m /= p), (last = p);
+  for (let p = 2; m > 1; p++) while (m % p === 0) ((m /= p), (last = p));
   return last;
 };
 
 test('primeFactors: ascending primes whose product is n', () => {
   for (let n = 1; n <= 5000; n++) {
     const f = primeFactors(n);
-    assert.equal(f.reduce((a, b) => a * b, 1), n, `n = ${n}`);
+    assert.equal(
+      f.reduce((a, b) => a * b, 1),
+      n,
+      `n = ${n}`,
+    );
     for (let i = 0; i < f.length; i++) {
       assert.ok(f[i] >= 2 && largestPrime(f[i]) === f[i], `n = ${n}: ${f[i]} is not prime`);
       if (i > 0) assert.ok(f[i] >= f[i - 1], `n = ${n}: not ascending`);

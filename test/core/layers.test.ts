@@ -86,7 +86,10 @@ test('no src/ file imports from a higher layer, apart from the known exceptions'
     const level = LAYERS[layerOf(from)];
     assert.ok(level !== undefined, `${from}: folder not in LAYERS (add it at its level)`);
     for (const spec of relativeImports(readFileSync(file, 'utf8'))) {
-      const to = relative(src, resolve(dirname(file), spec)).split('\\').join('/').replace(/\.js$/, '.ts');
+      const to = relative(src, resolve(dirname(file), spec))
+        .split('\\')
+        .join('/')
+        .replace(/\.js$/, '.ts');
       assert.ok(!to.startsWith('..'), `${from} imports ${spec}, outside src/`);
       const target = LAYERS[layerOf(to)];
       assert.ok(target !== undefined, `${from} imports ${to}: folder not in LAYERS`);

@@ -81,7 +81,10 @@ test('evaluate: net permutation is the composition of the permutation terms', ()
   assert.ok(ev.permutation.equals(expected));
   assert.deepEqual(ev.output, rho(g.output, 4, 3).output);
   assert.equal(ev.butterflies.length, 2);
-  assert.deepEqual(ev.butterflies.map((b) => b.radix), [2, 2 * 7]);
+  assert.deepEqual(
+    ev.butterflies.map((b) => b.radix),
+    [2, 2 * 7],
+  );
   assert.equal(ev.layouts.length, 5);
   assert.deepEqual(ev.output, [3, 5, 2, 7]);
 });
@@ -112,7 +115,10 @@ test("the seeds' derivation 5.16 → 5.20 (Stockham n=6 to radix-4 blocks) prese
     'G^2(6,5) R(6,5) B^2(5) G^2(6,3) R(6,5) B^2(5) G^2(6,1) R(6,5) B^2(5)', // 5.19
     'R(6,5) B^2(5) G^2(6,3) R(6,5) B^2(5) G^2(6,1) R(6,5) B^2(5)', // 5.20
   ];
-  const reference = joinSteps(stockham.butterflies.map((b) => b.original), [2, 2, 2]);
+  const reference = joinSteps(
+    stockham.butterflies.map((b) => b.original),
+    [2, 2, 2],
+  );
   for (const text of steps) {
     const ev = evaluateOperatorString(parseOperatorString(text), layout);
     assert.ok(ev.permutation.equals(stockham.permutation), text);
@@ -126,5 +132,8 @@ test("the seeds' derivation 5.16 → 5.20 (Stockham n=6 to radix-4 blocks) prese
 });
 
 test('evaluate rejects terms that do not fit the layout', () => {
-  assert.throws(() => evaluateOperatorString(parseOperatorString('G(5,1)'), randomLayout(randomGenerator(1), 2, 4)), ArgumentError);
+  assert.throws(
+    () => evaluateOperatorString(parseOperatorString('G(5,1)'), randomLayout(randomGenerator(1), 2, 4)),
+    ArgumentError,
+  );
 });

@@ -22,7 +22,10 @@ const TRIALS = 150;
 
 /** The seeds' notation: digits after the operator, most significant first, e.g. "t8 t3 t2 t7 …". */
 function seedsNotation(src: readonly number[]): string {
-  return [...src].reverse().map((p) => `t${p + 1}`).join(' ');
+  return [...src]
+    .reverse()
+    .map((p) => `t${p + 1}`)
+    .join(' ');
 }
 
 function assertIdentity(m: LayoutMap): void {

@@ -33,7 +33,17 @@ function randomRadixSequence(r: Rand): number[] {
 
 /** Fixed sequences worth always covering, then seeded random ones. */
 function radixSequences(count: number, seed: number): number[][] {
-  const fixed = [[2], [16], [7], [2, 2], [3, 5], [16, 16, 16], [2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2], [7, 7, 7, 8], [5, 3, 2, 16]];
+  const fixed = [
+    [2],
+    [16],
+    [7],
+    [2, 2],
+    [3, 5],
+    [16, 16, 16],
+    [2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2],
+    [7, 7, 7, 8],
+    [5, 3, 2, 16],
+  ];
   const r = randomGenerator(seed);
   return [...fixed, ...Array.from({ length: count }, () => randomRadixSequence(r))];
 }
@@ -165,7 +175,8 @@ test('each stage: reads are B_n on L_s, and the write map is σ_{n,s+1} = Γ^{n-
       const sig = sigma(L, n, s + 1);
       const gammaPower = gamma(L, n, s + 1, n - s - 1);
       let gammaRepeated = gamma(L, n, s + 1, 0);
-      for (let q = 0; q < n - s - 1; q++) gammaRepeated = composeLayoutMaps(gammaRepeated, gamma(gammaRepeated.output, n, s + 1));
+      for (let q = 0; q < n - s - 1; q++)
+        gammaRepeated = composeLayoutMaps(gammaRepeated, gamma(gammaRepeated.output, n, s + 1));
       assert.ok(sig.map.equals(gammaPower.map) && sig.map.equals(gammaRepeated.map));
       assert.deepEqual(sig.output, st.writeLayout);
       assert.deepEqual(sig.output, layouts[s + 1]);
@@ -253,7 +264,10 @@ test('ID-FFT strings read like the seeds (eqs. 5.19, 5.29, 5.31)', () => {
     'G^2(6,5) R(6,5) B^2(5) G^2(6,3) R(6,5) B^2(5) G^2(6,1) R(6,5) B^2(5)',
   );
   assert.equal(formatOperatorString(idFftOperatorString(3, 4), 'ascii'), 'R(3,1) B^3(1)');
-  assert.equal(formatOperatorString(idFftOperatorString(7, 3), 'ascii'), 'R(7,7) B(7) G^3(7,4) R(7,5) B^3(5) G^3(7,1) R(7,5) B^3(5)');
+  assert.equal(
+    formatOperatorString(idFftOperatorString(7, 3), 'ascii'),
+    'R(7,7) B(7) G^3(7,4) R(7,5) B^3(5) G^3(7,1) R(7,5) B^3(5)',
+  );
   assert.equal(
     formatOperatorString(idFftOperatorString(7, 3, { mixedStep: 'last' }), 'unicode'),
     'Γ³[7,5] ρ[7,5] B³[5] Γ³[7,2] ρ[7,5] B³[5] Γ[7,1] ρ[7,7] B[7]',

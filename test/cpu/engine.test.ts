@@ -15,7 +15,22 @@ import * as cpuDst from '../../src/backends/cpu/r2r-dst.js';
 import * as cpuDht from '../../src/backends/cpu/r2r-dht.js';
 import { onCpuEngine } from '../../src/backends/cpu/engine-scope.js';
 import { planCpuRfft } from '../../src/backends/cpu/fft-real.js';
-import { createFftPlan, fft, ifft, rfft, irfft, dct, idct, dst, idst, dht, fft2, fftn, ifftn, ArgumentError } from '../../src/index.js';
+import {
+  createFftPlan,
+  fft,
+  ifft,
+  rfft,
+  irfft,
+  dct,
+  idct,
+  dst,
+  idst,
+  dht,
+  fft2,
+  fftn,
+  ifftn,
+  ArgumentError,
+} from '../../src/index.js';
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -37,7 +52,8 @@ function relErr(a: ArrayLike<number>, b: ArrayLike<number>): number {
 }
 
 /** Honest bounds: f32 rounding grows like log2 n; f64 likewise at 2^-52. */
-const bound = (n: number, p: CpuPrecision): number => (p === 'f32' ? 1.2e-7 : 2.5e-16) * (4 + 2 * Math.log2(Math.max(n, 2)));
+const bound = (n: number, p: CpuPrecision): number =>
+  (p === 'f32' ? 1.2e-7 : 2.5e-16) * (4 + 2 * Math.log2(Math.max(n, 2)));
 
 function check(n: number, precision: CpuPrecision, batch: number, seed: number): void {
   const r = rng(seed);
@@ -52,7 +68,9 @@ function check(n: number, precision: CpuPrecision, batch: number, seed: number):
     plan.execute(xin, out, { batch, inverse });
     const e = relErr(out, ref);
     if (!(e <= bound(n, precision))) {
-      assert.fail(`n=${n} ${precision} ${inverse ? 'inverse' : 'forward'}: rel L2 ${e} > ${bound(n, precision)} (${JSON.stringify(plan.recipe)})`);
+      assert.fail(
+        `n=${n} ${precision} ${inverse ? 'inverse' : 'forward'}: rel L2 ${e} > ${bound(n, precision)} (${JSON.stringify(plan.recipe)})`,
+      );
     }
   }
 }
@@ -62,7 +80,10 @@ test('engine recipes: lane-split, lane-batch, Bluestein', () => {
   assert.equal(r.kind, 'lane-split');
   if (r.kind === 'lane-split') {
     assert.equal(r.laneLength, 1024);
-    assert.equal(r.passes.reduce((a, p) => a * p.radix, 1), 1024);
+    assert.equal(
+      r.passes.reduce((a, p) => a * p.radix, 1),
+      1024,
+    );
   }
   assert.equal(planCpuEngineFft(2187, 'f32').kind, 'lane-batch');
   assert.equal(planCpuEngineFft(8, 'f32').kind, 'lane-batch');
@@ -79,13 +100,19 @@ for (const precision of ['f32', 'f64'] as const) {
     for (let n = 1; n <= 4096; n++) check(n, precision, 3, n);
   });
   test(`engine ${precision}: larger and awkward lengths`, () => {
-    for (const n of [8192, 10007, 3 ** 9, 5 ** 6, 2 * 3 * 5 * 7 * 11 * 13, 65536, 65537, 1 << 18, 1 << 20]) check(n, precision, n > 70000 ? 1 : 3, n);
+    for (const n of [8192, 10007, 3 ** 9, 5 ** 6, 2 * 3 * 5 * 7 * 11 * 13, 65536, 65537, 1 << 18, 1 << 20])
+      check(n, precision, n > 70000 ? 1 : 3, n);
   });
 }
 
 test('engine: strided, offset and in-place layouts, norms, float64 data into a float32 plan', () => {
   const r = rng(7);
-  for (const [n, precision] of [[1000, 'f32'], [64, 'f64'], [35, 'f32'], [1009, 'f64']] as const) {
+  for (const [n, precision] of [
+    [1000, 'f32'],
+    [64, 'f64'],
+    [35, 'f32'],
+    [1009, 'f64'],
+  ] as const) {
     const batch = 4;
     const li = { offset: 3, stride: 2, dist: 2 * n + 5 };
     const lo = { offset: 1, stride: 3, dist: 3 * n + 1 };
@@ -254,7 +281,11 @@ test('engine real FFT: strided and offset layouts on both sides', () => {
       const plan = onCpuEngine(p, () => planCpuRfft(n));
       const Arr = p === 'f32' ? Float32Array : Float64Array;
       const out = new Arr(2 * (2 + 3 * nc * batch)).fill(NaN);
-      plan.forward(Arr.from(x), out, { batch, input: { offset: 3, stride: 2, dist: 2 * n }, output: { offset: 2, stride: 3, dist: 3 * nc } });
+      plan.forward(Arr.from(x), out, {
+        batch,
+        input: { offset: 3, stride: 2, dist: 2 * n },
+        output: { offset: 2, stride: 3, dist: 3 * nc },
+      });
       for (let b = 0; b < batch; b++) {
         const line = new Float64Array(n).map((_, i) => x[3 + b * 2 * n + 2 * i]!);
         const ref = cpuNd.rfft(line).data;
@@ -281,7 +312,12 @@ test('plan.execute writes into a given output array, and checks it', async () =>
 
 test('engine: column layouts (problems adjacent, elements a row apart), in place, as the N-D driver uses them', () => {
   const r = rng(31);
-  for (const [rows, cols, precision] of [[64, 48, 'f32'], [100, 7, 'f64'], [1024, 3, 'f32'], [16, 1000, 'f64']] as const) {
+  for (const [rows, cols, precision] of [
+    [64, 48, 'f32'],
+    [100, 7, 'f64'],
+    [1024, 3, 'f32'],
+    [16, 1000, 'f64'],
+  ] as const) {
     const x = new Float64Array(2 * rows * cols).map(() => r());
     const l = { offset: 0, stride: cols, dist: 1 };
     for (const inverse of [false, true]) {

@@ -17,7 +17,12 @@ test('unitRoot is exact at quarter points and accurate elsewhere', () => {
   assert.deepEqual(unitRoot(6, 8), [0, -1]);
   assert.deepEqual(unitRoot(3, 4), [0, -1]);
   assert.deepEqual(unitRoot(-1, 4), [0, -1]);
-  for (const [m, n] of [[1, 7], [5, 12], [999_999, 1_000_003], [12345, 65536]] as const) {
+  for (const [m, n] of [
+    [1, 7],
+    [5, 12],
+    [999_999, 1_000_003],
+    [12345, 65536],
+  ] as const) {
     const [c, s] = unitRoot(m, n);
     assert.ok(Math.abs(c - Math.cos((2 * Math.PI * m) / n)) < 1e-9);
     assert.ok(Math.abs(s - Math.sin((2 * Math.PI * m) / n)) < 1e-9);
@@ -84,7 +89,8 @@ test('complex FFT vs naive DFT, every N = 1..2048, forward and inverse', () => {
 test('mixed radix forced for large primes agrees with Bluestein', () => {
   for (const n of [17, 19, 23, 97, 101, 251]) {
     const x = randomFloat64(2 * n, n);
-    const a = new Float64Array(2 * n), b = new Float64Array(2 * n);
+    const a = new Float64Array(2 * n),
+      b = new Float64Array(2 * n);
     planMixedRadix(n).execute(x, a);
     new BluesteinFft(n).execute(x, b);
     assert.ok(relativeL2(a, b) < bound(n) * 4, `n=${n}`);
@@ -95,14 +101,22 @@ test('mixed radix forced for large primes agrees with Bluestein', () => {
 test('batched strided layouts (batch ≥ 3, offsets, strides, dist), norms, in place, float32', () => {
   for (const n of [1, 2, 3, 5, 8, 12, 16, 17, 30, 64, 97, 128, 210, 1009]) {
     const batch = 3;
-    const stride = 3, dist = n * stride + 5, offset = 7;
+    const stride = 3,
+      dist = n * stride + 5,
+      offset = 7;
     const len = 2 * (offset + (batch - 1) * dist + (n - 1) * stride + 1) + 4;
     const inp = randomFloat64(len, n);
     const plan = planCpuFft(n);
     for (const norm of ['backward', 'ortho', 'forward'] as const) {
       for (const inverse of [false, true]) {
         const out = new Float64Array(2 * (2 + batch * n * 2)).fill(NaN);
-        plan.execute(inp, out, { batch, inverse, norm, input: { offset, stride, dist }, output: { offset: 2, stride: 1, dist: 2 * n } });
+        plan.execute(inp, out, {
+          batch,
+          inverse,
+          norm,
+          input: { offset, stride, dist },
+          output: { offset: 2, stride: 1, dist: 2 * n },
+        });
         const s = norm === 'ortho' ? 1 / Math.sqrt(n) : (norm === 'backward') === inverse ? 1 / n : 1;
         for (let b = 0; b < batch; b++) {
           const x = new Float64Array(2 * n);

@@ -25,7 +25,9 @@ function checkErgun(n: number, seed: number): void {
   const y = randomFloat64(2 * n, seed + 1);
   const fx = fft(n, x);
   // linearity with a complex α = (0.3, −1.7), real β = 2.5
-  const ar = 0.3, ai = -1.7, be = 2.5;
+  const ar = 0.3,
+    ai = -1.7,
+    be = 2.5;
   const z = new Float64Array(2 * n);
   for (let i = 0; i < n; i++) {
     z[2 * i] = ar * x[2 * i]! - ai * x[2 * i + 1]! + be * y[2 * i]!;
@@ -58,7 +60,8 @@ function checkErgun(n: number, seed: number): void {
   const fxs = fft(n, xs);
   const ph = new Float64Array(2 * n);
   for (let k = 0; k < n; k++) {
-    const wr = ramp[2 * k]!, wi = ramp[2 * k + 1]!;
+    const wr = ramp[2 * k]!,
+      wi = ramp[2 * k + 1]!;
     ph[2 * k] = fx[2 * k]! * wr - fx[2 * k + 1]! * wi;
     ph[2 * k + 1] = fx[2 * k]! * wi + fx[2 * k + 1]! * wr;
   }
@@ -66,7 +69,8 @@ function checkErgun(n: number, seed: number): void {
   // round trip
   assert.ok(relativeL2(fft(n, fx, true), x) < tol, `round trip n=${n}`);
   // Parseval: ‖X‖² = N‖x‖²
-  let ex = 0, eX = 0;
+  let ex = 0,
+    eX = 0;
   for (let i = 0; i < 2 * n; i++) {
     ex += x[i]! * x[i]!;
     eX += fx[i]! * fx[i]!;

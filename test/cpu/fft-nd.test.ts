@@ -1,6 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fft, fft2, fftn, ifft, ifftn, irfft, irfft2, irfftn, rfft, rfft2, rfftn } from '../../src/backends/cpu/fft-nd.js';
+import {
+  fft,
+  fft2,
+  fftn,
+  ifft,
+  ifftn,
+  irfft,
+  irfft2,
+  irfftn,
+  rfft,
+  rfft2,
+  rfftn,
+} from '../../src/backends/cpu/fft-nd.js';
 import { dftNaive } from '../../src/backends/cpu/dft-naive.js';
 import { randomFloat64 } from '../../src/util/random.js';
 import { relativeL2 } from '../../src/util/metrics.js';
@@ -10,11 +22,18 @@ import { ArgumentError } from '../../src/errors.js';
  * Independent reference: transform one axis by explicit multi-index loops and a naive DFT per line,
  * with numpy's crop/pad to `len`. Complex in, complex out.
  */
-function naiveAxis(data: Float64Array, shape: number[], axis: number, len: number, inverse: boolean): { data: Float64Array; shape: number[] } {
+function naiveAxis(
+  data: Float64Array,
+  shape: number[],
+  axis: number,
+  len: number,
+  inverse: boolean,
+): { data: Float64Array; shape: number[] } {
   const outShape = [...shape];
   outShape[axis] = len;
   const strides = (sh: number[]) => sh.map((_, i) => sh.slice(i + 1).reduce((a, b) => a * b, 1));
-  const si = strides(shape), so = strides(outShape);
+  const si = strides(shape),
+    so = strides(outShape);
   const total = outShape.reduce((a, b) => a * b, 1) / len;
   const out = new Float64Array(2 * total * len);
   const others = shape.map((_, i) => i).filter((i) => i !== axis);
@@ -54,9 +73,11 @@ const toComplex = (x: Float64Array) => {
 /** Keep the first m entries along `axis` (complex data). */
 function cropAxis(d: { data: Float64Array; shape: number[] }, axis: number, m: number) {
   const sh = d.shape;
-  const outer = sh.slice(0, axis).reduce((a, b) => a * b, 1), inner = sh.slice(axis + 1).reduce((a, b) => a * b, 1);
+  const outer = sh.slice(0, axis).reduce((a, b) => a * b, 1),
+    inner = sh.slice(axis + 1).reduce((a, b) => a * b, 1);
   const out = new Float64Array(2 * outer * m * inner);
-  for (let o = 0; o < outer; o++) out.set(d.data.subarray(2 * o * sh[axis]! * inner, 2 * (o * sh[axis]! + m) * inner), 2 * o * m * inner);
+  for (let o = 0; o < outer; o++)
+    out.set(d.data.subarray(2 * o * sh[axis]! * inner, 2 * (o * sh[axis]! + m) * inner), 2 * o * m * inner);
   const s2 = [...sh];
   s2[axis] = m;
   return { data: out, shape: s2 };
@@ -80,7 +101,9 @@ test('fftn / ifftn vs per-axis naive DFTs (2-D, 3-D, odd sizes, chosen axes, s, 
   for (const c of cases) {
     const n = c.shape.reduce((a, b) => a * b, 1);
     const x = randomFloat64(2 * n, seed++);
-    const axes = (c.axes ?? (c.s ? c.s.map((_, i) => c.shape.length - c.s!.length + i) : c.shape.map((_, i) => i))).map((a) => (a < 0 ? a + c.shape.length : a));
+    const axes = (c.axes ?? (c.s ? c.s.map((_, i) => c.shape.length - c.s!.length + i) : c.shape.map((_, i) => i))).map(
+      (a) => (a < 0 ? a + c.shape.length : a),
+    );
     const s = c.s ?? axes.map((a) => c.shape[a]!);
     for (const inverse of [false, true]) {
       let ref: { data: Float64Array; shape: number[] } = { data: x, shape: c.shape };
@@ -91,7 +114,12 @@ test('fftn / ifftn vs per-axis naive DFTs (2-D, 3-D, odd sizes, chosen axes, s, 
       const tot = s.reduce((a, b) => a * b, 1);
       const ortho = (inverse ? ifftn : fftn)(x, c.shape, { axes: c.axes, s: c.s, norm: 'ortho' });
       const scale = inverse ? Math.sqrt(tot) : 1 / Math.sqrt(tot);
-      assert.ok(relativeL2(ortho.data, Array.from(ref.data, (v) => v * scale)) < TOL);
+      assert.ok(
+        relativeL2(
+          ortho.data,
+          Array.from(ref.data, (v) => v * scale),
+        ) < TOL,
+      );
     }
   }
   // fft2 default axes are the last two

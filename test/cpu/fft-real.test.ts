@@ -51,7 +51,13 @@ test('rfft/irfft vs complex FFT, every N = 1..512 (odd and even), all norms', ()
     for (const norm of ['ortho', 'forward'] as const) {
       plan.forward(x, y, { norm });
       const s = norm === 'ortho' ? 1 / Math.sqrt(n) : 1 / n;
-      assert.ok(relativeL2(y, Array.from(ref, (v) => v * s)) < bound(n), `rfft ${norm} n=${n}`);
+      assert.ok(
+        relativeL2(
+          y,
+          Array.from(ref, (v) => v * s),
+        ) < bound(n),
+        `rfft ${norm} n=${n}`,
+      );
       plan.inverse(y, back, { norm });
       assert.ok(relativeL2(back, x) < bound(n), `irfft ${norm} n=${n}`);
     }
@@ -70,7 +76,8 @@ test('rfft vs naive DFT for a few N', () => {
 test('batched, strided real transforms (batch 4, offsets, strides, dist), float32 output', () => {
   for (const n of [1, 2, 5, 8, 15, 16, 34, 97, 128]) {
     const plan = planCpuRfft(n);
-    const nc = plan.nComplex, batch = 4;
+    const nc = plan.nComplex,
+      batch = 4;
     const li = { offset: 3, stride: 2, dist: 2 * n + 1 };
     const lo = { offset: 1, stride: 3, dist: 3 * nc + 2 };
     const inp = randomFloat64(li.offset + (batch - 1) * li.dist + (n - 1) * li.stride + 1, n);

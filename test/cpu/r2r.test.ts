@@ -61,13 +61,21 @@ test('all norms × orthogonalize × direction vs direct definitions', () => {
             const o = { type, norm, orthogonalize };
             if (n >= 2 || type !== 1) {
               const got = (inverse ? idct : dct)(x, o).data;
-              assert.ok(relativeL2(got, dctDirect(x, type, { norm, orthogonalize, inverse })) < bound(n), `dct ${JSON.stringify(o)} inv=${inverse} n=${n}`);
+              assert.ok(
+                relativeL2(got, dctDirect(x, type, { norm, orthogonalize, inverse })) < bound(n),
+                `dct ${JSON.stringify(o)} inv=${inverse} n=${n}`,
+              );
             }
             const got = (inverse ? idst : dst)(x, o).data;
-            assert.ok(relativeL2(got, dstDirect(x, type, { norm, orthogonalize, inverse })) < bound(n), `dst ${JSON.stringify(o)} inv=${inverse} n=${n}`);
+            assert.ok(
+              relativeL2(got, dstDirect(x, type, { norm, orthogonalize, inverse })) < bound(n),
+              `dst ${JSON.stringify(o)} inv=${inverse} n=${n}`,
+            );
           }
         }
-        const h = (orthogonalize === undefined ? [false, true] : []).map((inverse) => relativeL2((inverse ? idht : dht)(x, { norm }).data, dhtDirect(x, { norm, inverse })));
+        const h = (orthogonalize === undefined ? [false, true] : []).map((inverse) =>
+          relativeL2((inverse ? idht : dht)(x, { norm }).data, dhtDirect(x, { norm, inverse })),
+        );
         for (const e of h) assert.ok(e < bound(n), `dht ${norm} n=${n}`);
       }
     }
@@ -81,7 +89,8 @@ test('round trips for every type and norm (with and without orthogonalize)', () 
       for (const orthogonalize of [undefined, true, false]) {
         for (const type of TYPES) {
           const o = { type, norm, orthogonalize };
-          if (n >= 2 || type !== 1) assert.ok(relativeL2(idct(dct(x, o).data, o).data, x) < bound(n), `dct ${JSON.stringify(o)} n=${n}`);
+          if (n >= 2 || type !== 1)
+            assert.ok(relativeL2(idct(dct(x, o).data, o).data, x) < bound(n), `dct ${JSON.stringify(o)} n=${n}`);
           assert.ok(relativeL2(idst(dst(x, o).data, o).data, x) < bound(n), `dst ${JSON.stringify(o)} n=${n}`);
         }
       }
@@ -154,7 +163,10 @@ test('axis, n (crop/pad) and N-D variants vs 1-D transforms by hand', () => {
 });
 
 test('r2r bad input', () => {
-  assert.throws(() => dct([1], { type: 1 }), (e: unknown) => e instanceof ArgumentError && /≥ 2 for DCT type 1/.test(e.message));
+  assert.throws(
+    () => dct([1], { type: 1 }),
+    (e: unknown) => e instanceof ArgumentError && /≥ 2 for DCT type 1/.test(e.message),
+  );
   assert.throws(() => dct([1, 2], { type: 5 }), ArgumentError);
   assert.throws(() => dst([1, 2], { type: 0 }), ArgumentError);
   assert.throws(() => dct([1, 2], { type: 2.5 }), ArgumentError);
@@ -164,5 +176,5 @@ test('r2r bad input', () => {
   assert.throws(() => dct([1, 2, 3, 4], { axis: 2 }, [2, 2]), ArgumentError);
   assert.throws(() => dct([1, 2, 3], { norm: 'none' as never }), ArgumentError);
   assert.throws(() => dht([1, 2, 3], { n: 0 }), ArgumentError);
-  assert.throws(() => dctn([1, 2, 3, 4], [2, 2], { s: [2] , axes: [0, 1] }), ArgumentError);
+  assert.throws(() => dctn([1, 2, 3, 4], [2, 2], { s: [2], axes: [0, 1] }), ArgumentError);
 });

@@ -9,7 +9,12 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { planCpuFft } from '../../src/backends/cpu/fft-plan.js';
-import { executeEngineFft, injectWorkerFault, shareCount, MIN_SHARE_ELEMENTS } from '../../src/backends/cpu/worker-pool.js';
+import {
+  executeEngineFft,
+  injectWorkerFault,
+  shareCount,
+  MIN_SHARE_ELEMENTS,
+} from '../../src/backends/cpu/worker-pool.js';
 import type { CpuPrecision } from '../../src/planner/cpu-fft.js';
 import { createFftPlan, fft, disposeCpuWorkers, ArgumentError, ButterflyError, WorkerError } from '../../src/index.js';
 
@@ -40,7 +45,8 @@ function assertSame(a: ArrayLike<number>, b: ArrayLike<number>, what: string): v
   }
 }
 
-const bound = (n: number, p: CpuPrecision): number => (p === 'f32' ? 1.2e-7 : 2.5e-16) * (4 + 2 * Math.log2(Math.max(n, 2)));
+const bound = (n: number, p: CpuPrecision): number =>
+  (p === 'f32' ? 1.2e-7 : 2.5e-16) * (4 + 2 * Math.log2(Math.max(n, 2)));
 
 /** Batch size that gives three shares worth splitting. */
 const batchFor = (n: number): number => Math.max(3, Math.ceil((3 * MIN_SHARE_ELEMENTS) / n) + 1);
@@ -63,7 +69,10 @@ for (const n of [256, 4096, 32768, 1000, 1009]) {
           const plan = await createFftPlan({ n, batch, direction, norm: 'backward', backend: 'cpu', threads });
           const out = await plan.execute(xin);
           const e = relErr(out, ref);
-          assert.ok(e <= bound(n, precision), `${precision} ${direction} threads ${threads}: rel L2 ${e} > ${bound(n, precision)}`);
+          assert.ok(
+            e <= bound(n, precision),
+            `${precision} ${direction} threads ${threads}: rel L2 ${e} > ${bound(n, precision)}`,
+          );
           if (one) assertSame(out, one, `threads ${threads} differs from threads 1`);
           else one = out;
         }
@@ -75,24 +84,79 @@ for (const n of [256, 4096, 32768, 1000, 1009]) {
 type Layout = { offset: number; stride: number; dist: number };
 
 /** Runs the engine with `threads` on copies of the same data; returns the output array. */
-async function runLayout(n: number, batch: number, li: Layout, lo: Layout, opts: { threads: number; inverse: boolean; shared: boolean; inPlace: boolean; precision: CpuPrecision; x: Float64Array; outLen: number }): Promise<Float64Array | Float32Array> {
+async function runLayout(
+  n: number,
+  batch: number,
+  li: Layout,
+  lo: Layout,
+  opts: {
+    threads: number;
+    inverse: boolean;
+    shared: boolean;
+    inPlace: boolean;
+    precision: CpuPrecision;
+    x: Float64Array;
+    outLen: number;
+  },
+): Promise<Float64Array | Float32Array> {
   const Arr = opts.precision === 'f32' ? Float32Array : Float64Array;
-  const mk = (len: number): Float32Array | Float64Array => (opts.shared ? new Arr(new SharedArrayBuffer(len * Arr.BYTES_PER_ELEMENT) as unknown as ArrayBuffer) : new Arr(len));
+  const mk = (len: number): Float32Array | Float64Array =>
+    opts.shared ? new Arr(new SharedArrayBuffer(len * Arr.BYTES_PER_ELEMENT) as unknown as ArrayBuffer) : new Arr(len);
   const input = mk(opts.x.length);
   input.set(opts.x);
   // Untouched output positions must keep their values: fill with a sentinel.
   const output = opts.inPlace ? input : mk(opts.outLen).fill(7);
-  await executeEngineFft(n, opts.precision, input, output, { batch, inverse: opts.inverse, norm: 'ortho', input: li, output: lo }, opts.threads);
+  await executeEngineFft(
+    n,
+    opts.precision,
+    input,
+    output,
+    { batch, inverse: opts.inverse, norm: 'ortho', input: li, output: lo },
+    opts.threads,
+  );
   return output;
 }
 
 test('strided, interleaved, in-place and shared layouts split across threads', async () => {
-  const cases: { n: number; batch: number; li: (n: number, b: number) => Layout; lo: (n: number, b: number) => Layout; inPlace?: boolean }[] = [
-    { n: 1024, batch: 200, li: (n) => ({ offset: 3, stride: 2, dist: 2 * n + 5 }), lo: (n) => ({ offset: 1, stride: 1, dist: n + 2 }) },
-    { n: 1000, batch: 210, li: (_n, b) => ({ offset: 0, stride: b, dist: 1 }), lo: (n) => ({ offset: 0, stride: 1, dist: n }) },
-    { n: 1009, batch: 200, li: (n) => ({ offset: 2, stride: 1, dist: n }), lo: (_n, b) => ({ offset: 0, stride: b, dist: 1 }) },
-    { n: 2048, batch: 100, li: (n) => ({ offset: 4, stride: 1, dist: n + 3 }), lo: (n) => ({ offset: 4, stride: 1, dist: n + 3 }), inPlace: true },
-    { n: 512, batch: 400, li: (_n, b) => ({ offset: 1, stride: b, dist: 1 }), lo: (_n, b) => ({ offset: 1, stride: b, dist: 1 }), inPlace: true },
+  const cases: {
+    n: number;
+    batch: number;
+    li: (n: number, b: number) => Layout;
+    lo: (n: number, b: number) => Layout;
+    inPlace?: boolean;
+  }[] = [
+    {
+      n: 1024,
+      batch: 200,
+      li: (n) => ({ offset: 3, stride: 2, dist: 2 * n + 5 }),
+      lo: (n) => ({ offset: 1, stride: 1, dist: n + 2 }),
+    },
+    {
+      n: 1000,
+      batch: 210,
+      li: (_n, b) => ({ offset: 0, stride: b, dist: 1 }),
+      lo: (n) => ({ offset: 0, stride: 1, dist: n }),
+    },
+    {
+      n: 1009,
+      batch: 200,
+      li: (n) => ({ offset: 2, stride: 1, dist: n }),
+      lo: (_n, b) => ({ offset: 0, stride: b, dist: 1 }),
+    },
+    {
+      n: 2048,
+      batch: 100,
+      li: (n) => ({ offset: 4, stride: 1, dist: n + 3 }),
+      lo: (n) => ({ offset: 4, stride: 1, dist: n + 3 }),
+      inPlace: true,
+    },
+    {
+      n: 512,
+      batch: 400,
+      li: (_n, b) => ({ offset: 1, stride: b, dist: 1 }),
+      lo: (_n, b) => ({ offset: 1, stride: b, dist: 1 }),
+      inPlace: true,
+    },
   ];
   for (const c of cases) {
     const { n, batch } = c;
@@ -165,8 +229,14 @@ test('a failing worker rejects the call with WorkerError, and the pool recovers'
 
 test('threads is validated', async () => {
   for (const bad of [0, -1, 1.5, '2', NaN]) {
-    await assert.rejects(createFftPlan({ n: 8, backend: 'cpu', threads: bad as number }), (e: unknown) => e instanceof ArgumentError && e.argument === 'threads');
-    await assert.rejects(fft(new Float64Array(16), { backend: 'cpu', threads: bad as number }), (e: unknown) => e instanceof ArgumentError && e.argument === 'threads');
+    await assert.rejects(
+      createFftPlan({ n: 8, backend: 'cpu', threads: bad as number }),
+      (e: unknown) => e instanceof ArgumentError && e.argument === 'threads',
+    );
+    await assert.rejects(
+      fft(new Float64Array(16), { backend: 'cpu', threads: bad as number }),
+      (e: unknown) => e instanceof ArgumentError && e.argument === 'threads',
+    );
   }
   assert.equal((await fft(new Float64Array(16), { backend: 'cpu', threads: 3 })).length, 16);
 });

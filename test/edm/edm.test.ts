@@ -10,25 +10,50 @@ import { relativeL2 } from '../../src/util/metrics.js';
 import { ArgumentError, DeviceLimitError } from '../../src/errors.js';
 import { testGpu } from '../helpers/gpu.js';
 
-const H200 = { maxComputeWorkgroupStorageSize: 49152, maxComputeInvocationsPerWorkgroup: 1024, maxComputeWorkgroupSizeX: 1024 };
+const H200 = {
+  maxComputeWorkgroupStorageSize: 49152,
+  maxComputeInvocationsPerWorkgroup: 1024,
+  maxComputeWorkgroupSizeX: 1024,
+};
 
 test('EDM cases are those of seed 001 (Table 4.2)', () => {
   assert.deepEqual(
     EDM_CASES.map((c) => [c.id, c.M, c.mfft, c.layers, c.slices]),
-    [[1, 7, 16, 16, 51], [2, 7, 16, 24, 75], [3, 7, 16, 32, 99], [4, 15, 32, 32, 99], [5, 15, 32, 64, 195], [6, 31, 64, 64, 195], [7, 63, 128, 128, 387]],
+    [
+      [1, 7, 16, 16, 51],
+      [2, 7, 16, 24, 75],
+      [3, 7, 16, 32, 99],
+      [4, 15, 32, 32, 99],
+      [5, 15, 32, 64, 195],
+      [6, 31, 64, 64, 195],
+      [7, 63, 128, 128, 387],
+    ],
   );
   assert.equal(edmProblem(edmCase(7), 7).slices, 387 * 7);
 });
 
 test('planner: one fused kernel when an mfft² grid fits the workgroup memory, three passes otherwise', () => {
   for (const c of EDM_CASES) {
-    const g = { P: c.mfft, Q: c.mfft, inRows: c.M, inCols: c.M, outRow0: 0, outCol0: 0, outRows: c.M, outCols: c.M, inverse: true };
+    const g = {
+      P: c.mfft,
+      Q: c.mfft,
+      inRows: c.M,
+      inCols: c.M,
+      outRow0: 0,
+      outCol0: 0,
+      outRows: c.M,
+      outCols: c.M,
+      inverse: true,
+    };
     const r = planGridConv(g, H200);
     assert.equal(r.algorithm, c.mfft <= 64 ? 'fused' : 'split', `case ${c.id}`);
     assert.equal(r.kernels.length, c.mfft <= 64 ? 1 : 3);
     for (const k of r.kernels) {
       const src = generateGridKernel(g, k);
-      assert.ok(src.workgroupBytes <= H200.maxComputeWorkgroupStorageSize, `case ${c.id} ${k.kind}: ${src.workgroupBytes} B`);
+      assert.ok(
+        src.workgroupBytes <= H200.maxComputeWorkgroupStorageSize,
+        `case ${c.id} ${k.kind}: ${src.workgroupBytes} B`,
+      );
       assert.ok(k.threads <= 1024);
     }
   }
@@ -76,7 +101,17 @@ test('float64 reference: a delta at mode (0,0) with a constant shape function re
 test('WebGPU EDM cases 1–7 (one angle; cases 1–3 also with 7 angles) match the float64 reference', async (t) => {
   const gpu = await testGpu();
   if (!gpu) return t.skip('no WebGPU adapter');
-  const runs: [number, number][] = [[1, 1], [2, 1], [3, 1], [4, 1], [5, 1], [6, 1], [7, 1], [1, 7], [3, 7]];
+  const runs: [number, number][] = [
+    [1, 1],
+    [2, 1],
+    [3, 1],
+    [4, 1],
+    [5, 1],
+    [6, 1],
+    [7, 1],
+    [1, 7],
+    [3, 7],
+  ];
   for (const [id, angles] of runs) {
     const p = edmProblem(edmCase(id), angles);
     const x = randomFloat32(2 * p.slices * p.M * p.M, 10 + id);
@@ -92,8 +127,17 @@ test('WebGPU EDM cases 1–7 (one angle; cases 1–3 also with 7 angles) match t
 test('WebGPU EDM split (three-pass) version matches too, and with other component counts', async (t) => {
   const gpu = await testGpu();
   if (!gpu) return t.skip('no WebGPU adapter');
-  for (const p of [edmProblem(edmCase(4), 1), resolveEdm({ M: 5, mfft: 12, shapes: 4, components: 2, angles: 3 }), resolveEdm({ M: 9, mfft: 10, shapes: 2, components: 1 })]) {
-    for (const [split, fuseMultiply] of [[false, true], [true, true], [false, false], [true, false]]) {
+  for (const p of [
+    edmProblem(edmCase(4), 1),
+    resolveEdm({ M: 5, mfft: 12, shapes: 4, components: 2, angles: 3 }),
+    resolveEdm({ M: 9, mfft: 10, shapes: 2, components: 1 }),
+  ]) {
+    for (const [split, fuseMultiply] of [
+      [false, true],
+      [true, true],
+      [false, false],
+      [true, false],
+    ]) {
       const x = randomFloat32(2 * p.slices * p.M * p.M, 31);
       const s = randomFloat32(2 * p.shapes * p.mfft * p.mfft, 32);
       const plan = await createEdmPlan(p, { gpu, planner: { split, fuseMultiply } });
@@ -106,9 +150,15 @@ test('WebGPU EDM split (three-pass) version matches too, and with other componen
 });
 
 test('EDM errors name the argument', async () => {
-  assert.throws(() => resolveEdm({ M: 17, mfft: 16, shapes: 1 }), (e: unknown) => e instanceof ArgumentError && /M/.test(e.message));
+  assert.throws(
+    () => resolveEdm({ M: 17, mfft: 16, shapes: 1 }),
+    (e: unknown) => e instanceof ArgumentError && /M/.test(e.message),
+  );
   assert.throws(() => resolveEdm({ M: 7, mfft: 16, shapes: 0 }), ArgumentError);
-  assert.throws(() => edmReference({ M: 7, mfft: 16, shapes: 2 }, new Float64Array(10), new Float64Array(2 * 2 * 256)), (e: unknown) => e instanceof ArgumentError && /field/.test(e.message));
+  assert.throws(
+    () => edmReference({ M: 7, mfft: 16, shapes: 2 }, new Float64Array(10), new Float64Array(2 * 2 * 256)),
+    (e: unknown) => e instanceof ArgumentError && /field/.test(e.message),
+  );
   assert.throws(() => edmCase(8), RangeError);
 });
 
@@ -119,11 +169,47 @@ test('WebGPU EDM: angles beyond one storage binding run in windows (aligned and 
   // split, scaled down with an artificial binding limit. Per angle: case 1 binds 51 slices of 7² complex
   // (19,992 bytes, not a multiple of 16, so some windows start where no binding can and are staged).
   const runs: [ReturnType<typeof resolveEdm>, number, { split?: boolean }, [number, number][]][] = [
-    [edmProblem(edmCase(1), 7), 3 * 19992, {}, [[0, 3], [3, 3], [6, 1]]],
-    [edmProblem(edmCase(1), 5), 19992, {}, [[0, 1], [1, 1], [2, 1], [3, 1], [4, 1]]],
+    [
+      edmProblem(edmCase(1), 7),
+      3 * 19992,
+      {},
+      [
+        [0, 3],
+        [3, 3],
+        [6, 1],
+      ],
+    ],
+    [
+      edmProblem(edmCase(1), 5),
+      19992,
+      {},
+      [
+        [0, 1],
+        [1, 1],
+        [2, 1],
+        [3, 1],
+        [4, 1],
+      ],
+    ],
     // split version: its intermediates (M × mfft per slice) set the windows
-    [resolveEdm({ M: 5, mfft: 12, shapes: 4, components: 2, angles: 5 }), 2 * 8 * 5 * 12 * 8 * 2, { split: true }, [[0, 3], [3, 2]]],
-    [edmProblem(edmCase(4), 3), 2 * 99 * 15 * 32 * 8, { split: true }, [[0, 2], [2, 1]]],
+    [
+      resolveEdm({ M: 5, mfft: 12, shapes: 4, components: 2, angles: 5 }),
+      2 * 8 * 5 * 12 * 8 * 2,
+      { split: true },
+      [
+        [0, 3],
+        [3, 2],
+      ],
+    ],
+    [
+      edmProblem(edmCase(4), 3),
+      2 * 99 * 15 * 32 * 8,
+      { split: true },
+      [
+        [0, 2],
+        [2, 1],
+      ],
+    ],
   ];
   for (const [i, [p, limit, planner, windows]] of runs.entries()) {
     const x = randomFloat32(2 * p.slices * p.M * p.M, 40 + i);
@@ -137,5 +223,8 @@ test('WebGPU EDM: angles beyond one storage binding run in windows (aligned and 
   }
   // One angle that does not fit is refused, naming the limit.
   const p = edmProblem(edmCase(1), 2);
-  await assert.rejects(createEdmPlan(p, { gpu, splitLimits: { maxStorageBufferBindingSize: 19992 - 8 } }), DeviceLimitError);
+  await assert.rejects(
+    createEdmPlan(p, { gpu, splitLimits: { maxStorageBufferBindingSize: 19992 - 8 } }),
+    DeviceLimitError,
+  );
 });

@@ -1,7 +1,12 @@
 /** Planner and recipe tests: no GPU needed. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { factorRadices, largestWorkgroupFft, pairedLastRadices, planWorkgroupFft } from '../../src/planner/fft-workgroup.js';
+import {
+  factorRadices,
+  largestWorkgroupFft,
+  pairedLastRadices,
+  planWorkgroupFft,
+} from '../../src/planner/fft-workgroup.js';
 import { exchangeConflicts, passRowLayout, passRowStride, rowAddress } from '../../src/planner/row-layout.js';
 import { executeFftRecipe } from '../../src/backends/cpu/fft-stockham.js';
 import { dftNaive } from '../../src/backends/cpu/dft-naive.js';
@@ -11,9 +16,21 @@ import { randomFloat64 } from '../../src/util/random.js';
 import { relativeL2 } from '../../src/util/metrics.js';
 import { ArgumentError, DeviceLimitError, UnsupportedError } from '../../src/errors.js';
 
-const H200 = { maxComputeWorkgroupStorageSize: 49152, maxComputeInvocationsPerWorkgroup: 1024, maxComputeWorkgroupSizeX: 1024 };
-const LLVMPIPE = { maxComputeWorkgroupStorageSize: 32768, maxComputeInvocationsPerWorkgroup: 1024, maxComputeWorkgroupSizeX: 1024 };
-const WEBGPU_DEFAULT = { maxComputeWorkgroupStorageSize: 16384, maxComputeInvocationsPerWorkgroup: 256, maxComputeWorkgroupSizeX: 256 };
+const H200 = {
+  maxComputeWorkgroupStorageSize: 49152,
+  maxComputeInvocationsPerWorkgroup: 1024,
+  maxComputeWorkgroupSizeX: 1024,
+};
+const LLVMPIPE = {
+  maxComputeWorkgroupStorageSize: 32768,
+  maxComputeInvocationsPerWorkgroup: 1024,
+  maxComputeWorkgroupSizeX: 1024,
+};
+const WEBGPU_DEFAULT = {
+  maxComputeWorkgroupStorageSize: 16384,
+  maxComputeInvocationsPerWorkgroup: 256,
+  maxComputeWorkgroupSizeX: 256,
+};
 
 test('radix factorisation: balanced powers of two, odd factors kept', () => {
   assert.deepEqual(factorRadices(4096), [16, 16, 16]);
@@ -60,7 +77,10 @@ test('largest single-workgroup FFT follows the device limits', () => {
   assert.equal(q.exchange, 'split4');
   assert.deepEqual(q.radices, [16, 16, 8, 8]); // radix ≤ 16 first (its butterfly bits swap within a warp)
   assert.equal(q.workgroupSize, 1024);
-  assert.ok(q.workgroupBytes <= H200.maxComputeWorkgroupStorageSize && q.workgroupBytes >= 8192 * 4, `${q.workgroupBytes}`);
+  assert.ok(
+    q.workgroupBytes <= H200.maxComputeWorkgroupStorageSize && q.workgroupBytes >= 8192 * 4,
+    `${q.workgroupBytes}`,
+  );
   assert.throws(() => planWorkgroupFft(32768, 1, H200, { exchange: 'split4' }), DeviceLimitError);
   // Two stages have no bit both sides of every exchange hold.
   assert.throws(() => planWorkgroupFft(256, 1, H200, { exchange: 'split4' }), ArgumentError);
@@ -98,11 +118,19 @@ test('multi-pass kernels: swizzled rows rotated a column, chosen by the bank-con
   assert.deepEqual([long.radices, long.swizzleShift, long.swizzleRotate, long.workgroupBytes], [[32, 32], 5, 8, 16384]);
   assert.equal(exchangeConflicts(long, passRowLayout(long)), 1);
   // passLayout 'padded' keeps the earlier rows; lengths that are not a multiple of 32 always do.
-  const old = planWorkgroupFft(256, 64, H200, { minColumns: 8, passLayout: 'padded', pass: { total: 65536, stride: 256 } });
+  const old = planWorkgroupFft(256, 64, H200, {
+    minColumns: 8,
+    passLayout: 'padded',
+    pass: { total: 65536, stride: 256 },
+  });
   assert.deepEqual([old.swizzle, old.padShift, old.workgroupBytes], [undefined, 4, 8 * passRowStride(256) * 4]);
   assert.equal(planWorkgroupFft(243, 243, H200, { pass: { total: 243 * 243, stride: 243 } }).swizzle, undefined);
   // Every layout is a permutation of the row: distinct addresses, all inside it.
-  for (const layout of [passRowLayout(r), passRowLayout(long), { kind: 'swizzled', rowStride: 128, shift: 4, rotate: 1 } as const]) {
+  for (const layout of [
+    passRowLayout(r),
+    passRowLayout(long),
+    { kind: 'swizzled', rowStride: 128, shift: 4, rotate: 1 } as const,
+  ]) {
     const n = layout.rowStride;
     for (const row of [0, 1, 5, 31]) {
       const seen = new Set(Array.from({ length: n }, (_, i) => rowAddress(layout, row, i)));
@@ -148,8 +176,16 @@ test('kernel cache keys hold exactly what changes the code', () => {
     generateWorkgroupFft(r, { direction: 'inverse', scale: 1, inPlace: false }),
     generateWorkgroupFft(r, { direction: 'forward', scale: 0.5, inPlace: false }),
     generateWorkgroupFft(r, { direction: 'forward', scale: 1, inPlace: true }),
-    generateWorkgroupFft(planWorkgroupFft(1024, 64, H200, { twiddles: 'table' }), { direction: 'forward', scale: 1, inPlace: false }),
-    generateWorkgroupFft(planWorkgroupFft(1024, 64, H200, { exchange: 'complex' }), { direction: 'forward', scale: 1, inPlace: false }),
+    generateWorkgroupFft(planWorkgroupFft(1024, 64, H200, { twiddles: 'table' }), {
+      direction: 'forward',
+      scale: 1,
+      inPlace: false,
+    }),
+    generateWorkgroupFft(planWorkgroupFft(1024, 64, H200, { exchange: 'complex' }), {
+      direction: 'forward',
+      scale: 1,
+      inPlace: false,
+    }),
   ];
   for (const v of variants) {
     assert.notEqual(v.key, a.key);
@@ -181,20 +217,37 @@ test('pairedLastRadices: product n, radices ≤ maxRadix, an even number of last
     for (let bits = Math.log2(maxRadix) + 1; bits <= 14; bits++) {
       const n = 2 ** bits;
       const r = pairedLastRadices(n, maxRadix);
-      assert.equal(r.reduce((a, b) => a * b, 1), n, `${n}: ${r}`);
-      assert.ok(r.every((x) => x >= 2 && x <= maxRadix), `${n}: ${r}`);
+      assert.equal(
+        r.reduce((a, b) => a * b, 1),
+        n,
+        `${n}: ${r}`,
+      );
+      assert.ok(
+        r.every((x) => x >= 2 && x <= maxRadix),
+        `${n}: ${r}`,
+      );
       const L = n / Math.max(...r);
       const lastB = n / r[r.length - 1] / L;
-      assert.ok(Number.isInteger(lastB) && lastB % 2 === 0, `${n} (max radix ${maxRadix}): ${r}, last stage ${lastB} butterflies an invocation`);
+      assert.ok(
+        Number.isInteger(lastB) && lastB % 2 === 0,
+        `${n} (max radix ${maxRadix}): ${r}, last stage ${lastB} butterflies an invocation`,
+      );
     }
   }
-  const limits = { maxComputeWorkgroupStorageSize: 49152, maxComputeInvocationsPerWorkgroup: 1024, maxComputeWorkgroupSizeX: 1024 };
+  const limits = {
+    maxComputeWorkgroupStorageSize: 49152,
+    maxComputeInvocationsPerWorkgroup: 1024,
+    maxComputeWorkgroupSizeX: 1024,
+  };
   assert.deepEqual(planWorkgroupFft(512, 64, limits, { maxRadix: 16 }).radices, [8, 8, 8]);
   const paired = planWorkgroupFft(512, 64, limits, { maxRadix: 16, evenLastButterflies: true });
   assert.deepEqual(paired.radices, [16, 16, 2]);
   assert.equal(paired.stages[2].butterfliesPerInvocation, 8);
   // A plan whose last stage already pairs is left as it is.
-  assert.deepEqual(planWorkgroupFft(1024, 64, limits, { maxRadix: 16, evenLastButterflies: true }).radices, planWorkgroupFft(1024, 64, limits, { maxRadix: 16 }).radices);
+  assert.deepEqual(
+    planWorkgroupFft(1024, 64, limits, { maxRadix: 16, evenLastButterflies: true }).radices,
+    planWorkgroupFft(1024, 64, limits, { maxRadix: 16 }).radices,
+  );
 });
 
 test('multi-pass defaults: split pass exchanges, a long first pass for 2^17 … 2^20, 16-column last pass from 2^21', async () => {
@@ -202,7 +255,10 @@ test('multi-pass defaults: split pass exchanges, a long first pass for 2^17 … 
   const p17 = planMultiPass(1 << 17, 4, H200);
   assert.deepEqual(p17.lengths, [512, 256]);
   assert.deepEqual(p17.passes[0].radices, [32, 16]); // the long first pass in two radix-32 stages
-  assert.ok(p17.passes.every((p) => p.exchange === 'split'), p17.passes.map((p) => p.exchange).join());
+  assert.ok(
+    p17.passes.every((p) => p.exchange === 'split'),
+    p17.passes.map((p) => p.exchange).join(),
+  );
   const p18 = planMultiPass(1 << 18, 4, H200);
   assert.deepEqual(p18.lengths, [1024, 256]);
   assert.deepEqual(p18.passes[0].radices, [32, 32]);
@@ -268,11 +324,30 @@ test('multi-pass short last pass: 64 points (else 128) where a first pass of ≤
     const { recipe } = planWebGpuFft(fftProblem({ n: N, batch: 4, direction: 'forward' }), H200, { real: 'r2c' });
     return recipe.algorithm === 'stockham-multipass' ? recipe.lengths : [];
   };
-  assert.deepEqual([15, 16, 17, 18, 19].map((l) => half(2 ** l)), [[256, 64], [512, 64], [1024, 64], [1024, 128], [1024, 256]]);
+  assert.deepEqual(
+    [15, 16, 17, 18, 19].map((l) => half(2 ** l)),
+    [
+      [256, 64],
+      [512, 64],
+      [1024, 64],
+      [1024, 128],
+      [1024, 256],
+    ],
+  );
   // Three passes end in 64 points where the rest's later pass is ≤ 256 (2^22 … 2^25), not beyond.
-  assert.deepEqual([20, 21, 22, 23, 24, 25, 26, 27].map((l) => half(2 ** l)), [
-    [128, 64, 64], [128, 128, 64], [256, 128, 64], [256, 256, 64], [512, 256, 64], [1024, 256, 64], [512, 256, 256], [1024, 256, 256],
-  ]);
+  assert.deepEqual(
+    [20, 21, 22, 23, 24, 25, 26, 27].map((l) => half(2 ** l)),
+    [
+      [128, 64, 64],
+      [128, 128, 64],
+      [256, 128, 64],
+      [256, 256, 64],
+      [512, 256, 64],
+      [1024, 256, 64],
+      [512, 256, 256],
+      [1024, 256, 256],
+    ],
+  );
   assert.deepEqual(lengths(1 << 21), [128, 128, 128]); // C2C keeps its balanced three passes
   // Explicit pass lengths win; their product must be n.
   assert.deepEqual(lengths(1 << 16, { passLengths: [128, 512] }), [128, 512]);
@@ -284,13 +359,28 @@ test('fused R2C last pass: 32 column slots where they fit, else 16; 64 when aske
   const { planWebGpuFft } = await import('../../src/backends/webgpu/fft.js');
   const { fftProblem } = await import('../../src/planner/fft-problem.js');
   const last = (N: number, limits = H200, o = {}) => {
-    const { recipe } = planWebGpuFft(fftProblem({ n: N, batch: 4, direction: 'forward' }), limits, { real: 'r2c', ...o });
+    const { recipe } = planWebGpuFft(fftProblem({ n: N, batch: 4, direction: 'forward' }), limits, {
+      real: 'r2c',
+      ...o,
+    });
     if (recipe.algorithm !== 'stockham-multipass') throw new Error('multi-pass expected');
     const p = recipe.passes[recipe.passes.length - 1];
     return [p.n, p.problemsPerWorkgroup];
   };
   // Half-lengths 2^14 … 2^18 end in 64, 64, 64, 128 and 256 points; 2^19 … 2^24 in 64, 2^25 in 256.
-  assert.deepEqual([15, 16, 17, 18, 19, 20, 25, 26].map((l) => last(2 ** l)), [[64, 32], [64, 32], [64, 32], [128, 32], [256, 32], [64, 32], [64, 32], [256, 32]]);
+  assert.deepEqual(
+    [15, 16, 17, 18, 19, 20, 25, 26].map((l) => last(2 ** l)),
+    [
+      [64, 32],
+      [64, 32],
+      [64, 32],
+      [128, 32],
+      [256, 32],
+      [64, 32],
+      [64, 32],
+      [256, 32],
+    ],
+  );
   // 64 slots (512 invocations) when asked for: the H200 holds them, WebGPU's default 256 invocations do not.
   assert.deepEqual(last(1 << 16, H200, { lastPassColumns: 64 }), [64, 64]);
   assert.deepEqual(last(1 << 16, LLVMPIPE, { lastPassColumns: 64 }), [64, 64]);
@@ -328,8 +418,15 @@ test('mergedRadices: twos and odd factors packed into fewest radices ≤ 16; the
   assert.equal(mergedRadices(2 * 17), null);
   for (const n of [12, 96, 100, 160, 192, 360, 500, 800, 1000, 1500, 6000]) {
     const r = mergedRadices(n)!;
-    assert.equal(r.reduce((a, b) => a * b, 1), n, `n=${n}`);
-    assert.ok(r.every((x) => x >= 2 && x <= 16), `n=${n}: ${r}`);
+    assert.equal(
+      r.reduce((a, b) => a * b, 1),
+      n,
+      `n=${n}`,
+    );
+    assert.ok(
+      r.every((x) => x >= 2 && x <= 16),
+      `n=${n}: ${r}`,
+    );
   }
   assert.deepEqual(planWorkgroupFft(100, 1000, H200).radices, [10, 10]);
   assert.deepEqual(planWorkgroupFft(1500, 1000, H200).radices, [15, 10, 10]);

@@ -12,7 +12,11 @@ import type { WorkgroupFftRecipe } from '../../src/planner/fft-recipe.js';
 import { randomFloat64 } from '../../src/util/random.js';
 import { relativeL2 } from '../../src/util/metrics.js';
 
-const H200 = { maxComputeWorkgroupStorageSize: 49152, maxComputeInvocationsPerWorkgroup: 1024, maxComputeWorkgroupSizeX: 1024 };
+const H200 = {
+  maxComputeWorkgroupStorageSize: 49152,
+  maxComputeInvocationsPerWorkgroup: 1024,
+  maxComputeWorkgroupSizeX: 1024,
+};
 const SHUFFLE = { subgroupSize: 32, subgroupShuffle: true };
 const variant = { direction: 'forward' as const, scale: 1, inPlace: false };
 
@@ -28,31 +32,50 @@ test('without subgroups (or by default) the recipes and kernels are the earlier 
     assert.ok(!wgsl.includes('subgroup'));
   }
   // Real transforms never get them (their post-processing reads the plain butterfly order).
-  const real = planWebGpuFft(fftProblem({ n: 8192, batch: 4 }), H200, { real: 'r2c', ...SHUFFLE }).recipe as WorkgroupFftRecipe;
+  const real = planWebGpuFft(fftProblem({ n: 8192, batch: 4 }), H200, { real: 'r2c', ...SHUFFLE })
+    .recipe as WorkgroupFftRecipe;
   assert.equal(real.subgroupSize, undefined);
 });
 
 test('8192 = 32·32·8: the last exchange in subgroups, three lane/register swaps', () => {
   const r = planWorkgroupFft(8192, 64, H200, SHUFFLE);
   assert.equal(r.subgroupSize, 32);
-  assert.deepEqual(r.stages.map((st) => st.exchange), ['workgroup', 'shuffle', undefined]);
+  assert.deepEqual(
+    r.stages.map((st) => st.exchange),
+    ['workgroup', 'shuffle', undefined],
+  );
   // Stage 1: lanes on j bits 0, 1 and 5 … 7, subgroups on j bits 2 … 4; stage 2: lanes on the lowest output
   // bits left (0, 1, 5, 6, 7), so each store instruction still fills whole 32-byte sectors.
   assert.deepEqual(r.stages[1].butterflyBits, [0, 1, 5, 6, 7, 2, 3, 4]);
   assert.deepEqual(r.stages[2].butterflyBits, [0, 1, 5, 6, 7, 2, 3, 4, 8, 9]);
-  assert.deepEqual(shuffleExchange(r, 1).swaps, [{ lane: 2, reg: 0 }, { lane: 3, reg: 1 }, { lane: 4, reg: 2 }]);
+  assert.deepEqual(shuffleExchange(r, 1).swaps, [
+    { lane: 2, reg: 0 },
+    { lane: 3, reg: 1 },
+    { lane: 4, reg: 2 },
+  ]);
   // The workgroup memory still holds the one cross-subgroup exchange: the same bytes as before.
   assert.equal(r.workgroupBytes, planWorkgroupFft(8192, 64, H200).workgroupBytes);
   // With 'split4', the last exchange of 16·8·8·8 goes to shuffles; the two earlier ones keep their rounds.
   const q = planWorkgroupFft(8192, 64, H200, { ...SHUFFLE, exchange: 'split4' });
-  assert.deepEqual(q.stages.map((st) => st.exchange), ['workgroup', 'workgroup', 'shuffle', undefined]);
+  assert.deepEqual(
+    q.stages.map((st) => st.exchange),
+    ['workgroup', 'workgroup', 'shuffle', undefined],
+  );
   // Two warps' worth of invocations or fewer per problem: no subgroup exchange (lanes would hold problems).
   assert.equal(planWorkgroupFft(256, 64, H200, SHUFFLE).subgroupSize, undefined);
 });
 
 test('each shuffle exchange delivers exactly the positions the next stage reads', () => {
   const split4 = { exchange: 'split4' as const };
-  for (const [n, opts] of [[512, {}], [1024, {}], [2048, {}], [4096, {}], [8192, {}], [8192, split4], [16384, split4]] as const) {
+  for (const [n, opts] of [
+    [512, {}],
+    [1024, {}],
+    [2048, {}],
+    [4096, {}],
+    [8192, {}],
+    [8192, split4],
+    [16384, split4],
+  ] as const) {
     const r = planWorkgroupFft(n, 64, H200, { ...SHUFFLE, ...opts });
     const L = r.invocationsPerProblem;
     const s = r.stages.findIndex((st) => st.exchange === 'shuffle');
@@ -81,12 +104,21 @@ test('each shuffle exchange delivers exactly the positions the next stage reads'
     const short = { ...ex, swaps: ex.swaps.slice(0, -1) };
     const again = regs.slice(0, 32).map((rl) => rl.map((v) => Float64Array.from(v)));
     applyShuffleExchange(again, short);
-    assert.notDeepEqual(again.map((rl) => rl.map((v) => v[0])), regs.slice(0, 32).map((rl) => rl.map((v) => v[0])));
+    assert.notDeepEqual(
+      again.map((rl) => rl.map((v) => v[0])),
+      regs.slice(0, 32).map((rl) => rl.map((v) => v[0])),
+    );
   }
 });
 
 test('CPU executor runs shuffle recipes invocation by invocation: equal to the DFT, strided batches, both directions', () => {
-  for (const [n, opts] of [[512, {}], [1024, {}], [2048, {}], [8192, {}], [8192, { exchange: 'split4' as const }]] as const) {
+  for (const [n, opts] of [
+    [512, {}],
+    [1024, {}],
+    [2048, {}],
+    [8192, {}],
+    [8192, { exchange: 'split4' as const }],
+  ] as const) {
     const r = planWorkgroupFft(n, 64, H200, { ...SHUFFLE, ...opts });
     assert.ok(r.stages.some((st) => st.exchange === 'shuffle'));
     for (const direction of ['forward', 'inverse'] as const) {
@@ -98,7 +130,10 @@ test('CPU executor runs shuffle recipes invocation by invocation: equal to the D
       executeFftRecipe(r, p, x, y);
       for (let b = 0; b < batch; b++) {
         const ref = dftNaive(x.subarray(2 * (3 + b * dist), 2 * (3 + b * dist + n)), direction === 'inverse');
-        assert.ok(relativeL2(y.subarray(2 * (1 + b * dist), 2 * (1 + b * dist + n)), ref) < 1e-12, `n=${n} ${direction} batch ${b}`);
+        assert.ok(
+          relativeL2(y.subarray(2 * (1 + b * dist), 2 * (1 + b * dist + n)), ref) < 1e-12,
+          `n=${n} ${direction} batch ${b}`,
+        );
       }
     }
     // A bit map that moves values across subgroups (a lane bit and a subgroup bit traded on one side) is refused.
@@ -107,7 +142,10 @@ test('CPU executor runs shuffle recipes invocation by invocation: equal to the D
     const bits = bad.stages[s + 1].butterflyBits!;
     const [a, b] = [bits.indexOf(0), bits.indexOf(5)];
     [bits[a], bits[b]] = [bits[b], bits[a]];
-    assert.throws(() => executeFftRecipe(bad, fftProblem({ n, batch: 1 }), new Float64Array(2 * n), new Float64Array(2 * n)), /changes subgroup/);
+    assert.throws(
+      () => executeFftRecipe(bad, fftProblem({ n, batch: 1 }), new Float64Array(2 * n), new Float64Array(2 * n)),
+      /changes subgroup/,
+    );
   }
 });
 
@@ -122,5 +160,7 @@ test('WGSL: enable subgroups and shuffles only where the recipe says so', () => 
   assert.equal(barriers(k.wgsl), 3);
   assert.equal(barriers(generateWorkgroupFft(planWorkgroupFft(8192, 64, H200), variant).wgsl), 7);
   assert.notEqual(k.key, generateWorkgroupFft(planWorkgroupFft(8192, 64, H200), variant).key);
-  assert.throws(() => generateWorkgroupFft(r, { ...variant, io: { load: 'complex', store: 'r2c', realLength: 16384 } }));
+  assert.throws(() =>
+    generateWorkgroupFft(r, { ...variant, io: { load: 'complex', store: 'r2c', realLength: 16384 } }),
+  );
 });

@@ -22,13 +22,15 @@ test('table, recurrence and two-level twiddles match float64 at radices 2 … 32
   ];
   for (const [i, [n, radices]] of cases.entries()) {
     for (const twiddles of ['table', 'recurrence', 'two-level'] as const) {
-      const err = await compare(ctx, { n, batch: 3, direction: i % 2 ? 'inverse' : 'forward' }, n + i, { plan: { twiddles, ...(radices ? { radices } : {}) } });
+      const err = await compare(ctx, { n, batch: 3, direction: i % 2 ? 'inverse' : 'forward' }, n + i, {
+        plan: { twiddles, ...(radices ? { radices } : {}) },
+      });
       assert.ok(err <= bound(n), `n=${n} ${radices?.join('·') ?? ''} ${twiddles}: ${err}`);
     }
   }
 });
 
-test('default twiddles: two-level from 4096 points and for other lengths, and the 8192-point error stays at the table\'s level', async (t) => {
+test("default twiddles: two-level from 4096 points and for other lengths, and the 8192-point error stays at the table's level", async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
   assert.equal(planWorkgroupFft(1024, 3, ctx.limits).twiddles, 'recurrence');

@@ -22,13 +22,27 @@ test('the batch-1 cases below plan the same kernels as batch 3 (only batch-depen
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
   const long: WorkgroupPlanOptions = { maxPassLength: 1024, minColumns: 4 };
-  const rows: WorkgroupPlanOptions = { passStore: 'rows', minColumns: 8, passExchange: 'complex', shortLastPass: false };
+  const rows: WorkgroupPlanOptions = {
+    passStore: 'rows',
+    minColumns: 8,
+    passExchange: 'complex',
+    shortLastPass: false,
+  };
   const cases: [number, WorkgroupPlanOptions][] = [
-    [1 << 18, {}], [1 << 20, {}], [1000000, {}], [1 << 20, { ...long, passExchange: 'complex' }], [1 << 19, { ...long, passExchange: 'complex' }],
-    [1000000, long], [1 << 20, { lastPassExchange: 'complex', longFirstRest: 512 }], [1 << 20, { ...long, maxRadix: 32 }], [1000000, rows],
+    [1 << 18, {}],
+    [1 << 20, {}],
+    [1000000, {}],
+    [1 << 20, { ...long, passExchange: 'complex' }],
+    [1 << 19, { ...long, passExchange: 'complex' }],
+    [1000000, long],
+    [1 << 20, { lastPassExchange: 'complex', longFirstRest: 512 }],
+    [1 << 20, { ...long, maxRadix: 32 }],
+    [1000000, rows],
   ];
   const code = (n: number, batch: number, plan: WorkgroupPlanOptions) =>
-    JSON.stringify(planMultiPass(n, batch, ctx.limits, plan), (k, v) => (/batch|workgroups|dispatch|count|grid/i.test(k) ? undefined : v));
+    JSON.stringify(planMultiPass(n, batch, ctx.limits, plan), (k, v) =>
+      /batch|workgroups|dispatch|count|grid/i.test(k) ? undefined : v,
+    );
   for (const [n, plan] of cases) assert.equal(code(n, 1, plan), code(n, 3, plan), `n=${n} ${JSON.stringify(plan)}`);
 });
 
@@ -51,7 +65,11 @@ test('multi-pass lengths beyond one workgroup: powers of two to 2^20, smooth siz
   for (const [i, [n, batch]] of cases.entries()) {
     await t.test(`n=${n} batch=${batch}`, async () => {
       for (const direction of [i % 2 === 0 ? 'forward' : 'inverse'] as const) {
-        const err = await compare(ctx, { n, batch, direction, norm: direction === 'forward' ? 'ortho' : 'backward' }, n + batch);
+        const err = await compare(
+          ctx,
+          { n, batch, direction, norm: direction === 'forward' ? 'ortho' : 'backward' },
+          n + batch,
+        );
         assert.ok(err <= bound(n), `n=${n} batch=${batch} ${direction}: ${err}`);
       }
     });
@@ -80,7 +98,11 @@ test('multi-pass: pass kernels with real and imaginary parts exchanged in separa
   for (const [i, [n, batch, plan, expected]] of cases.entries()) {
     await t.test(`n=${n} batch=${batch} ${JSON.stringify(plan)}`, async () => {
       const recipe = planMultiPass(n, batch, ctx.limits, plan);
-      assert.deepEqual(recipe.passes.map((r) => r.exchange), expected, `n=${n} exchange per pass`);
+      assert.deepEqual(
+        recipe.passes.map((r) => r.exchange),
+        expected,
+        `n=${n} exchange per pass`,
+      );
       for (const direction of [i % 2 === 0 ? 'forward' : 'inverse'] as const) {
         const err = await compare(ctx, { n, batch, direction }, n + batch + 7, { plan });
         assert.ok(err <= bound(n), `n=${n} batch=${batch} ${direction}: ${err}`);
@@ -89,7 +111,12 @@ test('multi-pass: pass kernels with real and imaginary parts exchanged in separa
   }
   await t.test('strided 2^20, batch 3', async () => {
     const n = 1 << 20;
-    const strided = await compare(ctx, { n, batch: 3, input: { offset: 3, stride: 2, dist: 2 * n + 1 }, output: { offset: 1, stride: 1, dist: n + 5 } }, 9, { plan: long });
+    const strided = await compare(
+      ctx,
+      { n, batch: 3, input: { offset: 3, stride: 2, dist: 2 * n + 1 }, output: { offset: 1, stride: 1, dist: n + 5 } },
+      9,
+      { plan: long },
+    );
     assert.ok(strided <= bound(n), `strided: ${strided}`);
   });
 });
@@ -111,8 +138,13 @@ test('multi-pass kernels: swizzled and rotated rows on every load, store and exc
   for (const [i, [n, batch, plan, swizzled]] of cases.entries()) {
     await t.test(`n=${n} batch=${batch} ${JSON.stringify(plan)}`, async () => {
       const recipe = planMultiPass(n, batch, ctx.limits, plan);
-      assert.deepEqual(recipe.passes.map((r) => !!r.swizzle), swizzled, `n=${n} ${JSON.stringify(plan)}: ${recipe.lengths}`);
-      for (const r of recipe.passes.filter((p) => p.swizzle)) assert.equal(r.swizzleRotate, 32 / Math.min(r.problemsPerWorkgroup, 32));
+      assert.deepEqual(
+        recipe.passes.map((r) => !!r.swizzle),
+        swizzled,
+        `n=${n} ${JSON.stringify(plan)}: ${recipe.lengths}`,
+      );
+      for (const r of recipe.passes.filter((p) => p.swizzle))
+        assert.equal(r.swizzleRotate, 32 / Math.min(r.problemsPerWorkgroup, 32));
       for (const direction of [i % 2 === 0 ? 'forward' : 'inverse'] as const) {
         const err = await compare(ctx, { n, batch, direction }, n + batch + 3, { plan });
         assert.ok(err <= bound(n), `n=${n} batch=${batch} ${direction} ${JSON.stringify(plan)}: ${err}`);
@@ -125,11 +157,27 @@ test('multi-pass first pass storing along rows through workgroup memory', async 
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
   // Row stores stage vec2 rows: the complex exchange.
-  const rows: WorkgroupPlanOptions = { passStore: 'rows', minColumns: 8, passExchange: 'complex', shortLastPass: false };
-  for (const [k, [n, batch]] of ([[1 << 16, 3], [1 << 17, 3], [1000000, 1], [3 ** 10, 3]] as const).entries()) {
+  const rows: WorkgroupPlanOptions = {
+    passStore: 'rows',
+    minColumns: 8,
+    passExchange: 'complex',
+    shortLastPass: false,
+  };
+  for (const [k, [n, batch]] of (
+    [
+      [1 << 16, 3],
+      [1 << 17, 3],
+      [1000000, 1],
+      [3 ** 10, 3],
+    ] as const
+  ).entries()) {
     await t.test(`n=${n} batch=${batch}`, async () => {
       const recipe = planMultiPass(n, batch, ctx.limits, rows);
-      assert.deepEqual(recipe.passes.map((r) => r.pass!.store), recipe.passes.map((_, i) => (i === 0 ? 'rows' : 'direct')), `n=${n} stores`);
+      assert.deepEqual(
+        recipe.passes.map((r) => r.pass!.store),
+        recipe.passes.map((_, i) => (i === 0 ? 'rows' : 'direct')),
+        `n=${n} stores`,
+      );
       for (const direction of [k % 2 === 0 ? 'forward' : 'inverse'] as const) {
         const err = await compare(ctx, { n, batch, direction, norm: 'ortho' }, n + 11, { plan: rows });
         assert.ok(err <= bound(n), `n=${n} batch=${batch} ${direction}: ${err}`);
@@ -138,7 +186,17 @@ test('multi-pass first pass storing along rows through workgroup memory', async 
   }
   await t.test('strided 2^16, batch 3', async () => {
     const n = 1 << 16;
-    const strided = await compare(ctx, { n, batch: 3, input: { offset: 3, stride: 2, dist: 2 * n + 1 }, output: { offset: 1, stride: 3, dist: 3 * n + 5 } }, 12, { plan: rows });
+    const strided = await compare(
+      ctx,
+      {
+        n,
+        batch: 3,
+        input: { offset: 3, stride: 2, dist: 2 * n + 1 },
+        output: { offset: 1, stride: 3, dist: 3 * n + 5 },
+      },
+      12,
+      { plan: rows },
+    );
     assert.ok(strided <= bound(n), `strided: ${strided}`);
   });
 });
@@ -148,7 +206,11 @@ test('multi-pass: strided layouts, in place with odd and even pass counts, round
   if (!ctx) return t.skip('no WebGPU adapter');
   await t.test('strided, batch 3', async () => {
     const n = 4 * largestWorkgroupFft(ctx.limits);
-    const strided = await compare(ctx, { n, batch: 3, input: { offset: 3, stride: 2, dist: 2 * n + 1 }, output: { offset: 1, stride: 1, dist: n + 5 } }, 5);
+    const strided = await compare(
+      ctx,
+      { n, batch: 3, input: { offset: 3, stride: 2, dist: 2 * n + 1 }, output: { offset: 1, stride: 1, dist: n + 5 } },
+      5,
+    );
     assert.ok(strided <= bound(n), `strided: ${strided}`);
   });
   for (const m of [1 << 15, 1 << 20]) {

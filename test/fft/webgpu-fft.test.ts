@@ -29,7 +29,19 @@ test('every power of two, batches 1, 3 and ≥ 1000, forward and inverse', async
     // second each, cold, on the software adapter): the three batches rotate over the two directions, so every
     // size runs both directions and two batches, and every batch runs both directions at several sizes.
     const batches = n <= 512 ? [1, 3, 1000 + (n % 7)] : [1, 3];
-    const runs = n <= 512 ? ([[batches[k % 3], 'forward'], [batches[(k + 1) % 3], 'inverse']] as const) : batches.flatMap((b) => [[b, 'forward'], [b, 'inverse']] as const);
+    const runs =
+      n <= 512
+        ? ([
+            [batches[k % 3], 'forward'],
+            [batches[(k + 1) % 3], 'inverse'],
+          ] as const)
+        : batches.flatMap(
+            (b) =>
+              [
+                [b, 'forward'],
+                [b, 'inverse'],
+              ] as const,
+          );
     await t.test(`n=${n} ${runs.map(([b, d]) => `batch ${b} ${d}`).join(', ')}`, async () => {
       for (const [batch, direction] of runs) {
         const err = await compare(ctx, { n, batch, direction }, n * 31 + batch);
@@ -91,7 +103,12 @@ test("single workgroup with the 'split4' exchange (each part in two half-workgro
     });
   }
   const n = 16384;
-  const strided = await compare(ctx, { n, batch: 3, input: { offset: 3, stride: 2, dist: 2 * n + 1 }, output: { offset: 1, stride: 1, dist: n + 5 } }, 11, { plan: { exchange: 'split4' } });
+  const strided = await compare(
+    ctx,
+    { n, batch: 3, input: { offset: 3, stride: 2, dist: 2 * n + 1 }, output: { offset: 1, stride: 1, dist: n + 5 } },
+    11,
+    { plan: { exchange: 'split4' } },
+  );
   assert.ok(strided <= bound(n), `strided: ${strided}`);
 });
 
@@ -123,7 +140,16 @@ test('single workgroup with XOR-swizzled rows, every exchange, against float64',
     });
   }
   const n = 4096;
-  const strided = await compare(ctx, { n, batch: 3, input: { offset: 5, stride: 3, dist: 3 * n + 2 }, output: { offset: 2, stride: 2, dist: 2 * n + 7 } }, 13);
+  const strided = await compare(
+    ctx,
+    {
+      n,
+      batch: 3,
+      input: { offset: 5, stride: 3, dist: 3 * n + 2 },
+      output: { offset: 2, stride: 2, dist: 2 * n + 7 },
+    },
+    13,
+  );
   assert.ok(strided <= bound(n), `strided: ${strided}`);
 });
 
@@ -132,7 +158,17 @@ test('any length: primes and large prime factors through Bluestein (7, 97, 1009,
   if (!ctx) return t.skip('no WebGPU adapter');
   // One direction a length, alternating: Bluestein runs its inner FFT forward and inverse either way, the
   // direction only conjugates the chirp.
-  for (const [i, [n, batch]] of ([[7, 5], [67, 3], [97, 3], [262, 3], [1009, 3], [4099, 3], [65537, 1]] as [number, number][]).entries()) {
+  for (const [i, [n, batch]] of (
+    [
+      [7, 5],
+      [67, 3],
+      [97, 3],
+      [262, 3],
+      [1009, 3],
+      [4099, 3],
+      [65537, 1],
+    ] as [number, number][]
+  ).entries()) {
     await t.test(`n=${n} batch=${batch}`, async () => {
       for (const direction of [i % 2 === 0 ? 'forward' : 'inverse'] as const) {
         const err = await compare(ctx, { n, batch, direction, input: { offset: 2, stride: 1, dist: n + 3 } }, n);
@@ -157,7 +193,12 @@ test('strided, offset and padded layouts; in place', async (t) => {
     };
     const err = await compare(ctx, init, n);
     assert.ok(err <= bound(n), `strided n=${n}: ${err}`);
-    const ip = await compare(ctx, { n, batch: 3, input: { offset: 1, dist: n + 1 }, output: { offset: 1, dist: n + 1 } }, n, { inPlace: true });
+    const ip = await compare(
+      ctx,
+      { n, batch: 3, input: { offset: 1, dist: n + 1 }, output: { offset: 1, dist: n + 1 } },
+      n,
+      { inPlace: true },
+    );
     assert.ok(ip <= bound(n), `in place n=${n}: ${ip}`);
   }
 });
@@ -185,9 +226,14 @@ test('large batches split across bindings and 2-D dispatch grids', async (t) => 
   const n = 16;
   const batch = 5000;
   const p = fftProblem({ n, batch });
-  const plan = await WebGpuFft.create(ctx, p, { splitLimits: { maxStorageBufferBindingSize: 64 * 1024, maxComputeWorkgroupsPerDimension: 7 } });
+  const plan = await WebGpuFft.create(ctx, p, {
+    splitLimits: { maxStorageBufferBindingSize: 64 * 1024, maxComputeWorkgroupsPerDimension: 7 },
+  });
   assert.ok(plan.chunkCount > 1, 'several binding windows');
-  assert.ok(plan.grids.some((g) => g[1] > 1), 'a 2-D grid');
+  assert.ok(
+    plan.grids.some((g) => g[1] > 1),
+    'a 2-D grid',
+  );
   const x = randomFloat32(2 * n * batch, 99);
   const got = await plan.run(x);
   plan.destroy();

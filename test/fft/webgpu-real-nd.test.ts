@@ -17,11 +17,21 @@ import { fftProblem } from '../../src/planner/fft-problem.js';
 const bound = (n: number) => 1e-6 * Math.max(1, Math.log2(n));
 type Fn = 'rfft' | 'irfft' | 'fftn' | 'ifftn' | 'rfftn' | 'irfftn' | 'fft2' | 'rfft2' | 'irfft2' | 'fft' | 'ifft';
 
-async function check(fn: Fn, shape: number[], opts: Record<string, unknown>, complexIn: boolean, seed: number, n: number) {
+async function check(
+  fn: Fn,
+  shape: number[],
+  opts: Record<string, unknown>,
+  complexIn: boolean,
+  seed: number,
+  n: number,
+) {
   const ctx = await testGpu();
   if (!ctx) return;
   const x = randomFloat32(shape.reduce((a, b) => a * b, 1) * (complexIn ? 2 : 1), seed);
-  const f = api[fn] as (x: Float32Array | Float64Array, o: Record<string, unknown>) => Promise<Float32Array | Float64Array>;
+  const f = api[fn] as (
+    x: Float32Array | Float64Array,
+    o: Record<string, unknown>,
+  ) => Promise<Float32Array | Float64Array>;
   const gpu = await f(x, { ...opts, shape, gpu: ctx, backend: 'webgpu' });
   const cpu = await f(Float64Array.from(x), { ...opts, shape, backend: 'cpu' });
   assert.ok(gpu instanceof Float32Array);
@@ -34,7 +44,32 @@ test('rfft / irfft: even and odd lengths, batches, all norms, single-workgroup a
   if (!(await testGpu())) return t.skip('no WebGPU adapter');
   // Odd primes through Bluestein: 97 (1009 is the same path in a longer, seconds-long kernel; the complex tests
   // run it), and 194 packed onto a half-length of 97.
-  const sizes = [1, 2, 3, 4, 5, 6, 7, 8, 15, 16, 30, 64, 97, 100, 126, 194, 256, 1000, 1001, 4096, 8192, 16384, 3 ** 9, 1 << 17];
+  const sizes = [
+    1,
+    2,
+    3,
+    4,
+    5,
+    6,
+    7,
+    8,
+    15,
+    16,
+    30,
+    64,
+    97,
+    100,
+    126,
+    194,
+    256,
+    1000,
+    1001,
+    4096,
+    8192,
+    16384,
+    3 ** 9,
+    1 << 17,
+  ];
   for (const [i, n] of sizes.entries()) {
     const batch = n > 10000 ? 1 : 3;
     const norm = (['backward', 'ortho', 'forward'] as const)[i % 3];
@@ -118,7 +153,14 @@ test('createFftNdPlan: device-resident N-D real plan on GPUBuffers', async (t) =
  * outputs of each of the batch rows, interleaved complex, read from the output layout; destroys the plan.
  */
 /** Runs an R2C plan into a NaN-filled destination; with checkGaps, asserts nothing was written outside the rows. */
-async function runR2c(plan: WebGpuFft, x: Float32Array, output: { offset: number; dist: number }, batch: number, M: number, checkGaps = false): Promise<Float32Array> {
+async function runR2c(
+  plan: WebGpuFft,
+  x: Float32Array,
+  output: { offset: number; dist: number },
+  batch: number,
+  M: number,
+  checkGaps = false,
+): Promise<Float32Array> {
   const ctx = plan.ctx;
   const outFloats = 2 * (output.offset + batch * output.dist);
   const src = createStorageBuffer(ctx, x);
@@ -130,7 +172,11 @@ async function runR2c(plan: WebGpuFft, x: Float32Array, output: { offset: number
       for (let i = 0; i < outFloats / 2; i++) {
         const row = Math.floor((i - output.offset) / output.dist);
         const inRow = i >= output.offset && row < batch && i - output.offset - row * output.dist <= M;
-        if (!inRow) assert.ok(Number.isNaN(got[2 * i]) && Number.isNaN(got[2 * i + 1]), `element ${i} outside the output rows was written`);
+        if (!inRow)
+          assert.ok(
+            Number.isNaN(got[2 * i]) && Number.isNaN(got[2 * i + 1]),
+            `element ${i} outside the output rows was written`,
+          );
       }
     }
     const a = new Float32Array(2 * batch * (M + 1));
@@ -155,7 +201,11 @@ test('multi-pass R2C: post-processing fused into the last pass (mirror column pa
   // The forms below: fused (split rows), fused asking for vec2 rows, the separate post kernel. Each length's
   // passes compile cold for seconds, so the lengths other than the offset one run two forms in rotation (each
   // form at three lengths; vec2 rows asked for where the 256-point last pass falls back, and at 2^16 and 2^18).
-  const forms = [[false, undefined], [false, 'complex'], [true, undefined]] as const;
+  const forms = [
+    [false, undefined],
+    [false, 'complex'],
+    [true, undefined],
+  ] as const;
   const cases: [number, number, boolean, number[]][] = [
     [1 << 19, 3, false, [0, 1]],
     [1 << 16, 3, true, [0, 1, 2]],
@@ -163,33 +213,44 @@ test('multi-pass R2C: post-processing fused into the last pass (mirror column pa
     [1 << 21, 1, false, [0, 2]],
   ];
   let vec2Rows = 0;
-  for (const [N, batch, offsets, run] of cases) await t.test(`N=${N} batch=${batch}`, async () => {
-    const M = N / 2;
-    const input = offsets ? { offset: 2, stride: 1, dist: N + 4 } : { offset: 0, stride: 1, dist: N };
-    const output = offsets ? { offset: 1, stride: 1, dist: M + 3 } : { offset: 0, stride: 1, dist: M + 1 };
-    const x = randomFloat32(input.offset + batch * input.dist, N + batch);
-    const rows = new Float64Array(batch * N);
-    for (let b = 0; b < batch; b++) for (let i = 0; i < N; i++) rows[b * N + i] = x[input.offset + b * input.dist + i];
-    const ref = await api.rfft(rows, { shape: [batch, N], backend: 'cpu' });
-    // The fused last pass exchanges real and imaginary parts in two rounds by default, vec2 rows with
-    // lastPassExchange 'complex' where 16 vec2 columns fit this adapter (a 256-point last pass falls back to
-    // f32 rows; counted below so that both forms run).
-    for (const [r2cPostKernel, lastPassExchange] of forms.filter((_, f) => run.includes(f))) {
-      const wide = lastPassExchange ? { lastPassColumns: 16 } : {};
-      const plan = await WebGpuFft.create(ctx, fftProblem({ n: N, batch, direction: 'forward', input, output }), { real: 'r2c', r2cPostKernel, lastPassExchange, ...wide });
-      assert.equal(plan.recipe.algorithm, 'stockham-multipass', `N=${N}: multi-pass recipe`);
-      if (plan.recipe.algorithm === 'stockham-multipass' && !r2cPostKernel) {
-        const ex = plan.recipe.passes[plan.recipe.passes.length - 1].exchange;
-        if (!lastPassExchange) assert.equal(ex, 'split', `N=${N} last pass exchange`);
-        else if (ex === 'complex') vec2Rows++;
+  for (const [N, batch, offsets, run] of cases)
+    await t.test(`N=${N} batch=${batch}`, async () => {
+      const M = N / 2;
+      const input = offsets ? { offset: 2, stride: 1, dist: N + 4 } : { offset: 0, stride: 1, dist: N };
+      const output = offsets ? { offset: 1, stride: 1, dist: M + 3 } : { offset: 0, stride: 1, dist: M + 1 };
+      const x = randomFloat32(input.offset + batch * input.dist, N + batch);
+      const rows = new Float64Array(batch * N);
+      for (let b = 0; b < batch; b++)
+        for (let i = 0; i < N; i++) rows[b * N + i] = x[input.offset + b * input.dist + i];
+      const ref = await api.rfft(rows, { shape: [batch, N], backend: 'cpu' });
+      // The fused last pass exchanges real and imaginary parts in two rounds by default, vec2 rows with
+      // lastPassExchange 'complex' where 16 vec2 columns fit this adapter (a 256-point last pass falls back to
+      // f32 rows; counted below so that both forms run).
+      for (const [r2cPostKernel, lastPassExchange] of forms.filter((_, f) => run.includes(f))) {
+        const wide = lastPassExchange ? { lastPassColumns: 16 } : {};
+        const plan = await WebGpuFft.create(ctx, fftProblem({ n: N, batch, direction: 'forward', input, output }), {
+          real: 'r2c',
+          r2cPostKernel,
+          lastPassExchange,
+          ...wide,
+        });
+        assert.equal(plan.recipe.algorithm, 'stockham-multipass', `N=${N}: multi-pass recipe`);
+        if (plan.recipe.algorithm === 'stockham-multipass' && !r2cPostKernel) {
+          const ex = plan.recipe.passes[plan.recipe.passes.length - 1].exchange;
+          if (!lastPassExchange) assert.equal(ex, 'split', `N=${N} last pass exchange`);
+          else if (ex === 'complex') vec2Rows++;
+        }
+        // The fused form has one kernel per pass; the unfused one adds the post-processing kernel.
+        const fused = !r2cPostKernel;
+        assert.equal(
+          plan.kernelNames.some((k) => k.startsWith('r2c-post')),
+          !fused,
+          `N=${N} kernels ${plan.kernelNames}`,
+        );
+        const err = relativeL2(await runR2c(plan, x, output, batch, M), ref);
+        assert.ok(err <= bound(N), `N=${N} batch=${batch} postKernel=${r2cPostKernel}: ${err}`);
       }
-      // The fused form has one kernel per pass; the unfused one adds the post-processing kernel.
-      const fused = !r2cPostKernel;
-      assert.equal(plan.kernelNames.some((k) => k.startsWith('r2c-post')), !fused, `N=${N} kernels ${plan.kernelNames}`);
-      const err = relativeL2(await runR2c(plan, x, output, batch, M), ref);
-      assert.ok(err <= bound(N), `N=${N} batch=${batch} postKernel=${r2cPostKernel}: ${err}`);
-    }
-  });
+    });
   assert.ok(vec2Rows >= 2, `fused last pass with vec2 rows in ${vec2Rows} cases`);
 });
 
@@ -202,50 +263,80 @@ test('single-workgroup R2C: paired last stage (no post-processing exchange) and 
   const sizes = [6, 12, 24, 48, 64, 96, 128, 200, 256, 486, 512, 1000, 1024, 2048, 4096, 8192, 16384, 32768];
   const paired = [0, 0]; // default plans, plans with r2cPairAll
   const staged = [0, 0]; // staged outputs generated: paired form, exchange form
-  for (const [i, N] of sizes.entries()) await t.test(`N=${N}`, async () => {
-    const batch = 3;
-    const M = N / 2;
-    // Odd offsets and padded distances on the output side (the numpy layout's rows are M + 1 long).
-    const input = { offset: 2 * (i % 2), stride: 1, dist: N + 2 * (i % 3) };
-    const output = { offset: i % 2, stride: 1, dist: M + 1 + (i % 3) };
-    const x = randomFloat32(input.offset + batch * input.dist, 100 + i);
-    const rows = new Float64Array(batch * N);
-    for (let b = 0; b < batch; b++) for (let k = 0; k < N; k++) rows[b * N + k] = x[input.offset + b * input.dist + k];
-    const ref = await api.rfft(rows, { shape: [batch, N], backend: 'cpu' });
-    // maxRadix 32: the default from a half-length of 8192, beyond this adapter's single workgroup.
-    // r2cStagedOut: the outputs leave through workgroup memory by a coalesced copy (paired and exchange forms).
-    const variants: { r2cPaired?: boolean; r2cPairAll?: boolean; maxRadix?: number; r2cStagedOut?: boolean; exchange?: 'split4' }[] = [
-      { r2cPaired: true },
-      { r2cPaired: false },
-      { r2cPairAll: true },
-      { r2cStagedOut: true },
-      { r2cPaired: false, r2cStagedOut: true },
-      { r2cStagedOut: false },
-    ];
-    if (N >= 2048) variants.push({ maxRadix: 32 });
-    // 'split4' at half-lengths 2048 and 16384 (which only it holds in one workgroup); those between compile
-    // kernels of the same form, seconds each on the software adapter.
-    if (N === 4096 || N === 32768) variants.push({ exchange: 'split4' });
-    for (const variant of variants) {
-      const plan = await WebGpuFft.create(ctx, fftProblem({ n: N, batch, direction: 'forward', input, output }), { real: 'r2c', ...variant });
-      if ((variant.r2cPaired || variant.r2cPairAll) && plan.recipe.algorithm === 'stockham-workgroup') {
-        const wgsl = generateWorkgroupFft(plan.recipe, { direction: 'forward', scale: 1, inPlace: false, io: { load: 'complex', store: 'r2c', realLength: N } }).wgsl;
-        if (wgsl.includes('let p0 = t == 0u;')) paired[variant.r2cPairAll ? 1 : 0]++;
-      }
-      if (variant.r2cStagedOut && plan.recipe.algorithm === 'stockham-workgroup' && !plan.recipe.staging) {
-        const k = generateWorkgroupFft(plan.recipe, {
-          direction: 'forward', scale: 1, inPlace: false, io: { load: 'complex', store: 'r2c', realLength: N },
-          pairedR2c: variant.r2cPaired, stagedR2cOut: true,
+  for (const [i, N] of sizes.entries())
+    await t.test(`N=${N}`, async () => {
+      const batch = 3;
+      const M = N / 2;
+      // Odd offsets and padded distances on the output side (the numpy layout's rows are M + 1 long).
+      const input = { offset: 2 * (i % 2), stride: 1, dist: N + 2 * (i % 3) };
+      const output = { offset: i % 2, stride: 1, dist: M + 1 + (i % 3) };
+      const x = randomFloat32(input.offset + batch * input.dist, 100 + i);
+      const rows = new Float64Array(batch * N);
+      for (let b = 0; b < batch; b++)
+        for (let k = 0; k < N; k++) rows[b * N + k] = x[input.offset + b * input.dist + k];
+      const ref = await api.rfft(rows, { shape: [batch, N], backend: 'cpu' });
+      // maxRadix 32: the default from a half-length of 8192, beyond this adapter's single workgroup.
+      // r2cStagedOut: the outputs leave through workgroup memory by a coalesced copy (paired and exchange forms).
+      const variants: {
+        r2cPaired?: boolean;
+        r2cPairAll?: boolean;
+        maxRadix?: number;
+        r2cStagedOut?: boolean;
+        exchange?: 'split4';
+      }[] = [
+        { r2cPaired: true },
+        { r2cPaired: false },
+        { r2cPairAll: true },
+        { r2cStagedOut: true },
+        { r2cPaired: false, r2cStagedOut: true },
+        { r2cStagedOut: false },
+      ];
+      if (N >= 2048) variants.push({ maxRadix: 32 });
+      // 'split4' at half-lengths 2048 and 16384 (which only it holds in one workgroup); those between compile
+      // kernels of the same form, seconds each on the software adapter.
+      if (N === 4096 || N === 32768) variants.push({ exchange: 'split4' });
+      for (const variant of variants) {
+        const plan = await WebGpuFft.create(ctx, fftProblem({ n: N, batch, direction: 'forward', input, output }), {
+          real: 'r2c',
+          ...variant,
         });
-        if (k.key.includes('"stagedOut":true')) staged[variant.r2cPaired === false ? 1 : 0]++;
+        if ((variant.r2cPaired || variant.r2cPairAll) && plan.recipe.algorithm === 'stockham-workgroup') {
+          const wgsl = generateWorkgroupFft(plan.recipe, {
+            direction: 'forward',
+            scale: 1,
+            inPlace: false,
+            io: { load: 'complex', store: 'r2c', realLength: N },
+          }).wgsl;
+          if (wgsl.includes('let p0 = t == 0u;')) paired[variant.r2cPairAll ? 1 : 0]++;
+        }
+        if (variant.r2cStagedOut && plan.recipe.algorithm === 'stockham-workgroup' && !plan.recipe.staging) {
+          const k = generateWorkgroupFft(plan.recipe, {
+            direction: 'forward',
+            scale: 1,
+            inPlace: false,
+            io: { load: 'complex', store: 'r2c', realLength: N },
+            pairedR2c: variant.r2cPaired,
+            stagedR2cOut: true,
+          });
+          if (k.key.includes('"stagedOut":true')) staged[variant.r2cPaired === false ? 1 : 0]++;
+        }
+        if (variant.exchange)
+          assert.equal(
+            plan.recipe.algorithm === 'stockham-workgroup' && plan.recipe.exchange,
+            'split4',
+            `N=${N} split4`,
+          );
+        // Half-lengths 256 … 512 exchange real and imaginary parts in two rounds (the R2C default from 256).
+        if ((N === 512 || N === 1024) && variant.r2cPaired)
+          assert.equal(
+            plan.recipe.algorithm === 'stockham-workgroup' && plan.recipe.exchange,
+            'split',
+            `N=${N} exchange`,
+          );
+        const err = relativeL2(await runR2c(plan, x, output, batch, M, variant.r2cStagedOut), ref);
+        assert.ok(err <= bound(N), `N=${N} ${JSON.stringify(variant)}: ${err}`);
       }
-      if (variant.exchange) assert.equal(plan.recipe.algorithm === 'stockham-workgroup' && plan.recipe.exchange, 'split4', `N=${N} split4`);
-      // Half-lengths 256 … 512 exchange real and imaginary parts in two rounds (the R2C default from 256).
-      if ((N === 512 || N === 1024) && variant.r2cPaired) assert.equal(plan.recipe.algorithm === 'stockham-workgroup' && plan.recipe.exchange, 'split', `N=${N} exchange`);
-      const err = relativeL2(await runR2c(plan, x, output, batch, M, variant.r2cStagedOut), ref);
-      assert.ok(err <= bound(N), `N=${N} ${JSON.stringify(variant)}: ${err}`);
-    }
-  });
+    });
   // The sizes whose last stage holds an even number of butterflies per invocation take the paired form;
   // r2cPairAll plans the others (powers of two) that way too.
   assert.ok(paired[0] >= 4, `paired last stage generated for ${paired[0]} sizes`);

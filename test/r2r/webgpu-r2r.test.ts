@@ -22,27 +22,31 @@ test('every DCT/DST type, both directions, all norms, a spread of sizes (batch 3
   const sizes = [2, 3, 4, 5, 8, 15, 16, 31, 64, 100, 256, 1000, 4096, 1 << 16];
   let count = 0;
   for (const fam of ['dct', 'dst'] as const) {
-    for (const type of [1, 2, 3, 4]) await t.test(`${fam}-${type}`, async () => {
-      for (const [i, n] of sizes.entries()) {
-        // DCT-I and DST-I extend to 2(N∓1): lengths like 2·101 go through Bluestein.
-        if (type === 1 && n > 4096) continue;
-        // Skipped, each a kernel of a path already run here that takes seconds to compile cold on the software
-        // adapter: DCT-I at 1000 (1998 = 2·27·37 adds only a radix-37 stage, some 20 s alone), and the DST
-        // family at 31 (the radix-31 FFTs of the DCT family at 31, with the hooks DST runs at 15 and 5).
-        if ((fam === 'dct' && type === 1 && n === 1000) || (fam === 'dst' && n === 31)) continue;
-        // One direction a size (each pipeline compiles cold in about a second). The inverse of type 2 runs the
-        // type-3 kernel and vice versa, and types 1 and 4 are their own inverses' kernels, so every kernel
-        // still runs at (almost) every size; (i mod 2, i mod 3) gives each type every direction with every norm.
-        const inverse = i % 2 === 1;
-        const norm = NORMS[(i + type) % 3];
-        const x = randomFloat32(3 * n, n * 7 + type);
-        const f = r2r[(inverse ? 'i' : '') + fam as 'dct'];
-        const g = await f(x, { type, norm, shape: [3, n], gpu, backend: 'webgpu' });
-        const c = await f(Float64Array.from(x), { type, norm, shape: [3, n], backend: 'cpu' });
-        assert.ok(relativeL2(g, c) <= bound(n), `${inverse ? 'i' : ''}${fam}${type} n=${n} ${norm}: ${relativeL2(g, c)}`);
-        count++;
-      }
-    });
+    for (const type of [1, 2, 3, 4])
+      await t.test(`${fam}-${type}`, async () => {
+        for (const [i, n] of sizes.entries()) {
+          // DCT-I and DST-I extend to 2(N∓1): lengths like 2·101 go through Bluestein.
+          if (type === 1 && n > 4096) continue;
+          // Skipped, each a kernel of a path already run here that takes seconds to compile cold on the software
+          // adapter: DCT-I at 1000 (1998 = 2·27·37 adds only a radix-37 stage, some 20 s alone), and the DST
+          // family at 31 (the radix-31 FFTs of the DCT family at 31, with the hooks DST runs at 15 and 5).
+          if ((fam === 'dct' && type === 1 && n === 1000) || (fam === 'dst' && n === 31)) continue;
+          // One direction a size (each pipeline compiles cold in about a second). The inverse of type 2 runs the
+          // type-3 kernel and vice versa, and types 1 and 4 are their own inverses' kernels, so every kernel
+          // still runs at (almost) every size; (i mod 2, i mod 3) gives each type every direction with every norm.
+          const inverse = i % 2 === 1;
+          const norm = NORMS[(i + type) % 3];
+          const x = randomFloat32(3 * n, n * 7 + type);
+          const f = r2r[((inverse ? 'i' : '') + fam) as 'dct'];
+          const g = await f(x, { type, norm, shape: [3, n], gpu, backend: 'webgpu' });
+          const c = await f(Float64Array.from(x), { type, norm, shape: [3, n], backend: 'cpu' });
+          assert.ok(
+            relativeL2(g, c) <= bound(n),
+            `${inverse ? 'i' : ''}${fam}${type} n=${n} ${norm}: ${relativeL2(g, c)}`,
+          );
+          count++;
+        }
+      });
   }
   t.diagnostic(`r2r: ${count} GPU transforms checked against float64`);
 });
@@ -51,15 +55,16 @@ test('DHT and its inverse; round trips of every type', async (t) => {
   const gpu = await testGpu();
   if (!gpu) return t.skip('no WebGPU adapter');
   // One norm a size, in rotation (each norm three times, tiny to multi-pass); DHT and inverse both run.
-  for (const [i, n] of [1, 2, 3, 8, 15, 64, 1000, 8192, 1 << 15].entries()) await t.test(`dht n=${n}`, async () => {
-    const x = randomFloat32(3 * n, n);
-    const norm = NORMS[i % 3];
-    const h = await r2r.dht(x, { norm, shape: [3, n], gpu, backend: 'webgpu' });
-    const c = await r2r.dht(Float64Array.from(x), { norm, shape: [3, n], backend: 'cpu' });
-    assert.ok(relativeL2(h, c) <= bound(n), `dht n=${n} ${norm}`);
-    const back = await r2r.idht(h, { norm, shape: [3, n], gpu, backend: 'webgpu' });
-    assert.ok(relativeL2(back, x) <= 2 * bound(n), `dht round trip n=${n} ${norm}`);
-  });
+  for (const [i, n] of [1, 2, 3, 8, 15, 64, 1000, 8192, 1 << 15].entries())
+    await t.test(`dht n=${n}`, async () => {
+      const x = randomFloat32(3 * n, n);
+      const norm = NORMS[i % 3];
+      const h = await r2r.dht(x, { norm, shape: [3, n], gpu, backend: 'webgpu' });
+      const c = await r2r.dht(Float64Array.from(x), { norm, shape: [3, n], backend: 'cpu' });
+      assert.ok(relativeL2(h, c) <= bound(n), `dht n=${n} ${norm}`);
+      const back = await r2r.idht(h, { norm, shape: [3, n], gpu, backend: 'webgpu' });
+      assert.ok(relativeL2(back, x) <= 2 * bound(n), `dht round trip n=${n} ${norm}`);
+    });
   // n = 16, batch 3: the sweep above ran types 1 and 4 there with norm 'ortho' (whose inverses are the same
   // kernels), so only the type-2 and type-3 kernels compile here.
   for (const fam of ['dct', 'dst'] as const) {
@@ -87,8 +92,14 @@ test('axes, n (crop / pad), N-D transforms, orthogonalize off', async (t) => {
     ['dct', { norm: 'ortho', orthogonalize: false }, [3, 33]],
   ];
   for (const [fn, o, shape] of cases) {
-    const x = randomFloat32(shape.reduce((a, b) => a * b, 1), 3);
-    const f = r2r[fn] as (x: Float32Array | Float64Array, o: Record<string, unknown>) => Promise<Float32Array | Float64Array>;
+    const x = randomFloat32(
+      shape.reduce((a, b) => a * b, 1),
+      3,
+    );
+    const f = r2r[fn] as (
+      x: Float32Array | Float64Array,
+      o: Record<string, unknown>,
+    ) => Promise<Float32Array | Float64Array>;
     const g = await f(x, { ...o, shape, gpu, backend: 'webgpu' });
     const c = await f(Float64Array.from(x), { ...o, shape, backend: 'cpu' });
     assert.equal(g.length, c.length, `${fn} ${JSON.stringify(o)} length`);
@@ -106,7 +117,14 @@ test('r2r errors name the argument', async () => {
 });
 
 /** Runs a type-2 (or DHT) plan on x into a NaN-filled buffer and returns its relative L2 error against float64. */
-async function type2Error(ctx: GpuContext, plan: WebGpuR2r, family: 'dct' | 'dst' | 'dht', x: Float32Array, batch: number, n: number): Promise<number> {
+async function type2Error(
+  ctx: GpuContext,
+  plan: WebGpuR2r,
+  family: 'dct' | 'dst' | 'dht',
+  x: Float32Array,
+  batch: number,
+  n: number,
+): Promise<number> {
   const src = createStorageBuffer(ctx, x);
   const dst = createStorageBuffer(ctx, new Float32Array(batch * n).fill(NaN));
   await plan.execute(src, dst);
@@ -115,7 +133,10 @@ async function type2Error(ctx: GpuContext, plan: WebGpuR2r, family: 'dct' | 'dst
   dst.destroy();
   plan.destroy();
   const cpu = { shape: [batch, n], backend: 'cpu' as const };
-  const ref = family === 'dht' ? await r2r.dht(Float64Array.from(x), cpu) : await r2r[family](Float64Array.from(x), { type: 2, ...cpu });
+  const ref =
+    family === 'dht'
+      ? await r2r.dht(Float64Array.from(x), cpu)
+      : await r2r[family](Float64Array.from(x), { type: 2, ...cpu });
   return relativeL2(got, ref);
 }
 
@@ -126,7 +147,13 @@ test("DCT-II / DST-II / DHT of 2^15 in one workgroup ('split4' exchange, asked f
   const batch = 3;
   const x = randomFloat32(batch * n, 77);
   for (const family of ['dct', 'dst', 'dht'] as const) {
-    const plan = await WebGpuR2r.create(ctx, { family, type: 2, shape: [batch, n], axes: [-1], planner: { exchange: 'split4' } });
+    const plan = await WebGpuR2r.create(ctx, {
+      family,
+      type: 2,
+      shape: [batch, n],
+      axes: [-1],
+      planner: { exchange: 'split4' },
+    });
     const kernels = plan.axisPlans[0].kernelNames;
     assert.deepEqual(kernels, ['fft16384-forward-wg'], `${family}: ${kernels}`);
     const err = await type2Error(ctx, plan, family, x, batch, n);
@@ -137,25 +164,31 @@ test("DCT-II / DST-II / DHT of 2^15 in one workgroup ('split4' exchange, asked f
 test('multi-pass DCT-II / DHT with the post-processing fused into the last pass (wider last pass)', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
-  for (const [family, n] of [['dct', 1 << 16], ['dht', 1 << 16], ['dct', 1 << 17], ['dst', 1 << 16]] as const) await t.test(`${family} n=${n}`, async () => {
-    const batch = 3;
-    const x = randomFloat32(batch * n, n + 5);
-    // Fused is the default for all three; r2cPostKernel keeps the separate post-processing kernel; 64
-    // column slots (32 mirror pairs) where the last pass is 64 points. The explicit 16 and 64 columns each run
-    // at two of the three 2^16 cases (the DCT-II at both: their pass kernels take seconds each to compile).
-    const narrow = family === 'dht' ? [] : [{ r2cFused: true, lastPassColumns: 16 }];
-    const wide = n === 1 << 16 && family !== 'dst' ? [{ r2cFused: true, lastPassColumns: 64 }] : [];
-    for (const planner of [{}, ...narrow, ...wide, { r2cPostKernel: true }]) {
-      const plan = await WebGpuR2r.create(ctx, { family, type: 2, shape: [batch, n], axes: [-1], planner });
-      const kernels = plan.axisPlans[0].kernelNames;
-      assert.ok(kernels.length >= 2, `${family} n=${n}: multi-pass (${kernels})`);
-      // The default fuses where the last pass can hold 16 columns (here up to 2^16; 2^17 needs more than
-      // this adapter's workgroup memory and keeps the separate kernel); r2cPostKernel never fuses.
-      const post = kernels.some((k) => k.startsWith('r2c-post'));
-      if ('r2cPostKernel' in planner) assert.ok(post, `${family} n=${n}: ${kernels}`);
-      else if (n <= 1 << 16) assert.ok(!post, `${family} n=${n} ${JSON.stringify(planner)}: ${kernels}`);
-      const err = await type2Error(ctx, plan, family, x, batch, n);
-      assert.ok(err <= bound(n), `${family} n=${n} ${JSON.stringify(planner)}: ${err}`);
-    }
-  });
+  for (const [family, n] of [
+    ['dct', 1 << 16],
+    ['dht', 1 << 16],
+    ['dct', 1 << 17],
+    ['dst', 1 << 16],
+  ] as const)
+    await t.test(`${family} n=${n}`, async () => {
+      const batch = 3;
+      const x = randomFloat32(batch * n, n + 5);
+      // Fused is the default for all three; r2cPostKernel keeps the separate post-processing kernel; 64
+      // column slots (32 mirror pairs) where the last pass is 64 points. The explicit 16 and 64 columns each run
+      // at two of the three 2^16 cases (the DCT-II at both: their pass kernels take seconds each to compile).
+      const narrow = family === 'dht' ? [] : [{ r2cFused: true, lastPassColumns: 16 }];
+      const wide = n === 1 << 16 && family !== 'dst' ? [{ r2cFused: true, lastPassColumns: 64 }] : [];
+      for (const planner of [{}, ...narrow, ...wide, { r2cPostKernel: true }]) {
+        const plan = await WebGpuR2r.create(ctx, { family, type: 2, shape: [batch, n], axes: [-1], planner });
+        const kernels = plan.axisPlans[0].kernelNames;
+        assert.ok(kernels.length >= 2, `${family} n=${n}: multi-pass (${kernels})`);
+        // The default fuses where the last pass can hold 16 columns (here up to 2^16; 2^17 needs more than
+        // this adapter's workgroup memory and keeps the separate kernel); r2cPostKernel never fuses.
+        const post = kernels.some((k) => k.startsWith('r2c-post'));
+        if ('r2cPostKernel' in planner) assert.ok(post, `${family} n=${n}: ${kernels}`);
+        else if (n <= 1 << 16) assert.ok(!post, `${family} n=${n} ${JSON.stringify(planner)}: ${kernels}`);
+        const err = await type2Error(ctx, plan, family, x, batch, n);
+        assert.ok(err <= bound(n), `${family} n=${n} ${JSON.stringify(planner)}: ${err}`);
+      }
+    });
 });

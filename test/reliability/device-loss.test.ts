@@ -8,8 +8,21 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  DestroyedError, DeviceError, ArgumentError, acquireGpu, defaultGpuContext, createFftPlan, fft, rfft, fftn, createTridiagonalPlan,
-  convolve, WebGpuFftNd, createStorageBuffer, readBuffer, type GpuContext,
+  DestroyedError,
+  DeviceError,
+  ArgumentError,
+  acquireGpu,
+  defaultGpuContext,
+  createFftPlan,
+  fft,
+  rfft,
+  fftn,
+  createTridiagonalPlan,
+  convolve,
+  WebGpuFftNd,
+  createStorageBuffer,
+  readBuffer,
+  type GpuContext,
 } from '../../src/index.js';
 import { testGpu } from '../helpers/gpu.js';
 import { count, expectError, f32Bound, gen, printCounts, relL2, withTimeout } from './helpers.js';
@@ -49,7 +62,12 @@ test('after device.destroy(): every entry point fails with DeviceError naming th
   const plan = await createFftPlan({ n: 64, batch: 4, backend: 'webgpu', gpu: ctx });
   const nd = await WebGpuFftNd.create(ctx, { shape: [8, 8], kind: 'r2c' });
   const tri = await createTridiagonalPlan({ n: 32, batch: 2, backend: 'webgpu', gpu: ctx });
-  const triData = () => ({ lower: new Float32Array(64).fill(-1), diag: new Float32Array(64).fill(4), upper: new Float32Array(64).fill(-1), rhs: new Float32Array(64).fill(1) });
+  const triData = () => ({
+    lower: new Float32Array(64).fill(-1),
+    diag: new Float32Array(64).fill(4),
+    upper: new Float32Array(64).fill(-1),
+    rhs: new Float32Array(64).fill(1),
+  });
   const buf = createStorageBuffer(ctx, x);
   const out = createStorageBuffer(ctx, x.byteLength);
   await plan.execute(x);
@@ -58,7 +76,11 @@ test('after device.destroy(): every entry point fails with DeviceError naming th
   ctx.device.destroy();
   // Immediately (device.lost has not settled yet): the calls still end in DeviceError.
   await expectError(() => withTimeout(plan.execute(x), T, 'execute right after destroy'), DeviceError, /lost|destroy/i);
-  await expectError(() => withTimeout(tri.solve(triData()), T, 'tridiagonal right after destroy'), DeviceError, /lost|destroy/i);
+  await expectError(
+    () => withTimeout(tri.solve(triData()), T, 'tridiagonal right after destroy'),
+    DeviceError,
+    /lost|destroy/i,
+  );
   await waitLost(ctx);
   assert.equal(reason, 'destroyed');
   const rows: [string, () => Promise<unknown>][] = [
@@ -107,7 +129,10 @@ test('device destroyed while work is in flight: the pending call settles with De
     const settled = await withTimeout(Promise.allSettled(pending), T, `in-flight calls (destroy after ${delay} ms)`);
     for (const s of settled) {
       if (s.status === 'rejected') {
-        assert.ok(s.reason instanceof DeviceError, `delay ${delay}: ${(s.reason as Error)?.name}: ${(s.reason as Error)?.message}`);
+        assert.ok(
+          s.reason instanceof DeviceError,
+          `delay ${delay}: ${(s.reason as Error)?.name}: ${(s.reason as Error)?.message}`,
+        );
         count('in-flight calls rejected with DeviceError');
       } else count('in-flight calls finished before the loss');
     }
@@ -123,7 +148,11 @@ test('GpuContext.destroy(): plans report DestroyedError; the shared default cont
   ctx.destroy();
   ctx.destroy();
   assert.equal(ctx.isDestroyed, true);
-  await expectError(() => withTimeout(plan.execute(new Float32Array(32)), T, 'execute on destroyed ctx'), DestroyedError, 'destroyed');
+  await expectError(
+    () => withTimeout(plan.execute(new Float32Array(32)), T, 'execute on destroyed ctx'),
+    DestroyedError,
+    'destroyed',
+  );
   await expectError(() => createFftPlan({ n: 16, backend: 'webgpu', gpu: ctx }), DestroyedError, 'destroyed');
   await expectError(() => createTridiagonalPlan({ n: 16, backend: 'webgpu', gpu: ctx }), DestroyedError, 'destroyed');
   count('destroyed-context calls rejected', 3);
@@ -137,7 +166,11 @@ test('GpuContext.destroy(): plans report DestroyedError; the shared default cont
   assert.equal(d2.isLost, false);
   await fftOk(d2, 4);
   // Calls without an explicit context use the replacement.
-  const y = await withTimeout(fft(Float32Array.from(gen(5).f64(64)), { backend: 'webgpu' }), T, 'fft on the replaced default');
+  const y = await withTimeout(
+    fft(Float32Array.from(gen(5).f64(64)), { backend: 'webgpu' }),
+    T,
+    'fft on the replaced default',
+  );
   assert.equal(y.length, 64);
 });
 
@@ -147,21 +180,53 @@ test('Dawn validation errors surface as DeviceError (error scopes), never as unc
   const uncaptured = watchUncaptured(ctx);
   try {
     // Invalid buffer usage (MAP_READ with MAP_WRITE) inside checked().
-    await expectError(() => ctx.checked('bad buffer', () => ctx.device.createBuffer({ size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.MAP_WRITE })), DeviceError, /validation/);
+    await expectError(
+      () =>
+        ctx.checked('bad buffer', () =>
+          ctx.device.createBuffer({ size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.MAP_WRITE }),
+        ),
+      DeviceError,
+      /validation/,
+    );
     // A buffer larger than maxBufferSize.
-    await expectError(() => ctx.checked('huge buffer', () => ctx.device.createBuffer({ size: ctx.limits.maxBufferSize + 4096, usage: GPUBufferUsage.STORAGE })), DeviceError, /validation|memory/);
+    await expectError(
+      () =>
+        ctx.checked('huge buffer', () =>
+          ctx.device.createBuffer({ size: ctx.limits.maxBufferSize + 4096, usage: GPUBufferUsage.STORAGE }),
+        ),
+      DeviceError,
+      /validation|memory/,
+    );
     // A plan handed a buffer without STORAGE usage, and a destroyed buffer.
     const plan = await createFftPlan({ n: 32, batch: 2, backend: 'webgpu', gpu: ctx });
     const src = createStorageBuffer(ctx, new Float32Array(128));
     const noStorage = ctx.device.createBuffer({ size: 512, usage: GPUBufferUsage.COPY_DST });
     // (refused before encoding, so no validation error reaches Dawn)
-    await expectError(() => withTimeout(plan.executeGpu(src, noStorage), T, 'executeGpu bad usage'), ArgumentError, 'dst');
+    await expectError(
+      () => withTimeout(plan.executeGpu(src, noStorage), T, 'executeGpu bad usage'),
+      ArgumentError,
+      'dst',
+    );
     const dead = createStorageBuffer(ctx, 512);
     dead.destroy();
-    await expectError(() => withTimeout(plan.executeGpu(dead, createStorageBuffer(ctx, 512)), T, 'executeGpu destroyed src'), DeviceError, /validation|destroy/);
+    await expectError(
+      () => withTimeout(plan.executeGpu(dead, createStorageBuffer(ctx, 512)), T, 'executeGpu destroyed src'),
+      DeviceError,
+      /validation|destroy/,
+    );
     // A WGSL compile error is a DeviceError naming the kernel.
     const { getPipeline } = await import('../../src/backends/webgpu/pipelines.js');
-    await expectError(() => getPipeline(ctx, { name: 'broken-kernel', key: 'broken-kernel-1', wgsl: '@compute @workgroup_size(1) fn main() { let x: u32 = 1.5; }', entryPoint: 'main' }), DeviceError, 'broken-kernel');
+    await expectError(
+      () =>
+        getPipeline(ctx, {
+          name: 'broken-kernel',
+          key: 'broken-kernel-1',
+          wgsl: '@compute @workgroup_size(1) fn main() { let x: u32 = 1.5; }',
+          entryPoint: 'main',
+        }),
+      DeviceError,
+      'broken-kernel',
+    );
     count('validation errors surfaced', 5);
     // After all that the context and the plan still work.
     const y = await plan.execute(new Float32Array(128).fill(1));

@@ -10,10 +10,35 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  ArgumentError, ButterflyError, UnsupportedError, DeviceLimitError, TridiagonalBreakdownError, TRIDIAGONAL_STATUS,
-  fft, ifft, rfft, irfft, fft2, ifft2, rfft2, irfft2, fftn, ifftn, rfftn, irfftn, createFftPlan,
-  solveTridiagonal, convolve, fftconvolve, oaconvolve, correlate, fftshift, ifftshift, fftfreq,
-  type GpuContext, type ComplexArray,
+  ArgumentError,
+  ButterflyError,
+  UnsupportedError,
+  DeviceLimitError,
+  TridiagonalBreakdownError,
+  TRIDIAGONAL_STATUS,
+  fft,
+  ifft,
+  rfft,
+  irfft,
+  fft2,
+  ifft2,
+  rfft2,
+  irfft2,
+  fftn,
+  ifftn,
+  rfftn,
+  irfftn,
+  createFftPlan,
+  solveTridiagonal,
+  convolve,
+  fftconvolve,
+  oaconvolve,
+  correlate,
+  fftshift,
+  ifftshift,
+  fftfreq,
+  type GpuContext,
+  type ComplexArray,
 } from '../../src/index.js';
 import { testGpu } from '../helpers/gpu.js';
 import { allFinite, count, gen, printCounts, relL2, withTimeout, type Gen } from './helpers.js';
@@ -25,8 +50,7 @@ const BUDGET_MS = Number(process.env.FUZZ_BUDGET_MS ?? 35_000);
  * Bugs this fuzz found that are reported and pinned by a todo test below: counted and printed, not
  * failed, so the suite keeps guarding everything else. Remove an entry when its todo test passes.
  */
-const KNOWN_BUGS: { pattern: RegExp; what: string }[] = [
-];
+const KNOWN_BUGS: { pattern: RegExp; what: string }[] = [];
 
 const outcomes = new Map<string, number>();
 after(() => {
@@ -52,7 +76,10 @@ const SMALL = [1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 17, 31, 32, 60, 64, 97, 100, 1
 const FFT_FNS = { fft, ifft, rfft, irfft } as const;
 const ND_FNS = { fft2, ifft2, rfft2, irfft2, fftn, ifftn, rfftn, irfftn } as const;
 
-function backendOf(g: Gen, ctx: GpuContext | null): { backend?: 'cpu' | 'webgpu' | 'auto'; gpu?: GpuContext; f32: boolean } {
+function backendOf(
+  g: Gen,
+  ctx: GpuContext | null,
+): { backend?: 'cpu' | 'webgpu' | 'auto'; gpu?: GpuContext; f32: boolean } {
   const f32 = g.bool(0.6);
   const choice = ctx ? g.pick(['auto', 'webgpu', 'cpu', undefined] as const) : g.pick(['cpu', undefined] as const);
   return { backend: choice, gpu: choice === 'cpu' || !ctx ? undefined : ctx, f32 };
@@ -86,14 +113,39 @@ function fftCall(g: Gen, ctx: GpuContext | null): Call {
   let broken: string[] | undefined;
   if (g.bool(0.35)) {
     const k = g.pick(['x', 'shape', 'n', 'axis', 'norm', 'backend']);
-    if (k === 'x') { x = g.pick([[1, 2], new Int16Array(per * total), null, new T(0)]); broken = ['x']; }
+    if (k === 'x') {
+      x = g.pick([[1, 2], new Int16Array(per * total), null, new T(0)]);
+      broken = ['x'];
+    }
     // A wrong shape can also invalidate axis / n relative to it: any of them may be named first.
-    if (k === 'shape') { o.shape = g.pick([[...shape, 2], [0], [], [total + 1], 'abc']); broken = ['x', 'shape', 'axis', 'axes', 'n']; }
-    if (k === 'n') { o.n = g.pick(BAD.posInt); broken = ['n']; }
-    if (k === 'axis') { o.axis = g.pick([ndim, -ndim - 1, 0.5, 99]); broken = ['axis', 'axes']; }
-    if (k === 'norm') { o.norm = g.pick(BAD.norm); broken = ['norm']; }
-    if (k === 'backend') { o.backend = g.pick(BAD.backend); broken = ['backend']; }
-    if (k === 'shape' && Array.isArray(o.shape) && o.shape.length > 0 && o.shape.every((d: number) => d >= 1) && o.shape.reduce((a: number, b: number) => a * b, 1) * per === x.length) broken = undefined;
+    if (k === 'shape') {
+      o.shape = g.pick([[...shape, 2], [0], [], [total + 1], 'abc']);
+      broken = ['x', 'shape', 'axis', 'axes', 'n'];
+    }
+    if (k === 'n') {
+      o.n = g.pick(BAD.posInt);
+      broken = ['n'];
+    }
+    if (k === 'axis') {
+      o.axis = g.pick([ndim, -ndim - 1, 0.5, 99]);
+      broken = ['axis', 'axes'];
+    }
+    if (k === 'norm') {
+      o.norm = g.pick(BAD.norm);
+      broken = ['norm'];
+    }
+    if (k === 'backend') {
+      o.backend = g.pick(BAD.backend);
+      broken = ['backend'];
+    }
+    if (
+      k === 'shape' &&
+      Array.isArray(o.shape) &&
+      o.shape.length > 0 &&
+      o.shape.every((d: number) => d >= 1) &&
+      o.shape.reduce((a: number, b: number) => a * b, 1) * per === x.length
+    )
+      broken = undefined;
   }
   return {
     what: `${name}(${x?.constructor?.name ?? typeof x}[${x?.length}], ${JSON.stringify({ ...o, gpu: o.gpu ? 'ctx' : undefined })})`,
@@ -147,17 +199,33 @@ function ndCall(g: Gen, ctx: GpuContext | null): Call {
     const last = (axes[axes.length - 1] + ndim) % ndim;
     if (shape[last] === 1 && (!o.s || o.s[o.s.length - 1] === -1)) {
       o.axes = axes;
-      o.s = axes.map((_, i) => (i === axes.length - 1 ? 2 : o.s?.[i] ?? -1));
+      o.s = axes.map((_, i) => (i === axes.length - 1 ? 2 : (o.s?.[i] ?? -1)));
     }
   }
   let broken: string[] | undefined;
   if (g.bool(0.35)) {
     const k = g.pick(['x', 'axes', 's', 'norm', 'shape']);
-    if (k === 'x') { x = g.pick([new Uint8Array(4), 'data', undefined]); broken = ['x']; }
-    if (k === 'axes') { o.axes = g.pick([[ndim], [-ndim - 1], [], [0.5], 'all']); broken = ['axes']; }
-    if (k === 's') { o.axes = o.axes ?? (two ? [-2, -1] : undefined); o.s = g.pick([[0], [2.5], [...(o.axes ?? shape).map(() => 2), 2], [-5]]); broken = ['s']; }
-    if (k === 'norm') { o.norm = g.pick(BAD.norm); broken = ['norm']; }
-    if (k === 'shape') { o.shape = [...shape.slice(0, -1), shape[ndim - 1] + 1]; broken = ['x']; }
+    if (k === 'x') {
+      x = g.pick([new Uint8Array(4), 'data', undefined]);
+      broken = ['x'];
+    }
+    if (k === 'axes') {
+      o.axes = g.pick([[ndim], [-ndim - 1], [], [0.5], 'all']);
+      broken = ['axes'];
+    }
+    if (k === 's') {
+      o.axes = o.axes ?? (two ? [-2, -1] : undefined);
+      o.s = g.pick([[0], [2.5], [...(o.axes ?? shape).map(() => 2), 2], [-5]]);
+      broken = ['s'];
+    }
+    if (k === 'norm') {
+      o.norm = g.pick(BAD.norm);
+      broken = ['norm'];
+    }
+    if (k === 'shape') {
+      o.shape = [...shape.slice(0, -1), shape[ndim - 1] + 1];
+      broken = ['x'];
+    }
   }
   return {
     what: `${name}(${x?.constructor?.name}[${x?.length}], ${JSON.stringify({ ...o, gpu: o.gpu ? 'ctx' : undefined })})`,
@@ -179,7 +247,12 @@ function ndCall(g: Gen, ctx: GpuContext | null): Call {
 function planCall(g: Gen, ctx: GpuContext | null): Call {
   const n = g.pick(SMALL);
   const batch = g.int(1, 4);
-  const init: Any = { n, batch, direction: g.pick(['forward', 'inverse']), norm: g.pick(['backward', 'ortho', 'forward']) };
+  const init: Any = {
+    n,
+    batch,
+    direction: g.pick(['forward', 'inverse']),
+    norm: g.pick(['backward', 'ortho', 'forward']),
+  };
   if (g.bool(0.3)) init.input = { offset: g.int(0, 3), stride: g.int(1, 3), dist: n * g.int(1, 3) + g.int(0, 2) };
   if (g.bool(0.2)) init.output = { offset: g.int(0, 3), stride: g.int(1, 2), dist: n * g.int(2, 3) };
   const { backend, gpu, f32 } = backendOf(g, ctx);
@@ -197,7 +270,8 @@ function planCall(g: Gen, ctx: GpuContext | null): Call {
     if (k === 'backend') init.backend = g.pick(BAD.backend);
     broken = [k];
   }
-  const span = (l: Any) => (l ? (l.offset ?? 0) + (batch - 1) * (l.dist ?? n) + (n - 1) * (l.stride ?? 1) + 1 : n * batch);
+  const span = (l: Any) =>
+    l ? (l.offset ?? 0) + (batch - 1) * (l.dist ?? n) + (n - 1) * (l.stride ?? 1) + 1 : n * batch;
   const T = f32 ? Float32Array : Float64Array;
   const len = span(init.input);
   const x = T.from(g.f64(2 * (Number.isSafeInteger(len) && len >= 1 && len < 1e6 ? len : n * batch)));
@@ -218,16 +292,19 @@ function planCall(g: Gen, ctx: GpuContext | null): Call {
     check: async (r) => {
       const y = r as ComplexArray;
       assert.ok(allFinite(y), 'non-finite output');
-      const ref = await (await createFftPlan({ ...init, backend: 'cpu', gpu: undefined })).execute(Float64Array.from(x));
+      const ref = await (
+        await createFftPlan({ ...init, backend: 'cpu', gpu: undefined })
+      ).execute(Float64Array.from(x));
       // Compare only the elements the output layout writes.
       const o = { offset: init.output?.offset ?? 0, stride: init.output?.stride ?? 1, dist: init.output?.dist ?? n };
       const a: number[] = [];
       const b: number[] = [];
-      for (let j = 0; j < batch; j++) for (let e = 0; e < n; e++) {
-        const at = 2 * (o.offset + j * o.dist + e * o.stride);
-        a.push(y[at], y[at + 1]);
-        b.push(ref[at], ref[at + 1]);
-      }
+      for (let j = 0; j < batch; j++)
+        for (let e = 0; e < n; e++) {
+          const at = 2 * (o.offset + j * o.dist + e * o.stride);
+          a.push(y[at], y[at + 1]);
+          b.push(ref[at], ref[at + 1]);
+        }
       // A plan made with 'auto' (or no backend) runs on WebGPU in f32 whatever array execute() gets.
       assert.ok(relL2(a, b) <= tol(f32 || (backend !== 'cpu' && gpu !== undefined), n), `error ${relL2(a, b)}`);
     },
@@ -249,16 +326,47 @@ function triCall(g: Gen, ctx: GpuContext | null): Call {
   const T = dtype === 'float64' ? Float64Array : Float32Array;
   const lower = T.from(g.f64(n * batch * w));
   const upper = T.from(g.f64(n * batch * w));
-  const diag = T.from(g.f64(n * batch * w)).map((v, i) => (dominant && i % w === 0 ? Math.sign(v || 1) * (3 + Math.abs(v)) : v));
+  const diag = T.from(g.f64(n * batch * w)).map((v, i) =>
+    dominant && i % w === 0 ? Math.sign(v || 1) * (3 + Math.abs(v)) : v,
+  );
   const rhs = T.from(g.f64(n * batch * nrhs * w));
-  const d: Any = { n, batch, nrhs, complex, layout, dtype, backend, cpuAlgorithm, cyclic, gpu: backend === 'cpu' ? undefined : ctx ?? undefined, lower, diag, upper, rhs };
+  const d: Any = {
+    n,
+    batch,
+    nrhs,
+    complex,
+    layout,
+    dtype,
+    backend,
+    cpuAlgorithm,
+    cyclic,
+    gpu: backend === 'cpu' ? undefined : (ctx ?? undefined),
+    lower,
+    diag,
+    upper,
+    rhs,
+  };
   let broken: string[] | undefined;
   if (g.bool(0.3)) {
-    const k = g.pick(['n', 'batch', 'nrhs', 'layout', 'dtype', 'cpuAlgorithm', 'lower.length', 'rhs.length', 'diag', 'onFailure']);
+    const k = g.pick([
+      'n',
+      'batch',
+      'nrhs',
+      'layout',
+      'dtype',
+      'cpuAlgorithm',
+      'lower.length',
+      'rhs.length',
+      'diag',
+      'onFailure',
+    ]);
     if (k === 'n' || k === 'batch' || k === 'nrhs') d[k] = g.pick([0, -1, 2.5, NaN]);
     if (k === 'layout') d.layout = 'rows';
     if (k === 'dtype') d.dtype = 'float16';
-    if (k === 'cpuAlgorithm') { d.backend = 'cpu'; d.cpuAlgorithm = 'qr'; }
+    if (k === 'cpuAlgorithm') {
+      d.backend = 'cpu';
+      d.cpuAlgorithm = 'qr';
+    }
     if (k === 'lower.length') d.lower = lower.subarray(1);
     if (k === 'rhs.length') d.rhs = new T(rhs.length + 1);
     if (k === 'diag') d.diag = Array.from(diag);
@@ -281,10 +389,23 @@ function triCall(g: Gen, ctx: GpuContext | null): Call {
       }
       assert.ok(allFinite(r.x), 'ok result with non-finite x');
       if (!dominant) return; // no accuracy guarantee without dominance (bit 4 says so)
-      const ref = await solveTridiagonal({ ...d, backend: 'cpu', dtype: 'float64', cpuAlgorithm: 'lu', gpu: undefined, lower: Float64Array.from(lower), diag: Float64Array.from(diag), upper: Float64Array.from(upper), rhs: Float64Array.from(rhs) });
+      const ref = await solveTridiagonal({
+        ...d,
+        backend: 'cpu',
+        dtype: 'float64',
+        cpuAlgorithm: 'lu',
+        gpu: undefined,
+        lower: Float64Array.from(lower),
+        diag: Float64Array.from(diag),
+        upper: Float64Array.from(upper),
+        rhs: Float64Array.from(rhs),
+      });
       const err = relL2(r.x, ref.x as Float64Array);
       assert.ok(err <= (dtype === 'float64' && backend === 'cpu' ? 1e-10 : 1e-4), `error ${err} vs float64 LU`);
-      assert.equal(r.status.some((s: number) => s & TRIDIAGONAL_STATUS.NON_FINITE), false);
+      assert.equal(
+        r.status.some((s: number) => s & TRIDIAGONAL_STATUS.NON_FINITE),
+        false,
+      );
     },
   };
 }
@@ -305,20 +426,36 @@ function convCall(g: Gen, ctx: GpuContext | null): Call {
   const fn = { convolve, fftconvolve, oaconvolve, correlate }[fnName];
   const mode = g.pick(['full', 'same', 'valid', undefined] as const);
   const backend = ctx ? g.pick(['auto', 'webgpu', 'cpu', undefined] as const) : 'cpu';
-  const o: Any = { mode, backend, gpu: backend === 'cpu' ? undefined : ctx ?? undefined };
+  const o: Any = { mode, backend, gpu: backend === 'cpu' ? undefined : (ctx ?? undefined) };
   if (fnName === 'convolve' || fnName === 'correlate') o.method = g.pick(['auto', 'direct', 'fft', 'oa', undefined]);
   if (lead.length) o.axes = Array.from({ length: k }, (_, i) => -k + i);
   // 'valid' needs one operand at least as large as the other on every convolved axis.
-  const ca = sa.slice(-k), cb = sb.slice(-k);
+  const ca = sa.slice(-k),
+    cb = sb.slice(-k);
   const validOk = ca.every((v, i) => v >= cb[i]) || cb.every((v, i) => v >= ca[i]);
   let broken: string[] | undefined = mode === 'valid' && !validOk ? ['mode'] : undefined;
   if (!broken && g.bool(0.3)) {
     const kk = g.pick(['in1', 'in1.data', 'mode', 'method', 'backend']);
-    if (kk === 'in1') { a = g.pick([[1, 2, 3], null, 'x']); broken = ['in1']; }
-    if (kk === 'in1.data') { a = { ...a, shape: [...sa.slice(0, -1), sa[sa.length - 1] + 1] }; broken = ['in1.data']; }
-    if (kk === 'mode') { o.mode = 'circular'; broken = ['mode']; }
-    if (kk === 'method' && fnName === 'convolve') { o.method = 'winograd'; broken = ['method']; }
-    if (kk === 'backend') { o.backend = 'tpu'; broken = ['backend']; }
+    if (kk === 'in1') {
+      a = g.pick([[1, 2, 3], null, 'x']);
+      broken = ['in1'];
+    }
+    if (kk === 'in1.data') {
+      a = { ...a, shape: [...sa.slice(0, -1), sa[sa.length - 1] + 1] };
+      broken = ['in1.data'];
+    }
+    if (kk === 'mode') {
+      o.mode = 'circular';
+      broken = ['mode'];
+    }
+    if (kk === 'method' && fnName === 'convolve') {
+      o.method = 'winograd';
+      broken = ['method'];
+    }
+    if (kk === 'backend') {
+      o.backend = 'tpu';
+      broken = ['backend'];
+    }
   }
   return {
     what: `${fnName}([${sa}], [${sb}], ${JSON.stringify({ ...o, gpu: o.gpu ? 'ctx' : undefined, complex, f32 })})`,
@@ -327,10 +464,22 @@ function convCall(g: Gen, ctx: GpuContext | null): Call {
     gpuPinned: backend === 'webgpu',
     check: async (r: Any) => {
       assert.ok(allFinite(r.data), 'non-finite output');
-      const ref = await fn({ ...a, data: Float64Array.from(a.data) }, { ...b, data: Float64Array.from(b.data) }, { ...o, backend: 'cpu', gpu: undefined, method: fnName === 'convolve' || fnName === 'correlate' ? 'direct' : undefined });
+      const ref = await fn(
+        { ...a, data: Float64Array.from(a.data) },
+        { ...b, data: Float64Array.from(b.data) },
+        {
+          ...o,
+          backend: 'cpu',
+          gpu: undefined,
+          method: fnName === 'convolve' || fnName === 'correlate' ? 'direct' : undefined,
+        },
+      );
       assert.deepEqual(r.shape, ref.shape);
       const err = relL2(r.data, ref.data);
-      assert.ok(err <= (f32 || r.backend === 'webgpu' ? 1e-5 : 1e-11) * Math.max(1, Math.log2(r.data.length)), `error ${err} (${r.backend}, ${r.method})`);
+      assert.ok(
+        err <= (f32 || r.backend === 'webgpu' ? 1e-5 : 1e-11) * Math.max(1, Math.log2(r.data.length)),
+        `error ${err} (${r.backend}, ${r.method})`,
+      );
     },
   };
 }
@@ -341,7 +490,12 @@ function miscCall(g: Gen): Call {
   const pick = g.int(0, 2);
   if (pick === 0) {
     const bad = g.bool(0.3);
-    return { what: `fftfreq(${bad ? 0 : n})`, run: async () => fftfreq(bad ? 0 : n), broken: bad ? ['n'] : undefined, check: (r) => assert.equal((r as Float64Array).length, n) };
+    return {
+      what: `fftfreq(${bad ? 0 : n})`,
+      run: async () => fftfreq(bad ? 0 : n),
+      broken: bad ? ['n'] : undefined,
+      check: (r) => assert.equal((r as Float64Array).length, n),
+    };
   }
   return {
     what: `ifftshift(fftshift(x[${n}]))`,
@@ -384,11 +538,17 @@ test('fuzz the public API: correct result or documented error, no crash, no hang
           seen(`webgpu ${e.name} (before the broken argument)`);
         } else if (call.broken) {
           assert.ok(e instanceof ArgumentError, `broken ${call.broken.join('|')} gave ${e.name}: ${e.message}`);
-          assert.ok(call.broken.includes((e as ArgumentError).argument), `broken ${call.broken.join('|')} but the error names "${(e as ArgumentError).argument}": ${e.message}`);
+          assert.ok(
+            call.broken.includes((e as ArgumentError).argument),
+            `broken ${call.broken.join('|')} but the error names "${(e as ArgumentError).argument}": ${e.message}`,
+          );
           seen('rejected as expected');
         } else if (e instanceof TridiagonalBreakdownError) seen('breakdown thrown');
         else {
-          assert.ok(call.gpuPinned && (e instanceof UnsupportedError || e instanceof DeviceLimitError), `valid call rejected: ${e.name}: ${e.message}`);
+          assert.ok(
+            call.gpuPinned && (e instanceof UnsupportedError || e instanceof DeviceLimitError),
+            `valid call rejected: ${e.name}: ${e.message}`,
+          );
           seen(`webgpu ${e.name}`);
           if (process.env.FUZZ_VERBOSE) console.log(`  ${where}: ${e.message}`);
         }
@@ -403,7 +563,9 @@ test('fuzz the public API: correct result or documented error, no crash, no hang
     }
   }
   const secs = ((performance.now() - t0) / 1000).toFixed(1);
-  console.log(`  ${calls} fuzz calls in ${secs} s (seed ${SEED}; FUZZ_SEED / FUZZ_BUDGET_MS override), ${failures.length} failures`);
+  console.log(
+    `  ${calls} fuzz calls in ${secs} s (seed ${SEED}; FUZZ_SEED / FUZZ_BUDGET_MS override), ${failures.length} failures`,
+  );
   count('fuzz calls', calls);
   assert.equal(failures.length, 0, `fuzz failures:\n${failures.join('\n')}`);
 });
@@ -415,11 +577,32 @@ test('fuzz the public API: correct result or documented error, no crash, no hang
 test('convolve 2-D with a P×1 FFT grid, P = 3, 5, 7, on WebGPU', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
-  for (const [sa, sb] of [[[7, 1], [1, 1]], [[3, 1], [1, 1]], [[5, 1], [1, 1]], [[5, 1], [3, 1]]]) {
+  for (const [sa, sb] of [
+    [
+      [7, 1],
+      [1, 1],
+    ],
+    [
+      [3, 1],
+      [1, 1],
+    ],
+    [
+      [5, 1],
+      [1, 1],
+    ],
+    [
+      [5, 1],
+      [3, 1],
+    ],
+  ]) {
     const a = { data: Float32Array.from(gen(sa[0]).f64(sa[0])), shape: sa };
     const b = { data: Float32Array.from(gen(sb[0] + 10).f64(sb[0])), shape: sb };
     const r = await convolve(a, b, { backend: 'webgpu', gpu: ctx, method: 'fft' });
-    const ref = await convolve({ ...a, data: Float64Array.from(a.data) }, { ...b, data: Float64Array.from(b.data) }, { backend: 'cpu', method: 'direct' });
+    const ref = await convolve(
+      { ...a, data: Float64Array.from(a.data) },
+      { ...b, data: Float64Array.from(b.data) },
+      { backend: 'cpu', method: 'direct' },
+    );
     assert.ok(relL2(r.data, ref.data) < 1e-5, `[${sa}] * [${sb}]`);
   }
 });

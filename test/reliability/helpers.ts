@@ -15,7 +15,12 @@ type ErrorClass = abstract new (...args: any[]) => Error;
  * library's hierarchy, and — for ArgumentError — naming `argument` (exactly, in `.argument` and at the
  * start of the message). For other classes `argument` must appear in the message.
  */
-export async function expectError(fn: () => unknown, cls: ErrorClass, argument?: string | RegExp, what = ''): Promise<Error> {
+export async function expectError(
+  fn: () => unknown,
+  cls: ErrorClass,
+  argument?: string | RegExp,
+  what = '',
+): Promise<Error> {
   let err: unknown = null;
   try {
     await fn();
@@ -24,13 +29,20 @@ export async function expectError(fn: () => unknown, cls: ErrorClass, argument?:
   }
   const label = what ? `${what}: ` : '';
   assert.ok(err !== null, `${label}expected ${cls.name}, but the call succeeded`);
-  assert.ok(err instanceof cls, `${label}expected ${cls.name}, got ${(err as Error)?.name}: ${(err as Error)?.message ?? String(err)}`);
+  assert.ok(
+    err instanceof cls,
+    `${label}expected ${cls.name}, got ${(err as Error)?.name}: ${(err as Error)?.message ?? String(err)}`,
+  );
   assert.ok(err instanceof ButterflyError, `${label}${(err as Error).name} is not a ButterflyError`);
   const e = err as Error;
   if (argument !== undefined) {
     if (e instanceof ArgumentError) {
       if (typeof argument === 'string') {
-        assert.equal(e.argument, argument, `${label}ArgumentError names "${e.argument}", expected "${argument}" (${e.message})`);
+        assert.equal(
+          e.argument,
+          argument,
+          `${label}ArgumentError names "${e.argument}", expected "${argument}" (${e.message})`,
+        );
         assert.ok(e.message.startsWith(`${argument}:`), `${label}message should start with the argument: ${e.message}`);
       } else assert.match(e.argument, argument, `${label}${e.message}`);
     } else if (typeof argument === 'string') {

@@ -8,8 +8,18 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  DeviceLimitError, GpuContext, WebGpuFft, WebGpuFftNd, createFftPlan, createTridiagonalPlan, convolve, fftProblem,
-  createStorageBuffer, readBuffer, type DeviceLimits, type FftProblemInit,
+  DeviceLimitError,
+  GpuContext,
+  WebGpuFft,
+  WebGpuFftNd,
+  createFftPlan,
+  createTridiagonalPlan,
+  convolve,
+  fftProblem,
+  createStorageBuffer,
+  readBuffer,
+  type DeviceLimits,
+  type FftProblemInit,
 } from '../../src/index.js';
 import * as cpuNd from '../../src/backends/cpu/fft-nd.js';
 import { layoutSpan } from '../../src/planner/fft-problem.js';
@@ -26,7 +36,13 @@ function lowered(ctx: GpuContext, over: Partial<DeviceLimits>): GpuContext {
 }
 
 /** WebGpuFft with split limits on NaN-poisoned output vs the float64 CPU plan on the same layout. */
-async function splitCase(ctx: GpuContext, init: FftProblemInit, split: { maxStorageBufferBindingSize?: number; maxComputeWorkgroupsPerDimension?: number }, seed: number, inPlace = false) {
+async function splitCase(
+  ctx: GpuContext,
+  init: FftProblemInit,
+  split: { maxStorageBufferBindingSize?: number; maxComputeWorkgroupsPerDimension?: number },
+  seed: number,
+  inPlace = false,
+) {
   const p = fftProblem(init);
   const plan = await WebGpuFft.create(ctx, p, { splitLimits: split, inPlace });
   const inLen = 2 * layoutSpan(p.input, p.n, p.batch);
@@ -64,7 +80,19 @@ test('FFT: batches beyond one storage binding are split into binding windows', a
   const a = await splitCase(ctx, { n: 64, batch: 100 }, { maxStorageBufferBindingSize: 4096 }, 1);
   assert.ok(a.chunks >= 13, `chunks ${a.chunks}`);
   // Strided, offset input; distance not a multiple of the alignment; inverse, ortho.
-  const b = await splitCase(ctx, { n: 32, batch: 37, direction: 'inverse', norm: 'ortho', input: { offset: 3, stride: 2, dist: 67 }, output: { offset: 1, dist: 33 } }, { maxStorageBufferBindingSize: 2048 }, 2);
+  const b = await splitCase(
+    ctx,
+    {
+      n: 32,
+      batch: 37,
+      direction: 'inverse',
+      norm: 'ortho',
+      input: { offset: 3, stride: 2, dist: 67 },
+      output: { offset: 1, dist: 33 },
+    },
+    { maxStorageBufferBindingSize: 2048 },
+    2,
+  );
   assert.ok(b.chunks > 1, `chunks ${b.chunks}`);
   // In place.
   const c = await splitCase(ctx, { n: 128, batch: 21 }, { maxStorageBufferBindingSize: 3 * 1024 }, 3, true);
@@ -72,17 +100,30 @@ test('FFT: batches beyond one storage binding are split into binding windows', a
   // Multi-pass (n beyond one workgroup): every pass is windowed.
   const d = await splitCase(ctx, { n: 16384, batch: 3 }, { maxStorageBufferBindingSize: 160 * 1024 }, 4);
   assert.ok(d.chunks >= 2, `multi-pass chunks ${d.chunks}`);
-  console.log(`  binding windows: ${a.chunks}, ${b.chunks}, ${c.chunks}, ${d.chunks} (errors ${[a, b, c, d].map((v) => v.err.toExponential(1)).join(', ')})`);
+  console.log(
+    `  binding windows: ${a.chunks}, ${b.chunks}, ${c.chunks}, ${d.chunks} (errors ${[a, b, c, d].map((v) => v.err.toExponential(1)).join(', ')})`,
+  );
 });
 
 test('FFT: workgroup counts beyond maxComputeWorkgroupsPerDimension use a 2-D grid', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
   const a = await splitCase(ctx, { n: 16, batch: 999 }, { maxComputeWorkgroupsPerDimension: 7 }, 5);
-  assert.ok(a.grids.every((g) => g[0] <= 7 && g[1] <= 7), JSON.stringify(a.grids));
-  assert.ok(a.grids.some((g) => g[1] > 1), `2-D grid expected: ${JSON.stringify(a.grids)}`);
+  assert.ok(
+    a.grids.every((g) => g[0] <= 7 && g[1] <= 7),
+    JSON.stringify(a.grids),
+  );
+  assert.ok(
+    a.grids.some((g) => g[1] > 1),
+    `2-D grid expected: ${JSON.stringify(a.grids)}`,
+  );
   // Both at once.
-  const b = await splitCase(ctx, { n: 8, batch: 1500 }, { maxComputeWorkgroupsPerDimension: 5, maxStorageBufferBindingSize: 8192 }, 6);
+  const b = await splitCase(
+    ctx,
+    { n: 8, batch: 1500 },
+    { maxComputeWorkgroupsPerDimension: 5, maxStorageBufferBindingSize: 8192 },
+    6,
+  );
   assert.ok(b.chunks > 1 && b.grids.every((g) => g[0] <= 5 && g[1] <= 5));
   console.log(`  2-D grids: ${JSON.stringify(a.grids)}; ${b.chunks} windows with grids ≤ 5×5`);
 });
@@ -91,17 +132,39 @@ test('FFT: what cannot be split is rejected with DeviceLimitError naming the lim
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
   // One problem larger than a binding.
-  const e1 = await expectError(() => WebGpuFft.create(ctx, fftProblem({ n: 1024 }), { splitLimits: { maxStorageBufferBindingSize: 4096 } }), DeviceLimitError, 'maxStorageBufferBindingSize');
+  const e1 = await expectError(
+    () => WebGpuFft.create(ctx, fftProblem({ n: 1024 }), { splitLimits: { maxStorageBufferBindingSize: 4096 } }),
+    DeviceLimitError,
+    'maxStorageBufferBindingSize',
+  );
   assert.equal((e1 as DeviceLimitError).limit, 'maxStorageBufferBindingSize');
   assert.ok((e1 as DeviceLimitError).needed > 4096);
   // A stride that spreads one problem beyond a binding.
-  await expectError(() => WebGpuFft.create(ctx, fftProblem({ n: 16, input: { stride: 100 } }), { splitLimits: { maxStorageBufferBindingSize: 4096 } }), DeviceLimitError, 'maxStorageBufferBindingSize');
+  await expectError(
+    () =>
+      WebGpuFft.create(ctx, fftProblem({ n: 16, input: { stride: 100 } }), {
+        splitLimits: { maxStorageBufferBindingSize: 4096 },
+      }),
+    DeviceLimitError,
+    'maxStorageBufferBindingSize',
+  );
   // More workgroups than a 2-D grid holds.
-  const e3 = await expectError(() => WebGpuFft.create(ctx, fftProblem({ n: 8, batch: 5000 }), { splitLimits: { maxComputeWorkgroupsPerDimension: 3 } }), DeviceLimitError, 'maxComputeWorkgroupsPerDimension');
+  const e3 = await expectError(
+    () =>
+      WebGpuFft.create(ctx, fftProblem({ n: 8, batch: 5000 }), {
+        splitLimits: { maxComputeWorkgroupsPerDimension: 3 },
+      }),
+    DeviceLimitError,
+    'maxComputeWorkgroupsPerDimension',
+  );
   assert.equal((e3 as DeviceLimitError).available, 3);
   // The public API: 'webgpu' reports the limit, 'auto' runs on the CPU and is still correct.
   const low = lowered(ctx, { maxStorageBufferBindingSize: 2048 });
-  await expectError(() => createFftPlan({ n: 1024, backend: 'webgpu', gpu: low }), DeviceLimitError, 'maxStorageBufferBindingSize');
+  await expectError(
+    () => createFftPlan({ n: 1024, backend: 'webgpu', gpu: low }),
+    DeviceLimitError,
+    'maxStorageBufferBindingSize',
+  );
   const auto = await createFftPlan({ n: 1024, backend: 'auto', gpu: low });
   assert.equal(auto.backend, 'cpu');
   const x = Float32Array.from(gen(7).f64(2048));
@@ -132,7 +195,10 @@ test('Real and N-D FFTs are split too', async (t) => {
   // 3-D complex over all axes (middle axis uses the second batch level).
   const s3 = [6, 10, 12];
   const z = Float32Array.from(g.f64(2 * 6 * 10 * 12));
-  const nd = await WebGpuFftNd.create(ctx, { shape: s3, planner: { splitLimits: { maxStorageBufferBindingSize: 8192, maxComputeWorkgroupsPerDimension: 4 } } });
+  const nd = await WebGpuFftNd.create(ctx, {
+    shape: s3,
+    planner: { splitLimits: { maxStorageBufferBindingSize: 8192, maxComputeWorkgroupsPerDimension: 4 } },
+  });
   const Z = await nd.run(z);
   nd.destroy();
   const Zref = cpuNd.fftn(z, s3).data;
@@ -153,18 +219,35 @@ test('Tridiagonal: arrays beyond one binding and grids beyond one dimension', as
     return { lower, diag, upper, rhs: Float32Array.from(g.f64(n * batch)) };
   };
   const data = arrays();
-  const ref = await (await createTridiagonalPlan({ n, batch, backend: 'cpu', dtype: 'float64' })).solve({
-    lower: Float64Array.from(data.lower), diag: Float64Array.from(data.diag), upper: Float64Array.from(data.upper), rhs: Float64Array.from(data.rhs),
+  const ref = await (
+    await createTridiagonalPlan({ n, batch, backend: 'cpu', dtype: 'float64' })
+  ).solve({
+    lower: Float64Array.from(data.lower),
+    diag: Float64Array.from(data.diag),
+    upper: Float64Array.from(data.upper),
+    rhs: Float64Array.from(data.rhs),
   });
   // A 2-D grid: 300 one-system workgroups with at most 20 per dimension.
   const grid = lowered(ctx, { maxComputeWorkgroupsPerDimension: 20 });
-  const p = await createTridiagonalPlan({ n, batch, backend: 'webgpu', gpu: grid, planOptions: { targetRowsPerWorkgroup: 32 } });
+  const p = await createTridiagonalPlan({
+    n,
+    batch,
+    backend: 'webgpu',
+    gpu: grid,
+    planOptions: { targetRowsPerWorkgroup: 32 },
+  });
   const r = await p.solve(data);
   assert.equal(p.chunkCount, 1);
   p.destroy();
   assert.ok(r.ok && relL2(r.x, ref.x) < 1e-5, `2-D grid tridiagonal: ${relL2(r.x, ref.x)}`);
   // At most 3 per dimension (9 a grid): the batch is split into 34 chunks of whole systems.
-  const p3 = await createTridiagonalPlan({ n, batch, backend: 'webgpu', gpu: lowered(ctx, { maxComputeWorkgroupsPerDimension: 3 }), planOptions: { targetRowsPerWorkgroup: 32 } });
+  const p3 = await createTridiagonalPlan({
+    n,
+    batch,
+    backend: 'webgpu',
+    gpu: lowered(ctx, { maxComputeWorkgroupsPerDimension: 3 }),
+    planOptions: { targetRowsPerWorkgroup: 32 },
+  });
   const r3 = await p3.solve(data);
   assert.equal(p3.chunkCount, 34);
   p3.destroy();
@@ -182,7 +265,11 @@ test('Tridiagonal: arrays beyond one binding and grids beyond one dimension', as
   }
   // A single system beyond one binding: 'webgpu' names the limit at plan time; 'auto' solves on the CPU.
   const tiny = lowered(ctx, { maxStorageBufferBindingSize: 64 });
-  await expectError(() => createTridiagonalPlan({ n, batch, backend: 'webgpu', gpu: tiny }), DeviceLimitError, 'maxStorageBufferBindingSize');
+  await expectError(
+    () => createTridiagonalPlan({ n, batch, backend: 'webgpu', gpu: tiny }),
+    DeviceLimitError,
+    'maxStorageBufferBindingSize',
+  );
   const auto = await createTridiagonalPlan({ n, batch, backend: 'auto', gpu: tiny });
   assert.equal(auto.backend, 'cpu');
   const ra = await auto.solve(data);
@@ -204,7 +291,11 @@ test('Convolution: dispatch limits split or fall back; webgpu names the limit', 
   assert.equal(r.backend, 'webgpu');
   assert.ok(relL2(r.data, ref.data) < 1e-5, `direct conv 2-D grid: ${relL2(r.data, ref.data)}`);
   const tiny = lowered(ctx, { maxComputeWorkgroupsPerDimension: 2 });
-  await expectError(() => convolve(a, b, { backend: 'webgpu', gpu: tiny, method: 'direct' }), DeviceLimitError, 'maxComputeWorkgroupsPerDimension');
+  await expectError(
+    () => convolve(a, b, { backend: 'webgpu', gpu: tiny, method: 'direct' }),
+    DeviceLimitError,
+    'maxComputeWorkgroupsPerDimension',
+  );
   const auto = await convolve(a, b, { gpu: tiny, method: 'direct' });
   assert.equal(auto.backend, 'cpu');
   assert.ok(relL2(auto.data, ref.data) < 1e-5);
@@ -215,7 +306,8 @@ test('Convolution: dispatch limits split or fall back; webgpu names the limit', 
 test('the real device limit: a batch larger than maxStorageBufferBindingSize runs in several windows', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
-  if (ctx.limits.maxStorageBufferBindingSize > 256 * 1024 * 1024) return t.skip('binding limit too large to exceed cheaply here');
+  if (ctx.limits.maxStorageBufferBindingSize > 256 * 1024 * 1024)
+    return t.skip('binding limit too large to exceed cheaply here');
   const n = 16;
   const batch = Math.ceil(ctx.limits.maxStorageBufferBindingSize / (8 * n)) + 1000;
   const plan = await WebGpuFft.create(ctx, fftProblem({ n, batch }));
@@ -236,6 +328,8 @@ test('the real device limit: a batch larger than maxStorageBufferBindingSize run
   const last = batch - 1;
   worst = Math.max(worst, Math.abs(y[2 * (last * n + 3)] - Math.cos((-2 * Math.PI * 3) / n)));
   assert.ok(worst < 1e-6, `max error ${worst}`);
-  console.log(`  ${(x.byteLength / 2 ** 20).toFixed(1)} MiB batch over ${plan.chunkCount} binding windows of ≤ ${ctx.limits.maxStorageBufferBindingSize / 2 ** 20} MiB, max error ${worst.toExponential(1)}`);
+  console.log(
+    `  ${(x.byteLength / 2 ** 20).toFixed(1)} MiB batch over ${plan.chunkCount} binding windows of ≤ ${ctx.limits.maxStorageBufferBindingSize / 2 ** 20} MiB, max error ${worst.toExponential(1)}`,
+  );
   count('split problems checked');
 });

@@ -9,7 +9,18 @@ import assert from 'node:assert/strict';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import {
-  acquireGpu, createFftPlan, fft, rfft, fftn, createTridiagonalPlan, convolve, WebGpuFftNd, WebGpuFft, GpuContext, fftProblem, type FftPlan,
+  acquireGpu,
+  createFftPlan,
+  fft,
+  rfft,
+  fftn,
+  createTridiagonalPlan,
+  convolve,
+  WebGpuFftNd,
+  WebGpuFft,
+  GpuContext,
+  fftProblem,
+  type FftPlan,
 } from '../../src/index.js';
 import { pipelineCacheSize } from '../../src/backends/webgpu/pipelines.js';
 import { testGpu } from '../helpers/gpu.js';
@@ -73,7 +84,14 @@ test('thousands of FFT / N-D / tridiagonal plans created and destroyed: GPU buff
       for (let i = 0; i < 300; i++) {
         const n = sizes[i % sizes.length];
         const batch = 1 + (i % 5);
-        const plan = await createFftPlan({ n, batch, backend: 'webgpu', gpu: ctx, direction: i % 2 ? 'inverse' : 'forward', norm: (['backward', 'ortho', 'forward'] as const)[i % 3] });
+        const plan = await createFftPlan({
+          n,
+          batch,
+          backend: 'webgpu',
+          gpu: ctx,
+          direction: i % 2 ? 'inverse' : 'forward',
+          norm: (['backward', 'ortho', 'forward'] as const)[i % 3],
+        });
         plans++;
         if (i % 25 === 0) {
           const x = Float32Array.from(g.f64(2 * n * batch));
@@ -88,11 +106,15 @@ test('thousands of FFT / N-D / tridiagonal plans created and destroyed: GPU buff
       for (let i = 0; i < 20; i++) {
         const nd = await WebGpuFftNd.create(ctx, { shape: [4, 2 + (i % 6), 8], kind: i % 2 ? 'r2c' : 'c2c' });
         nd.destroy();
-        const tri = await createTridiagonalPlan({ n: 8 << (i % 4), batch: 1 + (i % 3), backend: 'webgpu', gpu: ctx });
+        const tri = await createTridiagonalPlan({ n: 8 << i % 4, batch: 1 + (i % 3), backend: 'webgpu', gpu: ctx });
         tri.destroy();
         plans += 2;
       }
-      assert.equal(track.live(), 0, `round ${round}: ${track.live()} GPU buffers (${track.bytes()} bytes) still alive after destroy()`);
+      assert.equal(
+        track.live(),
+        0,
+        `round ${round}: ${track.live()} GPU buffers (${track.bytes()} bytes) still alive after destroy()`,
+      );
       const h = heapMiB();
       if (round === 1) heap0 = h;
       heaps.push(h);
@@ -102,8 +124,10 @@ test('thousands of FFT / N-D / tridiagonal plans created and destroyed: GPU buff
     ctx.destroy();
   }
   const growth = heaps[heaps.length - 1] - heap0;
-  console.log(`  ${plans} plans created and destroyed (${executed} executed and checked), ${track.created()} GPU buffers created, 0 alive; ` +
-    `pipelines cached ${pipelineCacheSize(ctx)}; host memory ${heaps.map((h) => h.toFixed(1)).join(' → ')} MiB; ${Math.round(performance.now() - t0)} ms`);
+  console.log(
+    `  ${plans} plans created and destroyed (${executed} executed and checked), ${track.created()} GPU buffers created, 0 alive; ` +
+      `pipelines cached ${pipelineCacheSize(ctx)}; host memory ${heaps.map((h) => h.toFixed(1)).join(' → ')} MiB; ${Math.round(performance.now() - t0)} ms`,
+  );
   count('plans created and destroyed', plans);
   // Host memory: flat after the warm-up round (compiled pipelines and caches), not growing with plans.
   assert.ok(growth < 16, `host memory grew by ${growth.toFixed(1)} MiB over ${plans} plans`);
@@ -124,20 +148,36 @@ test('one-shot calls (fft, rfft, fftn, solve, convolve) leave no GPU buffers beh
       await rfft(Float32Array.from(g.f64(64)), { gpu: ctx, backend: 'webgpu' });
       await fftn(x, { shape: [6, 8], gpu: ctx, backend: 'webgpu' });
       const tri = await createTridiagonalPlan({ n: 16, batch: 3, backend: 'webgpu', gpu: ctx });
-      await tri.solve({ lower: new Float32Array(48).fill(-1), diag: new Float32Array(48).fill(3), upper: new Float32Array(48).fill(-1), rhs: Float32Array.from(g.f64(48)) });
+      await tri.solve({
+        lower: new Float32Array(48).fill(-1),
+        diag: new Float32Array(48).fill(3),
+        upper: new Float32Array(48).fill(-1),
+        rhs: Float32Array.from(g.f64(48)),
+      });
       tri.destroy();
-      await convolve(Float32Array.from(g.f64(40)), Float32Array.from(g.f64(7)), { gpu: ctx, backend: 'webgpu', method: i % 2 ? 'fft' : 'direct' });
+      await convolve(Float32Array.from(g.f64(40)), Float32Array.from(g.f64(7)), {
+        gpu: ctx,
+        backend: 'webgpu',
+        method: i % 2 ? 'fft' : 'direct',
+      });
       // Failing calls: argument errors after planning, and a run-time validation error.
       const plan = await createFftPlan({ n: 16, backend: 'webgpu', gpu: ctx });
       await plan.execute(new Float32Array(8)).catch(() => undefined);
-      await plan.executeGpu(ctx.device.createBuffer({ size: 8, usage: GPUBufferUsage.STORAGE }), ctx.device.createBuffer({ size: 256, usage: GPUBufferUsage.STORAGE })).catch(() => undefined);
+      await plan
+        .executeGpu(
+          ctx.device.createBuffer({ size: 8, usage: GPUBufferUsage.STORAGE }),
+          ctx.device.createBuffer({ size: 256, usage: GPUBufferUsage.STORAGE }),
+        )
+        .catch(() => undefined);
       plan.destroy();
       calls += 8;
     }
   } finally {
     // The two raw buffers of the failing executeGpu calls are the test's own (2 per iteration).
     const own = 2 * 60;
-    console.log(`  ${calls} one-shot calls; GPU buffers alive afterwards: ${track.live() - own} (created ${track.created()})`);
+    console.log(
+      `  ${calls} one-shot calls; GPU buffers alive afterwards: ${track.live() - own} (created ${track.created()})`,
+    );
     assert.equal(track.live() - own, 0, 'GPU buffers leaked by one-shot calls');
     ctx.destroy();
   }
@@ -181,7 +221,9 @@ test('many concurrent executes on one device return correct, independent results
     total += jobs.length + extra.length;
   }
   for (const p of plans) p.destroy();
-  console.log(`  ${total} concurrent executes in waves of 102 on one device, worst relative error ${worst.toExponential(2)}, ${Math.round(performance.now() - t0)} ms`);
+  console.log(
+    `  ${total} concurrent executes in waves of 102 on one device, worst relative error ${worst.toExponential(2)}, ${Math.round(performance.now() - t0)} ms`,
+  );
   count('concurrent executes', total);
 });
 
@@ -205,17 +247,38 @@ test('a WebGPU FFT plan whose creation fails on a device limit releases what it 
     // One problem larger than a binding (fails in the first pass's chunk planning), a dispatch too large for
     // a 2-D grid, and the public 'auto' fallback to the CPU after such a failure.
     const cases: [string, () => Promise<unknown>][] = [
-      ['binding', () => WebGpuFft.create(ctx, fftProblem({ n: 1024 }), { splitLimits: { maxStorageBufferBindingSize: 4096 } })],
-      ['grid', () => WebGpuFft.create(ctx, fftProblem({ n: 16, batch: 4000 }), { splitLimits: { maxComputeWorkgroupsPerDimension: 3 } })],
-      ['multi-pass grid', () => WebGpuFft.create(ctx, fftProblem({ n: 16384, batch: 40 }), { splitLimits: { maxComputeWorkgroupsPerDimension: 3 } })],
-      ['auto fallback', () => createFftPlan({ n: 1024, gpu: lowered(ctx, { maxStorageBufferBindingSize: 2048 }) }).then((p) => p.destroy())],
+      [
+        'binding',
+        () => WebGpuFft.create(ctx, fftProblem({ n: 1024 }), { splitLimits: { maxStorageBufferBindingSize: 4096 } }),
+      ],
+      [
+        'grid',
+        () =>
+          WebGpuFft.create(ctx, fftProblem({ n: 16, batch: 4000 }), {
+            splitLimits: { maxComputeWorkgroupsPerDimension: 3 },
+          }),
+      ],
+      [
+        'multi-pass grid',
+        () =>
+          WebGpuFft.create(ctx, fftProblem({ n: 16384, batch: 40 }), {
+            splitLimits: { maxComputeWorkgroupsPerDimension: 3 },
+          }),
+      ],
+      [
+        'auto fallback',
+        () =>
+          createFftPlan({ n: 1024, gpu: lowered(ctx, { maxStorageBufferBindingSize: 2048 }) }).then((p) => p.destroy()),
+      ],
     ];
     const leaks: string[] = [];
     for (const [label, fn] of cases) {
       const live = await leakAfter(ctx, fn);
       if (live) leaks.push(`${label}: ${live}`);
     }
-    console.log(`  failed FFT plan creations: ${leaks.length ? leaks.join(', ') + ' GPU buffers leaked' : 'no GPU buffers leaked'}`);
+    console.log(
+      `  failed FFT plan creations: ${leaks.length ? leaks.join(', ') + ' GPU buffers leaked' : 'no GPU buffers leaked'}`,
+    );
     assert.deepEqual(leaks, [], 'a failed plan creation released every buffer it made');
   } finally {
     ctx.destroy();
@@ -232,7 +295,10 @@ test('a failed GPU convolution plan releases its buffers before the CPU fallback
     const a = { data: Float32Array.from(g.f64(400 * 30)), shape: [400, 30] };
     const b = { data: Float32Array.from(g.f64(5)), shape: [1, 5] };
     let backend = '';
-    const live = await leakAfter(ctx, async () => (backend = (await convolve(a, b, { gpu: low, method: 'fft', axes: [1] })).backend));
+    const live = await leakAfter(
+      ctx,
+      async () => (backend = (await convolve(a, b, { gpu: low, method: 'fft', axes: [1] })).backend),
+    );
     assert.equal(backend, 'cpu');
     assert.equal(live, 0, `${live} GPU buffer(s) leaked by the failed GPU convolution plan`);
   } finally {

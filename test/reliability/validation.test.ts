@@ -6,11 +6,43 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  ArgumentError, UnsupportedError, DestroyedError, DeviceError, DeviceLimitError, ButterflyError,
-  createFftPlan, fft, ifft, rfft, irfft, fft2, ifft2, rfft2, irfft2, fftn, ifftn, rfftn, irfftn, fftfreq, rfftfreq,
-  solveTridiagonal, createTridiagonalPlan, TridiagonalBreakdownError, TRIDIAGONAL_STATUS,
-  convolve, fftconvolve, oaconvolve, correlate, createEdmPlan, planCpuFft, acquireGpu, WebGpuFft, WebGpuFftNd,
-  fftProblem, createStorageBuffer, type GpuContext,
+  ArgumentError,
+  UnsupportedError,
+  DestroyedError,
+  DeviceError,
+  DeviceLimitError,
+  ButterflyError,
+  createFftPlan,
+  fft,
+  ifft,
+  rfft,
+  irfft,
+  fft2,
+  ifft2,
+  rfft2,
+  irfft2,
+  fftn,
+  ifftn,
+  rfftn,
+  irfftn,
+  fftfreq,
+  rfftfreq,
+  solveTridiagonal,
+  createTridiagonalPlan,
+  TridiagonalBreakdownError,
+  TRIDIAGONAL_STATUS,
+  convolve,
+  fftconvolve,
+  oaconvolve,
+  correlate,
+  createEdmPlan,
+  planCpuFft,
+  acquireGpu,
+  WebGpuFft,
+  WebGpuFftNd,
+  fftProblem,
+  createStorageBuffer,
+  type GpuContext,
 } from '../../src/index.js';
 import { testGpu } from '../helpers/gpu.js';
 import { count, expectError, printCounts, relL2, withTimeout } from './helpers.js';
@@ -23,7 +55,9 @@ const c32 = (n: number) => new Float32Array(2 * n).map((_, i) => Math.sin(i));
 const c64 = (n: number) => new Float64Array(2 * n).map((_, i) => Math.sin(i));
 
 /** Runs a table of [label, call, class, argument] rows. */
-async function table(rows: [string, () => unknown, abstract new (...a: never[]) => Error, string | RegExp | undefined][]): Promise<void> {
+async function table(
+  rows: [string, () => unknown, abstract new (...a: never[]) => Error, string | RegExp | undefined][],
+): Promise<void> {
   for (const [label, fn, cls, arg] of rows) {
     await expectError(fn, cls as never, arg, label);
     count('rejections checked');
@@ -40,12 +74,37 @@ test('FFT plans: n, batch, direction, norm, layouts, backend', async () => {
     ['n = 2^60', () => createFftPlan({ n: 2 ** 60, backend: 'cpu' }), ArgumentError, 'n'],
     ['batch = 0', () => createFftPlan({ n: 8, batch: 0, backend: 'cpu' }), ArgumentError, 'batch'],
     ['batch = 1.5', () => createFftPlan({ n: 8, batch: 1.5, backend: 'cpu' }), ArgumentError, 'batch'],
-    ['direction', () => createFftPlan({ n: 8, direction: bad('backward'), backend: 'cpu' }), ArgumentError, 'direction'],
+    [
+      'direction',
+      () => createFftPlan({ n: 8, direction: bad('backward'), backend: 'cpu' }),
+      ArgumentError,
+      'direction',
+    ],
     ['norm', () => createFftPlan({ n: 8, norm: bad('unitary'), backend: 'cpu' }), ArgumentError, 'norm'],
-    ['input.stride = 0', () => createFftPlan({ n: 8, input: { stride: 0 }, backend: 'cpu' }), ArgumentError, 'input.stride'],
-    ['input.offset = -1', () => createFftPlan({ n: 8, input: { offset: -1 }, backend: 'cpu' }), ArgumentError, 'input.offset'],
-    ['output.dist = -8', () => createFftPlan({ n: 8, output: { dist: -8 }, backend: 'cpu' }), ArgumentError, 'output.dist'],
-    ['output.stride = 1.5', () => createFftPlan({ n: 8, output: { stride: 1.5 }, backend: 'cpu' }), ArgumentError, 'output.stride'],
+    [
+      'input.stride = 0',
+      () => createFftPlan({ n: 8, input: { stride: 0 }, backend: 'cpu' }),
+      ArgumentError,
+      'input.stride',
+    ],
+    [
+      'input.offset = -1',
+      () => createFftPlan({ n: 8, input: { offset: -1 }, backend: 'cpu' }),
+      ArgumentError,
+      'input.offset',
+    ],
+    [
+      'output.dist = -8',
+      () => createFftPlan({ n: 8, output: { dist: -8 }, backend: 'cpu' }),
+      ArgumentError,
+      'output.dist',
+    ],
+    [
+      'output.stride = 1.5',
+      () => createFftPlan({ n: 8, output: { stride: 1.5 }, backend: 'cpu' }),
+      ArgumentError,
+      'output.stride',
+    ],
     ['backend', () => createFftPlan({ n: 8, backend: bad('cuda') }), ArgumentError, 'backend'],
   ]);
 });
@@ -119,7 +178,12 @@ test('frequency helpers and the CPU planner', async () => {
   ]);
 });
 
-function triArrays(n: number, batch: number, T: Float32ArrayConstructor | Float64ArrayConstructor = Float64Array, nrhs = 1) {
+function triArrays(
+  n: number,
+  batch: number,
+  T: Float32ArrayConstructor | Float64ArrayConstructor = Float64Array,
+  nrhs = 1,
+) {
   return {
     lower: new T(n * batch).fill(-1),
     diag: new T(n * batch).fill(4),
@@ -142,7 +206,12 @@ test('tridiagonal: descriptor and data validation (CPU)', async () => {
     ['onFailure', () => createTridiagonalPlan({ ...ok, onFailure: bad('ignore') }), ArgumentError, 'onFailure'],
     ['backend', () => createTridiagonalPlan({ ...ok, backend: bad('gpu') }), ArgumentError, 'backend'],
     ['webgpu + float64', () => createTridiagonalPlan({ ...ok, backend: 'webgpu' }), UnsupportedError, 'float64'],
-    ['webgpu + lu', () => createTridiagonalPlan({ n: 8, backend: 'webgpu', cpuAlgorithm: 'lu' }), UnsupportedError, 'lu'],
+    [
+      'webgpu + lu',
+      () => createTridiagonalPlan({ n: 8, backend: 'webgpu', cpuAlgorithm: 'lu' }),
+      UnsupportedError,
+      'lu',
+    ],
   ]);
   const plan = await createTridiagonalPlan(ok);
   const good = triArrays(8, 2);
@@ -191,10 +260,18 @@ test('tridiagonal: non-finite and singular input give status bits or Tridiagonal
         // Exactly singular (zero pivots for the non-pivoting solvers; a zero matrix for LU).
         const d3 = triArrays(16 * w, 3, T);
         d3.diag.fill(0, 0, 16 * w);
-        if (cpuAlgorithm === 'lu') { d3.lower.fill(0, 0, 16 * w); d3.upper.fill(0, 0, 16 * w); }
+        if (cpuAlgorithm === 'lu') {
+          d3.lower.fill(0, 0, 16 * w);
+          d3.upper.fill(0, 0, 16 * w);
+        }
         const r3 = await solveTridiagonal({ ...base, ...d3 });
         assert.ok(r3.status[0] & 3, `${label}: singular status ${[...r3.status]}`);
-        await expectError(() => solveTridiagonal({ ...base, ...d3, onFailure: 'throw' }), TridiagonalBreakdownError, 'matrix 0', `${label} throw`);
+        await expectError(
+          () => solveTridiagonal({ ...base, ...d3, onFailure: 'throw' }),
+          TridiagonalBreakdownError,
+          'matrix 0',
+          `${label} throw`,
+        );
         count('non-finite / singular cases', 2);
       }
     }
@@ -216,7 +293,11 @@ test('fftn with repeated axes behaves the same on both backends (numpy: transfor
   if (!ctx) return t.skip('no WebGPU adapter');
   const x = c64(8);
   const cpu = await ifft2(x, { shape: [2, 4], axes: [1, 1] });
-  const twice = await ifft(await ifft(x, { shape: [2, 4], axis: 1, backend: 'cpu' }), { shape: [2, 4], axis: 1, backend: 'cpu' });
+  const twice = await ifft(await ifft(x, { shape: [2, 4], axis: 1, backend: 'cpu' }), {
+    shape: [2, 4],
+    axis: 1,
+    backend: 'cpu',
+  });
   assert.ok(relL2(cpu, twice) < 1e-14);
   const gpu = await ifft2(Float32Array.from(x), { shape: [2, 4], axes: [1, 1], gpu: ctx, backend: 'webgpu' });
   assert.ok(relL2(gpu, cpu) < 1e-5, `GPU vs CPU: ${relL2(gpu, cpu)}`);
@@ -246,18 +327,68 @@ test('convolution: operands, shapes, mode, method, axes, backend', async () => {
     ['in1 shape 0', () => convolve({ data: new Float64Array(0), shape: [0] }, b), ArgumentError, 'in1.shape'],
     ['in1 empty', () => convolve(new Float64Array(0), b), ArgumentError, 'in1.shape'],
     ['in2 rank', () => convolve({ data: a, shape: [2, 2] }, b), ArgumentError, 'in2.shape'],
-    ['batch broadcast', () => convolve({ data: new Float64Array(6), shape: [3, 2] }, { data: new Float64Array(4), shape: [2, 2] }, { axes: [1] }), ArgumentError, 'in2.shape'],
+    [
+      'batch broadcast',
+      () =>
+        convolve(
+          { data: new Float64Array(6), shape: [3, 2] },
+          { data: new Float64Array(4), shape: [2, 2] },
+          { axes: [1] },
+        ),
+      ArgumentError,
+      'in2.shape',
+    ],
     ['mode', () => convolve(a, b, { mode: bad('circular') }), ArgumentError, 'mode'],
-    ['valid incompatible', () => convolve({ data: new Float64Array(6), shape: [2, 3] }, { data: new Float64Array(6), shape: [3, 2] }, { mode: 'valid' }), ArgumentError, 'mode'],
+    [
+      'valid incompatible',
+      () =>
+        convolve(
+          { data: new Float64Array(6), shape: [2, 3] },
+          { data: new Float64Array(6), shape: [3, 2] },
+          { mode: 'valid' },
+        ),
+      ArgumentError,
+      'mode',
+    ],
     ['method', () => convolve(a, b, { method: bad('winograd') }), ArgumentError, 'method'],
     ['fftconvolve backend', () => fftconvolve(a, b, { backend: bad('tpu') }), ArgumentError, 'backend'],
     ['oaconvolve axes out of range', () => oaconvolve(a, b, { axes: [1] }), ArgumentError, 'axes'],
-    ['axes repeated', () => convolve({ data: new Float64Array(4), shape: [2, 2] }, { data: new Float64Array(4), shape: [2, 2] }, { axes: [1, -1] }), ArgumentError, 'axes'],
+    [
+      'axes repeated',
+      () =>
+        convolve(
+          { data: new Float64Array(4), shape: [2, 2] },
+          { data: new Float64Array(4), shape: [2, 2] },
+          { axes: [1, -1] },
+        ),
+      ArgumentError,
+      'axes',
+    ],
     ['axes empty', () => convolve(a, b, { axes: [] }), ArgumentError, 'axes'],
-    ['axes leading', () => convolve({ data: new Float64Array(4), shape: [2, 2] }, { data: new Float64Array(4), shape: [2, 2] }, { axes: [0] }), UnsupportedError, 'axes'],
+    [
+      'axes leading',
+      () =>
+        convolve(
+          { data: new Float64Array(4), shape: [2, 2] },
+          { data: new Float64Array(4), shape: [2, 2] },
+          { axes: [0] },
+        ),
+      UnsupportedError,
+      'axes',
+    ],
     ['correlate in2', () => correlate(a, bad('x')), ArgumentError, 'in2'],
     ['correlate in1', () => correlate(bad(undefined), b), ArgumentError, 'in1'],
-    ['webgpu rank 3', () => convolve({ data: new Float32Array(8), shape: [2, 2, 2] }, { data: new Float32Array(8), shape: [2, 2, 2] }, { backend: 'webgpu' }), UnsupportedError, 'axes'],
+    [
+      'webgpu rank 3',
+      () =>
+        convolve(
+          { data: new Float32Array(8), shape: [2, 2, 2] },
+          { data: new Float32Array(8), shape: [2, 2, 2] },
+          { backend: 'webgpu' },
+        ),
+      UnsupportedError,
+      'axes',
+    ],
   ]);
 });
 
@@ -274,7 +405,12 @@ test('WebGPU: plan arguments, execute/encode buffers, destroyed plans and buffer
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
   await table([
-    ['webgpu inPlace with different layouts', () => createFftPlan({ n: 16, batch: 2, backend: 'webgpu', gpu: ctx, inPlace: true, output: { dist: 20 } }), ArgumentError, 'output'],
+    [
+      'webgpu inPlace with different layouts',
+      () => createFftPlan({ n: 16, batch: 2, backend: 'webgpu', gpu: ctx, inPlace: true, output: { dist: 20 } }),
+      ArgumentError,
+      'output',
+    ],
     ['webgpu n = 0', () => createFftPlan({ n: 0, backend: 'webgpu', gpu: ctx }), ArgumentError, 'n'],
   ]);
   const plan = await createFftPlan({ n: 16, batch: 3, backend: 'webgpu', gpu: ctx });
@@ -291,12 +427,20 @@ test('WebGPU: plan arguments, execute/encode buffers, destroyed plans and buffer
   ]);
   // A buffer without STORAGE usage is refused before encoding (Dawn would only complain at the submit).
   const mapOnly = ctx.device.createBuffer({ size: 48 * 8, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-  await expectError(() => withTimeout(plan.executeGpu(src, mapOnly), 20_000, 'executeGpu(MAP_READ buffer)'), ArgumentError, 'dst');
+  await expectError(
+    () => withTimeout(plan.executeGpu(src, mapOnly), 20_000, 'executeGpu(MAP_READ buffer)'),
+    ArgumentError,
+    'dst',
+  );
   mapOnly.destroy();
   // A destroyed buffer: Dawn rejects the submit; we report DeviceError.
   const gone = createStorageBuffer(ctx, 48 * 8);
   gone.destroy();
-  await expectError(() => withTimeout(plan.executeGpu(src, gone), 20_000, 'executeGpu(destroyed buffer)'), DeviceError, /destroy|validation|invalid/i);
+  await expectError(
+    () => withTimeout(plan.executeGpu(src, gone), 20_000, 'executeGpu(destroyed buffer)'),
+    DeviceError,
+    /destroy|validation|invalid/i,
+  );
   count('rejections checked', 2);
   // The plan still works after those errors (the error scopes did not leak).
   await plan.executeGpu(src, dst);
@@ -305,11 +449,21 @@ test('WebGPU: plan arguments, execute/encode buffers, destroyed plans and buffer
   const other = await acquireGpu();
   try {
     const foreign = createStorageBuffer(other, c32(48));
-    await expectError(() => withTimeout(plan.executeGpu(foreign, dst), 20_000, 'executeGpu(foreign src)'), ArgumentError, 'src', 'foreign src');
+    await expectError(
+      () => withTimeout(plan.executeGpu(foreign, dst), 20_000, 'executeGpu(foreign src)'),
+      ArgumentError,
+      'src',
+      'foreign src',
+    );
     const tri = await createTridiagonalPlan({ n: 8, batch: 2, backend: 'webgpu', gpu: ctx });
     const fb = createStorageBuffer(other, 64);
     const mine = createStorageBuffer(ctx, 64);
-    await expectError(() => withTimeout(tri.solve({ lower: fb, diag: mine, upper: mine, rhs: mine }), 20_000, 'tridiagonal foreign'), ButterflyError, /device|lower/i, 'tridiagonal foreign lower');
+    await expectError(
+      () => withTimeout(tri.solve({ lower: fb, diag: mine, upper: mine, rhs: mine }), 20_000, 'tridiagonal foreign'),
+      ButterflyError,
+      /device|lower/i,
+      'tridiagonal foreign lower',
+    );
     tri.destroy();
     fb.destroy();
     mine.destroy();
@@ -323,14 +477,24 @@ test('WebGPU: plan arguments, execute/encode buffers, destroyed plans and buffer
   await table([
     ['execute after destroy', () => plan.execute(c32(48)), DestroyedError, 'destroyed'],
     ['executeGpu after destroy', () => plan.executeGpu(src, dst), DestroyedError, 'destroyed'],
-    ['encode after destroy', () => plan.encode(ctx.device.createCommandEncoder(), src, dst), DestroyedError, 'destroyed'],
+    [
+      'encode after destroy',
+      () => plan.encode(ctx.device.createCommandEncoder(), src, dst),
+      DestroyedError,
+      'destroyed',
+    ],
   ]);
 
   // N-D plans.
   await table([
     ['WebGpuFftNd shape', () => WebGpuFftNd.create(ctx, { shape: [4, 0] }), ArgumentError, 'shape'],
     ['WebGpuFftNd axes', () => WebGpuFftNd.create(ctx, { shape: [4, 4], axes: [0, 2] }), ArgumentError, 'axes'],
-    ['WebGpuFftNd r2c direction', () => WebGpuFftNd.create(ctx, { shape: [4, 4], kind: 'r2c', direction: 'inverse' }), ArgumentError, 'direction'],
+    [
+      'WebGpuFftNd r2c direction',
+      () => WebGpuFftNd.create(ctx, { shape: [4, 4], kind: 'r2c', direction: 'inverse' }),
+      ArgumentError,
+      'direction',
+    ],
   ]);
   const nd = await WebGpuFftNd.create(ctx, { shape: [4, 8] });
   await expectError(() => nd.run(new Float32Array(63)), ArgumentError, 'input');
@@ -341,9 +505,24 @@ test('WebGPU: plan arguments, execute/encode buffers, destroyed plans and buffer
 
   // WebGpuFft directly.
   await table([
-    ['WebGpuFft c2r forward', () => WebGpuFft.create(ctx, fftProblem({ n: 8 }), { real: 'c2r' }), ArgumentError, 'direction'],
-    ['WebGpuFft real in place', () => WebGpuFft.create(ctx, fftProblem({ n: 8 }), { real: 'r2c', inPlace: true }), ArgumentError, 'inPlace'],
-    ['WebGpuFft outer.count', () => WebGpuFft.create(ctx, fftProblem({ n: 8 }), { outer: { count: 0, inDist: 0, outDist: 0 } }), ArgumentError, 'outer.count'],
+    [
+      'WebGpuFft c2r forward',
+      () => WebGpuFft.create(ctx, fftProblem({ n: 8 }), { real: 'c2r' }),
+      ArgumentError,
+      'direction',
+    ],
+    [
+      'WebGpuFft real in place',
+      () => WebGpuFft.create(ctx, fftProblem({ n: 8 }), { real: 'r2c', inPlace: true }),
+      ArgumentError,
+      'inPlace',
+    ],
+    [
+      'WebGpuFft outer.count',
+      () => WebGpuFft.create(ctx, fftProblem({ n: 8 }), { outer: { count: 0, inDist: 0, outDist: 0 } }),
+      ArgumentError,
+      'outer.count',
+    ],
   ]);
 
   // Tridiagonal on WebGPU: GPUBuffer inputs must all be buffers of the right size.
@@ -351,11 +530,31 @@ test('WebGPU: plan arguments, execute/encode buffers, destroyed plans and buffer
   const m = createStorageBuffer(ctx, 64);
   const tiny = createStorageBuffer(ctx, 16);
   await table([
-    ['tri mixed buffer/array', () => tri.solve({ lower: m, diag: bad(new Float32Array(16)), upper: m, rhs: m }), ArgumentError, 'diag'],
+    [
+      'tri mixed buffer/array',
+      () => tri.solve({ lower: m, diag: bad(new Float32Array(16)), upper: m, rhs: m }),
+      ArgumentError,
+      'diag',
+    ],
     ['tri buffer too small', () => tri.solve({ lower: m, diag: m, upper: m, rhs: tiny }), ArgumentError, 'rhs.size'],
-    ['tri out = rhs', () => tri.solve({ lower: m, diag: m, upper: m, rhs: createStorageBuffer(ctx, 64), out: m }), ArgumentError, 'out'],
-    ['tri out too small', () => tri.solve({ lower: m, diag: m, upper: m, rhs: m, out: tiny }), ArgumentError, 'out.size'],
-    ['tri float32 wrong length', () => tri.solve({ ...triArrays(8, 2, Float32Array), rhs: new Float32Array(15) }), ArgumentError, 'rhs.length'],
+    [
+      'tri out = rhs',
+      () => tri.solve({ lower: m, diag: m, upper: m, rhs: createStorageBuffer(ctx, 64), out: m }),
+      ArgumentError,
+      'out',
+    ],
+    [
+      'tri out too small',
+      () => tri.solve({ lower: m, diag: m, upper: m, rhs: m, out: tiny }),
+      ArgumentError,
+      'out.size',
+    ],
+    [
+      'tri float32 wrong length',
+      () => tri.solve({ ...triArrays(8, 2, Float32Array), rhs: new Float32Array(15) }),
+      ArgumentError,
+      'rhs.length',
+    ],
   ]);
   // NaN on the GPU path is flagged too.
   const g = triArrays(8, 2, Float32Array);

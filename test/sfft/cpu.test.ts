@@ -66,7 +66,10 @@ test('noisy signals (SNR 10–40 dB): ≥ 95% found, L1 error per coefficient wi
     assert.ok(sc.l1 <= bound, `n=${n} k=${k} snr=${snr}: L1 ${sc.l1} > bucket noise ${bound}`);
     // The residual fraction measures the noise: 1/(1 + SNR) within a factor 2.
     const expect = 1 / (1 + 10 ** (snr / 10));
-    assert.ok(r.diagnostics.residualFraction > expect / 2 && r.diagnostics.residualFraction < expect * 2, `residual ${r.diagnostics.residualFraction} vs ${expect}`);
+    assert.ok(
+      r.diagnostics.residualFraction > expect / 2 && r.diagnostics.residualFraction < expect * 2,
+      `residual ${r.diagnostics.residualFraction} vs ${expect}`,
+    );
   }
 });
 
@@ -164,7 +167,10 @@ test('exact path stages: stage 0 alone misses colliding frequencies and says so;
   // One entry per frequency and stage: duplicates across rounds are dropped (~2.6 decodes per frequency).
   assert.ok(r1.diagnostics.candidates < 1.05 * k, `candidates ${r1.diagnostics.candidates}`);
   // Other parameter sets of the same rule: fewer rounds with more stages, larger B.
-  for (const o of [{ rounds: 3, stages: 2 }, { rounds: 3, stages: 1, bExactConst: 8 }]) {
+  for (const o of [
+    { rounds: 3, stages: 2 },
+    { rounds: 3, stages: 1, bExactConst: 8 },
+  ]) {
     const r = await sfft(s.x, k, { backend: 'cpu', mode: 'exact', seed: 83, ...o });
     assert.equal(score(r, s).found, k, JSON.stringify(o));
     assert.equal(r.status, 'ok');

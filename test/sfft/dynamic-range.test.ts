@@ -63,14 +63,26 @@ test('10:1 magnitudes, 30 dB SNR, k = 200 (n = 2^16, 2^18, several seeds): all f
     const what = `n=${n} seed=${seed}`;
     assert.equal(r.algorithm, 'robust', what);
     const sc = score(r, s);
-    assert.equal(sc.found, K, `${what}: found ${sc.found}, missed ${missedFractions(r, s).map((e) => e.toExponential(1))}`);
+    assert.equal(
+      sc.found,
+      K,
+      `${what}: found ${sc.found}, missed ${missedFractions(r, s).map((e) => e.toExponential(1))}`,
+    );
     assert.equal(r.status, 'ok', `${what}: ${r.message}`);
     assert.ok(sc.l1 <= bucketNoise(s, r), `${what}: L1 ${sc.l1} > bucket noise ${bucketNoise(s, r)}`);
     // Nothing was left out: the largest residual bucket is noise (far below a 1e-4 component).
     assert.ok(r.diagnostics.largestResidual < 5e-5, `${what}: largest residual ${r.diagnostics.largestResidual}`);
   }
   // Real input (100 tones in (0, n/2) and their mirror images).
-  const s = sparseSignal({ n: 2 ** 17, k: 100, seed: 2, snrDb: 30, magnitude: [0.1, 1], magnitudeScale: 'log', real: true });
+  const s = sparseSignal({
+    n: 2 ** 17,
+    k: 100,
+    seed: 2,
+    snrDb: 30,
+    magnitude: [0.1, 1],
+    magnitudeScale: 'log',
+    real: true,
+  });
   const r = await sfft(s.x, 100, { backend: 'cpu', real: true, seed: 2 });
   assert.equal(r.status, 'ok', r.message);
   assert.equal(score(r, s).found, 100);
@@ -88,7 +100,10 @@ test('100:1 magnitudes, 30 dB SNR: every tone worth ≥ 1e-4 of the energy found
     const what = `n=${n} seed=${seed}: missed ${missed.map((e) => e.toExponential(1))}`;
     // The weakest tones (4.6e-6 of the energy, 17× the noise per bin) may lose to noise; a few at most.
     assert.ok(missed.length <= 3, what);
-    assert.ok(missed.every((e) => e < 1e-4), what);
+    assert.ok(
+      missed.every((e) => e < 1e-4),
+      what,
+    );
     assert.equal(r.status, 'ok', `${what}: ${r.message}`);
     assert.ok(score(r, s).l1 <= bucketNoise(s, r), what);
   }
@@ -131,8 +146,10 @@ test('k outside [1, number of frequencies] or not an integer: ArgumentError nami
   const n = 2 ** 10;
   const x = sparseSignal({ n, k: 5, seed: 21 }).x;
   const real = sparseSignal({ n, k: 5, seed: 21, real: true }).x;
-  const isK = (e: unknown) => e instanceof ArgumentError && e.argument === 'k' && /k: expected an integer in \[1, /.test(e.message);
-  for (const k of [n + 1, 4 * n, 0, -3, 2.5, NaN, Infinity]) await assert.rejects(sfft(x, k, { backend: 'cpu' }), isK, `k = ${k}`);
+  const isK = (e: unknown) =>
+    e instanceof ArgumentError && e.argument === 'k' && /k: expected an integer in \[1, /.test(e.message);
+  for (const k of [n + 1, 4 * n, 0, -3, 2.5, NaN, Infinity])
+    await assert.rejects(sfft(x, k, { backend: 'cpu' }), isK, `k = ${k}`);
   await assert.rejects(sfft(real, n / 2 + 2, { backend: 'cpu', real: true }), isK);
   // Up to the number of frequencies k is valid: too large for the sparse algorithm, computed densely.
   const all = await sfft(x, n, { backend: 'cpu' });

@@ -125,7 +125,13 @@ test('WebGPU exact stages: same misses and recoveries as the CPU, one entry per 
   assert.equal(g0.status, 'not-sparse');
   // Each plan runs twice: the hashing zeroes the counters and bin counts of the previous call (stages: 3
   // has more of those words than the hashing has invocations).
-  for (const o of [{ stages: 1 }, { rounds: 3, stages: 2 }, { rounds: 3, stages: 1, bExactConst: 8 }, { stages: 3 }, { stages: 3, gather: 'sorted' as const }]) {
+  for (const o of [
+    { stages: 1 },
+    { rounds: 3, stages: 2 },
+    { rounds: 3, stages: 1, bExactConst: 8 },
+    { stages: 3 },
+    { stages: 3, gather: 'sorted' as const },
+  ]) {
     const plan = await createSfftPlan({ n, k, backend: 'webgpu', gpu, mode: 'exact', seed: 82, ...o });
     try {
       for (let call = 0; call < 2; call++) {
@@ -179,7 +185,10 @@ test('WebGPU robust plan reused on two different signals (the hashing zeroes the
       // Stale kept buckets from the first call would add votes: more located frequencies than the CPU's.
       const c = await sfft(s.x, k, { backend: 'cpu', mode: 'robust' });
       const dc = Math.abs(r.diagnostics.candidates - c.diagnostics.candidates);
-      assert.ok(dc <= 0.05 * c.diagnostics.candidates, `seed ${seed}: ${r.diagnostics.candidates} located, CPU ${c.diagnostics.candidates}`);
+      assert.ok(
+        dc <= 0.05 * c.diagnostics.candidates,
+        `seed ${seed}: ${r.diagnostics.candidates} located, CPU ${c.diagnostics.candidates}`,
+      );
     }
   } finally {
     plan.destroy();
@@ -202,7 +211,9 @@ test('WebGPU exact path, gather sorted: same result as the direct hashing (compl
     assert.equal(sc.found, k, `n=${n} real=${real}: found ${sc.found}`);
     assert.ok(sc.maxRel <= 1e-4, String(sc.maxRel));
     assert.deepEqual([...sorted.frequencies], [...direct.frequencies]);
-    sorted.values.forEach((v, i) => assert.ok(Math.abs(v - direct.values[i]) <= 1e-5 * (1 + Math.abs(v)), `value ${i}: ${v} vs ${direct.values[i]}`));
+    sorted.values.forEach((v, i) =>
+      assert.ok(Math.abs(v - direct.values[i]) <= 1e-5 * (1 + Math.abs(v)), `value ${i}: ${v} vs ${direct.values[i]}`),
+    );
   }
   assert.throws(() => planSfft({ n: 2 ** 16, k: 4, gather: 'random' as never }), /gather/);
 });

@@ -59,7 +59,10 @@ test('permutations: σ odd, σ·σ⁻¹ ≡ 1 (mod n), exact modular products', 
     assert.ok(l.tau >= 0 && l.tau < n);
   }
   assert.equal(Math.imul(inverseMod2k(12345), 12345) >>> 0, 1);
-  assert.equal(mulMod(2 ** 26 + 3, 2 ** 26 + 5, n - 1), Number((BigInt(2 ** 26 + 3) * BigInt(2 ** 26 + 5)) % BigInt(n)));
+  assert.equal(
+    mulMod(2 ** 26 + 3, 2 ** 26 + 5, n - 1),
+    Number((BigInt(2 ** 26 + 3) * BigInt(2 ** 26 + 5)) % BigInt(n)),
+  );
 });
 
 test('home bucket and offset: g = h·n/B − d with |d| ≤ n/2B', () => {

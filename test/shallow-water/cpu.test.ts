@@ -16,13 +16,24 @@ test('dam break (64², t = 1): water and pollutant conserved to round-off with w
   assert.equal(s.time, 1);
   const m1 = masses(p, s);
   assert.ok(Math.abs(m1.water - m0.water) / m0.water < 1e-13, `water drift ${(m1.water - m0.water) / m0.water}`);
-  assert.ok(Math.abs(m1.pollutant - m0.pollutant) / m0.pollutant < 1e-13, `pollutant drift ${(m1.pollutant - m0.pollutant) / m0.pollutant}`);
+  assert.ok(
+    Math.abs(m1.pollutant - m0.pollutant) / m0.pollutant < 1e-13,
+    `pollutant drift ${(m1.pollutant - m0.pollutant) / m0.pollutant}`,
+  );
   const n = 64;
   let asym = 0;
   for (let y = 0; y < n; y++) {
     for (let x = 0; x < n; x++) {
-      asym = Math.max(asym, Math.abs(s.h[y * n + x] - s.h[x * n + y]), Math.abs(s.h[y * n + x] - s.h[y * n + n - 1 - x]));
-      asym = Math.max(asym, Math.abs(s.qx[y * n + x] + s.qx[y * n + n - 1 - x]), Math.abs(s.qx[y * n + x] - s.qy[x * n + y]));
+      asym = Math.max(
+        asym,
+        Math.abs(s.h[y * n + x] - s.h[x * n + y]),
+        Math.abs(s.h[y * n + x] - s.h[y * n + n - 1 - x]),
+      );
+      asym = Math.max(
+        asym,
+        Math.abs(s.qx[y * n + x] + s.qx[y * n + n - 1 - x]),
+        Math.abs(s.qx[y * n + x] - s.qy[x * n + y]),
+      );
     }
   }
   assert.ok(asym < 1e-12, `asymmetry ${asym}`);
@@ -59,8 +70,12 @@ test('beach run-up (wet–dry fronts): depths stay ≥ 0 without clipping, water
   assert.equal(s.clippedWater, 0);
   const m1 = masses(p, s);
   assert.ok(Math.abs(m1.water - m0.water) / m0.water < 1e-13, `water drift ${(m1.water - m0.water) / m0.water}`);
-  assert.ok(Math.abs(m1.pollutant - m0.pollutant) / m0.pollutant < 1e-10, `pollutant drift ${(m1.pollutant - m0.pollutant) / m0.pollutant}`);
-  let wetNow = 0, wet0 = 0;
+  assert.ok(
+    Math.abs(m1.pollutant - m0.pollutant) / m0.pollutant < 1e-10,
+    `pollutant drift ${(m1.pollutant - m0.pollutant) / m0.pollutant}`,
+  );
+  let wetNow = 0,
+    wet0 = 0;
   for (let i = 0; i < s.h.length; i++) {
     if (s.h[i] > 1e-4) wetNow++;
     if (p.h[i] > 1e-4) wet0++;
@@ -85,7 +100,8 @@ test('edge: lake at rest gives zero fluctuations; mirror symmetry; emerging bott
   sweEdge(e, 2, 0, 0, 0, 1.5, 1.25, 0, 0, 0, 0.75, P);
   assert.deepEqual([e[0], e[1], e[2], e[3], e[4], e[5]], [0, 0, 0, 0, 0, 0]);
   // Mirror: swapping the sides and negating normal discharges negates the mass flux and swaps D⁻/D⁺ (negated).
-  const a = [1.3, 0.4, -0.2, 0.5, 1.0] as const, b = [0.7, -0.1, 0.3, 0.2, 0.6] as const;
+  const a = [1.3, 0.4, -0.2, 0.5, 1.0] as const,
+    b = [0.7, -0.1, 0.3, 0.2, 0.6] as const;
   sweEdge(e, ...a, ...b, P);
   const r = new Float64Array(8);
   sweEdge(r, b[0], -b[1], b[2], b[3], b[4], a[0], -a[1], a[2], a[3], a[4], P);

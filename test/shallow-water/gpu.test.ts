@@ -8,7 +8,13 @@ import assert from 'node:assert/strict';
 import { testGpu } from '../helpers/gpu.js';
 import { SweCpuSolver } from '../../src/backends/cpu/shallow-water.js';
 import { SweGpuSolver, type SweGpuOptions } from '../../src/backends/webgpu/shallow-water.js';
-import { SWE_DEFAULT_KERNEL_OPTIONS, sweCflKernel, sweHaloWorkgroupBytes, sweReduceKernel, sweUpdateKernel } from '../../src/codegen/shallow-water.js';
+import {
+  SWE_DEFAULT_KERNEL_OPTIONS,
+  sweCflKernel,
+  sweHaloWorkgroupBytes,
+  sweReduceKernel,
+  sweUpdateKernel,
+} from '../../src/codegen/shallow-water.js';
 import { damBreak, lakeAtRest, beach, estuary } from '../../src/apps/shallow-water/scenarios.js';
 import { defineSweProblem, masses, type SweProblem } from '../../src/apps/shallow-water/problem.js';
 import { createSweSimulation, runSwe } from '../../src/apps/shallow-water/simulation.js';
@@ -28,14 +34,24 @@ async function both(p: SweProblem, tEnd: number) {
   }
 }
 
-for (const [n, tEnd] of [[100, 1], [400, 0.05]] as const) {
+for (const [n, tEnd] of [
+  [100, 1],
+  [400, 0.05],
+] as const) {
   test(`dam break ${n}² to t = ${tEnd}: GPU f32 vs CPU f64, L1 relative ≤ 1e-5 for h, qx, qy`, async (t) => {
     const r = await both(damBreak(n, { pollutant: 1 }), tEnd);
     if (!r) return t.skip('no WebGPU adapter');
     assert.equal(r.gpu.steps, r.cpu.steps, 'same number of CFL steps');
     assert.ok(Math.abs(r.gpu.time - tEnd) <= 1e-6 * tEnd, `final time ${r.gpu.time}`);
-    const e = { h: l1Rel(r.gpu.h, r.cpu.h), qx: l1Rel(r.gpu.qx, r.cpu.qx), qy: l1Rel(r.gpu.qy, r.cpu.qy), hc: l1Rel(r.gpu.hc, r.cpu.hc) };
-    t.diagnostic(`L1 rel: h ${e.h.toExponential(2)} qx ${e.qx.toExponential(2)} qy ${e.qy.toExponential(2)} hC ${e.hc.toExponential(2)} (${r.cpu.steps} steps)`);
+    const e = {
+      h: l1Rel(r.gpu.h, r.cpu.h),
+      qx: l1Rel(r.gpu.qx, r.cpu.qx),
+      qy: l1Rel(r.gpu.qy, r.cpu.qy),
+      hc: l1Rel(r.gpu.hc, r.cpu.hc),
+    };
+    t.diagnostic(
+      `L1 rel: h ${e.h.toExponential(2)} qx ${e.qx.toExponential(2)} qy ${e.qy.toExponential(2)} hC ${e.hc.toExponential(2)} (${r.cpu.steps} steps)`,
+    );
     assert.ok(e.h <= 1e-5 && e.qx <= 1e-5 && e.qy <= 1e-5 && e.hc <= 1e-5, JSON.stringify(e));
   });
 }
@@ -46,15 +62,21 @@ for (const [n, tEnd] of [[100, 1], [400, 0.05]] as const) {
  * pollutant patch. Exercises each tile's ghost ring and overhang on all four sides.
  */
 function mixedBoundaries(): SweProblem {
-  const nx = 45, ny = 27, dx = 1 / 45;
+  const nx = 45,
+    ny = 27,
+    dx = 1 / 45;
   const field = (f: (x: number, y: number) => number) => {
     const a = new Float64Array(nx * ny);
-    for (let iy = 0; iy < ny; iy++) for (let ix = 0; ix < nx; ix++) a[iy * nx + ix] = f((ix + 0.5) * dx, (iy + 0.5) * dx);
+    for (let iy = 0; iy < ny; iy++)
+      for (let ix = 0; ix < nx; ix++) a[iy * nx + ix] = f((ix + 0.5) * dx, (iy + 0.5) * dx);
     return a;
   };
-  const bump = (x: number, y: number, cx: number, cy: number, r: number) => Math.exp(-((x - cx) ** 2 + (y - cy) ** 2) / (r * r));
+  const bump = (x: number, y: number, cx: number, cy: number, r: number) =>
+    Math.exp(-((x - cx) ** 2 + (y - cy) ** 2) / (r * r));
   return defineSweProblem({
-    nx, ny, dx,
+    nx,
+    ny,
+    dx,
     bathymetry: field((x, y) => 0.5 - 0.2 * x - 0.7 * bump(x, y, 0.6, 0.3, 0.08)),
     surface: field((x, y) => 0.08 * bump(x, y, 0.3, 0.35, 0.1)),
     concentration: field((x, y) => (bump(x, y, 0.3, 0.35, 0.1) > 0.5 ? 1 : 0)),
@@ -90,7 +112,10 @@ const SHAPES: { name: string; options: SweGpuOptions }[] = [
   { name: 'halo 16, one row', options: { structure: 'halo', tile: 16, rows: 1, cflRows: 1 } },
   { name: 'halo 13, 2 rows, cfl 3', options: { structure: 'halo', tile: 13, rows: 2, cflRows: 3 } },
   { name: 'halo 8, 4 rows, cfl 1', options: { structure: 'halo', tile: 8, rows: 4, cflRows: 1 } },
-  { name: 'halo 5, 3 rows, cfl 5, f32 depth', options: { structure: 'halo', tile: 5, rows: 3, cflRows: 5, depthPair: false } },
+  {
+    name: 'halo 5, 3 rows, cfl 5, f32 depth',
+    options: { structure: 'halo', tile: 5, rows: 3, cflRows: 5, depthPair: false },
+  },
 ];
 
 test('every structure and tile shape follows the reference (dam break 50², mixed boundaries 45×27)', async (t) => {
@@ -103,7 +128,10 @@ test('every structure and tile shape follows the reference (dam break 50², mixe
   const refMixed = new SweCpuSolver(mixed);
   refMixed.advance(0.3);
   for (const { name, options } of SHAPES) {
-    for (const [p, ref] of [[dam, refDam], [mixed, refMixed]] as const) {
+    for (const [p, ref] of [
+      [dam, refDam],
+      [mixed, refMixed],
+    ] as const) {
       const gpu = await SweGpuSolver.create(ctx, p, options);
       try {
         await gpu.advance(0.3, { maxSteps: 1 }); // one step: the result lies in the NaN-poisoned buffer
@@ -140,7 +168,10 @@ test('fused structure: the same Δt sequence as the staged cfl pass (rates from 
     }
   }
   for (let k = 0; k < dts.staged.length; k++) {
-    assert.ok(Math.abs(dts.fused[k] - dts.staged[k]) <= 1e-6 * dts.staged[k], `step ${k}: fused Δt ${dts.fused[k]}, staged ${dts.staged[k]}`);
+    assert.ok(
+      Math.abs(dts.fused[k] - dts.staged[k]) <= 1e-6 * dts.staged[k],
+      `step ${k}: fused Δt ${dts.fused[k]}, staged ${dts.staged[k]}`,
+    );
   }
 });
 
@@ -179,7 +210,9 @@ test('lake at rest on the GPU: exactly at rest for surface 0, round-off for surf
       const hi = Math.fround(p.h[i]);
       dh = Math.max(dh, Math.abs(r.gpu.h[i] - (hi + Math.fround(p.h[i] - hi))));
     }
-    t.diagnostic(`surface ${surface}: max |q| ${q.toExponential(2)}, max |Δh| ${dh.toExponential(2)} after ${r.gpu.steps} steps`);
+    t.diagnostic(
+      `surface ${surface}: max |q| ${q.toExponential(2)}, max |Δh| ${dh.toExponential(2)} after ${r.gpu.steps} steps`,
+    );
     if (surface === 0) assert.ok(q === 0 && dh === 0, `q ${q} dh ${dh}`);
     else assert.ok(q < 1e-5 && dh < 1e-6, `q ${q} dh ${dh}`);
   }
@@ -195,9 +228,13 @@ test('GPU conserves water and pollutant to f32 round-off with walls; every cell 
     assert.ok(allFinite(await gpu.read()), 'a cell was left unwritten');
     await gpu.advance(1);
     const s = await gpu.read();
-    const m0 = masses(p, p), m1 = masses(p, s);
-    const dw = Math.abs(m1.water - m0.water) / m0.water, dp = Math.abs(m1.pollutant - m0.pollutant) / m0.pollutant;
-    t.diagnostic(`relative drift after ${s.steps} steps: water ${dw.toExponential(2)}, pollutant ${dp.toExponential(2)}`);
+    const m0 = masses(p, p),
+      m1 = masses(p, s);
+    const dw = Math.abs(m1.water - m0.water) / m0.water,
+      dp = Math.abs(m1.pollutant - m0.pollutant) / m0.pollutant;
+    t.diagnostic(
+      `relative drift after ${s.steps} steps: water ${dw.toExponential(2)}, pollutant ${dp.toExponential(2)}`,
+    );
     assert.ok(dw < 1e-6 && dp < 1e-6);
   } finally {
     gpu.destroy();
@@ -210,7 +247,8 @@ test('wet–dry fronts on the GPU (beach run-up): no negative depths, mass conse
   if (!r) return t.skip('no WebGPU adapter');
   assert.ok(allFinite(r.gpu));
   assert.ok(minOf(r.gpu.h) >= 0);
-  const m0 = masses(p, p), m1 = masses(p, r.gpu);
+  const m0 = masses(p, p),
+    m1 = masses(p, r.gpu);
   assert.ok(Math.abs(m1.water - m0.water) / m0.water < 1e-5);
   const e = l1Rel(r.gpu.h, r.cpu.h);
   t.diagnostic(`L1 rel h ${e.toExponential(2)}, qx ${l1Rel(r.gpu.qx, r.cpu.qx).toExponential(2)}`);
@@ -221,7 +259,12 @@ test('estuary on the GPU (tidal and open boundaries, friction, pollutant) follow
   const r = await both(estuary(64), 1800);
   if (!r) return t.skip('no WebGPU adapter');
   assert.equal(r.gpu.steps, r.cpu.steps);
-  const e = { h: l1Rel(r.gpu.h, r.cpu.h), qx: l1Rel(r.gpu.qx, r.cpu.qx), qy: l1Rel(r.gpu.qy, r.cpu.qy), hc: l1Rel(r.gpu.hc, r.cpu.hc) };
+  const e = {
+    h: l1Rel(r.gpu.h, r.cpu.h),
+    qx: l1Rel(r.gpu.qx, r.cpu.qx),
+    qy: l1Rel(r.gpu.qy, r.cpu.qy),
+    hc: l1Rel(r.gpu.hc, r.cpu.hc),
+  };
   t.diagnostic(JSON.stringify(e));
   assert.ok(e.h < 1e-5 && e.qx < 1e-4 && e.qy < 1e-4 && e.hc < 1e-4);
 });
@@ -233,8 +276,16 @@ test('runSwe: snapshots at both ends and a mass series on the auto backend', asy
   try {
     assert.equal(sim.backend, 'webgpu');
     const snaps: number[] = [];
-    const run = await runSwe(sim, { tEnd: 0.5, snapshots: 3, seriesPoints: 5, onSnapshot: (s, k) => void snaps.push(k, s.time) });
-    assert.deepEqual(snaps.filter((_, i) => i % 2 === 0), [0, 1, 2]);
+    const run = await runSwe(sim, {
+      tEnd: 0.5,
+      snapshots: 3,
+      seriesPoints: 5,
+      onSnapshot: (s, k) => void snaps.push(k, s.time),
+    });
+    assert.deepEqual(
+      snaps.filter((_, i) => i % 2 === 0),
+      [0, 1, 2],
+    );
     assert.equal(run.series.length, 5, 'snapshot times coincide with series times');
     assert.ok(Math.abs(run.series[4].time - 0.5) < 1e-6);
     assert.ok(Math.abs(run.series[4].water - run.series[0].water) / run.series[0].water < 1e-6);
@@ -244,17 +295,37 @@ test('runSwe: snapshots at both ends and a mass series on the auto backend', asy
 });
 
 test('kernel cache keys depend only on the structure and tile shape', () => {
-  const halo = (tile: number, reduceSize = 256) => ({ ...SWE_DEFAULT_KERNEL_OPTIONS, structure: 'halo' as const, tile, reduceSize });
-  const staged = (tileX: number, tileY: number, reduceSize = 256) => ({ ...SWE_DEFAULT_KERNEL_OPTIONS, structure: 'staged' as const, tileX, tileY, reduceSize });
+  const halo = (tile: number, reduceSize = 256) => ({
+    ...SWE_DEFAULT_KERNEL_OPTIONS,
+    structure: 'halo' as const,
+    tile,
+    reduceSize,
+  });
+  const staged = (tileX: number, tileY: number, reduceSize = 256) => ({
+    ...SWE_DEFAULT_KERNEL_OPTIONS,
+    structure: 'staged' as const,
+    tileX,
+    tileY,
+    reduceSize,
+  });
   assert.equal(sweUpdateKernel(halo(16)).key, sweUpdateKernel(halo(16, 128)).key);
   assert.notEqual(sweUpdateKernel(halo(16)).key, sweUpdateKernel(halo(8)).key);
   assert.equal(sweUpdateKernel(staged(16, 16)).key, sweUpdateKernel({ ...staged(16, 16), tile: 8 }).key);
   assert.notEqual(sweUpdateKernel(staged(16, 16)).key, sweUpdateKernel(staged(32, 8)).key);
   assert.notEqual(sweUpdateKernel(staged(16, 16)).key, sweUpdateKernel(halo(16)).key);
   assert.notEqual(sweCflKernel(staged(16, 16)).key, sweCflKernel(halo(16)).key);
-  const fused = (tileX: number, tileY: number) => ({ ...SWE_DEFAULT_KERNEL_OPTIONS, structure: 'fused' as const, tileX, tileY });
+  const fused = (tileX: number, tileY: number) => ({
+    ...SWE_DEFAULT_KERNEL_OPTIONS,
+    structure: 'fused' as const,
+    tileX,
+    tileY,
+  });
   assert.notEqual(sweUpdateKernel(fused(16, 16)).key, sweUpdateKernel(staged(16, 16)).key);
-  assert.equal(sweCflKernel(fused(16, 16)).key, sweCflKernel(staged(14, 14)).key, 'fused runs the staged cfl over its owned tiles');
+  assert.equal(
+    sweCflKernel(fused(16, 16)).key,
+    sweCflKernel(staged(14, 14)).key,
+    'fused runs the staged cfl over its owned tiles',
+  );
   assert.throws(() => sweUpdateKernel(fused(3, 8)), /tileX/);
   assert.notEqual(sweUpdateKernel(staged(16, 16)).key, sweUpdateKernel({ ...staged(16, 16), depthPair: false }).key);
   assert.notEqual(sweCflKernel().key, sweUpdateKernel().key);
@@ -262,7 +333,11 @@ test('kernel cache keys depend only on the structure and tile shape', () => {
   assert.notEqual(sweUpdateKernel({ ...halo(16), rows: 1 }).key, sweUpdateKernel(halo(16)).key);
   assert.equal(sweCflKernel({ ...halo(16), rows: 1 }).key, sweCflKernel(halo(16)).key, 'rows change the update only');
   assert.notEqual(sweCflKernel({ ...halo(16), cflRows: 4 }).key, sweCflKernel(halo(16)).key);
-  assert.equal(sweUpdateKernel({ ...halo(16), cflRows: 4 }).key, sweUpdateKernel(halo(16)).key, 'cflRows change the cfl only');
+  assert.equal(
+    sweUpdateKernel({ ...halo(16), cflRows: 4 }).key,
+    sweUpdateKernel(halo(16)).key,
+    'cflRows change the cfl only',
+  );
   assert.throws(() => sweUpdateKernel({ ...halo(16), rows: 9 }), /rows/);
   assert.throws(() => sweCflKernel(halo(1)), /tile/);
   assert.throws(() => sweCflKernel(staged(1, 16)), /tileX/);
@@ -279,7 +354,10 @@ test('halo tiles beyond the device’s workgroup memory are refused with the lim
   const bytes = sweHaloWorkgroupBytes(32, 1, 8);
   assert.equal(bytes, 41088);
   if (bytes > limit) {
-    await assert.rejects(SweGpuSolver.create(ctx, damBreak(40), options), (e: Error) => e.name === 'DeviceLimitError' && /maxComputeWorkgroupStorageSize/.test(e.message));
+    await assert.rejects(
+      SweGpuSolver.create(ctx, damBreak(40), options),
+      (e: Error) => e.name === 'DeviceLimitError' && /maxComputeWorkgroupStorageSize/.test(e.message),
+    );
   } else {
     (await SweGpuSolver.create(ctx, damBreak(40), options)).destroy();
   }

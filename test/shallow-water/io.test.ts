@@ -13,9 +13,21 @@ import { SweCpuSolver } from '../../src/backends/cpu/shallow-water.js';
 const base = { nx: 3, ny: 2, dx: 1, bathymetry: [1, 1, 1, 2, 2, 2], h: [1, 1, 1, 1, 1, 1] };
 
 test('problem validation: shape, NaN, negative depth, boundaries, tide, parameters', () => {
-  const err = (input: object, re: RegExp) => assert.throws(() => defineSweProblem({ ...base, ...input } as never), (e: unknown) => e instanceof ArgumentError && re.test(e.message));
+  const err = (input: object, re: RegExp) =>
+    assert.throws(
+      () => defineSweProblem({ ...base, ...input } as never),
+      (e: unknown) => e instanceof ArgumentError && re.test(e.message),
+    );
   err({ bathymetry: [1, 2, 3] }, /bathymetry: expected 6 values \(ny × nx = 2 × 3/);
-  err({ bathymetry: [[1, 1, 1], [2, 2]] }, /bathymetry\[1\]: expected a row of 3 values/);
+  err(
+    {
+      bathymetry: [
+        [1, 1, 1],
+        [2, 2],
+      ],
+    },
+    /bathymetry\[1\]: expected a row of 3 values/,
+  );
   err({ h: [1, 1, NaN, 1, 1, 1] }, /h\[0\]\[2\]: expected a finite number .*got NaN/);
   err({ h: [1, 1, 1, 1, -0.5, 1] }, /h\[1\]\[1\]: expected a value ≥ 0 .*negative depth/);
   err({ bathymetry: [1, 1, 1, 2, Infinity, 2] }, /bathymetry\[1\]\[1\]/);
@@ -27,7 +39,17 @@ test('problem validation: shape, NaN, negative depth, boundaries, tide, paramete
   err({ dx: 0 }, /dx: expected a finite number > 0/);
   err({ h: undefined }, /h: expected initial depths/);
   // Rows are accepted; a surface gives h = max(0, ζ + H); dry cells carry no discharge.
-  const p = defineSweProblem({ nx: 3, ny: 2, dx: 1, bathymetry: [[1, -1, 1], [2, 2, 2]], surface: 0, qx: [1, 1, 1, 1, 1, 1] });
+  const p = defineSweProblem({
+    nx: 3,
+    ny: 2,
+    dx: 1,
+    bathymetry: [
+      [1, -1, 1],
+      [2, 2, 2],
+    ],
+    surface: 0,
+    qx: [1, 1, 1, 1, 1, 1],
+  });
   assert.deepEqual([...p.h], [1, 0, 1, 2, 2, 2]);
   assert.deepEqual([...p.qx], [1, 0, 1, 1, 1, 1]);
 });
@@ -87,8 +109,14 @@ test('renderField: every field gives nx·ny RGB pixels, north up', () => {
 test('update-kernel probes are benchmark-only options of the halo structure, checked by name', async () => {
   const { sweUpdateKernel, SWE_DEFAULT_KERNEL_OPTIONS } = await import('../../src/codegen/shallow-water.js');
   const base = SWE_DEFAULT_KERNEL_OPTIONS;
-  assert.throws(() => sweUpdateKernel({ ...base, probe: 'fast' as never }), (e: unknown) => e instanceof ArgumentError && /probe/.test(e.message));
-  assert.throws(() => sweUpdateKernel({ ...base, structure: 'staged', probe: 'l2' }), (e: unknown) => e instanceof ArgumentError && /probe/.test(e.message));
+  assert.throws(
+    () => sweUpdateKernel({ ...base, probe: 'fast' as never }),
+    (e: unknown) => e instanceof ArgumentError && /probe/.test(e.message),
+  );
+  assert.throws(
+    () => sweUpdateKernel({ ...base, structure: 'staged', probe: 'l2' }),
+    (e: unknown) => e instanceof ArgumentError && /probe/.test(e.message),
+  );
   // Each probe is its own pipeline (the cache key changes) and never the default kernel.
   const keys = new Set((['none', 'l2', 'move'] as const).map((probe) => sweUpdateKernel({ ...base, probe }).key));
   assert.equal(keys.size, 3);

@@ -17,20 +17,39 @@ const TOL64 = 1024 * 2 ** -53;
 const TOL32 = 1024 * 2 ** -24;
 const BAD = S.ZERO_PIVOT | S.NON_FINITE | S.INACCURATE;
 
-interface Sys { a: Float64Array; b: Float64Array; c: Float64Array; d: Float64Array }
-interface Sh { n: number; batch: number; nrhs: number; layout: TridiagonalLayout; complex: boolean; cyclic?: boolean }
+interface Sys {
+  a: Float64Array;
+  b: Float64Array;
+  c: Float64Array;
+  d: Float64Array;
+}
+interface Sh {
+  n: number;
+  batch: number;
+  nrhs: number;
+  layout: TridiagonalLayout;
+  complex: boolean;
+  cyclic?: boolean;
+}
 
 /** Matrix j as contiguous arrays, and right-hand side r of it. */
 function gather(s: Sys, sh: Sh, j: number) {
   const w = sh.complex ? 2 : 1;
-  const a = new Float64Array(sh.n * w), b = a.slice(), c = a.slice();
+  const a = new Float64Array(sh.n * w),
+    b = a.slice(),
+    c = a.slice();
   for (let i = 0; i < sh.n; i++) {
     const e = matIndex(sh.layout, sh.n, sh.batch, j, i);
-    for (let q = 0; q < w; q++) { a[i * w + q] = s.a[e * w + q]; b[i * w + q] = s.b[e * w + q]; c[i * w + q] = s.c[e * w + q]; }
+    for (let q = 0; q < w; q++) {
+      a[i * w + q] = s.a[e * w + q];
+      b[i * w + q] = s.b[e * w + q];
+      c[i * w + q] = s.c[e * w + q];
+    }
   }
   const vec = (arr: ArrayLike<number>, r: number) => {
     const v = new Float64Array(sh.n * w);
-    for (let i = 0; i < sh.n; i++) for (let q = 0; q < w; q++) v[i * w + q] = arr[rhsIndex(sh.layout, sh.n, sh.batch, r, j, i) * w + q];
+    for (let i = 0; i < sh.n; i++)
+      for (let q = 0; q < w; q++) v[i * w + q] = arr[rhsIndex(sh.layout, sh.n, sh.batch, r, j, i) * w + q];
     return v;
   };
   return { a, b, c, vec };
@@ -41,8 +60,10 @@ function dense(a: Float64Array, b: Float64Array, c: Float64Array, n: number, cyc
   const m = Array.from({ length: n }, () => new Float64Array(n));
   for (let i = 0; i < n; i++) {
     m[i][i] += b[i];
-    if (i > 0) m[i][i - 1] += a[i]; else if (cyclic && n > 1) m[0][n - 1] += a[0];
-    if (i < n - 1) m[i][i + 1] += c[i]; else if (cyclic && n > 1) m[n - 1][0] += c[n - 1];
+    if (i > 0) m[i][i - 1] += a[i];
+    else if (cyclic && n > 1) m[0][n - 1] += a[0];
+    if (i < n - 1) m[i][i + 1] += c[i];
+    else if (cyclic && n > 1) m[n - 1][0] += c[n - 1];
   }
   return m;
 }
@@ -80,7 +101,17 @@ const refCache = new WeakMap<Sys, Map<string, { cond: number; x: Float64Array }>
  * cond₁(A) = ‖A‖₁‖A⁻¹‖₁ and the float64 solution of A x = d, by dense Gaussian elimination with partial
  * pivoting (real systems), cached per system across the solves a test audits.
  */
-function reference(a: Float64Array, b: Float64Array, c: Float64Array, d: Float64Array, n: number, cyclic: boolean, s: Sys, j: number, q: number) {
+function reference(
+  a: Float64Array,
+  b: Float64Array,
+  c: Float64Array,
+  d: Float64Array,
+  n: number,
+  cyclic: boolean,
+  s: Sys,
+  j: number,
+  q: number,
+) {
   const cache = refCache.get(s) ?? new Map();
   refCache.set(s, cache);
   const key = `${j}/${q}`;
@@ -88,37 +119,80 @@ function reference(a: Float64Array, b: Float64Array, c: Float64Array, d: Float64
   return cache.get(key)!;
 }
 
-function referenceDense(a: Float64Array, b: Float64Array, c: Float64Array, d: Float64Array, n: number, cyclic: boolean) {
+function referenceDense(
+  a: Float64Array,
+  b: Float64Array,
+  c: Float64Array,
+  d: Float64Array,
+  n: number,
+  cyclic: boolean,
+) {
   const M = dense(a, b, c, n, cyclic);
-  const eye = Array.from({ length: n }, (_, k) => { const e = new Float64Array(n); e[k] = 1; return e; });
+  const eye = Array.from({ length: n }, (_, k) => {
+    const e = new Float64Array(n);
+    e[k] = 1;
+    return e;
+  });
   const inv = denseSolve(M, [...eye, d]);
-  let nA = 0, nInv = 0;
+  let nA = 0,
+    nInv = 0;
   for (let k = 0; k < n; k++) {
-    let sa = 0, si = 0;
-    for (let i = 0; i < n; i++) { sa += Math.abs(M[i][k]); si += Math.abs(inv[k][i]); }
-    nA = Math.max(nA, sa); nInv = Math.max(nInv, si);
+    let sa = 0,
+      si = 0;
+    for (let i = 0; i < n; i++) {
+      sa += Math.abs(M[i][k]);
+      si += Math.abs(inv[k][i]);
+    }
+    nA = Math.max(nA, sa);
+    nInv = Math.max(nInv, si);
   }
   return { cond: nA * nInv, x: inv[n] };
 }
 
 /** Normwise backward error of x for one system, computed row by row (real or complex). */
-function backwardError(a: Float64Array, b: Float64Array, c: Float64Array, d: Float64Array, x: Float64Array, n: number, complex: boolean, cyclic: boolean): number {
+function backwardError(
+  a: Float64Array,
+  b: Float64Array,
+  c: Float64Array,
+  d: Float64Array,
+  x: Float64Array,
+  n: number,
+  complex: boolean,
+  cyclic: boolean,
+): number {
   const w = complex ? 2 : 1;
-  let maxR = 0, nA = 0, nX = 0, nD = 0;
-  const mul = (arr: Float64Array, i: number, k: number): [number, number] => complex
-    ? [arr[2 * i] * x[2 * k] - arr[2 * i + 1] * x[2 * k + 1], arr[2 * i] * x[2 * k + 1] + arr[2 * i + 1] * x[2 * k]]
-    : [arr[i] * x[k], 0];
+  let maxR = 0,
+    nA = 0,
+    nX = 0,
+    nD = 0;
+  const mul = (arr: Float64Array, i: number, k: number): [number, number] =>
+    complex
+      ? [arr[2 * i] * x[2 * k] - arr[2 * i + 1] * x[2 * k + 1], arr[2 * i] * x[2 * k + 1] + arr[2 * i + 1] * x[2 * k]]
+      : [arr[i] * x[k], 0];
   const abs = (arr: Float64Array, i: number) => (complex ? Math.hypot(arr[2 * i], arr[2 * i + 1]) : Math.abs(arr[i]));
   for (let i = 0; i < n; i++) {
     let [rr, ri] = mul(b, i, i);
     let row = abs(b, i);
     const left = i > 0 ? i - 1 : cyclic && n > 1 ? n - 1 : -1;
     const right = i < n - 1 ? i + 1 : cyclic && n > 1 ? 0 : -1;
-    if (left >= 0) { const [p, q] = mul(a, i, left); rr += p; ri += q; row += abs(a, i); }
-    if (right >= 0) { const [p, q] = mul(c, i, right); rr += p; ri += q; row += abs(c, i); }
-    rr -= d[i * w]; if (complex) ri -= d[i * w + 1];
+    if (left >= 0) {
+      const [p, q] = mul(a, i, left);
+      rr += p;
+      ri += q;
+      row += abs(a, i);
+    }
+    if (right >= 0) {
+      const [p, q] = mul(c, i, right);
+      rr += p;
+      ri += q;
+      row += abs(c, i);
+    }
+    rr -= d[i * w];
+    if (complex) ri -= d[i * w + 1];
     maxR = Math.max(maxR, Math.hypot(rr, ri));
-    nA = Math.max(nA, row); nX = Math.max(nX, abs(x, i)); nD = Math.max(nD, abs(d, i));
+    nA = Math.max(nA, row);
+    nX = Math.max(nX, abs(x, i));
+    nD = Math.max(nD, abs(d, i));
   }
   const e = maxR / (nA * nX + nD);
   return Number.isFinite(e) ? e : Infinity;
@@ -129,24 +203,44 @@ function backwardError(a: Float64Array, b: Float64Array, c: Float64Array, d: Flo
  * forward error within cond₁(A)·tol·8 of the dense float64 solution (real systems). Returns how many
  * matrices were flagged (bits 1, 2 or 8).
  */
-function audit(s: Sys, sh: Sh, r: { x: unknown; status: Uint32Array; ok: boolean; backwardError?: Float64Array }, tol: number, what: string): number {
+function audit(
+  s: Sys,
+  sh: Sh,
+  r: { x: unknown; status: Uint32Array; ok: boolean; backwardError?: Float64Array },
+  tol: number,
+  what: string,
+): number {
   let flagged = 0;
   for (let j = 0; j < sh.batch; j++) {
     const st = r.status[j];
-    if (st & BAD) { flagged++; continue; }
+    if (st & BAD) {
+      flagged++;
+      continue;
+    }
     const { a, b, c, vec } = gather(s, sh, j);
     for (let q = 0; q < sh.nrhs; q++) {
-      const d = vec(s.d, q), x = vec(r.x as ArrayLike<number>, q);
+      const d = vec(s.d, q),
+        x = vec(r.x as ArrayLike<number>, q);
       const be = backwardError(a, b, c, d, x, sh.n, sh.complex, sh.cyclic ?? false);
       assert.ok(be <= tol, `${what}: matrix ${j} rhs ${q} unflagged (status ${st}) with backward error ${be}`);
       // Reported and measured agree, up to rounding noise (both are a few units of roundoff when tiny).
-      assert.ok(r.backwardError![j] <= tol && r.backwardError![j] >= 0.25 * be - tol / 64, `${what}: reported ${r.backwardError![j]}, measured ${be}`);
+      assert.ok(
+        r.backwardError![j] <= tol && r.backwardError![j] >= 0.25 * be - tol / 64,
+        `${what}: reported ${r.backwardError![j]}, measured ${be}`,
+      );
       if (!sh.complex) {
         const ref = reference(a, b, c, d, sh.n, sh.cyclic ?? false, s, j, q);
-        let num = 0, den = 0;
-        for (let i = 0; i < sh.n; i++) { num = Math.max(num, Math.abs(x[i] - ref.x[i])); den = Math.max(den, Math.abs(ref.x[i])); }
+        let num = 0,
+          den = 0;
+        for (let i = 0; i < sh.n; i++) {
+          num = Math.max(num, Math.abs(x[i] - ref.x[i]));
+          den = Math.max(den, Math.abs(ref.x[i]));
+        }
         const fe = num / den;
-        assert.ok(fe <= Math.max(8 * ref.cond * tol, 1e-15), `${what}: matrix ${j} forward error ${fe}, cond ${ref.cond}`);
+        assert.ok(
+          fe <= Math.max(8 * ref.cond * tol, 1e-15),
+          `${what}: matrix ${j} forward error ${fe}, cond ${ref.cond}`,
+        );
       }
     }
   }
@@ -158,13 +252,28 @@ function audit(s: Sys, sh: Sh, r: { x: unknown; status: Uint32Array; ok: boolean
  * A well-conditioned system with a tiny first pivot: rows 0 and 1 are [ε 1; 1 1]-like (pivoting swaps
  * them), the rest diagonally dominant. Thomas divides by ε and loses ~u/ε of accuracy.
  */
-function tinyPivot(n: number, batch: number, eps: number, seed: number, layout: TridiagonalLayout, complex = false): Sys {
+function tinyPivot(
+  n: number,
+  batch: number,
+  eps: number,
+  seed: number,
+  layout: TridiagonalLayout,
+  complex = false,
+): Sys {
   const s = randomSystems(n, batch, seed, { complex });
   const w = complex ? 2 : 1;
   for (let j = 0; j < batch; j++) {
     const o = j * n * w;
-    s.b[o] = eps; s.c[o] = 1; s.a[o + w] = 1; s.b[o + w] = 1;
-    if (complex) { s.b[o + 1] = 0; s.c[o + 1] = 0; s.a[o + w + 1] = 0; s.b[o + w + 1] = 0; }
+    s.b[o] = eps;
+    s.c[o] = 1;
+    s.a[o + w] = 1;
+    s.b[o + w] = 1;
+    if (complex) {
+      s.b[o + 1] = 0;
+      s.c[o + 1] = 0;
+      s.a[o + w + 1] = 0;
+      s.b[o + w + 1] = 0;
+    }
   }
   return toLayout(s, { n, batch, nrhs: 1, layout, complex });
 }
@@ -187,7 +296,8 @@ function hiddenTinyPivot(n: number, batch: number, seed: number, layout: Tridiag
   const r = rng(seed + 2);
   for (let k = 0; k < s.b.length; k++) s.b[k] = 0.1 * (2 * r() - 1);
   for (let j = 0; j < batch; j += 2) {
-    const o = j * n, k = Math.floor(r() * (n - 1));
+    const o = j * n,
+      k = Math.floor(r() * (n - 1));
     let cp = 0;
     for (let i = 0; i < k; i++) cp = s.c[o + i] / (s.b[o + i] - (i > 0 ? s.a[o + i] * cp : 0));
     s.b[o + k] = (k > 0 ? s.a[o + k] * cp : 0) + 1e-11;
@@ -199,14 +309,36 @@ const f32 = (v: Float64Array) => Float32Array.from(v);
 
 test('tiny first pivot, float64 CPU: Thomas flagged INACCURATE (ok false); auto re-solves by pivoting LU', async () => {
   for (const layout of ['strided', 'interleaved'] as const) {
-    for (const [n, batch] of [[2, 3], [3, 4], [40, 3], [1000, 5]] as const) {
+    for (const [n, batch] of [
+      [2, 3],
+      [3, 4],
+      [40, 3],
+      [1000, 5],
+    ] as const) {
       const sh: Sh = { n, batch, nrhs: 1, layout, complex: false };
       const s = tinyPivot(n, batch, 1e-10, n + batch, layout);
-      const plain = await solveTridiagonal({ ...sh, dtype: 'float64', backend: 'cpu', lower: s.a, diag: s.b, upper: s.c, rhs: s.d });
+      const plain = await solveTridiagonal({
+        ...sh,
+        dtype: 'float64',
+        backend: 'cpu',
+        lower: s.a,
+        diag: s.b,
+        upper: s.c,
+        rhs: s.d,
+      });
       assert.equal(plain.ok, false, `${layout} n=${n}`);
-      for (let j = 0; j < batch; j++) assert.ok(plain.status[j] & S.INACCURATE, `${layout} n=${n} status[${j}] = ${plain.status[j]}`);
+      for (let j = 0; j < batch; j++)
+        assert.ok(plain.status[j] & S.INACCURATE, `${layout} n=${n} status[${j}] = ${plain.status[j]}`);
       assert.equal(audit(s, sh, plain, TOL64, `cpu ${layout} n=${n}`), batch);
-      const auto = await solveTridiagonal({ ...sh, dtype: 'float64', backend: 'auto', lower: s.a, diag: s.b, upper: s.c, rhs: s.d });
+      const auto = await solveTridiagonal({
+        ...sh,
+        dtype: 'float64',
+        backend: 'auto',
+        lower: s.a,
+        diag: s.b,
+        upper: s.c,
+        rhs: s.d,
+      });
       assert.equal(auto.backend, 'cpu');
       assert.ok(auto.ok, `auto ${layout} n=${n}: ${[...auto.status]}`);
       for (let j = 0; j < batch; j++) assert.ok(auto.status[j] & S.PIVOTED);
@@ -216,29 +348,87 @@ test('tiny first pivot, float64 CPU: Thomas flagged INACCURATE (ok false); auto 
 });
 
 test('tiny first pivot: every CPU algorithm, float32 and complex, flagged without fallback', async () => {
-  const n = 30, batch = 3;
+  const n = 30,
+    batch = 3;
   for (const cpuAlgorithm of ['thomas', 'wang-mou'] as const) {
     for (const dtype of ['float64', 'float32'] as const) {
       const s = tinyPivot(n, batch, 1e-10, 7, 'strided');
-      const r = await solveTridiagonal({ n, batch, dtype, cpuAlgorithm, backend: 'cpu', lower: s.a, diag: s.b, upper: s.c, rhs: s.d });
+      const r = await solveTridiagonal({
+        n,
+        batch,
+        dtype,
+        cpuAlgorithm,
+        backend: 'cpu',
+        lower: s.a,
+        diag: s.b,
+        upper: s.c,
+        rhs: s.d,
+      });
       assert.equal(r.ok, false, `${cpuAlgorithm} ${dtype}`);
-      assert.equal(audit(s, { n, batch, nrhs: 1, layout: 'strided', complex: false }, r, dtype === 'float32' ? TOL32 : TOL64, `${cpuAlgorithm} ${dtype}`), batch);
+      assert.equal(
+        audit(
+          s,
+          { n, batch, nrhs: 1, layout: 'strided', complex: false },
+          r,
+          dtype === 'float32' ? TOL32 : TOL64,
+          `${cpuAlgorithm} ${dtype}`,
+        ),
+        batch,
+      );
     }
   }
   // LU pivots: nothing to flag.
   const s = tinyPivot(n, batch, 1e-10, 8, 'interleaved');
-  const lu = await solveTridiagonal({ n, batch, layout: 'interleaved', dtype: 'float64', cpuAlgorithm: 'lu', backend: 'cpu', lower: s.a, diag: s.b, upper: s.c, rhs: s.d });
+  const lu = await solveTridiagonal({
+    n,
+    batch,
+    layout: 'interleaved',
+    dtype: 'float64',
+    cpuAlgorithm: 'lu',
+    backend: 'cpu',
+    lower: s.a,
+    diag: s.b,
+    upper: s.c,
+    rhs: s.d,
+  });
   assert.equal(audit(s, { n, batch, nrhs: 1, layout: 'interleaved', complex: false }, lu, TOL64, 'lu'), 0);
   // Complex.
   const sc = tinyPivot(n, batch, 1e-10, 9, 'strided', true);
   const shc: Sh = { n, batch, nrhs: 1, layout: 'strided', complex: true };
-  const rc = await solveTridiagonal({ ...shc, dtype: 'float64', backend: 'cpu', lower: sc.a, diag: sc.b, upper: sc.c, rhs: sc.d });
+  const rc = await solveTridiagonal({
+    ...shc,
+    dtype: 'float64',
+    backend: 'cpu',
+    lower: sc.a,
+    diag: sc.b,
+    upper: sc.c,
+    rhs: sc.d,
+  });
   assert.equal(audit(sc, shc, rc, TOL64, 'complex cpu'), batch);
-  const ac = await solveTridiagonal({ ...shc, dtype: 'float64', backend: 'auto', lower: sc.a, diag: sc.b, upper: sc.c, rhs: sc.d });
+  const ac = await solveTridiagonal({
+    ...shc,
+    dtype: 'float64',
+    backend: 'auto',
+    lower: sc.a,
+    diag: sc.b,
+    upper: sc.c,
+    rhs: sc.d,
+  });
   assert.equal(audit(sc, shc, ac, TOL64, 'complex auto'), 0);
   // onFailure: 'throw' now covers inaccurate results.
   await assert.rejects(
-    solveTridiagonal({ n, batch, dtype: 'float64', backend: 'cpu', onFailure: 'throw', lower: s.a, diag: s.b, upper: s.c, rhs: s.d, layout: 'interleaved' }),
+    solveTridiagonal({
+      n,
+      batch,
+      dtype: 'float64',
+      backend: 'cpu',
+      onFailure: 'throw',
+      lower: s.a,
+      diag: s.b,
+      upper: s.c,
+      rhs: s.d,
+      layout: 'interleaved',
+    }),
     (e: unknown) => e instanceof Error && e.name === 'TridiagonalBreakdownError',
   );
 });
@@ -246,13 +436,30 @@ test('tiny first pivot: every CPU algorithm, float32 and complex, flagged withou
 test('random small-diagonal systems, float64 CPU: unflagged results are accurate, auto makes all ok', async () => {
   let flaggedTotal = 0;
   for (const layout of ['strided', 'interleaved'] as const) {
-    for (const [n, batch, nrhs] of [[5, 8, 1], [17, 6, 2], [64, 5, 1], [150, 4, 1]] as const) {
+    for (const [n, batch, nrhs] of [
+      [5, 8, 1],
+      [17, 6, 2],
+      [64, 5, 1],
+      [150, 4, 1],
+    ] as const) {
       for (const seed of [1, 2, 3]) {
         const sh: Sh = { n, batch, nrhs, layout, complex: false };
-        const s = seed === 1 ? smallDiagonal(n, batch, 1000 * seed + n, layout, nrhs) : hiddenTinyPivot(n, batch, 1000 * seed + n, layout, nrhs);
+        const s =
+          seed === 1
+            ? smallDiagonal(n, batch, 1000 * seed + n, layout, nrhs)
+            : hiddenTinyPivot(n, batch, 1000 * seed + n, layout, nrhs);
         const what = `${layout} n=${n} batch=${batch} nrhs=${nrhs} seed=${seed}`;
         for (const cpuAlgorithm of ['thomas', 'wang-mou'] as const) {
-          const r = await solveTridiagonal({ ...sh, dtype: 'float64', backend: 'cpu', cpuAlgorithm, lower: s.a, diag: s.b, upper: s.c, rhs: s.d });
+          const r = await solveTridiagonal({
+            ...sh,
+            dtype: 'float64',
+            backend: 'cpu',
+            cpuAlgorithm,
+            lower: s.a,
+            diag: s.b,
+            upper: s.c,
+            rhs: s.d,
+          });
           flaggedTotal += audit(s, sh, r, TOL64, `${cpuAlgorithm} ${what}`);
         }
         const auto = await solveTridiagonal({ ...sh, dtype: 'float64', lower: s.a, diag: s.b, upper: s.c, rhs: s.d });
@@ -266,7 +473,11 @@ test('random small-diagonal systems, float64 CPU: unflagged results are accurate
 
 test('cyclic systems: the residual of the periodic system is checked; auto re-solves them by pivoting elimination', async () => {
   let total = 0;
-  for (const [n, layout] of [[3, 'strided'], [12, 'interleaved'], [150, 'strided']] as const) {
+  for (const [n, layout] of [
+    [3, 'strided'],
+    [12, 'interleaved'],
+    [150, 'strided'],
+  ] as const) {
     const sh: Sh = { n, batch: 4, nrhs: 1, layout, complex: false, cyclic: true };
     const s = smallDiagonal(n, 4, 50 + n, layout, 1, 1e-3);
     // Matrix 0: diagonally dominant, solved accurately by the plain path.
@@ -274,7 +485,15 @@ test('cyclic systems: the residual of the periodic system is checked; auto re-so
       const e = matIndex(layout, n, 4, 0, i);
       s.b[e] = 3;
     }
-    const plain = await solveTridiagonal({ ...sh, dtype: 'float64', backend: 'cpu', lower: s.a, diag: s.b, upper: s.c, rhs: s.d });
+    const plain = await solveTridiagonal({
+      ...sh,
+      dtype: 'float64',
+      backend: 'cpu',
+      lower: s.a,
+      diag: s.b,
+      upper: s.c,
+      rhs: s.d,
+    });
     assert.equal(plain.status[0] & BAD, 0);
     total += audit(s, sh, plain, TOL64, `cyclic cpu n=${n}`);
     const auto = await solveTridiagonal({ ...sh, dtype: 'float64', lower: s.a, diag: s.b, upper: s.c, rhs: s.d });
@@ -289,21 +508,50 @@ test('WebGPU (float32): tiny pivot and small diagonals flagged; auto re-solves t
   // The issue's case: a well-conditioned system with a tiny first pivot, and small-diagonal batches.
   const cases: [Sys, Sh, string][] = [];
   for (const layout of ['strided', 'interleaved'] as const) {
-    for (const n of [4, 40, 300]) cases.push([tinyPivot(n, 3, 1e-6, n, layout), { n, batch: 3, nrhs: 1, layout, complex: false }, `tiny ${layout} n=${n}`]);
-    for (const [n, seed] of [[8, 1], [33, 2], [128, 3]] as const) {
-      cases.push([smallDiagonal(n, 6, seed, layout), { n, batch: 6, nrhs: 1, layout, complex: false }, `small ${layout} n=${n}`]);
+    for (const n of [4, 40, 300])
+      cases.push([
+        tinyPivot(n, 3, 1e-6, n, layout),
+        { n, batch: 3, nrhs: 1, layout, complex: false },
+        `tiny ${layout} n=${n}`,
+      ]);
+    for (const [n, seed] of [
+      [8, 1],
+      [33, 2],
+      [128, 3],
+    ] as const) {
+      cases.push([
+        smallDiagonal(n, 6, seed, layout),
+        { n, batch: 6, nrhs: 1, layout, complex: false },
+        `small ${layout} n=${n}`,
+      ]);
     }
   }
   let flagged = 0;
   for (const [s, sh, what] of cases) {
-    const r: TridiagonalResult<Float32Array> = await solveTridiagonal<Float32Array>({ ...sh, backend: 'webgpu', gpu: ctx, lower: f32(s.a), diag: f32(s.b), upper: f32(s.c), rhs: f32(s.d) });
+    const r: TridiagonalResult<Float32Array> = await solveTridiagonal<Float32Array>({
+      ...sh,
+      backend: 'webgpu',
+      gpu: ctx,
+      lower: f32(s.a),
+      diag: f32(s.b),
+      upper: f32(s.c),
+      rhs: f32(s.d),
+    });
     assert.equal(r.backend, 'webgpu');
     const k = audit(s, sh, r, TOL32, `webgpu ${what}`);
     // Small systems meet the tiny pivot in the Thomas / Wang & Mou elimination and fail; from n = 300 the
     // kernels' block order may avoid it (audit has then checked that x is accurate).
     if (what.startsWith('tiny') && sh.n <= 40) assert.equal(k, sh.batch, `${what}: every system flagged`);
     flagged += k;
-    const auto: TridiagonalResult<Float32Array> = await solveTridiagonal<Float32Array>({ ...sh, backend: 'auto', gpu: ctx, lower: f32(s.a), diag: f32(s.b), upper: f32(s.c), rhs: f32(s.d) });
+    const auto: TridiagonalResult<Float32Array> = await solveTridiagonal<Float32Array>({
+      ...sh,
+      backend: 'auto',
+      gpu: ctx,
+      lower: f32(s.a),
+      diag: f32(s.b),
+      upper: f32(s.c),
+      rhs: f32(s.d),
+    });
     assert.equal(auto.backend, 'webgpu');
     assert.ok(auto.ok, `auto ${what}: ${[...auto.status]}`);
     audit(s, sh, auto, TOL32, `auto ${what}`);
@@ -315,7 +563,16 @@ test('WebGPU (float32): tiny pivot and small diagonals flagged; auto re-solves t
   const out = createStorageBuffer(ctx, new Float32Array(sh.n * sh.batch).fill(NaN));
   try {
     for (const backend of ['webgpu', 'auto'] as const) {
-      const r = await solveTridiagonal({ ...sh, backend, gpu: ctx, lower: bufs[0], diag: bufs[1], upper: bufs[2], rhs: bufs[3], out });
+      const r = await solveTridiagonal({
+        ...sh,
+        backend,
+        gpu: ctx,
+        lower: bufs[0],
+        diag: bufs[1],
+        upper: bufs[2],
+        rhs: bufs[3],
+        out,
+      });
       const x = new Float32Array(await readBuffer(ctx, out, 0, sh.n * sh.batch * 4));
       const k = audit(s, sh, { ...r, x }, TOL32, `GPUBuffer ${backend}`);
       assert.equal(k, backend === 'auto' ? 0 : sh.batch);
@@ -327,22 +584,53 @@ test('WebGPU (float32): tiny pivot and small diagonals flagged; auto re-solves t
 
 test('diagonally dominant systems stay ok on every path (no false alarms), backward errors far below the tolerance', async (t) => {
   for (const layout of ['strided', 'interleaved'] as const) {
-    for (const [n, batch, nrhs] of [[1, 5, 1], [2, 3, 2], [33, 7, 3], [1000, 3, 1]] as const) {
+    for (const [n, batch, nrhs] of [
+      [1, 5, 1],
+      [2, 3, 2],
+      [33, 7, 3],
+      [1000, 3, 1],
+    ] as const) {
       const sh: Sh = { n, batch, nrhs, layout, complex: false };
       const s = toLayout(randomSystems(n, batch, n * 3 + batch, { rhsCount: nrhs, dominance: 1 }), sh);
-      const r = await solveTridiagonal({ ...sh, dtype: 'float64', backend: 'cpu', lower: s.a, diag: s.b, upper: s.c, rhs: s.d });
+      const r = await solveTridiagonal({
+        ...sh,
+        dtype: 'float64',
+        backend: 'cpu',
+        lower: s.a,
+        diag: s.b,
+        upper: s.c,
+        rhs: s.d,
+      });
       assert.equal(audit(s, sh, r, TOL64, `dd ${layout} n=${n}`), 0);
-      assert.ok(Math.max(...r.backwardError!) < 16 * 2 ** -53, `dd ${layout} n=${n}: η ${Math.max(...r.backwardError!)}`);
+      assert.ok(
+        Math.max(...r.backwardError!) < 16 * 2 ** -53,
+        `dd ${layout} n=${n}: η ${Math.max(...r.backwardError!)}`,
+      );
       assert.ok(r.status.every((v) => v === 0));
     }
   }
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
-  for (const [n, layout] of [[7, 'interleaved'], [500, 'strided'], [3000, 'strided']] as const) {
+  for (const [n, layout] of [
+    [7, 'interleaved'],
+    [500, 'strided'],
+    [3000, 'strided'],
+  ] as const) {
     const sh: Sh = { n, batch: 3, nrhs: 1, layout, complex: false };
     const s = toLayout(randomSystems(n, 3, n, { dominance: 1 }), sh);
-    const r = await solveTridiagonal({ ...sh, backend: 'webgpu', gpu: ctx, lower: f32(s.a), diag: f32(s.b), upper: f32(s.c), rhs: f32(s.d) });
-    assert.ok(r.status.every((v) => v === 0), `gpu dd n=${n}: ${[...r.status]}`);
+    const r = await solveTridiagonal({
+      ...sh,
+      backend: 'webgpu',
+      gpu: ctx,
+      lower: f32(s.a),
+      diag: f32(s.b),
+      upper: f32(s.c),
+      rhs: f32(s.d),
+    });
+    assert.ok(
+      r.status.every((v) => v === 0),
+      `gpu dd n=${n}: ${[...r.status]}`,
+    );
     assert.ok(Math.max(...r.backwardError!) < TOL32 / 16, `gpu dd n=${n}: η ${Math.max(...r.backwardError!)}`);
   }
 });

@@ -13,7 +13,16 @@ test('CPU backend float64: every algorithm, both layouts, several right-hand sid
       for (const cpuAlgorithm of ['thomas', 'wang-mou', 'lu'] as const) {
         const sh: Shape = { n: 37, batch: 4, nrhs: 3, layout, complex };
         const sys = toLayout(randomSystems(sh.n, sh.batch, 5, { complex, rhsCount: sh.nrhs }), sh);
-        const r = await solveTridiagonal({ ...sh, dtype: 'float64', backend: 'cpu', cpuAlgorithm, lower: sys.a, diag: sys.b, upper: sys.c, rhs: sys.d });
+        const r = await solveTridiagonal({
+          ...sh,
+          dtype: 'float64',
+          backend: 'cpu',
+          cpuAlgorithm,
+          lower: sys.a,
+          diag: sys.b,
+          upper: sys.c,
+          rhs: sys.d,
+        });
         assert.ok(r.x instanceof Float64Array);
         const { err, res } = checkAgainstThomas(sys, r.x, sh, false);
         assert.ok(err < 1e-13 && res < 1e-14, `${cpuAlgorithm} ${layout} complex=${complex}: ${err} ${res}`);
@@ -26,12 +35,26 @@ test('CPU backend float64: every algorithm, both layouts, several right-hand sid
 test('CPU backend float32 rounds like the GPU and stays within 1e-5', async () => {
   const sh: Shape = { n: 500, batch: 3, nrhs: 1, layout: 'strided', complex: false };
   const sys = randomSystems(sh.n, sh.batch, 8);
-  const r = await solveTridiagonal({ ...sh, dtype: 'float32', backend: 'cpu', cpuAlgorithm: 'wang-mou', lower: sys.a, diag: sys.b, upper: sys.c, rhs: sys.d });
+  const r = await solveTridiagonal({
+    ...sh,
+    dtype: 'float32',
+    backend: 'cpu',
+    cpuAlgorithm: 'wang-mou',
+    lower: sys.a,
+    diag: sys.b,
+    upper: sys.c,
+    rhs: sys.d,
+  });
   assert.ok(r.x instanceof Float32Array);
   assert.ok(checkAgainstThomas(sys, r.x, sh, true).err < 1e-5);
 });
 
-function cyclicCheck(sh: Shape, s: { a: Float64Array; b: Float64Array; c: Float64Array; d: Float64Array }, x: ArrayLike<number>, bound: number) {
+function cyclicCheck(
+  sh: Shape,
+  s: { a: Float64Array; b: Float64Array; c: Float64Array; d: Float64Array },
+  x: ArrayLike<number>,
+  bound: number,
+) {
   const F = (sh.complex ? complexField() : realField()) as ReturnType<typeof realField>;
   const w = sh.complex ? 2 : 1;
   for (let j = 0; j < sh.batch; j++) {
@@ -54,7 +77,16 @@ test('cyclic systems (Shermanâ€“Morrison) on the CPU: real and complex, N = 1 â€
     for (const n of [...Array.from({ length: 40 }, (_, i) => i + 1), 1000]) {
       const sh: Shape = { n, batch: 3, nrhs: 2, layout: n % 2 ? 'strided' : 'interleaved', complex };
       const s = toLayout(randomSystems(n, 3, 100 + n, { complex, rhsCount: 2, dominance: 1.5 }), sh);
-      const r = await solveTridiagonal({ ...sh, cyclic: true, dtype: 'float64', backend: 'cpu', lower: s.a, diag: s.b, upper: s.c, rhs: s.d });
+      const r = await solveTridiagonal({
+        ...sh,
+        cyclic: true,
+        dtype: 'float64',
+        backend: 'cpu',
+        lower: s.a,
+        diag: s.b,
+        upper: s.c,
+        rhs: s.d,
+      });
       cyclicCheck(sh, s, r.x, 1e-13);
     }
   }
@@ -63,12 +95,33 @@ test('cyclic systems (Shermanâ€“Morrison) on the CPU: real and complex, N = 1 â€
 test('cyclic systems on WebGPU (float32)', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
-  for (const [n, complex] of [[1, false], [2, false], [3, false], [100, false], [3000, false], [64, true]] as const) {
+  for (const [n, complex] of [
+    [1, false],
+    [2, false],
+    [3, false],
+    [100, false],
+    [3000, false],
+    [64, true],
+  ] as const) {
     const sh: Shape = { n, batch: 3, nrhs: 1, layout: 'strided', complex };
     const s = randomSystems(n, 3, 200 + n, { complex, dominance: 1.5 });
-    const r: { x: ArrayLike<number>; backend: string } = await solveTridiagonal({ ...sh, cyclic: true, backend: 'webgpu', gpu: ctx, lower: s.a, diag: s.b, upper: s.c, rhs: s.d });
+    const r: { x: ArrayLike<number>; backend: string } = await solveTridiagonal({
+      ...sh,
+      cyclic: true,
+      backend: 'webgpu',
+      gpu: ctx,
+      lower: s.a,
+      diag: s.b,
+      upper: s.c,
+      rhs: s.d,
+    });
     assert.equal(r.backend, 'webgpu');
-    const s32 = { a: Float64Array.from(s.a, Math.fround), b: Float64Array.from(s.b, Math.fround), c: Float64Array.from(s.c, Math.fround), d: Float64Array.from(s.d, Math.fround) };
+    const s32 = {
+      a: Float64Array.from(s.a, Math.fround),
+      b: Float64Array.from(s.b, Math.fround),
+      c: Float64Array.from(s.c, Math.fround),
+      d: Float64Array.from(s.d, Math.fround),
+    };
     cyclicCheck(sh, s32, r.x, 1e-5);
   }
 });
@@ -85,7 +138,15 @@ test('plans are reusable and refuse use after destroy()', async () => {
 
 test('bad input gives errors naming the argument', async () => {
   const s = randomSystems(8, 1, 1);
-  const base = { n: 8, backend: 'cpu' as const, dtype: 'float64' as const, lower: s.a, diag: s.b, upper: s.c, rhs: s.d };
+  const base = {
+    n: 8,
+    backend: 'cpu' as const,
+    dtype: 'float64' as const,
+    lower: s.a,
+    diag: s.b,
+    upper: s.c,
+    rhs: s.d,
+  };
   const arg = (name: string) => (e: unknown) => e instanceof ArgumentError && e.argument === name;
   await assert.rejects(solveTridiagonal({ ...base, n: 0 }), arg('n'));
   await assert.rejects(solveTridiagonal({ ...base, n: 2.5 }), arg('n'));
@@ -103,15 +164,41 @@ test('bad input gives errors naming the argument', async () => {
 test('singular and non-dominant systems through the API: documented status, throw on request', async () => {
   const n = 20;
   const s = randomSystems(n, 2, 3);
-  for (let i = 0; i < n; i++) { s.b[n + i] = 0; s.c[n + i] = 0; }
+  for (let i = 0; i < n; i++) {
+    s.b[n + i] = 0;
+    s.c[n + i] = 0;
+  }
   for (const cpuAlgorithm of ['thomas', 'wang-mou', 'lu'] as const) {
-    const r = await solveTridiagonal({ n, batch: 2, backend: 'cpu', dtype: 'float64', cpuAlgorithm, lower: s.a, diag: s.b, upper: s.c, rhs: s.d });
+    const r = await solveTridiagonal({
+      n,
+      batch: 2,
+      backend: 'cpu',
+      dtype: 'float64',
+      cpuAlgorithm,
+      lower: s.a,
+      diag: s.b,
+      upper: s.c,
+      rhs: s.d,
+    });
     assert.equal(r.status[0], 0, cpuAlgorithm);
     assert.ok(r.status[1] & S.ZERO_PIVOT, `${cpuAlgorithm}: ${r.status[1]}`);
     assert.equal(r.ok, false);
   }
   await assert.rejects(
-    solveTridiagonal({ n, batch: 2, backend: 'cpu', dtype: 'float64', onFailure: 'throw', lower: s.a, diag: s.b, upper: s.c, rhs: s.d }),
-    (e: unknown) => e instanceof Error && e.name === 'TridiagonalBreakdownError' && (e as unknown as { failed: number[] }).failed[0] === 1,
+    solveTridiagonal({
+      n,
+      batch: 2,
+      backend: 'cpu',
+      dtype: 'float64',
+      onFailure: 'throw',
+      lower: s.a,
+      diag: s.b,
+      upper: s.c,
+      rhs: s.d,
+    }),
+    (e: unknown) =>
+      e instanceof Error &&
+      e.name === 'TridiagonalBreakdownError' &&
+      (e as unknown as { failed: number[] }).failed[0] === 1,
   );
 });

@@ -12,9 +12,15 @@ import { thomasReal } from '../../src/backends/cpu/thomas.js';
 import { TRIDIAGONAL_STATUS as S, matIndex, type TridiagonalLayout } from '../../src/planner/tridiagonal.js';
 import { randomSystems, toLayout } from './helpers.js';
 
-function both(n: number, batch: number, layout: TridiagonalLayout, sys: { a: Float64Array; b: Float64Array; c: Float64Array; d: Float64Array }) {
+function both(
+  n: number,
+  batch: number,
+  layout: TridiagonalLayout,
+  sys: { a: Float64Array; b: Float64Array; c: Float64Array; d: Float64Array },
+) {
   const base = { n, batch, layout, lower: sys.a, diag: sys.b, upper: sys.c, rhs: sys.d };
-  const ew = new Float64Array(batch), ej = new Float64Array(batch);
+  const ew = new Float64Array(batch),
+    ej = new Float64Array(batch);
   const w = solveTridiagonalBatchCpu({ ...base }, undefined, ew);
   const j = solveTridiagonalBatchCpu({ ...base, kernel: 'js' }, undefined, ej);
   return { w: { ...w, eta: ew }, j: { ...j, eta: ej } };
@@ -27,11 +33,24 @@ function assertSame(tag: string, r: ReturnType<typeof both>): void {
     }
   }
   assert.deepEqual([...r.w.status], [...r.j.status], `${tag}: status`);
-  for (let k = 0; k < r.w.eta.length; k++) assert.ok(Object.is(r.w.eta[k], r.j.eta[k]), `${tag}: η[${k}] ${r.w.eta[k]} vs ${r.j.eta[k]}`);
+  for (let k = 0; k < r.w.eta.length; k++)
+    assert.ok(Object.is(r.w.eta[k], r.j.eta[k]), `${tag}: η[${k}] ${r.w.eta[k]} vs ${r.j.eta[k]}`);
 }
 
 test('WebAssembly Thomas kernel equals the JavaScript kernel: random systems, both layouts, odd batches', () => {
-  const cases: [number, number][] = [[2, 1], [2, 3], [3, 5], [5, 7], [16, 33], [17, 64], [40, 3], [64, 101], [300, 9], [1000, 5], [7, 1201]];
+  const cases: [number, number][] = [
+    [2, 1],
+    [2, 3],
+    [3, 5],
+    [5, 7],
+    [16, 33],
+    [17, 64],
+    [40, 3],
+    [64, 101],
+    [300, 9],
+    [1000, 5],
+    [7, 1201],
+  ];
   for (const layout of ['strided', 'interleaved'] as const) {
     for (const [n, batch] of cases) {
       const sh = { n, batch, nrhs: 1, layout, complex: false };
@@ -39,15 +58,26 @@ test('WebAssembly Thomas kernel equals the JavaScript kernel: random systems, bo
       const r = both(n, batch, layout, sys);
       assertSame(`${layout} n=${n} batch=${batch}`, r);
       // And against float64 Thomas (the JavaScript kernel's own test does this too): first and last system.
-      const ref = new Float64Array(n), a = ref.slice(), b = ref.slice(), c = ref.slice(), d = ref.slice();
+      const ref = new Float64Array(n),
+        a = ref.slice(),
+        b = ref.slice(),
+        c = ref.slice(),
+        d = ref.slice();
       for (const j of [0, batch - 1]) {
         for (let i = 0; i < n; i++) {
           const e = matIndex(layout, n, batch, j, i);
-          a[i] = sys.a[e]; b[i] = sys.b[e]; c[i] = sys.c[e]; d[i] = sys.d[e];
+          a[i] = sys.a[e];
+          b[i] = sys.b[e];
+          c[i] = sys.c[e];
+          d[i] = sys.d[e];
         }
         thomasReal(a, b, c, d, ref, n);
-        let err = 0, den = 0;
-        for (let i = 0; i < n; i++) { err = Math.max(err, Math.abs(r.w.x[matIndex(layout, n, batch, j, i)] - ref[i])); den = Math.max(den, Math.abs(ref[i])); }
+        let err = 0,
+          den = 0;
+        for (let i = 0; i < n; i++) {
+          err = Math.max(err, Math.abs(r.w.x[matIndex(layout, n, batch, j, i)] - ref[i]));
+          den = Math.max(den, Math.abs(ref[i]));
+        }
         assert.ok(err <= 1e-13 * den, `${layout} n=${n} batch=${batch} j=${j}: ${err / den}`);
       }
     }
@@ -55,7 +85,10 @@ test('WebAssembly Thomas kernel equals the JavaScript kernel: random systems, bo
 });
 
 test('WebAssembly Thomas kernel: many blocks and chunks (n = 3, batch 400001; n = 2048, batch 513), both layouts', () => {
-  for (const [n, batch] of [[3, 400001], [2048, 513]] as const) {
+  for (const [n, batch] of [
+    [3, 400001],
+    [2048, 513],
+  ] as const) {
     for (const layout of ['strided', 'interleaved'] as const) {
       const sys = toLayout(randomSystems(n, batch, n + batch), { n, batch, nrhs: 1, layout, complex: false });
       assertSame(`${layout} n=${n} batch=${batch}`, both(n, batch, layout, sys));
@@ -64,19 +97,30 @@ test('WebAssembly Thomas kernel: many blocks and chunks (n = 3, batch 400001; n 
 });
 
 test('WebAssembly Thomas kernel: status bits and backward errors of bad systems equal the JavaScript kernel', () => {
-  const n = 9, batch = 13;
+  const n = 9,
+    batch = 13;
   for (const layout of ['strided', 'interleaved'] as const) {
     const s = randomSystems(n, batch, 5);
     const at = (j: number, i: number) => j * n + i;
     for (let i = 0; i < n; i++) s.b[at(1, i)] *= 0.3; // not dominant
-    for (let i = 0; i < n; i++) { s.b[at(2, i)] = 0; s.c[at(2, i)] = 0; } // singular
+    for (let i = 0; i < n; i++) {
+      s.b[at(2, i)] = 0;
+      s.c[at(2, i)] = 0;
+    } // singular
     s.b[at(3, 5)] = Infinity;
-    s.b[at(4, 0)] = 1e-12; s.c[at(4, 0)] = 1; s.a[at(4, 1)] = 1; s.b[at(4, 1)] = 1; // tiny first pivot
+    s.b[at(4, 0)] = 1e-12;
+    s.c[at(4, 0)] = 1;
+    s.a[at(4, 1)] = 1;
+    s.b[at(4, 1)] = 1; // tiny first pivot
     s.a[at(5, 3)] = NaN;
     s.d[at(6, 8)] = NaN;
-    s.b[at(7, 4)] = 1e-310; s.a[at(7, 4)] = 0; s.c[at(7, 3)] = 0; // sub-normal pivot
-    s.d[at(8, 2)] = 1e308; s.b[at(8, 2)] = 1e-300; // overflow
-    s.b[at(9, 8)] = 0; s.a[at(9, 8)] = 0; // zero last pivot
+    s.b[at(7, 4)] = 1e-310;
+    s.a[at(7, 4)] = 0;
+    s.c[at(7, 3)] = 0; // sub-normal pivot
+    s.d[at(8, 2)] = 1e308;
+    s.b[at(8, 2)] = 1e-300; // overflow
+    s.b[at(9, 8)] = 0;
+    s.a[at(9, 8)] = 0; // zero last pivot
     s.c[at(10, 8)] = NaN; // c_{n−1} is not read
     s.a[at(11, 0)] = Infinity; // neither is a_0
     s.b[at(12, 0)] = -0;
@@ -85,7 +129,8 @@ test('WebAssembly Thomas kernel: status bits and backward errors of bad systems 
     assertSame(layout, r);
     assert.equal(r.w.status[0], 0);
     assert.ok(r.w.status[1] & S.NOT_DIAGONALLY_DOMINANT);
-    for (const j of [2, 3, 5, 7, 9, 12]) assert.ok(r.w.status[j] & S.ZERO_PIVOT, `${layout} system ${j}: ${r.w.status[j]}`);
+    for (const j of [2, 3, 5, 7, 9, 12])
+      assert.ok(r.w.status[j] & S.ZERO_PIVOT, `${layout} system ${j}: ${r.w.status[j]}`);
     assert.ok(r.w.eta[4] > 1e-8);
     assert.ok(r.w.status[6] & S.NON_FINITE);
     assert.equal(r.w.status[10] & (S.ZERO_PIVOT | S.NON_FINITE), 0);

@@ -12,25 +12,37 @@ import { randomSystems, toLayout } from './helpers.js';
 
 function run(n: number, batch: number, nrhs: number, layout: TridiagonalLayout, sys: ReturnType<typeof randomSystems>) {
   const eta = new Float64Array(batch);
-  const r = solveTridiagonalBatchCpu({ n, batch, nrhs, layout, lower: sys.a, diag: sys.b, upper: sys.c, rhs: sys.d }, undefined, eta);
+  const r = solveTridiagonalBatchCpu(
+    { n, batch, nrhs, layout, lower: sys.a, diag: sys.b, upper: sys.c, rhs: sys.d },
+    undefined,
+    eta,
+  );
   return { ...r, eta };
 }
 
 test('batched CPU kernel agrees with float64 Thomas: n = 1 … 40, 257, 1000; batch 1, 2, 5; nrhs 1, 3; both layouts', () => {
   for (const layout of ['strided', 'interleaved'] as const) {
     for (const n of [...Array.from({ length: 40 }, (_, i) => i + 1), 257, 1000]) {
-      for (const [batch, nrhs] of [[1, 1], [2, 3], [5, 1], [5, 3]] as const) {
+      for (const [batch, nrhs] of [
+        [1, 1],
+        [2, 3],
+        [5, 1],
+        [5, 3],
+      ] as const) {
         const sh = { n, batch, nrhs, layout, complex: false };
         const contiguous = randomSystems(n, batch, 31 * n + batch + nrhs, { rhsCount: nrhs });
         const sys = toLayout(contiguous, sh);
         const r = run(n, batch, nrhs, layout, sys);
         const ref = new Float64Array(n);
         for (let j = 0; j < batch; j++) {
-          const a = contiguous.a.subarray(j * n, j * n + n), b = contiguous.b.subarray(j * n, j * n + n), c = contiguous.c.subarray(j * n, j * n + n);
+          const a = contiguous.a.subarray(j * n, j * n + n),
+            b = contiguous.b.subarray(j * n, j * n + n),
+            c = contiguous.c.subarray(j * n, j * n + n);
           for (let q = 0; q < nrhs; q++) {
             const d = contiguous.d.subarray((q * batch + j) * n, (q * batch + j) * n + n);
             assert.equal(thomasReal(a, b, c, d, ref, n), 0);
-            let err = 0, den = 0;
+            let err = 0,
+              den = 0;
             for (let i = 0; i < n; i++) {
               const e = layout === 'strided' ? (q * batch + j) * n + i : (q * n + i) * batch + j;
               err = Math.max(err, Math.abs(r.x[e] - ref[i]));
@@ -51,13 +63,21 @@ test('batched CPU kernel agrees with float64 Thomas: n = 1 … 40, 257, 1000; ba
 
 test('batched CPU kernel: status bits and backward errors of bad systems, system by system', () => {
   for (const layout of ['strided', 'interleaved'] as const) {
-    const n = 12, batch = 5, sh = { n, batch, nrhs: 1, layout, complex: false };
+    const n = 12,
+      batch = 5,
+      sh = { n, batch, nrhs: 1, layout, complex: false };
     const s = randomSystems(n, batch, 77);
     // 1: not dominant but fine; 2: singular (b = c = 0); 3: an infinite coefficient; 4: tiny first pivot.
     for (let i = 0; i < n; i++) s.b[n + i] *= 0.3;
-    for (let i = 0; i < n; i++) { s.b[2 * n + i] = 0; s.c[2 * n + i] = 0; }
+    for (let i = 0; i < n; i++) {
+      s.b[2 * n + i] = 0;
+      s.c[2 * n + i] = 0;
+    }
     s.b[3 * n + 5] = Infinity;
-    s.b[4 * n] = 1e-12; s.c[4 * n] = 1; s.a[4 * n + 1] = 1; s.b[4 * n + 1] = 1;
+    s.b[4 * n] = 1e-12;
+    s.c[4 * n] = 1;
+    s.a[4 * n + 1] = 1;
+    s.b[4 * n + 1] = 1;
     const sys = toLayout(s, sh);
     const r = run(n, batch, 1, layout, sys);
     assert.equal(r.status[0], 0, layout);

@@ -17,7 +17,14 @@ test('ADI heat on WebGPU (float32) matches the analytic solution', async (t) => 
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
   const r = await runHeatAdi({ gridSize: 48, steps: 30, tEnd: 0.05, backend: 'webgpu', gpu: ctx, modes: [2, 1] });
-  const ref = await runHeatAdi({ gridSize: 48, steps: 30, tEnd: 0.05, backend: 'cpu', dtype: 'float64', modes: [2, 1] });
+  const ref = await runHeatAdi({
+    gridSize: 48,
+    steps: 30,
+    tEnd: 0.05,
+    backend: 'cpu',
+    dtype: 'float64',
+    modes: [2, 1],
+  });
   assert.equal(r.backend, 'webgpu');
   assert.equal(r.status, 0);
   assert.ok(r.l2RelError < 5e-3, `error ${r.l2RelError}`);

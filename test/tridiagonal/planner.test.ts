@@ -4,9 +4,20 @@ import { planTridiagonal, exchangeRadices } from '../../src/planner/tridiagonal.
 import { wangMouKernel, wangMouSpec } from '../../src/codegen/tridiagonal-wang-mou.js';
 import { ArgumentError, DeviceLimitError } from '../../src/errors.js';
 
-const H200 = { maxComputeWorkgroupStorageSize: 49152, maxComputeInvocationsPerWorkgroup: 1024, maxComputeWorkgroupsPerDimension: 65535 };
+const H200 = {
+  maxComputeWorkgroupStorageSize: 49152,
+  maxComputeInvocationsPerWorkgroup: 1024,
+  maxComputeWorkgroupsPerDimension: 65535,
+};
 const LLVMPIPE = { ...H200, maxComputeWorkgroupStorageSize: 32768 };
-const prob = (n: number, batch = 1, extra: object = {}) => ({ n, batch, nrhs: 1, complex: false, layout: 'strided' as const, ...extra });
+const prob = (n: number, batch = 1, extra: object = {}) => ({
+  n,
+  batch,
+  nrhs: 1,
+  complex: false,
+  layout: 'strided' as const,
+  ...extra,
+});
 
 test('radix sequences', () => {
   assert.deepEqual(exchangeRadices(0, 4), []);
@@ -32,7 +43,10 @@ test('small systems share a workgroup; stages split into registers and exchanges
   // Radix 4 on request: two levels a barrier pair (1024 direct rows: 8 an invocation, 7 levels).
   const l4 = planTridiagonal(prob(1024, 3), H200, { radix: 4 }).levels[0];
   assert.deepEqual(l4.exchangeRadices, [4, 4, 4, 2]);
-  assert.deepEqual(planTridiagonal(prob(1024, 3), H200, { radix: 4, directRows: false }).levels[0].exchangeRadices, [4, 4, 4, 4]);
+  assert.deepEqual(
+    planTridiagonal(prob(1024, 3), H200, { radix: 4, directRows: false }).levels[0].exchangeRadices,
+    [4, 4, 4, 4],
+  );
 });
 
 test('N = 1000 pads to 1024 rows: direct, 128 invocations of 8 rows, 7 radix-2 exchange steps (staged: 256 of 4, 8 steps)', () => {
@@ -57,14 +71,24 @@ test('the largest in-workgroup system is 2048 rows staged (16-byte rows in 32 Ki
   // areas: 1024 invocations of 4 rows take 48 KiB (H200, rowsPerThread 4 given); on llvmpipe's 32 KiB the
   // planner takes 8 rows an invocation instead (24 KiB). By default 4096 rows take 16 an invocation.
   const d = planTridiagonal(prob(4096, 3), H200, { rowsPerThread: 4 }).levels;
-  assert.deepEqual(d.map((l) => [l.mode, l.directRows, l.threads, l.rowsPerThread]), [['solve', true, 1024, 4]]);
+  assert.deepEqual(
+    d.map((l) => [l.mode, l.directRows, l.threads, l.rowsPerThread]),
+    [['solve', true, 1024, 4]],
+  );
   const dl = planTridiagonal(prob(4000, 3), LLVMPIPE, { rowsPerThread: 4 }).levels;
-  assert.deepEqual(dl.map((l) => [l.mode, l.directRows, l.segment, l.threads, l.rowsPerThread]), [['solve', true, 4096, 512, 8]]);
+  assert.deepEqual(
+    dl.map((l) => [l.mode, l.directRows, l.segment, l.threads, l.rowsPerThread]),
+    [['solve', true, 4096, 512, 8]],
+  );
   const dd = planTridiagonal(prob(4000, 3), H200).levels;
-  assert.deepEqual(dd.map((l) => [l.mode, l.directRows, l.segment, l.threads, l.rowsPerThread]), [['solve', true, 4096, 256, 16]]);
+  assert.deepEqual(
+    dd.map((l) => [l.mode, l.directRows, l.segment, l.threads, l.rowsPerThread]),
+    [['solve', true, 4096, 256, 16]],
+  );
   // Up to directMaxRows (16384 by default) in one workgroup, more rows an invocation where needed; beyond
   // it (or with maxRowsPerWorkgroup set) large systems partition again.
-  const big = (n: number, o = {}) => planTridiagonal(prob(n), H200, o).levels.map((l) => [l.mode, l.threads, l.rowsPerThread]);
+  const big = (n: number, o = {}) =>
+    planTridiagonal(prob(n), H200, o).levels.map((l) => [l.mode, l.threads, l.rowsPerThread]);
   assert.deepEqual(big(8192), [['solve', 512, 16]]);
   assert.deepEqual(big(16384), [['solve', 1024, 16]]);
   assert.equal(big(32768)[0][0], 'partition');
@@ -80,7 +104,10 @@ test('the largest in-workgroup system is 2048 rows staged (16-byte rows in 32 Ki
 
 test('multi-stage: 2^24 rows in one system take two partition levels and a solve', () => {
   const r = planTridiagonal(prob(1 << 24), H200);
-  assert.deepEqual(r.levels.map((l) => l.mode), ['partition', 'partition', 'solve']);
+  assert.deepEqual(
+    r.levels.map((l) => l.mode),
+    ['partition', 'partition', 'solve'],
+  );
   const [l0, l1, l2] = r.levels;
   assert.equal(l0.rowsPerWorkgroup, 128);
   assert.equal(l0.chunks, Math.ceil((1 << 24) / 129));
@@ -90,9 +117,21 @@ test('multi-stage: 2^24 rows in one system take two partition levels and a solve
   assert.equal(l2.n, l1.separators);
   // 2^16 rows: one partition level (s1 = 128 rows a chunk), the coarse system of 508 separators in one workgroup.
   const r16 = planTridiagonal(prob(1 << 16), H200);
-  assert.deepEqual(r16.levels.map((l) => [l.mode, l.n, l.rowsPerWorkgroup]), [['partition', 65536, 128], ['solve', 508, 512]]);
+  assert.deepEqual(
+    r16.levels.map((l) => [l.mode, l.n, l.rowsPerWorkgroup]),
+    [
+      ['partition', 65536, 128],
+      ['solve', 508, 512],
+    ],
+  );
   const r16b = planTridiagonal(prob(1 << 16), H200, { partitionRowsPerWorkgroup: 2048 });
-  assert.deepEqual(r16b.levels.map((l) => [l.mode, l.n, l.rowsPerWorkgroup]), [['partition', 65536, 2048], ['solve', 31, 32]]);
+  assert.deepEqual(
+    r16b.levels.map((l) => [l.mode, l.n, l.rowsPerWorkgroup]),
+    [
+      ['partition', 65536, 2048],
+      ['solve', 31, 32],
+    ],
+  );
 });
 
 test('recipes are plain JSON', () => {
@@ -102,15 +141,27 @@ test('recipes are plain JSON', () => {
 });
 
 test('bad problems and limits give named errors', () => {
-  assert.throws(() => planTridiagonal(prob(0), H200), (e) => e instanceof ArgumentError && e.argument === 'n');
-  assert.throws(() => planTridiagonal(prob(4, 1.5), H200), (e) => e instanceof ArgumentError && e.argument === 'batch');
-  assert.throws(() => planTridiagonal(prob(4, 1, { layout: 'rows' }), H200), (e) => e instanceof ArgumentError && e.argument === 'layout');
+  assert.throws(
+    () => planTridiagonal(prob(0), H200),
+    (e) => e instanceof ArgumentError && e.argument === 'n',
+  );
+  assert.throws(
+    () => planTridiagonal(prob(4, 1.5), H200),
+    (e) => e instanceof ArgumentError && e.argument === 'batch',
+  );
+  assert.throws(
+    () => planTridiagonal(prob(4, 1, { layout: 'rows' }), H200),
+    (e) => e instanceof ArgumentError && e.argument === 'layout',
+  );
   assert.throws(() => planTridiagonal(prob(4), H200, { rowsPerThread: 3 }), ArgumentError);
   assert.throws(() => planTridiagonal(prob(4), { ...H200, maxComputeWorkgroupStorageSize: 16 }), DeviceLimitError);
   // Whole batches beyond a 2-D grid are split into chunks by the WebGPU executor; one system whose
   // partition workgroups exceed a grid is refused.
   assert.doesNotThrow(() => planTridiagonal(prob(4, 2 ** 40 / 4), { ...H200, maxComputeWorkgroupsPerDimension: 1024 }));
-  assert.throws(() => planTridiagonal(prob(2 ** 20), { ...H200, maxComputeWorkgroupsPerDimension: 16 }), (e) => e instanceof DeviceLimitError && e.limit === 'maxComputeWorkgroupsPerDimension');
+  assert.throws(
+    () => planTridiagonal(prob(2 ** 20), { ...H200, maxComputeWorkgroupsPerDimension: 16 }),
+    (e) => e instanceof DeviceLimitError && e.limit === 'maxComputeWorkgroupsPerDimension',
+  );
 });
 
 test('kernel cache keys change exactly with the generated code', () => {
@@ -131,16 +182,42 @@ test('kernel cache keys change exactly with the generated code', () => {
 });
 
 test('several partition chunks a workgroup: segment is the chunk, capped by workgroup memory', () => {
-  const l = planTridiagonal(prob(3001, 3), H200, { maxRowsPerWorkgroup: 256, partitionRowsPerWorkgroup: 64, partitionChunksPerWorkgroup: 4 }).levels[0];
-  assert.deepEqual([l.mode, l.segment, l.systemsPerWorkgroup, l.rowsPerWorkgroup, l.chunks, l.workgroups], ['partition', 64, 4, 256, Math.ceil(3001 / 65), Math.ceil((3 * Math.ceil(3001 / 65)) / 4)]);
-  const capped = planTridiagonal(prob(3001, 3), H200, { maxRowsPerWorkgroup: 128, partitionRowsPerWorkgroup: 64, partitionChunksPerWorkgroup: 4 }).levels[0];
+  const l = planTridiagonal(prob(3001, 3), H200, {
+    maxRowsPerWorkgroup: 256,
+    partitionRowsPerWorkgroup: 64,
+    partitionChunksPerWorkgroup: 4,
+  }).levels[0];
+  assert.deepEqual(
+    [l.mode, l.segment, l.systemsPerWorkgroup, l.rowsPerWorkgroup, l.chunks, l.workgroups],
+    ['partition', 64, 4, 256, Math.ceil(3001 / 65), Math.ceil((3 * Math.ceil(3001 / 65)) / 4)],
+  );
+  const capped = planTridiagonal(prob(3001, 3), H200, {
+    maxRowsPerWorkgroup: 128,
+    partitionRowsPerWorkgroup: 64,
+    partitionChunksPerWorkgroup: 4,
+  }).levels[0];
   assert.equal(capped.systemsPerWorkgroup, 2);
   assert.throws(() => planTridiagonal(prob(3001, 3), H200, { partitionChunksPerWorkgroup: 3 }), ArgumentError);
 });
 
 test('interleaved partition level across systems: one chunk of G consecutive systems a workgroup', () => {
-  const l = planTridiagonal({ n: 3001, batch: 10, nrhs: 1, complex: false, layout: 'interleaved' }, H200, { interleavedStreamRows: Infinity, maxRowsPerWorkgroup: 1024, partitionRowsPerWorkgroup: 128, interleavedPartitionSystems: 8 }).levels;
-  assert.deepEqual([l[0].mode, l[0].acrossSystems, l[0].systemsPerWorkgroup, l[0].rowsPerWorkgroup, l[0].workgroups], ['partition', true, 8, 1024, l[0].chunks * 2]);
+  const l = planTridiagonal({ n: 3001, batch: 10, nrhs: 1, complex: false, layout: 'interleaved' }, H200, {
+    interleavedStreamRows: Infinity,
+    maxRowsPerWorkgroup: 1024,
+    partitionRowsPerWorkgroup: 128,
+    interleavedPartitionSystems: 8,
+  }).levels;
+  assert.deepEqual(
+    [l[0].mode, l[0].acrossSystems, l[0].systemsPerWorkgroup, l[0].rowsPerWorkgroup, l[0].workgroups],
+    ['partition', true, 8, 1024, l[0].chunks * 2],
+  );
   assert.equal(l[1].acrossSystems, undefined); // coarse levels are strided
-  assert.throws(() => planTridiagonal({ n: 3001, batch: 10, nrhs: 1, complex: false, layout: 'interleaved' }, H200, { interleavedStreamRows: Infinity, interleavedPartitionSystems: 3 }), ArgumentError);
+  assert.throws(
+    () =>
+      planTridiagonal({ n: 3001, batch: 10, nrhs: 1, complex: false, layout: 'interleaved' }, H200, {
+        interleavedStreamRows: Infinity,
+        interleavedPartitionSystems: 3,
+      }),
+    ArgumentError,
+  );
 });

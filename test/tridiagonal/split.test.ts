@@ -9,7 +9,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testGpu } from '../helpers/gpu.js';
 import { acquireGpu, createStorageBuffer, readBuffer, type GpuContext } from '../../src/backends/webgpu/device.js';
-import { createTridiagonalPlan, TRIDIAGONAL_STATUS as S, type TridiagonalSplitLimits } from '../../src/api/tridiagonal.js';
+import {
+  createTridiagonalPlan,
+  TRIDIAGONAL_STATUS as S,
+  type TridiagonalSplitLimits,
+} from '../../src/api/tridiagonal.js';
 import { planTridiagonal, type TridiagonalPlanOptions } from '../../src/planner/tridiagonal.js';
 import { planTridiagonalChunks } from '../../src/backends/webgpu/tridiagonal.js';
 import { DeviceLimitError, ArgumentError } from '../../src/errors.js';
@@ -21,7 +25,13 @@ const F32_BOUND = 1e-5;
 /** A binding limit whose room for a window, after the worst-case misalignment of its start, is `bytes`. */
 const room = (ctx: GpuContext, bytes: number) => bytes + Math.max(ctx.limits.minStorageBufferOffsetAlignment, 8);
 
-async function runSplit(ctx: GpuContext, sh: Shape, sys: RandomSystems, splitLimits?: TridiagonalSplitLimits, planOptions?: TridiagonalPlanOptions) {
+async function runSplit(
+  ctx: GpuContext,
+  sh: Shape,
+  sys: RandomSystems,
+  splitLimits?: TridiagonalSplitLimits,
+  planOptions?: TridiagonalPlanOptions,
+) {
   const w = sh.complex ? 2 : 1;
   const plan = await createTridiagonalPlan({ ...sh, backend: 'webgpu', gpu: ctx, planOptions, splitLimits });
   const bufs = [sys.a, sys.b, sys.c, sys.d].map((v) => createStorageBuffer(ctx, Float32Array.from(v)));
@@ -37,26 +47,42 @@ async function runSplit(ctx: GpuContext, sh: Shape, sys: RandomSystems, splitLim
   }
 }
 
-async function checkSplit(ctx: GpuContext, sh: Shape, seed: number, split: TridiagonalSplitLimits, planOptions?: TridiagonalPlanOptions) {
+async function checkSplit(
+  ctx: GpuContext,
+  sh: Shape,
+  seed: number,
+  split: TridiagonalSplitLimits,
+  planOptions?: TridiagonalPlanOptions,
+) {
   const sys = toLayout(randomSystems(sh.n, sh.batch, seed, { complex: sh.complex, rhsCount: sh.nrhs }), sh);
   const r = await runSplit(ctx, sh, sys, split, planOptions);
   const { err, res } = checkAgainstThomas(sys, r.x, sh, true);
   const what = `${JSON.stringify(sh)} split ${JSON.stringify(split)}: ${r.chunks} chunks, ${r.levels} levels`;
   assert.ok(err < F32_BOUND, `${what}: error ${err}`);
   assert.ok(res < F32_BOUND, `${what}: residual ${res}`);
-  assert.ok(r.status.every((s) => s === 0), `${what}: status ${[...r.status]}`);
+  assert.ok(
+    r.status.every((s) => s === 0),
+    `${what}: status ${[...r.status]}`,
+  );
   return r;
 }
 
 test('planTridiagonalChunks: windows aligned, within the limit and the arrays, every system exactly once', () => {
   const g = rng(31);
   const int = (lo: number, hi: number) => lo + Math.floor(g() * (hi - lo + 1));
-  const H = { maxComputeWorkgroupStorageSize: 32768, maxComputeInvocationsPerWorkgroup: 1024, maxComputeWorkgroupsPerDimension: 65535 };
+  const H = {
+    maxComputeWorkgroupStorageSize: 32768,
+    maxComputeInvocationsPerWorkgroup: 1024,
+    maxComputeWorkgroupsPerDimension: 65535,
+  };
   let split = 0;
   for (let t = 0; t < 400; t++) {
     const problem = {
-      n: int(1, 3000), batch: int(1, 200), nrhs: int(1, 4),
-      layout: g() < 0.5 ? 'strided' as const : 'interleaved' as const, complex: g() < 0.4,
+      n: int(1, 3000),
+      batch: int(1, 200),
+      nrhs: int(1, 4),
+      layout: g() < 0.5 ? ('strided' as const) : ('interleaved' as const),
+      complex: g() < 0.4,
     };
     const E = problem.complex ? 8 : 4;
     const recipe = planTridiagonal(problem, H, { maxRowsPerWorkgroup: g() < 0.5 ? 64 : 1024 });
@@ -79,7 +105,10 @@ test('planTridiagonalChunks: windows aligned, within the limit and the arrays, e
     for (const c of chunks) {
       for (const win of [c.mat, c.rhs, c.status]) {
         assert.equal(win.offset % align, 0);
-        assert.ok(win.size <= limits.maxStorageBufferBindingSize, `window ${win.size} > ${limits.maxStorageBufferBindingSize}`);
+        assert.ok(
+          win.size <= limits.maxStorageBufferBindingSize,
+          `window ${win.size} > ${limits.maxStorageBufferBindingSize}`,
+        );
         assert.equal(win.size % 4, 0);
         assert.ok(Number.isInteger(win.rem) && win.rem >= 0);
       }
@@ -87,12 +116,18 @@ test('planTridiagonalChunks: windows aligned, within the limit and the arrays, e
       assert.ok(c.rhs.offset + c.rhs.size <= matBytes * problem.nrhs);
       assert.ok(c.status.offset + c.status.size <= problem.batch * 4);
       assert.equal(c.systems, c.matrices * c.rhsCount);
-      assert.ok(c.rhsCount === 1 || c.matrices === problem.batch, 'a chunk is a run of right-hand sides or a run of matrices');
+      assert.ok(
+        c.rhsCount === 1 || c.matrices === problem.batch,
+        'a chunk is a run of right-hand sides or a run of matrices',
+      );
       for (let r = c.r0; r < c.r0 + c.rhsCount; r++) {
         for (let j = c.j0; j < c.j0 + c.matrices; j++) seen[r * problem.batch + j]++;
       }
     }
-    assert.ok(seen.every((v) => v === 1), 'every system in exactly one chunk');
+    assert.ok(
+      seen.every((v) => v === 1),
+      'every system in exactly one chunk',
+    );
   }
   assert.ok(split > 100, `only ${split} problems split`);
 });
@@ -101,12 +136,18 @@ test('WebGPU strided batches split across bindings (real and complex, several ri
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
   // Runs of matrices with misaligned window starts (9 systems of 400 bytes a window).
-  let r = await checkSplit(ctx, { n: 100, batch: 40, nrhs: 1, layout: 'strided', complex: false }, 1, { maxStorageBufferBindingSize: room(ctx, 3600) });
+  let r = await checkSplit(ctx, { n: 100, batch: 40, nrhs: 1, layout: 'strided', complex: false }, 1, {
+    maxStorageBufferBindingSize: room(ctx, 3600),
+  });
   assert.equal(r.chunks, 5);
   // Runs of right-hand sides over the whole batch: the matrices fit, rhs of 3 × 800 bytes does not.
-  r = await checkSplit(ctx, { n: 20, batch: 10, nrhs: 3, layout: 'strided', complex: false }, 2, { maxStorageBufferBindingSize: room(ctx, 1600) });
+  r = await checkSplit(ctx, { n: 20, batch: 10, nrhs: 3, layout: 'strided', complex: false }, 2, {
+    maxStorageBufferBindingSize: room(ctx, 1600),
+  });
   assert.equal(r.chunks, 2);
-  r = await checkSplit(ctx, { n: 37, batch: 23, nrhs: 2, layout: 'strided', complex: true }, 3, { maxStorageBufferBindingSize: 3000 });
+  r = await checkSplit(ctx, { n: 37, batch: 23, nrhs: 2, layout: 'strided', complex: true }, 3, {
+    maxStorageBufferBindingSize: 3000,
+  });
   assert.ok(r.chunks > 4, `${r.chunks} chunks`);
   // Everything fits: one chunk.
   r = await checkSplit(ctx, { n: 37, batch: 23, nrhs: 2, layout: 'strided', complex: true }, 3, {});
@@ -117,15 +158,23 @@ test('WebGPU interleaved batches split across bindings (runs of right-hand sides
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
   // Matrices (1920 bytes) fit a window, two right-hand sides do not: one chunk per right-hand side.
-  let r = await checkSplit(ctx, { n: 8, batch: 60, nrhs: 2, layout: 'interleaved', complex: false }, 4, { maxStorageBufferBindingSize: room(ctx, 1920) });
+  let r = await checkSplit(ctx, { n: 8, batch: 60, nrhs: 2, layout: 'interleaved', complex: false }, 4, {
+    maxStorageBufferBindingSize: room(ctx, 1920),
+  });
   assert.equal(r.chunks, 2);
   // Matrices do not fit: 28 matrices a window ((n − 1)·batch + 28 elements), 3 windows per right-hand side.
-  r = await checkSplit(ctx, { n: 8, batch: 60, nrhs: 2, layout: 'interleaved', complex: false }, 5, { maxStorageBufferBindingSize: room(ctx, (7 * 60 + 28) * 4) });
+  r = await checkSplit(ctx, { n: 8, batch: 60, nrhs: 2, layout: 'interleaved', complex: false }, 5, {
+    maxStorageBufferBindingSize: room(ctx, (7 * 60 + 28) * 4),
+  });
   assert.equal(r.chunks, 6);
-  r = await checkSplit(ctx, { n: 5, batch: 41, nrhs: 3, layout: 'interleaved', complex: true }, 6, { maxStorageBufferBindingSize: room(ctx, 1700) });
+  r = await checkSplit(ctx, { n: 5, batch: 41, nrhs: 3, layout: 'interleaved', complex: true }, 6, {
+    maxStorageBufferBindingSize: room(ctx, 1700),
+  });
   assert.equal(r.chunks, 3);
   // Complex, 5 matrices a window: (n − 1)·batch + 5 elements of 8 bytes.
-  r = await checkSplit(ctx, { n: 30, batch: 40, nrhs: 2, layout: 'interleaved', complex: true }, 15, { maxStorageBufferBindingSize: room(ctx, 8 * (29 * 40 + 5)) });
+  r = await checkSplit(ctx, { n: 30, batch: 40, nrhs: 2, layout: 'interleaved', complex: true }, 15, {
+    maxStorageBufferBindingSize: room(ctx, 8 * (29 * 40 + 5)),
+  });
   assert.equal(r.chunks, 16);
 });
 
@@ -133,16 +182,40 @@ test('WebGPU multi-level (partitioned) systems split across bindings, both layou
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
   const po = { maxRowsPerWorkgroup: 64, partitionRowsPerWorkgroup: 64, interleavedStreamRows: Infinity };
-  let r = await checkSplit(ctx, { n: 600, batch: 12, nrhs: 2, layout: 'strided', complex: false }, 7, { maxStorageBufferBindingSize: room(ctx, 7200) }, po);
+  let r = await checkSplit(
+    ctx,
+    { n: 600, batch: 12, nrhs: 2, layout: 'strided', complex: false },
+    7,
+    { maxStorageBufferBindingSize: room(ctx, 7200) },
+    po,
+  );
   assert.ok(r.levels >= 2 && r.chunks === 8, `${r.levels} levels, ${r.chunks} chunks`);
-  r = await checkSplit(ctx, { n: 600, batch: 3, nrhs: 2, layout: 'interleaved', complex: false }, 8, { maxStorageBufferBindingSize: 8192 }, po);
+  r = await checkSplit(
+    ctx,
+    { n: 600, batch: 3, nrhs: 2, layout: 'interleaved', complex: false },
+    8,
+    { maxStorageBufferBindingSize: 8192 },
+    po,
+  );
   assert.ok(r.levels >= 2 && r.chunks === 2, `${r.levels} levels, ${r.chunks} chunks`);
   // Complex interleaved, five matrices a window ((n − 1)·40 + 5 elements of 8 bytes).
   const po32 = { maxRowsPerWorkgroup: 32, partitionRowsPerWorkgroup: 32, interleavedStreamRows: Infinity };
-  r = await checkSplit(ctx, { n: 300, batch: 40, nrhs: 1, layout: 'interleaved', complex: true }, 9, { maxStorageBufferBindingSize: room(ctx, 8 * (299 * 40 + 5)) }, po32);
+  r = await checkSplit(
+    ctx,
+    { n: 300, batch: 40, nrhs: 1, layout: 'interleaved', complex: true },
+    9,
+    { maxStorageBufferBindingSize: room(ctx, 8 * (299 * 40 + 5)) },
+    po32,
+  );
   assert.ok(r.levels >= 2 && r.chunks === 8, `${r.levels} levels, ${r.chunks} chunks`);
   // Three levels, one system a window.
-  r = await checkSplit(ctx, { n: 1200, batch: 5, nrhs: 3, layout: 'strided', complex: true }, 10, { maxStorageBufferBindingSize: 12000 }, po32);
+  r = await checkSplit(
+    ctx,
+    { n: 1200, batch: 5, nrhs: 3, layout: 'strided', complex: true },
+    10,
+    { maxStorageBufferBindingSize: 12000 },
+    po32,
+  );
   assert.ok(r.levels >= 3 && r.chunks === 15, `${r.levels} levels, ${r.chunks} chunks`);
 });
 
@@ -150,12 +223,26 @@ test('WebGPU dispatches beyond a 2-D grid are split into chunks (and combined wi
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
   // 300 one-system workgroups, at most 3 × 3 a grid: 34 chunks.
-  let r = await checkSplit(ctx, { n: 32, batch: 300, nrhs: 1, layout: 'strided', complex: false }, 11, { maxComputeWorkgroupsPerDimension: 3 }, { targetRowsPerWorkgroup: 32 });
+  let r = await checkSplit(
+    ctx,
+    { n: 32, batch: 300, nrhs: 1, layout: 'strided', complex: false },
+    11,
+    { maxComputeWorkgroupsPerDimension: 3 },
+    { targetRowsPerWorkgroup: 32 },
+  );
   assert.equal(r.chunks, 34);
-  r = await checkSplit(ctx, { n: 200, batch: 30, nrhs: 2, layout: 'interleaved', complex: false }, 12, { maxComputeWorkgroupsPerDimension: 4, maxStorageBufferBindingSize: 30000 }, { maxRowsPerWorkgroup: 32, partitionRowsPerWorkgroup: 32, interleavedStreamRows: Infinity });
+  r = await checkSplit(
+    ctx,
+    { n: 200, batch: 30, nrhs: 2, layout: 'interleaved', complex: false },
+    12,
+    { maxComputeWorkgroupsPerDimension: 4, maxStorageBufferBindingSize: 30000 },
+    { maxRowsPerWorkgroup: 32, partitionRowsPerWorkgroup: 32, interleavedStreamRows: Infinity },
+  );
   assert.ok(r.chunks > 2, `${r.chunks} chunks`);
   // The streamed per-system Thomas (its c' scratch indexed per chunk of systems): 5 workgroups, 4 a grid.
-  r = await checkSplit(ctx, { n: 200, batch: 100, nrhs: 3, layout: 'interleaved', complex: false }, 13, { maxComputeWorkgroupsPerDimension: 2 });
+  r = await checkSplit(ctx, { n: 200, batch: 100, nrhs: 3, layout: 'interleaved', complex: false }, 13, {
+    maxComputeWorkgroupsPerDimension: 2,
+  });
   assert.ok(r.chunks >= 2, `stream: ${r.chunks} chunks`);
 });
 
@@ -169,10 +256,20 @@ test('WebGPU split solves: status of every system is the same as unsplit, and po
       const base = randomSystems(sh.n, sh.batch, 13, { complex, rhsCount: sh.nrhs });
       // Contiguous order before toLayout: matrix j row i at j·n + i, rhs r at (r·batch + j)·n + i.
       base.d[((1 * sh.batch + 7) * sh.n + 10) * w] = NaN; // system 7, second right-hand side
-      for (let i = 0; i < sh.n * w; i++) { base.a[23 * sh.n * w + i] = 0; base.b[23 * sh.n * w + i] = 0; base.c[23 * sh.n * w + i] = 0; } // singular
+      for (let i = 0; i < sh.n * w; i++) {
+        base.a[23 * sh.n * w + i] = 0;
+        base.b[23 * sh.n * w + i] = 0;
+        base.c[23 * sh.n * w + i] = 0;
+      } // singular
       const weak = (31 * sh.n + 20) * w; // one weak row: not dominant (|b| = 0.5 < |a| + |c| = 2)
-      base.a[weak] = 1; base.c[weak] = 1; base.b[weak] = 0.5;
-      if (complex) { base.a[weak + 1] = 0; base.c[weak + 1] = 0; base.b[weak + 1] = 0; }
+      base.a[weak] = 1;
+      base.c[weak] = 1;
+      base.b[weak] = 0.5;
+      if (complex) {
+        base.a[weak + 1] = 0;
+        base.c[weak + 1] = 0;
+        base.b[weak + 1] = 0;
+      }
       const sys = toLayout(base, sh);
       const whole = await runSplit(ctx, sh, sys);
       // Strided: 5 systems a window; interleaved: 10 matrices a window.
@@ -184,7 +281,9 @@ test('WebGPU split solves: status of every system is the same as unsplit, and po
       assert.ok(split.status[7] & S.NON_FINITE, `${what}: system 7 ${split.status[7]}`);
       assert.ok(split.status[23] & S.ZERO_PIVOT, `${what}: system 23 ${split.status[23]}`);
       assert.equal(split.status[31] & S.NOT_DIAGONALLY_DOMINANT, S.NOT_DIAGONALLY_DOMINANT, `${what}: system 31`);
-      split.status.forEach((s, j) => { if (j !== 7 && j !== 23 && j !== 31) assert.equal(s, 0, `${what}: system ${j} status ${s}`); });
+      split.status.forEach((s, j) => {
+        if (j !== 7 && j !== 23 && j !== 31) assert.equal(s, 0, `${what}: system ${j} status ${s}`);
+      });
       // The healthy systems' solutions are those of the unsplit solve.
       for (let k = 0; k < split.x.length; k++) {
         if (Number.isFinite(whole.x[k])) assert.equal(split.x[k], whole.x[k]);
@@ -198,25 +297,54 @@ test('WebGPU typed arrays and cyclic systems through split plans', async (t) => 
   if (!ctx) return t.skip('no WebGPU adapter');
   const sh: Shape = { n: 64, batch: 20, nrhs: 2, layout: 'strided', complex: false };
   const sys = toLayout(randomSystems(sh.n, sh.batch, 14, { rhsCount: sh.nrhs }), sh);
-  const plan = await createTridiagonalPlan({ ...sh, backend: 'webgpu', gpu: ctx, splitLimits: { maxStorageBufferBindingSize: 2048 } });
+  const plan = await createTridiagonalPlan({
+    ...sh,
+    backend: 'webgpu',
+    gpu: ctx,
+    splitLimits: { maxStorageBufferBindingSize: 2048 },
+  });
   assert.ok(plan.chunkCount > 4);
-  const r = await plan.solve({ lower: Float32Array.from(sys.a), diag: Float32Array.from(sys.b), upper: Float32Array.from(sys.c), rhs: Float32Array.from(sys.d) });
+  const r = await plan.solve({
+    lower: Float32Array.from(sys.a),
+    diag: Float32Array.from(sys.b),
+    upper: Float32Array.from(sys.c),
+    rhs: Float32Array.from(sys.d),
+  });
   plan.destroy();
   assert.ok(r.ok && r.backend === 'webgpu');
   const { err } = checkAgainstThomas(sys, r.x as Float32Array, sh, true);
   assert.ok(err < F32_BOUND, `typed arrays: ${err}`);
   // Cyclic: the inner plan (nrhs + 1 right-hand sides) is split; compare with the CPU float64 cyclic solve.
   const cyc = { n: 40, batch: 16, nrhs: 1, cyclic: true };
-  const data = { lower: Float32Array.from(sys.a.subarray(0, 640)), diag: Float32Array.from(sys.b.subarray(0, 640)), upper: Float32Array.from(sys.c.subarray(0, 640)), rhs: Float32Array.from(sys.d.subarray(0, 640)) };
-  const gp = await createTridiagonalPlan({ ...cyc, backend: 'webgpu', gpu: ctx, splitLimits: { maxStorageBufferBindingSize: 1024 } });
+  const data = {
+    lower: Float32Array.from(sys.a.subarray(0, 640)),
+    diag: Float32Array.from(sys.b.subarray(0, 640)),
+    upper: Float32Array.from(sys.c.subarray(0, 640)),
+    rhs: Float32Array.from(sys.d.subarray(0, 640)),
+  };
+  const gp = await createTridiagonalPlan({
+    ...cyc,
+    backend: 'webgpu',
+    gpu: ctx,
+    splitLimits: { maxStorageBufferBindingSize: 1024 },
+  });
   assert.ok(gp.chunkCount > 2, `cyclic: ${gp.chunkCount} chunks`);
   const got = await gp.solve(data);
   gp.destroy();
-  const ref = await (await createTridiagonalPlan({ ...cyc, backend: 'cpu', dtype: 'float64' })).solve({
-    lower: Float64Array.from(data.lower), diag: Float64Array.from(data.diag), upper: Float64Array.from(data.upper), rhs: Float64Array.from(data.rhs),
+  const ref = await (
+    await createTridiagonalPlan({ ...cyc, backend: 'cpu', dtype: 'float64' })
+  ).solve({
+    lower: Float64Array.from(data.lower),
+    diag: Float64Array.from(data.diag),
+    upper: Float64Array.from(data.upper),
+    rhs: Float64Array.from(data.rhs),
   });
-  let num = 0, den = 0;
-  for (let k = 0; k < ref.x.length; k++) { num += ((got.x as Float32Array)[k] - (ref.x as Float64Array)[k]) ** 2; den += (ref.x as Float64Array)[k] ** 2; }
+  let num = 0,
+    den = 0;
+  for (let k = 0; k < ref.x.length; k++) {
+    num += ((got.x as Float32Array)[k] - (ref.x as Float64Array)[k]) ** 2;
+    den += (ref.x as Float64Array)[k] ** 2;
+  }
   assert.ok(got.ok && Math.sqrt(num / den) < F32_BOUND, `cyclic: ${Math.sqrt(num / den)}`);
 });
 
@@ -225,12 +353,15 @@ test('a single system beyond one binding is refused with DeviceLimitError (webgp
   if (!ctx) return t.skip('no WebGPU adapter');
   const split = { maxStorageBufferBindingSize: 4096 };
   const refused = async (desc: object, re: RegExp) => {
-    await assert.rejects(createTridiagonalPlan({ n: 2000, batch: 2, backend: 'webgpu', gpu: ctx, splitLimits: split, ...desc }), (e: unknown) => {
-      assert.ok(e instanceof DeviceLimitError, String(e));
-      assert.equal(e.limit, 'maxStorageBufferBindingSize');
-      assert.match(e.message, re);
-      return true;
-    });
+    await assert.rejects(
+      createTridiagonalPlan({ n: 2000, batch: 2, backend: 'webgpu', gpu: ctx, splitLimits: split, ...desc }),
+      (e: unknown) => {
+        assert.ok(e instanceof DeviceLimitError, String(e));
+        assert.equal(e.limit, 'maxStorageBufferBindingSize');
+        assert.match(e.message, re);
+        return true;
+      },
+    );
   };
   await refused({}, /one system/);
   // Interleaved: one system spans (n − 1)·batch + 1 elements.
@@ -238,8 +369,14 @@ test('a single system beyond one binding is refused with DeviceLimitError (webgp
   const auto = await createTridiagonalPlan({ n: 2000, batch: 2, backend: 'auto', gpu: ctx, splitLimits: split });
   assert.equal(auto.backend, 'cpu');
   auto.destroy();
-  await assert.rejects(createTridiagonalPlan({ n: 8, backend: 'webgpu', gpu: ctx, splitLimits: { maxStorageBufferBindingSize: 0 } }), ArgumentError);
-  await assert.rejects(createTridiagonalPlan({ n: 8, backend: 'auto', gpu: ctx, splitLimits: { maxComputeWorkgroupsPerDimension: 1.5 } }), ArgumentError);
+  await assert.rejects(
+    createTridiagonalPlan({ n: 8, backend: 'webgpu', gpu: ctx, splitLimits: { maxStorageBufferBindingSize: 0 } }),
+    ArgumentError,
+  );
+  await assert.rejects(
+    createTridiagonalPlan({ n: 8, backend: 'auto', gpu: ctx, splitLimits: { maxComputeWorkgroupsPerDimension: 1.5 } }),
+    ArgumentError,
+  );
 });
 
 test('plan creation leaves no GPU buffers behind when it throws', async (t) => {
@@ -256,11 +393,27 @@ test('plan creation leaves no GPU buffers behind when it throws', async (t) => {
     live++;
     const destroy = b.destroy.bind(b);
     let gone = false;
-    Object.defineProperty(b, 'destroy', { value: () => { if (!gone) { gone = true; live--; } destroy(); } });
+    Object.defineProperty(b, 'destroy', {
+      value: () => {
+        if (!gone) {
+          gone = true;
+          live--;
+        }
+        destroy();
+      },
+    });
     return b;
   };
   try {
-    const desc = { n: 600, batch: 6, nrhs: 2, backend: 'webgpu' as const, gpu: ctx, planOptions: { maxRowsPerWorkgroup: 32, partitionRowsPerWorkgroup: 32 }, splitLimits: { maxStorageBufferBindingSize: 8192 } };
+    const desc = {
+      n: 600,
+      batch: 6,
+      nrhs: 2,
+      backend: 'webgpu' as const,
+      gpu: ctx,
+      planOptions: { maxRowsPerWorkgroup: 32, partitionRowsPerWorkgroup: 32 },
+      splitLimits: { maxStorageBufferBindingSize: 8192 },
+    };
     made = 0;
     const ok = await createTridiagonalPlan(desc);
     const allocations = made;
@@ -307,8 +460,10 @@ test('the real device limit: arrays larger than maxStorageBufferBindingSize run 
       }
     }
     const bufs = [
-      createStorageBuffer(ctx, new Float32Array(len).fill(-1)), createStorageBuffer(ctx, new Float32Array(len).fill(4)),
-      createStorageBuffer(ctx, new Float32Array(len).fill(-1)), createStorageBuffer(ctx, rhs),
+      createStorageBuffer(ctx, new Float32Array(len).fill(-1)),
+      createStorageBuffer(ctx, new Float32Array(len).fill(4)),
+      createStorageBuffer(ctx, new Float32Array(len).fill(-1)),
+      createStorageBuffer(ctx, rhs),
     ];
     const out = createStorageBuffer(ctx, new Float32Array(nrhs * len).fill(NaN));
     try {
@@ -320,12 +475,15 @@ test('the real device limit: arrays larger than maxStorageBufferBindingSize run 
       for (let k = 0; k < x.length; k++) if (Number.isNaN(x[k])) nan++;
       for (let r = 0; r < nrhs; r++) {
         for (let j = 0; j < batch; j += j + 997 < batch ? 997 : Math.max(1, batch - 1 - j)) {
-          for (let i = 0; i < n; i++) worst = Math.max(worst, Math.abs(x[(r * batch + j) * n + i] - xTrue(r, i)) / xTrue(r, i));
+          for (let i = 0; i < n; i++)
+            worst = Math.max(worst, Math.abs(x[(r * batch + j) * n + i] - xTrue(r, i)) / xTrue(r, i));
         }
       }
       assert.equal(nan, 0, 'elements left unwritten');
       assert.ok(worst < 1e-5, `max relative error ${worst}`);
-      console.log(`  nrhs ${nrhs}: ${((nrhs * len * 4) / 2 ** 20).toFixed(1)} MiB of right-hand sides over ${plan.chunkCount} windows of ≤ ${maxBinding / 2 ** 20} MiB, max error ${worst.toExponential(1)}`);
+      console.log(
+        `  nrhs ${nrhs}: ${((nrhs * len * 4) / 2 ** 20).toFixed(1)} MiB of right-hand sides over ${plan.chunkCount} windows of ≤ ${maxBinding / 2 ** 20} MiB, max error ${worst.toExponential(1)}`,
+      );
     } finally {
       plan.destroy();
       for (const b of [...bufs, out]) b.destroy();

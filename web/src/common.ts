@@ -56,7 +56,17 @@ export interface Env {
 }
 
 /** Creates the panel's section; the browser tests find it by data-demo and read data-state. */
-export function panel(id: string, title: string, what: string): { root: HTMLElement; body: HTMLElement; setResult: (r: DemoResult) => void; text: HTMLElement; verdict: HTMLElement } {
+export function panel(
+  id: string,
+  title: string,
+  what: string,
+): {
+  root: HTMLElement;
+  body: HTMLElement;
+  setResult: (r: DemoResult) => void;
+  text: HTMLElement;
+  verdict: HTMLElement;
+} {
   const root = document.createElement('section');
   root.className = 'panel';
   root.id = `panel-${id}`;
@@ -100,9 +110,23 @@ export function button(label: string, onClick: () => void): HTMLButtonElement {
 
 // Colour maps: piecewise-linear through a few stops of matplotlib's 'inferno' and a diverging map.
 const INFERNO: [number, number, number][] = [
-  [0, 0, 4], [40, 11, 84], [101, 21, 110], [159, 42, 99], [212, 72, 66], [245, 125, 21], [250, 193, 39], [252, 255, 164],
+  [0, 0, 4],
+  [40, 11, 84],
+  [101, 21, 110],
+  [159, 42, 99],
+  [212, 72, 66],
+  [245, 125, 21],
+  [250, 193, 39],
+  [252, 255, 164],
 ];
-const COOLWARM: [number, number, number][] = [[59, 76, 192], [124, 159, 249], [192, 212, 245], [242, 203, 183], [238, 133, 105], [180, 4, 38]];
+const COOLWARM: [number, number, number][] = [
+  [59, 76, 192],
+  [124, 159, 249],
+  [192, 212, 245],
+  [242, 203, 183],
+  [238, 133, 105],
+  [180, 4, 38],
+];
 
 function lut(stops: [number, number, number][]): Uint8ClampedArray {
   const out = new Uint8ClampedArray(256 * 3);
@@ -118,7 +142,14 @@ export const LUT_INFERNO = lut(INFERNO);
 export const LUT_COOLWARM = lut(COOLWARM);
 
 /** Writes value v ∈ [lo, hi] as a colour into rgba at pixel p. */
-export function putColour(rgba: Uint8ClampedArray, p: number, v: number, lo: number, hi: number, map: Uint8ClampedArray): void {
+export function putColour(
+  rgba: Uint8ClampedArray,
+  p: number,
+  v: number,
+  lo: number,
+  hi: number,
+  map: Uint8ClampedArray,
+): void {
   let t = (v - lo) / (hi - lo);
   t = t < 0 ? 0 : t > 1 ? 1 : Number.isFinite(t) ? t : 0;
   const i = 3 * Math.round(t * 255);
@@ -129,7 +160,16 @@ export function putColour(rgba: Uint8ClampedArray, p: number, v: number, lo: num
 }
 
 /** Draws a w×h field (row 0 at the top unless flipY) scaled to the canvas. */
-export function drawField(c: HTMLCanvasElement, f: ArrayLike<number>, w: number, h: number, lo: number, hi: number, map = LUT_INFERNO, flipY = false): void {
+export function drawField(
+  c: HTMLCanvasElement,
+  f: ArrayLike<number>,
+  w: number,
+  h: number,
+  lo: number,
+  hi: number,
+  map = LUT_INFERNO,
+  flipY = false,
+): void {
   const img = new ImageData(w, h);
   for (let y = 0; y < h; y++) {
     const src = flipY ? h - 1 - y : y;
@@ -143,7 +183,8 @@ export function drawField(c: HTMLCanvasElement, f: ArrayLike<number>, w: number,
 }
 
 export function relL2(a: ArrayLike<number>, ref: ArrayLike<number>, n = ref.length): number {
-  let num = 0, den = 0;
+  let num = 0,
+    den = 0;
   for (let i = 0; i < n; i++) {
     const d = a[i] - ref[i];
     if (!Number.isFinite(a[i])) return Infinity;
@@ -164,7 +205,9 @@ export function fmt(v: number, digits = 3): string {
   if (!Number.isFinite(v)) return String(v);
   if (v === 0) return '0';
   const a = Math.abs(v);
-  return a >= 1e-2 && a < 1e5 ? v.toFixed(Math.max(0, digits - Math.floor(Math.log10(a)))) : v.toExponential(digits - 1);
+  return a >= 1e-2 && a < 1e5
+    ? v.toFixed(Math.max(0, digits - Math.floor(Math.log10(a))))
+    : v.toExponential(digits - 1);
 }
 
 export function nextFrame(): Promise<void> {

@@ -14,7 +14,8 @@ async function chooseBackend(params: URLSearchParams): Promise<Env> {
   let reason: string | null = null;
   if (forced === 'cpu') reason = 'the CPU backend was requested with ?backend=cpu';
   else if (!('gpu' in navigator) || !navigator.gpu) {
-    reason = 'this browser has no navigator.gpu (WebGPU is off or unsupported; in Chromium try chrome://flags/#enable-unsafe-webgpu, in Firefox dom.webgpu.enabled, in Safari the WebGPU feature flag)';
+    reason =
+      'this browser has no navigator.gpu (WebGPU is off or unsupported; in Chromium try chrome://flags/#enable-unsafe-webgpu, in Firefox dom.webgpu.enabled, in Safari the WebGPU feature flag)';
   } else {
     try {
       gpu = await defaultGpuContext();
@@ -67,7 +68,9 @@ async function main(): Promise<void> {
 }
 
 window.addEventListener('error', (ev) => state.errors.push(`uncaught: ${ev.message}`));
-window.addEventListener('unhandledrejection', (ev) => state.errors.push(`unhandled rejection: ${errorText(ev.reason)}`));
+window.addEventListener('unhandledrejection', (ev) =>
+  state.errors.push(`unhandled rejection: ${errorText(ev.reason)}`),
+);
 main().catch((e) => {
   state.status = 'error';
   state.errors.push(errorText(e));

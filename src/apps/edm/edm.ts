@@ -17,7 +17,13 @@ import { ArgumentError, DeviceLimitError } from '../../errors.js';
 import { fft2, ifft2 } from '../../backends/cpu/fft-nd.js';
 import { GridConvolver } from '../../backends/webgpu/convolve-grid.js';
 import type { GridPlanOptions, GridConvRecipe } from '../../codegen/convolve-plan.js';
-import { checkReadback, createStorageBuffer, defaultGpuContext, readBuffer, type GpuContext } from '../../backends/webgpu/device.js';
+import {
+  checkReadback,
+  createStorageBuffer,
+  defaultGpuContext,
+  readBuffer,
+  type GpuContext,
+} from '../../backends/webgpu/device.js';
 import type { EdmCase } from './cases.js';
 
 export interface EdmProblem {
@@ -47,7 +53,8 @@ export function resolveEdm(p: EdmProblem): ResolvedEdmProblem {
   };
   const M = int('M', p.M);
   const mfft = int('mfft', p.mfft);
-  if (M > mfft) throw new ArgumentError('M', M, `at most mfft = ${mfft} modes (the block is zero-padded into the grid)`);
+  if (M > mfft)
+    throw new ArgumentError('M', M, `at most mfft = ${mfft} modes (the block is zero-padded into the grid)`);
   const shapes = int('shapes', p.shapes);
   const components = int('components', p.components ?? 3);
   const angles = int('angles', p.angles ?? 1);
@@ -55,8 +62,18 @@ export function resolveEdm(p: EdmProblem): ResolvedEdmProblem {
 }
 
 function checkArrays(p: ResolvedEdmProblem, field: ArrayLike<number>, shapeFns: ArrayLike<number>): void {
-  if (field.length !== 2 * p.slices * p.M * p.M) throw new ArgumentError('field', field, `${2 * p.slices * p.M * p.M} values (${p.slices} slices of ${p.M}×${p.M}, interleaved complex)`);
-  if (shapeFns.length !== 2 * p.shapes * p.mfft * p.mfft) throw new ArgumentError('shapes', shapeFns, `${2 * p.shapes * p.mfft * p.mfft} values (${p.shapes} grids of ${p.mfft}×${p.mfft}, interleaved complex)`);
+  if (field.length !== 2 * p.slices * p.M * p.M)
+    throw new ArgumentError(
+      'field',
+      field,
+      `${2 * p.slices * p.M * p.M} values (${p.slices} slices of ${p.M}×${p.M}, interleaved complex)`,
+    );
+  if (shapeFns.length !== 2 * p.shapes * p.mfft * p.mfft)
+    throw new ArgumentError(
+      'shapes',
+      shapeFns,
+      `${2 * p.shapes * p.mfft * p.mfft} values (${p.shapes} grids of ${p.mfft}×${p.mfft}, interleaved complex)`,
+    );
 }
 
 /** Float64 reference: pad → fft2 → multiply → ifft2 → crop, slice by slice. */
@@ -139,13 +156,31 @@ export class EdmPlan {
   static async create(problem: EdmProblem, options: EdmPlanOptions = {}): Promise<EdmPlan> {
     const p = resolveEdm(problem);
     const ctx = options.gpu ?? (await defaultGpuContext());
-    const geometry = { P: p.mfft, Q: p.mfft, inRows: p.M, inCols: p.M, outRow0: 0, outCol0: 0, outRows: p.M, outCols: p.M, inverse: true };
+    const geometry = {
+      P: p.mfft,
+      Q: p.mfft,
+      inRows: p.M,
+      inCols: p.M,
+      outRow0: 0,
+      outCol0: 0,
+      outRows: p.M,
+      outCols: p.M,
+      inverse: true,
+    };
     const perAngle = p.shapes * p.components;
-    const maxBinding = Math.min(ctx.limits.maxStorageBufferBindingSize, options.splitLimits?.maxStorageBufferBindingSize ?? Infinity);
+    const maxBinding = Math.min(
+      ctx.limits.maxStorageBufferBindingSize,
+      options.splitLimits?.maxStorageBufferBindingSize ?? Infinity,
+    );
     const angleBytes = perAngle * GridConvolver.bindingBytesPerSlice(ctx, geometry, options.planner);
     const fit = Math.floor(maxBinding / angleBytes);
     if (fit < 1) {
-      throw new DeviceLimitError('maxStorageBufferBindingSize', angleBytes, maxBinding, `one angle of incidence of the EDM problem (${perAngle} slices of ${p.mfft}×${p.mfft})`);
+      throw new DeviceLimitError(
+        'maxStorageBufferBindingSize',
+        angleBytes,
+        maxBinding,
+        `one angle of incidence of the EDM problem (${perAngle} slices of ${p.mfft}×${p.mfft})`,
+      );
     }
     // Equal windows (the last one smaller): the fewest that fit, so no window is needlessly tiny.
     const count = Math.ceil(p.angles / fit);
@@ -194,8 +229,16 @@ export class EdmPlan {
       const bytes = 8 * this.windows[0].conv.inputLength;
       const d = this.ctx.device;
       this.staging = {
-        field: d.createBuffer({ size: bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST, label: 'edm field window' }),
-        out: d.createBuffer({ size: bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, label: 'edm output window' }),
+        field: d.createBuffer({
+          size: bytes,
+          usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+          label: 'edm field window',
+        }),
+        out: d.createBuffer({
+          size: bytes,
+          usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
+          label: 'edm output window',
+        }),
       };
     }
     return this.staging;
@@ -219,8 +262,18 @@ export class EdmPlan {
       return;
     }
     if (this.windows.some((w) => !w.aligned)) {
-      if ((field.usage & GPUBufferUsage.COPY_SRC) === 0) throw new ArgumentError('field', `GPUBuffer with usage ${field.usage}`, 'COPY_SRC usage as well (angle windows are staged)');
-      if ((out.usage & GPUBufferUsage.COPY_DST) === 0) throw new ArgumentError('out', `GPUBuffer with usage ${out.usage}`, 'COPY_DST usage as well (angle windows are staged)');
+      if ((field.usage & GPUBufferUsage.COPY_SRC) === 0)
+        throw new ArgumentError(
+          'field',
+          `GPUBuffer with usage ${field.usage}`,
+          'COPY_SRC usage as well (angle windows are staged)',
+        );
+      if ((out.usage & GPUBufferUsage.COPY_DST) === 0)
+        throw new ArgumentError(
+          'out',
+          `GPUBuffer with usage ${out.usage}`,
+          'COPY_DST usage as well (angle windows are staged)',
+        );
     }
     for (const w of this.windows) {
       const bytes = 8 * w.conv.inputLength;

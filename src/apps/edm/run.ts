@@ -43,7 +43,12 @@ export interface EdmRecord {
   device: string;
 }
 
-export async function timeEncode(ctx: GpuContext, encode: (enc: GPUCommandEncoder) => void, reps: number, rounds = 7): Promise<number> {
+export async function timeEncode(
+  ctx: GpuContext,
+  encode: (enc: GPUCommandEncoder) => void,
+  reps: number,
+  rounds = 7,
+): Promise<number> {
   const run = (k: number) => timeSubmission(ctx, encode, k);
   // Warm up for ≥ 100 ms of GPU work: after an idle spell (e.g. the CPU reference check) the GPU's
   // clocks ramp up slowly, and a few short runs measured a large case 5× too slow.
@@ -67,7 +72,8 @@ export async function runEdm(ctx: GpuContext, options: EdmRunOptions = {}): Prom
     if (!c) throw new RangeError(`EDM case ${id}: cases are 1..7`);
     return c;
   });
-  const device = `${ctx.adapter.vendor} ${ctx.adapter.architecture} ${ctx.adapter.device || ctx.adapter.description}`.trim();
+  const device =
+    `${ctx.adapter.vendor} ${ctx.adapter.architecture} ${ctx.adapter.device || ctx.adapter.description}`.trim();
   const out: EdmRecord[] = [];
   for (const c of cases) {
     for (const angles of options.angles ?? [1, 7]) {

@@ -11,13 +11,32 @@ export const SWE_FIELDS: SweField[] = ['depth', 'surface', 'speed', 'concentrati
 
 type Stops = [number, number, number, number][];
 const VIRIDIS: Stops = [
-  [0, 68, 1, 84], [0.125, 71, 44, 122], [0.25, 59, 81, 139], [0.375, 44, 113, 142], [0.5, 33, 144, 141],
-  [0.625, 39, 173, 129], [0.75, 92, 200, 99], [0.875, 170, 220, 50], [1, 253, 231, 37],
+  [0, 68, 1, 84],
+  [0.125, 71, 44, 122],
+  [0.25, 59, 81, 139],
+  [0.375, 44, 113, 142],
+  [0.5, 33, 144, 141],
+  [0.625, 39, 173, 129],
+  [0.75, 92, 200, 99],
+  [0.875, 170, 220, 50],
+  [1, 253, 231, 37],
 ];
 /** Clean water light blue through yellow and orange to dark red at full concentration. */
-const POLLUTANT: Stops = [[0, 205, 228, 245], [0.2, 255, 236, 140], [0.45, 250, 160, 60], [0.7, 215, 55, 35], [1, 105, 0, 20]];
+const POLLUTANT: Stops = [
+  [0, 205, 228, 245],
+  [0.2, 255, 236, 140],
+  [0.45, 250, 160, 60],
+  [0.7, 215, 55, 35],
+  [1, 105, 0, 20],
+];
 /** Diverging blue–white–red for the surface elevation. */
-const DIVERGING: Stops = [[0, 33, 102, 172], [0.25, 103, 169, 207], [0.5, 247, 247, 247], [0.75, 239, 138, 98], [1, 178, 24, 43]];
+const DIVERGING: Stops = [
+  [0, 33, 102, 172],
+  [0.25, 103, 169, 207],
+  [0.5, 247, 247, 247],
+  [0.75, 239, 138, 98],
+  [1, 178, 24, 43],
+];
 
 export function colormap(stops: Stops, v: number, out: Uint8Array, o: number): void {
   const x = Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : 0;
@@ -40,11 +59,20 @@ export function fieldValues(problem: SweProblem, state: SweState, field: SweFiel
     const h = state.h[i];
     const wet = h >= hEps;
     switch (field) {
-      case 'depth': out[i] = h; break;
-      case 'surface': out[i] = wet ? h - problem.H[i] : NaN; break;
-      case 'speed': out[i] = wet ? Math.hypot(state.qx[i], state.qy[i]) / h : 0; break;
-      case 'concentration': out[i] = wet ? state.hc[i] / h : 0; break;
-      default: throw new ArgumentError('field', field, SWE_FIELDS.join(' | '));
+      case 'depth':
+        out[i] = h;
+        break;
+      case 'surface':
+        out[i] = wet ? h - problem.H[i] : NaN;
+        break;
+      case 'speed':
+        out[i] = wet ? Math.hypot(state.qx[i], state.qy[i]) / h : 0;
+        break;
+      case 'concentration':
+        out[i] = wet ? state.hc[i] / h : 0;
+        break;
+      default:
+        throw new ArgumentError('field', field, SWE_FIELDS.join(' | '));
     }
   }
   return out;
@@ -57,11 +85,17 @@ export interface RenderOptions {
 }
 
 /** RGB bytes (3 per pixel, width nx, height ny, north up) of one field. */
-export function renderField(problem: SweProblem, state: SweState, field: SweField, options: RenderOptions = {}): { width: number; height: number; rgb: Uint8Array; min: number; max: number } {
+export function renderField(
+  problem: SweProblem,
+  state: SweState,
+  field: SweField,
+  options: RenderOptions = {},
+): { width: number; height: number; rgb: Uint8Array; min: number; max: number } {
   const { nx, ny } = problem;
   const v = fieldValues(problem, state, field);
   const hEps = problem.params.hEps;
-  let lo = Infinity, hi = -Infinity;
+  let lo = Infinity,
+    hi = -Infinity;
   for (let i = 0; i < v.length; i++) {
     if (state.h[i] >= hEps && Number.isFinite(v[i])) {
       lo = Math.min(lo, v[i]);

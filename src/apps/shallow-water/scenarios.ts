@@ -45,16 +45,28 @@ export function damBreak(n: number, options: DamBreakOptions = {}): SweProblem {
   const H = grid(n, -5, 10, (x, y) => 1 - 0.4 * Math.exp(-x * x - y * y));
   const h = grid(n, -5, 10, (x, y) => (x * x + y * y <= 0.36 ? 4 : 2));
   const patch = options.patch;
-  const inPatch = (x: number, y: number) => patch !== undefined && (x - patch.x) ** 2 + (y - patch.y) ** 2 <= patch.radius ** 2;
+  const inPatch = (x: number, y: number) =>
+    patch !== undefined && (x - patch.x) ** 2 + (y - patch.y) ** 2 <= patch.radius ** 2;
   if (patch && !grid(n, -5, 10, (x, y) => (inPatch(x, y) ? 1 : 0)).some((v) => v > 0)) {
     throw new ArgumentError('patch', patch, `a disc inside [-5, 5]² of radius at least half a cell (${5 / n})`);
   }
-  const c = options.pollutant || patch
-    ? grid(n, -5, 10, (x, y) => (x * x + y * y <= 0.36 ? options.pollutant ?? 0 : inPatch(x, y) ? patch!.concentration ?? 1 : 0))
-    : undefined;
+  const c =
+    options.pollutant || patch
+      ? grid(n, -5, 10, (x, y) =>
+          x * x + y * y <= 0.36 ? (options.pollutant ?? 0) : inPatch(x, y) ? (patch!.concentration ?? 1) : 0,
+        )
+      : undefined;
   return defineSweProblem({
-    nx: n, ny: n, dx: 10 / n, x0: -5, y0: -5, bathymetry: H, h, concentration: c,
-    boundaries: 'wall', params: { cfl: 0.9, alpha: 1 / 8, manning: 0, ...options.params },
+    nx: n,
+    ny: n,
+    dx: 10 / n,
+    x0: -5,
+    y0: -5,
+    bathymetry: H,
+    h,
+    concentration: c,
+    boundaries: 'wall',
+    params: { cfl: 0.9, alpha: 1 / 8, manning: 0, ...options.params },
   });
 }
 
@@ -85,27 +97,42 @@ export function estuary(n: number, options: EstuaryOptions = {}): SweProblem {
   const dx = L / n;
   // Bottom elevation z = −H (metres above the reference level).
   const bottom = (x: number, y: number): number => {
-    const xf = x / L, yf = y / L;
+    const xf = x / L,
+      yf = y / L;
     let z = -22 + 30 * xf + 10 * Math.max(0, yf - 0.7) ** 2 * 40 * xf; // shelf rising to the east, higher land in the north-east
     const w = 0.16 * (1 - 0.65 * xf); // funnel: the channel narrows upstream
     const d = (yf - channelY(xf)) / w;
     z -= 14 * Math.exp(-d * d) * (1 - 0.3 * xf); // channel
     z += 4 * Math.max(0, Math.abs(d) - 1.2) * xf; // banks beside the channel upstream
     z += 1.2 * Math.sin(9 * xf) * Math.cos(7 * yf); // bed undulation
-    const island = (cx: number, cy: number, r: number, top: number) => top * Math.exp(-((xf - cx) ** 2 + (yf - cy) ** 2) / (r * r));
+    const island = (cx: number, cy: number, r: number, top: number) =>
+      top * Math.exp(-((xf - cx) ** 2 + (yf - cy) ** 2) / (r * r));
     z += island(0.42, 0.3, 0.05, 26) + island(0.58, 0.68, 0.04, 22) + island(0.3, 0.62, 0.025, 16);
     return z;
   };
   const H = grid(n, 0, L, (x, y) => -bottom(x, y));
-  const xr = 0.55 * L, yr = channelY(0.55) * L;
+  const xr = 0.55 * L,
+    yr = channelY(0.55) * L;
   const r = options.releaseRadius ?? 400;
   const c = grid(n, 0, L, (x, y) => ((x - xr) ** 2 + (y - yr) ** 2 <= r * r ? 1 : 0));
-  if (!c.some((v) => v > 0)) throw new ArgumentError('releaseRadius', r, `a radius of at least half a cell (${dx / 2} m)`);
+  if (!c.some((v) => v > 0))
+    throw new ArgumentError('releaseRadius', r, `a radius of at least half a cell (${dx / 2} m)`);
   return defineSweProblem({
-    nx: n, ny: n, dx, bathymetry: H, surface: 0, concentration: c,
+    nx: n,
+    ny: n,
+    dx,
+    bathymetry: H,
+    surface: 0,
+    concentration: c,
     boundaries: { xmin: 'tide', ymin: 'tide', xmax: 'open', ymax: 'open' },
     // Phases π/2: the tide starts at mean level (rising), matching the flat initial surface.
-    tide: { mean: 0, constituents: [{ amplitude: 1.5, period: 44714, phase: Math.PI / 2 }, { amplitude: 0.5, period: 43200, phase: Math.PI / 2 }] },
+    tide: {
+      mean: 0,
+      constituents: [
+        { amplitude: 1.5, period: 44714, phase: Math.PI / 2 },
+        { amplitude: 0.5, period: 43200, phase: Math.PI / 2 },
+      ],
+    },
     params: { manning: options.manning ?? 0.025, ...options.params },
   });
 }
@@ -128,7 +155,15 @@ export function lakeAtRest(n: number, options: LakeOptions = {}): SweProblem {
     d -= 1.2 * Math.exp(-((x - 0.7) ** 2 + (y - 0.7) ** 2) / 0.004);
     return d;
   });
-  return defineSweProblem({ nx: n, ny: n, dx: 1 / n, bathymetry: H, surface: options.surface ?? 0, boundaries: 'wall', params: options.params });
+  return defineSweProblem({
+    nx: n,
+    ny: n,
+    dx: 1 / n,
+    bathymetry: H,
+    surface: options.surface ?? 0,
+    boundaries: 'wall',
+    params: options.params,
+  });
 }
 
 /**
@@ -140,7 +175,16 @@ export function beach(n: number, options: { params?: Partial<SweParams> } = {}):
   const H = grid(n, 0, 1, (x, y) => 0.6 - 1.0 * x - 0.6 * Math.exp(-((x - 0.3) ** 2 + (y - 0.7) ** 2) / 0.005));
   const s = grid(n, 0, 1, (x, y) => ((x - 0.2) ** 2 + (y - 0.4) ** 2 < 0.01 ? 0.3 : 0));
   const c = grid(n, 0, 1, (x, y) => ((x - 0.2) ** 2 + (y - 0.4) ** 2 < 0.01 ? 1 : 0));
-  return defineSweProblem({ nx: n, ny: n, dx: 1 / n, bathymetry: H, surface: s, concentration: c, boundaries: 'wall', params: { manning: 0.01, ...options.params } });
+  return defineSweProblem({
+    nx: n,
+    ny: n,
+    dx: 1 / n,
+    bathymetry: H,
+    surface: s,
+    concentration: c,
+    boundaries: 'wall',
+    params: { manning: 0.01, ...options.params },
+  });
 }
 
 export const SCENARIOS = ['dam-break', 'estuary', 'lake', 'beach'] as const;
@@ -151,10 +195,15 @@ export const SCENARIO_T_END: Record<ScenarioName, number> = { 'dam-break': 1, es
 
 export function scenario(name: string, n: number): SweProblem {
   switch (name) {
-    case 'dam-break': return damBreak(n, DAM_BREAK_POLLUTANT);
-    case 'estuary': return estuary(n);
-    case 'lake': return lakeAtRest(n);
-    case 'beach': return beach(n);
-    default: throw new ArgumentError('scenario', name, SCENARIOS.join(' | '));
+    case 'dam-break':
+      return damBreak(n, DAM_BREAK_POLLUTANT);
+    case 'estuary':
+      return estuary(n);
+    case 'lake':
+      return lakeAtRest(n);
+    case 'beach':
+      return beach(n);
+    default:
+      throw new ArgumentError('scenario', name, SCENARIOS.join(' | '));
   }
 }

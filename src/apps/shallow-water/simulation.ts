@@ -74,7 +74,10 @@ class CpuSimulation implements SweSimulation {
 class GpuSimulation implements SweSimulation {
   readonly backend = 'webgpu' as const;
   readonly precision = 'float32' as const;
-  constructor(readonly problem: SweProblem, readonly solver: SweGpuSolver) {}
+  constructor(
+    readonly problem: SweProblem,
+    readonly solver: SweGpuSolver,
+  ) {}
   get time(): number {
     return this.solver.time;
   }
@@ -92,9 +95,13 @@ class GpuSimulation implements SweSimulation {
   }
 }
 
-export async function createSweSimulation(problem: SweProblem, options: SweSimulationOptions = {}): Promise<SweSimulation> {
+export async function createSweSimulation(
+  problem: SweProblem,
+  options: SweSimulationOptions = {},
+): Promise<SweSimulation> {
   const backend = options.backend ?? 'auto';
-  if (!['auto', 'webgpu', 'cpu'].includes(backend)) throw new ArgumentError('backend', backend, "'auto', 'webgpu' or 'cpu'");
+  if (!['auto', 'webgpu', 'cpu'].includes(backend))
+    throw new ArgumentError('backend', backend, "'auto', 'webgpu' or 'cpu'");
   if (backend === 'cpu') return new CpuSimulation(problem);
   let ctx: GpuContext | null = options.gpu ?? null;
   if (!ctx) {
@@ -140,7 +147,8 @@ export interface SweRunResult {
  */
 export async function runSwe(sim: SweSimulation, options: SweRunOptions): Promise<SweRunResult> {
   const { tEnd } = options;
-  if (!Number.isFinite(tEnd) || tEnd < sim.time) throw new ArgumentError('tEnd', tEnd, `a finite time ≥ the current time ${sim.time}`);
+  if (!Number.isFinite(tEnd) || tEnd < sim.time)
+    throw new ArgumentError('tEnd', tEnd, `a finite time ≥ the current time ${sim.time}`);
   const nSnap = Math.max(2, options.snapshots ?? 2);
   const nSeries = Math.max(nSnap, options.seriesPoints ?? Math.max(20, nSnap));
   const t0 = sim.time;

@@ -43,9 +43,15 @@ export function checkMode(mode: unknown): ConvMode {
 
 /** Output window of a convolution of shapes `a` and `b` (same rank) in `mode`, with scipy's rules. */
 export function convGeometry(a: readonly number[], b: readonly number[], mode: ConvMode): ConvGeometry {
-  if (a.length !== b.length) throw new ArgumentError('shape', b, `the same number of convolved axes as the first operand (${a.length})`);
-  for (const [name, s] of [['in1', a], ['in2', b]] as const) {
-    for (const d of s) if (!Number.isSafeInteger(d) || d < 1) throw new ArgumentError(`${name}.shape`, s, 'positive integer sizes along the convolved axes');
+  if (a.length !== b.length)
+    throw new ArgumentError('shape', b, `the same number of convolved axes as the first operand (${a.length})`);
+  for (const [name, s] of [
+    ['in1', a],
+    ['in2', b],
+  ] as const) {
+    for (const d of s)
+      if (!Number.isSafeInteger(d) || d < 1)
+        throw new ArgumentError(`${name}.shape`, s, 'positive integer sizes along the convolved axes');
   }
   const full = a.map((n, i) => n + b[i] - 1);
   if (mode === 'full') return { full, out: full.slice(), start: a.map(() => 0) };
@@ -53,7 +59,11 @@ export function convGeometry(a: readonly number[], b: readonly number[], mode: C
   const aBig = a.every((n, i) => n >= b[i]);
   const bBig = b.every((n, i) => n >= a[i]);
   if (!aBig && !bBig) {
-    throw new ArgumentError('mode', mode, `one operand at least as large as the other in every axis for 'valid' (shapes [${a.join(', ')}] and [${b.join(', ')}])`);
+    throw new ArgumentError(
+      'mode',
+      mode,
+      `one operand at least as large as the other in every axis for 'valid' (shapes [${a.join(', ')}] and [${b.join(', ')}])`,
+    );
   }
   return { full, out: a.map((n, i) => Math.abs(n - b[i]) + 1), start: a.map((n, i) => Math.min(n, b[i]) - 1) };
 }
@@ -165,7 +175,13 @@ function finish(interleaved: Float64Array, shape: number[], complex: boolean): O
 }
 
 /** Copies the window [start, start + out) of a row-major array of `shape` (perElement numbers each). */
-export function cropWindow(data: Float64Array, shape: readonly number[], start: readonly number[], out: readonly number[], perElement: 1 | 2): Float64Array {
+export function cropWindow(
+  data: Float64Array,
+  shape: readonly number[],
+  start: readonly number[],
+  out: readonly number[],
+  perElement: 1 | 2,
+): Float64Array {
   const nd = shape.length;
   const res = new Float64Array(perElement * product(out));
   const ss = strides(shape);

@@ -30,10 +30,18 @@ export interface CyclicPrepared {
   nrhs: number;
 }
 
-export function cyclicPrepare<T>(F: Field<T>, s: CyclicShape, lower: Arr, diag: Arr, upper: Arr, rhs: Arr): CyclicPrepared {
+export function cyclicPrepare<T>(
+  F: Field<T>,
+  s: CyclicShape,
+  lower: Arr,
+  diag: Arr,
+  upper: Arr,
+  rhs: Arr,
+): CyclicPrepared {
   const { n, batch, nrhs, layout } = s;
   const w = F.complex ? 2 : 1;
-  const lo = Float64Array.from(lower as ArrayLike<number>), dg = Float64Array.from(diag as ArrayLike<number>);
+  const lo = Float64Array.from(lower as ArrayLike<number>),
+    dg = Float64Array.from(diag as ArrayLike<number>);
   const up = Float64Array.from(upper as ArrayLike<number>);
   const extra = n <= 2 ? 0 : 1;
   const out = new Float64Array((nrhs + extra) * n * batch * w);
@@ -64,7 +72,15 @@ export function cyclicPrepare<T>(F: Field<T>, s: CyclicShape, lower: Arr, diag: 
 
 /** Applies the Sherman–Morrison correction to the solutions `sol` of the prepared problem, into `x`.
  * `lower`, `diag`, `upper` are the ORIGINAL (cyclic) matrix arrays, not the prepared ones. */
-export function cyclicCombine<T>(F: Field<T>, s: CyclicShape, lower: Arr, diag: Arr, _upper: Arr, sol: Arr, x: Arr): void {
+export function cyclicCombine<T>(
+  F: Field<T>,
+  s: CyclicShape,
+  lower: Arr,
+  diag: Arr,
+  _upper: Arr,
+  sol: Arr,
+  x: Arr,
+): void {
   const { n, batch, nrhs, layout } = s;
   if (n <= 2) {
     for (let k = 0; k < nrhs * n * batch * (F.complex ? 2 : 1); k++) x[k] = sol[k];
@@ -85,9 +101,11 @@ export function cyclicCombine<T>(F: Field<T>, s: CyclicShape, lower: Arr, diag: 
 
 /** Residual ‖Ax − d‖/‖d‖ of one contiguous cyclic system (real or complex), float64. */
 export function cyclicResidual<T>(F: Field<T>, a: Arr, b: Arr, c: Arr, d: Arr, x: Arr, n: number): number {
-  let num = 0, den = 0;
+  let num = 0,
+    den = 0;
   for (let i = 0; i < n; i++) {
-    const im = (i + n - 1) % n, ip = (i + 1) % n;
+    const im = (i + n - 1) % n,
+      ip = (i + 1) % n;
     let r = F.mul(F.load(b, i), F.load(x, i));
     r = F.add(r, F.mul(F.load(a, i), F.load(x, im)));
     r = F.add(r, F.mul(F.load(c, i), F.load(x, ip)));

@@ -46,7 +46,10 @@ export class BluesteinFft implements CpuFftPlan {
   private readonly work: Float64Array;
   private readonly inner: CpuFftPlan;
 
-  constructor(readonly n: number, inner?: CpuFftPlan) {
+  constructor(
+    readonly n: number,
+    inner?: CpuFftPlan,
+  ) {
     checkLength(n);
     const m = inner?.n ?? bluesteinInnerLength(n);
     if (m < 2 * n - 1) throw new ArgumentError('inner', m, `an inner FFT of length ≥ 2N − 1 = ${2 * n - 1}`);
@@ -66,7 +69,8 @@ export class BluesteinFft implements CpuFftPlan {
     const k = new Float64Array(2 * m);
     // b_j = c_j for j = 0..N−1 and b_{M−j} = c_j: the convolution index k − i runs over −(N−1)..N−1.
     for (let i = 0; i < n; i++) {
-      const re = chirp[2 * i], im = -chirp[2 * i + 1];
+      const re = chirp[2 * i],
+        im = -chirp[2 * i + 1];
       k[2 * i] = re;
       k[2 * i + 1] = im;
       if (i > 0) {
@@ -80,34 +84,48 @@ export class BluesteinFft implements CpuFftPlan {
   }
 
   transformInPlace(data: Float64Array, offset: number, inverse: boolean, scale = 1): void {
-    const n = this.n, m = this.innerN;
-    const w = this.work, ch = this.chirp, kk = this.kernel;
+    const n = this.n,
+      m = this.innerN;
+    const w = this.work,
+      ch = this.chirp,
+      kk = this.kernel;
     const base = 2 * offset;
     // Inverse via conjugation: conj(F(conj x)). `cs` flips the sign of the input's imaginary part.
     const cs = inverse ? -1 : 1;
     for (let i = 0; i < n; i++) {
-      const xr = data[base + 2 * i]!, xi = cs * data[base + 2 * i + 1]!;
-      const cr = ch[2 * i]!, ci = ch[2 * i + 1]!;
+      const xr = data[base + 2 * i]!,
+        xi = cs * data[base + 2 * i + 1]!;
+      const cr = ch[2 * i]!,
+        ci = ch[2 * i + 1]!;
       w[2 * i] = xr * cr - xi * ci;
       w[2 * i + 1] = xr * ci + xi * cr;
     }
     w.fill(0, 2 * n);
     this.inner.transformInPlace(w, 0, false);
     for (let j = 0; j < m; j++) {
-      const ar = w[2 * j]!, ai = w[2 * j + 1]!, br = kk[2 * j]!, bi = kk[2 * j + 1]!;
+      const ar = w[2 * j]!,
+        ai = w[2 * j + 1]!,
+        br = kk[2 * j]!,
+        bi = kk[2 * j + 1]!;
       w[2 * j] = ar * br - ai * bi;
       w[2 * j + 1] = ar * bi + ai * br;
     }
     this.inner.transformInPlace(w, 0, true);
     for (let i = 0; i < n; i++) {
-      const yr = w[2 * i]!, yi = w[2 * i + 1]!;
-      const cr = ch[2 * i]!, ci = ch[2 * i + 1]!;
+      const yr = w[2 * i]!,
+        yi = w[2 * i + 1]!;
+      const cr = ch[2 * i]!,
+        ci = ch[2 * i + 1]!;
       data[base + 2 * i] = scale * (yr * cr - yi * ci);
       data[base + 2 * i + 1] = cs * scale * (yr * ci + yi * cr);
     }
   }
 
-  execute(input: Float64Array | Float32Array, output: Float64Array | Float32Array, options: CpuFftExecOptions = {}): void {
+  execute(
+    input: Float64Array | Float32Array,
+    output: Float64Array | Float32Array,
+    options: CpuFftExecOptions = {},
+  ): void {
     executeBatched(this, input, output, options);
   }
 }

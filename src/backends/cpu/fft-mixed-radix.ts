@@ -116,7 +116,10 @@ export function mixedRadixRecipe(n: number): CpuFftRecipe {
   return {
     kind: 'mixed-radix',
     n,
-    stages: chooseRadices(n).map((r) => ({ radix: r, butterfly: SPECIALISED_RADICES.includes(r) ? `radix-${r}` : `generic-odd-${r}` })),
+    stages: chooseRadices(n).map((r) => ({
+      radix: r,
+      butterfly: SPECIALISED_RADICES.includes(r) ? `radix-${r}` : `generic-odd-${r}`,
+    })),
   };
 }
 
@@ -191,7 +194,11 @@ export class MixedRadixFft implements CpuFftPlan {
     }
   }
 
-  execute(input: Float64Array | Float32Array, output: Float64Array | Float32Array, options: CpuFftExecOptions = {}): void {
+  execute(
+    input: Float64Array | Float32Array,
+    output: Float64Array | Float32Array,
+    options: CpuFftExecOptions = {},
+  ): void {
     executeBatched(this, input, output, options);
   }
 }
@@ -223,13 +230,18 @@ function pass2({ l1, ido, tw }: Pass, cc: Float64Array, ch: Float64Array, sgn: n
     for (let i = 0; i < ido; i++) {
       const a0 = 2 * (i + ido * 2 * k);
       const a1 = a0 + 2 * ido;
-      const r0 = cc[a0]!, i0 = cc[a0 + 1]!, r1 = cc[a1]!, i1 = cc[a1 + 1]!;
+      const r0 = cc[a0]!,
+        i0 = cc[a0 + 1]!,
+        r1 = cc[a1]!,
+        i1 = cc[a1 + 1]!;
       const o0 = 2 * (i + ido * k);
       const o1 = o0 + 2 * ido * l1;
       ch[o0] = r0 + r1;
       ch[o0 + 1] = i0 + i1;
-      const br = r0 - r1, bi = i0 - i1;
-      const wr = tw[2 * i]!, wi = sgn * tw[2 * i + 1]!;
+      const br = r0 - r1,
+        bi = i0 - i1;
+      const wr = tw[2 * i]!,
+        wi = sgn * tw[2 * i + 1]!;
       ch[o1] = br * wr - bi * wi;
       ch[o1 + 1] = br * wi + bi * wr;
     }
@@ -245,17 +257,24 @@ function pass3({ l1, ido, tw }: Pass, cc: Float64Array, ch: Float64Array, sgn: n
   for (let k = 0; k < l1; k++) {
     for (let i = 0; i < ido; i++) {
       const a0 = 2 * (i + ido * 3 * k);
-      const r0 = cc[a0]!, i0 = cc[a0 + 1]!;
-      const r1 = cc[a0 + 2 * ido]!, i1 = cc[a0 + 2 * ido + 1]!;
-      const r2 = cc[a0 + 4 * ido]!, i2 = cc[a0 + 4 * ido + 1]!;
-      const tr = r1 + r2, ti = i1 + i2;
-      const dr = r1 - r2, di = i1 - i2;
+      const r0 = cc[a0]!,
+        i0 = cc[a0 + 1]!;
+      const r1 = cc[a0 + 2 * ido]!,
+        i1 = cc[a0 + 2 * ido + 1]!;
+      const r2 = cc[a0 + 4 * ido]!,
+        i2 = cc[a0 + 4 * ido + 1]!;
+      const tr = r1 + r2,
+        ti = i1 + i2;
+      const dr = r1 - r2,
+        di = i1 - i2;
       const o0 = 2 * (i + ido * k);
       ch[o0] = r0 + tr;
       ch[o0 + 1] = i0 + ti;
-      const cr = r0 - 0.5 * tr, ci = i0 - 0.5 * ti;
+      const cr = r0 - 0.5 * tr,
+        ci = i0 - 0.5 * ti;
       // ± sgn·i·(√3/2)·d
-      const er = -s * di, ei = s * dr;
+      const er = -s * di,
+        ei = s * dr;
       cmulStore(ch, o0 + so, cr + er, ci + ei, tw, 2 * i, sgn);
       cmulStore(ch, o0 + 2 * so, cr - er, ci - ei, tw, 2 * i + tj, sgn);
     }
@@ -263,8 +282,17 @@ function pass3({ l1, ido, tw }: Pass, cc: Float64Array, ch: Float64Array, sgn: n
 }
 
 /** ch[o] = (br + i·bi)·(tw[t] + i·sgn·tw[t+1]). */
-function cmulStore(ch: Float64Array, o: number, br: number, bi: number, tw: Float64Array, t: number, sgn: number): void {
-  const wr = tw[t]!, wi = sgn * tw[t + 1]!;
+function cmulStore(
+  ch: Float64Array,
+  o: number,
+  br: number,
+  bi: number,
+  tw: Float64Array,
+  t: number,
+  sgn: number,
+): void {
+  const wr = tw[t]!,
+    wi = sgn * tw[t + 1]!;
   ch[o] = br * wr - bi * wi;
   ch[o + 1] = br * wi + bi * wr;
 }
@@ -276,16 +304,25 @@ function pass4({ l1, ido, tw }: Pass, cc: Float64Array, ch: Float64Array, sgn: n
   for (let k = 0; k < l1; k++) {
     for (let i = 0; i < ido; i++) {
       const a0 = 2 * (i + ido * 4 * k);
-      const r0 = cc[a0]!, i0 = cc[a0 + 1]!;
-      const r1 = cc[a0 + is]!, i1 = cc[a0 + is + 1]!;
-      const r2 = cc[a0 + 2 * is]!, i2 = cc[a0 + 2 * is + 1]!;
-      const r3 = cc[a0 + 3 * is]!, i3 = cc[a0 + 3 * is + 1]!;
-      const t0r = r0 + r2, t0i = i0 + i2;
-      const t1r = r0 - r2, t1i = i0 - i2;
-      const t2r = r1 + r3, t2i = i1 + i3;
-      const t3r = r1 - r3, t3i = i1 - i3;
+      const r0 = cc[a0]!,
+        i0 = cc[a0 + 1]!;
+      const r1 = cc[a0 + is]!,
+        i1 = cc[a0 + is + 1]!;
+      const r2 = cc[a0 + 2 * is]!,
+        i2 = cc[a0 + 2 * is + 1]!;
+      const r3 = cc[a0 + 3 * is]!,
+        i3 = cc[a0 + 3 * is + 1]!;
+      const t0r = r0 + r2,
+        t0i = i0 + i2;
+      const t1r = r0 - r2,
+        t1i = i0 - i2;
+      const t2r = r1 + r3,
+        t2i = i1 + i3;
+      const t3r = r1 - r3,
+        t3i = i1 - i3;
       // (sgn·i)·t3
-      const ur = -sgn * t3i, ui = sgn * t3r;
+      const ur = -sgn * t3i,
+        ui = sgn * t3r;
       const o0 = 2 * (i + ido * k);
       ch[o0] = t0r + t2r;
       ch[o0 + 1] = t0i + t2i;
@@ -296,33 +333,51 @@ function pass4({ l1, ido, tw }: Pass, cc: Float64Array, ch: Float64Array, sgn: n
   }
 }
 
-const C51 = Math.cos((2 * Math.PI) / 5), C52 = Math.cos((4 * Math.PI) / 5);
-const S51 = Math.sin((2 * Math.PI) / 5), S52 = Math.sin((4 * Math.PI) / 5);
+const C51 = Math.cos((2 * Math.PI) / 5),
+  C52 = Math.cos((4 * Math.PI) / 5);
+const S51 = Math.sin((2 * Math.PI) / 5),
+  S52 = Math.sin((4 * Math.PI) / 5);
 
 function pass5({ l1, ido, tw }: Pass, cc: Float64Array, ch: Float64Array, sgn: number): void {
   const so = 2 * ido * l1;
   const tj = 2 * ido;
   const is = 2 * ido;
-  const s1 = sgn * S51, s2 = sgn * S52;
+  const s1 = sgn * S51,
+    s2 = sgn * S52;
   for (let k = 0; k < l1; k++) {
     for (let i = 0; i < ido; i++) {
       const a0 = 2 * (i + ido * 5 * k);
-      const r0 = cc[a0]!, i0 = cc[a0 + 1]!;
-      const r1 = cc[a0 + is]!, i1 = cc[a0 + is + 1]!;
-      const r2 = cc[a0 + 2 * is]!, i2 = cc[a0 + 2 * is + 1]!;
-      const r3 = cc[a0 + 3 * is]!, i3 = cc[a0 + 3 * is + 1]!;
-      const r4 = cc[a0 + 4 * is]!, i4 = cc[a0 + 4 * is + 1]!;
-      const t1r = r1 + r4, t1i = i1 + i4, d1r = r1 - r4, d1i = i1 - i4;
-      const t2r = r2 + r3, t2i = i2 + i3, d2r = r2 - r3, d2i = i2 - i3;
+      const r0 = cc[a0]!,
+        i0 = cc[a0 + 1]!;
+      const r1 = cc[a0 + is]!,
+        i1 = cc[a0 + is + 1]!;
+      const r2 = cc[a0 + 2 * is]!,
+        i2 = cc[a0 + 2 * is + 1]!;
+      const r3 = cc[a0 + 3 * is]!,
+        i3 = cc[a0 + 3 * is + 1]!;
+      const r4 = cc[a0 + 4 * is]!,
+        i4 = cc[a0 + 4 * is + 1]!;
+      const t1r = r1 + r4,
+        t1i = i1 + i4,
+        d1r = r1 - r4,
+        d1i = i1 - i4;
+      const t2r = r2 + r3,
+        t2i = i2 + i3,
+        d2r = r2 - r3,
+        d2i = i2 - i3;
       const o0 = 2 * (i + ido * k);
       ch[o0] = r0 + t1r + t2r;
       ch[o0 + 1] = i0 + t1i + t2i;
       // b1/b4 = a0 + c1 t1 + c2 t2 ± sgn·i(s1 d1 + s2 d2)
-      const c1r = r0 + C51 * t1r + C52 * t2r, c1i = i0 + C51 * t1i + C52 * t2i;
-      const e1r = -(s1 * d1i + s2 * d2i), e1i = s1 * d1r + s2 * d2r;
+      const c1r = r0 + C51 * t1r + C52 * t2r,
+        c1i = i0 + C51 * t1i + C52 * t2i;
+      const e1r = -(s1 * d1i + s2 * d2i),
+        e1i = s1 * d1r + s2 * d2r;
       // b2/b3 = a0 + c2 t1 + c1 t2 ± sgn·i(s2 d1 − s1 d2)
-      const c2r = r0 + C52 * t1r + C51 * t2r, c2i = i0 + C52 * t1i + C51 * t2i;
-      const e2r = -(s2 * d1i - s1 * d2i), e2i = s2 * d1r - s1 * d2r;
+      const c2r = r0 + C52 * t1r + C51 * t2r,
+        c2i = i0 + C52 * t1i + C51 * t2i;
+      const e2r = -(s2 * d1i - s1 * d2i),
+        e2i = s2 * d1r - s1 * d2r;
       cmulStore(ch, o0 + so, c1r + e1r, c1i + e1i, tw, 2 * i, sgn);
       cmulStore(ch, o0 + 2 * so, c2r + e2r, c2i + e2i, tw, 2 * i + tj, sgn);
       cmulStore(ch, o0 + 3 * so, c2r - e2r, c2i - e2i, tw, 2 * i + 2 * tj, sgn);
@@ -331,39 +386,67 @@ function pass5({ l1, ido, tw }: Pass, cc: Float64Array, ch: Float64Array, sgn: n
   }
 }
 
-const C71 = Math.cos((2 * Math.PI) / 7), C72 = Math.cos((4 * Math.PI) / 7), C73 = Math.cos((6 * Math.PI) / 7);
-const S71 = Math.sin((2 * Math.PI) / 7), S72 = Math.sin((4 * Math.PI) / 7), S73 = Math.sin((6 * Math.PI) / 7);
+const C71 = Math.cos((2 * Math.PI) / 7),
+  C72 = Math.cos((4 * Math.PI) / 7),
+  C73 = Math.cos((6 * Math.PI) / 7);
+const S71 = Math.sin((2 * Math.PI) / 7),
+  S72 = Math.sin((4 * Math.PI) / 7),
+  S73 = Math.sin((6 * Math.PI) / 7);
 
 function pass7({ l1, ido, tw }: Pass, cc: Float64Array, ch: Float64Array, sgn: number): void {
   const so = 2 * ido * l1;
   const tj = 2 * ido;
   const is = 2 * ido;
-  const s1 = sgn * S71, s2 = sgn * S72, s3 = sgn * S73;
+  const s1 = sgn * S71,
+    s2 = sgn * S72,
+    s3 = sgn * S73;
   for (let k = 0; k < l1; k++) {
     for (let i = 0; i < ido; i++) {
       const a0 = 2 * (i + ido * 7 * k);
-      const r0 = cc[a0]!, i0 = cc[a0 + 1]!;
-      const r1 = cc[a0 + is]!, i1 = cc[a0 + is + 1]!;
-      const r2 = cc[a0 + 2 * is]!, i2 = cc[a0 + 2 * is + 1]!;
-      const r3 = cc[a0 + 3 * is]!, i3 = cc[a0 + 3 * is + 1]!;
-      const r4 = cc[a0 + 4 * is]!, i4 = cc[a0 + 4 * is + 1]!;
-      const r5 = cc[a0 + 5 * is]!, i5 = cc[a0 + 5 * is + 1]!;
-      const r6 = cc[a0 + 6 * is]!, i6 = cc[a0 + 6 * is + 1]!;
-      const t1r = r1 + r6, t1i = i1 + i6, d1r = r1 - r6, d1i = i1 - i6;
-      const t2r = r2 + r5, t2i = i2 + i5, d2r = r2 - r5, d2i = i2 - i5;
-      const t3r = r3 + r4, t3i = i3 + i4, d3r = r3 - r4, d3i = i3 - i4;
+      const r0 = cc[a0]!,
+        i0 = cc[a0 + 1]!;
+      const r1 = cc[a0 + is]!,
+        i1 = cc[a0 + is + 1]!;
+      const r2 = cc[a0 + 2 * is]!,
+        i2 = cc[a0 + 2 * is + 1]!;
+      const r3 = cc[a0 + 3 * is]!,
+        i3 = cc[a0 + 3 * is + 1]!;
+      const r4 = cc[a0 + 4 * is]!,
+        i4 = cc[a0 + 4 * is + 1]!;
+      const r5 = cc[a0 + 5 * is]!,
+        i5 = cc[a0 + 5 * is + 1]!;
+      const r6 = cc[a0 + 6 * is]!,
+        i6 = cc[a0 + 6 * is + 1]!;
+      const t1r = r1 + r6,
+        t1i = i1 + i6,
+        d1r = r1 - r6,
+        d1i = i1 - i6;
+      const t2r = r2 + r5,
+        t2i = i2 + i5,
+        d2r = r2 - r5,
+        d2i = i2 - i5;
+      const t3r = r3 + r4,
+        t3i = i3 + i4,
+        d3r = r3 - r4,
+        d3i = i3 - i4;
       const o0 = 2 * (i + ido * k);
       ch[o0] = r0 + t1r + t2r + t3r;
       ch[o0 + 1] = i0 + t1i + t2i + t3i;
       // j = 1: cos (c1, c2, c3), sin (s1, s2, s3)
-      const a1r = r0 + C71 * t1r + C72 * t2r + C73 * t3r, a1i = i0 + C71 * t1i + C72 * t2i + C73 * t3i;
-      const e1r = -(s1 * d1i + s2 * d2i + s3 * d3i), e1i = s1 * d1r + s2 * d2r + s3 * d3r;
+      const a1r = r0 + C71 * t1r + C72 * t2r + C73 * t3r,
+        a1i = i0 + C71 * t1i + C72 * t2i + C73 * t3i;
+      const e1r = -(s1 * d1i + s2 * d2i + s3 * d3i),
+        e1i = s1 * d1r + s2 * d2r + s3 * d3r;
       // j = 2: cos (c2, c3, c1), sin (s2, −s3, −s1)
-      const a2r = r0 + C72 * t1r + C73 * t2r + C71 * t3r, a2i = i0 + C72 * t1i + C73 * t2i + C71 * t3i;
-      const e2r = -(s2 * d1i - s3 * d2i - s1 * d3i), e2i = s2 * d1r - s3 * d2r - s1 * d3r;
+      const a2r = r0 + C72 * t1r + C73 * t2r + C71 * t3r,
+        a2i = i0 + C72 * t1i + C73 * t2i + C71 * t3i;
+      const e2r = -(s2 * d1i - s3 * d2i - s1 * d3i),
+        e2i = s2 * d1r - s3 * d2r - s1 * d3r;
       // j = 3: cos (c3, c1, c2), sin (s3, −s1, s2)
-      const a3r = r0 + C73 * t1r + C71 * t2r + C72 * t3r, a3i = i0 + C73 * t1i + C71 * t2i + C72 * t3i;
-      const e3r = -(s3 * d1i - s1 * d2i + s2 * d3i), e3i = s3 * d1r - s1 * d2r + s2 * d3r;
+      const a3r = r0 + C73 * t1r + C71 * t2r + C72 * t3r,
+        a3i = i0 + C73 * t1i + C71 * t2i + C72 * t3i;
+      const e3r = -(s3 * d1i - s1 * d2i + s2 * d3i),
+        e3i = s3 * d1r - s1 * d2r + s2 * d3r;
       cmulStore(ch, o0 + so, a1r + e1r, a1i + e1i, tw, 2 * i, sgn);
       cmulStore(ch, o0 + 2 * so, a2r + e2r, a2i + e2i, tw, 2 * i + tj, sgn);
       cmulStore(ch, o0 + 3 * so, a3r + e3r, a3i + e3i, tw, 2 * i + 2 * tj, sgn);
@@ -383,30 +466,67 @@ function pass8({ l1, ido, tw }: Pass, cc: Float64Array, ch: Float64Array, sgn: n
   for (let k = 0; k < l1; k++) {
     for (let i = 0; i < ido; i++) {
       const a0 = 2 * (i + ido * 8 * k);
-      const x0r = cc[a0]!, x0i = cc[a0 + 1]!;
-      const x1r = cc[a0 + is]!, x1i = cc[a0 + is + 1]!;
-      const x2r = cc[a0 + 2 * is]!, x2i = cc[a0 + 2 * is + 1]!;
-      const x3r = cc[a0 + 3 * is]!, x3i = cc[a0 + 3 * is + 1]!;
-      const x4r = cc[a0 + 4 * is]!, x4i = cc[a0 + 4 * is + 1]!;
-      const x5r = cc[a0 + 5 * is]!, x5i = cc[a0 + 5 * is + 1]!;
-      const x6r = cc[a0 + 6 * is]!, x6i = cc[a0 + 6 * is + 1]!;
-      const x7r = cc[a0 + 7 * is]!, x7i = cc[a0 + 7 * is + 1]!;
+      const x0r = cc[a0]!,
+        x0i = cc[a0 + 1]!;
+      const x1r = cc[a0 + is]!,
+        x1i = cc[a0 + is + 1]!;
+      const x2r = cc[a0 + 2 * is]!,
+        x2i = cc[a0 + 2 * is + 1]!;
+      const x3r = cc[a0 + 3 * is]!,
+        x3i = cc[a0 + 3 * is + 1]!;
+      const x4r = cc[a0 + 4 * is]!,
+        x4i = cc[a0 + 4 * is + 1]!;
+      const x5r = cc[a0 + 5 * is]!,
+        x5i = cc[a0 + 5 * is + 1]!;
+      const x6r = cc[a0 + 6 * is]!,
+        x6i = cc[a0 + 6 * is + 1]!;
+      const x7r = cc[a0 + 7 * is]!,
+        x7i = cc[a0 + 7 * is + 1]!;
       // E = DFT4(x0, x2, x4, x6)
-      let t0r = x0r + x4r, t0i = x0i + x4i, t1r = x0r - x4r, t1i = x0i - x4i;
-      let t2r = x2r + x6r, t2i = x2i + x6i, t3r = x2r - x6r, t3i = x2i - x6i;
-      let ur = -sgn * t3i, ui = sgn * t3r;
-      const e0r = t0r + t2r, e0i = t0i + t2i, e2r = t0r - t2r, e2i = t0i - t2i;
-      const e1r = t1r + ur, e1i = t1i + ui, e3r = t1r - ur, e3i = t1i - ui;
+      let t0r = x0r + x4r,
+        t0i = x0i + x4i,
+        t1r = x0r - x4r,
+        t1i = x0i - x4i;
+      let t2r = x2r + x6r,
+        t2i = x2i + x6i,
+        t3r = x2r - x6r,
+        t3i = x2i - x6i;
+      let ur = -sgn * t3i,
+        ui = sgn * t3r;
+      const e0r = t0r + t2r,
+        e0i = t0i + t2i,
+        e2r = t0r - t2r,
+        e2i = t0i - t2i;
+      const e1r = t1r + ur,
+        e1i = t1i + ui,
+        e3r = t1r - ur,
+        e3i = t1i - ui;
       // O = DFT4(x1, x3, x5, x7)
-      t0r = x1r + x5r; t0i = x1i + x5i; t1r = x1r - x5r; t1i = x1i - x5i;
-      t2r = x3r + x7r; t2i = x3i + x7i; t3r = x3r - x7r; t3i = x3i - x7i;
-      ur = -sgn * t3i; ui = sgn * t3r;
-      const q0r = t0r + t2r, q0i = t0i + t2i, q2r = t0r - t2r, q2i = t0i - t2i;
-      const q1r = t1r + ur, q1i = t1i + ui, q3r = t1r - ur, q3i = t1i - ui;
+      t0r = x1r + x5r;
+      t0i = x1i + x5i;
+      t1r = x1r - x5r;
+      t1i = x1i - x5i;
+      t2r = x3r + x7r;
+      t2i = x3i + x7i;
+      t3r = x3r - x7r;
+      t3i = x3i - x7i;
+      ur = -sgn * t3i;
+      ui = sgn * t3r;
+      const q0r = t0r + t2r,
+        q0i = t0i + t2i,
+        q2r = t0r - t2r,
+        q2i = t0i - t2i;
+      const q1r = t1r + ur,
+        q1i = t1i + ui,
+        q3r = t1r - ur,
+        q3i = t1i - ui;
       // ω8^j·O_j with ω8 = (1 + sgn·i)/√2
-      const w1r = R2 * (q1r - sgn * q1i), w1i = R2 * (q1i + sgn * q1r);
-      const w2r = -sgn * q2i, w2i = sgn * q2r;
-      const w3r = R2 * (-q3r - sgn * q3i), w3i = R2 * (-q3i + sgn * q3r);
+      const w1r = R2 * (q1r - sgn * q1i),
+        w1i = R2 * (q1i + sgn * q1r);
+      const w2r = -sgn * q2i,
+        w2i = sgn * q2r;
+      const w3r = R2 * (-q3r - sgn * q3i),
+        w3i = R2 * (-q3i + sgn * q3r);
       const o0 = 2 * (i + ido * k);
       ch[o0] = e0r + q0r;
       ch[o0 + 1] = e0i + q0i;
@@ -436,11 +556,15 @@ function passOdd({ ip, l1, ido, tw, cs }: Pass, cc: Float64Array, ch: Float64Arr
   for (let k = 0; k < l1; k++) {
     for (let i = 0; i < ido; i++) {
       const a0 = 2 * (i + ido * ip * k);
-      const r0 = cc[a0]!, i0 = cc[a0 + 1]!;
-      let sr = r0, si = i0;
+      const r0 = cc[a0]!,
+        i0 = cc[a0 + 1]!;
+      let sr = r0,
+        si = i0;
       for (let m = 1; m <= h; m++) {
-        const p = a0 + m * is, q = a0 + (ip - m) * is;
-        const tr = cc[p]! + cc[q]!, ti = cc[p + 1]! + cc[q + 1]!;
+        const p = a0 + m * is,
+          q = a0 + (ip - m) * is;
+        const tr = cc[p]! + cc[q]!,
+          ti = cc[p + 1]! + cc[q + 1]!;
         t[2 * m] = tr;
         t[2 * m + 1] = ti;
         d[2 * m] = cc[p]! - cc[q]!;
@@ -452,12 +576,16 @@ function passOdd({ ip, l1, ido, tw, cs }: Pass, cc: Float64Array, ch: Float64Arr
       ch[o0] = sr;
       ch[o0 + 1] = si;
       for (let j = 1; j <= h; j++) {
-        let ar = r0, ai = i0, er = 0, ei = 0;
+        let ar = r0,
+          ai = i0,
+          er = 0,
+          ei = 0;
         let q = 0; // (j·m) mod ip
         for (let m = 1; m <= h; m++) {
           q += j;
           if (q >= ip) q -= ip;
-          const cq = c[2 * q]!, sq = sgn * c[2 * q + 1]!;
+          const cq = c[2 * q]!,
+            sq = sgn * c[2 * q + 1]!;
           ar += cq * t[2 * m]!;
           ai += cq * t[2 * m + 1]!;
           er -= sq * d[2 * m + 1]!;
@@ -483,22 +611,41 @@ export function planMixedRadix(n: number): MixedRadixFft {
   return p;
 }
 
-function layoutOf(l: StridedLayout | undefined, n: number, name: string): { offset: number; stride: number; dist: number } {
+function layoutOf(
+  l: StridedLayout | undefined,
+  n: number,
+  name: string,
+): { offset: number; stride: number; dist: number } {
   const offset = l?.offset ?? 0;
   const stride = l?.stride ?? 1;
   const dist = l?.dist ?? n * stride;
-  for (const [k, v] of [['offset', offset], ['stride', stride], ['dist', dist]] as const) {
+  for (const [k, v] of [
+    ['offset', offset],
+    ['stride', stride],
+    ['dist', dist],
+  ] as const) {
     if (!Number.isInteger(v) || v < 0) throw new ArgumentError(`${name}.${k}`, v, 'a non-negative integer');
   }
   return { offset, stride, dist };
 }
 
 /** Validate that `batch` problems of n complex elements in layout l fit an array of `len` numbers. */
-export function checkFits(len: number, n: number, batch: number, l: { offset: number; stride: number; dist: number }, name: string, perElement = 2): void {
+export function checkFits(
+  len: number,
+  n: number,
+  batch: number,
+  l: { offset: number; stride: number; dist: number },
+  name: string,
+  perElement = 2,
+): void {
   if (batch === 0 || n === 0) return;
   const last = l.offset + (n - 1) * l.stride + (batch - 1) * l.dist;
   if (perElement * (last + 1) > len) {
-    throw new ArgumentError(name, len, `an array of at least ${perElement * (last + 1)} numbers for ${batch} problem(s) of ${n} with offset ${l.offset}, stride ${l.stride}, dist ${l.dist}`);
+    throw new ArgumentError(
+      name,
+      len,
+      `an array of at least ${perElement * (last + 1)} numbers for ${batch} problem(s) of ${n} with offset ${l.offset}, stride ${l.stride}, dist ${l.dist}`,
+    );
   }
 }
 

@@ -49,17 +49,24 @@ export function product(shape: readonly number[]): number {
 }
 
 function checkShape(shape: readonly number[], dataLength: number, perElement: 1 | 2, name = 'shape'): number[] {
-  if (!Array.isArray(shape) || shape.length === 0) throw new ArgumentError(name, shape, 'a non-empty array of dimensions');
-  for (const d of shape) if (!Number.isInteger(d) || d < 0) throw new ArgumentError(name, shape, 'non-negative integer dimensions');
+  if (!Array.isArray(shape) || shape.length === 0)
+    throw new ArgumentError(name, shape, 'a non-empty array of dimensions');
+  for (const d of shape)
+    if (!Number.isInteger(d) || d < 0) throw new ArgumentError(name, shape, 'non-negative integer dimensions');
   const need = perElement * product(shape);
   if (dataLength !== need) {
-    throw new ArgumentError('x', dataLength, `an array of ${need} numbers for ${perElement === 2 ? 'complex' : 'real'} shape [${shape.join(', ')}]${perElement === 2 ? ' (interleaved re, im)' : ''}`);
+    throw new ArgumentError(
+      'x',
+      dataLength,
+      `an array of ${need} numbers for ${perElement === 2 ? 'complex' : 'real'} shape [${shape.join(', ')}]${perElement === 2 ? ' (interleaved re, im)' : ''}`,
+    );
   }
   return [...shape];
 }
 
 export function normalizeAxis(axis: number, ndim: number, name = 'axis'): number {
-  if (!Number.isInteger(axis) || axis < -ndim || axis >= ndim) throw new ArgumentError(name, axis, `an integer in [${-ndim}, ${ndim - 1}]`);
+  if (!Number.isInteger(axis) || axis < -ndim || axis >= ndim)
+    throw new ArgumentError(name, axis, `an integer in [${-ndim}, ${ndim - 1}]`);
   return axis < 0 ? axis + ndim : axis;
 }
 
@@ -69,7 +76,13 @@ export function axisGeometry(shape: readonly number[], axis: number): { outer: n
 }
 
 /** Copy with dimension `axis` cropped or zero-padded to `len`. perElement: 1 real, 2 complex. */
-export function resizeAxis(data: Float64Array, shape: readonly number[], axis: number, len: number, perElement: 1 | 2): NdArray {
+export function resizeAxis(
+  data: Float64Array,
+  shape: readonly number[],
+  axis: number,
+  len: number,
+  perElement: 1 | 2,
+): NdArray {
   const { outer, len: old, inner } = axisGeometry(shape, axis);
   const newShape = [...shape];
   newShape[axis] = len;
@@ -77,7 +90,10 @@ export function resizeAxis(data: Float64Array, shape: readonly number[], axis: n
   const out = new Float64Array(perElement * outer * len * inner);
   const keep = Math.min(len, old) * inner * perElement;
   for (let o = 0; o < outer; o++) {
-    out.set(data.subarray(o * old * inner * perElement, o * old * inner * perElement + keep), o * len * inner * perElement);
+    out.set(
+      data.subarray(o * old * inner * perElement, o * old * inner * perElement + keep),
+      o * len * inner * perElement,
+    );
   }
   return { data: out, shape: newShape };
 }
@@ -86,7 +102,11 @@ export function resizeAxis(data: Float64Array, shape: readonly number[], axis: n
  * Calls fn(offset, stride) for every 1-D line along `axis` (offset and stride in elements), grouped so
  * callers can batch: `fn` gets a batch of `count` lines whose starts are `dist` apart.
  */
-export function forEachLineBatch(shape: readonly number[], axis: number, fn: (offset: number, stride: number, count: number, dist: number) => void): void {
+export function forEachLineBatch(
+  shape: readonly number[],
+  axis: number,
+  fn: (offset: number, stride: number, count: number, dist: number) => void,
+): void {
   const { outer, len, inner } = axisGeometry(shape, axis);
   if (outer === 0 || inner === 0 || len === 0) return;
   if (inner === 1) fn(0, 1, outer, len);
@@ -94,7 +114,14 @@ export function forEachLineBatch(shape: readonly number[], axis: number, fn: (of
 }
 
 /** c2c along one axis of complex data, in place or into `out` (same shape). */
-function c2cAxis(data: Float64Array | Float32Array, shape: readonly number[], axis: number, inverse: boolean, norm: Norm | undefined, out = data): void {
+function c2cAxis(
+  data: Float64Array | Float32Array,
+  shape: readonly number[],
+  axis: number,
+  inverse: boolean,
+  norm: Norm | undefined,
+  out = data,
+): void {
   const plan = planCpuFft(shape[axis]!);
   forEachLineBatch(shape, axis, (offset, stride, count, dist) => {
     const l = { offset, stride, dist };
@@ -139,19 +166,26 @@ function c2rAxis(y: Float64Array, shape: readonly number[], axis: number, n: num
 }
 
 /** numpy's (s, axes) resolution. `defaultLast` gives irfftn's default for the last axis. */
-export function resolveAxes(shape: readonly number[], options: FftNdOptions, defaultLast?: (inputLen: number) => number): { s: number[]; axes: number[] } {
+export function resolveAxes(
+  shape: readonly number[],
+  options: FftNdOptions,
+  defaultLast?: (inputLen: number) => number,
+): { s: number[]; axes: number[] } {
   const ndim = shape.length;
   let axes: number[];
   if (options.axes !== undefined) {
-    if (!Array.isArray(options.axes) || options.axes.length === 0) throw new ArgumentError('axes', options.axes, 'a non-empty array of axis indices');
+    if (!Array.isArray(options.axes) || options.axes.length === 0)
+      throw new ArgumentError('axes', options.axes, 'a non-empty array of axis indices');
     axes = options.axes.map((a) => normalizeAxis(a, ndim, 'axes'));
   } else if (options.s !== undefined) {
-    if (options.s.length > ndim) throw new ArgumentError('s', options.s, `at most ${ndim} lengths for a ${ndim}-D array`);
+    if (options.s.length > ndim)
+      throw new ArgumentError('s', options.s, `at most ${ndim} lengths for a ${ndim}-D array`);
     axes = options.s.map((_, i) => ndim - options.s!.length + i);
   } else axes = shape.map((_, i) => i);
   let s: number[];
   if (options.s !== undefined) {
-    if (options.s.length !== axes.length) throw new ArgumentError('s', options.s, `${axes.length} lengths, one per axis in axes`);
+    if (options.s.length !== axes.length)
+      throw new ArgumentError('s', options.s, `${axes.length} lengths, one per axis in axes`);
     s = options.s.map((v, i) => {
       if (v === -1) return i === axes.length - 1 && defaultLast ? defaultLast(shape[axes[i]!]!) : shape[axes[i]!]!;
       checkLength(v, 's', 1);
@@ -172,18 +206,27 @@ function toF64(x: Input): Float64Array {
  * N-D complex FFT. Float64 throughout, except that Float32Array input inside the CPU engine's f32 scope
  * stays float32 (the engine computes in f32 either way; converting would only add two passes).
  */
-export function c2cN(x: Input, shape: readonly number[], options: FftNdOptions, inverse: boolean): { data: Float64Array | Float32Array; shape: number[] } {
+export function c2cN(
+  x: Input,
+  shape: readonly number[],
+  options: FftNdOptions,
+  inverse: boolean,
+): { data: Float64Array | Float32Array; shape: number[] } {
   const sh = checkShape(shape, x.length, 2);
   const { s, axes } = resolveAxes(sh, options);
   const keep32 = x instanceof Float32Array && cpuEnginePrecision() === 'f32';
-  let cur: { data: Float64Array | Float32Array; shape: number[] } = { data: keep32 ? (x as Float32Array) : toF64(x), shape: sh };
+  let cur: { data: Float64Array | Float32Array; shape: number[] } = {
+    data: keep32 ? (x as Float32Array) : toF64(x),
+    shape: sh,
+  };
   // A float64 copy of other input is already private; the transforms below work in place.
   let copied = !(x instanceof Float64Array) && !keep32;
   for (let i = axes.length - 1; i >= 0; i--) {
     const a = axes[i]!;
     if (!copied && cur.shape[a] === s[i]) {
       // The first transform reads the caller's array and writes a fresh one (no copy of the input first).
-      const out = cur.data instanceof Float32Array ? new Float32Array(cur.data.length) : new Float64Array(cur.data.length);
+      const out =
+        cur.data instanceof Float32Array ? new Float32Array(cur.data.length) : new Float64Array(cur.data.length);
       c2cAxis(cur.data, cur.shape, a, inverse, options.norm, out);
       cur = { data: out, shape: cur.shape };
       copied = true;
@@ -211,7 +254,13 @@ function asF64(r: { data: Float64Array | Float32Array; shape: number[] }): NdArr
 }
 
 /** resizeAxis keeping the array type. */
-function resizeAxisSame(data: Float64Array | Float32Array, shape: readonly number[], axis: number, len: number, perElement: 1 | 2): { data: Float64Array | Float32Array; shape: number[] } {
+function resizeAxisSame(
+  data: Float64Array | Float32Array,
+  shape: readonly number[],
+  axis: number,
+  len: number,
+  perElement: 1 | 2,
+): { data: Float64Array | Float32Array; shape: number[] } {
   if (data instanceof Float64Array) return resizeAxis(data, shape, axis, len, perElement);
   const { outer, len: old, inner } = axisGeometry(shape, axis);
   const newShape = [...shape];
@@ -219,7 +268,11 @@ function resizeAxisSame(data: Float64Array | Float32Array, shape: readonly numbe
   if (len === old) return { data: data.slice(), shape: newShape };
   const out = new Float32Array(perElement * outer * len * inner);
   const keep = Math.min(len, old) * inner * perElement;
-  for (let o = 0; o < outer; o++) out.set(data.subarray(o * old * inner * perElement, o * old * inner * perElement + keep), o * len * inner * perElement);
+  for (let o = 0; o < outer; o++)
+    out.set(
+      data.subarray(o * old * inner * perElement, o * old * inner * perElement + keep),
+      o * len * inner * perElement,
+    );
   return { data: out, shape: newShape };
 }
 
@@ -273,7 +326,8 @@ function oneD(options: Fft1dOptions): FftNdOptions {
 
 function defaultShape(x: Input, shape: readonly number[] | undefined, perElement: 1 | 2): readonly number[] {
   if (shape !== undefined) return shape;
-  if (x.length % perElement !== 0) throw new ArgumentError('x', x.length, 'an even number of values (interleaved complex)');
+  if (x.length % perElement !== 0)
+    throw new ArgumentError('x', x.length, 'an even number of values (interleaved complex)');
   return [x.length / perElement];
 }
 

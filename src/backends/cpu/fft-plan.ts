@@ -9,7 +9,13 @@ import { primeFactors } from '../../core/integers.js';
 import { cpuEnginePrecision } from './engine-scope.js';
 import { engineFft } from './wasm-fft.js';
 
-export { type CpuFftPlan, type CpuFftRecipe, type CpuFftExecOptions, type Norm, type StridedLayout } from './fft-mixed-radix.js';
+export {
+  type CpuFftPlan,
+  type CpuFftRecipe,
+  type CpuFftExecOptions,
+  type Norm,
+  type StridedLayout,
+} from './fft-mixed-radix.js';
 
 export interface CpuPlanOptions {
   /**

@@ -14,7 +14,15 @@
  */
 import { ArgumentError } from '../../errors.js';
 import { unitRoot } from './dft-naive.js';
-import { checkFits, checkLength, normScale, type CpuFftRecipe, type CpuFftPlan, type Norm, type StridedLayout } from './fft-mixed-radix.js';
+import {
+  checkFits,
+  checkLength,
+  normScale,
+  type CpuFftRecipe,
+  type CpuFftPlan,
+  type Norm,
+  type StridedLayout,
+} from './fft-mixed-radix.js';
 import { planCpuFft } from './fft-plan.js';
 import { cpuEnginePrecision, cpuFftScopeKey } from './engine-scope.js';
 import { EngineRealFft } from './wasm-rfft.js';
@@ -40,8 +48,16 @@ export interface RealFftPlan {
   readonly recipe: CpuRealFftRecipe | { kind: 'real-fused'; n: number; inner: CpuEngineFftRecipe };
   forward1(x: ArrayLike<number>, xo: number, y: Float64Array | Float32Array, yo: number, scale?: number): void;
   inverse1(y: ArrayLike<number>, yo: number, x: Float64Array | Float32Array, xo: number, scale?: number): void;
-  forward(input: ArrayLike<number> & { length: number }, output: Float64Array | Float32Array, options?: CpuRealExecOptions): void;
-  inverse(input: ArrayLike<number> & { length: number }, output: Float64Array | Float32Array, options?: CpuRealExecOptions): void;
+  forward(
+    input: ArrayLike<number> & { length: number },
+    output: Float64Array | Float32Array,
+    options?: CpuRealExecOptions,
+  ): void;
+  inverse(
+    input: ArrayLike<number> & { length: number },
+    output: Float64Array | Float32Array,
+    options?: CpuRealExecOptions,
+  ): void;
 }
 
 export class CpuRealFft implements RealFftPlan {
@@ -78,7 +94,8 @@ export class CpuRealFft implements RealFftPlan {
    * times `scale`. x and y may not overlap.
    */
   forward1(x: ArrayLike<number>, xo: number, y: Float64Array | Float32Array, yo: number, scale = 1): void {
-    const n = this.n, work = this.work;
+    const n = this.n,
+      work = this.work;
     if (n % 2 === 1) {
       for (let i = 0; i < n; i++) {
         work[2 * i] = x[xo + i]!;
@@ -88,7 +105,8 @@ export class CpuRealFft implements RealFftPlan {
       for (let i = 0; i < 2 * this.nComplex; i++) y[2 * yo + i] = scale * work[i]!;
       return;
     }
-    const h = n / 2, w = this.w;
+    const h = n / 2,
+      w = this.w;
     for (let i = 0; i < n; i++) work[i] = x[xo + i]!;
     this.inner.transformInPlace(work, 0, false);
     const s = 0.5 * scale;
@@ -96,12 +114,18 @@ export class CpuRealFft implements RealFftPlan {
     for (let k = 0; k <= h; k++) {
       const a = 2 * (k === h ? 0 : k);
       const b = 2 * (k === 0 ? 0 : h - k);
-      const zr = work[a]!, zi = work[a + 1]!;
-      const cr = work[b]!, ci = -work[b + 1]!; // conj Z_{h−k}
-      const er = zr + cr, ei = zi + ci; // 2E
-      const dr = zr - cr, di = zi - ci; // 2D
-      const wr = w[2 * k]!, wi = w[2 * k + 1]!;
-      const pr = wr * dr - wi * di, pi = wr * di + wi * dr; // 2·w·D
+      const zr = work[a]!,
+        zi = work[a + 1]!;
+      const cr = work[b]!,
+        ci = -work[b + 1]!; // conj Z_{h−k}
+      const er = zr + cr,
+        ei = zi + ci; // 2E
+      const dr = zr - cr,
+        di = zi - ci; // 2D
+      const wr = w[2 * k]!,
+        wi = w[2 * k + 1]!;
+      const pr = wr * dr - wi * di,
+        pi = wr * di + wi * dr; // 2·w·D
       // y = E − i·w·D
       y[base + 2 * k] = s * (er + pi);
       y[base + 2 * k + 1] = s * (ei - pr);
@@ -113,13 +137,15 @@ export class CpuRealFft implements RealFftPlan {
    * half spectrum y[2·yo … 2·(yo+nComplex)) into x[xo … xo+n), times `scale`.
    */
   inverse1(y: ArrayLike<number>, yo: number, x: Float64Array | Float32Array, xo: number, scale = 1): void {
-    const n = this.n, work = this.work;
+    const n = this.n,
+      work = this.work;
     const base = 2 * yo;
     if (n % 2 === 1) {
       work[0] = y[base]!;
       work[1] = 0;
       for (let k = 1; k < this.nComplex; k++) {
-        const re = y[base + 2 * k]!, im = y[base + 2 * k + 1]!;
+        const re = y[base + 2 * k]!,
+          im = y[base + 2 * k + 1]!;
         work[2 * k] = re;
         work[2 * k + 1] = im;
         work[2 * (n - k)] = re;
@@ -129,16 +155,23 @@ export class CpuRealFft implements RealFftPlan {
       for (let i = 0; i < n; i++) x[xo + i] = scale * work[2 * i]!;
       return;
     }
-    const h = n / 2, w = this.w;
+    const h = n / 2,
+      w = this.w;
     for (let k = 0; k < h; k++) {
       // Y_k and conj Y_{h−k}; imaginary parts of Y_0 and Y_h are ignored (numpy does the same).
-      const yr = y[base + 2 * k]!, yi = k === 0 ? 0 : y[base + 2 * k + 1]!;
+      const yr = y[base + 2 * k]!,
+        yi = k === 0 ? 0 : y[base + 2 * k + 1]!;
       const j = h - k;
-      const cr = y[base + 2 * j]!, ci = j === h ? 0 : -y[base + 2 * j + 1]!;
-      const er = yr + cr, ei = yi + ci; // 2E
-      const dr = yr - cr, di = yi - ci; // 2·O·w
-      const wr = w[2 * k]!, wi = -w[2 * k + 1]!; // conj(w^k) = e^{+2πik/N}
-      const or = wr * dr - wi * di, oi = wr * di + wi * dr; // 2O
+      const cr = y[base + 2 * j]!,
+        ci = j === h ? 0 : -y[base + 2 * j + 1]!;
+      const er = yr + cr,
+        ei = yi + ci; // 2E
+      const dr = yr - cr,
+        di = yi - ci; // 2·O·w
+      const wr = w[2 * k]!,
+        wi = -w[2 * k + 1]!; // conj(w^k) = e^{+2πik/N}
+      const or = wr * dr - wi * di,
+        oi = wr * di + wi * dr; // 2O
       // Z = E + i·O
       work[2 * k] = 0.5 * (er - oi);
       work[2 * k + 1] = 0.5 * (ei + or);
@@ -150,8 +183,13 @@ export class CpuRealFft implements RealFftPlan {
   }
 
   /** Batched, strided rfft: real input (n per problem) → complex output (nComplex per problem). */
-  forward(input: ArrayLike<number> & { length: number }, output: Float64Array | Float32Array, options: CpuRealExecOptions = {}): void {
-    const n = this.n, nc = this.nComplex;
+  forward(
+    input: ArrayLike<number> & { length: number },
+    output: Float64Array | Float32Array,
+    options: CpuRealExecOptions = {},
+  ): void {
+    const n = this.n,
+      nc = this.nComplex;
     const batch = options.batch ?? 1;
     checkLength(batch, 'batch', 0);
     const scale = normScale(n, options.norm, false);
@@ -162,7 +200,8 @@ export class CpuRealFft implements RealFftPlan {
     const xin = li.stride === 1 ? null : new Float64Array(n);
     const yout = lo.stride === 1 ? null : new Float64Array(2 * nc);
     for (let b = 0; b < batch; b++) {
-      const ib = li.offset + b * li.dist, ob = lo.offset + b * lo.dist;
+      const ib = li.offset + b * li.dist,
+        ob = lo.offset + b * lo.dist;
       if (xin) for (let e = 0; e < n; e++) xin[e] = input[ib + e * li.stride]!;
       if (yout) {
         this.forward1(xin ?? input, xin ? 0 : ib, yout, 0, scale);
@@ -175,8 +214,13 @@ export class CpuRealFft implements RealFftPlan {
   }
 
   /** Batched, strided irfft: complex input (nComplex per problem) → real output (n per problem). */
-  inverse(input: ArrayLike<number> & { length: number }, output: Float64Array | Float32Array, options: CpuRealExecOptions = {}): void {
-    const n = this.n, nc = this.nComplex;
+  inverse(
+    input: ArrayLike<number> & { length: number },
+    output: Float64Array | Float32Array,
+    options: CpuRealExecOptions = {},
+  ): void {
+    const n = this.n,
+      nc = this.nComplex;
     const batch = options.batch ?? 1;
     checkLength(batch, 'batch', 0);
     // inverse1 is the unnormalised sum; numpy's inverse scale is relative to it.
@@ -188,7 +232,8 @@ export class CpuRealFft implements RealFftPlan {
     const yin = li.stride === 1 ? null : new Float64Array(2 * nc);
     const xout = lo.stride === 1 ? null : new Float64Array(n);
     for (let b = 0; b < batch; b++) {
-      const ib = li.offset + b * li.dist, ob = lo.offset + b * lo.dist;
+      const ib = li.offset + b * li.dist,
+        ob = lo.offset + b * lo.dist;
       if (yin) {
         for (let e = 0; e < nc; e++) {
           yin[2 * e] = input[2 * (ib + e * li.stride)]!;
@@ -203,11 +248,19 @@ export class CpuRealFft implements RealFftPlan {
   }
 }
 
-function layout(l: StridedLayout | undefined, n: number, name: string): { offset: number; stride: number; dist: number } {
+function layout(
+  l: StridedLayout | undefined,
+  n: number,
+  name: string,
+): { offset: number; stride: number; dist: number } {
   const offset = l?.offset ?? 0;
   const stride = l?.stride ?? 1;
   const dist = l?.dist ?? n * stride;
-  for (const [k, v] of [['offset', offset], ['stride', stride], ['dist', dist]] as const) {
+  for (const [k, v] of [
+    ['offset', offset],
+    ['stride', stride],
+    ['dist', dist],
+  ] as const) {
     if (!Number.isInteger(v) || v < 0) throw new ArgumentError(`${name}.${k}`, v, 'a non-negative integer');
   }
   return { offset, stride, dist };

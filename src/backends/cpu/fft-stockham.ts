@@ -32,24 +32,42 @@ export function executeFftRecipe(
  * the stage of radix R_p = pass.n and stride Ns = pass.pass.stride, its R_p-point DFT computed by the
  * pass's own stages — exactly what each pass kernel does.
  */
-function executeMultiPass(passes: WorkgroupFftRecipe[], problem: FftProblem, input: ArrayLike<number>, output: Float64Array | Float32Array): void {
+function executeMultiPass(
+  passes: WorkgroupFftRecipe[],
+  problem: FftProblem,
+  input: ArrayLike<number>,
+  output: Float64Array | Float32Array,
+): void {
   const { direction } = problem;
   // The pass's sub-transform, unscaled ('forward' norm leaves an inverse unscaled).
   const sub = (r: number) => fftProblem({ n: r, direction, norm: direction === 'inverse' ? 'forward' : 'backward' });
   const stages = passes.map((pass) => {
     const p = sub(pass.n);
-    return { radix: pass.n, stride: pass.pass!.stride, dft: (v: Float64Array, w: Float64Array) => executeWorkgroup(pass, p, v, w) };
+    return {
+      radix: pass.n,
+      stride: pass.pass!.stride,
+      dft: (v: Float64Array, w: Float64Array) => executeWorkgroup(pass, p, v, w),
+    };
   });
   runStages(problem, input, output, stages);
 }
 
-function executeWorkgroup(recipe: WorkgroupFftRecipe, problem: FftProblem, input: ArrayLike<number>, output: Float64Array | Float32Array): void {
+function executeWorkgroup(
+  recipe: WorkgroupFftRecipe,
+  problem: FftProblem,
+  input: ArrayLike<number>,
+  output: Float64Array | Float32Array,
+): void {
   if (recipe.stages.some((st) => st.exchange === 'shuffle')) {
     executeWorkgroupInvocations(recipe, problem, input, output);
     return;
   }
   const sign = problem.direction === 'forward' ? -1 : 1;
-  const stages = recipe.stages.map((st) => ({ radix: st.radix, stride: st.stride, dft: (v: Float64Array, w: Float64Array) => smallDft(v, w, st.radix, sign) }));
+  const stages = recipe.stages.map((st) => ({
+    radix: st.radix,
+    stride: st.stride,
+    dft: (v: Float64Array, w: Float64Array) => smallDft(v, w, st.radix, sign),
+  }));
   runStages(problem, input, output, stages);
 }
 
@@ -65,7 +83,12 @@ interface Stage {
  * Ns gathers x[j + k·n/R]·W_{Ns·R}^{k·(j mod Ns)} (conjugated for the inverse), transforms them, and
  * scatters to ⌊j/Ns⌋·Ns·R + (j mod Ns) + k·Ns; then the output is scaled by the norm.
  */
-function runStages(problem: FftProblem, input: ArrayLike<number>, output: Float64Array | Float32Array, stages: Stage[]): void {
+function runStages(
+  problem: FftProblem,
+  input: ArrayLike<number>,
+  output: Float64Array | Float32Array,
+  stages: Stage[],
+): void {
   const { n, batch, direction } = problem;
   const sign = direction === 'forward' ? -1 : 1;
   const scale = normScale(n, direction, problem.norm);
@@ -119,7 +142,12 @@ function runStages(problem: FftProblem, input: ArrayLike<number>, output: Float6
  * stages' write/read maps, and shuffle exchanges as register swaps between the lanes of each subgroup
  * (applyShuffleExchange), so a wrong bit map or swap list gives a wrong transform here too.
  */
-function executeWorkgroupInvocations(recipe: WorkgroupFftRecipe, problem: FftProblem, input: ArrayLike<number>, output: Float64Array | Float32Array): void {
+function executeWorkgroupInvocations(
+  recipe: WorkgroupFftRecipe,
+  problem: FftProblem,
+  input: ArrayLike<number>,
+  output: Float64Array | Float32Array,
+): void {
   const { n, stages, invocationsPerProblem: L } = recipe;
   const sub = recipe.subgroupSize!;
   const P = n / L;
@@ -175,7 +203,8 @@ function executeWorkgroupInvocations(recipe: WorkgroupFftRecipe, problem: FftPro
       for (let t = 0; t < L; t++) {
         for (let m = 0; m < st.butterfliesPerInvocation; m++) {
           const j = butterflyIndex(st, t + m * L);
-          for (let k = 0; k < R; k++) row.set(regs[t][m * R + k], 2 * (Math.floor(j / ns) * ns * R + (j % ns) + k * ns));
+          for (let k = 0; k < R; k++)
+            row.set(regs[t][m * R + k], 2 * (Math.floor(j / ns) * ns * R + (j % ns) + k * ns));
         }
       }
       const nx = stages[s + 1];
@@ -183,7 +212,8 @@ function executeWorkgroupInvocations(recipe: WorkgroupFftRecipe, problem: FftPro
       for (let t = 0; t < L; t++) {
         for (let m = 0; m < nx.butterfliesPerInvocation; m++) {
           const j = butterflyIndex(nx, t + m * L);
-          for (let k = 0; k < nx.radix; k++) regs[t][m * nx.radix + k].set(row.subarray(2 * (j + k * nb2), 2 * (j + k * nb2) + 2));
+          for (let k = 0; k < nx.radix; k++)
+            regs[t][m * nx.radix + k].set(row.subarray(2 * (j + k * nb2), 2 * (j + k * nb2) + 2));
         }
       }
     });
@@ -207,12 +237,24 @@ function smallDft(v: Float64Array, out: Float64Array, r: number, sign: number): 
 }
 
 /** Bluestein as the GPU runs it: chirp, L-point forward, multiply by the filter spectrum, inverse, chirp. */
-function executeBluestein(recipe: BluesteinFftRecipe, problem: FftProblem, input: ArrayLike<number>, output: Float64Array | Float32Array): void {
+function executeBluestein(
+  recipe: BluesteinFftRecipe,
+  problem: FftProblem,
+  input: ArrayLike<number>,
+  output: Float64Array | Float32Array,
+): void {
   const { n, L } = recipe;
   const scale = normScale(n, problem.direction, problem.norm);
   const w = bluesteinChirp(n, problem.direction);
   const contiguous = { offset: 0, stride: 1, dist: L };
-  const fwd = { n: L, batch: 1, direction: 'forward' as const, norm: 'backward' as const, input: contiguous, output: contiguous };
+  const fwd = {
+    n: L,
+    batch: 1,
+    direction: 'forward' as const,
+    norm: 'backward' as const,
+    input: contiguous,
+    output: contiguous,
+  };
   const inv = { ...fwd, direction: 'inverse' as const };
   const b = bluesteinFilter(w, n, L);
   const B = new Float64Array(2 * L);
@@ -224,7 +266,8 @@ function executeBluestein(recipe: BluesteinFftRecipe, problem: FftProblem, input
     a.fill(0);
     for (let j = 0; j < n; j++) {
       const at = 2 * (problem.input.offset + p * problem.input.dist + j * problem.input.stride);
-      const xr = input[at], xi = input[at + 1];
+      const xr = input[at],
+        xi = input[at + 1];
       a[2 * j] = xr * w[2 * j] - xi * w[2 * j + 1];
       a[2 * j + 1] = xr * w[2 * j + 1] + xi * w[2 * j];
     }

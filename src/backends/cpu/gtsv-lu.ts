@@ -17,7 +17,10 @@ type Arr = { [i: number]: number; length: number };
 export function gtsvLu<T>(F: Field<T>, a: Arr, b: Arr, c: Arr, d: Arr, x: Arr, n: number): number {
   if (n === 0) return 0;
   // dl[i] = A(i+1, i) = a_{i+1}; dg = diagonal; du = super-diagonal; rhs = right-hand side (copies).
-  const dl: T[] = [], dg: T[] = [], du: T[] = [], rhs: T[] = [];
+  const dl: T[] = [],
+    dg: T[] = [],
+    du: T[] = [],
+    rhs: T[] = [];
   for (let i = 0; i < n; i++) {
     dg.push(F.load(b, i));
     rhs.push(F.load(d, i));

@@ -76,7 +76,8 @@ export interface R2rSpec {
 }
 
 export function checkType(type: unknown): R2rType {
-  if (type !== 1 && type !== 2 && type !== 3 && type !== 4) throw new ArgumentError('type', type, 'a transform type 1, 2, 3 or 4');
+  if (type !== 1 && type !== 2 && type !== 3 && type !== 4)
+    throw new ArgumentError('type', type, 'a transform type 1, 2, 3 or 4');
   return type;
 }
 
@@ -100,20 +101,53 @@ export interface R2rResult {
  * Shared driver: apply `spec` along one axis of x (row-major `shape`, default 1-D), with numpy-style
  * crop/zero-pad to n, overall `norm` scale and optional orthogonalize steps.
  */
-export function runR2r(x: Input, shape: readonly number[] | undefined, axisArg: number | undefined, nArg: number | undefined, spec: R2rSpec, norm: Norm | undefined, orthogonalize: boolean, inverse: boolean): NdArray;
-export function runR2r(x: Input, shape: readonly number[] | undefined, axisArg: number | undefined, nArg: number | undefined, spec: R2rSpec, norm: Norm | undefined, orthogonalize: boolean, inverse: boolean, output: 'float32' | 'float64'): R2rResult;
-export function runR2r(x: Input, shape: readonly number[] | undefined, axisArg: number | undefined, nArg: number | undefined, spec: R2rSpec, norm: Norm | undefined, orthogonalize: boolean, inverse: boolean, output: 'float32' | 'float64' = 'float64'): R2rResult {
+export function runR2r(
+  x: Input,
+  shape: readonly number[] | undefined,
+  axisArg: number | undefined,
+  nArg: number | undefined,
+  spec: R2rSpec,
+  norm: Norm | undefined,
+  orthogonalize: boolean,
+  inverse: boolean,
+): NdArray;
+export function runR2r(
+  x: Input,
+  shape: readonly number[] | undefined,
+  axisArg: number | undefined,
+  nArg: number | undefined,
+  spec: R2rSpec,
+  norm: Norm | undefined,
+  orthogonalize: boolean,
+  inverse: boolean,
+  output: 'float32' | 'float64',
+): R2rResult;
+export function runR2r(
+  x: Input,
+  shape: readonly number[] | undefined,
+  axisArg: number | undefined,
+  nArg: number | undefined,
+  spec: R2rSpec,
+  norm: Norm | undefined,
+  orthogonalize: boolean,
+  inverse: boolean,
+  output: 'float32' | 'float64' = 'float64',
+): R2rResult {
   const sh = shape ? [...shape] : [x.length];
-  if (sh.length === 0 || sh.some((d) => !Number.isInteger(d) || d < 0)) throw new ArgumentError('shape', shape, 'a non-empty array of non-negative integer dimensions');
-  if (product(sh) !== x.length) throw new ArgumentError('x', x.length, `${product(sh)} values for shape [${sh.join(', ')}]`);
+  if (sh.length === 0 || sh.some((d) => !Number.isInteger(d) || d < 0))
+    throw new ArgumentError('shape', shape, 'a non-empty array of non-negative integer dimensions');
+  if (product(sh) !== x.length)
+    throw new ArgumentError('x', x.length, `${product(sh)} values for shape [${sh.join(', ')}]`);
   const axis = normalizeAxis(axisArg ?? -1, sh.length);
   const old = sh[axis]!;
   const n = nArg ?? old;
-  if (!Number.isInteger(n) || n < spec.minN) throw new ArgumentError('n', n, `an integer ≥ ${spec.minN} for ${spec.name}`);
+  if (!Number.isInteger(n) || n < spec.minN)
+    throw new ArgumentError('n', n, `an integer ≥ ${spec.minN} for ${spec.name}`);
   const scale = overallScale(norm, spec.denom(n), inverse);
   const outShape = [...sh];
   outShape[axis] = n;
-  const outer = product(sh.slice(0, axis)), inner = product(sh.slice(axis + 1));
+  const outer = product(sh.slice(0, axis)),
+    inner = product(sh.slice(axis + 1));
   const out = output === 'float32' ? new Float32Array(outer * n * inner) : new Float64Array(outer * n * inner);
   const keep = Math.min(n, old);
   const xa = x instanceof Float64Array || x instanceof Float32Array ? x : Float64Array.from(x);
@@ -122,9 +156,11 @@ export function runR2r(x: Input, shape: readonly number[] | undefined, axisArg: 
   // Blocks of lines: consecutive lines when they are contiguous (inner = 1), else consecutive columns of
   // one outer index, gathered row by row so that reads stay sequential.
   const perBlock = Math.max(1, Math.min(inner === 1 ? lines : inner, Math.floor(LINE_BLOCK / n)));
-  const src = new Float64Array(perBlock * n), dst = new Float64Array(perBlock * n);
+  const src = new Float64Array(perBlock * n),
+    dst = new Float64Array(perBlock * n);
   for (let l0 = 0; l0 < lines; ) {
-    const o = Math.floor(l0 / inner), i0 = l0 - o * inner;
+    const o = Math.floor(l0 / inner),
+      i0 = l0 - o * inner;
     const count = Math.min(perBlock, inner === 1 ? lines - l0 : inner - i0);
     if (inner === 1 && keep === n && old === n) src.set(xa.subarray(l0 * n, (l0 + count) * n));
     else if (inner === 1) {
@@ -145,7 +181,8 @@ export function runR2r(x: Input, shape: readonly number[] | undefined, axisArg: 
       else for (let e = 0, ob = l0 * n; e < count * n; e++) out[ob + e] = scale * dst[e]!;
     } else {
       const ob = o * n * inner + i0;
-      for (let e = 0; e < n; e++) for (let q = 0, p = ob + e * inner; q < count; q++, p++) out[p] = scale * dst[q * n + e]!;
+      for (let e = 0; e < n; e++)
+        for (let q = 0, p = ob + e * inner; q < count; q++, p++) out[p] = scale * dst[q * n + e]!;
     }
     l0 += count;
   }
@@ -153,23 +190,55 @@ export function runR2r(x: Input, shape: readonly number[] | undefined, axisArg: 
 }
 
 /** N-D driver: runR2r along each axis in turn (last of `axes` first, as scipy). */
-export function runR2rNd(x: Input, shape: readonly number[], options: R2rNdOptions & { output: 'float32' | 'float64' }, specFor: (type: R2rType) => R2rSpec, inverse: boolean): R2rResult;
-export function runR2rNd(x: Input, shape: readonly number[], options: R2rNdOptions, specFor: (type: R2rType) => R2rSpec, inverse: boolean): NdArray;
-export function runR2rNd(x: Input, shape: readonly number[], options: R2rNdOptions, specFor: (type: R2rType) => R2rSpec, inverse: boolean): R2rResult {
+export function runR2rNd(
+  x: Input,
+  shape: readonly number[],
+  options: R2rNdOptions & { output: 'float32' | 'float64' },
+  specFor: (type: R2rType) => R2rSpec,
+  inverse: boolean,
+): R2rResult;
+export function runR2rNd(
+  x: Input,
+  shape: readonly number[],
+  options: R2rNdOptions,
+  specFor: (type: R2rType) => R2rSpec,
+  inverse: boolean,
+): NdArray;
+export function runR2rNd(
+  x: Input,
+  shape: readonly number[],
+  options: R2rNdOptions,
+  specFor: (type: R2rType) => R2rSpec,
+  inverse: boolean,
+): R2rResult {
   const nd = shape.length;
   if (!Array.isArray(shape) || nd === 0) throw new ArgumentError('shape', shape, 'a non-empty array of dimensions');
   let axes: number[];
   if (options.axes !== undefined) axes = options.axes.map((a) => normalizeAxis(a, nd, 'axes'));
   else if (options.s !== undefined) axes = options.s.map((_, i) => nd - options.s!.length + i);
   else axes = shape.map((_, i) => i);
-  if (options.s !== undefined && options.s.length !== axes.length) throw new ArgumentError('s', options.s, `${axes.length} lengths, one per axis`);
+  if (options.s !== undefined && options.s.length !== axes.length)
+    throw new ArgumentError('s', options.s, `${axes.length} lengths, one per axis`);
   const spec = specFor(checkType(options.type ?? 2));
   const orth = options.orthogonalize ?? options.norm === 'ortho';
   // Axes before the last one keep float64; the last writes the requested type.
-  let cur: R2rResult = { data: x instanceof Float64Array || x instanceof Float32Array ? x : Float64Array.from(x), shape: [...shape] };
+  let cur: R2rResult = {
+    data: x instanceof Float64Array || x instanceof Float32Array ? x : Float64Array.from(x),
+    shape: [...shape],
+  };
   for (let i = axes.length - 1; i >= 0; i--) {
     const s = options.s?.[i];
-    cur = runR2r(cur.data, cur.shape, axes[i], s === undefined || s === -1 ? undefined : s, spec, options.norm, orth, inverse, i === 0 ? (options.output ?? 'float64') : 'float64');
+    cur = runR2r(
+      cur.data,
+      cur.shape,
+      axes[i],
+      s === undefined || s === -1 ? undefined : s,
+      spec,
+      options.norm,
+      orth,
+      inverse,
+      i === 0 ? (options.output ?? 'float64') : 'float64',
+    );
   }
   return cur;
 }
@@ -213,12 +282,15 @@ export function dct1Kernel(n: number): R2rKernel {
     const m = 2 * (n - 1);
     const plan = planCpuRfft(m);
     const nc = plan.nComplex;
-    const ext = scratch(), spec = scratch();
+    const ext = scratch(),
+      spec = scratch();
     return (src, dst, count) => {
-      const e = ext(count * m), y = spec(2 * nc * count);
+      const e = ext(count * m),
+        y = spec(2 * nc * count);
       for (let q = 0; q < count; q++) {
         // Even extension: x_0 … x_{N−1}, x_{N−2} … x_1.
-        const s = q * n, b = q * m;
+        const s = q * n,
+          b = q * m;
         for (let i = 0; i < n; i++) e[b + i] = src[s + i]!;
         for (let i = 1; i < n - 1; i++) e[b + m - i] = src[s + i]!;
       }
@@ -241,9 +313,11 @@ export function dct2Kernel(n: number): R2rKernel {
     const plan = planCpuRfft(n);
     const tw = quarterTwiddles(n);
     const nc = plan.nComplex;
-    const vs = scratch(), zs = scratch();
+    const vs = scratch(),
+      zs = scratch();
     return (src, dst, count) => {
-      const v = vs(count * n), z = zs(2 * nc * count);
+      const v = vs(count * n),
+        z = zs(2 * nc * count);
       for (let q = 0; q < count; q++) {
         // Evens ascending, then odds descending from the end.
         const s = q * n;
@@ -254,9 +328,11 @@ export function dct2Kernel(n: number): R2rKernel {
       for (let q = 0; q < count; q++) {
         const zb = 2 * nc * q;
         const d = q * n;
-        for (let k = 0; k < nc; k++) dst[d + k] = 2 * (tw[2 * k]! * z[zb + 2 * k]! - tw[2 * k + 1]! * z[zb + 2 * k + 1]!);
+        for (let k = 0; k < nc; k++)
+          dst[d + k] = 2 * (tw[2 * k]! * z[zb + 2 * k]! - tw[2 * k + 1]! * z[zb + 2 * k + 1]!);
         // V_k = conj V_{N−k} for k ≥ nc.
-        for (let k = nc; k < n; k++) dst[d + k] = 2 * (tw[2 * k]! * z[zb + 2 * (n - k)]! + tw[2 * k + 1]! * z[zb + 2 * (n - k) + 1]!);
+        for (let k = nc; k < n; k++)
+          dst[d + k] = 2 * (tw[2 * k]! * z[zb + 2 * (n - k)]! + tw[2 * k + 1]! * z[zb + 2 * (n - k) + 1]!);
       }
     };
   });
@@ -271,15 +347,20 @@ export function dct3Kernel(n: number): R2rKernel {
     const plan = planCpuRfft(n);
     const tw = quarterTwiddles(n);
     const nc = plan.nComplex;
-    const zs = scratch(), vs = scratch();
+    const zs = scratch(),
+      vs = scratch();
     return (src, dst, count) => {
-      const z = zs(2 * nc * count), v = vs(count * n);
+      const z = zs(2 * nc * count),
+        v = vs(count * n);
       for (let q = 0; q < count; q++) {
         // V_k = e^{+iπk/2N}(x_k − i·x_{N−k}), x_N = 0; Hermitian, so only k ≤ N/2 is formed.
-        const s = q * n, zb = 2 * nc * q;
+        const s = q * n,
+          zb = 2 * nc * q;
         for (let k = 0; k < nc; k++) {
-          const a = src[s + k]!, b = k === 0 ? 0 : src[s + n - k]!;
-          const c = tw[2 * k]!, si = -tw[2 * k + 1]!; // conj of e^{−iπk/2N}
+          const a = src[s + k]!,
+            b = k === 0 ? 0 : src[s + n - k]!;
+          const c = tw[2 * k]!,
+            si = -tw[2 * k + 1]!; // conj of e^{−iπk/2N}
           // (c + i·si)(a − i·b)
           z[zb + 2 * k] = c * a + si * b;
           z[zb + 2 * k + 1] = si * a - c * b;
@@ -301,7 +382,8 @@ export function dct4Kernel(n: number): R2rKernel {
     if (n % 2 === 0) {
       const h = n / 2;
       const plan = planCpuFft(h);
-      const pre = new Float64Array(2 * h), post = new Float64Array(2 * h);
+      const pre = new Float64Array(2 * h),
+        post = new Float64Array(2 * h);
       for (let p = 0; p < h; p++) {
         const [c, s] = unitRoot(-p, 2 * n); // e^{−iπp/N}
         pre[2 * p] = c;
@@ -310,15 +392,19 @@ export function dct4Kernel(n: number): R2rKernel {
         post[2 * p] = c2;
         post[2 * p + 1] = s2;
       }
-      const ws = scratch(), ys = scratch();
+      const ws = scratch(),
+        ys = scratch();
       return (src, dst, count) => {
-        const w = ws(count * n), y = ys(count * n);
+        const w = ws(count * n),
+          y = ys(count * n);
         for (let q = 0; q < count; q++) {
           // Pairs x_{2p} + i·x_{N−1−2p}, times e^{−iπp/N}.
           const s = q * n;
           for (let p = 0; p < h; p++) {
-            const a = src[s + 2 * p]!, b = src[s + n - 1 - 2 * p]!;
-            const c = pre[2 * p]!, si = pre[2 * p + 1]!;
+            const a = src[s + 2 * p]!,
+              b = src[s + n - 1 - 2 * p]!;
+            const c = pre[2 * p]!,
+              si = pre[2 * p + 1]!;
             w[s + 2 * p] = a * c - b * si;
             w[s + 2 * p + 1] = a * si + b * c;
           }
@@ -327,8 +413,10 @@ export function dct4Kernel(n: number): R2rKernel {
         for (let q = 0; q < count; q++) {
           const s = q * n;
           for (let p = 0; p < h; p++) {
-            const c = post[2 * p]!, si = post[2 * p + 1]!;
-            const wr = y[s + 2 * p]!, wi = y[s + 2 * p + 1]!;
+            const c = post[2 * p]!,
+              si = post[2 * p + 1]!;
+            const wr = y[s + 2 * p]!,
+              wi = y[s + 2 * p + 1]!;
             dst[s + 2 * p] = 2 * (wr * c - wi * si);
             dst[s + n - 1 - 2 * p] = -2 * (wr * si + wi * c);
           }
@@ -337,7 +425,8 @@ export function dct4Kernel(n: number): R2rKernel {
     }
     // Odd N: y_k = 2·Re(e^{−iπ(2k+1)/(4N)} · Σ_n x_n e^{−iπn/(2N)} e^{−2πi·nk/(2N)}).
     const plan = planCpuFft(2 * n);
-    const pre = new Float64Array(2 * n), post = new Float64Array(2 * n);
+    const pre = new Float64Array(2 * n),
+      post = new Float64Array(2 * n);
     for (let k = 0; k < n; k++) {
       const [c, s] = unitRoot(-k, 4 * n);
       pre[2 * k] = c;
@@ -346,9 +435,11 @@ export function dct4Kernel(n: number): R2rKernel {
       post[2 * k] = c2;
       post[2 * k + 1] = s2;
     }
-    const ws = scratch(), ys = scratch();
+    const ws = scratch(),
+      ys = scratch();
     return (src, dst, count) => {
-      const w = ws(4 * n * count), y = ys(4 * n * count);
+      const w = ws(4 * n * count),
+        y = ys(4 * n * count);
       w.fill(0, 0, 4 * n * count);
       for (let q = 0; q < count; q++) {
         for (let i = 0, b = 4 * n * q; i < n; i++) {
@@ -358,7 +449,8 @@ export function dct4Kernel(n: number): R2rKernel {
       }
       plan.execute(w, y, { batch: count });
       for (let q = 0; q < count; q++) {
-        for (let k = 0, b = 4 * n * q; k < n; k++) dst[q * n + k] = 2 * (y[b + 2 * k]! * post[2 * k]! - y[b + 2 * k + 1]! * post[2 * k + 1]!);
+        for (let k = 0, b = 4 * n * q; k < n; k++)
+          dst[q * n + k] = 2 * (y[b + 2 * k]! * post[2 * k]! - y[b + 2 * k + 1]! * post[2 * k + 1]!);
       }
     };
   });
@@ -371,14 +463,39 @@ export function dctSpec(type: R2rType): R2rSpec {
   switch (type) {
     case 1:
       return {
-        name: 'DCT type 1', minN: 2, denom: (n) => 2 * (n - 1), kernel: dct1Kernel,
-        pre: (b, n) => { b[0]! *= SQ2; b[n - 1]! *= SQ2; },
-        post: (b, n) => { b[0]! /= SQ2; b[n - 1]! /= SQ2; },
+        name: 'DCT type 1',
+        minN: 2,
+        denom: (n) => 2 * (n - 1),
+        kernel: dct1Kernel,
+        pre: (b, n) => {
+          b[0]! *= SQ2;
+          b[n - 1]! *= SQ2;
+        },
+        post: (b, n) => {
+          b[0]! /= SQ2;
+          b[n - 1]! /= SQ2;
+        },
       };
     case 2:
-      return { name: 'DCT type 2', minN: 1, denom: (n) => 2 * n, kernel: dct2Kernel, post: (b) => { b[0]! /= SQ2; } };
+      return {
+        name: 'DCT type 2',
+        minN: 1,
+        denom: (n) => 2 * n,
+        kernel: dct2Kernel,
+        post: (b) => {
+          b[0]! /= SQ2;
+        },
+      };
     case 3:
-      return { name: 'DCT type 3', minN: 1, denom: (n) => 2 * n, kernel: dct3Kernel, pre: (b) => { b[0]! *= SQ2; } };
+      return {
+        name: 'DCT type 3',
+        minN: 1,
+        denom: (n) => 2 * n,
+        kernel: dct3Kernel,
+        pre: (b) => {
+          b[0]! *= SQ2;
+        },
+      };
     case 4:
       return { name: 'DCT type 4', minN: 1, denom: (n) => 2 * n, kernel: dct4Kernel };
   }

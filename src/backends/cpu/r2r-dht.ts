@@ -28,7 +28,8 @@ export function dhtKernel(n: number): R2rKernel {
       if (y.length < 2 * nc * count) y = new Float64Array(2 * nc * count);
       plan.forward(src, y, { batch: count });
       for (let q = 0; q < count; q++) {
-        const s = q * n, b = 2 * nc * q;
+        const s = q * n,
+          b = 2 * nc * q;
         for (let j = 0; j < nc; j++) dst[s + j] = y[b + 2 * j]! - y[b + 2 * j + 1]!;
         for (let j = nc; j < n; j++) dst[s + j] = y[b + 2 * (n - j)]! + y[b + 2 * (n - j) + 1]!;
       }
@@ -39,9 +40,29 @@ export function dhtKernel(n: number): R2rKernel {
 export const DHT_SPEC: R2rSpec = { name: 'DHT', minN: 1, denom: (n) => n, kernel: dhtKernel };
 
 export function dht(x: Input, options: DhtOptions = {}, shape?: readonly number[]): NdArray {
-  return runR2r(x, shape, options.axis, options.n, DHT_SPEC, options.norm, false, false, options.output ?? 'float64') as NdArray;
+  return runR2r(
+    x,
+    shape,
+    options.axis,
+    options.n,
+    DHT_SPEC,
+    options.norm,
+    false,
+    false,
+    options.output ?? 'float64',
+  ) as NdArray;
 }
 
 export function idht(x: Input, options: DhtOptions = {}, shape?: readonly number[]): NdArray {
-  return runR2r(x, shape, options.axis, options.n, DHT_SPEC, options.norm, false, true, options.output ?? 'float64') as NdArray;
+  return runR2r(
+    x,
+    shape,
+    options.axis,
+    options.n,
+    DHT_SPEC,
+    options.norm,
+    false,
+    true,
+    options.output ?? 'float64',
+  ) as NdArray;
 }

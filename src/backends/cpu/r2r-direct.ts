@@ -24,7 +24,15 @@ function table(p: number, which: 0 | 1): Float64Array {
 }
 
 /** y_k = Σ_n x_n · T[(a·k + b)(c·n + d) mod P] — all our kernels have this bilinear phase form. */
-function bilinear(x: ArrayLike<number>, p: number, t: Float64Array, a: number, b: number, c: number, d: number): Float64Array {
+function bilinear(
+  x: ArrayLike<number>,
+  p: number,
+  t: Float64Array,
+  a: number,
+  b: number,
+  c: number,
+  d: number,
+): Float64Array {
   const n = x.length;
   const y = new Float64Array(n);
   for (let k = 0; k < n; k++) {
@@ -60,13 +68,29 @@ export function dctDirectRaw(x: ArrayLike<number>, type: number): Float64Array {
       return bilinear(w, 2 * (n - 1), table(2 * (n - 1), 0), 1, 0, 1, 0);
     }
     case 2:
-      return bilinear(Float64Array.from(x, (v) => 2 * v), 4 * n, table(4 * n, 0), 1, 0, 2, 1);
+      return bilinear(
+        Float64Array.from(x, (v) => 2 * v),
+        4 * n,
+        table(4 * n, 0),
+        1,
+        0,
+        2,
+        1,
+      );
     case 3: {
       const w = Float64Array.from(x, (v, i) => (i === 0 ? v : 2 * v));
       return bilinear(w, 4 * n, table(4 * n, 0), 2, 1, 1, 0);
     }
     case 4:
-      return bilinear(Float64Array.from(x, (v) => 2 * v), 8 * n, table(8 * n, 0), 2, 1, 2, 1);
+      return bilinear(
+        Float64Array.from(x, (v) => 2 * v),
+        8 * n,
+        table(8 * n, 0),
+        2,
+        1,
+        2,
+        1,
+      );
     default:
       throw new Error(`dct type ${type}`);
   }
@@ -77,16 +101,40 @@ export function dstDirectRaw(x: ArrayLike<number>, type: number): Float64Array {
   const n = x.length;
   switch (type) {
     case 1:
-      return bilinear(Float64Array.from(x, (v) => 2 * v), 2 * (n + 1), table(2 * (n + 1), 1), 1, 1, 1, 1);
+      return bilinear(
+        Float64Array.from(x, (v) => 2 * v),
+        2 * (n + 1),
+        table(2 * (n + 1), 1),
+        1,
+        1,
+        1,
+        1,
+      );
     case 2:
-      return bilinear(Float64Array.from(x, (v) => 2 * v), 4 * n, table(4 * n, 1), 1, 1, 2, 1);
+      return bilinear(
+        Float64Array.from(x, (v) => 2 * v),
+        4 * n,
+        table(4 * n, 1),
+        1,
+        1,
+        2,
+        1,
+      );
     case 3: {
       // (−1)^k x_{N−1} = x_{N−1}·sin(π(2k+1)N/(2N)), so weight 1 on the last, 2 elsewhere
       const w = Float64Array.from(x, (v, i) => (i === n - 1 ? v : 2 * v));
       return bilinear(w, 4 * n, table(4 * n, 1), 2, 1, 1, 1);
     }
     case 4:
-      return bilinear(Float64Array.from(x, (v) => 2 * v), 8 * n, table(8 * n, 1), 2, 1, 2, 1);
+      return bilinear(
+        Float64Array.from(x, (v) => 2 * v),
+        8 * n,
+        table(8 * n, 1),
+        2,
+        1,
+        2,
+        1,
+      );
     default:
       throw new Error(`dst type ${type}`);
   }

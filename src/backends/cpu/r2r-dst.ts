@@ -11,7 +11,22 @@
  * 1/√2, type 3 scales x_{N−1} by √2 — the orthonormal choice, as scipy ≥ 1.11 (scipy#18452; earlier
  * releases scaled index 0, which was not orthogonal).
  */
-import { type R2rKernel, type R2rNdOptions, type R2rOptions, type R2rResult, type R2rSpec, type R2rType, cachedKernel, checkType, dct2Kernel, dct3Kernel, dct4Kernel, INVERSE_TYPE, runR2r, runR2rNd } from './r2r-dct.js';
+import {
+  type R2rKernel,
+  type R2rNdOptions,
+  type R2rOptions,
+  type R2rResult,
+  type R2rSpec,
+  type R2rType,
+  cachedKernel,
+  checkType,
+  dct2Kernel,
+  dct3Kernel,
+  dct4Kernel,
+  INVERSE_TYPE,
+  runR2r,
+  runR2rNd,
+} from './r2r-dct.js';
 import { planCpuRfft } from './fft-real.js';
 import { type NdArray } from './fft-nd.js';
 
@@ -22,7 +37,8 @@ export function dst1Kernel(n: number): R2rKernel {
     const m = 2 * (n + 1);
     const plan = planCpuRfft(m);
     const nc = plan.nComplex;
-    let ext = new Float64Array(0), spec = new Float64Array(0);
+    let ext = new Float64Array(0),
+      spec = new Float64Array(0);
     return (src, dst, count) => {
       if (ext.length < count * m) {
         // Zeros at 0 and N+1 of every extension stay zero: only the other entries are rewritten.
@@ -31,7 +47,8 @@ export function dst1Kernel(n: number): R2rKernel {
       }
       for (let q = 0; q < count; q++) {
         // Odd extension: [0, x_0 … x_{N−1}, 0, −x_{N−1} … −x_0].
-        const s = q * n, b = q * m;
+        const s = q * n,
+          b = q * m;
         for (let i = 0; i < n; i++) {
           ext[b + i + 1] = src[s + i]!;
           ext[b + m - 1 - i] = -src[s + i]!;
@@ -80,9 +97,25 @@ export function dstSpec(type: R2rType): R2rSpec {
     case 1:
       return { name: 'DST type 1', minN: 1, denom: (n) => 2 * (n + 1), kernel: dst1Kernel };
     case 2:
-      return { name: 'DST type 2', minN: 1, denom: (n) => 2 * n, kernel: dst2Kernel, post: (b, n) => { b[n - 1]! /= SQ2; } };
+      return {
+        name: 'DST type 2',
+        minN: 1,
+        denom: (n) => 2 * n,
+        kernel: dst2Kernel,
+        post: (b, n) => {
+          b[n - 1]! /= SQ2;
+        },
+      };
     case 3:
-      return { name: 'DST type 3', minN: 1, denom: (n) => 2 * n, kernel: dst3Kernel, pre: (b, n) => { b[n - 1]! *= SQ2; } };
+      return {
+        name: 'DST type 3',
+        minN: 1,
+        denom: (n) => 2 * n,
+        kernel: dst3Kernel,
+        pre: (b, n) => {
+          b[n - 1]! *= SQ2;
+        },
+      };
     case 4:
       return { name: 'DST type 4', minN: 1, denom: (n) => 2 * n, kernel: dst4Kernel };
   }

@@ -46,7 +46,15 @@ export function refineLargest(o: RefineInput & { keep: number }): { frequencies:
   return { frequencies, values };
 }
 
-function subtract(R: Float64Array, f: number, xr: number, xi: number, loop: SfftLoop, filt: SfftFilter, n: number): void {
+function subtract(
+  R: Float64Array,
+  f: number,
+  xr: number,
+  xi: number,
+  loop: SfftLoop,
+  filt: SfftFilter,
+  n: number,
+): void {
   const B = loop.B;
   const g = mulMod(loop.sigma, f, n - 1);
   const h0 = homeBucket(g, n, B);
@@ -112,7 +120,8 @@ export function refineCandidates(o: RefineInput): void {
     inActive.fill(0);
     for (const i of active) inActive[i] = 1;
     const R = U.map((u) => Float64Array.from(u));
-    for (let l = 0; l < L; l++) for (const i of active) subtract(R[l], F[i], values[2 * i], values[2 * i + 1], loops[l], filters[l], n);
+    for (let l = 0; l < L; l++)
+      for (const i of active) subtract(R[l], F[i], values[2 * i], values[2 * i + 1], loops[l], filters[l], n);
     for (let i = 0; i < m; i++) {
       // The candidate's own subtracted contribution is added back.
       const ownR = inActive[i] ? values[2 * i] : 0;

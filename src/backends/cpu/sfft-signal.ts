@@ -60,7 +60,8 @@ export function sparseSignal(o: SparseSignalOptions): SparseSignal {
   const next = rng(o.seed ?? 1);
   const [lo, hi] = o.magnitude ?? [0.5, 1.5];
   const logScale = o.magnitudeScale === 'log';
-  if (logScale && !(lo > 0 && hi >= lo)) throw new ArgumentError('magnitude', o.magnitude, 'positive [lo, hi] with lo ≤ hi for a log scale');
+  if (logScale && !(lo > 0 && hi >= lo))
+    throw new ArgumentError('magnitude', o.magnitude, 'positive [lo, hi] with lo ≤ hi for a log scale');
   const chosen = new Set<number>();
   while (chosen.size < k) {
     const f = real ? 1 + Math.floor(next() * (n / 2 - 1)) : Math.floor(next() * n);

@@ -44,7 +44,14 @@ function phase(a: number, b: number, n: number): [number, number] {
  * Permutation + filter + aliasing + B-point FFT of one loop: returns U (interleaved, length 2B).
  * `x` is interleaved complex, or real samples when `real`.
  */
-export function hashToBins(x: SignalArray, real: boolean, n: number, loop: SfftLoop, filter: SfftFilter, tau = loop.tau): Float64Array {
+export function hashToBins(
+  x: SignalArray,
+  real: boolean,
+  n: number,
+  loop: SfftLoop,
+  filter: SfftFilter,
+  tau = loop.tau,
+): Float64Array {
   const B = loop.B;
   const u = new Float64Array(2 * B);
   const { W, time } = filter;
@@ -140,13 +147,28 @@ export function robustSfftCpu(x: SignalArray, recipe: SfftRecipe): SfftPathResul
     values[2 * i + 1] = median(im);
   });
   const filters = r.loops.map((l) => (l.filter === 'loc' ? fLoc : fEst));
-  const refined = refineLargest({ n, U, loops: r.loops, filters, frequencies: Uint32Array.from(hits), values, ...REFINE(recipe.k) });
+  const refined = refineLargest({
+    n,
+    U,
+    loops: r.loops,
+    filters,
+    frequencies: Uint32Array.from(hits),
+    values,
+    ...REFINE(recipe.k),
+  });
   const top = topK(refined.frequencies, refined.values, recipe.k);
   return { ...top, candidates: hits.length, overflow: false };
 }
 
 /** X_f as seen by one loop: U_h·e^{−2πi f τ/n}/H(d) with h the home bucket of σ f. */
-function estimateFromBucket(U: Float64Array, f: number, loop: SfftLoop, filt: SfftFilter, n: number, tau: number): [number, number] {
+function estimateFromBucket(
+  U: Float64Array,
+  f: number,
+  loop: SfftLoop,
+  filt: SfftFilter,
+  n: number,
+  tau: number,
+): [number, number] {
   const g = mulMod(loop.sigma, f, n - 1);
   const h = homeBucket(g, n, loop.B);
   const d = bucketOffset(h, g, n, loop.B);
@@ -184,7 +206,14 @@ export function topK(freqs: Uint32Array, values: Float64Array, k: number): SfftC
  * coefficients from the bucket values"): coefficient f adds X_f e^{2πi f τ/n} H(h n/B − σ f) to every
  * bucket h within the filter's reach D of σ f.
  */
-export function subtractKnown(U: Float64Array, coeffs: SfftCoefficients, loop: SfftLoop, filt: SfftFilter, n: number, tau: number): void {
+export function subtractKnown(
+  U: Float64Array,
+  coeffs: SfftCoefficients,
+  loop: SfftLoop,
+  filt: SfftFilter,
+  n: number,
+  tau: number,
+): void {
   const B = loop.B;
   const width = n / B;
   const reach = Math.ceil(filt.D / width);
@@ -337,7 +366,12 @@ export function exactDecode(
 }
 
 /** Sums duplicate entries per frequency (adding the first entry's correction once) and drops those whose magnitude² is at most `floor2`. */
-export function mergeCoefficients(freqs: Uint32Array, values: Float64Array, floor2: number, corrections?: Float64Array): SfftCoefficients {
+export function mergeCoefficients(
+  freqs: Uint32Array,
+  values: Float64Array,
+  floor2: number,
+  corrections?: Float64Array,
+): SfftCoefficients {
   const acc = new Map<number, [number, number]>();
   for (let i = 0; i < freqs.length; i++) {
     const v = acc.get(freqs[i]);
@@ -381,7 +415,12 @@ export function residualStats(R: ArrayLike<number>, B: number): { peak: number; 
  * noisy ones, near 1 for signals that are not sparse. The largest residual bucket against the median one
  * shows a single missed or misestimated frequency far below that total (see the status rules in api/sfft.ts).
  */
-export function residualCpu(x: SignalArray, recipe: SfftRecipe, path: 'exact' | 'robust', coeffs: SfftCoefficients): SfftResidual {
+export function residualCpu(
+  x: SignalArray,
+  recipe: SfftRecipe,
+  path: 'exact' | 'robust',
+  coeffs: SfftCoefficients,
+): SfftResidual {
   const loop = path === 'exact' ? recipe.exact!.verify : recipe.robust!.verify;
   const filt = buildSfftFilter(path === 'exact' ? recipe.exact!.filter : recipe.robust!.filterEst);
   const U = hashToBins(x, recipe.real, recipe.n, loop, filt);

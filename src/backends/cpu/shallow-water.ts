@@ -93,8 +93,16 @@ export function sweWallHigh(out: EdgeOut, h: number, qn: number, qt: number, p: 
 /** The edge between cells i (low side) and j (high side), in the edge's normal frame. */
 export function sweEdge(
   out: EdgeOut,
-  hi: number, qni: number, qti: number, ci: number, Hi: number,
-  hj: number, qnj: number, qtj: number, cj: number, Hj: number,
+  hi: number,
+  qni: number,
+  qti: number,
+  ci: number,
+  Hi: number,
+  hj: number,
+  qnj: number,
+  qtj: number,
+  cj: number,
+  Hj: number,
   p: EdgeParams,
   cap = Infinity,
 ): void {
@@ -108,9 +116,14 @@ export function sweEdge(
   const ht = 0.5 * (hi + hj);
   if (ht < SWE_H_DRY) return;
   const { g, alpha, epsilon: eps } = p;
-  const uin = desing(qni, hi, eps), uit = desing(qti, hi, eps), Ci = desing(ci, hi, eps);
-  const ujn = desing(qnj, hj, eps), ujt = desing(qtj, hj, eps), Cj = desing(cj, hj, eps);
-  const sqi = Math.sqrt(hi), sqj = Math.sqrt(hj);
+  const uin = desing(qni, hi, eps),
+    uit = desing(qti, hi, eps),
+    Ci = desing(ci, hi, eps);
+  const ujn = desing(qnj, hj, eps),
+    ujt = desing(qtj, hj, eps),
+    Cj = desing(cj, hj, eps);
+  const sqi = Math.sqrt(hi),
+    sqj = Math.sqrt(hj);
   const s = sqi + sqj;
   const un = (sqi * uin + sqj * ujn) / s;
   const ut = (sqi * uit + sqj * ujt) / s;
@@ -118,7 +131,7 @@ export function sweEdge(
   const c = Math.sqrt(g * ht);
   // Δζ as Δh − ΔH: both differences of nearby values are exact (Sterbenz), so in f32 the small
   // surface jump is not swamped by the rounding of each surface h − H (an error that grows as 1/dx).
-  const dzeta = (hj - hi) - (Hj - Hi);
+  const dzeta = hj - hi - (Hj - Hi);
   // V = ΔF − S, pressure and source combined into g·h̃·Δζ.
   const v0 = qnj - qni;
   const v1 = qnj * ujn - qni * uin + g * ht * dzeta;
@@ -129,30 +142,44 @@ export function sweEdge(
   const a2 = (v1 - (un - c) * v0) * inv2c;
   const a3 = v2 - ut * v0;
   const a4 = v3 - C * v0;
-  const l1 = un - c, l2 = un + c;
+  const l1 = un - c,
+    l2 = un + c;
   const w1 = l1 < 0 ? 1 : l1 > 0 ? 0 : 0.5;
   const w2 = l2 < 0 ? 1 : l2 > 0 ? 0 : 0.5;
   const w3 = un < 0 ? 1 : un > 0 ? 0 : 0.5;
-  const b1 = w1 * a1, b2 = w2 * a2;
+  const b1 = w1 * a1,
+    b2 = w2 * a2;
   const pm0 = b1 + b2;
   const pm1 = b1 * l1 + b2 * l2;
   const pm2 = pm0 * ut + w3 * a3;
   const pm3 = pm0 * C + w3 * a4;
   // α entropy correction: fluxes of the states (1−α)W_i + αW_j and αW_i + (1−α)W_j.
   const am = 1 - alpha;
-  const ha = am * hi + alpha * hj, qna = am * qni + alpha * qnj, qta = am * qti + alpha * qtj, ca = am * ci + alpha * cj;
-  const hb = alpha * hi + am * hj, qnb = alpha * qni + am * qnj, qtb = alpha * qti + am * qtj, cb = alpha * ci + am * cj;
-  const uan = desing(qna, ha, eps), uat = desing(qta, ha, eps), Ca = desing(ca, ha, eps);
-  const ubn = desing(qnb, hb, eps), ubt = desing(qtb, hb, eps), Cb = desing(cb, hb, eps);
+  const ha = am * hi + alpha * hj,
+    qna = am * qni + alpha * qnj,
+    qta = am * qti + alpha * qtj,
+    ca = am * ci + alpha * cj;
+  const hb = alpha * hi + am * hj,
+    qnb = alpha * qni + am * qnj,
+    qtb = alpha * qti + am * qtj,
+    cb = alpha * ci + am * cj;
+  const uan = desing(qna, ha, eps),
+    uat = desing(qta, ha, eps),
+    Ca = desing(ca, ha, eps);
+  const ubn = desing(qnb, hb, eps),
+    ubt = desing(qtb, hb, eps),
+    Cb = desing(cb, hb, eps);
   const corr0 = 0.5 * (qna + qnb) - 0.5 * (qni + qnj);
-  const corr1 = 0.5 * (qna * uan + qnb * ubn) - 0.5 * (qni * uin + qnj * ujn) + 0.5 * g * alpha * am * dzeta * (hi - hj);
+  const corr1 =
+    0.5 * (qna * uan + qnb * ubn) - 0.5 * (qni * uin + qnj * ujn) + 0.5 * g * alpha * am * dzeta * (hi - hj);
   const corr2 = 0.5 * (qna * uat + qnb * ubt) - 0.5 * (qni * uit + qnj * ujt);
   const corr3 = 0.5 * (qna * Ca + qnb * Cb) - 0.5 * (qni * Ci + qnj * Cj);
   let f0 = qni + pm0 + corr0;
   let f3 = qni * Ci + pm3 + corr3;
   if (hi < p.hEps && hj < p.hEps) f3 = f0 * (un < 0 ? Cj : Ci);
   // Positivity: an edge may drain at most a quarter of a cell in one step (cap = |V|/(4·Δt·|E|)).
-  const outI = hi * cap, outJ = hj * cap;
+  const outI = hi * cap,
+    outJ = hj * cap;
   let theta = 1;
   if (f0 > outI) theta = outI / f0;
   else if (-f0 > outJ) theta = outJ / -f0;
@@ -175,7 +202,16 @@ export function sweEdge(
  * The wave speeds of sweEdge (slots 6, 7) alone: what the CFL pass needs, evaluated with the same
  * operations so both passes agree bit for bit.
  */
-export function sweEdgeLambda(out: EdgeOut, hi: number, qni: number, Hi: number, hj: number, qnj: number, Hj: number, p: EdgeParams): void {
+export function sweEdgeLambda(
+  out: EdgeOut,
+  hi: number,
+  qni: number,
+  Hi: number,
+  hj: number,
+  qnj: number,
+  Hj: number,
+  p: EdgeParams,
+): void {
   if ((hj < p.hEps && hi - Hi < -Hj) || (hi < p.hEps && hj - Hj < -Hi)) {
     out[6] = Math.sqrt(p.g * hi);
     out[7] = Math.sqrt(p.g * hj);
@@ -186,8 +222,10 @@ export function sweEdgeLambda(out: EdgeOut, hi: number, qni: number, Hi: number,
     out[6] = out[7] = 0;
     return;
   }
-  const uin = desing(qni, hi, p.epsilon), ujn = desing(qnj, hj, p.epsilon);
-  const sqi = Math.sqrt(hi), sqj = Math.sqrt(hj);
+  const uin = desing(qni, hi, p.epsilon),
+    ujn = desing(qnj, hj, p.epsilon);
+  const sqi = Math.sqrt(hi),
+    sqj = Math.sqrt(hj);
   const un = (sqi * uin + sqj * ujn) / (sqi + sqj);
   out[6] = out[7] = Math.abs(un) + Math.sqrt(p.g * ht);
 }
@@ -232,8 +270,14 @@ export class SweCpuSolver {
 
   state(): SweState {
     return {
-      nx: this.nx, ny: this.ny, time: this.time, steps: this.steps,
-      h: Float64Array.from(this.h), qx: Float64Array.from(this.qx), qy: Float64Array.from(this.qy), hc: Float64Array.from(this.hc),
+      nx: this.nx,
+      ny: this.ny,
+      time: this.time,
+      steps: this.steps,
+      h: Float64Array.from(this.h),
+      qx: Float64Array.from(this.qx),
+      qy: Float64Array.from(this.qy),
+      hc: Float64Array.from(this.hc),
     };
   }
 
@@ -247,9 +291,11 @@ export class SweCpuSolver {
     const H = this.problem.H;
     const lambdaOnly = cap < 0;
     if (a >= 0 && b >= 0) {
-      const qa = xdir ? qx[a] : qy[a], qb = xdir ? qx[b] : qy[b];
+      const qa = xdir ? qx[a] : qy[a],
+        qb = xdir ? qx[b] : qy[b];
       if (lambdaOnly) sweEdgeLambda(e, h[a], qa, H[a], h[b], qb, H[b], ep);
-      else sweEdge(e, h[a], qa, xdir ? qy[a] : qx[a], hc[a], H[a], h[b], qb, xdir ? qy[b] : qx[b], hc[b], H[b], ep, cap);
+      else
+        sweEdge(e, h[a], qa, xdir ? qy[a] : qx[a], hc[a], H[a], h[b], qb, xdir ? qy[b] : qx[b], hc[b], H[b], ep, cap);
       return;
     }
     const cell = a >= 0 ? a : b;
@@ -263,7 +309,8 @@ export class SweCpuSolver {
       return;
     }
     // Ghost: zero-gradient copy (open) or the tide's surface with the cell's discharge and clean water.
-    let gh = h[cell], gc = hc[cell];
+    let gh = h[cell],
+      gc = hc[cell];
     if (kind === 2) {
       gh = Math.max(0, tideZ + H[cell]);
       gc = 0;
@@ -283,7 +330,8 @@ export class SweCpuSolver {
       if (b >= 0) rate[b] += e[7] * inv;
       return;
     }
-    const n = xdir ? 1 : 2, t = xdir ? 2 : 1;
+    const n = xdir ? 1 : 2,
+      t = xdir ? 2 : 1;
     if (a >= 0) {
       acc[4 * a] += e[0] * inv;
       acc[4 * a + n] += e[1] * inv;
@@ -302,7 +350,8 @@ export class SweCpuSolver {
   private sweep(tideZ: number, dt: number): void {
     const { nx, ny } = this;
     const p = this.problem;
-    const invDx = 1 / p.dx, invDy = 1 / p.dy;
+    const invDx = 1 / p.dx,
+      invDy = 1 / p.dy;
     const lambdaOnly = dt < 0;
     const capX = lambdaOnly ? -1 : 1 / (4 * dt * invDx);
     const capY = lambdaOnly ? -1 : 1 / (4 * dt * invDy);
@@ -362,7 +411,8 @@ export class SweCpuSolver {
         hn = 0;
         qxn = qyn = hcn = 0;
       } else if (fr > 0) {
-        const ux = desing(qxn, hn, epsilon), uy = desing(qyn, hn, epsilon);
+        const ux = desing(qxn, hn, epsilon),
+          uy = desing(qyn, hn, epsilon);
         const f = 1 + (dt * fr * Math.sqrt(ux * ux + uy * uy)) / Math.pow(hn, 4 / 3);
         qxn /= f;
         qyn /= f;

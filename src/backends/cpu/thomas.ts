@@ -29,7 +29,12 @@ export function tinyPivot(round?: (v: number) => number): number {
  * x. `scratch` (length ≥ n) holds the modified upper diagonal. Returns status bits.
  */
 export function thomasReal(
-  a: Arr, b: Arr, c: Arr, d: Arr, x: Arr, n: number,
+  a: Arr,
+  b: Arr,
+  c: Arr,
+  d: Arr,
+  x: Arr,
+  n: number,
   round: (v: number) => number = id,
   scratch: Float64Array = new Float64Array(n),
 ): number {
@@ -52,7 +57,11 @@ export function thomasReal(
     x[i] = round(round(d[i] - round(a[i] * x[i - 1])) / piv);
   }
   for (let i = n - 2; i >= 0; i--) x[i] = round(x[i] - round(scratch[i] * x[i + 1]));
-  for (let i = 0; i < n; i++) if (!Number.isFinite(x[i])) { status |= S.NON_FINITE; break; }
+  for (let i = 0; i < n; i++)
+    if (!Number.isFinite(x[i])) {
+      status |= S.NON_FINITE;
+      break;
+    }
   return status;
 }
 
@@ -61,7 +70,12 @@ export function thomasReal(
  * needs length ≥ 2n.
  */
 export function thomasComplex(
-  a: Arr, b: Arr, c: Arr, d: Arr, x: Arr, n: number,
+  a: Arr,
+  b: Arr,
+  c: Arr,
+  d: Arr,
+  x: Arr,
+  n: number,
   round: (v: number) => number = id,
   scratch: Float64Array = new Float64Array(2 * n),
 ): number {
@@ -75,29 +89,36 @@ export function thomasComplex(
     if (abs(b[2 * i], b[2 * i + 1]) < aa + cc) status |= S.NOT_DIAGONALLY_DOMINANT;
   }
   // pr, pi: current pivot; division (u)/(p) = u·conj(p)/|p|².
-  let pr = b[0], pi = b[1];
+  let pr = b[0],
+    pi = b[1];
   for (let i = 0; i < n; i++) {
     if (i > 0) {
       // p = b_i − a_i · c'_{i−1}
-      const ar = a[2 * i], ai = a[2 * i + 1];
-      const sr = scratch[2 * i - 2], si = scratch[2 * i - 1];
+      const ar = a[2 * i],
+        ai = a[2 * i + 1];
+      const sr = scratch[2 * i - 2],
+        si = scratch[2 * i - 1];
       pr = round(b[2 * i] - round(ar * sr - ai * si));
       pi = round(b[2 * i + 1] - round(ar * si + ai * sr));
     }
     const den = pr * pr + pi * pi;
     if (!(Math.sqrt(den) >= tiny && den < Infinity)) status |= S.ZERO_PIVOT;
     if (i < n - 1) {
-      const cr = c[2 * i], ci = c[2 * i + 1];
+      const cr = c[2 * i],
+        ci = c[2 * i + 1];
       scratch[2 * i] = round((cr * pr + ci * pi) / den);
       scratch[2 * i + 1] = round((ci * pr - cr * pi) / den);
     } else {
       scratch[2 * i] = 0;
       scratch[2 * i + 1] = 0;
     }
-    let ur = d[2 * i], ui = d[2 * i + 1];
+    let ur = d[2 * i],
+      ui = d[2 * i + 1];
     if (i > 0) {
-      const ar = a[2 * i], ai = a[2 * i + 1];
-      const xr = x[2 * i - 2], xi = x[2 * i - 1];
+      const ar = a[2 * i],
+        ai = a[2 * i + 1];
+      const xr = x[2 * i - 2],
+        xi = x[2 * i - 1];
       ur = round(ur - round(ar * xr - ai * xi));
       ui = round(ui - round(ar * xi + ai * xr));
     }
@@ -105,20 +126,25 @@ export function thomasComplex(
     x[2 * i + 1] = round((ui * pr - ur * pi) / den);
   }
   for (let i = n - 2; i >= 0; i--) {
-    const sr = scratch[2 * i], si = scratch[2 * i + 1];
-    const xr = x[2 * i + 2], xi = x[2 * i + 3];
+    const sr = scratch[2 * i],
+      si = scratch[2 * i + 1];
+    const xr = x[2 * i + 2],
+      xi = x[2 * i + 3];
     x[2 * i] = round(x[2 * i] - round(sr * xr - si * xi));
     x[2 * i + 1] = round(x[2 * i + 1] - round(sr * xi + si * xr));
   }
-  for (let i = 0; i < 2 * n; i++) if (!Number.isFinite(x[i])) { status |= S.NON_FINITE; break; }
+  for (let i = 0; i < 2 * n; i++)
+    if (!Number.isFinite(x[i])) {
+      status |= S.NON_FINITE;
+      break;
+    }
   return status;
 }
 
 /** Residual ‖Ax − d‖ / ‖d‖ of one contiguous system (real, or complex when `complex`), in float64. */
-export function tridiagonalResidual(
-  a: Arr, b: Arr, c: Arr, d: Arr, x: Arr, n: number, complex = false,
-): number {
-  let num = 0, den = 0;
+export function tridiagonalResidual(a: Arr, b: Arr, c: Arr, d: Arr, x: Arr, n: number, complex = false): number {
+  let num = 0,
+    den = 0;
   if (!complex) {
     for (let i = 0; i < n; i++) {
       let r = b[i] * x[i] - d[i];
@@ -189,7 +215,9 @@ export function realField(round: (v: number) => number = id): Field<number> {
     abs1: Math.abs,
     isFinite: Number.isFinite,
     load: (arr, i) => arr[i],
-    store: (arr, i, v) => { arr[i] = v; },
+    store: (arr, i, v) => {
+      arr[i] = v;
+    },
     tiny: tinyPivot(round),
   };
 }
@@ -211,7 +239,10 @@ export function complexField(round: (v: number) => number = id): Field<Complex> 
     abs1: (x) => Math.abs(x[0]) + Math.abs(x[1]),
     isFinite: (x) => Number.isFinite(x[0]) && Number.isFinite(x[1]),
     load: (arr, i) => [arr[2 * i], arr[2 * i + 1]],
-    store: (arr, i, v) => { arr[2 * i] = v[0]; arr[2 * i + 1] = v[1]; },
+    store: (arr, i, v) => {
+      arr[2 * i] = v[0];
+      arr[2 * i + 1] = v[1];
+    },
     tiny: tinyPivot(round),
   };
 }

@@ -15,8 +15,16 @@ import { TRIDIAGONAL_STATUS as S, matIndex, rhsIndex, type TridiagonalLayout } f
 import { complexField, realField, type Field } from './thomas.js';
 import { gtsvLu } from './gtsv-lu.js';
 import {
-  ACC_MAX_D, ACC_MAX_R, ACC_MAX_X, ACC_NORM_A, ACC_NOT_DOMINANT, ACC_PIVOT_OK, ACC_VECTORS, generateThomasKernel,
-  thomasKernelLayout, type ThomasKernelLayout,
+  ACC_MAX_D,
+  ACC_MAX_R,
+  ACC_MAX_X,
+  ACC_NORM_A,
+  ACC_NOT_DOMINANT,
+  ACC_PIVOT_OK,
+  ACC_VECTORS,
+  generateThomasKernel,
+  thomasKernelLayout,
+  type ThomasKernelLayout,
 } from '../../codegen/wasm/tridiagonal-thomas.js';
 
 type FloatArray = Float32Array | Float64Array;
@@ -44,14 +52,21 @@ export interface TridiagonalBatchCpuProblem {
 }
 
 /** Reusable work arrays of solveTridiagonalBatchCpu (grown on demand), and its WebAssembly instance. */
-export interface TridiagonalBatchScratch { cp: Float64Array; ip: Float64Array; wasm?: WasmThomas }
+export interface TridiagonalBatchScratch {
+  cp: Float64Array;
+  ip: Float64Array;
+  wasm?: WasmThomas;
+}
 
 export function createTridiagonalBatchScratch(): TridiagonalBatchScratch {
   return { cp: new Float64Array(0), ip: new Float64Array(0) };
 }
 
 function ensure(s: TridiagonalBatchScratch, len: number): void {
-  if (s.cp.length < len) { s.cp = new Float64Array(len); s.ip = new Float64Array(len); }
+  if (s.cp.length < len) {
+    s.cp = new Float64Array(len);
+    s.ip = new Float64Array(len);
+  }
 }
 
 /**
@@ -101,7 +116,8 @@ export function solveTridiagonalBatchCpu(
     };
     for (; j + 1 < batch; j += 2) {
       thomasStridedPair(a, b, c, d, x, n, batch, nrhs, j, scratch.cp, scratch.ip, status);
-      post(j); post(j + 1);
+      post(j);
+      post(j + 1);
     }
     if (j < batch) {
       thomasStridedOne(a, b, c, d, x, n, batch, nrhs, j, scratch.cp, scratch.ip, status);
@@ -130,13 +146,24 @@ function thomasModule(layout: TridiagonalLayout, cap: number): WebAssembly.Modul
   let m = thomasModules.get(key);
   if (m === undefined) {
     // No SIMD, or synchronous compilation refused: the JavaScript kernel.
-    try { m = new WebAssembly.Module(generateThomasKernel(layout === 'strided' ? 'strided' : 'interleaved', cap) as BufferSource); } catch { m = null; }
+    try {
+      m = new WebAssembly.Module(
+        generateThomasKernel(layout === 'strided' ? 'strided' : 'interleaved', cap) as BufferSource,
+      );
+    } catch {
+      m = null;
+    }
     thomasModules.set(key, m);
   }
   return m;
 }
 
-function wasmInstance(s: TridiagonalBatchScratch, layout: TridiagonalLayout, cap: number, bytes: number): WasmThomas | null {
+function wasmInstance(
+  s: TridiagonalBatchScratch,
+  layout: TridiagonalLayout,
+  cap: number,
+  bytes: number,
+): WasmThomas | null {
   let w = s.wasm;
   if (!w || w.layout !== layout || w.L.cap !== cap) {
     const mod = thomasModule(layout, cap);
@@ -157,7 +184,11 @@ function wasmInstance(s: TridiagonalBatchScratch, layout: TridiagonalLayout, cap
  * empty lane. Returns false where the kernel is unavailable (the caller runs the JavaScript kernel).
  */
 function solveWasm(
-  p: TridiagonalBatchCpuProblem, x: Float64Array, status: Uint32Array, eta: Float64Array, scratch: TridiagonalBatchScratch,
+  p: TridiagonalBatchCpuProblem,
+  x: Float64Array,
+  status: Uint32Array,
+  eta: Float64Array,
+  scratch: TridiagonalBatchScratch,
 ): boolean {
   const { n, batch: B } = p;
   const layout = p.layout ?? 'strided';
@@ -167,7 +198,11 @@ function solveWasm(
   // in cache; at least 4 vectors, whose recurrences overlap, and, interleaved, 128 systems a row copy
   // (narrower copies touch a page of the caller's arrays per few elements: n = 1024 ran 10% slower at 32).
   const minBlk = inter ? 128 : 8;
-  const blk = Math.min(B + (B & 1), Math.max(minBlk, Math.floor(WASM_BLOCK_BYTES / (56 * n)) & ~1), Math.floor(WASM_CAP / n) & ~1);
+  const blk = Math.min(
+    B + (B & 1),
+    Math.max(minBlk, Math.floor(WASM_BLOCK_BYTES / (56 * n)) & ~1),
+    Math.floor(WASM_CAP / n) & ~1,
+  );
   if (blk < 2) return false;
   // Strided: systems of n ≥ 256 rows are placed np apart, off multiples of 4 KiB, else the lanes of a
   // block's vectors share L1 sets (n = 1024 and 16384 ran 2-4x slower).
@@ -178,15 +213,19 @@ function solveWasm(
   if (!w) return false;
   const L = w.L;
   const mem = new Float64Array(w.memory.buffer);
-  const src = [p.lower, p.diag, p.upper, p.rhs], reg = [L.a / 8, L.b / 8, L.c / 8, L.d / 8];
-  const X = L.x / 8, A = L.acc / 8;
+  const src = [p.lower, p.diag, p.upper, p.rhs],
+    reg = [L.a / 8, L.b / 8, L.c / 8, L.d / 8];
+  const X = L.x / 8,
+    A = L.acc / 8;
   for (let j0 = 0; j0 < B; j0 += blk) {
-    const cw = Math.min(blk, B - j0), W = cw + (cw & 1);
+    const cw = Math.min(blk, B - j0),
+      W = cw + (cw & 1);
     if (inter) {
       if (cw === B && W === B) for (let k = 0; k < 4; k++) mem.set(src[k].subarray(0, n * B), reg[k]);
       else {
         for (let k = 0; k < 4; k++) {
-          const a = src[k], o = reg[k];
+          const a = src[k],
+            o = reg[k];
           for (let i = 0; i < n; i++) {
             if (cw >= 128) mem.set(a.subarray(i * B + j0, i * B + j0 + cw), o + i * W);
             else for (let t = 0; t < cw; t++) mem[o + i * W + t] = a[i * B + j0 + t];
@@ -204,8 +243,9 @@ function solveWasm(
     if (inter) w.solve(W / 2, n, W * 8, 16, 0, 0);
     else w.solve(W / 2, n, 8, 2 * np * 8, np * 8, 0);
     for (let t = 0; t < cw; t++) {
-      const o = A + ((t >> 1) * ACC_VECTORS) * 2 + (t & 1);
-      const normA = mem[o + 2 * ACC_NORM_A], maxX = mem[o + 2 * ACC_MAX_X];
+      const o = A + (t >> 1) * ACC_VECTORS * 2 + (t & 1);
+      const normA = mem[o + 2 * ACC_NORM_A],
+        maxX = mem[o + 2 * ACC_MAX_X];
       // The mask vectors read as float64: all ones is a NaN, all zeros 0.
       let st = mem[o + 2 * ACC_PIVOT_OK] !== 0 ? 0 : S.ZERO_PIVOT;
       if (mem[o + 2 * ACC_NOT_DOMINANT] !== 0) st |= S.NOT_DIAGONALLY_DOMINANT;
@@ -238,25 +278,45 @@ let postBits = 0;
  * it: an infinite b_i gives x_i = 0).
  */
 function postStrided(
-  a: FloatArray, b: FloatArray, c: FloatArray, d: FloatArray, x: FloatArray, m: number, o: number, n: number, matrix: boolean,
+  a: FloatArray,
+  b: FloatArray,
+  c: FloatArray,
+  d: FloatArray,
+  x: FloatArray,
+  m: number,
+  o: number,
+  n: number,
+  matrix: boolean,
 ): number {
-  let maxR = 0, normA = 0, maxX = 0, maxD = 0, nd = 0;
-  let xm = 0, xi = x[o];
+  let maxR = 0,
+    normA = 0,
+    maxX = 0,
+    maxD = 0,
+    nd = 0;
+  let xm = 0,
+    xi = x[o];
   for (let i = 0; i < n; i++) {
     const xp = i < n - 1 ? x[o + i + 1] : 0;
-    const aa = i > 0 ? a[m + i] : 0, cc = i < n - 1 ? c[m + i] : 0, bb = b[m + i];
+    const aa = i > 0 ? a[m + i] : 0,
+      cc = i < n - 1 ? c[m + i] : 0,
+      bb = b[m + i];
     const ar = Math.abs(aa * xm + bb * xi + cc * xp - d[o + i]);
-    const off = Math.abs(aa) + Math.abs(cc), ab = Math.abs(bb);
-    const rs = off + ab, ax = Math.abs(xi), ad = Math.abs(d[o + i]);
+    const off = Math.abs(aa) + Math.abs(cc),
+      ab = Math.abs(bb);
+    const rs = off + ab,
+      ax = Math.abs(xi),
+      ad = Math.abs(d[o + i]);
     if (ab < off) nd = 1;
     // `v !== v`: a NaN anywhere makes the maximum NaN, and it stays NaN.
     if (ar > maxR || ar !== ar) maxR = ar;
     if (rs > normA || rs !== rs) normA = rs;
     if (ax > maxX || ax !== ax) maxX = ax;
     if (ad > maxD || ad !== ad) maxD = ad;
-    xm = xi; xi = xp;
+    xm = xi;
+    xi = xp;
   }
-  postBits = (maxX < Infinity ? 0 : S.NON_FINITE) |
+  postBits =
+    (maxX < Infinity ? 0 : S.NON_FINITE) |
     (matrix ? (nd ? S.NOT_DIAGONALLY_DOMINANT : 0) | (normA < Infinity ? 0 : S.ZERO_PIVOT) : 0);
   return eta1(maxR, normA, maxX, maxD);
 }
@@ -267,25 +327,49 @@ function postStrided(
  * maxima.
  */
 function postInterleaved(
-  a: FloatArray, b: FloatArray, c: FloatArray, d: FloatArray, x: FloatArray,
-  n: number, B: number, nrhs: number, j0: number, j1: number, acc: Float64Array, eta: Float64Array, status: Uint32Array,
+  a: FloatArray,
+  b: FloatArray,
+  c: FloatArray,
+  d: FloatArray,
+  x: FloatArray,
+  n: number,
+  B: number,
+  nrhs: number,
+  j0: number,
+  j1: number,
+  acc: Float64Array,
+  eta: Float64Array,
+  status: Uint32Array,
 ): void {
   const w = j1 - j0;
-  const kA = 0, kR = w, kX = 2 * w, kD = 3 * w;
+  const kA = 0,
+    kR = w,
+    kX = 2 * w,
+    kD = 3 * w;
   acc.fill(0, 0, 4 * w);
   for (let r = 0; r < nrhs; r++) {
     if (r > 0) acc.fill(0, w, 4 * w);
     const o = r * n * B;
     // One sweep: row norms and dominance (first right-hand side only) with the residuals.
     for (let i = 0; i < n; i++) {
-      const e = i * B, oe = o + e;
-      const up = i > 0 ? 1 : 0, dn = i < n - 1 ? 1 : 0;
+      const e = i * B,
+        oe = o + e;
+      const up = i > 0 ? 1 : 0,
+        dn = i < n - 1 ? 1 : 0;
       if (up && dn && r === 0) {
         // Interior rows, first right-hand side: the same without conditionals.
         for (let j = j0, k = 0; j < j1; j++, k++) {
-          const aa = a[e + j], cc = c[e + j], bb = b[e + j], xi = x[oe + j], dd = d[oe + j];
-          const ar = Math.abs(aa * x[oe - B + j] + bb * xi + cc * x[oe + B + j] - dd), ax = Math.abs(xi), ad = Math.abs(dd);
-          const off = Math.abs(aa) + Math.abs(cc), ab = Math.abs(bb), rs = off + ab;
+          const aa = a[e + j],
+            cc = c[e + j],
+            bb = b[e + j],
+            xi = x[oe + j],
+            dd = d[oe + j];
+          const ar = Math.abs(aa * x[oe - B + j] + bb * xi + cc * x[oe + B + j] - dd),
+            ax = Math.abs(xi),
+            ad = Math.abs(dd);
+          const off = Math.abs(aa) + Math.abs(cc),
+            ab = Math.abs(bb),
+            rs = off + ab;
           if (ab < off) status[j] |= S.NOT_DIAGONALLY_DOMINANT;
           if (rs > acc[kA + k] || rs !== rs) acc[kA + k] = rs;
           if (ar > acc[kR + k] || ar !== ar) acc[kR + k] = ar;
@@ -295,12 +379,20 @@ function postInterleaved(
         continue;
       }
       for (let j = j0, k = 0; j < j1; j++, k++) {
-        const aa = up ? a[e + j] : 0, cc = dn ? c[e + j] : 0, bb = b[e + j];
-        const xi = x[oe + j], xm = up ? x[oe - B + j] : 0, xp = dn ? x[oe + B + j] : 0;
+        const aa = up ? a[e + j] : 0,
+          cc = dn ? c[e + j] : 0,
+          bb = b[e + j];
+        const xi = x[oe + j],
+          xm = up ? x[oe - B + j] : 0,
+          xp = dn ? x[oe + B + j] : 0;
         const dd = d[oe + j];
-        const ar = Math.abs(aa * xm + bb * xi + cc * xp - dd), ax = Math.abs(xi), ad = Math.abs(dd);
+        const ar = Math.abs(aa * xm + bb * xi + cc * xp - dd),
+          ax = Math.abs(xi),
+          ad = Math.abs(dd);
         if (r === 0) {
-          const off = Math.abs(aa) + Math.abs(cc), ab = Math.abs(bb), rs = off + ab;
+          const off = Math.abs(aa) + Math.abs(cc),
+            ab = Math.abs(bb),
+            rs = off + ab;
           if (ab < off) status[j] |= S.NOT_DIAGONALLY_DOMINANT;
           if (rs > acc[kA + k] || rs !== rs) acc[kA + k] = rs;
         }
@@ -320,8 +412,18 @@ function postInterleaved(
 }
 
 function thomasStridedOne(
-  a: Float64Array, b: Float64Array, c: Float64Array, d: Float64Array, x: Float64Array,
-  n: number, batch: number, nrhs: number, j: number, cp: Float64Array, ip: Float64Array, status: Uint32Array,
+  a: Float64Array,
+  b: Float64Array,
+  c: Float64Array,
+  d: Float64Array,
+  x: Float64Array,
+  n: number,
+  batch: number,
+  nrhs: number,
+  j: number,
+  cp: Float64Array,
+  ip: Float64Array,
+  status: Uint32Array,
 ): void {
   const m = j * n;
   let st = 0;
@@ -353,10 +455,16 @@ function thomasStridedOne(
     if (r > 0) {
       let dv = d[o] * ip[0];
       x[o] = dv;
-      for (let i = 1; i < n; i++) { dv = (d[o + i] - a[m + i] * dv) * ip[i]; x[o + i] = dv; }
+      for (let i = 1; i < n; i++) {
+        dv = (d[o + i] - a[m + i] * dv) * ip[i];
+        x[o + i] = dv;
+      }
     }
     let xv = x[o + n - 1];
-    for (let i = n - 2; i >= 0; i--) { xv = x[o + i] - cp[i] * xv; x[o + i] = xv; }
+    for (let i = n - 2; i >= 0; i--) {
+      xv = x[o + i] - cp[i] * xv;
+      x[o + i] = xv;
+    }
   }
   if (bad) st |= S.ZERO_PIVOT;
   status[j] |= st;
@@ -364,54 +472,96 @@ function thomasStridedOne(
 
 /** Systems j and j+1 together: two independent dependency chains in one loop. */
 function thomasStridedPair(
-  a: Float64Array, b: Float64Array, c: Float64Array, d: Float64Array, x: Float64Array,
-  n: number, batch: number, nrhs: number, j: number, cp: Float64Array, ip: Float64Array, status: Uint32Array,
+  a: Float64Array,
+  b: Float64Array,
+  c: Float64Array,
+  d: Float64Array,
+  x: Float64Array,
+  n: number,
+  batch: number,
+  nrhs: number,
+  j: number,
+  cp: Float64Array,
+  ip: Float64Array,
+  status: Uint32Array,
 ): void {
-  const m0 = j * n, m1 = m0 + n;
-  let st0 = 0, st1 = 0;
-  let bad0 = 0, bad1 = 0;
-  let o0 = j * n, o1 = o0 + n;
-  let p0 = b[m0], p1 = b[m1];
+  const m0 = j * n,
+    m1 = m0 + n;
+  let st0 = 0,
+    st1 = 0;
+  let bad0 = 0,
+    bad1 = 0;
+  let o0 = j * n,
+    o1 = o0 + n;
+  let p0 = b[m0],
+    p1 = b[m1];
   bad0 |= +!(Math.abs(p0) >= TINY && Math.abs(p0) < Infinity);
   bad1 |= +!(Math.abs(p1) >= TINY && Math.abs(p1) < Infinity);
-  let i0 = 1 / p0, i1 = 1 / p1;
-  let c0 = n > 1 ? c[m0] * i0 : 0, c1 = n > 1 ? c[m1] * i1 : 0;
+  let i0 = 1 / p0,
+    i1 = 1 / p1;
+  let c0 = n > 1 ? c[m0] * i0 : 0,
+    c1 = n > 1 ? c[m1] * i1 : 0;
   // cp and ip of the two systems interleaved: [2i] system j, [2i + 1] system j + 1.
   const keep = nrhs > 1;
-  cp[0] = c0; cp[1] = c1;
-  if (keep) { ip[0] = i0; ip[1] = i1; }
-  let d0 = d[o0] * i0, d1 = d[o1] * i1;
-  x[o0] = d0; x[o1] = d1;
+  cp[0] = c0;
+  cp[1] = c1;
+  if (keep) {
+    ip[0] = i0;
+    ip[1] = i1;
+  }
+  let d0 = d[o0] * i0,
+    d1 = d[o1] * i1;
+  x[o0] = d0;
+  x[o1] = d1;
   for (let i = 1; i < n; i++) {
-    const a0 = a[m0 + i], a1 = a[m1 + i];
+    const a0 = a[m0 + i],
+      a1 = a[m1 + i];
     p0 = b[m0 + i] - a0 * c0;
     p1 = b[m1 + i] - a1 * c1;
     bad0 |= +!(Math.abs(p0) >= TINY && Math.abs(p0) < Infinity);
     bad1 |= +!(Math.abs(p1) >= TINY && Math.abs(p1) < Infinity);
-    i0 = 1 / p0; i1 = 1 / p1;
-    if (i < n - 1) { c0 = c[m0 + i] * i0; c1 = c[m1 + i] * i1; } else { c0 = 0; c1 = 0; }
-    cp[2 * i] = c0; cp[2 * i + 1] = c1;
-    if (keep) { ip[2 * i] = i0; ip[2 * i + 1] = i1; }
+    i0 = 1 / p0;
+    i1 = 1 / p1;
+    if (i < n - 1) {
+      c0 = c[m0 + i] * i0;
+      c1 = c[m1 + i] * i1;
+    } else {
+      c0 = 0;
+      c1 = 0;
+    }
+    cp[2 * i] = c0;
+    cp[2 * i + 1] = c1;
+    if (keep) {
+      ip[2 * i] = i0;
+      ip[2 * i + 1] = i1;
+    }
     d0 = (d[o0 + i] - a0 * d0) * i0;
     d1 = (d[o1 + i] - a1 * d1) * i1;
-    x[o0 + i] = d0; x[o1 + i] = d1;
+    x[o0 + i] = d0;
+    x[o1 + i] = d1;
   }
   for (let r = 0; r < nrhs; r++) {
-    o0 = (r * batch + j) * n; o1 = o0 + n;
+    o0 = (r * batch + j) * n;
+    o1 = o0 + n;
     if (r > 0) {
-      let e0 = d[o0] * ip[0], e1 = d[o1] * ip[1];
-      x[o0] = e0; x[o1] = e1;
+      let e0 = d[o0] * ip[0],
+        e1 = d[o1] * ip[1];
+      x[o0] = e0;
+      x[o1] = e1;
       for (let i = 1; i < n; i++) {
         e0 = (d[o0 + i] - a[m0 + i] * e0) * ip[2 * i];
         e1 = (d[o1 + i] - a[m1 + i] * e1) * ip[2 * i + 1];
-        x[o0 + i] = e0; x[o1 + i] = e1;
+        x[o0 + i] = e0;
+        x[o1 + i] = e1;
       }
     }
-    let x0 = x[o0 + n - 1], x1 = x[o1 + n - 1];
+    let x0 = x[o0 + n - 1],
+      x1 = x[o1 + n - 1];
     for (let i = n - 2; i >= 0; i--) {
       x0 = x[o0 + i] - cp[2 * i] * x0;
       x1 = x[o1 + i] - cp[2 * i + 1] * x1;
-      x[o0 + i] = x0; x[o1 + i] = x1;
+      x[o0 + i] = x0;
+      x[o1 + i] = x1;
     }
   }
   if (bad0) st0 |= S.ZERO_PIVOT;
@@ -426,8 +576,19 @@ function thomasStridedPair(
  * pivots; ip is written only when several right-hand sides need it.
  */
 function thomasInterleaved(
-  a: Float64Array, b: Float64Array, c: Float64Array, d: Float64Array, x: Float64Array,
-  n: number, B: number, nrhs: number, j0: number, j1: number, cp: Float64Array, ip: Float64Array, status: Uint32Array,
+  a: Float64Array,
+  b: Float64Array,
+  c: Float64Array,
+  d: Float64Array,
+  x: Float64Array,
+  n: number,
+  B: number,
+  nrhs: number,
+  j0: number,
+  j1: number,
+  cp: Float64Array,
+  ip: Float64Array,
+  status: Uint32Array,
 ): void {
   const ZP = S.ZERO_PIVOT;
   const w = j1 - j0;
@@ -446,7 +607,8 @@ function thomasInterleaved(
   // No conditionals inside the inner loops (V8 does not unswitch them): cp of the last row is never
   // read, so c_{n−1} may be anything; ip only when several right-hand sides need it.
   for (let i = 1; i < n; i++) {
-    const e = i * B, q = i * w;
+    const e = i * B,
+      q = i * w;
     if (keep) {
       for (let j = j0, k = q; j < j1; j++, k++) {
         const ai = a[e + j];
@@ -513,7 +675,12 @@ export interface BackwardErrorShape {
  * a value is not finite. O(n) a system; the interleaved layout is scanned row by row across systems.
  */
 export function tridiagonalBackwardErrors(
-  s: BackwardErrorShape, lower: FloatArray, diag: FloatArray, upper: FloatArray, rhs: FloatArray, x: FloatArray,
+  s: BackwardErrorShape,
+  lower: FloatArray,
+  diag: FloatArray,
+  upper: FloatArray,
+  rhs: FloatArray,
+  x: FloatArray,
   only?: number[],
 ): Float64Array {
   const { n, batch, nrhs, layout } = s;
@@ -537,13 +704,18 @@ export function tridiagonalBackwardErrors(
   for (let i = 0; i < n; i++) {
     const e = i * B;
     for (let j = 0; j < B; j++) {
-      const rs = (i > 0 ? Math.abs(lower[e + j]) : 0) + Math.abs(diag[e + j]) + (i < n - 1 ? Math.abs(upper[e + j]) : 0);
+      const rs =
+        (i > 0 ? Math.abs(lower[e + j]) : 0) + Math.abs(diag[e + j]) + (i < n - 1 ? Math.abs(upper[e + j]) : 0);
       if (rs > normA[j] || rs !== rs) normA[j] = rs;
     }
   }
-  const maxR = new Float64Array(B), maxX = new Float64Array(B), maxD = new Float64Array(B);
+  const maxR = new Float64Array(B),
+    maxX = new Float64Array(B),
+    maxD = new Float64Array(B);
   for (let r = 0; r < nrhs; r++) {
-    maxR.fill(0); maxX.fill(0); maxD.fill(0);
+    maxR.fill(0);
+    maxX.fill(0);
+    maxD.fill(0);
     const o = r * n * B;
     for (let i = 0; i < n; i++) {
       const e = i * B;
@@ -552,7 +724,9 @@ export function tridiagonalBackwardErrors(
         let res = diag[e + j] * xi - rhs[o + e + j];
         if (i > 0) res += lower[e + j] * x[o + e - B + j];
         if (i < n - 1) res += upper[e + j] * x[o + e + B + j];
-        const ar = Math.abs(res), ax = Math.abs(xi), ad = Math.abs(rhs[o + e + j]);
+        const ar = Math.abs(res),
+          ax = Math.abs(xi),
+          ad = Math.abs(rhs[o + e + j]);
         // `v !== v`: a NaN anywhere makes the maximum NaN, and it stays NaN.
         if (ar > maxR[j] || ar !== ar) maxR[j] = ar;
         if (ax > maxX[j] || ax !== ax) maxX[j] = ax;
@@ -576,25 +750,47 @@ function eta1(maxR: number, normA: number, maxX: number, maxD: number): number {
 
 /** η of one system (matrix j, right-hand side r), any layout, real or complex, plain or cyclic. */
 function systemBackwardError(
-  s: BackwardErrorShape, lower: FloatArray, diag: FloatArray, upper: FloatArray, rhs: FloatArray, x: FloatArray,
-  j: number, r: number,
+  s: BackwardErrorShape,
+  lower: FloatArray,
+  diag: FloatArray,
+  upper: FloatArray,
+  rhs: FloatArray,
+  x: FloatArray,
+  j: number,
+  r: number,
 ): number {
   const { n, batch, layout } = s;
   const cyc = (s.cyclic ?? false) && n > 1;
   // Both layouts address row i at base + i·stride.
-  const mb = matIndex(layout, n, batch, j, 0), ms = n > 1 ? matIndex(layout, n, batch, j, 1) - mb : 1;
-  const rb = rhsIndex(layout, n, batch, r, j, 0), rs = n > 1 ? rhsIndex(layout, n, batch, r, j, 1) - rb : 1;
-  let maxR = 0, normA = 0, maxX = 0, maxD = 0;
+  const mb = matIndex(layout, n, batch, j, 0),
+    ms = n > 1 ? matIndex(layout, n, batch, j, 1) - mb : 1;
+  const rb = rhsIndex(layout, n, batch, r, j, 0),
+    rs = n > 1 ? rhsIndex(layout, n, batch, r, j, 1) - rb : 1;
+  let maxR = 0,
+    normA = 0,
+    maxX = 0,
+    maxD = 0;
   if (!s.complex) {
     for (let i = 0; i < n; i++) {
-      const m = mb + i * ms, v = rb + i * rs;
-      const hasA = i > 0 || cyc, hasC = i < n - 1 || cyc;
-      const im = i > 0 ? v - rs : rb + (n - 1) * rs, ip = i < n - 1 ? v + rs : rb;
+      const m = mb + i * ms,
+        v = rb + i * rs;
+      const hasA = i > 0 || cyc,
+        hasC = i < n - 1 || cyc;
+      const im = i > 0 ? v - rs : rb + (n - 1) * rs,
+        ip = i < n - 1 ? v + rs : rb;
       let res = diag[m] * x[v] - rhs[v];
       let rsum = Math.abs(diag[m]);
-      if (hasA) { res += lower[m] * x[im]; rsum += Math.abs(lower[m]); }
-      if (hasC) { res += upper[m] * x[ip]; rsum += Math.abs(upper[m]); }
-      const ar = Math.abs(res), ax = Math.abs(x[v]), ad = Math.abs(rhs[v]);
+      if (hasA) {
+        res += lower[m] * x[im];
+        rsum += Math.abs(lower[m]);
+      }
+      if (hasC) {
+        res += upper[m] * x[ip];
+        rsum += Math.abs(upper[m]);
+      }
+      const ar = Math.abs(res),
+        ax = Math.abs(x[v]),
+        ad = Math.abs(rhs[v]);
       if (ar > maxR || ar !== ar) maxR = ar;
       if (rsum > normA || rsum !== rsum) normA = rsum;
       if (ax > maxX || ax !== ax) maxX = ax;
@@ -603,9 +799,12 @@ function systemBackwardError(
   } else {
     const mod = (re: number, im: number) => Math.hypot(re, im);
     for (let i = 0; i < n; i++) {
-      const m = 2 * (mb + i * ms), v = 2 * (rb + i * rs);
-      const hasA = i > 0 || cyc, hasC = i < n - 1 || cyc;
-      const im = i > 0 ? v - 2 * rs : 2 * (rb + (n - 1) * rs), ip = i < n - 1 ? v + 2 * rs : 2 * rb;
+      const m = 2 * (mb + i * ms),
+        v = 2 * (rb + i * rs);
+      const hasA = i > 0 || cyc,
+        hasC = i < n - 1 || cyc;
+      const im = i > 0 ? v - 2 * rs : 2 * (rb + (n - 1) * rs),
+        ip = i < n - 1 ? v + 2 * rs : 2 * rb;
       let rr = diag[m] * x[v] - diag[m + 1] * x[v + 1] - rhs[v];
       let ri = diag[m] * x[v + 1] + diag[m + 1] * x[v] - rhs[v + 1];
       let rsum = mod(diag[m], diag[m + 1]);
@@ -619,7 +818,9 @@ function systemBackwardError(
         ri += upper[m] * x[ip + 1] + upper[m + 1] * x[ip];
         rsum += mod(upper[m], upper[m + 1]);
       }
-      const ar = mod(rr, ri), ax = mod(x[v], x[v + 1]), ad = mod(rhs[v], rhs[v + 1]);
+      const ar = mod(rr, ri),
+        ax = mod(x[v], x[v + 1]),
+        ad = mod(rhs[v], rhs[v + 1]);
       if (ar > maxR || ar !== ar) maxR = ar;
       if (rsum > normA || rsum !== rsum) normA = rsum;
       if (ax > maxX || ax !== ax) maxX = ax;
@@ -636,15 +837,27 @@ function systemBackwardError(
  * when b_0 is small, the case this re-solve exists for). Returns status bits.
  */
 export function resolveSystemLu(
-  s: BackwardErrorShape, lower: FloatArray, diag: FloatArray, upper: FloatArray, rhs: FloatArray, x: FloatArray, j: number,
+  s: BackwardErrorShape,
+  lower: FloatArray,
+  diag: FloatArray,
+  upper: FloatArray,
+  rhs: FloatArray,
+  x: FloatArray,
+  j: number,
 ): number {
   const { n, batch, nrhs, layout, complex } = s;
   const w = complex ? 2 : 1;
   const F = (complex ? complexField() : realField()) as Field<unknown>;
-  const a = new Float64Array(n * w), b = a.slice(), c = a.slice();
+  const a = new Float64Array(n * w),
+    b = a.slice(),
+    c = a.slice();
   for (let i = 0; i < n; i++) {
     const e = matIndex(layout, n, batch, j, i);
-    for (let q = 0; q < w; q++) { a[i * w + q] = lower[e * w + q]; b[i * w + q] = diag[e * w + q]; c[i * w + q] = upper[e * w + q]; }
+    for (let q = 0; q < w; q++) {
+      a[i * w + q] = lower[e * w + q];
+      b[i * w + q] = diag[e * w + q];
+      c[i * w + q] = upper[e * w + q];
+    }
   }
   const ds: Float64Array[] = [];
   for (let r = 0; r < nrhs; r++) {
@@ -684,7 +897,12 @@ export function resolveSystemLu(
  * columns a row, so the work is O(n).
  */
 function cyclicGepp<T>(
-  F: Field<T>, a: Float64Array, b: Float64Array, c: Float64Array, ds: Float64Array[], n: number,
+  F: Field<T>,
+  a: Float64Array,
+  b: Float64Array,
+  c: Float64Array,
+  ds: Float64Array[],
+  n: number,
 ): { x: Float64Array[]; status: number } {
   const w = F.complex ? 2 : 1;
   const rows: Map<number, T>[] = [];
@@ -700,10 +918,20 @@ function cyclicGepp<T>(
   const singular = () => ({ x: ds.map(() => new Float64Array(n * w).fill(NaN)), status: S.ZERO_PIVOT | S.NON_FINITE });
   for (let k = 0; k < n; k++) {
     const cand = [...new Set([k, k + 1, n - 1])].filter((r) => r >= k && r < n && rows[r].has(k));
-    let p = k, best = -1;
-    for (const r of cand) { const v = F.abs1(rows[r].get(k)!); if (v > best) { best = v; p = r; } }
+    let p = k,
+      best = -1;
+    for (const r of cand) {
+      const v = F.abs1(rows[r].get(k)!);
+      if (v > best) {
+        best = v;
+        p = r;
+      }
+    }
     if (!(best > 0)) return singular();
-    if (p !== k) { [rows[k], rows[p]] = [rows[p], rows[k]]; [rhs[k], rhs[p]] = [rhs[p], rhs[k]]; }
+    if (p !== k) {
+      [rows[k], rows[p]] = [rows[p], rows[k]];
+      [rhs[k], rhs[p]] = [rhs[p], rhs[k]];
+    }
     const piv = rows[k].get(k)!;
     for (const r of cand) {
       if (r === k || !rows[r].has(k)) continue;

@@ -27,7 +27,12 @@ import type { Field } from './thomas.js';
 
 type Arr = { [i: number]: number; length: number };
 
-interface Row<T> { a: T; b: T; c: T; d: T }
+interface Row<T> {
+  a: T;
+  b: T;
+  c: T;
+  d: T;
+}
 
 /** Merges R (last row of the left block) and L (first of the right block): L' over the merged block. */
 function mergeL<T>(F: Field<T>, R: Row<T>, L: Row<T>, st: { s: number }): Row<T> {
@@ -79,7 +84,8 @@ export function wangMouReduceBlock<T>(F: Field<T>, rows: Row<T>[], level: LevelS
   for (let s = 1; s < Rpt; s *= 2) {
     for (let t0 = 0; t0 < P; t0 += Rpt) {
       for (let p = t0; p < t0 + Rpt; p += 2 * s) {
-        const R = rows[p + s - 1], L = rows[p + s];
+        const R = rows[p + s - 1],
+          L = rows[p + s];
         const Lp = mergeL(F, R, L, st);
         for (let i = p; i < p + 2 * s; i++) rows[i] = updRow(F, rows[i], i - p, s, R, Lp);
       }
@@ -101,7 +107,8 @@ function exchangeSteps<T>(F: Field<T>, rows: Row<T>[], s0: number, radices: numb
     if (radix === 2) {
       const next = rows.slice();
       for (let p = 0; p < P; p += 2 * s) {
-        const R = rows[p + s - 1], L = rows[p + s];
+        const R = rows[p + s - 1],
+          L = rows[p + s];
         const Lp = mergeL(F, R, L, st);
         for (let i = p; i < p + 2 * s; i++) next[i] = updRow(F, rows[i], i - p, s, R, Lp);
       }
@@ -111,8 +118,12 @@ function exchangeSteps<T>(F: Field<T>, rows: Row<T>[], s0: number, radices: numb
       // Radix 4: blocks B0..B3 of size s. Boundary rows: last0, first1, last1, first2, last2, first3.
       const next = rows.slice();
       for (let q = 0; q < P; q += 4 * s) {
-        const last0 = rows[q + s - 1], first1 = rows[q + s], last1 = rows[q + 2 * s - 1];
-        const first2 = rows[q + 2 * s], last2 = rows[q + 3 * s - 1], first3 = rows[q + 3 * s];
+        const last0 = rows[q + s - 1],
+          first1 = rows[q + s],
+          last1 = rows[q + 2 * s - 1];
+        const first2 = rows[q + 2 * s],
+          last2 = rows[q + 3 * s - 1],
+          first3 = rows[q + 3 * s];
         const L01 = mergeL(F, last0, first1, st);
         const L23 = mergeL(F, last2, first3, st);
         // Level-1 values of the level-2 boundary rows: last1 is in the right block of pair 01 (it is
@@ -144,7 +155,8 @@ function boundaryReduce<T>(F: Field<T>, rows: Row<T>[], level: LevelShape, st: {
   const Rpt = Math.min(level.rowsPerThread, P);
   const out = rows.slice();
   for (let t0 = 0; t0 < P; t0 += Rpt) {
-    let first = rows[t0], last = rows[t0];
+    let first = rows[t0],
+      last = rows[t0];
     for (let j = 1; j < Rpt; j++) {
       const Lp = mergeL(F, last, rows[t0 + j], st);
       first = updLeft(F, first, Lp);
@@ -161,7 +173,14 @@ function boundaryReduce<T>(F: Field<T>, rows: Row<T>[], level: LevelShape, st: {
  * x of a block of P rows whose outer neighbours are xL (before row 0) and xR (after row P − 1), with the
  * structure of `level` (interior 'wang-mou' or 'thomas'). Returns status bits through `st`.
  */
-function solveBlock<T>(F: Field<T>, rows: Row<T>[], level: LevelShape & Pick<TridiagonalLevel, 'interior'>, xL: T, xR: T, st: { s: number }): T[] {
+function solveBlock<T>(
+  F: Field<T>,
+  rows: Row<T>[],
+  level: LevelShape & Pick<TridiagonalLevel, 'interior'>,
+  xL: T,
+  xR: T,
+  st: { s: number },
+): T[] {
   const P = rows.length;
   const xOf = (r: Row<T>) => {
     if (!(F.abs(r.b) >= F.tiny)) st.s |= S.ZERO_PIVOT;
@@ -180,8 +199,10 @@ function solveBlock<T>(F: Field<T>, rows: Row<T>[], level: LevelShape & Pick<Tri
     x[t0] = xOf(bnd[t0]);
     x[e] = xOf(bnd[e]);
     // Thomas on rows t0+1 … e−1 with x[t0] and x[e] known.
-    const cp: T[] = [], dp: T[] = [];
-    let cPrev = F.zero(), dPrev = x[t0];
+    const cp: T[] = [],
+      dp: T[] = [];
+    let cPrev = F.zero(),
+      dPrev = x[t0];
     for (let i = t0 + 1; i < e; i++) {
       const r = rows[i];
       const m = F.sub(r.b, F.mul(r.a, cPrev));
@@ -189,7 +210,8 @@ function solveBlock<T>(F: Field<T>, rows: Row<T>[], level: LevelShape & Pick<Tri
       const di = i === e - 1 ? F.sub(r.d, F.mul(r.c, x[e])) : r.d;
       cPrev = i === e - 1 ? F.zero() : F.div(r.c, m);
       dPrev = F.div(F.sub(di, F.mul(r.a, dPrev)), m);
-      cp.push(cPrev); dp.push(dPrev);
+      cp.push(cPrev);
+      dp.push(dPrev);
     }
     for (let i = e - 1; i > t0; i--) {
       const k = i - t0 - 1;
@@ -200,7 +222,12 @@ function solveBlock<T>(F: Field<T>, rows: Row<T>[], level: LevelShape & Pick<Tri
 }
 
 /** The reduced first and last rows of a block (over its outer neighbours), as a 'reduce' kernel stores them. */
-function reduceBlockEnds<T>(F: Field<T>, rows: Row<T>[], level: LevelShape & Pick<TridiagonalLevel, 'interior'>, st: { s: number }): [Row<T>, Row<T>] {
+function reduceBlockEnds<T>(
+  F: Field<T>,
+  rows: Row<T>[],
+  level: LevelShape & Pick<TridiagonalLevel, 'interior'>,
+  st: { s: number },
+): [Row<T>, Row<T>] {
   const P = rows.length;
   if ((level.interior ?? 'wang-mou') === 'wang-mou') {
     const red = rows.slice();
@@ -216,12 +243,28 @@ function identity<T>(F: Field<T>): Row<T> {
 }
 
 /** Loads rows [start, start+count) of a contiguous system into a padded block of P rows. */
-function loadBlock<T>(F: Field<T>, a: Arr, b: Arr, c: Arr, d: Arr, n: number, start: number, count: number, P: number, st: { s: number }): Row<T>[] {
+function loadBlock<T>(
+  F: Field<T>,
+  a: Arr,
+  b: Arr,
+  c: Arr,
+  d: Arr,
+  n: number,
+  start: number,
+  count: number,
+  P: number,
+  st: { s: number },
+): Row<T>[] {
   const rows: Row<T>[] = [];
   for (let v = 0; v < P; v++) {
     const i = start + v;
     if (v < count && i < n) {
-      const row = { a: i > 0 ? F.load(a, i) : F.zero(), b: F.load(b, i), c: i < n - 1 ? F.load(c, i) : F.zero(), d: F.load(d, i) };
+      const row = {
+        a: i > 0 ? F.load(a, i) : F.zero(),
+        b: F.load(b, i),
+        c: i < n - 1 ? F.load(c, i) : F.zero(),
+        d: F.load(d, i),
+      };
       if (F.abs(row.b) < F.abs(row.a) + F.abs(row.c)) st.s |= S.NOT_DIAGONALLY_DOMINANT;
       rows.push(row);
     } else rows.push(identity(F));
@@ -234,10 +277,19 @@ function loadBlock<T>(F: Field<T>, a: Arr, b: Arr, c: Arr, d: Arr, n: number, st
  * of `recipe` starting at `levelIndex`. Returns status bits.
  */
 export function wangMouSolve<T>(
-  F: Field<T>, recipe: TridiagonalRecipe, a: Arr, b: Arr, c: Arr, d: Arr, x: Arr, n: number, levelIndex = 0,
+  F: Field<T>,
+  recipe: TridiagonalRecipe,
+  a: Arr,
+  b: Arr,
+  c: Arr,
+  d: Arr,
+  x: Arr,
+  n: number,
+  levelIndex = 0,
 ): number {
   const level = recipe.levels[levelIndex];
-  if (!level || level.n !== n) throw new Error(`wangMouSolve: recipe level ${levelIndex} is for n = ${level?.n}, got ${n}`);
+  if (!level || level.n !== n)
+    throw new Error(`wangMouSolve: recipe level ${levelIndex} is for n = ${level?.n}, got ${n}`);
   const st = { s: 0 };
   const P = level.segment;
   if (level.mode === 'solve') {
@@ -251,7 +303,8 @@ export function wangMouSolve<T>(
   }
   // Partition: reduce every chunk, build the coarse system over the separators, solve it, substitute.
   const period = P + 1;
-  const K = level.chunks, M = level.separators;
+  const K = level.chunks,
+    M = level.separators;
   const chunks: Row<T>[][] = [];
   const ends: [Row<T>, Row<T>][] = [];
   for (let k = 0; k < K; k++) {
@@ -265,10 +318,16 @@ export function wangMouSolve<T>(
     return { a: F.div(r.a, r.b), c: F.div(r.c, r.b), d: F.div(r.d, r.b) };
   };
   const storeLen = F.complex ? 2 * M : M;
-  const ca = new Float64Array(storeLen), cb = new Float64Array(storeLen), cc = new Float64Array(storeLen), cd = new Float64Array(storeLen);
+  const ca = new Float64Array(storeLen),
+    cb = new Float64Array(storeLen),
+    cc = new Float64Array(storeLen),
+    cd = new Float64Array(storeLen);
   for (let k = 0; k < M; k++) {
     const sIdx = k * period + P;
-    const as = F.load(a, sIdx), bs = F.load(b, sIdx), cs = sIdx < n - 1 ? F.load(c, sIdx) : F.zero(), ds = F.load(d, sIdx);
+    const as = F.load(a, sIdx),
+      bs = F.load(b, sIdx),
+      cs = sIdx < n - 1 ? F.load(c, sIdx) : F.zero(),
+      ds = F.load(d, sIdx);
     if (F.abs(bs) < F.abs(as) + F.abs(cs)) st.s |= S.NOT_DIAGONALLY_DOMINANT;
     const left = norm(ends[k][1]);
     let A = F.neg(F.mul(as, left.a));
@@ -282,7 +341,10 @@ export function wangMouSolve<T>(
       D = F.sub(D, F.mul(cs, right.d));
     }
     if (k === 0) A = F.zero();
-    F.store(ca, k, A); F.store(cb, k, B); F.store(cc, k, C); F.store(cd, k, D);
+    F.store(ca, k, A);
+    F.store(cb, k, B);
+    F.store(cc, k, C);
+    F.store(cd, k, D);
   }
   const xs = new Float64Array(storeLen);
   st.s |= wangMouSolve(F, recipe, ca, cb, cc, cd, xs, M, levelIndex + 1);

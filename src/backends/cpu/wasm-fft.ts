@@ -9,7 +9,13 @@
  */
 import { ArgumentError } from '../../errors.js';
 import { unitRoot } from '../../core/unit-root.js';
-import { planCpuEngineDct2, planCpuEngineFft, planCpuEngineRfft, type CpuEngineFftRecipe, type CpuPrecision } from '../../planner/cpu-fft.js';
+import {
+  planCpuEngineDct2,
+  planCpuEngineFft,
+  planCpuEngineRfft,
+  type CpuEngineFftRecipe,
+  type CpuPrecision,
+} from '../../planner/cpu-fft.js';
 import { generateEngineFft, type EngineModule } from '../../codegen/wasm/fft-engine.js';
 import { planCpuFft } from './fft-plan.js';
 import { checkFits, checkLength, normScale, type CpuFftExecOptions, type StridedLayout } from './fft-mixed-radix.js';
@@ -121,11 +127,19 @@ export async function precompileEngine(lengths: readonly number[], precision: Cp
   }
 }
 
-export function layoutOf(l: StridedLayout | undefined, n: number, name: string): { offset: number; stride: number; dist: number } {
+export function layoutOf(
+  l: StridedLayout | undefined,
+  n: number,
+  name: string,
+): { offset: number; stride: number; dist: number } {
   const offset = l?.offset ?? 0;
   const stride = l?.stride ?? 1;
   const dist = l?.dist ?? n * stride;
-  for (const [k, v] of [['offset', offset], ['stride', stride], ['dist', dist]] as const) {
+  for (const [k, v] of [
+    ['offset', offset],
+    ['stride', stride],
+    ['dist', dist],
+  ] as const) {
     if (!Number.isSafeInteger(v) || v < 0) throw new ArgumentError(`${name}.${k}`, v, 'a non-negative integer');
   }
   return { offset, stride, dist };
@@ -198,7 +212,8 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.inP = align(this.workP + info.workBytes);
     this.outP = align(this.inP + this.chunkSlots * info.slotBytes);
     this.yP = align(this.outP + this.chunkSlots * info.slotBytes);
-    const realBytes = info.r2cTwiddleOffset === undefined && !recipe.realPairs ? 0 : this.chunkSlots * (info.slotBytes + 16 * e);
+    const realBytes =
+      info.r2cTwiddleOffset === undefined && !recipe.realPairs ? 0 : this.chunkSlots * (info.slotBytes + 16 * e);
     this.extraP = align(this.yP + realBytes);
     const total = this.extraP + extraBytes;
     this.memory = new WebAssembly.Memory({ initial: Math.ceil(total / 65536) });
@@ -308,7 +323,8 @@ class LaneFft implements EngineFft, FusedRealFft {
     const chunk = this.chunkSlots * this.info.problemsPerSlot;
     for (let b0 = 0; b0 < batch; b0 += chunk) {
       const count = Math.min(chunk, batch - b0);
-      if (li.stride === 1 && li.dist === h + 1) heap.set(input.subarray(2 * (li.offset + b0 * li.dist), 2 * (li.offset + (b0 + count) * li.dist)), yBase);
+      if (li.stride === 1 && li.dist === h + 1)
+        heap.set(input.subarray(2 * (li.offset + b0 * li.dist), 2 * (li.offset + (b0 + count) * li.dist)), yBase);
       else {
         for (let q = 0; q < count; q++) {
           const s = 2 * (li.offset + (b0 + q) * li.dist);
@@ -343,7 +359,14 @@ class LaneFft implements EngineFft, FusedRealFft {
   }
 
   /** Odd lengths (realPairs): rows packed two a complex problem, the FFT, the split into both spectra. */
-  private forwardRealPairs(input: AnyArray, li: RealLayout, output: AnyArray, lo: RealLayout, batch: number, scale: number): void {
+  private forwardRealPairs(
+    input: AnyArray,
+    li: RealLayout,
+    output: AnyArray,
+    lo: RealLayout,
+    batch: number,
+    scale: number,
+  ): void {
     const n = this.n;
     const nc = (n + 1) / 2;
     const heap = this.heap;
@@ -354,7 +377,8 @@ class LaneFft implements EngineFft, FusedRealFft {
     const chunk = 2 * this.chunkSlots * this.info.problemsPerSlot;
     for (let b0 = 0; b0 < batch; b0 += chunk) {
       const count = Math.min(chunk, batch - b0);
-      if (li.stride === 1 && li.dist === n) heap.set(input.subarray(li.offset + b0 * n, li.offset + (b0 + count) * n), xBase);
+      if (li.stride === 1 && li.dist === n)
+        heap.set(input.subarray(li.offset + b0 * n, li.offset + (b0 + count) * n), xBase);
       else {
         for (let q = 0; q < count; q++) {
           const s = li.offset + (b0 + q) * li.dist;
@@ -410,7 +434,8 @@ class LaneFft implements EngineFft, FusedRealFft {
     const chunk = this.chunkSlots * this.info.problemsPerSlot;
     for (let b0 = 0; b0 < batch; b0 += chunk) {
       const count = Math.min(chunk, batch - b0);
-      if (li.stride === 1 && li.dist === 2 * h) heap.set(input.subarray(li.offset + b0 * li.dist, li.offset + (b0 + count) * li.dist), inBase);
+      if (li.stride === 1 && li.dist === 2 * h)
+        heap.set(input.subarray(li.offset + b0 * li.dist, li.offset + (b0 + count) * li.dist), inBase);
       else {
         for (let q = 0; q < count; q++) {
           const s = li.offset + (b0 + q) * li.dist;
@@ -446,20 +471,46 @@ class LaneFft implements EngineFft, FusedRealFft {
     for (let b0 = 0; b0 < batch; b0 += chunk) {
       const count = Math.min(chunk, batch - b0);
       // Packed problems move as one block (a subarray per problem costs more than small transforms).
-      if (li.stride === 1 && li.dist === n) heap.set(input.subarray(2 * (li.offset + b0 * n), 2 * (li.offset + (b0 + count) * n)), inBase);
+      if (li.stride === 1 && li.dist === n)
+        heap.set(input.subarray(2 * (li.offset + b0 * n), 2 * (li.offset + (b0 + count) * n)), inBase);
       else if (li.dist < li.stride) {
         // Columns (problems adjacent, elements far apart): walk each row across the chunk's problems, so
         // reads are sequential instead of one cache line per element.
         const pairs = pairView(input);
-        if (pairs) copyColumns(pairs, li.offset + b0 * li.dist, li.stride, li.dist, this.heapPairs!, inBase / 2, n, count, true);
-        else copyColumns(input, 2 * (li.offset + b0 * li.dist), 2 * li.stride, 2 * li.dist, heap, inBase, n, count, false);
+        if (pairs)
+          copyColumns(pairs, li.offset + b0 * li.dist, li.stride, li.dist, this.heapPairs!, inBase / 2, n, count, true);
+        else
+          copyColumns(input, 2 * (li.offset + b0 * li.dist), 2 * li.stride, 2 * li.dist, heap, inBase, n, count, false);
       } else for (let q = 0; q < count; q++) copyIn(input, li, b0 + q, n, heap, inBase + 2 * n * q);
       kernel(this.inP, this.outP, this.workP, this.twP, this.slotsFor(count), scale);
-      if (lo.stride === 1 && lo.dist === n) output.set(heap.subarray(outBase, outBase + 2 * n * count), 2 * (lo.offset + b0 * n));
+      if (lo.stride === 1 && lo.dist === n)
+        output.set(heap.subarray(outBase, outBase + 2 * n * count), 2 * (lo.offset + b0 * n));
       else if (lo.dist < lo.stride) {
         const pairs = pairView(output);
-        if (pairs) uncopyColumns(this.heapPairs!, outBase / 2, pairs, lo.offset + b0 * lo.dist, lo.stride, lo.dist, n, count, true);
-        else uncopyColumns(heap, outBase, output, 2 * (lo.offset + b0 * lo.dist), 2 * lo.stride, 2 * lo.dist, n, count, false);
+        if (pairs)
+          uncopyColumns(
+            this.heapPairs!,
+            outBase / 2,
+            pairs,
+            lo.offset + b0 * lo.dist,
+            lo.stride,
+            lo.dist,
+            n,
+            count,
+            true,
+          );
+        else
+          uncopyColumns(
+            heap,
+            outBase,
+            output,
+            2 * (lo.offset + b0 * lo.dist),
+            2 * lo.stride,
+            2 * lo.dist,
+            n,
+            count,
+            false,
+          );
       } else for (let q = 0; q < count; q++) copyOut(heap, outBase + 2 * n * q, output, lo, b0 + q, n);
     }
   }
@@ -497,7 +548,8 @@ export function tryFusedRealFft(recipe: CpuEngineFftRecipe): (FusedRealFft & Fus
 }
 
 export function fusedRealFft(recipe: CpuEngineFftRecipe): FusedRealFft & FusedDct2 {
-  if ((recipe.kind !== 'lane-split' && recipe.kind !== 'lane-batch') || !(recipe.realPost || recipe.realPairs)) throw new Error('not a fused real recipe');
+  if ((recipe.kind !== 'lane-split' && recipe.kind !== 'lane-batch') || !(recipe.realPost || recipe.realPairs))
+    throw new Error('not a fused real recipe');
   const key = `real/${recipe.kind}/${recipe.n}/${recipe.precision}/${recipe.realPairs ? 'pairs' : ''}/${recipe.dct2 ? 'dct2' : ''}`;
   let p = lruGet(realPlans, key);
   if (!p) {
@@ -531,14 +583,26 @@ function extraScale(options: EngineExecOptions): number {
  * one load and one store (null for float64 data or an offset that is not 8-byte aligned).
  */
 function pairView(a: AnyArray): Float64Array | null {
-  return a instanceof Float32Array && a.byteOffset % 8 === 0 ? new Float64Array(a.buffer, a.byteOffset, a.length >> 1) : null;
+  return a instanceof Float32Array && a.byteOffset % 8 === 0
+    ? new Float64Array(a.buffer, a.byteOffset, a.length >> 1)
+    : null;
 }
 
 /**
  * Column gather: element el of problem q (src[s + el·stride + q·dist]) → dst[at + el + q·n], one value a
  * move when `whole` (pair views), else re and im.
  */
-function copyColumns(src: AnyArray, s: number, stride: number, dist: number, dst: AnyArray, at: number, n: number, count: number, whole: boolean): void {
+function copyColumns(
+  src: AnyArray,
+  s: number,
+  stride: number,
+  dist: number,
+  dst: AnyArray,
+  at: number,
+  n: number,
+  count: number,
+  whole: boolean,
+): void {
   const w = whole ? 1 : 2;
   for (let el = 0; el < n; el++) {
     let p = s + el * stride;
@@ -554,7 +618,17 @@ function copyColumns(src: AnyArray, s: number, stride: number, dist: number, dst
 }
 
 /** The inverse of copyColumns. */
-function uncopyColumns(src: AnyArray, at: number, dst: AnyArray, s: number, stride: number, dist: number, n: number, count: number, whole: boolean): void {
+function uncopyColumns(
+  src: AnyArray,
+  at: number,
+  dst: AnyArray,
+  s: number,
+  stride: number,
+  dist: number,
+  n: number,
+  count: number,
+  whole: boolean,
+): void {
   const w = whole ? 1 : 2;
   for (let el = 0; el < n; el++) {
     let p = s + el * stride;
@@ -569,7 +643,14 @@ function uncopyColumns(src: AnyArray, at: number, dst: AnyArray, s: number, stri
   }
 }
 
-function copyIn(src: AnyArray, l: { offset: number; stride: number; dist: number }, b: number, n: number, heap: AnyArray, at: number): void {
+function copyIn(
+  src: AnyArray,
+  l: { offset: number; stride: number; dist: number },
+  b: number,
+  n: number,
+  heap: AnyArray,
+  at: number,
+): void {
   const s = l.offset + b * l.dist;
   if (l.stride === 1) {
     heap.set(src.subarray(2 * s, 2 * (s + n)), at);
@@ -581,7 +662,14 @@ function copyIn(src: AnyArray, l: { offset: number; stride: number; dist: number
   }
 }
 
-function copyOut(heap: AnyArray, at: number, dst: AnyArray, l: { offset: number; stride: number; dist: number }, b: number, n: number): void {
+function copyOut(
+  heap: AnyArray,
+  at: number,
+  dst: AnyArray,
+  l: { offset: number; stride: number; dist: number },
+  b: number,
+  n: number,
+): void {
   const s = l.offset + b * l.dist;
   if (l.stride === 1) {
     dst.set(heap.subarray(at, at + 2 * n), 2 * s);
@@ -612,7 +700,8 @@ class BluesteinFft implements EngineFft {
   constructor(readonly recipe: Extract<CpuEngineFftRecipe, { kind: 'bluestein' }>) {
     const n = recipe.n;
     const inner = recipe.inner;
-    if (inner.kind !== 'lane-split' || !inner.pointwise) throw new Error('Bluestein needs a lane-split inner plan with pointwise products');
+    if (inner.kind !== 'lane-split' || !inner.pointwise)
+      throw new Error('Bluestein needs a lane-split inner plan with pointwise products');
     const m = (this.m = inner.n);
     const e = recipe.precision === 'f32' ? 4 : 8;
     const W = recipe.lanes;
@@ -722,7 +811,11 @@ const plans = new Map<string, EngineFft>();
 export const WASM_SIMD = ((): boolean => {
   try {
     // (func (result v128) i32.const 0 i8x16.splat i8x16.popcnt)
-    return WebAssembly.validate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]));
+    return WebAssembly.validate(
+      new Uint8Array([
+        0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
+      ]),
+    );
   } catch {
     return false;
   }
@@ -760,7 +853,6 @@ class ScalarFft implements EngineFft {
   }
 }
 
-
 /** The engine FFT for a length and precision (cached: plans are stateless between calls). */
 export function engineFft(n: number, precision: CpuPrecision): EngineFft {
   const key = `${n}/${precision}`;
@@ -770,7 +862,12 @@ export function engineFft(n: number, precision: CpuPrecision): EngineFft {
     if (!WASM_SIMD) p = new ScalarFft(n, precision);
     else {
       try {
-        p = recipe.kind === 'bluestein' ? new BluesteinFft(recipe) : recipe.kind === 'trivial' ? new TrivialFft(recipe) : new LaneFft(recipe);
+        p =
+          recipe.kind === 'bluestein'
+            ? new BluesteinFft(recipe)
+            : recipe.kind === 'trivial'
+              ? new TrivialFft(recipe)
+              : new LaneFft(recipe);
       } catch (e) {
         // Not compiled ahead (precompileEngine) where only asynchronous compilation is allowed:
         // the reference computes this call, and the plan is not cached so a later call can compile.

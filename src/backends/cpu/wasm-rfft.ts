@@ -17,7 +17,6 @@ import type { CpuEngineFftRecipe } from '../../planner/cpu-fft.js';
 
 type AnyArray = Float32Array | Float64Array;
 
-
 export class EngineRealFft implements RealFftPlan {
   readonly nComplex: number;
   readonly recipe: CpuRealFftRecipe | { kind: 'real-fused'; n: number; inner: CpuEngineFftRecipe };
@@ -56,7 +55,14 @@ export class EngineRealFft implements RealFftPlan {
   inverse1(y: ArrayLike<number>, yo: number, x: AnyArray, xo: number, scale = 1): void {
     if (this.fusedInverse && (y instanceof Float32Array || y instanceof Float64Array)) {
       // inverse1 is the unnormalised sum; the module's inverse is scaled by what it is given.
-      this.fusedInverse.inverseReal(y, { offset: yo, stride: 1, dist: 0 }, x, { offset: xo, stride: 1, dist: 0 }, 1, scale);
+      this.fusedInverse.inverseReal(
+        y,
+        { offset: yo, stride: 1, dist: 0 },
+        x,
+        { offset: xo, stride: 1, dist: 0 },
+        1,
+        scale,
+      );
     } else this.generic.inverse1(y, yo, x, xo, scale);
   }
   forward(input: ArrayLike<number> & { length: number }, output: AnyArray, options: CpuRealExecOptions = {}): void {
@@ -68,7 +74,8 @@ export class EngineRealFft implements RealFftPlan {
     checkFits(input.length, n, batch, li, 'input', 1);
     checkFits(output.length, this.nComplex, batch, lo, 'output', 2);
     const scale = normScale(n, options.norm, false);
-    if (this.fused && (input instanceof Float32Array || input instanceof Float64Array)) this.fused.forwardReal(input, li, output, lo, batch, scale);
+    if (this.fused && (input instanceof Float32Array || input instanceof Float64Array))
+      this.fused.forwardReal(input, li, output, lo, batch, scale);
     else this.forwardBatched(input, li, output, lo, batch, scale);
   }
 
@@ -76,14 +83,22 @@ export class EngineRealFft implements RealFftPlan {
    * Lengths without the fused module: a chunk of problems packed into one batched engine complex FFT
    * (half length for even n, full length with zero imaginary parts for odd n), then the post-processing.
    */
-  private forwardBatched(x: ArrayLike<number>, li: Layout, y: AnyArray, lo: Layout, batch: number, scale: number): void {
+  private forwardBatched(
+    x: ArrayLike<number>,
+    li: Layout,
+    y: AnyArray,
+    lo: Layout,
+    batch: number,
+    scale: number,
+  ): void {
     const n = this.n;
     const nc = this.nComplex;
     const even = n % 2 === 0;
     const m = even ? n / 2 : n;
     const inner = engineFft(m, this.precision);
     const chunk = Math.max(1, Math.floor(CHUNK_VALUES / (2 * m)));
-    if (this.work.length < 2 * m * Math.min(chunk, batch)) this.work = new (this.precision === 'f32' ? Float32Array : Float64Array)(2 * m * Math.min(chunk, batch));
+    if (this.work.length < 2 * m * Math.min(chunk, batch))
+      this.work = new (this.precision === 'f32' ? Float32Array : Float64Array)(2 * m * Math.min(chunk, batch));
     const w = this.work;
     const tw = this.twiddles;
     for (let b0 = 0; b0 < batch; b0 += chunk) {
@@ -116,12 +131,18 @@ export class EngineRealFft implements RealFftPlan {
         for (let k = 0; k <= h; k++) {
           const a = base + 2 * (k === h ? 0 : k);
           const c = base + 2 * (k === 0 ? 0 : h - k);
-          const zr = w[a]!, zi = w[a + 1]!;
-          const cr = w[c]!, ci = -w[c + 1]!;
-          const er = zr + cr, ei = zi + ci;
-          const dr = zr - cr, di = zi - ci;
-          const wr = tw[2 * k]!, wi = tw[2 * k + 1]!;
-          const pr = wr * dr - wi * di, pi = wr * di + wi * dr;
+          const zr = w[a]!,
+            zi = w[a + 1]!;
+          const cr = w[c]!,
+            ci = -w[c + 1]!;
+          const er = zr + cr,
+            ei = zi + ci;
+          const dr = zr - cr,
+            di = zi - ci;
+          const wr = tw[2 * k]!,
+            wi = tw[2 * k + 1]!;
+          const pr = wr * dr - wi * di,
+            pi = wr * di + wi * dr;
           y[o + k * st] = s * (er + pi);
           y[o + k * st + 1] = s * (ei - pr);
         }
@@ -129,7 +150,8 @@ export class EngineRealFft implements RealFftPlan {
     }
   }
   inverse(input: ArrayLike<number> & { length: number }, output: AnyArray, options: CpuRealExecOptions = {}): void {
-    if (!this.fusedInverse || !(input instanceof Float32Array || input instanceof Float64Array)) return this.generic.inverse(input, output, options);
+    if (!this.fusedInverse || !(input instanceof Float32Array || input instanceof Float64Array))
+      return this.generic.inverse(input, output, options);
     const batch = options.batch ?? 1;
     checkLength(batch, 'batch', 0);
     const li = layoutOf(options.input, this.nComplex, 'input');

@@ -146,7 +146,8 @@ class Slot {
     if (this.dead) return Promise.resolve();
     this.dead = true;
     this.onDead(this);
-    for (const p of this.pending.values()) p.reject(new WorkerError(`FFT worker ${what}`, cause === undefined ? undefined : { cause }));
+    for (const p of this.pending.values())
+      p.reject(new WorkerError(`FFT worker ${what}`, cause === undefined ? undefined : { cause }));
     this.pending.clear();
     return this.thread.terminate().catch(() => undefined);
   }
@@ -154,7 +155,9 @@ class Slot {
 
 function workerUrl(): URL {
   // Running the TypeScript sources directly (tsx) needs the .ts entry; the build emits fft-worker.js.
-  return import.meta.url.endsWith('.ts') ? new URL('./fft-worker.ts', import.meta.url) : new URL('./fft-worker.js', import.meta.url);
+  return import.meta.url.endsWith('.ts')
+    ? new URL('./fft-worker.ts', import.meta.url)
+    : new URL('./fft-worker.js', import.meta.url);
 }
 
 type NodeWorkerCtor = typeof import('node:worker_threads').Worker;
@@ -162,7 +165,9 @@ let nodeWorker: Promise<NodeWorkerCtor> | null = null;
 
 async function spawn(onDead: (s: Slot) => void): Promise<Slot> {
   if (isNode) {
-    nodeWorker ??= import(/* @vite-ignore */ 'node:worker_threads' as string).then((m: typeof import('node:worker_threads')) => m.Worker);
+    nodeWorker ??= import(/* @vite-ignore */ 'node:worker_threads' as string).then(
+      (m: typeof import('node:worker_threads')) => m.Worker,
+    );
     const W = await nodeWorker;
     // Flags that name the main entry (--input-type with -e, say) would make the worker entry fail to load.
     const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type') && a !== '-e' && a !== '--eval');
@@ -185,7 +190,11 @@ async function spawn(onDead: (s: Slot) => void): Promise<Slot> {
   const WebWorker = (globalThis as { Worker?: typeof Worker }).Worker;
   if (!WebWorker) throw new WorkerError('this environment has no Worker: use threads: 1');
   const w = new WebWorker(new URL('./fft-worker.js', import.meta.url), { type: 'module' });
-  const thread: Thread = { post: (job, t) => w.postMessage(job, t), hold: () => undefined, terminate: async () => w.terminate() };
+  const thread: Thread = {
+    post: (job, t) => w.postMessage(job, t),
+    hold: () => undefined,
+    terminate: async () => w.terminate(),
+  };
   const slot = new Slot(thread, onDead);
   w.onmessage = (e: MessageEvent<FftReply>) => slot.message(e.data);
   w.onerror = (e: ErrorEvent) => {
@@ -225,7 +234,8 @@ class WorkerPool {
   staging(Arr: typeof Float32Array | typeof Float64Array, length: number): AnyArray {
     const bytes = length * Arr.BYTES_PER_ELEMENT;
     const i = this.free.findIndex((b) => b.byteLength >= bytes && b.byteLength <= 4 * bytes);
-    const buf = i >= 0 ? this.free.splice(i, 1)[0]! : sharedMemory() ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
+    const buf =
+      i >= 0 ? this.free.splice(i, 1)[0]! : sharedMemory() ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
     return new Arr(buf as ArrayBuffer, 0, length);
   }
   release(a: AnyArray): void {
@@ -242,12 +252,16 @@ class WorkerPool {
       this.fault = undefined;
     }
     const transfer: ArrayBuffer[] = [];
-    for (const a of [job.input, job.output]) if (a.buffer instanceof ArrayBuffer && !transfer.includes(a.buffer)) transfer.push(a.buffer);
+    for (const a of [job.input, job.output])
+      if (a.buffer instanceof ArrayBuffer && !transfer.includes(a.buffer)) transfer.push(a.buffer);
     return slot.run(full, transfer);
   }
 
   async dispose(): Promise<void> {
-    const all = [...this.slots, ...(await Promise.allSettled(this.spawning)).flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))];
+    const all = [
+      ...this.slots,
+      ...(await Promise.allSettled(this.spawning)).flatMap((r) => (r.status === 'fulfilled' ? [r.value] : [])),
+    ];
     this.slots = [];
     this.spawning = [];
     this.free = [];
@@ -260,7 +274,11 @@ class WorkerPool {
  * workers then write directly (no copy back on the calling thread).
  */
 export function allocateLike<T extends AnyArray>(input: T, length: number): T {
-  const Arr = input.constructor as { new (b: ArrayBufferLike, o: number, l: number): T; new (l: number): T; BYTES_PER_ELEMENT: number };
+  const Arr = input.constructor as {
+    new (b: ArrayBufferLike, o: number, l: number): T;
+    new (l: number): T;
+    BYTES_PER_ELEMENT: number;
+  };
   return isShared(input) ? new Arr(new SharedArrayBuffer(length * Arr.BYTES_PER_ELEMENT), 0, length) : new Arr(length);
 }
 
@@ -334,9 +352,13 @@ export async function executeEngineFft(
   const li = layoutOf(options.input, n);
   const lo = layoutOf(options.output, n);
   // Validate before any worker is involved, so bad layouts throw the engine's ArgumentError.
-  for (const [a, l, name] of [[input, li, 'input'], [output, lo, 'output']] as const) {
+  for (const [a, l, name] of [
+    [input, li, 'input'],
+    [output, lo, 'output'],
+  ] as const) {
     for (const k of ['offset', 'stride', 'dist'] as const) {
-      if (!Number.isSafeInteger(l[k]) || l[k] < 0) throw new ArgumentError(`${name}.${k}`, l[k], 'a non-negative integer');
+      if (!Number.isSafeInteger(l[k]) || l[k] < 0)
+        throw new ArgumentError(`${name}.${k}`, l[k], 'a non-negative integer');
     }
     checkFits(a.length, n, batch, l, name);
   }

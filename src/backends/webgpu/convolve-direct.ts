@@ -62,7 +62,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 }
 
 /** Runs a batched direct convolution of complex f32 data (host round trip). */
-export async function directConvolveGpu(ctx: GpuContext, g: DirectGeometry, batch: number, kernels: number, x: Float32Array, k: Float32Array): Promise<Float32Array> {
+export async function directConvolveGpu(
+  ctx: GpuContext,
+  g: DirectGeometry,
+  batch: number,
+  kernels: number,
+  x: Float32Array,
+  k: Float32Array,
+): Promise<Float32Array> {
   const pipeline = await getPipeline(ctx, source(kernels > 1));
   const count = batch * g.Ho * g.Wo;
   const grid = dispatchGrid(Math.ceil(count / WG), ctx.limits.maxComputeWorkgroupsPerDimension);
@@ -70,7 +77,11 @@ export async function directConvolveGpu(ctx: GpuContext, g: DirectGeometry, batc
   const kb = createStorageBuffer(ctx, k, 'direct k');
   const yb = createStorageBuffer(ctx, new Float32Array(2 * count).fill(NaN), 'direct y');
   const params = ctx.device.createBuffer({ size: 48, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-  ctx.device.queue.writeBuffer(params, 0, new Uint32Array([batch, grid[0], g.H1, g.W1, g.H2, g.W2, g.r0, g.c0, g.Ho, g.Wo, 0, 0]));
+  ctx.device.queue.writeBuffer(
+    params,
+    0,
+    new Uint32Array([batch, grid[0], g.H1, g.W1, g.H2, g.W2, g.r0, g.c0, g.Ho, g.Wo, 0, 0]),
+  );
   try {
     await ctx.checked('direct convolution', () => {
       const bg = ctx.device.createBindGroup({

@@ -6,7 +6,13 @@
  * Batch (number of slices) is fixed per plan because the split version's intermediates are sized by it.
  */
 import { ArgumentError, DestroyedError, DeviceLimitError } from '../../errors.js';
-import { generateGridKernel, GRID_BINDING_INDEX, GRID_PARAMS_BYTES, type GridGeometry, type GridKernelSource } from '../../codegen/convolve-grid.js';
+import {
+  generateGridKernel,
+  GRID_BINDING_INDEX,
+  GRID_PARAMS_BYTES,
+  type GridGeometry,
+  type GridKernelSource,
+} from '../../codegen/convolve-grid.js';
 import { planGridConv, type GridConvRecipe, type GridPlanOptions } from '../../codegen/convolve-plan.js';
 import { twiddleTable32 } from '../../planner/twiddles.js';
 import { checkReadback, createStorageBuffer, readBuffer, type GpuContext } from './device.js';
@@ -33,7 +39,10 @@ const BYTES = 8;
 export class GridConvolver {
   private destroyed = false;
   /** Bind groups by source, destination, spectra and the windows' byte offsets. */
-  private readonly groups = new WeakMap<GPUBuffer, WeakMap<GPUBuffer, Map<GPUBuffer | null, Map<string, GPUBindGroup[]>>>>();
+  private readonly groups = new WeakMap<
+    GPUBuffer,
+    WeakMap<GPUBuffer, Map<GPUBuffer | null, Map<string, GPUBindGroup[]>>>
+  >();
   /** Variants of a smaller batch (withBatch) share pipelines, twiddles and intermediates with their parent. */
   private ownsShared = true;
 
@@ -77,10 +86,17 @@ export class GridConvolver {
   static bindingBytesPerSlice(ctx: GpuContext, geometry: GridGeometry, options: GridPlanOptions = {}): number {
     const recipe = planGridConv(geometry, ctx.limits, options);
     const g = recipe.geometry;
-    return BYTES * Math.max(g.inRows * g.inCols, g.inverse ? g.outRows * g.outCols : g.P * g.Q, ...recipe.intermediates);
+    return (
+      BYTES * Math.max(g.inRows * g.inCols, g.inverse ? g.outRows * g.outCols : g.P * g.Q, ...recipe.intermediates)
+    );
   }
 
-  static async create(ctx: GpuContext, geometry: GridGeometry, batch: number, options: GridConvOptions = {}): Promise<GridConvolver> {
+  static async create(
+    ctx: GpuContext,
+    geometry: GridGeometry,
+    batch: number,
+    options: GridConvOptions = {},
+  ): Promise<GridConvolver> {
     ctx.assertUsable('grid convolution');
     if (!Number.isSafeInteger(batch) || batch < 1) throw new ArgumentError('batch', batch, 'a positive integer');
     const comps = options.comps ?? 1;
@@ -95,23 +111,45 @@ export class GridConvolver {
       ['output', g.inverse ? batch * g.outRows * g.outCols : batch * g.P * g.Q],
       ...recipe.intermediates.map((e, i) => [`intermediate ${i + 1}`, batch * e] as const),
     ] as const) {
-      if (n * BYTES > maxBinding) throw new DeviceLimitError('maxStorageBufferBindingSize', n * BYTES, maxBinding, `grid convolution ${what}`);
+      if (n * BYTES > maxBinding)
+        throw new DeviceLimitError('maxStorageBufferBindingSize', n * BYTES, maxBinding, `grid convolution ${what}`);
     }
     const tw = new Float32Array(2 * (g.P + g.Q));
     tw.set(twiddleTable32(g.P), 0);
     tw.set(twiddleTable32(g.Q), 2 * g.P);
     const twiddles = createStorageBuffer(ctx, tw, 'gridconv twiddles');
-    const t1 = recipe.intermediates.length > 0 ? createStorageBuffer(ctx, batch * recipe.intermediates[0] * BYTES, 'gridconv T1') : null;
-    const t2 = recipe.intermediates.length > 1 ? createStorageBuffer(ctx, batch * recipe.intermediates[1] * BYTES, 'gridconv T2') : null;
+    const t1 =
+      recipe.intermediates.length > 0
+        ? createStorageBuffer(ctx, batch * recipe.intermediates[0] * BYTES, 'gridconv T1')
+        : null;
+    const t2 =
+      recipe.intermediates.length > 1
+        ? createStorageBuffer(ctx, batch * recipe.intermediates[1] * BYTES, 'gridconv T2')
+        : null;
     const chain: [Pass['from'], Pass['to']][] =
-      recipe.algorithm === 'fused' ? [['src', 'dst']] : g.inverse ? [['src', 't1'], ['t1', 't2'], ['t2', 'dst']] : [['src', 't1'], ['t1', 'dst']];
+      recipe.algorithm === 'fused'
+        ? [['src', 'dst']]
+        : g.inverse
+          ? [
+              ['src', 't1'],
+              ['t1', 't2'],
+              ['t2', 'dst'],
+            ]
+          : [
+              ['src', 't1'],
+              ['t1', 'dst'],
+            ];
     const passes: Pass[] = [];
     try {
       for (let i = 0; i < recipe.kernels.length; i++) {
         const kernel = generateGridKernel(g, recipe.kernels[i]);
         const pipeline = await getPipeline(ctx, kernel);
         const grid = dispatchGrid(kernel.workgroups(batch), ctx.limits.maxComputeWorkgroupsPerDimension);
-        const params = ctx.device.createBuffer({ size: GRID_PARAMS_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, label: 'gridconv params' });
+        const params = ctx.device.createBuffer({
+          size: GRID_PARAMS_BYTES,
+          usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+          label: 'gridconv params',
+        });
         ctx.device.queue.writeBuffer(params, 0, new Uint32Array([batch, grid[0], comps, layers]));
         passes.push({ kernel, pipeline, grid, params, from: chain[i][0], to: chain[i][1] });
       }
@@ -132,19 +170,40 @@ export class GridConvolver {
    */
   withBatch(batch: number): GridConvolver {
     if (this.destroyed) throw new DestroyedError('grid convolution plan was destroyed');
-    if (!Number.isSafeInteger(batch) || batch < 1 || batch > this.batch) throw new ArgumentError('batch', batch, `an integer in [1, ${this.batch}]`);
+    if (!Number.isSafeInteger(batch) || batch < 1 || batch > this.batch)
+      throw new ArgumentError('batch', batch, `an integer in [1, ${this.batch}]`);
     const passes = this.passes.map((p) => {
       const grid = dispatchGrid(p.kernel.workgroups(batch), this.ctx.limits.maxComputeWorkgroupsPerDimension);
-      const params = this.ctx.device.createBuffer({ size: GRID_PARAMS_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, label: 'gridconv params' });
+      const params = this.ctx.device.createBuffer({
+        size: GRID_PARAMS_BYTES,
+        usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+        label: 'gridconv params',
+      });
       this.ctx.device.queue.writeBuffer(params, 0, new Uint32Array([batch, grid[0], this.comps, this.layers]));
       return { ...p, grid, params };
     });
-    const v = new GridConvolver(this.ctx, this.recipe, batch, this.comps, this.layers, passes, this.twiddles, this.t1, this.t2);
+    const v = new GridConvolver(
+      this.ctx,
+      this.recipe,
+      batch,
+      this.comps,
+      this.layers,
+      passes,
+      this.twiddles,
+      this.t1,
+      this.t2,
+    );
     v.ownsShared = false;
     return v;
   }
 
-  private bindGroups(src: GPUBuffer, dst: GPUBuffer, shape: GPUBuffer | null, srcOffset: number, dstOffset: number): GPUBindGroup[] {
+  private bindGroups(
+    src: GPUBuffer,
+    dst: GPUBuffer,
+    shape: GPUBuffer | null,
+    srcOffset: number,
+    dstOffset: number,
+  ): GPUBindGroup[] {
     let a = this.groups.get(src);
     if (!a) this.groups.set(src, (a = new WeakMap()));
     let b = a.get(dst);
@@ -184,14 +243,25 @@ export class GridConvolver {
    * output are read and written at byte offsets `srcOffset` / `dstOffset` (multiples of the device's
    * minStorageBufferOffsetAlignment), so one buffer can hold several windows of a larger batch.
    */
-  encode(encoder: GPUCommandEncoder, src: GPUBuffer, dst: GPUBuffer, shape: GPUBuffer | null = null, srcOffset = 0, dstOffset = 0): void {
+  encode(
+    encoder: GPUCommandEncoder,
+    src: GPUBuffer,
+    dst: GPUBuffer,
+    shape: GPUBuffer | null = null,
+    srcOffset = 0,
+    dstOffset = 0,
+  ): void {
     if (this.destroyed) throw new DestroyedError('grid convolution plan was destroyed');
     const ctx = this.ctx;
     ctx.assertUsable('grid convolution');
     ctx.checkEncoder('encoder', encoder);
     const align = ctx.limits.minStorageBufferOffsetAlignment;
-    for (const [name, off] of [['srcOffset', srcOffset], ['dstOffset', dstOffset]] as const) {
-      if (!Number.isSafeInteger(off) || off < 0 || off % align !== 0) throw new ArgumentError(name, off, `a non-negative multiple of ${align} bytes`);
+    for (const [name, off] of [
+      ['srcOffset', srcOffset],
+      ['dstOffset', dstOffset],
+    ] as const) {
+      if (!Number.isSafeInteger(off) || off < 0 || off % align !== 0)
+        throw new ArgumentError(name, off, `a non-negative multiple of ${align} bytes`);
     }
     ctx.checkBuffer('src', src, srcOffset + BYTES * this.inputLength);
     ctx.checkBuffer('dst', dst, dstOffset + BYTES * this.outputLength);
@@ -209,9 +279,14 @@ export class GridConvolver {
   /** Host round trip: uploads x (and the spectra), runs, reads back. Output poisoned with NaN first. */
   async run(x: Float32Array, shape: Float32Array | null = null): Promise<Float32Array> {
     if (this.destroyed) throw new DestroyedError('grid convolution plan was destroyed');
-    if (x.length !== 2 * this.inputLength) throw new ArgumentError('x', x, `${2 * this.inputLength} values (${this.batch} slices, interleaved complex)`);
+    if (x.length !== 2 * this.inputLength)
+      throw new ArgumentError('x', x, `${2 * this.inputLength} values (${this.batch} slices, interleaved complex)`);
     if (this.geometry.inverse && (!shape || shape.length !== 2 * this.shapeLength)) {
-      throw new ArgumentError('shape', shape, `${2 * this.shapeLength} values (${this.layers} spectra of ${this.geometry.P}×${this.geometry.Q}, interleaved complex)`);
+      throw new ArgumentError(
+        'shape',
+        shape,
+        `${2 * this.shapeLength} values (${this.layers} spectra of ${this.geometry.P}×${this.geometry.Q}, interleaved complex)`,
+      );
     }
     const ctx = this.ctx;
     const src = createStorageBuffer(ctx, x, 'gridconv src');

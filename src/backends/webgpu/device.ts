@@ -24,7 +24,12 @@ export const MAX_READBACK_BYTES = 2 ** 32;
 /** Refuses a read-back of `bytes` up front (before any GPU work), naming what would have been read. */
 export function checkReadback(bytes: number, what: string): void {
   if (!(bytes <= MAX_READBACK_BYTES)) {
-    throw new DeviceLimitError('bytes of one host array', bytes, MAX_READBACK_BYTES, `${what} (larger than one JavaScript typed array; use a plan's encode/execute on GPUBuffers)`);
+    throw new DeviceLimitError(
+      'bytes of one host array',
+      bytes,
+      MAX_READBACK_BYTES,
+      `${what} (larger than one JavaScript typed array; use a plan's encode/execute on GPUBuffers)`,
+    );
   }
 }
 
@@ -116,7 +121,8 @@ export class GpuContext {
     const target = device as unknown as { addEventListener?: (t: string, l: (ev: Event) => void) => void };
     target.addEventListener?.('uncapturederror', (ev: Event) => {
       const err = (ev as unknown as { error?: { message?: string; constructor?: { name?: string } } }).error;
-      if (this.uncaptured.length < 8) this.uncaptured.push(`${err?.constructor?.name ?? 'GPUError'}: ${err?.message ?? String(err)}`);
+      if (this.uncaptured.length < 8)
+        this.uncaptured.push(`${err?.constructor?.name ?? 'GPUError'}: ${err?.message ?? String(err)}`);
     });
   }
 
@@ -170,14 +176,17 @@ export class GpuContext {
         "a buffer created on the plan's device (create the plan with { gpu: ctx } and the buffer with ctx.device.createBuffer or createStorageBuffer(ctx, …))",
       );
     }
-    if ((b.usage & GPUBufferUsage.STORAGE) === 0) throw new ArgumentError(argument, `GPUBuffer with usage ${b.usage}`, 'a buffer with GPUBufferUsage.STORAGE');
-    if (b.size < minBytes) throw new ArgumentError(argument, `GPUBuffer of ${b.size} bytes`, `at least ${minBytes} bytes`);
+    if ((b.usage & GPUBufferUsage.STORAGE) === 0)
+      throw new ArgumentError(argument, `GPUBuffer with usage ${b.usage}`, 'a buffer with GPUBufferUsage.STORAGE');
+    if (b.size < minBytes)
+      throw new ArgumentError(argument, `GPUBuffer of ${b.size} bytes`, `at least ${minBytes} bytes`);
   }
 
   /** Rejects a command encoder of another device (see checkBuffer). */
   checkEncoder(argument: string, encoder: GPUCommandEncoder): void {
     const e = encoder as unknown as { beginComputePass?: unknown } | null;
-    if (!e || typeof e !== 'object' || typeof e.beginComputePass !== 'function') throw new ArgumentError(argument, encoder, 'a GPUCommandEncoder');
+    if (!e || typeof e !== 'object' || typeof e.beginComputePass !== 'function')
+      throw new ArgumentError(argument, encoder, 'a GPUCommandEncoder');
     const owner = owners.get(encoder);
     if (owner ? owner !== this.device : tracked.get(this.device)?.complete) {
       throw new ArgumentError(
@@ -294,7 +303,8 @@ export async function acquireGpu(options: AcquireOptions = {}): Promise<GpuConte
     return new GpuContext(options.device, describeAdapter(fakeAdapter as unknown as GPUAdapter, 'given'), false);
   }
   const env = typeof process !== 'undefined' ? process.env?.BUTTERFLY_ADAPTER : undefined;
-  const want = options.adapter && options.adapter !== 'auto' ? options.adapter : (env as AcquireOptions['adapter']) ?? 'auto';
+  const want =
+    options.adapter && options.adapter !== 'auto' ? options.adapter : ((env as AcquireOptions['adapter']) ?? 'auto');
   const tried: string[] = [];
 
   const nav = (globalThis as { navigator?: { gpu?: GPU } }).navigator;
@@ -315,7 +325,10 @@ export async function acquireGpu(options: AcquireOptions = {}): Promise<GpuConte
   }
   // BUTTERFLY_DAWN_FLAGS: extra flags for Dawn's Node instance (create() flags separated by ";", e.g.
   // "enable-dawn-features=disable_workgroup_init"), for measuring Dawn toggles; none by default.
-  const dawnFlags = typeof process !== 'undefined' && process.env?.BUTTERFLY_DAWN_FLAGS ? process.env.BUTTERFLY_DAWN_FLAGS.split(';').filter(Boolean) : [];
+  const dawnFlags =
+    typeof process !== 'undefined' && process.env?.BUTTERFLY_DAWN_FLAGS
+      ? process.env.BUTTERFLY_DAWN_FLAGS.split(';').filter(Boolean)
+      : [];
   if (want !== 'software') {
     const gpu = dawn.create(dawnFlags);
     dawnInstances.push(gpu);
@@ -335,7 +348,9 @@ export async function acquireGpu(options: AcquireOptions = {}): Promise<GpuConte
   dawnInstances.push(gpu);
   const adapter = await gpu.requestAdapter({ featureLevel: 'compatibility' } as GPURequestAdapterOptions);
   if (!adapter) {
-    tried.push("Dawn's OpenGL ES backend found no adapter (install Mesa: libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri)");
+    tried.push(
+      "Dawn's OpenGL ES backend found no adapter (install Mesa: libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri)",
+    );
     throw new BackendUnavailableError(`no WebGPU adapter available: ${tried.join('; ')}`);
   }
   return new GpuContext(await requestDeviceWithLimits(adapter), describeAdapter(adapter, 'dawn-gles'), true);
@@ -371,7 +386,9 @@ export async function readBuffer(ctx: GpuContext, src: GPUBuffer, offset: number
       await new Promise((r) => setTimeout(r, 0));
       ctx.assertUsable('readBuffer');
       const err = e as Error;
-      throw new DeviceError(`readBuffer: reading ${size} bytes back failed (${err?.name ?? 'Error'}: ${err?.message ?? String(e)})`);
+      throw new DeviceError(
+        `readBuffer: reading ${size} bytes back failed (${err?.name ?? 'Error'}: ${err?.message ?? String(e)})`,
+      );
     }
     const copy = staging.getMappedRange().slice(0);
     staging.unmap();
@@ -393,7 +410,8 @@ export function createStorageBuffer(ctx: GpuContext, data: ArrayBufferView | num
   });
   if (typeof data !== 'number' && data.byteLength > 0) {
     const bytes = new Uint8Array(data.buffer as ArrayBuffer, data.byteOffset, data.byteLength);
-    if (bytes.byteLength % 4 === 0) ctx.device.queue.writeBuffer(buf, 0, bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
+    if (bytes.byteLength % 4 === 0)
+      ctx.device.queue.writeBuffer(buf, 0, bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
     else {
       const padded = new Uint8Array(Math.ceil(bytes.byteLength / 4) * 4);
       padded.set(bytes);

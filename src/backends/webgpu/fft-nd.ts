@@ -41,7 +41,8 @@ function product(a: readonly number[]): number {
  */
 export function normalizeAxes(axes: readonly number[] | undefined, ndim: number, distinct = false): number[] {
   const out = (axes ?? Array.from({ length: ndim }, (_, i) => i)).map((a) => {
-    if (!Number.isInteger(a) || a < -ndim || a >= ndim) throw new ArgumentError('axes', axes, `axis indices in [${-ndim}, ${ndim})`);
+    if (!Number.isInteger(a) || a < -ndim || a >= ndim)
+      throw new ArgumentError('axes', axes, `axis indices in [${-ndim}, ${ndim})`);
     return a < 0 ? a + ndim : a;
   });
   if (out.length === 0) throw new ArgumentError('axes', axes, 'at least one axis');
@@ -63,7 +64,11 @@ export interface FftNdStep {
    * The 1-D plans create() tries, in order: each but the last is skipped when WebGpuFft.create refuses it
    * with a ButterflyError that is not an ArgumentError (fftNdFallsBack); the first that plans is run.
    */
-  candidates: { mode: 'columns' | 'interleaved' | 'strided' | 'rows'; problem: FftProblem; options: WebGpuFftOptions }[];
+  candidates: {
+    mode: 'columns' | 'interleaved' | 'strided' | 'rows';
+    problem: FftProblem;
+    options: WebGpuFftOptions;
+  }[];
 }
 
 export interface FftNdPlanning {
@@ -94,11 +99,15 @@ export function planFftNd(d: FftNdDescriptor): FftNdPlanning {
   // Complex values of the largest side (a C2R's input has n/2+1 along one axis, never more than n):
   // beyond one typed array the products would fail later as RangeErrors or wrap in u32 uniforms.
   if (!(2 * product(shape) <= MAX_TYPED_ARRAY_LENGTH)) {
-    throw new ArgumentError('shape', d.shape, `at most 2^31 elements in all (2 × product ≤ 2^32 values; here ${2 * product(shape)})`);
+    throw new ArgumentError(
+      'shape',
+      d.shape,
+      `at most 2^31 elements in all (2 × product ≤ 2^32 values; here ${2 * product(shape)})`,
+    );
   }
   const kind = d.kind ?? 'c2c';
   const axes = normalizeAxes(d.axes, shape.length, kind !== 'c2c');
-  const direction = kind === 'r2c' ? 'forward' : kind === 'c2r' ? 'inverse' : d.direction ?? 'forward';
+  const direction = kind === 'r2c' ? 'forward' : kind === 'c2r' ? 'inverse' : (d.direction ?? 'forward');
   if (kind !== 'c2c' && d.direction && d.direction !== direction) {
     throw new ArgumentError('direction', d.direction, `'${direction}' for a ${kind.toUpperCase()} transform`);
   }
@@ -108,7 +117,8 @@ export function planFftNd(d: FftNdDescriptor): FftNdPlanning {
   const inShape = kind === 'c2r' ? half(shape) : shape;
   const outShape = kind === 'r2c' ? half(shape) : shape;
   // Order of steps: R2C first on the last axis; C2R last on it; complex axes in between.
-  const order = kind === 'r2c' ? [last, ...axes.slice(0, -1)] : kind === 'c2r' ? [...axes.slice(0, -1), last] : [...axes].reverse();
+  const order =
+    kind === 'r2c' ? [last, ...axes.slice(0, -1)] : kind === 'c2r' ? [...axes.slice(0, -1), last] : [...axes].reverse();
   const steps: FftNdStep[] = [];
   let cur = [...inShape];
   for (const [k, a] of order.entries()) {
@@ -124,14 +134,28 @@ export function planFftNd(d: FftNdDescriptor): FftNdPlanning {
     const problem =
       inner === 1
         ? fftProblem({ n, batch: outer, direction, norm: d.norm, input: { dist: lenIn }, output: { dist: lenOut } })
-        : fftProblem({ n, batch: inner, direction, norm: d.norm, input: { stride: inner, dist: 1 }, output: { stride: inner, dist: 1 } });
+        : fftProblem({
+            n,
+            batch: inner,
+            direction,
+            norm: d.norm,
+            input: { stride: inner, dist: 1 },
+            output: { stride: inner, dist: 1 },
+          });
     const opts: WebGpuFftOptions = { ...d.planner, real };
     if (inner !== 1 && outer > 1) opts.outer = { count: outer, inDist: lenIn * inner, outDist: lenOut * inner };
     const candidates: FftNdStep['candidates'] = [];
     if (inner > 1 && !real) {
       // Complex axis that is not the last: one column-staged pass over contiguous column blocks,
       // when the length fits a pass; else the strided batch below.
-      const blocks = fftProblem({ n, batch: outer, direction, norm: d.norm, input: { dist: n * inner }, output: { dist: n * inner } });
+      const blocks = fftProblem({
+        n,
+        batch: outer,
+        direction,
+        norm: d.norm,
+        input: { dist: n * inner },
+        output: { dist: n * inner },
+      });
       candidates.push({ mode: 'columns', problem: blocks, options: { ...d.planner, columns: inner } });
       // Too long for one column pass: a multi-pass transform over the strided batch, batch-fastest
       // (contiguous in every pass); the strided single-kernel path below is the last resort.
@@ -140,7 +164,15 @@ export function planFftNd(d: FftNdDescriptor): FftNdPlanning {
     candidates.push({ mode: inner === 1 ? 'rows' : 'strided', problem, options: opts });
     const elemIn = real === 'r2c' ? 4 : 8;
     const elemOut = real === 'c2r' ? 4 : 8;
-    steps.push({ axis: a, real, inShape: cur, outShape: next, inBytes: product(cur) * elemIn, outBytes: product(next) * elemOut, candidates });
+    steps.push({
+      axis: a,
+      real,
+      inShape: cur,
+      outShape: next,
+      inBytes: product(cur) * elemIn,
+      outBytes: product(next) * elemOut,
+      candidates,
+    });
     cur = next;
   }
   return { kind, direction, axes, inShape, outShape, steps };
@@ -196,7 +228,10 @@ export class WebGpuFftNd {
 
   /** Typed array in (f32: real or interleaved complex), typed array out. */
   run(input: Float32Array): Promise<Float32Array> {
-    return this.chain.run(input, `shape [${this.inShape.join(', ')}], ${this.kind === 'r2c' ? 'real' : 'complex, interleaved'}`);
+    return this.chain.run(
+      input,
+      `shape [${this.inShape.join(', ')}], ${this.kind === 'r2c' ? 'real' : 'complex, interleaved'}`,
+    );
   }
 
   destroy(): void {

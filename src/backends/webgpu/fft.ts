@@ -15,7 +15,13 @@ import type { FftRecipe } from '../../planner/fft-recipe.js';
 import type { PlannerLimits, WorkgroupPlanOptions } from '../../planner/fft-workgroup.js';
 import { planFft, planMultiPass } from '../../planner/fft-multipass.js';
 import { twiddleTable32 } from '../../planner/twiddles.js';
-import { FFT_PARAMS_BYTES, generateWorkgroupFft, type FftCustomIo, type FftKernelIo, type FftKernelSource } from '../../codegen/fft-stockham-workgroup.js';
+import {
+  FFT_PARAMS_BYTES,
+  generateWorkgroupFft,
+  type FftCustomIo,
+  type FftKernelIo,
+  type FftKernelSource,
+} from '../../codegen/fft-stockham-workgroup.js';
 import { generateR2cPost, R2C_POST_WORKGROUP } from '../../codegen/fft-real-post.js';
 import { r2cPassFusable, realTwiddleTable } from '../../codegen/fft-stockham-workgroup.js';
 import { planWorkgroupFft } from '../../planner/fft-workgroup.js';
@@ -157,7 +163,11 @@ export interface WebGpuFftPlanning {
  * The recipe choice of WebGpuFft.create for a problem, options and the planner limits, without a device:
  * real-transform scheme, Bluestein, column and batch-fastest modes. Throws what create() throws there.
  */
-export function planWebGpuFft(problem: FftProblem, limits: PlannerLimits, options: WebGpuFftOptions = {}): WebGpuFftPlanning {
+export function planWebGpuFft(
+  problem: FftProblem,
+  limits: PlannerLimits,
+  options: WebGpuFftOptions = {},
+): WebGpuFftPlanning {
   const real = options.real;
   const inPlace = options.inPlace ?? false;
   const N = problem.n;
@@ -175,7 +185,10 @@ export function planWebGpuFft(problem: FftProblem, limits: PlannerLimits, option
   let blu: { m: number; L: number } | null = null;
   if (real) {
     // With custom hooks the adapter reads and writes through its own functions, in any layout.
-    let packed = N % 2 === 0 && N >= 4 && (custom !== undefined || (realSide.stride === 1 && realSide.offset % 2 === 0 && realSide.dist % 2 === 0));
+    let packed =
+      N % 2 === 0 &&
+      N >= 4 &&
+      (custom !== undefined || (realSide.stride === 1 && realSide.offset % 2 === 0 && realSide.dist % 2 === 0));
     if (packed && bluesteinFor(N / 2)) packed = false;
     const m = packed ? N / 2 : N;
     let postKernel = false;
@@ -191,7 +204,12 @@ export function planWebGpuFft(problem: FftProblem, limits: PlannerLimits, option
         // The 'split4' exchange needs the paired last stage (the post-processing has no row to exchange through).
         const evenLast = pairAll || options.exchange === 'split4';
         // The split exchange from a half-length of 256 (C2C: from 128); R2C 256 lost 2% (docs/DECISIONS.md: splitExchangeFrom).
-        recipe = planWorkgroupFft(m, problem.batch, limits, { maxRadix: m >= 8192 ? 32 : 16, evenLastButterflies: evenLast, splitExchangeFrom: 256, ...options });
+        recipe = planWorkgroupFft(m, problem.batch, limits, {
+          maxRadix: m >= 8192 ? 32 : 16,
+          evenLastButterflies: evenLast,
+          splitExchangeFrom: 256,
+          ...options,
+        });
       } catch (e) {
         if (e instanceof ArgumentError) throw e;
         // The last pass does the post-processing when its workgroups can hold mirror column pairs, with 16 columns
@@ -202,7 +220,9 @@ export function planWebGpuFft(problem: FftProblem, limits: PlannerLimits, option
         // The long radix-32 first pass where the fused last pass stays ≤ 256 points (longFirstRest 256); the fused
         // last pass keeps padded rows, where swizzled ones measured slower (docs/DECISIONS.md: lastPassLayout = 'padded').
         // A short fused last pass (64 or 128 points) where a first pass of ≤ 1024 takes the rest: see planMultiPass.
-        const fusedOptions: WebGpuFftOptions = fuse ? { longFirstRest: 256, lastPassLayout: 'padded', shortLastPass: true, ...options } : options;
+        const fusedOptions: WebGpuFftOptions = fuse
+          ? { longFirstRest: 256, lastPassLayout: 'padded', shortLastPass: true, ...options }
+          : options;
         for (const columns of fuse && !options.lastPassColumns ? FUSED_R2C_COLUMNS : []) {
           try {
             wide = planFft(m, problem.batch, limits, { ...fusedOptions, lastPassColumns: columns });
@@ -212,27 +232,45 @@ export function planWebGpuFft(problem: FftProblem, limits: PlannerLimits, option
           }
         }
         recipe = wide ?? planFft(m, problem.batch, limits, fusedOptions);
-        postKernel = !(fuse && recipe.algorithm === 'stockham-multipass' && r2cPassFusable(recipe.passes[recipe.passes.length - 1]));
+        postKernel = !(
+          fuse &&
+          recipe.algorithm === 'stockham-multipass' &&
+          r2cPassFusable(recipe.passes[recipe.passes.length - 1])
+        );
       }
     } else recipe = planFft(m, problem.batch, limits, options);
     scheme = { m, packed, postKernel };
   } else if (options.interleavedBatch) {
-    if (custom || inPlace || bluesteinFor(N)) throw new UnsupportedError('interleavedBatch: plain complex out-of-place transforms of smooth lengths only');
+    if (custom || inPlace || bluesteinFor(N))
+      throw new UnsupportedError('interleavedBatch: plain complex out-of-place transforms of smooth lengths only');
     recipe = planMultiPass(N, problem.batch, limits, options, true);
   } else if (options.columns && options.columns > 1) {
-    if (custom || inPlace) throw new ArgumentError('columns', options.columns, 'a plain out-of-place complex transform');
+    if (custom || inPlace)
+      throw new ArgumentError('columns', options.columns, 'a plain out-of-place complex transform');
     // Radix-32 stages for column passes of 512 points and more, as for the long first passes of planMultiPass
     // (docs/DECISIONS.md: maxRadix).
     const maxRadix = options.maxRadix ?? (isPowerOfTwo(N) && N >= 512 ? 32 : undefined);
     // Column passes take 8 columns a workgroup up to 256 points and for radix-32 ones of 512, 4 beyond
     // (docs/DECISIONS.md: minColumns).
     const minColumns = options.minColumns ?? (N <= 256 || (maxRadix === 32 && N <= 512) ? 8 : 4);
-    recipe = planWorkgroupFft(N, problem.batch * options.columns, limits, { ...options, minColumns, ...(maxRadix ? { maxRadix } : {}), pass: { total: N * options.columns, stride: options.columns, outerTwiddle: false } });
+    recipe = planWorkgroupFft(N, problem.batch * options.columns, limits, {
+      ...options,
+      minColumns,
+      ...(maxRadix ? { maxRadix } : {}),
+      pass: { total: N * options.columns, stride: options.columns, outerTwiddle: false },
+    });
   } else if (bluesteinFor(N)) {
     blu = { m: N, L: bluesteinLength(N) };
     recipe = planFft(blu.L, problem.batch, limits, options);
   } else recipe = planFft(N, problem.batch, limits, options);
-  if (blu) recipe = { algorithm: 'bluestein', n: blu.m, L: blu.L, inner: recipe as Exclude<FftRecipe, { algorithm: 'bluestein' }>, bytesPerProblem: 2 * recipe.bytesPerProblem };
+  if (blu)
+    recipe = {
+      algorithm: 'bluestein',
+      n: blu.m,
+      L: blu.L,
+      inner: recipe as Exclude<FftRecipe, { algorithm: 'bluestein' }>,
+      bytesPerProblem: 2 * recipe.bytesPerProblem,
+    };
   return { recipe, scheme, bluestein: blu };
 }
 
@@ -270,12 +308,19 @@ export class WebGpuFft {
     if (inPlace && JSON.stringify(problem.input) !== JSON.stringify(problem.output)) {
       throw new ArgumentError('output', problem.output, 'the same layout as input for an in-place transform');
     }
-    if (real && inPlace) throw new ArgumentError('inPlace', true, 'false for real transforms (input and output differ in size)');
-    if (real === 'c2r' && problem.direction !== 'inverse') throw new ArgumentError('direction', problem.direction, "'inverse' for a C2R transform");
-    if (real === 'r2c' && problem.direction !== 'forward') throw new ArgumentError('direction', problem.direction, "'forward' for an R2C transform");
+    if (real && inPlace)
+      throw new ArgumentError('inPlace', true, 'false for real transforms (input and output differ in size)');
+    if (real === 'c2r' && problem.direction !== 'inverse')
+      throw new ArgumentError('direction', problem.direction, "'inverse' for a C2R transform");
+    if (real === 'r2c' && problem.direction !== 'forward')
+      throw new ArgumentError('direction', problem.direction, "'forward' for an R2C transform");
     const N = problem.n;
     const custom = options.custom;
-    const { recipe, scheme, bluestein: blu } = planWebGpuFft(problem, ctx.limits, { ...subgroupOptions(ctx), ...options });
+    const {
+      recipe,
+      scheme,
+      bluestein: blu,
+    } = planWebGpuFft(problem, ctx.limits, { ...subgroupOptions(ctx), ...options });
     const unwrapped = recipe.algorithm === 'bluestein' ? recipe.inner : recipe;
     const fftPasses = unwrapped.algorithm === 'stockham-multipass' ? unwrapped.passes : [unwrapped];
     // Bluestein runs the L-point recipe forward, then inverse.
@@ -293,25 +338,48 @@ export class WebGpuFft {
     const m = scheme ? scheme.m : N;
     const work = blu ? blu.L : m; // length of the complex intermediates
     const colsMode = !real && !blu && options.columns && options.columns > 1 ? options.columns : 0;
-    const colSizes = colsMode ? { inCount: N * colsMode, outCount: N * colsMode, inElem: BYTES, outElem: BYTES } : undefined;
-    const contiguous: ComplexLayout = options.interleavedBatch && !real ? { offset: 0, stride: problem.batch, dist: 1 } : { offset: 0, stride: 1, dist: work };
+    const colSizes = colsMode
+      ? { inCount: N * colsMode, outCount: N * colsMode, inElem: BYTES, outElem: BYTES }
+      : undefined;
+    const contiguous: ComplexLayout =
+      options.interleavedBatch && !real
+        ? { offset: 0, stride: problem.batch, dist: 1 }
+        : { offset: 0, stride: 1, dist: work };
     const outer = options.outer ?? { count: 1, inDist: 0, outDist: 0 };
-    if (!Number.isSafeInteger(outer.count) || outer.count < 1) throw new ArgumentError('outer.count', outer.count, 'a positive integer');
+    if (!Number.isSafeInteger(outer.count) || outer.count < 1)
+      throw new ArgumentError('outer.count', outer.count, 'a positive integer');
     const scratchBytes = work * problem.batch * outer.count * BYTES;
     const needs = (b: BufferName) => to.includes(b);
     const maxBuffer = ctx.limits.maxBufferSize;
     if ((needs('tmp0') || needs('tmp1')) && scratchBytes > maxBuffer) {
-      throw new DeviceLimitError('maxBufferSize', scratchBytes, maxBuffer, `the scratch buffer of a ${P}-pass FFT of n = ${problem.n}, batch ${problem.batch}`);
+      throw new DeviceLimitError(
+        'maxBufferSize',
+        scratchBytes,
+        maxBuffer,
+        `the scratch buffer of a ${P}-pass FFT of n = ${problem.n}, batch ${problem.batch}`,
+      );
     }
     // Allocated at the first encode, so that a run refused before any GPU work (a result too large for
     // the host) has not taken device memory first.
-    const scratch: Scratch = { bytes: scratchBytes, tmp0: null, tmp1: null, needs0: needs('tmp0'), needs1: needs('tmp1') };
+    const scratch: Scratch = {
+      bytes: scratchBytes,
+      tmp0: null,
+      tmp1: null,
+      needs0: needs('tmp0'),
+      needs1: needs('tmp1'),
+    };
     // Layouts of the complex transform actually run (real sides of packed transforms read as complex).
     const half = (l: ComplexLayout): ComplexLayout => ({ offset: l.offset / 2, stride: 1, dist: l.dist / 2 });
     const firstIn = scheme?.packed && real === 'r2c' && !custom ? half(problem.input) : problem.input;
     const lastOut = scheme?.packed && real === 'c2r' && !custom ? half(problem.output) : problem.output;
     const realScale = custom ? 1 : normScale(N, problem.direction, problem.norm);
-    const fftScale = !scheme ? realScale : scheme.packed && real === 'c2r' ? 2 * realScale : scheme.postKernel ? 1 : realScale;
+    const fftScale = !scheme
+      ? realScale
+      : scheme.packed && real === 'c2r'
+        ? 2 * realScale
+        : scheme.postKernel
+          ? 1
+          : realScale;
     const nFft = passes.length;
     const bluTable = blu ? bluesteinTables(blu.m, blu.L, problem.direction) : null;
     const ioFor = (i: number): FftKernelIo | undefined => {
@@ -319,16 +387,41 @@ export class WebGpuFft {
       const lastFft = i === nFft - 1 && !scheme?.postKernel;
       let load: FftKernelIo['load'] = 'complex';
       let store: FftKernelIo['store'] = 'complex';
-      if (scheme && first) load = real === 'c2r' ? (scheme.packed ? 'c2r' : 'hermitian') : scheme.packed ? (custom ? 'packed-real' : 'complex') : 'real';
-      if (scheme && lastFft) store = real === 'r2c' ? (scheme.packed ? 'r2c' : 'half') : scheme.packed ? (custom ? 'packed-real' : 'complex') : 'real';
+      if (scheme && first)
+        load =
+          real === 'c2r'
+            ? scheme.packed
+              ? 'c2r'
+              : 'hermitian'
+            : scheme.packed
+              ? custom
+                ? 'packed-real'
+                : 'complex'
+              : 'real';
+      if (scheme && lastFft)
+        store =
+          real === 'r2c'
+            ? scheme.packed
+              ? 'r2c'
+              : 'half'
+            : scheme.packed
+              ? custom
+                ? 'packed-real'
+                : 'complex'
+              : 'real';
       const hooks = custom && (first || lastFft) ? custom.io : undefined;
-      const bluestein = blu && (first || lastFft || i === nFwd)
-        ? { n: blu.m, L: blu.L, pre: first, mid: i === nFwd, post: lastFft, scale: fftScale }
-        : undefined;
+      const bluestein =
+        blu && (first || lastFft || i === nFwd)
+          ? { n: blu.m, L: blu.L, pre: first, mid: i === nFwd, post: lastFft, scale: fftScale }
+          : undefined;
       if (load === 'complex' && store === 'complex' && !hooks && !bluestein) return undefined;
       // A hook applies only on its own side: the first pass keeps the default writer, the last the reader.
       const io = hooks
-        ? { ...hooks, ...(first ? {} : { rd: undefined, rdr: undefined, inHelpers: undefined }), ...(lastFft ? {} : { wr: undefined, wrq: undefined, wrr: undefined, outHelpers: undefined }) }
+        ? {
+            ...hooks,
+            ...(first ? {} : { rd: undefined, rdr: undefined, inHelpers: undefined }),
+            ...(lastFft ? {} : { wr: undefined, wrq: undefined, wrr: undefined, outHelpers: undefined }),
+          }
         : undefined;
       if (io && (!first || !lastFft)) {
         io.key = `${hooks!.key}|${first ? 'in' : ''}${lastFft ? 'out' : ''}`;
@@ -339,9 +432,18 @@ export class WebGpuFft {
       return { load, store, realLength: N, custom: io, bluestein };
     };
     // Element sizes of each side (real arrays hold f32) for the binding windows.
-    const inElem = (i: number) => (i === 0 && custom ? custom.inElem : i === 0 && real === 'r2c' && !scheme!.packed ? 4 : BYTES);
-    const outElem = (i: number) => (i === P - 1 && custom ? custom.outElem : i === P - 1 && real === 'c2r' && !scheme!.packed ? 4 : BYTES);
-    const outCount = (i: number) => (i === P - 1 && custom ? custom.outCount : i === P - 1 && real === 'r2c' ? Math.floor(N / 2) + 1 : i === P - 1 ? m : work);
+    const inElem = (i: number) =>
+      i === 0 && custom ? custom.inElem : i === 0 && real === 'r2c' && !scheme!.packed ? 4 : BYTES;
+    const outElem = (i: number) =>
+      i === P - 1 && custom ? custom.outElem : i === P - 1 && real === 'c2r' && !scheme!.packed ? 4 : BYTES;
+    const outCount = (i: number) =>
+      i === P - 1 && custom
+        ? custom.outCount
+        : i === P - 1 && real === 'r2c'
+          ? Math.floor(N / 2) + 1
+          : i === P - 1
+            ? m
+            : work;
     const programs: PassProgram[] = [];
     try {
       for (const [i, r] of passes.entries()) {
@@ -358,32 +460,64 @@ export class WebGpuFft {
         const pipeline = await getPipeline(ctx, kernel);
         const inLayout = i === 0 ? firstIn : contiguous;
         const outLayout = i === P - 1 ? lastOut : contiguous;
-        const inCount = i === 0 && custom ? custom.inCount : i === 0 && real === 'c2r' ? Math.floor(N / 2) + 1 : i === 0 ? m : work;
+        const inCount =
+          i === 0 && custom ? custom.inCount : i === 0 && real === 'c2r' ? Math.floor(N / 2) + 1 : i === 0 ? m : work;
         const sizes = colSizes ?? { inCount, outCount: outCount(i), inElem: inElem(i), outElem: outElem(i) };
         const units = colsMode ? colsMode : r.pass ? work / r.n : 1;
         // Windows first: planChunks may refuse the problem, and nothing may be allocated before it does.
         const chunks = forOuter(outer, i === 0, i === P - 1, work * problem.batch, inLayout, outLayout, (il, ol) =>
           planChunks(ctx, problem.batch, il, ol, sizes, units, r.problemsPerWorkgroup, options.splitLimits ?? {}),
         );
-        const twiddles = kernel.bindings.includes('twiddles') ? createStorageBuffer(ctx, twiddleTable32(r.n), `twiddles${r.n}`) : null;
+        const twiddles = kernel.bindings.includes('twiddles')
+          ? createStorageBuffer(ctx, twiddleTable32(r.n), `twiddles${r.n}`)
+          : null;
         const outerTw = kernel.outerTable ? createStorageBuffer(ctx, kernel.outerTable, 'outer-twiddles') : null;
         const realTw = kernel.realTable ? createStorageBuffer(ctx, kernel.realTable, 'real-twiddles') : null;
         const auxTable = io?.custom?.table;
-        const aux = auxTable && kernel.bindings.includes('aux') ? createStorageBuffer(ctx, auxTable, 'adapter-table') : null;
-        const bluBuf = bluTable && kernel.bindings.includes('blu') ? createStorageBuffer(ctx, bluTable, 'bluestein-chirps') : null;
-        programs.push({ kernel, pipeline, twiddles, outer: outerTw, real: realTw, aux, blu: bluBuf, chunks, from: from[i], to: to[i] });
+        const aux =
+          auxTable && kernel.bindings.includes('aux') ? createStorageBuffer(ctx, auxTable, 'adapter-table') : null;
+        const bluBuf =
+          bluTable && kernel.bindings.includes('blu') ? createStorageBuffer(ctx, bluTable, 'bluestein-chirps') : null;
+        programs.push({
+          kernel,
+          pipeline,
+          twiddles,
+          outer: outerTw,
+          real: realTw,
+          aux,
+          blu: bluBuf,
+          chunks,
+          from: from[i],
+          to: to[i],
+        });
       }
       if (scheme?.postKernel) {
         const kernel = generateR2cPost(N, realScale, custom?.io);
         const pipeline = await getPipeline(ctx, kernel);
         const realTw = createStorageBuffer(ctx, realTwiddleTable(N), 'real-twiddles');
-        const aux = custom?.io.table && kernel.bindings.includes('aux') ? createStorageBuffer(ctx, custom.io.table, 'adapter-table') : null;
+        const aux =
+          custom?.io.table && kernel.bindings.includes('aux')
+            ? createStorageBuffer(ctx, custom.io.table, 'adapter-table')
+            : null;
         const pairs = Math.floor(m / 2) + 1;
-        const sizes = custom ? { inCount: m, outCount: custom.outCount, inElem: BYTES, outElem: custom.outElem } : { inCount: m, outCount: m + 1, inElem: BYTES, outElem: BYTES };
+        const sizes = custom
+          ? { inCount: m, outCount: custom.outCount, inElem: BYTES, outElem: custom.outElem }
+          : { inCount: m, outCount: m + 1, inElem: BYTES, outElem: BYTES };
         const chunks = forOuter(outer, false, true, m * problem.batch, contiguous, problem.output, (il, ol) =>
           planChunks(ctx, problem.batch, il, ol, sizes, pairs, R2C_POST_WORKGROUP, options.splitLimits ?? {}),
         );
-        programs.push({ kernel, pipeline, twiddles: null, outer: null, real: realTw, aux, blu: null, chunks, from: from[P - 1], to: to[P - 1] });
+        programs.push({
+          kernel,
+          pipeline,
+          twiddles: null,
+          outer: null,
+          real: realTw,
+          aux,
+          blu: null,
+          chunks,
+          from: from[P - 1],
+          to: to[P - 1],
+        });
       }
     } catch (e) {
       for (const p of programs) destroyProgram(p);
@@ -412,7 +546,11 @@ export class WebGpuFft {
   /** Bytes a source buffer must hold for this plan's layout. */
   get inputBytes(): number {
     if (this.customSizes) {
-      return (layoutSpan(this.problem.input, this.customSizes.inCount, this.problem.batch) + (this.outer.count - 1) * this.outer.inDist) * this.customSizes.inElem;
+      return (
+        (layoutSpan(this.problem.input, this.customSizes.inCount, this.problem.batch) +
+          (this.outer.count - 1) * this.outer.inDist) *
+        this.customSizes.inElem
+      );
     }
     const n = this.real === 'c2r' ? Math.floor(this.problem.n / 2) + 1 : this.problem.n;
     const extra = (this.outer.count - 1) * this.outer.inDist;
@@ -421,7 +559,11 @@ export class WebGpuFft {
 
   get outputBytes(): number {
     if (this.customSizes) {
-      return (layoutSpan(this.problem.output, this.customSizes.outCount, this.problem.batch) + (this.outer.count - 1) * this.outer.outDist) * this.customSizes.outElem;
+      return (
+        (layoutSpan(this.problem.output, this.customSizes.outCount, this.problem.batch) +
+          (this.outer.count - 1) * this.outer.outDist) *
+        this.customSizes.outElem
+      );
     }
     const n = this.real === 'r2c' ? Math.floor(this.problem.n / 2) + 1 : this.problem.n;
     const extra = (this.outer.count - 1) * this.outer.outDist;
@@ -433,10 +575,22 @@ export class WebGpuFft {
    * Records the transform into `encoder`. `onlyProgram` (for benchmarks' per-pass timings) records just
    * that one of its kernels (passes in order, then any post-processing kernel; see kernelNames).
    */
-  encode(encoder: GPUCommandEncoder, src: GPUBuffer, dst: GPUBuffer, passDescriptor?: GPUComputePassDescriptor, onlyProgram?: number): void {
+  encode(
+    encoder: GPUCommandEncoder,
+    src: GPUBuffer,
+    dst: GPUBuffer,
+    passDescriptor?: GPUComputePassDescriptor,
+    onlyProgram?: number,
+  ): void {
     this.assertUsable();
-    if (this.inPlace && src !== dst) throw new ArgumentError('dst', 'another buffer', 'the source buffer (plan is in place)');
-    if (!this.inPlace && src === dst) throw new ArgumentError('dst', 'the source buffer', 'a different buffer (plan is out of place; create it with inPlace: true)');
+    if (this.inPlace && src !== dst)
+      throw new ArgumentError('dst', 'another buffer', 'the source buffer (plan is in place)');
+    if (!this.inPlace && src === dst)
+      throw new ArgumentError(
+        'dst',
+        'the source buffer',
+        'a different buffer (plan is out of place; create it with inPlace: true)',
+      );
     this.ctx.checkEncoder('encoder', encoder);
     this.ctx.checkBuffer('src', src, this.inputBytes);
     this.ctx.checkBuffer('dst', dst, this.outputBytes);
@@ -472,7 +626,11 @@ export class WebGpuFft {
     checkReadback(this.outputBytes, `the result of an FFT of n = ${this.problem.n}, batch ${this.problem.batch}`);
     const inFloats = this.inputBytes / 4;
     if (input.length < inFloats) {
-      throw new ArgumentError('input', input, `a Float32Array of at least ${inFloats} values (${this.real === 'r2c' ? 'real' : 'interleaved complex'})`);
+      throw new ArgumentError(
+        'input',
+        input,
+        `a Float32Array of at least ${inFloats} values (${this.real === 'r2c' ? 'real' : 'interleaved complex'})`,
+      );
     }
     const src = createStorageBuffer(this.ctx, input.subarray(0, inFloats), 'fft-input');
     const dst = this.inPlace ? src : createStorageBuffer(this.ctx, this.outputBytes, 'fft-output');
@@ -508,8 +666,10 @@ export class WebGpuFft {
     if (!groups) {
       const sc = this.scratch;
       const usage = GPUBufferUsage.STORAGE;
-      if (sc.needs0 && !sc.tmp0) sc.tmp0 = this.ctx.device.createBuffer({ size: sc.bytes, usage, label: 'fft-scratch0' });
-      if (sc.needs1 && !sc.tmp1) sc.tmp1 = this.ctx.device.createBuffer({ size: sc.bytes, usage, label: 'fft-scratch1' });
+      if (sc.needs0 && !sc.tmp0)
+        sc.tmp0 = this.ctx.device.createBuffer({ size: sc.bytes, usage, label: 'fft-scratch0' });
+      if (sc.needs1 && !sc.tmp1)
+        sc.tmp1 = this.ctx.device.createBuffer({ size: sc.bytes, usage, label: 'fft-scratch1' });
       const buffers: Record<BufferName, GPUBuffer | null> = { src, dst, tmp0: sc.tmp0, tmp1: sc.tmp1 };
       groups = this.programs.map((prog) => {
         const layout = prog.pipeline.getBindGroupLayout(0);
@@ -521,7 +681,8 @@ export class WebGpuFft {
             if (b === 'src' || b === 'data') {
               const size = b === 'data' ? Math.max(c.inByteSize, c.outByteSize) : c.inByteSize;
               entries.push({ binding: 0, resource: { buffer: inBuf, offset: c.inByteOffset, size } });
-            } else if (b === 'dst') entries.push({ binding: 1, resource: { buffer: outBuf, offset: c.outByteOffset, size: c.outByteSize } });
+            } else if (b === 'dst')
+              entries.push({ binding: 1, resource: { buffer: outBuf, offset: c.outByteOffset, size: c.outByteSize } });
             else if (b === 'twiddles') entries.push({ binding: 2, resource: { buffer: prog.twiddles! } });
             else if (b === 'outer') entries.push({ binding: 4, resource: { buffer: prog.outer! } });
             else if (b === 'real') entries.push({ binding: 5, resource: { buffer: prog.real! } });
@@ -621,16 +782,28 @@ function planChunks(
   lower: NonNullable<WebGpuFftOptions['splitLimits']>,
 ): Chunk[] {
   const maxBinding = Math.min(ctx.limits.maxStorageBufferBindingSize, lower.maxStorageBufferBindingSize ?? Infinity);
-  const maxDim = Math.min(ctx.limits.maxComputeWorkgroupsPerDimension, lower.maxComputeWorkgroupsPerDimension ?? Infinity);
+  const maxDim = Math.min(
+    ctx.limits.maxComputeWorkgroupsPerDimension,
+    lower.maxComputeWorkgroupsPerDimension ?? Infinity,
+  );
   const align = ctx.limits.minStorageBufferOffsetAlignment;
   const oneIn = ((size.inCount - 1) * input.stride + 1) * size.inElem;
   const oneOut = ((size.outCount - 1) * output.stride + 1) * size.outElem;
   const room = maxBinding - align; // worst-case misalignment of a window start
   if (oneIn > room || oneOut > room) {
-    throw new DeviceLimitError('maxStorageBufferBindingSize', Math.max(oneIn, oneOut) + align, maxBinding, `one problem of ${Math.max(size.inCount, size.outCount)} elements`);
+    throw new DeviceLimitError(
+      'maxStorageBufferBindingSize',
+      Math.max(oneIn, oneOut) + align,
+      maxBinding,
+      `one problem of ${Math.max(size.inCount, size.outCount)} elements`,
+    );
   }
-  const fit = (one: number, dist: number, elem: number) => (dist === 0 ? batch : Math.floor((room - one) / (dist * elem)) + 1);
-  const perChunk = Math.max(1, Math.min(batch, fit(oneIn, input.dist, size.inElem), fit(oneOut, output.dist, size.outElem)));
+  const fit = (one: number, dist: number, elem: number) =>
+    dist === 0 ? batch : Math.floor((room - one) / (dist * elem)) + 1;
+  const perChunk = Math.max(
+    1,
+    Math.min(batch, fit(oneIn, input.dist, size.inElem), fit(oneOut, output.dist, size.outElem)),
+  );
   const chunks: Chunk[] = [];
   for (let first = 0; first < batch; first += perChunk) {
     const problems = Math.min(perChunk, batch - first);
@@ -638,8 +811,10 @@ function planChunks(
     const outStart = (output.offset + first * output.dist) * size.outElem;
     const inAligned = Math.floor(inStart / align) * align;
     const outAligned = Math.floor(outStart / align) * align;
-    const inSpan = layoutSpan({ offset: 0, stride: input.stride, dist: input.dist }, size.inCount, problems) * size.inElem;
-    const outSpan = layoutSpan({ offset: 0, stride: output.stride, dist: output.dist }, size.outCount, problems) * size.outElem;
+    const inSpan =
+      layoutSpan({ offset: 0, stride: input.stride, dist: input.dist }, size.inCount, problems) * size.inElem;
+    const outSpan =
+      layoutSpan({ offset: 0, stride: output.stride, dist: output.dist }, size.outCount, problems) * size.outElem;
     const workgroups = Math.ceil((problems * units) / perWorkgroup);
     let grid: [number, number];
     try {

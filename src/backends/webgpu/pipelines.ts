@@ -42,7 +42,7 @@ async function compile(ctx: GpuContext, src: KernelSource): Promise<GPUComputePi
   const scopeError = await d.popErrorScope();
   if (errors.length > 0 || pipeline instanceof Error || scopeError) {
     const msgs = errors.map((m) => `  line ${m.lineNum}:${m.linePos}: ${m.message}`).join('\n');
-    const detail = pipeline instanceof Error ? pipeline.message : scopeError?.message ?? '';
+    const detail = pipeline instanceof Error ? pipeline.message : (scopeError?.message ?? '');
     throw new DeviceError(`kernel ${src.name} failed to compile:\n${msgs}\n${detail}`);
   }
   return pipeline;
@@ -62,7 +62,12 @@ export function dispatchGrid(count: number, maxPerDim: number): [number, number]
   const y = Math.ceil(count / maxPerDim);
   if (y > maxPerDim) {
     // A limit of the device, not a WebGPU failure: DeviceLimitError names it (and 'auto' backends fall back).
-    throw new DeviceLimitError('maxComputeWorkgroupsPerDimension', y, maxPerDim, `a dispatch of ${count} workgroups (a 2-D grid of ${maxPerDim} × ${y})`);
+    throw new DeviceLimitError(
+      'maxComputeWorkgroupsPerDimension',
+      y,
+      maxPerDim,
+      `a dispatch of ${count} workgroups (a 2-D grid of ${maxPerDim} × ${y})`,
+    );
   }
   const x = Math.ceil(count / y);
   return [x, y];

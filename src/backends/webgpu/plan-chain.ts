@@ -56,7 +56,9 @@ export class PlanChain {
     this.ctx.checkBuffer('dst', dst, this.outputBytes);
     this.ensureScratch();
     const K = this.steps.length;
-    this.steps.forEach((s, k) => s.plan.encode(encoder, k === 0 ? src : this.scratch[(k - 1) % 2]!, k === K - 1 ? dst : this.scratch[k % 2]!));
+    this.steps.forEach((s, k) =>
+      s.plan.encode(encoder, k === 0 ? src : this.scratch[(k - 1) % 2]!, k === K - 1 ? dst : this.scratch[k % 2]!),
+    );
   }
 
   /** Encodes, submits and waits; WebGPU errors surface as DeviceError. */

@@ -38,7 +38,16 @@ import {
   type BucketConsts,
 } from '../../codegen/sfft-kernels.js';
 import { refineLargest, REFINE } from '../cpu/sfft-refine.js';
-import { exactTau2, mergeCoefficients, residualStats, topK, type SfftCoefficients, type SfftResidual, type SfftPathResult, type SignalArray } from '../cpu/sfft.js';
+import {
+  exactTau2,
+  mergeCoefficients,
+  residualStats,
+  topK,
+  type SfftCoefficients,
+  type SfftResidual,
+  type SfftPathResult,
+  type SignalArray,
+} from '../cpu/sfft.js';
 import { planCpuFft } from '../cpu/fft-plan.js';
 
 const NONE = 0xffffffff;
@@ -78,7 +87,11 @@ function twiddleTables(n: number): { lo: number; hi: Float32Array; low: Float32A
  * The sorted gather's tables: for every hashing (σ, τ) and non-zero filter tap i, the signal index
  * (σ·(i − W/2) + τ) mod n (as hashToBins) and the destination hashing·W + i, in ascending index order.
  */
-export function sortedTaps(hashings: { sigma: number; tau: number }[], filt: SfftFilter, n: number): { addr: Uint32Array; dest: Uint32Array } {
+export function sortedTaps(
+  hashings: { sigma: number; tau: number }[],
+  filt: SfftFilter,
+  n: number,
+): { addr: Uint32Array; dest: Uint32Array } {
   const { W, time } = filt;
   const half = W / 2;
   const mask = n - 1;
@@ -193,7 +206,11 @@ export class WebGpuSfft {
   }
 
   private uniform(words: Uint32Array): GPUBuffer {
-    const b = this.ctx.device.createBuffer({ size: P_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, label: 'sfft-p' });
+    const b = this.ctx.device.createBuffer({
+      size: P_BYTES,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+      label: 'sfft-p',
+    });
     this.ctx.device.queue.writeBuffer(b, 0, words as Uint32Array<ArrayBuffer>);
     this.owned.push(b);
     return b;
@@ -278,7 +295,14 @@ export class WebGpuSfft {
     const verifyBinCounts = this.buf(B * 4, 'sfft-verify-bincounts');
     const verifyBinTable = this.buf(B * e.slots * 4, 'sfft-verify-bintable');
     const bc: BucketConsts = { n, B, D: filt.D, S: e.slots, twLoBits };
-    const sc = { ...bc, rounds: R, thresh2PerB: (e.threshold * e.threshold) / B, tol: e.singletonTolerance, cap, binBase: COUNTER_WORDS };
+    const sc = {
+      ...bc,
+      rounds: R,
+      thresh2PerB: (e.threshold * e.threshold) / B,
+      tol: e.singletonTolerance,
+      cap,
+      binBase: COUNTER_WORDS,
+    };
     const [hash, first, peel, final, estimate, bin, verifyPeel, reduce] = await Promise.all([
       this.prog(hashKernel({ n, B, W: filt.W, slots, real: this.recipe.real, zeroWords: this.counters.size / 4 })),
       this.prog(exactStageKernel(sc, 'first')),
@@ -292,7 +316,13 @@ export class WebGpuSfft {
     const fft = await WebGpuFft.create(this.ctx, fftProblem({ n: B, batch: slots }));
     let sorted: ExactState['sorted'] = null;
     if (e.gather === 'sorted') {
-      const all = [...e.loops.flatMap((l) => [{ sigma: l.sigma, tau: l.tau }, { sigma: l.sigma, tau: exactTau2(l, e.delta, n) }]), e.verify];
+      const all = [
+        ...e.loops.flatMap((l) => [
+          { sigma: l.sigma, tau: l.tau },
+          { sigma: l.sigma, tau: exactTau2(l, e.delta, n) },
+        ]),
+        e.verify,
+      ];
       const t = sortedTaps(all, filt, n);
       const real = this.recipe.real;
       const addr = this.buf(t.addr, 'sfft-gather-addr');
@@ -302,31 +332,81 @@ export class WebGpuSfft {
         this.prog(gatherKernel(t.addr.length, real)),
         this.prog(aliasKernel({ n, B, W: filt.W, slots, real, zeroWords: this.counters.size / 4 })),
       ]);
-      sorted = { gather, addr, dest, prod, count: t.addr.length, alias: { prog: alias, bind: { 1: G, 3: u, 4: this.counters, 5: prod }, grid: this.grid(slots * B) } };
+      sorted = {
+        gather,
+        addr,
+        dest,
+        prod,
+        count: t.addr.length,
+        alias: { prog: alias, bind: { 1: G, 3: u, 4: this.counters, 5: prod }, grid: this.grid(slots * B) },
+      };
     }
     const stageGrid = this.grid(R * B);
     const tw = { 8: t.twHi, 9: t.twLo };
     const common = { 0: list, 1: this.counters, 2: loops, 6: H, ...tw };
     // Stage 0 decodes every round and bins what it keeps; stage s ≥ 1 subtracts those, decodes and bins
     // again; the final stage only subtracts, leaving the residual for the estimation's corrections.
-    const steps: Step[] = [{ prog: first, bind: { ...common, 4: this.uniform(pWords(e.loops[0], 0, 0, 0, 0, 0)), 5: U, 7: partials, 10: tables[0] }, grid: stageGrid }];
+    const steps: Step[] = [
+      {
+        prog: first,
+        bind: { ...common, 4: this.uniform(pWords(e.loops[0], 0, 0, 0, 0, 0)), 5: U, 7: partials, 10: tables[0] },
+        grid: stageGrid,
+      },
+    ];
     let from = U;
     for (let st = 1; st <= e.stages + 1; st++) {
       const to = from === U ? U2 : U;
-      const bind = { ...common, 3: tables[(st - 1) % 2], 4: this.uniform(pWords(e.loops[0], 0, 0, 0, st, 0)), 5: from, 11: to };
-      if (st <= e.stages) steps.push({ prog: peel!, bind: { ...bind, 7: partials, 10: tables[st % 2] }, grid: stageGrid });
+      const bind = {
+        ...common,
+        3: tables[(st - 1) % 2],
+        4: this.uniform(pWords(e.loops[0], 0, 0, 0, st, 0)),
+        5: from,
+        11: to,
+      };
+      if (st <= e.stages)
+        steps.push({ prog: peel!, bind: { ...bind, 7: partials, 10: tables[st % 2] }, grid: stageGrid });
       else steps.push({ prog: final, bind, grid: stageGrid });
       from = to;
     }
-    steps.push({ prog: estimate, bind: { 0: list, 1: this.counters, 2: loops, 3: corr, 5: from, 6: H, ...tw }, grid: this.grid(cap) });
+    steps.push({
+      prog: estimate,
+      bind: { 0: list, 1: this.counters, 2: loops, 3: corr, 5: from, 6: H, ...tw },
+      grid: this.grid(cap),
+    });
     const pv = this.uniform(pWords(e.verify, 0, slots - 1, NONE, 1, 2));
     const verify: Step[] = [
-      { prog: bin, bind: { 0: this.verifyList, 1: this.counters, 2: verifyBinCounts, 3: verifyBinTable, 4: pv }, grid: this.grid(this.verifyCap) },
+      {
+        prog: bin,
+        bind: { 0: this.verifyList, 1: this.counters, 2: verifyBinCounts, 3: verifyBinTable, 4: pv },
+        grid: this.grid(this.verifyCap),
+      },
       // The verification hashing is slot 2R of U, which the stages never write.
-      { prog: verifyPeel, bind: { 0: this.verifyList, 2: verifyBinCounts, 3: verifyBinTable, 4: pv, 5: U, 6: H, 7: this.energies, ...tw }, grid: this.grid(B) },
+      {
+        prog: verifyPeel,
+        bind: { 0: this.verifyList, 2: verifyBinCounts, 3: verifyBinTable, 4: pv, 5: U, 6: H, 7: this.energies, ...tw },
+        grid: this.grid(B),
+      },
       { prog: reduce, bind: { 4: pv, 7: this.energies, 10: this.stats }, grid: [1, 1] },
     ];
-    this.exactState = { R, B, filt, u, U, fft, list, corr, partials, np, steps, hash, hashSlots, sorted, verify, verifyBinCounts, cap };
+    this.exactState = {
+      R,
+      B,
+      filt,
+      u,
+      U,
+      fft,
+      list,
+      corr,
+      partials,
+      np,
+      steps,
+      hash,
+      hashSlots,
+      sorted,
+      verify,
+      verifyBinCounts,
+      cap,
+    };
   }
 
   private async buildRobust(t: { twHi: GPUBuffer; twLo: GPUBuffer }): Promise<void> {
@@ -343,7 +423,10 @@ export class WebGpuSfft {
     const loopWords = new Uint32Array(4 * L);
     r.loops.forEach((l, i) => loopWords.set([l.sigma, l.sigmaInv, l.tau, 0], 4 * i));
     const loops = this.buf(loopWords, 'sfft-loops');
-    const slotsLoc = this.buf(Uint32Array.from(r.loops.slice(0, r.locLoops).flatMap((l) => [l.sigma, l.tau, 0, 0])), 'sfft-slots-loc');
+    const slotsLoc = this.buf(
+      Uint32Array.from(r.loops.slice(0, r.locLoops).flatMap((l) => [l.sigma, l.tau, 0, 0])),
+      'sfft-slots-loc',
+    );
     const estSlots = [...r.loops.slice(r.locLoops), r.verify];
     const slotsEst = this.buf(Uint32Array.from(estSlots.flatMap((l) => [l.sigma, l.tau, 0, 0])), 'sfft-slots-est');
     const { bLoc, bEst, kept, locLoops } = r;
@@ -366,8 +449,26 @@ export class WebGpuSfft {
     const bc: BucketConsts = { n, B: bEst, D: fEst.D, S: 8, twLoBits };
     const [hashLoc, hashEst, cutoff, vote, estimate, bin, peel, reduce] = await Promise.all([
       // The two hashings zero the counters and the kept-bucket bitset (no clear commands).
-      this.prog(hashKernel({ n, B: bLoc, W: fLoc.W, slots: locLoops, real: this.recipe.real, zeroWords: this.counters.size / 4 })),
-      this.prog(hashKernel({ n, B: bEst, W: fEst.W, slots: estSlots.length, real: this.recipe.real, zeroWords: keptBits.size / 4 })),
+      this.prog(
+        hashKernel({
+          n,
+          B: bLoc,
+          W: fLoc.W,
+          slots: locLoops,
+          real: this.recipe.real,
+          zeroWords: this.counters.size / 4,
+        }),
+      ),
+      this.prog(
+        hashKernel({
+          n,
+          B: bEst,
+          W: fEst.W,
+          slots: estSlots.length,
+          real: this.recipe.real,
+          zeroWords: keptBits.size / 4,
+        }),
+      ),
       this.prog(cutoffKernel(bLoc, kept, this.cutoffWorkgroup())),
       this.prog(voteKernel(n, bLoc, kept, locLoops, r.votes, cap)),
       this.prog(estimateKernel(n, twLoBits, groups, cap, 'hits', false)),
@@ -377,21 +478,74 @@ export class WebGpuSfft {
     ]);
     const fftLoc = await WebGpuFft.create(this.ctx, fftProblem({ n: bLoc, batch: locLoops }));
     const fftEst = await WebGpuFft.create(this.ctx, fftProblem({ n: bEst, batch: estSlots.length }));
-    const estBind: Record<number, GPUBuffer> = { 0: hits, 1: this.counters, 2: loops, 3: values, 5: ULoc, 6: hLoc, 8: t.twHi, 9: t.twLo };
+    const estBind: Record<number, GPUBuffer> = {
+      0: hits,
+      1: this.counters,
+      2: loops,
+      3: values,
+      5: ULoc,
+      6: hLoc,
+      8: t.twHi,
+      9: t.twLo,
+    };
     if (groups.length > 1) Object.assign(estBind, { 11: UEst, 12: hEst });
     if (groups[0].B === bEst && groups.length === 1) Object.assign(estBind, { 5: UEst, 6: hEst });
     const steps: Step[] = [
       { prog: cutoff, bind: { 0: ULoc, 1: keptBits, 2: keptList, 3: keptCount }, grid: [locLoops, 1] },
-      { prog: vote, bind: { 1: this.counters, 2: loops, 4: keptBits, 5: keptList, 6: keptCount, 7: hits }, grid: this.grid(locLoops * kept * (n / bLoc)) },
+      {
+        prog: vote,
+        bind: { 1: this.counters, 2: loops, 4: keptBits, 5: keptList, 6: keptCount, 7: hits },
+        grid: this.grid(locLoops * kept * (n / bLoc)),
+      },
       { prog: estimate, bind: estBind, grid: this.grid(cap) },
     ];
     const pv = this.uniform(pWords(r.verify, 0, estSlots.length - 1, NONE, 1, 2));
     const verify: Step[] = [
-      { prog: bin, bind: { 0: this.verifyList, 1: this.counters, 2: binCounts, 3: binTable, 4: pv }, grid: this.grid(this.verifyCap) },
-      { prog: peel, bind: { 0: this.verifyList, 2: binCounts, 3: binTable, 4: pv, 5: UEst, 6: hEst, 7: this.energies, 8: t.twHi, 9: t.twLo }, grid: this.grid(bEst) },
+      {
+        prog: bin,
+        bind: { 0: this.verifyList, 1: this.counters, 2: binCounts, 3: binTable, 4: pv },
+        grid: this.grid(this.verifyCap),
+      },
+      {
+        prog: peel,
+        bind: {
+          0: this.verifyList,
+          2: binCounts,
+          3: binTable,
+          4: pv,
+          5: UEst,
+          6: hEst,
+          7: this.energies,
+          8: t.twHi,
+          9: t.twLo,
+        },
+        grid: this.grid(bEst),
+      },
       { prog: reduce, bind: { 4: pv, 7: this.energies, 10: this.stats }, grid: [1, 1] },
     ];
-    this.robustState = { bLoc, bEst, uLoc, uEst, ULoc, UEst, fftLoc, fftEst, hashLoc, hashEst, slotsLoc, slotsEst, gLoc, gEst, keptBits, hits, values, steps, verify, binCounts, cap };
+    this.robustState = {
+      bLoc,
+      bEst,
+      uLoc,
+      uEst,
+      ULoc,
+      UEst,
+      fftLoc,
+      fftEst,
+      hashLoc,
+      hashEst,
+      slotsLoc,
+      slotsEst,
+      gLoc,
+      gEst,
+      keptBits,
+      hits,
+      values,
+      steps,
+      verify,
+      binCounts,
+      cap,
+    };
   }
 
   private groupCache = new WeakMap<Step, GPUBindGroup>();
@@ -426,7 +580,8 @@ export class WebGpuSfft {
     cache: WeakMap<GPUBuffer, GPUBindGroup[]>,
     progs: { prog: Program; g: GPUBuffer; slots: GPUBuffer; u: GPUBuffer; threads: number; zero?: GPUBuffer }[],
   ): void {
-    if (x.size < this.inputBytes) throw new ArgumentError('x', `GPUBuffer of ${x.size} bytes`, `at least ${this.inputBytes} bytes`);
+    if (x.size < this.inputBytes)
+      throw new ArgumentError('x', `GPUBuffer of ${x.size} bytes`, `at least ${this.inputBytes} bytes`);
     let groups = cache.get(x);
     if (!groups) {
       groups = progs.map((p) =>
@@ -467,7 +622,8 @@ export class WebGpuSfft {
     this.assertUsable();
     const s = this.exactState;
     if (!s) throw new ArgumentError('mode', this.recipe.exact ? 'infeasible' : 'robust', 'a plan with the exact path');
-    if (upTo !== 'hash' && upTo !== 'fft' && upTo !== 'all') throw new ArgumentError('upTo', upTo, "'hash', 'fft' or 'all'");
+    if (upTo !== 'hash' && upTo !== 'fft' && upTo !== 'all')
+      throw new ArgumentError('upTo', upTo, "'hash', 'fft' or 'all'");
     // upTo: a prefix of the chain, for benchmarks that split the time between the steps. The hashing
     // also zeroes the counters and bin counts (no clear command).
     this.hashPassFor(enc, x, 'exact');
@@ -477,7 +633,10 @@ export class WebGpuSfft {
     this.runSteps(enc, s.steps);
   }
 
-  private readonly hashGroupsByPath = { exact: new WeakMap<GPUBuffer, GPUBindGroup[]>(), robust: new WeakMap<GPUBuffer, GPUBindGroup[]>() };
+  private readonly hashGroupsByPath = {
+    exact: new WeakMap<GPUBuffer, GPUBindGroup[]>(),
+    robust: new WeakMap<GPUBuffer, GPUBindGroup[]>(),
+  };
 
   private hashPassFor(enc: GPUCommandEncoder, x: GPUBuffer, path: 'exact' | 'robust'): void {
     const cache = this.hashGroupsByPath[path];
@@ -488,14 +647,30 @@ export class WebGpuSfft {
         this.hashPass(enc, x, cache, [{ prog: t.gather, g: t.addr, slots: t.dest, u: t.prod, threads: t.count }]);
         this.runSteps(enc, [t.alias]);
       } else {
-        this.hashPass(enc, x, cache, [{ prog: s.hash, g: this.exactG!, slots: s.hashSlots, u: s.u, threads: (2 * s.R + 1) * s.B, zero: this.counters }]);
+        this.hashPass(enc, x, cache, [
+          {
+            prog: s.hash,
+            g: this.exactG!,
+            slots: s.hashSlots,
+            u: s.u,
+            threads: (2 * s.R + 1) * s.B,
+            zero: this.counters,
+          },
+        ]);
       }
     } else {
       const s = this.robustState!;
       const r = this.recipe.robust!;
       this.hashPass(enc, x, cache, [
         { prog: s.hashLoc, g: s.gLoc, slots: s.slotsLoc, u: s.uLoc, threads: r.locLoops * s.bLoc, zero: this.counters },
-        { prog: s.hashEst, g: s.gEst, slots: s.slotsEst, u: s.uEst, threads: (r.estLoops + 1) * s.bEst, zero: s.keptBits },
+        {
+          prog: s.hashEst,
+          g: s.gEst,
+          slots: s.slotsEst,
+          u: s.uEst,
+          threads: (r.estLoops + 1) * s.bEst,
+          zero: s.keptBits,
+        },
       ]);
     }
   }
@@ -505,7 +680,8 @@ export class WebGpuSfft {
     this.assertUsable();
     const s = this.robustState;
     if (!s) throw new ArgumentError('mode', this.recipe.robust ? 'infeasible' : 'exact', 'a plan with the robust path');
-    if (upTo !== 'hash' && upTo !== 'fft' && upTo !== 'all') throw new ArgumentError('upTo', upTo, "'hash', 'fft' or 'all'");
+    if (upTo !== 'hash' && upTo !== 'fft' && upTo !== 'all')
+      throw new ArgumentError('upTo', upTo, "'hash', 'fft' or 'all'");
     this.hashPassFor(enc, x, 'robust');
     if (upTo === 'hash') return;
     s.fftLoc.encode(enc, s.uLoc, s.ULoc);
@@ -518,10 +694,16 @@ export class WebGpuSfft {
   readbackBytes = 0;
 
   /** Copies several buffer ranges into one staging buffer and maps it once. */
-  private async readMany(parts: { buf: GPUBuffer; bytes: number; offset?: number }[], enc = this.ctx.device.createCommandEncoder()): Promise<ArrayBuffer[]> {
+  private async readMany(
+    parts: { buf: GPUBuffer; bytes: number; offset?: number }[],
+    enc = this.ctx.device.createCommandEncoder(),
+  ): Promise<ArrayBuffer[]> {
     const total = parts.reduce((s, p) => s + Math.ceil(p.bytes / 4) * 4, 0);
     this.readbackBytes += total;
-    const staging = this.ctx.device.createBuffer({ size: Math.max(16, total), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const staging = this.ctx.device.createBuffer({
+      size: Math.max(16, total),
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
     try {
       let off = 0;
       for (const p of parts) {
@@ -582,7 +764,11 @@ export class WebGpuSfft {
     const energy = new Float32Array(partials).reduce((a, b) => a + b, 0);
     const thr2 = (e.threshold * e.threshold * energy) / s.B;
     const merged = mergeCoefficients(F, V, thr2, C);
-    return { ...topK(merged.frequencies, merged.values, this.recipe.k), candidates: count, overflow: c[1] !== 0 || c[0] > s.cap };
+    return {
+      ...topK(merged.frequencies, merged.values, this.recipe.k),
+      candidates: count,
+      overflow: c[1] !== 0 || c[0] > s.cap,
+    };
   }
 
   async runRobust(x: GPUBuffer): Promise<SfftPathResult> {
@@ -657,7 +843,13 @@ export class WebGpuSfft {
     const B = path === 'exact' ? this.exactState!.B : this.robustState!.bEst;
     const slot = path === 'exact' ? 2 * this.exactState!.R : this.recipe.robust!.estLoops;
     const buckets = path === 'exact' ? this.exactState!.U : this.robustState!.UEst;
-    const [stats, rest] = await this.readMany([{ buf: this.stats, bytes: 16 }, { buf: buckets, bytes: B * 8, offset: slot * B * 8 }], enc);
+    const [stats, rest] = await this.readMany(
+      [
+        { buf: this.stats, bytes: 16 },
+        { buf: buckets, bytes: B * 8, offset: slot * B * 8 },
+      ],
+      enc,
+    );
     const sf = new Float32Array(stats);
     return { before: sf[2], after: sf[3], ...residualStats(new Float32Array(rest), B) };
   }

@@ -11,7 +11,14 @@ import type { SweProblem, SweState } from '../../planner/swe-problem.js';
 import { createStorageBuffer, readBuffer, type GpuContext } from './device.js';
 import { getPipeline } from './pipelines.js';
 import {
-  SWE_DEFAULT_KERNEL_OPTIONS, SWE_PARAMS_BYTES, sweCflKernel, sweReduceKernel, sweUpdateKernel, sweStagedWorkgroupBytes, sweHaloWorkgroupBytes, type SweKernelOptions,
+  SWE_DEFAULT_KERNEL_OPTIONS,
+  SWE_PARAMS_BYTES,
+  sweCflKernel,
+  sweReduceKernel,
+  sweUpdateKernel,
+  sweStagedWorkgroupBytes,
+  sweHaloWorkgroupBytes,
+  type SweKernelOptions,
 } from '../../codegen/shallow-water.js';
 import { SWE_H_DRY } from '../cpu/shallow-water.js';
 
@@ -62,7 +69,11 @@ export class SweGpuSolver {
   steps = 0;
   private lastDt = 0;
 
-  private constructor(readonly ctx: GpuContext, readonly problem: SweProblem, readonly options: SweKernelOptions & { maxStepsPerSubmit: number }) {}
+  private constructor(
+    readonly ctx: GpuContext,
+    readonly problem: SweProblem,
+    readonly options: SweKernelOptions & { maxStepsPerSubmit: number },
+  ) {}
 
   static async create(ctx: GpuContext, problem: SweProblem, options: SweGpuOptions = {}): Promise<SweGpuSolver> {
     const o = { ...SWE_DEFAULT_KERNEL_OPTIONS, maxStepsPerSubmit: 256, ...options };
@@ -84,23 +95,41 @@ export class SweGpuSolver {
     const fused = o.structure === 'fused';
     const [tw, th] = staged ? [o.tileX, o.tileY] : [o.tile, o.tile];
     const shape = `shallow-water ${o.structure} tile ${tw}×${th}${staged ? '' : `, ${o.cflRows} / ${o.rows} rows an invocation`}`;
-    if (tw * th > maxThreads) throw new DeviceLimitError('maxComputeInvocationsPerWorkgroup', tw * th, maxThreads, shape);
+    if (tw * th > maxThreads)
+      throw new DeviceLimitError('maxComputeInvocationsPerWorkgroup', tw * th, maxThreads, shape);
     const maxX = ctx.limits.maxComputeWorkgroupSizeX; // heights are ≤ 256 (codegen check), which every device allows in y
     if (tw > maxX) throw new DeviceLimitError('maxComputeWorkgroupSizeX', tw, maxX, shape);
     const wgBytes = staged ? sweStagedWorkgroupBytes(tw, th) : sweHaloWorkgroupBytes(tw, o.rows, o.cflRows);
     if (wgBytes > ctx.limits.maxComputeWorkgroupStorageSize) {
-      throw new DeviceLimitError('maxComputeWorkgroupStorageSize', wgBytes, ctx.limits.maxComputeWorkgroupStorageSize, shape);
+      throw new DeviceLimitError(
+        'maxComputeWorkgroupStorageSize',
+        wgBytes,
+        ctx.limits.maxComputeWorkgroupStorageSize,
+        shape,
+      );
     }
     const stateBytes = n * 16;
     const maxBinding = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
-    if (stateBytes > maxBinding) throw new DeviceLimitError('maxStorageBufferBindingSize', stateBytes, maxBinding, `shallow-water state of ${p.nx}×${p.ny} cells (16 bytes each)`);
+    if (stateBytes > maxBinding)
+      throw new DeviceLimitError(
+        'maxStorageBufferBindingSize',
+        stateBytes,
+        maxBinding,
+        `shallow-water state of ${p.nx}×${p.ny} cells (16 bytes each)`,
+      );
     // Cells each tile owns: staged W×H, fused (W−2)×(H−2) (a ring recomputed), halo (T−1)² (first row and column are halo).
     // Halo tiles are rows (cflRows) times taller: T·rows − 1 owned rows.
     const [ow, oh] = fused ? [tw - 2, th - 2] : staged ? [tw, th] : [tw - 1, th * o.cflRows - 1];
     this.tiles = [Math.ceil(p.nx / ow), Math.ceil(p.ny / oh)];
     this.updateTiles = staged ? this.tiles : [this.tiles[0], Math.ceil(p.ny / (th * o.rows - 1))];
     const maxDim = ctx.limits.maxComputeWorkgroupsPerDimension;
-    if (Math.max(...this.tiles, ...this.updateTiles) > maxDim) throw new DeviceLimitError('maxComputeWorkgroupsPerDimension', Math.max(...this.tiles, ...this.updateTiles), maxDim, `shallow-water mesh ${p.nx}×${p.ny}`);
+    if (Math.max(...this.tiles, ...this.updateTiles) > maxDim)
+      throw new DeviceLimitError(
+        'maxComputeWorkgroupsPerDimension',
+        Math.max(...this.tiles, ...this.updateTiles),
+        maxDim,
+        `shallow-water mesh ${p.nx}×${p.ny}`,
+      );
     const numPartials = this.tiles[0] * this.tiles[1];
 
     const w = new Float32Array(4 * n);
@@ -126,15 +155,48 @@ export class SweGpuSolver {
     }
     this.partials = mk(numPartials * 4, 'swe-partials');
     this.sim = mk(new Float32Array(4), 'swe-sim');
-    this.uniform = ctx.device.createBuffer({ size: SWE_PARAMS_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, label: 'swe-params' });
+    this.uniform = ctx.device.createBuffer({
+      size: SWE_PARAMS_BYTES,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+      label: 'swe-params',
+    });
     this.buffers.push(this.uniform);
 
     const u = new Uint32Array(this.params);
     const f = new Float32Array(this.params);
     const b = p.boundaries;
     const pr = p.params;
-    u.set([p.nx, p.ny, this.tiles[0], numPartials, KIND_CODE[b.xmin], KIND_CODE[b.xmax], KIND_CODE[b.ymin], KIND_CODE[b.ymax]], 0);
-    f.set([p.dx, p.dy, 1 / p.dx, 1 / p.dy, pr.g, pr.alpha, pr.hEps, pr.epsilon, pr.cfl, pr.g * pr.manning * pr.manning, 0, 0, p.tide.mean], 8);
+    u.set(
+      [
+        p.nx,
+        p.ny,
+        this.tiles[0],
+        numPartials,
+        KIND_CODE[b.xmin],
+        KIND_CODE[b.xmax],
+        KIND_CODE[b.ymin],
+        KIND_CODE[b.ymax],
+      ],
+      0,
+    );
+    f.set(
+      [
+        p.dx,
+        p.dy,
+        1 / p.dx,
+        1 / p.dy,
+        pr.g,
+        pr.alpha,
+        pr.hEps,
+        pr.epsilon,
+        pr.cfl,
+        pr.g * pr.manning * pr.manning,
+        0,
+        0,
+        p.tide.mean,
+      ],
+      8,
+    );
     u[21] = p.tide.constituents.length;
     f[22] = SWE_H_DRY;
     f[23] = Number.isFinite(pr.dtMax) ? pr.dtMax : 3.4e38;
@@ -145,12 +207,17 @@ export class SweGpuSolver {
     ctx.device.queue.writeBuffer(this.uniform, 0, this.params);
 
     const [cfl, reduce, update] = await Promise.all([
-      getPipeline(ctx, sweCflKernel(o)), getPipeline(ctx, sweReduceKernel(o)), getPipeline(ctx, sweUpdateKernel(o)),
+      getPipeline(ctx, sweCflKernel(o)),
+      getPipeline(ctx, sweReduceKernel(o)),
+      getPipeline(ctx, sweUpdateKernel(o)),
     ]);
     this.pipes = { cfl, reduce, update };
     const d = ctx.device;
     const bg = (pipe: GPUComputePipeline, bufs: GPUBuffer[]) =>
-      d.createBindGroup({ layout: pipe.getBindGroupLayout(0), entries: bufs.map((buffer, binding) => ({ binding, resource: { buffer } })) });
+      d.createBindGroup({
+        layout: pipe.getBindGroupLayout(0),
+        entries: bufs.map((buffer, binding) => ({ binding, resource: { buffer } })),
+      });
     this.groups = {
       cfl: [0, 1].map((k) => bg(cfl, [this.state[k], H, this.partials, this.sim, this.uniform])),
       reduce: bg(reduce, [this.partials, this.sim, this.uniform]),
@@ -258,8 +325,13 @@ export class SweGpuSolver {
     const n = this.problem.nx * this.problem.ny;
     const sim = await this.readSim();
     const w = new Float32Array(await readBuffer(this.ctx, this.state[this.current], 0, n * 16));
-    const lo = this.depthLo.length ? new Float32Array(await readBuffer(this.ctx, this.depthLo[this.current], 0, n * 4)) : null;
-    const h = new Float64Array(n), qx = new Float64Array(n), qy = new Float64Array(n), hc = new Float64Array(n);
+    const lo = this.depthLo.length
+      ? new Float32Array(await readBuffer(this.ctx, this.depthLo[this.current], 0, n * 4))
+      : null;
+    const h = new Float64Array(n),
+      qx = new Float64Array(n),
+      qy = new Float64Array(n),
+      hc = new Float64Array(n);
     for (let i = 0; i < n; i++) {
       h[i] = lo ? w[4 * i] + lo[i] : w[4 * i];
       qx[i] = w[4 * i + 1];

@@ -19,7 +19,13 @@ import { ArgumentError, DeviceLimitError, DestroyedError } from '../../errors.js
 import type { GpuContext } from './device.js';
 import { dispatchGrid, getPipeline } from './pipelines.js';
 import { statusByStore, type TridiagonalRecipe } from '../../planner/tridiagonal.js';
-import { FORM_WORKGROUP, PARAMS_BYTES, formCoarseKernel, wangMouKernel, wangMouSpec } from '../../codegen/tridiagonal-wang-mou.js';
+import {
+  FORM_WORKGROUP,
+  PARAMS_BYTES,
+  formCoarseKernel,
+  wangMouKernel,
+  wangMouSpec,
+} from '../../codegen/tridiagonal-wang-mou.js';
 import { thomasKernel, thomasStreamKernel } from '../../codegen/tridiagonal-thomas.js';
 
 export interface TridiagonalGpuBuffers {
@@ -80,7 +86,11 @@ const UNIFORM_ALIGN = 256;
  */
 export function planTridiagonalChunks(
   recipe: TridiagonalRecipe,
-  limits: { maxStorageBufferBindingSize: number; maxComputeWorkgroupsPerDimension: number; minStorageBufferOffsetAlignment: number },
+  limits: {
+    maxStorageBufferBindingSize: number;
+    maxComputeWorkgroupsPerDimension: number;
+    minStorageBufferOffsetAlignment: number;
+  },
 ): TridiagonalChunk[] {
   const { n: N, batch: B, nrhs: R, layout, complex } = recipe.problem;
   const E = complex ? 8 : 4;
@@ -97,7 +107,10 @@ export function planTridiagonalChunks(
   let sysCap = Infinity;
   let capLimit = '';
   const cap = (v: number, limit: string) => {
-    if (v < sysCap) { sysCap = v; capLimit = limit; }
+    if (v < sysCap) {
+      sysCap = v;
+      capLimit = limit;
+    }
   };
   for (const lv of recipe.levels) {
     if (lv.mode === 'solve') {
@@ -112,7 +125,12 @@ export function planTridiagonalChunks(
   if (sysCap < 1) {
     const lv = recipe.levels.find((l) => l.mode === 'partition')!;
     if (capLimit === 'maxComputeWorkgroupsPerDimension') {
-      throw new DeviceLimitError(capLimit, lv.chunks, maxGrid, `one system of ${what}: its ${lv.chunks} partition workgroups exceed a 2-D grid`);
+      throw new DeviceLimitError(
+        capLimit,
+        lv.chunks,
+        maxGrid,
+        `one system of ${what}: its ${lv.chunks} partition workgroups exceed a 2-D grid`,
+      );
     }
     throw new DeviceLimitError(capLimit, lv.chunks * 6 * E, scratchLimit, `the scratch of one system of ${what}`);
   }
@@ -129,7 +147,11 @@ export function planTridiagonalChunks(
     return { offset, size: start - offset + spanElems * elem, rem: (start - offset) / elem };
   };
   const chunk = (j0: number, bc: number, r0: number, rc: number): TridiagonalChunk => ({
-    j0, matrices: bc, r0, rhsCount: rc, systems: bc * rc,
+    j0,
+    matrices: bc,
+    r0,
+    rhsCount: rc,
+    systems: bc * rc,
     mat: window(matStart(j0), matSpan(bc), E),
     rhs: window(rhsStart(r0, j0), rhsSpan(bc, rc), E),
     status: window(j0, bc, 4),
@@ -161,7 +183,9 @@ export function planTridiagonalChunks(
   if (bc < 1) {
     const one = matSpan(1) * E;
     throw new DeviceLimitError(
-      'maxStorageBufferBindingSize', one + align, maxBinding,
+      'maxStorageBufferBindingSize',
+      one + align,
+      maxBinding,
       `one system of ${what}${interleaved ? ` (an interleaved system spans (n − 1)·batch + 1 = ${matSpan(1)} elements)` : ''} does not fit one storage binding; ` +
         `smaller systems are split across bindings automatically${interleaved ? ', or use the strided layout' : ''}`,
     );
@@ -186,11 +210,18 @@ export class TridiagonalGpuExecutor {
   /** The kernels store every status word themselves (statusByStore): no clear before a solve. */
   readonly statusStore: boolean;
 
-  private constructor(readonly ctx: GpuContext, readonly recipe: TridiagonalRecipe) {
+  private constructor(
+    readonly ctx: GpuContext,
+    readonly recipe: TridiagonalRecipe,
+  ) {
     this.statusStore = statusByStore(recipe);
   }
 
-  static async create(ctx: GpuContext, recipe: TridiagonalRecipe, options: TridiagonalExecutorOptions = {}): Promise<TridiagonalGpuExecutor> {
+  static async create(
+    ctx: GpuContext,
+    recipe: TridiagonalRecipe,
+    options: TridiagonalExecutorOptions = {},
+  ): Promise<TridiagonalGpuExecutor> {
     const ex = new TridiagonalGpuExecutor(ctx, recipe);
     try {
       await ex.build(options);
@@ -209,7 +240,8 @@ export class TridiagonalGpuExecutor {
   private scratch(elements: number, label: string): GPUBuffer {
     const bytes = Math.max(16, Math.ceil((elements * this.elementBytes) / 16) * 16);
     const lim = this.ctx.limits.maxStorageBufferBindingSize;
-    if (bytes > lim) throw new DeviceLimitError('maxStorageBufferBindingSize', bytes, lim, `tridiagonal scratch ${label}`);
+    if (bytes > lim)
+      throw new DeviceLimitError('maxStorageBufferBindingSize', bytes, lim, `tridiagonal scratch ${label}`);
     const b = this.ctx.device.createBuffer({ size: bytes, usage: USAGE_SCRATCH(), label });
     this.owned.push(b);
     return b;
@@ -221,12 +253,19 @@ export class TridiagonalGpuExecutor {
     const split = options.splitLimits ?? {};
     for (const k of ['maxStorageBufferBindingSize', 'maxComputeWorkgroupsPerDimension'] as const) {
       const v = split[k];
-      if (v !== undefined && (!Number.isSafeInteger(v) || v < 1)) throw new ArgumentError(`splitLimits.${k}`, v, 'a positive integer');
+      if (v !== undefined && (!Number.isSafeInteger(v) || v < 1))
+        throw new ArgumentError(`splitLimits.${k}`, v, 'a positive integer');
     }
-    const maxDim = Math.min(ctx.limits.maxComputeWorkgroupsPerDimension, split.maxComputeWorkgroupsPerDimension ?? Infinity);
+    const maxDim = Math.min(
+      ctx.limits.maxComputeWorkgroupsPerDimension,
+      split.maxComputeWorkgroupsPerDimension ?? Infinity,
+    );
     // Chunks first: they may refuse the problem, and nothing may be allocated before they do.
     const chunks = planTridiagonalChunks(recipe, {
-      maxStorageBufferBindingSize: Math.min(ctx.limits.maxStorageBufferBindingSize, split.maxStorageBufferBindingSize ?? Infinity),
+      maxStorageBufferBindingSize: Math.min(
+        ctx.limits.maxStorageBufferBindingSize,
+        split.maxStorageBufferBindingSize ?? Infinity,
+      ),
       maxComputeWorkgroupsPerDimension: maxDim,
       minStorageBufferOffsetAlignment: ctx.limits.minStorageBufferOffsetAlignment,
     });
@@ -235,13 +274,21 @@ export class TridiagonalGpuExecutor {
     const maxSys = chunks.reduce((m, c) => Math.max(m, c.systems), 0);
     // Per level: input arrays (level 0: the user's), output x, boundary rows (partition levels). Coarse
     // levels hold one chunk's systems; the chunks reuse them one after another.
-    type Arrays = { A: GPUBuffer | 'lower'; B: GPUBuffer | 'diag'; C: GPUBuffer | 'upper'; D: GPUBuffer | 'rhs'; X: GPUBuffer | 'out' };
+    type Arrays = {
+      A: GPUBuffer | 'lower';
+      B: GPUBuffer | 'diag';
+      C: GPUBuffer | 'upper';
+      D: GPUBuffer | 'rhs';
+      X: GPUBuffer | 'out';
+    };
     const arrays: Arrays[] = [{ A: 'lower', B: 'diag', C: 'upper', D: 'rhs', X: 'out' }];
     for (let l = 1; l < levels.length; l++) {
       const cnt = levels[l].n * maxSys;
       arrays.push({
-        A: this.scratch(cnt, `tridiagonal L${l} lower`), B: this.scratch(cnt, `tridiagonal L${l} diag`),
-        C: this.scratch(cnt, `tridiagonal L${l} upper`), D: this.scratch(cnt, `tridiagonal L${l} rhs`),
+        A: this.scratch(cnt, `tridiagonal L${l} lower`),
+        B: this.scratch(cnt, `tridiagonal L${l} diag`),
+        C: this.scratch(cnt, `tridiagonal L${l} upper`),
+        D: this.scratch(cnt, `tridiagonal L${l} rhs`),
         X: this.scratch(cnt, `tridiagonal L${l} x`),
       });
     }
@@ -250,7 +297,10 @@ export class TridiagonalGpuExecutor {
     const blocks: Block[] = levels.map((_, l) => ({ level: l, form: false }));
     const formBlock: number[] = [];
     levels.forEach((lv, l) => {
-      if (lv.mode === 'partition') { formBlock[l] = blocks.length; blocks.push({ level: l, form: true }); }
+      if (lv.mode === 'partition') {
+        formBlock[l] = blocks.length;
+        blocks.push({ level: l, form: true });
+      }
     });
     const down: Step[] = [];
     const up: Step[] = [];
@@ -259,15 +309,30 @@ export class TridiagonalGpuExecutor {
       const lv = levels[l];
       const arr = arrays[l];
       if (lv.mode === 'solve' && lv.algorithm === 'thomas-stream') {
-        const pipe = await getPipeline(ctx, thomasStreamKernel({ complex: problem.complex, chunk: lv.rowsPerThread, threads: lv.threads, statusStore: store }));
+        const pipe = await getPipeline(
+          ctx,
+          thomasStreamKernel({
+            complex: problem.complex,
+            chunk: lv.rowsPerThread,
+            threads: lv.threads,
+            statusStore: store,
+          }),
+        );
         const cp = this.scratch(lv.n * maxSys, `tridiagonal L${l} c'`);
         down.push({ pipeline: pipe, block: l, bindings: ['params', arr.A, arr.B, arr.C, arr.D, 'status', arr.X, cp] });
         continue;
       }
       if (lv.mode === 'solve') {
-        const kernel = lv.algorithm === 'thomas'
-          ? thomasKernel({ complex: problem.complex, rows: lv.segment, threads: lv.threads, statusStore: store, exact: lv.n === lv.segment })
-          : wangMouKernel(wangMouSpec(lv, 'solve', problem.complex, store));
+        const kernel =
+          lv.algorithm === 'thomas'
+            ? thomasKernel({
+                complex: problem.complex,
+                rows: lv.segment,
+                threads: lv.threads,
+                statusStore: store,
+                exact: lv.n === lv.segment,
+              })
+            : wangMouKernel(wangMouSpec(lv, 'solve', problem.complex, store));
         const pipe = await getPipeline(ctx, kernel);
         down.push({ pipeline: pipe, block: l, bindings: ['params', arr.A, arr.B, arr.C, arr.D, 'status', arr.X] });
         continue;
@@ -275,11 +340,34 @@ export class TridiagonalGpuExecutor {
       const bnd = this.scratch(maxSys * lv.chunks * 6, `tridiagonal L${l} boundary rows`);
       const reduce = await getPipeline(ctx, wangMouKernel(wangMouSpec(lv, 'reduce', problem.complex)));
       down.push({ pipeline: reduce, block: l, bindings: ['params', arr.A, arr.B, arr.C, arr.D, 'status', bnd] });
-      const form = await getPipeline(ctx, formCoarseKernel({ complex: problem.complex, layout: lv.layout, chunkRows: lv.segment }));
+      const form = await getPipeline(
+        ctx,
+        formCoarseKernel({ complex: problem.complex, layout: lv.layout, chunkRows: lv.segment }),
+      );
       const next = arrays[l + 1];
-      down.push({ pipeline: form, block: formBlock[l], bindings: ['params', arr.A, arr.B, arr.C, arr.D, 'status', bnd, next.A as GPUBuffer, next.B as GPUBuffer, next.C as GPUBuffer, next.D as GPUBuffer] });
+      down.push({
+        pipeline: form,
+        block: formBlock[l],
+        bindings: [
+          'params',
+          arr.A,
+          arr.B,
+          arr.C,
+          arr.D,
+          'status',
+          bnd,
+          next.A as GPUBuffer,
+          next.B as GPUBuffer,
+          next.C as GPUBuffer,
+          next.D as GPUBuffer,
+        ],
+      });
       const expand = await getPipeline(ctx, wangMouKernel(wangMouSpec(lv, 'expand', problem.complex)));
-      up.unshift({ pipeline: expand, block: l, bindings: ['params', arr.A, arr.B, arr.C, arr.D, 'status', arr.X, next.X as GPUBuffer] });
+      up.unshift({
+        pipeline: expand,
+        block: l,
+        bindings: ['params', arr.A, arr.B, arr.C, arr.D, 'status', arr.X, next.X as GPUBuffer],
+      });
     }
     this.steps = [...down, ...up];
 
@@ -292,21 +380,41 @@ export class TridiagonalGpuExecutor {
       blocks.forEach((bk, bi) => {
         const lv = levels[bk.level];
         const l = bk.level;
-        const total = bk.form ? c.systems * lv.separators : lv.mode === 'solve' ? Math.ceil(c.systems / lv.systemsPerWorkgroup)
-          : lv.acrossSystems ? lv.chunks * Math.ceil(c.systems / lv.systemsPerWorkgroup)
-          : Math.ceil((c.systems * lv.chunks) / lv.systemsPerWorkgroup);
+        const total = bk.form
+          ? c.systems * lv.separators
+          : lv.mode === 'solve'
+            ? Math.ceil(c.systems / lv.systemsPerWorkgroup)
+            : lv.acrossSystems
+              ? lv.chunks * Math.ceil(c.systems / lv.systemsPerWorkgroup)
+              : Math.ceil((c.systems * lv.chunks) / lv.systemsPerWorkgroup);
         const grid = dispatchGrid(bk.form ? Math.ceil(total / FORM_WORKGROUP) : total, maxDim);
         gridsOfChunk.push(grid);
-        words.set([
-          lv.n, l === 0 ? c.matrices : c.systems, c.systems, c.matrices,
-          lv.chunks, lv.separators, grid[0], total,
-          l === 0 ? problem.batch : c.systems, l === 0 ? c.mat.rem : 0, l === 0 ? c.rhs.rem : 0, c.status.rem,
-        ], ((ci * blocks.length + bi) * UNIFORM_ALIGN) / 4);
+        words.set(
+          [
+            lv.n,
+            l === 0 ? c.matrices : c.systems,
+            c.systems,
+            c.matrices,
+            lv.chunks,
+            lv.separators,
+            grid[0],
+            total,
+            l === 0 ? problem.batch : c.systems,
+            l === 0 ? c.mat.rem : 0,
+            l === 0 ? c.rhs.rem : 0,
+            c.status.rem,
+          ],
+          ((ci * blocks.length + bi) * UNIFORM_ALIGN) / 4,
+        );
       });
       blockGrids.push(gridsOfChunk);
     });
     this.grids = blockGrids.map((g) => this.steps.map((st) => g[st.block]));
-    this.paramsBuf = ctx.device.createBuffer({ size: words.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, label: 'tridiagonal params' });
+    this.paramsBuf = ctx.device.createBuffer({
+      size: words.byteLength,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+      label: 'tridiagonal params',
+    });
     this.owned.push(this.paramsBuf);
     ctx.device.queue.writeBuffer(this.paramsBuf, 0, words);
   }
@@ -322,7 +430,14 @@ export class TridiagonalGpuExecutor {
           layout: st.pipeline.getBindGroupLayout(0),
           entries: st.bindings.map((b, i): GPUBindGroupEntry => {
             if (b === 'params') {
-              return { binding: i, resource: { buffer: this.paramsBuf!, offset: (ci * this.blocksPerChunk + st.block) * UNIFORM_ALIGN, size: PARAMS_BYTES } };
+              return {
+                binding: i,
+                resource: {
+                  buffer: this.paramsBuf!,
+                  offset: (ci * this.blocksPerChunk + st.block) * UNIFORM_ALIGN,
+                  size: PARAMS_BYTES,
+                },
+              };
             }
             if (typeof b === 'string') {
               const w = windowOf(c, b);
@@ -342,7 +457,11 @@ export class TridiagonalGpuExecutor {
    * Records the whole solve into `encoder`: the status clear where the kernels OR their bits into it
    * (not where they store every word, statusByStore), then all dispatches of all chunks.
    */
-  record(encoder: GPUCommandEncoder, bufs: TridiagonalGpuBuffers, timestampWrites?: GPUComputePassTimestampWrites): void {
+  record(
+    encoder: GPUCommandEncoder,
+    bufs: TridiagonalGpuBuffers,
+    timestampWrites?: GPUComputePassTimestampWrites,
+  ): void {
     if (this.destroyed) throw new DestroyedError('tridiagonal plan: used after destroy()');
     const groups = this.bindGroups(bufs);
     if (!this.statusStore) encoder.clearBuffer(bufs.status, 0, this.recipe.problem.batch * 4);

@@ -279,7 +279,10 @@ export interface WasmFunction {
  * Assembles a module importing one memory as env.memory (shared when `shared`), with the given
  * functions in order (function index = position).
  */
-export function assembleModule(funcs: readonly WasmFunction[], memory: { initialPages: number; maxPages: number; shared: boolean }): Uint8Array {
+export function assembleModule(
+  funcs: readonly WasmFunction[],
+  memory: { initialPages: number; maxPages: number; shared: boolean },
+): Uint8Array {
   const out: number[] = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
   const section = (id: number, content: number[]): void => {
     out.push(id);
@@ -317,7 +320,9 @@ export function assembleModule(funcs: readonly WasmFunction[], memory: { initial
   uleb(fsec, funcs.length);
   for (const t of typeOf) uleb(fsec, t);
   section(3, fsec);
-  const exps = funcs.map((f, i) => [f.export, i] as const).filter((e): e is readonly [string, number] => e[0] !== undefined);
+  const exps = funcs
+    .map((f, i) => [f.export, i] as const)
+    .filter((e): e is readonly [string, number] => e[0] !== undefined);
   const esec: number[] = [];
   uleb(esec, exps.length);
   for (const [name, i] of exps) {

@@ -14,7 +14,6 @@ import type { ValType, WasmFunction } from './assembler.js';
 import { unitRoot } from '../../core/unit-root.js';
 import { term as T, vectorWriter } from './vector-io.js';
 
-
 /** [2cos θ_k (k < h), 2sin θ_k (k < h), 2cos θ_{n−j} (j < h), 2sin θ_{n−j} (j < h)], θ_k = −πk/2n. */
 export function dct2Twiddles(n: number): Float64Array {
   const h = n / 2;
@@ -44,7 +43,10 @@ export function dct2PreFunction(n: number, e: 4 | 8): WasmFunction {
   b.loop();
   b.get(x).set(xp);
   b.get(out).set(lo);
-  b.get(out).i32(e * (n - W)).add().set(hi);
+  b.get(out)
+    .i32(e * (n - W))
+    .add()
+    .set(hi);
   b.i32(Math.floor(h / W)).set(g);
   // W pairs (x_2k, x_2k+1) a step: the evens forwards, the odds lane-reversed from the end.
   const pairs = (xA: number, xOff: number, loA: number, loOff: number, hiA: number, hiOff: number): void => {
@@ -61,8 +63,14 @@ export function dct2PreFunction(n: number, e: 4 | 8): WasmFunction {
   b.end();
   // W ∤ h: the last W pairs again (x and v are different buffers, so rewriting equal values is harmless).
   if (h % W !== 0) pairs(x, 2 * e * (h - W), out, e * (h - W), out, e * h);
-  b.get(x).i32(e * n).add().set(x);
-  b.get(out).i32(e * n).add().set(out);
+  b.get(x)
+    .i32(e * n)
+    .add()
+    .set(x);
+  b.get(out)
+    .i32(e * n)
+    .add()
+    .set(out);
   b.get(count).i32(1).sub().tee(count).brIf(0);
   b.end();
   return { params, body: b, export: 'dct2pre' };
@@ -89,7 +97,9 @@ export function dct2PostFunction(n: number, e: 4 | 8): WasmFunction {
   // Second half, j = n − k: out_{n−j} = tc'_j·Re Y_j + ts'_j·Im Y_j, lanes reversed on the store.
   const second = (yA: number, yOff: number, tA: number, tOff: number, oA: number, oOff: number): void => {
     const [re, im] = w.loadComplex(yA, yOff);
-    const r = w.materialise(v.add(v.mul(T(re), T(w.load(tA, tOff + 2 * e * h))), v.mul(T(im), T(w.load(tA, tOff + 3 * e * h)))));
+    const r = w.materialise(
+      v.add(v.mul(T(re), T(w.load(tA, tOff + 2 * e * h))), v.mul(T(im), T(w.load(tA, tOff + 3 * e * h)))),
+    );
     b.get(oA).get(w.reverse(r)).v128Store(oOff);
   };
   b.loop();
@@ -99,9 +109,18 @@ export function dct2PostFunction(n: number, e: 4 | 8): WasmFunction {
   b.i32(Math.floor(h / W)).set(g);
   b.loop();
   first(yp, 0, tp, 0, op, 0);
-  b.get(yp).i32(cb * W).add().set(yp);
-  b.get(tp).i32(e * W).add().set(tp);
-  b.get(op).i32(e * W).add().set(op);
+  b.get(yp)
+    .i32(cb * W)
+    .add()
+    .set(yp);
+  b.get(tp)
+    .i32(e * W)
+    .add()
+    .set(tp);
+  b.get(op)
+    .i32(e * W)
+    .add()
+    .set(op);
   b.get(g).i32(1).sub().tee(g).brIf(0);
   b.end();
   if (h % W !== 0) first(y, cb * (h - W), tw, e * (h - W), out, e * (h - W));
@@ -109,21 +128,39 @@ export function dct2PostFunction(n: number, e: 4 | 8): WasmFunction {
   const groups = Math.floor((h - 1) / W);
   b.get(y).i32(cb).add().set(yp);
   b.get(tw).i32(e).add().set(tp);
-  b.get(out).i32(e * (n - W)).add().set(op);
+  b.get(out)
+    .i32(e * (n - W))
+    .add()
+    .set(op);
   b.i32(groups).set(g);
   b.loop();
   second(yp, 0, tp, 0, op, 0);
-  b.get(yp).i32(cb * W).add().set(yp);
-  b.get(tp).i32(e * W).add().set(tp);
-  b.get(op).i32(e * W).sub().set(op);
+  b.get(yp)
+    .i32(cb * W)
+    .add()
+    .set(yp);
+  b.get(tp)
+    .i32(e * W)
+    .add()
+    .set(tp);
+  b.get(op)
+    .i32(e * W)
+    .sub()
+    .set(op);
   b.get(g).i32(1).sub().tee(g).brIf(0);
   b.end();
   if ((h - 1) % W !== 0) {
     const j = h - W;
     second(y, cb * j, tw, e * j, out, e * (n - j - W + 1));
   }
-  b.get(y).i32(cb * (h + 1)).add().set(y);
-  b.get(out).i32(e * n).add().set(out);
+  b.get(y)
+    .i32(cb * (h + 1))
+    .add()
+    .set(y);
+  b.get(out)
+    .i32(e * n)
+    .add()
+    .set(out);
   b.get(count).i32(1).sub().tee(count).brIf(0);
   b.end();
   return { params, body: b, export: 'dct2post' };

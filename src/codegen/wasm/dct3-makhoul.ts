@@ -36,7 +36,16 @@ export function dct3PreFunction(n: number, e: 4 | 8): WasmFunction {
   const { b, v } = w;
   const [x, y, tw, count] = [0, 1, 2, 3];
   /** Outputs k … k+W−1: x_k at xk+offK, x_{n−k−W+1} … x_{n−k} at xr+offR. */
-  const group = (xk: number, offK: number, xr: number, offR: number, tp: number, offT: number, yp: number, offY: number): void => {
+  const group = (
+    xk: number,
+    offK: number,
+    xr: number,
+    offR: number,
+    tp: number,
+    offT: number,
+    yp: number,
+    offY: number,
+  ): void => {
     const a = w.load(xk, offK);
     const bb = w.reverse(w.load(xr, offR));
     const c = w.load(tp, offT);
@@ -53,22 +62,43 @@ export function dct3PreFunction(n: number, e: 4 | 8): WasmFunction {
   const g = b.local('i32');
   b.loop();
   b.get(x).i32(e).add().set(xk);
-  b.get(x).i32(e * (n - W)).add().set(xr);
+  b.get(x)
+    .i32(e * (n - W))
+    .add()
+    .set(xr);
   b.get(tw).set(tp);
   b.get(y).i32(cb).add().set(yp);
   b.i32(Math.floor(h / W)).set(g);
   b.loop();
   group(xk, 0, xr, 0, tp, 0, yp, 0);
-  b.get(xk).i32(e * W).add().set(xk);
-  b.get(xr).i32(e * W).sub().set(xr);
-  b.get(tp).i32(e * W).add().set(tp);
-  b.get(yp).i32(cb * W).add().set(yp);
+  b.get(xk)
+    .i32(e * W)
+    .add()
+    .set(xk);
+  b.get(xr)
+    .i32(e * W)
+    .sub()
+    .set(xr);
+  b.get(tp)
+    .i32(e * W)
+    .add()
+    .set(tp);
+  b.get(yp)
+    .i32(cb * W)
+    .add()
+    .set(yp);
   b.get(g).i32(1).sub().tee(g).brIf(0);
   b.end();
   // Tail: k = h − W + 1 … h, mirrored block x_h … x_{h+W−1}.
   if (h % W !== 0) group(x, e * (h - W + 1), x, e * h, tw, e * (h - W), y, cb * (h - W + 1));
-  b.get(x).i32(e * n).add().set(x);
-  b.get(y).i32(cb * (h + 1)).add().set(y);
+  b.get(x)
+    .i32(e * n)
+    .add()
+    .set(x);
+  b.get(y)
+    .i32(cb * (h + 1))
+    .add()
+    .set(y);
   b.get(count).i32(1).sub().tee(count).brIf(0);
   b.end();
   return { params, body: b, export: 'dct3pre' };
@@ -82,14 +112,18 @@ export function dct3PostFunction(n: number, e: 4 | 8): WasmFunction {
   const { b } = w;
   const [vIn, out, count] = [0, 1, 2];
   /** W pairs from k: evens v_k … forwards, odds v_{n−1−k} … backwards, interleaved. */
-  const group = (loA: number, loOff: number, hiA: number, hiOff: number, oA: number, oOff: number): void => w.storeComplex(oA, oOff, w.load(loA, loOff), w.reverse(w.load(hiA, hiOff)));
+  const group = (loA: number, loOff: number, hiA: number, hiOff: number, oA: number, oOff: number): void =>
+    w.storeComplex(oA, oOff, w.load(loA, loOff), w.reverse(w.load(hiA, hiOff)));
   const lo = b.local('i32');
   const hi = b.local('i32');
   const op = b.local('i32');
   const g = b.local('i32');
   b.loop();
   b.get(vIn).set(lo);
-  b.get(vIn).i32(e * (n - W)).add().set(hi);
+  b.get(vIn)
+    .i32(e * (n - W))
+    .add()
+    .set(hi);
   b.get(out).set(op);
   b.i32(Math.floor(h / W)).set(g);
   b.loop();
@@ -100,8 +134,14 @@ export function dct3PostFunction(n: number, e: 4 | 8): WasmFunction {
   b.get(g).i32(1).sub().tee(g).brIf(0);
   b.end();
   if (h % W !== 0) group(vIn, e * (h - W), vIn, e * h, out, 2 * e * (h - W));
-  b.get(vIn).i32(e * n).add().set(vIn);
-  b.get(out).i32(e * n).add().set(out);
+  b.get(vIn)
+    .i32(e * n)
+    .add()
+    .set(vIn);
+  b.get(out)
+    .i32(e * n)
+    .add()
+    .set(out);
   b.get(count).i32(1).sub().tee(count).brIf(0);
   b.end();
   return { params, body: b, export: 'dct3post' };

@@ -92,23 +92,37 @@ class PassWriter {
       const re = this.v.fresh();
       const im = this.v.fresh();
       b.get(addr).v128Load(off).set(re);
-      b.get(addr).v128Load(off + 16).set(im);
+      b.get(addr)
+        .v128Load(off + 16)
+        .set(im);
       return { re: { l: re, neg: false }, im: { l: im, neg: false } };
     }
     const a = this.v.fresh();
     const c = this.v.fresh();
     if (io.kind === 'interleaved') {
       b.get(addr).v128Load(off).set(a);
-      b.get(addr).v128Load(off + 16).set(c);
+      b.get(addr)
+        .v128Load(off + 16)
+        .set(c);
     } else if (io.kind === 'gather' && this.e === 8) {
       b.get(addr).v128Load(off).set(a);
-      b.get(addr).v128Load(off + io.laneStride).set(c);
+      b.get(addr)
+        .v128Load(off + io.laneStride)
+        .set(c);
     } else if (io.kind === 'gather') {
       const L = io.laneStride;
       b.get(addr).load64Zero(off).set(a);
-      b.get(addr).get(a).load64Lane(off + L, 1).set(a);
-      b.get(addr).load64Zero(off + 2 * L).set(c);
-      b.get(addr).get(c).load64Lane(off + 3 * L, 1).set(c);
+      b.get(addr)
+        .get(a)
+        .load64Lane(off + L, 1)
+        .set(a);
+      b.get(addr)
+        .load64Zero(off + 2 * L)
+        .set(c);
+      b.get(addr)
+        .get(c)
+        .load64Lane(off + 3 * L, 1)
+        .set(c);
     } else throw new Error(`cannot load with ${io.kind}`);
     return this.deinterleave(a, c, io.conj);
   }
@@ -143,14 +157,22 @@ class PassWriter {
     if (io.kind === 'interleaved' || this.e === 8) {
       const L = io.kind === 'interleaved' ? 16 : io.laneStride;
       b.get(addr).get(lo).v128Store(off);
-      b.get(addr).get(hi).v128Store(off + L);
+      b.get(addr)
+        .get(hi)
+        .v128Store(off + L);
       return;
     }
     const L = io.laneStride;
     b.get(addr).get(lo).store64Lane(off, 0);
-    b.get(addr).get(lo).store64Lane(off + L, 1);
-    b.get(addr).get(hi).store64Lane(off + 2 * L, 0);
-    b.get(addr).get(hi).store64Lane(off + 3 * L, 1);
+    b.get(addr)
+      .get(lo)
+      .store64Lane(off + L, 1);
+    b.get(addr)
+      .get(hi)
+      .store64Lane(off + 2 * L, 0);
+    b.get(addr)
+      .get(hi)
+      .store64Lane(off + 3 * L, 1);
   }
   /** Transposes W vectors of W lanes (x[q] lane l → out[l] lane q), materialising pending signs. */
   transpose(x: readonly Term[]): Term[] {
@@ -161,7 +183,9 @@ class PassWriter {
       return r;
     });
     if (this.e === 8) {
-      return [this.shuffle(mat[0]!, mat[1]!, LOW_HIGH_64.lo), this.shuffle(mat[0]!, mat[1]!, LOW_HIGH_64.hi)].map((l) => ({ l, neg: false }));
+      return [this.shuffle(mat[0]!, mat[1]!, LOW_HIGH_64.lo), this.shuffle(mat[0]!, mat[1]!, LOW_HIGH_64.hi)].map(
+        (l) => ({ l, neg: false }),
+      );
     }
     const t0 = this.shuffle(mat[0]!, mat[1]!, INTERLEAVE_F32.lo);
     const t1 = this.shuffle(mat[0]!, mat[1]!, INTERLEAVE_F32.hi);
@@ -208,8 +232,12 @@ function passFunction(pass: CpuFftPass, e: 4 | 8, inIo: Io, outIo: Io, scaleType
       for (let j = 1; j < r; j++) {
         wr[j - 1] = w.v.fresh();
         wi[j - 1] = w.v.fresh();
-        b.get(twB).loadSplat(e, 2 * (j - 1) * e).set(wr[j - 1]!);
-        b.get(twB).loadSplat(e, (2 * (j - 1) + 1) * e).set(wi[j - 1]!);
+        b.get(twB)
+          .loadSplat(e, 2 * (j - 1) * e)
+          .set(wr[j - 1]!);
+        b.get(twB)
+          .loadSplat(e, (2 * (j - 1) + 1) * e)
+          .set(wi[j - 1]!);
       }
     }
     const x: Cx[] = [];
@@ -237,13 +265,22 @@ function passFunction(pass: CpuFftPass, e: 4 | 8, inIo: Io, outIo: Io, scaleType
   if (ido > 1) {
     b.get(inB).i32(uIn).add().set(inB);
     b.get(outB).i32(uOut).add().set(outB);
-    b.get(twB).i32(2 * (r - 1) * e).add().set(twB);
+    b.get(twB)
+      .i32(2 * (r - 1) * e)
+      .add()
+      .set(twB);
     b.get(i).i32(1).sub().tee(i).brIf(0);
     b.end();
   }
   if (l1 > 1) {
-    b.get(src).i32(uIn * ido * r).add().set(src);
-    b.get(dst).i32(uOut * ido).add().set(dst);
+    b.get(src)
+      .i32(uIn * ido * r)
+      .add()
+      .set(src);
+    b.get(dst)
+      .i32(uOut * ido)
+      .add()
+      .set(dst);
     b.get(k).i32(1).sub().tee(k).brIf(0);
     b.end();
   }
@@ -269,8 +306,12 @@ function combineFunction(n2: number, e: 4 | 8, conj: boolean, scaleType: ValType
       const y = w.load({ kind: 'split' }, s, off + 32 * q);
       const tr = w.v.fresh();
       const ti = w.v.fresh();
-      b.get(t).v128Load(off + 32 * q).set(tr);
-      b.get(t).v128Load(off + 32 * q + 16).set(ti);
+      b.get(t)
+        .v128Load(off + 32 * q)
+        .set(tr);
+      b.get(t)
+        .v128Load(off + 32 * q + 16)
+        .set(ti);
       xs.push(w.v.cmul(y, tr, ti));
     }
     const re = w.transpose(xs.map((x) => x.re));
@@ -291,9 +332,18 @@ function combineFunction(n2: number, e: 4 | 8, conj: boolean, scaleType: ValType
   b.get(src).set(s0).get(dst).set(d0).get(tw).set(t0);
   b.loop();
   group(src, dst, tw, 0, 0);
-  b.get(src).i32(32 * W).add().set(src);
-  b.get(tw).i32(32 * W).add().set(tw);
-  b.get(dst).i32(cb * W).add().set(dst);
+  b.get(src)
+    .i32(32 * W)
+    .add()
+    .set(src);
+  b.get(tw)
+    .i32(32 * W)
+    .add()
+    .set(tw);
+  b.get(dst)
+    .i32(cb * W)
+    .add()
+    .set(dst);
   b.get(g).i32(1).sub().tee(g).brIf(0);
   b.end();
   if (n2 % W !== 0) group(s0, d0, t0, 32 * (n2 - W), cb * (n2 - W));
@@ -416,7 +466,12 @@ export function generateEngineFft(recipe: LaneRecipe): EngineModule {
   if (recipe.dct2) {
     dct2TwiddleOffset = offsets[passes.length + 2]!;
     dct3TwiddleOffset = offsets[passes.length + 3]!;
-    drivers.push(dct2PreFunction(2 * n, e), dct2PostFunction(2 * n, e), dct3PreFunction(2 * n, e), dct3PostFunction(2 * n, e));
+    drivers.push(
+      dct2PreFunction(2 * n, e),
+      dct2PostFunction(2 * n, e),
+      dct3PreFunction(2 * n, e),
+      dct3PostFunction(2 * n, e),
+    );
   }
   const all = funcs.concat(drivers);
   const bytes = assembleModule(all, { initialPages: 1, maxPages: 65536, shared: false });

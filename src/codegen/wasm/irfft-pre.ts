@@ -24,7 +24,16 @@ export function c2rPreFunction(n: number, e: 4 | 8): WasmFunction {
   const { b, v } = w;
   const [y, z, tw, count] = [0, 1, 2, 3];
   /** Outputs k … k+W−1: Y_k at yk+offK, Y_{h−k−W+1} … Y_{h−k} at yr+offR. */
-  const group = (yk: number, offK: number, yr: number, offR: number, tp: number, offT: number, zp: number, offZ: number): void => {
+  const group = (
+    yk: number,
+    offK: number,
+    yr: number,
+    offR: number,
+    tp: number,
+    offT: number,
+    zp: number,
+    offZ: number,
+  ): void => {
     const [yre, yim] = w.loadComplex(yk, offK);
     const [mre, mim] = w.loadComplex(yr, offR);
     const cr = T(w.reverse(mre));
@@ -47,22 +56,43 @@ export function c2rPreFunction(n: number, e: 4 | 8): WasmFunction {
   const g = b.local('i32');
   b.loop();
   b.get(y).set(yk);
-  b.get(y).i32(cb * (h - W + 1)).add().set(yr);
+  b.get(y)
+    .i32(cb * (h - W + 1))
+    .add()
+    .set(yr);
   b.get(tw).set(tp);
   b.get(z).set(zp);
   b.i32(Math.floor(h / W)).set(g);
   b.loop();
   group(yk, 0, yr, 0, tp, 0, zp, 0);
-  b.get(yk).i32(cb * W).add().set(yk);
-  b.get(yr).i32(cb * W).sub().set(yr);
-  b.get(tp).i32(e * W).add().set(tp);
-  b.get(zp).i32(cb * W).add().set(zp);
+  b.get(yk)
+    .i32(cb * W)
+    .add()
+    .set(yk);
+  b.get(yr)
+    .i32(cb * W)
+    .sub()
+    .set(yr);
+  b.get(tp)
+    .i32(e * W)
+    .add()
+    .set(tp);
+  b.get(zp)
+    .i32(cb * W)
+    .add()
+    .set(zp);
   b.get(g).i32(1).sub().tee(g).brIf(0);
   b.end();
   // Tail: k = h − W … h − 1, mirrored block Y_1 … Y_W.
   if (h % W !== 0) group(y, cb * (h - W), y, cb, tw, e * (h - W), z, cb * (h - W));
-  b.get(y).i32(cb * (h + 1)).add().set(y);
-  b.get(z).i32(cb * h).add().set(z);
+  b.get(y)
+    .i32(cb * (h + 1))
+    .add()
+    .set(y);
+  b.get(z)
+    .i32(cb * h)
+    .add()
+    .set(z);
   b.get(count).i32(1).sub().tee(count).brIf(0);
   b.end();
   return { params, body: b, export: 'c2r' };

@@ -10,7 +10,6 @@ import { Body, type ValType, type WasmFunction } from './assembler.js';
 import { VecEmitter, type Term } from './vector-complex.js';
 import { EVEN_F32, ODD_F32, LO_F32, HI_F32, LO_64, HI_64 } from './lane-shuffles.js';
 
-
 export function cmulFunction(e: 4 | 8): WasmFunction {
   const W = 16 / e;
   const params: ValType[] = ['i32', 'i32', 'i32', 'i32'];
@@ -47,8 +46,12 @@ export function cmulFunction(e: 4 | 8): WasmFunction {
   v.push(im);
   b.set(i);
   const [lo, hi] = e === 4 ? [LO_F32, HI_F32] : [LO_64, HI_64];
-  b.get(dst).get(shuffle(r, i, lo)).v128Store(0);
-  b.get(dst).get(shuffle(r, i, hi)).v128Store(16);
+  b.get(dst)
+    .get(shuffle(r, i, lo))
+    .v128Store(0);
+  b.get(dst)
+    .get(shuffle(r, i, hi))
+    .v128Store(16);
   b.get(dst).i32(32).add().set(dst);
   b.get(a).i32(32).add().set(a);
   b.get(c).i32(32).add().set(c);

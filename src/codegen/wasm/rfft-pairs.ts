@@ -25,7 +25,8 @@ export function pack2Function(n: number, e: 4 | 8): WasmFunction {
   const zp = b.local('i32');
   const g = b.local('i32');
   // Row a in the real lanes, row b in the imaginary lanes.
-  const group = (xA: number, xOff: number, zA: number, zOff: number): void => w.storeComplex(zA, zOff, w.load(xA, xOff), w.load(xA, xOff + e * n));
+  const group = (xA: number, xOff: number, zA: number, zOff: number): void =>
+    w.storeComplex(zA, zOff, w.load(xA, xOff), w.load(xA, xOff + e * n));
   b.loop();
   b.get(x).set(xp);
   b.get(z).set(zp);
@@ -37,8 +38,14 @@ export function pack2Function(n: number, e: 4 | 8): WasmFunction {
   b.get(g).i32(1).sub().tee(g).brIf(0);
   b.end();
   if (n % W !== 0) group(x, e * (n - W), z, 2 * e * (n - W));
-  b.get(x).i32(2 * e * n).add().set(x);
-  b.get(z).i32(2 * e * n).add().set(z);
+  b.get(x)
+    .i32(2 * e * n)
+    .add()
+    .set(x);
+  b.get(z)
+    .i32(2 * e * n)
+    .add()
+    .set(z);
   b.get(pairs).i32(1).sub().tee(pairs).brIf(0);
   b.end();
   return { params, body: b, export: 'pack2' };
@@ -56,7 +63,8 @@ export function split2Function(n: number, e: 4 | 8): WasmFunction {
   b.inPrologue(() => {
     b.get(scale).splat(e).vconst(e, new Array(W).fill(0.5)).fmul(e).set(half);
   });
-  const store = (addr: number, off: number, re: Term, im: Term): void => w.storeComplex(addr, off, w.materialise(v.mul(re, T(half))), w.materialise(v.mul(im, T(half))));
+  const store = (addr: number, off: number, re: Term, im: Term): void =>
+    w.storeComplex(addr, off, w.materialise(v.mul(re, T(half))), w.materialise(v.mul(im, T(half))));
   /** Outputs k … k+W−1 of both rows: Z_k at zk+offK, Z_{n−k−W+1} … Z_{n−k} at zr+offR. */
   const group = (zk: number, offK: number, zr: number, offR: number, ya: number, offA: number): void => {
     const [zre, zim] = w.loadComplex(zk, offK);
@@ -74,20 +82,38 @@ export function split2Function(n: number, e: 4 | 8): WasmFunction {
   const g = b.local('i32');
   b.loop();
   b.get(z).i32(cb).add().set(zk);
-  b.get(z).i32(cb * (n - W)).add().set(zr);
+  b.get(z)
+    .i32(cb * (n - W))
+    .add()
+    .set(zr);
   b.get(y).i32(cb).add().set(ya);
   b.i32(Math.floor((nc - 1) / W)).set(g);
   b.loop();
   group(zk, 0, zr, 0, ya, 0);
-  b.get(zk).i32(cb * W).add().set(zk);
-  b.get(zr).i32(cb * W).sub().set(zr);
-  b.get(ya).i32(cb * W).add().set(ya);
+  b.get(zk)
+    .i32(cb * W)
+    .add()
+    .set(zk);
+  b.get(zr)
+    .i32(cb * W)
+    .sub()
+    .set(zr);
+  b.get(ya)
+    .i32(cb * W)
+    .add()
+    .set(ya);
   b.get(g).i32(1).sub().tee(g).brIf(0);
   b.end();
   // Tail: k = nc − W … nc − 1, mirrored block Z_{nc} … Z_{nc+W−1}.
   if ((nc - 1) % W !== 0) group(z, cb * (nc - W), z, cb * nc, y, cb * (nc - W));
-  b.get(z).i32(cb * n).add().set(z);
-  b.get(y).i32(2 * cb * nc).add().set(y);
+  b.get(z)
+    .i32(cb * n)
+    .add()
+    .set(z);
+  b.get(y)
+    .i32(2 * cb * nc)
+    .add()
+    .set(y);
   b.get(pairs).i32(1).sub().tee(pairs).brIf(0);
   b.end();
   return { params, body: b, export: 'split2' };

@@ -13,7 +13,6 @@ import { neg } from './vector-complex.js';
 import { unitRoot } from '../../core/unit-root.js';
 import { term as T, vectorWriter } from './vector-io.js';
 
-
 /** Split table of w^k = e^{−2πik/n}, k = 0 … h. */
 export function r2cTwiddles(n: number): Float64Array {
   const h = n / 2;
@@ -39,7 +38,16 @@ export function r2cPostFunction(n: number, e: 4 | 8): WasmFunction {
     b.get(scale).splat(e).vconst(e, new Array(W).fill(0.5)).fmul(e).set(half);
   });
   /** One group: outputs k … k+W−1 with Z_k at zk+offK, the mirrored block at zr+offR. */
-  const group = (zk: number, offK: number, zr: number, offR: number, tp: number, offT: number, yp: number, offY: number): void => {
+  const group = (
+    zk: number,
+    offK: number,
+    zr: number,
+    offR: number,
+    tp: number,
+    offT: number,
+    yp: number,
+    offY: number,
+  ): void => {
     const [zre, zim] = w.loadComplex(zk, offK);
     const [mre, mim] = w.loadComplex(zr, offR);
     const cr = T(w.reverse(mre));
@@ -52,7 +60,12 @@ export function r2cPostFunction(n: number, e: 4 | 8): WasmFunction {
     const wi = w.load(tp, offT + e * (h + 1));
     const pr = v.sub(v.mul(T(wr), dr), v.mul(T(wi), di));
     const pi = v.add(v.mul(T(wr), di), v.mul(T(wi), dr));
-    w.storeComplex(yp, offY, w.materialise(v.mul(v.add(er, pi), T(half))), w.materialise(v.mul(v.sub(ei, pr), T(half))));
+    w.storeComplex(
+      yp,
+      offY,
+      w.materialise(v.mul(v.add(er, pi), T(half))),
+      w.materialise(v.mul(v.sub(ei, pr), T(half))),
+    );
   };
   const groups = Math.floor((h - 1) / W);
   const zk = b.local('i32');
@@ -62,22 +75,43 @@ export function r2cPostFunction(n: number, e: 4 | 8): WasmFunction {
   const g = b.local('i32');
   b.loop();
   b.get(z).i32(cb).add().set(zk);
-  b.get(z).i32(cb * (h - W)).add().set(zr);
+  b.get(z)
+    .i32(cb * (h - W))
+    .add()
+    .set(zr);
   b.get(tw).i32(e).add().set(tp);
   b.get(y).i32(cb).add().set(yp);
   b.i32(groups).set(g);
   b.loop();
   group(zk, 0, zr, 0, tp, 0, yp, 0);
-  b.get(zk).i32(cb * W).add().set(zk);
-  b.get(zr).i32(cb * W).sub().set(zr);
-  b.get(tp).i32(e * W).add().set(tp);
-  b.get(yp).i32(cb * W).add().set(yp);
+  b.get(zk)
+    .i32(cb * W)
+    .add()
+    .set(zk);
+  b.get(zr)
+    .i32(cb * W)
+    .sub()
+    .set(zr);
+  b.get(tp)
+    .i32(e * W)
+    .add()
+    .set(tp);
+  b.get(yp)
+    .i32(cb * W)
+    .add()
+    .set(yp);
   b.get(g).i32(1).sub().tee(g).brIf(0);
   b.end();
   // Tail: k = h − W … h − 1, mirrored block starts at 1.
   if ((h - 1) % W !== 0) group(z, cb * (h - W), z, cb, tw, e * (h - W), y, cb * (h - W));
-  b.get(z).i32(cb * h).add().set(z);
-  b.get(y).i32(cb * (h + 1)).add().set(y);
+  b.get(z)
+    .i32(cb * h)
+    .add()
+    .set(z);
+  b.get(y)
+    .i32(cb * (h + 1))
+    .add()
+    .set(y);
   b.get(count).i32(1).sub().tee(count).brIf(0);
   b.end();
   return { params, body: b, export: 'r2c' };

@@ -16,14 +16,26 @@
 import { assembleModule, Body } from './assembler.js';
 
 /** Accumulator vectors of a vector of systems (16 bytes each, 96 a vector). */
-export const ACC_NORM_A = 0, ACC_PIVOT_OK = 1, ACC_NOT_DOMINANT = 2, ACC_MAX_D = 3, ACC_MAX_R = 4, ACC_MAX_X = 5;
+export const ACC_NORM_A = 0,
+  ACC_PIVOT_OK = 1,
+  ACC_NOT_DOMINANT = 2,
+  ACC_MAX_D = 3,
+  ACC_MAX_R = 4,
+  ACC_MAX_X = 5;
 export const ACC_VECTORS = 6;
 
 export interface ThomasKernelLayout {
   /** float64 elements a region holds. */
   cap: number;
   /** Byte offsets of the regions. */
-  a: number; b: number; c: number; d: number; x: number; cp: number; xi: number; acc: number;
+  a: number;
+  b: number;
+  c: number;
+  d: number;
+  x: number;
+  cp: number;
+  xi: number;
+  acc: number;
   /** Bytes of memory the layout needs, for `vectors` vectors of systems a block at most. */
   bytes(vectors: number): number;
 }
@@ -31,7 +43,15 @@ export interface ThomasKernelLayout {
 export function thomasKernelLayout(cap: number): ThomasKernelLayout {
   const r = cap * 8;
   return {
-    cap, a: 0, b: r, c: 2 * r, d: 3 * r, x: 4 * r, cp: 5 * r, xi: 6 * r, acc: 7 * r,
+    cap,
+    a: 0,
+    b: r,
+    c: 2 * r,
+    d: 3 * r,
+    x: 4 * r,
+    cp: 5 * r,
+    xi: 6 * r,
+    acc: 7 * r,
     bytes: (vectors: number) => 7 * r + vectors * ACC_VECTORS * 16,
   };
 }
@@ -49,10 +69,20 @@ export function generateThomasKernel(layout: 'interleaved' | 'strided', cap: num
   const strided = layout === 'strided';
   const f = new Body(['i32', 'i32', 'i32', 'i32', 'i32', 'i32']);
   const [P, N, RS, PS, LS, BASE] = [0, 1, 2, 3, 4, 5];
-  const u = f.local('i32'), u1 = f.local('i32'), s = f.local('i32'), sp = f.local('i32'), q = f.local('i32');
-  const k = f.local('i32'), i = f.local('i32'), rowU = f.local('i32'), rowS = f.local('i32'), p16 = f.local('i32');
+  const u = f.local('i32'),
+    u1 = f.local('i32'),
+    s = f.local('i32'),
+    sp = f.local('i32'),
+    q = f.local('i32');
+  const k = f.local('i32'),
+    i = f.local('i32'),
+    rowU = f.local('i32'),
+    rowS = f.local('i32'),
+    p16 = f.local('i32');
   const v = () => f.local('v128');
-  const ONE = v(), VTINY = v(), INF = v();
+  const ONE = v(),
+    VTINY = v(),
+    INF = v();
   f.inPrologue(() => {
     f.vconst(8, [1, 1]).set(ONE).vconst(8, [TINY, TINY]).set(VTINY).vconst(8, [Infinity, Infinity]).set(INF);
     f.get(P).i32(16).mul().set(p16);
@@ -72,7 +102,12 @@ export function generateThomasKernel(layout: 'interleaved' | 'strided', cap: num
       f.v128Load(off);
     }
   };
-  const loadTo = (off: number, du = 0): number => { const t = v(); load(off, du); f.set(t); return t; };
+  const loadTo = (off: number, du = 0): number => {
+    const t = v();
+    load(off, du);
+    f.set(t);
+    return t;
+  };
   /** Stores local `t` as the solution at the current user position. */
   const storeX = (t: number): void => {
     if (strided) {
@@ -97,7 +132,10 @@ export function generateThomasKernel(layout: 'interleaved' | 'strided', cap: num
     body();
     f.get(u).get(PS).add().set(u);
     f.get(s).i32(16).add().set(s);
-    f.get(q).i32(ACC_VECTORS * 16).add().set(q);
+    f.get(q)
+      .i32(ACC_VECTORS * 16)
+      .add()
+      .set(q);
     f.get(k).i32(1).sub().tee(k).brIf(0);
     f.end();
   };
@@ -112,9 +150,14 @@ export function generateThomasKernel(layout: 'interleaved' | 'strided', cap: num
   };
   /** Row norm (|a| + |c|) + |b| and the dominance test |b| < |a| + |c|, with a or c absent at the ends. */
   const rowChecks = (a: number | null, b: number, c: number | null, init: boolean): void => {
-    const off = v(), ab = v(), rs = v();
+    const off = v(),
+      ab = v(),
+      rs = v();
     if (a !== null && c !== null) f.get(a).f64x2Abs().get(c).f64x2Abs().fadd(8).set(off);
-    else f.get((a ?? c)!).f64x2Abs().set(off);
+    else
+      f.get((a ?? c)!)
+        .f64x2Abs()
+        .set(off);
     f.get(b).f64x2Abs().set(ab);
     f.get(off).get(ab).fadd(8).set(rs);
     accMax(ACC_NORM_A, rs, init);
@@ -124,27 +167,46 @@ export function generateThomasKernel(layout: 'interleaved' | 'strided', cap: num
   };
 
   // Forward sweep, row 0.
-  pairs(() => { f.get(BASE).set(u); f.i32(0).set(s); }, () => {
-    const b = loadTo(L.b), c = loadTo(L.c), d = loadTo(L.d), inv = v();
-    f.get(ONE).get(b).f64x2Div().set(inv);
-    f.get(s).get(c).get(inv).fmul(8).v128Store(L.cp);
-    f.get(s).get(d).get(inv).fmul(8).v128Store(L.xi);
-    pivotOk(b, true);
-    rowChecks(null, b, c, true);
-  });
+  pairs(
+    () => {
+      f.get(BASE).set(u);
+      f.i32(0).set(s);
+    },
+    () => {
+      const b = loadTo(L.b),
+        c = loadTo(L.c),
+        d = loadTo(L.d),
+        inv = v();
+      f.get(ONE).get(b).f64x2Div().set(inv);
+      f.get(s).get(c).get(inv).fmul(8).v128Store(L.cp);
+      f.get(s).get(d).get(inv).fmul(8).v128Store(L.xi);
+      pivotOk(b, true);
+      rowChecks(null, b, c, true);
+    },
+  );
   /** Forward sweep, one row (rowU, rowS); `last`: no upper diagonal. */
   const forwardRow = (last: boolean): void => {
-    pairs(() => { f.get(rowU).set(u); f.get(rowS).set(s); }, () => {
-      const a = loadTo(L.a), b = loadTo(L.b), c = last ? null : loadTo(L.c), d = loadTo(L.d);
-      const piv = v(), inv = v();
-      f.get(s).get(p16).sub().set(sp);
-      f.get(b).get(a).get(sp).v128Load(L.cp).fmul(8).fsub(8).set(piv);
-      f.get(ONE).get(piv).f64x2Div().set(inv);
-      if (c !== null) f.get(s).get(c).get(inv).fmul(8).v128Store(L.cp);
-      f.get(s).get(d).get(a).get(sp).v128Load(L.xi).fmul(8).fsub(8).get(inv).fmul(8).v128Store(L.xi);
-      pivotOk(piv, false);
-      rowChecks(a, b, c, false);
-    });
+    pairs(
+      () => {
+        f.get(rowU).set(u);
+        f.get(rowS).set(s);
+      },
+      () => {
+        const a = loadTo(L.a),
+          b = loadTo(L.b),
+          c = last ? null : loadTo(L.c),
+          d = loadTo(L.d);
+        const piv = v(),
+          inv = v();
+        f.get(s).get(p16).sub().set(sp);
+        f.get(b).get(a).get(sp).v128Load(L.cp).fmul(8).fsub(8).set(piv);
+        f.get(ONE).get(piv).f64x2Div().set(inv);
+        if (c !== null) f.get(s).get(c).get(inv).fmul(8).v128Store(L.cp);
+        f.get(s).get(d).get(a).get(sp).v128Load(L.xi).fmul(8).fsub(8).get(inv).fmul(8).v128Store(L.xi);
+        pivotOk(piv, false);
+        rowChecks(a, b, c, false);
+      },
+    );
   };
   f.get(BASE).get(RS).add().set(rowU).get(p16).set(rowS).i32(1).set(i);
   // Rows 1 … n−2.
@@ -161,12 +223,21 @@ export function generateThomasKernel(layout: 'interleaved' | 'strided', cap: num
    * (terms absent at the ends: the JavaScript kernel adds exact zeros there, which changes no magnitude).
    */
   const post = (xm: number | null, xi: number, xp: number | null, du: number, init: boolean): void => {
-    const b = loadTo(L.b, du), d = loadTo(L.d, du), r = v();
-    if (xm !== null) { load(L.a, du); f.get(xm).fmul(8).get(b).get(xi).fmul(8).fadd(8); } else f.get(b).get(xi).fmul(8);
-    if (xp !== null) { load(L.c, du); f.get(xp).fmul(8).fadd(8); }
+    const b = loadTo(L.b, du),
+      d = loadTo(L.d, du),
+      r = v();
+    if (xm !== null) {
+      load(L.a, du);
+      f.get(xm).fmul(8).get(b).get(xi).fmul(8).fadd(8);
+    } else f.get(b).get(xi).fmul(8);
+    if (xp !== null) {
+      load(L.c, du);
+      f.get(xp).fmul(8).fadd(8);
+    }
     f.get(d).fsub(8).f64x2Abs().set(r);
     accMax(ACC_MAX_R, r, init);
-    const ax = v(), ad = v();
+    const ax = v(),
+      ad = v();
     f.get(xi).f64x2Abs().set(ax);
     accMax(ACC_MAX_X, ax, init);
     f.get(d).f64x2Abs().set(ad);
@@ -175,24 +246,31 @@ export function generateThomasKernel(layout: 'interleaved' | 'strided', cap: num
   // rowU, rowS are at row n−1 now. Step i = n−2: x_{n−2}; post of row n−1 (no upper diagonal).
   const backRow = (lastPost: boolean): void => {
     f.get(rowU).get(RS).sub().set(rowU).get(rowS).get(p16).sub().set(rowS);
-    pairs(() => { f.get(rowU).set(u); f.get(rowS).set(s); }, () => {
-      const x = v(), x1 = v();
-      f.get(s).get(p16).add().tee(sp).v128Load(L.xi).set(x1);
-      f.get(s).get(s).v128Load(L.xi).get(s).v128Load(L.cp).get(x1).fmul(8).fsub(8).tee(x).v128Store(L.xi);
-      storeX(x);
-      if (lastPost) {
-        // x_{n−1} goes to X here too (its own row has no step).
-        if (strided) {
-          f.get(u).get(RS).add().get(x1).store64Lane(L.x, 0);
-          f.get(u1).get(RS).add().get(x1).store64Lane(L.x, 1);
-        } else f.get(u).get(RS).add().get(x1).v128Store(L.x);
-        post(x, x1, null, 1, true);
-      } else {
-        const x2 = v();
-        f.get(sp).get(p16).add().v128Load(L.xi).set(x2);
-        post(x, x1, x2, 1, false);
-      }
-    });
+    pairs(
+      () => {
+        f.get(rowU).set(u);
+        f.get(rowS).set(s);
+      },
+      () => {
+        const x = v(),
+          x1 = v();
+        f.get(s).get(p16).add().tee(sp).v128Load(L.xi).set(x1);
+        f.get(s).get(s).v128Load(L.xi).get(s).v128Load(L.cp).get(x1).fmul(8).fsub(8).tee(x).v128Store(L.xi);
+        storeX(x);
+        if (lastPost) {
+          // x_{n−1} goes to X here too (its own row has no step).
+          if (strided) {
+            f.get(u).get(RS).add().get(x1).store64Lane(L.x, 0);
+            f.get(u1).get(RS).add().get(x1).store64Lane(L.x, 1);
+          } else f.get(u).get(RS).add().get(x1).v128Store(L.x);
+          post(x, x1, null, 1, true);
+        } else {
+          const x2 = v();
+          f.get(sp).get(p16).add().v128Load(L.xi).set(x2);
+          post(x, x1, x2, 1, false);
+        }
+      },
+    );
   };
   backRow(true);
   f.get(N).i32(2).sub().set(i);
@@ -203,11 +281,22 @@ export function generateThomasKernel(layout: 'interleaved' | 'strided', cap: num
   f.get(i).i32(1).sub().set(i);
   f.br(0).end().end();
   // Post of row 0 (no lower diagonal): rowU, rowS at row 0.
-  pairs(() => { f.get(rowU).set(u); f.get(rowS).set(s); }, () => {
-    const x = v(), x1 = v();
-    f.get(s).v128Load(L.xi).set(x);
-    f.get(s).get(p16).add().v128Load(L.xi).set(x1);
-    post(null, x, x1, 0, false);
+  pairs(
+    () => {
+      f.get(rowU).set(u);
+      f.get(rowS).set(s);
+    },
+    () => {
+      const x = v(),
+        x1 = v();
+      f.get(s).v128Load(L.xi).set(x);
+      f.get(s).get(p16).add().v128Load(L.xi).set(x1);
+      post(null, x, x1, 0, false);
+    },
+  );
+  return assembleModule([{ params: f.params.slice(), body: f, export: 'solve' }], {
+    initialPages: 1,
+    maxPages: 1,
+    shared: false,
   });
-  return assembleModule([{ params: f.params.slice(), body: f, export: 'solve' }], { initialPages: 1, maxPages: 1, shared: false });
 }

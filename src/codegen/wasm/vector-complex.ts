@@ -69,7 +69,11 @@ export class VecEmitter {
     if (c === 1) return x;
     if (c === -1) return neg(x);
     const t = this.fresh();
-    this.b.get(x.l).get(this.constant(Math.abs(c))).fmul(this.e).set(t);
+    this.b
+      .get(x.l)
+      .get(this.constant(Math.abs(c)))
+      .fmul(this.e)
+      .set(t);
     return { l: t, neg: x.neg !== c < 0 };
   }
   cadd(x: Cx, y: Cx): Cx {

@@ -51,8 +51,12 @@ export function vectorWriter(e: 4 | 8, params: ValType[]): VectorWriter {
       return e === 4 ? [shuffle(a, c, EVEN_F32), shuffle(a, c, ODD_F32)] : [shuffle(a, c, LO_64), shuffle(a, c, HI_64)];
     },
     storeComplex(addr, off, re, im) {
-      b.get(addr).get(shuffle(re, im, e === 4 ? LO_F32 : LO_64)).v128Store(off);
-      b.get(addr).get(shuffle(re, im, e === 4 ? HI_F32 : HI_64)).v128Store(off + 16);
+      b.get(addr)
+        .get(shuffle(re, im, e === 4 ? LO_F32 : LO_64))
+        .v128Store(off);
+      b.get(addr)
+        .get(shuffle(re, im, e === 4 ? HI_F32 : HI_64))
+        .v128Store(off + 16);
     },
     materialise(t) {
       const r = v.fresh();

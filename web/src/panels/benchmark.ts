@@ -18,12 +18,44 @@ import { TridiagonalGpuExecutor } from '../../../src/backends/webgpu/tridiagonal
 import { planTridiagonal } from '../../../src/planner/tridiagonal.js';
 import { randomFloat32, randomFloat64, rng } from '../../../src/util/random.js';
 import { DeviceLimitError, UnsupportedError } from '../../../src/errors.js';
-import { animations, button, canvas, errorText, fmt, nextFrame, panel, relL2, state, type DemoResult, type Env } from '../common.js';
+import {
+  animations,
+  button,
+  canvas,
+  errorText,
+  fmt,
+  nextFrame,
+  panel,
+  relL2,
+  state,
+  type DemoResult,
+  type Env,
+} from '../common.js';
 import { logLogPlot, type Series } from '../plot.js';
 
 /** cpuGflops: the CPU engine in float32 (WebAssembly SIMD, one thread) on the same N, beside WebGPU. */
-interface FftRow { n: number; batch: number; ms: number; gflops: number; relErr: number; bound: number; pass: boolean; skipped?: string; cpuGflops?: number; cpuRelErr?: number }
-interface TriRow { n: number; batch: number; ms: number; mrows: number; relErr: number; bound: number; pass: boolean; skipped?: string }
+interface FftRow {
+  n: number;
+  batch: number;
+  ms: number;
+  gflops: number;
+  relErr: number;
+  bound: number;
+  pass: boolean;
+  skipped?: string;
+  cpuGflops?: number;
+  cpuRelErr?: number;
+}
+interface TriRow {
+  n: number;
+  batch: number;
+  ms: number;
+  mrows: number;
+  relErr: number;
+  bound: number;
+  pass: boolean;
+  skipped?: string;
+}
 
 const POW2_LOG = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
 const MIXED = [12, 60, 100, 360, 1000, 2187, 3125, 6000];
@@ -36,7 +68,12 @@ function median(v: number[]): number {
 }
 
 /** ms per `encode`: k encodes per submission, k chosen so a round takes ≥ ~targetMs; median of rounds. */
-async function timeGpu(ctx: GpuContext, encode: (enc: GPUCommandEncoder) => void, targetMs: number, rounds: number): Promise<number> {
+async function timeGpu(
+  ctx: GpuContext,
+  encode: (enc: GPUCommandEncoder) => void,
+  targetMs: number,
+  rounds: number,
+): Promise<number> {
   const d = ctx.device;
   const run = async (k: number) => {
     const enc = d.createCommandEncoder();
@@ -96,22 +133,62 @@ export async function start(env: Env): Promise<void> {
 
   const fftRows: FftRow[] = [];
   const triRows: TriRow[] = [];
-  const result: DemoResult = { state: 'running', backend: env.backend, quick, totalLog2, triTotalLog2, fft: fftRows, tridiagonal: triRows };
+  const result: DemoResult = {
+    state: 'running',
+    backend: env.backend,
+    quick,
+    totalLog2,
+    triTotalLog2,
+    fft: fftRows,
+    tridiagonal: triRows,
+  };
   let runs = 0;
 
   const redraw = () => {
     const s: Series[] = [
-      { label: `FFT, N = 2^k (${env.backend})`, colour: '#7aa2ff', points: fftRows.filter((r) => !r.skipped && (r.n & (r.n - 1)) === 0).map((r) => ({ x: r.n, y: r.gflops })) },
-      { label: 'FFT, mixed radix', colour: '#f0b84a', points: fftRows.filter((r) => !r.skipped && (r.n & (r.n - 1)) !== 0).map((r) => ({ x: r.n, y: r.gflops })) },
-      { label: 'CPU engine (f32, WebAssembly SIMD, 1 thread)', colour: '#e07a9a', points: fftRows.filter((r) => r.cpuGflops !== undefined).map((r) => ({ x: r.n, y: r.cpuGflops! })) },
+      {
+        label: `FFT, N = 2^k (${env.backend})`,
+        colour: '#7aa2ff',
+        points: fftRows.filter((r) => !r.skipped && (r.n & (r.n - 1)) === 0).map((r) => ({ x: r.n, y: r.gflops })),
+      },
+      {
+        label: 'FFT, mixed radix',
+        colour: '#f0b84a',
+        points: fftRows.filter((r) => !r.skipped && (r.n & (r.n - 1)) !== 0).map((r) => ({ x: r.n, y: r.gflops })),
+      },
+      {
+        label: 'CPU engine (f32, WebAssembly SIMD, 1 thread)',
+        colour: '#e07a9a',
+        points: fftRows.filter((r) => r.cpuGflops !== undefined).map((r) => ({ x: r.n, y: r.cpuGflops! })),
+      },
     ];
     logLogPlot(fftCanvas, s, `FFT length N (total 2^${totalLog2} complex elements)`, 'GFLOPS');
-    logLogPlot(triCanvas, [{ label: `tridiagonal (${env.backend}, float${gpu ? 32 : 64})`, colour: '#6fd08c', points: triRows.filter((r) => !r.skipped).map((r) => ({ x: r.n, y: r.mrows })) }],
-      `rows per system N (total 2^${triTotalLog2} rows)`, 'Mrows/s');
+    logLogPlot(
+      triCanvas,
+      [
+        {
+          label: `tridiagonal (${env.backend}, float${gpu ? 32 : 64})`,
+          colour: '#6fd08c',
+          points: triRows.filter((r) => !r.skipped).map((r) => ({ x: r.n, y: r.mrows })),
+        },
+      ],
+      `rows per system N (total 2^${triTotalLog2} rows)`,
+      'Mrows/s',
+    );
     table.innerHTML =
       '<tr><th>kind</th><th>N</th><th>batch</th><th>ms</th><th>throughput</th><th>rel. error</th></tr>' +
-      fftRows.map((r) => `<tr><td>fft</td><td>${r.n}</td><td>${r.batch}</td><td>${r.skipped ? '' : fmt(r.ms)}</td><td>${r.skipped ? r.skipped : `${fmt(r.gflops)} GFLOPS`}${r.cpuGflops !== undefined ? ` (CPU engine f32: ${fmt(r.cpuGflops)})` : ''}</td><td>${r.skipped ? '' : fmt(r.relErr)}</td></tr>`).join('') +
-      triRows.map((r) => `<tr><td>tridiag</td><td>${r.n}</td><td>${r.batch}</td><td>${r.skipped ? '' : fmt(r.ms)}</td><td>${r.skipped ? r.skipped : `${fmt(r.mrows)} Mrows/s`}</td><td>${r.skipped ? '' : fmt(r.relErr)}</td></tr>`).join('');
+      fftRows
+        .map(
+          (r) =>
+            `<tr><td>fft</td><td>${r.n}</td><td>${r.batch}</td><td>${r.skipped ? '' : fmt(r.ms)}</td><td>${r.skipped ? r.skipped : `${fmt(r.gflops)} GFLOPS`}${r.cpuGflops !== undefined ? ` (CPU engine f32: ${fmt(r.cpuGflops)})` : ''}</td><td>${r.skipped ? '' : fmt(r.relErr)}</td></tr>`,
+        )
+        .join('') +
+      triRows
+        .map(
+          (r) =>
+            `<tr><td>tridiag</td><td>${r.n}</td><td>${r.batch}</td><td>${r.skipped ? '' : fmt(r.ms)}</td><td>${r.skipped ? r.skipped : `${fmt(r.mrows)} Mrows/s`}</td><td>${r.skipped ? '' : fmt(r.relErr)}</td></tr>`,
+        )
+        .join('');
   };
 
   async function benchFft(n: number): Promise<FftRow> {
@@ -119,7 +196,9 @@ export async function start(env: Env): Promise<void> {
     // Accuracy: batch 3, seeded input, against float64.
     const x64 = randomFloat64(2 * 3 * n, n);
     const ref = (await fft(x64, { shape: [3, n], backend: 'cpu' })) as Float64Array;
-    const got = gpu ? await fft(Float32Array.from(x64), { shape: [3, n], backend: 'webgpu', gpu }) : await fft(x64, { shape: [3, n], backend: 'cpu' });
+    const got = gpu
+      ? await fft(Float32Array.from(x64), { shape: [3, n], backend: 'webgpu', gpu })
+      : await fft(x64, { shape: [3, n], backend: 'cpu' });
     const relErr = relL2(got, ref);
     const bound = gpu ? 1e-5 : 1e-12;
     const plan = await createFftPlan({ n, batch, direction: 'forward', backend: env.backend, gpu: gpu ?? undefined });
@@ -150,7 +229,17 @@ export async function start(env: Env): Promise<void> {
     const cpuMs = await timeCpu(() => cpuPlan.execute(cpuData), targetMs, rounds);
     cpuPlan.destroy();
     const cpuGflops = (5 * n * Math.log2(n) * cpuBatch) / (cpuMs * 1e6);
-    return { n, batch, ms, gflops: (5 * n * Math.log2(n) * batch) / (ms * 1e6), relErr, bound, pass: relErr < bound && cpuRelErr < 1e-5, cpuGflops, cpuRelErr };
+    return {
+      n,
+      batch,
+      ms,
+      gflops: (5 * n * Math.log2(n) * batch) / (ms * 1e6),
+      relErr,
+      bound,
+      pass: relErr < bound && cpuRelErr < 1e-5,
+      cpuGflops,
+      cpuRelErr,
+    };
   }
 
   async function benchTri(n: number): Promise<TriRow> {
@@ -159,16 +248,32 @@ export async function start(env: Env): Promise<void> {
     // Accuracy: 3 random diagonally dominant systems through the public API, against float64 Thomas.
     const r = rng(n);
     const m = 3 * n;
-    const a = new Float64Array(m), b = new Float64Array(m), c = new Float64Array(m), d = new Float64Array(m);
+    const a = new Float64Array(m),
+      b = new Float64Array(m),
+      c = new Float64Array(m),
+      d = new Float64Array(m);
     // Values exactly representable in float32, so float32 and float64 solvers see the same system.
     const v = (x: number) => Math.fround(x);
-    for (let i = 0; i < m; i++) { a[i] = v(2 * r() - 1); c[i] = v(2 * r() - 1); b[i] = v(3 + r()); d[i] = v(2 * r() - 1); }
+    for (let i = 0; i < m; i++) {
+      a[i] = v(2 * r() - 1);
+      c[i] = v(2 * r() - 1);
+      b[i] = v(3 + r());
+      d[i] = v(2 * r() - 1);
+    }
     const f32 = (v: Float64Array) => Float32Array.from(v);
     const ref = await createTridiagonalPlan({ n, batch: 3, backend: 'cpu', dtype: 'float64' });
     const refX = (await ref.solve({ lower: a, diag: b, upper: c, rhs: d })).x as Float64Array;
     ref.destroy();
-    const plan = await createTridiagonalPlan({ n, batch: 3, backend: env.backend, dtype: gpu ? 'float32' : 'float64', gpu: gpu ?? undefined });
-    const data: TridiagonalData<Float32Array | Float64Array> = gpu ? { lower: f32(a), diag: f32(b), upper: f32(c), rhs: f32(d) } : { lower: a, diag: b, upper: c, rhs: d };
+    const plan = await createTridiagonalPlan({
+      n,
+      batch: 3,
+      backend: env.backend,
+      dtype: gpu ? 'float32' : 'float64',
+      gpu: gpu ?? undefined,
+    });
+    const data: TridiagonalData<Float32Array | Float64Array> = gpu
+      ? { lower: f32(a), diag: f32(b), upper: f32(c), rhs: f32(d) }
+      : { lower: a, diag: b, upper: c, rhs: d };
     const gotX = (await plan.solve(data)).x as Float32Array | Float64Array;
     plan.destroy();
     const relErr = relL2(gotX, refX);
@@ -180,8 +285,12 @@ export async function start(env: Env): Promise<void> {
       const rr = rng(5);
       const mk = (f: () => number) => createStorageBuffer(gpu, Float32Array.from({ length: n * batch }, f));
       const bufs = {
-        lower: mk(() => 2 * rr() - 1), diag: mk(() => 3 + rr()), upper: mk(() => 2 * rr() - 1), rhs: mk(() => 2 * rr() - 1),
-        out: createStorageBuffer(gpu, 4 * n * batch), status: createStorageBuffer(gpu, 4 * batch),
+        lower: mk(() => 2 * rr() - 1),
+        diag: mk(() => 3 + rr()),
+        upper: mk(() => 2 * rr() - 1),
+        rhs: mk(() => 2 * rr() - 1),
+        out: createStorageBuffer(gpu, 4 * n * batch),
+        status: createStorageBuffer(gpu, 4 * batch),
       };
       try {
         ms = await timeGpu(gpu, (enc) => ex.record(enc, bufs), targetMs, rounds);
@@ -190,7 +299,9 @@ export async function start(env: Env): Promise<void> {
         for (const v of Object.values(bufs)) v.destroy();
       }
     } else {
-      const A = new Float64Array(n * batch).fill(-1), B = new Float64Array(n * batch).fill(3.5), D = randomFloat64(n * batch, 3);
+      const A = new Float64Array(n * batch).fill(-1),
+        B = new Float64Array(n * batch).fill(3.5),
+        D = randomFloat64(n * batch, 3);
       const cpuPlan = await createTridiagonalPlan({ n, batch, backend: 'cpu', dtype: 'float64' });
       ms = await timeCpu(() => cpuPlan.solve({ lower: A, diag: B, upper: A, rhs: D }), targetMs, rounds);
       cpuPlan.destroy();
@@ -223,7 +334,16 @@ export async function start(env: Env): Promise<void> {
         // Lengths this backend's planner does not take (over the device's workgroup memory, say) are
         // listed as not run; any other error fails the benchmark.
         const expected = e instanceof UnsupportedError || e instanceof DeviceLimitError;
-        fftRows.push({ n, batch: 0, ms: NaN, gflops: NaN, relErr: NaN, bound: NaN, pass: expected, skipped: errorText(e).slice(0, 160) });
+        fftRows.push({
+          n,
+          batch: 0,
+          ms: NaN,
+          gflops: NaN,
+          relErr: NaN,
+          bound: NaN,
+          pass: expected,
+          skipped: errorText(e).slice(0, 160),
+        });
       }
       redraw();
       await nextFrame();
@@ -234,21 +354,38 @@ export async function start(env: Env): Promise<void> {
         triRows.push(await benchTri(n));
       } catch (err) {
         const expected = err instanceof UnsupportedError || err instanceof DeviceLimitError;
-        triRows.push({ n, batch: 0, ms: NaN, mrows: NaN, relErr: NaN, bound: NaN, pass: expected, skipped: errorText(err).slice(0, 160) });
+        triRows.push({
+          n,
+          batch: 0,
+          ms: NaN,
+          mrows: NaN,
+          relErr: NaN,
+          bound: NaN,
+          pass: expected,
+          skipped: errorText(err).slice(0, 160),
+        });
       }
       redraw();
       await nextFrame();
     }
     runs++;
     const measured = [...fftRows, ...triRows].filter((r) => !r.skipped);
-    const pass = measured.length > 0 && measured.every((r) => r.pass && r.ms > 0 && Number.isFinite(r.ms)) && [...fftRows, ...triRows].every((r) => r.pass);
+    const pass =
+      measured.length > 0 &&
+      measured.every((r) => r.pass && r.ms > 0 && Number.isFinite(r.ms)) &&
+      [...fftRows, ...triRows].every((r) => r.pass);
     Object.assign(result, { state: 'done', pass, runs, totalMs: performance.now() - t0 });
     p.setResult({ ...result });
     p.text.textContent =
       `${env.backend}${software ? ' (software adapter)' : ''}: ${fftRows.filter((r) => !r.skipped).length} FFT sizes, ${triRows.filter((r) => !r.skipped).length} tridiagonal sizes in ${fmt((performance.now() - t0) / 1000)} s` +
       (quick ? ' (quick mode: small totals)' : '') +
       `\nlargest FFT relative error vs float64: ${fmt(Math.max(0, ...fftRows.filter((r) => !r.skipped).map((r) => r.relErr)))}; tridiagonal: ${fmt(Math.max(0, ...triRows.filter((r) => !r.skipped).map((r) => r.relErr)))}` +
-      (fftRows.some((r) => r.skipped) ? `\nnot run on this backend: N = ${fftRows.filter((r) => r.skipped).map((r) => r.n).join(', ')}` : '');
+      (fftRows.some((r) => r.skipped)
+        ? `\nnot run on this backend: N = ${fftRows
+            .filter((r) => r.skipped)
+            .map((r) => r.n)
+            .join(', ')}`
+        : '');
     state.demos.bench = { ...result };
   }
 

@@ -13,7 +13,20 @@
 import { createTridiagonalPlan, type TridiagonalPlan } from '../../../src/api/tridiagonal.js';
 import { runHeatAdi } from '../../../src/apps/heat-adi.js';
 import { rng } from '../../../src/util/random.js';
-import { animations, canvas, checksum, drawField, errorText, fmt, LUT_COOLWARM, nextFrame, panel, relL2, state, type Env } from '../common.js';
+import {
+  animations,
+  canvas,
+  checksum,
+  drawField,
+  errorText,
+  fmt,
+  LUT_COOLWARM,
+  nextFrame,
+  panel,
+  relL2,
+  state,
+  type Env,
+} from '../common.js';
 
 const M = 96; // interior points per direction
 const R = 2; // r = κΔt/h²: 8 times the explicit scheme's stability limit of 1/4, no problem for the implicit one
@@ -33,10 +46,23 @@ class AdiStepper {
 
   static async create(backend: 'webgpu' | 'cpu', dtype: 'float32' | 'float64', env: Env): Promise<AdiStepper> {
     const A = dtype === 'float32' ? Float32Array : Float64Array;
-    const common = { n: M, batch: M, dtype, backend, gpu: backend === 'webgpu' ? env.gpu ?? undefined : undefined } as const;
+    const common = {
+      n: M,
+      batch: M,
+      dtype,
+      backend,
+      gpu: backend === 'webgpu' ? (env.gpu ?? undefined) : undefined,
+    } as const;
     const planX = await createTridiagonalPlan({ ...common, layout: 'strided' });
     const planY = await createTridiagonalPlan({ ...common, layout: 'interleaved' });
-    return new AdiStepper(planX, planY, new A(M * M).fill(-R / 2), new A(M * M).fill(1 + R), new A(M * M).fill(-R / 2), new A(M * M));
+    return new AdiStepper(
+      planX,
+      planY,
+      new A(M * M).fill(-R / 2),
+      new A(M * M).fill(1 + R),
+      new A(M * M).fill(-R / 2),
+      new A(M * M),
+    );
   }
 
   /** One Peaceman–Rachford step; returns the new field and the OR of the solver status bits. */
@@ -44,12 +70,14 @@ class AdiStepper {
     const { rhs, lower, diag, upper } = this;
     const at = (v: Arr, i: number, j: number) => (i < 0 || j < 0 || i >= M || j >= M ? 0 : v[j * M + i]);
     for (let j = 0; j < M; j++) {
-      for (let i = 0; i < M; i++) rhs[j * M + i] = u[j * M + i] + (R / 2) * (at(u, i, j - 1) - 2 * u[j * M + i] + at(u, i, j + 1));
+      for (let i = 0; i < M; i++)
+        rhs[j * M + i] = u[j * M + i] + (R / 2) * (at(u, i, j - 1) - 2 * u[j * M + i] + at(u, i, j + 1));
     }
     const hx = await this.planX.solve({ lower, diag, upper, rhs });
     const us = hx.x as Arr;
     for (let j = 0; j < M; j++) {
-      for (let i = 0; i < M; i++) rhs[j * M + i] = us[j * M + i] + (R / 2) * (at(us, i - 1, j) - 2 * us[j * M + i] + at(us, i + 1, j));
+      for (let i = 0; i < M; i++)
+        rhs[j * M + i] = us[j * M + i] + (R / 2) * (at(us, i - 1, j) - 2 * us[j * M + i] + at(us, i + 1, j));
     }
     const hy = await this.planY.solve({ lower, diag, upper, rhs });
     const status = [...hx.status, ...hy.status].reduce((a, v) => a | v, 0);
@@ -78,10 +106,16 @@ function draw(cv: HTMLCanvasElement, u: Arr, caption: string): void {
 function initialField(seed: number, A: typeof Float32Array | typeof Float64Array): Arr {
   const r = rng(seed);
   const u = new A(M * M);
-  const spots = Array.from({ length: 7 }, () => ({ x: 0.15 + 0.7 * r(), y: 0.15 + 0.7 * r(), s: 0.03 + 0.05 * r(), a: r() < 0.3 ? -1 : 1 }));
+  const spots = Array.from({ length: 7 }, () => ({
+    x: 0.15 + 0.7 * r(),
+    y: 0.15 + 0.7 * r(),
+    s: 0.03 + 0.05 * r(),
+    a: r() < 0.3 ? -1 : 1,
+  }));
   for (let j = 0; j < M; j++) {
     for (let i = 0; i < M; i++) {
-      const x = (i + 1) / (M + 1), y = (j + 1) / (M + 1);
+      const x = (i + 1) / (M + 1),
+        y = (j + 1) / (M + 1);
       let v = 0;
       for (const s of spots) v += s.a * Math.exp(-((x - s.x) ** 2 + (y - s.y) ** 2) / (2 * s.s * s.s));
       u[j * M + i] = v * Math.sin(Math.PI * x) * Math.sin(Math.PI * y);
@@ -126,7 +160,10 @@ export async function start(env: Env): Promise<void> {
   const adiB = await runHeatAdi({ ...adiOpts, backend: env.backend, dtype, gpu: env.gpu ?? undefined });
   const adiRef = await runHeatAdi({ ...adiOpts, backend: 'cpu', dtype: 'float64' });
   const fieldBound = dtype === 'float32' ? 1e-4 : 1e-12;
-  const adiOk = adiB.l2RelError <= adiRef.l2RelError + (dtype === 'float32' ? 1e-4 : 1e-12) && adiRef.l2RelError < 1e-2 && adiB.status === 0;
+  const adiOk =
+    adiB.l2RelError <= adiRef.l2RelError + (dtype === 'float32' ? 1e-4 : 1e-12) &&
+    adiRef.l2RelError < 1e-2 &&
+    adiB.status === 0;
   const pass = fieldErr < fieldBound && status === 0 && adiOk;
   const result = {
     state: 'done' as const,
@@ -161,8 +198,10 @@ export async function start(env: Env): Promise<void> {
   let sinceStart = VERIFY_STEPS;
   cv.addEventListener('click', (ev) => {
     const rect = cv.getBoundingClientRect();
-    const cx = ((ev.clientX - rect.left) / rect.width) * M, cy = ((ev.clientY - rect.top) / rect.height) * M;
-    for (let j = 0; j < M; j++) for (let i = 0; i < M; i++) u[j * M + i] += 1.5 * Math.exp(-((i - cx) ** 2 + (j - cy) ** 2) / 18);
+    const cx = ((ev.clientX - rect.left) / rect.width) * M,
+      cy = ((ev.clientY - rect.top) / rect.height) * M;
+    for (let j = 0; j < M; j++)
+      for (let i = 0; i < M; i++) u[j * M + i] += 1.5 * Math.exp(-((i - cx) ** 2 + (j - cy) ** 2) / 18);
   });
   const animate = async () => {
     try {

@@ -69,7 +69,8 @@ const SCENARIOS: Record<ScenarioId, ScenarioSpec> = {
 const IDS = Object.keys(SCENARIOS) as ScenarioId[];
 
 function l1Rel(a: ArrayLike<number>, ref: ArrayLike<number>): number {
-  let num = 0, den = 0;
+  let num = 0,
+    den = 0;
   for (let i = 0; i < ref.length; i++) {
     if (!Number.isFinite(a[i])) return Infinity;
     num += Math.abs(a[i] - ref[i]);
@@ -85,13 +86,18 @@ function draw(cv: HTMLCanvasElement, problem: SweProblem, s: SweState, field: Sw
   else if (field === 'surface') {
     // The wet cells' own range (renderField's default is symmetric about the reference level, which the
     // dam break's surface, at +1 m, lies far above).
-    let lo = Infinity, hi = -Infinity;
+    let lo = Infinity,
+      hi = -Infinity;
     for (let i = 0; i < s.h.length; i++) {
       if (s.h[i] < problem.params.hEps) continue;
       lo = Math.min(lo, s.h[i] - problem.H[i]);
       hi = Math.max(hi, s.h[i] - problem.H[i]);
     }
-    if (lo <= hi) range = { min: (lo + hi) / 2 - Math.max((hi - lo) / 2, 1e-3), max: (lo + hi) / 2 + Math.max((hi - lo) / 2, 1e-3) };
+    if (lo <= hi)
+      range = {
+        min: (lo + hi) / 2 - Math.max((hi - lo) / 2, 1e-3),
+        max: (lo + hi) / 2 + Math.max((hi - lo) / 2, 1e-3),
+      };
   }
   const img = renderField(problem, s, field, range);
   const rgba = new ImageData(img.width, img.height);
@@ -133,7 +139,10 @@ interface Verified {
 const sums = (s: SweState) => ({ h: checksum(s.h), qx: checksum(s.qx), qy: checksum(s.qy), hc: checksum(s.hc) });
 
 /** Runs one scenario to verifyT on the page's backend and on float64; returns the checks and the live simulation. */
-async function verify(env: Env, id: ScenarioId): Promise<{ v: Verified; sim: SweSimulation; problem: SweProblem; s: SweState; ref: SweState }> {
+async function verify(
+  env: Env,
+  id: ScenarioId,
+): Promise<{ v: Verified; sim: SweSimulation; problem: SweProblem; s: SweState; ref: SweState }> {
   const spec = SCENARIOS[id];
   const problem = spec.make();
   const sim = await createSweSimulation(problem, { backend: env.backend, gpu: env.gpu ?? undefined });
@@ -141,13 +150,20 @@ async function verify(env: Env, id: ScenarioId): Promise<{ v: Verified; sim: Swe
   await sim.advance(spec.verifyT);
   const s = await sim.read();
   const ms = performance.now() - t0;
-  const refSim = await createSweSimulation(sim.precision === 'float32' ? roundToFloat32(problem) : problem, { backend: 'cpu' });
+  const refSim = await createSweSimulation(sim.precision === 'float32' ? roundToFloat32(problem) : problem, {
+    backend: 'cpu',
+  });
   const t1 = performance.now();
   await refSim.advance(spec.verifyT);
   const ref = await refSim.read();
   const msCpu = performance.now() - t1;
   refSim.destroy();
-  const l1RelVsCpu = { h: l1Rel(s.h, ref.h), qx: l1Rel(s.qx, ref.qx), qy: l1Rel(s.qy, ref.qy), hc: l1Rel(s.hc, ref.hc) };
+  const l1RelVsCpu = {
+    h: l1Rel(s.h, ref.h),
+    qx: l1Rel(s.qx, ref.qx),
+    qy: l1Rel(s.qy, ref.qy),
+    hc: l1Rel(s.hc, ref.hc),
+  };
   const f32 = sim.precision === 'float32';
   const bound = f32 ? BOUND_F32 : 1e-12;
   const bounds = { h: bound, qx: f32 ? spec.qBound : bound, qy: f32 ? spec.qBound : bound, hc: bound };
@@ -157,13 +173,24 @@ async function verify(env: Env, id: ScenarioId): Promise<{ v: Verified; sim: Swe
     waterDrift = Math.abs(masses(problem, s).water - m0) / m0;
   }
   const pass =
-    s.steps === ref.steps && s.steps > 0 &&
+    s.steps === ref.steps &&
+    s.steps > 0 &&
     Math.abs(s.time - spec.verifyT) <= 1e-6 * spec.verifyT &&
     (Object.keys(bounds) as (keyof typeof bounds)[]).every((k) => l1RelVsCpu[k] <= bounds[k]) &&
     (waterDrift === null || waterDrift < 1e-5);
   const v: Verified = {
-    time: s.time, steps: s.steps, stepsCpu: ref.steps, timeCpu: ref.time, l1RelVsCpu, bounds,
-    checksum: sums(s), checksumCpu: sums(ref), waterDrift, ms, msCpu, pass,
+    time: s.time,
+    steps: s.steps,
+    stepsCpu: ref.steps,
+    timeCpu: ref.time,
+    l1RelVsCpu,
+    bounds,
+    checksum: sums(s),
+    checksumCpu: sums(ref),
+    waterDrift,
+    ms,
+    msCpu,
+    pass,
   };
   return { v, sim, problem, s, ref };
 }
@@ -208,8 +235,14 @@ export async function start(env: Env): Promise<void> {
     verified[id] = r.v;
     data[id] = {
       steps: r.s.steps,
-      h: Array.from(r.s.h), qx: Array.from(r.s.qx), qy: Array.from(r.s.qy), hc: Array.from(r.s.hc),
-      hCpu: Array.from(r.ref.h), qxCpu: Array.from(r.ref.qx), qyCpu: Array.from(r.ref.qy), hcCpu: Array.from(r.ref.hc),
+      h: Array.from(r.s.h),
+      qx: Array.from(r.s.qx),
+      qy: Array.from(r.s.qy),
+      hc: Array.from(r.s.hc),
+      hCpu: Array.from(r.ref.h),
+      qxCpu: Array.from(r.ref.qx),
+      qyCpu: Array.from(r.ref.qy),
+      hcCpu: Array.from(r.ref.hc),
     };
     if (id === current) {
       live = { sim: r.sim, problem: r.problem };

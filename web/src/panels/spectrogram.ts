@@ -13,7 +13,22 @@
 import { createFftPlan, type FftPlan } from '../../../src/api/fft.js';
 import { planCpuRfft } from '../../../src/backends/cpu/fft-real.js';
 import { rng } from '../../../src/util/random.js';
-import { animations, button, canvas, checksum, drawField, errorText, fmt, nextFrame, panel, relL2, state, type Env, LUT_INFERNO, putColour } from '../common.js';
+import {
+  animations,
+  button,
+  canvas,
+  checksum,
+  drawField,
+  errorText,
+  fmt,
+  nextFrame,
+  panel,
+  relL2,
+  state,
+  type Env,
+  LUT_INFERNO,
+  putColour,
+} from '../common.js';
 
 const FS = 8000;
 const N = 512;
@@ -36,7 +51,10 @@ export function chirpSignal(): Float64Array {
   const x = new Float64Array(SAMPLES);
   for (let i = 0; i < SAMPLES; i++) {
     const t = i / FS;
-    x[i] = Math.sin(2 * Math.PI * (F0 * t + ((F1 - F0) * t * t) / (2 * T))) + 0.25 * Math.sin(2 * Math.PI * 1000 * t) + 0.02 * (2 * r() - 1);
+    x[i] =
+      Math.sin(2 * Math.PI * (F0 * t + ((F1 - F0) * t * t) / (2 * T))) +
+      0.25 * Math.sin(2 * Math.PI * 1000 * t) +
+      0.02 * (2 * r() - 1);
   }
   return x;
 }
@@ -82,7 +100,13 @@ export async function start(env: Env): Promise<void> {
     rfft.forward1(frame, 0, ref, f * bins);
   }
   const t0 = performance.now();
-  const plan = await createFftPlan({ n: N, batch: frames, direction: 'forward', backend: env.backend, gpu: env.gpu ?? undefined });
+  const plan = await createFftPlan({
+    n: N,
+    batch: frames,
+    direction: 'forward',
+    backend: env.backend,
+    gpu: env.gpu ?? undefined,
+  });
   const tPlan = performance.now() - t0;
   const t1 = performance.now();
   const full = await plan.execute(input);
@@ -99,11 +123,15 @@ export async function start(env: Env): Promise<void> {
   let peakMaxBinError = 0;
   const T = SAMPLES / FS;
   for (let f = 0; f < frames; f++) {
-    let best = 0, bestK = 0;
+    let best = 0,
+      bestK = 0;
     for (let k = 0; k < bins; k++) {
       const m = Math.hypot(got[2 * (f * bins + k)], got[2 * (f * bins + k) + 1]);
       img[k * frames + f] = 20 * Math.log10(m / maxMag + 1e-12);
-      if (m > best) { best = m; bestK = k; }
+      if (m > best) {
+        best = m;
+        bestK = k;
+      }
     }
     const tc = (f * HOP + N / 2) / FS;
     const fExpected = F0 + ((F1 - F0) * tc) / T;
@@ -153,7 +181,8 @@ export async function start(env: Env): Promise<void> {
   const live = new Float64Array(bins * COLS).fill(-DB_RANGE);
   let running = false;
   let mic: { analyser: AnalyserNode; ctx: AudioContext; stream: MediaStream } | null = null;
-  let phase = 0, tLive = 0;
+  let phase = 0,
+    tLive = 0;
   const PER_TICK = 3;
   let livePlan: FftPlan | null = null;
   let livePlanBatch = 0;
@@ -182,11 +211,18 @@ export async function start(env: Env): Promise<void> {
         phase += (2 * Math.PI * f) / FS;
         ring[base + i] = Math.sin(phase);
       }
-      for (let j = 0; j < k; j++) for (let i = 0; i < N; i++) liveInput[2 * (j * N + i)] = ring[(j + 1) * HOP + i] * w[i];
+      for (let j = 0; j < k; j++)
+        for (let i = 0; i < N; i++) liveInput[2 * (j * N + i)] = ring[(j + 1) * HOP + i] * w[i];
     }
     if (!livePlan || livePlanBatch !== k) {
       livePlan?.destroy();
-      livePlan = await createFftPlan({ n: N, batch: k, direction: 'forward', backend: env.backend, gpu: env.gpu ?? undefined });
+      livePlan = await createFftPlan({
+        n: N,
+        batch: k,
+        direction: 'forward',
+        backend: env.backend,
+        gpu: env.gpu ?? undefined,
+      });
       livePlanBatch = k;
     }
     const out = await livePlan.execute(k === PER_TICK ? liveInput : liveInput.subarray(0, 2 * N));
