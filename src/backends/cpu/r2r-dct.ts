@@ -53,7 +53,7 @@ export interface R2rNdOptions {
   /** Axes (default all, or the last len(s)). */
   axes?: readonly number[];
   /** Array type of the result: Float64Array (default), or Float32Array written straight from the last axis. */
-  output?: 'float32' | 'float64';
+  output?: R2rOutput;
 }
 
 /**
@@ -96,12 +96,14 @@ export interface R2rResult {
   data: Float64Array | Float32Array;
   shape: number[];
 }
+export type R2rOutput = 'float32' | 'float64';
+export type DataOf<O extends R2rOutput> = O extends 'float32' ? Float32Array : Float64Array;
 
 /**
  * Shared driver: apply `spec` along one axis of x (row-major `shape`, default 1-D), with numpy-style
  * crop/zero-pad to n, overall `norm` scale and optional orthogonalize steps.
  */
-export function runR2r(
+export function runR2r<O extends R2rOutput = 'float64'>(
   x: Input,
   shape: readonly number[] | undefined,
   axisArg: number | undefined,
@@ -110,29 +112,8 @@ export function runR2r(
   norm: Norm | undefined,
   orthogonalize: boolean,
   inverse: boolean,
-): NdArray;
-export function runR2r(
-  x: Input,
-  shape: readonly number[] | undefined,
-  axisArg: number | undefined,
-  nArg: number | undefined,
-  spec: R2rSpec,
-  norm: Norm | undefined,
-  orthogonalize: boolean,
-  inverse: boolean,
-  output: 'float32' | 'float64',
-): R2rResult;
-export function runR2r(
-  x: Input,
-  shape: readonly number[] | undefined,
-  axisArg: number | undefined,
-  nArg: number | undefined,
-  spec: R2rSpec,
-  norm: Norm | undefined,
-  orthogonalize: boolean,
-  inverse: boolean,
-  output: 'float32' | 'float64' = 'float64',
-): R2rResult {
+  output: O = 'float64' as O,
+): { data: DataOf<O>; shape: number[] } {
   const sh = shape ? [...shape] : [x.length];
   if (sh.length === 0 || sh.some((d) => !Number.isInteger(d) || d < 0))
     throw new ArgumentError('shape', shape, 'a non-empty array of non-negative integer dimensions');
@@ -186,24 +167,10 @@ export function runR2r(
     }
     l0 += count;
   }
-  return { data: out, shape: outShape };
+  return { data: out as DataOf<O>, shape: outShape };
 }
 
 /** N-D driver: runR2r along each axis in turn (last of `axes` first, as scipy). */
-export function runR2rNd(
-  x: Input,
-  shape: readonly number[],
-  options: R2rNdOptions & { output: 'float32' | 'float64' },
-  specFor: (type: R2rType) => R2rSpec,
-  inverse: boolean,
-): R2rResult;
-export function runR2rNd(
-  x: Input,
-  shape: readonly number[],
-  options: R2rNdOptions,
-  specFor: (type: R2rType) => R2rSpec,
-  inverse: boolean,
-): NdArray;
 export function runR2rNd(
   x: Input,
   shape: readonly number[],

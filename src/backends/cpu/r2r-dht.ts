@@ -4,19 +4,18 @@
  * idht is the same kernel with the inverse scaling; `norm` as numpy ('backward': 1/N on the inverse,
  * 'ortho': 1/√N both ways, 'forward': 1/N on the forward).
  */
-import { type R2rKernel, type R2rSpec, cachedKernel, runR2r } from './r2r-dct.js';
+import { type R2rKernel, type R2rOutput, type R2rSpec, cachedKernel, runR2r } from './r2r-dct.js';
 import { planCpuRfft } from './fft-real.js';
-import { type NdArray } from './fft-nd.js';
 import { type Norm } from './fft-mixed-radix.js';
 
 type Input = Float64Array | Float32Array | readonly number[];
 
-export interface DhtOptions {
+export interface DhtOptions<O extends R2rOutput = R2rOutput> {
   norm?: Norm;
   n?: number;
   axis?: number;
   /** Array type of the result (default Float64Array). */
-  output?: 'float32' | 'float64';
+  output?: O;
 }
 
 export function dhtKernel(n: number): R2rKernel {
@@ -39,30 +38,25 @@ export function dhtKernel(n: number): R2rKernel {
 
 export const DHT_SPEC: R2rSpec = { name: 'DHT', minN: 1, denom: (n) => n, kernel: dhtKernel };
 
-export function dht(x: Input, options: DhtOptions = {}, shape?: readonly number[]): NdArray {
-  return runR2r(
-    x,
-    shape,
-    options.axis,
-    options.n,
-    DHT_SPEC,
-    options.norm,
-    false,
-    false,
-    options.output ?? 'float64',
-  ) as NdArray;
+/** Forward DHT; `output` picks the result's array type (default Float64Array). */
+export function dht<O extends R2rOutput = 'float64'>(x: Input, options: DhtOptions<O> = {}, shape?: readonly number[]) {
+  return hartley(x, options, shape, false);
 }
 
-export function idht(x: Input, options: DhtOptions = {}, shape?: readonly number[]): NdArray {
-  return runR2r(
-    x,
-    shape,
-    options.axis,
-    options.n,
-    DHT_SPEC,
-    options.norm,
-    false,
-    true,
-    options.output ?? 'float64',
-  ) as NdArray;
+/** Inverse DHT (the same kernel, scaled as numpy's inverse norms). */
+export function idht<O extends R2rOutput = 'float64'>(
+  x: Input,
+  options: DhtOptions<O> = {},
+  shape?: readonly number[],
+) {
+  return hartley(x, options, shape, true);
+}
+
+function hartley<O extends R2rOutput>(
+  x: Input,
+  o: DhtOptions<O>,
+  shape: readonly number[] | undefined,
+  inverse: boolean,
+) {
+  return runR2r(x, shape, o.axis, o.n, DHT_SPEC, o.norm, false, inverse, o.output ?? ('float64' as O));
 }

@@ -458,6 +458,22 @@ class LaneFft implements EngineFft, FusedRealFft {
     }
   }
 
+  /**
+   * A chunk of problems in a column layout between the caller's array and the heap (at: in heap numbers).
+   * Float32 data moves one complex value per load and store through float64 views of the pairs.
+   */
+  private moveColumns(user: AnyArray, l: RealLayout, b0: number, count: number, at: number, toHeap: boolean): void {
+    const n = this.n;
+    const pairs = pairView(user);
+    const k = pairs ? 1 : 2; // numbers per complex value in the arrays moved
+    const u = pairs ?? user;
+    const h = pairs ? this.heapPairs! : this.heap;
+    const s = k * (l.offset + b0 * l.dist);
+    const hAt = pairs ? at / 2 : at;
+    if (toHeap) stridedCopy(u, s, k * l.stride, k * l.dist, h, hAt, k, k * n, n, count, k);
+    else stridedCopy(h, hAt, k, k * n, u, s, k * l.stride, k * l.dist, n, count, k);
+  }
+
   execute(input: AnyArray, output: AnyArray, options: EngineExecOptions = {}): void {
     const n = this.n;
     const { batch, inverse, scale, li, lo } = resolveExec(n, input, output, options);
@@ -476,41 +492,13 @@ class LaneFft implements EngineFft, FusedRealFft {
       else if (li.dist < li.stride) {
         // Columns (problems adjacent, elements far apart): walk each row across the chunk's problems, so
         // reads are sequential instead of one cache line per element.
-        const pairs = pairView(input);
-        if (pairs)
-          copyColumns(pairs, li.offset + b0 * li.dist, li.stride, li.dist, this.heapPairs!, inBase / 2, n, count, true);
-        else
-          copyColumns(input, 2 * (li.offset + b0 * li.dist), 2 * li.stride, 2 * li.dist, heap, inBase, n, count, false);
+        this.moveColumns(input, li, b0, count, inBase, true);
       } else for (let q = 0; q < count; q++) copyIn(input, li, b0 + q, n, heap, inBase + 2 * n * q);
       kernel(this.inP, this.outP, this.workP, this.twP, this.slotsFor(count), scale);
       if (lo.stride === 1 && lo.dist === n)
         output.set(heap.subarray(outBase, outBase + 2 * n * count), 2 * (lo.offset + b0 * n));
       else if (lo.dist < lo.stride) {
-        const pairs = pairView(output);
-        if (pairs)
-          uncopyColumns(
-            this.heapPairs!,
-            outBase / 2,
-            pairs,
-            lo.offset + b0 * lo.dist,
-            lo.stride,
-            lo.dist,
-            n,
-            count,
-            true,
-          );
-        else
-          uncopyColumns(
-            heap,
-            outBase,
-            output,
-            2 * (lo.offset + b0 * lo.dist),
-            2 * lo.stride,
-            2 * lo.dist,
-            n,
-            count,
-            false,
-          );
+        this.moveColumns(output, lo, b0, count, outBase, false);
       } else for (let q = 0; q < count; q++) copyOut(heap, outBase + 2 * n * q, output, lo, b0 + q, n);
     }
   }
@@ -589,55 +577,30 @@ function pairView(a: AnyArray): Float64Array | null {
 }
 
 /**
- * Column gather: element el of problem q (src[s + el·stride + q·dist]) → dst[at + el + q·n], one value a
- * move when `whole` (pair views), else re and im.
+ * count × n values of w numbers each: value (q, el) from src[s + el·sEl + q·sProb] to dst[d + el·dEl + q·dProb],
+ * el outermost so that a column layout's rows are walked in order.
  */
-function copyColumns(
+function stridedCopy(
   src: AnyArray,
   s: number,
-  stride: number,
-  dist: number,
+  sEl: number,
+  sProb: number,
   dst: AnyArray,
-  at: number,
+  d: number,
+  dEl: number,
+  dProb: number,
   n: number,
   count: number,
-  whole: boolean,
+  w: 1 | 2,
 ): void {
-  const w = whole ? 1 : 2;
   for (let el = 0; el < n; el++) {
-    let p = s + el * stride;
-    let d = at + w * el;
-    if (whole) for (let q = 0; q < count; q++, p += dist, d += n) dst[d] = src[p]!;
+    let p = s + el * sEl;
+    let t = d + el * dEl;
+    if (w === 1) for (let q = 0; q < count; q++, p += sProb, t += dProb) dst[t] = src[p]!;
     else {
-      for (let q = 0; q < count; q++, p += dist, d += 2 * n) {
-        dst[d] = src[p]!;
-        dst[d + 1] = src[p + 1]!;
-      }
-    }
-  }
-}
-
-/** The inverse of copyColumns. */
-function uncopyColumns(
-  src: AnyArray,
-  at: number,
-  dst: AnyArray,
-  s: number,
-  stride: number,
-  dist: number,
-  n: number,
-  count: number,
-  whole: boolean,
-): void {
-  const w = whole ? 1 : 2;
-  for (let el = 0; el < n; el++) {
-    let p = s + el * stride;
-    let d = at + w * el;
-    if (whole) for (let q = 0; q < count; q++, p += dist, d += n) dst[p] = src[d]!;
-    else {
-      for (let q = 0; q < count; q++, p += dist, d += 2 * n) {
-        dst[p] = src[d]!;
-        dst[p + 1] = src[d + 1]!;
+      for (let q = 0; q < count; q++, p += sProb, t += dProb) {
+        dst[t] = src[p]!;
+        dst[t + 1] = src[p + 1]!;
       }
     }
   }
