@@ -12,7 +12,7 @@
  */
 import type { ValType, WasmFunction } from './assembler.js';
 import { unitRoot } from '../../core/unit-root.js';
-import { term as T, vectorWriter } from './vector-io.js';
+import { eachProblem, pointer, repeat, term as T, vectorWriter } from './vector-io.js';
 
 /** [2cos θ_k (k < h), 2sin θ_k (k < h), 2cos θ_{n−j} (j < h), 2sin θ_{n−j} (j < h)], θ_k = −πk/2n. */
 export function dct2Twiddles(n: number): Float64Array {
@@ -36,43 +36,37 @@ export function dct2PreFunction(n: number, e: 4 | 8): WasmFunction {
   const w = vectorWriter(e, params);
   const { b } = w;
   const [x, out, count] = [0, 1, 2];
-  const xp = b.local('i32');
-  const lo = b.local('i32');
-  const hi = b.local('i32');
-  const g = b.local('i32');
-  b.loop();
-  b.get(x).set(xp);
-  b.get(out).set(lo);
-  b.get(out)
-    .i32(e * (n - W))
-    .add()
-    .set(hi);
-  b.i32(Math.floor(h / W)).set(g);
   // W pairs (x_2k, x_2k+1) a step: the evens forwards, the odds lane-reversed from the end.
   const pairs = (xA: number, xOff: number, loA: number, loOff: number, hiA: number, hiOff: number): void => {
     const [even, odd] = w.loadComplex(xA, xOff);
     b.get(loA).get(even).v128Store(loOff);
     b.get(hiA).get(w.reverse(odd)).v128Store(hiOff);
   };
-  b.loop();
-  pairs(xp, 0, lo, 0, hi, 0);
-  b.get(xp).i32(32).add().set(xp);
-  b.get(lo).i32(16).add().set(lo);
-  b.get(hi).i32(16).sub().set(hi);
-  b.get(g).i32(1).sub().tee(g).brIf(0);
-  b.end();
-  // W ∤ h: the last W pairs again (x and v are different buffers, so rewriting equal values is harmless).
-  if (h % W !== 0) pairs(x, 2 * e * (h - W), out, e * (h - W), out, e * h);
-  b.get(x)
-    .i32(e * n)
-    .add()
-    .set(x);
-  b.get(out)
-    .i32(e * n)
-    .add()
-    .set(out);
-  b.get(count).i32(1).sub().tee(count).brIf(0);
-  b.end();
+  eachProblem(
+    b,
+    count,
+    [
+      [x, e * n],
+      [out, e * n],
+    ],
+    () => {
+      const xp = pointer(b, x);
+      const lo = pointer(b, out);
+      const hi = pointer(b, out, e * (n - W));
+      repeat(
+        b,
+        Math.floor(h / W),
+        [
+          [xp, 32],
+          [lo, 16],
+          [hi, -16],
+        ],
+        () => pairs(xp, 0, lo, 0, hi, 0),
+      );
+      // W ∤ h: the last W pairs again (x and v are different buffers, so rewriting equal values is harmless).
+      if (h % W !== 0) pairs(x, 2 * e * (h - W), out, e * (h - W), out, e * h);
+    },
+  );
   return { params, body: b, export: 'dct2pre' };
 }
 
@@ -84,10 +78,6 @@ export function dct2PostFunction(n: number, e: 4 | 8): WasmFunction {
   const w = vectorWriter(e, params);
   const { b, v } = w;
   const [y, out, tw, count] = [0, 1, 2, 3];
-  const yp = b.local('i32');
-  const op = b.local('i32');
-  const tp = b.local('i32');
-  const g = b.local('i32');
   // First half: out_k = tc_k·Re Y_k − ts_k·Im Y_k (the factor 2 is in the table), k < h.
   const first = (yA: number, yOff: number, tA: number, tOff: number, oA: number, oOff: number): void => {
     const [re, im] = w.loadComplex(yA, yOff);
@@ -102,66 +92,47 @@ export function dct2PostFunction(n: number, e: 4 | 8): WasmFunction {
     );
     b.get(oA).get(w.reverse(r)).v128Store(oOff);
   };
-  b.loop();
-  b.get(y).set(yp);
-  b.get(out).set(op);
-  b.get(tw).set(tp);
-  b.i32(Math.floor(h / W)).set(g);
-  b.loop();
-  first(yp, 0, tp, 0, op, 0);
-  b.get(yp)
-    .i32(cb * W)
-    .add()
-    .set(yp);
-  b.get(tp)
-    .i32(e * W)
-    .add()
-    .set(tp);
-  b.get(op)
-    .i32(e * W)
-    .add()
-    .set(op);
-  b.get(g).i32(1).sub().tee(g).brIf(0);
-  b.end();
-  if (h % W !== 0) first(y, cb * (h - W), tw, e * (h - W), out, e * (h - W));
-  // j = 1 … h−1 in groups of W (the last one overlapping when W ∤ h − 1): out_{n−j−W+1 … n−j}.
-  const groups = Math.floor((h - 1) / W);
-  b.get(y).i32(cb).add().set(yp);
-  b.get(tw).i32(e).add().set(tp);
-  b.get(out)
-    .i32(e * (n - W))
-    .add()
-    .set(op);
-  b.i32(groups).set(g);
-  b.loop();
-  second(yp, 0, tp, 0, op, 0);
-  b.get(yp)
-    .i32(cb * W)
-    .add()
-    .set(yp);
-  b.get(tp)
-    .i32(e * W)
-    .add()
-    .set(tp);
-  b.get(op)
-    .i32(e * W)
-    .sub()
-    .set(op);
-  b.get(g).i32(1).sub().tee(g).brIf(0);
-  b.end();
-  if ((h - 1) % W !== 0) {
-    const j = h - W;
-    second(y, cb * j, tw, e * j, out, e * (n - j - W + 1));
-  }
-  b.get(y)
-    .i32(cb * (h + 1))
-    .add()
-    .set(y);
-  b.get(out)
-    .i32(e * n)
-    .add()
-    .set(out);
-  b.get(count).i32(1).sub().tee(count).brIf(0);
-  b.end();
+  eachProblem(
+    b,
+    count,
+    [
+      [y, cb * (h + 1)],
+      [out, e * n],
+    ],
+    () => {
+      const yp = pointer(b, y);
+      const tp = pointer(b, tw);
+      const op = pointer(b, out);
+      repeat(
+        b,
+        Math.floor(h / W),
+        [
+          [yp, cb * W],
+          [tp, e * W],
+          [op, e * W],
+        ],
+        () => first(yp, 0, tp, 0, op, 0),
+      );
+      if (h % W !== 0) first(y, cb * (h - W), tw, e * (h - W), out, e * (h - W));
+      // j = 1 … h−1 in groups of W (the last one overlapping when W ∤ h − 1): out_{n−j−W+1 … n−j}.
+      const yq = pointer(b, y, cb);
+      const tq = pointer(b, tw, e);
+      const oq = pointer(b, out, e * (n - W));
+      repeat(
+        b,
+        Math.floor((h - 1) / W),
+        [
+          [yq, cb * W],
+          [tq, e * W],
+          [oq, -e * W],
+        ],
+        () => second(yq, 0, tq, 0, oq, 0),
+      );
+      if ((h - 1) % W !== 0) {
+        const j = h - W;
+        second(y, cb * j, tw, e * j, out, e * (n - j - W + 1));
+      }
+    },
+  );
   return { params, body: b, export: 'dct2post' };
 }

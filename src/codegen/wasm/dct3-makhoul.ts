@@ -13,7 +13,7 @@
  */
 import type { ValType, WasmFunction } from './assembler.js';
 import { unitRoot } from '../../core/unit-root.js';
-import { term as T, vectorWriter } from './vector-io.js';
+import { eachProblem, pointer, repeat, term as T, vectorWriter, type Step } from './vector-io.js';
 
 /** [cos θ_k (k = 1 … h), sin θ_k (k = 1 … h)], θ_k = πk/2n. */
 export function dct3Twiddles(n: number): Float64Array {
@@ -55,52 +55,29 @@ export function dct3PreFunction(n: number, e: 4 | 8): WasmFunction {
     const im = w.materialise(v.sub(v.mul(T(s), T(a)), v.mul(T(c), T(bb))));
     w.storeComplex(yp, offY, re, im);
   };
-  const xk = b.local('i32');
-  const xr = b.local('i32');
-  const tp = b.local('i32');
-  const yp = b.local('i32');
-  const g = b.local('i32');
-  b.loop();
-  b.get(x).i32(e).add().set(xk);
-  b.get(x)
-    .i32(e * (n - W))
-    .add()
-    .set(xr);
-  b.get(tw).set(tp);
-  b.get(y).i32(cb).add().set(yp);
-  b.i32(Math.floor(h / W)).set(g);
-  b.loop();
-  group(xk, 0, xr, 0, tp, 0, yp, 0);
-  b.get(xk)
-    .i32(e * W)
-    .add()
-    .set(xk);
-  b.get(xr)
-    .i32(e * W)
-    .sub()
-    .set(xr);
-  b.get(tp)
-    .i32(e * W)
-    .add()
-    .set(tp);
-  b.get(yp)
-    .i32(cb * W)
-    .add()
-    .set(yp);
-  b.get(g).i32(1).sub().tee(g).brIf(0);
-  b.end();
-  // Tail: k = h − W + 1 … h, mirrored block x_h … x_{h+W−1}.
-  if (h % W !== 0) group(x, e * (h - W + 1), x, e * h, tw, e * (h - W), y, cb * (h - W + 1));
-  b.get(x)
-    .i32(e * n)
-    .add()
-    .set(x);
-  b.get(y)
-    .i32(cb * (h + 1))
-    .add()
-    .set(y);
-  b.get(count).i32(1).sub().tee(count).brIf(0);
-  b.end();
+  eachProblem(
+    b,
+    count,
+    [
+      [x, e * n],
+      [y, cb * (h + 1)],
+    ],
+    () => {
+      const xk = pointer(b, x, e);
+      const xr = pointer(b, x, e * (n - W));
+      const tp = pointer(b, tw);
+      const yp = pointer(b, y, cb);
+      const steps: Step[] = [
+        [xk, e * W],
+        [xr, -e * W],
+        [tp, e * W],
+        [yp, cb * W],
+      ];
+      repeat(b, Math.floor(h / W), steps, () => group(xk, 0, xr, 0, tp, 0, yp, 0));
+      // Tail: k = h − W + 1 … h, mirrored block x_h … x_{h+W−1}.
+      if (h % W !== 0) group(x, e * (h - W + 1), x, e * h, tw, e * (h - W), y, cb * (h - W + 1));
+    },
+  );
   return { params, body: b, export: 'dct3pre' };
 }
 
@@ -114,35 +91,29 @@ export function dct3PostFunction(n: number, e: 4 | 8): WasmFunction {
   /** W pairs from k: evens v_k … forwards, odds v_{n−1−k} … backwards, interleaved. */
   const group = (loA: number, loOff: number, hiA: number, hiOff: number, oA: number, oOff: number): void =>
     w.storeComplex(oA, oOff, w.load(loA, loOff), w.reverse(w.load(hiA, hiOff)));
-  const lo = b.local('i32');
-  const hi = b.local('i32');
-  const op = b.local('i32');
-  const g = b.local('i32');
-  b.loop();
-  b.get(vIn).set(lo);
-  b.get(vIn)
-    .i32(e * (n - W))
-    .add()
-    .set(hi);
-  b.get(out).set(op);
-  b.i32(Math.floor(h / W)).set(g);
-  b.loop();
-  group(lo, 0, hi, 0, op, 0);
-  b.get(lo).i32(16).add().set(lo);
-  b.get(hi).i32(16).sub().set(hi);
-  b.get(op).i32(32).add().set(op);
-  b.get(g).i32(1).sub().tee(g).brIf(0);
-  b.end();
-  if (h % W !== 0) group(vIn, e * (h - W), vIn, e * h, out, 2 * e * (h - W));
-  b.get(vIn)
-    .i32(e * n)
-    .add()
-    .set(vIn);
-  b.get(out)
-    .i32(e * n)
-    .add()
-    .set(out);
-  b.get(count).i32(1).sub().tee(count).brIf(0);
-  b.end();
+  eachProblem(
+    b,
+    count,
+    [
+      [vIn, e * n],
+      [out, e * n],
+    ],
+    () => {
+      const lo = pointer(b, vIn);
+      const hi = pointer(b, vIn, e * (n - W));
+      const op = pointer(b, out);
+      repeat(
+        b,
+        Math.floor(h / W),
+        [
+          [lo, 16],
+          [hi, -16],
+          [op, 32],
+        ],
+        () => group(lo, 0, hi, 0, op, 0),
+      );
+      if (h % W !== 0) group(vIn, e * (h - W), vIn, e * h, out, 2 * e * (h - W));
+    },
+  );
   return { params, body: b, export: 'dct3post' };
 }

@@ -13,7 +13,7 @@
  */
 import type { ValType, WasmFunction } from './assembler.js';
 import { neg } from './vector-complex.js';
-import { term as T, vectorWriter } from './vector-io.js';
+import { eachProblem, pointer, repeat, term as T, vectorWriter, type Step } from './vector-io.js';
 
 export function c2rPreFunction(n: number, e: 4 | 8): WasmFunction {
   const h = n / 2;
@@ -49,51 +49,28 @@ export function c2rPreFunction(n: number, e: 4 | 8): WasmFunction {
     const pi = v.sub(v.mul(T(wr), di), v.mul(T(wi), dr));
     w.storeComplex(zp, offZ, w.materialise(v.sub(er, pi)), w.materialise(v.add(ei, pr)));
   };
-  const yk = b.local('i32');
-  const yr = b.local('i32');
-  const tp = b.local('i32');
-  const zp = b.local('i32');
-  const g = b.local('i32');
-  b.loop();
-  b.get(y).set(yk);
-  b.get(y)
-    .i32(cb * (h - W + 1))
-    .add()
-    .set(yr);
-  b.get(tw).set(tp);
-  b.get(z).set(zp);
-  b.i32(Math.floor(h / W)).set(g);
-  b.loop();
-  group(yk, 0, yr, 0, tp, 0, zp, 0);
-  b.get(yk)
-    .i32(cb * W)
-    .add()
-    .set(yk);
-  b.get(yr)
-    .i32(cb * W)
-    .sub()
-    .set(yr);
-  b.get(tp)
-    .i32(e * W)
-    .add()
-    .set(tp);
-  b.get(zp)
-    .i32(cb * W)
-    .add()
-    .set(zp);
-  b.get(g).i32(1).sub().tee(g).brIf(0);
-  b.end();
-  // Tail: k = h − W … h − 1, mirrored block Y_1 … Y_W.
-  if (h % W !== 0) group(y, cb * (h - W), y, cb, tw, e * (h - W), z, cb * (h - W));
-  b.get(y)
-    .i32(cb * (h + 1))
-    .add()
-    .set(y);
-  b.get(z)
-    .i32(cb * h)
-    .add()
-    .set(z);
-  b.get(count).i32(1).sub().tee(count).brIf(0);
-  b.end();
+  eachProblem(
+    b,
+    count,
+    [
+      [y, cb * (h + 1)],
+      [z, cb * h],
+    ],
+    () => {
+      const yk = pointer(b, y);
+      const yr = pointer(b, y, cb * (h - W + 1));
+      const tp = pointer(b, tw);
+      const zp = pointer(b, z);
+      const steps: Step[] = [
+        [yk, cb * W],
+        [yr, -cb * W],
+        [tp, e * W],
+        [zp, cb * W],
+      ];
+      repeat(b, Math.floor(h / W), steps, () => group(yk, 0, yr, 0, tp, 0, zp, 0));
+      // Tail: k = h − W … h − 1, mirrored block Y_1 … Y_W.
+      if (h % W !== 0) group(y, cb * (h - W), y, cb, tw, e * (h - W), z, cb * (h - W));
+    },
+  );
   return { params, body: b, export: 'c2r' };
 }

@@ -13,7 +13,7 @@
  */
 import type { ValType, WasmFunction } from './assembler.js';
 import { neg, type Term } from './vector-complex.js';
-import { term as T, vectorWriter } from './vector-io.js';
+import { eachProblem, pointer, repeat, term as T, vectorWriter, type Step } from './vector-io.js';
 
 export function pack2Function(n: number, e: 4 | 8): WasmFunction {
   const W = 16 / e;
@@ -21,33 +21,31 @@ export function pack2Function(n: number, e: 4 | 8): WasmFunction {
   const w = vectorWriter(e, params);
   const { b } = w;
   const [x, z, pairs] = [0, 1, 2];
-  const xp = b.local('i32');
-  const zp = b.local('i32');
-  const g = b.local('i32');
   // Row a in the real lanes, row b in the imaginary lanes.
   const group = (xA: number, xOff: number, zA: number, zOff: number): void =>
     w.storeComplex(zA, zOff, w.load(xA, xOff), w.load(xA, xOff + e * n));
-  b.loop();
-  b.get(x).set(xp);
-  b.get(z).set(zp);
-  b.i32(Math.floor(n / W)).set(g);
-  b.loop();
-  group(xp, 0, zp, 0);
-  b.get(xp).i32(16).add().set(xp);
-  b.get(zp).i32(32).add().set(zp);
-  b.get(g).i32(1).sub().tee(g).brIf(0);
-  b.end();
-  if (n % W !== 0) group(x, e * (n - W), z, 2 * e * (n - W));
-  b.get(x)
-    .i32(2 * e * n)
-    .add()
-    .set(x);
-  b.get(z)
-    .i32(2 * e * n)
-    .add()
-    .set(z);
-  b.get(pairs).i32(1).sub().tee(pairs).brIf(0);
-  b.end();
+  eachProblem(
+    b,
+    pairs,
+    [
+      [x, 2 * e * n],
+      [z, 2 * e * n],
+    ],
+    () => {
+      const xp = pointer(b, x);
+      const zp = pointer(b, z);
+      repeat(
+        b,
+        Math.floor(n / W),
+        [
+          [xp, 16],
+          [zp, 32],
+        ],
+        () => group(xp, 0, zp, 0),
+      );
+      if (n % W !== 0) group(x, e * (n - W), z, 2 * e * (n - W));
+    },
+  );
   return { params, body: b, export: 'pack2' };
 }
 
@@ -76,45 +74,26 @@ export function split2Function(n: number, e: 4 | 8): WasmFunction {
     // B = −(i/2)(Z − C): Re B = ½ Im(Z − C), Im B = −½ Re(Z − C).
     store(ya, offA + cb * nc, v.sub(T(zim), ci), neg(v.sub(T(zre), cr)));
   };
-  const zk = b.local('i32');
-  const zr = b.local('i32');
-  const ya = b.local('i32');
-  const g = b.local('i32');
-  b.loop();
-  b.get(z).i32(cb).add().set(zk);
-  b.get(z)
-    .i32(cb * (n - W))
-    .add()
-    .set(zr);
-  b.get(y).i32(cb).add().set(ya);
-  b.i32(Math.floor((nc - 1) / W)).set(g);
-  b.loop();
-  group(zk, 0, zr, 0, ya, 0);
-  b.get(zk)
-    .i32(cb * W)
-    .add()
-    .set(zk);
-  b.get(zr)
-    .i32(cb * W)
-    .sub()
-    .set(zr);
-  b.get(ya)
-    .i32(cb * W)
-    .add()
-    .set(ya);
-  b.get(g).i32(1).sub().tee(g).brIf(0);
-  b.end();
-  // Tail: k = nc − W … nc − 1, mirrored block Z_{nc} … Z_{nc+W−1}.
-  if ((nc - 1) % W !== 0) group(z, cb * (nc - W), z, cb * nc, y, cb * (nc - W));
-  b.get(z)
-    .i32(cb * n)
-    .add()
-    .set(z);
-  b.get(y)
-    .i32(2 * cb * nc)
-    .add()
-    .set(y);
-  b.get(pairs).i32(1).sub().tee(pairs).brIf(0);
-  b.end();
+  eachProblem(
+    b,
+    pairs,
+    [
+      [z, cb * n],
+      [y, 2 * cb * nc],
+    ],
+    () => {
+      const zk = pointer(b, z, cb);
+      const zr = pointer(b, z, cb * (n - W));
+      const ya = pointer(b, y, cb);
+      const steps: Step[] = [
+        [zk, cb * W],
+        [zr, -cb * W],
+        [ya, cb * W],
+      ];
+      repeat(b, Math.floor((nc - 1) / W), steps, () => group(zk, 0, zr, 0, ya, 0));
+      // Tail: k = nc − W … nc − 1, mirrored block Z_{nc} … Z_{nc+W−1}.
+      if ((nc - 1) % W !== 0) group(z, cb * (nc - W), z, cb * nc, y, cb * (nc - W));
+    },
+  );
   return { params, body: b, export: 'split2' };
 }

@@ -11,7 +11,7 @@
 import type { ValType, WasmFunction } from './assembler.js';
 import { neg } from './vector-complex.js';
 import { unitRoot } from '../../core/unit-root.js';
-import { term as T, vectorWriter } from './vector-io.js';
+import { eachProblem, pointer, repeat, term as T, vectorWriter, type Step } from './vector-io.js';
 
 /** Split table of w^k = e^{−2πik/n}, k = 0 … h. */
 export function r2cTwiddles(n: number): Float64Array {
@@ -67,52 +67,28 @@ export function r2cPostFunction(n: number, e: 4 | 8): WasmFunction {
       w.materialise(v.mul(v.sub(ei, pr), T(half))),
     );
   };
-  const groups = Math.floor((h - 1) / W);
-  const zk = b.local('i32');
-  const zr = b.local('i32');
-  const tp = b.local('i32');
-  const yp = b.local('i32');
-  const g = b.local('i32');
-  b.loop();
-  b.get(z).i32(cb).add().set(zk);
-  b.get(z)
-    .i32(cb * (h - W))
-    .add()
-    .set(zr);
-  b.get(tw).i32(e).add().set(tp);
-  b.get(y).i32(cb).add().set(yp);
-  b.i32(groups).set(g);
-  b.loop();
-  group(zk, 0, zr, 0, tp, 0, yp, 0);
-  b.get(zk)
-    .i32(cb * W)
-    .add()
-    .set(zk);
-  b.get(zr)
-    .i32(cb * W)
-    .sub()
-    .set(zr);
-  b.get(tp)
-    .i32(e * W)
-    .add()
-    .set(tp);
-  b.get(yp)
-    .i32(cb * W)
-    .add()
-    .set(yp);
-  b.get(g).i32(1).sub().tee(g).brIf(0);
-  b.end();
-  // Tail: k = h − W … h − 1, mirrored block starts at 1.
-  if ((h - 1) % W !== 0) group(z, cb * (h - W), z, cb, tw, e * (h - W), y, cb * (h - W));
-  b.get(z)
-    .i32(cb * h)
-    .add()
-    .set(z);
-  b.get(y)
-    .i32(cb * (h + 1))
-    .add()
-    .set(y);
-  b.get(count).i32(1).sub().tee(count).brIf(0);
-  b.end();
+  eachProblem(
+    b,
+    count,
+    [
+      [z, cb * h],
+      [y, cb * (h + 1)],
+    ],
+    () => {
+      const zk = pointer(b, z, cb);
+      const zr = pointer(b, z, cb * (h - W));
+      const tp = pointer(b, tw, e);
+      const yp = pointer(b, y, cb);
+      const steps: Step[] = [
+        [zk, cb * W],
+        [zr, -cb * W],
+        [tp, e * W],
+        [yp, cb * W],
+      ];
+      repeat(b, Math.floor((h - 1) / W), steps, () => group(zk, 0, zr, 0, tp, 0, yp, 0));
+      // Tail: k = h − W … h − 1, mirrored block starts at 1.
+      if ((h - 1) % W !== 0) group(z, cb * (h - W), z, cb, tw, e * (h - W), y, cb * (h - W));
+    },
+  );
   return { params, body: b, export: 'r2c' };
 }

@@ -66,3 +66,44 @@ export function vectorWriter(e: 4 | 8, params: ValType[]): VectorWriter {
     },
   };
 }
+
+/** A pointer local and the bytes it moves by on each step (negative: backwards). */
+export type Step = readonly [local: number, bytes: number];
+
+/** A new i32 local holding the local `from` plus `offset` bytes. */
+export function pointer(b: Body, from: number, offset = 0): number {
+  const p = b.local('i32');
+  b.get(from);
+  if (offset !== 0) b.i32(offset).add();
+  b.set(p);
+  return p;
+}
+
+function advance(b: Body, steps: readonly Step[]): void {
+  for (const [l, d] of steps) {
+    b.get(l).i32(Math.abs(d));
+    if (d < 0) b.sub();
+    else b.add();
+    b.set(l);
+  }
+}
+
+/** `body` run `times` (≥ 1) times, the pointers advanced after each run. */
+export function repeat(b: Body, times: number, steps: readonly Step[], body: () => void): void {
+  const g = b.local('i32');
+  b.i32(times).set(g);
+  counted(b, g, steps, body);
+}
+
+/** `body` run once per problem (the i32 parameter `count` ≥ 1 counts down), the pointers advanced after each. */
+export function eachProblem(b: Body, count: number, steps: readonly Step[], body: () => void): void {
+  counted(b, count, steps, body);
+}
+
+function counted(b: Body, counter: number, steps: readonly Step[], body: () => void): void {
+  b.loop();
+  body();
+  advance(b, steps);
+  b.get(counter).i32(1).sub().tee(counter).brIf(0);
+  b.end();
+}
