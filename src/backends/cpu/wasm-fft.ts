@@ -323,21 +323,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     const chunk = this.chunkSlots * this.info.problemsPerSlot;
     for (let b0 = 0; b0 < batch; b0 += chunk) {
       const count = Math.min(chunk, batch - b0);
-      if (li.stride === 1 && li.dist === h + 1)
-        heap.set(input.subarray(2 * (li.offset + b0 * li.dist), 2 * (li.offset + (b0 + count) * li.dist)), yBase);
-      else {
-        for (let q = 0; q < count; q++) {
-          const s = 2 * (li.offset + (b0 + q) * li.dist);
-          const at = yBase + ny * q;
-          if (li.stride === 1) heap.set(input.subarray(s, s + ny), at);
-          else {
-            for (let i = 0, p = s; i <= h; i++, p += 2 * li.stride) {
-              heap[at + 2 * i] = input[p]!;
-              heap[at + 2 * i + 1] = input[p + 1]!;
-            }
-          }
-        }
-      }
+      rowsIn(input, li, b0, count, h + 1, 2, heap, yBase);
       // Like numpy, ignore the imaginary parts of Y_0 and Y_h.
       for (let q = 0, at = yBase; q < count; q++, at += ny) {
         heap[at + 1] = 0;
@@ -345,16 +331,7 @@ class LaneFft implements EngineFft, FusedRealFft {
       }
       this.c2r!(this.yP, this.inP, this.twP + this.info.r2cTwiddleOffset!, count);
       this.inv(this.inP, this.outP, this.workP, this.twP, this.slotsFor(count), scale);
-      if (lo.stride === 1 && lo.dist === 2 * h) {
-        output.set(heap.subarray(outBase, outBase + 2 * h * count), lo.offset + b0 * lo.dist);
-        continue;
-      }
-      for (let q = 0; q < count; q++) {
-        const s = lo.offset + (b0 + q) * lo.dist;
-        const at = outBase + 2 * h * q;
-        if (lo.stride === 1) output.set(heap.subarray(at, at + 2 * h), s);
-        else for (let i = 0, p = s; i < 2 * h; i++, p += lo.stride) output[p] = heap[at + i]!;
-      }
+      rowsOut(heap, outBase, output, lo, b0, count, 2 * h, 1);
     }
   }
 
@@ -377,16 +354,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     const chunk = 2 * this.chunkSlots * this.info.problemsPerSlot;
     for (let b0 = 0; b0 < batch; b0 += chunk) {
       const count = Math.min(chunk, batch - b0);
-      if (li.stride === 1 && li.dist === n)
-        heap.set(input.subarray(li.offset + b0 * n, li.offset + (b0 + count) * n), xBase);
-      else {
-        for (let q = 0; q < count; q++) {
-          const s = li.offset + (b0 + q) * li.dist;
-          const at = xBase + n * q;
-          if (li.stride === 1) heap.set(input.subarray(s, s + n), at);
-          else for (let i = 0, p = s; i < n; i++, p += li.stride) heap[at + i] = input[p]!;
-        }
-      }
+      rowsIn(input, li, b0, count, n, 1, heap, xBase);
       const pairs = Math.ceil(count / 2);
       if (count % 2 === 1) heap.fill(0, xBase + n * count, xBase + n * (count + 1));
       this.pack2!(this.outP, this.inP, pairs);
@@ -399,28 +367,7 @@ class LaneFft implements EngineFft, FusedRealFft {
         heap[y + 2 * nc] = scale * heap[z0 + 1]!;
         heap[y + 2 * nc + 1] = 0;
       }
-      this.copyOutReal(output, lo, b0, count, nc);
-    }
-  }
-
-  /** Rows of nc complex values at yP (packed) → the caller's output layout. */
-  private copyOutReal(output: AnyArray, lo: RealLayout, b0: number, count: number, nc: number): void {
-    const heap = this.heap;
-    const yBase = this.yP / heap.BYTES_PER_ELEMENT;
-    if (lo.stride === 1 && lo.dist === nc) {
-      output.set(heap.subarray(yBase, yBase + 2 * nc * count), 2 * (lo.offset + b0 * lo.dist));
-      return;
-    }
-    for (let q = 0; q < count; q++) {
-      const y = yBase + 2 * nc * q;
-      const s = lo.offset + (b0 + q) * lo.dist;
-      if (lo.stride === 1) output.set(heap.subarray(y, y + 2 * nc), 2 * s);
-      else {
-        for (let i = 0, p = 2 * s; i < nc; i++, p += 2 * lo.stride) {
-          output[p] = heap[y + 2 * i]!;
-          output[p + 1] = heap[y + 2 * i + 1]!;
-        }
-      }
+      rowsOut(heap, yBase, output, lo, b0, count, nc, 2);
     }
   }
 
@@ -434,16 +381,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     const chunk = this.chunkSlots * this.info.problemsPerSlot;
     for (let b0 = 0; b0 < batch; b0 += chunk) {
       const count = Math.min(chunk, batch - b0);
-      if (li.stride === 1 && li.dist === 2 * h)
-        heap.set(input.subarray(li.offset + b0 * li.dist, li.offset + (b0 + count) * li.dist), inBase);
-      else {
-        for (let q = 0; q < count; q++) {
-          const s = li.offset + (b0 + q) * li.dist;
-          const at = inBase + 2 * h * q;
-          if (li.stride === 1) heap.set(input.subarray(s, s + 2 * h), at);
-          else for (let i = 0, p = s; i < 2 * h; i++, p += li.stride) heap[at + i] = input[p]!;
-        }
-      }
+      rowsIn(input, li, b0, count, 2 * h, 1, heap, inBase);
       this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(count), 1);
       this.r2c!(this.outP, this.yP, this.twP + this.info.r2cTwiddleOffset!, count, scale);
       const outBase = this.outP / e;
@@ -454,7 +392,7 @@ class LaneFft implements EngineFft, FusedRealFft {
         heap[y + 2 * h] = scale * (heap[z0]! - heap[z0 + 1]!);
         heap[y + 2 * h + 1] = 0;
       }
-      this.copyOutReal(output, lo, b0, count, h + 1);
+      rowsOut(heap, yBase, output, lo, b0, count, h + 1, 2);
     }
   }
 
@@ -603,6 +541,53 @@ function stridedCopy(
         dst[t + 1] = src[p + 1]!;
       }
     }
+  }
+}
+
+/**
+ * Rows b0 … b0+count−1 of `len` elements (w numbers each: 1 real, 2 complex) from the caller's layout l
+ * (in elements) into the heap, packed from `at`; one block copy where the rows are packed already.
+ */
+function rowsIn(
+  src: AnyArray,
+  l: RealLayout,
+  b0: number,
+  count: number,
+  len: number,
+  w: 1 | 2,
+  heap: AnyArray,
+  at: number,
+): void {
+  if (l.stride === 1 && l.dist === len) {
+    heap.set(src.subarray(w * (l.offset + b0 * len), w * (l.offset + (b0 + count) * len)), at);
+    return;
+  }
+  for (let q = 0; q < count; q++, at += w * len) {
+    const s = w * (l.offset + (b0 + q) * l.dist);
+    if (l.stride === 1) heap.set(src.subarray(s, s + w * len), at);
+    else stridedCopy(src, s, w * l.stride, 0, heap, at, w, 0, len, 1, w);
+  }
+}
+
+/** The inverse of rowsIn: packed rows at `at` in the heap to the caller's layout. */
+function rowsOut(
+  heap: AnyArray,
+  at: number,
+  dst: AnyArray,
+  l: RealLayout,
+  b0: number,
+  count: number,
+  len: number,
+  w: 1 | 2,
+): void {
+  if (l.stride === 1 && l.dist === len) {
+    dst.set(heap.subarray(at, at + w * len * count), w * (l.offset + b0 * len));
+    return;
+  }
+  for (let q = 0; q < count; q++, at += w * len) {
+    const s = w * (l.offset + (b0 + q) * l.dist);
+    if (l.stride === 1) dst.set(heap.subarray(at, at + w * len), s);
+    else stridedCopy(heap, at, w, 0, dst, s, w * l.stride, 0, len, 1, w);
   }
 }
 
