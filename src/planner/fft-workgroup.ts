@@ -255,8 +255,7 @@ export const TWO_LEVEL_TWIDDLES_FROM = 4096;
 
 /**
  * Radices whose twiddles 'two-level' reads twice: 16 and up, and odd radices from 5. Radices 2, 4, 8 and 3
- * keep the one-read recurrence, whose powers reach at most W^7 there (measured: two reads there cost up to
- * 7% in R2C / DCT-II / DHT passes for no accuracy that cuFFT has; docs/DECISIONS.md: twiddles = 'two-level').
+ * keep the one-read recurrence, whose powers reach at most W^7 there (docs/DECISIONS.md: twiddles = 'two-level').
  */
 export function twoLevelRadix(r: number): boolean {
   return r >= 16 || (r % 2 === 1 && r >= 5);
