@@ -12,8 +12,8 @@
  * (2-D n×n: 5·n²·log2 n²). batch = total / N (at least 1), so every timing touches the same number of elements.
  * Each column: warm-up, an inner loop of calls long enough for the clock (--min-rep-ms), --reps rounds; GFLOPS
  * come from the BEST round (the median is in the JSON). Tridiagonal: Mrows/s = rows · systems / t.
- * Ours is timed through the public API (createFftPlan + execute into a reused output; rfft, dct, fft2 as one-shot calls, which
- * includes their planning and output allocation), with `threads: 1` and `threads: <all cores>`.
+ * Ours is timed through the public API (createFftPlan + execute into a reused output; rfft, dct, fft2 as one-shot calls
+ * with `out`, a reused output, which includes their plan-cache lookups), with `threads: 1` and `threads: <all cores>`.
  * Every column's output on one input is compared with a float64 reference computed here (radix-2 / Bluestein in
  * float64); a column whose error exceeds its tolerance reports no number, only the error.
  * Results: JSON in bench/results/cpu/<date>-<host>.json (or --out), Markdown tables on stdout;
@@ -444,15 +444,19 @@ function columnsFor(c: Case, o: Options): Column[] {
           prec === 32
             ? plan.execute(x as Float32Array, out as Float32Array)
             : plan.execute(x as Float64Array, out as Float64Array);
-      } else if (family === 'r2c') {
-        const opts: FftCallOptions & { threads?: number } = { shape: [batch, n], backend: 'cpu', threads };
-        run = () => rfft(x, opts);
-      } else if (family === 'dct2') {
-        const opts: R2rCallOptions & { threads?: number } = { type: 2, shape: [batch, n], backend: 'cpu', threads };
-        run = () => dct(x, opts);
       } else {
-        const opts: FftNdCallOptions & { threads?: number } = { shape: [batch, c.rows!, n], backend: 'cpu', threads };
-        run = () => fft2(x, opts);
+        // One-shot calls with numpy's `out`: into a reused output array, like the plan above.
+        const out = new (prec === 32 ? Float32Array : Float64Array)(outLen * batch);
+        if (family === 'r2c') {
+          const opts: FftCallOptions = { shape: [batch, n], backend: 'cpu', threads, out };
+          run = () => rfft(x, opts);
+        } else if (family === 'dct2') {
+          const opts: R2rCallOptions = { type: 2, shape: [batch, n], backend: 'cpu', threads, out };
+          run = () => dct(x, opts);
+        } else {
+          const opts: FftNdCallOptions = { shape: [batch, c.rows!, n], backend: 'cpu', threads, out };
+          run = () => fft2(x, opts);
+        }
       }
       return { run, check: async () => checkOurs(await run(), outLen) };
     },

@@ -1111,8 +1111,10 @@ within the run-to-run spread; EDM cases 1–5 (5–25 µs each) swing by ±30% w
 Measured by \`npm run bench:cpu\` (bench/cpu.ts, with bench/cpu_numpy.py run by it in the same job) on this
 project's 2-core AMD EPYC machine (no GPU, Node 20), ${mds[mds.length - 1].slice(0, 10)}; source: \`${file}\` and the JSON
 beside it; plot: docs/cpu-gflops.svg. Every anchor is measured in the same run and checked against a float64
-reference before it is timed. Ours: the public API (\`createFftPlan\` + \`execute\` into a reused output for C2C;
-\`rfft\`, \`dct\`, \`fft2\` as one-shot calls, which allocate their result), "1t" = \`threads: 1\`, "all" = both cores.
+reference before it is timed. Ours: the public API into a reused output array, as the anchors write into
+preallocated memory (\`createFftPlan\` + \`execute\` for C2C; \`rfft\`, \`dct\`, \`fft2\` as one-shot calls with
+numpy's \`out\`), "1t" = \`threads: 1\`, "all" = both cores (inputs on ordinary ArrayBuffers, so each worker's
+share is copied through a staging buffer).
 pffft's columns have the data already in its own heap and exclude copies; ours include copying into and out of
 the engine's WebAssembly memory. Best of 7 rounds; on this shared machine, repeated runs differ by up to about
 30% per cell, so read ratios near 1 as ties.

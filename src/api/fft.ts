@@ -11,9 +11,9 @@ import type { GpuContext } from '../backends/webgpu/device.js';
 import { checkBackend, fallsBack, gpuFor, type BackendChoice } from './backend.js';
 import { WebGpuFft } from '../backends/webgpu/fft.js';
 import { engineFft, precompileEngine } from '../backends/cpu/wasm-fft.js';
-import { allocateLike, checkThreads, executeEngineFft } from '../backends/cpu/worker-pool.js';
+import { allocateLike, checkThreads, executeEngineFft, executeEngineRows } from '../backends/cpu/worker-pool.js';
+import { checkOut, deliver, overlaps } from './out.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
-import { planCpuRfft } from '../backends/cpu/fft-real.js';
 import { planCpuEngineFft, type CpuEngineFftRecipe, type CpuPrecision } from '../planner/cpu-fft.js';
 
 /** CPU plans up to this length compile at creation (milliseconds); longer ones at their first execute. */
@@ -222,8 +222,16 @@ export interface FftCallOptions {
   norm?: FftNorm;
   backend?: BackendChoice;
   gpu?: GpuContext;
-  /** Validated (a positive integer), not used yet: these functions run on the calling thread (CPU plans use threads). */
+  /**
+   * CPU engine: threads a call may use, the calling thread included (default: the available cores). Batches
+   * along the last axis split as for plans (see FftPlanOptions.threads); other axes run on the calling thread.
+   */
   threads?: number;
+  /**
+   * Where to write the result (numpy's `out`): the input's array type and exactly the result's length.
+   * Reusing one saves allocating (and first touching) a result per call. May be the input itself.
+   */
+  out?: ComplexArray;
 }
 
 export interface FftNdCallOptions {
@@ -236,8 +244,16 @@ export interface FftNdCallOptions {
   norm?: FftNorm;
   backend?: BackendChoice;
   gpu?: GpuContext;
-  /** Validated (a positive integer), not used yet: these functions run on the calling thread (CPU plans use threads). */
+  /**
+   * CPU engine: threads a call may use, the calling thread included (default: the available cores). Batches
+   * along the last axis split as for plans (see FftPlanOptions.threads); other axes run on the calling thread.
+   */
   threads?: number;
+  /**
+   * Where to write the result (numpy's `out`): the input's array type and exactly the result's length.
+   * Reusing one saves allocating (and first touching) a result per call. May be the input itself.
+   */
+  out?: ComplexArray;
 }
 
 type Kind = 'c2c' | 'r2c' | 'c2r';
@@ -329,7 +345,16 @@ function oneD(o: FftCallOptions, x?: ComplexArray, per = 2): FftNdCallOptions {
   }
   void per;
   const s = o.n === undefined ? undefined : [o.n];
-  return { shape: o.shape, axes: [o.axis ?? -1], s, norm: o.norm, backend: o.backend, gpu: o.gpu, threads: o.threads };
+  return {
+    shape: o.shape,
+    axes: [o.axis ?? -1],
+    s,
+    norm: o.norm,
+    backend: o.backend,
+    gpu: o.gpu,
+    threads: o.threads,
+    out: o.out,
+  };
 }
 
 function last2(o: FftNdCallOptions): FftNdCallOptions {
@@ -379,15 +404,17 @@ async function nd(
     );
   }
   const norm = o.norm ?? 'backward';
-  checkThreads(o.threads);
+  const threads = checkThreads(o.threads);
   if (!['backward', 'ortho', 'forward'].includes(norm))
     throw new ArgumentError('norm', norm, "'backward', 'ortho' or 'forward'");
   const { s, axes } = resolveAxes(shape, o, kind === 'c2r' ? (m) => 2 * (m - 1) : undefined);
   const requested = checkBackend(o.backend ?? 'auto');
   // 'auto' keeps float64 data on the float64 CPU backend (WGSL has no f64); 'webgpu' computes it in f32.
   const backend = requested === 'auto' && x instanceof Float64Array ? 'cpu' : requested;
-  const cpu = (): ComplexArray => {
-    const direct = cpuLastAxis(x, shape, s, axes, kind, direction, norm);
+  const outShape = fftnOutputShape(kind, shape, { s, axes });
+  const out = checkOut(o.out, x, (kind === 'c2r' ? 1 : 2) * outShape.reduce((a, b) => a * b, 1));
+  const cpu = async (): Promise<ComplexArray> => {
+    const direct = await cpuLastAxis(x, shape, s, axes, kind, direction, norm, out, threads);
     if (direct) return direct;
     const f =
       kind === 'r2c'
@@ -398,7 +425,7 @@ async function nd(
               cpuNd.c2cN(x, sh, o, direction === 'inverse');
     // The CPU engine computes in the input's precision; every FFT the N-D driver plans runs on it.
     const r = onCpuEngine(x instanceof Float32Array ? 'f32' : 'f64', () => f(x, shape, { s, axes, norm }));
-    return x instanceof Float32Array && !(r.data instanceof Float32Array) ? Float32Array.from(r.data) : r.data;
+    return deliver(r.data, x, out);
   };
   const ctx = await gpuFor(backend, o.gpu);
   if (!ctx) {
@@ -426,8 +453,7 @@ async function nd(
     throw e;
   }
   try {
-    const out = await plan.run(input);
-    return x instanceof Float32Array ? out : Float64Array.from(out);
+    return deliver(await plan.run(input), x, out);
   } finally {
     plan.destroy();
   }
@@ -437,7 +463,7 @@ async function nd(
  * The common case on the CPU engine, a C2C, R2C or C2R along the last axis with no crop or pad: straight
  * from the caller's array into a result of its type, without the N-D driver's float64 copies.
  */
-function cpuLastAxis(
+async function cpuLastAxis(
   x: ComplexArray,
   shape: readonly number[],
   s: readonly number[],
@@ -445,28 +471,27 @@ function cpuLastAxis(
   kind: Kind,
   direction: 'forward' | 'inverse',
   norm: FftNorm,
-): ComplexArray | null {
+  out: ComplexArray | undefined,
+  threads: number | undefined,
+): Promise<ComplexArray | null> {
   const n = shape[shape.length - 1]!;
   if (axes.length !== 1 || axes[0] !== shape.length - 1) return null;
   const batch = shape.slice(0, -1).reduce((a, b) => a * b, 1);
   const precision = x instanceof Float32Array ? 'f32' : 'f64';
   const Arr = x instanceof Float32Array ? Float32Array : Float64Array;
-  if (kind === 'c2r') {
-    // n here counts complex inputs; the output length s[0] must use exactly them (no crop or pad).
-    if (n !== Math.floor(s[0] / 2) + 1) return null;
-    const out = new Arr(s[0] * batch);
-    onCpuEngine(precision, () => planCpuRfft(s[0])).inverse(x, out, { batch, norm });
-    return out;
-  }
-  if (s[0] !== n) return null;
+  // n here counts complex inputs for c2r; its output length s[0] must use exactly them (no crop or pad).
+  if (kind === 'c2r' ? n !== Math.floor(s[0] / 2) + 1 : s[0] !== n) return null;
+  const length = (kind === 'c2r' ? s[0] : 2 * (Math.floor(n / 2) + 1)) * batch;
+  const need = kind === 'c2c' ? 2 * n * batch : length;
+  // Straight into the caller's `out` unless it overlaps the input (rows of other lengths would clobber it).
+  const dst = out && !overlaps(out, x) ? out : new Arr(need);
   if (kind === 'c2c') {
-    const out = new Arr(2 * n * batch);
-    engineFft(n, precision).execute(x, out, { batch, inverse: direction === 'inverse', norm });
-    return out;
+    await executeEngineFft(n, precision, x, dst, { batch, inverse: direction === 'inverse', norm }, threads);
+  } else {
+    const op = { kind: kind === 'r2c' ? 'rfft' : 'irfft', n: s[0], precision, norm } as const;
+    await executeEngineRows(op, x, dst, batch, threads);
   }
-  const out = new Arr(2 * (Math.floor(n / 2) + 1) * batch);
-  onCpuEngine(precision, () => planCpuRfft(n)).forward(x, out, { batch, norm });
-  return out;
+  return deliver(dst, x, out);
 }
 
 export interface FftNdPlanOptions {

@@ -15,6 +15,8 @@ import * as cpuDst from '../backends/cpu/r2r-dst.js';
 import * as cpuDht from '../backends/cpu/r2r-dht.js';
 import { normalizeAxis, resizeAxis } from '../backends/cpu/fft-nd.js';
 import { checkBackend, fallsBack, gpuFor, type BackendChoice } from './backend.js';
+import { checkThreads, executeEngineRows } from '../backends/cpu/worker-pool.js';
+import { checkOut, deliver, overlaps } from './out.js';
 
 export type RealArray = Float32Array | Float64Array;
 
@@ -38,6 +40,13 @@ export interface R2rCallOptions {
   shape?: readonly number[];
   backend?: BackendChoice;
   gpu?: GpuContext;
+  /**
+   * CPU engine: threads a call may use, the calling thread included (default: the available cores). DCT-II
+   * along the last axis splits its lines across them; other transforms run on the calling thread.
+   */
+  threads?: number;
+  /** Where to write the result (numpy's `out`): the input's array type and exactly the result's length. */
+  out?: RealArray;
 }
 
 export interface R2rNdCallOptions extends Omit<R2rCallOptions, 'n' | 'axis'> {
@@ -66,28 +75,28 @@ function oneD(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rCallOptio
  * DCT-II along the last axis with no crop or pad, where the CPU engine has the fused module: straight
  * from the caller's array into a result of its type (scipy's norms; ortho orthogonalizes unless told not to).
  */
-function dct2LastAxis(
+async function dct2LastAxis(
   x: RealArray,
   shape: readonly number[],
   axes: readonly number[],
   s: readonly number[],
   norm: string,
   orthogonalize: boolean | undefined,
-): RealArray | null {
+  out: RealArray | undefined,
+  threads: number | undefined,
+): Promise<RealArray | null> {
   const n = shape[shape.length - 1]!;
   if (axes.length !== 1 || axes[0] !== shape.length - 1 || s[0] !== n) return null;
   const precision = x instanceof Float32Array ? 'f32' : 'f64';
   const recipe = planCpuEngineDct2(n, precision);
-  if (!recipe) return null;
+  if (!recipe || !tryFusedRealFft(recipe)) return null;
   const lines = x.length / n;
-  const plan = tryFusedRealFft(recipe);
-  if (!plan) return null;
-  const out = new (x instanceof Float32Array ? Float32Array : Float64Array)(x.length);
-  plan.forwardDct2(x, out, lines);
+  const dst = out && !overlaps(out, x) ? out : new (x instanceof Float32Array ? Float32Array : Float64Array)(x.length);
+  await executeEngineRows({ kind: 'dct2', n, precision }, x, dst, lines, threads);
   const scale = norm === 'ortho' ? 1 / Math.sqrt(2 * n) : norm === 'forward' ? 1 / (2 * n) : 1;
-  if (scale !== 1) for (let i = 0; i < out.length; i++) out[i]! *= scale;
-  if (orthogonalize ?? norm === 'ortho') for (let l = 0; l < lines; l++) out[l * n]! /= Math.SQRT2;
-  return out;
+  if (scale !== 1) for (let i = 0; i < dst.length; i++) dst[i]! *= scale;
+  if (orthogonalize ?? norm === 'ortho') for (let l = 0; l < lines; l++) dst[l * n]! /= Math.SQRT2;
+  return deliver(dst, x, out);
 }
 
 async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCallOptions): Promise<RealArray> {
@@ -115,14 +124,22 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
     if (!Number.isSafeInteger(v) || v < minN)
       throw new ArgumentError('n', v, `an integer ≥ ${minN} for ${family.toUpperCase()}${type ? ` type ${type}` : ''}`);
   });
+  const threads = checkThreads(o.threads);
+  const out = checkOut(
+    o.out,
+    x,
+    s.reduce((a, v, i) => (a / shape[axes[i]!]!) * v, x.length),
+  );
   const requested = checkBackend(o.backend ?? 'auto');
   // 'auto' keeps float64 data on the float64 CPU backend (WGSL has no f64); 'webgpu' computes it in f32.
   const backend = requested === 'auto' && x instanceof Float64Array ? 'cpu' : requested;
   // The CPU engine computes in the input's precision; every FFT the adapters plan runs on it.
-  const cpu = (): RealArray => {
+  const cpu = async (): Promise<RealArray> => {
     const direct =
-      family === 'dct' && type === 2 && !inverse ? dct2LastAxis(x, shape, axes, s, norm, o.orthogonalize) : null;
-    return direct ?? onCpuEngine(x instanceof Float32Array ? 'f32' : 'f64', cpuReference);
+      family === 'dct' && type === 2 && !inverse
+        ? await dct2LastAxis(x, shape, axes, s, norm, o.orthogonalize, out, threads)
+        : null;
+    return direct ?? deliver(onCpuEngine(x instanceof Float32Array ? 'f32' : 'f64', cpuReference), x, out);
   };
   const cpuReference = (): RealArray => {
     // Results are written in the input's array type straight from the last axis transformed.
@@ -178,8 +195,7 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
     throw e;
   }
   try {
-    const out = await plan.run(input);
-    return x instanceof Float32Array ? out : Float64Array.from(out);
+    return deliver(await plan.run(input), x, out);
   } finally {
     plan.destroy();
   }

@@ -271,9 +271,10 @@ test('every DCT/DST type and the DHT on the engine, both directions, lengths 1â€
   }
 });
 
-test('engine real FFT: strided and offset layouts on both sides', () => {
+test('engine real FFT: strided and offset layouts on both sides, both directions', () => {
   const r = rng(31);
-  for (const n of [15, 16, 30, 45, 64, 200, 2187, 2310, 4096]) {
+  // Fused even and odd lengths, short odd ones and Bluestein ones (1009, 2Â·1009) that pair rows in JS.
+  for (const n of [5, 7, 15, 16, 30, 45, 64, 200, 1009, 2018, 2187, 2310, 4096]) {
     for (const p of ['f32', 'f64'] as const) {
       const batch = 3;
       const nc = Math.floor(n / 2) + 1;
@@ -291,6 +292,18 @@ test('engine real FFT: strided and offset layouts on both sides', () => {
         const ref = cpuNd.rfft(line).data;
         const got = new Float64Array(2 * nc).map((_, i) => out[2 * (2 + b * 3 * nc + 3 * (i >> 1)) + (i & 1)]!);
         assert.ok(relErr(got, ref) <= 2 * bound(n, p), `n=${n} ${p} line ${b}: ${relErr(got, ref)}`);
+      }
+      // Back from the strided spectra into strided rows: the input lines again (norm 'backward').
+      const back = new Arr(1 + 2 * n * batch).fill(NaN);
+      plan.inverse(out, back, {
+        batch,
+        input: { offset: 2, stride: 3, dist: 3 * nc },
+        output: { offset: 1, stride: 2, dist: 2 * n },
+      });
+      for (let b = 0; b < batch; b++) {
+        const line = new Float64Array(n).map((_, i) => x[3 + b * 2 * n + 2 * i]!);
+        const got = new Float64Array(n).map((_, i) => back[1 + b * 2 * n + 2 * i]!);
+        assert.ok(relErr(got, line) <= 2 * bound(n, p), `inverse n=${n} ${p} line ${b}: ${relErr(got, line)}`);
       }
     }
   }

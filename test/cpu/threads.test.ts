@@ -16,7 +16,19 @@ import {
   MIN_SHARE_ELEMENTS,
 } from '../../src/backends/cpu/worker-pool.js';
 import type { CpuPrecision } from '../../src/planner/cpu-fft.js';
-import { createFftPlan, fft, disposeCpuWorkers, ArgumentError, ButterflyError, WorkerError } from '../../src/index.js';
+import {
+  createFftPlan,
+  fft,
+  rfft,
+  irfft,
+  dct,
+  disposeCpuWorkers,
+  ArgumentError,
+  ButterflyError,
+  WorkerError,
+} from '../../src/index.js';
+import { planCpuRfft } from '../../src/backends/cpu/fft-real.js';
+import * as cpuDct from '../../src/backends/cpu/r2r-dct.js';
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -194,6 +206,68 @@ test('strided, interleaved, in-place and shared layouts split across threads', a
     }
   }
 });
+
+/** A plain or SharedArrayBuffer-backed copy of x in the given precision. */
+function arrayOf(x: Float64Array, precision: CpuPrecision, shared: boolean): Float32Array | Float64Array {
+  const Arr = precision === 'f32' ? Float32Array : Float64Array;
+  const a = shared
+    ? new Arr(new SharedArrayBuffer(x.length * Arr.BYTES_PER_ELEMENT) as unknown as ArrayBuffer)
+    : new Arr(x.length);
+  a.set(x);
+  return a;
+}
+
+// One-shot calls along the last axis split their rows as plans split batches: rfft, irfft, DCT-II, fft.
+for (const n of [1024, 1000, 255]) {
+  test(`rfft, irfft, dct and fft calls with threads 1, 2, 3 match the reference and each other: n = ${n}`, async () => {
+    const rows = batchFor(n);
+    const half = Math.floor(n / 2) + 1;
+    const r = rng(7 * n);
+    const x = new Float64Array(n * rows).map(() => r());
+    const spec = new Float64Array(2 * half * rows).map(() => r());
+    const xc = new Float64Array(2 * n * rows).map(() => r());
+    // float64 references (outside the engine's scope these are the reference executors)
+    const refR = new Float64Array(2 * half * rows);
+    planCpuRfft(n).forward(x, refR, { batch: rows });
+    const refI = new Float64Array(n * rows);
+    planCpuRfft(n).inverse(spec, refI, { batch: rows, norm: 'backward' });
+    const refD = cpuDct.dctn(x, [rows, n], { type: 2, axes: [1], norm: 'ortho' }).data;
+    const refC = new Float64Array(2 * n * rows);
+    planCpuFft(n).execute(xc, refC, { batch: rows });
+    const calls: [
+      string,
+      Float64Array,
+      Float64Array,
+      (a: Float32Array | Float64Array, threads: number) => Promise<Float32Array | Float64Array>,
+    ][] = [
+      ['rfft', x, refR, (a, threads) => rfft(a, { shape: [rows, n], backend: 'cpu', threads })],
+      ['irfft', spec, refI, (a, threads) => irfft(a, { shape: [rows, half], n, backend: 'cpu', threads })],
+      [
+        'dct',
+        x,
+        refD as Float64Array,
+        (a, threads) => dct(a, { shape: [rows, n], norm: 'ortho', backend: 'cpu', threads }),
+      ],
+      ['fft', xc, refC, (a, threads) => fft(a, { shape: [rows, n], backend: 'cpu', threads })],
+    ];
+    for (const [name, input, ref, call] of calls) {
+      for (const precision of ['f32', 'f64'] as const) {
+        for (const shared of [false, true]) {
+          const a = arrayOf(input, precision, shared);
+          const one = await call(a, 1);
+          for (const threads of [2, 3]) {
+            const what = `${name} n=${n} ${precision} shared=${shared} threads=${threads}`;
+            const got = await call(a, threads);
+            assert.equal(got.constructor, a.constructor, `${what}: array type`);
+            assertSame(got, one, `${what}: differs from one thread`);
+            const e = relErr(got, ref);
+            assert.ok(e <= 2 * bound(n, precision), `${what}: rel L2 ${e}`);
+          }
+        }
+      }
+    }
+  });
+}
 
 test('small batches and single transforms stay on the calling thread', () => {
   assert.equal(shareCount(1 << 20, 1, 8), 1);

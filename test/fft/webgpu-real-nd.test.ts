@@ -142,6 +142,10 @@ test('createFftNdPlan: device-resident N-D real plan on GPUBuffers', async (t) =
   const got = new Float32Array(await readBuffer(gpu, dst, 0, plan.outputBytes));
   const ref = await api.rfftn(Float64Array.from(x), { shape: [3, 32, 30], axes: [1, 2], backend: 'cpu' });
   assert.ok(relativeL2(got, ref) <= bound(960));
+  // The one-shot call with numpy's `out` writes the same transform into the caller's array.
+  const out = new Float32Array(plan.outputBytes / 4).fill(NaN);
+  assert.equal(await api.rfftn(x, { shape: [3, 32, 30], axes: [1, 2], backend: 'webgpu', gpu, out }), out);
+  assert.ok(relativeL2(out, ref) <= bound(960));
   src.destroy();
   dst.destroy();
   plan.destroy();

@@ -5,6 +5,7 @@
  * written in place) or as transferred copies, which are sent back transferred.
  */
 import { engineFft } from './wasm-fft.js';
+import { runRows } from './engine-rows.js';
 import type { FftJob, FftReply } from './worker-pool.js';
 
 type AnyArray = Float32Array | Float64Array;
@@ -24,14 +25,16 @@ function run(job: FftJob): { reply: FftReply; transfer: ArrayBuffer[] } | null {
     // No reply: the error event is what the pool must notice.
     return null;
   }
-  engineFft(job.n, job.precision).execute(job.input, job.output, {
-    batch: job.batch,
-    inverse: job.inverse,
-    norm: job.norm,
-    scaleBy: job.scaleBy,
-    input: job.inLayout,
-    output: job.outLayout,
-  });
+  if (job.rows) runRows(job.rows, job.input, job.output, job.batch);
+  else
+    engineFft(job.n, job.precision).execute(job.input, job.output, {
+      batch: job.batch,
+      inverse: job.inverse,
+      norm: job.norm,
+      scaleBy: job.scaleBy,
+      input: job.inLayout,
+      output: job.outLayout,
+    });
   const transfer: ArrayBuffer[] = [];
   for (const a of [job.input, job.output] as AnyArray[]) {
     if (a.buffer instanceof ArrayBuffer && !transfer.includes(a.buffer)) transfer.push(a.buffer);

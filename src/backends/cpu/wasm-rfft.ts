@@ -1,8 +1,9 @@
 /**
- * Real FFTs on the CPU engine. Even lengths whose half splits across the lanes run one module that
- * does the half-length complex FFT and the post-processing (src/codegen/wasm/rfft-post.ts) in one
- * call per chunk; every other case (odd n, short n, the inverse) uses the reference adapter's
- * arithmetic around an engine complex FFT (CpuRealFft built inside the engine scope).
+ * Real FFTs on the CPU engine. Where the planner fuses them (planCpuEngineRfft), one module does the
+ * complex FFT and the pre/post-processing per chunk. Otherwise batched engine complex FFTs with the
+ * processing in JS: even n through the half-length FFT, odd n two rows per full-length FFT; the inverse
+ * likewise two rows at a time. Plain number arrays take the reference adapter (CpuRealFft built inside
+ * the engine scope).
  */
 import { planCpuEngineRfft, type CpuPrecision } from '../../planner/cpu-fft.js';
 import { checkFits, checkLength, normScale } from './fft-mixed-radix.js';
@@ -92,40 +93,31 @@ export class EngineRealFft implements RealFftPlan {
     scale: number,
   ): void {
     const n = this.n;
-    const nc = this.nComplex;
     const even = n % 2 === 0;
     const m = even ? n / 2 : n;
     const inner = engineFft(m, this.precision);
-    const chunk = Math.max(1, Math.floor(CHUNK_VALUES / (2 * m)));
+    // Odd n packs two rows per complex transform, so a chunk holds twice the rows.
+    const chunk = (even ? 1 : 2) * Math.max(1, Math.floor(CHUNK_VALUES / (2 * m)));
     if (this.work.length < 2 * m * Math.min(chunk, batch))
       this.work = new (this.precision === 'f32' ? Float32Array : Float64Array)(2 * m * Math.min(chunk, batch));
     const w = this.work;
     const tw = this.twiddles;
     for (let b0 = 0; b0 < batch; b0 += chunk) {
       const count = Math.min(chunk, batch - b0);
+      if (!even) {
+        this.forwardPairs(x, li, y, lo, b0, count, scale, inner);
+        continue;
+      }
       for (let q = 0; q < count; q++) {
         const s = li.offset + (b0 + q) * li.dist;
         const base = 2 * m * q;
-        if (even) for (let i = 0; i < n; i++) w[base + i] = x[s + i * li.stride]!;
-        else {
-          for (let i = 0; i < n; i++) {
-            w[base + 2 * i] = x[s + i * li.stride]!;
-            w[base + 2 * i + 1] = 0;
-          }
-        }
+        for (let i = 0; i < n; i++) w[base + i] = x[s + i * li.stride]!;
       }
       inner.execute(w, w, { batch: count, norm: 'backward' });
       for (let q = 0; q < count; q++) {
         const base = 2 * m * q;
         const o = 2 * (lo.offset + (b0 + q) * lo.dist);
         const st = 2 * lo.stride;
-        if (!even) {
-          for (let k = 0; k < nc; k++) {
-            y[o + k * st] = scale * w[base + 2 * k]!;
-            y[o + k * st + 1] = scale * w[base + 2 * k + 1]!;
-          }
-          continue;
-        }
         const h = m;
         const s = 0.5 * scale;
         for (let k = 0; k <= h; k++) {
@@ -149,8 +141,67 @@ export class EngineRealFft implements RealFftPlan {
       }
     }
   }
+  /**
+   * Odd n: two real rows a, b as one complex row a + i·b through the full-length complex FFT Z, then
+   * A_k = (Z_k + conj Z_{n−k}) / 2 and B_k = (Z_k − conj Z_{n−k}) / 2i: half the transforms of one row each.
+   */
+  private forwardPairs(
+    x: ArrayLike<number>,
+    li: Layout,
+    y: AnyArray,
+    lo: Layout,
+    b0: number,
+    count: number,
+    scale: number,
+    inner: ReturnType<typeof engineFft>,
+  ): void {
+    const n = this.n;
+    const nc = this.nComplex;
+    const pairs = Math.ceil(count / 2);
+    const w = this.work;
+    for (let p = 0; p < pairs; p++) {
+      const sa = li.offset + (b0 + 2 * p) * li.dist;
+      const sb = sa + li.dist;
+      const base = 2 * n * p;
+      if (2 * p + 1 < count) {
+        for (let i = 0; i < n; i++) {
+          w[base + 2 * i] = x[sa + i * li.stride]!;
+          w[base + 2 * i + 1] = x[sb + i * li.stride]!;
+        }
+      } else {
+        for (let i = 0; i < n; i++) {
+          w[base + 2 * i] = x[sa + i * li.stride]!;
+          w[base + 2 * i + 1] = 0;
+        }
+      }
+    }
+    inner.execute(w, w, { batch: pairs, norm: 'backward' });
+    const h = 0.5 * scale;
+    const st = 2 * lo.stride;
+    for (let p = 0; p < pairs; p++) {
+      const base = 2 * n * p;
+      const oa = 2 * (lo.offset + (b0 + 2 * p) * lo.dist);
+      // A missing second row (odd count) is written over the first, which is then written again.
+      const ob = 2 * p + 1 < count ? oa + 2 * lo.dist : oa;
+      y[ob] = h * 2 * w[base + 1]!;
+      y[ob + 1] = 0;
+      y[oa] = h * 2 * w[base]!;
+      y[oa + 1] = 0;
+      for (let k = 1, z = base + 2, c = base + 2 * (n - 1); k < nc; k++, z += 2, c -= 2) {
+        const zr = w[z]!,
+          zi = w[z + 1]!;
+        const cr = w[c]!,
+          ci = w[c + 1]!;
+        y[ob + k * st] = h * (zi + ci);
+        y[ob + k * st + 1] = h * (cr - zr);
+        y[oa + k * st] = h * (zr + cr);
+        y[oa + k * st + 1] = h * (zi - ci);
+      }
+    }
+  }
+
   inverse(input: ArrayLike<number> & { length: number }, output: AnyArray, options: CpuRealExecOptions = {}): void {
-    if (!this.fusedInverse || !(input instanceof Float32Array || input instanceof Float64Array))
+    if (!(input instanceof Float32Array || input instanceof Float64Array))
       return this.generic.inverse(input, output, options);
     const batch = options.batch ?? 1;
     checkLength(batch, 'batch', 0);
@@ -158,6 +209,67 @@ export class EngineRealFft implements RealFftPlan {
     const lo = layoutOf(options.output, this.n, 'output');
     checkFits(input.length, this.nComplex, batch, li, 'input', 2);
     checkFits(output.length, this.n, batch, lo, 'output', 1);
-    this.fusedInverse.inverseReal(input, li, output, lo, batch, normScale(this.n, options.norm, true));
+    const scale = normScale(this.n, options.norm, true);
+    if (this.fusedInverse) this.fusedInverse.inverseReal(input, li, output, lo, batch, scale);
+    else this.inversePairs(input, li, output, lo, batch, scale);
+  }
+
+  /**
+   * Without the fused module: two half spectra A, B at a time become the full spectrum Z = A + i·B
+   * (Hermitian halves mirrored, the imaginary parts numpy ignores dropped), and one inverse complex FFT of
+   * length n gives a + i·b.
+   */
+  private inversePairs(y: AnyArray, li: Layout, x: AnyArray, lo: Layout, batch: number, scale: number): void {
+    const n = this.n;
+    const nc = this.nComplex;
+    const inner = engineFft(n, this.precision);
+    const chunk = 2 * Math.max(1, Math.floor(CHUNK_VALUES / (2 * n)));
+    const need = n * Math.min(chunk, batch + 1);
+    if (this.work.length < need) this.work = new (this.precision === 'f32' ? Float32Array : Float64Array)(need);
+    const w = this.work;
+    const st = 2 * li.stride;
+    // The bins whose imaginary part a real signal cannot have: 0, and n/2 for even n.
+    const nyquist = n % 2 === 0 ? n / 2 : -1;
+    for (let b0 = 0; b0 < batch; b0 += chunk) {
+      const count = Math.min(chunk, batch - b0);
+      const pairs = Math.ceil(count / 2);
+      for (let p = 0; p < pairs; p++) {
+        const ia = 2 * (li.offset + (b0 + 2 * p) * li.dist);
+        // A missing second row (odd count) reads the first one and is discarded after the transform.
+        const ib = 2 * p + 1 < count ? ia + 2 * li.dist : ia;
+        const base = 2 * n * p;
+        // Bins 0 and n/2 (even n) are real: their imaginary parts are dropped, as numpy does.
+        w[base] = y[ia]!;
+        w[base + 1] = y[ib]!;
+        const top = nyquist > 0 ? nyquist : nc;
+        for (let k = 1, a = ia + st, b = ib + st, o = base + 2; k < top; k++, a += st, b += st, o += 2) {
+          w[o] = y[a]! - y[b + 1]!;
+          w[o + 1] = y[a + 1]! + y[b]!;
+        }
+        if (nyquist > 0) {
+          w[base + 2 * nyquist] = y[ia + nyquist * st]!;
+          w[base + 2 * nyquist + 1] = y[ib + nyquist * st]!;
+        }
+        // Upper half from the mirrored conjugates: Z_k = conj A_{n−k} + i·conj B_{n−k}.
+        for (let k = nc, j = n - nc, o = base + 2 * nc; k < n; k++, j--, o += 2) {
+          const a = ia + j * st,
+            b = ib + j * st;
+          w[o] = y[a]! + y[b + 1]!;
+          w[o + 1] = y[b]! - y[a + 1]!;
+        }
+      }
+      // 'forward' leaves the inverse unscaled; the caller's norm comes in as scaleBy.
+      inner.execute(w, w, { batch: pairs, inverse: true, norm: 'forward', scaleBy: scale });
+      for (let p = 0; p < pairs; p++) {
+        const base = 2 * n * p;
+        const oa = lo.offset + (b0 + 2 * p) * lo.dist;
+        const ob = oa + lo.dist;
+        const second = 2 * p + 1 < count;
+        for (let i = 0; i < n; i++) {
+          x[oa + i * lo.stride] = w[base + 2 * i]!;
+          if (second) x[ob + i * lo.stride] = w[base + 2 * i + 1]!;
+        }
+      }
+    }
   }
 }

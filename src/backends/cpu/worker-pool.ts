@@ -13,6 +13,7 @@ import type { CpuPrecision } from '../../planner/cpu-fft.js';
 import type { FftNorm } from '../../planner/fft-problem.js';
 import { checkFits } from './fft-mixed-radix.js';
 import { engineFft, type EngineExecOptions } from './wasm-fft.js';
+import { rowLengths, runRows, type RowOp } from './engine-rows.js';
 
 type AnyArray = Float32Array | Float64Array;
 interface Layout {
@@ -34,6 +35,8 @@ export interface FftJob {
   inLayout: Layout;
   output: AnyArray;
   outLayout: Layout;
+  /** A row operation over `batch` contiguous rows instead of the complex FFT (layouts unused). */
+  rows?: RowOp;
   fault?: WorkerFault;
 }
 
@@ -330,6 +333,18 @@ function copyProblems(src: AnyArray, ls: Layout, dst: AnyArray, ld: Layout, n: n
   }
 }
 
+/** Batch ranges: the calling thread takes [0, mainCount), weighted by MAIN_WEIGHT; workers the rest. */
+function splitBatch(batch: number, shares: number): { mainCount: number; ranges: [number, number][] } {
+  const mainCount = Math.max(1, Math.round((batch * MAIN_WEIGHT) / (MAIN_WEIGHT + shares - 1)));
+  const ranges: [number, number][] = [];
+  for (let i = 0, b = mainCount; i < shares - 1; i++) {
+    const e = i === shares - 2 ? batch : b + Math.round((batch - mainCount) / (shares - 1));
+    ranges.push([b, e]);
+    b = e;
+  }
+  return { mainCount, ranges };
+}
+
 /**
  * The engine's batched FFT (see EngineFft.execute) split across up to `threads` threads, the calling
  * thread included. Batches too small to pay for a split (see MIN_SHARE_ELEMENTS), and single transforms,
@@ -365,14 +380,7 @@ export async function executeEngineFft(
   const p = (pool ??= new WorkerPool());
   const slots = await p.acquire(shares - 1);
 
-  // Batch ranges: the calling thread takes the first, weighted by MAIN_WEIGHT.
-  const mainCount = Math.max(1, Math.round((batch * MAIN_WEIGHT) / (MAIN_WEIGHT + shares - 1)));
-  const ranges: [number, number][] = [];
-  for (let i = 0, b = mainCount; i < shares - 1; i++) {
-    const e = i === shares - 2 ? batch : b + Math.round((batch - mainCount) / (shares - 1));
-    ranges.push([b, e]);
-    b = e;
-  }
+  const { mainCount, ranges } = splitBatch(batch, shares);
   const aliased = input.buffer === output.buffer;
   const sameLayout = li.offset === lo.offset && li.stride === lo.stride && li.dist === lo.dist;
   // Workers read a shared input directly unless the calling thread could overwrite it first (aliased, other layout).
@@ -422,6 +430,76 @@ export async function executeEngineFft(
     const r = (s as PromiseFulfilledResult<FftReply>).value;
     if (!directOut) copyProblems(r.output!, j.outLayout, output, shifted(lo, j.b0), n, j.count);
     // Transferred arrays come back as new objects over the returned buffers; shared ones are the same memory.
+    for (const a of [r.input, r.output]) if (a && !isShared(a)) p.release(a);
+    for (const a of j.staged) if (isShared(a)) p.release(a);
+  });
+}
+
+/**
+ * `rows` contiguous rows of a row operation (real FFTs, DCT-II) split across up to `threads` threads as
+ * executeEngineFft splits a batch: same share sizes, shared arrays read and written in place, other
+ * arrays staged per share. Calls that do not split run on the calling thread before the promise settles.
+ */
+export async function executeEngineRows(
+  op: RowOp,
+  input: AnyArray,
+  output: AnyArray,
+  rows: number,
+  threads?: number,
+): Promise<void> {
+  checkThreads(threads);
+  if (threads === 1 || shareCount(op.n, rows, Infinity) <= 1) return runRows(op, input, output, rows);
+  // Real FFTs pair rows in one complex transform: shares of whole pairs keep results bit-identical.
+  const unit = op.kind === 'dct2' ? 1 : 2;
+  const shares = Math.min(shareCount(op.n, rows, threads ?? (await defaultThreads())), Math.ceil(rows / unit));
+  if (shares <= 1) return runRows(op, input, output, rows);
+  const [inLen, outLen] = rowLengths(op);
+  const p = (pool ??= new WorkerPool());
+  const slots = await p.acquire(shares - 1);
+  const split = splitBatch(Math.ceil(rows / unit), shares);
+  const mainCount = Math.min(rows, unit * split.mainCount);
+  const ranges = split.ranges.map(([a, b]) => [unit * a, Math.min(rows, unit * b)] as [number, number]);
+  const compact: Layout = { offset: 0, stride: 1, dist: op.n };
+  const jobs = ranges.map(([b0, b1], i) => {
+    const count = b1 - b0;
+    let jin = input.subarray(b0 * inLen, b1 * inLen);
+    if (!isShared(input)) {
+      const staged = p.staging(input.constructor as typeof Float32Array, count * inLen);
+      staged.set(jin);
+      jin = staged;
+    }
+    const dst = output.subarray(b0 * outLen, b1 * outLen);
+    const jout = isShared(output) ? dst : p.staging(output.constructor as typeof Float32Array, count * outLen);
+    const reply = p.run(slots[i]!, {
+      n: op.n,
+      precision: op.precision,
+      inverse: op.kind === 'irfft',
+      norm: op.norm,
+      scaleBy: undefined,
+      batch: count,
+      input: jin,
+      inLayout: compact,
+      output: jout,
+      outLayout: compact,
+      rows: op,
+    });
+    return { dst, staged: [jin, jout].filter((a) => a.buffer !== input.buffer && a.buffer !== output.buffer), reply };
+  });
+  let mainError: unknown = null;
+  try {
+    runRows(op, input.subarray(0, mainCount * inLen), output.subarray(0, mainCount * outLen), mainCount);
+  } catch (e) {
+    mainError = e;
+  }
+  // Wait for every share even after a failure: a worker may still be writing into the output.
+  const settled = await Promise.allSettled(jobs.map((j) => j.reply));
+  if (mainError) throw mainError;
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  settled.forEach((s, i) => {
+    const j = jobs[i]!;
+    const r = (s as PromiseFulfilledResult<FftReply>).value;
+    if (!isShared(output)) j.dst.set(r.output!);
     for (const a of [r.input, r.output]) if (a && !isShared(a)) p.release(a);
     for (const a of j.staged) if (isShared(a)) p.release(a);
   });
