@@ -930,7 +930,8 @@ whole step in 0.41 ms, with the cfl and reduce kernels already 0.16 of it: the u
 1.9× faster. The staged and fused structures (fewer bytes, fewer divisions) measured slower on this GPU
 (…-sweep-swe, …-sweep-swe2).
 
-Probes of the update kernel (\`SweKernelOptions.probe\`, wrong results, timing only; …-sweep53, 4096², update
+Probes of the update kernel (timing-only variants with wrong results, \`SweKernelOptions.probe\` up to commit 0a13d51,
+since removed from the generator; …-sweep53, 4096², update
 alone, ms): as built 0.464 (f32 depth 0.427); the same arithmetic with every load from the first 2^18 cells,
 which the L2 cache holds, 0.441 (0.425); the same loads and stores without the arithmetic 0.214 (0.156). DRAM
 traffic is not what limits it: the arithmetic alone takes 0.44 ms, more than the 0.41 ms that 50% of the bound

@@ -30,7 +30,7 @@ import { WebGpuFft } from '../src/backends/webgpu/fft.js';
 import { getPipeline } from '../src/backends/webgpu/pipelines.js';
 import { fftProblem } from '../src/planner/fft-problem.js';
 import { createSfftPlan, type SfftParamOverrides, type SfftResult } from '../src/api/sfft.js';
-import { buildSfftFilter } from '../src/planner/sfft.js';
+import { buildSfftFilter } from '../src/backends/cpu/sfft-filter.js';
 import { rng } from '../src/util/random.js';
 import { Output, median, parseArgs, parseRange, progress, table, timeGpu } from './common.js';
 

@@ -53,10 +53,8 @@ interface Variant {
 /** Parses one --variants entry (STRUCTURE:SHAPE[:f32|:pair]). */
 function parseVariant(spec: string): Variant {
   const parts = spec.split(':');
-  // A trailing probe-l2 / probe-move selects a benchmark probe of the update kernel (SweKernelOptions.probe).
-  const probe = parts.length > 2 && parts[parts.length - 1].startsWith('probe-') ? parts.pop()!.slice(6) : 'none';
   const [structure, shape, depth, extra, ...rest] = parts;
-  const options: SweGpuOptions = { ...SWE_DEFAULT_KERNEL_OPTIONS, probe: probe as SweGpuOptions['probe'] };
+  const options: SweGpuOptions = { ...SWE_DEFAULT_KERNEL_OPTIONS };
   const rows = extra === undefined ? [] : /^r([1-8])(?:c([1-8]))?$/.exec(extra)?.slice(1);
   if (
     rest.length ||
@@ -88,7 +86,7 @@ function parseVariant(spec: string): Variant {
 
 function variantName(o: SweGpuOptions): string {
   const shape = o.structure === 'halo' ? `halo:${o.tile}` : `${o.structure}:${o.tileX}x${o.tileY}`;
-  return `${shape}:${o.depthPair ? 'pair' : 'f32'}${o.structure === 'halo' ? `:r${o.rows}c${o.cflRows}` : ''}${(o.probe ?? 'none') === 'none' ? '' : `:probe-${o.probe}`}`;
+  return `${shape}:${o.depthPair ? 'pair' : 'f32'}${o.structure === 'halo' ? `:r${o.rows}c${o.cflRows}` : ''}`;
 }
 
 async function main(): Promise<void> {

@@ -31,13 +31,13 @@ import {
   type SignalArray,
 } from '../backends/cpu/sfft.js';
 import {
-  buildSfftFilter,
   planSfft,
   sfftSamples,
   type SfftMode,
   type SfftParamOverrides,
   type SfftRecipe,
 } from '../planner/sfft.js';
+import { buildSfftFilter } from '../backends/cpu/sfft-filter.js';
 import { WebGpuSfft } from '../backends/webgpu/sfft.js';
 
 export { sparseSignal, type SparseSignal, type SparseSignalOptions } from '../backends/cpu/sfft-signal.js';

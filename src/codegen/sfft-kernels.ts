@@ -8,8 +8,8 @@
  * the wrapped product. Phases e^{2πi·m/n} come from two f64-computed tables (high and low halves of m),
  * since WGSL's sin/cos only promise 2^-11 absolute accuracy.
  */
-import type { KernelSource } from '../backends/webgpu/pipelines.js';
-import { stableKey } from '../backends/webgpu/pipelines.js';
+import type { KernelSource } from './kernel-source.js';
+import { stableKey } from './kernel-source.js';
 import { ArgumentError } from '../errors.js';
 
 export const SFFT_WG = 64;

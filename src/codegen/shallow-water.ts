@@ -69,14 +69,6 @@ export interface SweKernelOptions {
   rows: number;
   /** Halo structure: the same for the cfl kernel, whose tiles are then T × T·cflRows cells. Default 3. */
   cflRows: number;
-  /**
-   * Benchmark probes of the halo update kernel, which make its results wrong (never for simulations):
-   * 'l2' reads every cell from the first 2^18 cells (4 MiB of state, held by the L2 cache) and keeps all
-   * the arithmetic, so its time is the arithmetic's with little DRAM traffic; 'move' keeps the loads and
-   * stores and drops the arithmetic (each cell stores its own state plus a vanishing multiple of the
-   * neighbours it loaded), so its time is the data movement's. Default 'none'.
-   */
-  probe?: 'none' | 'l2' | 'move';
 }
 
 // Halo 16 is the default, the fastest structure at every size measured; two rows an update invocation and
@@ -297,10 +289,6 @@ function checkOptions(o: SweKernelOptions): void {
       Math.min(o.tileX, o.tileY),
       'at least 4 for the fused structure (a ring around ≥ 2×2 owned cells)',
     );
-  if (o.probe !== undefined && o.probe !== 'none' && o.probe !== 'l2' && o.probe !== 'move')
-    throw new ArgumentError('probe', o.probe, "'none' | 'l2' | 'move'");
-  if ((o.probe ?? 'none') !== 'none' && o.structure !== 'halo')
-    throw new ArgumentError('probe', o.probe, "'none' outside the halo structure");
   if (typeof o.depthPair !== 'boolean') throw new ArgumentError('depthPair', o.depthPair, 'true or false');
   if (!Number.isInteger(o.reduceSize) || o.reduceSize < 1 || (o.reduceSize & (o.reduceSize - 1)) !== 0)
     throw new ArgumentError('reduceSize', o.reduceSize, 'a power of two');
@@ -329,10 +317,8 @@ export function sweUpdateKernel(options: SweKernelOptions = SWE_DEFAULT_KERNEL_O
  * for the branch, and the loads of one invocation then queue one memory latency after another.
  * Declares i{k} (the cells' indices), c{k}, r{k}, cB (stageFrom values) and, with the depth pair, lo{k}.
  */
-function haloColumn(T: number, K: number, pair: boolean, probe: SweKernelOptions['probe'] = 'none') {
+function haloColumn(T: number, K: number, pair: boolean) {
   const ks = Array.from({ length: K }, (_, k) => k);
-  // The 'l2' probe reads from the first 2^18 cells only (see SweKernelOptions.probe).
-  const at = (i: string) => (probe === 'l2' ? `(${i} & 0x3ffffu)` : i);
   // The invocation's place: li in the workgroup, gx its column, gy0 its first cell row (tiles of
   // T × T·K cells start one cell before the cells they own).
   const prologue = `let li = lid.y * ${T}u + lid.x;
@@ -344,9 +330,9 @@ function haloColumn(T: number, K: number, pair: boolean, probe: SweKernelOptions
     `let iB = slotIndex(gx, gy0 + ${K});`,
     ...ks.map(
       (k) =>
-        `let w${k} = Win[${at(`i${k}`)}]; let wR${k} = Win[${at(`iR${k}`)}]; let H${k} = Hb[${at(`i${k}`)}]; let HR${k} = Hb[${at(`iR${k}`)}];${pair ? ` let lo${k} = HloIn[${at(`i${k}`)}];` : ''}`,
+        `let w${k} = Win[i${k}]; let wR${k} = Win[iR${k}]; let H${k} = Hb[i${k}]; let HR${k} = Hb[iR${k}];${pair ? ` let lo${k} = HloIn[i${k}];` : ''}`,
     ),
-    `let wB = Win[${at('iB')}]; let HB = Hb[${at('iB')}];`,
+    `let wB = Win[iB]; let HB = Hb[iB];`,
   ].join('\n  ');
   const stage = [
     ...ks.map(
@@ -510,8 +496,7 @@ function sweUpdateHalo(options: SweKernelOptions): KernelSource {
   const T = options.tile;
   const K = options.rows;
   const pair = options.depthPair;
-  const probe = options.probe ?? 'none';
-  const col = haloColumn(T, K, pair, probe);
+  const col = haloColumn(T, K, pair);
   const { ks, row } = col;
   const zero = 'array<vec4<f32>, 2>(vec4<f32>(0.0), vec4<f32>(0.0))';
   const xEdges = ks
@@ -546,18 +531,7 @@ function sweUpdateHalo(options: SweKernelOptions): KernelSource {
   const copies = ks
     .map((k) => `if (${col.owned(k)}) { let i = u32(gy0 + ${k}) * P.nx + u32(gx); ${copyCell(pair)} }`)
     .join('\n    ');
-  // The 'move' probe: the same loads and stores, no arithmetic (every loaded value reaches a store).
-  const moves = ks
-    .map(
-      (k) => `if (${col.owned(k)}) {
-    Wout[i${k}] = w${k} + 1e-30 * (wR${k} + ${k < K - 1 ? `w${k + 1}` : 'wB'} + vec4<f32>(H${k} + HR${k}${k === K - 1 ? ' + HB' : ''}));${pair ? ` HloOut[i${k}] = lo${k};` : ''}
-  }`,
-    )
-    .join('\n  ');
-  const body =
-    probe === 'move'
-      ? moves
-      : `// Start time of this step, for the tide.
+  const body = `// Start time of this step, for the tide.
   let tideZ = tideAt((sim.tHi - dt) + sim.tLo);
   let capX = P.dx / (4.0 * dt);
   let capY = P.dy / (4.0 * dt);
@@ -584,10 +558,9 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
   ${body}
 }
 `;
-  const tag = probe === 'none' ? '' : `-probe-${probe}`;
   return {
-    name: `swe-update-${T}${K > 1 ? `x${K}` : ''}${pair ? '-pair' : ''}${tag}`,
-    key: stableKey({ kernel: 'swe-update', v: 7, tile: T, rows: K, pair, probe }),
+    name: `swe-update-${T}${K > 1 ? `x${K}` : ''}${pair ? '-pair' : ''}`,
+    key: stableKey({ kernel: 'swe-update', v: 7, tile: T, rows: K, pair }),
     wgsl,
     entryPoint: 'main',
   };

@@ -11,7 +11,7 @@
  * bindings, uniforms and status bits as the Wang & Mou 'solve' kernel: 1 bad pivot, 2 non-finite result,
  * 4 not diagonally dominant (the checkRow test).
  */
-import { stableKey, type KernelSource } from '../backends/webgpu/pipelines.js';
+import { stableKey, type KernelSource } from './kernel-source.js';
 import { PARAMS_WGSL, ROW_WGSL, SYSTEM_BINDINGS_WGSL, addressWgsl, scalarHelpers } from './tridiagonal-wang-mou.js';
 import { THOMAS_MAX_ROWS } from '../planner/tridiagonal.js';
 

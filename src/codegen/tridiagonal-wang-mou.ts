@@ -23,7 +23,7 @@
  * in the same workgroup array and reads the 2 (radix 2) or 6 (radix 4: two levels per barrier pair)
  * boundary rows it needs. The output goes back through the array for a coalesced store.
  */
-import { stableKey, type KernelSource } from '../backends/webgpu/pipelines.js';
+import { stableKey, type KernelSource } from './kernel-source.js';
 import { directExchangeRows, type TridiagonalLevel } from '../planner/tridiagonal.js';
 
 export type WangMouMode = 'solve' | 'reduce' | 'expand';

@@ -17,6 +17,7 @@
  * length, planned the same way.
  */
 import { ArgumentError, UnsupportedError } from '../errors.js';
+import { nextPow2, primeFactors } from '../core/integers.js';
 
 export type CpuPrecision = 'f32' | 'f64';
 
@@ -62,19 +63,6 @@ export function lanesFor(precision: CpuPrecision): number {
   return precision === 'f32' ? 4 : 2;
 }
 
-export function primeFactorsOf(n: number): number[] {
-  const f: number[] = [];
-  let m = n;
-  for (let p = 2; p * p <= m; p += p === 2 ? 1 : 2) {
-    while (m % p === 0) {
-      f.push(p);
-      m /= p;
-    }
-  }
-  if (m > 1) f.push(m);
-  return f;
-}
-
 /**
  * Radices for a length, in pass order: radix 4 (its 8 vectors of a butterfly stay in the 16 SIMD
  * registers of x86-64, where radix 8 and 16 spill), an odd power of two ending in one radix 8 (as a
@@ -82,7 +70,7 @@ export function primeFactorsOf(n: number): number[] {
  * (docs/DECISIONS.md: chooseCpuRadices)
  */
 export function chooseCpuRadices(n: number): number[] {
-  const factors = primeFactorsOf(n);
+  const factors = primeFactors(n);
   let twos = factors.filter((p) => p === 2).length;
   const odd = factors.filter((p) => p !== 2);
   const r: number[] = [];
@@ -106,12 +94,6 @@ export function passesFor(radices: number[], n: number): CpuFftPass[] {
   });
 }
 
-export function nextPowerOfTwo(n: number): number {
-  let m = 1;
-  while (m < n) m *= 2;
-  return m;
-}
-
 /**
  * Largest complex length per transform: its three buffers and tables must fit one 4 GiB WebAssembly
  * memory (about 40 bytes a point in f32, 80 in f64, counting Bluestein's inner length).
@@ -130,9 +112,9 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
   if (n === 1) return { kind: 'trivial', n: 1, precision, lanes };
   const split = n % lanes === 0 && n / lanes >= lanes;
   const laneLength = split ? n / lanes : n;
-  const largest = primeFactorsOf(laneLength).at(-1) ?? 1;
+  const largest = primeFactors(laneLength).at(-1) ?? 1;
   if (largest > MAX_CODELET_PRIME) {
-    const m = nextPowerOfTwo(2 * n - 1);
+    const m = nextPow2(2 * n - 1);
     if (m > CPU_ENGINE_MAX_N[precision]) {
       throw new UnsupportedError(
         `n = ${n}: its Bluestein length ${m} exceeds the CPU engine's ${CPU_ENGINE_MAX_N[precision]} points in ${precision}`,
@@ -176,8 +158,11 @@ export function planCpuEngineRfft(n: number, precision: CpuPrecision): CpuLaneRe
   return n / 2 >= inner.lanes + 1 ? { ...inner, realPost: true } : null;
 }
 
-/** DCT-II of even length n around the fused half-length real FFT, where that exists (else null: the generic adapter). */
+/**
+ * DCT-II around the fused real FFT, where that exists (else null: the generic adapter): even n through the
+ * half-length path, which also carries DCT-III; odd n through the pairs path (DCT-II only).
+ */
 export function planCpuEngineDct2(n: number, precision: CpuPrecision): CpuLaneRecipe | null {
   const r = planCpuEngineRfft(n, precision);
-  return r?.realPost ? { ...r, dct2: true } : null;
+  return r ? { ...r, dct2: true } : null;
 }

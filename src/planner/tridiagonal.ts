@@ -26,6 +26,7 @@
  * The last level is always 'solve'. The seeds' s1/s2 are the rows per workgroup of the levels.
  */
 import { ArgumentError, DeviceLimitError } from '../errors.js';
+import { isPowerOfTwo, nextPow2 } from '../core/integers.js';
 
 /** Largest padded system size solved one system per invocation (registers: 4 scalars a row, plus c', d'). */
 export const THOMAS_MAX_ROWS = 16;
@@ -273,16 +274,6 @@ export function statusByStore(recipe: TridiagonalRecipe): boolean {
   return (lv.directRows ?? false) && lv.segment <= lv.rowsPerThread;
 }
 
-export function nextPow2(n: number): number {
-  let p = 1;
-  while (p < n) p *= 2;
-  return p;
-}
-
-function isPow2(n: number): boolean {
-  return Number.isInteger(n) && n >= 1 && (n & (n - 1)) === 0;
-}
-
 export function validateProblem(p: TridiagonalProblem): void {
   const posInt = (name: string, v: number) => {
     if (!Number.isSafeInteger(v) || v < 1) throw new ArgumentError(name, v, 'an integer ≥ 1');
@@ -331,14 +322,14 @@ export function planTridiagonal(
   const rpt0 = options.rowsPerThread ?? (problem.complex ? 2 : 4);
   // ≥ 2 rows an invocation: the exchange area (first and last row of every invocation) then fits in the
   // workgroup array that staged the load.
-  if (!isPow2(rpt0) || rpt0 < 2 || rpt0 > 16)
+  if (!isPowerOfTwo(rpt0) || rpt0 < 2 || rpt0 > 16)
     throw new ArgumentError('rowsPerThread', rpt0, 'a power of two from 2 to 16');
   // Workgroup memory holds one row (a, b, c, d) per row of the workgroup: the coalesced load is staged
   // through it and the same array then carries the exchanged boundary equations and the output.
   let maxRows = 1;
   while (maxRows * 2 * rowBytes <= limits.maxComputeWorkgroupStorageSize) maxRows *= 2;
   if (options.maxRowsPerWorkgroup !== undefined) {
-    if (!isPow2(options.maxRowsPerWorkgroup) || options.maxRowsPerWorkgroup < 2) {
+    if (!isPowerOfTwo(options.maxRowsPerWorkgroup) || options.maxRowsPerWorkgroup < 2) {
       throw new ArgumentError('maxRowsPerWorkgroup', options.maxRowsPerWorkgroup, 'a power of two ≥ 2');
     }
     maxRows = Math.min(maxRows, options.maxRowsPerWorkgroup);
@@ -367,7 +358,7 @@ export function planTridiagonal(
   const branchFree = options.branchFree ?? true;
   const alignChunks = options.alignChunks ?? false;
   const thomasThreads = Math.min(options.thomasThreads ?? THOMAS_THREADS, maxInv);
-  if (!isPow2(thomasThreads)) throw new ArgumentError('thomasThreads', options.thomasThreads, 'a power of two');
+  if (!isPowerOfTwo(thomasThreads)) throw new ArgumentError('thomasThreads', options.thomasThreads, 'a power of two');
 
   const levels: TridiagonalLevel[] = [];
   let n = problem.n;
@@ -399,7 +390,7 @@ export function planTridiagonal(
   // workgroup's rows are limited by its invocations and its exchange area, not by one row of workgroup
   // memory each, so systems beyond maxRows can still be solved whole.
   const directMax = options.directMaxRows ?? DIRECT_MAX_ROWS;
-  if (!isPow2(directMax) || directMax < 4)
+  if (!isPowerOfTwo(directMax) || directMax < 4)
     throw new ArgumentError('directMaxRows', options.directMaxRows, 'a power of two ≥ 4');
   const directOk = stridedReal && problem.n % 4 === 0 && (options.directRows ?? true);
   const exchangeBytes = (threads: number, steps: number) =>
@@ -484,10 +475,11 @@ export function planTridiagonal(
     }
     // Real strided: 128-row chunks, 4–8% over 256 for N = 2^12 … 2^20 with the 'thomas' interior (…-sweep-tri6).
     const prow = options.partitionRowsPerWorkgroup ?? (problem.complex ? 256 : 128);
-    if (!isPow2(prow) || prow < 2) throw new ArgumentError('partitionRowsPerWorkgroup', prow, 'a power of two ≥ 2');
+    if (!isPowerOfTwo(prow) || prow < 2)
+      throw new ArgumentError('partitionRowsPerWorkgroup', prow, 'a power of two ≥ 2');
     const rows = Math.min(maxRows, prow);
     const cpw0 = options.partitionChunksPerWorkgroup ?? 1;
-    if (!isPow2(cpw0)) throw new ArgumentError('partitionChunksPerWorkgroup', cpw0, 'a power of two');
+    if (!isPowerOfTwo(cpw0)) throw new ArgumentError('partitionChunksPerWorkgroup', cpw0, 'a power of two');
     let rpt = Math.min(rpt0, rows);
     while (rows / rpt > maxInv) rpt *= 2;
     // Several chunks a workgroup (each reduced on its own, like several small systems in a 'solve'
@@ -495,7 +487,7 @@ export function planTridiagonal(
     // Real interleaved: the same 128-row chunk of 8 systems a workgroup (…-sweep-tri21: N = 4096 48.8k,
     // 2^17 37.9k, 2^20 42.7k Mrows/s against 14.5k, 4.6k, 7.6k with one 512-row chunk of one system).
     const ips = layout === 'interleaved' ? (options.interleavedPartitionSystems ?? (problem.complex ? 1 : 8)) : 1;
-    if (!isPow2(ips)) throw new ArgumentError('interleavedPartitionSystems', ips, 'a power of two');
+    if (!isPowerOfTwo(ips)) throw new ArgumentError('interleavedPartitionSystems', ips, 'a power of two');
     const across = ips > 1 && systems > 1;
     let cpw = across ? Math.min(ips, nextPow2(systems)) : cpw0;
     while (cpw > 1 && (rows * cpw > maxRows || (rows * cpw) / rpt > maxInv)) cpw /= 2;

@@ -2,7 +2,7 @@
  * Layering of src/: each layer imports only from itself and the layers below it.
  *   errors.ts ← core ← util ← planner ← codegen ← backends ← api ← apps ← cli ← index.ts
  * (util may import only core and errors.) The test reads every src/**\/*.ts file's relative imports
- * (static, `export … from` and dynamic) and fails on an upward one not in KNOWN_EXCEPTIONS.
+ * (static, `export … from` and dynamic) and fails on any upward one.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,19 +22,6 @@ const LAYERS: Record<string, number> = {
   cli: 8,
   index: 9,
 };
-
-/**
- * Upward imports still to be removed, as 'from -> to' (paths under src/). Each entry must still exist,
- * so that the list only shrinks.
- */
-const KNOWN_EXCEPTIONS = new Set([
-  // Generators still take KernelSource / stableKey from the pipeline cache (now codegen/kernel-source.ts).
-  'codegen/sfft-kernels.ts -> backends/webgpu/pipelines.ts',
-  'codegen/tridiagonal-thomas.ts -> backends/webgpu/pipelines.ts',
-  'codegen/tridiagonal-wang-mou.ts -> backends/webgpu/pipelines.ts',
-  // The sparse FFT planner sizes its CPU FFTs with the CPU backend's planner.
-  'planner/sfft.ts -> backends/cpu/fft-plan.ts',
-]);
 
 /** The repository root: the first folder above this file holding src/index.ts (works from dist/ too). */
 function repoRoot(): string {
@@ -75,12 +62,11 @@ test('the import parser sees static, re-export, side-effect and dynamic imports'
   assert.deepEqual(relativeImports(text), ['./a.js', '../b/b.js', './c.js', './d.js', '../e.js']);
 });
 
-test('no src/ file imports from a higher layer, apart from the known exceptions', () => {
+test('no src/ file imports from a higher layer', () => {
   const src = join(repoRoot(), 'src');
   const files = tsFiles(src);
   assert.ok(files.length > 50, `only ${files.length} files found under ${src}`);
   const upward: string[] = [];
-  const seen = new Set<string>();
   for (const file of files) {
     const from = relative(src, file).split('\\').join('/');
     const level = LAYERS[layerOf(from)];
@@ -94,12 +80,8 @@ test('no src/ file imports from a higher layer, apart from the known exceptions'
       const target = LAYERS[layerOf(to)];
       assert.ok(target !== undefined, `${from} imports ${to}: folder not in LAYERS`);
       if (target <= level) continue;
-      const edge = `${from} -> ${to}`;
-      seen.add(edge);
-      if (!KNOWN_EXCEPTIONS.has(edge)) upward.push(`${edge} (${layerOf(from)} imports ${layerOf(to)})`);
+      upward.push(`${from} -> ${to} (${layerOf(from)} imports ${layerOf(to)})`);
     }
   }
   assert.deepEqual(upward, [], `upward imports:\n${upward.join('\n')}`);
-  const stale = [...KNOWN_EXCEPTIONS].filter((e) => !seen.has(e));
-  assert.deepEqual(stale, [], `fixed, remove from KNOWN_EXCEPTIONS:\n${stale.join('\n')}`);
 });

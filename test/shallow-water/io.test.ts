@@ -105,22 +105,3 @@ test('renderField: every field gives nx·ny RGB pixels, north up', () => {
     assert.ok(img.max > img.min, f);
   }
 });
-
-test('update-kernel probes are benchmark-only options of the halo structure, checked by name', async () => {
-  const { sweUpdateKernel, SWE_DEFAULT_KERNEL_OPTIONS } = await import('../../src/codegen/shallow-water.js');
-  const base = SWE_DEFAULT_KERNEL_OPTIONS;
-  assert.throws(
-    () => sweUpdateKernel({ ...base, probe: 'fast' as never }),
-    (e: unknown) => e instanceof ArgumentError && /probe/.test(e.message),
-  );
-  assert.throws(
-    () => sweUpdateKernel({ ...base, structure: 'staged', probe: 'l2' }),
-    (e: unknown) => e instanceof ArgumentError && /probe/.test(e.message),
-  );
-  // Each probe is its own pipeline (the cache key changes) and never the default kernel.
-  const keys = new Set((['none', 'l2', 'move'] as const).map((probe) => sweUpdateKernel({ ...base, probe }).key));
-  assert.equal(keys.size, 3);
-  assert.equal(sweUpdateKernel(base).key, sweUpdateKernel({ ...base, probe: 'none' }).key);
-  assert.match(sweUpdateKernel({ ...base, probe: 'l2' }).wgsl, /0x3ffffu/);
-  assert.doesNotMatch(sweUpdateKernel(base).wgsl, /0x3ffffu/);
-});

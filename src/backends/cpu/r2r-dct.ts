@@ -308,8 +308,9 @@ export function dct2Kernel(n: number): R2rKernel {
 export function dct3Kernel(n: number): R2rKernel {
   return cachedKernel(`dct3/${n}`, () => {
     const engine = cpuEnginePrecision();
+    // The fused DCT-III exists for even lengths only (the half-length path).
     const fusedRecipe = engine ? planCpuEngineDct2(n, engine) : null;
-    const fused = fusedRecipe ? tryFusedRealFft(fusedRecipe) : null;
+    const fused = fusedRecipe?.realPost ? tryFusedRealFft(fusedRecipe) : null;
     if (fused) return (src, dst, count) => fused.inverseDct2(src, dst, count);
     const plan = planCpuRfft(n);
     const tw = quarterTwiddles(n);

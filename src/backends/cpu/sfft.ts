@@ -6,7 +6,6 @@
 import { planCpuFft } from './fft-plan.js';
 import { refineLargest, REFINE } from './sfft-refine.js';
 import {
-  buildSfftFilter,
   bucketOffset,
   homeBucket,
   mulMod,
@@ -16,6 +15,7 @@ import {
   type SfftRecipe,
   type SfftRobustRecipe,
 } from '../../planner/sfft.js';
+import { buildSfftFilter } from './sfft-filter.js';
 
 export type SignalArray = Float32Array | Float64Array;
 

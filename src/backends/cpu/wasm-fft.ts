@@ -254,8 +254,9 @@ class LaneFft implements EngineFft, FusedRealFft {
     return slots;
   }
 
-  /** DCT-II (unnormalised, scipy's 'backward') of `count` contiguous lines of 2·n reals. */
+  /** DCT-II (unnormalised, scipy's 'backward') of `count` contiguous lines (2·n reals, or n for odd pairs). */
   forwardDct2(src: AnyArray, dst: AnyArray, count: number): void {
+    if (this.recipe.realPairs) return this.forwardDct2Pairs(src, dst, count);
     const h = this.n;
     const n = 2 * h;
     const heap = this.heap;
@@ -286,8 +287,45 @@ class LaneFft implements EngineFft, FusedRealFft {
     }
   }
 
+  /**
+   * Odd n: the reordered lines two to a complex transform (pack2 / split2), then the rotation. The buffers
+   * take turns: lines at outP, reordered at yP, packed at inP, transformed to outP, split to yP, rotated to outP.
+   */
+  private forwardDct2Pairs(src: AnyArray, dst: AnyArray, count: number): void {
+    const n = this.n;
+    const nc = (n + 1) / 2;
+    const heap = this.heap;
+    const e = heap.BYTES_PER_ELEMENT;
+    const xBase = this.outP / e;
+    const vBase = this.yP / e;
+    const twD = this.twP + this.info.dct2TwiddleOffset!;
+    const chunk = 2 * this.chunkSlots * this.info.problemsPerSlot;
+    for (let b0 = 0; b0 < count; b0 += chunk) {
+      const c = Math.min(chunk, count - b0);
+      const pairs = Math.ceil(c / 2);
+      heap.set(src.subarray(b0 * n, (b0 + c) * n), xBase);
+      this.dct2pre!(this.outP, this.yP, c);
+      // v_{(n−1)/2} = x_{n−1}, the even-indexed input the pairs leave; an odd chunk's partner line is zero.
+      for (let q = 0; q < c; q++) heap[vBase + q * n + nc - 1] = heap[xBase + q * n + n - 1]!;
+      if (c % 2 === 1) heap.fill(0, vBase + n * c, vBase + n * (c + 1));
+      this.pack2!(this.yP, this.inP, pairs);
+      this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(pairs), 1);
+      this.split2!(this.outP, this.yP, pairs, 1);
+      // k = 0: A_0 = Re Z_0, B_0 = Im Z_0.
+      for (let p = 0, z0 = xBase, y = vBase; p < pairs; p++, z0 += 2 * n, y += 4 * nc) {
+        heap[y] = heap[z0]!;
+        heap[y + 1] = 0;
+        heap[y + 2 * nc] = heap[z0 + 1]!;
+        heap[y + 2 * nc + 1] = 0;
+      }
+      this.dct2post!(this.yP, this.outP, twD, c);
+      dst.set(heap.subarray(xBase, xBase + c * n), b0 * n);
+    }
+  }
+
   /** DCT-III (unnormalised: y_k = x_0 + 2Σ x_j cos(πj(2k+1)/2N)) of `count` contiguous lines of 2·n reals. */
   inverseDct2(src: AnyArray, dst: AnyArray, count: number): void {
+    if (this.recipe.realPairs) throw new Error('inverseDct2: odd lengths have no fused DCT-III module');
     const h = this.n;
     const n = 2 * h;
     const heap = this.heap;
@@ -456,7 +494,7 @@ export interface FusedRealFft {
   inverseReal(input: AnyArray, li: RealLayout, output: AnyArray, lo: RealLayout, batch: number, scale: number): void;
 }
 
-/** Plans built with `dct2`: DCT-II of length 2n (see planCpuEngineDct2). */
+/** Plans built with `dct2`: DCT-II of length 2n, or n for odd pairs (see planCpuEngineDct2); DCT-III for 2n only. */
 export interface FusedDct2 {
   forwardDct2(src: AnyArray, dst: AnyArray, count: number): void;
   /** DCT-III, the unnormalised inverse of forwardDct2 up to 1/(2·length). */

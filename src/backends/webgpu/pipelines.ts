@@ -6,8 +6,6 @@
 import type { GpuContext } from './device.js';
 import { DeviceError, DeviceLimitError } from '../../errors.js';
 import type { KernelSource } from '../../codegen/kernel-source.js';
-// Generators own these; re-exported for existing importers.
-export { stableKey, type KernelSource } from '../../codegen/kernel-source.js';
 
 const caches = new WeakMap<GPUDevice, Map<string, Promise<GPUComputePipeline>>>();
 

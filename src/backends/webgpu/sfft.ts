@@ -16,10 +16,12 @@
 import { ArgumentError, DestroyedError, DeviceLimitError } from '../../errors.js';
 import type { GpuContext } from './device.js';
 import { createStorageBuffer } from './device.js';
-import { dispatchGrid, getPipeline, type KernelSource } from './pipelines.js';
+import { dispatchGrid, getPipeline } from './pipelines.js';
+import type { KernelSource } from '../../codegen/kernel-source.js';
 import { WebGpuFft } from './fft.js';
 import { fftProblem } from '../../planner/fft-problem.js';
-import { buildSfftFilter, type SfftFilter, type SfftLoop, type SfftRecipe } from '../../planner/sfft.js';
+import type { SfftFilter, SfftLoop, SfftRecipe } from '../../planner/sfft.js';
+import { buildSfftFilter } from '../cpu/sfft-filter.js';
 import {
   binKernel,
   COEF_BYTES,

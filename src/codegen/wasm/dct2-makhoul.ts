@@ -1,22 +1,24 @@
 /**
  * DCT-II by Makhoul's algorithm on the CPU engine, around the fused real FFT of the same module:
  *
- *   dct2pre(x, v, count):  v_k = x_{2k}, v_{n−1−k} = x_{2k+1}  (k < n/2), W outputs of each a step
- *   dct2post(y, out, tw, count):  out_k = 2·Re(e^{−iπk/2n}·Y_k) for k < n/2,
- *                                 out_{n−j} = 2·Re(e^{−iπ(n−j)/2n}·conj Y_j) for 0 < j < n/2
+ *   dct2pre(x, v, count):  v_k = x_{2k}, v_{n−1−k} = x_{2k+1}  (k < ⌊n/2⌋), W outputs of each a step
+ *   dct2post(y, out, tw, count):  out_k = 2·Re(e^{−iπk/2n}·Y_k) for k < m = ⌈n/2⌉,
+ *                                 out_{n−j} = 2·Re(e^{−iπ(n−j)/2n}·conj Y_j) for 0 < j < m
  *
- * where Y (n/2 + 1 interleaved complex values a problem) is the real FFT of v. out_{n/2} is left to the
- * caller. The second half is computed for W consecutive j and stored lane-reversed; where W ∤ n/2 each
- * loop ends with one group that overlaps the one before (needs n/2 ≥ W + 1). tw holds
- * [2·cos, 2·sin] halves for k < n/2 then for n − j, j < n/2 (see dct2Twiddles).
+ * where Y is the real FFT of v: n/2 + 1 interleaved complex values a problem for even n, (n+1)/2 for odd n
+ * (the odd lengths' pairs module writes rows of that length). Left to the caller: out_{n/2} for even n, and
+ * for odd n v_{(n−1)/2} = x_{n−1}, the one even-indexed input without an odd partner. The second half is
+ * computed for W consecutive j and stored lane-reversed; where W does not divide a count each loop ends with
+ * one group that overlaps the one before (needs ⌊n/2⌋ ≥ W and m − 1 ≥ W). tw holds [2·cos, 2·sin] halves
+ * for k < m then for n − j, j < m (see dct2Twiddles).
  */
 import type { ValType, WasmFunction } from './assembler.js';
 import { unitRoot } from '../../core/unit-root.js';
 import { eachProblem, pointer, repeat, term as T, vectorWriter } from './vector-io.js';
 
-/** [2cos θ_k (k < h), 2sin θ_k (k < h), 2cos θ_{n−j} (j < h), 2sin θ_{n−j} (j < h)], θ_k = −πk/2n. */
+/** [2cos θ_k (k < m), 2sin θ_k (k < m), 2cos θ_{n−j} (j < m), 2sin θ_{n−j} (j < m)], θ_k = −πk/2n, m = ⌈n/2⌉. */
 export function dct2Twiddles(n: number): Float64Array {
-  const h = n / 2;
+  const h = Math.ceil(n / 2);
   const t = new Float64Array(4 * h);
   for (let k = 0; k < h; k++) {
     const [c, s] = unitRoot(-k, 4 * n);
@@ -30,7 +32,8 @@ export function dct2Twiddles(n: number): Float64Array {
 }
 
 export function dct2PreFunction(n: number, e: 4 | 8): WasmFunction {
-  const h = n / 2;
+  // Pairs (x_2k, x_2k+1): n/2 for even n, (n−1)/2 for odd n (x_{n−1} is the caller's).
+  const h = Math.floor(n / 2);
   const W = 16 / e;
   const params: ValType[] = ['i32', 'i32', 'i32'];
   const w = vectorWriter(e, params);
@@ -64,14 +67,16 @@ export function dct2PreFunction(n: number, e: 4 | 8): WasmFunction {
         () => pairs(xp, 0, lo, 0, hi, 0),
       );
       // W ∤ h: the last W pairs again (x and v are different buffers, so rewriting equal values is harmless).
-      if (h % W !== 0) pairs(x, 2 * e * (h - W), out, e * (h - W), out, e * h);
+      if (h % W !== 0) pairs(x, 2 * e * (h - W), out, e * (h - W), out, e * (n - h));
     },
   );
   return { params, body: b, export: 'dct2pre' };
 }
 
 export function dct2PostFunction(n: number, e: 4 | 8): WasmFunction {
-  const h = n / 2;
+  // h: outputs of the first half (m above); Y holds n/2 + 1 values a problem for even n, h for odd n.
+  const h = Math.ceil(n / 2);
+  const yLength = n % 2 === 0 ? h + 1 : h;
   const W = 16 / e;
   const cb = 2 * e;
   const params: ValType[] = ['i32', 'i32', 'i32', 'i32'];
@@ -96,7 +101,7 @@ export function dct2PostFunction(n: number, e: 4 | 8): WasmFunction {
     b,
     count,
     [
-      [y, cb * (h + 1)],
+      [y, cb * yLength],
       [out, e * n],
     ],
     () => {

@@ -405,8 +405,12 @@ export function generateEngineFft(recipe: LaneRecipe): EngineModule {
   const tables = passes.map(passTwiddles);
   tables.push(split ? combineTwiddles(n, L, W) : new Float64Array(0));
   tables.push(recipe.realPost ? r2cTwiddles(2 * n) : new Float64Array(0));
-  tables.push(recipe.dct2 ? dct2Twiddles(2 * n) : new Float64Array(0));
-  tables.push(recipe.dct2 ? dct3Twiddles(2 * n) : new Float64Array(0));
+  // The real length: twice the complex one for the half-length path, the same for odd pairs.
+  const realLength = recipe.realPairs ? n : 2 * n;
+  // DCT-II for both real paths; DCT-III (the inverse) only around the half-length one.
+  const dct3 = recipe.dct2 && recipe.realPost;
+  tables.push(recipe.dct2 ? dct2Twiddles(realLength) : new Float64Array(0));
+  tables.push(dct3 ? dct3Twiddles(2 * n) : new Float64Array(0));
   const { values: tw, offsets } = layTables(tables, e);
   const twOff = offsets.slice(0, passes.length);
   const combineOff = offsets[passes.length]!;
@@ -465,13 +469,11 @@ export function generateEngineFft(recipe: LaneRecipe): EngineModule {
   let dct3TwiddleOffset: number | undefined;
   if (recipe.dct2) {
     dct2TwiddleOffset = offsets[passes.length + 2]!;
+    drivers.push(dct2PreFunction(realLength, e), dct2PostFunction(realLength, e));
+  }
+  if (dct3) {
     dct3TwiddleOffset = offsets[passes.length + 3]!;
-    drivers.push(
-      dct2PreFunction(2 * n, e),
-      dct2PostFunction(2 * n, e),
-      dct3PreFunction(2 * n, e),
-      dct3PostFunction(2 * n, e),
-    );
+    drivers.push(dct3PreFunction(2 * n, e), dct3PostFunction(2 * n, e));
   }
   const all = funcs.concat(drivers);
   const bytes = assembleModule(all, { initialPages: 1, maxPages: 65536, shared: false });
