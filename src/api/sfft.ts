@@ -30,13 +30,7 @@ import {
   type SfftPathResult,
   type SignalArray,
 } from '../backends/cpu/sfft.js';
-import {
-  planSfft,
-  sfftSamples,
-  type SfftMode,
-  type SfftParamOverrides,
-  type SfftRecipe,
-} from '../planner/sfft.js';
+import { planSfft, sfftSamples, type SfftMode, type SfftParamOverrides, type SfftRecipe } from '../planner/sfft.js';
 import { buildSfftFilter } from '../backends/cpu/sfft-filter.js';
 import { WebGpuSfft } from '../backends/webgpu/sfft.js';
 
