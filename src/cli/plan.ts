@@ -1,22 +1,23 @@
 /**
  * `butterfly plan`: the recipes the WebGPU backend would run for a 1-D length or an N-D shape, as plain
  * data. The same planning calls as WebGpuFft.create (planWebGpuFft) and WebGpuFftNd.create (planFftNd),
- * for this machine's adapter's limits (only they are read from the device) or a default device model.
+ * for this machine's adapter's limits (only they are read from the device) or a default device model. Only
+ * planner modules are imported: the device comes through the API layer.
  *
  *   butterfly plan 4096 [--batch b] [--cpu] [--default-limits]
  *   butterfly plan 1024x1024 [--axes 0,1] [--kind c2c|r2c|c2r] [--batch b]
  */
 import { ArgumentError, DeviceLimitError } from '../errors.js';
 import { formatHelp, parseArgs, type CommandSpec, type ParsedArgs } from './args.js';
-import { acquireGpu, type GpuContext } from '../backends/webgpu/device.js';
+import { acquireGpu, type GpuContext } from '../api/device.js';
 import type { CliCommand } from './commands.js';
 import { fftProblem, type ComplexLayout, type FftProblem } from '../planner/fft-problem.js';
 import type { WorkgroupFftRecipe } from '../planner/fft-recipe.js';
 import type { PlannerLimits } from '../planner/fft-workgroup.js';
 import { exchangeConflicts, paddedPassLayout, passRowLayout } from '../planner/row-layout.js';
-import { planCpuFft } from '../backends/cpu/fft-plan.js';
-import { planWebGpuFft, type WebGpuFftOptions, type WebGpuFftPlanning } from '../backends/webgpu/fft.js';
-import { fftNdFallsBack, planFftNd, type FftNdKind, type FftNdStep } from '../backends/webgpu/fft-nd.js';
+import { planCpuEngineFft } from '../planner/cpu-fft.js';
+import { planWebGpuFft, type WebGpuFftPlanOptions, type WebGpuFftPlanning } from '../planner/fft-webgpu.js';
+import { fftNdFallsBack, planFftNd, type FftNdKind, type FftNdStep } from '../planner/fft-nd.js';
 
 export const PLAN_SPEC: CommandSpec = {
   name: 'plan',
@@ -45,7 +46,7 @@ export const PLAN_SPEC: CommandSpec = {
       value: 'B',
       help: 'maxStorageBufferBindingSize of the device model (plans whose single problem does not\nfit one binding fall back as the library does)',
     },
-    '--cpu': { help: "the float64 CPU backend's recipe instead (1-D complex lengths only)" },
+    '--cpu': { help: "the CPU engine's recipes, f32 and f64, instead (1-D complex lengths only)" },
   },
   notes: `Limits: this machine's WebGPU adapter's when there is one, else (or with --default-limits) the default model;
 --storage, --invocations and --binding override single limits of either.
@@ -209,7 +210,7 @@ interface Program {
 
 export interface OneDPlan {
   problem: FftProblem;
-  options: WebGpuFftOptions;
+  options: WebGpuFftPlanOptions;
   planning: WebGpuFftPlanning;
   programs: Program[];
   /** Problems per dispatch window group × groups (the N-D driver's second batch level). */
@@ -218,7 +219,7 @@ export interface OneDPlan {
   bytes: number;
 }
 
-function programsOf(problem: FftProblem, options: WebGpuFftOptions, planning: WebGpuFftPlanning): Program[] {
+function programsOf(problem: FftProblem, options: WebGpuFftPlanOptions, planning: WebGpuFftPlanning): Program[] {
   const { recipe, scheme, bluestein: blu } = planning;
   const real = options.real;
   const N = problem.n;
@@ -290,7 +291,7 @@ function checkBinding(programs: Program[], binding: number | undefined): void {
 /** The plan WebGpuFft.create would make for a problem and options, as data. */
 export function planOneD(
   problem: FftProblem,
-  options: WebGpuFftOptions,
+  options: WebGpuFftPlanOptions,
   limits: PlannerLimits,
   binding?: number,
 ): OneDPlan {
@@ -419,7 +420,7 @@ function layoutText(l: ComplexLayout): string {
 function stepLayout(
   mode: FftNdStep['candidates'][number]['mode'],
   problem: FftProblem,
-  options: WebGpuFftOptions,
+  options: WebGpuFftPlanOptions,
 ): string {
   const io = (f: (l: ComplexLayout) => string) => {
     const a = f(problem.input);
@@ -560,7 +561,8 @@ export const planCommand: CliCommand = {
     }
     const parsed = parsePlanArgs(p);
     if (parsed.cpu) {
-      console.log(JSON.stringify(planCpuFft(parsed.shape[0]).recipe, null, 2));
+      const n = parsed.shape[0];
+      console.log(JSON.stringify({ f32: planCpuEngineFft(n, 'f32'), f64: planCpuEngineFft(n, 'f64') }, null, 2));
       return;
     }
     const L = await planLimits(p, parsed);

@@ -19,6 +19,7 @@ import { dftEmitter, emitDft, f32 } from './dft-small.js';
 import { passRowLayout } from '../planner/row-layout.js';
 import { unitRoot } from '../planner/twiddles.js';
 import { shuffleExchange, split4RoundBits, type ShuffleExchange } from '../planner/fft-subgroup.js';
+import { r2cPassFusable } from '../planner/fft-webgpu.js';
 import { twoLevelRadix } from '../planner/fft-workgroup.js';
 
 export interface FftKernelSource {
@@ -603,27 +604,6 @@ function ioFunctions(io: FftKernelIo, SRC: string, DST: string): string[] {
       `fn st(base: u32, idx: u32, v: vec2<f32>) { if (idx < ${b.n}u) { st_user(base, idx, cmul(v, blu[idx]) * ${f32(b.scale)}); } }`,
     );
   return wrapped;
-}
-
-/**
- * Whether the last pass of a multi-pass half-length transform can do the R2C post-processing. Its
- * column j (0 ≤ j < Ns, Ns = cols) computes z_{j + e·Ns}, e < n, and the mirror z_{M−j−e·Ns} is element
- * n−1−e of column Ns−j (for j = 0: element (n−e) mod n of column 0; column Ns/2 mirrors itself). A
- * workgroup of B = 2H column slots takes H mirror pairs {p, Ns−p} (pair 0 = {0, Ns/2}), so every pair
- * meets in its workgroup memory: no separate post-processing kernel, no extra pass over global memory.
- */
-export function r2cPassFusable(r: WorkgroupFftRecipe): boolean {
-  const p = r.pass;
-  return (
-    !!p &&
-    p.loads === 'direct' &&
-    !p.batchFastest &&
-    p.stride > 1 &&
-    p.stride * r.n === p.total &&
-    p.stride % 2 === 0 &&
-    r.problemsPerWorkgroup % 2 === 0 &&
-    (r.exchange === 'complex' || r.exchange === 'split')
-  );
 }
 
 /** Slots of an R2C last pass: low slots take columns p, high slots their mirrors Ns − p (see r2cPassFusable). */

@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { chooseStepPlan } from '../../src/cli/plan.js';
-import { planFftNd, WebGpuFftNd, type FftNdDescriptor } from '../../src/backends/webgpu/fft-nd.js';
+import { WebGpuFftNd } from '../../src/backends/webgpu/fft-nd.js';
+import { planFftNd, type FftNdDescriptor } from '../../src/planner/fft-nd.js';
 import type { WebGpuFft } from '../../src/backends/webgpu/fft.js';
 import { testGpu } from '../helpers/gpu.js';
 

@@ -85,3 +85,9 @@ test('no src/ file imports from a higher layer', () => {
   }
   assert.deepEqual(upward, [], `upward imports:\n${upward.join('\n')}`);
 });
+
+test('butterfly plan is pure planning: src/cli/plan.ts imports no backend', () => {
+  const text = readFileSync(join(repoRoot(), 'src', 'cli', 'plan.ts'), 'utf8');
+  const backends = relativeImports(text).filter((spec) => spec.includes('/backends/'));
+  assert.deepEqual(backends, [], 'plan.ts reaches a backend directly');
+});

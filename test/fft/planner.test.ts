@@ -300,7 +300,7 @@ test('multi-pass first pass: 4 columns unless its elements lie 8192 or more apar
 
 test('multi-pass short last pass: 64 points (else 128) where a first pass of ≤ 1024 takes the rest', async () => {
   const { planMultiPass } = await import('../../src/planner/fft-multipass.js');
-  const { planWebGpuFft } = await import('../../src/backends/webgpu/fft.js');
+  const { planWebGpuFft } = await import('../../src/planner/fft-webgpu.js');
   const { fftProblem } = await import('../../src/planner/fft-problem.js');
   const lengths = (n: number, o = {}) => planMultiPass(n, 4, H200, o).lengths;
   // C2C: where the balanced split is two equal passes.
@@ -356,7 +356,7 @@ test('multi-pass short last pass: 64 points (else 128) where a first pass of ≤
 });
 
 test('fused R2C last pass: 32 column slots where they fit, else 16; 64 when asked for', async () => {
-  const { planWebGpuFft } = await import('../../src/backends/webgpu/fft.js');
+  const { planWebGpuFft } = await import('../../src/planner/fft-webgpu.js');
   const { fftProblem } = await import('../../src/planner/fft-problem.js');
   const last = (N: number, limits = H200, o = {}) => {
     const { recipe } = planWebGpuFft(fftProblem({ n: N, batch: 4, direction: 'forward' }), limits, {

@@ -7,7 +7,7 @@ import { executeFftRecipe } from '../../src/backends/cpu/fft-stockham.js';
 import { dftNaive } from '../../src/backends/cpu/dft-naive.js';
 import { fftProblem } from '../../src/planner/fft-problem.js';
 import { generateWorkgroupFft } from '../../src/codegen/fft-stockham-workgroup.js';
-import { planWebGpuFft } from '../../src/backends/webgpu/fft.js';
+import { planWebGpuFft } from '../../src/planner/fft-webgpu.js';
 import type { WorkgroupFftRecipe } from '../../src/planner/fft-recipe.js';
 import { randomFloat64 } from '../../src/util/random.js';
 import { relativeL2 } from '../../src/util/metrics.js';

@@ -20,7 +20,7 @@ import {
 } from '../../src/index.js';
 import { fftn as cpuFftn } from '../../src/backends/cpu/fft-nd.js';
 import { PlanChain } from '../../src/backends/webgpu/plan-chain.js';
-import { planFftNd } from '../../src/backends/webgpu/fft-nd.js';
+import { planFftNd } from '../../src/planner/fft-nd.js';
 import { resolveEdm } from '../../src/apps/edm/edm.js';
 import { testGpu } from '../helpers/gpu.js';
 import { count, expectError, gen, printCounts, relL2 } from './helpers.js';

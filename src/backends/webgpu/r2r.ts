@@ -8,7 +8,7 @@ import { fftProblem, MAX_TYPED_ARRAY_LENGTH } from '../../planner/fft-problem.js
 import type { WorkgroupPlanOptions } from '../../planner/fft-workgroup.js';
 import { r2rHooks, type R2rKind } from '../../codegen/r2r-hooks.js';
 import { WebGpuFft } from './fft.js';
-import { normalizeAxes } from './fft-nd.js';
+import { normalizeAxes } from '../../planner/fft-nd.js';
 import type { GpuContext } from './device.js';
 import { PlanChain } from './plan-chain.js';
 
