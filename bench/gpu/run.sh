@@ -3,11 +3,12 @@
 #   Here (after ../shared/gpu-kit/prepare.sh):  bash bench/gpu/run.sh bundle [--against <commit>]
 #   On the GPU machine (carrying .gpu):         source .gpu/setup.sh && bash bench/gpu/run.sh all|fft|tridiagonal|edm|conv|sfft|swe
 # `bundle` builds .gpu/bench-<name>.mjs from this tree and, with --against, .gpu/bench-<name>-old.mjs from
-# that commit; where an -old bundle exists the run times it beside ours ("previous kernels"). The JSON lines
+# that commit; where an -old bundle exists the run times it beside ours ("previous kernels") and ends with
+# bench/compare.ts's table of new / old times, flagging rows more than 5% slower. The JSON lines
 # go to $OUT/<family>/ (one tarball, $OUT/<RUN>.tgz, since the device returns few files).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-names="fft tridiagonal edm convolve sfft shallow-water"
+names="fft tridiagonal edm convolve sfft shallow-water compare"
 
 bundle() { # bundle <source root> <suffix>
   for n in $names; do
@@ -104,4 +105,9 @@ case $family in
   fft|tridiagonal|edm|conv|sfft|swe) $family ;;
   *) echo "usage: run.sh bundle [--against <commit>] | all|fft|tridiagonal|edm|conv|sfft|swe" >&2; exit 2 ;;
 esac
+# With -old bundles: new / old per family, and the rows more than 5% slower (repeat those in alternating
+# processes before believing them; bench/compare.ts).
+if ls .gpu/bench-*-old.mjs > /dev/null 2>&1 && [ -f .gpu/bench-compare.mjs ]; then
+  echo "== new / old"; node .gpu/bench-compare.mjs "$R" || echo "rows more than 5% slower: repeat them"
+fi
 echo done
