@@ -21,7 +21,7 @@
  * blocks and is chosen explicitly (oaconvolve) or on WebGPU when a padded row or column does not fit
  * the workgroup memory.
  */
-import { ArgumentError, UnsupportedError, ButterflyError } from '../errors.js';
+import { ArgumentError, UnsupportedError } from '../errors.js';
 import {
   checkMode,
   chooseCpuMethod,
@@ -36,7 +36,8 @@ import {
 } from '../backends/cpu/convolve.js';
 import { product } from '../backends/cpu/fft-nd.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
-import { defaultGpuContext, createStorageBuffer, readBuffer, type GpuContext } from '../backends/webgpu/device.js';
+import { createStorageBuffer, readBuffer, type GpuContext } from '../backends/webgpu/device.js';
+import { checkBackend, fallsBack, gpuFor } from './backend.js';
 import { GridConvolver } from '../backends/webgpu/convolve-grid.js';
 import { directConvolveGpu } from '../backends/webgpu/convolve-direct.js';
 
@@ -192,28 +193,20 @@ export async function convolve(in1: ConvInput, in2: ConvInput, options: Convolve
   const method = options.method ?? 'auto';
   if (!['auto', 'direct', 'fft', 'oa'].includes(method))
     throw new ArgumentError('method', method, "'auto', 'direct', 'fft' or 'oa'");
-  const backend = options.backend ?? 'auto';
-  if (!['auto', 'webgpu', 'cpu'].includes(backend))
-    throw new ArgumentError('backend', backend, "'auto', 'webgpu' or 'cpu'");
+  const backend = checkBackend(options.backend ?? 'auto');
   const f32 = p.a.data instanceof Float32Array && p.b.data instanceof Float32Array;
   if (backend === 'webgpu' || (backend === 'auto' && f32)) {
     const why = gpuUnsupported(p);
     if (why) {
       if (backend === 'webgpu') throw new UnsupportedError(`WebGPU convolution: ${why}`);
     } else {
-      let ctx: GpuContext | null = options.gpu ?? null;
-      if (!ctx) {
-        try {
-          ctx = await defaultGpuContext();
-        } catch (e) {
-          if (backend === 'webgpu') throw e;
-        }
-      }
+      // The one backend choice (api/backend.ts): 'auto' skips software adapters.
+      const ctx = await gpuFor(backend, options.gpu);
       if (ctx) {
         try {
           return await runGpu(ctx, p, method);
         } catch (e) {
-          if (backend === 'webgpu' || !(e instanceof ButterflyError) || e instanceof ArgumentError) throw e;
+          if (!fallsBack(e, backend)) throw e;
         }
       }
     }

@@ -347,7 +347,7 @@ test('tiny first pivot, float64 CPU: Thomas flagged INACCURATE (ok false); auto 
   }
 });
 
-test('tiny first pivot: every CPU algorithm, float32 and complex, flagged without fallback', async () => {
+test('tiny first pivot: every CPU algorithm, float32 and complex, flagged without fallback (float32 Thomas, solved in float64, accurate)', async () => {
   const n = 30,
     batch = 3;
   for (const cpuAlgorithm of ['thomas', 'wang-mou'] as const) {
@@ -364,7 +364,10 @@ test('tiny first pivot: every CPU algorithm, float32 and complex, flagged withou
         upper: s.c,
         rhs: s.d,
       });
-      assert.equal(r.ok, false, `${cpuAlgorithm} ${dtype}`);
+      // Real float32 Thomas on the CPU runs the float64 kernel and rounds x: there this pivot costs less than
+      // float32 accuracy, so the result must be accurate and unflagged; everywhere else it must be flagged.
+      const wide = cpuAlgorithm === 'thomas' && dtype === 'float32';
+      assert.equal(r.ok, wide, `${cpuAlgorithm} ${dtype}`);
       assert.equal(
         audit(
           s,
@@ -373,7 +376,7 @@ test('tiny first pivot: every CPU algorithm, float32 and complex, flagged withou
           dtype === 'float32' ? TOL32 : TOL64,
           `${cpuAlgorithm} ${dtype}`,
         ),
-        batch,
+        wide ? 0 : batch,
       );
     }
   }
