@@ -481,10 +481,10 @@ async function cpuLastAxis(
   const Arr = x instanceof Float32Array ? Float32Array : Float64Array;
   // n here counts complex inputs for c2r; its output length s[0] must use exactly them (no crop or pad).
   if (kind === 'c2r' ? n !== Math.floor(s[0] / 2) + 1 : s[0] !== n) return null;
-  const length = (kind === 'c2r' ? s[0] : 2 * (Math.floor(n / 2) + 1)) * batch;
-  const need = kind === 'c2c' ? 2 * n * batch : length;
+  // Values per row of the result: n complex (c2c), s[0] reals (c2r), n/2+1 complex (r2c).
+  const perRow = kind === 'c2c' ? 2 * n : kind === 'c2r' ? s[0] : 2 * (Math.floor(n / 2) + 1);
   // Straight into the caller's `out` unless it overlaps the input (rows of other lengths would clobber it).
-  const dst = out && !overlaps(out, x) ? out : new Arr(need);
+  const dst = out && !overlaps(out, x) ? out : new Arr(perRow * batch);
   if (kind === 'c2c') {
     await executeEngineFft(n, precision, x, dst, { batch, inverse: direction === 'inverse', norm }, threads);
   } else {

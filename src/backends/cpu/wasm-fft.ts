@@ -308,16 +308,7 @@ class LaneFft implements EngineFft, FusedRealFft {
       // v_{(n−1)/2} = x_{n−1}, the even-indexed input the pairs leave; an odd chunk's partner line is zero.
       for (let q = 0; q < c; q++) heap[vBase + q * n + nc - 1] = heap[xBase + q * n + n - 1]!;
       if (c % 2 === 1) heap.fill(0, vBase + n * c, vBase + n * (c + 1));
-      this.pack2!(this.yP, this.inP, pairs);
-      this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(pairs), 1);
-      this.split2!(this.outP, this.yP, pairs, 1);
-      // k = 0: A_0 = Re Z_0, B_0 = Im Z_0.
-      for (let p = 0, z0 = xBase, y = vBase; p < pairs; p++, z0 += 2 * n, y += 4 * nc) {
-        heap[y] = heap[z0]!;
-        heap[y + 1] = 0;
-        heap[y + 2 * nc] = heap[z0 + 1]!;
-        heap[y + 2 * nc + 1] = 0;
-      }
+      this.spectraOfPairs(this.yP, pairs, 1);
       this.dct2post!(this.yP, this.outP, twD, c);
       dst.set(heap.subarray(xBase, xBase + c * n), b0 * n);
     }
@@ -388,24 +379,33 @@ class LaneFft implements EngineFft, FusedRealFft {
     const e = heap.BYTES_PER_ELEMENT;
     const xBase = this.outP / e;
     const yBase = this.yP / e;
-    const zBase = this.outP / e;
     const chunk = 2 * this.chunkSlots * this.info.problemsPerSlot;
     for (let b0 = 0; b0 < batch; b0 += chunk) {
       const count = Math.min(chunk, batch - b0);
       rowsIn(input, li, b0, count, n, 1, heap, xBase);
-      const pairs = Math.ceil(count / 2);
       if (count % 2 === 1) heap.fill(0, xBase + n * count, xBase + n * (count + 1));
-      this.pack2!(this.outP, this.inP, pairs);
-      this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(pairs), 1);
-      this.split2!(this.outP, this.yP, pairs, scale);
-      // k = 0: A_0 = Re Z_0, B_0 = Im Z_0.
-      for (let p = 0, z0 = zBase, y = yBase; p < pairs; p++, z0 += 2 * n, y += 4 * nc) {
-        heap[y] = scale * heap[z0]!;
-        heap[y + 1] = 0;
-        heap[y + 2 * nc] = scale * heap[z0 + 1]!;
-        heap[y + 2 * nc + 1] = 0;
-      }
+      this.spectraOfPairs(this.outP, Math.ceil(count / 2), scale);
       rowsOut(heap, yBase, output, lo, b0, count, nc, 2);
+    }
+  }
+
+  /**
+   * Odd n: `pairs` pairs of real rows at byte address `rows` (read by pack2 into inP) to their half spectra
+   * at yP, times `scale`: pack2, the complex FFT into outP, split2, and k = 0 (A_0 = Re Z_0, B_0 = Im Z_0).
+   */
+  private spectraOfPairs(rows: number, pairs: number, scale: number): void {
+    const n = this.n;
+    const nc = (n + 1) / 2;
+    const heap = this.heap;
+    const e = heap.BYTES_PER_ELEMENT;
+    this.pack2!(rows, this.inP, pairs);
+    this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(pairs), 1);
+    this.split2!(this.outP, this.yP, pairs, scale);
+    for (let p = 0, z0 = this.outP / e, y = this.yP / e; p < pairs; p++, z0 += 2 * n, y += 4 * nc) {
+      heap[y] = scale * heap[z0]!;
+      heap[y + 1] = 0;
+      heap[y + 2 * nc] = scale * heap[z0 + 1]!;
+      heap[y + 2 * nc + 1] = 0;
     }
   }
 

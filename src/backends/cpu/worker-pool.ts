@@ -414,13 +414,33 @@ export async function executeEngineFft(
     const reply = p.run(slots[i]!, { ...base, batch: count, input: jin, inLayout, output: jout, outLayout });
     jobs.push({ b0, count, reply, outLayout, staged });
   }
+  await finishShares(
+    p,
+    jobs,
+    () => plan.execute(input, output, { ...options, batch: mainCount, input: li, output: lo }),
+    (j, out) => {
+      if (!directOut) copyProblems(out, j.outLayout, output, shifted(lo, j.b0), n, j.count);
+    },
+  );
+}
+
+/**
+ * Runs the calling thread's share, waits for every worker's (even after a failure: a worker may still be
+ * writing into the output), throws the first error, then hands each reply's output to `collect` and returns
+ * the staging buffers to the pool.
+ */
+async function finishShares<J extends { reply: Promise<FftReply>; staged: AnyArray[] }>(
+  p: WorkerPool,
+  jobs: J[],
+  main: () => void,
+  collect: (job: J, output: AnyArray) => void,
+): Promise<void> {
   let mainError: unknown = null;
   try {
-    plan.execute(input, output, { ...options, batch: mainCount, input: li, output: lo });
+    main();
   } catch (e) {
     mainError = e;
   }
-  // Wait for every share even after a failure: a worker may still be writing into the output.
   const settled = await Promise.allSettled(jobs.map((j) => j.reply));
   if (mainError) throw mainError;
   const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
@@ -428,7 +448,7 @@ export async function executeEngineFft(
   settled.forEach((s, i) => {
     const j = jobs[i]!;
     const r = (s as PromiseFulfilledResult<FftReply>).value;
-    if (!directOut) copyProblems(r.output!, j.outLayout, output, shifted(lo, j.b0), n, j.count);
+    collect(j, r.output!);
     // Transferred arrays come back as new objects over the returned buffers; shared ones are the same memory.
     for (const a of [r.input, r.output]) if (a && !isShared(a)) p.release(a);
     for (const a of j.staged) if (isShared(a)) p.release(a);
@@ -485,22 +505,12 @@ export async function executeEngineRows(
     });
     return { dst, staged: [jin, jout].filter((a) => a.buffer !== input.buffer && a.buffer !== output.buffer), reply };
   });
-  let mainError: unknown = null;
-  try {
-    runRows(op, input.subarray(0, mainCount * inLen), output.subarray(0, mainCount * outLen), mainCount);
-  } catch (e) {
-    mainError = e;
-  }
-  // Wait for every share even after a failure: a worker may still be writing into the output.
-  const settled = await Promise.allSettled(jobs.map((j) => j.reply));
-  if (mainError) throw mainError;
-  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failed) throw failed.reason;
-  settled.forEach((s, i) => {
-    const j = jobs[i]!;
-    const r = (s as PromiseFulfilledResult<FftReply>).value;
-    if (!isShared(output)) j.dst.set(r.output!);
-    for (const a of [r.input, r.output]) if (a && !isShared(a)) p.release(a);
-    for (const a of j.staged) if (isShared(a)) p.release(a);
-  });
+  await finishShares(
+    p,
+    jobs,
+    () => runRows(op, input.subarray(0, mainCount * inLen), output.subarray(0, mainCount * outLen), mainCount),
+    (j, out) => {
+      if (!isShared(output)) j.dst.set(out);
+    },
+  );
 }
