@@ -20,7 +20,7 @@ const recs = await runEdm(ctx, {
   reps: args.reps ? Number(args.reps) : undefined,
   rounds: args.rounds ? Number(args.rounds) : undefined,
   check: (args.check as 'all' | 'some' | 'none') ?? 'all',
-  planner: {
+  tuning: {
     split: args.split === 'true' || undefined,
     maxRadix: args['max-radix'] ? Number(args['max-radix']) : undefined,
     targetElements: args.target ? Number(args.target) : undefined,

@@ -24,6 +24,7 @@ import { dht as cpuDht } from '../src/backends/cpu/r2r-dht.js';
 import { fftn as cpuFftn } from '../src/backends/cpu/fft-nd.js';
 import { planCpuFft } from '../src/backends/cpu/fft-plan.js';
 import { fftProblem } from '../src/planner/fft-problem.js';
+import type { FftTuning } from '../src/planner/fft-webgpu.js';
 import { largestWorkgroupFft } from '../src/planner/fft-workgroup.js';
 import { describeRecipe } from '../src/planner/fft-multipass.js';
 import { randomFloat32 } from '../src/util/random.js';
@@ -41,7 +42,7 @@ const reps = Number(args.reps ?? (software ? 2 : 20));
 const direction = args.inverse ? 'inverse' : 'forward';
 const out = new Output(args.json);
 // Planner overrides, to explore the resource analysis on a new device (e.g. --maxSingle 32 --wg 128).
-const planOptions = {
+const tuning: FftTuning = {
   ...(args.maxSingle ? { maxSingleInvocation: Number(args.maxSingle) } : {}),
   ...(args.wg ? { targetWorkgroupSize: Number(args.wg) } : {}),
   ...(args.maxRadix ? { maxRadix: Number(args.maxRadix) } : {}),
@@ -87,7 +88,7 @@ if (args.accuracy) {
     const x = parseNpy(readFileSync(`${dir}/${f}`)).data;
     const n = x.length / 2;
     const inp = Float32Array.from(x);
-    const plan = await WebGpuFft.create(ctx, fftProblem({ n, batch: 1 }), planOptions);
+    const plan = await WebGpuFft.create(ctx, fftProblem({ n, batch: 1 }), { tuning });
     const a = createStorageBuffer(ctx, inp);
     const b = createStorageBuffer(ctx, new Float32Array(inp.length));
     await plan.execute(a, b);
@@ -96,7 +97,7 @@ if (args.accuracy) {
     planCpuFft(n).execute(Float64Array.from(inp), ref);
     const relErr = relativeL2(got, ref);
     console.log(`N=${n} ${variant}: ${relErr.toExponential(3)}`);
-    out.record({ lib: 'butterfly', variant, planOptions, device, kind: 'accuracy', N: n, relErr });
+    out.record({ lib: 'butterfly', variant, planOptions: tuning, device, kind: 'accuracy', N: n, relErr });
     plan.destroy();
     a.destroy();
     b.destroy();
@@ -160,8 +161,7 @@ if (args.shape2d) {
       bytes: 16 * a * b * batch,
       inFloats: 2 * a * b,
       outFloats: 2 * a * b,
-      make: () =>
-        WebGpuFftNd.create(ctx, { shape: [batch, a, b], axes: [1, 2], kind: 'c2c', direction, planner: planOptions }),
+      make: () => WebGpuFftNd.create(ctx, { shape: [batch, a, b], axes: [1, 2], kind: 'c2c', direction, tuning }),
       check: (inp) => cpuFftn(inp, [a, b]).data,
     });
   }
@@ -177,7 +177,7 @@ if (args.shape2d) {
         bytes: 16 * n * batch,
         inFloats: 2 * n,
         outFloats: 2 * n,
-        make: () => WebGpuFft.create(ctx, fftProblem({ n, batch, direction }), planOptions),
+        make: () => WebGpuFft.create(ctx, fftProblem({ n, batch, direction }), { tuning }),
         check: (inp) => {
           const ref = new Float64Array(2 * n);
           planCpuFft(n).execute(Float64Array.from(inp), ref, { inverse: direction === 'inverse' });
@@ -209,7 +209,7 @@ if (args.shape2d) {
               input: { dist: r2c ? n : hd },
               output: { dist: r2c ? hd : n },
             }),
-            { ...planOptions, real: kind },
+            { tuning, real: kind },
           ),
         check: (inp) => {
           const plan = planCpuRfft(n);
@@ -239,7 +239,7 @@ if (args.shape2d) {
             type: 2,
             shape: [batch, n],
             axes: [-1],
-            planner: planOptions,
+            tuning,
           }),
         check: (inp) =>
           (kind === 'dct2' ? cpuDct(Float64Array.from(inp), { type: 2 }) : cpuDht(Float64Array.from(inp))).data,
@@ -311,7 +311,7 @@ for (const [i, c] of cases.entries()) {
   out.record({
     lib: 'butterfly',
     variant,
-    planOptions,
+    planOptions: tuning,
     device,
     kind: args.shape2d ? 'c2c-2d' : kind,
     direction,

@@ -50,7 +50,7 @@ export type { ConvMode, ConvMethod, ConvOperand, ConvInput, ConvolveOptions, Con
 export { createEdmPlan, EdmPlan, edmReference, edmProblem, resolveEdm, type EdmProblem } from './apps/edm/edm.js';
 export { EDM_CASES, edmCase } from './apps/edm/cases.js';
 export { GridConvolver } from './backends/webgpu/convolve-grid.js';
-export { planGridConv } from './codegen/convolve-plan.js';
+export { planGridConv } from './planner/convolve-grid.js';
 export {
   rfft,
   irfft,

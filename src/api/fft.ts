@@ -20,7 +20,7 @@ import { planCpuEngineFft, type CpuEngineFftRecipe, type CpuPrecision } from '..
 const EAGER_PLAN_MAX = 1 << 16;
 import { fftProblem, layoutSpan, type FftNorm, type FftProblem, type FftProblemInit } from '../planner/fft-problem.js';
 import type { FftRecipe } from '../planner/fft-recipe.js';
-import type { WorkgroupPlanOptions } from '../planner/fft-workgroup.js';
+import type { FftTuning } from '../planner/fft-webgpu.js';
 import * as cpuNd from '../backends/cpu/fft-nd.js';
 import { resolveAxes } from '../backends/cpu/fft-nd.js';
 import { WebGpuFftNd } from '../backends/webgpu/fft-nd.js';
@@ -40,8 +40,11 @@ export interface FftPlanOptions extends FftProblemInit {
   gpu?: GpuContext;
   /** WebGPU: transform in place (src === dst). */
   inPlace?: boolean;
-  /** Planner overrides (WebGPU), e.g. { maxRadix: 8 }. */
-  planner?: WorkgroupPlanOptions;
+  /**
+   * WebGPU: experimental planner overrides, e.g. { maxRadix: 8 } (see FftTuning): for benchmarks; the
+   * defaults are the fastest measured, and results do not depend on these.
+   */
+  tuning?: FftTuning;
   /**
    * CPU backend: threads a call may use, the calling thread included (default: the available cores,
    * os.availableParallelism() in Node, navigator.hardwareConcurrency in browsers; 1 = no worker threads).
@@ -205,7 +208,7 @@ export async function createFftPlan(options: FftPlanOptions): Promise<FftPlan> {
   };
   if (!ctx) return cpuPlan();
   try {
-    return new GpuPlan(await WebGpuFft.create(ctx, problem, { ...options.planner, inPlace: options.inPlace }));
+    return new GpuPlan(await WebGpuFft.create(ctx, problem, { tuning: options.tuning, inPlace: options.inPlace }));
   } catch (e) {
     if (fallsBack(e, backend)) return cpuPlan();
     throw e;

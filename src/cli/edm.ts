@@ -47,7 +47,7 @@ export const edmCommand: CliCommand = {
         angles,
         reps,
         check,
-        planner: a.flag('--split') ? { split: true } : undefined,
+        tuning: a.flag('--split') ? { split: true } : undefined,
         onRecord(r: EdmRecord) {
           bar.done();
           if (r.relL2 !== null) worst = Math.max(worst, r.relL2);

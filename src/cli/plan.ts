@@ -1,13 +1,13 @@
 /**
  * `butterfly plan`: the recipes the WebGPU backend would run for a 1-D length or an N-D shape, as plain
- * data. The same planning calls as WebGpuFft.create (planWebGpuFft) and WebGpuFftNd.create (planFftNd),
+ * data. The same planning calls as WebGpuFft.create (planWebGpuFftPasses) and WebGpuFftNd.create (planFftNd),
  * for this machine's adapter's limits (only they are read from the device) or a default device model. Only
  * planner modules are imported: the device comes through the API layer.
  *
  *   butterfly plan 4096 [--batch b] [--cpu] [--default-limits]
  *   butterfly plan 1024x1024 [--axes 0,1] [--kind c2c|r2c|c2r] [--batch b]
  */
-import { ArgumentError, DeviceLimitError } from '../errors.js';
+import { ArgumentError } from '../errors.js';
 import { formatHelp, parseArgs, type CommandSpec, type ParsedArgs } from './args.js';
 import { acquireGpu, type GpuContext } from '../api/device.js';
 import type { CliCommand } from './commands.js';
@@ -16,7 +16,14 @@ import type { WorkgroupFftRecipe } from '../planner/fft-recipe.js';
 import type { PlannerLimits } from '../planner/fft-workgroup.js';
 import { exchangeConflicts, paddedPassLayout, passRowLayout } from '../planner/row-layout.js';
 import { planCpuEngineFft } from '../planner/cpu-fft.js';
-import { planWebGpuFft, type WebGpuFftPlanOptions, type WebGpuFftPlanning } from '../planner/fft-webgpu.js';
+import type { WebGpuFftPlanOptions } from '../planner/fft-webgpu.js';
+import {
+  planWebGpuFftPasses,
+  type WebGpuFftPass,
+  type WebGpuFftPassOptions,
+  type WebGpuFftPlan,
+} from '../planner/fft-webgpu-passes.js';
+import type { DeviceLimits } from '../planner/device-limits.js';
 import { fftNdFallsBack, planFftNd, type FftNdKind, type FftNdStep } from '../planner/fft-nd.js';
 
 export const PLAN_SPEC: CommandSpec = {
@@ -193,7 +200,7 @@ export async function planLimits(p: ParsedArgs, parsed: PlanArgs): Promise<PlanL
 
 // ---------------------------------------------------------------------------------------------------
 // What a 1-D plan runs: its kernels (passes, then an R2C post-processing kernel where there is one) with
-// the elements each reads and writes per problem, as WebGpuFft.create sizes its binding windows.
+// the elements each reads and writes per problem, exactly as planWebGpuFftPasses gives them to WebGpuFft.
 
 interface Program {
   /** The pass's recipe; null for the R2C post-processing kernel. */
@@ -202,16 +209,16 @@ interface Program {
   phase?: 'forward' | 'inverse';
   inCount: number;
   inElem: number;
-  inStride: number;
   outCount: number;
   outElem: number;
-  outStride: number;
+  /** Loads, stores and fused work of the kernel, and its dispatches, in words. */
+  io: string;
 }
 
 export interface OneDPlan {
   problem: FftProblem;
   options: WebGpuFftPlanOptions;
-  planning: WebGpuFftPlanning;
+  planning: WebGpuFftPlan;
   programs: Program[];
   /** Problems per dispatch window group × groups (the N-D driver's second batch level). */
   problems: number;
@@ -219,73 +226,41 @@ export interface OneDPlan {
   bytes: number;
 }
 
-function programsOf(problem: FftProblem, options: WebGpuFftPlanOptions, planning: WebGpuFftPlanning): Program[] {
-  const { recipe, scheme, bluestein: blu } = planning;
-  const real = options.real;
-  const N = problem.n;
-  const inner = recipe.algorithm === 'bluestein' ? recipe.inner : recipe;
-  const fftPasses = inner.algorithm === 'stockham-multipass' ? inner.passes : [inner];
-  const passes = blu ? [...fftPasses, ...fftPasses] : fftPasses;
-  const P = passes.length + (scheme?.postKernel ? 1 : 0);
-  const m = scheme ? scheme.m : N;
-  const work = blu ? blu.L : m;
-  const cols = !real && !blu && options.columns && options.columns > 1 ? options.columns : 0;
-  const contiguous: ComplexLayout =
-    options.interleavedBatch && !real
-      ? { offset: 0, stride: problem.batch, dist: 1 }
-      : { offset: 0, stride: 1, dist: work };
-  const firstIn = scheme?.packed && real === 'r2c' ? { ...problem.input, stride: 1 } : problem.input;
-  const lastOut = scheme?.packed && real === 'c2r' ? { ...problem.output, stride: 1 } : problem.output;
-  const programs: Program[] = [];
-  for (let i = 0; i < P; i++) {
-    const r = i < passes.length ? passes[i] : null;
-    const inStride = (i === 0 ? firstIn : contiguous).stride;
-    const outStride = (i === P - 1 ? lastOut : contiguous).stride;
-    const phase = blu ? (i < fftPasses.length ? 'forward' : 'inverse') : undefined;
-    if (cols) {
-      programs.push({
-        recipe: r,
-        phase,
-        inCount: N * cols,
-        inElem: 8,
-        inStride,
-        outCount: N * cols,
-        outElem: 8,
-        outStride,
-      });
-      continue;
-    }
-    programs.push({
-      recipe: r,
-      phase,
-      inCount: i === 0 && real === 'c2r' ? Math.floor(N / 2) + 1 : i === 0 ? m : work,
-      inElem: i === 0 && real === 'r2c' && !scheme!.packed ? 4 : 8,
-      inStride,
-      outCount: i === P - 1 && real === 'r2c' ? Math.floor(N / 2) + 1 : i === P - 1 ? m : work,
-      outElem: i === P - 1 && real === 'c2r' && !scheme!.packed ? 4 : 8,
-      outStride,
-    });
-  }
-  return programs;
+/**
+ * The device model the planner sees: the planner limits given, one storage binding of `binding` bytes
+ * (unbounded when absent) and WebGPU's defaults for the dispatch limits.
+ */
+function deviceModel(limits: PlannerLimits, binding: number | undefined): DeviceLimits {
+  return {
+    maxComputeWorkgroupsPerDimension: 65535,
+    maxBufferSize: Number.MAX_SAFE_INTEGER,
+    minStorageBufferOffsetAlignment: 256,
+    maxStorageBuffersPerShaderStage: 8,
+    maxUniformBufferBindingSize: 65536,
+    ...limits,
+    maxStorageBufferBindingSize: binding ?? Number.MAX_SAFE_INTEGER,
+  };
 }
 
-/** The binding-window check of WebGpuFft.create (one problem must fit one binding, less the alignment). */
-function checkBinding(programs: Program[], binding: number | undefined): void {
-  if (binding === undefined) return;
-  const room = binding - 256; // minStorageBufferOffsetAlignment, the WebGPU default
-  for (const p of programs) {
-    const one = Math.max(
-      ((p.inCount - 1) * p.inStride + 1) * p.inElem,
-      ((p.outCount - 1) * p.outStride + 1) * p.outElem,
-    );
-    if (one > room)
-      throw new DeviceLimitError(
-        'maxStorageBufferBindingSize',
-        one + 256,
-        binding,
-        `one problem of ${Math.max(p.inCount, p.outCount)} elements`,
+function passIoText(p: WebGpuFftPass): string {
+  const k = p.kernel;
+  const parts: string[] = [];
+  if (k) {
+    const io = k.io ?? { load: 'complex', store: 'complex' };
+    parts.push(`${p.from} → ${p.to}, load ${io.load}, store ${io.store}`);
+    if (k.io?.bluestein) {
+      const b = k.io.bluestein;
+      parts.push(
+        `Bluestein ${[b.pre && 'input chirp', b.mid && 'filter spectrum', b.post && 'output chirp'].filter(Boolean).join(', ')}`,
       );
-  }
+    }
+    if (k.pairedR2c) parts.push('paired last stage');
+    if (k.stagedR2cOut) parts.push('staged outputs');
+    if (k.scale !== 1) parts.push(`scale ${k.scale}`);
+  } else parts.push(`${p.from} → ${p.to}`);
+  const n = p.chunks.length;
+  parts.push(`${n} dispatch${n === 1 ? '' : 'es'} (grid ${p.chunks[0].grid.join('×')}${n > 1 ? ' first' : ''})`);
+  return parts.join('; ');
 }
 
 /** The plan WebGpuFft.create would make for a problem and options, as data. */
@@ -295,9 +270,13 @@ export function planOneD(
   limits: PlannerLimits,
   binding?: number,
 ): OneDPlan {
-  const planning = planWebGpuFft(problem, limits, options);
-  const programs = programsOf(problem, options, planning);
-  checkBinding(programs, binding);
+  const planning = planWebGpuFftPasses(problem, deviceModel(limits, binding), options as WebGpuFftPassOptions);
+  const programs: Program[] = planning.passes.map((p) => ({
+    recipe: p.kernel?.recipe ?? null,
+    ...(planning.bluestein && p.kernel ? { phase: p.kernel.direction } : {}),
+    ...p.sizes,
+    io: passIoText(p),
+  }));
   const problems = problem.batch * (options.outer?.count ?? 1);
   const bytes = programs.reduce((s, p) => s + (p.inCount * p.inElem + p.outCount * p.outElem) * problems, 0);
   return { problem, options, planning, programs, problems, bytes };
@@ -407,6 +386,7 @@ function printPrograms(plan: OneDPlan, indent: string, stages: boolean): void {
       console.log(
         `${indent}${label}: R2C post-processing, ${p.inCount} complex values in, ${p.outCount} out per problem`,
       );
+    console.log(`${indent}  runs: ${p.io}`);
     console.log(
       `${indent}  bytes moved: ${perProblem} per problem (${p.inCount}×${p.inElem} B read + ${p.outCount}×${p.outElem} B written), ${perProblem * plan.problems} in all`,
     );
@@ -464,7 +444,10 @@ function printOneDLength(a: PlanArgs): void {
   console.log(
     `passes over global memory: ${plan.programs.length}; bytes moved per problem: ${perProblem} (complex64 read + write per pass)`,
   );
-  plan.programs.forEach((p, i) => printPass(p.recipe!, `pass ${i}`, '', true));
+  plan.programs.forEach((p, i) => {
+    printPass(p.recipe!, `pass ${i}`, '', true);
+    console.log(`  runs: ${p.io}`);
+  });
   console.log(
     `total global-memory bytes moved: ${plan.bytes} (${plan.problems} problem${plan.problems === 1 ? '' : 's'})`,
   );

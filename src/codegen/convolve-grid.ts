@@ -29,38 +29,9 @@
  */
 import { stableKey } from './kernel-source.js';
 import { dftEmitter, emitDft, f32 } from './dft-small.js';
+import type { GridGeometry, GridKernelConfig } from '../planner/convolve-grid.js';
 
-export type GridKernelKind = 'fused' | 'rows-fwd' | 'cols' | 'rows-inv';
-
-export interface GridGeometry {
-  P: number;
-  Q: number;
-  inRows: number;
-  inCols: number;
-  outRow0: number;
-  outCol0: number;
-  outRows: number;
-  outCols: number;
-  /** false: forward spectrum only (no multiply, no inverse); the output is the full P×Q grid. */
-  inverse: boolean;
-}
-
-export interface GridKernelConfig {
-  kind: GridKernelKind;
-  /** Stage radices of the length-P (column) and length-Q (row) transforms. */
-  radP: number[];
-  radQ: number[];
-  /** fused: grids (slices) per workgroup; rows-*: lines per workgroup; cols: columns per workgroup. */
-  perWorkgroup: number;
-  /** Invocations per workgroup. */
-  threads: number;
-  /** Row pitch of the workgroup arrays in complex elements (line length, or +1 against bank conflicts). */
-  pitch: number;
-  /** Output scale folded into the final store (1/(P·Q) for a normalised inverse). */
-  scale: number;
-  /** Fuse the spectrum multiply into the column transforms' middle stage (default true). */
-  fuseMultiply?: boolean;
-}
+export type { GridGeometry, GridKernelConfig, GridKernelKind } from '../planner/convolve-grid.js';
 
 export type GridBinding = 'src' | 'dst' | 'twiddles' | 'shape' | 'params';
 

@@ -6,10 +6,9 @@
  * Input: z, contiguous (problem b at b·M); output: the N/2+1 outputs in the caller's layout.
  */
 import { stableKey } from './kernel-source.js';
+import { R2C_POST_WORKGROUP } from '../planner/fft-webgpu-passes.js';
 import { f32 } from './dft-small.js';
 import { R2C_OUT_WGSL, type FftCustomIo, type FftKernelSource } from './fft-stockham-workgroup.js';
-
-export const R2C_POST_WORKGROUP = 64;
 
 export function generateR2cPost(n: number, scale: number, custom?: FftCustomIo): FftKernelSource {
   const M = n / 2;

@@ -16,10 +16,15 @@ import type { WorkgroupFftRecipe } from '../planner/fft-recipe.js';
 import type { FftDirection } from '../planner/fft-problem.js';
 import { stableKey } from './kernel-source.js';
 import { dftEmitter, emitDft, f32 } from './dft-small.js';
-import { passRowLayout } from '../planner/row-layout.js';
 import { unitRoot } from '../planner/twiddles.js';
 import { shuffleExchange, split4RoundBits, type ShuffleExchange } from '../planner/fft-subgroup.js';
 import { r2cPassFusable } from '../planner/fft-webgpu.js';
+import {
+  exchangeRowStride,
+  r2cPairedLastFits,
+  r2cStagedOutFits,
+  type FftPassIo,
+} from '../planner/fft-webgpu-passes.js';
 import { twoLevelRadix } from '../planner/fft-workgroup.js';
 
 export interface FftKernelSource {
@@ -36,7 +41,8 @@ export interface FftKernelSource {
 }
 
 /**
- * How a kernel reads its input and writes its output, for real transforms (fused pre/post-processing):
+ * How a kernel reads its input and writes its output (the planner's FftPassIo), for real transforms
+ * (fused pre/post-processing):
  * - load 'c2r': the input is the N/2+1 half spectrum Y of a real signal of even length N; element e of
  *   the N/2-point complex transform is z_e = E_e + i·O_e with E = ½(Y_e + Ȳ_{M−e}), O = ½(Y_e − Ȳ_{M−e})·W_N^{−e}
  *   (M = N/2), so the inverse transform of z is the real output, interleaved (x_2k, x_2k+1).
@@ -46,20 +52,14 @@ export interface FftKernelSource {
  *   N/2+1 outputs y_k = ½(z_k + z̄_{M−k}) − ½i·W_N^k·(z_k − z̄_{M−k}) before the store (even N).
  * - store 'half': only outputs 0 … ⌊N/2⌋ are written (odd N R2C).
  * - store 'real': only real parts are written, to an f32 array (odd N C2R).
+ * - 'packed-real': an adapter's real array read or written as pairs through its hooks.
+ * Bluestein's chirp-z transform of length n through L-point FFTs: `pre` multiplies the user's input by
+ * the chirp (zero beyond n), `mid` multiplies the forward transform by the chirp filter's spectrum,
+ * `post` multiplies by the chirp, scales, and keeps the first n outputs. Tables at binding 7.
  */
-export interface FftKernelIo {
-  load: 'complex' | 'c2r' | 'real' | 'hermitian' | 'packed-real';
-  store: 'complex' | 'r2c' | 'half' | 'real' | 'packed-real';
-  /** N, the length of the real signal. */
-  realLength: number;
+export interface FftKernelIo extends FftPassIo {
   /** Virtual inputs/outputs (r2r transforms): WGSL replacing the raw element access. */
   custom?: FftCustomIo;
-  /**
-   * Bluestein's chirp-z transform of length n through L-point FFTs: `pre` multiplies the user's input by
-   * the chirp (zero beyond n), `mid` multiplies the forward transform by the chirp filter's spectrum,
-   * `post` multiplies by the chirp, scales, and keeps the first n outputs. Tables at binding 7.
-   */
-  bluestein?: { n: number; L: number; pre: boolean; mid: boolean; post: boolean; scale: number };
 }
 
 /**
@@ -104,25 +104,16 @@ export interface FftKernelVariant {
   io?: FftKernelIo;
   /**
    * R2C stores: pair each invocation's last-stage butterflies with their mirrors so the post-processing
-   * needs no exchange, wherever the recipe allows it (see r2cPostPaired). Default true; false keeps the
-   * exchange form (benchmarks and tests compare both).
+   * needs no exchange (see r2cPostPaired). The planner decides (FftPassKernel.pairedR2c); the recipe must
+   * allow it (r2cPairedLastFits).
    */
   pairedR2c?: boolean;
   /**
    * Single-workgroup R2C (and the r2r transforms built on it): the post-processed outputs go to workgroup
    * memory and then out by a coalesced copy of whole rows, instead of each invocation storing its own
-   * outputs. Default: where an invocation's stores would otherwise cover less than one 32-byte sector (see
-   * stagedR2cOutDefault). Only with a padded complex exchange (whose rows hold the M + 1 outputs).
+   * outputs. The planner decides (FftPassKernel.stagedR2cOut); the recipe must allow it (r2cStagedOutFits).
    */
   stagedR2cOut?: boolean;
-}
-
-/**
- * Where staged R2C outputs are the default: invocations a problem × output element size < 32 bytes, so
- * neighbouring invocations' stores would leave 32-byte sectors partly written (DHT N = 64: 16-byte runs).
- */
-export function stagedR2cOutDefault(invocationsPerProblem: number, outElemBytes: number): boolean {
-  return invocationsPerProblem * outElemBytes < 32;
 }
 
 /**
@@ -146,18 +137,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   const pass = recipe.pass;
   const directPass = !!pass && pass.loads === 'direct';
   const outer = pass && pass.stride > 1 && pass.outerTwiddle ? outerTwiddleSplit(pass.stride * n) : null;
-  // Staged rows are n+1 long: an odd stride in complex elements spreads a warp's rows over the banks.
-  // 'split4' rows hold the half of the values one round exchanges.
-  const rowN = exchange === 'split4' ? n / 2 : n;
-  const paddedN = pass
-    ? passRowLayout(recipe).rowStride
-    : staging
-      ? n + 1
-      : exchange === 'none'
-        ? 0
-        : padShift > 0
-          ? rowN + (rowN >> padShift) + 1
-          : rowN;
+  const paddedN = exchangeRowStride(recipe);
   const pad = padIndex(recipe);
   const SRC = variant.inPlace ? 'data' : 'src';
   const DST = variant.inPlace ? 'data' : 'dst';
@@ -172,31 +152,16 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   const r2cPass = r2cPost && !!pass;
   if (r2cPass && !r2cPassFusable(recipe))
     throw new Error('r2c post-processing needs a single-workgroup recipe or a fusable last pass');
-  // Paired last stage (see r2cPostPaired): an invocation's last-stage butterflies are mirror pairs, so the
-  // post-processing needs no exchange. Needs an even number of butterflies per invocation in a last stage
-  // that reads workgroup memory and covers its butterflies exactly. The 'split4' exchange has no unpaired
-  // form (its post-processing would need the whole row in workgroup memory).
+  // Paired last stage (see r2cPostPaired) and staged outputs, as the planner decided them.
   const lastStage = stages[stages.length - 1];
-  const pairedLast =
-    r2cPost &&
-    !pass &&
-    !staging &&
-    stages.length >= 2 &&
-    lastStage.butterfliesPerInvocation % 2 === 0 &&
-    lastStage.butterfliesPerInvocation * L === n / lastStage.radix &&
-    (variant.pairedR2c !== false || exchange === 'split4');
+  const pairedLast = r2cPost && !!variant.pairedR2c;
+  if (pairedLast && !r2cPairedLastFits(recipe)) throw new Error('pairedR2c: the recipe has no paired last stage');
   // With a split exchange the post-processing gathers real and imaginary parts in two rounds.
   const splitPost = r2cPost && exchange === 'split' && !pairedLast;
   if (r2cPost && exchange === 'split4' && !pairedLast)
     throw new Error("an R2C with the 'split4' exchange needs the paired last stage");
-  // Staged outputs (FftKernelVariant.stagedR2cOut): rows of M + 1 outputs in workgroup memory.
-  const stageOut =
-    r2cPost &&
-    !pass &&
-    !staging &&
-    exchange === 'complex' &&
-    paddedN >= n + 1 &&
-    (variant.stagedR2cOut ?? stagedR2cOutDefault(L, dstType === 'f32' ? 4 : 8));
+  const stageOut = r2cPost && !!variant.stagedR2cOut;
+  if (stageOut && !r2cStagedOutFits(recipe)) throw new Error('stagedR2cOut: the recipe has no padded complex row');
   // Butterfly m of stage s: t + m·L, except the upper half of a paired last stage (mirror butterflies).
   // Stages with a butterfly bit map (around subgroup exchanges): j = jt_s (the invocation's bits) + a constant.
   const subgroups = stages.some((st) => st.exchange === 'shuffle');

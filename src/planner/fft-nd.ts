@@ -10,7 +10,7 @@
  */
 import { ArgumentError, ButterflyError } from '../errors.js';
 import { fftProblem, MAX_TYPED_ARRAY_LENGTH, type FftNorm, type FftProblem } from './fft-problem.js';
-import type { WebGpuFftPlanOptions } from './fft-webgpu.js';
+import type { FftTuning, WebGpuFftPlanOptions } from './fft-webgpu.js';
 
 /** The 1-D planning options an N-D step may carry (adapters' hooks are not among them). */
 export type FftNdPlanOptions = Omit<WebGpuFftPlanOptions, 'custom'>;
@@ -28,7 +28,8 @@ export interface FftNdDescriptor {
   kind?: FftNdKind;
   direction?: 'forward' | 'inverse';
   norm?: FftNorm;
-  planner?: FftNdPlanOptions;
+  /** Experimental planner overrides for every step (see FftTuning). */
+  tuning?: FftTuning;
 }
 
 function product(a: readonly number[]): number {
@@ -142,7 +143,7 @@ export function planFftNd(d: FftNdDescriptor): FftNdPlanning {
             input: { stride: inner, dist: 1 },
             output: { stride: inner, dist: 1 },
           });
-    const opts: FftNdPlanOptions = { ...d.planner, real };
+    const opts: FftNdPlanOptions = { tuning: d.tuning, real };
     if (inner !== 1 && outer > 1) opts.outer = { count: outer, inDist: lenIn * inner, outDist: lenOut * inner };
     const candidates: FftNdStep['candidates'] = [];
     if (inner > 1 && !real) {
@@ -156,7 +157,7 @@ export function planFftNd(d: FftNdDescriptor): FftNdPlanning {
         input: { dist: n * inner },
         output: { dist: n * inner },
       });
-      candidates.push({ mode: 'columns', problem: blocks, options: { ...d.planner, columns: inner } });
+      candidates.push({ mode: 'columns', problem: blocks, options: { tuning: d.tuning, columns: inner } });
       // Too long for one column pass: a multi-pass transform over the strided batch, batch-fastest
       // (contiguous in every pass); the strided single-kernel path below is the last resort.
       candidates.push({ mode: 'interleaved', problem, options: { ...opts, interleavedBatch: true } });

@@ -9,14 +9,39 @@ import { planWorkgroupFft, type PlannerLimits, type WorkgroupPlanOptions } from 
 import { planFft, planMultiPass } from './fft-multipass.js';
 import { bluesteinLength, isPowerOfTwo, isSmooth } from '../core/integers.js';
 
-export interface WebGpuFftPlanOptions extends WorkgroupPlanOptions {
-  /** Source and destination are the same buffer (requires identical input and output layouts). */
-  inPlace?: boolean;
+/**
+ * Experimental planner overrides, for benchmarks and tests. Each changes only how a transform is computed
+ * (results agree within float32 rounding) or, for splitLimits, how the work is split; names and effects
+ * may change in any release. The planner's defaults are what the benchmarks measured fastest
+ * (docs/DECISIONS.md); nothing here is needed for correct results.
+ */
+export interface FftTuning extends Omit<WorkgroupPlanOptions, 'pass' | 'subgroupSize'> {
   /**
    * Lower the binding and dispatch limits used to split the work (never above the device's). Lets tests
    * exercise multi-binding chunks and 2-D grids with small data.
    */
   splitLimits?: { maxStorageBufferBindingSize?: number; maxComputeWorkgroupsPerDimension?: number };
+  /**
+   * Multi-pass R2C: run the post-processing as its own kernel instead of inside the last pass (the
+   * unfused form, kept for comparison in benchmarks and tests).
+   */
+  r2cPostKernel?: boolean;
+  /** Multi-pass R2C: fuse the post-processing whenever the last pass allows it (benchmarks explore it). */
+  r2cFused?: boolean;
+  /** Single-workgroup R2C: false keeps the post-processing's exchange (see FftKernelVariant.pairedR2c). */
+  r2cPaired?: boolean;
+  /** Single-workgroup R2C: force the staged (coalesced) output copy on or off (see FftKernelVariant.stagedR2cOut). */
+  r2cStagedOut?: boolean;
+  /**
+   * Single-workgroup R2C: plan powers of two so that the last stage can pair (WorkgroupPlanOptions.
+   * evenLastButterflies): true for every length, false for none; default for half-lengths 256 … 2048.
+   */
+  r2cPairAll?: boolean;
+}
+
+export interface WebGpuFftPlanOptions {
+  /** Source and destination are the same buffer (requires identical input and output layouts). */
+  inPlace?: boolean;
   /**
    * Real transforms: problem.n is the real length N. 'r2c': real input (layout in real elements) →
    * N/2+1 complex outputs; 'c2r': N/2+1 complex inputs → N real outputs (direction must be 'inverse').
@@ -53,22 +78,10 @@ export interface WebGpuFftPlanOptions extends WorkgroupPlanOptions {
    * intermediates in the same interleaved layout, so every pass reads and writes contiguous memory.
    */
   interleavedBatch?: boolean;
-  /**
-   * Multi-pass R2C: run the post-processing as its own kernel instead of inside the last pass (the
-   * unfused form, kept for comparison in benchmarks and tests).
-   */
-  r2cPostKernel?: boolean;
-  /** Multi-pass R2C: fuse the post-processing whenever the last pass allows it (benchmarks explore it). */
-  r2cFused?: boolean;
-  /** Single-workgroup R2C: false keeps the post-processing's exchange (see FftKernelVariant.pairedR2c). */
-  r2cPaired?: boolean;
-  /** Single-workgroup R2C: force the staged (coalesced) output copy on or off (see FftKernelVariant.stagedR2cOut). */
-  r2cStagedOut?: boolean;
-  /**
-   * Single-workgroup R2C: plan powers of two so that the last stage can pair (WorkgroupPlanOptions.
-   * evenLastButterflies): true for every length, false for none; default for half-lengths 256 … 2048.
-   */
-  r2cPairAll?: boolean;
+  /** The device's fixed subgroup size, where it has one (see WorkgroupPlanOptions.subgroupSize). */
+  subgroupSize?: number;
+  /** Experimental planner overrides (see FftTuning). */
+  tuning?: FftTuning;
 }
 
 /**
@@ -112,9 +125,22 @@ export function planWebGpuFft(
   // Packed real transforms need the real side in unit stride with even offsets and distances, so that
   // pairs of reals are complex elements.
   const realSide = real === 'r2c' ? problem.input : problem.output;
-  // Real transforms' fused pre/post-processing assumes the plain butterfly order: no subgroup exchanges there.
-  if (real) options = { ...options, subgroupSize: undefined };
   const custom = options.custom;
+  // What the 1-D planners see: the overrides, and the subgroup size except for real transforms, whose fused
+  // pre/post-processing assumes the plain butterfly order (no subgroup exchanges there).
+  const {
+    splitLimits: _split,
+    r2cPostKernel,
+    r2cFused,
+    r2cPaired,
+    r2cPairAll,
+    r2cStagedOut: _staged,
+    ...rest
+  } = options.tuning ?? {};
+  const t: WorkgroupPlanOptions = {
+    ...rest,
+    ...(real || !options.subgroupSize ? {} : { subgroupSize: options.subgroupSize }),
+  };
   // Lengths with a prime factor the register radices do not cover go through Bluestein's chirp-z
   // transform (two FFTs of a smooth length L ≥ 2m − 1); real transforms then take the unpacked path.
   const bluesteinFor = (len: number) => !isSmooth(len, 64);
@@ -132,36 +158,36 @@ export function planWebGpuFft(
     let postKernel = false;
     if (bluesteinFor(m)) {
       blu = { m, L: bluesteinLength(m) };
-      recipe = planFft(blu.L, problem.batch, limits, options);
+      recipe = planFft(blu.L, problem.batch, limits, t);
     } else if (packed && real === 'r2c') {
       try {
         // In-workgroup post-processing (complex rows, or split rows in two rounds). Radix 16 up to m = 4096 (the
         // post-processing's registers made 32 slower), 32 from 8192; the last stage re-split to pair mirror
         // butterflies for m = 256 … 2048, where it measured faster (docs/DECISIONS.md: maxRadix, r2cPairAll).
-        const pairAll = (options.r2cPairAll ?? (m >= 256 && m <= 2048)) && options.r2cPaired !== false;
+        const pairAll = (r2cPairAll ?? (m >= 256 && m <= 2048)) && r2cPaired !== false;
         // The 'split4' exchange needs the paired last stage (the post-processing has no row to exchange through).
-        const evenLast = pairAll || options.exchange === 'split4';
+        const evenLast = pairAll || t.exchange === 'split4';
         // The split exchange from a half-length of 256 (C2C: from 128); R2C 256 lost 2% (docs/DECISIONS.md: splitExchangeFrom).
         recipe = planWorkgroupFft(m, problem.batch, limits, {
           maxRadix: m >= 8192 ? 32 : 16,
           evenLastButterflies: evenLast,
           splitExchangeFrom: 256,
-          ...options,
+          ...t,
         });
       } catch (e) {
         if (e instanceof ArgumentError) throw e;
         // The last pass does the post-processing when its workgroups can hold mirror column pairs, with 16 columns
         // (8 pairs: 64-byte output runs) where they fit: faster than the separate kernel (docs/DECISIONS.md: r2cFused).
-        const fuse = !options.r2cPostKernel && (options.r2cFused || !custom || !!custom.fusedPost);
+        const fuse = !r2cPostKernel && (r2cFused || !custom || !!custom.fusedPost);
         // The widest last pass of FUSED_R2C_COLUMNS that fits, else the default columns.
         let wide: FftRecipe | null = null;
         // The long radix-32 first pass where the fused last pass stays ≤ 256 points (longFirstRest 256); the fused
         // last pass keeps padded rows, where swizzled ones measured slower (docs/DECISIONS.md: lastPassLayout = 'padded').
         // A short fused last pass (64 or 128 points) where a first pass of ≤ 1024 takes the rest: see planMultiPass.
-        const fusedOptions: WebGpuFftPlanOptions = fuse
-          ? { longFirstRest: 256, lastPassLayout: 'padded', shortLastPass: true, ...options }
-          : options;
-        for (const columns of fuse && !options.lastPassColumns ? FUSED_R2C_COLUMNS : []) {
+        const fusedOptions: WorkgroupPlanOptions = fuse
+          ? { longFirstRest: 256, lastPassLayout: 'padded', shortLastPass: true, ...t }
+          : t;
+        for (const columns of fuse && !t.lastPassColumns ? FUSED_R2C_COLUMNS : []) {
           try {
             wide = planFft(m, problem.batch, limits, { ...fusedOptions, lastPassColumns: columns });
             break;
@@ -176,31 +202,31 @@ export function planWebGpuFft(
           r2cPassFusable(recipe.passes[recipe.passes.length - 1])
         );
       }
-    } else recipe = planFft(m, problem.batch, limits, options);
+    } else recipe = planFft(m, problem.batch, limits, t);
     scheme = { m, packed, postKernel };
   } else if (options.interleavedBatch) {
     if (custom || inPlace || bluesteinFor(N))
       throw new UnsupportedError('interleavedBatch: plain complex out-of-place transforms of smooth lengths only');
-    recipe = planMultiPass(N, problem.batch, limits, options, true);
+    recipe = planMultiPass(N, problem.batch, limits, t, true);
   } else if (options.columns && options.columns > 1) {
     if (custom || inPlace)
       throw new ArgumentError('columns', options.columns, 'a plain out-of-place complex transform');
     // Radix-32 stages for column passes of 512 points and more, as for the long first passes of planMultiPass
     // (docs/DECISIONS.md: maxRadix).
-    const maxRadix = options.maxRadix ?? (isPowerOfTwo(N) && N >= 512 ? 32 : undefined);
+    const maxRadix = t.maxRadix ?? (isPowerOfTwo(N) && N >= 512 ? 32 : undefined);
     // Column passes take 8 columns a workgroup up to 256 points and for radix-32 ones of 512, 4 beyond
     // (docs/DECISIONS.md: minColumns).
-    const minColumns = options.minColumns ?? (N <= 256 || (maxRadix === 32 && N <= 512) ? 8 : 4);
+    const minColumns = t.minColumns ?? (N <= 256 || (maxRadix === 32 && N <= 512) ? 8 : 4);
     recipe = planWorkgroupFft(N, problem.batch * options.columns, limits, {
-      ...options,
+      ...t,
       minColumns,
       ...(maxRadix ? { maxRadix } : {}),
       pass: { total: N * options.columns, stride: options.columns, outerTwiddle: false },
     });
   } else if (bluesteinFor(N)) {
     blu = { m: N, L: bluesteinLength(N) };
-    recipe = planFft(blu.L, problem.batch, limits, options);
-  } else recipe = planFft(N, problem.batch, limits, options);
+    recipe = planFft(blu.L, problem.batch, limits, t);
+  } else recipe = planFft(N, problem.batch, limits, t);
   if (blu)
     recipe = {
       algorithm: 'bluestein',

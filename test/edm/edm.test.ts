@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEdmPlan, edmProblem, edmReference, resolveEdm } from '../../src/apps/edm/edm.js';
 import { EDM_CASES, edmCase } from '../../src/apps/edm/cases.js';
-import { planGridConv } from '../../src/codegen/convolve-plan.js';
+import { planGridConv } from '../../src/planner/convolve-grid.js';
 import { generateGridKernel } from '../../src/codegen/convolve-grid.js';
 import { fft2 } from '../../src/backends/cpu/fft-nd.js';
 import { randomFloat32, randomFloat64 } from '../../src/util/random.js';
@@ -140,7 +140,7 @@ test('WebGPU EDM split (three-pass) version matches too, and with other componen
     ]) {
       const x = randomFloat32(2 * p.slices * p.M * p.M, 31);
       const s = randomFloat32(2 * p.shapes * p.mfft * p.mfft, 32);
-      const plan = await createEdmPlan(p, { gpu, planner: { split, fuseMultiply } });
+      const plan = await createEdmPlan(p, { gpu, tuning: { split, fuseMultiply } });
       assert.equal(plan.passes, split ? 3 : 1);
       const err = relativeL2(await plan.run(x, s), edmReference(p, x, s));
       plan.destroy();
@@ -214,7 +214,10 @@ test('WebGPU EDM: angles beyond one storage binding run in windows (aligned and 
   for (const [i, [p, limit, planner, windows]] of runs.entries()) {
     const x = randomFloat32(2 * p.slices * p.M * p.M, 40 + i);
     const s = randomFloat32(2 * p.shapes * p.mfft * p.mfft, 50 + i);
-    const plan = await createEdmPlan(p, { gpu, planner, splitLimits: { maxStorageBufferBindingSize: limit } });
+    const plan = await createEdmPlan(p, {
+      gpu,
+      tuning: { ...planner, splitLimits: { maxStorageBufferBindingSize: limit } },
+    });
     assert.deepEqual(plan.angleWindows, windows, `run ${i}`);
     const y = await plan.run(x, s);
     plan.destroy();
@@ -224,7 +227,7 @@ test('WebGPU EDM: angles beyond one storage binding run in windows (aligned and 
   // One angle that does not fit is refused, naming the limit.
   const p = edmProblem(edmCase(1), 2);
   await assert.rejects(
-    createEdmPlan(p, { gpu, splitLimits: { maxStorageBufferBindingSize: 19992 - 8 } }),
+    createEdmPlan(p, { gpu, tuning: { splitLimits: { maxStorageBufferBindingSize: 19992 - 8 } } }),
     DeviceLimitError,
   );
 });

@@ -6,7 +6,7 @@ import { createFftPlan } from '../../src/api/fft.js';
 import { WebGpuFft } from '../../src/backends/webgpu/fft.js';
 import { createStorageBuffer, readBuffer, type GpuContext } from '../../src/backends/webgpu/device.js';
 import { fftProblem, layoutSpan, type FftProblemInit } from '../../src/planner/fft-problem.js';
-import type { WorkgroupPlanOptions } from '../../src/planner/fft-workgroup.js';
+import type { FftTuning } from '../../src/planner/fft-webgpu.js';
 import { randomFloat32 } from '../../src/util/random.js';
 import { relativeL2 } from '../../src/util/metrics.js';
 
@@ -17,13 +17,13 @@ export async function compare(
   ctx: GpuContext,
   init: FftProblemInit,
   seed: number,
-  opts: { inPlace?: boolean; plan?: WorkgroupPlanOptions } = {},
+  opts: { inPlace?: boolean; plan?: FftTuning } = {},
 ): Promise<number> {
   const p = fftProblem(init);
   const inLen = 2 * layoutSpan(p.input, p.n, p.batch);
   const outLen = 2 * layoutSpan(p.output, p.n, p.batch);
   const x = randomFloat32(inLen, seed);
-  const plan = await WebGpuFft.create(ctx, p, { ...opts.plan, inPlace: opts.inPlace });
+  const plan = await WebGpuFft.create(ctx, p, { tuning: opts.plan, inPlace: opts.inPlace });
   const src = createStorageBuffer(ctx, x);
   const dst = opts.inPlace ? src : createStorageBuffer(ctx, new Float32Array(outLen).fill(NaN));
   await plan.execute(src, dst);

@@ -361,7 +361,7 @@ test('fused R2C last pass: 32 column slots where they fit, else 16; 64 when aske
   const last = (N: number, limits = H200, o = {}) => {
     const { recipe } = planWebGpuFft(fftProblem({ n: N, batch: 4, direction: 'forward' }), limits, {
       real: 'r2c',
-      ...o,
+      tuning: o,
     });
     if (recipe.algorithm !== 'stockham-multipass') throw new Error('multi-pass expected');
     const p = recipe.passes[recipe.passes.length - 1];

@@ -32,8 +32,11 @@ test('without subgroups (or by default) the recipes and kernels are the earlier 
     assert.ok(!wgsl.includes('subgroup'));
   }
   // Real transforms never get them (their post-processing reads the plain butterfly order).
-  const real = planWebGpuFft(fftProblem({ n: 8192, batch: 4 }), H200, { real: 'r2c', ...SHUFFLE })
-    .recipe as WorkgroupFftRecipe;
+  const real = planWebGpuFft(fftProblem({ n: 8192, batch: 4 }), H200, {
+    real: 'r2c',
+    subgroupSize: 32,
+    tuning: { subgroupShuffle: true },
+  }).recipe as WorkgroupFftRecipe;
   assert.equal(real.subgroupSize, undefined);
 });
 

@@ -227,7 +227,7 @@ test('large batches split across bindings and 2-D dispatch grids', async (t) => 
   const batch = 5000;
   const p = fftProblem({ n, batch });
   const plan = await WebGpuFft.create(ctx, p, {
-    splitLimits: { maxStorageBufferBindingSize: 64 * 1024, maxComputeWorkgroupsPerDimension: 7 },
+    tuning: { splitLimits: { maxStorageBufferBindingSize: 64 * 1024, maxComputeWorkgroupsPerDimension: 7 } },
   });
   assert.ok(plan.chunkCount > 1, 'several binding windows');
   assert.ok(

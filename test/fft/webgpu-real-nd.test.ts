@@ -234,9 +234,7 @@ test('multi-pass R2C: post-processing fused into the last pass (mirror column pa
         const wide = lastPassExchange ? { lastPassColumns: 16 } : {};
         const plan = await WebGpuFft.create(ctx, fftProblem({ n: N, batch, direction: 'forward', input, output }), {
           real: 'r2c',
-          r2cPostKernel,
-          lastPassExchange,
-          ...wide,
+          tuning: { r2cPostKernel, lastPassExchange, ...wide },
         });
         assert.equal(plan.recipe.algorithm, 'stockham-multipass', `N=${N}: multi-pass recipe`);
         if (plan.recipe.algorithm === 'stockham-multipass' && !r2cPostKernel) {
@@ -261,7 +259,6 @@ test('multi-pass R2C: post-processing fused into the last pass (mirror column pa
 test('single-workgroup R2C: paired last stage (no post-processing exchange) and the exchange form, against float64', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
-  const { generateWorkgroupFft } = await import('../../src/codegen/fft-stockham-workgroup.js');
   // 32768: a half-length of 16384, in one workgroup only with the 'split4' exchange (always paired; asked
   // for below), else in two passes.
   const sizes = [6, 12, 24, 48, 64, 96, 128, 200, 256, 486, 512, 1000, 1024, 2048, 4096, 8192, 16384, 32768];
@@ -302,28 +299,16 @@ test('single-workgroup R2C: paired last stage (no post-processing exchange) and 
       for (const variant of variants) {
         const plan = await WebGpuFft.create(ctx, fftProblem({ n: N, batch, direction: 'forward', input, output }), {
           real: 'r2c',
-          ...variant,
+          tuning: variant,
         });
-        if ((variant.r2cPaired || variant.r2cPairAll) && plan.recipe.algorithm === 'stockham-workgroup') {
-          const wgsl = generateWorkgroupFft(plan.recipe, {
-            direction: 'forward',
-            scale: 1,
-            inPlace: false,
-            io: { load: 'complex', store: 'r2c', realLength: N },
-          }).wgsl;
-          if (wgsl.includes('let p0 = t == 0u;')) paired[variant.r2cPairAll ? 1 : 0]++;
+        // The planner's decisions for the one kernel, as the generator carried them out (its cache key).
+        const k0 = plan.planned.passes[0].kernel!;
+        if (plan.recipe.algorithm === 'stockham-workgroup') {
+          assert.equal(plan.kernelKeys[0].includes('"paired":true'), k0.pairedR2c, `N=${N} paired key`);
+          assert.equal(plan.kernelKeys[0].includes('"stagedOut":true'), k0.stagedR2cOut, `N=${N} staged key`);
         }
-        if (variant.r2cStagedOut && plan.recipe.algorithm === 'stockham-workgroup' && !plan.recipe.staging) {
-          const k = generateWorkgroupFft(plan.recipe, {
-            direction: 'forward',
-            scale: 1,
-            inPlace: false,
-            io: { load: 'complex', store: 'r2c', realLength: N },
-            pairedR2c: variant.r2cPaired,
-            stagedR2cOut: true,
-          });
-          if (k.key.includes('"stagedOut":true')) staged[variant.r2cPaired === false ? 1 : 0]++;
-        }
+        if ((variant.r2cPaired || variant.r2cPairAll) && k0.pairedR2c) paired[variant.r2cPairAll ? 1 : 0]++;
+        if (variant.r2cStagedOut && k0.stagedR2cOut) staged[variant.r2cPaired === false ? 1 : 0]++;
         if (variant.exchange)
           assert.equal(
             plan.recipe.algorithm === 'stockham-workgroup' && plan.recipe.exchange,

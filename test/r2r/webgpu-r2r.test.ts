@@ -152,7 +152,7 @@ test("DCT-II / DST-II / DHT of 2^15 in one workgroup ('split4' exchange, asked f
       type: 2,
       shape: [batch, n],
       axes: [-1],
-      planner: { exchange: 'split4' },
+      tuning: { exchange: 'split4' },
     });
     const kernels = plan.axisPlans[0].kernelNames;
     assert.deepEqual(kernels, ['fft16384-forward-wg'], `${family}: ${kernels}`);
@@ -178,17 +178,17 @@ test('multi-pass DCT-II / DHT with the post-processing fused into the last pass 
       // at two of the three 2^16 cases (the DCT-II at both: their pass kernels take seconds each to compile).
       const narrow = family === 'dht' ? [] : [{ r2cFused: true, lastPassColumns: 16 }];
       const wide = n === 1 << 16 && family !== 'dst' ? [{ r2cFused: true, lastPassColumns: 64 }] : [];
-      for (const planner of [{}, ...narrow, ...wide, { r2cPostKernel: true }]) {
-        const plan = await WebGpuR2r.create(ctx, { family, type: 2, shape: [batch, n], axes: [-1], planner });
+      for (const tuning of [{}, ...narrow, ...wide, { r2cPostKernel: true }]) {
+        const plan = await WebGpuR2r.create(ctx, { family, type: 2, shape: [batch, n], axes: [-1], tuning });
         const kernels = plan.axisPlans[0].kernelNames;
         assert.ok(kernels.length >= 2, `${family} n=${n}: multi-pass (${kernels})`);
         // The default fuses where the last pass can hold 16 columns (here up to 2^16; 2^17 needs more than
         // this adapter's workgroup memory and keeps the separate kernel); r2cPostKernel never fuses.
         const post = kernels.some((k) => k.startsWith('r2c-post'));
-        if ('r2cPostKernel' in planner) assert.ok(post, `${family} n=${n}: ${kernels}`);
-        else if (n <= 1 << 16) assert.ok(!post, `${family} n=${n} ${JSON.stringify(planner)}: ${kernels}`);
+        if ('r2cPostKernel' in tuning) assert.ok(post, `${family} n=${n}: ${kernels}`);
+        else if (n <= 1 << 16) assert.ok(!post, `${family} n=${n} ${JSON.stringify(tuning)}: ${kernels}`);
         const err = await type2Error(ctx, plan, family, x, batch, n);
-        assert.ok(err <= bound(n), `${family} n=${n} ${JSON.stringify(planner)}: ${err}`);
+        assert.ok(err <= bound(n), `${family} n=${n} ${JSON.stringify(tuning)}: ${err}`);
       }
     });
 });

@@ -44,7 +44,7 @@ async function splitCase(
   inPlace = false,
 ) {
   const p = fftProblem(init);
-  const plan = await WebGpuFft.create(ctx, p, { splitLimits: split, inPlace });
+  const plan = await WebGpuFft.create(ctx, p, { tuning: { splitLimits: split }, inPlace });
   const inLen = 2 * layoutSpan(p.input, p.n, p.batch);
   const outLen = 2 * layoutSpan(p.output, p.n, p.batch);
   const x = Float32Array.from(gen(seed).f64(inLen));
@@ -133,7 +133,10 @@ test('FFT: what cannot be split is rejected with DeviceLimitError naming the lim
   if (!ctx) return t.skip('no WebGPU adapter');
   // One problem larger than a binding.
   const e1 = await expectError(
-    () => WebGpuFft.create(ctx, fftProblem({ n: 1024 }), { splitLimits: { maxStorageBufferBindingSize: 4096 } }),
+    () =>
+      WebGpuFft.create(ctx, fftProblem({ n: 1024 }), {
+        tuning: { splitLimits: { maxStorageBufferBindingSize: 4096 } },
+      }),
     DeviceLimitError,
     'maxStorageBufferBindingSize',
   );
@@ -143,7 +146,7 @@ test('FFT: what cannot be split is rejected with DeviceLimitError naming the lim
   await expectError(
     () =>
       WebGpuFft.create(ctx, fftProblem({ n: 16, input: { stride: 100 } }), {
-        splitLimits: { maxStorageBufferBindingSize: 4096 },
+        tuning: { splitLimits: { maxStorageBufferBindingSize: 4096 } },
       }),
     DeviceLimitError,
     'maxStorageBufferBindingSize',
@@ -152,7 +155,7 @@ test('FFT: what cannot be split is rejected with DeviceLimitError naming the lim
   const e3 = await expectError(
     () =>
       WebGpuFft.create(ctx, fftProblem({ n: 8, batch: 5000 }), {
-        splitLimits: { maxComputeWorkgroupsPerDimension: 3 },
+        tuning: { splitLimits: { maxComputeWorkgroupsPerDimension: 3 } },
       }),
     DeviceLimitError,
     'maxComputeWorkgroupsPerDimension',
@@ -183,12 +186,12 @@ test('Real and N-D FFTs are split too', async (t) => {
   const shape = [40, 64];
   const x = Float32Array.from(g.f64(40 * 64));
   const split = { splitLimits: { maxStorageBufferBindingSize: 2048, maxComputeWorkgroupsPerDimension: 4 } };
-  const r2c = await WebGpuFftNd.create(ctx, { shape, axes: [1], kind: 'r2c', planner: split });
+  const r2c = await WebGpuFftNd.create(ctx, { shape, axes: [1], kind: 'r2c', tuning: split });
   const X = await r2c.run(x);
   r2c.destroy();
   const Xref = cpuNd.rfftn(x, shape, { axes: [1] }).data;
   assert.ok(relL2(X, Xref) < f32Bound(64), `rfft split: ${relL2(X, Xref)}`);
-  const c2r = await WebGpuFftNd.create(ctx, { shape, axes: [1], kind: 'c2r', planner: split });
+  const c2r = await WebGpuFftNd.create(ctx, { shape, axes: [1], kind: 'c2r', tuning: split });
   const back = await c2r.run(X);
   c2r.destroy();
   assert.ok(relL2(back, x) < f32Bound(64), `irfft split round trip: ${relL2(back, x)}`);
@@ -197,7 +200,7 @@ test('Real and N-D FFTs are split too', async (t) => {
   const z = Float32Array.from(g.f64(2 * 6 * 10 * 12));
   const nd = await WebGpuFftNd.create(ctx, {
     shape: s3,
-    planner: { splitLimits: { maxStorageBufferBindingSize: 8192, maxComputeWorkgroupsPerDimension: 4 } },
+    tuning: { splitLimits: { maxStorageBufferBindingSize: 8192, maxComputeWorkgroupsPerDimension: 4 } },
   });
   const Z = await nd.run(z);
   nd.destroy();

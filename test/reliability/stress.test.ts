@@ -249,20 +249,23 @@ test('a WebGPU FFT plan whose creation fails on a device limit releases what it 
     const cases: [string, () => Promise<unknown>][] = [
       [
         'binding',
-        () => WebGpuFft.create(ctx, fftProblem({ n: 1024 }), { splitLimits: { maxStorageBufferBindingSize: 4096 } }),
+        () =>
+          WebGpuFft.create(ctx, fftProblem({ n: 1024 }), {
+            tuning: { splitLimits: { maxStorageBufferBindingSize: 4096 } },
+          }),
       ],
       [
         'grid',
         () =>
           WebGpuFft.create(ctx, fftProblem({ n: 16, batch: 4000 }), {
-            splitLimits: { maxComputeWorkgroupsPerDimension: 3 },
+            tuning: { splitLimits: { maxComputeWorkgroupsPerDimension: 3 } },
           }),
       ],
       [
         'multi-pass grid',
         () =>
           WebGpuFft.create(ctx, fftProblem({ n: 16384, batch: 40 }), {
-            splitLimits: { maxComputeWorkgroupsPerDimension: 3 },
+            tuning: { splitLimits: { maxComputeWorkgroupsPerDimension: 3 } },
           }),
       ],
       [

@@ -16,7 +16,7 @@
 import { ArgumentError, DeviceLimitError } from '../../errors.js';
 import { fft2, ifft2 } from '../../backends/cpu/fft-nd.js';
 import { GridConvolver } from '../../backends/webgpu/convolve-grid.js';
-import type { GridPlanOptions, GridConvRecipe } from '../../codegen/convolve-plan.js';
+import type { GridPlanOptions, GridConvRecipe } from '../../planner/convolve-grid.js';
 import {
   checkReadback,
   createStorageBuffer,
@@ -117,11 +117,16 @@ export function edmReference(problem: EdmProblem, field: ArrayLike<number>, shap
 
 export interface EdmPlanOptions {
   gpu?: GpuContext;
-  planner?: GridPlanOptions;
-  /**
-   * Lower the binding limit used to split the angles into windows (never above the device's). Lets tests
-   * exercise several windows with small data.
-   */
+  /** Experimental planner overrides, for benchmarks and tests (see EdmTuning). */
+  tuning?: EdmTuning;
+}
+
+/**
+ * The grid planner's overrides (GridPlanOptions: fused or split kernels, radices, workgroup shape), and a
+ * lowered binding limit to split the angles into windows (never above the device's), so tests exercise
+ * several windows with small data. Results do not depend on them.
+ */
+export interface EdmTuning extends GridPlanOptions {
   splitLimits?: { maxStorageBufferBindingSize?: number };
 }
 
@@ -170,9 +175,9 @@ export class EdmPlan {
     const perAngle = p.shapes * p.components;
     const maxBinding = Math.min(
       ctx.limits.maxStorageBufferBindingSize,
-      options.splitLimits?.maxStorageBufferBindingSize ?? Infinity,
+      options.tuning?.splitLimits?.maxStorageBufferBindingSize ?? Infinity,
     );
-    const angleBytes = perAngle * GridConvolver.bindingBytesPerSlice(ctx, geometry, options.planner);
+    const angleBytes = perAngle * GridConvolver.bindingBytesPerSlice(ctx, geometry, options.tuning);
     const fit = Math.floor(maxBinding / angleBytes);
     if (fit < 1) {
       throw new DeviceLimitError(
@@ -185,7 +190,8 @@ export class EdmPlan {
     // Equal windows (the last one smaller): the fewest that fit, so no window is needlessly tiny.
     const count = Math.ceil(p.angles / fit);
     const per = Math.ceil(p.angles / count);
-    const opts = { ...options.planner, comps: p.components, layers: p.shapes };
+    const { splitLimits: _split, ...grid } = options.tuning ?? {};
+    const opts = { ...grid, comps: p.components, layers: p.shapes };
     const main = await GridConvolver.create(ctx, geometry, per * perAngle, opts);
     const windows: EdmWindow[] = [];
     try {

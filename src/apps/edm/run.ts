@@ -22,7 +22,7 @@ export interface EdmRunOptions {
   rounds?: number;
   /** Check against the float64 reference ('all' slices, 'some' = at most 64 slices, 'none'). */
   check?: 'all' | 'some' | 'none';
-  planner?: import('../../codegen/convolve-plan.js').GridPlanOptions;
+  tuning?: import('./edm.js').EdmTuning;
   onRecord?: (r: EdmRecord) => void;
 }
 
@@ -80,7 +80,7 @@ export async function runEdm(ctx: GpuContext, options: EdmRunOptions = {}): Prom
       const p = edmProblem(c, angles);
       const field = randomFloat32(2 * p.slices * p.M * p.M, 1000 * c.id + angles);
       const shapes = randomFloat32(2 * p.shapes * p.mfft * p.mfft, 2000 * c.id + angles);
-      const plan = await createEdmPlan(p, { gpu: ctx, planner: options.planner });
+      const plan = await createEdmPlan(p, { gpu: ctx, tuning: options.tuning });
       const fb = createStorageBuffer(ctx, field, 'edm field');
       const sb = createStorageBuffer(ctx, shapes, 'edm shapes');
       const ob = createStorageBuffer(ctx, new Float32Array(field.length).fill(NaN), 'edm out');

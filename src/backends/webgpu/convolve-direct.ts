@@ -6,7 +6,8 @@
  * Layout: x [batch][H1][W1], k [kb][H2][W2] (kb = 1 shared or = batch), y [batch][Ho][Wo]; y covers rows
  * [r0, r0 + Ho) and columns [c0, c0 + Wo) of the full convolution.
  */
-import { getPipeline, dispatchGrid } from './pipelines.js';
+import { getPipeline } from './pipelines.js';
+import { dispatchGrid } from '../../planner/dispatch.js';
 import { stableKey } from '../../codegen/kernel-source.js';
 import { createStorageBuffer, readBuffer, type GpuContext } from './device.js';
 

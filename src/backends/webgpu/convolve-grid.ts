@@ -13,10 +13,11 @@ import {
   type GridGeometry,
   type GridKernelSource,
 } from '../../codegen/convolve-grid.js';
-import { planGridConv, type GridConvRecipe, type GridPlanOptions } from '../../codegen/convolve-plan.js';
+import { planGridConv, type GridConvRecipe, type GridPlanOptions } from '../../planner/convolve-grid.js';
 import { twiddleTable32 } from '../../planner/twiddles.js';
 import { checkReadback, createStorageBuffer, readBuffer, type GpuContext } from './device.js';
-import { dispatchGrid, getPipeline } from './pipelines.js';
+import { getPipeline } from './pipelines.js';
+import { dispatchGrid } from '../../planner/dispatch.js';
 
 export interface GridConvOptions extends GridPlanOptions {
   /** Consecutive slices sharing one spectrum (EDM: 3 field components). Default 1. */

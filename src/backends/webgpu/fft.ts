@@ -8,25 +8,30 @@
  * maxComputeWorkgroupsPerDimension use a 2-D grid. Multi-pass transforms ping-pong through scratch
  * buffers so that the last pass lands in the destination.
  */
-import { ArgumentError, DestroyedError, DeviceLimitError } from '../../errors.js';
-import { planWebGpuFft, type WebGpuFftPlanOptions } from '../../planner/fft-webgpu.js';
+import { ArgumentError, DestroyedError } from '../../errors.js';
+import type { WebGpuFftPlanOptions } from '../../planner/fft-webgpu.js';
+import {
+  planWebGpuFftPasses,
+  type FftBufferName,
+  type FftPassSizes,
+  type WebGpuFftPlan,
+} from '../../planner/fft-webgpu-passes.js';
 import { bluesteinLength } from '../../core/integers.js';
-import type { ComplexLayout, FftProblem } from '../../planner/fft-problem.js';
-import { layoutSpan, normScale } from '../../planner/fft-problem.js';
+import type { FftProblem } from '../../planner/fft-problem.js';
+import { layoutSpan } from '../../planner/fft-problem.js';
 import type { FftRecipe } from '../../planner/fft-recipe.js';
 import { twiddleTable32 } from '../../planner/twiddles.js';
 import {
   FFT_PARAMS_BYTES,
   generateWorkgroupFft,
   type FftCustomIo,
-  type FftKernelIo,
   type FftKernelSource,
 } from '../../codegen/fft-stockham-workgroup.js';
-import { generateR2cPost, R2C_POST_WORKGROUP } from '../../codegen/fft-real-post.js';
+import { generateR2cPost } from '../../codegen/fft-real-post.js';
 import { realTwiddleTable } from '../../codegen/fft-stockham-workgroup.js';
 import { planCpuFft } from '../cpu/fft-plan.js';
 import { bluesteinChirp, bluesteinFilter } from '../../planner/twiddles.js';
-import { dispatchGrid, getPipeline } from './pipelines.js';
+import { getPipeline } from './pipelines.js';
 import { checkReadback, createStorageBuffer, readBuffer, type GpuContext } from './device.js';
 
 const BYTES = 8; // complex64
@@ -39,8 +44,6 @@ interface Chunk {
   grid: [number, number];
   params: GPUBuffer;
 }
-
-type BufferName = 'src' | 'dst' | 'tmp0' | 'tmp1';
 
 /** Ping-pong intermediates of a multi-pass plan, created on first use. */
 interface Scratch {
@@ -60,8 +63,8 @@ interface PassProgram {
   aux: GPUBuffer | null;
   blu: GPUBuffer | null;
   chunks: Chunk[];
-  from: BufferName;
-  to: BufferName;
+  from: FftBufferName;
+  to: FftBufferName;
 }
 
 export interface WebGpuFftOptions extends Omit<WebGpuFftPlanOptions, 'custom'> {
@@ -95,191 +98,77 @@ export class WebGpuFft {
   private destroyed = false;
   private readonly bindGroups = new WeakMap<GPUBuffer, WeakMap<GPUBuffer, GPUBindGroup[][]>>();
 
+  readonly recipe: FftRecipe;
+  readonly inPlace: boolean;
+  readonly real: 'r2c' | 'c2r' | undefined;
+  private readonly outer: { count: number; inDist: number; outDist: number };
+  private readonly customSizes: FftPassSizes | undefined;
+
   private constructor(
     readonly ctx: GpuContext,
     readonly problem: FftProblem,
-    readonly recipe: FftRecipe,
+    /** Everything the planner decided: kernels, buffers, binding windows (see planWebGpuFftPasses). */
+    readonly planned: WebGpuFftPlan,
     private readonly programs: PassProgram[],
     private readonly scratch: Scratch,
-    readonly inPlace: boolean,
-    readonly real: 'r2c' | 'c2r' | undefined,
-    private readonly outer: { count: number; inDist: number; outDist: number },
-    private readonly customSizes: { inCount: number; outCount: number; inElem: number; outElem: number } | undefined,
-  ) {}
+  ) {
+    this.recipe = planned.recipe;
+    this.inPlace = planned.inPlace;
+    this.real = planned.real;
+    this.outer = planned.outer;
+    this.customSizes = planned.userSizes;
+  }
 
   static async create(ctx: GpuContext, problem: FftProblem, options: WebGpuFftOptions = {}): Promise<WebGpuFft> {
     ctx.assertUsable('createFftPlan');
-    const real = options.real;
-    const inPlace = options.inPlace ?? false;
-    if (inPlace && JSON.stringify(problem.input) !== JSON.stringify(problem.output)) {
-      throw new ArgumentError('output', problem.output, 'the same layout as input for an in-place transform');
-    }
-    if (real && inPlace)
-      throw new ArgumentError('inPlace', true, 'false for real transforms (input and output differ in size)');
-    if (real === 'c2r' && problem.direction !== 'inverse')
-      throw new ArgumentError('direction', problem.direction, "'inverse' for a C2R transform");
-    if (real === 'r2c' && problem.direction !== 'forward')
-      throw new ArgumentError('direction', problem.direction, "'forward' for an R2C transform");
-    const N = problem.n;
     const custom = options.custom;
-    const {
-      recipe,
-      scheme,
-      bluestein: blu,
-    } = planWebGpuFft(problem, ctx.limits, { ...subgroupOptions(ctx), ...options });
-    const unwrapped = recipe.algorithm === 'bluestein' ? recipe.inner : recipe;
-    const fftPasses = unwrapped.algorithm === 'stockham-multipass' ? unwrapped.passes : [unwrapped];
-    // Bluestein runs the L-point recipe forward, then inverse.
-    const passes = blu ? [...fftPasses, ...fftPasses] : fftPasses;
-    const nFwd = fftPasses.length;
-    const P = passes.length + (scheme?.postKernel ? 1 : 0);
-    // Buffer chain: the last program writes the destination. In place, the first pass must not; for real
-    // transforms (and Bluestein) the destination's size differs from the complex intermediate's.
-    const to: BufferName[] = Array.from({ length: P }, (_, i) => {
-      if (i === P - 1) return 'dst';
-      if (inPlace || real || blu || custom) return i % 2 === 0 ? 'tmp0' : 'tmp1';
-      return (P - 1 - i) % 2 === 0 ? 'dst' : 'tmp0';
+    const planned = planWebGpuFftPasses(problem, ctx.limits, {
+      ...subgroupOptions(ctx),
+      ...options,
+      ...(custom
+        ? {
+            custom: {
+              inCount: custom.inCount,
+              outCount: custom.outCount,
+              inElem: custom.inElem,
+              outElem: custom.outElem,
+              ...(custom.fusedPost !== undefined ? { fusedPost: custom.fusedPost } : {}),
+            },
+          }
+        : {}),
     });
-    const from: BufferName[] = to.map((_, i) => (i === 0 ? 'src' : to[i - 1]));
-    const m = scheme ? scheme.m : N;
-    const work = blu ? blu.L : m; // length of the complex intermediates
-    const colsMode = !real && !blu && options.columns && options.columns > 1 ? options.columns : 0;
-    const colSizes = colsMode
-      ? { inCount: N * colsMode, outCount: N * colsMode, inElem: BYTES, outElem: BYTES }
-      : undefined;
-    const contiguous: ComplexLayout =
-      options.interleavedBatch && !real
-        ? { offset: 0, stride: problem.batch, dist: 1 }
-        : { offset: 0, stride: 1, dist: work };
-    const outer = options.outer ?? { count: 1, inDist: 0, outDist: 0 };
-    if (!Number.isSafeInteger(outer.count) || outer.count < 1)
-      throw new ArgumentError('outer.count', outer.count, 'a positive integer');
-    const scratchBytes = work * problem.batch * outer.count * BYTES;
-    const needs = (b: BufferName) => to.includes(b);
-    const maxBuffer = ctx.limits.maxBufferSize;
-    if ((needs('tmp0') || needs('tmp1')) && scratchBytes > maxBuffer) {
-      throw new DeviceLimitError(
-        'maxBufferSize',
-        scratchBytes,
-        maxBuffer,
-        `the scratch buffer of a ${P}-pass FFT of n = ${problem.n}, batch ${problem.batch}`,
-      );
-    }
-    // Allocated at the first encode, so that a run refused before any GPU work (a result too large for
-    // the host) has not taken device memory first.
+    const blu = planned.bluestein;
+    const bluTable = blu ? bluesteinTables(blu.m, blu.L, problem.direction) : null;
     const scratch: Scratch = {
-      bytes: scratchBytes,
+      bytes: planned.scratch.bytes,
       tmp0: null,
       tmp1: null,
-      needs0: needs('tmp0'),
-      needs1: needs('tmp1'),
+      needs0: planned.scratch.tmp0,
+      needs1: planned.scratch.tmp1,
     };
-    // Layouts of the complex transform actually run (real sides of packed transforms read as complex).
-    const half = (l: ComplexLayout): ComplexLayout => ({ offset: l.offset / 2, stride: 1, dist: l.dist / 2 });
-    const firstIn = scheme?.packed && real === 'r2c' && !custom ? half(problem.input) : problem.input;
-    const lastOut = scheme?.packed && real === 'c2r' && !custom ? half(problem.output) : problem.output;
-    const realScale = custom ? 1 : normScale(N, problem.direction, problem.norm);
-    const fftScale = !scheme
-      ? realScale
-      : scheme.packed && real === 'c2r'
-        ? 2 * realScale
-        : scheme.postKernel
-          ? 1
-          : realScale;
-    const nFft = passes.length;
-    const bluTable = blu ? bluesteinTables(blu.m, blu.L, problem.direction) : null;
-    const ioFor = (i: number): FftKernelIo | undefined => {
-      const first = i === 0;
-      const lastFft = i === nFft - 1 && !scheme?.postKernel;
-      let load: FftKernelIo['load'] = 'complex';
-      let store: FftKernelIo['store'] = 'complex';
-      if (scheme && first)
-        load =
-          real === 'c2r'
-            ? scheme.packed
-              ? 'c2r'
-              : 'hermitian'
-            : scheme.packed
-              ? custom
-                ? 'packed-real'
-                : 'complex'
-              : 'real';
-      if (scheme && lastFft)
-        store =
-          real === 'r2c'
-            ? scheme.packed
-              ? 'r2c'
-              : 'half'
-            : scheme.packed
-              ? custom
-                ? 'packed-real'
-                : 'complex'
-              : 'real';
-      const hooks = custom && (first || lastFft) ? custom.io : undefined;
-      const bluestein =
-        blu && (first || lastFft || i === nFwd)
-          ? { n: blu.m, L: blu.L, pre: first, mid: i === nFwd, post: lastFft, scale: fftScale }
-          : undefined;
-      if (load === 'complex' && store === 'complex' && !hooks && !bluestein) return undefined;
-      // A hook applies only on its own side: the first pass keeps the default writer, the last the reader.
-      const io = hooks
-        ? {
-            ...hooks,
-            ...(first ? {} : { rd: undefined, rdr: undefined, inHelpers: undefined }),
-            ...(lastFft ? {} : { wr: undefined, wrq: undefined, wrr: undefined, outHelpers: undefined }),
-          }
-        : undefined;
-      if (io && (!first || !lastFft)) {
-        io.key = `${hooks!.key}|${first ? 'in' : ''}${lastFft ? 'out' : ''}`;
-        if (!lastFft) io.dstType = 'vec2<f32>';
-        if (!first) io.srcType = 'vec2<f32>';
-        if (!first && !lastFft) io.table = undefined;
-      }
-      return { load, store, realLength: N, custom: io, bluestein };
-    };
-    // Element sizes of each side (real arrays hold f32) for the binding windows.
-    const inElem = (i: number) =>
-      i === 0 && custom ? custom.inElem : i === 0 && real === 'r2c' && !scheme!.packed ? 4 : BYTES;
-    const outElem = (i: number) =>
-      i === P - 1 && custom ? custom.outElem : i === P - 1 && real === 'c2r' && !scheme!.packed ? 4 : BYTES;
-    const outCount = (i: number) =>
-      i === P - 1 && custom
-        ? custom.outCount
-        : i === P - 1 && real === 'r2c'
-          ? Math.floor(N / 2) + 1
-          : i === P - 1
-            ? m
-            : work;
     const programs: PassProgram[] = [];
     try {
-      for (const [i, r] of passes.entries()) {
-        const io = ioFor(i);
-        const kernel = generateWorkgroupFft(r, {
-          direction: blu ? (i < nFwd ? 'forward' : 'inverse') : problem.direction,
-          // Bluestein folds the output scale into its final chirp.
-          scale: i === nFft - 1 && !blu ? fftScale : 1,
-          inPlace: inPlace && P === 1,
-          io,
-          pairedR2c: options.r2cPaired,
-          stagedR2cOut: options.r2cStagedOut,
-        });
+      for (const pass of planned.passes) {
+        const k = pass.kernel;
+        const kernel = k
+          ? generateWorkgroupFft(k.recipe, {
+              direction: k.direction,
+              scale: k.scale,
+              inPlace: k.inPlace,
+              io: k.io && { ...k.io, custom: k.hooks && custom && hookSides(custom.io, k.hooks) },
+              pairedR2c: k.pairedR2c,
+              stagedR2cOut: k.stagedR2cOut,
+            })
+          : generateR2cPost(pass.post!.n, pass.post!.scale, custom?.io);
         const pipeline = await getPipeline(ctx, kernel);
-        const inLayout = i === 0 ? firstIn : contiguous;
-        const outLayout = i === P - 1 ? lastOut : contiguous;
-        const inCount =
-          i === 0 && custom ? custom.inCount : i === 0 && real === 'c2r' ? Math.floor(N / 2) + 1 : i === 0 ? m : work;
-        const sizes = colSizes ?? { inCount, outCount: outCount(i), inElem: inElem(i), outElem: outElem(i) };
-        const units = colsMode ? colsMode : r.pass ? work / r.n : 1;
-        // Windows first: planChunks may refuse the problem, and nothing may be allocated before it does.
-        const chunks = forOuter(outer, i === 0, i === P - 1, work * problem.batch, inLayout, outLayout, (il, ol) =>
-          planChunks(ctx, problem.batch, il, ol, sizes, units, r.problemsPerWorkgroup, options.splitLimits ?? {}),
-        );
-        const twiddles = kernel.bindings.includes('twiddles')
-          ? createStorageBuffer(ctx, twiddleTable32(r.n), `twiddles${r.n}`)
-          : null;
+        const twiddles =
+          k && kernel.bindings.includes('twiddles')
+            ? createStorageBuffer(ctx, twiddleTable32(k.recipe.n), `twiddles${k.recipe.n}`)
+            : null;
         const outerTw = kernel.outerTable ? createStorageBuffer(ctx, kernel.outerTable, 'outer-twiddles') : null;
-        const realTw = kernel.realTable ? createStorageBuffer(ctx, kernel.realTable, 'real-twiddles') : null;
-        const auxTable = io?.custom?.table;
+        const realTable = k ? kernel.realTable : realTwiddleTable(problem.n);
+        const realTw = realTable ? createStorageBuffer(ctx, realTable, 'real-twiddles') : null;
+        const auxTable = k ? (k.hooks ? custom?.io.table : undefined) : custom?.io.table;
         const aux =
           auxTable && kernel.bindings.includes('aux') ? createStorageBuffer(ctx, auxTable, 'adapter-table') : null;
         const bluBuf =
@@ -292,46 +181,16 @@ export class WebGpuFft {
           real: realTw,
           aux,
           blu: bluBuf,
-          chunks,
-          from: from[i],
-          to: to[i],
-        });
-      }
-      if (scheme?.postKernel) {
-        const kernel = generateR2cPost(N, realScale, custom?.io);
-        const pipeline = await getPipeline(ctx, kernel);
-        const realTw = createStorageBuffer(ctx, realTwiddleTable(N), 'real-twiddles');
-        const aux =
-          custom?.io.table && kernel.bindings.includes('aux')
-            ? createStorageBuffer(ctx, custom.io.table, 'adapter-table')
-            : null;
-        const pairs = Math.floor(m / 2) + 1;
-        const sizes = custom
-          ? { inCount: m, outCount: custom.outCount, inElem: BYTES, outElem: custom.outElem }
-          : { inCount: m, outCount: m + 1, inElem: BYTES, outElem: BYTES };
-        const chunks = forOuter(outer, false, true, m * problem.batch, contiguous, problem.output, (il, ol) =>
-          planChunks(ctx, problem.batch, il, ol, sizes, pairs, R2C_POST_WORKGROUP, options.splitLimits ?? {}),
-        );
-        programs.push({
-          kernel,
-          pipeline,
-          twiddles: null,
-          outer: null,
-          real: realTw,
-          aux,
-          blu: null,
-          chunks,
-          from: from[P - 1],
-          to: to[P - 1],
+          chunks: pass.chunks.map((c) => ({ ...c, params: uniforms(ctx, c.params) })),
+          from: pass.from,
+          to: pass.to,
         });
       }
     } catch (e) {
       for (const p of programs) destroyProgram(p);
-      scratch.tmp0?.destroy();
-      scratch.tmp1?.destroy();
       throw e;
     }
-    return new WebGpuFft(ctx, problem, recipe, programs, scratch, inPlace, real, outer, custom ?? colSizes);
+    return new WebGpuFft(ctx, problem, planned, programs, scratch);
   }
 
   /** Number of dispatches (binding windows) of the first pass. */
@@ -342,6 +201,11 @@ export class WebGpuFft {
   /** The dispatch grid of each chunk of the first pass. */
   get grids(): [number, number][] {
     return this.programs[0].chunks.map((c) => c.grid);
+  }
+
+  /** Pipeline cache keys, one per kernel (what the generator was given, serialised). */
+  get kernelKeys(): string[] {
+    return this.programs.map((p) => p.kernel.key);
   }
 
   /** Kernel names, one per pass. */
@@ -476,7 +340,7 @@ export class WebGpuFft {
         sc.tmp0 = this.ctx.device.createBuffer({ size: sc.bytes, usage, label: 'fft-scratch0' });
       if (sc.needs1 && !sc.tmp1)
         sc.tmp1 = this.ctx.device.createBuffer({ size: sc.bytes, usage, label: 'fft-scratch1' });
-      const buffers: Record<BufferName, GPUBuffer | null> = { src, dst, tmp0: sc.tmp0, tmp1: sc.tmp1 };
+      const buffers: Record<FftBufferName, GPUBuffer | null> = { src, dst, tmp0: sc.tmp0, tmp1: sc.tmp1 };
       groups = this.programs.map((prog) => {
         const layout = prog.pipeline.getBindGroupLayout(0);
         const inBuf = buffers[prog.from]!;
@@ -503,33 +367,6 @@ export class WebGpuFft {
     }
     return groups;
   }
-}
-
-/**
- * Chunks for every outer group: user-side layouts shift by the group's distance, scratch-side layouts by
- * one group's worth of scratch (`scratchGroup` complex elements).
- */
-function forOuter(
-  outer: { count: number; inDist: number; outDist: number },
-  userIn: boolean,
-  userOut: boolean,
-  scratchGroup: number,
-  inLayout: ComplexLayout,
-  outLayout: ComplexLayout,
-  make: (inLayout: ComplexLayout, outLayout: ComplexLayout) => Chunk[],
-): Chunk[] {
-  const chunks: Chunk[] = [];
-  try {
-    for (let g = 0; g < outer.count; g++) {
-      const il = { ...inLayout, offset: inLayout.offset + g * (userIn ? outer.inDist : scratchGroup) };
-      const ol = { ...outLayout, offset: outLayout.offset + g * (userOut ? outer.outDist : scratchGroup) };
-      chunks.push(...make(il, ol));
-    }
-  } catch (e) {
-    for (const c of chunks) c.params.destroy();
-    throw e;
-  }
-  return chunks;
 }
 
 export { bluesteinLength };
@@ -572,90 +409,32 @@ function destroyProgram(p: PassProgram): void {
   for (const c of p.chunks) c.params.destroy();
 }
 
+/** The uniform block of one chunk (see FftDispatchChunk.params). */
+function uniforms(ctx: GpuContext, params: number[]): GPUBuffer {
+  const buf = ctx.device.createBuffer({
+    size: FFT_PARAMS_BYTES,
+    usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    label: 'fft-params',
+  });
+  ctx.device.queue.writeBuffer(buf, 0, new Uint32Array(params));
+  return buf;
+}
+
 /**
- * Splits the batch so each dispatch's bindings fit maxStorageBufferBindingSize. A chunk covers whole
- * problems; a kernel runs `units` invocation groups per problem (columns of a pass, pairs of the R2C post
- * kernel), `perWorkgroup` of them per workgroup.
+ * An adapter's hooks for a kernel that carries only one side of them: the first kernel keeps the default
+ * writer, the last the default reader, and kernels between exchange plain complex values.
  */
-function planChunks(
-  ctx: GpuContext,
-  batch: number,
-  input: ComplexLayout,
-  output: ComplexLayout,
-  size: { inCount: number; outCount: number; inElem: number; outElem: number },
-  units: number,
-  perWorkgroup: number,
-  lower: NonNullable<WebGpuFftOptions['splitLimits']>,
-): Chunk[] {
-  const maxBinding = Math.min(ctx.limits.maxStorageBufferBindingSize, lower.maxStorageBufferBindingSize ?? Infinity);
-  const maxDim = Math.min(
-    ctx.limits.maxComputeWorkgroupsPerDimension,
-    lower.maxComputeWorkgroupsPerDimension ?? Infinity,
-  );
-  const align = ctx.limits.minStorageBufferOffsetAlignment;
-  const oneIn = ((size.inCount - 1) * input.stride + 1) * size.inElem;
-  const oneOut = ((size.outCount - 1) * output.stride + 1) * size.outElem;
-  const room = maxBinding - align; // worst-case misalignment of a window start
-  if (oneIn > room || oneOut > room) {
-    throw new DeviceLimitError(
-      'maxStorageBufferBindingSize',
-      Math.max(oneIn, oneOut) + align,
-      maxBinding,
-      `one problem of ${Math.max(size.inCount, size.outCount)} elements`,
-    );
+function hookSides(hooks: FftCustomIo, side: { in: boolean; out: boolean }): FftCustomIo {
+  const io: FftCustomIo = {
+    ...hooks,
+    ...(side.in ? {} : { rd: undefined, rdr: undefined, inHelpers: undefined }),
+    ...(side.out ? {} : { wr: undefined, wrq: undefined, wrr: undefined, outHelpers: undefined }),
+  };
+  if (!side.in || !side.out) {
+    io.key = `${hooks.key}|${side.in ? 'in' : ''}${side.out ? 'out' : ''}`;
+    if (!side.out) io.dstType = 'vec2<f32>';
+    if (!side.in) io.srcType = 'vec2<f32>';
+    if (!side.in && !side.out) io.table = undefined;
   }
-  const fit = (one: number, dist: number, elem: number) =>
-    dist === 0 ? batch : Math.floor((room - one) / (dist * elem)) + 1;
-  const perChunk = Math.max(
-    1,
-    Math.min(batch, fit(oneIn, input.dist, size.inElem), fit(oneOut, output.dist, size.outElem)),
-  );
-  const chunks: Chunk[] = [];
-  for (let first = 0; first < batch; first += perChunk) {
-    const problems = Math.min(perChunk, batch - first);
-    const inStart = (input.offset + first * input.dist) * size.inElem;
-    const outStart = (output.offset + first * output.dist) * size.outElem;
-    const inAligned = Math.floor(inStart / align) * align;
-    const outAligned = Math.floor(outStart / align) * align;
-    const inSpan =
-      layoutSpan({ offset: 0, stride: input.stride, dist: input.dist }, size.inCount, problems) * size.inElem;
-    const outSpan =
-      layoutSpan({ offset: 0, stride: output.stride, dist: output.dist }, size.outCount, problems) * size.outElem;
-    const workgroups = Math.ceil((problems * units) / perWorkgroup);
-    let grid: [number, number];
-    try {
-      grid = dispatchGrid(workgroups, maxDim);
-    } catch (e) {
-      for (const c of chunks) c.params.destroy();
-      throw e;
-    }
-    const params = ctx.device.createBuffer({
-      size: FFT_PARAMS_BYTES,
-      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-      label: 'fft-params',
-    });
-    ctx.device.queue.writeBuffer(
-      params,
-      0,
-      new Uint32Array([
-        problems * units,
-        grid[0],
-        (inStart - inAligned) / size.inElem,
-        input.stride,
-        input.dist,
-        (outStart - outAligned) / size.outElem,
-        output.stride,
-        output.dist,
-      ]),
-    );
-    chunks.push({
-      inByteOffset: inAligned,
-      inByteSize: Math.ceil((inSpan + (inStart - inAligned)) / 4) * 4,
-      outByteOffset: outAligned,
-      outByteSize: Math.ceil((outSpan + (outStart - outAligned)) / 4) * 4,
-      grid,
-      params,
-    });
-  }
-  return chunks;
+  return io;
 }

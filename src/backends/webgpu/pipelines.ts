@@ -4,7 +4,7 @@
  * which travel in uniforms). Pipelines are cached per device, so a replaced device rebuilds them.
  */
 import type { GpuContext } from './device.js';
-import { DeviceError, DeviceLimitError } from '../../errors.js';
+import { DeviceError } from '../../errors.js';
 import type { KernelSource } from '../../codegen/kernel-source.js';
 
 const caches = new WeakMap<GPUDevice, Map<string, Promise<GPUComputePipeline>>>();
@@ -49,24 +49,4 @@ async function compile(ctx: GpuContext, src: KernelSource): Promise<GPUComputePi
 /** Number of cached pipelines on a device (for tests of cache keys and resource hygiene). */
 export function pipelineCacheSize(ctx: GpuContext): number {
   return caches.get(ctx.device)?.size ?? 0;
-}
-
-/**
- * Splits a workgroup count over a 2-D grid when it exceeds maxComputeWorkgroupsPerDimension; kernels
- * recover the linear index as id.x + id.y * gridX and ignore ids ≥ count.
- */
-export function dispatchGrid(count: number, maxPerDim: number): [number, number] {
-  if (count <= maxPerDim) return [Math.max(1, count), 1];
-  const y = Math.ceil(count / maxPerDim);
-  if (y > maxPerDim) {
-    // A limit of the device, not a WebGPU failure: DeviceLimitError names it (and 'auto' backends fall back).
-    throw new DeviceLimitError(
-      'maxComputeWorkgroupsPerDimension',
-      y,
-      maxPerDim,
-      `a dispatch of ${count} workgroups (a 2-D grid of ${maxPerDim} × ${y})`,
-    );
-  }
-  const x = Math.ceil(count / y);
-  return [x, y];
 }

@@ -5,7 +5,7 @@
  */
 import { ArgumentError } from '../../errors.js';
 import { fftProblem, MAX_TYPED_ARRAY_LENGTH } from '../../planner/fft-problem.js';
-import type { WorkgroupPlanOptions } from '../../planner/fft-workgroup.js';
+import type { FftTuning } from '../../planner/fft-webgpu.js';
 import { r2rHooks, type R2rKind } from '../../codegen/r2r-hooks.js';
 import { WebGpuFft } from './fft.js';
 import { normalizeAxes } from '../../planner/fft-nd.js';
@@ -26,7 +26,8 @@ export interface R2rDescriptor {
   shape: readonly number[];
   axes?: readonly number[];
   /** Planner options for the underlying FFTs (benchmarks and tests explore variants with it). */
-  planner?: WorkgroupPlanOptions & { r2cPostKernel?: boolean; r2cFused?: boolean };
+  /** Experimental planner overrides (see FftTuning). */
+  tuning?: FftTuning;
 }
 
 const INVERSE_TYPE: Record<number, number> = { 1: 1, 2: 3, 3: 2, 4: 4 };
@@ -142,7 +143,7 @@ export class WebGpuR2r {
         });
         steps.push(
           await WebGpuFft.create(ctx, problem, {
-            ...d.planner,
+            tuning: d.tuning,
             real: hooks.real,
             // Multi-pass: the post-processing fused into the last pass for the DHT and for the hooks that take their
             // quarter-root twiddles from the pass (wrq: DCT-II, DST-II), where it measured faster (docs/DECISIONS.md: fusedPost).

@@ -16,7 +16,8 @@
 import { ArgumentError, DestroyedError, DeviceLimitError } from '../../errors.js';
 import type { GpuContext } from './device.js';
 import { createStorageBuffer } from './device.js';
-import { dispatchGrid, getPipeline } from './pipelines.js';
+import { getPipeline } from './pipelines.js';
+import { dispatchGrid } from '../../planner/dispatch.js';
 import type { KernelSource } from '../../codegen/kernel-source.js';
 import { WebGpuFft } from './fft.js';
 import { fftProblem } from '../../planner/fft-problem.js';

@@ -17,7 +17,8 @@
  */
 import { ArgumentError, DeviceLimitError, DestroyedError } from '../../errors.js';
 import type { GpuContext } from './device.js';
-import { dispatchGrid, getPipeline } from './pipelines.js';
+import { getPipeline } from './pipelines.js';
+import { dispatchGrid } from '../../planner/dispatch.js';
 import { statusByStore, type TridiagonalRecipe } from '../../planner/tridiagonal.js';
 import {
   FORM_WORKGROUP,

@@ -1,5 +1,5 @@
 /**
- * Planner for grid convolutions (see convolve-grid.ts): fused single kernel when a whole P×Q grid fits
+ * Planner for grid convolutions (kernels: codegen/convolve-grid.ts): fused single kernel when a whole P×Q grid fits
  * the workgroup memory, otherwise three passes (row FFTs, column tiles, inverse row FFTs). Plain data
  * out, so the choices are testable without a GPU.
  *
@@ -11,8 +11,39 @@
  *  - invocations: enough for about one butterfly of the widest stage each, ≤ maxThreads.
  */
 import { DeviceLimitError, UnsupportedError } from '../errors.js';
-import { factorRadices } from '../planner/fft-workgroup.js';
-import type { GridGeometry, GridKernelConfig } from './convolve-grid.js';
+import { factorRadices } from './fft-workgroup.js';
+
+export type GridKernelKind = 'fused' | 'rows-fwd' | 'cols' | 'rows-inv';
+
+export interface GridGeometry {
+  P: number;
+  Q: number;
+  inRows: number;
+  inCols: number;
+  outRow0: number;
+  outCol0: number;
+  outRows: number;
+  outCols: number;
+  /** false: forward spectrum only (no multiply, no inverse); the output is the full P×Q grid. */
+  inverse: boolean;
+}
+
+export interface GridKernelConfig {
+  kind: GridKernelKind;
+  /** Stage radices of the length-P (column) and length-Q (row) transforms. */
+  radP: number[];
+  radQ: number[];
+  /** fused: grids (slices) per workgroup; rows-*: lines per workgroup; cols: columns per workgroup. */
+  perWorkgroup: number;
+  /** Invocations per workgroup. */
+  threads: number;
+  /** Row pitch of the workgroup arrays in complex elements (line length, or +1 against bank conflicts). */
+  pitch: number;
+  /** Output scale folded into the final store (1/(P·Q) for a normalised inverse). */
+  scale: number;
+  /** Fuse the spectrum multiply into the column transforms' middle stage (default true). */
+  fuseMultiply?: boolean;
+}
 
 export interface GridPlanLimits {
   maxComputeWorkgroupStorageSize: number;
