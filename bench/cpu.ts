@@ -387,8 +387,11 @@ interface Case {
   flops: number; // per call (whole batch)
 }
 
-let pffftMod: any = null;
-let kissMod: any = null;
+// The Emscripten modules of the WASM anchors, which ship no types.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type WasmModule = any;
+let pffftMod: WasmModule = null;
+let kissMod: WasmModule = null;
 
 async function loadWasmAnchors(): Promise<void> {
   try {
@@ -801,6 +804,8 @@ interface PyOut {
   scipy?: string;
   cpu_count?: number;
   error?: string;
+  // Rows of bench/cpu_numpy.py's JSON output, read and amended field by field.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   results?: any[];
 }
 

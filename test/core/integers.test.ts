@@ -6,7 +6,11 @@ import { bluesteinLength, isPowerOfTwo, isSmooth, nextPow2, primeFactors } from 
 const largestPrime = (n: number) => {
   let m = n;
   let last = 1;
-  for (let p = 2; m > 1; p++) while (m % p === 0) ((m /= p), (last = p));
+  for (let p = 2; m > 1; p++)
+    while (m % p === 0) {
+      m /= p;
+      last = p;
+    }
   return last;
 };
 

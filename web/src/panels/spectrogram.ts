@@ -27,7 +27,6 @@ import {
   state,
   type Env,
   LUT_INFERNO,
-  putColour,
 } from '../common.js';
 
 const FS = 8000;
