@@ -93,6 +93,16 @@ export class TridiagonalBreakdownError extends ButterflyError {
   }
 }
 
+/**
+ * Experimental overrides, for benchmarks and tests: the planner's (radix, rows per thread, rows per
+ * workgroup, algorithm variants; see TridiagonalPlanOptions) and, on WebGPU, lowered binding and dispatch
+ * limits to split the batch into chunks with small data (never above the device's). Results do not depend
+ * on them beyond rounding; names may change in any release.
+ */
+export interface TridiagonalTuning extends TridiagonalPlanOptions {
+  splitLimits?: TridiagonalSplitLimits;
+}
+
 export interface TridiagonalPlanDescriptor {
   /** Rows per system, ≥ 1. */
   n: number;
@@ -115,15 +125,10 @@ export interface TridiagonalPlanDescriptor {
   cpuAlgorithm?: TridiagonalCpuAlgorithm;
   /** GPU context (default: the shared one). */
   gpu?: GpuContext;
-  /** Planner overrides (radix, rows per thread, rows per workgroup). */
-  planOptions?: TridiagonalPlanOptions;
   /** 'status' (default): report breakdowns in result.status; 'throw': throw TridiagonalBreakdownError. */
   onFailure?: 'status' | 'throw';
-  /**
-   * WebGPU: lower the binding and dispatch limits used to split the batch into chunks (never above the
-   * device's), e.g. to exercise the splitting with small data in tests.
-   */
-  splitLimits?: TridiagonalSplitLimits;
+  /** Experimental overrides, for benchmarks and tests (see TridiagonalTuning). */
+  tuning?: TridiagonalTuning;
   /**
    * Largest backward error a solution may have and keep `ok` (default 2^10 units of roundoff of the
    * output precision: 6.1e-5 for float32, 1.1e-13 for float64).
@@ -586,13 +591,14 @@ export async function createTridiagonalPlan(desc: TridiagonalPlanDescriptor): Pr
     return new TridiagonalPlan(p, inner.recipe, inner.backend === 'webgpu' ? gpu : null, null, inner);
   }
   const problem = { n: p.n, batch: p.batch, nrhs: p.nrhs, complex: p.complex, layout: p.layout };
+  const { splitLimits: _split, ...planOptions } = desc.tuning ?? {};
   if (gpu) {
     // Arrays beyond one storage binding, and dispatches beyond one grid, are split into chunks by the
     // executor; a single system that does not fit raises DeviceLimitError, which 'auto' answers by
     // solving on the CPU (as any ButterflyError but ArgumentError from the GPU path).
     try {
-      const recipe = planTridiagonal(problem, gpu.limits, desc.planOptions);
-      const executor = await TridiagonalGpuExecutor.create(gpu, recipe, { splitLimits: desc.splitLimits });
+      const recipe = planTridiagonal(problem, gpu.limits, planOptions);
+      const executor = await TridiagonalGpuExecutor.create(gpu, recipe, { splitLimits: desc.tuning?.splitLimits });
       p.backend = 'webgpu';
       return new TridiagonalPlan(p, recipe, gpu, executor, null);
     } catch (e) {
@@ -608,7 +614,7 @@ export async function createTridiagonalPlan(desc: TridiagonalPlanDescriptor): Pr
   // The CPU's 'wang-mou' algorithm executes Wang & Mou levels (the GPU kernels' specification); its
   // recipe keeps them for small interleaved systems too (Thomas is the CPU's own default algorithm).
   const recipe = planTridiagonal(problem, cpuLimits, {
-    ...desc.planOptions,
+    ...planOptions,
     interleavedThomas: false,
     interleavedStreamRows: Infinity,
   });

@@ -89,15 +89,15 @@ export interface TridiagonalPlanOptions {
   /** Cap on rows a workgroup holds (power of two), e.g. to force multi-stage runs in tests. */
   maxRowsPerWorkgroup?: number;
   /**
-   * Interior rows of a 'partition' chunk (power of two). Default 128 real, 256 complex: on an H200 small
-   * chunks ran faster than 2048-row ones (fewer barriers a workgroup, more workgroups resident), although
-   * the coarse system is larger.
+   * Interior rows of a 'partition' chunk (power of two). Default 128 real, 256 complex: small chunks (fewer
+   * barriers a workgroup, more workgroups resident) beat large ones despite the larger coarse system
+   * (docs/DECISIONS.md: partitionRowsPerWorkgroup).
    */
   partitionRowsPerWorkgroup?: number;
   /**
    * Partition chunks a workgroup reduces side by side (power of two; default 1). The level's segment is
    * the chunk, its rowsPerWorkgroup the chunks of a workgroup together, systemsPerWorkgroup their count.
-   * 2, 4 and 8 measured slower than 1 on an H200 (bench/results/2026-11-22-h200-sweep-tri8, -sweep-tri13).
+   * 2, 4 and 8 measured slower than 1 (docs/DECISIONS.md: partitionChunksPerWorkgroup).
    */
   partitionChunksPerWorkgroup?: number;
   /** Rows a 'solve' workgroup aims for when systems are small (power of two). Default 1024 (512 complex). */
@@ -167,9 +167,8 @@ export interface TridiagonalPlanOptions {
 }
 
 /**
- * Default TridiagonalPlanOptions.directMaxRows. On an H200 (…-sweep-tri23) whole systems in one direct
- * workgroup beat the partitioned levels up to 16384 rows (8192: 128k against 68.3k Mrows/s; 16384, 16
- * rows an invocation: 89.8k against 64.8k).
+ * Default TridiagonalPlanOptions.directMaxRows: whole systems in one direct workgroup beat the partitioned
+ * levels up to 16384 rows (docs/DECISIONS.md: DIRECT_MAX_ROWS).
  */
 export const DIRECT_MAX_ROWS = 16384;
 /**
@@ -261,11 +260,9 @@ export interface TridiagonalRecipe {
  * buffer the executor clears first: when one 'solve' level is the whole solve, there is one right-hand
  * side, and one invocation holds a whole system (per-system Thomas, or direct-rows Wang & Mou with a
  * system's rows in one invocation), that invocation stores its system's word. This saves a clear of 4
- * bytes a system and its barrier, 1/20 of the traffic at N = 4 (on an H200 interleaved N = 4 199k → 222k
- * Mrows/s, bench/results/2026-11-24-h200-final29). Gathering the bits of several invocations in workgroup
- * memory first cost a barrier that lost up to 5% at N = 32 … 128 (same run), where the clear is ≤ 0.6% of
- * the traffic; several right-hand sides share a matrix's word, and multi-stage solves touch a system in
- * several workgroups: those keep the clear.
+ * bytes a system and its barrier, 1/20 of the traffic at N = 4 (docs/DECISIONS.md: statusByStore).
+ * Several right-hand sides share a matrix's word, and multi-stage solves touch a system in several
+ * workgroups: those keep the clear.
  */
 export function statusByStore(recipe: TridiagonalRecipe): boolean {
   const lv = recipe.levels[0];
@@ -310,11 +307,9 @@ export function planTridiagonal(
   options: TridiagonalPlanOptions = {},
 ): TridiagonalRecipe {
   validateProblem(problem);
-  // Real strided defaults from an H200 sweep after the unrolled staged load (bench/results/2026-11-22-h200-
-  // sweep-tri2, sweep-tri3): radix 2, 128-row workgroups for whole systems (N = 4: 111k → 125k Mrows/s) and
-  // 256-row partition chunks each won 2–12%.
-  // The interleaved layout keeps radix 4, 1024 and 512: with 256-row workgroups its systems of 64–256 rows
-  // got one system a workgroup, 4-byte loads a sector each (N = 256: 10.0k against 36.3k Mrows/s, …-final7-tri).
+  // Real strided: radix 2, 128-row workgroups for whole systems and 256-row partition chunks; the
+  // interleaved layout keeps radix 4, 1024 and 512, where smaller workgroups hold one system each and load
+  // 4 bytes a sector (docs/DECISIONS.md: radix, targetRowsPerWorkgroup).
   const stridedReal = !problem.complex && problem.layout === 'strided';
   const radix = options.radix ?? (stridedReal ? 2 : 4);
   if (radix !== 2 && radix !== 4) throw new ArgumentError('radix', radix, '2 or 4');
@@ -347,8 +342,7 @@ export function planTridiagonal(
     options.targetRowsPerWorkgroup ?? (problem.complex ? 512 : stridedReal ? 128 : 1024),
   );
   const maxInv = limits.maxComputeInvocationsPerWorkgroup;
-  // 'thomas' interior: an H200 sweep (bench/results/2026-11-22-h200-sweep-tri5) ran strided N = 8 … 1024
-  // 3–11% faster and the partitioned levels 5% faster than with every row through every stage.
+  // 'thomas' interior: faster than every row through every stage (docs/DECISIONS.md: interior).
   const interior = options.interior ?? 'thomas';
   if (interior !== 'wang-mou' && interior !== 'thomas')
     throw new ArgumentError('interior', interior, "'wang-mou' or 'thomas'");

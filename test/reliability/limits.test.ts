@@ -237,7 +237,7 @@ test('Tridiagonal: arrays beyond one binding and grids beyond one dimension', as
     batch,
     backend: 'webgpu',
     gpu: grid,
-    planOptions: { targetRowsPerWorkgroup: 32 },
+    tuning: { targetRowsPerWorkgroup: 32 },
   });
   const r = await p.solve(data);
   assert.equal(p.chunkCount, 1);
@@ -249,7 +249,7 @@ test('Tridiagonal: arrays beyond one binding and grids beyond one dimension', as
     batch,
     backend: 'webgpu',
     gpu: lowered(ctx, { maxComputeWorkgroupsPerDimension: 3 }),
-    planOptions: { targetRowsPerWorkgroup: 32 },
+    tuning: { targetRowsPerWorkgroup: 32 },
   });
   const r3 = await p3.solve(data);
   assert.equal(p3.chunkCount, 34);

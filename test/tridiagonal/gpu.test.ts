@@ -16,7 +16,7 @@ const F32_BOUND = 1e-5;
 async function runGpu(ctx: GpuContext, sh: Shape, seed: number, planOptions?: TridiagonalPlanOptions) {
   const w = sh.complex ? 2 : 1;
   const sys = toLayout(randomSystems(sh.n, sh.batch, seed, { complex: sh.complex, rhsCount: sh.nrhs }), sh);
-  const plan = await createTridiagonalPlan({ ...sh, backend: 'webgpu', gpu: ctx, planOptions });
+  const plan = await createTridiagonalPlan({ ...sh, backend: 'webgpu', gpu: ctx, tuning: planOptions });
   const bufs = [sys.a, sys.b, sys.c, sys.d].map((v) => createStorageBuffer(ctx, Float32Array.from(v)));
   const out = createStorageBuffer(ctx, new Float32Array(sh.n * sh.batch * sh.nrhs * w).fill(NaN));
   try {
@@ -467,7 +467,7 @@ test('WebGPU interleaved Thomas levels (registers and streamed) report non-domin
       layout: 'interleaved',
       backend: 'webgpu',
       gpu: ctx,
-      planOptions,
+      tuning: planOptions,
       lower: Float32Array.from(il.a),
       diag: Float32Array.from(il.b),
       upper: Float32Array.from(il.c),
@@ -521,7 +521,7 @@ test('WebGPU status words are rewritten by every solve of a plan (stored, or OR-
       badS.c[j2 * n * w + k] = 0;
     }
     const bad = toLayout(badS, sh);
-    const plan = await createTridiagonalPlan({ ...sh, backend: 'webgpu', gpu: ctx, planOptions });
+    const plan = await createTridiagonalPlan({ ...sh, backend: 'webgpu', gpu: ctx, tuning: planOptions });
     try {
       const solve = (s: typeof good) =>
         plan.solve({

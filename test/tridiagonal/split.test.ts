@@ -33,7 +33,12 @@ async function runSplit(
   planOptions?: TridiagonalPlanOptions,
 ) {
   const w = sh.complex ? 2 : 1;
-  const plan = await createTridiagonalPlan({ ...sh, backend: 'webgpu', gpu: ctx, planOptions, splitLimits });
+  const plan = await createTridiagonalPlan({
+    ...sh,
+    backend: 'webgpu',
+    gpu: ctx,
+    tuning: { ...planOptions, splitLimits },
+  });
   const bufs = [sys.a, sys.b, sys.c, sys.d].map((v) => createStorageBuffer(ctx, Float32Array.from(v)));
   const len = sh.n * sh.batch * sh.nrhs * w;
   const out = createStorageBuffer(ctx, new Float32Array(len).fill(NaN));
@@ -301,7 +306,7 @@ test('WebGPU typed arrays and cyclic systems through split plans', async (t) => 
     ...sh,
     backend: 'webgpu',
     gpu: ctx,
-    splitLimits: { maxStorageBufferBindingSize: 2048 },
+    tuning: { splitLimits: { maxStorageBufferBindingSize: 2048 } },
   });
   assert.ok(plan.chunkCount > 4);
   const r = await plan.solve({
@@ -326,7 +331,7 @@ test('WebGPU typed arrays and cyclic systems through split plans', async (t) => 
     ...cyc,
     backend: 'webgpu',
     gpu: ctx,
-    splitLimits: { maxStorageBufferBindingSize: 1024 },
+    tuning: { splitLimits: { maxStorageBufferBindingSize: 1024 } },
   });
   assert.ok(gp.chunkCount > 2, `cyclic: ${gp.chunkCount} chunks`);
   const got = await gp.solve(data);
@@ -354,7 +359,14 @@ test('a single system beyond one binding is refused with DeviceLimitError (webgp
   const split = { maxStorageBufferBindingSize: 4096 };
   const refused = async (desc: object, re: RegExp) => {
     await assert.rejects(
-      createTridiagonalPlan({ n: 2000, batch: 2, backend: 'webgpu', gpu: ctx, splitLimits: split, ...desc }),
+      createTridiagonalPlan({
+        n: 2000,
+        batch: 2,
+        backend: 'webgpu',
+        gpu: ctx,
+        tuning: { splitLimits: split },
+        ...desc,
+      }),
       (e: unknown) => {
         assert.ok(e instanceof DeviceLimitError, String(e));
         assert.equal(e.limit, 'maxStorageBufferBindingSize');
@@ -366,15 +378,31 @@ test('a single system beyond one binding is refused with DeviceLimitError (webgp
   await refused({}, /one system/);
   // Interleaved: one system spans (n − 1)·batch + 1 elements.
   await refused({ n: 600, batch: 3, layout: 'interleaved' }, /interleaved system spans/);
-  const auto = await createTridiagonalPlan({ n: 2000, batch: 2, backend: 'auto', gpu: ctx, splitLimits: split });
+  const auto = await createTridiagonalPlan({
+    n: 2000,
+    batch: 2,
+    backend: 'auto',
+    gpu: ctx,
+    tuning: { splitLimits: split },
+  });
   assert.equal(auto.backend, 'cpu');
   auto.destroy();
   await assert.rejects(
-    createTridiagonalPlan({ n: 8, backend: 'webgpu', gpu: ctx, splitLimits: { maxStorageBufferBindingSize: 0 } }),
+    createTridiagonalPlan({
+      n: 8,
+      backend: 'webgpu',
+      gpu: ctx,
+      tuning: { splitLimits: { maxStorageBufferBindingSize: 0 } },
+    }),
     ArgumentError,
   );
   await assert.rejects(
-    createTridiagonalPlan({ n: 8, backend: 'auto', gpu: ctx, splitLimits: { maxComputeWorkgroupsPerDimension: 1.5 } }),
+    createTridiagonalPlan({
+      n: 8,
+      backend: 'auto',
+      gpu: ctx,
+      tuning: { splitLimits: { maxComputeWorkgroupsPerDimension: 1.5 } },
+    }),
     ArgumentError,
   );
 });
@@ -411,8 +439,11 @@ test('plan creation leaves no GPU buffers behind when it throws', async (t) => {
       nrhs: 2,
       backend: 'webgpu' as const,
       gpu: ctx,
-      planOptions: { maxRowsPerWorkgroup: 32, partitionRowsPerWorkgroup: 32 },
-      splitLimits: { maxStorageBufferBindingSize: 8192 },
+      tuning: {
+        maxRowsPerWorkgroup: 32,
+        partitionRowsPerWorkgroup: 32,
+        splitLimits: { maxStorageBufferBindingSize: 8192 },
+      },
     };
     made = 0;
     const ok = await createTridiagonalPlan(desc);
