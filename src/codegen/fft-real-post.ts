@@ -8,7 +8,8 @@
 import { stableKey } from './kernel-source.js';
 import { R2C_POST_WORKGROUP } from '../planner/fft-webgpu-passes.js';
 import { f32 } from './dft-small.js';
-import { R2C_OUT_WGSL, type FftCustomIo, type FftKernelSource } from './fft-stockham-workgroup.js';
+import type { FftCustomIo, FftKernelSource } from './fft-stockham-workgroup.js';
+import { R2C_OUT_WGSL } from './fft-real-fused-post.js';
 
 export function generateR2cPost(n: number, scale: number, custom?: FftCustomIo): FftKernelSource {
   const M = n / 2;

@@ -265,8 +265,40 @@ fn flagStatus(sys: u32, bits: u32) {
 }`;
 }
 
-/** Generates one level's kernel. */
-export function wangMouKernel(spec: WangMouKernelSpec): KernelSource {
+/** What the emit sections of a level's kernel derive from its spec (computed once, by wangMouContext). */
+interface WangMouContext {
+  /** Rows a workgroup (P), rows an invocation (R), invocations a workgroup (Tn). */
+  P: number;
+  R: number;
+  Tn: number;
+  /** Rows of a ('solve') system, padded, or of a partition chunk. */
+  seg: number;
+  /** Systems ('solve') or chunks (partition levels) a workgroup. */
+  G: number;
+  /** 'reduce' and 'expand' levels: the workgroup's rows are chunks of partitioned systems. */
+  partition: boolean;
+  direct: boolean;
+  store: boolean;
+  /** Normalised rows of the 'thomas' interior (rowNormalizedWgsl). */
+  nrm: boolean;
+  thomas: boolean;
+  /** Partition levels whose G chunks are the same chunk of G consecutive systems (spec.acrossSystems). */
+  across: boolean;
+  /** Aligned chunk loads (partition levels, one chunk a workgroup), alignElems elements = 32 bytes. */
+  aligned: boolean;
+  alignElems: number;
+  /** Rounds of the staged load and store. */
+  rounds: number;
+  /**
+   * The variables holding the first and last row of this invocation's block through the exchange steps,
+   * and the rows an exchange step updates: every row (Wang & Mou), or only those two ('thomas').
+   */
+  first: string;
+  last: string;
+  upd: string[];
+}
+
+function wangMouContext(spec: WangMouKernelSpec): WangMouContext {
   const { mode, complex, layout } = spec;
   const P = spec.rowsPerWorkgroup;
   const R = spec.rowsPerThread;
@@ -286,31 +318,96 @@ export function wangMouKernel(spec: WangMouKernelSpec): KernelSource {
       `wangMouKernel: directRows needs a real strided 'solve' level with rows per invocation a multiple of 4 (got ${mode}, ${complex ? 'complex' : 'real'}, ${layout}, R = ${R})`,
     );
   }
-  const L: string[] = [];
-  const e = (s: string) => L.push(s);
+  const aligned = partition && G === 1 && spec.alignChunks && layout === 'strided';
+  const alignElems = complex ? 4 : 8;
+  const thomas = spec.interior === 'thomas';
+  return {
+    P,
+    R,
+    Tn,
+    seg,
+    G,
+    partition,
+    direct,
+    store,
+    nrm: spec.normalized && thomas,
+    thomas,
+    across: partition && G > 1 && spec.acrossSystems,
+    aligned,
+    alignElems,
+    // Aligned chunk loads need more (partial) rounds for the chunk's last off (< alignElems) rows.
+    rounds: aligned ? R + Math.ceil((alignElems - 1) / Tn) : R,
+    first: thomas ? 'bF' : 'r0',
+    last: thomas ? 'bL' : `r${R - 1}`,
+    upd: thomas ? ['bF', 'bL'] : Array.from({ length: R }, (_, j) => `r${j}`),
+  };
+}
 
+/** A section's lines and the function that appends one (an entry may hold several lines). */
+function emitter(): { L: string[]; e: (s: string) => void } {
+  const L: string[] = [];
+  return { L, e: (s) => void L.push(s) };
+}
+
+/** Generates one level's kernel: the sections below, in order. */
+export function wangMouKernel(spec: WangMouKernelSpec): KernelSource {
+  const { mode, complex, layout } = spec;
+  const c = wangMouContext(spec);
+  const L = [
+    ...wmDeclarations(spec, c),
+    ...wmWorkgroupMemory(spec, c),
+    ...wmRowAccess(spec, c),
+    ...wmSlots(spec, c),
+    ...wmEntry(c),
+    ...wmLoad(c),
+    ...wmLocalReduction(c),
+    ...wmExchangeSteps(spec, c),
+    ...wmOwnRows(c),
+    ...(mode === 'reduce' ? wmBoundaryStore(c) : [...wmSeparators(spec, c), ...wmSolutions(spec, c), ...wmStore(c)]),
+    `}`, // closes main (opened by wmEntry)
+  ];
+  const wgsl = L.join('\n');
+  return {
+    name: `tridiagonal-wm-${mode}-${complex ? 'c' : 'r'}${c.P}x${c.R}-${layout}`,
+    key: stableKey({ kind: 'tridiagonal-wm', spec }),
+    wgsl,
+    entryPoint: 'main',
+  };
+}
+
+/** Header comments, scalar helpers, uniforms, row algebra and the storage bindings. */
+function wmDeclarations(spec: WangMouKernelSpec, c: WangMouContext): string[] {
+  const { mode, complex, layout } = spec;
+  const { L, e } = emitter();
   e(`// Wang & Mou tridiagonal, mode ${mode}, ${complex ? 'complex' : 'real'} f32, ${layout} layout.`);
   e(
-    `// ${P} rows per workgroup, ${R} rows per invocation, ${Tn} invocations, exchange radices [${spec.exchangeRadices.join(', ')}].`,
+    `// ${c.P} rows per workgroup, ${c.R} rows per invocation, ${c.Tn} invocations, exchange radices [${spec.exchangeRadices.join(', ')}].`,
   );
   e(scalarHelpers(complex));
   e(PARAMS_WGSL);
-  const nrm = spec.normalized && spec.interior === 'thomas';
   // 'expand' repeats its level's 'reduce' merges on the same rows, whose pivots 'reduce' has checked.
-  e(nrm ? rowNormalizedWgsl(mode !== 'expand') : ROW_WGSL);
-  e(direct ? SYSTEM_BINDINGS_VEC4_WGSL : SYSTEM_BINDINGS_WGSL);
-  if (direct) e(`@group(0) @binding(6) var<storage, read_write> X: array<vec4<f32>>;`);
+  e(c.nrm ? rowNormalizedWgsl(mode !== 'expand') : ROW_WGSL);
+  e(c.direct ? SYSTEM_BINDINGS_VEC4_WGSL : SYSTEM_BINDINGS_WGSL);
+  if (c.direct) e(`@group(0) @binding(6) var<storage, read_write> X: array<vec4<f32>>;`);
   else if (mode === 'reduce') e(`@group(0) @binding(6) var<storage, read_write> BND: array<T>;`);
   else e(`@group(0) @binding(6) var<storage, read_write> X: array<T>;`);
   if (mode === 'expand') e(`@group(0) @binding(7) var<storage, read> XC: array<T>;`);
-  // Workgroup memory: the staged load, then the exchanged boundary rows, then the staged store.
-  // Swizzled (default): four scalar arrays, row v at v ^ ((v >> b) & (2^b − 1)) with 2^b = the banks one
-  // access spans (32 four-byte words; 16 eight-byte complex values). An invocation's R consecutive rows
-  // (lid·R + j for fixed j) then fall in distinct banks for every power-of-two R, and so do the coalesced
-  // staged rows (consecutive v): a Row struct array at a stride of R rows put R·4 words between the lanes,
-  // an up to 32-way bank conflict on every access.
-  const sb = complex ? 4 : 5;
-  if (direct) {
+  return L;
+}
+
+/**
+ * Workgroup memory: the staged load, then the exchanged boundary rows, then the staged store.
+ * Swizzled (default): four scalar arrays, row v at v ^ ((v >> b) & (2^b − 1)) with 2^b = the banks one
+ * access spans (32 four-byte words; 16 eight-byte complex values). An invocation's R consecutive rows
+ * (lid·R + j for fixed j) then fall in distinct banks for every power-of-two R, and so do the coalesced
+ * staged rows (consecutive v): a Row struct array at a stride of R rows put R·4 words between the lanes,
+ * an up to 32-way bank conflict on every access.
+ */
+function wmWorkgroupMemory(spec: WangMouKernelSpec, c: WangMouContext): string[] {
+  const { P, Tn, nrm } = c;
+  const { L, e } = emitter();
+  const sb = spec.complex ? 4 : 5;
+  if (c.direct) {
     // Only the exchange area: unswizzled (written at lid and T + lid, read by whole blocks), and b = 1 not
     // stored for normalised rows.
     const E = directExchangeRows(Tn, spec.exchangeRadices.length, spec.pingPong);
@@ -349,19 +446,27 @@ fn shGetX(v: u32) -> T { return sh[v].a; }
 fn shPutE(v: u32, r: Row) { sh[v] = r; }
 fn shGetE(v: u32) -> Row { return sh[v]; }`);
   }
-  e(`
+  return L;
+}
+
+/** Addresses and status words, the raw row loads, and checkRow (the matrix's ends, diagonal dominance). */
+function wmRowAccess(spec: WangMouKernelSpec, c: WangMouContext): string[] {
+  const { mode, layout } = spec;
+  const { direct, G } = c;
+  return [
+    `
 // Addresses within the bound windows of the arrays, and status words (see addressWgsl).
-${addressWgsl(layout, store)}${
-    direct
-      ? ''
-      : `
+${addressWgsl(layout, c.store)}${
+      direct
+        ? ''
+        : `
 fn rawRow(sys: u32, i: u32) -> Row {
   let m = matAddr(sys, i);
   return Row(A[m], B[m], C[m], D[rhsAddr(sys, i)]);
 }`
-  }${
-    G === 1 && !direct
-      ? `
+    }${
+      G === 1 && !direct
+        ? `
 // One system a workgroup: the addresses of its rows from two bases computed once (baseM, baseR).
 var<private> baseM: u32;
 var<private> baseR: u32;
@@ -370,14 +475,14 @@ fn rawRowB(i: u32) -> Row {
   let m = baseM + rowStep(i);
   return Row(A[m], B[m], C[m], D[baseR + rowStep(i)]);
 }`
-      : ''
-  }
+        : ''
+    }
 // a_0 and c_{N-1} are outside the matrix (x_{-1} = x_N = 0): ignored, whatever the arrays hold.${
-    mode === 'expand'
-      ? `
+      mode === 'expand'
+        ? `
 // 'expand' reloads rows its level's 'reduce' kernel has already checked for dominance: not again.`
-      : ''
-  }
+        : ''
+    }
 fn checkRow(sys: u32, i: u32, r: Row) -> Row {
   var w = r;
   if (i == 0u) { w.a = ZERO; }
@@ -389,20 +494,24 @@ fn checkRow(sys: u32, i: u32, r: Row) -> Row {
   }
   return w;
 }
-`);
+`,
+  ];
+}
 
-  // Mapping of a flat load index (k*T + lid) to (virtual row v in the workgroup array, sys, i); not
-  // needed by directRows kernels, which drop it again below.
-  const slotStart = L.length;
+/**
+ * Mapping of a flat load index (k*T + lid) to (virtual row v in the workgroup array, sys, i), for the
+ * staged load and store; directRows kernels have neither.
+ */
+function wmSlots(spec: WangMouKernelSpec, c: WangMouContext): string[] {
+  const { layout } = spec;
+  const { seg, G, partition, across, aligned } = c;
+  if (c.direct) return [];
+  const { L, e } = emitter();
   e(`struct Slot { v: u32, sys: u32, i: u32, valid: bool, keep: bool }`);
   // Partition levels: the system and index of each of the workgroup's G chunks are computed once in main
   // (chunkSys{g}, chunkK{g}), not with an integer division by a runtime value for every row loaded and stored.
-  const across = partition && G > 1 && spec.acrossSystems;
   if (partition)
     for (let g = 0; g < (across ? 1 : G); g++) e(`var<private> chunkSys${g}: u32;\nvar<private> chunkK${g}: u32;`);
-  // Aligned chunk loads (partition levels, one chunk a workgroup): 32 bytes of elements.
-  const aligned = partition && G === 1 && spec.alignChunks && layout === 'strided';
-  const alignElems = complex ? 4 : 8;
   if (aligned) e(`var<private> chunkA0: u32;\nvar<private> chunkOff: u32;`);
   e(`fn slot(wg: u32, flat: u32) -> Slot {`);
   if (across) {
@@ -453,19 +562,33 @@ fn checkRow(sys: u32, i: u32, r: Row) -> Row {
     e(`  return Slot(flat, sys, i, ${G === 1 ? '' : 'sys < prm.nsys && '}i < prm.n, true);`);
   }
   if (!(partition && G === 1 && aligned)) e(`}`);
-  if (direct) L.length = slotStart;
+  return L;
+}
 
-  e(`
+/** The entry point's opening: the workgroup's index, and the system and index of its chunks. */
+function wmEntry(c: WangMouContext): string[] {
+  const { Tn, seg, G, partition, across, aligned, alignElems } = c;
+  return [
+    `
 @compute @workgroup_size(${Tn})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   let wg = wid.x + wid.y * prm.gridX;
   // Uniform for the whole workgroup (built from workgroup_id and uniforms), so the barriers below stay
   // in uniform control flow.
   if (wg >= prm.total) { return; }
-${across ? `  { let grp = wg / prm.chunks; chunkK0 = wg - grp * prm.chunks; chunkSys0 = grp * ${G}u; }\n` : partition ? Array.from({ length: G }, (_, g) => `  chunkSys${g} = (wg * ${G}u + ${g}u) / prm.chunks;\n  chunkK${g} = wg * ${G}u + ${g}u - chunkSys${g} * prm.chunks;\n`).join('') : ''}${aligned ? `  { let st = chunkK0 * ${seg + 1}u; let r = matAddr(chunkSys0, st) & ${alignElems - 1}u; chunkA0 = st - r; chunkOff = r; }\n` : ''}`);
-  // Coalesced, staged load, unrolled with every global load issued before any is used (a rolled loop
-  // waits one memory latency per row; the same change sped up the FFT's staged copies on an H200).
-  // directRows: the invocation's own R rows as R/4 vec4s of each array, no staging (see the spec).
+${across ? `  { let grp = wg / prm.chunks; chunkK0 = wg - grp * prm.chunks; chunkSys0 = grp * ${G}u; }\n` : partition ? Array.from({ length: G }, (_, g) => `  chunkSys${g} = (wg * ${G}u + ${g}u) / prm.chunks;\n  chunkK${g} = wg * ${G}u + ${g}u - chunkSys${g} * prm.chunks;\n`).join('') : ''}${aligned ? `  { let st = chunkK0 * ${seg + 1}u; let r = matAddr(chunkSys0, st) & ${alignElems - 1}u; chunkA0 = st - r; chunkOff = r; }\n` : ''}`,
+  ];
+}
+
+/**
+ * The invocation's R rows into registers r0 … r_{R−1}. Coalesced, staged load, unrolled with every global
+ * load issued before any is used (a rolled loop waits one memory latency per row; the same change sped up
+ * the FFT's staged copies on an H200). directRows: the invocation's own R rows as R/4 vec4s of each array,
+ * no staging (see the spec).
+ */
+function wmLoad(c: WangMouContext): string[] {
+  const { R, Tn, seg, G, partition, direct, aligned, rounds } = c;
+  const { L, e } = emitter();
   if (direct) {
     e(`  let mySys = wg * ${G}u + (lid * ${R}u) / ${seg}u;`);
     e(`  let i0 = (lid * ${R}u) % ${seg}u;`);
@@ -486,19 +609,19 @@ ${across ? `  { let grp = wg / prm.chunks; chunkK0 = wg - grp * prm.chunks; chun
     }
     for (let j = 0; j < R; j++) {
       const q = j >> 2;
-      const c = 'xyzw'[j & 3];
-      e(`  var r${j} = Row(va${q}.${c}, vb${q}.${c}, vc${q}.${c}, vd${q}.${c});`);
+      const ch = 'xyzw'[j & 3];
+      e(`  var r${j} = Row(va${q}.${ch}, vb${q}.${ch}, vc${q}.${ch}, vd${q}.${ch});`);
       e(`  if (in${q}) { r${j} = checkRow(mySys, i0 + ${j}u, r${j}); }`);
     }
-  } else if (G === 1) {
+    return L;
+  }
+  if (G === 1) {
     // The workgroup's system: chunkSys0 (partition) or wg (solve). Out-of-range systems load nothing.
     const sys0 = partition ? 'chunkSys0' : 'wg';
     e(`  baseM = matAddr(${sys0}, 0u);`);
     e(`  baseR = rhsAddr(${sys0}, 0u);`);
   }
-  // Aligned chunk loads need more (partial) rounds for the chunk's last off (< alignElems) rows.
-  const rounds = aligned ? R + Math.ceil((alignElems - 1) / Tn) : R;
-  for (let k = 0; k < (direct ? 0 : rounds); k++) {
+  for (let k = 0; k < rounds; k++) {
     e(`  let s${k} = slot(wg, ${k * Tn}u + lid);`);
     e(`  var w${k} = identityRow();`);
     e(
@@ -507,22 +630,20 @@ ${across ? `  { let grp = wg / prm.chunks; chunkK0 = wg - grp * prm.chunks; chun
         : `  if (s${k}.valid) { w${k} = rawRow(s${k}.sys, s${k}.i); }`,
     );
   }
-  for (let k = 0; k < (direct ? 0 : rounds); k++) {
+  for (let k = 0; k < rounds; k++) {
     e(`  if (s${k}.valid) { w${k} = checkRow(s${k}.sys, s${k}.i, w${k}); }`);
     e(aligned ? `  if (s${k}.keep) { shPut(s${k}.v, w${k}); }` : `  shPut(s${k}.v, w${k});`);
   }
-  if (!direct) {
-    e(`  workgroupBarrier();`);
-    for (let j = 0; j < R; j++) e(`  var r${j} = shGet(lid * ${R}u + ${j}u);`);
-  }
-  const thomas = spec.interior === 'thomas';
-  // The variables holding the first and last row of this invocation's block through the exchange steps,
-  // and the rows an exchange step updates: every row (Wang & Mou), or only those two ('thomas').
-  const first = thomas ? 'bF' : 'r0';
-  const last = thomas ? 'bL' : `r${R - 1}`;
-  const upd: string[] = thomas ? ['bF', 'bL'] : Array.from({ length: R }, (_, j) => `r${j}`);
+  e(`  workgroupBarrier();`);
+  for (let j = 0; j < R; j++) e(`  var r${j} = shGet(lid * ${R}u + ${j}u);`);
+  return L;
+}
 
-  if (thomas) {
+/** Reduction of the invocation's own rows in registers, before any exchange. */
+function wmLocalReduction(c: WangMouContext): string[] {
+  const { R, nrm } = c;
+  const { L, e } = emitter();
+  if (c.thomas) {
     // The block's first and last rows over the block's neighbours (x_{p−1}, x_{p+R}), by merging one row
     // at a time: O(R) work instead of the O(R log R) of the Wang & Mou local stages; the original rows
     // r0 … r_{R−1} stay untouched for the interior solve at the end.
@@ -553,13 +674,17 @@ ${across ? `  { let grp = wg / prm.chunks; chunkK0 = wg - grp * prm.chunks; chun
       }
     }
   }
+  return L;
+}
 
-  // Exchange steps.
+/** The exchange steps: blocks of invocations merged through their boundary rows in workgroup memory. */
+function wmExchangeSteps(spec: WangMouKernelSpec, c: WangMouContext): string[] {
+  const { R, Tn, direct, first, last } = c;
+  const { L, e } = emitter();
   let s = R;
-  let step = 0;
-  const xput = nrm || direct ? 'shPutE' : 'shPut';
-  const xget = nrm || direct ? 'shGetE' : 'shGet';
-  for (const radix of spec.exchangeRadices) {
+  const xput = c.nrm || direct ? 'shPutE' : 'shPut';
+  const xget = c.nrm || direct ? 'shGetE' : 'shGet';
+  spec.exchangeRadices.forEach((radix, step) => {
     const q = s / R; // invocations per block
     // Exchange area of this step: [0, 2T) or, alternating from the second step when the array has room
     // (R ≥ 4), [2T, 4T). Nobody can still be reading the area a step writes (every invocation finished
@@ -573,186 +698,236 @@ ${across ? `  { let grp = wg / prm.chunks; chunkK0 = wg - grp * prm.chunks; chun
     e(`  ${xput}(${at('lid')}, ${first});`);
     e(`  ${xput}(${at(`${Tn}u + lid`)}, ${last});`);
     e(`  workgroupBarrier();`);
-    step++;
     e(`  {`);
-    if (radix === 2) {
-      e(`    let base = (lid / ${2 * q}u) * ${2 * q}u;`);
-      e(`    let Rr = ${xget}(${at(`${Tn}u + base + ${q - 1}u`)});`);
-      e(`    let Lp = mergeL(Rr, ${xget}(${at(`base + ${q}u`)}));`);
-      if (nrm && spec.branchFree) {
-        // Left and right rows in one form, w' = (keepA·a + α·R.a + β·L'.a, b, keepC·c + β·L'.c, d + α·R.d + β·L'.d):
-        // left α = 0, β = −c, keepA; right α = −a, β = a·R.c, keepC. While blocks are smaller than a warp
-        // both halves of a merge share warps, and a branch would run both updates one after the other.
-        e(`    let right = lid >= base + ${q}u;`);
-        for (const v of upd) {
-          e(`    {`);
-          e(`      let al = select(ZERO, -${v}.a, right);`);
-          e(`      let be = select(-${v}.c, mul(${v}.a, Rr.c), right);`);
-          e(`      let na = select(${v}.a, ZERO, right) + mul(al, Rr.a) + mul(be, Lp.a);`);
-          e(`      let nc = select(ZERO, ${v}.c, right) + mul(be, Lp.c);`);
-          e(`      let nd = (${v}.d + mul(al, Rr.d)) + mul(be, Lp.d);`);
-          e(`      ${v} = Row(na, ${v}.b, nc, nd);`);
-          e(`    }`);
-        }
-        e(`    if (lid == base + ${q}u) { ${upd[0]} = Lp; }`);
-        s *= 2;
-        e(`  }`);
-        continue;
-      }
-      e(`    if (lid < base + ${q}u) {`);
-      for (const v of upd) e(`      ${v} = updLeft(${v}, Lp);`);
-      e(`    } else {`);
-      e(`      if (lid == base + ${q}u) { ${upd[0]} = Lp; } else { ${upd[0]} = updRight(${upd[0]}, Rr, Lp); }`);
-      for (const v of upd.slice(1)) e(`      ${v} = updRight(${v}, Rr, Lp);`);
-      e(`    }`);
-      s *= 2;
-    } else {
-      e(`    let qb = (lid / ${4 * q}u) * ${4 * q}u;`);
-      e(`    let last0 = ${xget}(${at(`${Tn}u + qb + ${q - 1}u`)});`);
-      e(`    let first1 = ${xget}(${at(`qb + ${q}u`)});`);
-      e(`    let last1 = ${xget}(${at(`${Tn}u + qb + ${2 * q - 1}u`)});`);
-      e(`    let first2 = ${xget}(${at(`qb + ${2 * q}u`)});`);
-      e(`    let last2 = ${xget}(${at(`${Tn}u + qb + ${3 * q - 1}u`)});`);
-      e(`    let first3 = ${xget}(${at(`qb + ${3 * q}u`)});`);
-      e(`    let L01 = mergeL(last0, first1);`);
-      e(`    let L23 = mergeL(last2, first3);`);
-      // s ≥ R ≥ 2, so last1 is never first1 (the CPU spec's s = 1 case cannot occur here).
-      e(`    let last1u = updRight(last1, last0, L01);`);
-      e(`    let first2u = updLeft(first2, L23);`);
-      e(`    let L2 = mergeL(last1u, first2u);`);
-      e(`    let bi = (lid - qb) / ${q}u; // block of this invocation within the quad`);
-      e(`    let lead = (lid - qb) % ${q}u == 0u; // holds the first row of its block`);
-      e(`    var R1 = last0;`);
-      e(`    var Lp1 = L01;`);
-      e(`    if (bi >= 2u) { R1 = last2; Lp1 = L23; }`);
-      e(`    let right1 = (bi & 1u) == 1u;`);
-      e(`    let right2 = bi >= 2u;`);
-      for (let j = 0; j < upd.length; j++) {
-        e(`    {`);
-        e(`      var w = ${upd[j]};`);
-        if (j === 0)
-          e(
-            `      if (right1 && lead) { w = Lp1; } else if (right1) { w = updRight(w, R1, Lp1); } else { w = updLeft(w, Lp1); }`,
-          );
-        else e(`      if (right1) { w = updRight(w, R1, Lp1); } else { w = updLeft(w, Lp1); }`);
-        if (j === 0)
-          e(
-            `      if (right2 && bi == 2u && lead) { w = L2; } else if (right2) { w = updRight(w, last1u, L2); } else { w = updLeft(w, L2); }`,
-          );
-        else e(`      if (right2) { w = updRight(w, last1u, L2); } else { w = updLeft(w, L2); }`);
-        e(`      ${upd[j]} = w;`);
-        e(`    }`);
-      }
-      s *= 4;
-    }
+    L.push(...(radix === 2 ? wmRadix2Step(spec, c, q, at, xget) : wmRadix4Step(c, q, at, xget)));
     e(`  }`);
-  }
-  if (s !== seg) throw new Error(`wangMouKernel: stages cover ${s} rows, segment is ${seg}`);
+    s *= radix === 2 ? 2 : 4;
+  });
+  if (s !== c.seg) throw new Error(`wangMouKernel: stages cover ${s} rows, segment is ${c.seg}`);
+  return L;
+}
 
-  // The system (or chunk) of this invocation's register rows.
-  if (across) {
+/** One radix-2 exchange step: blocks of q invocations merged in pairs. */
+function wmRadix2Step(
+  spec: WangMouKernelSpec,
+  c: WangMouContext,
+  q: number,
+  at: (v: string) => string,
+  xget: string,
+): string[] {
+  const { Tn, upd } = c;
+  const { L, e } = emitter();
+  e(`    let base = (lid / ${2 * q}u) * ${2 * q}u;`);
+  e(`    let Rr = ${xget}(${at(`${Tn}u + base + ${q - 1}u`)});`);
+  e(`    let Lp = mergeL(Rr, ${xget}(${at(`base + ${q}u`)}));`);
+  if (c.nrm && spec.branchFree) {
+    // Left and right rows in one form, w' = (keepA·a + α·R.a + β·L'.a, b, keepC·c + β·L'.c, d + α·R.d + β·L'.d):
+    // left α = 0, β = −c, keepA; right α = −a, β = a·R.c, keepC. While blocks are smaller than a warp
+    // both halves of a merge share warps, and a branch would run both updates one after the other.
+    e(`    let right = lid >= base + ${q}u;`);
+    for (const v of upd) {
+      e(`    {`);
+      e(`      let al = select(ZERO, -${v}.a, right);`);
+      e(`      let be = select(-${v}.c, mul(${v}.a, Rr.c), right);`);
+      e(`      let na = select(${v}.a, ZERO, right) + mul(al, Rr.a) + mul(be, Lp.a);`);
+      e(`      let nc = select(ZERO, ${v}.c, right) + mul(be, Lp.c);`);
+      e(`      let nd = (${v}.d + mul(al, Rr.d)) + mul(be, Lp.d);`);
+      e(`      ${v} = Row(na, ${v}.b, nc, nd);`);
+      e(`    }`);
+    }
+    e(`    if (lid == base + ${q}u) { ${upd[0]} = Lp; }`);
+    return L;
+  }
+  e(`    if (lid < base + ${q}u) {`);
+  for (const v of upd) e(`      ${v} = updLeft(${v}, Lp);`);
+  e(`    } else {`);
+  e(`      if (lid == base + ${q}u) { ${upd[0]} = Lp; } else { ${upd[0]} = updRight(${upd[0]}, Rr, Lp); }`);
+  for (const v of upd.slice(1)) e(`      ${v} = updRight(${v}, Rr, Lp);`);
+  e(`    }`);
+  return L;
+}
+
+/** One radix-4 exchange step: blocks of q invocations merged four at a time (two levels a barrier pair). */
+function wmRadix4Step(c: WangMouContext, q: number, at: (v: string) => string, xget: string): string[] {
+  const { Tn, upd } = c;
+  const { L, e } = emitter();
+  e(`    let qb = (lid / ${4 * q}u) * ${4 * q}u;`);
+  e(`    let last0 = ${xget}(${at(`${Tn}u + qb + ${q - 1}u`)});`);
+  e(`    let first1 = ${xget}(${at(`qb + ${q}u`)});`);
+  e(`    let last1 = ${xget}(${at(`${Tn}u + qb + ${2 * q - 1}u`)});`);
+  e(`    let first2 = ${xget}(${at(`qb + ${2 * q}u`)});`);
+  e(`    let last2 = ${xget}(${at(`${Tn}u + qb + ${3 * q - 1}u`)});`);
+  e(`    let first3 = ${xget}(${at(`qb + ${3 * q}u`)});`);
+  e(`    let L01 = mergeL(last0, first1);`);
+  e(`    let L23 = mergeL(last2, first3);`);
+  // s ≥ R ≥ 2, so last1 is never first1 (the CPU spec's s = 1 case cannot occur here).
+  e(`    let last1u = updRight(last1, last0, L01);`);
+  e(`    let first2u = updLeft(first2, L23);`);
+  e(`    let L2 = mergeL(last1u, first2u);`);
+  e(`    let bi = (lid - qb) / ${q}u; // block of this invocation within the quad`);
+  e(`    let lead = (lid - qb) % ${q}u == 0u; // holds the first row of its block`);
+  e(`    var R1 = last0;`);
+  e(`    var Lp1 = L01;`);
+  e(`    if (bi >= 2u) { R1 = last2; Lp1 = L23; }`);
+  e(`    let right1 = (bi & 1u) == 1u;`);
+  e(`    let right2 = bi >= 2u;`);
+  for (let j = 0; j < upd.length; j++) {
+    e(`    {`);
+    e(`      var w = ${upd[j]};`);
+    if (j === 0)
+      e(
+        `      if (right1 && lead) { w = Lp1; } else if (right1) { w = updRight(w, R1, Lp1); } else { w = updLeft(w, Lp1); }`,
+      );
+    else e(`      if (right1) { w = updRight(w, R1, Lp1); } else { w = updLeft(w, Lp1); }`);
+    if (j === 0)
+      e(
+        `      if (right2 && bi == 2u && lead) { w = L2; } else if (right2) { w = updRight(w, last1u, L2); } else { w = updLeft(w, L2); }`,
+      );
+    else e(`      if (right2) { w = updRight(w, last1u, L2); } else { w = updLeft(w, L2); }`);
+    e(`      ${upd[j]} = w;`);
+    e(`    }`);
+  }
+  return L;
+}
+
+/** The system (or chunk) of this invocation's register rows. */
+function wmOwnRows(c: WangMouContext): string[] {
+  const { R, Tn, seg, G } = c;
+  const { L, e } = emitter();
+  if (c.across) {
     e(`  let mySys = chunkSys0 + (lid * ${R}u) / ${seg}u;`);
     e(`  let myK = chunkK0;`);
     e(`  let myChunk = mySys * prm.chunks + myK;`);
     e(`  let cl = lid % ${Tn / G}u; // invocation within its chunk`);
-  } else if (partition) {
+  } else if (c.partition) {
     e(`  let myChunk = wg * ${G}u + (lid * ${R}u) / ${seg}u;`);
     e(`  let mySys = myChunk / prm.chunks;`);
     e(`  let myK = myChunk - mySys * prm.chunks;`);
     e(`  let cl = lid % ${Tn / G}u; // invocation within its chunk`);
-  } else if (!direct) {
+  } else if (!c.direct) {
     e(`  let mySys = wg * ${G}u + (lid * ${R}u) / ${seg}u;`);
   }
+  return L;
+}
 
-  if (mode === 'reduce') {
-    // First row (invocation 0, r0) and last row (invocation T−1, r_{R−1}), normalised by their diagonal.
-    e(`  let bo = myChunk * 6u;`);
-    e(`  if (cl == 0u && mySys < prm.nsys) {`);
-    e(`    let w = ${first};`);
-    e(`    if (badpivot(w.b)) { flags |= 1u; }`);
-    if (nrm) e(`    BND[bo] = w.a; BND[bo + 1u] = w.c; BND[bo + 2u] = w.d;`);
-    else e(`    BND[bo] = dv(w.a, w.b); BND[bo + 1u] = dv(w.c, w.b); BND[bo + 2u] = dv(w.d, w.b);`);
-    e(`  }`);
-    e(`  if (cl == ${Tn / G - 1}u && mySys < prm.nsys) {`);
-    e(`    let w = ${last};`);
-    e(`    if (badpivot(w.b)) { flags |= 1u; }`);
-    if (nrm) e(`    BND[bo + 3u] = w.a; BND[bo + 4u] = w.c; BND[bo + 5u] = w.d;`);
-    else e(`    BND[bo + 3u] = dv(w.a, w.b); BND[bo + 4u] = dv(w.c, w.b); BND[bo + 5u] = dv(w.d, w.b);`);
-    e(`  }`);
-    e(`  if (flags != 0u && mySys < prm.nsys) { flagStatus(mySys, flags); }`);
-    e(`}`);
+/** 'reduce': the chunk's first and last rows out, normalised by their diagonal, and the status. */
+function wmBoundaryStore(c: WangMouContext): string[] {
+  const { Tn, G, nrm, first, last } = c;
+  const { L, e } = emitter();
+  // First row (invocation 0, r0) and last row (invocation T−1, r_{R−1}), normalised by their diagonal.
+  e(`  let bo = myChunk * 6u;`);
+  e(`  if (cl == 0u && mySys < prm.nsys) {`);
+  e(`    let w = ${first};`);
+  e(`    if (badpivot(w.b)) { flags |= 1u; }`);
+  if (nrm) e(`    BND[bo] = w.a; BND[bo + 1u] = w.c; BND[bo + 2u] = w.d;`);
+  else e(`    BND[bo] = dv(w.a, w.b); BND[bo + 1u] = dv(w.c, w.b); BND[bo + 2u] = dv(w.d, w.b);`);
+  e(`  }`);
+  e(`  if (cl == ${Tn / G - 1}u && mySys < prm.nsys) {`);
+  e(`    let w = ${last};`);
+  e(`    if (badpivot(w.b)) { flags |= 1u; }`);
+  if (nrm) e(`    BND[bo + 3u] = w.a; BND[bo + 4u] = w.c; BND[bo + 5u] = w.d;`);
+  else e(`    BND[bo + 3u] = dv(w.a, w.b); BND[bo + 4u] = dv(w.c, w.b); BND[bo + 5u] = dv(w.d, w.b);`);
+  e(`  }`);
+  e(`  if (flags != 0u && mySys < prm.nsys) { flagStatus(mySys, flags); }`);
+  return L;
+}
+
+/** 'expand': the chunk's separators xL, xR from the coarse solution; the first invocation stores xR. */
+function wmSeparators(spec: WangMouKernelSpec, c: WangMouContext): string[] {
+  if (spec.mode !== 'expand') return [];
+  return [
+    `  var xL = ZERO;`,
+    `  var xR = ZERO;`,
+    `  let live = mySys < prm.nsys;`,
+    `  if (live && myK > 0u) { xL = XC[mySys * prm.seps + myK - 1u]; }`,
+    `  if (live && myK < prm.seps) { xR = XC[mySys * prm.seps + myK]; }`,
+    `  if (live && cl == 0u && myK < prm.seps) { X[rhsAddr(mySys, myK * ${c.seg + 1}u + ${c.seg}u)] = xR; }`,
+  ];
+}
+
+/**
+ * 'solve' and 'expand': x of every row of the invocation, into registers x0 … x_{R−1} (directRows) or
+ * the workgroup's rows for the staged store.
+ */
+function wmSolutions(spec: WangMouKernelSpec, c: WangMouContext): string[] {
+  const { mode } = spec;
+  const { R, nrm, direct } = c;
+  const { L, e } = emitter();
+  if (!direct) e(`  workgroupBarrier(); // everyone is done reading sh`);
+  // x of a row over the block's outer neighbours: 0 beyond a whole system, the separators in 'expand'.
+  const xOf = (w: string) =>
+    nrm
+      ? mode === 'expand'
+        ? `(${w}.d - mul(${w}.a, xL)) - mul(${w}.c, xR)`
+        : `${w}.d`
+      : mode === 'expand'
+        ? `dv((${w}.d - mul(${w}.a, xL)) - mul(${w}.c, xR), ${w}.b)`
+        : `dv(${w}.d, ${w}.b)`;
+  if (!c.thomas) {
+    if (direct) for (let j = 0; j < R; j++) e(`  var x${j} = ZERO;`);
+    for (let j = 0; j < R; j++) {
+      e(`  {`);
+      e(`    let w = r${j};`);
+      e(`    if (badpivot(w.b)) { flags |= 1u; }`);
+      e(`    let x = ${xOf('w')};`);
+      e(direct ? `    x${j} = x;` : `    shPutX(lid * ${R}u + ${j}u, x);`);
+      e(`  }`);
+    }
+    return L;
+  }
+  // The exchange steps leave this block's first and last rows over the outer neighbours of the
+  // workgroup's system (or chunk), so their x is known here; the interior rows 1 … R−2 are then a
+  // tridiagonal system with known ends x_first, x_last: Thomas in registers on the original rows.
+  if (!nrm) e(`  if (badpivot(bF.b) || badpivot(bL.b)) { flags |= 1u; }`);
+  e(`  let x0 = ${xOf('bF')};`);
+  if (R > 1) e(`  let x${R - 1} = ${xOf('bL')};`);
+  if (R > 2) L.push(...wmInteriorThomas(c));
+  if (!direct) for (let j = 0; j < R; j++) e(`  shPutX(lid * ${R}u + ${j}u, x${j});`);
+  return L;
+}
+
+/** Thomas on the interior rows r1 … r_{R−2}, with x0 and x_{R−1} known: x1 … x_{R−2}. */
+function wmInteriorThomas(c: WangMouContext): string[] {
+  const { R, nrm } = c;
+  const { L, e } = emitter();
+  e(`  var cp0 = ZERO;`);
+  e(`  var dp0 = x0;`);
+  for (let j = 1; j <= R - 2; j++) {
+    const dj = j === R - 2 ? `r${j}.d - mul(r${j}.c, x${R - 1})` : `r${j}.d`;
+    e(`  let m${j} = r${j}.b - mul(r${j}.a, cp${j - 1});`);
+    e(`  if (badpivot(m${j})) { flags |= 1u; }`);
+    if (nrm) {
+      // One reciprocal a row instead of two divisions.
+      e(`  let iv${j} = dv(ONE, m${j});`);
+      e(`  let cp${j} = ${j === R - 2 ? 'ZERO' : `mul(r${j}.c, iv${j})`};`);
+      e(`  let dp${j} = mul((${dj}) - mul(r${j}.a, dp${j - 1}), iv${j});`);
+    } else {
+      e(`  let cp${j} = ${j === R - 2 ? 'ZERO' : `dv(r${j}.c, m${j})`};`);
+      e(`  let dp${j} = dv((${dj}) - mul(r${j}.a, dp${j - 1}), m${j});`);
+    }
+  }
+  e(`  let x${R - 2} = dp${R - 2};`);
+  for (let j = R - 3; j >= 1; j--) e(`  let x${j} = dp${j} - mul(cp${j}, x${j + 1});`);
+  return L;
+}
+
+/** 'solve' and 'expand': the solutions out (vec4 stores or the coalesced staged store), then the status. */
+function wmStore(c: WangMouContext): string[] {
+  const { R, Tn, G, direct } = c;
+  const { L, e } = emitter();
+  if (direct) {
+    // The invocation's R solutions as R/4 vec4 stores, where its load found rows.
+    for (let q = 0; q < R / 4; q++) {
+      e(`  if (in${q}) {`);
+      e(`    let x = vec4<f32>(x${4 * q}, x${4 * q + 1}, x${4 * q + 2}, x${4 * q + 3});`);
+      e(`    X[dirX + ${q}u] = x;`);
+      e(`    if (nonfinite(x.x) || nonfinite(x.y) || nonfinite(x.z) || nonfinite(x.w)) { flags |= 2u; }`);
+      e(`  }`);
+    }
   } else {
-    if (mode === 'expand') {
-      e(`  var xL = ZERO;`);
-      e(`  var xR = ZERO;`);
-      e(`  let live = mySys < prm.nsys;`);
-      e(`  if (live && myK > 0u) { xL = XC[mySys * prm.seps + myK - 1u]; }`);
-      e(`  if (live && myK < prm.seps) { xR = XC[mySys * prm.seps + myK]; }`);
-      e(`  if (live && cl == 0u && myK < prm.seps) { X[rhsAddr(mySys, myK * ${seg + 1}u + ${seg}u)] = xR; }`);
-    }
-    if (!direct) e(`  workgroupBarrier(); // everyone is done reading sh`);
-    // x of a row over the block's outer neighbours: 0 beyond a whole system, the separators in 'expand'.
-    const xOf = (w: string) =>
-      nrm
-        ? mode === 'expand'
-          ? `(${w}.d - mul(${w}.a, xL)) - mul(${w}.c, xR)`
-          : `${w}.d`
-        : mode === 'expand'
-          ? `dv((${w}.d - mul(${w}.a, xL)) - mul(${w}.c, xR), ${w}.b)`
-          : `dv(${w}.d, ${w}.b)`;
-    if (!thomas) {
-      if (direct) for (let j = 0; j < R; j++) e(`  var x${j} = ZERO;`);
-      for (let j = 0; j < R; j++) {
-        e(`  {`);
-        e(`    let w = r${j};`);
-        e(`    if (badpivot(w.b)) { flags |= 1u; }`);
-        e(`    let x = ${xOf('w')};`);
-        e(direct ? `    x${j} = x;` : `    shPutX(lid * ${R}u + ${j}u, x);`);
-        e(`  }`);
-      }
-    } else {
-      // The exchange steps leave this block's first and last rows over the outer neighbours of the
-      // workgroup's system (or chunk), so their x is known here; the interior rows 1 … R−2 are then a
-      // tridiagonal system with known ends x_first, x_last: Thomas in registers on the original rows.
-      if (!nrm) e(`  if (badpivot(bF.b) || badpivot(bL.b)) { flags |= 1u; }`);
-      e(`  let x0 = ${xOf('bF')};`);
-      if (R > 1) e(`  let x${R - 1} = ${xOf('bL')};`);
-      if (R > 2) {
-        e(`  var cp0 = ZERO;`);
-        e(`  var dp0 = x0;`);
-        for (let j = 1; j <= R - 2; j++) {
-          const dj = j === R - 2 ? `r${j}.d - mul(r${j}.c, x${R - 1})` : `r${j}.d`;
-          e(`  let m${j} = r${j}.b - mul(r${j}.a, cp${j - 1});`);
-          e(`  if (badpivot(m${j})) { flags |= 1u; }`);
-          if (nrm) {
-            // One reciprocal a row instead of two divisions.
-            e(`  let iv${j} = dv(ONE, m${j});`);
-            e(`  let cp${j} = ${j === R - 2 ? 'ZERO' : `mul(r${j}.c, iv${j})`};`);
-            e(`  let dp${j} = mul((${dj}) - mul(r${j}.a, dp${j - 1}), iv${j});`);
-          } else {
-            e(`  let cp${j} = ${j === R - 2 ? 'ZERO' : `dv(r${j}.c, m${j})`};`);
-            e(`  let dp${j} = dv((${dj}) - mul(r${j}.a, dp${j - 1}), m${j});`);
-          }
-        }
-        e(`  let x${R - 2} = dp${R - 2};`);
-        for (let j = R - 3; j >= 1; j--) e(`  let x${j} = dp${j} - mul(cp${j}, x${j + 1});`);
-      }
-      if (!direct) for (let j = 0; j < R; j++) e(`  shPutX(lid * ${R}u + ${j}u, x${j});`);
-    }
-    if (direct) {
-      // The invocation's R solutions as R/4 vec4 stores, where its load found rows.
-      for (let q = 0; q < R / 4; q++) {
-        e(`  if (in${q}) {`);
-        e(`    let x = vec4<f32>(x${4 * q}, x${4 * q + 1}, x${4 * q + 2}, x${4 * q + 3});`);
-        e(`    X[dirX + ${q}u] = x;`);
-        e(`    if (nonfinite(x.x) || nonfinite(x.y) || nonfinite(x.z) || nonfinite(x.w)) { flags |= 2u; }`);
-        e(`  }`);
-      }
-    } else {
-      e(`  workgroupBarrier();`);
-    }
+    e(`  workgroupBarrier();`);
     // Coalesced store, unrolled like the load.
-    for (let k = 0; k < (direct ? 0 : rounds); k++) {
+    for (let k = 0; k < c.rounds; k++) {
       e(`  {`);
       e(`    let s = slot(wg, ${k * Tn}u + lid);`);
       e(`    if (s.valid) {`);
@@ -762,20 +937,13 @@ ${across ? `  { let grp = wg / prm.chunks; chunkK0 = wg - grp * prm.chunks; chun
       e(`    }`);
       e(`  }`);
     }
-    e(
-      store
-        ? `  if (mySys < prm.nsys) { atomicStore(&status[prm.statusOff + mySys], flags); }`
-        : `  if (flags != 0u && mySys < prm.nsys) { flagStatus(mySys, flags); }`,
-    );
-    e(`}`);
   }
-  const wgsl = L.join('\n');
-  return {
-    name: `tridiagonal-wm-${mode}-${complex ? 'c' : 'r'}${P}x${R}-${layout}`,
-    key: stableKey({ kind: 'tridiagonal-wm', spec }),
-    wgsl,
-    entryPoint: 'main',
-  };
+  e(
+    c.store
+      ? `  if (mySys < prm.nsys) { atomicStore(&status[prm.statusOff + mySys], flags); }`
+      : `  if (flags != 0u && mySys < prm.nsys) { flagStatus(mySys, flags); }`,
+  );
+  return L;
 }
 
 /** Exactly what the coarse-system kernel depends on. */
