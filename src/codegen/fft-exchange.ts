@@ -5,6 +5,19 @@
 import type { WorkgroupFftRecipe } from '../planner/fft-recipe.js';
 import type { ShuffleExchange } from '../planner/fft-subgroup.js';
 
+/** The stage read map j + k·(N/R) (core/stockham.ts: element k of butterfly j; nb = N/R butterflies). */
+export function readIndex(j: string, k: number, nb: number): string {
+  return `${j} + ${k * nb}u`;
+}
+
+/**
+ * Index in the table of W_N^e of the stage twiddle W_{Ns·R}^{k·jm} (core/stockham.ts: twiddleExponent),
+ * jm = j mod Ns: e = jm·k·N/(Ns·R).
+ */
+export function twiddleIndex(jm: string, k: number, n: number, ns: number, r: number): string {
+  return `${jm} * ${k * (n / (ns * r))}u`;
+}
+
 /**
  * In-row index e of workgroup row `row` (default: the invocation's own, local_problem) through the kernel's
  * pad() (padding or swizzle, declared once per kernel), or as is. The caller adds the row's base.

@@ -35,6 +35,8 @@ import {
   padIndex,
   shuffleCode,
   swapBits0,
+  readIndex,
+  twiddleIndex,
   writeIndex,
 } from './fft-exchange.js';
 import {
@@ -55,9 +57,6 @@ import {
   r2cPostSplit,
   realTwiddleTable,
 } from './fft-real-fused-post.js';
-
-// Still importable from here: the WebGPU backend takes the table from this module.
-export { realTwiddleTable };
 
 export interface FftKernelSource {
   name: string;
@@ -315,32 +314,31 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
         // Columns read straight into registers (interleaved invocations make the reads contiguous); the
         // outer twiddles W_{Ns·n}^{idx·(j mod Ns)} multiply each element as it arrives.
         const cols = pass!.total / n;
-        for (let k = 0; k < R; k++) lines.push(`${regs[k]} = ld(in_base, pj + (${j} + ${k * nb}u) * ${cols}u);`);
+        for (let k = 0; k < R; k++) lines.push(`${regs[k]} = ld(in_base, pj + (${readIndex(j, k, nb)}) * ${cols}u);`);
         if (outer) {
           lines.push(`let jo${m} = pj % ${pass!.stride}u;`);
           for (let k = 0; k < R; k++) {
             lines.push(
-              `{ let ex = (${j} + ${k * nb}u) * jo${m}; ${regs[k]} = cmul(${regs[k]}, cmul(outer[ex % ${outer.lo}u], outer[${outer.lo}u + ex / ${outer.lo}u])); }`,
+              `{ let ex = (${readIndex(j, k, nb)}) * jo${m}; ${regs[k]} = cmul(${regs[k]}, cmul(outer[ex % ${outer.lo}u], outer[${outer.lo}u + ex / ${outer.lo}u])); }`,
             );
           }
         }
       } else if (s === 0 && pass) {
         // Read into registers in a block of its own: a single-stage pass with a column store must pass a
         // barrier between every invocation's reads and the first write.
-        const reads = regs.map((r, k) => `${r} = sh[sbase + ${pad(`${j} + ${k * nb}u`)}];`);
+        const reads = regs.map((r, k) => `${r} = sh[sbase + ${pad(readIndex(j, k, nb))}];`);
         preLoads.push(guard ? `if (${guard}) { ${reads.join(' ')} }` : `{ ${reads.join(' ')} }`);
       } else if (s === 0 && staging) {
         for (let k = 0; k < R; k++) lines.push(`${regs[k]} = sh[sbase + ${k}u];`);
       } else if (s === 0) {
-        for (let k = 0; k < R; k++) lines.push(`${regs[k]} = ld(in_base, ${j} + ${k * nb}u);`);
+        for (let k = 0; k < R; k++) lines.push(`${regs[k]} = ld(in_base, ${readIndex(j, k, nb)});`);
       } // (later stages were loaded by the previous stage's exchange)
       if (st.stride > 1) {
-        const scale = n / (st.stride * R);
         lines.push(`let jm${m} = ${j} % ${st.stride}u;`);
         const tw = (idx: string) => (sign === -1 ? `twiddles[${idx}]` : `conj2(twiddles[${idx}])`);
         if (recipe.twiddles === 'recurrence' || (recipe.twiddles === 'two-level' && !twoLevelRadix(R))) {
           // One table read per butterfly; W^k by binary powering (error grows like log k, not k).
-          lines.push(`let w${m}_1 = ${tw(`jm${m} * ${scale}u`)};`);
+          lines.push(`let w${m}_1 = ${tw(twiddleIndex(`jm${m}`, 1, n, st.stride, R))};`);
           for (let k = 2; k < R; k++) lines.push(`let w${m}_${k} = cmul(w${m}_${k >> 1}, w${m}_${k - (k >> 1)});`);
           for (let k = 1; k < R; k++) lines.push(`${regs[k]} = cmul(${regs[k]}, w${m}_${k});`);
         } else if (recipe.twiddles === 'two-level') {
@@ -348,7 +346,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
           // to at most the 2B−2nd power together, where the recurrence raises one to the R−1st.
           const B = 2 ** Math.ceil(Math.log2(R) / 2);
           const base = B < R ? [1, B] : [1];
-          for (const p of base) lines.push(`let w${m}_${p} = ${tw(`jm${m} * ${p * scale}u`)};`);
+          for (const p of base) lines.push(`let w${m}_${p} = ${tw(twiddleIndex(`jm${m}`, p, n, st.stride, R))};`);
           for (let k = 2; k < R; k++) {
             if (base.includes(k)) continue;
             const top = k >= B && B < R ? B : 1;
@@ -356,7 +354,8 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
           }
           for (let k = 1; k < R; k++) lines.push(`${regs[k]} = cmul(${regs[k]}, w${m}_${k});`);
         } else {
-          for (let k = 1; k < R; k++) lines.push(`${regs[k]} = cmul(${regs[k]}, ${tw(`jm${m} * ${k * scale}u`)});`);
+          for (let k = 1; k < R; k++)
+            lines.push(`${regs[k]} = cmul(${regs[k]}, ${tw(twiddleIndex(`jm${m}`, k, n, st.stride, R))});`);
         }
       }
       em.lines.length = 0;

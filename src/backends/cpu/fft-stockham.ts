@@ -1,6 +1,6 @@
 /**
  * Executes an FFT recipe on the CPU in float64: the same stages, index maps and twiddle exponents as the
- * generated WGSL, with exact arithmetic in place of f32. It is the executable specification of the GPU
+ * generated WGSL (both taken from core/stockham.ts's stage maps), with exact arithmetic in place of f32. It is the executable specification of the GPU
  * kernels (a wrong recipe fails here, without a GPU) and the float64 result for recipe-shaped problems.
  */
 import type { BluesteinFftRecipe, FftRecipe, WorkgroupFftRecipe } from '../../planner/fft-recipe.js';
@@ -8,6 +8,7 @@ import type { FftProblem } from '../../planner/fft-problem.js';
 import { fftProblem, normScale } from '../../planner/fft-problem.js';
 import { bluesteinChirp, bluesteinFilter, unitRoot } from '../../planner/twiddles.js';
 import { applyShuffleExchange, butterflyIndex, shuffleExchange } from '../../planner/fft-subgroup.js';
+import { stockhamStageMaps, type StockhamStageMaps } from '../../core/stockham.js';
 
 /** Runs `problem` as planned by `recipe` on interleaved complex data (float64 or float32 arrays). */
 export function executeFftRecipe(
@@ -92,6 +93,7 @@ function runStages(
   const { n, batch, direction } = problem;
   const sign = direction === 'forward' ? -1 : 1;
   const scale = normScale(n, direction, problem.norm);
+  const maps = stageMaps(stages);
   let x = new Float64Array(2 * n);
   let y = new Float64Array(2 * n);
   const rmax = Math.max(...stages.map((s) => s.radix));
@@ -104,23 +106,20 @@ function runStages(
       x[2 * e] = input[at];
       x[2 * e + 1] = input[at + 1];
     }
-    for (const st of stages) {
-      const r = st.radix;
-      const nb = n / r;
-      const ns = st.stride;
-      for (let j = 0; j < nb; j++) {
-        const jm = j % ns;
-        for (let k = 0; k < r; k++) {
-          const src = 2 * (j + k * nb);
-          const [c, s] = unitRoot(k * jm, ns * r);
-          const si = sign === -1 ? s : -s;
+    for (const [s, st] of stages.entries()) {
+      const map = maps[s];
+      for (let j = 0; j < map.butterflies; j++) {
+        for (let k = 0; k < st.radix; k++) {
+          const src = 2 * map.read(j, k);
+          const tw = map.twiddleExponent(j, k);
+          const [c, sn] = unitRoot(tw.num, tw.den);
+          const si = sign === -1 ? sn : -sn;
           v[2 * k] = x[src] * c - x[src + 1] * si;
           v[2 * k + 1] = x[src] * si + x[src + 1] * c;
         }
         st.dft(v, w);
-        const base = Math.floor(j / ns) * ns * r + jm;
-        for (let k = 0; k < r; k++) {
-          const dst = 2 * (base + k * ns);
+        for (let k = 0; k < st.radix; k++) {
+          const dst = 2 * map.write(j, k);
           y[dst] = w[2 * k];
           y[dst + 1] = w[2 * k + 1];
         }
@@ -157,6 +156,7 @@ function executeWorkgroupInvocations(
   const v = new Float64Array(128);
   const w = new Float64Array(128);
   const exchanges = stages.map((st, s) => (st.exchange === 'shuffle' ? shuffleExchange(recipe, s) : null));
+  const maps = stageMaps(stages);
   for (let b = 0; b < problem.batch; b++) {
     const ib = problem.input.offset + b * problem.input.dist;
     const ob = problem.output.offset + b * problem.output.dist;
@@ -164,21 +164,20 @@ function executeWorkgroupInvocations(
     const regs = Array.from({ length: L }, () => Array.from({ length: P }, () => new Float64Array(2)));
     stages.forEach((st, s) => {
       const R = st.radix;
-      const nb = n / R;
-      const ns = st.stride;
+      const map = maps[s];
       for (let t = 0; t < L; t++) {
         for (let m = 0; m < st.butterfliesPerInvocation; m++) {
           const j = butterflyIndex(st, t + m * L);
-          const jm = j % ns;
           for (let k = 0; k < R; k++) {
             let re: number;
             let im: number;
             if (s === 0) {
-              const at = 2 * (ib + (j + k * nb) * problem.input.stride);
+              const at = 2 * (ib + map.read(j, k) * problem.input.stride);
               re = input[at];
               im = input[at + 1];
             } else [re, im] = regs[t][m * R + k];
-            const [c, s0] = unitRoot(k * jm, ns * R);
+            const tw = map.twiddleExponent(j, k);
+            const [c, s0] = unitRoot(tw.num, tw.den);
             const si = sign === -1 ? s0 : -s0;
             v[2 * k] = re * c - im * si;
             v[2 * k + 1] = re * si + im * c;
@@ -186,7 +185,7 @@ function executeWorkgroupInvocations(
           smallDft(v, w, R, sign);
           for (let k = 0; k < R; k++) {
             if (s === stages.length - 1) {
-              const at = 2 * (ob + (j + k * nb) * problem.output.stride);
+              const at = 2 * (ob + map.write(j, k) * problem.output.stride);
               output[at] = w[2 * k] * scale;
               output[at + 1] = w[2 * k + 1] * scale;
             } else regs[t][m * R + k].set([w[2 * k], w[2 * k + 1]]);
@@ -203,21 +202,50 @@ function executeWorkgroupInvocations(
       for (let t = 0; t < L; t++) {
         for (let m = 0; m < st.butterfliesPerInvocation; m++) {
           const j = butterflyIndex(st, t + m * L);
-          for (let k = 0; k < R; k++)
-            row.set(regs[t][m * R + k], 2 * (Math.floor(j / ns) * ns * R + (j % ns) + k * ns));
+          for (let k = 0; k < R; k++) row.set(regs[t][m * R + k], 2 * map.write(j, k));
         }
       }
       const nx = stages[s + 1];
-      const nb2 = n / nx.radix;
+      const next = maps[s + 1];
       for (let t = 0; t < L; t++) {
         for (let m = 0; m < nx.butterfliesPerInvocation; m++) {
           const j = butterflyIndex(nx, t + m * L);
-          for (let k = 0; k < nx.radix; k++)
-            regs[t][m * nx.radix + k].set(row.subarray(2 * (j + k * nb2), 2 * (j + k * nb2) + 2));
+          for (let k = 0; k < nx.radix; k++) {
+            const at = 2 * next.read(j, k);
+            regs[t][m * nx.radix + k].set(row.subarray(at, at + 2));
+          }
         }
       }
     });
   }
+}
+
+const UNIT_STAGE: StockhamStageMaps = {
+  stage: 0,
+  size: 1,
+  radix: 1,
+  stride: 1,
+  butterflies: 1,
+  readLayout: [],
+  writeLayout: [],
+  read: () => 0,
+  write: () => 0,
+  twiddleExponent: () => ({ num: 0, den: 1 }),
+};
+
+/**
+ * The core's Stockham stage maps for a recipe's stages (read, write and twiddle exponents); a stage whose
+ * recorded stride is not the product of the earlier radices is a planner bug, refused here.
+ */
+function stageMaps(stages: readonly { radix: number; stride: number }[]): StockhamStageMaps[] {
+  const radices = stages.map((st) => st.radix);
+  // n = 1: one radix-1 stage, the identity (digit layouts start at radix 2).
+  if (radices.length === 1 && radices[0] === 1) return [UNIT_STAGE];
+  return stages.map((st, s) => {
+    const map = stockhamStageMaps(radices, s);
+    if (map.stride !== st.stride) throw new Error(`stage ${s}: stride ${st.stride}, the radices give ${map.stride}`);
+    return map;
+  });
 }
 
 /** Direct R-point DFT (R ≤ 64) with accurate roots of unity. */

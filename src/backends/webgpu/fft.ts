@@ -28,7 +28,7 @@ import {
   type FftKernelSource,
 } from '../../codegen/fft-stockham-workgroup.js';
 import { generateR2cPost } from '../../codegen/fft-real-post.js';
-import { realTwiddleTable } from '../../codegen/fft-stockham-workgroup.js';
+import { realTwiddleTable } from '../../codegen/fft-real-fused-post.js';
 import { planCpuFft } from '../cpu/fft-plan.js';
 import { bluesteinChirp, bluesteinFilter } from '../../planner/twiddles.js';
 import { getPipeline } from './pipelines.js';
