@@ -20,15 +20,10 @@
 import { f32 } from './dft-small.js';
 import type { FftCustomIo } from './fft-stockham-workgroup.js';
 import { unitRoot } from '../planner/twiddles.js';
+import type { R2rKind } from '../planner/r2r.js';
 
-export type R2rKind = 'dct1' | 'dct2' | 'dct3' | 'dct4' | 'dst1' | 'dst2' | 'dst3' | 'dst4' | 'dht';
-
+/** An adapter's hooks for the FFT that carries it (planner/r2r.ts: r2rCarrier gives that FFT). */
 export interface R2rHookPlan {
-  /** Length of the FFT that carries the transform. */
-  fftLength: number;
-  /** Real FFT flavour (undefined: complex-to-complex). */
-  real: 'r2c' | 'c2r' | undefined;
-  direction: 'forward' | 'inverse';
   io: FftCustomIo;
 }
 
@@ -71,9 +66,6 @@ export function r2rHooks(
       const sgn = kind === 'dst2' ? `select(1.0, -1.0, (j & 1u) == 1u)` : '1.0';
       const outIdx = (k: string) => (kind === 'dst2' ? `${N - 1}u - (${k})` : k);
       return {
-        fftLength: N,
-        real: 'r2c',
-        direction: 'forward',
         io: {
           ...base,
           key: key(''),
@@ -102,9 +94,6 @@ export function r2rHooks(
       const src = (j: string) => (kind === 'dst3' ? `xin(base, ${N - 1}u - (${j}))` : `xin(base, ${j})`);
       const sgn = kind === 'dst3' ? ' * select(1.0, -1.0, (d & 1u) == 1u)' : '';
       return {
-        fftLength: N,
-        real: 'c2r',
-        direction: 'inverse',
         io: {
           ...base,
           key: key(''),
@@ -128,9 +117,6 @@ export function r2rHooks(
     case 'dct1': {
       const L = 2 * (N - 1);
       return {
-        fftLength: L,
-        real: 'r2c',
-        direction: 'forward',
         io: {
           ...base,
           key: key(''),
@@ -144,9 +130,6 @@ export function r2rHooks(
     case 'dst1': {
       const L = 2 * (N + 1);
       return {
-        fftLength: L,
-        real: 'r2c',
-        direction: 'forward',
         io: {
           ...base,
           key: key(''),
@@ -172,9 +155,6 @@ export function r2rHooks(
       const src = (j: string) => (kind === 'dst4' ? `xin(base, ${N - 1}u - (${j}))` : `xin(base, ${j})`);
       const sgn = kind === 'dst4' ? ' * select(1.0, -1.0, (k & 1u) == 1u)' : '';
       return {
-        fftLength: 2 * N,
-        real: undefined,
-        direction: 'forward',
         io: {
           ...base,
           key: key(''),
@@ -192,9 +172,6 @@ export function r2rHooks(
     }
     case 'dht':
       return {
-        fftLength: N,
-        real: 'r2c',
-        direction: 'forward',
         io: {
           ...base,
           key: key(''),
