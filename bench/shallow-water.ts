@@ -30,7 +30,7 @@
  */
 import { defaultGpuContext } from '../src/backends/webgpu/device.js';
 import { SweGpuSolver, type SweGpuOptions, type SweKernelName } from '../src/backends/webgpu/shallow-water.js';
-import { SWE_DEFAULT_KERNEL_OPTIONS } from '../src/codegen/shallow-water.js';
+import { SWE_DEFAULT_KERNEL_OPTIONS } from '../src/planner/swe-problem.js';
 import { ArgumentError, DeviceLimitError } from '../src/errors.js';
 import { SweCpuSolver } from '../src/backends/cpu/shallow-water.js';
 import { damBreak } from '../src/apps/shallow-water/scenarios.js';

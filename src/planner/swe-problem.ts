@@ -305,3 +305,52 @@ export function roundToFloat32(p: SweProblem): SweProblem {
   const r = (a: Float64Array) => Float64Array.from(a, Math.fround);
   return { ...p, H: r(p.H), h: r(p.h), qx: r(p.qx), qy: r(p.qy), hc: r(p.hc) };
 }
+
+export type SweStructure = 'staged' | 'fused' | 'halo';
+
+export interface SweKernelOptions {
+  /**
+   * Kernel structure of the cfl and update dispatches: 'halo' (default; T×T tiles whose first row and
+   * column are idle halo invocations, every edge loading both cells from global memory), 'fused'
+   * (staged, and the update kernel also computes the next step's CFL rates, so a step is reduce →
+   * update with no cfl pass; see sweUpdateStaged) or 'staged' (W×H tiles that stage their cells and
+   * per-cell values in workgroup memory, see STAGED).
+   */
+  structure: SweStructure;
+  /** Halo structure: tile side T (T×T invocations, (T−1)² updated cells). Default 16. */
+  tile: number;
+  /**
+   * Staged and fused structures: the workgroup's block of W×H cells (W·H invocations). Staged tiles own
+   * all W×H cells; fused tiles own (W−2)×(H−2) and recompute a ring around them. Default 16×16.
+   */
+  tileX: number;
+  tileY: number;
+  /**
+   * Hold the depth as an f32 pair (hi in the state, lo in a buffer of its own; see updateTail): 8 more
+   * bytes per cell and step, and a q difference to the float64 reference several times smaller. Default true.
+   */
+  depthPair: boolean;
+  /** Invocations of the reduction kernel. Default 256. */
+  reduceSize: number;
+  /**
+   * Halo structure: cells per invocation of the update kernel, a column of `rows` cells (tiles of
+   * T × T·rows cells for T×T invocations). Default 2.
+   */
+  rows: number;
+  /** Halo structure: the same for the cfl kernel, whose tiles are then T × T·cflRows cells. Default 3. */
+  cflRows: number;
+}
+
+// Halo 16 is the default, the fastest structure at every size measured; two rows an update invocation and
+// three a cfl invocation: these kernels want more work per invocation, not more invocations
+// (docs/DECISIONS.md: SWE_DEFAULT_KERNEL_OPTIONS).
+export const SWE_DEFAULT_KERNEL_OPTIONS: SweKernelOptions = {
+  structure: 'halo',
+  tile: 16,
+  tileX: 16,
+  tileY: 16,
+  depthPair: true,
+  reduceSize: 256,
+  rows: 2,
+  cflRows: 3,
+};

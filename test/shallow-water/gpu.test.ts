@@ -9,12 +9,12 @@ import { testGpu } from '../helpers/gpu.js';
 import { SweCpuSolver } from '../../src/backends/cpu/shallow-water.js';
 import { SweGpuSolver, type SweGpuOptions } from '../../src/backends/webgpu/shallow-water.js';
 import {
-  SWE_DEFAULT_KERNEL_OPTIONS,
   sweCflKernel,
   sweHaloWorkgroupBytes,
   sweReduceKernel,
   sweUpdateKernel,
 } from '../../src/codegen/shallow-water.js';
+import { SWE_DEFAULT_KERNEL_OPTIONS } from '../../src/planner/swe-problem.js';
 import { damBreak, lakeAtRest, beach, estuary } from '../../src/apps/shallow-water/scenarios.js';
 import { defineSweProblem, masses, type SweProblem } from '../../src/apps/shallow-water/problem.js';
 import { createSweSimulation, runSwe } from '../../src/apps/shallow-water/simulation.js';

@@ -19,8 +19,11 @@ export interface SweSimulationOptions {
   /** 'auto' (default): WebGPU if an adapter is available, else the float64 CPU reference. */
   backend?: SweBackend;
   gpu?: GpuContext;
-  /** Kernel tuning for the WebGPU backend. */
-  kernel?: SweGpuOptions;
+  /**
+   * WebGPU: experimental kernel overrides (structure, tile shape, rows an invocation, depth pair; see
+   * SweKernelOptions), for benchmarks and tests. The defaults are the fastest measured.
+   */
+  tuning?: SweGpuOptions;
 }
 
 export interface SweSimulation {
@@ -112,7 +115,7 @@ export async function createSweSimulation(
       return new CpuSimulation(problem);
     }
   }
-  return new GpuSimulation(problem, await SweGpuSolver.create(ctx, problem, options.kernel));
+  return new GpuSimulation(problem, await SweGpuSolver.create(ctx, problem, options.tuning));
 }
 
 export interface SweSeriesPoint {

@@ -11,15 +11,14 @@ import type { SweProblem, SweState } from '../../planner/swe-problem.js';
 import { createStorageBuffer, readBuffer, type GpuContext } from './device.js';
 import { getPipeline } from './pipelines.js';
 import {
-  SWE_DEFAULT_KERNEL_OPTIONS,
   SWE_PARAMS_BYTES,
   sweCflKernel,
   sweReduceKernel,
   sweUpdateKernel,
   sweStagedWorkgroupBytes,
   sweHaloWorkgroupBytes,
-  type SweKernelOptions,
 } from '../../codegen/shallow-water.js';
+import { SWE_DEFAULT_KERNEL_OPTIONS, type SweKernelOptions } from '../../planner/swe-problem.js';
 import { SWE_H_DRY } from '../cpu/shallow-water.js';
 
 const KIND_CODE = { wall: 0, open: 1, tide: 2 } as const;
