@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# One runner for every GPU benchmark family of BENCHMARKS.md, with the anchors timed in the same run.
+# One runner for every GPU benchmark family of BENCHMARKS.md, with the anchors timed in the same run (cuFFT,
+# cuSPARSE, CuPy; for the FFT family also VkFFT's Vulkan backend, when .gpu/vkfft-vk holds the gpu-kit's copy).
 #   Here (after ../shared/gpu-kit/prepare.sh):  bash bench/gpu/run.sh bundle [--against <commit>]
 #   On the GPU machine (carrying .gpu):         source .gpu/setup.sh && bash bench/gpu/run.sh all|fft|tridiagonal|edm|conv|sfft|swe
-# `bundle` builds .gpu/bench-<name>.mjs from this tree and, with --against, .gpu/bench-<name>-old.mjs from
+# `bundle` builds .gpu/bench-<name>.mjs from this tree, copies the prebuilt part of the VkFFT kit
+# (../shared/gpu-kit/vkfft-vk) into .gpu/vkfft-vk and, with --against, builds .gpu/bench-<name>-old.mjs from
 # that commit; where an -old bundle exists the run times it beside ours ("previous kernels") and ends with
 # bench/compare.ts's table of new / old times, flagging rows more than 5% slower. The JSON lines
 # go to $OUT/<family>/ (one tarball, $OUT/<RUN>.tgz, since the device returns few files).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-names="fft tridiagonal edm convolve sfft shallow-water compare"
+names="fft tridiagonal edm convolve sfft shallow-water compare vkfft"
 
 bundle() { # bundle <source root> <suffix>
   for n in $names; do
@@ -23,6 +25,12 @@ if [ "${1:-}" = bundle ]; then
   root=$(git rev-parse --show-toplevel); cd "$root"; dest=${BUNDLE_DIR:-.gpu}; mkdir -p "$dest"
   bundle "$root" ""
   cp bench/cufft_extra.py bench/sfft_cufft.py bench/edm_cupy.py "$dest/"
+  # VkFFT's kit, only what `build.sh --prebuilt` needs (its sources, 2.8 MB, only serve a build from source).
+  kit=$root/../shared/gpu-kit/vkfft-vk
+  if [ -d "$kit" ] && [ ! -d "$dest/vkfft-vk" ]; then
+    mkdir -p "$dest/vkfft-vk" && cp -r "$kit/debs" "$kit/prebuilt" "$kit/build.sh" "$kit/run.sh" "$kit/README.md" \
+      "$dest/vkfft-vk/" && chmod -R u+w "$dest/vkfft-vk" && echo "$(realpath "$dest/vkfft-vk") ($(du -sh "$dest/vkfft-vk" | cut -f1))"
+  fi
   if [ "${2:-}" = --against ]; then
     c=${3:?--against needs a commit}; w=$(mktemp -d)
     git archive "$c" | tar x -C "$w" && ln -s "$root/node_modules" "$w/node_modules" && bundle "$w" -old
@@ -64,6 +72,13 @@ fft() {
   T 60 python3 .gpu/anchor_cufft.py --kind r2c --total 27 --sizes 2-27 > $d/cufft-r2c.jsonl
   T 120 python3 .gpu/cufft_extra.py --total 27 --warm-ms 300 --r2r 2-27 --c2c $L --shape2d $S \
     > $d/cufft-extra.jsonl 2> $d/cufft-extra.err
+  # VkFFT (Vulkan): one suite process per size, each filling a 1 GiB (C2C) host buffer with rand() and
+  # uploading it six times, so a size costs seconds; the budgets (about 150 s in all) keep an even sample of the sizes
+  # when not all fit, and the ones left out get error lines.
+  if [ -d .gpu/vkfft-vk ] && [ -f .gpu/bench-vkfft.mjs ]; then
+    T 110 node .gpu/bench-vkfft.mjs --kind c2c --sizes 1-27 --budget 85 --json $d/vkfft-c2c.jsonl 2>&1 | q | tail -1
+    T 80 node .gpu/bench-vkfft.mjs --kind r2c --sizes 2-27 --budget 60 --json $d/vkfft-r2c.jsonl 2>&1 | q | tail -1
+  fi
 }
 
 tridiagonal() {
