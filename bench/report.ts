@@ -1129,7 +1129,7 @@ within the run-to-run spread; EDM cases 1–5 (5–25 µs each) swing by ±30% w
       : c.slower.map((x) => `${x.key}: ${x.ratio.toFixed(3)} → ${repeated(x.key)}`).join('; '),
   ]);
   out.push(`
-## Same kernels after the refactors (2026-11-26)
+## Same kernels after the refactors (2026-11-26, H200, first part)
 
 The planning moves into the planner, the shallow-water probes leaving the generator and the one-shot API
 changes of 2026-11-26 must not change any GPU kernel's speed. Every family was timed on the H200 in one run,
@@ -1142,6 +1142,126 @@ ${tableOf(['family', 'rows', 'new / old, median', 'range', 'rows > 5% slower →
 The edm rows are 5–15 µs kernels whose spread between processes is larger than any difference here. The
 sparse FFT's flagged rows at 2^18 and 2^19 are the first sizes of its run (60–160 µs) and within 4% when
 repeated; the repeat covered 2^18 … 2^21, so the 2^25 row with noise (1.06) was not timed again.
+`);
+}
+// The whole plan in the planner (2026-11-26, second part): every family against the commit before it.
+{
+  const dir = 'bench/results/2026-11-26-h100-house';
+  const all = compareRuns([dir]);
+  // Flagged rows timed again in alternating processes (new, old), two pairs where both came back.
+  const rep = (family: string, tag: string) => {
+    const spec = FAMILIES.find((f) => f.family === family)!;
+    const m = new Map<string, number>();
+    for (const r of load(`${dir}/repeat/${family}-${tag}.jsonl`)) {
+      const k = spec.key(r);
+      const t = spec.time(r);
+      if (k !== null && t) m.set(k, t);
+    }
+    return m;
+  };
+  const repeated = (family: string, key: string): string => {
+    const pairs =
+      family === 'fft'
+        ? [[key.split(' ')[0] + '-new', key.split(' ')[0] + '-old']]
+        : [
+            ['new-1', 'old-1'],
+            ['new-2', 'old-2'],
+          ];
+    const ratios = pairs
+      .map(([a, b]) => [rep(family, a!).get(key), rep(family, b!).get(key)])
+      .filter(([a, b]) => a && b)
+      .map(([a, b]) => (a! / b!).toFixed(3));
+    return ratios.length ? ratios.join(', ') : 'not repeated';
+  };
+  const rows = all.map((c) => [
+    c.family,
+    c.rows,
+    c.median.toFixed(3),
+    `${c.min.ratio.toFixed(3)} – ${c.max.ratio.toFixed(3)}`,
+    c.slower.length === 0
+      ? 'none'
+      : c.slower.map((x) => `${x.key}: ${x.ratio.toFixed(3)} → ${repeated(c.family, x.key)}`).join('; '),
+  ]);
+  out.push(`
+## Same kernels with the whole plan in the planner (2026-11-26, H100)
+
+WebGpuFft's kernels, buffers and binding windows now come from the planner (planWebGpuFftPasses), the
+real-to-real adapters from planR2r, the grid convolution's and shallow water's defaults from the planner,
+tuning knobs from one \`tuning\` object, and the generators are split by concern. Before timing, 5,700 plans
+(every FFT kind, layout and R2C variant, r2r and N-D, three device models) were checked to give byte-identical
+WGSL, bindings, tables and dispatch uniforms. Every family was then timed on an H100 in one session, this
+tree against commit 1140fa6 (\`bash bench/gpu/run.sh bundle --against 1140fa6\`), compared by
+\`node dist/bench/compare.js ${dir}\`; rows more than 5% slower were timed again in alternating processes
+(new, old). Source: \`${dir}\`.
+
+${tableOf(['family', 'rows', 'new / old, median', 'range', 'rows > 5% slower → ratio when repeated'], rows)}
+
+The DHT 1024 row repeated at 0.374 ms against the old build's 0.375 in the first pass (the old process's
+repeat did not come back). The edm and sparse-FFT rows are 5–200 µs kernels whose spread between processes
+(±20%, both directions, in the repeats) is larger than any difference; their medians over the repeats are
+1.00. The sparse FFT's 2^27 row was not repeated (the repeat covered 2^18 … 2^22).
+`);
+}
+// Anchors on the same GPU in the same run: cuFFT and VkFFT (Vulkan, the driver stack WebGPU runs on).
+{
+  const dir = 'bench/results/2026-11-26-h100-house/anchors-2p25';
+  const by = (file: string, lib: string) =>
+    new Map(
+      load(`${dir}/${file}`)
+        .filter((r) => r.lib === lib && typeof r.ms === 'number')
+        .map((r) => [r.N as number, r.ms as number]),
+    );
+  const table = (kind: 'c2c' | 'r2c') => {
+    const ours = by(`${kind}.jsonl`, 'butterfly');
+    const cu = by(`cufft-${kind}.jsonl`, 'cuFFT');
+    const vk = by(`vkfft-${kind}.jsonl`, 'VkFFT');
+    const rows = [...ours.keys()]
+      .sort((a, b) => a - b)
+      .map((N) => {
+        const o = ours.get(N)!;
+        const c = cu.get(N);
+        const v = vk.get(N);
+        return [
+          `2^${Math.log2(N)}`,
+          o.toFixed(4),
+          c ? c.toFixed(4) : '–',
+          v ? v.toFixed(4) : '–',
+          c ? (c / o).toFixed(2) : '–',
+          v ? (v / o).toFixed(2) : '–',
+        ];
+      });
+    return tableOf(['N', 'ours ms', 'cuFFT ms', 'VkFFT ms', 'cuFFT / ours', 'VkFFT / ours'], rows);
+  };
+  const ratios = (kind: 'c2c' | 'r2c') => {
+    const ours = by(`${kind}.jsonl`, 'butterfly');
+    const vk = by(`vkfft-${kind}.jsonl`, 'VkFFT');
+    const r = [...ours]
+      .filter(([N]) => vk.has(N))
+      .map(([N, o]) => vk.get(N)! / o)
+      .sort((a, b) => a - b);
+    return { lo: r[0]!, hi: r[r.length - 1]!, median: r[r.length >> 1]!, n: r.length };
+  };
+  const c = ratios('c2c');
+  const r = ratios('r2c');
+  out.push(`
+## Anchors at 2^25 elements: cuFFT and VkFFT on the same GPU (2026-11-26, H100)
+
+Batched 1-D transforms of 2^25 complex64 values in all (batch = 2^25 / N), timed in one session on an H100:
+ours (\`bench-fft.mjs --total 25\`, out of place, forward), cuFFT 12 (\`anchor_cufft.py --total 25\`) and
+VkFFT 1.3.4 with its Vulkan backend, the closest peer on WebGPU's driver stack (\`bench-vkfft.mjs --total 25\`:
+VkFFT's own benchmark, in place, which times a forward and an inverse transform together; half that pair is
+shown). 2^25 rather than the other tables' 2^27: VkFFT's benchmark spends about 11 s of host time per size
+at 2^27, so one run times every size only at the smaller total. VkFFT / ours: C2C ${c.lo.toFixed(2)}–${c.hi.toFixed(2)}
+(median ${c.median.toFixed(2)}, ${c.n} sizes), R2C ${r.lo.toFixed(2)}–${r.hi.toFixed(2)} (median ${r.median.toFixed(2)}).
+Source: \`${dir}\`.
+
+**C2C**
+
+${table('c2c')}
+
+**R2C** (N real inputs, N/2 + 1 outputs)
+
+${table('r2c')}
 `);
 }
 // The CPU engine: the newest tables written by bench/cpu.ts (npm run bench:cpu), on this project's machine.
