@@ -9,7 +9,7 @@
  */
 import { defaultGpuContext, createStorageBuffer, readBuffer } from '../src/backends/webgpu/device.js';
 import { GridConvolver } from '../src/backends/webgpu/convolve-grid.js';
-import { convGeometry, nextFastLen, type ConvMode } from '../src/backends/cpu/convolve.js';
+import { convGeometry, nextFastLen, type ConvMode } from '../src/planner/convolve.js';
 import { randomFloat64, rng } from '../src/util/random.js';
 import { timeEncode } from '../src/apps/edm/run.js';
 import { Output, parseArgs, table } from './common.js';

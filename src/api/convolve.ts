@@ -22,27 +22,24 @@
  * the workgroup memory.
  */
 import { ArgumentError, UnsupportedError } from '../errors.js';
+import { directConvolve, fftConvolve, oaConvolve, type Operand } from '../backends/cpu/convolve.js';
 import {
   checkMode,
+  chooseConvMethod,
   chooseCpuMethod,
   convGeometry,
-  directConvolve,
-  fftConvolve,
-  nextFastLen,
-  oaConvolve,
-  overlapAddBlock,
+  planGpuConvolution,
   type ConvMode,
-  type Operand,
-} from '../backends/cpu/convolve.js';
+} from '../planner/convolve.js';
 import { product } from '../backends/cpu/fft-nd.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
-import { createStorageBuffer, readBuffer, type GpuContext } from '../backends/webgpu/device.js';
+import type { GpuContext } from '../backends/webgpu/device.js';
+import { gridConvolveGpu, overlapAddGpu, type Crop } from '../backends/webgpu/convolve.js';
 import { checkBackend, fallsBack, gpuFor } from './backend.js';
-import { GridConvolver } from '../backends/webgpu/convolve-grid.js';
 import { directConvolveGpu } from '../backends/webgpu/convolve-direct.js';
 
-export type { ConvMode } from '../backends/cpu/convolve.js';
-export { nextFastLen } from '../backends/cpu/convolve.js';
+export type { ConvMode } from '../planner/convolve.js';
+export { chooseConvMethod, nextFastLen } from '../planner/convolve.js';
 export type ConvMethod = 'auto' | 'direct' | 'fft' | 'oa';
 
 export interface ConvOperand {
@@ -163,24 +160,6 @@ function problemOf(in1: ConvInput, in2: ConvInput, options: ConvolveOptions): Pr
   // validates shapes and the 'valid' rule early, with scipy's message
   convGeometry(a.shape.slice(nd - k), b.shape.slice(nd - k), mode);
   return { a, b, k, leadA, leadB, lead, mode, complex: a.complex || b.complex };
-}
-
-const GPU_FFT_COST = 16;
-const GPU_LAUNCH_COST = 2e5;
-
-/** The method 'auto' would pick for convolved shapes a and b (see the module comment for the model). */
-export function chooseConvMethod(
-  a: readonly number[],
-  b: readonly number[],
-  mode: ConvMode = 'full',
-  backend: 'cpu' | 'webgpu' = 'cpu',
-): 'direct' | 'fft' {
-  if (backend === 'cpu') return chooseCpuMethod(a, b);
-  const g = convGeometry(a, b, mode);
-  const direct = product(g.out) * product(a.map((n, i) => Math.min(n, b[i])));
-  const P = product(g.full.map(nextFastLen));
-  const fft = GPU_FFT_COST * P * Math.log2(Math.max(2, P)) + GPU_LAUNCH_COST;
-  return direct <= fft ? 'direct' : 'fft';
 }
 
 /** Convolution with method choice (scipy.signal.convolve). */
@@ -402,52 +381,54 @@ async function runGpu(ctx: GpuContext, p: Problem, method: ConvMethod): Promise<
   const kernels = swap ? ca : cb;
   const [Hx, Wx] = as2d(x.shape, p.k);
   const [Hk, Wk] = as2d(kern.shape, p.k);
-  let m: 'direct' | 'fft' | 'oa' = method === 'auto' ? chooseConvMethod(sa, sb, p.mode, 'webgpu') : method;
-  const smemElems = ctx.limits.maxComputeWorkgroupStorageSize / 8;
-  const P = nextFastLen(Hx + Hk - 1);
-  const Q = nextFastLen(Wx + Wk - 1);
-  if (m === 'fft' && (P > smemElems || Q > smemElems)) m = 'oa';
-  let y: Float32Array;
-  if (m === 'direct') {
-    y = await directConvolveGpu(
-      ctx,
-      { H1: Hx, W1: Wx, H2: Hk, W2: Wk, r0, c0, Ho, Wo },
-      count,
-      kernels,
-      complexF32(x),
-      complexF32(kern),
-    );
-  } else if (m === 'fft') {
-    y = await gridConvolve(
-      ctx,
-      complexF32(x),
-      count,
-      Hx,
-      Wx,
-      complexF32(kern),
-      kernels,
-      Hk,
-      Wk,
-      P,
-      Q,
-      { r0, c0, Ho, Wo },
-      1,
-    );
-  } else {
-    y = await overlapAddGpu(
-      ctx,
-      complexF32(x),
-      count,
-      Hx,
-      Wx,
-      complexF32(kern),
-      kernels,
-      Hk,
-      Wk,
-      { r0, c0, Ho, Wo },
-      smemElems,
-    );
-  }
+  const plan = planGpuConvolution(
+    method === 'auto' ? chooseConvMethod(sa, sb, p.mode, 'webgpu') : method,
+    [Hx, Wx],
+    [Hk, Wk],
+    ctx.limits.maxComputeWorkgroupStorageSize / 8,
+  );
+  const m = plan.method;
+  const crop: Crop = { r0, c0, Ho, Wo };
+  const y =
+    m === 'direct'
+      ? await directConvolveGpu(
+          ctx,
+          { H1: Hx, W1: Wx, H2: Hk, W2: Wk, ...crop },
+          count,
+          kernels,
+          complexF32(x),
+          complexF32(kern),
+        )
+      : m === 'fft'
+        ? await gridConvolveGpu(
+            ctx,
+            complexF32(x),
+            count,
+            Hx,
+            Wx,
+            complexF32(kern),
+            kernels,
+            Hk,
+            Wk,
+            plan.P,
+            plan.Q,
+            crop,
+            1,
+          )
+        : await overlapAddGpu(
+            ctx,
+            complexF32(x),
+            count,
+            Hx,
+            Wx,
+            complexF32(kern),
+            kernels,
+            Hk,
+            Wk,
+            crop,
+            plan.Lr,
+            plan.Lc,
+          );
   const outShape = [...p.lead, ...g.out];
   const n = product(outShape);
   const f64 = !(p.a.data instanceof Float32Array && p.b.data instanceof Float32Array);
@@ -458,175 +439,4 @@ async function runGpu(ctx: GpuContext, p: Problem, method: ConvMethod): Promise<
     for (let i = 0; i < n; i++) data[i] = y[2 * i];
   }
   return { data, shape: outShape, complex: p.complex, method: m, backend: 'webgpu' };
-}
-
-interface Crop {
-  r0: number;
-  c0: number;
-  Ho: number;
-  Wo: number;
-}
-
-/**
- * Batched FFT convolution on a P×Q grid: spectra of the kernels (a forward-only grid plan), then one
- * grid convolution whose slice s uses spectrum ⌊s / comps⌋ mod kernels. All on the device.
- */
-async function gridConvolve(
-  ctx: GpuContext,
-  x: Float32Array,
-  count: number,
-  Hx: number,
-  Wx: number,
-  k: Float32Array,
-  kernels: number,
-  Hk: number,
-  Wk: number,
-  P: number,
-  Q: number,
-  crop: Crop,
-  comps: number,
-): Promise<Float32Array> {
-  const spec = await GridConvolver.create(
-    ctx,
-    { P, Q, inRows: Hk, inCols: Wk, outRow0: 0, outCol0: 0, outRows: P, outCols: Q, inverse: false },
-    kernels,
-  );
-  let conv: GridConvolver;
-  try {
-    conv = await GridConvolver.create(
-      ctx,
-      {
-        P,
-        Q,
-        inRows: Hx,
-        inCols: Wx,
-        outRow0: crop.r0,
-        outCol0: crop.c0,
-        outRows: crop.Ho,
-        outCols: crop.Wo,
-        inverse: true,
-      },
-      count,
-      { comps, layers: kernels },
-    );
-  } catch (e) {
-    spec.destroy(); // 'auto' falls back to the CPU after this error: release what was made
-    throw e;
-  }
-  const n = count * crop.Ho * crop.Wo;
-  const bufs: GPUBuffer[] = [];
-  try {
-    const kb = createStorageBuffer(ctx, k, 'conv kernel');
-    bufs.push(kb);
-    const sb = createStorageBuffer(ctx, kernels * P * Q * 8, 'conv spectra');
-    bufs.push(sb);
-    const xb = createStorageBuffer(ctx, x, 'conv x');
-    bufs.push(xb);
-    const yb = createStorageBuffer(ctx, new Float32Array(2 * n).fill(NaN), 'conv y');
-    bufs.push(yb);
-    await ctx.checked('fftconvolve', () => {
-      const enc = ctx.device.createCommandEncoder();
-      spec.encode(enc, kb, sb);
-      conv.encode(enc, xb, yb, sb);
-      ctx.device.queue.submit([enc.finish()]);
-    });
-    return new Float32Array(await readBuffer(ctx, yb, 0, 8 * n));
-  } finally {
-    for (const b of bufs) b.destroy();
-    spec.destroy();
-    conv.destroy();
-  }
-}
-
-/**
- * Overlap-add on WebGPU: x's slices are cut into Lr×Lc blocks on the host, every block of every slice is
- * one slice of a batched grid convolution (full mode, grid P×Q fitting the workgroup memory), and the
- * block results are added back at their offsets on the host before the mode's crop.
- */
-async function overlapAddGpu(
-  ctx: GpuContext,
-  x: Float32Array,
-  count: number,
-  Hx: number,
-  Wx: number,
-  k: Float32Array,
-  kernels: number,
-  Hk: number,
-  Wk: number,
-  crop: Crop,
-  smemElems: number,
-): Promise<Float32Array> {
-  const fitBlock = (n: number, nk: number) => {
-    let L = overlapAddBlock(n, nk);
-    while (L > 1 && nextFastLen(L + nk - 1) > smemElems) L = Math.max(1, Math.floor(L / 2));
-    if (nextFastLen(L + nk - 1) > smemElems)
-      throw new UnsupportedError(
-        `overlap-add: a kernel of length ${nk} does not fit the workgroup memory (${smemElems} complex values)`,
-      );
-    return L;
-  };
-  const Lr = fitBlock(Hx, Hk);
-  const Lc = fitBlock(Wx, Wk);
-  const br = Math.ceil(Hx / Lr);
-  const bc = Math.ceil(Wx / Lc);
-  const nb = br * bc;
-  const blocks = new Float32Array(2 * count * nb * Lr * Lc);
-  for (let s = 0; s < count; s++) {
-    for (let bi = 0; bi < br; bi++) {
-      for (let bj = 0; bj < bc; bj++) {
-        const base = (s * nb + bi * bc + bj) * Lr * Lc;
-        for (let r = 0; r < Lr && bi * Lr + r < Hx; r++) {
-          const src = (s * Hx + bi * Lr + r) * Wx + bj * Lc;
-          const len = Math.min(Lc, Wx - bj * Lc);
-          blocks.set(x.subarray(2 * src, 2 * (src + len)), 2 * (base + r * Lc));
-        }
-      }
-    }
-  }
-  const Fr = Lr + Hk - 1;
-  const Fc = Lc + Wk - 1;
-  const part = await gridConvolve(
-    ctx,
-    blocks,
-    count * nb,
-    Lr,
-    Lc,
-    k,
-    kernels,
-    Hk,
-    Wk,
-    nextFastLen(Fr),
-    nextFastLen(Fc),
-    { r0: 0, c0: 0, Ho: Fr, Wo: Fc },
-    nb,
-  );
-  const FH = Hx + Hk - 1;
-  const FW = Wx + Wk - 1;
-  const out = new Float32Array(2 * count * crop.Ho * crop.Wo);
-  const full = new Float64Array(2 * FH * FW);
-  for (let s = 0; s < count; s++) {
-    full.fill(0);
-    for (let bi = 0; bi < br; bi++) {
-      for (let bj = 0; bj < bc; bj++) {
-        const base = (s * nb + bi * bc + bj) * Fr * Fc;
-        for (let r = 0; r < Fr && bi * Lr + r < FH; r++) {
-          const dst = (bi * Lr + r) * FW + bj * Lc;
-          const len = Math.min(Fc, FW - bj * Lc);
-          for (let c = 0; c < len; c++) {
-            full[2 * (dst + c)] += part[2 * (base + r * Fc + c)];
-            full[2 * (dst + c) + 1] += part[2 * (base + r * Fc + c) + 1];
-          }
-        }
-      }
-    }
-    for (let r = 0; r < crop.Ho; r++) {
-      for (let c = 0; c < crop.Wo; c++) {
-        const src = (crop.r0 + r) * FW + crop.c0 + c;
-        const dst = (s * crop.Ho + r) * crop.Wo + c;
-        out[2 * dst] = full[2 * src];
-        out[2 * dst + 1] = full[2 * src + 1];
-      }
-    }
-  }
-  return out;
 }

@@ -1,15 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { directConvolve, fftConvolve, oaConvolve } from '../../src/backends/cpu/convolve.js';
 import {
-  directConvolve,
-  fftConvolve,
-  oaConvolve,
   convGeometry,
   nextFastLen,
   overlapAddBlock,
   chooseCpuMethod,
   type ConvMode,
-} from '../../src/backends/cpu/convolve.js';
+} from '../../src/planner/convolve.js';
 import { relativeL2 } from '../../src/util/metrics.js';
 import { rng } from '../../src/util/random.js';
 import { ArgumentError } from '../../src/errors.js';

@@ -11,77 +11,13 @@
  *
  * Operands are float64, row-major, complex interleaved (re, im) when `complex` is set, real otherwise.
  */
-import { ArgumentError } from '../../errors.js';
 import { fftn, ifftn, irfftn, rfftn, product } from './fft-nd.js';
-
-export type ConvMode = 'full' | 'same' | 'valid';
+import { convGeometry, nextFastLen, overlapAddBlock, type ConvMode } from '../../planner/convolve.js';
 
 export interface Operand {
   data: Float64Array;
   shape: number[];
   complex: boolean;
-}
-
-export interface ConvGeometry {
-  /** Size of the full convolution per axis (na + nb − 1). */
-  full: number[];
-  /** Output size per axis. */
-  out: number[];
-  /** First index of the full convolution kept, per axis. */
-  start: number[];
-}
-
-export const CONV_MODES: readonly ConvMode[] = ['full', 'same', 'valid'];
-
-export function checkMode(mode: unknown): ConvMode {
-  if (mode === undefined) return 'full';
-  if (typeof mode !== 'string' || !(CONV_MODES as readonly string[]).includes(mode)) {
-    throw new ArgumentError('mode', mode, "'full', 'same' or 'valid'");
-  }
-  return mode as ConvMode;
-}
-
-/** Output window of a convolution of shapes `a` and `b` (same rank) in `mode`, with scipy's rules. */
-export function convGeometry(a: readonly number[], b: readonly number[], mode: ConvMode): ConvGeometry {
-  if (a.length !== b.length)
-    throw new ArgumentError('shape', b, `the same number of convolved axes as the first operand (${a.length})`);
-  for (const [name, s] of [
-    ['in1', a],
-    ['in2', b],
-  ] as const) {
-    for (const d of s)
-      if (!Number.isSafeInteger(d) || d < 1)
-        throw new ArgumentError(`${name}.shape`, s, 'positive integer sizes along the convolved axes');
-  }
-  const full = a.map((n, i) => n + b[i] - 1);
-  if (mode === 'full') return { full, out: full.slice(), start: a.map(() => 0) };
-  if (mode === 'same') return { full, out: a.slice(), start: b.map((n) => (n - 1) >> 1) };
-  const aBig = a.every((n, i) => n >= b[i]);
-  const bBig = b.every((n, i) => n >= a[i]);
-  if (!aBig && !bBig) {
-    throw new ArgumentError(
-      'mode',
-      mode,
-      `one operand at least as large as the other in every axis for 'valid' (shapes [${a.join(', ')}] and [${b.join(', ')}])`,
-    );
-  }
-  return { full, out: a.map((n, i) => Math.abs(n - b[i]) + 1), start: a.map((n, i) => Math.min(n, b[i]) - 1) };
-}
-
-/** Smallest 2·3·5·7-smooth integer ≥ n: FFT lengths our planners handle with small radices. */
-export function nextFastLen(n: number): number {
-  if (n <= 1) return 1;
-  let best = Infinity;
-  for (let p7 = 1; p7 < best; p7 *= 7) {
-    for (let p5 = p7; p5 < best; p5 *= 5) {
-      for (let p3 = p5; p3 < best; p3 *= 3) {
-        let p = p3;
-        while (p < n) p *= 2;
-        if (p < best) best = p;
-      }
-    }
-  }
-  return best;
 }
 
 function strides(shape: readonly number[]): number[] {
@@ -236,28 +172,6 @@ export function cmulInPlace(x: Float64Array, y: Float64Array): void {
 }
 
 /**
- * Block length for overlap-add along one axis: minimises the FFT work per output sample,
- * P·log2 P / L with P = nextFastLen(L + nb − 1), over L ≤ na. Returns na (no splitting) when the
- * kernel is not much shorter than the signal.
- */
-export function overlapAddBlock(na: number, nb: number): number {
-  if (nb === 1) return Math.min(na, 4096);
-  if (na <= 2 * nb) return na;
-  let best = na;
-  let bestCost = Infinity;
-  for (let P = nextFastLen(nb + 1); ; P = nextFastLen(P + 1)) {
-    const L = P - nb + 1;
-    const cost = (P * Math.log2(P)) / Math.min(L, na);
-    if (cost < bestCost) {
-      bestCost = cost;
-      best = Math.min(L, na);
-    }
-    if (L >= na) break;
-  }
-  return best;
-}
-
-/**
  * Overlap-add convolution (scipy.signal.oaconvolve): split `a` into blocks of L (per axis, from
  * overlapAddBlock), convolve each block with `b` by FFT at size nextFastLen(L + nb − 1) (b's spectrum
  * computed once), add the block results into the full output at the block's offset, crop the mode's
@@ -333,28 +247,4 @@ export function oaConvolve(a: Operand, b: Operand, mode: ConvMode): Operand {
     }
   }
   return finish(cropWindow(full, g.full, g.start, g.out, 2), g.out, complex);
-}
-
-/**
- * The cost model behind method 'auto' on the CPU, in units of one float64 complex multiply-add:
- *   direct ≈ Π(na)·Π(nb)                       (every pair of input elements);
- *   fft    ≈ C_FFT · 3 · P·log2 P + 4·P        (three transforms of P = Π nextFastLen(na + nb − 1)
- *                                                points and the spectrum product).
- * C_FFT = 2 is an estimate, not a fitted constant (a butterfly point does more index arithmetic than
- * the direct loop's streaming multiply-add); calibrate it with a timing sweep before relying on the
- * crossover. Real operands halve both sides alike, so the comparison ignores realness.
- */
-export const CPU_FFT_COST = 2;
-
-export function directCost(a: readonly number[], b: readonly number[]): number {
-  return product(a) * product(b);
-}
-
-export function fftCost(a: readonly number[], b: readonly number[]): number {
-  const P = product(a.map((n, i) => nextFastLen(n + b[i] - 1)));
-  return CPU_FFT_COST * 3 * P * Math.log2(Math.max(2, P)) + 4 * P;
-}
-
-export function chooseCpuMethod(a: readonly number[], b: readonly number[]): 'direct' | 'fft' {
-  return directCost(a, b) <= fftCost(a, b) ? 'direct' : 'fft';
 }
