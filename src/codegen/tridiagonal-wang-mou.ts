@@ -583,7 +583,7 @@ ${across ? `  { let grp = wg / prm.chunks; chunkK0 = wg - grp * prm.chunks; chun
 /**
  * The invocation's R rows into registers r0 … r_{R−1}. Coalesced, staged load, unrolled with every global
  * load issued before any is used (a rolled loop waits one memory latency per row; the same change sped up
- * the FFT's staged copies on an H200). directRows: the invocation's own R rows as R/4 vec4s of each array,
+ * the FFT's staged copies). directRows: the invocation's own R rows as R/4 vec4s of each array,
  * no staging (see the spec).
  */
 function wmLoad(c: WangMouContext): string[] {
