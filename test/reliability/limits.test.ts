@@ -2,7 +2,7 @@
  * Device limits are handled, not hit: problems larger than maxStorageBufferBindingSize or
  * maxComputeWorkgroupsPerDimension are split (binding windows, 2-D dispatch grids) with correct results,
  * or rejected up front with a DeviceLimitError that names the limit — never a Dawn validation error at
- * run time. The limits are lowered for the tests (WebGpuFft's `splitLimits`, or a context whose `limits`
+ * run time. The limits are lowered for the tests (WebGpuFft's `tuning.splitLimits`, or a context whose `limits`
  * say less than the device allows), so small data exercises every path on llvmpipe.
  */
 import { test, after } from 'node:test';
