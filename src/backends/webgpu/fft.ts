@@ -1,12 +1,11 @@
 /**
- * WebGPU executor for FFT recipes: owns each pass's pipeline, twiddle tables, uniforms and scratch
- * buffers, and encodes dispatches against caller-provided buffers (so transforms chain on the device
- * without host round trips).
- *
- * Batches larger than one storage binding are split into chunks: each chunk binds an aligned window of
- * the buffer and carries the remainder of its offset in the uniforms. Workgroup counts beyond
- * maxComputeWorkgroupsPerDimension use a 2-D grid. Multi-pass transforms ping-pong through scratch
- * buffers so that the last pass lands in the destination.
+ * WebGPU executor for FFT plans: runs what planWebGpuFftPasses (src/planner/fft-webgpu-passes.ts)
+ * decided — each kernel's recipe and load/store modes, the buffer chain, the binding windows and grids —
+ * by generating and compiling the kernels, creating their tables, uniforms and scratch buffers, and
+ * encoding dispatches against caller-provided buffers (so transforms chain on the device without host
+ * round trips). Each window binds an aligned part of a buffer and carries the rest of its offset in the
+ * uniforms; multi-pass transforms ping-pong through scratch buffers so the last pass lands in the
+ * destination.
  */
 import { ArgumentError, DestroyedError } from '../../errors.js';
 import type { WebGpuFftPlanOptions } from '../../planner/fft-webgpu.js';
