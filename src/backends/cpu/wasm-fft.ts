@@ -262,10 +262,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     const heap = this.heap;
     const e = heap.BYTES_PER_ELEMENT;
     const outBase = this.outP / e;
-    const yBase = this.yP / e;
     const twD = this.twP + this.info.dct2TwiddleOffset!;
-    // out_h = 2·Re(e^{−iπ/4}·Y_h) with Y_h real: the one output the kernel leaves out.
-    const ch = Math.SQRT2;
     const per = this.info.problemsPerSlot;
     for (let b0 = 0; b0 < count; b0 += this.chunkSlots * per) {
       const c = Math.min(this.chunkSlots * per, count - b0);
@@ -273,16 +270,7 @@ class LaneFft implements EngineFft, FusedRealFft {
       this.dct2pre!(this.outP, this.inP, c);
       this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(c), 1);
       this.r2c!(this.outP, this.yP, this.twP + this.info.r2cTwiddleOffset!, c, 1);
-      for (let q = 0; q < c; q++) {
-        const z0 = outBase + 2 * h * q;
-        const y = yBase + 2 * (h + 1) * q;
-        heap[y] = heap[z0]! + heap[z0 + 1]!;
-        heap[y + 1] = 0;
-        heap[y + 2 * h] = heap[z0]! - heap[z0 + 1]!;
-        heap[y + 2 * h + 1] = 0;
-      }
       this.dct2post!(this.yP, this.outP, twD, c);
-      for (let q = 0; q < c; q++) heap[outBase + n * q + h] = ch * heap[yBase + 2 * (h + 1) * q + 2 * h]!;
       dst.set(heap.subarray(outBase, outBase + c * n), b0 * n);
     }
   }
@@ -422,14 +410,6 @@ class LaneFft implements EngineFft, FusedRealFft {
       rowsIn(input, li, b0, count, 2 * h, 1, heap, inBase);
       this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(count), 1);
       this.r2c!(this.outP, this.yP, this.twP + this.info.r2cTwiddleOffset!, count, scale);
-      const outBase = this.outP / e;
-      // y_0 and y_h are real: Re Z_0 ± Im Z_0.
-      for (let q = 0, z0 = outBase, y = yBase; q < count; q++, z0 += 2 * h, y += 2 * (h + 1)) {
-        heap[y] = scale * (heap[z0]! + heap[z0 + 1]!);
-        heap[y + 1] = 0;
-        heap[y + 2 * h] = scale * (heap[z0]! - heap[z0 + 1]!);
-        heap[y + 2 * h + 1] = 0;
-      }
       rowsOut(heap, yBase, output, lo, b0, count, h + 1, 2);
     }
   }

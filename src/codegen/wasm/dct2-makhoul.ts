@@ -6,8 +6,8 @@
  *                                 out_{n−j} = 2·Re(e^{−iπ(n−j)/2n}·conj Y_j) for 0 < j < m
  *
  * where Y is the real FFT of v: n/2 + 1 interleaved complex values a problem for even n, (n+1)/2 for odd n
- * (the odd lengths' pairs module writes rows of that length). Left to the caller: out_{n/2} for even n, and
- * for odd n v_{(n−1)/2} = x_{n−1}, the one even-indexed input without an odd partner. The second half is
+ * (the odd lengths' pairs module writes rows of that length), and for even n out_{n/2} = √2·Re Y_{n/2}. Left to
+ * the caller: for odd n v_{(n−1)/2} = x_{n−1}, the one even-indexed input without an odd partner. The second half is
  * computed for W consecutive j and stored lane-reversed; where W does not divide a count each loop ends with
  * one group that overlaps the one before (needs ⌊n/2⌋ ≥ W and m − 1 ≥ W). tw holds [2·cos, 2·sin] halves
  * for k < m then for n − j, j < m (see dct2Twiddles).
@@ -105,6 +105,15 @@ export function dct2PostFunction(n: number, e: 4 | 8): WasmFunction {
       [out, e * n],
     ],
     () => {
+      if (n % 2 === 0) {
+        // out_h = √2·Re Y_h, stored as a 64-bit lane before the second half (which rewrites out_{h+1} for f32).
+        b.get(out)
+          .get(y)
+          .loadSplat(e, cb * h)
+          .vconst(e, new Array(W).fill(Math.SQRT2))
+          .fmul(e)
+          .store64Lane(e * h, 0);
+      }
       const yp = pointer(b, y);
       const tp = pointer(b, tw);
       const op = pointer(b, out);

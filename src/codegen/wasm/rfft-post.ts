@@ -2,7 +2,8 @@
  * Real-FFT post-processing on the CPU engine: from Z = FFT_h(z), z_k = x_{2k} + i·x_{2k+1} (h = n/2),
  *   y_k = ½·(Z_k + conj Z_{h−k}) − (i/2)·w^k·(Z_k − conj Z_{h−k}),  w = e^{−2πi/n},
  * for k = 1 … h−1, W outputs a step: Z_k … Z_{k+W−1} are read forwards and Z_{h−k−W+1} … Z_{h−k}
- * backwards (one lane-reversing shuffle). y_0 and y_h (purely real) are left to the caller.
+ * backwards (one lane-reversing shuffle). y_0 = Re Z_0 + Im Z_0 and y_h = Re Z_0 − Im Z_0 (purely real) are
+ * written first, in the kernel: per-problem scalar fix-ups in JavaScript cost more than the short rows' FFTs.
  * The last group overlaps the one before when W ∤ h − 1 (it rewrites equal values).
  *
  *   r2c(z, y, tw, count, scale): `count` problems, Z packed h apart, y packed h + 1 apart (interleaved
@@ -67,6 +68,48 @@ export function r2cPostFunction(n: number, e: 4 | 8): WasmFunction {
       w.materialise(v.mul(v.sub(ei, pr), T(half))),
     );
   };
+  // y_0 and y_h from Z_0 = (re, im): (re + im, 0) and (re − im, 0), times scale; +0 imaginary parts.
+  const zv = v.fresh();
+  const s = v.fresh();
+  const edges = (): void => {
+    if (e === 4) {
+      b.get(z).load64Zero(0).set(zv); // (re, im, 0, 0)
+      b.get(zv)
+        .get(zv)
+        .shuffle(laneBytes(4, [0, 2, 0, 2])); // (re, 0, re, 0)
+      b.get(zv)
+        .get(zv)
+        .shuffle(laneBytes(4, [1, 2, 1, 2]))
+        .vconst(4, [1, 0, -1, 0])
+        .fmul(4); // (im, 0, −im, 0)
+      b.fadd(4).get(scale).splat(4).fmul(4).set(s);
+      b.get(y).get(s).store64Lane(0, 0);
+      b.get(y)
+        .get(s)
+        .store64Lane(cb * h, 1);
+    } else {
+      b.get(z).v128Load(0).set(zv); // (re, im)
+      b.get(zv)
+        .get(zv)
+        .shuffle(laneBytes(8, [0, 0]));
+      b.get(zv)
+        .get(zv)
+        .shuffle(laneBytes(8, [1, 1]))
+        .vconst(8, [1, -1])
+        .fmul(8);
+      b.fadd(8).get(scale).splat(8).fmul(8).set(s); // (re + im, re − im)·scale
+      b.get(y)
+        .get(s)
+        .vconst(8, [0, 0])
+        .shuffle(laneBytes(8, [0, 2]))
+        .v128Store(0);
+      b.get(y)
+        .get(s)
+        .vconst(8, [0, 0])
+        .shuffle(laneBytes(8, [1, 2]))
+        .v128Store(cb * h);
+    }
+  };
   eachProblem(
     b,
     count,
@@ -75,6 +118,7 @@ export function r2cPostFunction(n: number, e: 4 | 8): WasmFunction {
       [y, cb * (h + 1)],
     ],
     () => {
+      edges();
       const zk = pointer(b, z, cb);
       const zr = pointer(b, z, cb * (h - W));
       const tp = pointer(b, tw, e);
@@ -91,4 +135,9 @@ export function r2cPostFunction(n: number, e: 4 | 8): WasmFunction {
     },
   );
   return { params, body: b, export: 'r2c' };
+}
+
+/** i8x16.shuffle byte indices selecting float lanes of width e (lanes 0 … 16/e − 1 from the first operand, then the second). */
+export function laneBytes(e: 4 | 8, lanes: readonly number[]): number[] {
+  return lanes.flatMap((l) => Array.from({ length: e }, (_, i) => l * e + i));
 }
