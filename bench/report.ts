@@ -6,7 +6,7 @@
  *   npx tsx bench/report.ts > BENCHMARKS.md
  */
 import { readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
-import { compareRuns, FAMILIES } from './compare.js';
+import { compareRuns, FAMILIES, type FamilyComparison } from './compare.js';
 
 type Row = Record<string, unknown> & { lib?: string; kind?: string; N?: number; ms?: number; GBps?: number };
 
@@ -1097,37 +1097,50 @@ within the run-to-run spread; EDM cases 1–5 (5–25 µs each) swing by ±30% w
 0.5%, and case 7 with 7 angles reads 1.0–5.4 ms in either build (its 1.2 GB of buffers).
 `);
 }
-// Same kernels, new house: every GPU family against the commit before the refactors of 2026-11-26, one run.
-{
-  const dir = 'bench/results/2026-11-26-h200-refactor';
-  const all = compareRuns([dir]);
-  // Rows flagged in the first pass, timed again in alternating processes (old, new, old, new).
-  const spec = FAMILIES.find((f) => f.family === 'sfft')!;
-  const rep = (tag: string) => {
-    const m = new Map<string, number>();
-    for (const r of load(`${dir}/sfft-repeat/sfft-${tag}.jsonl`)) {
-      const k = spec.key(r);
-      if (k !== null) m.set(k, spec.time(r)!);
-    }
-    return m;
-  };
-  const [o1, n1, o2, n2] = ['old-1', 'new-1', 'old-2', 'new-2'].map(rep);
-  const repeated = (key: string): string => {
-    const a = n1!.get(key),
-      b = o1!.get(key),
-      c = n2!.get(key),
-      d = o2!.get(key);
-    return a && b && c && d ? `${(a / b).toFixed(3)}, ${(c / d).toFixed(3)}` : 'not repeated';
-  };
-  const rows = all.map((c) => [
+/** One family's row times in a JSON-lines file (the family's key and time, as bench/compare.ts reads them). */
+function familyTimes(path: string, family: string): Map<string, number> {
+  const spec = FAMILIES.find((f) => f.family === family)!;
+  const m = new Map<string, number>();
+  for (const r of load(path)) {
+    const k = spec.key(r);
+    const t = spec.time(r);
+    if (k !== null && t) m.set(k, t);
+  }
+  return m;
+}
+
+/** Table rows of a new / old comparison: each family's median and range, its flagged rows and their repeats. */
+function comparisonRows(
+  all: FamilyComparison[],
+  repeated: (family: string, key: string) => string,
+): (string | number)[][] {
+  return all.map((c) => [
     c.family,
     c.rows,
     c.median.toFixed(3),
     `${c.min.ratio.toFixed(3)} – ${c.max.ratio.toFixed(3)}`,
     c.slower.length === 0
       ? 'none'
-      : c.slower.map((x) => `${x.key}: ${x.ratio.toFixed(3)} → ${repeated(x.key)}`).join('; '),
+      : c.slower.map((x) => `${x.key}: ${x.ratio.toFixed(3)} → ${repeated(c.family, x.key)}`).join('; '),
   ]);
+}
+
+// Same kernels, new house: every GPU family against the commit before the refactors of 2026-11-26, one run.
+{
+  const dir = 'bench/results/2026-11-26-h200-refactor';
+  const all = compareRuns([dir]);
+  // Rows flagged in the first pass, timed again in alternating processes (old, new, old, new).
+  const [o1, n1, o2, n2] = ['old-1', 'new-1', 'old-2', 'new-2'].map((tag) =>
+    familyTimes(`${dir}/sfft-repeat/sfft-${tag}.jsonl`, 'sfft'),
+  );
+  const repeated = (_family: string, key: string): string => {
+    const a = n1!.get(key),
+      b = o1!.get(key),
+      c = n2!.get(key),
+      d = o2!.get(key);
+    return a && b && c && d ? `${(a / b).toFixed(3)}, ${(c / d).toFixed(3)}` : 'not repeated';
+  };
+  const rows = comparisonRows(all, repeated);
   out.push(`
 ## Same kernels after the refactors (2026-11-26, H200, first part)
 
@@ -1149,15 +1162,11 @@ repeated; the repeat covered 2^18 … 2^21, so the 2^25 row with noise (1.06) wa
   const dir = 'bench/results/2026-11-26-h100-house';
   const all = compareRuns([dir]);
   // Flagged rows timed again in alternating processes (new, old), two pairs where both came back.
+  const times = new Map<string, Map<string, number>>();
   const rep = (family: string, tag: string) => {
-    const spec = FAMILIES.find((f) => f.family === family)!;
-    const m = new Map<string, number>();
-    for (const r of load(`${dir}/repeat/${family}-${tag}.jsonl`)) {
-      const k = spec.key(r);
-      const t = spec.time(r);
-      if (k !== null && t) m.set(k, t);
-    }
-    return m;
+    const path = `${dir}/repeat/${family}-${tag}.jsonl`;
+    if (!times.has(path)) times.set(path, familyTimes(path, family));
+    return times.get(path)!;
   };
   const repeated = (family: string, key: string): string => {
     const pairs =
@@ -1173,15 +1182,7 @@ repeated; the repeat covered 2^18 … 2^21, so the 2^25 row with noise (1.06) wa
       .map(([a, b]) => (a! / b!).toFixed(3));
     return ratios.length ? ratios.join(', ') : 'not repeated';
   };
-  const rows = all.map((c) => [
-    c.family,
-    c.rows,
-    c.median.toFixed(3),
-    `${c.min.ratio.toFixed(3)} – ${c.max.ratio.toFixed(3)}`,
-    c.slower.length === 0
-      ? 'none'
-      : c.slower.map((x) => `${x.key}: ${x.ratio.toFixed(3)} → ${repeated(c.family, x.key)}`).join('; '),
-  ]);
+  const rows = comparisonRows(all, repeated);
   out.push(`
 ## Same kernels with the whole plan in the planner (2026-11-26, H100)
 

@@ -34,7 +34,7 @@ import {
 import { product } from '../backends/cpu/fft-nd.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
 import type { GpuContext } from '../backends/webgpu/device.js';
-import { gridConvolveGpu, overlapAddGpu, type Crop } from '../backends/webgpu/convolve.js';
+import { gridConvolveGpu, overlapAddGpu, type Crop, type GpuConvOperands } from '../backends/webgpu/convolve.js';
 import { checkBackend, fallsBack, gpuFor } from './backend.js';
 import { directConvolveGpu } from '../backends/webgpu/convolve-direct.js';
 
@@ -389,46 +389,13 @@ async function runGpu(ctx: GpuContext, p: Problem, method: ConvMethod): Promise<
   );
   const m = plan.method;
   const crop: Crop = { r0, c0, Ho, Wo };
+  const ops: GpuConvOperands = { x: complexF32(x), count, Hx, Wx, k: complexF32(kern), kernels, Hk, Wk };
   const y =
     m === 'direct'
-      ? await directConvolveGpu(
-          ctx,
-          { H1: Hx, W1: Wx, H2: Hk, W2: Wk, ...crop },
-          count,
-          kernels,
-          complexF32(x),
-          complexF32(kern),
-        )
+      ? await directConvolveGpu(ctx, { H1: Hx, W1: Wx, H2: Hk, W2: Wk, ...crop }, count, kernels, ops.x, ops.k)
       : m === 'fft'
-        ? await gridConvolveGpu(
-            ctx,
-            complexF32(x),
-            count,
-            Hx,
-            Wx,
-            complexF32(kern),
-            kernels,
-            Hk,
-            Wk,
-            plan.P,
-            plan.Q,
-            crop,
-            1,
-          )
-        : await overlapAddGpu(
-            ctx,
-            complexF32(x),
-            count,
-            Hx,
-            Wx,
-            complexF32(kern),
-            kernels,
-            Hk,
-            Wk,
-            crop,
-            plan.Lr,
-            plan.Lc,
-          );
+        ? await gridConvolveGpu(ctx, ops, plan.P, plan.Q, crop, 1)
+        : await overlapAddGpu(ctx, ops, crop, plan.Lr, plan.Lc);
   const outShape = [...p.lead, ...g.out];
   const n = product(outShape);
   const f64 = !(p.a.data instanceof Float32Array && p.b.data instanceof Float32Array);

@@ -17,14 +17,9 @@ import type { PlannerLimits } from '../planner/fft-workgroup.js';
 import { exchangeConflicts, paddedPassLayout, passRowLayout } from '../planner/row-layout.js';
 import { planCpuEngineFft } from '../planner/cpu-fft.js';
 import type { WebGpuFftPlanOptions } from '../planner/fft-webgpu.js';
-import {
-  planWebGpuFftPasses,
-  type WebGpuFftPass,
-  type WebGpuFftPassOptions,
-  type WebGpuFftPlan,
-} from '../planner/fft-webgpu-passes.js';
+import { planWebGpuFftPasses, type WebGpuFftPass, type WebGpuFftPlan } from '../planner/fft-webgpu-passes.js';
 import type { DeviceLimits } from '../planner/device-limits.js';
-import { fftNdFallsBack, planFftNd, type FftNdKind, type FftNdStep } from '../planner/fft-nd.js';
+import { fftNdFallsBack, planFftNd, type FftNdKind, type FftNdPlanOptions, type FftNdStep } from '../planner/fft-nd.js';
 
 export const PLAN_SPEC: CommandSpec = {
   name: 'plan',
@@ -217,7 +212,7 @@ interface Program {
 
 export interface OneDPlan {
   problem: FftProblem;
-  options: WebGpuFftPlanOptions;
+  options: FftNdPlanOptions;
   planning: WebGpuFftPlan;
   programs: Program[];
   /** Problems per dispatch window group × groups (the N-D driver's second batch level). */
@@ -266,11 +261,11 @@ function passIoText(p: WebGpuFftPass): string {
 /** The plan WebGpuFft.create would make for a problem and options, as data. */
 export function planOneD(
   problem: FftProblem,
-  options: WebGpuFftPlanOptions,
+  options: FftNdPlanOptions,
   limits: PlannerLimits,
   binding?: number,
 ): OneDPlan {
-  const planning = planWebGpuFftPasses(problem, deviceModel(limits, binding), options as WebGpuFftPassOptions);
+  const planning = planWebGpuFftPasses(problem, deviceModel(limits, binding), options);
   const programs: Program[] = planning.passes.map((p) => ({
     recipe: p.kernel?.recipe ?? null,
     ...(planning.bluestein && p.kernel ? { phase: p.kernel.direction } : {}),

@@ -7,6 +7,21 @@ import { nextFastLen } from '../../planner/convolve.js';
 import { createStorageBuffer, readBuffer, type GpuContext } from './device.js';
 import { GridConvolver } from './convolve-grid.js';
 
+/**
+ * The batched operand x (count slices of Hx×Wx) and the kernels (kernels slices of Hk×Wk), interleaved
+ * complex float32; slice s uses kernel ⌊s / comps⌋ mod kernels.
+ */
+export interface GpuConvOperands {
+  x: Float32Array;
+  count: number;
+  Hx: number;
+  Wx: number;
+  k: Float32Array;
+  kernels: number;
+  Hk: number;
+  Wk: number;
+}
+
 /** The output window of the full convolution kept (rows r0…, columns c0…, Ho × Wo). */
 export interface Crop {
   r0: number;
@@ -21,19 +36,13 @@ export interface Crop {
  */
 export async function gridConvolveGpu(
   ctx: GpuContext,
-  x: Float32Array,
-  count: number,
-  Hx: number,
-  Wx: number,
-  k: Float32Array,
-  kernels: number,
-  Hk: number,
-  Wk: number,
+  o: GpuConvOperands,
   P: number,
   Q: number,
   crop: Crop,
   comps: number,
 ): Promise<Float32Array> {
+  const { x, count, Hx, Wx, k, kernels, Hk, Wk } = o;
   const spec = await GridConvolver.create(
     ctx,
     { P, Q, inRows: Hk, inCols: Wk, outRow0: 0, outCol0: 0, outRows: P, outCols: Q, inverse: false },
@@ -87,24 +96,18 @@ export async function gridConvolveGpu(
 }
 
 /**
- * Overlap-add on WebGPU: x's slices are cut into Lr×Lc blocks (planOverlapAddBlocks) on the host, every block of every slice is
- * one slice of a batched grid convolution (full mode, grid P×Q fitting the workgroup memory), and the
+ * Overlap-add on WebGPU: x's slices are cut into Lr×Lc blocks (planGpuConvolution) on the host, every
+ * block of every slice is one slice of a batched grid convolution (full mode, grid P×Q fitting the workgroup memory), and the
  * block results are added back at their offsets on the host before the mode's crop.
  */
 export async function overlapAddGpu(
   ctx: GpuContext,
-  x: Float32Array,
-  count: number,
-  Hx: number,
-  Wx: number,
-  k: Float32Array,
-  kernels: number,
-  Hk: number,
-  Wk: number,
+  o: GpuConvOperands,
   crop: Crop,
   Lr: number,
   Lc: number,
 ): Promise<Float32Array> {
+  const { x, count, Hx, Wx, Hk, Wk } = o;
   const br = Math.ceil(Hx / Lr);
   const bc = Math.ceil(Wx / Lc);
   const nb = br * bc;
@@ -125,14 +128,7 @@ export async function overlapAddGpu(
   const Fc = Lc + Wk - 1;
   const part = await gridConvolveGpu(
     ctx,
-    blocks,
-    count * nb,
-    Lr,
-    Lc,
-    k,
-    kernels,
-    Hk,
-    Wk,
+    { ...o, x: blocks, count: count * nb, Hx: Lr, Wx: Lc },
     nextFastLen(Fr),
     nextFastLen(Fc),
     { r0: 0, c0: 0, Ho: Fr, Wo: Fc },
