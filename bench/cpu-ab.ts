@@ -1,0 +1,74 @@
+/**
+ * This build's CPU engine against an older build's, in one process: the same one-shot calls (threads: 1,
+ * into reused `out` arrays, f32) alternating between the two builds round by round, best time of each.
+ * For changes too small for bench:cpu's run-to-run spread. Prints new / old per row.
+ *
+ *   git archive <commit> | tar x -C /tmp/old && ln -s "$PWD/node_modules" /tmp/old && (cd /tmp/old && npx tsc)
+ *   node dist/bench/cpu-ab.js --against /tmp/old/dist/src/index.js [--kinds rfft,dct,irfft,idct]
+ *     [--shapes 16x65536,32x32768,64x16384,256x4096,4096x256] [--rounds 9]
+ */
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import { parseArgs } from './common.js';
+
+type Api = typeof import('../src/index.js');
+const args = parseArgs(process.argv.slice(2));
+if (!args.against) throw new Error('--against: the path of an older build’s dist/src/index.js');
+const older = (await import(pathToFileURL(resolve(args.against)).href)) as Api;
+const newer = (await import('../src/index.js')) as Api;
+const kinds = (args.kinds ?? 'rfft,dct,irfft,idct').split(',');
+const shapes = (args.shapes ?? '16x65536,32x32768,64x16384,256x4096,4096x256')
+  .split(',')
+  .map((s) => s.split('x').map(Number) as [number, number]);
+const rounds = Number(args.rounds ?? 9);
+
+function call(
+  api: Api,
+  kind: string,
+  n: number,
+  batch: number,
+  x: Float32Array,
+  spec: Float32Array,
+  out: Float32Array,
+) {
+  const o = { threads: 1, backend: 'cpu' as const };
+  const M = n / 2 + 1;
+  if (kind === 'rfft') return api.rfft(x, { ...o, shape: [batch, n], out });
+  if (kind === 'irfft') return api.irfft(spec, { ...o, shape: [batch, M], n, out: out.subarray(0, n * batch) });
+  if (kind === 'dct') return api.dct(x, { ...o, type: 2, shape: [batch, n], out: out.subarray(0, n * batch) });
+  if (kind === 'idct') return api.idct(x, { ...o, type: 2, shape: [batch, n], out: out.subarray(0, n * batch) });
+  throw new Error(`--kinds: unknown kind ${kind}`);
+}
+
+console.log('shape        kind    new ms    old ms   new / old');
+for (const [n, batch] of shapes) {
+  const x = new Float32Array(n * batch).map(() => Math.random() - 0.5);
+  const spec = new Float32Array(2 * (n / 2 + 1) * batch).map(() => Math.random() - 0.5);
+  for (const kind of kinds) {
+    const out = new Float32Array(kind === 'rfft' ? 2 * (n / 2 + 1) * batch : n * batch);
+    const best = { new: Infinity, old: Infinity };
+    for (let r = 0; r < rounds; r++) {
+      const order: ['new' | 'old', Api][] =
+        r % 2
+          ? [
+              ['new', newer],
+              ['old', older],
+            ]
+          : [
+              ['old', older],
+              ['new', newer],
+            ];
+      for (const [tag, api] of order) {
+        await call(api, kind, n, batch, x, spec, out);
+        const t0 = performance.now();
+        await call(api, kind, n, batch, x, spec, out);
+        await call(api, kind, n, batch, x, spec, out);
+        best[tag] = Math.min(best[tag], (performance.now() - t0) / 2);
+      }
+    }
+    const shape = `${n}×${batch}`.padEnd(12);
+    console.log(
+      `${shape} ${kind.padEnd(6)} ${best.new.toFixed(3).padStart(8)} ${best.old.toFixed(3).padStart(8)}   ${(best.new / best.old).toFixed(3)}`,
+    );
+  }
+}
