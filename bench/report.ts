@@ -1254,6 +1254,8 @@ VkFFT's own benchmark, in place, which times a forward and an inverse transform 
 shown). 2^25 rather than the other tables' 2^27: VkFFT's benchmark spends about 11 s of host time per size
 at 2^27, so one run times every size only at the smaller total. VkFFT / ours: C2C ${c.lo.toFixed(2)}–${c.hi.toFixed(2)}
 (median ${c.median.toFixed(2)}, ${c.n} sizes), R2C ${r.lo.toFixed(2)}–${r.hi.toFixed(2)} (median ${r.median.toFixed(2)}).
+At 2^14 VkFFT's single kernel beats our two passes; \`bench/vkfft-probe/\` prints its plan and times it (512
+invocations × 32 registers, four-round exchanges; docs/DECISIONS.md beside 'split4').
 Source: \`${dir}\`.
 
 **C2C**
