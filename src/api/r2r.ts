@@ -9,8 +9,8 @@ import type { GpuContext } from '../backends/webgpu/device.js';
 import { WebGpuR2r, type R2rFamily, type R2rNorm } from '../backends/webgpu/r2r.js';
 import * as cpuDct from '../backends/cpu/r2r-dct.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
-import { planCpuEngineDct2 } from '../planner/cpu-fft.js';
-import { precompileEngine, tryFusedRealFft } from '../backends/cpu/wasm-fft.js';
+import { precompileEngine } from '../backends/cpu/wasm-fft.js';
+import { fusedDctRows } from '../backends/cpu/engine-rows.js';
 import * as cpuDst from '../backends/cpu/r2r-dst.js';
 import * as cpuDht from '../backends/cpu/r2r-dht.js';
 import { normalizeAxis, resizeAxis } from '../backends/cpu/fft-nd.js';
@@ -41,8 +41,8 @@ export interface R2rCallOptions {
   backend?: BackendChoice;
   gpu?: GpuContext;
   /**
-   * CPU engine: threads a call may use, the calling thread included (default: the available cores). DCT-II
-   * along the last axis splits its lines across them; other transforms run on the calling thread.
+   * CPU engine: threads a call may use, the calling thread included (default: the available cores). DCT types 2
+   * and 3 along the last axis split their lines across them; other transforms run on the calling thread.
    */
   threads?: number;
   /** Where to write the result (numpy's `out`): the input's array type and exactly the result's length. */
@@ -72,10 +72,14 @@ function oneD(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rCallOptio
 }
 
 /**
- * DCT-II along the last axis with no crop or pad, where the CPU engine has the fused module: straight
- * from the caller's array into a result of its type (scipy's norms; ortho orthogonalizes unless told not to).
+ * DCT-II or DCT-III along the last axis with no crop or pad, where the CPU engine has the fused module (DCT-III:
+ * even lengths): straight from the caller's array into a result of its type, the norm's scale and scipy's
+ * orthogonalize steps inside the engine. dct type 2 and idct type 3 run DCT-II; dct type 3 and idct type 2
+ * run DCT-III.
  */
-async function dct2LastAxis(
+async function dctLastAxis(
+  kind: 'dct2' | 'dct3',
+  inverse: boolean,
   x: RealArray,
   shape: readonly number[],
   axes: readonly number[],
@@ -88,14 +92,14 @@ async function dct2LastAxis(
   const n = shape[shape.length - 1]!;
   if (axes.length !== 1 || axes[0] !== shape.length - 1 || s[0] !== n) return null;
   const precision = x instanceof Float32Array ? 'f32' : 'f64';
-  const recipe = planCpuEngineDct2(n, precision);
-  if (!recipe || !tryFusedRealFft(recipe)) return null;
+  if (!fusedDctRows(kind, n, precision)) return null;
   const lines = x.length / n;
   const dst = out && !overlaps(out, x) ? out : new (x instanceof Float32Array ? Float32Array : Float64Array)(x.length);
-  await executeEngineRows({ kind: 'dct2', n, precision }, x, dst, lines, threads);
-  const scale = norm === 'ortho' ? 1 / Math.sqrt(2 * n) : norm === 'forward' ? 1 / (2 * n) : 1;
-  if (scale !== 1) for (let i = 0; i < dst.length; i++) dst[i]! *= scale;
-  if (orthogonalize ?? norm === 'ortho') for (let l = 0; l < lines; l++) dst[l * n]! /= Math.SQRT2;
+  // scipy's scales of types 2 and 3 (denominator 2n): 'backward' scales the inverse, 'forward' the forward.
+  const scaled = inverse ? norm === 'backward' : norm === 'forward';
+  const scale = norm === 'ortho' ? 1 / Math.sqrt(2 * n) : scaled ? 1 / (2 * n) : 1;
+  const op = { kind, n, precision, scale, orthogonalize: orthogonalize ?? norm === 'ortho' } as const;
+  await executeEngineRows(op, x, dst, lines, threads);
   return deliver(dst, x, out);
 }
 
@@ -135,10 +139,11 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
   const backend = requested === 'auto' && x instanceof Float64Array ? 'cpu' : requested;
   // The CPU engine computes in the input's precision; every FFT the adapters plan runs on it.
   const cpu = async (): Promise<RealArray> => {
-    const direct =
-      family === 'dct' && type === 2 && !inverse
-        ? await dct2LastAxis(x, shape, axes, s, norm, o.orthogonalize, out, threads)
-        : null;
+    // Types 2 and 3 invert each other (scipy's inverse type map).
+    const kernel = family !== 'dct' || (type !== 2 && type !== 3) ? null : (type === 2) !== inverse ? 'dct2' : 'dct3';
+    const direct = kernel
+      ? await dctLastAxis(kernel, inverse, x, shape, axes, s, norm, o.orthogonalize, out, threads)
+      : null;
     return direct ?? deliver(onCpuEngine(x instanceof Float32Array ? 'f32' : 'f64', cpuReference), x, out);
   };
   const cpuReference = (): RealArray => {

@@ -193,19 +193,27 @@ test('public API on the CPU engine: precision follows the input, results keep it
   }
 });
 
-test('DCT-II on the engine (fused reorder, real FFT and rotation) matches the reference for every norm', async () => {
+test('DCT-II and DCT-III on the engine (fused modules, scale and orthogonalize inside) match the reference for every norm', async () => {
   const r = rng(23);
-  for (const n of [8, 16, 32, 34, 64, 100, 1000, 4096]) {
+  for (const n of [8, 16, 32, 34, 64, 100, 1000, 4096, 15, 999]) {
     for (const norm of ['backward', 'ortho', 'forward'] as const) {
       for (const orthogonalize of [undefined, true, false]) {
         const batch = 3;
         const x = new Float64Array(n * batch).map(() => r());
-        const ref = cpuDct.dct(x, { type: 2, norm, orthogonalize }, [batch, n]).data;
-        for (const Arr of [Float32Array, Float64Array]) {
-          const y = await dct(Arr.from(x), { type: 2, norm, orthogonalize, shape: [batch, n], backend: 'cpu' });
-          assert.ok(y instanceof Arr);
-          const tol = Arr === Float32Array ? 1e-6 : 1e-13;
-          assert.ok(relErr(y, ref) <= tol, `n=${n} ${norm} ${orthogonalize} ${Arr.name}: ${relErr(y, ref)}`);
+        for (const [name, f, reference] of [
+          ['dct', dct, cpuDct.dct],
+          ['idct', idct, cpuDct.idct],
+        ] as const) {
+          for (const type of [2, 3]) {
+            const ref = reference(x, { type, norm, orthogonalize }, [batch, n]).data;
+            for (const Arr of [Float32Array, Float64Array]) {
+              const y = await f(Arr.from(x), { type, norm, orthogonalize, shape: [batch, n], backend: 'cpu' });
+              assert.ok(y instanceof Arr);
+              const tol = Arr === Float32Array ? 1e-6 : 1e-13;
+              const what = `${name} type ${type} n=${n} ${norm} ${orthogonalize} ${Arr.name}`;
+              assert.ok(relErr(y, ref) <= tol, `${what}: ${relErr(y, ref)}`);
+            }
+          }
         }
       }
     }

@@ -22,6 +22,7 @@ import {
   rfft,
   irfft,
   dct,
+  idct,
   disposeCpuWorkers,
   ArgumentError,
   ButterflyError,
@@ -217,7 +218,7 @@ function arrayOf(x: Float64Array, precision: CpuPrecision, shared: boolean): Flo
   return a;
 }
 
-// One-shot calls along the last axis split their rows as plans split batches: rfft, irfft, DCT-II, fft.
+// One-shot calls along the last axis split their rows as plans split batches: rfft, irfft, DCT-II/III, fft.
 for (const n of [1024, 1000, 255]) {
   test(`rfft, irfft, dct and fft calls with threads 1, 2, 3 match the reference and each other: n = ${n}`, async () => {
     const rows = batchFor(n);
@@ -232,6 +233,7 @@ for (const n of [1024, 1000, 255]) {
     const refI = new Float64Array(n * rows);
     planCpuRfft(n).inverse(spec, refI, { batch: rows, norm: 'backward' });
     const refD = cpuDct.dctn(x, [rows, n], { type: 2, axes: [1], norm: 'ortho' }).data;
+    const refD3 = cpuDct.idctn(x, [rows, n], { type: 2, axes: [1] }).data;
     const refC = new Float64Array(2 * n * rows);
     planCpuFft(n).execute(xc, refC, { batch: rows });
     const calls: [
@@ -248,6 +250,7 @@ for (const n of [1024, 1000, 255]) {
         refD as Float64Array,
         (a, threads) => dct(a, { shape: [rows, n], norm: 'ortho', backend: 'cpu', threads }),
       ],
+      ['idct', x, refD3 as Float64Array, (a, threads) => idct(a, { shape: [rows, n], backend: 'cpu', threads })],
       ['fft', xc, refC, (a, threads) => fft(a, { shape: [rows, n], backend: 'cpu', threads })],
     ];
     for (const [name, input, ref, call] of calls) {

@@ -254,9 +254,12 @@ class LaneFft implements EngineFft, FusedRealFft {
     return slots;
   }
 
-  /** DCT-II (unnormalised, scipy's 'backward') of `count` contiguous lines (2·n reals, or n for odd pairs). */
-  forwardDct2(src: AnyArray, dst: AnyArray, count: number): void {
-    if (this.recipe.realPairs) return this.forwardDct2Pairs(src, dst, count);
+  /**
+   * DCT-II (scipy's 'backward' times `scale`) of `count` contiguous lines (2·n reals, or n for odd pairs);
+   * `orthogonalize` divides each y_0 by √2 (scipy's orthogonalize).
+   */
+  forwardDct2(src: AnyArray, dst: AnyArray, count: number, scale = 1, orthogonalize = false): void {
+    if (this.recipe.realPairs) return this.forwardDct2Pairs(src, dst, count, scale, orthogonalize);
     const h = this.n;
     const n = 2 * h;
     const heap = this.heap;
@@ -268,9 +271,10 @@ class LaneFft implements EngineFft, FusedRealFft {
       const c = Math.min(this.chunkSlots * per, count - b0);
       heap.set(src.subarray(b0 * n, (b0 + c) * n), outBase);
       this.dct2pre!(this.outP, this.inP, c);
-      this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(c), 1);
+      this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(c), scale);
       this.r2c!(this.outP, this.yP, this.twP + this.info.r2cTwiddleOffset!, c, 1);
       this.dct2post!(this.yP, this.outP, twD, c);
+      if (orthogonalize) for (let q = 0; q < c; q++) heap[outBase + q * n]! /= Math.SQRT2;
       dst.set(heap.subarray(outBase, outBase + c * n), b0 * n);
     }
   }
@@ -279,7 +283,7 @@ class LaneFft implements EngineFft, FusedRealFft {
    * Odd n: the reordered lines two to a complex transform (pack2 / split2), then the rotation. The buffers
    * take turns: lines at outP, reordered at yP, packed at inP, transformed to outP, split to yP, rotated to outP.
    */
-  private forwardDct2Pairs(src: AnyArray, dst: AnyArray, count: number): void {
+  private forwardDct2Pairs(src: AnyArray, dst: AnyArray, count: number, scale: number, orthogonalize: boolean): void {
     const n = this.n;
     const nc = (n + 1) / 2;
     const heap = this.heap;
@@ -296,14 +300,18 @@ class LaneFft implements EngineFft, FusedRealFft {
       // v_{(n−1)/2} = x_{n−1}, the even-indexed input the pairs leave; an odd chunk's partner line is zero.
       for (let q = 0; q < c; q++) heap[vBase + q * n + nc - 1] = heap[xBase + q * n + n - 1]!;
       if (c % 2 === 1) heap.fill(0, vBase + n * c, vBase + n * (c + 1));
-      this.spectraOfPairs(this.yP, pairs, 1);
+      this.spectraOfPairs(this.yP, pairs, scale);
       this.dct2post!(this.yP, this.outP, twD, c);
+      if (orthogonalize) for (let q = 0; q < c; q++) heap[xBase + q * n]! /= Math.SQRT2;
       dst.set(heap.subarray(xBase, xBase + c * n), b0 * n);
     }
   }
 
-  /** DCT-III (unnormalised: y_k = x_0 + 2Σ x_j cos(πj(2k+1)/2N)) of `count` contiguous lines of 2·n reals. */
-  inverseDct2(src: AnyArray, dst: AnyArray, count: number): void {
+  /**
+   * DCT-III (unnormalised: y_k = x_0 + 2Σ x_j cos(πj(2k+1)/2N), times `scale`) of `count` contiguous lines of
+   * 2·n reals; `orthogonalize` first multiplies each x_0 by √2 (scipy's orthogonalize).
+   */
+  inverseDct2(src: AnyArray, dst: AnyArray, count: number, scale = 1, orthogonalize = false): void {
     if (this.recipe.realPairs) throw new Error('inverseDct2: odd lengths have no fused DCT-III module');
     const h = this.n;
     const n = 2 * h;
@@ -315,6 +323,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     for (let b0 = 0; b0 < count; b0 += this.chunkSlots * per) {
       const c = Math.min(this.chunkSlots * per, count - b0);
       heap.set(src.subarray(b0 * n, (b0 + c) * n), inBase);
+      if (orthogonalize) for (let q = 0; q < c; q++) heap[inBase + q * n]! *= Math.SQRT2;
       this.dct3pre!(this.inP, this.yP, this.twP + this.info.dct3TwiddleOffset!, c);
       // Y_0 = x_0; Y_n/2 is real (its imaginary part is rounding, and c2r ignores it).
       for (let q = 0, x = inBase, y = yBase; q < c; q++, x += n, y += 2 * (h + 1)) {
@@ -323,7 +332,7 @@ class LaneFft implements EngineFft, FusedRealFft {
         heap[y + 2 * h + 1] = 0;
       }
       this.c2r!(this.yP, this.inP, this.twP + this.info.r2cTwiddleOffset!, c);
-      this.inv(this.inP, this.outP, this.workP, this.twP, this.slotsFor(c), 1);
+      this.inv(this.inP, this.outP, this.workP, this.twP, this.slotsFor(c), scale);
       this.dct3post!(this.outP, this.yP, c);
       dst.set(heap.subarray(yBase, yBase + c * n), b0 * n);
     }
@@ -476,9 +485,10 @@ export interface FusedRealFft {
 
 /** Plans built with `dct2`: DCT-II of length 2n, or n for odd pairs (see planCpuEngineDct2); DCT-III for 2n only. */
 export interface FusedDct2 {
-  forwardDct2(src: AnyArray, dst: AnyArray, count: number): void;
-  /** DCT-III, the unnormalised inverse of forwardDct2 up to 1/(2·length). */
-  inverseDct2(src: AnyArray, dst: AnyArray, count: number): void;
+  /** DCT-II times `scale`; `orthogonalize` divides each y_0 by √2 afterwards. */
+  forwardDct2(src: AnyArray, dst: AnyArray, count: number, scale?: number, orthogonalize?: boolean): void;
+  /** DCT-III, the unnormalised inverse of forwardDct2 up to 1/(2·length), times `scale`; `orthogonalize` multiplies each x_0 by √2 first. */
+  inverseDct2(src: AnyArray, dst: AnyArray, count: number, scale?: number, orthogonalize?: boolean): void;
 }
 
 /** The fused module's plan, or null where it could not be compiled synchronously (see precompileEngine). */

@@ -456,7 +456,7 @@ async function finishShares<J extends { reply: Promise<FftReply>; staged: AnyArr
 }
 
 /**
- * `rows` contiguous rows of a row operation (real FFTs, DCT-II) split across up to `threads` threads as
+ * `rows` contiguous rows of a row operation (real FFTs, DCT-II/III) split across up to `threads` threads as
  * executeEngineFft splits a batch: same share sizes, shared arrays read and written in place, other
  * arrays staged per share. Calls that do not split run on the calling thread before the promise settles.
  */
@@ -470,7 +470,7 @@ export async function executeEngineRows(
   checkThreads(threads);
   if (threads === 1 || shareCount(op.n, rows, Infinity) <= 1) return runRows(op, input, output, rows);
   // Real FFTs pair rows in one complex transform: shares of whole pairs keep results bit-identical.
-  const unit = op.kind === 'dct2' ? 1 : 2;
+  const unit = op.kind === 'dct2' || op.kind === 'dct3' ? 1 : 2;
   const shares = Math.min(shareCount(op.n, rows, threads ?? (await defaultThreads())), Math.ceil(rows / unit));
   if (shares <= 1) return runRows(op, input, output, rows);
   const [inLen, outLen] = rowLengths(op);
