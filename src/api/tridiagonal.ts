@@ -64,6 +64,7 @@ import {
   defaultResidualTolerance,
   resolveSystemLu,
   solveTridiagonalBatchCpu,
+  solveTridiagonalBatchCpu32,
   tridiagonalBackwardErrors,
   type TridiagonalBatchScratch,
 } from '../backends/cpu/tridiagonal-batch.js';
@@ -351,6 +352,21 @@ export class TridiagonalPlan {
       // data runs it too (exact widening), and x is rounded once at the end: at least as accurate as float32
       // arithmetic, and 5-8x faster than the per-system float32 path below.
       const wide = dtype === 'float64';
+      const data32 = [data.lower, data.diag, data.upper, data.rhs].every((v) => v instanceof Float32Array);
+      if (!wide && data32) {
+        // float32 data straight into the kernel (widened as it is copied in), x rounded there, and the fused
+        // backward errors those of the rounded x.
+        const eta = this.p.check ? new Float64Array(batch) : undefined;
+        const r = solveTridiagonalBatchCpu32(
+          { n, batch, nrhs, layout, ...data, out: data.out as Float32Array | undefined },
+          this.scratch,
+          eta,
+        );
+        if (r) {
+          const backwardError = this.verify(data, r.x, r.status, eta);
+          return { x: r.x, status: r.status, ok: statusOk(r.status), backend: 'cpu', backwardError };
+        }
+      }
       // float32 plans given float64 arrays solve the float32 values of the data, as the other paths do.
       const f64 = (v: FloatArray): Float64Array => {
         if (v instanceof Float64Array) return wide ? v : Float64Array.from(v, Math.fround);

@@ -7,7 +7,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { solveTridiagonalBatchCpu } from '../../src/backends/cpu/tridiagonal-batch.js';
+import {
+  solveTridiagonalBatchCpu,
+  solveTridiagonalBatchCpu32,
+  tridiagonalBackwardErrors,
+} from '../../src/backends/cpu/tridiagonal-batch.js';
 import { thomasReal } from '../../src/backends/cpu/thomas.js';
 import { TRIDIAGONAL_STATUS as S, matIndex, type TridiagonalLayout } from '../../src/planner/tridiagonal.js';
 import { randomSystems, toLayout } from './helpers.js';
@@ -137,3 +141,67 @@ test('WebAssembly Thomas kernel: status bits and backward errors of bad systems 
     assert.equal(r.w.status[11] & (S.ZERO_PIVOT | S.NON_FINITE), 0);
   }
 });
+
+test('float32 WebAssembly Thomas: x is the float64 solution rounded once, status and backward errors those of the rounded x', () => {
+  const cases: [number, number][] = [
+    [2, 3],
+    [5, 7],
+    [64, 101],
+    [1000, 5],
+    [3, 40001],
+  ];
+  for (const layout of ['strided', 'interleaved'] as const) {
+    for (const [n, batch] of [...cases, [9, 13] as [number, number]]) {
+      const shape = { n, batch, nrhs: 1, layout, complex: false };
+      const s = randomSystems(n, batch, 11 * n + batch, { dominance: batch % 2 ? 1 : 0.6 });
+      if (n === 9) {
+        // Bad systems as float32 sees them: singular, infinite, NaN, overflow of the rounded x.
+        const at = (j: number, i: number) => j * n + i;
+        for (let i = 0; i < n; i++) s.b[at(2, i)] = s.c[at(2, i)] = 0;
+        s.b[at(3, 5)] = Infinity;
+        s.a[at(5, 3)] = NaN;
+        s.d[at(6, 8)] = NaN;
+        s.d[at(8, 2)] = 1e30;
+        s.b[at(8, 2)] = 1e-30;
+        s.a[at(8, 2)] = s.c[at(8, 2)] = 0; // x_2 = 1e60 overflows float32, not float64
+      }
+      const sys = toLayout(s, shape);
+      const f32 = [sys.a, sys.b, sys.c, sys.d].map((v) => Float32Array.from(v));
+      const [lower, diag, upper, rhs] = f32 as [Float32Array, Float32Array, Float32Array, Float32Array];
+      const eta = new Float64Array(batch);
+      const r = solveTridiagonalBatchCpu32({ n, batch, layout, lower, diag, upper, rhs }, undefined, eta);
+      assert.ok(r, 'the float32 kernel applies');
+      const wide = [lower, diag, upper, rhs].map((v) => Float64Array.from(v));
+      const ej = new Float64Array(batch);
+      const j = solveTridiagonalBatchCpu(
+        { n, batch, layout, lower: wide[0]!, diag: wide[1]!, upper: wide[2]!, rhs: wide[3]!, kernel: 'js' },
+        undefined,
+        ej,
+      );
+      const want = Float32Array.from(j.x);
+      const tag = `${layout} n=${n} batch=${batch}`;
+      for (let k = 0; k < want.length; k++)
+        assert.ok(Object.is(r.x[k], want[k]), `${tag}: x[${k}] ${r.x[k]} vs ${want[k]}`);
+      const etaWant = tridiagonalBackwardErrors(shape, lower, diag, upper, rhs, want);
+      for (let q = 0; q < batch; q++) {
+        const notFinite = want.some((v, k) => !Number.isFinite(v) && matIndexOf(layout, n, batch, k) === q);
+        assert.equal(r.status[q], j.status[q] | (notFinite ? S.NON_FINITE : 0), `${tag}: status[${q}]`);
+        const [g, w] = [eta[q]!, etaWant[q]!];
+        assert.ok(
+          // Same residual, other operation order: float64 rounding of a residual of float32 size.
+          (Number.isNaN(g) && Number.isNaN(w)) || Math.abs(g - w) <= 1e-15,
+          `${tag}: η[${q}] ${g} vs ${w}`,
+        );
+      }
+      if (n === 9) {
+        assert.ok(r.status[8]! & S.NON_FINITE, 'float32 overflow of x is flagged');
+        assert.ok(Number.isNaN(eta[8]!));
+      }
+    }
+  }
+});
+
+/** The system an element index of the layout belongs to. */
+function matIndexOf(layout: TridiagonalLayout, n: number, batch: number, k: number): number {
+  return layout === 'strided' ? Math.floor(k / n) : k % batch;
+}

@@ -127,13 +127,43 @@ export function solveTridiagonalBatchCpu(
   return { x, status };
 }
 
+/**
+ * The float32 counterpart of solveTridiagonalBatchCpu's WebAssembly path (real, one right-hand side, n ≥ 2):
+ * float32 coefficients widened exactly as they are copied into the kernel, the solve in float64, x rounded
+ * once to float32 (at least as accurate as float32 arithmetic), and the fused backward errors and status
+ * bits of that rounded x, the array the caller gets. Null where the kernel does not apply or is unavailable.
+ */
+export function solveTridiagonalBatchCpu32(
+  p: Omit<TridiagonalBatchCpuProblem, 'lower' | 'diag' | 'upper' | 'rhs' | 'out' | 'kernel'> & {
+    lower: FloatArray;
+    diag: FloatArray;
+    upper: FloatArray;
+    rhs: FloatArray;
+    out?: Float32Array;
+  },
+  scratch: TridiagonalBatchScratch = createTridiagonalBatchScratch(),
+  eta?: Float64Array,
+): { x: Float32Array; status: Uint32Array } | null {
+  const { n, batch } = p;
+  if ((p.nrhs ?? 1) !== 1 || n < 2) return null;
+  const x = p.out ?? new Float32Array(n * batch);
+  const status = new Uint32Array(batch);
+  const e = eta ?? new Float64Array(batch);
+  e.fill(0, 0, batch);
+  return solveWasm(p, x, status, e, scratch) ? { x, status } : null;
+}
+
 /** float64 elements a region of the WebAssembly kernel holds at most (8 MiB; seven regions). */
 const WASM_CAP = 1 << 20;
-/** Bytes of a block's rows (seven arrays) the kernel aims to keep in cache. */
-const WASM_BLOCK_BYTES = 1 << 19;
+/**
+ * Bytes of a block's rows (seven arrays): strided blocks stay in L2 (their copies are contiguous either
+ * way); interleaved blocks are wider, as each of their row copies is a call of its own (see solveWasm).
+ */
+const WASM_BLOCK_BYTES = { strided: 1 << 19, interleaved: 1 << 22 };
 
 interface WasmThomas {
   layout: TridiagonalLayout;
+  round32: boolean;
   L: ThomasKernelLayout;
   memory: WebAssembly.Memory;
   solve: (P: number, n: number, rs: number, ps: number, ls: number, base: number) => void;
@@ -141,14 +171,14 @@ interface WasmThomas {
 
 const thomasModules = new Map<string, WebAssembly.Module | null>();
 
-function thomasModule(layout: TridiagonalLayout, cap: number): WebAssembly.Module | null {
-  const key = `${layout}:${cap}`;
+function thomasModule(layout: TridiagonalLayout, cap: number, round32: boolean): WebAssembly.Module | null {
+  const key = `${layout}:${cap}:${round32}`;
   let m = thomasModules.get(key);
   if (m === undefined) {
     // No SIMD, or synchronous compilation refused: the JavaScript kernel.
     try {
       m = new WebAssembly.Module(
-        generateThomasKernel(layout === 'strided' ? 'strided' : 'interleaved', cap) as BufferSource,
+        generateThomasKernel(layout === 'strided' ? 'strided' : 'interleaved', cap, round32) as BufferSource,
       );
     } catch {
       m = null;
@@ -163,14 +193,15 @@ function wasmInstance(
   layout: TridiagonalLayout,
   cap: number,
   bytes: number,
+  round32: boolean,
 ): WasmThomas | null {
   let w = s.wasm;
-  if (!w || w.layout !== layout || w.L.cap !== cap) {
-    const mod = thomasModule(layout, cap);
+  if (!w || w.layout !== layout || w.L.cap !== cap || w.round32 !== round32) {
+    const mod = thomasModule(layout, cap, round32);
     if (!mod) return null;
     const memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / 65536) });
     const inst = new WebAssembly.Instance(mod, { env: { memory } });
-    w = { layout, L: thomasKernelLayout(cap), memory, solve: inst.exports.solve as WasmThomas['solve'] };
+    w = { layout, round32, L: thomasKernelLayout(cap), memory, solve: inst.exports.solve as WasmThomas['solve'] };
     s.wasm = w;
   }
   if (w.memory.buffer.byteLength < bytes) w.memory.grow(Math.ceil((bytes - w.memory.buffer.byteLength) / 65536));
@@ -184,8 +215,13 @@ function wasmInstance(
  * empty lane. Returns false where the kernel is unavailable (the caller runs the JavaScript kernel).
  */
 function solveWasm(
-  p: TridiagonalBatchCpuProblem,
-  x: Float64Array,
+  p: Pick<TridiagonalBatchCpuProblem, 'n' | 'batch' | 'layout'> & {
+    lower: FloatArray;
+    diag: FloatArray;
+    upper: FloatArray;
+    rhs: FloatArray;
+  },
+  x: FloatArray,
   status: Uint32Array,
   eta: Float64Array,
   scratch: TridiagonalBatchScratch,
@@ -195,12 +231,12 @@ function solveWasm(
   const inter = layout === 'interleaved';
   if (2 * n > WASM_CAP) return false;
   // Systems a block (even): its seven arrays about WASM_BLOCK_BYTES, copied in, solved and copied out while
-  // in cache; at least 4 vectors, whose recurrences overlap, and, interleaved, 128 systems a row copy
-  // (narrower copies touch a page of the caller's arrays per few elements: n = 1024 ran 10% slower at 32).
-  const minBlk = inter ? 128 : 8;
+  // in cache; at least 4 vectors, whose recurrences overlap, and, interleaved, 256 systems a row copy
+  // (narrower copies cost a call per few elements and touch a page of the caller's arrays each).
+  const minBlk = inter ? 256 : 8;
   const blk = Math.min(
     B + (B & 1),
-    Math.max(minBlk, Math.floor(WASM_BLOCK_BYTES / (56 * n)) & ~1),
+    Math.max(minBlk, Math.floor(WASM_BLOCK_BYTES[inter ? 'interleaved' : 'strided'] / (56 * n)) & ~1),
     Math.floor(WASM_CAP / n) & ~1,
   );
   if (blk < 2) return false;
@@ -209,7 +245,7 @@ function solveWasm(
   const np = inter || n < 256 ? n : n + 8;
   let cap = 1024;
   while (cap < np * blk) cap *= 2;
-  const w = wasmInstance(scratch, layout, cap, thomasKernelLayout(cap).bytes(blk / 2));
+  const w = wasmInstance(scratch, layout, cap, thomasKernelLayout(cap).bytes(blk / 2), x instanceof Float32Array);
   if (!w) return false;
   const L = w.L;
   const mem = new Float64Array(w.memory.buffer);

@@ -69,6 +69,8 @@ const SIMD = {
   f64x2_ge: 0x4c,
   v128_and: 0x4e,
   v128_or: 0x50,
+  f32x4_demote_f64x2_zero: 0x5e,
+  f64x2_promote_low_f32x4: 0x5f,
 } as const;
 
 export class Body {
@@ -243,6 +245,10 @@ export class Body {
   }
   v128Or(): this {
     return this.simd(SIMD.v128_or);
+  }
+  /** Rounds both f64x2 lanes to the nearest float32 (demote, then promote back). */
+  f64x2RoundToF32(): this {
+    return this.simd(SIMD.f32x4_demote_f64x2_zero).simd(SIMD.f64x2_promote_low_f32x4);
   }
 
   /** The encoded function body (locals declaration + code + end). */

@@ -12,6 +12,8 @@
  * Layouts: 'interleaved' (element (system s, row i) at s + i·rowStride, in float64) loads a vector with
  * one v128.load; 'strided' (at s·n + i) gathers its two lanes.
  * Operations and their order are those of the JavaScript kernel, so results agree bit for bit.
+ * `round32`: the solution is stored rounded to float32 (the recurrence keeps float64), and the residuals and
+ * max |x| are those of the rounded solution, which is what a float32 caller gets back.
  */
 import { assembleModule, Body } from './assembler.js';
 
@@ -64,7 +66,7 @@ const TINY = 2.2250738585072014e-308;
  * between rows, ps = bytes between vectors, ls = bytes from lane 0 to lane 1 (strided only), base = byte
  * offset of the block's first element within A … X. Writes X, and ACC for the block's vectors.
  */
-export function generateThomasKernel(layout: 'interleaved' | 'strided', cap: number): Uint8Array {
+export function generateThomasKernel(layout: 'interleaved' | 'strided', cap: number, round32 = false): Uint8Array {
   const L = thomasKernelLayout(cap);
   const strided = layout === 'strided';
   const f = new Body(['i32', 'i32', 'i32', 'i32', 'i32', 'i32']);
@@ -244,6 +246,13 @@ export function generateThomasKernel(layout: 'interleaved' | 'strided', cap: num
     accMax(ACC_MAX_D, ad, init);
   };
   // rowU, rowS are at row n−1 now. Step i = n−2: x_{n−2}; post of row n−1 (no upper diagonal).
+  /** The solution as the caller gets it: `t` itself, or a new local rounded to float32 (round32). */
+  const delivered = (t: number): number => {
+    if (!round32) return t;
+    const r = v();
+    f.get(t).f64x2RoundToF32().set(r);
+    return r;
+  };
   const backRow = (lastPost: boolean): void => {
     f.get(rowU).get(RS).sub().set(rowU).get(rowS).get(p16).sub().set(rowS);
     pairs(
@@ -256,18 +265,20 @@ export function generateThomasKernel(layout: 'interleaved' | 'strided', cap: num
           x1 = v();
         f.get(s).get(p16).add().tee(sp).v128Load(L.xi).set(x1);
         f.get(s).get(s).v128Load(L.xi).get(s).v128Load(L.cp).get(x1).fmul(8).fsub(8).tee(x).v128Store(L.xi);
-        storeX(x);
+        const xo = delivered(x),
+          x1o = delivered(x1);
+        storeX(xo);
         if (lastPost) {
           // x_{n−1} goes to X here too (its own row has no step).
           if (strided) {
-            f.get(u).get(RS).add().get(x1).store64Lane(L.x, 0);
-            f.get(u1).get(RS).add().get(x1).store64Lane(L.x, 1);
-          } else f.get(u).get(RS).add().get(x1).v128Store(L.x);
-          post(x, x1, null, 1, true);
+            f.get(u).get(RS).add().get(x1o).store64Lane(L.x, 0);
+            f.get(u1).get(RS).add().get(x1o).store64Lane(L.x, 1);
+          } else f.get(u).get(RS).add().get(x1o).v128Store(L.x);
+          post(xo, x1o, null, 1, true);
         } else {
           const x2 = v();
           f.get(sp).get(p16).add().v128Load(L.xi).set(x2);
-          post(x, x1, x2, 1, false);
+          post(xo, x1o, delivered(x2), 1, false);
         }
       },
     );
@@ -291,7 +302,7 @@ export function generateThomasKernel(layout: 'interleaved' | 'strided', cap: num
         x1 = v();
       f.get(s).v128Load(L.xi).set(x);
       f.get(s).get(p16).add().v128Load(L.xi).set(x1);
-      post(null, x, x1, 0, false);
+      post(null, delivered(x), delivered(x1), 0, false);
     },
   );
   return assembleModule([{ params: f.params.slice(), body: f, export: 'solve' }], {
