@@ -5,8 +5,8 @@
  * written in place) or as transferred copies, which are sent back transferred.
  */
 import { engineFft } from './wasm-fft.js';
-import { runRows } from './engine-rows.js';
-import type { FftJob, FftReply } from './worker-pool.js';
+import { rowLengths, runRows } from './engine-rows.js';
+import { ABORT, DONE, STAGED, type FftJob, type FftReply } from './worker-pool.js';
 
 type AnyArray = Float32Array | Float64Array;
 
@@ -25,21 +25,47 @@ function run(job: FftJob): { reply: FftReply; transfer: ArrayBuffer[] } | null {
     // No reply: the error event is what the pool must notice.
     return null;
   }
-  if (job.rows) runRows(job.rows, job.input, job.output, job.batch);
-  else
-    engineFft(job.n, job.precision).execute(job.input, job.output, {
-      batch: job.batch,
-      inverse: job.inverse,
-      norm: job.norm,
-      scaleBy: job.scaleBy,
-      input: job.inLayout,
-      output: job.outLayout,
-    });
+  const pl = job.pipeline;
+  const pieces = pl?.pieces ?? [[0, job.batch]];
+  for (let i = 0; i < pieces.length; i++) {
+    if (pl) {
+      // Wait until the calling thread has staged piece i (or gave up).
+      for (let staged = Atomics.load(pl.ctrl, STAGED); staged <= i; staged = Atomics.load(pl.ctrl, STAGED))
+        Atomics.wait(pl.ctrl, STAGED, staged);
+      if (Atomics.load(pl.ctrl, ABORT)) break;
+    }
+    const [q0, count] = pieces[i]!;
+    runPiece(job, q0, count);
+    if (pl) Atomics.store(pl.ctrl, DONE, i + 1);
+  }
   const transfer: ArrayBuffer[] = [];
   for (const a of [job.input, job.output] as AnyArray[]) {
     if (a.buffer instanceof ArrayBuffer && !transfer.includes(a.buffer)) transfer.push(a.buffer);
   }
   return { reply: { id: job.id, input: job.input, output: job.output }, transfer };
+}
+
+/** Problems [q0, q0 + count) of the job. */
+function runPiece(job: FftJob, q0: number, count: number): void {
+  if (job.rows) {
+    const [il, ol] = rowLengths(job.rows);
+    runRows(
+      job.rows,
+      job.input.subarray(q0 * il, (q0 + count) * il),
+      job.output.subarray(q0 * ol, (q0 + count) * ol),
+      count,
+    );
+    return;
+  }
+  const at = (l: FftJob['inLayout']) => ({ offset: l.offset + q0 * l.dist, stride: l.stride, dist: l.dist });
+  engineFft(job.n, job.precision).execute(job.input, job.output, {
+    batch: count,
+    inverse: job.inverse,
+    norm: job.norm,
+    scaleBy: job.scaleBy,
+    input: at(job.inLayout),
+    output: at(job.outLayout),
+  });
 }
 
 function handle(port: Port, job: FftJob): void {
