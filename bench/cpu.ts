@@ -15,7 +15,8 @@
  * Python anchors run twice, before and after ours, each cell keeping the faster. Tridiagonal: Mrows/s =
  * rows · systems / t.
  * Ours is timed through the public API (createFftPlan + execute into a reused output; rfft, dct, fft2 as one-shot calls
- * with `out`, a reused output, which includes their plan-cache lookups), with `threads: 1` and `threads: <all cores>`.
+ * with `out`, a reused output, which includes their plan-cache lookups), with `threads: 1` and `threads: <all cores>`;
+ * C2C also with `threads: <all cores>` on input and output that live on SharedArrayBuffers (nothing staged).
  * Every column's output on one input is compared with a float64 reference computed here (radix-2 / Bluestein in
  * float64); a column whose error exceeds its tolerance reports no number, only the error.
  * Results: JSON in bench/results/cpu/<date>-<host>.json (or --out), Markdown tables on stdout;
@@ -434,17 +435,25 @@ function columnsFor(c: Case, o: Options): Column[] {
   const outLen = family === 'r2c' ? 2 * (Math.floor(n / 2) + 1) : family === 'dct2' ? n : len;
 
   // Ours, through the public API.
-  const ours = (key: string, prec: 32 | 64, threads: number): Column => ({
+  // `shared`: input and output on SharedArrayBuffers, which workers read and write in place (no staging).
+  const ours = (key: string, prec: 32 | 64, threads: number, shared = false): Column => ({
     key,
     prec,
     async prepare() {
-      const x = prec === 32 ? c.x32 : c.x64;
+      let x = prec === 32 ? c.x32 : c.x64;
+      if (shared) {
+        const sx = new Float32Array(new SharedArrayBuffer(4 * x.length));
+        sx.set(x);
+        x = sx;
+      }
       let run: () => Promise<ArrayLike<number>>;
       if (family === 'c2c') {
         const opts: FftPlanOptions & { threads?: number } = { n, batch, backend: 'cpu', threads };
         const plan = await createFftPlan(opts);
         // Into a reused output array, as the anchors write into preallocated memory.
-        const out = new (prec === 32 ? Float32Array : Float64Array)(2 * n * batch);
+        const out = shared
+          ? new Float32Array(new SharedArrayBuffer(8 * n * batch))
+          : new (prec === 32 ? Float32Array : Float64Array)(2 * n * batch);
         run = () =>
           prec === 32
             ? plan.execute(x as Float32Array, out as Float32Array)
@@ -467,6 +476,7 @@ function columnsFor(c: Case, o: Options): Column[] {
     },
   });
   cols.push(ours('ours32_1', 32, 1), ours('ours32_all', 32, o.threadsAll), ours('ours64_1', 64, 1));
+  if (family === 'c2c') cols.push(ours('ours32_all_shared', 32, o.threadsAll, true));
 
   // fft.js (float64, powers of two only; complex and real transforms).
   const pow2 = (n & (n - 1)) === 0;
@@ -889,6 +899,7 @@ function runPython(cases: Case[], triCases: [number, number][], o: Options): PyO
 const LABELS: Record<string, string> = {
   ours32_1: 'ours f32 1t',
   ours32_all: 'ours f32 all',
+  ours32_all_shared: 'ours f32 all, shared',
   ours64_1: 'ours f64 1t',
   fftjs: 'fft.js f64',
   pffft: 'pffft SIMD',
@@ -906,6 +917,7 @@ const LABELS: Record<string, string> = {
 const FFT_COLS = [
   'ours32_1',
   'ours32_all',
+  'ours32_all_shared',
   'ours64_1',
   'fftjs',
   'pffft',
@@ -999,6 +1011,7 @@ function markdown(results: CaseResult[]): string {
         ]);
       }
       ratios.push(['all / 1t', (r) => ratio(c(r, 'ours32_all'), c(r, 'ours32_1'))]);
+      if (fam === 'c2c') ratios.push(['shared / 1t', (r) => ratio(c(r, 'ours32_all_shared'), c(r, 'ours32_1'))]);
     }
     const present = cols.filter((k) => rows.some((r) => r.cols[k]));
     const head = [

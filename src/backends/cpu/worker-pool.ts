@@ -360,8 +360,8 @@ function copyProblems(src: AnyArray, ls: Layout, dst: AnyArray, ld: Layout, n: n
 
 /**
  * Batch ranges in `unit`s: the calling thread takes [0, mainCount), workers the rest. With staged shares the
- * calling thread's share w of a worker's balances its copies: c·(1 − m) + m = (1 − m)/(S − 1) in units of
- * transform time, c = COPY_COST / log2(n), m = its fraction, S shares.
+ * calling thread's fraction m balances its copies against a worker's share: c·(1 − m) + m = (1 − m)/(S − 1),
+ * in units of the whole batch's transform time, with c = COPY_COST / log2(n) and S shares.
  */
 function splitBatch(
   batch: number,
