@@ -75,13 +75,6 @@ export type WorkerFault = 'throw' | 'exit' | 'uncaught';
  */
 export const MIN_SHARE_ELEMENTS = 1 << 16;
 
-/**
- * Where worker shares are staged (input or output not on a SharedArrayBuffer), the calling thread also copies
- * every worker's share in and out: copying a complex value in and out costs about COPY_COST / log2(n) of its
- * transform (f32 and f64 alike, this project's 2-core EPYC: 2.2 ns against 5.5 at n = 4096, from 4 MiB copies),
- * and the calling thread's share shrinks to match (see splitBatch).
- */
-const COPY_COST = 4.8;
 /** Values a staged piece holds at most (about 256 KiB of f32 complex): small enough that a worker starts early. */
 const PIECE_ELEMENTS = 1 << 15;
 /** Pieces a share is cut into at most. */
@@ -359,22 +352,13 @@ function copyProblems(src: AnyArray, ls: Layout, dst: AnyArray, ld: Layout, n: n
 }
 
 /**
- * Batch ranges in `unit`s: the calling thread takes [0, mainCount), workers the rest. With staged shares the
- * calling thread's fraction m balances its copies against a worker's share: c·(1 − m) + m = (1 − m)/(S − 1),
- * in units of the whole batch's transform time, with c = COPY_COST / log2(n) and S shares.
+ * Batch ranges in `unit`s: the calling thread takes [0, mainCount), workers the rest, in equal shares. (A
+ * smaller share for the calling thread where it also stages the workers' copies measured slower for short
+ * rows and for real transforms: see docs/DECISIONS.md.)
  */
-function splitBatch(
-  batch: number,
-  shares: number,
-  n: number,
-  staged: boolean,
-  unit = 1,
-): { mainCount: number; ranges: [number, number][] } {
+function splitBatch(batch: number, shares: number, unit = 1): { mainCount: number; ranges: [number, number][] } {
   const units = Math.ceil(batch / unit);
-  const k = 1 / (shares - 1);
-  const c = staged ? Math.min(0.9 * k, COPY_COST / Math.max(1, Math.log2(n))) : 0;
-  const m = (k - c) / (1 - c + k);
-  const mainUnits = Math.min(units - (shares - 1), Math.max(1, Math.round(units * m)));
+  const mainUnits = Math.max(1, Math.round(units / shares));
   const ranges: [number, number][] = [];
   for (let i = 0, b = mainUnits; i < shares - 1; i++) {
     const e = i === shares - 2 ? units : b + Math.round((units - mainUnits) / (shares - 1));
@@ -532,7 +516,7 @@ export async function executeEngineFft(
   // Workers read a shared input directly unless the calling thread could overwrite it first (aliased, other layout).
   const directIn = isShared(input) && (!aliased || sameLayout);
   const directOut = isShared(output);
-  const { mainCount, ranges } = splitBatch(batch, shares, n, !directIn || !directOut);
+  const { mainCount, ranges } = splitBatch(batch, shares);
   const base = { n, precision, inverse: options.inverse ?? false, norm: options.norm, scaleBy: options.scaleBy };
   const compact: Layout = { offset: 0, stride: 1, dist: n };
   const list: Share[] = [];
@@ -592,7 +576,7 @@ export async function executeEngineRows(
   const [inLen, outLen] = rowLengths(op);
   const p = (pool ??= new WorkerPool());
   const slots = await p.acquire(shares - 1);
-  const { mainCount, ranges } = splitBatch(rows, shares, op.n, !isShared(input) || !isShared(output), unit);
+  const { mainCount, ranges } = splitBatch(rows, shares, unit);
   const compact: Layout = { offset: 0, stride: 1, dist: op.n };
   const jobOf = (count: number, a: AnyArray, b: AnyArray): Share['job'] => ({
     n: op.n,
