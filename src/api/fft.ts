@@ -425,7 +425,8 @@ async function nd(
         : kind === 'c2r'
           ? cpuNd.irfftn
           : (x: ComplexArray, sh: readonly number[], o: cpuNd.FftNdOptions) =>
-              cpuNd.c2cN(x, sh, o, direction === 'inverse');
+              // The first axis transformed writes straight into `out` where it can (no result copy).
+              cpuNd.c2cN(x, sh, o, direction === 'inverse', out && !overlaps(out, x) ? out : undefined);
     // The CPU engine computes in the input's precision; every FFT the N-D driver plans runs on it.
     const r = onCpuEngine(x instanceof Float32Array ? 'f32' : 'f64', () => f(x, shape, { s, axes, norm }));
     return deliver(r.data, x, out);

@@ -338,6 +338,10 @@ test('engine: column layouts (problems adjacent, elements a row apart), in place
     [100, 7, 'f64'],
     [1024, 3, 'f32'],
     [16, 1000, 'f64'],
+    // Several column groups (512 KiB each) with a short last one, and a last chunk that fills only some lanes.
+    [256, 600, 'f32'],
+    [256, 300, 'f64'],
+    [96, 2051, 'f32'],
   ] as const) {
     const x = new Float64Array(2 * rows * cols).map(() => r());
     const l = { offset: 0, stride: cols, dist: 1 };
@@ -349,4 +353,39 @@ test('engine: column layouts (problems adjacent, elements a row apart), in place
       assert.ok(relErr(y, ref) <= bound(rows, precision), `${rows}×${cols} ${precision} ${inverse}`);
     }
   }
+});
+
+test('engine: column input into other layouts (packed rows, strided, columns of another array), with offsets', () => {
+  const r = rng(37);
+  for (const [rows, cols, precision] of [
+    [256, 700, 'f32'],
+    [128, 333, 'f64'],
+  ] as const) {
+    const slabs = 2; // a 3-D [slabs, rows, cols] array, transformed along its middle axis in the second slab
+    const Arr = precision === 'f32' ? Float32Array : Float64Array;
+    const x = new Arr(2 * slabs * rows * cols).map(() => r());
+    const li = { offset: rows * cols, stride: cols, dist: 1 };
+    const outs: [string, { offset: number; stride: number; dist: number }, number][] = [
+      ['packed rows', { offset: 0, stride: 1, dist: rows }, cols * rows],
+      ['strided rows', { offset: 5, stride: 2, dist: 2 * rows + 1 }, 5 + cols * (2 * rows + 1)],
+      ['columns', { offset: 3, stride: cols + 1, dist: 1 }, 3 + rows * (cols + 1)],
+    ];
+    for (const [name, lo, len] of outs) {
+      for (const inverse of [false, true]) {
+        const ref = new Float64Array(2 * len);
+        planCpuFft(rows).execute(Float64Array.from(x), ref, { batch: cols, inverse, input: li, output: lo });
+        const y = new Arr(2 * len);
+        engineFft(rows, precision).execute(x, y, { batch: cols, inverse, input: li, output: lo });
+        assert.ok(relErr(y, ref) <= bound(rows, precision), `${rows}×${cols} ${precision} ${name} ${inverse}`);
+      }
+    }
+  }
+  // The float64 engine on Float32Array columns (no float64 pair view of its heap): f32 rounding only.
+  const x = new Float32Array(2 * 64 * 500).map(() => r());
+  const l = { offset: 0, stride: 500, dist: 1 };
+  const ref = new Float64Array(x.length);
+  planCpuFft(64).execute(Float64Array.from(x), ref, { batch: 500, input: l, output: l });
+  const y = new Float32Array(x.length);
+  engineFft(64, 'f64').execute(x, y, { batch: 500, input: l, output: l });
+  assert.ok(relErr(y, ref) <= bound(64, 'f32'), `f64 engine, f32 columns: ${relErr(y, ref)}`);
 });

@@ -204,13 +204,15 @@ function toF64(x: Input): Float64Array {
 
 /**
  * N-D complex FFT. Float64 throughout, except that Float32Array input inside the CPU engine's f32 scope
- * stays float32 (the engine computes in f32 either way; converting would only add two passes).
+ * stays float32 (the engine computes in f32 either way; converting would only add two passes). `into`: an
+ * array (not overlapping x) the result may be written to instead of a new one.
  */
 export function c2cN(
   x: Input,
   shape: readonly number[],
   options: FftNdOptions,
   inverse: boolean,
+  into?: Float64Array | Float32Array,
 ): { data: Float64Array | Float32Array; shape: number[] } {
   const sh = checkShape(shape, x.length, 2);
   const { s, axes } = resolveAxes(sh, options);
@@ -224,9 +226,14 @@ export function c2cN(
   for (let i = axes.length - 1; i >= 0; i--) {
     const a = axes[i]!;
     if (!copied && cur.shape[a] === s[i]) {
-      // The first transform reads the caller's array and writes a fresh one (no copy of the input first).
-      const out =
-        cur.data instanceof Float32Array ? new Float32Array(cur.data.length) : new Float64Array(cur.data.length);
+      // The first transform reads the caller's array and writes a fresh one (no copy of the input first), or
+      // `into` (the caller's result array, not overlapping x) when that has the working type and size.
+      const fits = into && into.constructor === cur.data.constructor && into.length === cur.data.length;
+      const out = fits
+        ? into
+        : cur.data instanceof Float32Array
+          ? new Float32Array(cur.data.length)
+          : new Float64Array(cur.data.length);
       c2cAxis(cur.data, cur.shape, a, inverse, options.norm, out);
       cur = { data: out, shape: cur.shape };
       copied = true;

@@ -17,6 +17,7 @@ import {
   type CpuPrecision,
 } from '../../planner/cpu-fft.js';
 import { generateEngineFft, type EngineModule } from '../../codegen/wasm/fft-engine.js';
+import { generateTransposeModule } from '../../codegen/wasm/transpose.js';
 import { planCpuFft } from './fft-plan.js';
 import { checkFits, checkLength, normScale, type CpuFftExecOptions, type StridedLayout } from './fft-mixed-radix.js';
 
@@ -25,6 +26,18 @@ type Kernel = (inP: number, outP: number, work: number, tw: number, count: numbe
 
 /** Target bytes of one input chunk: big enough to amortise calls, small enough that the copies stay in cache. */
 const CHUNK_BYTES = 1 << 16;
+/**
+ * Bytes of a group of column problems gathered at once (see LaneFft.executeColumns): wide enough that each
+ * row contributes several cache lines in a row, small enough that the group stays in L2.
+ */
+const COLUMN_GROUP_BYTES = 1 << 21;
+
+/** The transpose module's exports (see codegen/wasm/transpose.ts); compiled once, instantiated per plan memory. */
+interface Transposes {
+  t8(src: number, dst: number, rows: number, cols: number, srcStride: number, dstStride: number): void;
+  t16(src: number, dst: number, rows: number, cols: number, srcStride: number, dstStride: number): void;
+}
+let transposeModule: WebAssembly.Module | undefined;
 
 /**
  * Least-recently-used caches: a plan holds its own memory (chunk buffers, twiddles), so a program that
@@ -193,6 +206,9 @@ class LaneFft implements EngineFft, FusedRealFft {
   heap!: AnyArray;
   /** The f32 heap seen as one float64 per complex value (column copies). */
   heapPairs?: Float64Array;
+  /** Byte offset of the column-group stage (grown on first use, at the end of memory), and its size. */
+  private colP = 0;
+  private colBytes = 0;
   /** Start of `extraBytes` of caller-owned memory after the buffers (Bluestein's tables). */
   readonly extraP: number;
   readonly cmul?: (dst: number, a: number, b: number, count: number) => void;
@@ -429,7 +445,8 @@ class LaneFft implements EngineFft, FusedRealFft {
    */
   private moveColumns(user: AnyArray, l: RealLayout, b0: number, count: number, at: number, toHeap: boolean): void {
     const n = this.n;
-    const pairs = pairView(user);
+    // A complex f32 moves as one float64 where both sides are f32 (an f64 heap has no pair view).
+    const pairs = this.heapPairs ? pairView(user) : null;
     const k = pairs ? 1 : 2; // numbers per complex value in the arrays moved
     const u = pairs ?? user;
     const h = pairs ? this.heapPairs! : this.heap;
@@ -439,12 +456,101 @@ class LaneFft implements EngineFft, FusedRealFft {
     else stridedCopy(h, hAt, k, k * n, u, s, k * l.stride, k * l.dist, n, count, k);
   }
 
+  /** The column stage holds at least `bytes`: memory grows once, and the heap views follow it. */
+  private columnStage(bytes: number): number {
+    if (this.colBytes < bytes) {
+      const at = Math.ceil(this.memory.buffer.byteLength / 4096) * 4096;
+      const need = at + bytes - this.memory.buffer.byteLength;
+      if (need > 0) this.memory.grow(Math.ceil(need / 65536));
+      this.colP = at;
+      this.colBytes = bytes;
+      const e = this.heap.BYTES_PER_ELEMENT;
+      this.heap = e === 4 ? new Float32Array(this.memory.buffer) : new Float64Array(this.memory.buffer);
+      if (e === 4) this.heapPairs = new Float64Array(this.memory.buffer);
+    }
+    return this.colP;
+  }
+
+  /** The transposes over this plan's memory (a small module of their own, instantiated on first use). */
+  private transposes(): Transposes {
+    if (!this.transposer) {
+      transposeModule ??= new WebAssembly.Module(generateTransposeModule() as BufferSource);
+      const inst = new WebAssembly.Instance(transposeModule, { env: { memory: this.memory } });
+      this.transposer = inst.exports as unknown as Transposes;
+    }
+    return this.transposer;
+  }
+  private transposer?: Transposes;
+
+  /**
+   * Problems laid out as columns (adjacent problems, elements far apart), a group of COLUMN_GROUP_BYTES at a
+   * time, so each row of the caller's array gives up a run of several cache lines instead of one line per
+   * chunk. Where the columns are adjacent (dist 1), each row's run is one block copy into a row stage and
+   * a WebAssembly transpose turns the rows into problems; other column layouts are gathered element by
+   * element. The group is transformed chunk by chunk through the kernel's own buffers and goes back the
+   * same way when the output is columns too.
+   */
+  private executeColumns(
+    input: AnyArray,
+    li: RealLayout,
+    output: AnyArray,
+    lo: RealLayout,
+    batch: number,
+    kernel: Kernel,
+    scale: number,
+  ): void {
+    const n = this.n;
+    const chunk = this.chunkSlots * this.info.problemsPerSlot;
+    const ce = 2 * this.heap.BYTES_PER_ELEMENT; // bytes of a complex value
+    const probBytes = n * ce;
+    const group = Math.min(
+      Math.ceil(batch / chunk) * chunk,
+      Math.max(chunk, Math.floor(COLUMN_GROUP_BYTES / probBytes / chunk) * chunk),
+    );
+    const rowsIn = li.dist === 1;
+    const outColumns = lo.dist < lo.stride;
+    const rowsOut = outColumns && lo.dist === 1;
+    const stage = group * probBytes;
+    const colP = this.columnStage(rowsIn || rowsOut ? 2 * stage : stage);
+    const rowP = colP + stage;
+    const heap = this.heap;
+    const e = heap.BYTES_PER_ELEMENT;
+    const [colBase, rowBase, inBase, outBase] = [colP / e, rowP / e, this.inP / e, this.outP / e];
+    const t = rowsIn || rowsOut ? this.transposes() : null;
+    const transpose = ce === 8 ? t?.t8 : t?.t16;
+    for (let g0 = 0; g0 < batch; g0 += group) {
+      const gc = Math.min(group, batch - g0);
+      if (rowsIn) {
+        for (let el = 0, s = 2 * (li.offset + g0); el < n; el++, s += 2 * li.stride)
+          heap.set(input.subarray(s, s + 2 * gc), rowBase + 2 * el * group);
+        transpose!(rowP, colP, n, gc, group * ce, probBytes);
+      } else this.moveColumns(input, li, g0, gc, colBase, true);
+      for (let c0 = 0; c0 < gc; c0 += chunk) {
+        const count = Math.min(chunk, gc - c0);
+        const at = colBase + 2 * n * c0;
+        heap.copyWithin(inBase, at, at + 2 * n * count);
+        kernel(this.inP, this.outP, this.workP, this.twP, this.slotsFor(count), scale);
+        if (outColumns) heap.copyWithin(at, outBase, outBase + 2 * n * count);
+        else if (lo.stride === 1 && lo.dist === n)
+          output.set(heap.subarray(outBase, outBase + 2 * n * count), 2 * (lo.offset + (g0 + c0) * n));
+        else for (let q = 0; q < count; q++) copyOut(heap, outBase + 2 * n * q, output, lo, g0 + c0 + q, n);
+      }
+      if (rowsOut) {
+        transpose!(colP, rowP, gc, n, probBytes, group * ce);
+        for (let el = 0, d = 2 * (lo.offset + g0); el < n; el++, d += 2 * lo.stride)
+          output.set(heap.subarray(rowBase + 2 * el * group, rowBase + 2 * el * group + 2 * gc), d);
+      } else if (outColumns) this.moveColumns(output, lo, g0, gc, colBase, false);
+    }
+  }
+
   execute(input: AnyArray, output: AnyArray, options: EngineExecOptions = {}): void {
     const n = this.n;
     const { batch, inverse, scale, li, lo } = resolveExec(n, input, output, options);
     const kernel = inverse ? this.inv : this.fwd;
     const per = this.info.problemsPerSlot;
     const chunk = this.chunkSlots * per;
+    // Column input wider than a chunk: a group at a time (in place is safe: a group's columns are read before written).
+    if (li.dist < li.stride && batch > chunk) return this.executeColumns(input, li, output, lo, batch, kernel, scale);
     const heap = this.heap;
     const e = heap.BYTES_PER_ELEMENT;
     const inBase = this.inP / e;
