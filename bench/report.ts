@@ -1286,7 +1286,8 @@ beside it; plot: docs/cpu-gflops.svg. Every anchor is measured in the same run a
 reference before it is timed. Ours: the public API into a reused output array, as the anchors write into
 preallocated memory (\`createFftPlan\` + \`execute\` for C2C; \`rfft\`, \`dct\`, \`fft2\` as one-shot calls with
 numpy's \`out\`), "1t" = \`threads: 1\`, "all" = both cores (inputs on ordinary ArrayBuffers, so each worker's
-share is copied through a staging buffer).
+share is copied in and out through shared staging memory, in pieces, by the calling thread), "all, shared" (C2C)
+= both cores with input and output on SharedArrayBuffers, which the workers read and write in place.
 pffft's columns have the data already in its own heap and exclude copies; ours include copying into and out of
 the engine's WebAssembly memory. Best of 11 rounds: ours and the JavaScript anchors in interleaved rounds (one
 round of each column in turn), the Python anchors (their own process) in two windows, before and after ours, each
