@@ -6,7 +6,8 @@
  */
 import { engineFft } from './wasm-fft.js';
 import { rowLengths, runRows } from './engine-rows.js';
-import { ABORT, DONE, STAGED, type FftJob, type FftReply } from './worker-pool.js';
+import type { FftJob, FftReply } from './worker-pool.js';
+import { ABORT, DONE, STAGED } from './worker-pipeline.js';
 
 type AnyArray = Float32Array | Float64Array;
 

@@ -14,6 +14,7 @@ import type { FftNorm } from '../../planner/fft-problem.js';
 import { checkFits } from './fft-mixed-radix.js';
 import { engineFft, type EngineExecOptions } from './wasm-fft.js';
 import { rowLengths, runRows, type RowOp } from './engine-rows.js';
+import { ABORT, DONE, STAGED, type Pipeline } from './worker-pipeline.js';
 
 type AnyArray = Float32Array | Float64Array;
 interface Layout {
@@ -41,20 +42,6 @@ export interface FftJob {
   pipeline?: Pipeline;
   fault?: WorkerFault;
 }
-
-/**
- * A share staged piece by piece: the worker runs piece i once ctrl[STAGED] > i, then sets ctrl[DONE] = i + 1, so
- * the calling thread copies the next piece in, and finished pieces out, while the worker computes.
- * ctrl[ABORT] = 1: the calling thread failed; the worker stops waiting.
- */
-export interface Pipeline {
-  ctrl: Int32Array;
-  /** [first problem, count] of each piece, relative to the share. */
-  pieces: [number, number][];
-}
-export const STAGED = 0,
-  DONE = 1,
-  ABORT = 2;
 
 /** A worker's answer: the arrays (sent back when they were transferred), or the error it caught. */
 export interface FftReply {
