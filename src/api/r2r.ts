@@ -42,7 +42,7 @@ export interface R2rCallOptions {
   gpu?: GpuContext;
   /**
    * CPU engine: threads a call may use, the calling thread included (default: the available cores). DCT types 2
-   * and 3 along the last axis split their lines across them; other transforms run on the calling thread.
+   * and 3 and the DHT along the last axis split their lines across them; other transforms run on the calling thread.
    */
   threads?: number;
   /** Where to write the result (numpy's `out`): the input's array type and exactly the result's length. */
@@ -103,6 +103,46 @@ async function dctLastAxis(
   return deliver(dst, x, out);
 }
 
+/**
+ * The DHT along the last axis with no crop or pad on the CPU engine: the engine's batched rfft of the caller's
+ * rows (split across threads), then h_k = Re Y_k − Im Y_k (Y_k = conj Y_{n−k} past n/2) times the norm's scale,
+ * straight into a result of the input's type.
+ */
+async function dhtLastAxis(
+  inverse: boolean,
+  x: RealArray,
+  shape: readonly number[],
+  axes: readonly number[],
+  s: readonly number[],
+  norm: string,
+  out: RealArray | undefined,
+  threads: number | undefined,
+): Promise<RealArray | null> {
+  const n = shape[shape.length - 1]!;
+  if (axes.length !== 1 || axes[0] !== shape.length - 1 || s[0] !== n) return null;
+  const Arr = x instanceof Float32Array ? Float32Array : Float64Array;
+  const lines = x.length / n;
+  const nc = Math.floor(n / 2) + 1;
+  const y = new Arr(2 * nc * lines);
+  await executeEngineRows(
+    { kind: 'rfft', n, precision: x instanceof Float32Array ? 'f32' : 'f64' },
+    x,
+    y,
+    lines,
+    threads,
+  );
+  const dst = out && !overlaps(out, x) ? out : new Arr(x.length);
+  const scaled = inverse ? norm === 'backward' : norm === 'forward';
+  const scale = norm === 'ortho' ? 1 / Math.sqrt(n) : scaled ? 1 / n : 1;
+  for (let q = 0; q < lines; q++) {
+    const d = q * n,
+      b = 2 * nc * q;
+    for (let j = 0; j < nc; j++) dst[d + j] = scale * (y[b + 2 * j]! - y[b + 2 * j + 1]!);
+    for (let j = nc; j < n; j++) dst[d + j] = scale * (y[b + 2 * (n - j)]! + y[b + 2 * (n - j) + 1]!);
+  }
+  return deliver(dst, x, out);
+}
+
 async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCallOptions): Promise<RealArray> {
   if (!(x instanceof Float32Array) && !(x instanceof Float64Array))
     throw new ArgumentError('x', x, 'a Float32Array or Float64Array of real values');
@@ -143,7 +183,9 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
     const kernel = family !== 'dct' || (type !== 2 && type !== 3) ? null : (type === 2) !== inverse ? 'dct2' : 'dct3';
     const direct = kernel
       ? await dctLastAxis(kernel, inverse, x, shape, axes, s, norm, o.orthogonalize, out, threads)
-      : null;
+      : family === 'dht'
+        ? await dhtLastAxis(inverse, x, shape, axes, s, norm, out, threads)
+        : null;
     return direct ?? deliver(onCpuEngine(x instanceof Float32Array ? 'f32' : 'f64', cpuReference), x, out);
   };
   const cpuReference = (): RealArray => {

@@ -26,6 +26,7 @@ import {
   dst,
   idst,
   dht,
+  idht,
   fft2,
   fftn,
   ifftn,
@@ -213,6 +214,20 @@ test('DCT-II and DCT-III on the engine (fused modules, scale and orthogonalize i
               const what = `${name} type ${type} n=${n} ${norm} ${orthogonalize} ${Arr.name}`;
               assert.ok(relErr(y, ref) <= tol, `${what}: ${relErr(y, ref)}`);
             }
+          }
+        }
+        if (orthogonalize !== undefined) continue;
+        // The DHT's direct path (engine rfft, then Re − Im): both directions, every norm.
+        for (const [name, f, reference] of [
+          ['dht', dht, cpuDht.dht],
+          ['idht', idht, cpuDht.idht],
+        ] as const) {
+          const ref = reference(x, { norm }, [batch, n]).data;
+          for (const Arr of [Float32Array, Float64Array]) {
+            const y = await f(Arr.from(x), { norm, shape: [batch, n], backend: 'cpu' });
+            assert.ok(y instanceof Arr);
+            const tol = Arr === Float32Array ? 1e-6 : 1e-13;
+            assert.ok(relErr(y, ref) <= tol, `${name} n=${n} ${norm} ${Arr.name}: ${relErr(y, ref)}`);
           }
         }
       }
