@@ -13,6 +13,7 @@ import { precompileEngine } from '../backends/cpu/wasm-fft.js';
 import { fusedDctRows } from '../backends/cpu/engine-rows.js';
 import * as cpuDst from '../backends/cpu/r2r-dst.js';
 import * as cpuDht from '../backends/cpu/r2r-dht.js';
+import { normScale } from '../planner/fft-problem.js';
 import { normalizeAxis, resizeAxis } from '../backends/cpu/fft-nd.js';
 import { checkBackend, fallsBack, gpuFor, type BackendChoice } from './backend.js';
 import { checkThreads, executeEngineRows } from '../backends/cpu/worker-pool.js';
@@ -71,6 +72,17 @@ function oneD(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rCallOptio
   return nd(family, inverse, x, { ...o, axes: [o.axis ?? -1], s: o.n === undefined ? undefined : [o.n] });
 }
 
+/** The length of the last axis where it is the only axis transformed, with no crop or pad; else null. */
+function lastAxisOnly(shape: readonly number[], axes: readonly number[], s: readonly number[]): number | null {
+  const n = shape[shape.length - 1]!;
+  return axes.length === 1 && axes[0] === shape.length - 1 && s[0] === n ? n : null;
+}
+
+/** `out` unless it overlaps x (the engine would read what it already wrote), else a new array of x's type. */
+function resultArray(x: RealArray, out: RealArray | undefined): RealArray {
+  return out && !overlaps(out, x) ? out : new (x instanceof Float32Array ? Float32Array : Float64Array)(x.length);
+}
+
 /**
  * DCT-II or DCT-III along the last axis with no crop or pad, where the CPU engine has the fused module (DCT-III:
  * even lengths): straight from the caller's array into a result of its type, the norm's scale and scipy's
@@ -81,49 +93,36 @@ async function dctLastAxis(
   kind: 'dct2' | 'dct3',
   inverse: boolean,
   x: RealArray,
-  shape: readonly number[],
-  axes: readonly number[],
-  s: readonly number[],
-  norm: string,
+  n: number,
+  norm: R2rNorm,
   orthogonalize: boolean | undefined,
   out: RealArray | undefined,
   threads: number | undefined,
 ): Promise<RealArray | null> {
-  const n = shape[shape.length - 1]!;
-  if (axes.length !== 1 || axes[0] !== shape.length - 1 || s[0] !== n) return null;
   const precision = x instanceof Float32Array ? 'f32' : 'f64';
   if (!fusedDctRows(kind, n, precision)) return null;
-  const lines = x.length / n;
-  const dst = out && !overlaps(out, x) ? out : new (x instanceof Float32Array ? Float32Array : Float64Array)(x.length);
-  // scipy's scales of types 2 and 3 (denominator 2n): 'backward' scales the inverse, 'forward' the forward.
-  const scaled = inverse ? norm === 'backward' : norm === 'forward';
-  const scale = norm === 'ortho' ? 1 / Math.sqrt(2 * n) : scaled ? 1 / (2 * n) : 1;
+  const dst = resultArray(x, out);
+  // scipy's norms for types 2 and 3 take the denominator 2n.
+  const scale = normScale(2 * n, inverse ? 'inverse' : 'forward', norm);
   const op = { kind, n, precision, scale, orthogonalize: orthogonalize ?? norm === 'ortho' } as const;
-  await executeEngineRows(op, x, dst, lines, threads);
+  await executeEngineRows(op, x, dst, x.length / n, threads);
   return deliver(dst, x, out);
 }
 
 /**
  * The DHT along the last axis with no crop or pad on the CPU engine: the engine's batched rfft of the caller's
- * rows (split across threads), then h_k = Re Y_k − Im Y_k (Y_k = conj Y_{n−k} past n/2) times the norm's scale,
- * straight into a result of the input's type.
+ * rows (split across threads), then Re − Im times the norm's scale, straight into a result of the input's type.
  */
 async function dhtLastAxis(
   inverse: boolean,
   x: RealArray,
-  shape: readonly number[],
-  axes: readonly number[],
-  s: readonly number[],
-  norm: string,
+  n: number,
+  norm: R2rNorm,
   out: RealArray | undefined,
   threads: number | undefined,
-): Promise<RealArray | null> {
-  const n = shape[shape.length - 1]!;
-  if (axes.length !== 1 || axes[0] !== shape.length - 1 || s[0] !== n) return null;
-  const Arr = x instanceof Float32Array ? Float32Array : Float64Array;
+): Promise<RealArray> {
   const lines = x.length / n;
-  const nc = Math.floor(n / 2) + 1;
-  const y = new Arr(2 * nc * lines);
+  const y = new (x instanceof Float32Array ? Float32Array : Float64Array)(2 * (Math.floor(n / 2) + 1) * lines);
   await executeEngineRows(
     { kind: 'rfft', n, precision: x instanceof Float32Array ? 'f32' : 'f64' },
     x,
@@ -131,15 +130,8 @@ async function dhtLastAxis(
     lines,
     threads,
   );
-  const dst = out && !overlaps(out, x) ? out : new Arr(x.length);
-  const scaled = inverse ? norm === 'backward' : norm === 'forward';
-  const scale = norm === 'ortho' ? 1 / Math.sqrt(n) : scaled ? 1 / n : 1;
-  for (let q = 0; q < lines; q++) {
-    const d = q * n,
-      b = 2 * nc * q;
-    for (let j = 0; j < nc; j++) dst[d + j] = scale * (y[b + 2 * j]! - y[b + 2 * j + 1]!);
-    for (let j = nc; j < n; j++) dst[d + j] = scale * (y[b + 2 * (n - j)]! + y[b + 2 * (n - j) + 1]!);
-  }
+  const dst = resultArray(x, out);
+  cpuDht.hartleyFromSpectra(y, dst, n, lines, normScale(n, inverse ? 'inverse' : 'forward', norm));
   return deliver(dst, x, out);
 }
 
@@ -181,11 +173,15 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
   const cpu = async (): Promise<RealArray> => {
     // Types 2 and 3 invert each other (scipy's inverse type map).
     const kernel = family !== 'dct' || (type !== 2 && type !== 3) ? null : (type === 2) !== inverse ? 'dct2' : 'dct3';
-    const direct = kernel
-      ? await dctLastAxis(kernel, inverse, x, shape, axes, s, norm, o.orthogonalize, out, threads)
-      : family === 'dht'
-        ? await dhtLastAxis(inverse, x, shape, axes, s, norm, out, threads)
-        : null;
+    const n = lastAxisOnly(shape, axes, s);
+    const direct =
+      n === null
+        ? null
+        : kernel
+          ? await dctLastAxis(kernel, inverse, x, n, norm, o.orthogonalize, out, threads)
+          : family === 'dht'
+            ? await dhtLastAxis(inverse, x, n, norm, out, threads)
+            : null;
     return direct ?? deliver(onCpuEngine(x instanceof Float32Array ? 'f32' : 'f64', cpuReference), x, out);
   };
   const cpuReference = (): RealArray => {

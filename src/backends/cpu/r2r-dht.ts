@@ -18,6 +18,26 @@ export interface DhtOptions<O extends R2rOutput = R2rOutput> {
   output?: O;
 }
 
+/**
+ * h = scale · (Re Y − Im Y) for `count` rows of n from their half spectra y (n/2 + 1 complex values a row,
+ * interleaved), using Y_k = conj Y_{n−k} past n/2.
+ */
+export function hartleyFromSpectra(
+  y: Float32Array | Float64Array,
+  dst: Float32Array | Float64Array,
+  n: number,
+  count: number,
+  scale = 1,
+): void {
+  const nc = Math.floor(n / 2) + 1;
+  for (let q = 0; q < count; q++) {
+    const d = q * n,
+      b = 2 * nc * q;
+    for (let j = 0; j < nc; j++) dst[d + j] = scale * (y[b + 2 * j]! - y[b + 2 * j + 1]!);
+    for (let j = nc; j < n; j++) dst[d + j] = scale * (y[b + 2 * (n - j)]! + y[b + 2 * (n - j) + 1]!);
+  }
+}
+
 export function dhtKernel(n: number): R2rKernel {
   return cachedKernel(`dht/${n}`, () => {
     const plan = planCpuRfft(n);
@@ -26,12 +46,7 @@ export function dhtKernel(n: number): R2rKernel {
     return (src, dst, count) => {
       if (y.length < 2 * nc * count) y = new Float64Array(2 * nc * count);
       plan.forward(src, y, { batch: count });
-      for (let q = 0; q < count; q++) {
-        const s = q * n,
-          b = 2 * nc * q;
-        for (let j = 0; j < nc; j++) dst[s + j] = y[b + 2 * j]! - y[b + 2 * j + 1]!;
-        for (let j = nc; j < n; j++) dst[s + j] = y[b + 2 * (n - j)]! + y[b + 2 * (n - j) + 1]!;
-      }
+      hartleyFromSpectra(y, dst, n, count);
     };
   });
 }

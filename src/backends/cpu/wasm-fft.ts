@@ -531,9 +531,7 @@ class LaneFft implements EngineFft, FusedRealFft {
         heap.copyWithin(inBase, at, at + 2 * n * count);
         kernel(this.inP, this.outP, this.workP, this.twP, this.slotsFor(count), scale);
         if (outColumns) heap.copyWithin(at, outBase, outBase + 2 * n * count);
-        else if (lo.stride === 1 && lo.dist === n)
-          output.set(heap.subarray(outBase, outBase + 2 * n * count), 2 * (lo.offset + (g0 + c0) * n));
-        else for (let q = 0; q < count; q++) copyOut(heap, outBase + 2 * n * q, output, lo, g0 + c0 + q, n);
+        else this.storeChunk(output, lo, g0 + c0, count);
       }
       if (rowsOut) {
         transpose!(colP, rowP, gc, n, probBytes, group * ce);
@@ -554,7 +552,6 @@ class LaneFft implements EngineFft, FusedRealFft {
     const heap = this.heap;
     const e = heap.BYTES_PER_ELEMENT;
     const inBase = this.inP / e;
-    const outBase = this.outP / e;
     for (let b0 = 0; b0 < batch; b0 += chunk) {
       const count = Math.min(chunk, batch - b0);
       // Packed problems move as one block (a subarray per problem costs more than small transforms).
@@ -566,12 +563,19 @@ class LaneFft implements EngineFft, FusedRealFft {
         this.moveColumns(input, li, b0, count, inBase, true);
       } else for (let q = 0; q < count; q++) copyIn(input, li, b0 + q, n, heap, inBase + 2 * n * q);
       kernel(this.inP, this.outP, this.workP, this.twP, this.slotsFor(count), scale);
-      if (lo.stride === 1 && lo.dist === n)
-        output.set(heap.subarray(outBase, outBase + 2 * n * count), 2 * (lo.offset + b0 * n));
-      else if (lo.dist < lo.stride) {
-        this.moveColumns(output, lo, b0, count, outBase, false);
-      } else for (let q = 0; q < count; q++) copyOut(heap, outBase + 2 * n * q, output, lo, b0 + q, n);
+      this.storeChunk(output, lo, b0, count);
     }
+  }
+
+  /** Problems b0 … b0 + count − 1 from the kernel's output buffer into the caller's layout. */
+  private storeChunk(output: AnyArray, lo: RealLayout, b0: number, count: number): void {
+    const n = this.n;
+    const heap = this.heap;
+    const outBase = this.outP / heap.BYTES_PER_ELEMENT;
+    if (lo.stride === 1 && lo.dist === n)
+      output.set(heap.subarray(outBase, outBase + 2 * n * count), 2 * (lo.offset + b0 * n));
+    else if (lo.dist < lo.stride) this.moveColumns(output, lo, b0, count, outBase, false);
+    else for (let q = 0; q < count; q++) copyOut(heap, outBase + 2 * n * q, output, lo, b0 + q, n);
   }
 }
 

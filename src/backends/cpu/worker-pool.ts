@@ -404,7 +404,7 @@ async function runShares(
     // Only staged shares are worth cutting up; a share read and written in place runs whole.
     const cut = piped && (sh.stageIn || sh.stageOut);
     const pieces = cut ? piecesOf(sh.job.batch, elements, unit) : [[0, sh.job.batch] as [number, number]];
-    const ctrl = piped ? new Int32Array(new SharedArrayBuffer(12)) : undefined;
+    const ctrl = cut ? new Int32Array(new SharedArrayBuffer(12)) : undefined;
     if (ctrl && !sh.stageIn) ctrl[STAGED] = pieces.length;
     return { sh, pieces, ctrl, copied: 0, reply: null as Promise<FftReply> | null };
   });
