@@ -1,11 +1,12 @@
 /**
- * This build's CPU engine against an older build's, in one process: the same one-shot calls (threads: 1,
- * into reused `out` arrays, f32) alternating between the two builds round by round, best time of each.
+ * This build's CPU engine against an older build's, in one process: the same one-shot calls (threads: 1 unless
+ * --threads, into reused `out` arrays, f32) alternating between the two builds round by round, best time of each.
+ * Kinds: rfft, irfft, dct, idct, dht (rows of n), fft (complex rows of n), fft2 (one n × batch 2-D array).
  * For changes too small for bench:cpu's run-to-run spread. Prints new / old per row.
  *
  *   git archive <commit> | tar x -C /tmp/old && ln -s "$PWD/node_modules" /tmp/old && (cd /tmp/old && npx tsc)
  *   node dist/bench/cpu-ab.js --against /tmp/old/dist/src/index.js [--kinds rfft,dct,irfft,idct]
- *     [--shapes 16x65536,32x32768,64x16384,256x4096,4096x256] [--rounds 9]
+ *     [--shapes 16x65536,32x32768,64x16384,256x4096,4096x256] [--rounds 9] [--threads 1]
  */
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
@@ -21,6 +22,8 @@ const shapes = (args.shapes ?? '16x65536,32x32768,64x16384,256x4096,4096x256')
   .split(',')
   .map((s) => s.split('x').map(Number) as [number, number]);
 const rounds = Number(args.rounds ?? 9);
+const threads = Number(args.threads ?? 1);
+const complexKinds = ['fft', 'fft2'];
 
 function call(
   api: Api,
@@ -31,21 +34,26 @@ function call(
   spec: Float32Array,
   out: Float32Array,
 ) {
-  const o = { threads: 1, backend: 'cpu' as const };
+  const o = { threads, backend: 'cpu' as const };
   const M = n / 2 + 1;
   if (kind === 'rfft') return api.rfft(x, { ...o, shape: [batch, n], out });
   if (kind === 'irfft') return api.irfft(spec, { ...o, shape: [batch, M], n, out: out.subarray(0, n * batch) });
   if (kind === 'dct') return api.dct(x, { ...o, type: 2, shape: [batch, n], out: out.subarray(0, n * batch) });
   if (kind === 'idct') return api.idct(x, { ...o, type: 2, shape: [batch, n], out: out.subarray(0, n * batch) });
+  if (kind === 'dht') return api.dht(x, { ...o, shape: [batch, n], out: out.subarray(0, n * batch) });
+  if (kind === 'fft') return api.fft(spec, { ...o, shape: [batch, n], out });
+  if (kind === 'fft2') return api.fft2(spec, { ...o, shape: [n, batch], out });
   throw new Error(`--kinds: unknown kind ${kind}`);
 }
 
 console.log('shape        kind    new ms    old ms   new / old');
 for (const [n, batch] of shapes) {
   const x = new Float32Array(n * batch).map(() => Math.random() - 0.5);
-  const spec = new Float32Array(2 * (n / 2 + 1) * batch).map(() => Math.random() - 0.5);
   for (const kind of kinds) {
-    const out = new Float32Array(kind === 'rfft' ? 2 * (n / 2 + 1) * batch : n * batch);
+    // Half spectra for irfft, complex data for fft and fft2.
+    const complex = complexKinds.includes(kind);
+    const spec = new Float32Array(complex ? 2 * n * batch : 2 * (n / 2 + 1) * batch).map(() => Math.random() - 0.5);
+    const out = new Float32Array(complex ? 2 * n * batch : kind === 'rfft' ? 2 * (n / 2 + 1) * batch : n * batch);
     const best = { new: Infinity, old: Infinity };
     for (let r = 0; r < rounds; r++) {
       const order: ['new' | 'old', Api][] =
