@@ -435,12 +435,19 @@ function columnsFor(c: Case, o: Options): Column[] {
   const outLen = family === 'r2c' ? 2 * (Math.floor(n / 2) + 1) : family === 'dct2' ? n : len;
 
   // Ours, through the public API.
-  // `shared`: input and output on SharedArrayBuffers, which workers read and write in place (no staging).
-  const ours = (key: string, prec: 32 | 64, threads: number, shared = false): Column => ({
+  // `shared`: input and output on SharedArrayBuffers, which workers read and write in place (no staging);
+  // `buffers`: the plan's engine buffers (FftPlan.createBuffers), which the kernel transforms where they lie.
+  const ours = (
+    key: string,
+    prec: 32 | 64,
+    threads: number,
+    mode: 'plain' | 'shared' | 'buffers' = 'plain',
+  ): Column => ({
     key,
     prec,
     async prepare() {
       let x = prec === 32 ? c.x32 : c.x64;
+      const shared = mode === 'shared';
       if (shared) {
         const sx = new Float32Array(new SharedArrayBuffer(4 * x.length));
         sx.set(x);
@@ -450,6 +457,14 @@ function columnsFor(c: Case, o: Options): Column[] {
       if (family === 'c2c') {
         const opts: FftPlanOptions & { threads?: number } = { n, batch, backend: 'cpu', threads };
         const plan = await createFftPlan(opts);
+        if (mode === 'buffers') {
+          const buf = plan.createBuffers(prec === 32 ? 'f32' : 'f64');
+          buf.input.set(x);
+          return {
+            run: () => plan.execute(buf.input, buf.output),
+            check: async () => checkOurs(await plan.execute(buf.input, buf.output), outLen),
+          };
+        }
         // Into a reused output array, as the anchors write into preallocated memory.
         const out = shared
           ? new Float32Array(new SharedArrayBuffer(8 * n * batch))
@@ -476,7 +491,12 @@ function columnsFor(c: Case, o: Options): Column[] {
     },
   });
   cols.push(ours('ours32_1', 32, 1), ours('ours32_all', 32, o.threadsAll), ours('ours64_1', 64, 1));
-  if (family === 'c2c') cols.push(ours('ours32_all_shared', 32, o.threadsAll, true));
+  if (family === 'c2c')
+    cols.push(
+      ours('ours32_all_shared', 32, o.threadsAll, 'shared'),
+      ours('ours32_1_buf', 32, 1, 'buffers'),
+      ours('ours64_1_buf', 64, 1, 'buffers'),
+    );
 
   // fft.js (float64, powers of two only; complex and real transforms).
   const pow2 = (n & (n - 1)) === 0;
@@ -901,6 +921,8 @@ const LABELS: Record<string, string> = {
   ours32_all: 'ours f32 all',
   ours32_all_shared: 'ours f32 all, shared',
   ours64_1: 'ours f64 1t',
+  ours32_1_buf: 'ours f32 1t, buffers',
+  ours64_1_buf: 'ours f64 1t, buffers',
   fftjs: 'fft.js f64',
   pffft: 'pffft SIMD',
   kissfft: 'kissfft',
@@ -919,6 +941,8 @@ const FFT_COLS = [
   'ours32_all',
   'ours32_all_shared',
   'ours64_1',
+  'ours32_1_buf',
+  'ours64_1_buf',
   'fftjs',
   'pffft',
   'kissfft',
@@ -1011,7 +1035,15 @@ function markdown(results: CaseResult[]): string {
         ]);
       }
       ratios.push(['all / 1t', (r) => ratio(c(r, 'ours32_all'), c(r, 'ours32_1'))]);
-      if (fam === 'c2c') ratios.push(['shared / 1t', (r) => ratio(c(r, 'ours32_all_shared'), c(r, 'ours32_1'))]);
+      if (fam === 'c2c') {
+        ratios.push(['shared / 1t', (r) => ratio(c(r, 'ours32_all_shared'), c(r, 'ours32_1'))]);
+        // pffft and numpy transform data already in their own memory: the engine buffers are the like-for-like case.
+        ratios.push(
+          ['buffers f32 / pffft', (r) => ratio(c(r, 'ours32_1_buf'), c(r, 'pffft'))],
+          ['buffers f32 / scipy w1', (r) => ratio(c(r, 'ours32_1_buf'), c(r, 'scipy32_w1'))],
+          ['buffers f64 / numpy', (r) => ratio(c(r, 'ours64_1_buf'), c(r, 'numpy64'))],
+        );
+      }
     }
     const present = cols.filter((k) => rows.some((r) => r.cols[k]));
     const head = [

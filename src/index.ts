@@ -12,7 +12,7 @@ export {
 } from './backends/webgpu/device.js';
 export type { AcquireOptions, AdapterDescription, DeviceLimits } from './backends/webgpu/device.js';
 export { createFftPlan, fft, ifft } from './api/fft.js';
-export type { FftPlan, FftPlanOptions, FftCallOptions, BackendChoice, ComplexArray } from './api/fft.js';
+export type { FftPlan, FftPlanOptions, FftBuffers, FftCallOptions, BackendChoice, ComplexArray } from './api/fft.js';
 export { fftProblem, normScale } from './planner/fft-problem.js';
 export type { FftProblem, FftNorm, FftDirection, ComplexLayout } from './planner/fft-problem.js';
 export { planWorkgroupFft, largestWorkgroupFft, factorRadices } from './planner/fft-workgroup.js';

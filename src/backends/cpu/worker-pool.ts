@@ -12,7 +12,7 @@ import { ArgumentError, WorkerError } from '../../errors.js';
 import type { CpuPrecision } from '../../planner/cpu-fft.js';
 import type { FftNorm } from '../../planner/fft-problem.js';
 import { checkFits } from './fft-mixed-radix.js';
-import { engineFft, type EngineExecOptions } from './wasm-fft.js';
+import { engineFft, isEngineBuffer, type EngineExecOptions } from './wasm-fft.js';
 import { rowLengths, runRows, type RowOp } from './engine-rows.js';
 import { ABORT, DONE, STAGED, type Pipeline } from './worker-pipeline.js';
 
@@ -480,7 +480,9 @@ export async function executeEngineFft(
   checkThreads(threads);
   const plan = engineFft(n, precision);
   const batch = options.batch ?? 1;
-  if (threads === 1 || shareCount(n, batch, Infinity) <= 1) return plan.execute(input, output, options);
+  // Engine buffers run where they lie, on the calling thread (their memory is not shared with workers).
+  if (threads === 1 || shareCount(n, batch, Infinity) <= 1 || isEngineBuffer(input))
+    return plan.execute(input, output, options);
   const shares = shareCount(n, batch, threads ?? (await defaultThreads()));
   if (shares <= 1) return plan.execute(input, output, options);
   const li = layoutOf(options.input, n);

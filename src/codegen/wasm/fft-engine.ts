@@ -5,8 +5,8 @@
  *   fwd/inv(in, out, work, tw, count, scale)
  *
  * transforms `count` problems (lane-split) or groups of W problems (lane-batch) of interleaved complex
- * data at `in` into `out`, multiplied by `scale`; `in` is clobbered, `work` holds one problem's worth of
- * vectors, `tw` is where the caller wrote `twiddles`. The inverse is conj(FFT(conj x)), with both
+ * data at `in` into `out`, multiplied by `scale`; `in` is only read (so a caller's resident input survives),
+ * `work` holds two problems' worth of vectors (the passes' ping-pong), `tw` is where the caller wrote `twiddles`. The inverse is conj(FFT(conj x)), with both
  * conjugations folded into the first load and the last store, so the passes are shared.
  *
  * Inside the passes data is "split vector" layout: element e is 32 bytes at 32·e, the real lanes then
@@ -442,14 +442,22 @@ export function generateEngineFft(recipe: LaneRecipe): EngineModule {
     const b = new Body(params);
     const [inP, outP, work, twP, count, scale] = [0, 1, 2, 3, 4, 5];
     b.loop();
-    // Buffers: pass t reads `cur` and writes `next`; the slot at inP is reused once consumed.
+    // Buffers: pass t reads `cur` and writes `other`; after the first pass the two halves of `work` take turns.
+    const work2 = b.local('i32');
+    b.inPrologue(() =>
+      b
+        .get(work)
+        .i32(32 * L)
+        .add()
+        .set(work2),
+    );
     let cur = inP;
     let other = work;
     passes.forEach((_, t) => {
       const last = t === passes.length - 1;
       const dest = last && !split ? outP : other;
       b.get(cur).get(dest).get(twP).i32(twOff[t]!).add().get(scale).call(calls[t]!);
-      if (dest !== outP) [cur, other] = [dest, cur];
+      if (dest !== outP) [cur, other] = [dest, cur === inP ? work2 : cur];
     });
     if (split) b.get(cur).get(outP).get(twP).i32(combineOff).add().get(scale).call(combine);
     b.get(inP).i32(slotBytes).add().set(inP);
@@ -482,7 +490,7 @@ export function generateEngineFft(recipe: LaneRecipe): EngineModule {
     twiddles: tw,
     slotBytes,
     problemsPerSlot: split ? 1 : W,
-    workBytes: 32 * L,
+    workBytes: 64 * L,
     r2cTwiddleOffset,
     dct2TwiddleOffset,
     dct3TwiddleOffset,
