@@ -495,6 +495,7 @@ function columnsFor(c: Case, o: Options): Column[] {
     cols.push(
       ours('ours32_all_shared', 32, o.threadsAll, 'shared'),
       ours('ours32_1_buf', 32, 1, 'buffers'),
+      ours('ours32_all_buf', 32, o.threadsAll, 'buffers'),
       ours('ours64_1_buf', 64, 1, 'buffers'),
     );
 
@@ -922,6 +923,7 @@ const LABELS: Record<string, string> = {
   ours32_all_shared: 'ours f32 all, shared',
   ours64_1: 'ours f64 1t',
   ours32_1_buf: 'ours f32 1t, buffers',
+  ours32_all_buf: 'ours f32 all, buffers',
   ours64_1_buf: 'ours f64 1t, buffers',
   fftjs: 'fft.js f64',
   pffft: 'pffft SIMD',
@@ -942,6 +944,7 @@ const FFT_COLS = [
   'ours32_all_shared',
   'ours64_1',
   'ours32_1_buf',
+  'ours32_all_buf',
   'ours64_1_buf',
   'fftjs',
   'pffft',
@@ -1042,6 +1045,7 @@ function markdown(results: CaseResult[]): string {
           ['buffers f32 / pffft', (r) => ratio(c(r, 'ours32_1_buf'), c(r, 'pffft'))],
           ['buffers f32 / scipy w1', (r) => ratio(c(r, 'ours32_1_buf'), c(r, 'scipy32_w1'))],
           ['buffers f64 / numpy', (r) => ratio(c(r, 'ours64_1_buf'), c(r, 'numpy64'))],
+          ['buffers all / 1t', (r) => ratio(c(r, 'ours32_all_buf'), c(r, 'ours32_1_buf'))],
         );
       }
     }

@@ -35,6 +35,7 @@ const SERIES: [string, string, string, boolean][] = [
   ['ours32_all', 'ours f32, all threads', '#ff7f0e', true],
   ['ours32_all_shared', 'ours f32, all threads, SharedArrayBuffer (C2C)', '#bcbd22', true],
   ['ours32_1_buf', 'ours f32, 1 thread, engine buffers (C2C)', '#aa0000', true],
+  ['ours32_all_buf', 'ours f32, all threads, engine buffers (C2C)', '#ff9896', true],
   ['ours64_1', 'ours f64, 1 thread', '#8c564b', true],
   ['fftjs', 'fft.js (f64)', '#7f7f7f', false],
   ['pffft', 'pffft-wasm SIMD (f32)', '#1f77b4', false],

@@ -11,7 +11,13 @@ import type { GpuContext } from '../backends/webgpu/device.js';
 import { checkBackend, fallsBack, gpuFor, type BackendChoice } from './backend.js';
 import { WebGpuFft } from '../backends/webgpu/fft.js';
 import { engineFft, precompileEngine } from '../backends/cpu/wasm-fft.js';
-import { allocateLike, checkThreads, executeEngineFft, executeEngineRows } from '../backends/cpu/worker-pool.js';
+import {
+  allocateLike,
+  checkThreads,
+  defaultThreads,
+  executeEngineFft,
+  executeEngineRows,
+} from '../backends/cpu/worker-pool.js';
 import { checkOut, deliver, overlaps } from './out.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
 import { planCpuEngineFft, type CpuEngineFftRecipe, type CpuPrecision } from '../planner/cpu-fft.js';
@@ -80,7 +86,9 @@ export interface FftPlan {
    * Input and output arrays sized for this plan, to fill and pass to execute(buffers.input, buffers.output)
    * call after call. On the CPU engine they live in the engine's own WebAssembly memory, and execute()
    * transforms them where they lie instead of copying each chunk in and out: the kernel's time alone, about
-   * twice as fast for batches larger than the cache. Such calls run on the calling thread. Where that path
+   * twice as fast for batches larger than the cache. Where SharedArrayBuffers exist (Node; browsers when the
+   * page is cross-origin isolated) the memory is shared and the plan's threads transform their shares of it
+   * in place too; elsewhere such calls run on the calling thread. Where that path
    * does not apply (lengths the engine runs by Bluestein, strided or offset layouts, other arrays passed to
    * execute) the same arrays take the ordinary path; WebGPU plans get ordinary arrays. `precision` defaults
    * to the plan's ('f32' where it follows the input); the input is never modified.
@@ -115,6 +123,8 @@ class CpuPlan implements FftPlan {
     readonly problem: FftProblem,
     private readonly precision?: CpuPrecision,
     private readonly threads?: number,
+    /** Threads engine buffers are made for (the `threads` option, or the default resolved at creation). */
+    private readonly bufferThreads = 1,
   ) {
     // Validate now (sizes the engine cannot hold are refused at creation); generate and compile up front
     // where that is cheap, so execute() costs only the transform, else at the first execute.
@@ -166,7 +176,7 @@ class CpuPlan implements FftPlan {
     const plan = engineFft(p.n, prec);
     const packed = (l: ComplexLayout) => l.offset === 0 && l.stride === 1 && l.dist === p.n;
     return plan.createBuffers && packed(p.input) && packed(p.output)
-      ? plan.createBuffers(p.batch)
+      ? plan.createBuffers(p.batch, this.bufferThreads)
       : plainBuffers(p, prec);
   }
   executeGpu(): Promise<void> {
@@ -256,7 +266,7 @@ export async function createFftPlan(options: FftPlanOptions): Promise<FftPlan> {
   const threads = checkThreads(options.threads);
   const cpuPlan = async (): Promise<CpuPlan> => {
     for (const p of precision ? [precision] : (['f32', 'f64'] as const)) await precompileEngine([problem.n], p);
-    return new CpuPlan(problem, precision, threads);
+    return new CpuPlan(problem, precision, threads, threads ?? (await defaultThreads()));
   };
   if (!ctx) return cpuPlan();
   try {

@@ -6,7 +6,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createFftPlan, ArgumentError, DestroyedError, type FftPlan } from '../../src/index.js';
+import {
+  createFftPlan,
+  disposeCpuWorkers,
+  ArgumentError,
+  DestroyedError,
+  WorkerError,
+  type FftPlan,
+} from '../../src/index.js';
+import { injectWorkerFault } from '../../src/backends/cpu/worker-pool.js';
 import { isEngineBuffer } from '../../src/backends/cpu/wasm-fft.js';
 import { planCpuEngineFft, type CpuPrecision } from '../../src/planner/cpu-fft.js';
 import { planCpuFft } from '../../src/backends/cpu/fft-plan.js';
@@ -140,4 +148,40 @@ test('engine buffers: bad precision and destroyed plans are refused', async () =
   assert.ok(free.createBuffers().input instanceof Float32Array);
   p.destroy();
   assert.throws(() => p.createBuffers(), DestroyedError);
+});
+
+test('engine buffers with threads: shared memory, every thread its slots in place, bit for bit one thread', async () => {
+  const cases: [number, number, CpuPrecision][] = [
+    [64, 2048, 'f32'],
+    [256, 1030, 'f32'], // staged, each thread its own stage
+    [27, 5001, 'f64'], // lane-batch: a partial group at the end of the last share
+    [4096, 33, 'f64'],
+  ];
+  for (const [n, batch, precision] of cases) {
+    for (const direction of ['forward', 'inverse'] as const) {
+      const tag = `n=${n} batch=${batch} ${precision} ${direction}`;
+      const p = await createFftPlan({ n, batch, backend: 'cpu', precision, threads: 3, direction, norm: 'ortho' });
+      const one = await plan(n, batch, precision, { direction, norm: 'ortho' });
+      const buf = p.createBuffers();
+      assert.ok(buf.input.buffer instanceof SharedArrayBuffer && isEngineBuffer(buf.input), `${tag}: shared`);
+      fill(buf.input, n * batch);
+      const x = buf.input.slice();
+      buf.output.fill(NaN);
+      await p.execute(buf.input, buf.output);
+      assertSame(buf.input, x, `${tag}: input kept`);
+      assertSame(buf.output, await one.execute(x), `${tag}: one thread`);
+    }
+  }
+  // A worker's failure rejects the call with a WorkerError; the next call is right again.
+  const n = 1024,
+    batch = 256;
+  const p = await createFftPlan({ n, batch, backend: 'cpu', precision: 'f32', threads: 2 });
+  const buf = p.createBuffers();
+  fill(buf.input, 5);
+  const want = (await p.execute(buf.input, buf.output)).slice();
+  injectWorkerFault('throw');
+  await assert.rejects(p.execute(buf.input, buf.output), WorkerError);
+  buf.output.fill(0);
+  assertSame(await p.execute(buf.input, buf.output), want, 'after a worker failure');
+  await disposeCpuWorkers();
 });

@@ -26,6 +26,13 @@ function run(job: FftJob): { reply: FftReply; transfer: ArrayBuffer[] } | null {
     // No reply: the error event is what the pool must notice.
     return null;
   }
+  if (job.resident) {
+    // Engine buffers: the kernel runs on this worker's slots where they lie in the shared memory.
+    const plan = engineFft(job.n, job.precision);
+    if (!plan.runResident) throw new Error(`engine buffers: the plan of n = ${job.n} has no direct path here`);
+    plan.runResident(job.resident);
+    return { reply: { id: job.id }, transfer: [] };
+  }
   const pl = job.pipeline;
   const pieces = pl?.pieces ?? [[0, job.batch]];
   for (let i = 0; i < pieces.length; i++) {

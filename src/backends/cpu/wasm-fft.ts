@@ -46,7 +46,7 @@ let transposeModule: WebAssembly.Module | undefined;
 const MAX_MODULES = 256;
 const MAX_PLANS = 48;
 
-function lruGet<V>(m: Map<string, V>, key: string): V | undefined {
+function lruGet<K, V>(m: Map<K, V>, key: K): V | undefined {
   const v = m.get(key);
   if (v !== undefined) {
     m.delete(key);
@@ -55,7 +55,7 @@ function lruGet<V>(m: Map<string, V>, key: string): V | undefined {
   return v;
 }
 
-function lruSet<V>(m: Map<string, V>, key: string, v: V, max: number): void {
+function lruSet<K, V>(m: Map<K, V>, key: K, v: V, max: number): void {
   m.set(key, v);
   while (m.size > max) m.delete(m.keys().next().value!);
 }
@@ -71,16 +71,35 @@ const modules = new Map<string, { mod: WebAssembly.Module; info: EngineModule }>
 interface Resident {
   /** The recipe's cache key: only plans of this module may use it. */
   key: string;
+  id: number;
+  memory: WebAssembly.Memory;
   batch: number;
-  fwd: Kernel;
-  inv: Kernel;
-  workP: number;
   inP: number;
   outP: number;
   slots: number;
-  heap: AnyArray;
-  /** Where a chunk of input is staged before the kernel reads it (see RESIDENT_STAGED), or -1: read in place. */
+  /** One work area a thread (several only where the memory is shared with workers). */
+  workPs: number[];
+  /** Where each thread stages a chunk of input before the kernel reads it (see RESIDENT_STAGED); empty: read in place. */
+  stagePs: number[];
+}
+let nextResidentId = 1;
+
+/**
+ * One thread's part of a call on engine buffers: slots [s0, s0 + count) with its own work (and stage)
+ * area. Plain data, posted to a worker as is (a shared WebAssembly.Memory travels by reference).
+ */
+export interface ResidentRun {
+  id: number;
+  memory: WebAssembly.Memory;
+  shared: boolean;
+  inP: number;
+  outP: number;
+  workP: number;
   stageP: number;
+  s0: number;
+  count: number;
+  inverse: boolean;
+  scale: number;
 }
 
 /**
@@ -90,6 +109,8 @@ interface Resident {
  * rate; smaller slots are contiguous runs and larger ones long streams, and both run fastest in place.
  */
 const RESIDENT_STAGED = { above: 1024, upTo: 8192 };
+/** Engine buffers' instances a plan keeps (a worker makes one per set of buffers it is handed). */
+const MAX_RESIDENT_INSTANCES = 8;
 const residents = new WeakMap<ArrayBufferLike, Resident>();
 
 /** Whether `a` lies in engine buffers (their memory is not shared with worker threads). */
@@ -106,12 +127,12 @@ function recipeKey(recipe: LaneRecipe): string {
 /** Browsers refuse synchronous compilation of modules over 4 KiB on the main thread. */
 class SyncCompileRefused extends Error {}
 
-function compiled(recipe: LaneRecipe): { mod: WebAssembly.Module; info: EngineModule } {
+function compiled(recipe: LaneRecipe, sharedMemory = false): { mod: WebAssembly.Module; info: EngineModule } {
   // The key is exactly what the generator reads.
-  const key = recipeKey(recipe);
+  const key = recipeKey(recipe) + (sharedMemory ? '/shared' : '');
   let m = lruGet(modules, key);
   if (!m) {
-    const info = generateEngineFft(recipe);
+    const info = generateEngineFft(recipe, sharedMemory);
     let mod: WebAssembly.Module;
     try {
       mod = new WebAssembly.Module(info.bytes as BufferSource);
@@ -215,7 +236,11 @@ export interface EngineFft {
    * Input and output arrays for `batch` packed problems that execute() transforms without copying them
    * (engine buffers); absent where the plan has no such path (Bluestein, trivial, scalar).
    */
-  createBuffers?(batch: number): { input: AnyArray; output: AnyArray };
+  createBuffers?(batch: number, threads?: number): { input: AnyArray; output: AnyArray };
+  /** The runs of a call on this plan's engine buffers for up to `threads` threads, or null (see LaneFft). */
+  residentRuns?(input: AnyArray, output: AnyArray, options: EngineExecOptions, threads: number): ResidentRun[] | null;
+  /** One run of residentRuns, on this thread. */
+  runResident?(run: ResidentRun): void;
 }
 
 /** Shared by every engine plan: one contiguous problem through the batched entry point. */
@@ -591,7 +616,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     const n = this.n;
     const { batch, inverse, scale, li, lo } = resolveExec(n, input, output, options);
     const r = this.residentFor(input, li, output, lo, batch);
-    if (r) return this.executeResident(r, inverse ? r.inv : r.fwd, scale);
+    if (r) return this.runResident(this.runsOf(r, inverse, scale, 1)[0]!);
     const kernel = inverse ? this.inv : this.fwd;
     const per = this.info.problemsPerSlot;
     const chunk = this.chunkSlots * per;
@@ -617,52 +642,77 @@ class LaneFft implements EngineFft, FusedRealFft {
 
   /**
    * Engine buffers for `batch` packed problems: input and output views into a memory of their own (see
-   * Resident). Throws a DeviceLimitError beyond WebAssembly's 4 GiB, a ButterflyError where the runtime
-   * refuses the memory.
+   * Resident), with a work area for each of `threads` threads; shared with worker threads where the
+   * runtime allows (else one thread). Throws a DeviceLimitError beyond WebAssembly's 4 GiB, a
+   * ButterflyError where the runtime refuses the memory.
    */
-  createBuffers(batch: number): { input: AnyArray; output: AnyArray } {
-    const { mod, info } = compiled(this.recipe);
+  createBuffers(batch: number, threads = 1): { input: AnyArray; output: AnyArray } {
+    const info = compiled(this.recipe).info;
     const e = this.heap.BYTES_PER_ELEMENT;
     const slots = Math.ceil(batch / info.problemsPerSlot);
     const align = (x: number): number => Math.ceil(x / 4096) * 4096;
-    const workP = align(info.twiddles.length * e);
-    // Staggered modulo 4 KiB (work at 0, input at 1 KiB, output at 3 KiB), as the plan's own buffers: a
-    // pass's power-of-two strided streams then fall into different cache sets.
-    const inP = align(workP + info.workBytes) + 1024;
-    const outP = align(inP + slots * info.slotBytes) + 3072;
     const staged = info.slotBytes > RESIDENT_STAGED.above && info.slotBytes <= RESIDENT_STAGED.upTo;
-    const stageP = staged ? align(outP + slots * info.slotBytes) + 2048 : -1;
-    const bytes = staged ? stageP + this.chunkSlots * info.slotBytes : outP + slots * info.slotBytes;
-    if (bytes > 2 ** 32) throw new DeviceLimitError('WebAssembly memory (bytes)', bytes, 2 ** 32, 'engine buffers');
-    let memory: WebAssembly.Memory;
-    try {
-      memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / 65536) });
-    } catch (err) {
-      throw new ButterflyError(`engine buffers: the runtime refused a WebAssembly memory of ${bytes} bytes (${err})`);
+    const layout = (t: number) => {
+      // Staggered modulo 4 KiB (work at 0, input at 1 KiB, output at 3 KiB, stages at 2 KiB), as the plan's
+      // own buffers: a pass's power-of-two strided streams then fall into different cache sets.
+      const workPs = Array.from({ length: t }, (_, i) => align(info.twiddles.length * e) + i * align(info.workBytes));
+      const inP = align(workPs[t - 1]! + info.workBytes) + 1024;
+      const outP = align(inP + slots * info.slotBytes) + 3072;
+      const stage = align(this.chunkSlots * info.slotBytes) + 4096;
+      const stagePs = staged
+        ? Array.from({ length: t }, (_, i) => align(outP + slots * info.slotBytes) + 2048 + i * stage)
+        : [];
+      const bytes = staged ? stagePs[t - 1]! + this.chunkSlots * info.slotBytes : outP + slots * info.slotBytes;
+      return { workPs, inP, outP, stagePs, bytes };
+    };
+    let L = layout(1);
+    if (L.bytes > 2 ** 32) throw new DeviceLimitError('WebAssembly memory (bytes)', L.bytes, 2 ** 32, 'engine buffers');
+    let memory: WebAssembly.Memory | undefined;
+    let mod: WebAssembly.Module | undefined;
+    if (threads > 1 && typeof SharedArrayBuffer === 'function') {
+      // Shared with the workers where the runtime allows it (no SharedArrayBuffer, a browser page that is not
+      // cross-origin isolated, or a module too large to compile here: one thread, unshared).
+      const Lt = layout(threads);
+      try {
+        mod = compiled(this.recipe, true).mod;
+        const pages = Math.ceil(Lt.bytes / 65536);
+        memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
+        L = Lt;
+      } catch {
+        memory = undefined;
+      }
     }
-    const inst = new WebAssembly.Instance(mod, { env: { memory } });
+    if (!memory) {
+      mod = compiled(this.recipe).mod;
+      try {
+        memory = new WebAssembly.Memory({ initial: Math.ceil(L.bytes / 65536) });
+      } catch (err) {
+        throw new ButterflyError(
+          `engine buffers: the runtime refused a WebAssembly memory of ${L.bytes} bytes (${err})`,
+        );
+      }
+    }
     const heap = e === 4 ? new Float32Array(memory.buffer) : new Float64Array(memory.buffer);
     heap.set(info.twiddles, 0);
-    residents.set(memory.buffer, {
-      key: this.key,
-      batch,
-      fwd: inst.exports['fwd'] as Kernel,
-      inv: inst.exports['inv'] as Kernel,
-      workP,
-      inP,
-      outP,
-      slots,
-      heap,
-      stageP,
-    });
+    const id = nextResidentId++;
+    this.residentKernels(id, memory, mod);
+    const { workPs, inP, outP, stagePs } = L;
+    residents.set(memory.buffer, { key: this.key, id, memory, batch, inP, outP, slots, workPs, stagePs });
     const len = 2 * this.n * batch;
     return { input: heap.subarray(inP / e, inP / e + len), output: heap.subarray(outP / e, outP / e + len) };
   }
 
   /**
-   * The engine buffers `input` and `output` are, when they are this module's, whole and packed (a lane
-   * group's empty lanes then stay the zeros the memory started with, and no output lands outside the view).
+   * Where `input` and `output` are this module's engine buffers, whole and packed (a lane group's empty lanes
+   * then stay the zeros the memory started with, and no output lands outside the view), the runs of the call
+   * for up to `threads` threads (contiguous slot ranges); else null.
    */
+  residentRuns(input: AnyArray, output: AnyArray, options: EngineExecOptions, threads: number): ResidentRun[] | null {
+    const { batch, inverse, scale, li, lo } = resolveExec(this.n, input, output, options);
+    const r = this.residentFor(input, li, output, lo, batch);
+    return r ? this.runsOf(r, inverse, scale, threads) : null;
+  }
+
   private residentFor(
     input: AnyArray,
     li: RealLayout,
@@ -679,15 +729,59 @@ class LaneFft implements EngineFft, FusedRealFft {
     return r;
   }
 
-  /** The whole batch of engine buffers: straight from the input, or a staged chunk at a time. */
-  private executeResident(r: Resident, kernel: Kernel, scale: number): void {
-    if (r.stageP < 0) return kernel(r.inP, r.outP, r.workP, this.twP, r.slots, scale);
-    const sb = this.info.slotBytes,
-      e = r.heap.BYTES_PER_ELEMENT;
-    for (let s0 = 0; s0 < r.slots; s0 += this.chunkSlots) {
-      const c = Math.min(this.chunkSlots, r.slots - s0);
-      r.heap.copyWithin(r.stageP / e, (r.inP + s0 * sb) / e, (r.inP + (s0 + c) * sb) / e);
-      kernel(r.stageP, r.outP + s0 * sb, r.workP, this.twP, c, scale);
+  private runsOf(r: Resident, inverse: boolean, scale: number, threads: number): ResidentRun[] {
+    const t = Math.max(1, Math.min(threads, r.workPs.length, r.slots));
+    const runs: ResidentRun[] = [];
+    for (let i = 0; i < t; i++) {
+      const s0 = Math.round((r.slots * i) / t),
+        s1 = Math.round((r.slots * (i + 1)) / t);
+      runs.push({
+        id: r.id,
+        memory: r.memory,
+        shared: t > 1,
+        inP: r.inP,
+        outP: r.outP,
+        workP: r.workPs[i]!,
+        stageP: r.stagePs[i] ?? -1,
+        s0,
+        count: s1 - s0,
+        inverse,
+        scale,
+      });
+    }
+    return runs;
+  }
+
+  /** Kernels of engine buffers' instances by id: made at creation here, on first use in a worker. */
+  private readonly residentInstances = new Map<number, { fwd: Kernel; inv: Kernel }>();
+  private residentKernels(
+    id: number,
+    memory: WebAssembly.Memory,
+    mod?: WebAssembly.Module,
+  ): { fwd: Kernel; inv: Kernel } {
+    let k = lruGet(this.residentInstances, id);
+    if (!k) {
+      const shared = typeof SharedArrayBuffer === 'function' && memory.buffer instanceof SharedArrayBuffer;
+      const inst = new WebAssembly.Instance(mod ?? compiled(this.recipe, shared).mod, { env: { memory } });
+      k = { fwd: inst.exports['fwd'] as Kernel, inv: inst.exports['inv'] as Kernel };
+      lruSet(this.residentInstances, id, k, MAX_RESIDENT_INSTANCES);
+    }
+    return k;
+  }
+
+  /** One thread's run over engine buffers: straight from the input, or a staged chunk at a time. */
+  runResident(run: ResidentRun): void {
+    const { fwd, inv } = this.residentKernels(run.id, run.memory);
+    const kernel = run.inverse ? inv : fwd;
+    const sb = this.info.slotBytes;
+    const inP = run.inP + run.s0 * sb,
+      outP = run.outP + run.s0 * sb;
+    if (run.stageP < 0) return kernel(inP, outP, run.workP, this.twP, run.count, run.scale);
+    const heap = new Uint8Array(run.memory.buffer);
+    for (let s = 0; s < run.count; s += this.chunkSlots) {
+      const c = Math.min(this.chunkSlots, run.count - s);
+      heap.copyWithin(run.stageP, inP + s * sb, inP + (s + c) * sb);
+      kernel(run.stageP, outP + s * sb, run.workP, this.twP, c, run.scale);
     }
   }
 

@@ -12,7 +12,7 @@ import { ArgumentError, WorkerError } from '../../errors.js';
 import type { CpuPrecision } from '../../planner/cpu-fft.js';
 import type { FftNorm } from '../../planner/fft-problem.js';
 import { checkFits } from './fft-mixed-radix.js';
-import { engineFft, isEngineBuffer, type EngineExecOptions } from './wasm-fft.js';
+import { engineFft, isEngineBuffer, type EngineExecOptions, type EngineFft, type ResidentRun } from './wasm-fft.js';
 import { rowLengths, runRows, type RowOp } from './engine-rows.js';
 import { ABORT, DONE, STAGED, type Pipeline } from './worker-pipeline.js';
 
@@ -40,6 +40,8 @@ export interface FftJob {
   rows?: RowOp;
   /** The share in pieces, run as the calling thread stages them (shared memory only). */
   pipeline?: Pipeline;
+  /** A run over shared engine buffers instead (input and output are then those buffers, unused). */
+  resident?: ResidentRun;
   fault?: WorkerFault;
 }
 
@@ -480,9 +482,15 @@ export async function executeEngineFft(
   checkThreads(threads);
   const plan = engineFft(n, precision);
   const batch = options.batch ?? 1;
-  // Engine buffers run where they lie, on the calling thread (their memory is not shared with workers).
-  if (threads === 1 || shareCount(n, batch, Infinity) <= 1 || isEngineBuffer(input))
-    return plan.execute(input, output, options);
+  if (threads === 1 || shareCount(n, batch, Infinity) <= 1) return plan.execute(input, output, options);
+  if (isEngineBuffer(input)) {
+    // Engine buffers: every thread runs the kernel on its slots where they lie (shared memory), else the
+    // calling thread alone.
+    const t = shareCount(n, batch, threads ?? (await defaultThreads()));
+    const runs = plan.residentRuns?.(input, output, options, t);
+    if (!runs || runs.length <= 1) return plan.execute(input, output, options);
+    return runResidentShares(plan, runs, input, output);
+  }
   const shares = shareCount(n, batch, threads ?? (await defaultThreads()));
   if (shares <= 1) return plan.execute(input, output, options);
   const li = layoutOf(options.input, n);
@@ -542,6 +550,44 @@ export async function executeEngineFft(
         plan.execute(input, output, { ...options, batch: c, input: shifted(li, q0), output: shifted(lo, q0) }),
   );
   await runShares(p, list, 1, n, mainPieces);
+}
+
+/** The runs of a call on shared engine buffers: the first on the calling thread, the others on workers. */
+async function runResidentShares(
+  plan: EngineFft,
+  runs: ResidentRun[],
+  input: AnyArray,
+  output: AnyArray,
+): Promise<void> {
+  const p = (pool ??= new WorkerPool());
+  const slots = await p.acquire(runs.length - 1);
+  const compact: Layout = { offset: 0, stride: 1, dist: plan.n };
+  const replies = runs.slice(1).map((resident, i) =>
+    p.run(slots[i]!, {
+      n: plan.n,
+      precision: plan.precision,
+      inverse: resident.inverse,
+      norm: undefined,
+      scaleBy: undefined,
+      batch: 0,
+      input,
+      inLayout: compact,
+      output,
+      outLayout: compact,
+      resident,
+    }),
+  );
+  let mainError: unknown = null;
+  try {
+    plan.runResident!(runs[0]!);
+  } catch (e) {
+    mainError = e;
+  }
+  // Every worker is waited for, even after a failure (it may still be writing).
+  const settled = await Promise.allSettled(replies);
+  if (mainError) throw mainError;
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /**

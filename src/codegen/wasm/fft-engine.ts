@@ -391,7 +391,8 @@ function layTables(tables: readonly Float64Array[], e: number): { values: Float6
   return { values, offsets };
 }
 
-export function generateEngineFft(recipe: LaneRecipe): EngineModule {
+/** `sharedMemory`: the module imports a shared memory (engine buffers that worker threads transform in place). */
+export function generateEngineFft(recipe: LaneRecipe, sharedMemory = false): EngineModule {
   const e: 4 | 8 = recipe.precision === 'f32' ? 4 : 8;
   const W = recipe.lanes;
   const cb = 2 * e;
@@ -484,7 +485,7 @@ export function generateEngineFft(recipe: LaneRecipe): EngineModule {
     drivers.push(dct3PreFunction(2 * n, e), dct3PostFunction(2 * n, e));
   }
   const all = funcs.concat(drivers);
-  const bytes = assembleModule(all, { initialPages: 1, maxPages: 65536, shared: false });
+  const bytes = assembleModule(all, { initialPages: 1, maxPages: 65536, shared: sharedMemory });
   return {
     bytes,
     twiddles: tw,
