@@ -91,7 +91,6 @@ let nextResidentId = 1;
 export interface ResidentRun {
   id: number;
   memory: WebAssembly.Memory;
-  shared: boolean;
   inP: number;
   outP: number;
   workP: number;
@@ -113,7 +112,7 @@ const RESIDENT_STAGED = { above: 1024, upTo: 8192 };
 const MAX_RESIDENT_INSTANCES = 8;
 const residents = new WeakMap<ArrayBufferLike, Resident>();
 
-/** Whether `a` lies in engine buffers (their memory is not shared with worker threads). */
+/** Whether `a` lies in engine buffers (see Resident). */
 export function isEngineBuffer(a: AnyArray): boolean {
   return residents.has(a.buffer);
 }
@@ -270,6 +269,7 @@ class LaneFft implements EngineFft, FusedRealFft {
   private readonly split2?: (z: number, y: number, pairs: number, scale: number) => void;
   private readonly dct2pre?: (x: number, v: number, count: number) => void;
   private readonly dct2post?: (y: number, out: number, tw: number, count: number) => void;
+  private readonly dct2r2c?: (z: number, out: number, twR: number, twD: number, count: number, scale: number) => void;
   private readonly dct3pre?: (x: number, y: number, tw: number, count: number) => void;
   private readonly dct3post?: (v: number, out: number, count: number) => void;
   heap!: AnyArray;
@@ -313,6 +313,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.split2 = inst.exports['split2'] as typeof this.split2;
     this.dct2pre = inst.exports['dct2pre'] as typeof this.dct2pre;
     this.dct2post = inst.exports['dct2post'] as typeof this.dct2post;
+    this.dct2r2c = inst.exports['dct2r2c'] as typeof this.dct2r2c;
     this.dct3pre = inst.exports['dct3pre'] as typeof this.dct3pre;
     this.dct3post = inst.exports['dct3post'] as typeof this.dct3post;
     this.cmul = inst.exports['cmul'] as typeof this.cmul;
@@ -352,6 +353,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     const heap = this.heap;
     const e = heap.BYTES_PER_ELEMENT;
     const outBase = this.outP / e;
+    const yBase = this.yP / e;
     const twD = this.twP + this.info.dct2TwiddleOffset!;
     const per = this.info.problemsPerSlot;
     for (let b0 = 0; b0 < count; b0 += this.chunkSlots * per) {
@@ -359,10 +361,10 @@ class LaneFft implements EngineFft, FusedRealFft {
       heap.set(src.subarray(b0 * n, (b0 + c) * n), outBase);
       this.dct2pre!(this.outP, this.inP, c);
       this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(c), scale);
-      this.r2c!(this.outP, this.yP, this.twP + this.info.r2cTwiddleOffset!, c, 1);
-      this.dct2post!(this.yP, this.outP, twD, c);
-      if (orthogonalize) for (let q = 0; q < c; q++) heap[outBase + q * n]! /= Math.SQRT2;
-      dst.set(heap.subarray(outBase, outBase + c * n), b0 * n);
+      // The real post step and the DCT's rotation in one pass, into yP (they cannot run in place).
+      this.dct2r2c!(this.outP, this.yP, this.twP + this.info.r2cTwiddleOffset!, twD, c, 1);
+      if (orthogonalize) for (let q = 0; q < c; q++) heap[yBase + q * n]! /= Math.SQRT2;
+      dst.set(heap.subarray(yBase, yBase + c * n), b0 * n);
     }
   }
 
@@ -738,7 +740,6 @@ class LaneFft implements EngineFft, FusedRealFft {
       runs.push({
         id: r.id,
         memory: r.memory,
-        shared: t > 1,
         inP: r.inP,
         outP: r.outP,
         workP: r.workPs[i]!,

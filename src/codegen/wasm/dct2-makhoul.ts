@@ -14,7 +14,8 @@
  */
 import type { ValType, WasmFunction } from './assembler.js';
 import { unitRoot } from '../../core/unit-root.js';
-import { eachProblem, pointer, repeat, term as T, vectorWriter } from './vector-io.js';
+import { eachProblem, pointer, repeat, term as T, vectorWriter, type Step } from './vector-io.js';
+import { halfScale, r2cEdges, r2cGroup } from './rfft-post.js';
 
 /** [2cos θ_k (k < m), 2sin θ_k (k < m), 2cos θ_{n−j} (j < m), 2sin θ_{n−j} (j < m)], θ_k = −πk/2n, m = ⌈n/2⌉. */
 export function dct2Twiddles(n: number): Float64Array {
@@ -149,4 +150,86 @@ export function dct2PostFunction(n: number, e: 4 | 8): WasmFunction {
     },
   );
   return { params, body: b, export: 'dct2post' };
+}
+
+/**
+ * dct2r2c(z, out, twR, twD, count, scale), even n: the real FFT's post step (rfft-post.ts) and dct2post in one
+ * pass, from Z = FFT_{n/2} of the reordered line straight to the n DCT outputs, with the same operations in the
+ * same order as r2c then dct2post (so the same values), without writing and reading Y in between.
+ * twR: r2cTwiddles(n); twD: dct2Twiddles(n); Z packed n/2 apart, out n apart; `scale` as r2c's.
+ */
+export function dct2FusedPostFunction(n: number, e: 4 | 8): WasmFunction {
+  const h = n / 2;
+  const W = 16 / e;
+  const cb = 2 * e;
+  const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32', e === 4 ? 'f32' : 'f64'];
+  const w = vectorWriter(e, params);
+  const { b, v } = w;
+  const [z, out, twR, twD, count, scale] = [0, 1, 2, 3, 4, 5];
+  const half = halfScale(w, e, scale);
+  /** Y_k … Y_{k+W−1}, then out_k … (forwards, table at td+offD) and out_{n−k} … (reversed, at or+offO). */
+  const group = (
+    zk: number,
+    offK: number,
+    zr: number,
+    offR: number,
+    tr: number,
+    offT: number,
+    td: number,
+    offD: number,
+    ok: number,
+    offF: number,
+    or: number,
+    offO: number,
+  ): void => {
+    const [re, im] = r2cGroup(w, e, h, half, zk, offK, zr, offR, tr, offT);
+    const f = v.sub(v.mul(T(re), T(w.load(td, offD))), v.mul(T(im), T(w.load(td, offD + e * h))));
+    b.get(ok).get(w.materialise(f)).v128Store(offF);
+    const r = w.materialise(
+      v.add(v.mul(T(re), T(w.load(td, offD + 2 * e * h))), v.mul(T(im), T(w.load(td, offD + 3 * e * h)))),
+    );
+    b.get(or).get(w.reverse(r)).v128Store(offO);
+  };
+  const s = v.fresh();
+  eachProblem(
+    b,
+    count,
+    [
+      [z, cb * h],
+      [out, e * n],
+    ],
+    () => {
+      // out_0 = 2·Y_0 and out_h = √2·Y_h (Y_0, Y_h real), as 64-bit lanes before the groups, which rewrite
+      // out_1 and out_{h+1} (f32).
+      r2cEdges(w, e, z, scale);
+      b.vconst(e, e === 4 ? [2, 0, Math.SQRT2, 0] : [2, Math.SQRT2])
+        .fmul(e)
+        .set(s);
+      b.get(out).get(s).store64Lane(0, 0);
+      b.get(out)
+        .get(s)
+        .store64Lane(e * h, 1);
+      const zk = pointer(b, z, cb);
+      const zr = pointer(b, z, cb * (h - W));
+      const tr = pointer(b, twR, e);
+      const td = pointer(b, twD, e);
+      const ok = pointer(b, out, e);
+      const or = pointer(b, out, e * (n - W));
+      const steps: Step[] = [
+        [zk, cb * W],
+        [zr, -cb * W],
+        [tr, e * W],
+        [td, e * W],
+        [ok, e * W],
+        [or, -e * W],
+      ];
+      repeat(b, Math.floor((h - 1) / W), steps, () => group(zk, 0, zr, 0, tr, 0, td, 0, ok, 0, or, 0));
+      // Tail: k = h − W … h − 1 (overlapping the group before; equal values rewritten).
+      if ((h - 1) % W !== 0) {
+        const k = h - W;
+        group(z, cb * k, z, cb, twR, e * k, twD, e * k, out, e * k, out, e * (n - k - W + 1));
+      }
+    },
+  );
+  return { params, body: b, export: 'dct2r2c' };
 }

@@ -19,7 +19,7 @@ import { EVEN_F32, HI_64, HI_F32, LO_64, LO_F32, ODD_F32 } from './lane-shuffles
 import { r2cPostFunction, r2cTwiddles } from './rfft-post.js';
 import { c2rPreFunction } from './irfft-pre.js';
 import { pack2Function, split2Function } from './rfft-pairs.js';
-import { dct2PostFunction, dct2PreFunction, dct2Twiddles } from './dct2-makhoul.js';
+import { dct2FusedPostFunction, dct2PostFunction, dct2PreFunction, dct2Twiddles } from './dct2-makhoul.js';
 import { dct3PostFunction, dct3PreFunction, dct3Twiddles } from './dct3-makhoul.js';
 import { cmulFunction } from './pointwise.js';
 import { VecEmitter, type Cx, type Term } from './vector-complex.js';
@@ -479,6 +479,7 @@ export function generateEngineFft(recipe: LaneRecipe, sharedMemory = false): Eng
   if (recipe.dct2) {
     dct2TwiddleOffset = offsets[passes.length + 2]!;
     drivers.push(dct2PreFunction(realLength, e), dct2PostFunction(realLength, e));
+    if (recipe.realPost) drivers.push(dct2FusedPostFunction(realLength, e));
   }
   if (dct3) {
     dct3TwiddleOffset = offsets[passes.length + 3]!;

@@ -12,7 +12,7 @@
 import type { ValType, WasmFunction } from './assembler.js';
 import { neg } from './vector-complex.js';
 import { unitRoot } from '../../core/unit-root.js';
-import { eachProblem, pointer, repeat, term as T, vectorWriter, type Step } from './vector-io.js';
+import { eachProblem, pointer, repeat, term as T, vectorWriter, type Step, type VectorWriter } from './vector-io.js';
 
 /** Split table of w^k = e^{−2πik/n}, k = 0 … h. */
 export function r2cTwiddles(n: number): Float64Array {
@@ -26,6 +26,84 @@ export function r2cTwiddles(n: number): Float64Array {
   return out;
 }
 
+/**
+ * y_k … y_{k+W−1} (re and im vectors, times `half` = scale/2) from Z_k at zk+offK, the mirrored block at
+ * zr+offR and the table at tp+offT: shared by r2c and the fused DCT-II post step, which must round alike.
+ */
+export function r2cGroup(
+  w: VectorWriter,
+  e: 4 | 8,
+  h: number,
+  half: number,
+  zk: number,
+  offK: number,
+  zr: number,
+  offR: number,
+  tp: number,
+  offT: number,
+): [number, number] {
+  const v = w.v;
+  const [zre, zim] = w.loadComplex(zk, offK);
+  const [mre, mim] = w.loadComplex(zr, offR);
+  const cr = T(w.reverse(mre));
+  const ci = neg(T(w.reverse(mim)));
+  const er = v.add(T(zre), cr);
+  const ei = v.add(T(zim), ci);
+  const dr = v.sub(T(zre), cr);
+  const di = v.sub(T(zim), ci);
+  const wr = w.load(tp, offT);
+  const wi = w.load(tp, offT + e * (h + 1));
+  const pr = v.sub(v.mul(T(wr), dr), v.mul(T(wi), di));
+  const pi = v.add(v.mul(T(wr), di), v.mul(T(wi), dr));
+  return [w.materialise(v.mul(v.add(er, pi), T(half))), w.materialise(v.mul(v.sub(ei, pr), T(half)))];
+}
+
+/** A local holding scale/2 in every lane, set in the prologue. */
+export function halfScale(w: VectorWriter, e: 4 | 8, scale: number): number {
+  const half = w.v.fresh();
+  w.b.inPrologue(() => {
+    w.b
+      .get(scale)
+      .splat(e)
+      .vconst(e, new Array(16 / e).fill(0.5))
+      .fmul(e)
+      .set(half);
+  });
+  return half;
+}
+
+/**
+ * Pushes, from Z_0 = (re, im) at `z`, the vector (re + im, 0, re − im, 0)·scale (f32) or (re + im, re − im)·scale
+ * (f64): y_0 and y_h, both real.
+ */
+export function r2cEdges(w: VectorWriter, e: 4 | 8, z: number, scale: number): void {
+  const { b, v } = w;
+  const zv = v.fresh();
+  if (e === 4) {
+    b.get(z).load64Zero(0).set(zv); // (re, im, 0, 0)
+    b.get(zv)
+      .get(zv)
+      .shuffle(laneBytes(4, [0, 2, 0, 2])); // (re, 0, re, 0)
+    b.get(zv)
+      .get(zv)
+      .shuffle(laneBytes(4, [1, 2, 1, 2]))
+      .vconst(4, [1, 0, -1, 0])
+      .fmul(4); // (im, 0, −im, 0)
+    b.fadd(4).get(scale).splat(4).fmul(4);
+  } else {
+    b.get(z).v128Load(0).set(zv); // (re, im)
+    b.get(zv)
+      .get(zv)
+      .shuffle(laneBytes(8, [0, 0]));
+    b.get(zv)
+      .get(zv)
+      .shuffle(laneBytes(8, [1, 1]))
+      .vconst(8, [1, -1])
+      .fmul(8);
+    b.fadd(8).get(scale).splat(8).fmul(8); // (re + im, re − im)·scale
+  }
+}
+
 export function r2cPostFunction(n: number, e: 4 | 8): WasmFunction {
   const h = n / 2;
   const W = 16 / e;
@@ -34,10 +112,7 @@ export function r2cPostFunction(n: number, e: 4 | 8): WasmFunction {
   const w = vectorWriter(e, params);
   const { b, v } = w;
   const [z, y, tw, count, scale] = [0, 1, 2, 3, 4];
-  const half = v.fresh();
-  b.inPrologue(() => {
-    b.get(scale).splat(e).vconst(e, new Array(W).fill(0.5)).fmul(e).set(half);
-  });
+  const half = halfScale(w, e, scale);
   /** One group: outputs k … k+W−1 with Z_k at zk+offK, the mirrored block at zr+offR. */
   const group = (
     zk: number,
@@ -49,55 +124,20 @@ export function r2cPostFunction(n: number, e: 4 | 8): WasmFunction {
     yp: number,
     offY: number,
   ): void => {
-    const [zre, zim] = w.loadComplex(zk, offK);
-    const [mre, mim] = w.loadComplex(zr, offR);
-    const cr = T(w.reverse(mre));
-    const ci = neg(T(w.reverse(mim)));
-    const er = v.add(T(zre), cr);
-    const ei = v.add(T(zim), ci);
-    const dr = v.sub(T(zre), cr);
-    const di = v.sub(T(zim), ci);
-    const wr = w.load(tp, offT);
-    const wi = w.load(tp, offT + e * (h + 1));
-    const pr = v.sub(v.mul(T(wr), dr), v.mul(T(wi), di));
-    const pi = v.add(v.mul(T(wr), di), v.mul(T(wi), dr));
-    w.storeComplex(
-      yp,
-      offY,
-      w.materialise(v.mul(v.add(er, pi), T(half))),
-      w.materialise(v.mul(v.sub(ei, pr), T(half))),
-    );
+    const [re, im] = r2cGroup(w, e, h, half, zk, offK, zr, offR, tp, offT);
+    w.storeComplex(yp, offY, re, im);
   };
   // y_0 and y_h from Z_0 = (re, im): (re + im, 0) and (re − im, 0), times scale; +0 imaginary parts.
-  const zv = v.fresh();
   const s = v.fresh();
   const edges = (): void => {
+    r2cEdges(w, e, z, scale);
+    b.set(s);
     if (e === 4) {
-      b.get(z).load64Zero(0).set(zv); // (re, im, 0, 0)
-      b.get(zv)
-        .get(zv)
-        .shuffle(laneBytes(4, [0, 2, 0, 2])); // (re, 0, re, 0)
-      b.get(zv)
-        .get(zv)
-        .shuffle(laneBytes(4, [1, 2, 1, 2]))
-        .vconst(4, [1, 0, -1, 0])
-        .fmul(4); // (im, 0, −im, 0)
-      b.fadd(4).get(scale).splat(4).fmul(4).set(s);
       b.get(y).get(s).store64Lane(0, 0);
       b.get(y)
         .get(s)
         .store64Lane(cb * h, 1);
     } else {
-      b.get(z).v128Load(0).set(zv); // (re, im)
-      b.get(zv)
-        .get(zv)
-        .shuffle(laneBytes(8, [0, 0]));
-      b.get(zv)
-        .get(zv)
-        .shuffle(laneBytes(8, [1, 1]))
-        .vconst(8, [1, -1])
-        .fmul(8);
-      b.fadd(8).get(scale).splat(8).fmul(8).set(s); // (re + im, re − im)·scale
       b.get(y)
         .get(s)
         .vconst(8, [0, 0])
