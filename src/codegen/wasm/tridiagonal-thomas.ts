@@ -61,6 +61,34 @@ export function thomasKernelLayout(cap: number): ThomasKernelLayout {
 /** Smallest pivot magnitude treated as non-zero (the smallest normal float64), as the JavaScript kernel. */
 const TINY = 2.2250738585072014e-308;
 
+/** Locals holding 1, the smallest normal float64 and ∞ in both lanes (the reciprocal and the pivot test). */
+function pivotConstants(f: Body): { ONE: number; VTINY: number; INF: number } {
+  const [ONE, VTINY, INF] = [f.local('v128'), f.local('v128'), f.local('v128')];
+  f.inPrologue(() => {
+    f.vconst(8, [1, 1]).set(ONE).vconst(8, [TINY, TINY]).set(VTINY).vconst(8, [Infinity, Infinity]).set(INF);
+  });
+  return { ONE, VTINY, INF };
+}
+
+/** The forward sweep's loop: `row` once for each i from the current value of local i while i < n − 1. */
+function forwardRows(f: Body, i: number, N: number, row: () => void): void {
+  f.block().loop();
+  f.get(i).get(N).i32(1).sub().op(0x4e /* i32.ge_s */).brIf(1);
+  row();
+  f.get(i).i32(1).add().set(i);
+  f.br(0).end().end();
+}
+
+/** The back substitution's loop after step n − 2: `step` for i = n − 3 … 0. */
+function backSteps(f: Body, i: number, N: number, step: () => void): void {
+  f.get(N).i32(2).sub().set(i);
+  f.block().loop();
+  f.get(i).i32(0).op(0x4c /* i32.le_s */).brIf(1);
+  step();
+  f.get(i).i32(1).sub().set(i);
+  f.br(0).end().end();
+}
+
 /** Vectors of systems the strided kernel carries through all rows together. */
 export const THOMAS_GROUP = 4;
 
@@ -94,11 +122,8 @@ function groupedKernel(cap: number, round32: boolean, group: number): Uint8Array
   /** Byte offset of vector v of a group from its first (v·ps). */
   const offV = Array.from({ length: group }, () => f.local('i32'));
   const v = () => f.local('v128');
-  const ONE = v(),
-    VTINY = v(),
-    INF = v();
+  const { ONE, VTINY, INF } = pivotConstants(f);
   f.inPrologue(() => {
-    f.vconst(8, [1, 1]).set(ONE).vconst(8, [TINY, TINY]).set(VTINY).vconst(8, [Infinity, Infinity]).set(INF);
     for (let k = 0; k < group; k++) {
       f.get(PS).i32(k).mul().set(offV[k]);
     }
@@ -219,11 +244,7 @@ function groupedKernel(cap: number, round32: boolean, group: number): Uint8Array
     };
     // Rows 1 … n−2, then n−1.
     f.i32(1).set(i);
-    f.block().loop();
-    f.get(i).get(N).i32(1).sub().op(0x4e /* i32.ge_s */).brIf(1);
-    forwardRow(false);
-    f.get(i).i32(1).add().set(i);
-    f.br(0).end().end();
+    forwardRows(f, i, N, () => forwardRow(false));
     forwardRow(true);
 
     // Back substitution with the residuals: x1 = x_{i+1}, x2 = x_{i+2} (raw float64; cpP and xiP hold
@@ -288,12 +309,7 @@ function groupedKernel(cap: number, round32: boolean, group: number): Uint8Array
       }
     };
     backRow(true);
-    f.get(N).i32(2).sub().set(i);
-    f.block().loop();
-    f.get(i).i32(0).op(0x4c /* i32.le_s */).brIf(1);
-    backRow(false);
-    f.get(i).i32(1).sub().set(i);
-    f.br(0).end().end();
+    backSteps(f, i, N, () => backRow(false));
     // Post of row 0 (no lower diagonal), then the group's maxima to ACC.
     for (let k = 0; k < G; k++) {
       address(k);
@@ -346,11 +362,8 @@ function rowsOuterKernel(cap: number, round32: boolean): Uint8Array {
     rowS = f.local('i32'),
     p16 = f.local('i32');
   const v = () => f.local('v128');
-  const ONE = v(),
-    VTINY = v(),
-    INF = v();
+  const { ONE, VTINY, INF } = pivotConstants(f);
   f.inPrologue(() => {
-    f.vconst(8, [1, 1]).set(ONE).vconst(8, [TINY, TINY]).set(VTINY).vconst(8, [Infinity, Infinity]).set(INF);
     f.get(P).i32(16).mul().set(p16);
   });
 
@@ -464,11 +477,10 @@ function rowsOuterKernel(cap: number, round32: boolean): Uint8Array {
   };
   f.get(BASE).get(RS).add().set(rowU).get(p16).set(rowS).i32(1).set(i);
   // Rows 1 … n−2.
-  f.block().loop();
-  f.get(i).get(N).i32(1).sub().op(0x4e /* i32.ge_s */).brIf(1);
-  forwardRow(false);
-  f.get(rowU).get(RS).add().set(rowU).get(rowS).get(p16).add().set(rowS).get(i).i32(1).add().set(i);
-  f.br(0).end().end();
+  forwardRows(f, i, N, () => {
+    forwardRow(false);
+    f.get(rowU).get(RS).add().set(rowU).get(rowS).get(p16).add().set(rowS);
+  });
   forwardRow(true);
 
   // Back substitution with the residuals. Row n−1: x = XI; stored in the next step's post of row n−1.
@@ -533,13 +545,7 @@ function rowsOuterKernel(cap: number, round32: boolean): Uint8Array {
     );
   };
   backRow(true);
-  f.get(N).i32(2).sub().set(i);
-  // Steps i = n−3 … 0.
-  f.block().loop();
-  f.get(i).i32(0).op(0x4c /* i32.le_s */).brIf(1);
-  backRow(false);
-  f.get(i).i32(1).sub().set(i);
-  f.br(0).end().end();
+  backSteps(f, i, N, () => backRow(false));
   // Post of row 0 (no lower diagonal): rowU, rowS at row 0.
   pairs(
     () => {
