@@ -1288,8 +1288,10 @@ preallocated memory (\`createFftPlan\` + \`execute\` for C2C; \`rfft\`, \`dct\`,
 numpy's \`out\`), "1t" = \`threads: 1\`, "all" = both cores (inputs on ordinary ArrayBuffers, so each worker's
 share is copied in and out through shared staging memory, in pieces, by the calling thread), "all, shared" (C2C)
 = both cores with input and output on SharedArrayBuffers, which the workers read and write in place.
-pffft's columns have the data already in its own heap and exclude copies; ours include copying into and out of
-the engine's WebAssembly memory. Best of 11 rounds: ours and the JavaScript anchors in interleaved rounds (one
+pffft's columns have the data already in its own heap and exclude copies, and numpy and scipy work on their own
+arrays; ours include copying into and out of the engine's WebAssembly memory, except the "buffers" columns: the
+plan's engine buffers (\`FftPlan.createBuffers\`, \`TridiagonalPlan.createBuffers\`), which the kernels work on where
+they lie (shared by both threads in "all, buffers"), the like-for-like comparison with those anchors. Best of 11 rounds: ours and the JavaScript anchors in interleaved rounds (one
 round of each column in turn), the Python anchors (their own process) in two windows, before and after ours, each
 cell keeping its faster window. On this shared machine repeated runs still differ by up to about 30% per cell, so
 read ratios near 1 as ties.
