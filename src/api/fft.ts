@@ -85,11 +85,11 @@ export interface FftPlan {
   /**
    * Input and output arrays sized for this plan, to fill and pass to execute(buffers.input, buffers.output)
    * call after call. On the CPU engine they live in the engine's own WebAssembly memory, and execute()
-   * transforms them where they lie instead of copying each chunk in and out: the kernel's time alone, about
-   * twice as fast for batches larger than the cache. Where SharedArrayBuffers exist (Node; browsers when the
-   * page is cross-origin isolated) the memory is shared and the plan's threads transform their shares of it
-   * in place too; elsewhere such calls run on the calling thread. Where that path
-   * does not apply (lengths the engine runs by Bluestein, strided or offset layouts, other arrays passed to
+   * transforms them where they lie instead of copying each chunk in and out: up to about twice as fast for
+   * batches larger than the cache (short and long transforms gain most; mid lengths stream memory at the same
+   * rate either way). Where SharedArrayBuffers exist (Node; browsers when the page is cross-origin isolated)
+   * the memory is shared and the plan's threads transform their shares of it in place too; elsewhere such calls
+   * run on the calling thread. Where that path does not apply (lengths the engine runs by Bluestein, strided or offset layouts, other arrays passed to
    * execute) the same arrays take the ordinary path; WebGPU plans get ordinary arrays. `precision` defaults
    * to the plan's ('f32' where it follows the input); the input is never modified.
    */
