@@ -449,13 +449,12 @@ async function runShares(
       Atomics.notify(pl.ctrl, STAGED);
     }
   }
-  const settled = await Promise.allSettled(plans.map((pl) => pl.reply ?? Promise.reject(mainError)));
-  if (mainError) throw mainError;
-  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) throw failed.reason;
-  settled.forEach((r, i) => {
+  const replies = await settle(
+    plans.map((pl) => pl.reply),
+    mainError,
+  );
+  replies.forEach((reply, i) => {
     const pl = plans[i]!;
-    const reply = (r as PromiseFulfilledResult<FftReply>).value;
     if (pl.sh.stageOut) {
       if (piped) drain();
       else pl.sh.stageOut(0, pl.sh.job.batch, reply.output!);
@@ -483,16 +482,13 @@ export async function executeEngineFft(
   const plan = engineFft(n, precision);
   const batch = options.batch ?? 1;
   if (threads === 1 || shareCount(n, batch, Infinity) <= 1) return plan.execute(input, output, options);
-  if (isEngineBuffer(input)) {
-    // Engine buffers: every thread runs the kernel on its slots where they lie (shared memory), else the
-    // calling thread alone.
-    const t = shareCount(n, batch, threads ?? (await defaultThreads()));
-    const runs = plan.residentRuns?.(input, output, options, t);
-    if (!runs || runs.length <= 1) return plan.execute(input, output, options);
-    return runResidentShares(plan, runs, input, output);
-  }
   const shares = shareCount(n, batch, threads ?? (await defaultThreads()));
-  if (shares <= 1) return plan.execute(input, output, options);
+  // Engine buffers: every thread runs the kernel on its slots where they lie (shared memory), else the calling
+  // thread alone.
+  const resident = isEngineBuffer(input);
+  const runs = resident ? plan.residentRuns?.(input, output, options, shares) : null;
+  if (runs && runs.length > 1) return runResidentShares(plan, runs, input, output);
+  if (shares <= 1 || resident) return plan.execute(input, output, options);
   const li = layoutOf(options.input, n);
   const lo = layoutOf(options.output, n);
   // Validate before any worker is involved, so bad layouts throw the engine's ArgumentError.
@@ -583,11 +579,19 @@ async function runResidentShares(
   } catch (e) {
     mainError = e;
   }
-  // Every worker is waited for, even after a failure (it may still be writing).
-  const settled = await Promise.allSettled(replies);
+  await settle(replies, mainError);
+}
+
+/**
+ * Waits for every worker's reply, even after a failure (a worker may still be writing), then throws the calling
+ * thread's error, else the first worker's; returns the replies.
+ */
+async function settle(replies: (Promise<FftReply> | null)[], mainError: unknown): Promise<FftReply[]> {
+  const settled = await Promise.allSettled(replies.map((r) => r ?? Promise.reject(mainError)));
   if (mainError) throw mainError;
   const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<FftReply>).value);
 }
 
 /**

@@ -14,8 +14,8 @@
  */
 import type { ValType, WasmFunction } from './assembler.js';
 import { unitRoot } from '../../core/unit-root.js';
-import { eachProblem, pointer, repeat, term as T, vectorWriter, type Step } from './vector-io.js';
-import { halfScale, r2cEdges, r2cGroup } from './rfft-post.js';
+import { eachProblem, pointer, repeat, term as T, vectorWriter } from './vector-io.js';
+import { halfScale, r2cEdges, r2cGroups, type R2cStream } from './rfft-post.js';
 
 /** [2cos θ_k (k < m), 2sin θ_k (k < m), 2cos θ_{n−j} (j < m), 2sin θ_{n−j} (j < m)], θ_k = −πk/2n, m = ⌈n/2⌉. */
 export function dct2Twiddles(n: number): Float64Array {
@@ -167,29 +167,6 @@ export function dct2FusedPostFunction(n: number, e: 4 | 8): WasmFunction {
   const { b, v } = w;
   const [z, out, twR, twD, count, scale] = [0, 1, 2, 3, 4, 5];
   const half = halfScale(w, e, scale);
-  /** Y_k … Y_{k+W−1}, then out_k … (forwards, table at td+offD) and out_{n−k} … (reversed, at or+offO). */
-  const group = (
-    zk: number,
-    offK: number,
-    zr: number,
-    offR: number,
-    tr: number,
-    offT: number,
-    td: number,
-    offD: number,
-    ok: number,
-    offF: number,
-    or: number,
-    offO: number,
-  ): void => {
-    const [re, im] = r2cGroup(w, e, h, half, zk, offK, zr, offR, tr, offT);
-    const f = v.sub(v.mul(T(re), T(w.load(td, offD))), v.mul(T(im), T(w.load(td, offD + e * h))));
-    b.get(ok).get(w.materialise(f)).v128Store(offF);
-    const r = w.materialise(
-      v.add(v.mul(T(re), T(w.load(td, offD + 2 * e * h))), v.mul(T(im), T(w.load(td, offD + 3 * e * h)))),
-    );
-    b.get(or).get(w.reverse(r)).v128Store(offO);
-  };
   const s = v.fresh();
   eachProblem(
     b,
@@ -209,26 +186,20 @@ export function dct2FusedPostFunction(n: number, e: 4 | 8): WasmFunction {
       b.get(out)
         .get(s)
         .store64Lane(e * h, 1);
-      const zk = pointer(b, z, cb);
-      const zr = pointer(b, z, cb * (h - W));
-      const tr = pointer(b, twR, e);
-      const td = pointer(b, twD, e);
-      const ok = pointer(b, out, e);
-      const or = pointer(b, out, e * (n - W));
-      const steps: Step[] = [
-        [zk, cb * W],
-        [zr, -cb * W],
-        [tr, e * W],
-        [td, e * W],
-        [ok, e * W],
-        [or, -e * W],
+      // Streams: the DCT table, out_k forwards, out_{n−k} backwards (its W lanes stored reversed).
+      const streams: R2cStream[] = [
+        [twD, e, e],
+        [out, e, e],
+        [out, e * (n - W), -e],
       ];
-      repeat(b, Math.floor((h - 1) / W), steps, () => group(zk, 0, zr, 0, tr, 0, td, 0, ok, 0, or, 0));
-      // Tail: k = h − W … h − 1 (overlapping the group before; equal values rewritten).
-      if ((h - 1) % W !== 0) {
-        const k = h - W;
-        group(z, cb * k, z, cb, twR, e * k, twD, e * k, out, e * k, out, e * (n - k - W + 1));
-      }
+      r2cGroups(w, e, h, half, z, twR, streams, (re, im, [[td, offD], [ok, offF], [or, offO]]) => {
+        const f = v.sub(v.mul(T(re), T(w.load(td!, offD!))), v.mul(T(im), T(w.load(td!, offD! + e * h))));
+        b.get(ok!).get(w.materialise(f)).v128Store(offF!);
+        const r = w.materialise(
+          v.add(v.mul(T(re), T(w.load(td!, offD! + 2 * e * h))), v.mul(T(im), T(w.load(td!, offD! + 3 * e * h)))),
+        );
+        b.get(or!).get(w.reverse(r)).v128Store(offO!);
+      });
     },
   );
   return { params, body: b, export: 'dct2r2c' };

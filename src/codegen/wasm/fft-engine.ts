@@ -5,9 +5,10 @@
  *   fwd/inv(in, out, work, tw, count, scale)
  *
  * transforms `count` problems (lane-split) or groups of W problems (lane-batch) of interleaved complex
- * data at `in` into `out`, multiplied by `scale`; `in` is only read (so a caller's resident input survives),
- * `work` holds two problems' worth of vectors (the passes' ping-pong), `tw` is where the caller wrote `twiddles`. The inverse is conj(FFT(conj x)), with both
- * conjugations folded into the first load and the last store, so the passes are shared.
+ * data at `in` into `out`, multiplied by `scale`; `in` is only read (so engine buffers keep their input),
+ * `work` holds two problems' worth of vectors (the passes' ping-pong), `tw` is where the caller wrote
+ * `twiddles`. The inverse is conj(FFT(conj x)), with both conjugations folded into the first load and the
+ * last store, so the passes are shared.
  *
  * Inside the passes data is "split vector" layout: element e is 32 bytes at 32·e, the real lanes then
  * the imaginary lanes. Every address offset is a compile-time constant in the memarg, and loops run

@@ -30,7 +30,7 @@ export function r2cTwiddles(n: number): Float64Array {
  * y_k … y_{k+W−1} (re and im vectors, times `half` = scale/2) from Z_k at zk+offK, the mirrored block at
  * zr+offR and the table at tp+offT: shared by r2c and the fused DCT-II post step, which must round alike.
  */
-export function r2cGroup(
+function r2cGroup(
   w: VectorWriter,
   e: 4 | 8,
   h: number,
@@ -56,6 +56,57 @@ export function r2cGroup(
   const pr = v.sub(v.mul(T(wr), dr), v.mul(T(wi), di));
   const pi = v.add(v.mul(T(wr), di), v.mul(T(wi), dr));
   return [w.materialise(v.mul(v.add(er, pi), T(half))), w.materialise(v.mul(v.sub(ei, pr), T(half)))];
+}
+
+/** A pointer stream beside Z's in r2cGroups: its parameter, its byte offset at k = 1, and bytes per step of k. */
+export type R2cStream = [param: number, first: number, perK: number];
+
+/**
+ * One problem's groups k = 1 … h − 1 of the real post step, W outputs a step (when W ∤ h − 1 a last group at
+ * k = h − W overlaps the one before and rewrites equal values): Y_k … Y_{k+W−1} by r2cGroup, from Z at `z` and
+ * the table at `tw`, handed to `emit` with every stream's pointer and byte offset at that group.
+ */
+export function r2cGroups(
+  w: VectorWriter,
+  e: 4 | 8,
+  h: number,
+  half: number,
+  z: number,
+  tw: number,
+  streams: readonly R2cStream[],
+  emit: (re: number, im: number, at: [number, number][]) => void,
+): void {
+  const { b } = w;
+  const W = 16 / e;
+  const cb = 2 * e;
+  const zk = pointer(b, z, cb);
+  const zr = pointer(b, z, cb * (h - W));
+  const tp = pointer(b, tw, e);
+  const ps = streams.map(([p, first]) => pointer(b, p, first));
+  const steps: Step[] = [
+    [zk, cb * W],
+    [zr, -cb * W],
+    [tp, e * W],
+    ...streams.map(([, , perK], i): Step => [ps[i]!, perK * W]),
+  ];
+  repeat(b, Math.floor((h - 1) / W), steps, () => {
+    const [re, im] = r2cGroup(w, e, h, half, zk, 0, zr, 0, tp, 0);
+    emit(
+      re,
+      im,
+      ps.map((p) => [p, 0]),
+    );
+  });
+  if ((h - 1) % W !== 0) {
+    // The mirrored block of k = h − W starts at Z_1.
+    const k = h - W;
+    const [re, im] = r2cGroup(w, e, h, half, z, cb * k, z, cb, tw, e * k);
+    emit(
+      re,
+      im,
+      streams.map(([p, first, perK]) => [p, first + (k - 1) * perK]),
+    );
+  }
 }
 
 /** A local holding scale/2 in every lane, set in the prologue. */
@@ -106,27 +157,12 @@ export function r2cEdges(w: VectorWriter, e: 4 | 8, z: number, scale: number): v
 
 export function r2cPostFunction(n: number, e: 4 | 8): WasmFunction {
   const h = n / 2;
-  const W = 16 / e;
   const cb = 2 * e;
   const params: ValType[] = ['i32', 'i32', 'i32', 'i32', e === 4 ? 'f32' : 'f64'];
   const w = vectorWriter(e, params);
   const { b, v } = w;
   const [z, y, tw, count, scale] = [0, 1, 2, 3, 4];
   const half = halfScale(w, e, scale);
-  /** One group: outputs k … k+W−1 with Z_k at zk+offK, the mirrored block at zr+offR. */
-  const group = (
-    zk: number,
-    offK: number,
-    zr: number,
-    offR: number,
-    tp: number,
-    offT: number,
-    yp: number,
-    offY: number,
-  ): void => {
-    const [re, im] = r2cGroup(w, e, h, half, zk, offK, zr, offR, tp, offT);
-    w.storeComplex(yp, offY, re, im);
-  };
   // y_0 and y_h from Z_0 = (re, im): (re + im, 0) and (re − im, 0), times scale; +0 imaginary parts.
   const s = v.fresh();
   const edges = (): void => {
@@ -159,19 +195,7 @@ export function r2cPostFunction(n: number, e: 4 | 8): WasmFunction {
     ],
     () => {
       edges();
-      const zk = pointer(b, z, cb);
-      const zr = pointer(b, z, cb * (h - W));
-      const tp = pointer(b, tw, e);
-      const yp = pointer(b, y, cb);
-      const steps: Step[] = [
-        [zk, cb * W],
-        [zr, -cb * W],
-        [tp, e * W],
-        [yp, cb * W],
-      ];
-      repeat(b, Math.floor((h - 1) / W), steps, () => group(zk, 0, zr, 0, tp, 0, yp, 0));
-      // Tail: k = h − W … h − 1, mirrored block starts at 1.
-      if ((h - 1) % W !== 0) group(z, cb * (h - W), z, cb, tw, e * (h - W), y, cb * (h - W));
+      r2cGroups(w, e, h, half, z, tw, [[y, cb, cb]], (re, im, [[yp, off]]) => w.storeComplex(yp!, off!, re, im));
     },
   );
   return { params, body: b, export: 'r2c' };
