@@ -61,6 +61,94 @@ export function thomasKernelLayout(cap: number): ThomasKernelLayout {
 /** Smallest pivot magnitude treated as non-zero (the smallest normal float64), as the JavaScript kernel. */
 const TINY = 2.2250738585072014e-308;
 
+/** Where a kernel keeps each vector's running checks (the ACC_* slots): in memory at q, or in locals. */
+interface Accumulators {
+  /** slot = slot ∘ the vector `value` pushes (and, or, or max, which propagates NaN); slot = it when `init`. */
+  fold(slot: number, op: 'and' | 'or' | 'max', value: () => void, init: boolean): void;
+}
+
+function foldOp(f: Body, op: 'and' | 'or' | 'max'): void {
+  if (op === 'and') f.v128And();
+  else if (op === 'or') f.v128Or();
+  else f.f64x2Max();
+}
+
+/** The slots of the vector at byte offset q of the ACC region (at `accP`). */
+function memoryAccumulators(f: Body, q: number, accP: number): Accumulators {
+  const at = (slot: number): number => accP + slot * 16;
+  return {
+    fold(slot, op, value, init) {
+      f.get(q);
+      if (init) value();
+      else if (op === 'max') {
+        f.get(q).v128Load(at(slot));
+        value();
+        f.f64x2Max();
+      } else {
+        value();
+        f.get(q).v128Load(at(slot));
+        foldOp(f, op);
+      }
+      f.v128Store(at(slot));
+    },
+  };
+}
+
+/** The slots in locals, one a slot. */
+function localAccumulators(f: Body, slots: readonly number[]): Accumulators {
+  return {
+    fold(slot, op, value, init) {
+      const A = slots[slot]!;
+      if (init) value();
+      else if (op === 'max') {
+        f.get(A);
+        value();
+        f.f64x2Max();
+      } else {
+        value();
+        f.get(A);
+        foldOp(f, op);
+      }
+      f.set(A);
+    },
+  };
+}
+
+/**
+ * The forward sweep's checks of one row of a vector: the pivot test (|piv| ≥ TINY and < ∞; NaN fails both), the
+ * row norm (|a| + |c|) + |b| and the dominance test |b| < |a| + |c|, with a or c absent at the ends. `ap`, `off`,
+ * `ab`: scratch locals.
+ */
+function emitRowChecks(
+  f: Body,
+  acc: Accumulators,
+  k: { VTINY: number; INF: number },
+  [ap, off, ab]: readonly [number, number, number],
+  piv: number,
+  a: number | null,
+  b: number,
+  c: number | null,
+  init: boolean,
+): void {
+  f.get(piv).f64x2Abs().set(ap);
+  acc.fold(ACC_PIVOT_OK, 'and', () => f.get(ap).get(k.VTINY).f64x2Ge().get(ap).get(k.INF).f64x2Lt().v128And(), init);
+  if (a !== null && c !== null) f.get(a).f64x2Abs().get(c).f64x2Abs().fadd(8).set(off);
+  else
+    f.get((a ?? c)!)
+      .f64x2Abs()
+      .set(off);
+  f.get(b).f64x2Abs().set(ab);
+  acc.fold(ACC_NORM_A, 'max', () => f.get(off).get(ab).fadd(8), init);
+  acc.fold(ACC_NOT_DOMINANT, 'or', () => f.get(ab).get(off).f64x2Lt(), init);
+}
+
+/** The back substitution's maxima of one row: |residual| (in local r), |x_i| and |d_i|. */
+function emitPostMaxima(f: Body, acc: Accumulators, r: number, xi: number, d: number, init: boolean): void {
+  acc.fold(ACC_MAX_R, 'max', () => f.get(r), init);
+  acc.fold(ACC_MAX_X, 'max', () => f.get(xi).f64x2Abs(), init);
+  acc.fold(ACC_MAX_D, 'max', () => f.get(d).f64x2Abs(), init);
+}
+
 /** Locals holding 1, the smallest normal float64 and ∞ in both lanes (the reciprocal and the pivot test). */
 function pivotConstants(f: Body): { ONE: number; VTINY: number; INF: number } {
   const [ONE, VTINY, INF] = [f.local('v128'), f.local('v128'), f.local('v128')];
@@ -157,39 +245,15 @@ function groupedKernel(cap: number, round32: boolean, group: number): Uint8Array
     f.get(t).f64x2RoundToF32().set(into);
     return into;
   };
-  /** acc = max(acc, t) (NaN propagates: f64x2.max of a NaN is NaN). */
-  const maxInto = (acc: number, t: number): void => {
-    f.get(acc).get(t).f64x2Max().set(acc);
-  };
 
   const emitGroup = (G: number): void => {
     const cpP = Array.from({ length: G }, v),
       xiP = Array.from({ length: G }, v);
     const acc = Array.from({ length: G }, () => Array.from({ length: ACC_VECTORS }, v));
     const rowBytes = G * 16;
-    /** Pivot test, row norm and dominance test of vector k's row (a or c absent at the ends). */
-    const checks = (k: number, piv: number, a: number | null, b: number, c: number | null, init: boolean): void => {
-      const A = acc[k];
-      f.get(piv).f64x2Abs().set(tp);
-      f.get(tp).get(VTINY).f64x2Ge().get(tp).get(INF).f64x2Lt().v128And();
-      if (!init) f.get(A[ACC_PIVOT_OK]).v128And();
-      f.set(A[ACC_PIVOT_OK]);
-      if (a !== null && c !== null) f.get(a).f64x2Abs().get(c).f64x2Abs().fadd(8).set(t1);
-      else
-        f.get((a ?? c)!)
-          .f64x2Abs()
-          .set(t1);
-      f.get(b).f64x2Abs().set(t2);
-      f.get(t1).get(t2).fadd(8);
-      if (init) f.set(A[ACC_NORM_A]);
-      else {
-        f.set(tp);
-        maxInto(A[ACC_NORM_A], tp);
-      }
-      f.get(t2).get(t1).f64x2Lt();
-      if (!init) f.get(A[ACC_NOT_DOMINANT]).v128Or();
-      f.set(A[ACC_NOT_DOMINANT]);
-    };
+    const accs = acc.map((A) => localAccumulators(f, A));
+    const checks = (k: number, piv: number, a: number | null, b: number, c: number | null, init: boolean): void =>
+      emitRowChecks(f, accs[k]!, { VTINY, INF }, [tp, t1, t2], piv, a, b, c, init);
 
     // Forward sweep, row 0.
     f.get(u0).set(row).i32(0).set(s);
@@ -253,7 +317,6 @@ function groupedKernel(cap: number, round32: boolean, group: number): Uint8Array
     const x1 = xiP,
       x2 = cpP;
     const post = (k: number, xm: number | null, xi: number, xp: number | null, init: boolean): void => {
-      const A = acc[k];
       const b = loadTo(L.b, tb),
         d = loadTo(L.d, td);
       if (xm !== null) {
@@ -264,24 +327,8 @@ function groupedKernel(cap: number, round32: boolean, group: number): Uint8Array
         load(L.c);
         f.get(xp).fmul(8).fadd(8);
       }
-      f.get(d).fsub(8).f64x2Abs();
-      if (init) f.set(A[ACC_MAX_R]);
-      else {
-        f.set(tp);
-        maxInto(A[ACC_MAX_R], tp);
-      }
-      f.get(xi).f64x2Abs();
-      if (init) f.set(A[ACC_MAX_X]);
-      else {
-        f.set(tp);
-        maxInto(A[ACC_MAX_X], tp);
-      }
-      f.get(d).f64x2Abs();
-      if (init) f.set(A[ACC_MAX_D]);
-      else {
-        f.set(tp);
-        maxInto(A[ACC_MAX_D], tp);
-      }
+      f.get(d).fsub(8).f64x2Abs().set(tp);
+      emitPostMaxima(f, accs[k]!, tp, xi, d, init);
     };
     /** Step i: x_i from x_{i+1}, stored; the post of row i+1 (`first`: i = n−2, row n−1 has no c). */
     const backRow = (first: boolean): void => {
@@ -383,14 +430,8 @@ function rowsOuterKernel(cap: number, round32: boolean): Uint8Array {
   const storeX = (t: number): void => {
     f.get(u).get(t).v128Store(L.x);
   };
-  const accAddr = (slot: number): number => L.acc + slot * 16;
-  /** acc[slot] = max(acc[slot], t), or t when `init`. */
-  const accMax = (slot: number, t: number, init: boolean): void => {
-    f.get(q);
-    if (init) f.get(t);
-    else f.get(q).v128Load(accAddr(slot)).get(t).f64x2Max();
-    f.v128Store(accAddr(slot));
-  };
+  const accs = memoryAccumulators(f, q, L.acc);
+  const [ap, off, ab] = [v(), v(), v()];
   /** Runs `body` for the P vectors of a row: u from `u0` by ps, s and sp from `s0` by 16, q from 0 by 96. */
   const pairs = (setup: () => void, body: () => void): void => {
     setup();
@@ -406,32 +447,8 @@ function rowsOuterKernel(cap: number, round32: boolean): Uint8Array {
     f.get(k).i32(1).sub().tee(k).brIf(0);
     f.end();
   };
-  /** ok &= |piv| ≥ TINY && |piv| < ∞ (NaN fails both). */
-  const pivotOk = (piv: number, init: boolean): void => {
-    const ap = v();
-    f.get(piv).f64x2Abs().set(ap);
-    f.get(q);
-    f.get(ap).get(VTINY).f64x2Ge().get(ap).get(INF).f64x2Lt().v128And();
-    if (!init) f.get(q).v128Load(accAddr(ACC_PIVOT_OK)).v128And();
-    f.v128Store(accAddr(ACC_PIVOT_OK));
-  };
-  /** Row norm (|a| + |c|) + |b| and the dominance test |b| < |a| + |c|, with a or c absent at the ends. */
-  const rowChecks = (a: number | null, b: number, c: number | null, init: boolean): void => {
-    const off = v(),
-      ab = v(),
-      rs = v();
-    if (a !== null && c !== null) f.get(a).f64x2Abs().get(c).f64x2Abs().fadd(8).set(off);
-    else
-      f.get((a ?? c)!)
-        .f64x2Abs()
-        .set(off);
-    f.get(b).f64x2Abs().set(ab);
-    f.get(off).get(ab).fadd(8).set(rs);
-    accMax(ACC_NORM_A, rs, init);
-    f.get(q).get(ab).get(off).f64x2Lt();
-    if (!init) f.get(q).v128Load(accAddr(ACC_NOT_DOMINANT)).v128Or();
-    f.v128Store(accAddr(ACC_NOT_DOMINANT));
-  };
+  const checks = (piv: number, a: number | null, b: number, c: number | null, init: boolean): void =>
+    emitRowChecks(f, accs, { VTINY, INF }, [ap, off, ab], piv, a, b, c, init);
 
   // Forward sweep, row 0.
   pairs(
@@ -447,8 +464,7 @@ function rowsOuterKernel(cap: number, round32: boolean): Uint8Array {
       f.get(ONE).get(b).f64x2Div().set(inv);
       f.get(s).get(c).get(inv).fmul(8).v128Store(L.cp);
       f.get(s).get(d).get(inv).fmul(8).v128Store(L.xi);
-      pivotOk(b, true);
-      rowChecks(null, b, c, true);
+      checks(b, null, b, c, true);
     },
   );
   /** Forward sweep, one row (rowU, rowS); `last`: no upper diagonal. */
@@ -470,8 +486,7 @@ function rowsOuterKernel(cap: number, round32: boolean): Uint8Array {
         f.get(ONE).get(piv).f64x2Div().set(inv);
         if (c !== null) f.get(s).get(c).get(inv).fmul(8).v128Store(L.cp);
         f.get(s).get(d).get(a).get(sp).v128Load(L.xi).fmul(8).fsub(8).get(inv).fmul(8).v128Store(L.xi);
-        pivotOk(piv, false);
-        rowChecks(a, b, c, false);
+        checks(piv, a, b, c, false);
       },
     );
   };
@@ -501,13 +516,7 @@ function rowsOuterKernel(cap: number, round32: boolean): Uint8Array {
       f.get(xp).fmul(8).fadd(8);
     }
     f.get(d).fsub(8).f64x2Abs().set(r);
-    accMax(ACC_MAX_R, r, init);
-    const ax = v(),
-      ad = v();
-    f.get(xi).f64x2Abs().set(ax);
-    accMax(ACC_MAX_X, ax, init);
-    f.get(d).f64x2Abs().set(ad);
-    accMax(ACC_MAX_D, ad, init);
+    emitPostMaxima(f, accs, r, xi, d, init);
   };
   // rowU, rowS are at row n−1 now. Step i = n−2: x_{n−2}; post of row n−1 (no upper diagonal).
   /** The solution as the caller gets it: `t` itself, or a new local rounded to float32 (round32). */
