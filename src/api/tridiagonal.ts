@@ -226,7 +226,7 @@ export class TridiagonalPlan {
    * Arrays of this plan's sizes and dtype to fill and pass to solve() call after call (`out` receives x).
    * On the CPU, for real float64 Thomas solves of the interleaved layout with one right-hand side (n ≥ 2,
    * batch ≥ 2, not cyclic), they live in the solver kernel's own WebAssembly memory, and solve() works on them
-   * where they lie instead of copying the four arrays in and x out (1.3–1.8× the copying path). Otherwise they
+   * where they lie instead of copying the four arrays in and x out (1.4–2.1× the copying path in BENCHMARKS.md). Otherwise they
    * are ordinary arrays.
    */
   createBuffers(): Required<TridiagonalData<FloatArray>> {
