@@ -50,11 +50,38 @@ export type CpuEngineFftRecipe =
        */
       dct2?: boolean;
     }
+  | {
+      /**
+       * Large n as n1 × n2 (the multi-pass recipe on a CPU): n2 column transforms of length n1, W adjacent
+       * columns in the lanes, read where they lie and written twiddled and transposed to a scratch matrix
+       * whose rows are padded by `pitchPad` bytes; then n1 transforms of length n2, W adjacent ones in the
+       * lanes, written straight to the output in natural order. Every pass then works on a block that stays
+       * in cache, and the data crosses memory twice instead of once a Stockham pass.
+       */
+      kind: 'four-step';
+      n: number;
+      precision: CpuPrecision;
+      lanes: number;
+      n1: number;
+      n2: number;
+      passes1: CpuFftPass[];
+      passes2: CpuFftPass[];
+      pitchPad: number;
+      /**
+       * Groups of W columns moved together through a stage: blockGroups · W values make 128 bytes (two cache
+       * lines) of each row where n1 and n2 allow, so the strided side of either phase moves whole lines.
+       */
+      blockGroups: number;
+      realPost?: boolean;
+      realPairs?: undefined;
+      pointwise?: boolean;
+      dct2?: boolean;
+    }
   | { kind: 'bluestein'; n: number; precision: CpuPrecision; lanes: number; inner: CpuEngineFftRecipe }
   | { kind: 'trivial'; n: 1; precision: CpuPrecision; lanes: number };
 
 /** A recipe whose transform runs in the lanes directly (what the generator takes). */
-export type CpuLaneRecipe = Extract<CpuEngineFftRecipe, { kind: 'lane-split' | 'lane-batch' }>;
+export type CpuLaneRecipe = Extract<CpuEngineFftRecipe, { kind: 'lane-split' | 'lane-batch' | 'four-step' }>;
 
 /** Largest prime with a straight-line codelet; above it Bluestein costs less than the O(p²) butterfly. */
 export const MAX_CODELET_PRIME = 13;
@@ -126,9 +153,11 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
       n,
       precision,
       lanes,
-      inner: inner.kind === 'lane-split' ? { ...inner, pointwise: true } : inner,
+      inner: inner.kind === 'lane-split' || inner.kind === 'four-step' ? { ...inner, pointwise: true } : inner,
     };
   }
+  const blocked = fourStepOf(n, precision);
+  if (blocked) return blocked;
   return {
     kind: split ? 'lane-split' : 'lane-batch',
     n,
@@ -136,6 +165,48 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
     lanes,
     laneLength,
     passes: passesFor(chooseCpuRadices(laneLength), laneLength),
+  };
+}
+
+/**
+ * Bytes of one complex problem from which the four-step recipe replaces Stockham passes over the whole
+ * problem (docs/DECISIONS.md: four-step).
+ */
+export const FOUR_STEP_FROM_BYTES = 1 << 24;
+/** Padding of the four-step scratch rows: one cache line, so a column of it does not fall into one cache set. */
+const FOUR_STEP_PITCH_PAD = 64;
+
+/**
+ * n = n1 · n2 with both factors multiples of the lane count, as near √n as n allows (n1 ≤ n2, n1 ≥ 16), for
+ * problems of at least `fromBytes`; else null.
+ */
+export function fourStepOf(
+  n: number,
+  precision: CpuPrecision,
+  fromBytes = FOUR_STEP_FROM_BYTES,
+): Extract<CpuEngineFftRecipe, { kind: 'four-step' }> | null {
+  const lanes = lanesFor(precision);
+  const cb = precision === 'f32' ? 8 : 16;
+  if (n * cb < fromBytes || n % (lanes * lanes) !== 0 || primeFactors(n).some((p) => p > MAX_CODELET_PRIME))
+    return null;
+  let n1 = 0;
+  for (let d = lanes; d * d <= n; d += lanes) if (n % d === 0 && (n / d) % lanes === 0) n1 = d;
+  if (n1 < 16) return null;
+  const n2 = n / n1;
+  const whole = 128 / (lanes * cb);
+  let blockGroups = whole;
+  while ((n1 / lanes) % blockGroups !== 0 || (n2 / lanes) % blockGroups !== 0) blockGroups /= 2;
+  return {
+    kind: 'four-step',
+    n,
+    precision,
+    lanes,
+    n1,
+    n2,
+    passes1: passesFor(chooseCpuRadices(n1), n1),
+    passes2: passesFor(chooseCpuRadices(n2), n2),
+    pitchPad: FOUR_STEP_PITCH_PAD,
+    blockGroups,
   };
 }
 
@@ -154,7 +225,7 @@ export function planCpuEngineRfft(n: number, precision: CpuPrecision): CpuLaneRe
     return (n - 1) / 2 >= inner.lanes ? { ...inner, realPairs: true } : null;
   }
   const inner = planCpuEngineFft(n / 2, precision);
-  if (inner.kind !== 'lane-split' && inner.kind !== 'lane-batch') return null;
+  if (inner.kind === 'bluestein' || inner.kind === 'trivial') return null;
   return n / 2 >= inner.lanes + 1 ? { ...inner, realPost: true } : null;
 }
 

@@ -14,6 +14,7 @@ import {
   planCpuEngineFft,
   planCpuEngineRfft,
   type CpuEngineFftRecipe,
+  type CpuLaneRecipe,
   type CpuPrecision,
 } from '../../planner/cpu-fft.js';
 import { generateEngineFft, type EngineModule } from '../../codegen/wasm/fft-engine.js';
@@ -117,7 +118,7 @@ export function isEngineBuffer(a: AnyArray): boolean {
   return residents.has(a.buffer);
 }
 
-type LaneRecipe = Extract<CpuEngineFftRecipe, { kind: 'lane-split' | 'lane-batch' }>;
+type LaneRecipe = CpuLaneRecipe;
 
 function recipeKey(recipe: LaneRecipe): string {
   return JSON.stringify(recipe);
@@ -283,7 +284,7 @@ class LaneFft implements EngineFft, FusedRealFft {
   readonly cmul?: (dst: number, a: number, b: number, count: number) => void;
   private readonly key: string;
   constructor(
-    readonly recipe: Extract<CpuEngineFftRecipe, { kind: 'lane-split' | 'lane-batch' }>,
+    readonly recipe: LaneRecipe,
     extraBytes = 0,
   ) {
     this.key = recipeKey(recipe);
@@ -831,7 +832,7 @@ export function tryFusedRealFft(recipe: CpuEngineFftRecipe): (FusedRealFft & Fus
 }
 
 export function fusedRealFft(recipe: CpuEngineFftRecipe): FusedRealFft & FusedDct2 {
-  if ((recipe.kind !== 'lane-split' && recipe.kind !== 'lane-batch') || !(recipe.realPost || recipe.realPairs))
+  if (recipe.kind === 'bluestein' || recipe.kind === 'trivial' || !(recipe.realPost || recipe.realPairs))
     throw new Error('not a fused real recipe');
   const key = `real/${recipe.kind}/${recipe.n}/${recipe.precision}/${recipe.realPairs ? 'pairs' : ''}/${recipe.dct2 ? 'dct2' : ''}`;
   let p = lruGet(realPlans, key);
@@ -1005,7 +1006,7 @@ class BluesteinFft implements EngineFft {
   constructor(readonly recipe: Extract<CpuEngineFftRecipe, { kind: 'bluestein' }>) {
     const n = recipe.n;
     const inner = recipe.inner;
-    if (inner.kind !== 'lane-split' || !inner.pointwise)
+    if ((inner.kind !== 'lane-split' && inner.kind !== 'four-step') || !inner.pointwise)
       throw new Error('Bluestein needs a lane-split inner plan with pointwise products');
     const m = (this.m = inner.n);
     const e = recipe.precision === 'f32' ? 4 : 8;
@@ -1163,16 +1164,10 @@ export function engineFft(n: number, precision: CpuPrecision): EngineFft {
   const key = `${n}/${precision}`;
   let p = lruGet(plans, key);
   if (!p) {
-    const recipe = planCpuEngineFft(n, precision);
     if (!WASM_SIMD) p = new ScalarFft(n, precision);
     else {
       try {
-        p =
-          recipe.kind === 'bluestein'
-            ? new BluesteinFft(recipe)
-            : recipe.kind === 'trivial'
-              ? new TrivialFft(recipe)
-              : new LaneFft(recipe);
+        p = engineFftOf(planCpuEngineFft(n, precision));
       } catch (e) {
         // Not compiled ahead (precompileEngine) where only asynchronous compilation is allowed:
         // the reference computes this call, and the plan is not cached so a later call can compile.
@@ -1183,4 +1178,13 @@ export function engineFft(n: number, precision: CpuPrecision): EngineFft {
     lruSet(plans, key, p, MAX_PLANS);
   }
   return p;
+}
+
+/** The engine FFT of a given recipe, uncached (tests of recipes the planner keeps for larger lengths). */
+export function engineFftOf(recipe: CpuEngineFftRecipe): EngineFft {
+  return recipe.kind === 'bluestein'
+    ? new BluesteinFft(recipe)
+    : recipe.kind === 'trivial'
+      ? new TrivialFft(recipe)
+      : new LaneFft(recipe);
 }

@@ -16,18 +16,19 @@
  */
 import { assembleModule, Body, type ValType, type WasmFunction } from './assembler.js';
 import { butterfly } from './fft-codelets.js';
-import { EVEN_F32, HI_64, HI_F32, LO_64, LO_F32, ODD_F32 } from './lane-shuffles.js';
+import { I32, PassWriter, passFunction, passTwiddles, type Io } from './stockham-pass.js';
+import { fourStepDrivers, fourStepTables } from './fft-four-step.js';
 import { r2cPostFunction, r2cTwiddles } from './rfft-post.js';
 import { c2rPreFunction } from './irfft-pre.js';
 import { pack2Function, split2Function } from './rfft-pairs.js';
 import { dct2FusedPostFunction, dct2PostFunction, dct2PreFunction, dct2Twiddles } from './dct2-makhoul.js';
 import { dct3PostFunction, dct3PreFunction, dct3Twiddles } from './dct3-makhoul.js';
 import { cmulFunction } from './pointwise.js';
-import { VecEmitter, type Cx, type Term } from './vector-complex.js';
+import type { Cx } from './vector-complex.js';
 import { unitRoot } from '../../core/unit-root.js';
-import type { CpuEngineFftRecipe, CpuFftPass } from '../../planner/cpu-fft.js';
+import type { CpuLaneRecipe } from '../../planner/cpu-fft.js';
 
-type LaneRecipe = Extract<CpuEngineFftRecipe, { kind: 'lane-split' | 'lane-batch' }>;
+type LaneRecipe = CpuLaneRecipe;
 
 export interface EngineModule {
   bytes: Uint8Array;
@@ -45,247 +46,6 @@ export interface EngineModule {
   dct2TwiddleOffset?: number;
   /** Byte offset (from `tw`) of the DCT-III pre-rotation's table, when the recipe has `dct2`. */
   dct3TwiddleOffset?: number;
-}
-
-/** How a pass reads its input or writes its output. */
-type Io =
-  | { kind: 'split' }
-  | { kind: 'interleaved'; conj: boolean } // lane-split: W consecutive complex values are one vector element
-  | { kind: 'gather' | 'scatter'; conj: boolean; laneStride: number }; // lane-batch: lane j is problem j
-
-const INTERLEAVE_F32 = { lo: LO_F32, hi: HI_F32 };
-const EVEN_ODD_F32 = { even: EVEN_F32, odd: ODD_F32 };
-const LOW_HIGH_64 = { lo: LO_64, hi: HI_64 };
-
-class PassWriter {
-  readonly v: VecEmitter;
-  private sPos = -1;
-  private sNeg = -1;
-  constructor(
-    readonly b: Body,
-    readonly e: 4 | 8,
-    /** Index of the scale parameter. */
-    readonly scaleParam: number,
-  ) {
-    this.v = new VecEmitter(b, e);
-  }
-  private scaleLocals(): void {
-    if (this.sPos >= 0) return;
-    this.sPos = this.v.fresh();
-    this.sNeg = this.v.fresh();
-    this.b.inPrologue(() => {
-      this.b.get(this.scaleParam).splat(this.e).tee(this.sPos).fneg(this.e).set(this.sNeg);
-    });
-  }
-  private shuffle(x: number, y: number, bytes: readonly number[]): number {
-    const t = this.v.fresh();
-    this.b.get(x).get(y).shuffle(bytes).set(t);
-    return t;
-  }
-  /** Splits two vectors of interleaved (re, im) pairs into real lanes and imaginary lanes. */
-  private deinterleave(a: number, c: number, conj: boolean): Cx {
-    const m = this.e === 4 ? { lo: EVEN_ODD_F32.even, hi: EVEN_ODD_F32.odd } : LOW_HIGH_64;
-    return { re: { l: this.shuffle(a, c, m.lo), neg: false }, im: { l: this.shuffle(a, c, m.hi), neg: conj } };
-  }
-  load(io: Io, addr: number, off: number): Cx {
-    const b = this.b;
-    if (io.kind === 'split') {
-      const re = this.v.fresh();
-      const im = this.v.fresh();
-      b.get(addr).v128Load(off).set(re);
-      b.get(addr)
-        .v128Load(off + 16)
-        .set(im);
-      return { re: { l: re, neg: false }, im: { l: im, neg: false } };
-    }
-    const a = this.v.fresh();
-    const c = this.v.fresh();
-    if (io.kind === 'interleaved') {
-      b.get(addr).v128Load(off).set(a);
-      b.get(addr)
-        .v128Load(off + 16)
-        .set(c);
-    } else if (io.kind === 'gather' && this.e === 8) {
-      b.get(addr).v128Load(off).set(a);
-      b.get(addr)
-        .v128Load(off + io.laneStride)
-        .set(c);
-    } else if (io.kind === 'gather') {
-      const L = io.laneStride;
-      b.get(addr).load64Zero(off).set(a);
-      b.get(addr)
-        .get(a)
-        .load64Lane(off + L, 1)
-        .set(a);
-      b.get(addr)
-        .load64Zero(off + 2 * L)
-        .set(c);
-      b.get(addr)
-        .get(c)
-        .load64Lane(off + 3 * L, 1)
-        .set(c);
-    } else throw new Error(`cannot load with ${io.kind}`);
-    return this.deinterleave(a, c, io.conj);
-  }
-  /** Value of a term times the scale (negated when `negate`), materialised. */
-  private scaled(t: Term, negate: boolean): number {
-    this.scaleLocals();
-    const r = this.v.fresh();
-    this.b
-      .get(t.l)
-      .get(t.neg !== negate ? this.sNeg : this.sPos)
-      .fmul(this.e)
-      .set(r);
-    return r;
-  }
-  store(io: Io, addr: number, off: number, y: Cx): void {
-    const b = this.b;
-    if (io.kind === 'split') {
-      b.get(addr);
-      this.v.push(y.re);
-      b.v128Store(off);
-      b.get(addr);
-      this.v.push(y.im);
-      b.v128Store(off + 16);
-      return;
-    }
-    if (io.kind === 'gather') throw new Error('cannot store with gather');
-    const re = this.scaled(y.re, false);
-    const im = this.scaled(y.im, io.conj);
-    const m = this.e === 4 ? INTERLEAVE_F32 : LOW_HIGH_64;
-    const lo = this.shuffle(re, im, m.lo);
-    const hi = this.shuffle(re, im, m.hi);
-    if (io.kind === 'interleaved' || this.e === 8) {
-      const L = io.kind === 'interleaved' ? 16 : io.laneStride;
-      b.get(addr).get(lo).v128Store(off);
-      b.get(addr)
-        .get(hi)
-        .v128Store(off + L);
-      return;
-    }
-    const L = io.laneStride;
-    b.get(addr).get(lo).store64Lane(off, 0);
-    b.get(addr)
-      .get(lo)
-      .store64Lane(off + L, 1);
-    b.get(addr)
-      .get(hi)
-      .store64Lane(off + 2 * L, 0);
-    b.get(addr)
-      .get(hi)
-      .store64Lane(off + 3 * L, 1);
-  }
-  /** Transposes W vectors of W lanes (x[q] lane l → out[l] lane q), materialising pending signs. */
-  transpose(x: readonly Term[]): Term[] {
-    const mat = x.map((t) => {
-      if (!t.neg) return t.l;
-      const r = this.v.fresh();
-      this.b.get(t.l).fneg(this.e).set(r);
-      return r;
-    });
-    if (this.e === 8) {
-      return [this.shuffle(mat[0]!, mat[1]!, LOW_HIGH_64.lo), this.shuffle(mat[0]!, mat[1]!, LOW_HIGH_64.hi)].map(
-        (l) => ({ l, neg: false }),
-      );
-    }
-    const t0 = this.shuffle(mat[0]!, mat[1]!, INTERLEAVE_F32.lo);
-    const t1 = this.shuffle(mat[0]!, mat[1]!, INTERLEAVE_F32.hi);
-    const t2 = this.shuffle(mat[2]!, mat[3]!, INTERLEAVE_F32.lo);
-    const t3 = this.shuffle(mat[2]!, mat[3]!, INTERLEAVE_F32.hi);
-    return [
-      this.shuffle(t0, t2, LOW_HIGH_64.lo),
-      this.shuffle(t0, t2, LOW_HIGH_64.hi),
-      this.shuffle(t1, t3, LOW_HIGH_64.lo),
-      this.shuffle(t1, t3, LOW_HIGH_64.hi),
-    ].map((l) => ({ l, neg: false }));
-  }
-}
-
-const I32 = (n: number): ValType[] => new Array<ValType>(n).fill('i32');
-
-/** Bytes per element index of a buffer read or written with `io`. */
-function unitOf(io: Io, e: 4 | 8): number {
-  return io.kind === 'gather' || io.kind === 'scatter' ? 2 * e : 32;
-}
-
-/**
- * One Stockham DIF pass (see src/backends/cpu/fft-mixed-radix.ts for the index maps):
- * reads x(i, m, k) = in[i + ido·(m + r·k)], butterflies over m, multiplies output j by W^{j·i}_{r·ido},
- * writes y(i, k, j) = out[i + ido·(k + l1·j)]. Twiddles: per i, (r − 1) complex scalars, splatted on load.
- */
-function passFunction(pass: CpuFftPass, e: 4 | 8, inIo: Io, outIo: Io, scaleType: ValType): WasmFunction {
-  const params: ValType[] = [...I32(3), scaleType];
-  const b = new Body(params);
-  const w = new PassWriter(b, e, 3);
-  const { radix: r, l1, ido } = pass;
-  const uIn = unitOf(inIo, e);
-  const uOut = unitOf(outIo, e);
-  const [src, dst, tw] = [0, 1, 2];
-  const inB = b.local('i32');
-  const outB = b.local('i32');
-  const k = b.local('i32');
-  const i = b.local('i32');
-  const twB = b.local('i32');
-  const wr: number[] = [];
-  const wi: number[] = [];
-  const body = (): void => {
-    if (ido > 1) {
-      for (let j = 1; j < r; j++) {
-        wr[j - 1] = w.v.fresh();
-        wi[j - 1] = w.v.fresh();
-        b.get(twB)
-          .loadSplat(e, 2 * (j - 1) * e)
-          .set(wr[j - 1]!);
-        b.get(twB)
-          .loadSplat(e, (2 * (j - 1) + 1) * e)
-          .set(wi[j - 1]!);
-      }
-    }
-    const x: Cx[] = [];
-    for (let m = 0; m < r; m++) x.push(w.load(inIo, inB, uIn * ido * m));
-    const y = butterfly(w.v, x);
-    for (let j = 0; j < r; j++) {
-      const yj = ido > 1 && j > 0 ? w.v.cmul(y[j]!, wr[j - 1]!, wi[j - 1]!) : y[j]!;
-      w.store(outIo, outB, uOut * ido * l1 * j, yj);
-    }
-  };
-  // Loop order: i innermost walks both buffers contiguously (32 bytes a step), as FFTPACK does; the
-  // twiddles are reloaded per i, from a table that is itself read in order.
-  if (l1 > 1) {
-    b.i32(l1).set(k);
-    b.loop();
-  }
-  b.get(src).set(inB);
-  b.get(dst).set(outB);
-  b.get(tw).set(twB);
-  if (ido > 1) {
-    b.i32(ido).set(i);
-    b.loop();
-  }
-  body();
-  if (ido > 1) {
-    b.get(inB).i32(uIn).add().set(inB);
-    b.get(outB).i32(uOut).add().set(outB);
-    b.get(twB)
-      .i32(2 * (r - 1) * e)
-      .add()
-      .set(twB);
-    b.get(i).i32(1).sub().tee(i).brIf(0);
-    b.end();
-  }
-  if (l1 > 1) {
-    b.get(src)
-      .i32(uIn * ido * r)
-      .add()
-      .set(src);
-    b.get(dst)
-      .i32(uOut * ido)
-      .add()
-      .set(dst);
-    b.get(k).i32(1).sub().tee(k).brIf(0);
-    b.end();
-  }
-  return { params, body: b };
 }
 
 /**
@@ -351,21 +111,6 @@ function combineFunction(n2: number, e: 4 | 8, conj: boolean, scaleType: ValType
   return { params, body: b };
 }
 
-function passTwiddles(pass: CpuFftPass): Float64Array {
-  if (pass.ido === 1) return new Float64Array(0);
-  const r = pass.radix;
-  const out = new Float64Array(2 * (r - 1) * pass.ido);
-  const len = r * pass.ido;
-  for (let i = 0, p = 0; i < pass.ido; i++) {
-    for (let j = 1; j < r; j++, p += 2) {
-      const [c, s] = unitRoot(j * i, len);
-      out[p] = c;
-      out[p + 1] = -s;
-    }
-  }
-  return out;
-}
-
 function combineTwiddles(n: number, n2: number, W: number): Float64Array {
   const out = new Float64Array(2 * W * n2);
   for (let k2 = 0; k2 < n2; k2++) {
@@ -398,14 +143,16 @@ export function generateEngineFft(recipe: LaneRecipe, sharedMemory = false): Eng
   const W = recipe.lanes;
   const cb = 2 * e;
   const scaleType: ValType = e === 4 ? 'f32' : 'f64';
-  const split = recipe.kind === 'lane-split';
   const n = recipe.n;
-  const L = recipe.laneLength;
-  const passes = recipe.passes;
-  const slotBytes = split ? n * cb : W * n * cb;
-  // Twiddle tables: one per pass, the combine's, the real post-processing's.
-  const tables = passes.map(passTwiddles);
-  tables.push(split ? combineTwiddles(n, L, W) : new Float64Array(0));
+  // Twiddle tables: the transform's (core), the real post-processing's, the DCT's.
+  const core =
+    recipe.kind === 'four-step'
+      ? fourStepTables(recipe)
+      : [
+          ...recipe.passes.map(passTwiddles),
+          recipe.kind === 'lane-split' ? combineTwiddles(n, recipe.laneLength, W) : new Float64Array(0),
+        ];
+  const tables = [...core];
   tables.push(recipe.realPost ? r2cTwiddles(2 * n) : new Float64Array(0));
   // The real length: twice the complex one for the half-length path, the same for odd pairs.
   const realLength = recipe.realPairs ? n : 2 * n;
@@ -414,8 +161,7 @@ export function generateEngineFft(recipe: LaneRecipe, sharedMemory = false): Eng
   tables.push(recipe.dct2 ? dct2Twiddles(realLength) : new Float64Array(0));
   tables.push(dct3 ? dct3Twiddles(2 * n) : new Float64Array(0));
   const { values: tw, offsets } = layTables(tables, e);
-  const twOff = offsets.slice(0, passes.length);
-  const combineOff = offsets[passes.length]!;
+  const tail = core.length;
 
   const funcs: WasmFunction[] = [];
   const fnIndex = new Map<string, number>();
@@ -427,6 +173,60 @@ export function generateEngineFft(recipe: LaneRecipe, sharedMemory = false): Eng
     }
     return i;
   };
+  const t =
+    recipe.kind === 'four-step'
+      ? fourStepDrivers(recipe, e, scaleType, fn, offsets)
+      : laneDrivers(recipe, e, scaleType, fn, offsets);
+  const drivers = t.drivers;
+  let r2cTwiddleOffset: number | undefined;
+  if (recipe.realPost) {
+    r2cTwiddleOffset = offsets[tail]!;
+    drivers.push(r2cPostFunction(2 * n, e), c2rPreFunction(2 * n, e));
+  }
+  if (recipe.realPairs) drivers.push(pack2Function(n, e), split2Function(n, e));
+  if (recipe.pointwise) drivers.push(cmulFunction(e));
+  let dct2TwiddleOffset: number | undefined;
+  let dct3TwiddleOffset: number | undefined;
+  if (recipe.dct2) {
+    dct2TwiddleOffset = offsets[tail + 1]!;
+    drivers.push(dct2PreFunction(realLength, e), dct2PostFunction(realLength, e));
+    if (recipe.realPost) drivers.push(dct2FusedPostFunction(realLength, e));
+  }
+  if (dct3) {
+    dct3TwiddleOffset = offsets[tail + 2]!;
+    drivers.push(dct3PreFunction(2 * n, e), dct3PostFunction(2 * n, e));
+  }
+  const all = funcs.concat(drivers);
+  const bytes = assembleModule(all, { initialPages: 1, maxPages: 65536, shared: sharedMemory });
+  return {
+    bytes,
+    twiddles: tw,
+    slotBytes: recipe.kind === 'lane-batch' ? W * n * cb : n * cb,
+    problemsPerSlot: recipe.kind === 'lane-batch' ? W : 1,
+    workBytes: t.workBytes,
+    r2cTwiddleOffset,
+    dct2TwiddleOffset,
+    dct3TwiddleOffset,
+  };
+}
+
+/** fwd / inv of the lane-split and lane-batch recipes: the Stockham passes (and the lane combine) per slot. */
+function laneDrivers(
+  recipe: Extract<LaneRecipe, { kind: 'lane-split' | 'lane-batch' }>,
+  e: 4 | 8,
+  scaleType: ValType,
+  fn: (key: string, make: () => WasmFunction) => number,
+  offsets: readonly number[],
+): { drivers: WasmFunction[]; workBytes: number } {
+  const W = recipe.lanes;
+  const cb = 2 * e;
+  const split = recipe.kind === 'lane-split';
+  const n = recipe.n;
+  const L = recipe.laneLength;
+  const passes = recipe.passes;
+  const slotBytes = split ? n * cb : W * n * cb;
+  const twOff = offsets.slice(0, passes.length);
+  const combineOff = offsets[passes.length]!;
   const laneStride = n * cb;
   const drivers: WasmFunction[] = [];
   for (const conj of [false, true]) {
@@ -468,34 +268,5 @@ export function generateEngineFft(recipe: LaneRecipe, sharedMemory = false): Eng
     b.end();
     drivers.push({ params, body: b, export: conj ? 'inv' : 'fwd' });
   }
-  let r2cTwiddleOffset: number | undefined;
-  if (recipe.realPost) {
-    r2cTwiddleOffset = offsets[passes.length + 1]!;
-    drivers.push(r2cPostFunction(2 * n, e), c2rPreFunction(2 * n, e));
-  }
-  if (recipe.realPairs) drivers.push(pack2Function(n, e), split2Function(n, e));
-  if (recipe.pointwise) drivers.push(cmulFunction(e));
-  let dct2TwiddleOffset: number | undefined;
-  let dct3TwiddleOffset: number | undefined;
-  if (recipe.dct2) {
-    dct2TwiddleOffset = offsets[passes.length + 2]!;
-    drivers.push(dct2PreFunction(realLength, e), dct2PostFunction(realLength, e));
-    if (recipe.realPost) drivers.push(dct2FusedPostFunction(realLength, e));
-  }
-  if (dct3) {
-    dct3TwiddleOffset = offsets[passes.length + 3]!;
-    drivers.push(dct3PreFunction(2 * n, e), dct3PostFunction(2 * n, e));
-  }
-  const all = funcs.concat(drivers);
-  const bytes = assembleModule(all, { initialPages: 1, maxPages: 65536, shared: sharedMemory });
-  return {
-    bytes,
-    twiddles: tw,
-    slotBytes,
-    problemsPerSlot: split ? 1 : W,
-    workBytes: 64 * L,
-    r2cTwiddleOffset,
-    dct2TwiddleOffset,
-    dct3TwiddleOffset,
-  };
+  return { drivers, workBytes: 64 * L };
 }

@@ -1,0 +1,270 @@
+/**
+ * One Stockham DIF pass of the CPU engine as a WebAssembly SIMD function, and the vector loads and stores
+ * its first and last passes use to read and write the caller's layouts (src/codegen/wasm/fft-engine.ts and
+ * fft-four-step.ts drive these passes).
+ */
+import { Body, type ValType, type WasmFunction } from './assembler.js';
+import { butterfly } from './fft-codelets.js';
+import { EVEN_F32, HI_64, HI_F32, LO_64, LO_F32, ODD_F32 } from './lane-shuffles.js';
+import { VecEmitter, type Cx, type Term } from './vector-complex.js';
+import { unitRoot } from '../../core/unit-root.js';
+import type { CpuFftPass } from '../../planner/cpu-fft.js';
+
+/** How a pass reads its input or writes its output. */
+export type Io =
+  | { kind: 'split' }
+  // W consecutive complex values are one vector element: a lane-split problem, or W adjacent columns (four-step)
+  // whose elements lie `unit` bytes apart (default 32, packed).
+  | { kind: 'interleaved'; conj: boolean; unit?: number }
+  | { kind: 'gather' | 'scatter'; conj: boolean; laneStride: number }; // lane-batch: lane j is problem j
+
+const INTERLEAVE_F32 = { lo: LO_F32, hi: HI_F32 };
+const EVEN_ODD_F32 = { even: EVEN_F32, odd: ODD_F32 };
+const LOW_HIGH_64 = { lo: LO_64, hi: HI_64 };
+
+export class PassWriter {
+  readonly v: VecEmitter;
+  private sPos = -1;
+  private sNeg = -1;
+  constructor(
+    readonly b: Body,
+    readonly e: 4 | 8,
+    /** Index of the scale parameter. */
+    readonly scaleParam: number,
+  ) {
+    this.v = new VecEmitter(b, e);
+  }
+  private scaleLocals(): void {
+    if (this.sPos >= 0) return;
+    this.sPos = this.v.fresh();
+    this.sNeg = this.v.fresh();
+    this.b.inPrologue(() => {
+      this.b.get(this.scaleParam).splat(this.e).tee(this.sPos).fneg(this.e).set(this.sNeg);
+    });
+  }
+  private shuffle(x: number, y: number, bytes: readonly number[]): number {
+    const t = this.v.fresh();
+    this.b.get(x).get(y).shuffle(bytes).set(t);
+    return t;
+  }
+  /** Splits two vectors of interleaved (re, im) pairs into real lanes and imaginary lanes. */
+  private deinterleave(a: number, c: number, conj: boolean): Cx {
+    const m = this.e === 4 ? { lo: EVEN_ODD_F32.even, hi: EVEN_ODD_F32.odd } : LOW_HIGH_64;
+    return { re: { l: this.shuffle(a, c, m.lo), neg: false }, im: { l: this.shuffle(a, c, m.hi), neg: conj } };
+  }
+  load(io: Io, addr: number, off: number): Cx {
+    const b = this.b;
+    if (io.kind === 'split') {
+      const re = this.v.fresh();
+      const im = this.v.fresh();
+      b.get(addr).v128Load(off).set(re);
+      b.get(addr)
+        .v128Load(off + 16)
+        .set(im);
+      return { re: { l: re, neg: false }, im: { l: im, neg: false } };
+    }
+    const a = this.v.fresh();
+    const c = this.v.fresh();
+    if (io.kind === 'interleaved') {
+      b.get(addr).v128Load(off).set(a);
+      b.get(addr)
+        .v128Load(off + 16)
+        .set(c);
+    } else if (io.kind === 'gather' && this.e === 8) {
+      b.get(addr).v128Load(off).set(a);
+      b.get(addr)
+        .v128Load(off + io.laneStride)
+        .set(c);
+    } else if (io.kind === 'gather') {
+      const L = io.laneStride;
+      b.get(addr).load64Zero(off).set(a);
+      b.get(addr)
+        .get(a)
+        .load64Lane(off + L, 1)
+        .set(a);
+      b.get(addr)
+        .load64Zero(off + 2 * L)
+        .set(c);
+      b.get(addr)
+        .get(c)
+        .load64Lane(off + 3 * L, 1)
+        .set(c);
+    } else throw new Error(`cannot load with ${io.kind}`);
+    return this.deinterleave(a, c, io.conj);
+  }
+  /** Value of a term times the scale (negated when `negate`), materialised. */
+  private scaled(t: Term, negate: boolean): number {
+    this.scaleLocals();
+    const r = this.v.fresh();
+    this.b
+      .get(t.l)
+      .get(t.neg !== negate ? this.sNeg : this.sPos)
+      .fmul(this.e)
+      .set(r);
+    return r;
+  }
+  store(io: Io, addr: number, off: number, y: Cx): void {
+    const b = this.b;
+    if (io.kind === 'split') {
+      b.get(addr);
+      this.v.push(y.re);
+      b.v128Store(off);
+      b.get(addr);
+      this.v.push(y.im);
+      b.v128Store(off + 16);
+      return;
+    }
+    if (io.kind === 'gather') throw new Error('cannot store with gather');
+    const re = this.scaled(y.re, false);
+    const im = this.scaled(y.im, io.conj);
+    const m = this.e === 4 ? INTERLEAVE_F32 : LOW_HIGH_64;
+    const lo = this.shuffle(re, im, m.lo);
+    const hi = this.shuffle(re, im, m.hi);
+    if (io.kind === 'interleaved' || this.e === 8) {
+      const L = io.kind === 'interleaved' ? 16 : io.laneStride;
+      b.get(addr).get(lo).v128Store(off);
+      b.get(addr)
+        .get(hi)
+        .v128Store(off + L);
+      return;
+    }
+    const L = io.laneStride;
+    b.get(addr).get(lo).store64Lane(off, 0);
+    b.get(addr)
+      .get(lo)
+      .store64Lane(off + L, 1);
+    b.get(addr)
+      .get(hi)
+      .store64Lane(off + 2 * L, 0);
+    b.get(addr)
+      .get(hi)
+      .store64Lane(off + 3 * L, 1);
+  }
+  /** Transposes W vectors of W lanes (x[q] lane l → out[l] lane q), materialising pending signs. */
+  transpose(x: readonly Term[]): Term[] {
+    const mat = x.map((t) => {
+      if (!t.neg) return t.l;
+      const r = this.v.fresh();
+      this.b.get(t.l).fneg(this.e).set(r);
+      return r;
+    });
+    if (this.e === 8) {
+      return [this.shuffle(mat[0]!, mat[1]!, LOW_HIGH_64.lo), this.shuffle(mat[0]!, mat[1]!, LOW_HIGH_64.hi)].map(
+        (l) => ({ l, neg: false }),
+      );
+    }
+    const t0 = this.shuffle(mat[0]!, mat[1]!, INTERLEAVE_F32.lo);
+    const t1 = this.shuffle(mat[0]!, mat[1]!, INTERLEAVE_F32.hi);
+    const t2 = this.shuffle(mat[2]!, mat[3]!, INTERLEAVE_F32.lo);
+    const t3 = this.shuffle(mat[2]!, mat[3]!, INTERLEAVE_F32.hi);
+    return [
+      this.shuffle(t0, t2, LOW_HIGH_64.lo),
+      this.shuffle(t0, t2, LOW_HIGH_64.hi),
+      this.shuffle(t1, t3, LOW_HIGH_64.lo),
+      this.shuffle(t1, t3, LOW_HIGH_64.hi),
+    ].map((l) => ({ l, neg: false }));
+  }
+}
+
+export const I32 = (n: number): ValType[] => new Array<ValType>(n).fill('i32');
+
+/** Bytes per element index of a buffer read or written with `io`. */
+export function unitOf(io: Io, e: 4 | 8): number {
+  if (io.kind === 'interleaved') return io.unit ?? 32;
+  return io.kind === 'gather' || io.kind === 'scatter' ? 2 * e : 32;
+}
+
+/**
+ * One Stockham DIF pass (see src/backends/cpu/fft-mixed-radix.ts for the index maps):
+ * reads x(i, m, k) = in[i + ido·(m + r·k)], butterflies over m, multiplies output j by W^{j·i}_{r·ido},
+ * writes y(i, k, j) = out[i + ido·(k + l1·j)]. Twiddles: per i, (r − 1) complex scalars, splatted on load.
+ */
+export function passFunction(pass: CpuFftPass, e: 4 | 8, inIo: Io, outIo: Io, scaleType: ValType): WasmFunction {
+  const params: ValType[] = [...I32(3), scaleType];
+  const b = new Body(params);
+  const w = new PassWriter(b, e, 3);
+  const { radix: r, l1, ido } = pass;
+  const uIn = unitOf(inIo, e);
+  const uOut = unitOf(outIo, e);
+  const [src, dst, tw] = [0, 1, 2];
+  const inB = b.local('i32');
+  const outB = b.local('i32');
+  const k = b.local('i32');
+  const i = b.local('i32');
+  const twB = b.local('i32');
+  const wr: number[] = [];
+  const wi: number[] = [];
+  const body = (): void => {
+    if (ido > 1) {
+      for (let j = 1; j < r; j++) {
+        wr[j - 1] = w.v.fresh();
+        wi[j - 1] = w.v.fresh();
+        b.get(twB)
+          .loadSplat(e, 2 * (j - 1) * e)
+          .set(wr[j - 1]!);
+        b.get(twB)
+          .loadSplat(e, (2 * (j - 1) + 1) * e)
+          .set(wi[j - 1]!);
+      }
+    }
+    const x: Cx[] = [];
+    for (let m = 0; m < r; m++) x.push(w.load(inIo, inB, uIn * ido * m));
+    const y = butterfly(w.v, x);
+    for (let j = 0; j < r; j++) {
+      const yj = ido > 1 && j > 0 ? w.v.cmul(y[j]!, wr[j - 1]!, wi[j - 1]!) : y[j]!;
+      w.store(outIo, outB, uOut * ido * l1 * j, yj);
+    }
+  };
+  // Loop order: i innermost walks both buffers contiguously (32 bytes a step), as FFTPACK does; the
+  // twiddles are reloaded per i, from a table that is itself read in order.
+  if (l1 > 1) {
+    b.i32(l1).set(k);
+    b.loop();
+  }
+  b.get(src).set(inB);
+  b.get(dst).set(outB);
+  b.get(tw).set(twB);
+  if (ido > 1) {
+    b.i32(ido).set(i);
+    b.loop();
+  }
+  body();
+  if (ido > 1) {
+    b.get(inB).i32(uIn).add().set(inB);
+    b.get(outB).i32(uOut).add().set(outB);
+    b.get(twB)
+      .i32(2 * (r - 1) * e)
+      .add()
+      .set(twB);
+    b.get(i).i32(1).sub().tee(i).brIf(0);
+    b.end();
+  }
+  if (l1 > 1) {
+    b.get(src)
+      .i32(uIn * ido * r)
+      .add()
+      .set(src);
+    b.get(dst)
+      .i32(uOut * ido)
+      .add()
+      .set(dst);
+    b.get(k).i32(1).sub().tee(k).brIf(0);
+    b.end();
+  }
+  return { params, body: b };
+}
+
+export function passTwiddles(pass: CpuFftPass): Float64Array {
+  if (pass.ido === 1) return new Float64Array(0);
+  const r = pass.radix;
+  const out = new Float64Array(2 * (r - 1) * pass.ido);
+  const len = r * pass.ido;
+  for (let i = 0, p = 0; i < pass.ido; i++) {
+    for (let j = 1; j < r; j++, p += 2) {
+      const [c, s] = unitRoot(j * i, len);
+      out[p] = c;
+      out[p + 1] = -s;
+    }
+  }
+  return out;
+}
