@@ -3,13 +3,15 @@
  * build), kissfft-wasm and numpy / scipy.fft (bench/cpu_numpy.py, run as a child process after the JavaScript
  * timings, so the two never share the cores), all in one run.
  *
- *   npm run bench:cpu                      # full: N = 2^4…2^20, 1000, 1009, 3^7, 2·3·5·7·11, 2-D 1024², tridiagonal
+ *   npm run bench:cpu                      # full: N = 2^4…2^20, 1000, 1009, 3^7, 2·3·5·7·11, 2-D 1024², single 2^16…2^22, tridiagonal
  *   npm run bench:cpu -- --quick           # a small subset, fewer repetitions (checks the wiring in a minute or two)
- *   node dist/bench/cpu.js [--sizes 2^4-2^20,1000,1009,2187,2310,1024x1024] [--families c2c,r2c,dct2,c2c2d,tri]
+ *   node dist/bench/cpu.js [--sizes 2^4-2^20,1000,1009,2187,2310,1024x1024] [--single-sizes 2^16-2^22]
+ *        [--families c2c,c2c1,r2c,dct2,c2c2d,tri]
  *        [--reps 11] [--total 2^20] [--min-rep-ms 50] [--out file.json] [--no-python] [--svg docs/cpu-gflops.svg]
  *
  * Conventions. GFLOPS = 5·N·log2 N·batch / t for complex transforms, 2.5·N·log2 N·batch / t for R2C and DCT-II
- * (2-D n×n: 5·n²·log2 n²). batch = total / N (at least 1), so every timing touches the same number of elements.
+ * (2-D n×n: 5·n²·log2 n²). batch = total / N (at least 1), so every timing touches the same number of elements;
+ * c2c1 is C2C of single transforms (batch 1) at --single-sizes, where threads split one transform.
  * Each column: warm-up, an inner loop of calls long enough for the clock (--min-rep-ms), --reps rounds, the
  * columns of a case in interleaved rounds; GFLOPS come from the BEST round (the median is in the JSON). The
  * Python anchors run twice, before and after ours, each cell keeping the faster. Tridiagonal: Mrows/s =
@@ -52,8 +54,10 @@ const root = existsSync(path.join(here, '..', 'package.json')) ? path.join(here,
 // ---------------------------------------------------------------------------------------------------------
 // Options
 
-type Family = 'c2c' | 'r2c' | 'dct2' | 'c2c2d' | 'tri';
-const FAMILIES: Family[] = ['c2c', 'r2c', 'dct2', 'c2c2d', 'tri'];
+type Family = 'c2c' | 'c2c1' | 'r2c' | 'dct2' | 'c2c2d' | 'tri';
+const FAMILIES: Family[] = ['c2c', 'c2c1', 'r2c', 'dct2', 'c2c2d', 'tri'];
+/** 1-D complex: 'c2c' (batches of total / N) and 'c2c1' (single transforms, which threads split). */
+const isC2c = (f: Family): boolean => f === 'c2c' || f === 'c2c1';
 // The tridiagonal cases of bench/tridiagonal_numpy.py and bench/tridiagonal-cpu.ts (rows per system, systems): 2^20 rows
 // each; copied, since importing that script would run it.
 const TRI_CASES: [number, number][] = [
@@ -66,6 +70,8 @@ const TRI_CASES: [number, number][] = [
 
 interface Options {
   sizes: string;
+  /** Lengths of the single-transform family (c2c1). */
+  singleSizes: string;
   families: Family[];
   reps: number;
   total: number;
@@ -90,6 +96,7 @@ function parseCli(argv: string[]): Options {
   }
   const known = [
     'sizes',
+    'single-sizes',
     'families',
     'reps',
     'total',
@@ -122,6 +129,7 @@ function parseCli(argv: string[]): Options {
     sizes:
       flags.sizes ??
       (quick ? '2^4,2^8,2^12,2^16,1000,1009,2187,2310,256x256' : '2^4-2^20,1000,1009,2187,2310,1024x1024'),
+    singleSizes: flags['single-sizes'] ?? (quick ? '2^16,2^20' : '2^16-2^22'),
     families,
     quick,
     reps: num('reps', quick ? 3 : 11),
@@ -428,7 +436,7 @@ function pffftSupports(n: number, real: boolean): boolean {
 function columnsFor(c: Case, o: Options): Column[] {
   const cols: Column[] = [];
   const { family, n, batch } = c;
-  const per = family === 'c2c' || family === 'c2c2d' ? 2 : 1;
+  const per = isC2c(family) || family === 'c2c2d' ? 2 : 1;
   const len = (c.rows ?? 1) * n * per; // values per transform
   const checkOurs = (out: ArrayLike<number>, outLen: number) =>
     Math.max(relErr(out, c.ref, 0), relErr(out, c.refLast, (batch - 1) * outLen));
@@ -454,7 +462,7 @@ function columnsFor(c: Case, o: Options): Column[] {
         x = sx;
       }
       let run: () => Promise<ArrayLike<number>>;
-      if (family === 'c2c') {
+      if (isC2c(family)) {
         const opts: FftPlanOptions & { threads?: number } = { n, batch, backend: 'cpu', threads };
         const plan = await createFftPlan(opts);
         if (mode === 'buffers') {
@@ -491,7 +499,7 @@ function columnsFor(c: Case, o: Options): Column[] {
     },
   });
   cols.push(ours('ours32_1', 32, 1), ours('ours32_all', 32, o.threadsAll), ours('ours64_1', 64, 1));
-  if (family === 'c2c')
+  if (isC2c(family))
     cols.push(
       ours('ours32_all_shared', 32, o.threadsAll, 'shared'),
       ours('ours32_1_buf', 32, 1, 'buffers'),
@@ -501,7 +509,7 @@ function columnsFor(c: Case, o: Options): Column[] {
 
   // fft.js (float64, powers of two only; complex and real transforms).
   const pow2 = (n & (n - 1)) === 0;
-  if ((family === 'c2c' || family === 'r2c') && pow2) {
+  if ((isC2c(family) || family === 'r2c') && pow2) {
     cols.push({
       key: 'fftjs',
       prec: 64,
@@ -510,20 +518,19 @@ function columnsFor(c: Case, o: Options): Column[] {
         const f = new FFT(n);
         const out = new Float64Array(2 * n);
         const rows = Array.from({ length: batch }, (_, b) => c.x64.subarray(b * len, (b + 1) * len));
-        const run =
-          family === 'c2c'
-            ? () => {
-                for (let b = 0; b < batch; b++) f.transform(out, rows[b]);
-              }
-            : () => {
-                for (let b = 0; b < batch; b++) f.realTransform(out, rows[b]);
-              };
+        const run = isC2c(family)
+          ? () => {
+              for (let b = 0; b < batch; b++) f.transform(out, rows[b]);
+            }
+          : () => {
+              for (let b = 0; b < batch; b++) f.realTransform(out, rows[b]);
+            };
         const check = async () => {
           // realTransform fills the first half of the spectrum, which is all R2C returns.
-          if (family === 'c2c') f.transform(out, rows[0]);
+          if (isC2c(family)) f.transform(out, rows[0]);
           else f.realTransform(out, rows[0]);
           const e0 = relErr(out, c.ref);
-          if (family === 'c2c') f.transform(out, rows[batch - 1]);
+          if (isC2c(family)) f.transform(out, rows[batch - 1]);
           else f.realTransform(out, rows[batch - 1]);
           return Math.max(e0, relErr(out, c.refLast));
         };
@@ -533,13 +540,13 @@ function columnsFor(c: Case, o: Options): Column[] {
   }
 
   // pffft-wasm, SIMD build (float32; n a multiple of 16 (complex) / 32 (real) with factors 2, 3, 5).
-  if ((family === 'c2c' || family === 'r2c') && pffftMod && pffftSupports(n, family === 'r2c')) {
+  if ((isC2c(family) || family === 'r2c') && pffftMod && pffftSupports(n, family === 'r2c')) {
     cols.push({
       key: 'pffft',
       prec: 32,
       async prepare() {
         const m = pffftMod;
-        const setup = m._pffft_new_setup(n, family === 'c2c' ? 1 : 0);
+        const setup = m._pffft_new_setup(n, isC2c(family) ? 1 : 0);
         if (!setup) return null;
         const bytes = len * batch * 4;
         const inp = m._pffft_aligned_malloc(bytes),
@@ -559,7 +566,7 @@ function columnsFor(c: Case, o: Options): Column[] {
             [batch - 1, c.refLast],
           ] as const) {
             const got = m.HEAPF32.subarray(out / 4 + b * len, out / 4 + (b + 1) * len);
-            if (family === 'c2c') e = Math.max(e, relErr(got, ref));
+            if (isC2c(family)) e = Math.max(e, relErr(got, ref));
             else {
               // Ordered real output: [X_0, X_{n/2}, Re X_1, Im X_1, …]; unpack to n/2 + 1 complex terms.
               const u = new Float64Array(n + 2);
@@ -581,7 +588,7 @@ function columnsFor(c: Case, o: Options): Column[] {
   }
 
   // kissfft-wasm (float32, any length; real transforms need even n; fftnd for 2-D).
-  if (kissMod && (family === 'c2c' || family === 'c2c2d' || (family === 'r2c' && n % 2 === 0))) {
+  if (kissMod && (isC2c(family) || family === 'c2c2d' || (family === 'r2c' && n % 2 === 0))) {
     cols.push({
       key: 'kissfft',
       prec: 32,
@@ -592,13 +599,13 @@ function columnsFor(c: Case, o: Options): Column[] {
           const dims = m._malloc(8);
           m.HEAP32.set([c.rows!, n], dims / 4);
           cfg = m._kiss_fftnd_alloc(dims, 2, 0, 0, 0);
-        } else cfg = family === 'c2c' ? m._kiss_fft_alloc(n, 0, 0, 0) : m._kiss_fftr_alloc(n, 0, 0, 0);
+        } else cfg = isC2c(family) ? m._kiss_fft_alloc(n, 0, 0, 0) : m._kiss_fftr_alloc(n, 0, 0, 0);
         if (!cfg) return null;
         const outPer = family === 'r2c' ? n + 2 : len;
         const inp = m._malloc(len * batch * 4),
           out = m._malloc(outPer * batch * 4);
         m.HEAPF32.set(c.x32, inp / 4);
-        const f = family === 'c2c' ? m._kiss_fft : family === 'r2c' ? m._kiss_fftr : m._kiss_fftnd;
+        const f = isC2c(family) ? m._kiss_fft : family === 'r2c' ? m._kiss_fftr : m._kiss_fftnd;
         const run = () => {
           for (let b = 0; b < batch; b++) f(cfg, inp + b * len * 4, out + b * outPer * 4);
         };
@@ -633,9 +640,9 @@ function mulberry32(seed: number): () => number {
 
 function makeCase(family: Family, s: SizeSpec, o: Options): Case {
   const { n } = s;
-  const per = family === 'c2c' || family === 'c2c2d' ? 2 : 1;
+  const per = isC2c(family) || family === 'c2c2d' ? 2 : 1;
   const tlen = (s.rows ?? 1) * n;
-  const batch = Math.max(1, Math.floor(o.total / tlen));
+  const batch = family === 'c2c1' ? 1 : Math.max(1, Math.floor(o.total / tlen));
   const rnd = mulberry32(n * 7919 + (s.rows ?? 0) + FAMILIES.indexOf(family));
   const x32 = new Float32Array(batch * tlen * per);
   for (let i = 0; i < x32.length; i++) x32[i] = 2 * rnd() - 1;
@@ -644,7 +651,7 @@ function makeCase(family: Family, s: SizeSpec, o: Options): Case {
   const first = x64.subarray(0, L),
     last = x64.subarray((batch - 1) * L, batch * L);
   const ref = (v: Float64Array) =>
-    family === 'c2c'
+    isC2c(family)
       ? refC2C(v, n)
       : family === 'r2c'
         ? refR2C(v, n)
@@ -879,13 +886,13 @@ function runPython(cases: Case[], triCases: [number, number][], o: Options): PyO
       cases: [
         ...cases.map((c) => {
           // The first transform of the batch, float64 (complex as a trailing axis of 2), for the accuracy check.
-          const L = (c.rows ?? 1) * c.n * (c.family === 'c2c' || c.family === 'c2c2d' ? 2 : 1);
-          const shape = c.family === 'c2c' ? [c.n, 2] : c.family === 'c2c2d' ? [c.rows!, c.n, 2] : [c.n];
+          const L = (c.rows ?? 1) * c.n * (isC2c(c.family) || c.family === 'c2c2d' ? 2 : 1);
+          const shape = isC2c(c.family) ? [c.n, 2] : c.family === 'c2c2d' ? [c.rows!, c.n, 2] : [c.n];
           const checkIn = path.join(dir, `${c.id}.npy`);
           writeFileSync(checkIn, encodeNpy(shape, c.x64.slice(0, L)));
           return {
             id: c.id,
-            family: c.family,
+            family: c.family === 'c2c1' ? 'c2c' : c.family,
             n: c.n,
             rows: c.rows,
             batch: c.batch,
@@ -977,6 +984,7 @@ const TRI_COLS = [
 ];
 const TITLES: Record<Family, string> = {
   c2c: 'C2C, GFLOPS = 5·N·log2N·batch / t (best round)',
+  c2c1: 'C2C, single transforms (batch 1), GFLOPS = 5·N·log2N / t (best round)',
   r2c: 'R2C, GFLOPS = 2.5·N·log2N·batch / t (best round); numpy = rfft f64, scipy = rfft f32',
   dct2: 'DCT-II, GFLOPS = 2.5·N·log2N·batch / t (best round); "numpy c128" = scipy.fft.dct f64 workers=1, scipy = dct f32',
   c2c2d: '2-D C2C, GFLOPS = 5·R·C·log2(R·C)·batch / t (best round); kissfft = kiss_fftnd',
@@ -1018,7 +1026,7 @@ function markdown(results: CaseResult[]): string {
       ];
     } else {
       const c = (r: CaseResult, k: string) => val(r.cols[k]);
-      const oneD = fam === 'c2c' || fam === 'r2c';
+      const oneD = isC2c(fam) || fam === 'r2c';
       ratios = [
         ...(oneD
           ? [
@@ -1054,7 +1062,7 @@ function markdown(results: CaseResult[]): string {
         ]);
       }
       ratios.push(['all / 1t', (r) => ratio(c(r, 'ours32_all'), c(r, 'ours32_1'))]);
-      if (fam === 'c2c') {
+      if (isC2c(fam)) {
         ratios.push(['shared / 1t', (r) => ratio(c(r, 'ours32_all_shared'), c(r, 'ours32_1'))]);
         // pffft and numpy transform data already in their own memory: the engine buffers are the like-for-like case.
         ratios.push(
@@ -1100,7 +1108,8 @@ async function main(): Promise<void> {
   const cases: Case[] = [];
   for (const fam of o.families) {
     if (fam === 'tri') continue;
-    for (const s of sizes) if ((fam === 'c2c2d') === (s.rows !== undefined)) cases.push(makeCase(fam, s, o));
+    const list = fam === 'c2c1' ? parseSizes(o.singleSizes) : sizes;
+    for (const s of list) if ((fam === 'c2c2d') === (s.rows !== undefined)) cases.push(makeCase(fam, s, o));
   }
   // The Python anchors run in their own process, so never beside ours: once before and once after them.
   let pyFirst: PyOut | null = null;

@@ -17,6 +17,7 @@ import {
   defaultThreads,
   executeEngineFft,
   executeEngineRows,
+  splitBuffersFor,
 } from '../backends/cpu/worker-pool.js';
 import { checkOut, deliver, overlaps } from './out.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
@@ -175,9 +176,11 @@ class CpuPlan implements FftPlan {
     const p = this.problem;
     const plan = engineFft(p.n, prec);
     const packed = (l: ComplexLayout) => l.offset === 0 && l.stride === 1 && l.dist === p.n;
-    return plan.createBuffers && packed(p.input) && packed(p.output)
-      ? plan.createBuffers(p.batch, this.bufferThreads)
-      : plainBuffers(p, prec);
+    if (!packed(p.input) || !packed(p.output)) return plainBuffers(p, prec);
+    // A single large transform that threads split: the split plan's own regions, where shared memory exists.
+    const split = splitBuffersFor(p.n, prec, p.batch, this.bufferThreads);
+    if (split) return split;
+    return plan.createBuffers ? plan.createBuffers(p.batch, this.bufferThreads) : plainBuffers(p, prec);
   }
   executeGpu(): Promise<void> {
     throw new UnsupportedError('executeGpu: this plan runs on the CPU backend; create it with backend: "webgpu"');

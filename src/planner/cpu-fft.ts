@@ -210,6 +210,24 @@ export function fourStepOf(
   };
 }
 
+/** Fewest bytes of a single transform that threads split between them (docs/DECISIONS.md: split). */
+export const SPLIT_FROM_BYTES = 1 << 23;
+
+/**
+ * A single transform split across `threads` threads: the four-step recipe whatever the problem's size (each
+ * phase's blocks are shared out between two barriers), for one problem of at least SPLIT_FROM_BYTES;
+ * else null (batches split by whole problems instead).
+ */
+export function planCpuSplit(
+  n: number,
+  precision: CpuPrecision,
+  batch: number,
+  threads: number,
+): Extract<CpuEngineFftRecipe, { kind: 'four-step' }> | null {
+  if (threads < 2 || batch !== 1 || n * (precision === 'f32' ? 8 : 16) < SPLIT_FROM_BYTES) return null;
+  return fourStepOf(n, precision, 0);
+}
+
 /**
  * Real FFT in one module. Even n: the complex FFT of h = n/2 (the real input read as interleaved
  * complex) with the post-processing fused into the same module. The post-processing walks W outputs a step from

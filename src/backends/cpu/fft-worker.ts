@@ -8,6 +8,7 @@ import { engineFft } from './wasm-fft.js';
 import { rowLengths, runRows } from './engine-rows.js';
 import type { FftJob, FftReply } from './worker-pool.js';
 import { ABORT, DONE, STAGED } from './worker-pipeline.js';
+import { runPhase } from './fft-split.js';
 
 type AnyArray = Float32Array | Float64Array;
 
@@ -25,6 +26,11 @@ function run(job: FftJob): { reply: FftReply; transfer: ArrayBuffer[] } | null {
     });
     // No reply: the error event is what the pool must notice.
     return null;
+  }
+  if (job.phase) {
+    // A part of a phase of a split single transform, on the shared memory the job carries.
+    runPhase(job.phase);
+    return { reply: { id: job.id }, transfer: [] };
   }
   if (job.resident) {
     // Engine buffers: the kernel runs on this worker's slots where they lie in the shared memory.

@@ -125,9 +125,9 @@ function recipeKey(recipe: LaneRecipe): string {
 }
 
 /** Browsers refuse synchronous compilation of modules over 4 KiB on the main thread. */
-class SyncCompileRefused extends Error {}
+export class SyncCompileRefused extends Error {}
 
-function compiled(recipe: LaneRecipe, sharedMemory = false): { mod: WebAssembly.Module; info: EngineModule } {
+export function compiled(recipe: LaneRecipe, sharedMemory = false): { mod: WebAssembly.Module; info: EngineModule } {
   // The key is exactly what the generator reads.
   const key = recipeKey(recipe) + (sharedMemory ? '/shared' : '');
   let m = lruGet(modules, key);
@@ -846,7 +846,7 @@ export function fusedRealFft(recipe: CpuEngineFftRecipe): FusedRealFft & FusedDc
 const realPlans = new Map<string, LaneFft>();
 
 /** The checks and resolved parameters every engine plan's execute starts with. */
-function resolveExec(n: number, input: AnyArray, output: AnyArray, options: EngineExecOptions) {
+export function resolveExec(n: number, input: AnyArray, output: AnyArray, options: EngineExecOptions) {
   const batch = options.batch ?? 1;
   checkLength(batch, 'batch', 0);
   const inverse = options.inverse ?? false;
@@ -949,7 +949,7 @@ function rowsOut(
   }
 }
 
-function copyIn(
+export function copyIn(
   src: AnyArray,
   l: { offset: number; stride: number; dist: number },
   b: number,
@@ -968,7 +968,7 @@ function copyIn(
   }
 }
 
-function copyOut(
+export function copyOut(
   heap: AnyArray,
   at: number,
   dst: AnyArray,

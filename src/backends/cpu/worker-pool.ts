@@ -15,6 +15,8 @@ import { checkFits } from './fft-mixed-radix.js';
 import { engineFft, isEngineBuffer, type EngineExecOptions, type EngineFft, type ResidentRun } from './wasm-fft.js';
 import { rowLengths, runRows, type RowOp } from './engine-rows.js';
 import { ABORT, DONE, STAGED, type Pipeline } from './worker-pipeline.js';
+import { planCpuSplit } from '../../planner/cpu-fft.js';
+import { createSplitBuffers, runPhase, splitFft, splitOwnerOf, type PhaseRun, type SplitFft } from './fft-split.js';
 
 type AnyArray = Float32Array | Float64Array;
 interface Layout {
@@ -42,6 +44,8 @@ export interface FftJob {
   pipeline?: Pipeline;
   /** A run over shared engine buffers instead (input and output are then those buffers, unused). */
   resident?: ResidentRun;
+  /** A thread's part of a phase of a split single transform instead (input and output unused). */
+  phase?: PhaseRun;
   fault?: WorkerFault;
 }
 
@@ -481,6 +485,15 @@ export async function executeEngineFft(
   checkThreads(threads);
   const plan = engineFft(n, precision);
   const batch = options.batch ?? 1;
+  if (threads !== 1 && batch === 1 && sharedMemory()) {
+    // Split engine buffers (createSplitBuffers) keep their own plan; other arrays use the cached one.
+    const owner = splitOwnerOf(input);
+    const split =
+      owner && owner.n === n && owner.precision === precision
+        ? owner
+        : splitPlan(n, precision, batch, threads ?? (await defaultThreads()));
+    if (split) return split.execute(input, output, options, runPhases);
+  }
   if (threads === 1 || shareCount(n, batch, Infinity) <= 1) return plan.execute(input, output, options);
   const shares = shareCount(n, batch, threads ?? (await defaultThreads()));
   // Engine buffers: every thread runs the kernel on its slots where they lie (shared memory), else the calling
@@ -546,6 +559,68 @@ export async function executeEngineFft(
         plan.execute(input, output, { ...options, batch: c, input: shifted(li, q0), output: shifted(lo, q0) }),
   );
   await runShares(p, list, 1, n, mainPieces);
+}
+
+/** The split plan of a single transform (planCpuSplit), or null where there is none or it cannot be built here. */
+function splitPlan(n: number, precision: CpuPrecision, batch: number, threads: number): SplitFft | null {
+  const recipe = planCpuSplit(n, precision, batch, threads);
+  if (!recipe) return null;
+  try {
+    return splitFft(recipe, threads);
+  } catch {
+    // No shared WebAssembly memory, or a module this thread may not compile synchronously: one thread.
+    return null;
+  }
+}
+
+/**
+ * Engine buffers of a single transform that `threads` threads split (see createSplitBuffers), or null where the
+ * call would not split or the runtime has no shared memory.
+ */
+export function splitBuffersFor(
+  n: number,
+  precision: CpuPrecision,
+  batch: number,
+  threads: number,
+): { input: AnyArray; output: AnyArray } | null {
+  const recipe = sharedMemory() ? planCpuSplit(n, precision, batch, threads) : null;
+  if (!recipe) return null;
+  try {
+    return createSplitBuffers(recipe, threads);
+  } catch {
+    return null;
+  }
+}
+
+/** A phase of a split transform: the first part on the calling thread, the others on workers, all awaited. */
+export async function runPhases(runs: PhaseRun[]): Promise<void> {
+  const p = (pool ??= new WorkerPool());
+  const slots = await p.acquire(runs.length - 1);
+  // The jobs carry no arrays of their own: empty views of the shared memory (never transferred).
+  const none = new Float32Array(runs[0]!.memory.buffer, 0, 0);
+  const layout: Layout = { offset: 0, stride: 1, dist: 1 };
+  const replies = runs.slice(1).map((phase, i) =>
+    p.run(slots[i]!, {
+      n: phase.recipe.n,
+      precision: phase.recipe.precision,
+      inverse: phase.inverse,
+      norm: undefined,
+      scaleBy: undefined,
+      batch: 0,
+      input: none,
+      inLayout: layout,
+      output: none,
+      outLayout: layout,
+      phase,
+    }),
+  );
+  let mainError: unknown = null;
+  try {
+    runPhase(runs[0]!);
+  } catch (e) {
+    mainError = e;
+  }
+  await settle(replies, mainError);
 }
 
 /** The runs of a call on shared engine buffers: the first on the calling thread, the others on workers. */

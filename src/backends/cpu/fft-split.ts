@@ -1,0 +1,213 @@
+/**
+ * One transform split across threads (src/planner/cpu-fft.ts, planCpuSplit): the four-step recipe's two
+ * phases (src/codegen/wasm/fft-four-step.ts) each shared out by blocks, with a barrier between, over one shared
+ * WebAssembly memory that every thread instantiates the same module on. The calling thread copies the problem
+ * in and the result out; phase A's blocks write the scratch matrix T that phase B's blocks read, so a phase
+ * starts only when every thread has finished the one before.
+ *
+ * Memory: twiddles at 0, one work area a thread, T, the input and the output.
+ */
+import { ButterflyError } from '../../errors.js';
+import type { CpuLaneRecipe, CpuPrecision } from '../../planner/cpu-fft.js';
+import { fourStepOwnWork, fourStepPitch } from '../../codegen/wasm/fft-four-step.js';
+import { compiled, copyIn, copyOut, resolveExec, type EngineExecOptions } from './wasm-fft.js';
+
+type AnyArray = Float32Array | Float64Array;
+type FourStep = Extract<CpuLaneRecipe, { kind: 'four-step' }>;
+
+/** One thread's part of a phase: plain data, posted to a worker as is (the shared memory travels by reference). */
+export interface PhaseRun {
+  id: number;
+  recipe: FourStep;
+  memory: WebAssembly.Memory;
+  phase: 'a' | 'b';
+  inverse: boolean;
+  src: number;
+  dst: number;
+  work: number;
+  /** Blocks [k0, k1) of the phase. */
+  k0: number;
+  k1: number;
+  scale: number;
+}
+
+type PhaseFn = (src: number, dst: number, work: number, tw: number, k0: number, k1: number, scale?: number) => void;
+interface Phases {
+  aF: PhaseFn;
+  aI: PhaseFn;
+  bF: PhaseFn;
+  bI: PhaseFn;
+}
+
+/** Instances by memory id, on this thread (a worker makes one the first time it is handed a memory). */
+const instances = new Map<number, Phases>();
+const MAX_INSTANCES = 8;
+
+function phasesOf(run: PhaseRun): Phases {
+  let p = instances.get(run.id);
+  if (!p) {
+    const inst = new WebAssembly.Instance(compiled(run.recipe, true).mod, { env: { memory: run.memory } });
+    p = inst.exports as unknown as Phases;
+    instances.set(run.id, p);
+    while (instances.size > MAX_INSTANCES) instances.delete(instances.keys().next().value!);
+  }
+  return p;
+}
+
+/** Runs one thread's blocks of a phase on this thread. */
+export function runPhase(run: PhaseRun): void {
+  const p = phasesOf(run);
+  if (run.phase === 'a') (run.inverse ? p.aI : p.aF)(run.src, run.dst, run.work, 0, run.k0, run.k1);
+  else (run.inverse ? p.bI : p.bF)(run.src, run.dst, run.work, 0, run.k0, run.k1, run.scale);
+}
+
+let nextId = 1;
+
+export class SplitFft {
+  readonly n: number;
+  readonly precision: CpuPrecision;
+  private readonly id = nextId++;
+  private readonly memory: WebAssembly.Memory;
+  private readonly heap: AnyArray;
+  private readonly workPs: number[];
+  private readonly tP: number;
+  private readonly inP: number;
+  private readonly outP: number;
+  constructor(
+    readonly recipe: FourStep,
+    readonly threads: number,
+  ) {
+    this.n = recipe.n;
+    this.precision = recipe.precision;
+    const { info } = compiled(recipe, true);
+    const e = recipe.precision === 'f32' ? 4 : 8;
+    // Staggered modulo 4 KiB, as the engine's other buffers, so power-of-two strided streams use different sets.
+    let stagger = 0;
+    const align = (x: number): number => Math.ceil(x / 4096) * 4096 + 1024 * (stagger++ % 4);
+    const own = fourStepOwnWork(recipe);
+    this.workPs = [];
+    let at = info.twiddles.length * e;
+    for (let t = 0; t < threads; t++) {
+      at = align(at);
+      this.workPs.push(at);
+      at += own;
+    }
+    this.tP = align(at);
+    this.inP = align(this.tP + fourStepPitch(recipe) * recipe.n2);
+    this.outP = align(this.inP + 2 * e * recipe.n);
+    const bytes = this.outP + 2 * e * recipe.n;
+    const pages = Math.ceil(bytes / 65536);
+    try {
+      this.memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
+    } catch (err) {
+      throw new ButterflyError(`split transform: the runtime refused a shared memory of ${bytes} bytes (${err})`);
+    }
+    this.heap = e === 4 ? new Float32Array(this.memory.buffer) : new Float64Array(this.memory.buffer);
+    this.heap.set(info.twiddles, 0);
+  }
+
+  /** The threads' parts of a phase: blocks shared out evenly, the first part for the calling thread. */
+  runs(phase: 'a' | 'b', inverse: boolean, scale: number): PhaseRun[] {
+    const r = this.recipe;
+    const blocks = (phase === 'a' ? r.n2 : r.n1) / (r.lanes * r.blockGroups);
+    const t = Math.min(this.threads, blocks);
+    const out: PhaseRun[] = [];
+    for (let i = 0; i < t; i++) {
+      out.push({
+        id: this.id,
+        recipe: r,
+        memory: this.memory,
+        phase,
+        inverse,
+        src: phase === 'a' ? this.inP : this.tP,
+        dst: phase === 'a' ? this.tP : this.outP,
+        work: this.workPs[i]!,
+        k0: Math.round((blocks * i) / t),
+        k1: Math.round((blocks * (i + 1)) / t),
+        scale,
+      });
+    }
+    return out;
+  }
+
+  /**
+   * The engine's execute contract (batched, strided, normalised; input and output may alias), each problem in
+   * turn: copied in, phase A and phase B through `dispatch` (which runs the first part here and the others on
+   * workers, and resolves once all are done), copied out.
+   */
+  execute(
+    input: AnyArray,
+    output: AnyArray,
+    options: EngineExecOptions,
+    dispatch: (runs: PhaseRun[]) => Promise<void>,
+  ): Promise<void> {
+    // Calls on one plan share its memory: each waits for the one before (a failed call does not block the next).
+    const run = this.last.then(() => this.run(input, output, options, dispatch));
+    this.last = run.catch(() => undefined);
+    return run;
+  }
+  private last: Promise<unknown> = Promise.resolve();
+
+  private async run(
+    input: AnyArray,
+    output: AnyArray,
+    options: EngineExecOptions,
+    dispatch: (runs: PhaseRun[]) => Promise<void>,
+  ): Promise<void> {
+    const n = this.n;
+    const { batch, inverse, scale, li, lo } = resolveExec(n, input, output, options);
+    const e = this.heap.BYTES_PER_ELEMENT;
+    // This plan's own regions (createSplitBuffers) are transformed where they lie.
+    const own = (a: AnyArray, l: typeof li, at: number): boolean =>
+      batch === 1 && a.buffer === this.heap.buffer && a.byteOffset + 2 * e * l.offset === at && l.stride === 1;
+    for (let b = 0; b < batch; b++) {
+      if (!own(input, li, this.inP)) copyIn(input, li, b, n, this.heap, this.inP / e);
+      await dispatch(this.runs('a', inverse, 1));
+      await dispatch(this.runs('b', inverse, scale));
+      if (!own(output, lo, this.outP)) copyOut(this.heap, this.outP / e, output, lo, b, n);
+    }
+  }
+
+  /** Views of the input and output regions (see createSplitBuffers). */
+  views(): { input: AnyArray; output: AnyArray } {
+    const e = this.heap.BYTES_PER_ELEMENT;
+    const len = 2 * this.n;
+    return {
+      input: this.heap.subarray(this.inP / e, this.inP / e + len),
+      output: this.heap.subarray(this.outP / e, this.outP / e + len),
+    };
+  }
+}
+
+const bufferOwners = new WeakMap<ArrayBufferLike, SplitFft>();
+
+/**
+ * Engine buffers of a single transform split across `threads` threads: the input and output regions of a split
+ * plan of their own (not the cached one, which other calls copy into), transformed without copies.
+ */
+export function createSplitBuffers(recipe: FourStep, threads: number): { input: AnyArray; output: AnyArray } {
+  const s = new SplitFft(recipe, threads);
+  const v = s.views();
+  bufferOwners.set(v.input.buffer, s);
+  return v;
+}
+
+/** The split plan whose buffers `a` lies in (createSplitBuffers), if any. */
+export function splitOwnerOf(a: AnyArray): SplitFft | undefined {
+  return bufferOwners.get(a.buffer);
+}
+
+const splits = new Map<string, SplitFft>();
+const MAX_SPLITS = 4;
+
+/** The split plan of a recipe for `threads` threads (cached: its memory is reused call after call). */
+export function splitFft(recipe: FourStep, threads: number): SplitFft {
+  const key = `${JSON.stringify(recipe)}/${threads}`;
+  let s = splits.get(key);
+  if (!s) {
+    s = new SplitFft(recipe, threads);
+    splits.set(key, s);
+    while (splits.size > MAX_SPLITS) splits.delete(splits.keys().next().value!);
+  }
+  return s;
+}

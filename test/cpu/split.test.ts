@@ -1,0 +1,138 @@
+/**
+ * Single transforms split across threads (src/backends/cpu/fft-split.ts): the four-step recipe's phases shared
+ * out by blocks between barriers. Against the float64 reference and bit for bit against the same recipe on one
+ * thread (the blocks partition the work without changing an operation), at small lengths through the split plan
+ * directly and at the planned size through executeEngineFft and the plan API; split engine buffers; strided and
+ * in-place layouts; concurrent calls; worker failures.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { planCpuFft } from '../../src/backends/cpu/fft-plan.js';
+import { engineFftOf } from '../../src/backends/cpu/wasm-fft.js';
+import { SplitFft, splitOwnerOf } from '../../src/backends/cpu/fft-split.js';
+import { executeEngineFft, injectWorkerFault, runPhases } from '../../src/backends/cpu/worker-pool.js';
+import { fourStepOf, planCpuSplit, SPLIT_FROM_BYTES, type CpuPrecision } from '../../src/planner/cpu-fft.js';
+import { createFftPlan, disposeCpuWorkers, WorkerError } from '../../src/index.js';
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32 - 0.5;
+  };
+}
+
+function relErr(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < b.length; i++) {
+    const d = a[i]! - b[i]!;
+    num += d * d;
+    den += b[i]! * b[i]!;
+  }
+  return Math.sqrt(num / (den || 1));
+}
+
+function assertSame(a: ArrayLike<number>, b: ArrayLike<number>, what: string): void {
+  assert.equal(a.length, b.length, `${what}: length`);
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) assert.fail(`${what}: [${i}] = ${a[i]} vs ${b[i]}`);
+}
+
+const bound = (n: number, p: CpuPrecision): number =>
+  (p === 'f32' ? 1.2e-7 : 2.5e-16) * (4 + 2 * Math.log2(Math.max(n, 2)));
+
+test.after(() => disposeCpuWorkers());
+
+test('split planning: single transforms from SPLIT_FROM_BYTES, with two threads or more', () => {
+  const n32 = SPLIT_FROM_BYTES / 8;
+  assert.equal(planCpuSplit(n32, 'f32', 1, 2)?.kind, 'four-step');
+  assert.equal(planCpuSplit(n32 / 2, 'f32', 1, 2), null, 'smaller problems run faster whole on one thread');
+  assert.equal(planCpuSplit(n32, 'f32', 2, 2), null, 'batches split by problems');
+  assert.equal(planCpuSplit(n32, 'f32', 1, 1), null);
+  assert.equal(planCpuSplit(SPLIT_FROM_BYTES / 16, 'f64', 1, 3)?.kind, 'four-step');
+});
+
+test('split plans at small lengths: 2 and 3 threads, bit for bit one thread, within the reference bound', async () => {
+  for (const [n, precision] of [
+    [3072, 'f32'],
+    [6000, 'f32'],
+    [1 << 14, 'f64'],
+    [800, 'f64'],
+  ] as const) {
+    const recipe = fourStepOf(n, precision, 0)!;
+    const Arr = precision === 'f32' ? Float32Array : Float64Array;
+    const r = rng(n);
+    const x = new Float64Array(2 * n).map(() => r());
+    for (const inverse of [false, true]) {
+      const one = new Arr(2 * n);
+      engineFftOf(recipe).execute(Arr.from(x), one, { inverse, norm: 'ortho' });
+      const ref = new Float64Array(2 * n);
+      planCpuFft(n).execute(x, ref, { inverse, norm: 'ortho' });
+      assert.ok(relErr(one, ref) <= bound(n, precision));
+      for (const threads of [2, 3]) {
+        const out = new Arr(2 * n).fill(NaN);
+        await new SplitFft(recipe, threads).execute(Arr.from(x), out, { inverse, norm: 'ortho' }, runPhases);
+        assertSame(out, one, `n=${n} ${precision} inverse ${inverse} threads ${threads}`);
+      }
+    }
+  }
+});
+
+test('split plans: strided, in-place and concurrent calls', async () => {
+  const n = 3072;
+  const recipe = fourStepOf(n, 'f32', 0)!;
+  const split = new SplitFft(recipe, 2);
+  const r = rng(9);
+  const x = new Float32Array(2 * n).map(() => r());
+  const packed = new Float32Array(2 * n);
+  engineFftOf(recipe).execute(x, packed);
+  // Every other element, offset 1, into an array twice as long; the gaps keep their values.
+  const strided = new Float32Array(4 * n + 2).fill(7);
+  for (let i = 0; i < n; i++) {
+    strided[2 * (1 + 2 * i)] = x[2 * i]!;
+    strided[2 * (1 + 2 * i) + 1] = x[2 * i + 1]!;
+  }
+  const l = { offset: 1, stride: 2, dist: 2 * n };
+  await split.execute(strided, strided, { input: l, output: l }, runPhases);
+  for (let i = 0; i < n; i++) {
+    assert.equal(strided[2 * (1 + 2 * i)], packed[2 * i]);
+    assert.equal(strided[2 * (1 + 2 * i) + 1], packed[2 * i + 1]);
+    assert.equal(strided[2 * (2 + 2 * i)], 7);
+  }
+  // Calls that overlap in time share the plan's memory one after another.
+  const xs = [1, 2, 3].map((s) => new Float32Array(2 * n).map(rng(s)));
+  const outs = xs.map(() => new Float32Array(2 * n));
+  await Promise.all(xs.map((xi, i) => split.execute(xi, outs[i]!, {}, runPhases)));
+  xs.forEach((xi, i) => {
+    const want = new Float32Array(2 * n);
+    engineFftOf(recipe).execute(xi, want);
+    assertSame(outs[i]!, want, `concurrent call ${i}`);
+  });
+});
+
+test('split as planned: f64 single transform of SPLIT_FROM_BYTES through executeEngineFft and plan buffers', async () => {
+  const n = SPLIT_FROM_BYTES / 16;
+  const r = rng(4);
+  const x = new Float64Array(2 * n).map(() => r());
+  const ref = new Float64Array(2 * n);
+  planCpuFft(n).execute(x, ref, { inverse: true });
+  const one = new Float64Array(2 * n);
+  engineFftOf(fourStepOf(n, 'f64', 0)!).execute(x, one, { inverse: true });
+  const out = new Float64Array(2 * n);
+  await executeEngineFft(n, 'f64', x, out, { inverse: true }, 2);
+  assert.ok(relErr(out, ref) <= bound(n, 'f64'), `${relErr(out, ref)}`);
+  assertSame(out, one, 'split against one thread');
+  // Plan buffers: the split plan's own regions, transformed in place of the copies; the input is kept.
+  const plan = await createFftPlan({ n, direction: 'inverse', backend: 'cpu', threads: 2, precision: 'f64' });
+  const bufs = plan.createBuffers('f64');
+  assert.ok(splitOwnerOf(bufs.input), 'buffers of a split plan');
+  bufs.input.set(x);
+  await plan.execute(bufs.input, bufs.output);
+  assertSame(bufs.output, one, 'split buffers');
+  assertSame(bufs.input, x, 'input kept');
+  // A failing worker rejects the call; the next call is right.
+  injectWorkerFault('throw');
+  await assert.rejects(plan.execute(bufs.input, bufs.output), (e: unknown) => e instanceof WorkerError);
+  await plan.execute(bufs.input, bufs.output);
+  assertSame(bufs.output, one, 'after a worker failure');
+});
