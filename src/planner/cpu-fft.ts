@@ -228,6 +228,17 @@ export function planCpuSplit(
   return fourStepOf(n, precision, 0);
 }
 
+/** rfft of one row of n reals split across threads: the complex split of n/2 points with the real post step. */
+export function planCpuSplitReal(
+  n: number,
+  precision: CpuPrecision,
+  rows: number,
+  threads: number,
+): Extract<CpuEngineFftRecipe, { kind: 'four-step' }> | null {
+  const r = n % 2 === 0 ? planCpuSplit(n / 2, precision, rows, threads) : null;
+  return r ? { ...r, realPost: true } : null;
+}
+
 /**
  * Real FFT in one module. Even n: the complex FFT of h = n/2 (the real input read as interleaved
  * complex) with the post-processing fused into the same module. The post-processing walks W outputs a step from

@@ -8,11 +8,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { planCpuFft } from '../../src/backends/cpu/fft-plan.js';
-import { engineFftOf } from '../../src/backends/cpu/wasm-fft.js';
+import { engineFftOf, fusedRealFft } from '../../src/backends/cpu/wasm-fft.js';
+import { planCpuRfft } from '../../src/backends/cpu/fft-real.js';
 import { SplitFft, splitOwnerOf } from '../../src/backends/cpu/fft-split.js';
 import { executeEngineFft, injectWorkerFault, runPhases } from '../../src/backends/cpu/worker-pool.js';
-import { fourStepOf, planCpuSplit, SPLIT_FROM_BYTES, type CpuPrecision } from '../../src/planner/cpu-fft.js';
-import { createFftPlan, disposeCpuWorkers, WorkerError } from '../../src/index.js';
+import {
+  fourStepOf,
+  planCpuSplit,
+  planCpuSplitReal,
+  SPLIT_FROM_BYTES,
+  type CpuPrecision,
+} from '../../src/planner/cpu-fft.js';
+import { createFftPlan, disposeCpuWorkers, rfft, WorkerError } from '../../src/index.js';
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -135,4 +142,29 @@ test('split as planned: f64 single transform of SPLIT_FROM_BYTES through execute
   await assert.rejects(plan.execute(bufs.input, bufs.output), (e: unknown) => e instanceof WorkerError);
   await plan.execute(bufs.input, bufs.output);
   assertSame(bufs.output, one, 'after a worker failure');
+});
+
+test('split real FFT: one long row, bit for bit the fused module on one thread, and as planned through rfft', async () => {
+  for (const [h, precision] of [
+    [3072, 'f32'],
+    [800, 'f64'],
+  ] as const) {
+    const recipe = { ...fourStepOf(h, precision, 0)!, realPost: true };
+    const Arr = precision === 'f32' ? Float32Array : Float64Array;
+    const n = 2 * h;
+    const x = new Arr(n).map(rng(h));
+    const one = new Arr(2 * (h + 1));
+    const lay = (len: number) => ({ offset: 0, stride: 1, dist: len });
+    fusedRealFft(recipe).forwardReal(x, lay(n), one, lay(h + 1), 1, 0.5);
+    const out = new Arr(2 * (h + 1)).fill(NaN);
+    await new SplitFft(recipe, 2).forwardReal(x, out, 0.5, runPhases);
+    assertSame(out, one, `rfft ${n} ${precision}`);
+  }
+  const n = SPLIT_FROM_BYTES / 4; // f32 reals whose complex half is SPLIT_FROM_BYTES
+  assert.ok(planCpuSplitReal(n, 'f32', 1, 2));
+  const x = new Float32Array(n).map(rng(8));
+  const ref = new Float64Array(n + 2);
+  planCpuRfft(n).forward(Float64Array.from(x), ref, { norm: 'ortho' });
+  const got = await rfft(x, { backend: 'cpu', threads: 2, norm: 'ortho' });
+  assert.ok(relErr(got, ref) <= bound(n, 'f32'), `rfft ${n}: ${relErr(got, ref)}`);
 });

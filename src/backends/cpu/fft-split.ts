@@ -37,13 +37,15 @@ interface Phases {
   aI: PhaseFn;
   bF: PhaseFn;
   bI: PhaseFn;
+  /** With realPost: the real FFT's post step (src/codegen/wasm/rfft-post.ts). */
+  r2c?: (z: number, y: number, tw: number, count: number, scale: number) => void;
 }
 
 /** Instances by memory id, on this thread (a worker makes one the first time it is handed a memory). */
 const instances = new Map<number, Phases>();
 const MAX_INSTANCES = 8;
 
-function phasesOf(run: PhaseRun): Phases {
+function phasesOf(run: Pick<PhaseRun, 'id' | 'recipe' | 'memory'>): Phases {
   let p = instances.get(run.id);
   if (!p) {
     const inst = new WebAssembly.Instance(compiled(run.recipe, true).mod, { env: { memory: run.memory } });
@@ -66,13 +68,16 @@ let nextId = 1;
 export class SplitFft {
   readonly n: number;
   readonly precision: CpuPrecision;
-  private readonly id = nextId++;
-  private readonly memory: WebAssembly.Memory;
+  readonly id = nextId++;
+  readonly memory: WebAssembly.Memory;
   private readonly heap: AnyArray;
   private readonly workPs: number[];
   private readonly tP: number;
   private readonly inP: number;
   private readonly outP: number;
+  /** The real post step's output (realPost recipes). */
+  private readonly yP: number;
+  private readonly r2cTwiddleOffset?: number;
   constructor(
     readonly recipe: FourStep,
     readonly threads: number,
@@ -95,7 +100,9 @@ export class SplitFft {
     this.tP = align(at);
     this.inP = align(this.tP + fourStepPitch(recipe) * recipe.n2);
     this.outP = align(this.inP + 2 * e * recipe.n);
-    const bytes = this.outP + 2 * e * recipe.n;
+    this.yP = align(this.outP + 2 * e * recipe.n);
+    this.r2cTwiddleOffset = info.r2cTwiddleOffset;
+    const bytes = this.yP + (recipe.realPost ? 2 * e * (recipe.n + 1) + 16 * e : 0);
     const pages = Math.ceil(bytes / 65536);
     try {
       this.memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
@@ -166,6 +173,30 @@ export class SplitFft {
       await dispatch(this.runs('b', inverse, scale));
       if (!own(output, lo, this.outP)) copyOut(this.heap, this.outP / e, output, lo, b, n);
     }
+  }
+
+  /**
+   * rfft of one row of 2·n reals (realPost recipes): the row read as n complex values, split as a complex
+   * transform, then the real post step on this thread into the n + 1 outputs, times `scale`.
+   */
+  forwardReal(
+    input: AnyArray,
+    output: AnyArray,
+    scale: number,
+    dispatch: (runs: PhaseRun[]) => Promise<void>,
+  ): Promise<void> {
+    if (!this.recipe.realPost) throw new Error('forwardReal: the split plan has no real post step');
+    const run = this.last.then(async () => {
+      const e = this.heap.BYTES_PER_ELEMENT;
+      const n = this.n;
+      this.heap.set(input.subarray(0, 2 * n), this.inP / e);
+      await dispatch(this.runs('a', false, 1));
+      await dispatch(this.runs('b', false, 1));
+      phasesOf(this).r2c!(this.outP, this.yP, this.r2cTwiddleOffset!, 1, scale);
+      output.set(this.heap.subarray(this.yP / e, this.yP / e + 2 * (n + 1)));
+    });
+    this.last = run.catch(() => undefined);
+    return run;
   }
 
   /** Views of the input and output regions (see createSplitBuffers). */

@@ -11,11 +11,11 @@
 import { ArgumentError, WorkerError } from '../../errors.js';
 import type { CpuPrecision } from '../../planner/cpu-fft.js';
 import type { FftNorm } from '../../planner/fft-problem.js';
-import { checkFits } from './fft-mixed-radix.js';
+import { checkFits, normScale } from './fft-mixed-radix.js';
 import { engineFft, isEngineBuffer, type EngineExecOptions, type EngineFft, type ResidentRun } from './wasm-fft.js';
 import { rowLengths, runRows, type RowOp } from './engine-rows.js';
 import { ABORT, DONE, STAGED, type Pipeline } from './worker-pipeline.js';
-import { planCpuSplit } from '../../planner/cpu-fft.js';
+import { planCpuSplit, planCpuSplitReal } from '../../planner/cpu-fft.js';
 import { createSplitBuffers, runPhase, splitFft, splitOwnerOf, type PhaseRun, type SplitFft } from './fft-split.js';
 
 type AnyArray = Float32Array | Float64Array;
@@ -682,6 +682,17 @@ export async function executeEngineRows(
   threads?: number,
 ): Promise<void> {
   checkThreads(threads);
+  if (threads !== 1 && rows === 1 && op.kind === 'rfft' && sharedMemory()) {
+    // One long real row: its complex half-length transform split by the four-step phases.
+    const recipe = planCpuSplitReal(op.n, op.precision, rows, threads ?? (await defaultThreads()));
+    let split: SplitFft | null = null;
+    try {
+      split = recipe ? splitFft(recipe, threads ?? (await defaultThreads())) : null;
+    } catch {
+      split = null;
+    }
+    if (split) return split.forwardReal(input, output, normScale(op.n, op.norm, false), runPhases);
+  }
   if (threads === 1 || shareCount(op.n, rows, Infinity) <= 1) return runRows(op, input, output, rows);
   // Real FFTs pair rows in one complex transform: shares of whole pairs keep results bit-identical.
   const unit = op.kind === 'dct2' || op.kind === 'dct3' ? 1 : 2;
