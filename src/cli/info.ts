@@ -4,7 +4,7 @@ import type { CliCommand } from './commands.js';
 import { acquireGpu } from '../backends/webgpu/device.js';
 import { largestWorkgroupFft } from '../planner/fft-workgroup.js';
 import { describeAuto } from '../api/backend.js';
-import { planCpuEngineFft } from '../planner/cpu-fft.js';
+import { FOUR_STEP_FROM_BYTES, planCpuEngineFft, SPLIT_FROM_BYTES } from '../planner/cpu-fft.js';
 import { WASM_SIMD } from '../backends/cpu/wasm-fft.js';
 
 export const infoCommand: CliCommand = {
@@ -18,8 +18,10 @@ export const infoCommand: CliCommand = {
     console.log(`auto: ${auto.engine === 'cpu' ? 'CPU engine' : 'WebGPU'} — ${auto.reason}`);
     const simd = WASM_SIMD;
     const r = planCpuEngineFft(4096, 'f32');
+    const big = planCpuEngineFft(FOUR_STEP_FROM_BYTES / 8, 'f32');
+    const mib = (b: number) => `${b / 2 ** 20} MiB`;
     console.log(
-      `CPU engine: WebAssembly ${simd ? '128-bit SIMD' : 'SIMD unavailable: scalar float64 JavaScript'}, f32×4 and f64×2 lanes, ${availableParallelism()} thread(s) by default; 4096-point f32 recipe: ${r.kind}${r.kind === 'lane-split' ? ' ' + r.passes.map((p) => p.radix).join('·') + ' + lane combine' : ''}`,
+      `CPU engine: WebAssembly ${simd ? '128-bit SIMD' : 'SIMD unavailable: scalar float64 JavaScript'}, f32×4 and f64×2 lanes, ${availableParallelism()} thread(s) by default; 4096-point f32 recipe: ${r.kind}${r.kind === 'lane-split' ? ' ' + r.passes.map((p) => p.radix).join('·') + ' + lane combine' : ''}; from ${mib(FOUR_STEP_FROM_BYTES)} a problem ${big.kind}${big.kind === 'four-step' ? ` (${FOUR_STEP_FROM_BYTES / 8} f32 points = ${big.n1} × ${big.n2})` : ''}; single transforms from ${mib(SPLIT_FROM_BYTES)} split across threads`,
     );
     let ctx;
     try {

@@ -108,13 +108,22 @@ async function demo(sizesArg: number[] | undefined): Promise<void> {
     }
     const ref = new Float64Array(2 * n * batch);
     planCpuFft(n).execute(Float64Array.from(x), ref, { batch });
-    const r = plan.recipe as { algorithm?: string; kind?: string; passes?: { radix: number }[] };
+    const r = plan.recipe as {
+      algorithm?: string;
+      kind?: string;
+      passes?: { radix: number }[];
+      passes1?: { radix: number }[];
+      passes2?: { radix: number }[];
+    };
+    const radices = (p: { radix: number }[]) => p.map((q) => q.radix).join('·');
     const recipe = r.algorithm
       ? (() => {
           const d = describeRecipe(plan.recipe as FftRecipe);
           return `${d.passes} pass${d.passes > 1 ? 'es' : ''}: ${d.radices}`;
         })()
-      : `${r.kind}${r.passes ? ': ' + r.passes.map((p) => p.radix).join('·') : ''}`;
+      : r.passes1 && r.passes2
+        ? `${r.kind}: (${radices(r.passes1)}) × (${radices(r.passes2)})`
+        : `${r.kind}${r.passes ? ': ' + radices(r.passes) : ''}`;
     row(n, batch, plan.backend, recipe, relativeL2(y, ref), ms);
     plan.destroy();
   }
