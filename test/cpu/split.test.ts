@@ -19,7 +19,7 @@ import {
   SPLIT_FROM_BYTES,
   type CpuPrecision,
 } from '../../src/planner/cpu-fft.js';
-import { createFftPlan, disposeCpuWorkers, rfft, WorkerError } from '../../src/index.js';
+import { createFftPlan, disposeCpuWorkers, irfft, rfft, WorkerError } from '../../src/index.js';
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -144,7 +144,7 @@ test('split as planned: f64 single transform of SPLIT_FROM_BYTES through execute
   assertSame(bufs.output, one, 'after a worker failure');
 });
 
-test('split real FFT: one long row, bit for bit the fused module on one thread, and as planned through rfft', async () => {
+test('split real FFTs: one long row, bit for bit the fused module on one thread, and as planned through rfft / irfft', async () => {
   for (const [h, precision] of [
     [3072, 'f32'],
     [800, 'f64'],
@@ -156,9 +156,20 @@ test('split real FFT: one long row, bit for bit the fused module on one thread, 
     const one = new Arr(2 * (h + 1));
     const lay = (len: number) => ({ offset: 0, stride: 1, dist: len });
     fusedRealFft(recipe).forwardReal(x, lay(n), one, lay(h + 1), 1, 0.5);
+    const split = new SplitFft(recipe, 2);
     const out = new Arr(2 * (h + 1)).fill(NaN);
-    await new SplitFft(recipe, 2).forwardReal(x, out, 0.5, runPhases);
+    await split.forwardReal(x, out, 0.5, runPhases);
     assertSame(out, one, `rfft ${n} ${precision}`);
+    // The inverse, from a spectrum whose Y_0 and Y_h carry imaginary parts the transform must ignore.
+    const spec = Arr.from(one);
+    spec[1] = 3;
+    spec[2 * h + 1] = -2;
+    const back1 = new Arr(n);
+    fusedRealFft(recipe).inverseReal(spec, lay(h + 1), back1, lay(n), 1, 1 / h);
+    const back = new Arr(n).fill(NaN);
+    await split.inverseReal(spec, back, 1 / h, runPhases);
+    assertSame(back, back1, `irfft ${n} ${precision}`);
+    assert.ok(relErr(back, x) <= 4 * bound(n, precision), `irfft round trip ${n} ${precision}`);
   }
   const n = SPLIT_FROM_BYTES / 4; // f32 reals whose complex half is SPLIT_FROM_BYTES
   assert.ok(planCpuSplitReal(n, 'f32', 1, 2));
@@ -167,4 +178,6 @@ test('split real FFT: one long row, bit for bit the fused module on one thread, 
   planCpuRfft(n).forward(Float64Array.from(x), ref, { norm: 'ortho' });
   const got = await rfft(x, { backend: 'cpu', threads: 2, norm: 'ortho' });
   assert.ok(relErr(got, ref) <= bound(n, 'f32'), `rfft ${n}: ${relErr(got, ref)}`);
+  const back = await irfft(got, { backend: 'cpu', threads: 2, norm: 'ortho', n });
+  assert.ok(relErr(back, x) <= 4 * bound(n, 'f32'), `irfft ${n}: ${relErr(back, x)}`);
 });

@@ -37,8 +37,9 @@ interface Phases {
   aI: PhaseFn;
   bF: PhaseFn;
   bI: PhaseFn;
-  /** With realPost: the real FFT's post step (src/codegen/wasm/rfft-post.ts). */
+  /** With realPost: the real FFT's post step (src/codegen/wasm/rfft-post.ts) and the inverse's pre step. */
   r2c?: (z: number, y: number, tw: number, count: number, scale: number) => void;
+  c2r?: (y: number, z: number, tw: number, count: number) => void;
 }
 
 /** Instances by memory id, on this thread (a worker makes one the first time it is handed a memory). */
@@ -185,16 +186,45 @@ export class SplitFft {
     scale: number,
     dispatch: (runs: PhaseRun[]) => Promise<void>,
   ): Promise<void> {
-    if (!this.recipe.realPost) throw new Error('forwardReal: the split plan has no real post step');
-    const run = this.last.then(async () => {
-      const e = this.heap.BYTES_PER_ELEMENT;
-      const n = this.n;
+    const e = this.heap.BYTES_PER_ELEMENT;
+    const n = this.n;
+    return this.realRun(async () => {
       this.heap.set(input.subarray(0, 2 * n), this.inP / e);
       await dispatch(this.runs('a', false, 1));
       await dispatch(this.runs('b', false, 1));
       phasesOf(this).r2c!(this.outP, this.yP, this.r2cTwiddleOffset!, 1, scale);
-      output.set(this.heap.subarray(this.yP / e, this.yP / e + 2 * (n + 1)));
+      output.set(this.heap.subarray(this.yP / e, this.yP / e + 2 * (n + 1)), 0);
     });
+  }
+
+  /**
+   * irfft of one row of n + 1 complex values into 2·n reals, times `scale` (realPost recipes): the pre step on
+   * this thread (the imaginary parts of Y_0 and Y_n ignored, as numpy does), then the split inverse transform.
+   */
+  inverseReal(
+    input: AnyArray,
+    output: AnyArray,
+    scale: number,
+    dispatch: (runs: PhaseRun[]) => Promise<void>,
+  ): Promise<void> {
+    const e = this.heap.BYTES_PER_ELEMENT;
+    const n = this.n;
+    return this.realRun(async () => {
+      const y = this.yP / e;
+      this.heap.set(input.subarray(0, 2 * (n + 1)), y);
+      this.heap[y + 1] = 0;
+      this.heap[y + 2 * n + 1] = 0;
+      phasesOf(this).c2r!(this.yP, this.inP, this.r2cTwiddleOffset!, 1);
+      await dispatch(this.runs('a', true, 1));
+      await dispatch(this.runs('b', true, scale));
+      output.set(this.heap.subarray(this.outP / e, this.outP / e + 2 * n), 0);
+    });
+  }
+
+  /** A real-FFT call after the plan's earlier calls (they share its memory). */
+  private realRun(body: () => Promise<void>): Promise<void> {
+    if (!this.recipe.realPost) throw new Error('split real FFT: the plan has no real post step');
+    const run = this.last.then(body);
     this.last = run.catch(() => undefined);
     return run;
   }

@@ -682,16 +682,25 @@ export async function executeEngineRows(
   threads?: number,
 ): Promise<void> {
   checkThreads(threads);
-  if (threads !== 1 && rows === 1 && op.kind === 'rfft' && sharedMemory()) {
+  if (threads !== 1 && rows === 1 && (op.kind === 'rfft' || op.kind === 'irfft') && sharedMemory()) {
     // One long real row: its complex half-length transform split by the four-step phases.
-    const recipe = planCpuSplitReal(op.n, op.precision, rows, threads ?? (await defaultThreads()));
+    const t = threads ?? (await defaultThreads());
+    const recipe = planCpuSplitReal(op.n, op.precision, rows, t);
     let split: SplitFft | null = null;
     try {
-      split = recipe ? splitFft(recipe, threads ?? (await defaultThreads())) : null;
+      split = recipe ? splitFft(recipe, t) : null;
     } catch {
       split = null;
     }
-    if (split) return split.forwardReal(input, output, normScale(op.n, op.norm, false), runPhases);
+    const inverse = op.kind === 'irfft';
+    if (split)
+      return (inverse ? split.inverseReal : split.forwardReal).call(
+        split,
+        input,
+        output,
+        normScale(op.n, op.norm, inverse),
+        runPhases,
+      );
   }
   if (threads === 1 || shareCount(op.n, rows, Infinity) <= 1) return runRows(op, input, output, rows);
   // Real FFTs pair rows in one complex transform: shares of whole pairs keep results bit-identical.
