@@ -239,6 +239,17 @@ export function planCpuSplitReal(
   return r ? { ...r, realPost: true } : null;
 }
 
+/** DCT-II / DCT-III of one row of n reals split across threads: planCpuSplitReal with the DCT steps. */
+export function planCpuSplitDct(
+  n: number,
+  precision: CpuPrecision,
+  rows: number,
+  threads: number,
+): Extract<CpuEngineFftRecipe, { kind: 'four-step' }> | null {
+  const r = planCpuSplitReal(n, precision, rows, threads);
+  return r ? { ...r, dct2: true } : null;
+}
+
 /**
  * Real FFT in one module. Even n: the complex FFT of h = n/2 (the real input read as interleaved
  * complex) with the post-processing fused into the same module. The post-processing walks W outputs a step from

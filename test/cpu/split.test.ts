@@ -15,11 +15,12 @@ import { executeEngineFft, injectWorkerFault, runPhases } from '../../src/backen
 import {
   fourStepOf,
   planCpuSplit,
+  planCpuSplitDct,
   planCpuSplitReal,
   SPLIT_FROM_BYTES,
   type CpuPrecision,
 } from '../../src/planner/cpu-fft.js';
-import { createFftPlan, disposeCpuWorkers, irfft, rfft, WorkerError } from '../../src/index.js';
+import { createFftPlan, dct, disposeCpuWorkers, idct, irfft, rfft, WorkerError } from '../../src/index.js';
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -180,4 +181,38 @@ test('split real FFTs: one long row, bit for bit the fused module on one thread,
   assert.ok(relErr(got, ref) <= bound(n, 'f32'), `rfft ${n}: ${relErr(got, ref)}`);
   const back = await irfft(got, { backend: 'cpu', threads: 2, norm: 'ortho', n });
   assert.ok(relErr(back, x) <= 4 * bound(n, 'f32'), `irfft ${n}: ${relErr(back, x)}`);
+});
+
+test('split DCT-II / DCT-III: one long row, bit for bit the fused module, and as planned through dct / idct', async () => {
+  for (const [h, precision] of [
+    [3072, 'f32'],
+    [800, 'f64'],
+  ] as const) {
+    const recipe = { ...fourStepOf(h, precision, 0)!, realPost: true, dct2: true };
+    const Arr = precision === 'f32' ? Float32Array : Float64Array;
+    const n = 2 * h;
+    const x = new Arr(n).map(rng(h + 1));
+    const split = new SplitFft(recipe, 3);
+    const fused = fusedRealFft(recipe);
+    for (const ortho of [false, true]) {
+      const one = new Arr(n);
+      fused.forwardDct2(x, one, 1, 0.25, ortho);
+      const out = new Arr(n).fill(NaN);
+      await split.forwardDct2(x, out, 0.25, ortho, runPhases);
+      assertSame(out, one, `dct2 ${n} ${precision} ortho ${ortho}`);
+      const back1 = new Arr(n);
+      fused.inverseDct2(one, back1, 1, 2 / n, ortho);
+      const back = new Arr(n).fill(NaN);
+      await split.inverseDct2(one, back, 2 / n, ortho, runPhases);
+      assertSame(back, back1, `dct3 ${n} ${precision} ortho ${ortho}`);
+    }
+  }
+  const n = SPLIT_FROM_BYTES / 4;
+  assert.ok(planCpuSplitDct(n, 'f32', 1, 2));
+  const x = new Float32Array(n).map(rng(12));
+  const single = await dct(x, { backend: 'cpu', threads: 1, norm: 'ortho' });
+  const got = await dct(x, { backend: 'cpu', threads: 2, norm: 'ortho' });
+  assert.ok(relErr(got, single) <= bound(n, 'f32'), `dct ${n}: ${relErr(got, single)}`);
+  const back = await idct(got, { backend: 'cpu', threads: 2, norm: 'ortho' });
+  assert.ok(relErr(back, x) <= 4 * bound(n, 'f32'), `idct ${n}: ${relErr(back, x)}`);
 });

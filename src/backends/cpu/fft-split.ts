@@ -40,6 +40,11 @@ interface Phases {
   /** With realPost: the real FFT's post step (src/codegen/wasm/rfft-post.ts) and the inverse's pre step. */
   r2c?: (z: number, y: number, tw: number, count: number, scale: number) => void;
   c2r?: (y: number, z: number, tw: number, count: number) => void;
+  /** With dct2: DCT-II's reorder and fused post step, DCT-III's pre and post steps (src/codegen/wasm/dct*-makhoul.ts). */
+  dct2pre?: (x: number, v: number, count: number) => void;
+  dct2r2c?: (z: number, out: number, twR: number, twD: number, count: number, scale: number) => void;
+  dct3pre?: (x: number, y: number, tw: number, count: number) => void;
+  dct3post?: (v: number, out: number, count: number) => void;
 }
 
 /** Instances by memory id, on this thread (a worker makes one the first time it is handed a memory). */
@@ -79,6 +84,8 @@ export class SplitFft {
   /** The real post step's output (realPost recipes). */
   private readonly yP: number;
   private readonly r2cTwiddleOffset?: number;
+  private readonly dct2TwiddleOffset?: number;
+  private readonly dct3TwiddleOffset?: number;
   constructor(
     readonly recipe: FourStep,
     readonly threads: number,
@@ -103,6 +110,8 @@ export class SplitFft {
     this.outP = align(this.inP + 2 * e * recipe.n);
     this.yP = align(this.outP + 2 * e * recipe.n);
     this.r2cTwiddleOffset = info.r2cTwiddleOffset;
+    this.dct2TwiddleOffset = info.dct2TwiddleOffset;
+    this.dct3TwiddleOffset = info.dct3TwiddleOffset;
     const bytes = this.yP + (recipe.realPost ? 2 * e * (recipe.n + 1) + 16 * e : 0);
     const pages = Math.ceil(bytes / 65536);
     try {
@@ -218,6 +227,66 @@ export class SplitFft {
       await dispatch(this.runs('a', true, 1));
       await dispatch(this.runs('b', true, scale));
       output.set(this.heap.subarray(this.outP / e, this.outP / e + 2 * n), 0);
+    });
+  }
+
+  /**
+   * DCT-II of one row of 2·n reals (scipy's 'backward' times `scale`; `orthogonalize` divides y_0 by √2), dct2
+   * recipes: the reorder on this thread, the split transform, the fused post step on this thread.
+   */
+  forwardDct2(
+    input: AnyArray,
+    output: AnyArray,
+    scale: number,
+    orthogonalize: boolean,
+    dispatch: (runs: PhaseRun[]) => Promise<void>,
+  ): Promise<void> {
+    const e = this.heap.BYTES_PER_ELEMENT;
+    const n = this.n;
+    return this.realRun(async () => {
+      if (!this.recipe.dct2) throw new Error('split DCT: the plan has no DCT steps');
+      const ex = phasesOf(this);
+      this.heap.set(input.subarray(0, 2 * n), this.outP / e);
+      ex.dct2pre!(this.outP, this.inP, 1);
+      await dispatch(this.runs('a', false, 1));
+      await dispatch(this.runs('b', false, scale));
+      ex.dct2r2c!(this.outP, this.yP, this.r2cTwiddleOffset!, this.dct2TwiddleOffset!, 1, 1);
+      if (orthogonalize) this.heap[this.yP / e]! /= Math.SQRT2;
+      output.set(this.heap.subarray(this.yP / e, this.yP / e + 2 * n), 0);
+    });
+  }
+
+  /**
+   * DCT-III of one row of 2·n reals (unnormalised, times `scale`; `orthogonalize` first multiplies x_0 by √2),
+   * dct2 recipes: the pre step and the real pre step on this thread, the split inverse, the reorder here.
+   */
+  inverseDct2(
+    input: AnyArray,
+    output: AnyArray,
+    scale: number,
+    orthogonalize: boolean,
+    dispatch: (runs: PhaseRun[]) => Promise<void>,
+  ): Promise<void> {
+    const e = this.heap.BYTES_PER_ELEMENT;
+    const n = this.n;
+    return this.realRun(async () => {
+      if (!this.recipe.dct2) throw new Error('split DCT: the plan has no DCT steps');
+      const ex = phasesOf(this);
+      const heap = this.heap;
+      const x = this.inP / e,
+        y = this.yP / e;
+      heap.set(input.subarray(0, 2 * n), x);
+      if (orthogonalize) heap[x]! *= Math.SQRT2;
+      ex.dct3pre!(this.inP, this.yP, this.dct3TwiddleOffset!, 1);
+      // Y_0 = x_0; Y_n is real (its imaginary part is rounding, and c2r ignores it).
+      heap[y] = heap[x]!;
+      heap[y + 1] = 0;
+      heap[y + 2 * n + 1] = 0;
+      ex.c2r!(this.yP, this.inP, this.r2cTwiddleOffset!, 1);
+      await dispatch(this.runs('a', true, 1));
+      await dispatch(this.runs('b', true, scale));
+      ex.dct3post!(this.outP, this.yP, 1);
+      output.set(heap.subarray(y, y + 2 * n), 0);
     });
   }
 

@@ -15,7 +15,7 @@ import { checkFits, normScale } from './fft-mixed-radix.js';
 import { engineFft, isEngineBuffer, type EngineExecOptions, type EngineFft, type ResidentRun } from './wasm-fft.js';
 import { rowLengths, runRows, type RowOp } from './engine-rows.js';
 import { ABORT, DONE, STAGED, type Pipeline } from './worker-pipeline.js';
-import { planCpuSplit, planCpuSplitReal } from '../../planner/cpu-fft.js';
+import { planCpuSplit, planCpuSplitDct, planCpuSplitReal } from '../../planner/cpu-fft.js';
 import { createSplitBuffers, runPhase, splitFft, splitOwnerOf, type PhaseRun, type SplitFft } from './fft-split.js';
 
 type AnyArray = Float32Array | Float64Array;
@@ -682,25 +682,24 @@ export async function executeEngineRows(
   threads?: number,
 ): Promise<void> {
   checkThreads(threads);
-  if (threads !== 1 && rows === 1 && (op.kind === 'rfft' || op.kind === 'irfft') && sharedMemory()) {
+  if (threads !== 1 && rows === 1 && sharedMemory()) {
     // One long real row: its complex half-length transform split by the four-step phases.
     const t = threads ?? (await defaultThreads());
-    const recipe = planCpuSplitReal(op.n, op.precision, rows, t);
+    const dct = op.kind === 'dct2' || op.kind === 'dct3';
+    const recipe = (dct ? planCpuSplitDct : planCpuSplitReal)(op.n, op.precision, rows, t);
     let split: SplitFft | null = null;
     try {
       split = recipe ? splitFft(recipe, t) : null;
     } catch {
       split = null;
     }
-    const inverse = op.kind === 'irfft';
-    if (split)
-      return (inverse ? split.inverseReal : split.forwardReal).call(
-        split,
-        input,
-        output,
-        normScale(op.n, op.norm, inverse),
-        runPhases,
-      );
+    if (split) {
+      const ortho = op.orthogonalize ?? false;
+      if (op.kind === 'dct2') return split.forwardDct2(input, output, op.scale ?? 1, ortho, runPhases);
+      if (op.kind === 'dct3') return split.inverseDct2(input, output, op.scale ?? 1, ortho, runPhases);
+      if (op.kind === 'rfft') return split.forwardReal(input, output, normScale(op.n, op.norm, false), runPhases);
+      return split.inverseReal(input, output, normScale(op.n, op.norm, true), runPhases);
+    }
   }
   if (threads === 1 || shareCount(op.n, rows, Infinity) <= 1) return runRows(op, input, output, rows);
   // Real FFTs pair rows in one complex transform: shares of whole pairs keep results bit-identical.
