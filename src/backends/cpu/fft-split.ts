@@ -47,9 +47,12 @@ interface Phases {
   dct3post?: (v: number, out: number, count: number) => void;
 }
 
-/** Instances by memory id, on this thread (a worker makes one the first time it is handed a memory). */
+/**
+ * Instances by memory id, on this thread (a worker makes one the first time it is handed a memory); each keeps
+ * its memory alive, so only a few are kept.
+ */
 const instances = new Map<number, Phases>();
-const MAX_INSTANCES = 8;
+const MAX_INSTANCES = 4;
 
 function phasesOf(run: Pick<PhaseRun, 'id' | 'recipe' | 'memory'>): Phases {
   let p = instances.get(run.id);
@@ -327,8 +330,15 @@ export function splitOwnerOf(a: AnyArray): SplitFft | undefined {
   return bufferOwners.get(a.buffer);
 }
 
+/** Split plans by recipe and threads: each holds a memory of about four times its problem, so only two are kept. */
 const splits = new Map<string, SplitFft>();
-const MAX_SPLITS = 4;
+const MAX_SPLITS = 2;
+
+/** Drops the cached split plans and this thread's instances (their memories are freed once unreferenced). */
+export function clearSplitPlans(): void {
+  splits.clear();
+  instances.clear();
+}
 
 /** The split plan of a recipe for `threads` threads (cached: its memory is reused call after call). */
 export function splitFft(recipe: FourStep, threads: number): SplitFft {

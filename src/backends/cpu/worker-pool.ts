@@ -16,7 +16,15 @@ import { engineFft, isEngineBuffer, type EngineExecOptions, type EngineFft, type
 import { rowLengths, runRows, type RowOp } from './engine-rows.js';
 import { ABORT, DONE, STAGED, type Pipeline } from './worker-pipeline.js';
 import { planCpuSplit, planCpuSplitDct, planCpuSplitReal } from '../../planner/cpu-fft.js';
-import { createSplitBuffers, runPhase, splitFft, splitOwnerOf, type PhaseRun, type SplitFft } from './fft-split.js';
+import {
+  clearSplitPlans,
+  createSplitBuffers,
+  runPhase,
+  splitFft,
+  splitOwnerOf,
+  type PhaseRun,
+  type SplitFft,
+} from './fft-split.js';
 
 type AnyArray = Float32Array | Float64Array;
 interface Layout {
@@ -302,6 +310,8 @@ let pool: WorkerPool | null = null;
 export async function disposeCpuWorkers(): Promise<void> {
   const p = pool;
   pool = null;
+  // The split plans' shared memories go with the workers that held them.
+  clearSplitPlans();
   await p?.dispose();
 }
 
