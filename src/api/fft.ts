@@ -10,7 +10,7 @@ import { ArgumentError, DestroyedError, UnsupportedError } from '../errors.js';
 import type { GpuContext } from '../backends/webgpu/device.js';
 import { checkBackend, fallsBack, gpuFor, type BackendChoice } from './backend.js';
 import { WebGpuFft } from '../backends/webgpu/fft.js';
-import { engineFft, precompileEngine } from '../backends/cpu/wasm-fft.js';
+import { engineFft, precompileEngine, SyncCompileRefused, WASM_SIMD } from '../backends/cpu/wasm-fft.js';
 import {
   allocateLike,
   checkThreads,
@@ -21,7 +21,9 @@ import {
 } from '../backends/cpu/worker-pool.js';
 import { checkOut, deliver, overlaps } from './out.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
-import { planCpuEngineFft, type CpuEngineFftRecipe, type CpuPrecision } from '../planner/cpu-fft.js';
+import { planCpuEngineFft, planCpuEngineFft2, type CpuEngineFftRecipe, type CpuPrecision } from '../planner/cpu-fft.js';
+import { fft2Engine } from '../backends/cpu/fft-2d.js';
+import { normScale } from '../backends/cpu/fft-mixed-radix.js';
 
 /** CPU plans up to this length compile at creation (milliseconds); longer ones at their first execute. */
 const EAGER_PLAN_MAX = 1 << 16;
@@ -484,6 +486,8 @@ async function nd(
   const cpu = async (): Promise<ComplexArray> => {
     const direct = await cpuLastAxis(x, shape, s, axes, kind, direction, norm, out, threads);
     if (direct) return direct;
+    const plane = kind === 'c2c' ? cpuLastTwoAxes(x, shape, s, axes, direction, norm, out) : null;
+    if (plane) return plane;
     const f =
       kind === 'r2c'
         ? cpuNd.rfftn
@@ -526,6 +530,41 @@ async function nd(
   } finally {
     plan.destroy();
   }
+}
+
+/**
+ * C2C over the last two axes on the CPU engine with no crop or pad (fft2 of arrays or of a stack of them): the
+ * engine's 2-D path (src/backends/cpu/fft-2d.ts) in the input's precision, or null where it has no recipe.
+ */
+function cpuLastTwoAxes(
+  x: ComplexArray,
+  shape: readonly number[],
+  s: readonly number[],
+  axes: readonly number[],
+  direction: 'forward' | 'inverse',
+  norm: FftNorm,
+  out: ComplexArray | undefined,
+): ComplexArray | null {
+  const d = shape.length;
+  if (d < 2 || axes.length !== 2 || new Set(axes).size !== 2 || !axes.every((a) => a >= d - 2)) return null;
+  if (axes.some((a, i) => shape[a] !== s[i])) return null;
+  const rows = shape[d - 2]!,
+    cols = shape[d - 1]!;
+  const recipe = WASM_SIMD ? planCpuEngineFft2(rows, cols, x instanceof Float32Array ? 'f32' : 'f64') : null;
+  if (!recipe) return null;
+  let engine;
+  try {
+    engine = fft2Engine(recipe);
+  } catch (e) {
+    // A module this thread may not compile synchronously (a browser's main thread): the N-D driver instead.
+    if (e instanceof RangeError || e instanceof SyncCompileRefused) return null;
+    throw e;
+  }
+  const count = shape.slice(0, -2).reduce((a, b) => a * b, 1);
+  const dst = out && !overlaps(out, x) ? out : new (x instanceof Float32Array ? Float32Array : Float64Array)(x.length);
+  const inverse = direction === 'inverse';
+  engine.execute(x, 0, dst, 0, count, inverse, normScale(rows * cols, norm, inverse));
+  return deliver(dst, x, out);
 }
 
 /**

@@ -210,6 +210,51 @@ export function fourStepOf(
   };
 }
 
+/**
+ * A 2-D transform of rows × cols complex values on the CPU engine: the rows by the engine's recipe for `cols`,
+ * then the columns W adjacent ones in the lanes (src/codegen/wasm/fft-columns.ts), read and written where they
+ * lie through staged blocks of blockGroups · W columns, all in one WebAssembly memory.
+ */
+export interface CpuEngineFft2Recipe {
+  kind: 'fft2';
+  rows: number;
+  cols: number;
+  precision: CpuPrecision;
+  lanes: number;
+  row: CpuLaneRecipe;
+  colPasses: CpuFftPass[];
+  blockGroups: number;
+}
+
+/** Largest 2-D array (bytes) the engine's 2-D path takes: two copies of it in one WebAssembly memory. */
+const FFT2_MAX_BYTES = 2 ** 30;
+
+/**
+ * The 2-D recipe, or null where the general N-D path must run: cols not a multiple of the lanes, a row length
+ * through Bluestein, a column length with a prime factor above the codelets, or an array over FFT2_MAX_BYTES.
+ */
+export function planCpuEngineFft2(rows: number, cols: number, precision: CpuPrecision): CpuEngineFft2Recipe | null {
+  const lanes = lanesFor(precision);
+  const cb = precision === 'f32' ? 8 : 16;
+  if (!Number.isSafeInteger(rows) || !Number.isSafeInteger(cols) || rows < 2 || cols < lanes) return null;
+  if (cols % lanes !== 0 || rows * cols * cb > FFT2_MAX_BYTES) return null;
+  if (primeFactors(rows).some((p) => p > MAX_CODELET_PRIME)) return null;
+  const row = planCpuEngineFft(cols, precision);
+  if (row.kind === 'bluestein' || row.kind === 'trivial') return null;
+  let blockGroups = 128 / (lanes * cb);
+  while ((cols / lanes) % blockGroups !== 0) blockGroups /= 2;
+  return {
+    kind: 'fft2',
+    rows,
+    cols,
+    precision,
+    lanes,
+    row,
+    colPasses: passesFor(chooseCpuRadices(rows), rows),
+    blockGroups,
+  };
+}
+
 /** Fewest bytes of a single transform that threads split between them (docs/DECISIONS.md: split). */
 export const SPLIT_FROM_BYTES = 1 << 23;
 

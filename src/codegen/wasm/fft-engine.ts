@@ -124,7 +124,7 @@ function combineTwiddles(n: number, n2: number, W: number): Float64Array {
 }
 
 /** Concatenates tables, each starting 32-byte aligned; returns the values and each table's byte offset. */
-function layTables(tables: readonly Float64Array[], e: number): { values: Float64Array; offsets: number[] } {
+export function layTables(tables: readonly Float64Array[], e: number): { values: Float64Array; offsets: number[] } {
   const align = 32 / e;
   const offsets: number[] = [];
   let len = 0;

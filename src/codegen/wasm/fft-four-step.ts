@@ -94,7 +94,7 @@ function twiddleScatterFunction(n1: number, e: 4 | 8, pitch: number, scaleType: 
  * copy(src, dst, rows, srcStride, dstStride): `bytes` (a multiple of 16) of each of `rows` rows, as whole
  * vectors; the strides are parameters because one side is the caller's matrix.
  */
-function copyRowsFunction(bytes: number): WasmFunction {
+export function copyRowsFunction(bytes: number): WasmFunction {
   const params: ValType[] = I32(5);
   const b = new Body(params);
   const [src, dst, rows, ss, ds] = [0, 1, 2, 3, 4];

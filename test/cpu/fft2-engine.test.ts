@@ -1,0 +1,95 @@
+/**
+ * The CPU engine's 2-D path (src/backends/cpu/fft-2d.ts: rows by the engine's row module, columns by the
+ * column module, in one WebAssembly memory) through fft2 / ifft2 / fftn over the last two axes, against the
+ * N-D driver in float64 (itself checked against the naive DFT): lane-split and lane-batch rows, row counts that
+ * are not multiples of the lanes, column lengths of every radix, blocks of 1, 2 and 4 groups, stacks of arrays,
+ * both directions, every norm, `out` and in place; shapes without a 2-D recipe still take the N-D driver.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as nd from '../../src/backends/cpu/fft-nd.js';
+import { planCpuEngineFft2, type CpuPrecision } from '../../src/planner/cpu-fft.js';
+import { fft2, fftn, ifft2 } from '../../src/index.js';
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32 - 0.5;
+  };
+}
+
+function relErr(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < b.length; i++) {
+    const d = a[i]! - b[i]!;
+    num += d * d;
+    den += b[i]! * b[i]!;
+  }
+  return Math.sqrt(num / (den || 1));
+}
+
+const bound = (n: number, p: CpuPrecision): number =>
+  (p === 'f32' ? 1.2e-7 : 2.5e-16) * (4 + 2 * Math.log2(Math.max(n, 2)));
+
+test('2-D recipes: where the engine path applies', () => {
+  const r = planCpuEngineFft2(1024, 1024, 'f32')!;
+  assert.equal(r.row.kind, 'lane-split');
+  assert.equal(r.blockGroups, 4);
+  assert.equal(planCpuEngineFft2(7, 12, 'f32')!.row.kind, 'lane-batch');
+  assert.equal(planCpuEngineFft2(30, 20, 'f32')!.blockGroups, 1); // 5 groups of 4 columns
+  assert.equal(planCpuEngineFft2(8, 6, 'f64')!.blockGroups, 1); // 3 groups of 2
+  assert.equal(planCpuEngineFft2(8, 10, 'f32'), null, 'columns not a multiple of the lanes');
+  assert.equal(planCpuEngineFft2(17, 16, 'f32'), null, 'a column length through Bluestein');
+  assert.equal(planCpuEngineFft2(16, 1009, 'f64'), null, 'rows through Bluestein');
+});
+
+test('fft2 / ifft2 on the engine: every shape kind against the float64 N-D driver', async () => {
+  let seed = 1;
+  for (const [R, C] of [
+    [16, 16],
+    [48, 64],
+    [7, 12],
+    [30, 20],
+    [5, 8],
+    [2, 4],
+    [128, 1000],
+    [11 * 13, 32],
+    [8, 6],
+  ] as const) {
+    for (const precision of ['f32', 'f64'] as const) {
+      if (!planCpuEngineFft2(R, C, precision)) continue;
+      const Arr = precision === 'f32' ? Float32Array : Float64Array;
+      const B = 3;
+      const x = new Arr(2 * B * R * C).map(rng(seed++));
+      for (const inverse of [false, true]) {
+        for (const norm of ['backward', 'ortho', 'forward'] as const) {
+          const got = await (inverse ? ifft2 : fft2)(x, { shape: [B, R, C], backend: 'cpu', norm });
+          assert.equal(got.constructor, Arr);
+          const ref = (inverse ? nd.ifftn : nd.fftn)(Float64Array.from(x), [B, R, C], { axes: [1, 2], norm }).data;
+          const e = relErr(got, ref);
+          assert.ok(e <= bound(R * C, precision), `${R}×${C} ${precision} inverse ${inverse} ${norm}: ${e}`);
+        }
+      }
+    }
+  }
+});
+
+test('2-D engine: out, in place, axes in either order, and shapes it leaves to the N-D driver', async () => {
+  const R = 48,
+    C = 64;
+  const x = new Float32Array(2 * R * C).map(rng(9));
+  const want = await fft2(x, { shape: [R, C], backend: 'cpu' });
+  const out = new Float32Array(x.length);
+  assert.equal(await fft2(x, { shape: [R, C], backend: 'cpu', out }), out);
+  assert.deepEqual(out, want);
+  const inPlace = x.slice();
+  await fft2(inPlace, { shape: [R, C], backend: 'cpu', out: inPlace });
+  assert.deepEqual(inPlace, want);
+  assert.deepEqual(await fftn(x, { shape: [R, C], axes: [1, 0], backend: 'cpu' }), want);
+  // 10 columns (not a multiple of the f32 lanes): the N-D driver, same results to rounding.
+  const y = new Float32Array(2 * 6 * 10).map(rng(10));
+  const ref = nd.fftn(Float64Array.from(y), [6, 10], {}).data;
+  assert.ok(relErr(await fft2(y, { shape: [6, 10], backend: 'cpu' }), ref) <= bound(60, 'f32'));
+});
