@@ -17,6 +17,8 @@ import {
   defaultThreads,
   executeEngineFft,
   executeEngineRows,
+  planeThreads,
+  runPlaneSteps,
   splitBuffersFor,
 } from '../backends/cpu/worker-pool.js';
 import { checkOut, deliver, overlaps } from './out.js';
@@ -486,7 +488,7 @@ async function nd(
   const cpu = async (): Promise<ComplexArray> => {
     const direct = await cpuLastAxis(x, shape, s, axes, kind, direction, norm, out, threads);
     if (direct) return direct;
-    const plane = kind === 'c2c' ? cpuLastTwoAxes(x, shape, s, axes, direction, norm, out) : null;
+    const plane = kind === 'c2c' ? await cpuLastTwoAxes(x, shape, s, axes, direction, norm, out, threads) : null;
     if (plane) return plane;
     const f =
       kind === 'r2c'
@@ -536,7 +538,7 @@ async function nd(
  * C2C over the last two axes on the CPU engine with no crop or pad (fft2 of arrays or of a stack of them): the
  * engine's 2-D path (src/backends/cpu/fft-2d.ts) in the input's precision, or null where it has no recipe.
  */
-function cpuLastTwoAxes(
+async function cpuLastTwoAxes(
   x: ComplexArray,
   shape: readonly number[],
   s: readonly number[],
@@ -544,13 +546,15 @@ function cpuLastTwoAxes(
   direction: 'forward' | 'inverse',
   norm: FftNorm,
   out: ComplexArray | undefined,
-): ComplexArray | null {
+  threads: number | undefined,
+): Promise<ComplexArray | null> {
   const d = shape.length;
   if (d < 2 || axes.length !== 2 || new Set(axes).size !== 2 || !axes.every((a) => a >= d - 2)) return null;
   if (axes.some((a, i) => shape[a] !== s[i])) return null;
   const rows = shape[d - 2]!,
     cols = shape[d - 1]!;
-  const recipe = WASM_SIMD ? planCpuEngineFft2(rows, cols, x instanceof Float32Array ? 'f32' : 'f64') : null;
+  const precision = x instanceof Float32Array ? 'f32' : 'f64';
+  const recipe = WASM_SIMD ? planCpuEngineFft2(rows, cols, precision, await planeThreads(threads)) : null;
   if (!recipe) return null;
   let engine;
   try {
@@ -563,7 +567,7 @@ function cpuLastTwoAxes(
   const count = shape.slice(0, -2).reduce((a, b) => a * b, 1);
   const dst = out && !overlaps(out, x) ? out : new (x instanceof Float32Array ? Float32Array : Float64Array)(x.length);
   const inverse = direction === 'inverse';
-  engine.execute(x, 0, dst, 0, count, inverse, normScale(rows * cols, norm, inverse));
+  await engine.execute(x, dst, count, inverse, normScale(rows * cols, norm, inverse), runPlaneSteps);
   return deliver(dst, x, out);
 }
 

@@ -224,7 +224,12 @@ export interface CpuEngineFft2Recipe {
   row: CpuLaneRecipe;
   colPasses: CpuFftPass[];
   blockGroups: number;
+  /** Threads that share each step (the rows, then the column blocks) of one array: 1 below FFT2_SPLIT_FROM_BYTES. */
+  threads: number;
 }
+
+/** Fewest bytes of a 2-D array whose steps threads share (docs/DECISIONS.md: 2-D C2C). */
+export const FFT2_SPLIT_FROM_BYTES = 1 << 20;
 
 /** Largest 2-D array (bytes) the engine's 2-D path takes: two copies of it in one WebAssembly memory. */
 const FFT2_MAX_BYTES = 2 ** 30;
@@ -233,7 +238,12 @@ const FFT2_MAX_BYTES = 2 ** 30;
  * The 2-D recipe, or null where the general N-D path must run: cols not a multiple of the lanes, a row length
  * through Bluestein, a column length with a prime factor above the codelets, or an array over FFT2_MAX_BYTES.
  */
-export function planCpuEngineFft2(rows: number, cols: number, precision: CpuPrecision): CpuEngineFft2Recipe | null {
+export function planCpuEngineFft2(
+  rows: number,
+  cols: number,
+  precision: CpuPrecision,
+  threads = 1,
+): CpuEngineFft2Recipe | null {
   const lanes = lanesFor(precision);
   const cb = precision === 'f32' ? 8 : 16;
   if (!Number.isSafeInteger(rows) || !Number.isSafeInteger(cols) || rows < 2 || cols < lanes) return null;
@@ -252,6 +262,7 @@ export function planCpuEngineFft2(rows: number, cols: number, precision: CpuPrec
     row,
     colPasses: passesFor(chooseCpuRadices(rows), rows),
     blockGroups,
+    threads: threads > 1 && rows * cols * cb >= FFT2_SPLIT_FROM_BYTES ? threads : 1,
   };
 }
 

@@ -9,7 +9,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as nd from '../../src/backends/cpu/fft-nd.js';
 import { planCpuEngineFft2, type CpuPrecision } from '../../src/planner/cpu-fft.js';
-import { fft2, fftn, ifft2 } from '../../src/index.js';
+import { disposeCpuWorkers, fft2, fftn, ifft2, WorkerError } from '../../src/index.js';
+import { injectWorkerFault } from '../../src/backends/cpu/worker-pool.js';
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -29,6 +30,8 @@ function relErr(a: ArrayLike<number>, b: ArrayLike<number>): number {
   }
   return Math.sqrt(num / (den || 1));
 }
+
+test.after(() => disposeCpuWorkers());
 
 const bound = (n: number, p: CpuPrecision): number =>
   (p === 'f32' ? 1.2e-7 : 2.5e-16) * (4 + 2 * Math.log2(Math.max(n, 2)));
@@ -92,4 +95,35 @@ test('2-D engine: out, in place, axes in either order, and shapes it leaves to t
   const y = new Float32Array(2 * 6 * 10).map(rng(10));
   const ref = nd.fftn(Float64Array.from(y), [6, 10], {}).data;
   assert.ok(relErr(await fft2(y, { shape: [6, 10], backend: 'cpu' }), ref) <= bound(60, 'f32'));
+});
+
+test('2-D engine with threads: rows and column blocks shared out, bit for bit one thread', async () => {
+  for (const [R, C, precision] of [
+    [512, 256, 'f32'],
+    [256, 256, 'f64'],
+    [384, 1000, 'f32'],
+  ] as const) {
+    const Arr = precision === 'f32' ? Float32Array : Float64Array;
+    assert.ok(planCpuEngineFft2(R, C, precision, 2)!.threads === 2, 'large enough to share');
+    const x = new Arr(2 * 2 * R * C).map(rng(R + C));
+    for (const inverse of [false, true]) {
+      const f = inverse ? ifft2 : fft2;
+      const one = await f(x, { shape: [2, R, C], backend: 'cpu', threads: 1, norm: 'ortho' });
+      for (const threads of [2, 3]) {
+        const got = await f(x, { shape: [2, R, C], backend: 'cpu', threads, norm: 'ortho' });
+        assert.equal(got.length, one.length);
+        for (let i = 0; i < got.length; i++)
+          if (!Object.is(got[i], one[i])) assert.fail(`${R}×${C} ${precision} threads ${threads}: [${i}]`);
+      }
+    }
+  }
+  // A failing worker rejects the call with WorkerError; the next call is right.
+  const x = new Float32Array(2 * 512 * 256).map(rng(3));
+  const good = await fft2(x, { shape: [512, 256], backend: 'cpu', threads: 2 });
+  injectWorkerFault('throw');
+  await assert.rejects(
+    fft2(x, { shape: [512, 256], backend: 'cpu', threads: 2 }),
+    (e: unknown) => e instanceof WorkerError,
+  );
+  assert.deepEqual(await fft2(x, { shape: [512, 256], backend: 'cpu', threads: 2 }), good);
 });

@@ -1,8 +1,11 @@
 /**
  * 2-D complex FFTs on the CPU engine (src/planner/cpu-fft.ts, planCpuEngineFft2): the whole rows × cols array
  * copied into one WebAssembly memory, the rows by the engine's module for `cols` (one call over all rows), the
- * columns by the column module (src/codegen/wasm/fft-columns.ts) in place, and the result copied out: two
- * copies and two kernels, instead of the N-D driver's column groups staged through JavaScript and transposes.
+ * columns by the column module (src/codegen/wasm/fft-columns.ts), and the result copied out: two copies and two
+ * kernels, instead of the N-D driver's column groups staged through JavaScript and transposes.
+ *
+ * With recipe.threads > 1 the memory is shared and each step is shared out (row slots, then column blocks), with
+ * a barrier between, as the split single transforms do (src/backends/cpu/fft-split.ts).
  */
 import { ButterflyError } from '../../errors.js';
 import type { CpuEngineFft2Recipe } from '../../planner/cpu-fft.js';
@@ -16,12 +19,12 @@ type Columns = (src: number, dst: number, work: number, tw: number, k0: number, 
 const columnModules = new Map<string, { mod: WebAssembly.Module; info: ColumnsModule }>();
 const MAX_COLUMN_MODULES = 32;
 
-function columnsCompiled(r: CpuEngineFft2Recipe): { mod: WebAssembly.Module; info: ColumnsModule } {
+function columnsCompiled(r: CpuEngineFft2Recipe, shared: boolean): { mod: WebAssembly.Module; info: ColumnsModule } {
   // The key is exactly what the column generator reads.
-  const key = JSON.stringify([r.rows, r.cols, r.precision, r.colPasses, r.blockGroups]);
+  const key = JSON.stringify([r.rows, r.cols, r.precision, r.colPasses, r.blockGroups, shared]);
   let m = columnModules.get(key);
   if (!m) {
-    const info = generateColumnsModule(r);
+    const info = generateColumnsModule(r, shared);
     m = { mod: new WebAssembly.Module(info.bytes as BufferSource), info };
     columnModules.set(key, m);
     while (columnModules.size > MAX_COLUMN_MODULES) columnModules.delete(columnModules.keys().next().value!);
@@ -29,23 +32,88 @@ function columnsCompiled(r: CpuEngineFft2Recipe): { mod: WebAssembly.Module; inf
   return m;
 }
 
+/** One thread's part of a step of a shared 2-D transform: plain data, posted to a worker as is. */
+export interface PlaneRun {
+  id: number;
+  recipe: CpuEngineFft2Recipe;
+  memory: WebAssembly.Memory;
+  step: 'rows' | 'cols';
+  inverse: boolean;
+  src: number;
+  dst: number;
+  work: number;
+  tw: number;
+  /** Row slots (rows) or column blocks (cols) [k0, k1). */
+  k0: number;
+  k1: number;
+  scale: number;
+}
+
+interface Kernels {
+  fwd: Kernel;
+  inv: Kernel;
+  cF: Columns;
+  cI: Columns;
+  slotBytes: number;
+}
+
+function instantiate(recipe: CpuEngineFft2Recipe, memory: WebAssembly.Memory, shared: boolean): Kernels {
+  const row = compiled(recipe.row, shared);
+  const col = columnsCompiled(recipe, shared);
+  const r = new WebAssembly.Instance(row.mod, { env: { memory } }).exports;
+  const c = new WebAssembly.Instance(col.mod, { env: { memory } }).exports;
+  return {
+    fwd: r['fwd'] as Kernel,
+    inv: r['inv'] as Kernel,
+    cF: c['cF'] as Columns,
+    cI: c['cI'] as Columns,
+    slotBytes: row.info.slotBytes,
+  };
+}
+
+/** Workers' instances by memory id (each keeps its memory alive, so only a few are kept). */
+const planeInstances = new Map<number, Kernels>();
+const MAX_PLANE_INSTANCES = 4;
+
+function runOn(k: Kernels, run: Omit<PlaneRun, 'id' | 'recipe' | 'memory'>): void {
+  if (run.step === 'rows') {
+    const at = run.k0 * k.slotBytes;
+    (run.inverse ? k.inv : k.fwd)(run.src + at, run.dst + at, run.work, run.tw, run.k1 - run.k0, 1);
+  } else (run.inverse ? k.cI : k.cF)(run.src, run.dst, run.work, run.tw, run.k0, run.k1, run.scale);
+}
+
+/** Runs one thread's part of a step on this thread (a worker instantiates the modules on first use). */
+export function runPlaneStep(run: PlaneRun): void {
+  let k = planeInstances.get(run.id);
+  if (!k) {
+    k = instantiate(run.recipe, run.memory, true);
+    planeInstances.set(run.id, k);
+    while (planeInstances.size > MAX_PLANE_INSTANCES) planeInstances.delete(planeInstances.keys().next().value!);
+  }
+  runOn(k, run);
+}
+
+let nextId = 1;
+
 export class Fft2Engine {
+  private readonly id = nextId++;
+  private readonly memory: WebAssembly.Memory;
   private readonly heap: AnyArray;
-  private readonly fwd: Kernel;
-  private readonly inv: Kernel;
-  private readonly cF: Columns;
-  private readonly cI: Columns;
+  private readonly kernels: Kernels;
   private readonly rowTw: number;
   private readonly colTw: number;
-  private readonly rowWork: number;
-  private readonly colWork: number;
+  private readonly rowWorks: number[] = [];
+  private readonly colWorks: number[] = [];
   private readonly aP: number;
   private readonly bP: number;
   private readonly slots: number;
   private readonly blocks: number;
+  private last: Promise<unknown> = Promise.resolve();
   constructor(readonly recipe: CpuEngineFft2Recipe) {
-    const row = compiled(recipe.row);
-    const col = columnsCompiled(recipe);
+    const threads = recipe.threads;
+    const shared = threads > 1;
+    const row = compiled(recipe.row, shared);
+    const col = columnsCompiled(recipe, shared);
     const e = recipe.precision === 'f32' ? 4 : 8;
     // Regions staggered modulo 4 KiB, as the engine's other buffers, so strided streams use different cache sets.
     let stagger = 0;
@@ -54,42 +122,76 @@ export class Fft2Engine {
     const matrix = this.slots * row.info.slotBytes;
     this.rowTw = 0;
     this.colTw = align(row.info.twiddles.length * e);
-    this.rowWork = align(this.colTw + col.info.twiddles.length * e);
-    this.colWork = align(this.rowWork + row.info.workBytes);
-    this.aP = align(this.colWork + col.info.workBytes);
+    let at = this.colTw + col.info.twiddles.length * e;
+    for (let t = 0; t < threads; t++) {
+      this.rowWorks.push((at = align(at)));
+      this.colWorks.push((at = align(at + row.info.workBytes)));
+      at += col.info.workBytes;
+    }
+    this.aP = align(at);
     this.bP = align(this.aP + matrix);
     const bytes = this.bP + matrix;
-    let memory: WebAssembly.Memory;
+    const pages = Math.ceil(bytes / 65536);
     try {
-      memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / 65536) });
+      this.memory = new WebAssembly.Memory(shared ? { initial: pages, maximum: pages, shared } : { initial: pages });
     } catch (err) {
       throw new ButterflyError(`2-D FFT: the runtime refused a WebAssembly memory of ${bytes} bytes (${err})`);
     }
-    const rowX = new WebAssembly.Instance(row.mod, { env: { memory } }).exports;
-    const colX = new WebAssembly.Instance(col.mod, { env: { memory } }).exports;
-    this.fwd = rowX['fwd'] as Kernel;
-    this.inv = rowX['inv'] as Kernel;
-    this.cF = colX['cF'] as Columns;
-    this.cI = colX['cI'] as Columns;
+    this.kernels = instantiate(recipe, this.memory, shared);
     this.blocks = col.info.blocks;
-    this.heap = e === 4 ? new Float32Array(memory.buffer) : new Float64Array(memory.buffer);
+    this.heap = e === 4 ? new Float32Array(this.memory.buffer) : new Float64Array(this.memory.buffer);
     this.heap.set(row.info.twiddles, this.rowTw / e);
     this.heap.set(col.info.twiddles, this.colTw / e);
   }
 
+  /** The threads' parts of a step, evenly shared; the first for the calling thread. */
+  private runs(step: 'rows' | 'cols', inverse: boolean, scale: number): PlaneRun[] {
+    const units = step === 'rows' ? this.slots : this.blocks;
+    const t = Math.min(this.recipe.threads, units);
+    return Array.from({ length: t }, (_, i) => ({
+      id: this.id,
+      recipe: this.recipe,
+      memory: this.memory,
+      step,
+      inverse,
+      src: step === 'rows' ? this.aP : this.bP,
+      dst: step === 'rows' ? this.bP : this.aP,
+      work: step === 'rows' ? this.rowWorks[i]! : this.colWorks[i]!,
+      tw: step === 'rows' ? this.rowTw : this.colTw,
+      k0: Math.round((units * i) / t),
+      k1: Math.round((units * (i + 1)) / t),
+      scale,
+    }));
+  }
+
   /**
-   * `count` contiguous rows × cols arrays of interleaved complex values from src (starting at value `at`) into
-   * dst (at `to`), times `scale`; src and dst may be the same array.
+   * `count` contiguous rows × cols arrays of interleaved complex values from src into dst (src and dst may be
+   * the same array), times `scale`. `dispatch` runs a step's parts (the first here, the others on workers) and
+   * resolves when all are done; without it (or with one thread) every part runs here.
    */
-  execute(src: AnyArray, at: number, dst: AnyArray, to: number, count: number, inverse: boolean, scale: number): void {
-    const e = this.heap.BYTES_PER_ELEMENT;
-    const len = 2 * this.recipe.rows * this.recipe.cols;
-    for (let q = 0; q < count; q++) {
-      this.heap.set(src.subarray(at + q * len, at + (q + 1) * len), this.aP / e);
-      (inverse ? this.inv : this.fwd)(this.aP, this.bP, this.rowWork, this.rowTw, this.slots, 1);
-      (inverse ? this.cI : this.cF)(this.bP, this.aP, this.colWork, this.colTw, 0, this.blocks, scale);
-      dst.set(this.heap.subarray(this.aP / e, this.aP / e + len), to + q * len);
-    }
+  execute(
+    src: AnyArray,
+    dst: AnyArray,
+    count: number,
+    inverse: boolean,
+    scale: number,
+    dispatch?: (runs: PlaneRun[]) => Promise<void>,
+  ): Promise<void> {
+    // Calls share the engine's memory: each waits for the one before (a failed call does not block the next).
+    const run = this.last.then(async () => {
+      const e = this.heap.BYTES_PER_ELEMENT;
+      const len = 2 * this.recipe.rows * this.recipe.cols;
+      const here = async (runs: PlaneRun[]) => runs.forEach((r) => runOn(this.kernels, r));
+      const go = this.recipe.threads > 1 && dispatch ? dispatch : here;
+      for (let q = 0; q < count; q++) {
+        this.heap.set(src.subarray(q * len, (q + 1) * len), this.aP / e);
+        await go(this.runs('rows', inverse, 1));
+        await go(this.runs('cols', inverse, scale));
+        dst.set(this.heap.subarray(this.aP / e, this.aP / e + len), q * len);
+      }
+    });
+    this.last = run.catch(() => undefined);
+    return run;
   }
 }
 
@@ -99,7 +201,7 @@ const MAX_ENGINES = 4;
 
 /** The 2-D engine of a recipe (cached: its memory is reused call after call). */
 export function fft2Engine(recipe: CpuEngineFft2Recipe): Fft2Engine {
-  const key = `${recipe.rows}x${recipe.cols}/${recipe.precision}`;
+  const key = `${recipe.rows}x${recipe.cols}/${recipe.precision}/${recipe.threads}`;
   let f = engines.get(key);
   if (!f) {
     f = new Fft2Engine(recipe);
@@ -107,4 +209,10 @@ export function fft2Engine(recipe: CpuEngineFft2Recipe): Fft2Engine {
     while (engines.size > MAX_ENGINES) engines.delete(engines.keys().next().value!);
   }
   return f;
+}
+
+/** Drops the cached 2-D engines and this thread's instances (see disposeCpuWorkers). */
+export function clearFft2Engines(): void {
+  engines.clear();
+  planeInstances.clear();
 }

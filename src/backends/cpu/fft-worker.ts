@@ -9,6 +9,7 @@ import { rowLengths, runRows } from './engine-rows.js';
 import type { FftJob, FftReply } from './worker-pool.js';
 import { ABORT, DONE, STAGED } from './worker-pipeline.js';
 import { runPhase } from './fft-split.js';
+import { runPlaneStep } from './fft-2d.js';
 
 type AnyArray = Float32Array | Float64Array;
 
@@ -26,6 +27,11 @@ function run(job: FftJob): { reply: FftReply; transfer: ArrayBuffer[] } | null {
     });
     // No reply: the error event is what the pool must notice.
     return null;
+  }
+  if (job.plane) {
+    // A part of a step of a shared 2-D transform, on the shared memory the job carries.
+    runPlaneStep(job.plane);
+    return { reply: { id: job.id }, transfer: [] };
   }
   if (job.phase) {
     // A part of a phase of a split single transform, on the shared memory the job carries.

@@ -25,6 +25,7 @@ import {
   type PhaseRun,
   type SplitFft,
 } from './fft-split.js';
+import { clearFft2Engines, runPlaneStep, type PlaneRun } from './fft-2d.js';
 
 type AnyArray = Float32Array | Float64Array;
 interface Layout {
@@ -54,6 +55,8 @@ export interface FftJob {
   resident?: ResidentRun;
   /** A thread's part of a phase of a split single transform instead (input and output unused). */
   phase?: PhaseRun;
+  /** A thread's part of a step of a shared 2-D transform instead (input and output unused). */
+  plane?: PlaneRun;
   fault?: WorkerFault;
 }
 
@@ -312,6 +315,7 @@ export async function disposeCpuWorkers(): Promise<void> {
   pool = null;
   // The split plans' shared memories go with the workers that held them.
   clearSplitPlans();
+  clearFft2Engines();
   await p?.dispose();
 }
 
@@ -603,17 +607,35 @@ export function splitBuffersFor(
 }
 
 /** A phase of a split transform: the first part on the calling thread, the others on workers, all awaited. */
-export async function runPhases(runs: PhaseRun[]): Promise<void> {
+export function runPhases(runs: PhaseRun[]): Promise<void> {
+  return runParts(runs.map((phase) => ({ phase })));
+}
+
+/** A step of a shared 2-D transform (src/backends/cpu/fft-2d.ts), as runPhases runs a split's phases. */
+export function runPlaneSteps(runs: PlaneRun[]): Promise<void> {
+  return runParts(runs.map((plane) => ({ plane })));
+}
+
+/** Threads a 2-D transform may share: `threads` (default the cores) where shared memory exists, else 1. */
+export async function planeThreads(threads: number | undefined): Promise<number> {
+  checkThreads(threads);
+  return threads === 1 || !sharedMemory() ? 1 : (threads ?? (await defaultThreads()));
+}
+
+/** Parts of a barrier-separated step: the first on the calling thread, the others on workers, all awaited. */
+async function runParts(parts: ({ phase: PhaseRun } | { plane: PlaneRun })[]): Promise<void> {
   const p = (pool ??= new WorkerPool());
-  const slots = await p.acquire(runs.length - 1);
+  const slots = await p.acquire(parts.length - 1);
+  const first = parts[0]!;
   // The jobs carry no arrays of their own: empty views of the shared memory (never transferred).
-  const none = new Float32Array(runs[0]!.memory.buffer, 0, 0);
+  const memory = 'phase' in first ? first.phase.memory : first.plane.memory;
+  const none = new Float32Array(memory.buffer, 0, 0);
   const layout: Layout = { offset: 0, stride: 1, dist: 1 };
-  const replies = runs.slice(1).map((phase, i) =>
+  const replies = parts.slice(1).map((part, i) =>
     p.run(slots[i]!, {
-      n: phase.recipe.n,
-      precision: phase.recipe.precision,
-      inverse: phase.inverse,
+      n: 1,
+      precision: 'f32',
+      inverse: false,
       norm: undefined,
       scaleBy: undefined,
       batch: 0,
@@ -621,12 +643,13 @@ export async function runPhases(runs: PhaseRun[]): Promise<void> {
       inLayout: layout,
       output: none,
       outLayout: layout,
-      phase,
+      ...part,
     }),
   );
   let mainError: unknown = null;
   try {
-    runPhase(runs[0]!);
+    if ('phase' in first) runPhase(first.phase);
+    else runPlaneStep(first.plane);
   } catch (e) {
     mainError = e;
   }

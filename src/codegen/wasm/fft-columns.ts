@@ -25,7 +25,8 @@ export interface ColumnsModule {
   blocks: number;
 }
 
-export function generateColumnsModule(r: CpuEngineFft2Recipe): ColumnsModule {
+/** `sharedMemory`: the module imports a shared memory (the steps split across threads). */
+export function generateColumnsModule(r: CpuEngineFft2Recipe, sharedMemory = false): ColumnsModule {
   const e: 4 | 8 = r.precision === 'f32' ? 4 : 8;
   const scaleType: ValType = e === 4 ? 'f32' : 'f64';
   const W = r.lanes;
@@ -98,7 +99,7 @@ export function generateColumnsModule(r: CpuEngineFft2Recipe): ColumnsModule {
     funcs.push({ params, body: b, export: conj ? 'cI' : 'cF' });
   }
   return {
-    bytes: assembleModule(funcs, { initialPages: 1, maxPages: 65536, shared: false }),
+    bytes: assembleModule(funcs, { initialPages: 1, maxPages: 65536, shared: sharedMemory }),
     twiddles: tw,
     workBytes: stageOut + sp * rows,
     blocks: r.cols / (W * G),
