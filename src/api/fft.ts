@@ -23,7 +23,13 @@ import {
 } from '../backends/cpu/worker-pool.js';
 import { checkOut, deliver, overlaps } from './out.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
-import { planCpuEngineFft, planCpuEngineFft2, type CpuEngineFftRecipe, type CpuPrecision } from '../planner/cpu-fft.js';
+import {
+  planCpuEngineFft,
+  planCpuEngineFft2,
+  planCpuEngineRfft2,
+  type CpuEngineFftRecipe,
+  type CpuPrecision,
+} from '../planner/cpu-fft.js';
 import { fft2Engine } from '../backends/cpu/fft-2d.js';
 import { normScale } from '../backends/cpu/fft-mixed-radix.js';
 
@@ -488,7 +494,7 @@ async function nd(
   const cpu = async (): Promise<ComplexArray> => {
     const direct = await cpuLastAxis(x, shape, s, axes, kind, direction, norm, out, threads);
     if (direct) return direct;
-    const plane = kind === 'c2c' ? await cpuLastTwoAxes(x, shape, s, axes, direction, norm, out, threads) : null;
+    const plane = await cpuLastTwoAxes(x, shape, s, axes, kind, direction, norm, out, threads);
     if (plane) return plane;
     const f =
       kind === 'r2c'
@@ -535,26 +541,33 @@ async function nd(
 }
 
 /**
- * C2C over the last two axes on the CPU engine with no crop or pad (fft2 of arrays or of a stack of them): the
- * engine's 2-D path (src/backends/cpu/fft-2d.ts) in the input's precision, or null where it has no recipe.
+ * C2C, R2C or C2R over the last two axes on the CPU engine with no crop or pad (fft2 / rfft2 / irfft2 of arrays
+ * or of a stack of them): the engine's 2-D path (src/backends/cpu/fft-2d.ts) in the input's precision, or null
+ * where it has no recipe.
  */
 async function cpuLastTwoAxes(
   x: ComplexArray,
   shape: readonly number[],
   s: readonly number[],
   axes: readonly number[],
+  kind: Kind,
   direction: 'forward' | 'inverse',
   norm: FftNorm,
   out: ComplexArray | undefined,
   threads: number | undefined,
 ): Promise<ComplexArray | null> {
   const d = shape.length;
-  if (d < 2 || axes.length !== 2 || new Set(axes).size !== 2 || !axes.every((a) => a >= d - 2)) return null;
-  if (axes.some((a, i) => shape[a] !== s[i])) return null;
-  const rows = shape[d - 2]!,
-    cols = shape[d - 1]!;
+  if (!WASM_SIMD || d < 2 || axes.length !== 2 || new Set(axes).size !== 2) return null;
+  // Real transforms need the last axis last (it is the real one); complex ones commute.
+  if (kind === 'c2c' ? !axes.every((a) => a >= d - 2) : axes[0] !== d - 2 || axes[1] !== d - 1) return null;
+  const rows = shape[d - 2]!;
+  const last = kind === 'c2c' ? shape[d - 1]! : s[1]!; // complex columns, or the real length
+  // No crop or pad: the lengths are the input's (c2r: n/2 + 1 complex inputs for n real outputs).
+  if (axes.some((a, i) => (kind === 'c2r' && a === d - 1 ? Math.floor(s[i]! / 2) + 1 : s[i]) !== shape[a])) return null;
   const precision = x instanceof Float32Array ? 'f32' : 'f64';
-  const recipe = WASM_SIMD ? planCpuEngineFft2(rows, cols, precision, await planeThreads(threads)) : null;
+  const t = await planeThreads(threads);
+  const recipe =
+    kind === 'c2c' ? planCpuEngineFft2(rows, last, precision, t) : planCpuEngineRfft2(rows, last, precision, t);
   if (!recipe) return null;
   let engine;
   try {
@@ -565,9 +578,11 @@ async function cpuLastTwoAxes(
     throw e;
   }
   const count = shape.slice(0, -2).reduce((a, b) => a * b, 1);
-  const dst = out && !overlaps(out, x) ? out : new (x instanceof Float32Array ? Float32Array : Float64Array)(x.length);
   const inverse = direction === 'inverse';
-  await engine.execute(x, dst, count, inverse, normScale(rows * cols, norm, inverse), runPlaneSteps);
+  const [, outLen] = engine.lengths(inverse);
+  const Arr = x instanceof Float32Array ? Float32Array : Float64Array;
+  const dst = out && !overlaps(out, x) ? out : new Arr(outLen * count);
+  await engine.execute(x, dst, count, inverse, normScale(rows * last, norm, inverse), runPlaneSteps);
   return deliver(dst, x, out);
 }
 

@@ -226,10 +226,16 @@ export interface CpuEngineFft2Recipe {
   blockGroups: number;
   /** Threads that share each step (the rows, then the column blocks) of one array: 1 below FFT2_SPLIT_FROM_BYTES. */
   threads: number;
+  /**
+   * Real 2-D (rfft2 / irfft2): rows of `n` reals through the fused real module (`row` has realPost), whose
+   * n/2 + 1 outputs a row are held `cols` complex values apart (cols padded to whole column blocks, the padding
+   * zero), so the column module runs unchanged.
+   */
+  real?: { n: number };
 }
 
 /** Fewest bytes of a 2-D array whose steps threads share (docs/DECISIONS.md: 2-D C2C). */
-export const FFT2_SPLIT_FROM_BYTES = 1 << 20;
+export const FFT2_SPLIT_FROM_BYTES = 1 << 21;
 
 /** Largest 2-D array (bytes) the engine's 2-D path takes: two copies of it in one WebAssembly memory. */
 const FFT2_MAX_BYTES = 2 ** 30;
@@ -244,26 +250,54 @@ export function planCpuEngineFft2(
   precision: CpuPrecision,
   threads = 1,
 ): CpuEngineFft2Recipe | null {
+  const columns = columnsOf(rows, cols, precision, threads);
+  const row = columns ? planCpuEngineFft(cols, precision) : null;
+  if (!columns || !row || row.kind === 'bluestein' || row.kind === 'trivial') return null;
+  return { kind: 'fft2', rows, cols, precision, lanes: lanesFor(precision), row, ...columns };
+}
+
+/** The column side of a 2-D recipe, or null (cols not a multiple of the lanes, rows not codelet-factored, too large). */
+function columnsOf(
+  rows: number,
+  cols: number,
+  precision: CpuPrecision,
+  threads: number,
+): Pick<CpuEngineFft2Recipe, 'colPasses' | 'blockGroups' | 'threads'> | null {
   const lanes = lanesFor(precision);
   const cb = precision === 'f32' ? 8 : 16;
   if (!Number.isSafeInteger(rows) || !Number.isSafeInteger(cols) || rows < 2 || cols < lanes) return null;
-  if (cols % lanes !== 0 || rows * cols * cb > FFT2_MAX_BYTES) return null;
+  if (cols % lanes !== 0 || Math.ceil(rows / lanes) * lanes * cols * cb > FFT2_MAX_BYTES) return null;
   if (primeFactors(rows).some((p) => p > MAX_CODELET_PRIME)) return null;
-  const row = planCpuEngineFft(cols, precision);
-  if (row.kind === 'bluestein' || row.kind === 'trivial') return null;
   let blockGroups = 128 / (lanes * cb);
   while ((cols / lanes) % blockGroups !== 0) blockGroups /= 2;
   return {
-    kind: 'fft2',
-    rows,
-    cols,
-    precision,
-    lanes,
-    row,
     colPasses: passesFor(chooseCpuRadices(rows), rows),
     blockGroups,
     threads: threads > 1 && rows * cols * cb >= FFT2_SPLIT_FROM_BYTES ? threads : 1,
   };
+}
+
+/**
+ * The real 2-D recipe (rfft2 over the last two axes of rows × n reals, and its inverse), or null where the N-D
+ * driver must run: odd n, a half length without the fused real module, a column length with a prime factor
+ * above the codelets.
+ */
+export function planCpuEngineRfft2(
+  rows: number,
+  n: number,
+  precision: CpuPrecision,
+  threads = 1,
+): CpuEngineFft2Recipe | null {
+  const lanes = lanesFor(precision);
+  const cb = precision === 'f32' ? 8 : 16;
+  if (!Number.isSafeInteger(n) || n % 2 !== 0) return null;
+  const row = planCpuEngineRfft(n, precision);
+  if (!row || !row.realPost) return null;
+  const block = (128 / (lanes * cb)) * lanes;
+  const cols = Math.ceil((n / 2 + 1) / block) * block;
+  // The complex column pass over the padded width.
+  const columns = columnsOf(rows, cols, precision, threads);
+  return columns ? { kind: 'fft2', rows, cols, precision, lanes, row, ...columns, real: { n } } : null;
 }
 
 /** Fewest bytes of a single transform that threads split between them (docs/DECISIONS.md: split). */

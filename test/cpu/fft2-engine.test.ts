@@ -8,8 +8,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as nd from '../../src/backends/cpu/fft-nd.js';
-import { planCpuEngineFft2, type CpuPrecision } from '../../src/planner/cpu-fft.js';
-import { disposeCpuWorkers, fft2, fftn, ifft2, WorkerError } from '../../src/index.js';
+import { planCpuEngineFft2, planCpuEngineRfft2, type CpuPrecision } from '../../src/planner/cpu-fft.js';
+import { disposeCpuWorkers, fft2, fftn, ifft2, irfft2, rfft2, WorkerError } from '../../src/index.js';
 import { injectWorkerFault } from '../../src/backends/cpu/worker-pool.js';
 
 function rng(seed: number): () => number {
@@ -99,8 +99,8 @@ test('2-D engine: out, in place, axes in either order, and shapes it leaves to t
 
 test('2-D engine with threads: rows and column blocks shared out, bit for bit one thread', async () => {
   for (const [R, C, precision] of [
-    [512, 256, 'f32'],
-    [256, 256, 'f64'],
+    [512, 512, 'f32'],
+    [256, 512, 'f64'],
     [384, 1000, 'f32'],
   ] as const) {
     const Arr = precision === 'f32' ? Float32Array : Float64Array;
@@ -118,12 +118,56 @@ test('2-D engine with threads: rows and column blocks shared out, bit for bit on
     }
   }
   // A failing worker rejects the call with WorkerError; the next call is right.
-  const x = new Float32Array(2 * 512 * 256).map(rng(3));
-  const good = await fft2(x, { shape: [512, 256], backend: 'cpu', threads: 2 });
+  const x = new Float32Array(2 * 512 * 512).map(rng(3));
+  const good = await fft2(x, { shape: [512, 512], backend: 'cpu', threads: 2 });
   injectWorkerFault('throw');
   await assert.rejects(
-    fft2(x, { shape: [512, 256], backend: 'cpu', threads: 2 }),
+    fft2(x, { shape: [512, 512], backend: 'cpu', threads: 2 }),
     (e: unknown) => e instanceof WorkerError,
   );
-  assert.deepEqual(await fft2(x, { shape: [512, 256], backend: 'cpu', threads: 2 }), good);
+  assert.deepEqual(await fft2(x, { shape: [512, 512], backend: 'cpu', threads: 2 }), good);
+});
+
+test('real 2-D on the engine: rfft2 / irfft2 against the float64 N-D driver, threads bit for bit one thread', async () => {
+  let seed = 40;
+  for (const [R, N] of [
+    [16, 16],
+    [48, 64],
+    [7, 12],
+    [30, 20],
+    [5, 8],
+    [128, 1000],
+    [1024, 512],
+  ] as const) {
+    for (const precision of ['f32', 'f64'] as const) {
+      const recipe = planCpuEngineRfft2(R, N, precision);
+      // 8 reals in f32: a half length of 4 has no fused real module (the N-D driver runs it).
+      if (!recipe && N === 8 && precision === 'f32') continue;
+      assert.ok(recipe && recipe.cols % (recipe.lanes * recipe.blockGroups) === 0, `${R}×${N} ${precision}`);
+      const Arr = precision === 'f32' ? Float32Array : Float64Array;
+      const B = 2;
+      const x = new Arr(B * R * N).map(rng(seed++));
+      for (const norm of ['backward', 'ortho', 'forward'] as const) {
+        const y = await rfft2(x, { shape: [B, R, N], backend: 'cpu', norm, threads: 1 });
+        assert.equal(y.constructor, Arr);
+        const ref = nd.rfftn(Float64Array.from(x), [B, R, N], { axes: [1, 2], norm }).data;
+        assert.ok(relErr(y, ref) <= bound(R * N, precision), `rfft2 ${R}×${N} ${precision} ${norm}`);
+        // irfft2 transforms the columns first, then the rows (numpy's order).
+        const z = await irfft2(y, { shape: [B, R, N / 2 + 1], backend: 'cpu', norm, threads: 1 });
+        const zRef = nd.irfftn(Float64Array.from(y), [B, R, N / 2 + 1], { axes: [1, 2], norm }).data;
+        assert.ok(relErr(z, zRef) <= 2 * bound(R * N, precision), `irfft2 ${R}×${N} ${precision} ${norm}`);
+        assert.ok(relErr(z, x) <= 4 * bound(R * N, precision), `round trip ${R}×${N} ${precision} ${norm}`);
+        if (planCpuEngineRfft2(R, N, precision, 2)!.threads === 2) {
+          const y2 = await rfft2(x, { shape: [B, R, N], backend: 'cpu', norm, threads: 2 });
+          const z2 = await irfft2(y, { shape: [B, R, N / 2 + 1], backend: 'cpu', norm, threads: 3 });
+          for (const [a, b] of [
+            [y2, y],
+            [z2, z],
+          ] as const)
+            for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) assert.fail(`threads: [${i}]`);
+        }
+      }
+    }
+  }
+  assert.equal(planCpuEngineRfft2(16, 15, 'f32'), null, 'odd real lengths take the N-D driver');
 });

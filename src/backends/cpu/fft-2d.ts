@@ -39,10 +39,13 @@ export interface PlaneRun {
   memory: WebAssembly.Memory;
   step: 'rows' | 'cols';
   inverse: boolean;
-  src: number;
-  dst: number;
+  /** The regions: rows in (a) and out (b) of the row module, the padded complex matrix of real recipes (c). */
+  a: number;
+  b: number;
+  c: number;
+  rowTw: number;
+  colTw: number;
   work: number;
-  tw: number;
   /** Row slots (rows) or column blocks (cols) [k0, k1). */
   k0: number;
   k1: number;
@@ -54,7 +57,12 @@ interface Kernels {
   inv: Kernel;
   cF: Columns;
   cI: Columns;
+  r2c?: (z: number, y: number, tw: number, count: number, scale: number) => void;
+  c2r?: (y: number, z: number, tw: number, count: number) => void;
   slotBytes: number;
+  problemsPerSlot: number;
+  r2cTwiddleOffset: number;
+  heap: AnyArray;
 }
 
 function instantiate(recipe: CpuEngineFft2Recipe, memory: WebAssembly.Memory, shared: boolean): Kernels {
@@ -67,7 +75,12 @@ function instantiate(recipe: CpuEngineFft2Recipe, memory: WebAssembly.Memory, sh
     inv: r['inv'] as Kernel,
     cF: c['cF'] as Columns,
     cI: c['cI'] as Columns,
+    r2c: r['r2c'] as Kernels['r2c'],
+    c2r: r['c2r'] as Kernels['c2r'],
     slotBytes: row.info.slotBytes,
+    problemsPerSlot: row.info.problemsPerSlot,
+    r2cTwiddleOffset: row.info.r2cTwiddleOffset ?? 0,
+    heap: recipe.precision === 'f32' ? new Float32Array(memory.buffer) : new Float64Array(memory.buffer),
   };
 }
 
@@ -75,11 +88,42 @@ function instantiate(recipe: CpuEngineFft2Recipe, memory: WebAssembly.Memory, sh
 const planeInstances = new Map<number, Kernels>();
 const MAX_PLANE_INSTANCES = 4;
 
-function runOn(k: Kernels, run: Omit<PlaneRun, 'id' | 'recipe' | 'memory'>): void {
-  if (run.step === 'rows') {
-    const at = run.k0 * k.slotBytes;
-    (run.inverse ? k.inv : k.fwd)(run.src + at, run.dst + at, run.work, run.tw, run.k1 - run.k0, 1);
-  } else (run.inverse ? k.cI : k.cF)(run.src, run.dst, run.work, run.tw, run.k0, run.k1, run.scale);
+function runOn(k: Kernels, run: Omit<PlaneRun, 'id' | 'memory'>): void {
+  const { recipe, inverse } = run;
+  if (run.step === 'cols') {
+    // Complex: b → a. Real: the padded matrix in place, scaled by the forward transform only (the inverse
+    // scales its rows).
+    const [src, dst] = recipe.real ? [run.c, run.c] : [run.b, run.a];
+    const scale = recipe.real && inverse ? 1 : run.scale;
+    (inverse ? k.cI : k.cF)(src, dst, run.work, run.colTw, run.k0, run.k1, scale);
+    return;
+  }
+  const at = run.k0 * k.slotBytes;
+  const count = run.k1 - run.k0;
+  if (!recipe.real) {
+    (inverse ? k.inv : k.fwd)(run.a + at, run.b + at, run.work, run.rowTw, count, 1);
+    return;
+  }
+  // Real rows: h complex values a row in a and b, h + 1 a row in the padded matrix c.
+  const e = k.heap.BYTES_PER_ELEMENT;
+  const h = recipe.real.n / 2;
+  const q0 = run.k0 * k.problemsPerSlot;
+  const q1 = Math.min(recipe.rows, run.k1 * k.problemsPerSlot);
+  const pitch = recipe.cols * 2 * e;
+  const tw = run.rowTw + k.r2cTwiddleOffset;
+  if (!inverse) {
+    k.fwd(run.a + at, run.b + at, run.work, run.rowTw, count, 1);
+    for (let q = q0; q < q1; q++) k.r2c!(run.b + q * h * 2 * e, run.c + q * pitch, tw, 1, 1);
+    return;
+  }
+  for (let q = q0; q < q1; q++) {
+    // Like numpy, ignore the imaginary parts of Y_0 and Y_h.
+    const y = (run.c + q * pitch) / e;
+    k.heap[y + 1] = 0;
+    k.heap[y + 2 * h + 1] = 0;
+    k.c2r!(run.c + q * pitch, run.a + q * h * 2 * e, tw, 1);
+  }
+  k.inv(run.a + at, run.b + at, run.work, run.rowTw, count, run.scale);
 }
 
 /** Runs one thread's part of a step on this thread (a worker instantiates the modules on first use). */
@@ -106,6 +150,7 @@ export class Fft2Engine {
   private readonly colWorks: number[] = [];
   private readonly aP: number;
   private readonly bP: number;
+  private readonly cP: number;
   private readonly slots: number;
   private readonly blocks: number;
   private last: Promise<unknown> = Promise.resolve();
@@ -130,7 +175,8 @@ export class Fft2Engine {
     }
     this.aP = align(at);
     this.bP = align(this.aP + matrix);
-    const bytes = this.bP + matrix;
+    this.cP = align(this.bP + matrix);
+    const bytes = this.cP + (recipe.real ? recipe.rows * recipe.cols * 2 * e : 0);
     const pages = Math.ceil(bytes / 65536);
     try {
       this.memory = new WebAssembly.Memory(shared ? { initial: pages, maximum: pages, shared } : { initial: pages });
@@ -154,10 +200,12 @@ export class Fft2Engine {
       memory: this.memory,
       step,
       inverse,
-      src: step === 'rows' ? this.aP : this.bP,
-      dst: step === 'rows' ? this.bP : this.aP,
+      a: this.aP,
+      b: this.bP,
+      c: this.cP,
+      rowTw: this.rowTw,
+      colTw: this.colTw,
       work: step === 'rows' ? this.rowWorks[i]! : this.colWorks[i]!,
-      tw: step === 'rows' ? this.rowTw : this.colTw,
       k0: Math.round((units * i) / t),
       k1: Math.round((units * (i + 1)) / t),
       scale,
@@ -165,9 +213,10 @@ export class Fft2Engine {
   }
 
   /**
-   * `count` contiguous rows × cols arrays of interleaved complex values from src into dst (src and dst may be
-   * the same array), times `scale`. `dispatch` runs a step's parts (the first here, the others on workers) and
-   * resolves when all are done; without it (or with one thread) every part runs here.
+   * `count` contiguous 2-D arrays from src into dst (src and dst may be the same array), times `scale`: complex
+   * rows × cols, or for real recipes rows × n reals ↔ rows × (n/2 + 1) complex (inverse: the reverse). `dispatch`
+   * runs a step's parts (the first here, the others on workers) and resolves when all are done; without it (or
+   * with one thread) every part runs here.
    */
   execute(
     src: AnyArray,
@@ -179,19 +228,50 @@ export class Fft2Engine {
   ): Promise<void> {
     // Calls share the engine's memory: each waits for the one before (a failed call does not block the next).
     const run = this.last.then(async () => {
-      const e = this.heap.BYTES_PER_ELEMENT;
-      const len = 2 * this.recipe.rows * this.recipe.cols;
       const here = async (runs: PlaneRun[]) => runs.forEach((r) => runOn(this.kernels, r));
       const go = this.recipe.threads > 1 && dispatch ? dispatch : here;
+      // The real inverse transforms its columns first (numpy's irfft2 order); every other case its rows first.
+      const steps: ('rows' | 'cols')[] = this.recipe.real && inverse ? ['cols', 'rows'] : ['rows', 'cols'];
+      const [inLen, outLen] = this.lengths(inverse);
       for (let q = 0; q < count; q++) {
-        this.heap.set(src.subarray(q * len, (q + 1) * len), this.aP / e);
-        await go(this.runs('rows', inverse, 1));
-        await go(this.runs('cols', inverse, scale));
-        dst.set(this.heap.subarray(this.aP / e, this.aP / e + len), q * len);
+        this.load(src.subarray(q * inLen, (q + 1) * inLen), inverse);
+        for (const step of steps) await go(this.runs(step, inverse, scale));
+        this.store(dst.subarray(q * outLen, (q + 1) * outLen), inverse);
       }
     });
     this.last = run.catch(() => undefined);
     return run;
+  }
+
+  /** Values of one array on the input and the output side. */
+  lengths(inverse: boolean): [number, number] {
+    const { rows, cols, real } = this.recipe;
+    if (!real) return [2 * rows * cols, 2 * rows * cols];
+    const r = rows * real.n,
+      c = rows * 2 * (real.n / 2 + 1);
+    return inverse ? [c, r] : [r, c];
+  }
+
+  private load(x: AnyArray, inverse: boolean): void {
+    const e = this.heap.BYTES_PER_ELEMENT;
+    const real = this.recipe.real;
+    if (!real || !inverse) return this.heap.set(x, this.aP / e);
+    // Rows of n/2 + 1 complex values into the padded matrix (its padding stays zero).
+    const row = 2 * (real.n / 2 + 1);
+    for (let q = 0; q < this.recipe.rows; q++)
+      this.heap.set(x.subarray(q * row, (q + 1) * row), (this.cP + q * this.recipe.cols * 2 * e) / e);
+  }
+
+  private store(y: AnyArray, inverse: boolean): void {
+    const e = this.heap.BYTES_PER_ELEMENT;
+    const real = this.recipe.real;
+    if (!real) return y.set(this.heap.subarray(this.aP / e, this.aP / e + y.length));
+    if (inverse) return y.set(this.heap.subarray(this.bP / e, this.bP / e + y.length));
+    const row = 2 * (real.n / 2 + 1);
+    for (let q = 0; q < this.recipe.rows; q++) {
+      const at = (this.cP + q * this.recipe.cols * 2 * e) / e;
+      y.set(this.heap.subarray(at, at + row), q * row);
+    }
   }
 }
 
@@ -201,7 +281,7 @@ const MAX_ENGINES = 4;
 
 /** The 2-D engine of a recipe (cached: its memory is reused call after call). */
 export function fft2Engine(recipe: CpuEngineFft2Recipe): Fft2Engine {
-  const key = `${recipe.rows}x${recipe.cols}/${recipe.precision}/${recipe.threads}`;
+  const key = `${recipe.rows}x${recipe.cols}/${recipe.real?.n ?? 'c'}/${recipe.precision}/${recipe.threads}`;
   let f = engines.get(key);
   if (!f) {
     f = new Fft2Engine(recipe);
