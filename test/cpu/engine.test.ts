@@ -32,29 +32,7 @@ import {
   ifftn,
   ArgumentError,
 } from '../../src/index.js';
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32 - 0.5;
-  };
-}
-
-function relErr(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < b.length; i++) {
-    const d = a[i]! - b[i]!;
-    num += d * d;
-    den += b[i]! * b[i]!;
-  }
-  return Math.sqrt(num / (den || 1));
-}
-
-/** Honest bounds: f32 rounding grows like log2 n; f64 likewise at 2^-52. */
-const bound = (n: number, p: CpuPrecision): number =>
-  (p === 'f32' ? 1.2e-7 : 2.5e-16) * (4 + 2 * Math.log2(Math.max(n, 2)));
+import { rng, relErr, bound } from '../helpers/numeric.js';
 
 function check(n: number, precision: CpuPrecision, batch: number, seed: number): void {
   const r = rng(seed);

@@ -8,33 +8,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as nd from '../../src/backends/cpu/fft-nd.js';
-import { planCpuEngineFft2, planCpuEngineRfft2, type CpuPrecision } from '../../src/planner/cpu-fft.js';
+import { planCpuEngineFft2, planCpuEngineRfft2 } from '../../src/planner/cpu-fft.js';
 import { disposeCpuWorkers, fft2, fftn, ifft2, irfft2, rfft2, WorkerError } from '../../src/index.js';
 import { injectWorkerFault } from '../../src/backends/cpu/worker-pool.js';
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32 - 0.5;
-  };
-}
-
-function relErr(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < b.length; i++) {
-    const d = a[i]! - b[i]!;
-    num += d * d;
-    den += b[i]! * b[i]!;
-  }
-  return Math.sqrt(num / (den || 1));
-}
+import { rng, relErr, bound } from '../helpers/numeric.js';
 
 test.after(() => disposeCpuWorkers());
-
-const bound = (n: number, p: CpuPrecision): number =>
-  (p === 'f32' ? 1.2e-7 : 2.5e-16) * (4 + 2 * Math.log2(Math.max(n, 2)));
 
 test('2-D recipes: where the engine path applies', () => {
   const r = planCpuEngineFft2(1024, 1024, 'f32')!;

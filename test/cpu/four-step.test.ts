@@ -17,6 +17,7 @@ import {
   type CpuEngineFftRecipe,
   type CpuPrecision,
 } from '../../src/planner/cpu-fft.js';
+import { rng, relErr, bound } from '../helpers/numeric.js';
 
 /** scipy.fft.dct type II, norm 'backward': y_k = 2 Σ_j x_j cos(πk(2j + 1) / 2n), in float64 (angles reduced exactly). */
 function dctReference(x: ArrayLike<number>): Float64Array {
@@ -29,28 +30,6 @@ function dctReference(x: ArrayLike<number>): Float64Array {
   }
   return y;
 }
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32 - 0.5;
-  };
-}
-
-function relErr(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < b.length; i++) {
-    const d = a[i]! - b[i]!;
-    num += d * d;
-    den += b[i]! * b[i]!;
-  }
-  return Math.sqrt(num / (den || 1));
-}
-
-const bound = (n: number, p: CpuPrecision): number =>
-  (p === 'f32' ? 1.2e-7 : 2.5e-16) * (4 + 2 * Math.log2(Math.max(n, 2)));
 
 function small(n: number, precision: CpuPrecision): Extract<CpuEngineFftRecipe, { kind: 'four-step' }> {
   const r = fourStepOf(n, precision, 0);

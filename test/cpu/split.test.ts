@@ -18,36 +18,9 @@ import {
   planCpuSplitDct,
   planCpuSplitReal,
   SPLIT_FROM_BYTES,
-  type CpuPrecision,
 } from '../../src/planner/cpu-fft.js';
 import { createFftPlan, dct, disposeCpuWorkers, idct, irfft, rfft, WorkerError } from '../../src/index.js';
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32 - 0.5;
-  };
-}
-
-function relErr(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < b.length; i++) {
-    const d = a[i]! - b[i]!;
-    num += d * d;
-    den += b[i]! * b[i]!;
-  }
-  return Math.sqrt(num / (den || 1));
-}
-
-function assertSame(a: ArrayLike<number>, b: ArrayLike<number>, what: string): void {
-  assert.equal(a.length, b.length, `${what}: length`);
-  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) assert.fail(`${what}: [${i}] = ${a[i]} vs ${b[i]}`);
-}
-
-const bound = (n: number, p: CpuPrecision): number =>
-  (p === 'f32' ? 1.2e-7 : 2.5e-16) * (4 + 2 * Math.log2(Math.max(n, 2)));
+import { rng, relErr, bound, assertSame } from '../helpers/numeric.js';
 
 test.after(() => disposeCpuWorkers());
 

@@ -30,36 +30,7 @@ import {
 } from '../../src/index.js';
 import { planCpuRfft } from '../../src/backends/cpu/fft-real.js';
 import * as cpuDct from '../../src/backends/cpu/r2r-dct.js';
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32 - 0.5;
-  };
-}
-
-function relErr(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < b.length; i++) {
-    const d = a[i]! - b[i]!;
-    num += d * d;
-    den += b[i]! * b[i]!;
-  }
-  return Math.sqrt(num / (den || 1));
-}
-
-/** Bitwise equality of two results, naming the first difference. */
-function assertSame(a: ArrayLike<number>, b: ArrayLike<number>, what: string): void {
-  assert.equal(a.length, b.length, `${what}: length`);
-  for (let i = 0; i < a.length; i++) {
-    if (!Object.is(a[i], b[i])) assert.fail(`${what}: [${i}] = ${a[i]} vs ${b[i]}`);
-  }
-}
-
-const bound = (n: number, p: CpuPrecision): number =>
-  (p === 'f32' ? 1.2e-7 : 2.5e-16) * (4 + 2 * Math.log2(Math.max(n, 2)));
+import { rng, relErr, bound, assertSame } from '../helpers/numeric.js';
 
 /** Batch size that gives three shares worth splitting. */
 const batchFor = (n: number): number => Math.max(3, Math.ceil((3 * MIN_SHARE_ELEMENTS) / n) + 1);

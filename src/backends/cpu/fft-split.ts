@@ -72,6 +72,9 @@ export function runPhase(run: PhaseRun): void {
   else (run.inverse ? p.bI : p.bF)(run.src, run.dst, run.work, 0, run.k0, run.k1, run.scale);
 }
 
+/** Runs a phase's parts (the first on this thread, the others on workers) and resolves when all are done. */
+type Dispatch = (runs: PhaseRun[]) => Promise<void>;
+
 let nextId = 1;
 
 export class SplitFft {
@@ -192,20 +195,14 @@ export class SplitFft {
    * rfft of one row of 2·n reals (realPost recipes): the row read as n complex values, split as a complex
    * transform, then the real post step on this thread into the n + 1 outputs, times `scale`.
    */
-  forwardReal(
-    input: AnyArray,
-    output: AnyArray,
-    scale: number,
-    dispatch: (runs: PhaseRun[]) => Promise<void>,
-  ): Promise<void> {
-    const e = this.heap.BYTES_PER_ELEMENT;
+  forwardReal(input: AnyArray, output: AnyArray, scale: number, dispatch: Dispatch): Promise<void> {
     const n = this.n;
-    return this.realRun(async () => {
-      this.heap.set(input.subarray(0, 2 * n), this.inP / e);
-      await dispatch(this.runs('a', false, 1));
-      await dispatch(this.runs('b', false, 1));
-      phasesOf(this).r2c!(this.outP, this.yP, this.r2cTwiddleOffset!, 1, scale);
-      output.set(this.heap.subarray(this.yP / e, this.yP / e + 2 * (n + 1)), 0);
+    return this.rowCall(false, 1, dispatch, {
+      pre: (heap, e) => heap.set(input.subarray(0, 2 * n), this.inP / e),
+      post: (heap, e, ex) => {
+        ex.r2c!(this.outP, this.yP, this.r2cTwiddleOffset!, 1, scale);
+        output.set(heap.subarray(this.yP / e, this.yP / e + 2 * (n + 1)), 0);
+      },
     });
   }
 
@@ -213,23 +210,17 @@ export class SplitFft {
    * irfft of one row of n + 1 complex values into 2·n reals, times `scale` (realPost recipes): the pre step on
    * this thread (the imaginary parts of Y_0 and Y_n ignored, as numpy does), then the split inverse transform.
    */
-  inverseReal(
-    input: AnyArray,
-    output: AnyArray,
-    scale: number,
-    dispatch: (runs: PhaseRun[]) => Promise<void>,
-  ): Promise<void> {
-    const e = this.heap.BYTES_PER_ELEMENT;
+  inverseReal(input: AnyArray, output: AnyArray, scale: number, dispatch: Dispatch): Promise<void> {
     const n = this.n;
-    return this.realRun(async () => {
-      const y = this.yP / e;
-      this.heap.set(input.subarray(0, 2 * (n + 1)), y);
-      this.heap[y + 1] = 0;
-      this.heap[y + 2 * n + 1] = 0;
-      phasesOf(this).c2r!(this.yP, this.inP, this.r2cTwiddleOffset!, 1);
-      await dispatch(this.runs('a', true, 1));
-      await dispatch(this.runs('b', true, scale));
-      output.set(this.heap.subarray(this.outP / e, this.outP / e + 2 * n), 0);
+    return this.rowCall(true, scale, dispatch, {
+      pre: (heap, e, ex) => {
+        const y = this.yP / e;
+        heap.set(input.subarray(0, 2 * (n + 1)), y);
+        heap[y + 1] = 0;
+        heap[y + 2 * n + 1] = 0;
+        ex.c2r!(this.yP, this.inP, this.r2cTwiddleOffset!, 1);
+      },
+      post: (heap, e) => output.set(heap.subarray(this.outP / e, this.outP / e + 2 * n), 0),
     });
   }
 
@@ -237,25 +228,19 @@ export class SplitFft {
    * DCT-II of one row of 2·n reals (scipy's 'backward' times `scale`; `orthogonalize` divides y_0 by √2), dct2
    * recipes: the reorder on this thread, the split transform, the fused post step on this thread.
    */
-  forwardDct2(
-    input: AnyArray,
-    output: AnyArray,
-    scale: number,
-    orthogonalize: boolean,
-    dispatch: (runs: PhaseRun[]) => Promise<void>,
-  ): Promise<void> {
-    const e = this.heap.BYTES_PER_ELEMENT;
+  forwardDct2(input: AnyArray, output: AnyArray, scale: number, orthogonalize: boolean, dispatch: Dispatch) {
     const n = this.n;
-    return this.realRun(async () => {
-      if (!this.recipe.dct2) throw new Error('split DCT: the plan has no DCT steps');
-      const ex = phasesOf(this);
-      this.heap.set(input.subarray(0, 2 * n), this.outP / e);
-      ex.dct2pre!(this.outP, this.inP, 1);
-      await dispatch(this.runs('a', false, 1));
-      await dispatch(this.runs('b', false, scale));
-      ex.dct2r2c!(this.outP, this.yP, this.r2cTwiddleOffset!, this.dct2TwiddleOffset!, 1, 1);
-      if (orthogonalize) this.heap[this.yP / e]! /= Math.SQRT2;
-      output.set(this.heap.subarray(this.yP / e, this.yP / e + 2 * n), 0);
+    if (!this.recipe.dct2) throw new Error('split DCT: the plan has no DCT steps');
+    return this.rowCall(false, scale, dispatch, {
+      pre: (heap, e, ex) => {
+        heap.set(input.subarray(0, 2 * n), this.outP / e);
+        ex.dct2pre!(this.outP, this.inP, 1);
+      },
+      post: (heap, e, ex) => {
+        ex.dct2r2c!(this.outP, this.yP, this.r2cTwiddleOffset!, this.dct2TwiddleOffset!, 1, 1);
+        if (orthogonalize) heap[this.yP / e]! /= Math.SQRT2;
+        output.set(heap.subarray(this.yP / e, this.yP / e + 2 * n), 0);
+      },
     });
   }
 
@@ -263,40 +248,51 @@ export class SplitFft {
    * DCT-III of one row of 2·n reals (unnormalised, times `scale`; `orthogonalize` first multiplies x_0 by √2),
    * dct2 recipes: the pre step and the real pre step on this thread, the split inverse, the reorder here.
    */
-  inverseDct2(
-    input: AnyArray,
-    output: AnyArray,
-    scale: number,
-    orthogonalize: boolean,
-    dispatch: (runs: PhaseRun[]) => Promise<void>,
-  ): Promise<void> {
-    const e = this.heap.BYTES_PER_ELEMENT;
+  inverseDct2(input: AnyArray, output: AnyArray, scale: number, orthogonalize: boolean, dispatch: Dispatch) {
     const n = this.n;
-    return this.realRun(async () => {
-      if (!this.recipe.dct2) throw new Error('split DCT: the plan has no DCT steps');
-      const ex = phasesOf(this);
-      const heap = this.heap;
-      const x = this.inP / e,
-        y = this.yP / e;
-      heap.set(input.subarray(0, 2 * n), x);
-      if (orthogonalize) heap[x]! *= Math.SQRT2;
-      ex.dct3pre!(this.inP, this.yP, this.dct3TwiddleOffset!, 1);
-      // Y_0 = x_0; Y_n is real (its imaginary part is rounding, and c2r ignores it).
-      heap[y] = heap[x]!;
-      heap[y + 1] = 0;
-      heap[y + 2 * n + 1] = 0;
-      ex.c2r!(this.yP, this.inP, this.r2cTwiddleOffset!, 1);
-      await dispatch(this.runs('a', true, 1));
-      await dispatch(this.runs('b', true, scale));
-      ex.dct3post!(this.outP, this.yP, 1);
-      output.set(heap.subarray(y, y + 2 * n), 0);
+    if (!this.recipe.dct2) throw new Error('split DCT: the plan has no DCT steps');
+    return this.rowCall(true, scale, dispatch, {
+      pre: (heap, e, ex) => {
+        const x = this.inP / e,
+          y = this.yP / e;
+        heap.set(input.subarray(0, 2 * n), x);
+        if (orthogonalize) heap[x]! *= Math.SQRT2;
+        ex.dct3pre!(this.inP, this.yP, this.dct3TwiddleOffset!, 1);
+        // Y_0 = x_0; Y_n is real (its imaginary part is rounding, and c2r ignores it).
+        heap[y] = heap[x]!;
+        heap[y + 1] = 0;
+        heap[y + 2 * n + 1] = 0;
+        ex.c2r!(this.yP, this.inP, this.r2cTwiddleOffset!, 1);
+      },
+      post: (heap, e, ex) => {
+        ex.dct3post!(this.outP, this.yP, 1);
+        output.set(heap.subarray(this.yP / e, this.yP / e + 2 * n), 0);
+      },
     });
   }
 
-  /** A real-FFT call after the plan's earlier calls (they share its memory). */
-  private realRun(body: () => Promise<void>): Promise<void> {
+  /**
+   * One row of a real or DCT call after the plan's earlier calls (they share its memory): `pre` on this thread,
+   * the split transform (phase B times `scale`), `post` on this thread.
+   */
+  private rowCall(
+    inverse: boolean,
+    scale: number,
+    dispatch: Dispatch,
+    steps: {
+      pre: (heap: AnyArray, e: number, ex: Phases) => void;
+      post: (heap: AnyArray, e: number, ex: Phases) => void;
+    },
+  ): Promise<void> {
     if (!this.recipe.realPost) throw new Error('split real FFT: the plan has no real post step');
-    const run = this.last.then(body);
+    const run = this.last.then(async () => {
+      const ex = phasesOf(this);
+      const e = this.heap.BYTES_PER_ELEMENT;
+      steps.pre(this.heap, e, ex);
+      await dispatch(this.runs('a', inverse, 1));
+      await dispatch(this.runs('b', inverse, scale));
+      steps.post(this.heap, e, ex);
+    });
     this.last = run.catch(() => undefined);
     return run;
   }

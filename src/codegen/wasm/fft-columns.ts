@@ -11,7 +11,7 @@
  * bytes apart, move as whole cache lines once. `work` holds the passes' two halves and the two stages.
  */
 import { assembleModule, Body, type ValType, type WasmFunction } from './assembler.js';
-import { I32, passFunction, passTwiddles, type Io } from './stockham-pass.js';
+import { emitPassChain, I32, passFunction, passTwiddles, type Io } from './stockham-pass.js';
 import { copyRowsFunction } from './fft-four-step.js';
 import { layTables } from './fft-engine.js';
 import type { CpuEngineFft2Recipe } from '../../planner/cpu-fft.js';
@@ -82,12 +82,14 @@ export function generateColumnsModule(r: CpuEngineFft2Recipe, sharedMemory = fal
         .i32(q * gb)
         .add()
         .set(target);
-      let cur = first;
-      let other = work;
-      calls.forEach((c, t) => {
-        const dest = t === last ? target : other;
-        b.get(cur).get(dest).get(twP).i32(offsets[t]!).add().get(scale).call(c);
-        [cur, other] = [dest, cur === first ? work2! : cur];
+      emitPassChain(b, calls, {
+        first,
+        target,
+        work,
+        work2: work2!,
+        tw: twP,
+        twOffsets: offsets,
+        scale: (x) => x.get(scale),
       });
     }
     b.get(sOut!).get(dst!).i32(rows).i32(sp).i32(rowBytes).call(copy);

@@ -18,7 +18,7 @@
  * group) times w_N^{g·W·k1} (one complex scalar a group and k1), so the tables hold n/W + W·N1 values, not n.
  */
 import { Body, type ValType, type WasmFunction } from './assembler.js';
-import { I32, PassWriter, passFunction, passTwiddles, type Io } from './stockham-pass.js';
+import { emitPassChain, I32, PassWriter, passFunction, passTwiddles, type Io } from './stockham-pass.js';
 import { unitRoot } from '../../core/unit-root.js';
 import type { CpuLaneRecipe } from '../../planner/cpu-fft.js';
 
@@ -219,12 +219,14 @@ export function fourStepDrivers(
               .i32(q * gb)
               .add()
               .set(first);
-            let cur = first;
-            let other = work;
-            calls.forEach((c, t) => {
-              b.get(cur).get(other).get(tw).i32(offsets[t]!).add();
-              one(b).call(c);
-              [cur, other] = [other, cur === first ? work2 : cur];
+            const cur = emitPassChain(b, calls, {
+              first,
+              target: null,
+              work,
+              work2,
+              tw,
+              twOffsets: offsets,
+              scale: one,
             });
             b.get(cur)
               .get(dst)
@@ -284,18 +286,14 @@ export function fourStepDrivers(
               .i32(q * gb)
               .add()
               .set(target);
-            let cur = first;
-            let other = work;
-            calls.forEach((c, t) => {
-              const dest = t === last ? target : other;
-              b.get(cur)
-                .get(dest)
-                .get(tw)
-                .i32(offsets[passes1.length + t]!)
-                .add()
-                .get(scale)
-                .call(c);
-              [cur, other] = [dest, cur === first ? work2 : cur];
+            emitPassChain(b, calls, {
+              first,
+              target,
+              work,
+              work2,
+              tw,
+              twOffsets: offsets.slice(passes1.length),
+              scale: (x) => x.get(scale),
             });
           }
           b.get(stage)

@@ -268,3 +268,34 @@ export function passTwiddles(pass: CpuFftPass): Float64Array {
   }
   return out;
 }
+
+/**
+ * Emits `calls` (pass functions) in turn over one problem: the first reads the local `first`, each later one
+ * reads what the one before wrote, the passes alternate between the two halves of a work area (locals `work`,
+ * `work2`), and the last writes the local `target` (or a work half where it is null). `twOffsets[t]` is pass t's
+ * table offset from the local `tw`; `scale` pushes its scale argument. Returns the local holding the output.
+ */
+export function emitPassChain(
+  b: Body,
+  calls: readonly number[],
+  o: {
+    first: number;
+    target: number | null;
+    work: number;
+    work2: number;
+    tw: number;
+    twOffsets: readonly number[];
+    scale: (b: Body) => void;
+  },
+): number {
+  let cur = o.first;
+  let other = o.work;
+  calls.forEach((c, t) => {
+    const dest = t === calls.length - 1 && o.target !== null ? o.target : other;
+    b.get(cur).get(dest).get(o.tw).i32(o.twOffsets[t]!).add();
+    o.scale(b);
+    b.call(c);
+    [cur, other] = [dest, cur === o.first ? o.work2 : cur];
+  });
+  return cur;
+}
