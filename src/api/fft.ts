@@ -557,9 +557,12 @@ async function cpuLastTwoAxes(
   threads: number | undefined,
 ): Promise<ComplexArray | null> {
   const d = shape.length;
-  if (!WASM_SIMD || d < 2 || axes.length !== 2 || new Set(axes).size !== 2) return null;
-  // Real transforms need the last axis last (it is the real one); complex ones commute.
-  if (kind === 'c2c' ? !axes.every((a) => a >= d - 2) : axes[0] !== d - 2 || axes[1] !== d - 1) return null;
+  if (!WASM_SIMD || d < 2 || axes.length < 2 || new Set(axes).size !== axes.length) return null;
+  // Complex transforms commute: the last two axes here, any others (fftn of volumes) by the N-D driver after.
+  // Real transforms need exactly the last two, the last one last (it is the real one).
+  const rest = axes.filter((a) => a < d - 2);
+  if (kind === 'c2c' ? axes.length - rest.length !== 2 : axes.length !== 2 || axes[0] !== d - 2 || axes[1] !== d - 1)
+    return null;
   const rows = shape[d - 2]!;
   const last = kind === 'c2c' ? shape[d - 1]! : s[1]!; // complex columns, or the real length
   // No crop or pad: the lengths are the input's (c2r: n/2 + 1 complex inputs for n real outputs).
@@ -581,9 +584,13 @@ async function cpuLastTwoAxes(
   const inverse = direction === 'inverse';
   const [, outLen] = engine.lengths(inverse);
   const Arr = x instanceof Float32Array ? Float32Array : Float64Array;
-  const dst = out && !overlaps(out, x) ? out : new Arr(outLen * count);
+  const into = out && !overlaps(out, x) ? out : undefined;
+  const dst = into && rest.length === 0 ? into : new Arr(outLen * count);
   await engine.execute(x, dst, count, inverse, normScale(rows * last, norm, inverse), runPlaneSteps);
-  return deliver(dst, x, out);
+  if (rest.length === 0) return deliver(dst, x, out);
+  // The other axes on the engine, in the input's precision, norms multiplying to numpy's over all axes.
+  const r = onCpuEngine(precision, () => cpuNd.c2cN(dst, shape, { axes: rest, norm }, inverse, into));
+  return deliver(r.data, x, out);
 }
 
 /**

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as nd from '../../src/backends/cpu/fft-nd.js';
 import { planCpuEngineFft2, planCpuEngineRfft2 } from '../../src/planner/cpu-fft.js';
-import { disposeCpuWorkers, fft2, fftn, ifft2, irfft2, rfft2, WorkerError } from '../../src/index.js';
+import { disposeCpuWorkers, fft2, fftn, ifft2, ifftn, irfft2, rfft2, WorkerError } from '../../src/index.js';
 import { injectWorkerFault } from '../../src/backends/cpu/worker-pool.js';
 import { rng, relErr, bound } from '../helpers/numeric.js';
 
@@ -149,4 +149,36 @@ test('real 2-D on the engine: rfft2 / irfft2 against the float64 N-D driver, thr
     }
   }
   assert.equal(planCpuEngineRfft2(16, 15, 'f32'), null, 'odd real lengths take the N-D driver');
+});
+
+test('fftn of volumes: the last two axes on the 2-D path, the others by the N-D driver, against float64', async () => {
+  let seed = 70;
+  for (const [shape, axes] of [
+    [[6, 16, 12], undefined],
+    [
+      [5, 32, 8],
+      [2, 0, 1],
+    ],
+    [
+      [3, 4, 8, 16],
+      [1, 2, 3],
+    ],
+    [[2, 64, 64], undefined],
+  ] as [number[], number[] | undefined][]) {
+    for (const precision of ['f32', 'f64'] as const) {
+      const Arr = precision === 'f32' ? Float32Array : Float64Array;
+      const n = shape.reduce((a, b) => a * b, 1);
+      const x = new Arr(2 * n).map(rng(seed++));
+      for (const inverse of [false, true]) {
+        for (const norm of ['backward', 'ortho'] as const) {
+          const out = new Arr(2 * n);
+          const got = await (inverse ? ifftn : fftn)(x, { shape, axes, backend: 'cpu', norm, out });
+          assert.equal(got, out);
+          const ref = (inverse ? nd.ifftn : nd.fftn)(Float64Array.from(x), shape, { axes, norm }).data;
+          const e = relErr(got, ref);
+          assert.ok(e <= bound(n, precision), `[${shape}] axes ${axes} ${precision} ${inverse} ${norm}: ${e}`);
+        }
+      }
+    }
+  }
 });
