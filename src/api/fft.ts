@@ -26,6 +26,7 @@ import { onCpuEngine } from '../backends/cpu/engine-scope.js';
 import {
   planCpuEngineFft,
   planCpuEngineFft2,
+  planCpuEngineFft3,
   planCpuEngineRfft2,
   type CpuEngineFftRecipe,
   type CpuPrecision,
@@ -569,9 +570,13 @@ async function cpuLastTwoAxes(
   if (axes.some((a, i) => (kind === 'c2r' && a === d - 1 ? Math.floor(s[i]! / 2) + 1 : s[i]) !== shape[a])) return null;
   const precision = x instanceof Float32Array ? 'f32' : 'f64';
   const t = await planeThreads(threads);
+  // A volume's third axis joins the engine where it is the one before the last two (fftn over three axes).
+  const volume = kind === 'c2c' && rest.length === 1 && rest[0] === d - 3;
   const recipe =
-    kind === 'c2c' ? planCpuEngineFft2(rows, last, precision, t) : planCpuEngineRfft2(rows, last, precision, t);
+    (volume ? planCpuEngineFft3(shape[d - 3]!, rows, last, precision, t) : null) ??
+    (kind === 'c2c' ? planCpuEngineFft2(rows, last, precision, t) : planCpuEngineRfft2(rows, last, precision, t));
   if (!recipe) return null;
+  const others = recipe.depth ? [] : rest;
   let engine;
   try {
     engine = fft2Engine(recipe);
@@ -580,16 +585,17 @@ async function cpuLastTwoAxes(
     if (e instanceof RangeError || e instanceof SyncCompileRefused) return null;
     throw e;
   }
-  const count = shape.slice(0, -2).reduce((a, b) => a * b, 1);
+  const count = shape.slice(0, recipe.depth ? -3 : -2).reduce((a, b) => a * b, 1);
   const inverse = direction === 'inverse';
   const [, outLen] = engine.lengths(inverse);
   const Arr = x instanceof Float32Array ? Float32Array : Float64Array;
   const into = out && !overlaps(out, x) ? out : undefined;
-  const dst = into && rest.length === 0 ? into : new Arr(outLen * count);
-  await engine.execute(x, dst, count, inverse, normScale(rows * last, norm, inverse), runPlaneSteps);
-  if (rest.length === 0) return deliver(dst, x, out);
+  const dst = into && others.length === 0 ? into : new Arr(outLen * count);
+  const size = rows * last * (recipe.depth?.n ?? 1);
+  await engine.execute(x, dst, count, inverse, normScale(size, norm, inverse), runPlaneSteps);
+  if (others.length === 0) return deliver(dst, x, out);
   // The other axes on the engine, in the input's precision, norms multiplying to numpy's over all axes.
-  const r = onCpuEngine(precision, () => cpuNd.c2cN(dst, shape, { axes: rest, norm }, inverse, into));
+  const r = onCpuEngine(precision, () => cpuNd.c2cN(dst, shape, { axes: others, norm }, inverse, into));
   return deliver(r.data, x, out);
 }
 

@@ -232,6 +232,11 @@ export interface CpuEngineFft2Recipe {
    * zero), so the column module runs unchanged.
    */
   real?: { n: number };
+  /**
+   * Volumes (fftn over the last three axes): `n` planes of rows × cols, whose third step transforms the columns
+   * of the n × (rows · cols) matrix with the same column module (its passes and block width here).
+   */
+  depth?: { n: number; colPasses: CpuFftPass[]; blockGroups: number };
 }
 
 /** Fewest bytes of a 2-D array whose steps threads share (docs/DECISIONS.md: 2-D C2C). */
@@ -275,6 +280,20 @@ function columnsOf(
     blockGroups,
     threads: threads > 1 && rows * cols * cb >= FFT2_SPLIT_FROM_BYTES ? threads : 1,
   };
+}
+
+/** The 3-D recipe (fftn of depth × rows × cols complex values), or null where the N-D driver must run. */
+export function planCpuEngineFft3(
+  depth: number,
+  rows: number,
+  cols: number,
+  precision: CpuPrecision,
+  threads = 1,
+): CpuEngineFft2Recipe | null {
+  const plane = planCpuEngineFft2(rows, cols, precision, threads);
+  const d = plane ? columnsOf(depth, rows * cols, precision, threads) : null;
+  if (!plane || !d) return null;
+  return { ...plane, threads: d.threads, depth: { n: depth, colPasses: d.colPasses, blockGroups: d.blockGroups } };
 }
 
 /**

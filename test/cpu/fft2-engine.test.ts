@@ -8,10 +8,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as nd from '../../src/backends/cpu/fft-nd.js';
-import { planCpuEngineFft2, planCpuEngineRfft2 } from '../../src/planner/cpu-fft.js';
+import { planCpuEngineFft2, planCpuEngineFft3, planCpuEngineRfft2 } from '../../src/planner/cpu-fft.js';
 import { disposeCpuWorkers, fft2, fftn, ifft2, ifftn, irfft2, rfft2, WorkerError } from '../../src/index.js';
 import { injectWorkerFault } from '../../src/backends/cpu/worker-pool.js';
-import { rng, relErr, bound } from '../helpers/numeric.js';
+import { assertSame, bound, relErr, rng } from '../helpers/numeric.js';
 
 test.after(() => disposeCpuWorkers());
 
@@ -179,6 +179,23 @@ test('fftn of volumes: the last two axes on the 2-D path, the others by the N-D 
           assert.ok(e <= bound(n, precision), `[${shape}] axes ${axes} ${precision} ${inverse} ${norm}: ${e}`);
         }
       }
+    }
+  }
+});
+
+test('3-D engine: recipes, and threads bit for bit one thread', async () => {
+  assert.ok(planCpuEngineFft3(64, 64, 64, 'f32')?.depth, 'a volume recipe');
+  assert.equal(planCpuEngineFft3(17, 64, 64, 'f32'), null, 'a depth through Bluestein');
+  assert.equal(planCpuEngineFft3(64, 64, 64, 'f32', 2)!.threads, 2);
+  for (const precision of ['f32', 'f64'] as const) {
+    const Arr = precision === 'f32' ? Float32Array : Float64Array;
+    const shape = [24, 64, 64];
+    const x = new Arr(2 * 24 * 64 * 64).map(rng(precision === 'f32' ? 1 : 2));
+    for (const inverse of [false, true]) {
+      const f = inverse ? ifftn : fftn;
+      const one = await f(x, { shape, backend: 'cpu', threads: 1 });
+      const two = await f(x, { shape, backend: 'cpu', threads: 2 });
+      assertSame(two, one, `${precision} inverse ${inverse}`);
     }
   }
 });

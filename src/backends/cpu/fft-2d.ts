@@ -19,6 +19,12 @@ type Columns = (src: number, dst: number, work: number, tw: number, k0: number, 
 const columnModules = new Map<string, { mod: WebAssembly.Module; info: ColumnsModule }>();
 const MAX_COLUMN_MODULES = 32;
 
+/** The recipe the column generator reads for a volume's third step: the n × (rows · cols) matrix. */
+function depthColumns(r: CpuEngineFft2Recipe): CpuEngineFft2Recipe {
+  const d = r.depth!;
+  return { ...r, rows: d.n, cols: r.rows * r.cols, colPasses: d.colPasses, blockGroups: d.blockGroups };
+}
+
 function columnsCompiled(r: CpuEngineFft2Recipe, shared: boolean): { mod: WebAssembly.Module; info: ColumnsModule } {
   // The key is exactly what the column generator reads.
   const key = JSON.stringify([r.rows, r.cols, r.precision, r.colPasses, r.blockGroups, shared]);
@@ -37,7 +43,7 @@ export interface PlaneRun {
   id: number;
   recipe: CpuEngineFft2Recipe;
   memory: WebAssembly.Memory;
-  step: 'rows' | 'cols';
+  step: Step;
   inverse: boolean;
   /** The regions: rows in (a) and out (b) of the row module, the padded complex matrix of real recipes (c). */
   a: number;
@@ -45,6 +51,8 @@ export interface PlaneRun {
   c: number;
   rowTw: number;
   colTw: number;
+  /** The third step's table (volumes). */
+  depthTw: number;
   work: number;
   /** Row slots (rows) or column blocks (cols) [k0, k1). */
   k0: number;
@@ -52,11 +60,18 @@ export interface PlaneRun {
   scale: number;
 }
 
+type Step = 'rows' | 'cols' | 'depth';
+
 interface Kernels {
   fwd: Kernel;
   inv: Kernel;
   cF: Columns;
   cI: Columns;
+  /** Volumes: the third step's column module. */
+  dF?: Columns;
+  dI?: Columns;
+  /** Column blocks of one plane. */
+  blocks: number;
   r2c?: (z: number, y: number, tw: number, count: number, scale: number) => void;
   c2r?: (y: number, z: number, tw: number, count: number) => void;
   slotBytes: number;
@@ -70,11 +85,17 @@ function instantiate(recipe: CpuEngineFft2Recipe, memory: WebAssembly.Memory, sh
   const col = columnsCompiled(recipe, shared);
   const r = new WebAssembly.Instance(row.mod, { env: { memory } }).exports;
   const c = new WebAssembly.Instance(col.mod, { env: { memory } }).exports;
+  const d = recipe.depth
+    ? new WebAssembly.Instance(columnsCompiled(depthColumns(recipe), shared).mod, { env: { memory } }).exports
+    : undefined;
   return {
     fwd: r['fwd'] as Kernel,
     inv: r['inv'] as Kernel,
     cF: c['cF'] as Columns,
     cI: c['cI'] as Columns,
+    dF: d?.['cF'] as Columns | undefined,
+    dI: d?.['cI'] as Columns | undefined,
+    blocks: col.info.blocks,
     r2c: r['r2c'] as Kernels['r2c'],
     c2r: r['c2r'] as Kernels['c2r'],
     slotBytes: row.info.slotBytes,
@@ -90,6 +111,20 @@ const MAX_PLANE_INSTANCES = 4;
 
 function runOn(k: Kernels, run: Omit<PlaneRun, 'id' | 'memory'>): void {
   const { recipe, inverse } = run;
+  if (run.step === 'depth') {
+    (inverse ? k.dI! : k.dF!)(run.a, run.b, run.work, run.depthTw, run.k0, run.k1, run.scale);
+    return;
+  }
+  if (run.step === 'cols' && recipe.depth) {
+    // Every plane's column blocks, plane by plane: unit u is block u mod blocks of plane ⌊u / blocks⌋.
+    const plane = recipe.rows * recipe.cols * 2 * k.heap.BYTES_PER_ELEMENT;
+    for (let u = run.k0; u < run.k1; u++) {
+      const at = Math.floor(u / k.blocks) * plane;
+      const q = u % k.blocks;
+      (inverse ? k.cI : k.cF)(run.b + at, run.a + at, run.work, run.colTw, q, q + 1, 1);
+    }
+    return;
+  }
   if (run.step === 'cols') {
     // Complex: b → a. Real: the padded matrix in place, scaled by the forward transform only (the inverse
     // scales its rows).
@@ -146,6 +181,8 @@ export class Fft2Engine {
   private readonly kernels: Kernels;
   private readonly rowTw: number;
   private readonly colTw: number;
+  private readonly depthTw: number;
+  private readonly depthBlocks: number;
   private readonly rowWorks: number[] = [];
   private readonly colWorks: number[] = [];
   private readonly aP: number;
@@ -163,15 +200,19 @@ export class Fft2Engine {
     // Regions staggered modulo 4 KiB, as the engine's other buffers, so strided streams use different cache sets.
     let stagger = 0;
     const align = (x: number): number => Math.ceil(x / 4096) * 4096 + 1024 * (stagger++ % 4);
-    this.slots = Math.ceil(recipe.rows / row.info.problemsPerSlot);
+    const depth = recipe.depth ? columnsCompiled(depthColumns(recipe), shared) : null;
+    // Volumes: the rows of every plane go through the row module in one call.
+    this.slots = Math.ceil((recipe.rows * (recipe.depth?.n ?? 1)) / row.info.problemsPerSlot);
     const matrix = this.slots * row.info.slotBytes;
     this.rowTw = 0;
     this.colTw = align(row.info.twiddles.length * e);
-    let at = this.colTw + col.info.twiddles.length * e;
+    this.depthTw = align(this.colTw + col.info.twiddles.length * e);
+    let at = this.depthTw + (depth ? depth.info.twiddles.length * e : 0);
+    const colWork = Math.max(col.info.workBytes, depth?.info.workBytes ?? 0);
     for (let t = 0; t < threads; t++) {
       this.rowWorks.push((at = align(at)));
       this.colWorks.push((at = align(at + row.info.workBytes)));
-      at += col.info.workBytes;
+      at += colWork;
     }
     this.aP = align(at);
     this.bP = align(this.aP + matrix);
@@ -185,14 +226,17 @@ export class Fft2Engine {
     }
     this.kernels = instantiate(recipe, this.memory, shared);
     this.blocks = col.info.blocks;
+    this.depthBlocks = depth?.info.blocks ?? 0;
     this.heap = e === 4 ? new Float32Array(this.memory.buffer) : new Float64Array(this.memory.buffer);
     this.heap.set(row.info.twiddles, this.rowTw / e);
     this.heap.set(col.info.twiddles, this.colTw / e);
+    if (depth) this.heap.set(depth.info.twiddles, this.depthTw / e);
   }
 
   /** The threads' parts of a step, evenly shared; the first for the calling thread. */
-  private runs(step: 'rows' | 'cols', inverse: boolean, scale: number): PlaneRun[] {
-    const units = step === 'rows' ? this.slots : this.blocks;
+  private runs(step: Step, inverse: boolean, scale: number): PlaneRun[] {
+    const units =
+      step === 'rows' ? this.slots : step === 'depth' ? this.depthBlocks : this.blocks * (this.recipe.depth?.n ?? 1);
     const t = Math.min(this.recipe.threads, units);
     return Array.from({ length: t }, (_, i) => ({
       id: this.id,
@@ -205,6 +249,7 @@ export class Fft2Engine {
       c: this.cP,
       rowTw: this.rowTw,
       colTw: this.colTw,
+      depthTw: this.depthTw,
       work: step === 'rows' ? this.rowWorks[i]! : this.colWorks[i]!,
       k0: Math.round((units * i) / t),
       k1: Math.round((units * (i + 1)) / t),
@@ -231,7 +276,11 @@ export class Fft2Engine {
       const here = async (runs: PlaneRun[]) => runs.forEach((r) => runOn(this.kernels, r));
       const go = this.recipe.threads > 1 && dispatch ? dispatch : here;
       // The real inverse transforms its columns first (numpy's irfft2 order); every other case its rows first.
-      const steps: ('rows' | 'cols')[] = this.recipe.real && inverse ? ['cols', 'rows'] : ['rows', 'cols'];
+      const steps: Step[] = this.recipe.depth
+        ? ['rows', 'cols', 'depth']
+        : this.recipe.real && inverse
+          ? ['cols', 'rows']
+          : ['rows', 'cols'];
       const [inLen, outLen] = this.lengths(inverse);
       for (let q = 0; q < count; q++) {
         this.load(src.subarray(q * inLen, (q + 1) * inLen), inverse);
@@ -245,8 +294,9 @@ export class Fft2Engine {
 
   /** Values of one array on the input and the output side. */
   lengths(inverse: boolean): [number, number] {
-    const { rows, cols, real } = this.recipe;
-    if (!real) return [2 * rows * cols, 2 * rows * cols];
+    const { rows, cols, real, depth } = this.recipe;
+    const planes = depth?.n ?? 1;
+    if (!real) return [2 * planes * rows * cols, 2 * planes * rows * cols];
     const r = rows * real.n,
       c = rows * 2 * (real.n / 2 + 1);
     return inverse ? [c, r] : [r, c];
@@ -265,7 +315,9 @@ export class Fft2Engine {
   private store(y: AnyArray, inverse: boolean): void {
     const e = this.heap.BYTES_PER_ELEMENT;
     const real = this.recipe.real;
-    if (!real) return y.set(this.heap.subarray(this.aP / e, this.aP / e + y.length));
+    // Volumes end in b (the third step reads a), planes in a.
+    const at = this.recipe.depth ? this.bP : this.aP;
+    if (!real) return y.set(this.heap.subarray(at / e, at / e + y.length));
     if (inverse) return y.set(this.heap.subarray(this.bP / e, this.bP / e + y.length));
     const row = 2 * (real.n / 2 + 1);
     for (let q = 0; q < this.recipe.rows; q++) {
@@ -281,7 +333,7 @@ const MAX_ENGINES = 4;
 
 /** The 2-D engine of a recipe (cached: its memory is reused call after call). */
 export function fft2Engine(recipe: CpuEngineFft2Recipe): Fft2Engine {
-  const key = `${recipe.rows}x${recipe.cols}/${recipe.real?.n ?? 'c'}/${recipe.precision}/${recipe.threads}`;
+  const key = `${recipe.depth?.n ?? 1}x${recipe.rows}x${recipe.cols}/${recipe.real?.n ?? 'c'}/${recipe.precision}/${recipe.threads}`;
   let f = engines.get(key);
   if (!f) {
     f = new Fft2Engine(recipe);
