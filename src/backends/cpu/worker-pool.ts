@@ -505,7 +505,7 @@ export async function executeEngineFft(
     const split =
       owner && owner.n === n && owner.precision === precision
         ? owner
-        : splitPlan(n, precision, batch, threads ?? (await defaultThreads()));
+        : await splitOf(planCpuSplit(n, precision, batch, threads ?? Infinity), threads);
     if (split) return split.execute(input, output, options, runPhases);
   }
   if (threads === 1 || shareCount(n, batch, Infinity) <= 1) return plan.execute(input, output, options);
@@ -575,12 +575,19 @@ export async function executeEngineFft(
   await runShares(p, list, 1, n, mainPieces);
 }
 
-/** The split plan of a single transform (planCpuSplit), or null where there is none or it cannot be built here. */
-function splitPlan(n: number, precision: CpuPrecision, batch: number, threads: number): SplitFft | null {
-  const recipe = planCpuSplit(n, precision, batch, threads);
+/**
+ * The split plan of a recipe (planned with `threads ?? Infinity`, so the default, the cores, is resolved only where
+ * a split applies), or null where there is none, one thread, or it cannot be built here.
+ */
+async function splitOf(
+  recipe: Parameters<typeof splitFft>[0] | null,
+  threads: number | undefined,
+): Promise<SplitFft | null> {
   if (!recipe) return null;
+  const t = threads ?? (await defaultThreads());
+  if (t < 2) return null;
   try {
-    return splitFft(recipe, threads);
+    return splitFft(recipe, t);
   } catch {
     // No shared WebAssembly memory, or a module this thread may not compile synchronously: one thread.
     return null;
@@ -717,15 +724,11 @@ export async function executeEngineRows(
   checkThreads(threads);
   if (threads !== 1 && rows === 1 && sharedMemory()) {
     // One long real row: its complex half-length transform split by the four-step phases.
-    const t = threads ?? (await defaultThreads());
     const dct = op.kind === 'dct2' || op.kind === 'dct3';
-    const recipe = (dct ? planCpuSplitDct : planCpuSplitReal)(op.n, op.precision, rows, t);
-    let split: SplitFft | null = null;
-    try {
-      split = recipe ? splitFft(recipe, t) : null;
-    } catch {
-      split = null;
-    }
+    const split = await splitOf(
+      (dct ? planCpuSplitDct : planCpuSplitReal)(op.n, op.precision, rows, threads ?? Infinity),
+      threads,
+    );
     if (split) {
       const ortho = op.orthogonalize ?? false;
       if (op.kind === 'dct2') return split.forwardDct2(input, output, op.scale ?? 1, ortho, runPhases);
