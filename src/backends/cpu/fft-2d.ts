@@ -1,8 +1,10 @@
 /**
- * 2-D complex FFTs on the CPU engine (src/planner/cpu-fft.ts, planCpuEngineFft2): the whole rows × cols array
- * copied into one WebAssembly memory, the rows by the engine's module for `cols` (one call over all rows), the
- * columns by the column module (src/codegen/wasm/fft-columns.ts), and the result copied out: two copies and two
- * kernels, instead of the N-D driver's column groups staged through JavaScript and transposes.
+ * 2-D and 3-D FFTs on the CPU engine (src/planner/cpu-fft.ts: planCpuEngineFft2, planCpuEngineRfft2,
+ * planCpuEngineFft3): the whole array copied into one WebAssembly memory, the rows by the engine's module for
+ * `cols` (one call over all rows; the fused real module for rfft2 / irfft2), the columns by the column module
+ * (src/codegen/wasm/fft-columns.ts), for volumes the columns of the depth × plane matrix by a second one, and the
+ * result copied out: two copies and a kernel a step, instead of the N-D driver's column groups staged through
+ * JavaScript and transposes.
  *
  * With recipe.threads > 1 the memory is shared and each step is shared out (row slots, then column blocks), with
  * a barrier between, as the split single transforms do (src/backends/cpu/fft-split.ts).
