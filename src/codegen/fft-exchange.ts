@@ -116,6 +116,38 @@ export function exchangeCode(
   return lines;
 }
 
+/**
+ * The 'rounds' exchange after stage s (planner/fft-rounds.ts): round q writes butterfly group q (j = t + q·L,
+ * whose outputs fill block q of L·R values, in-block index = the write map of t), waits, and reads the next
+ * stage's slots σ = q·R … q·R + R − 1 (position t + L·σ) into fresh values; after the last round they become
+ * the next stage's registers (slot σ = m' + k'·P/R' is register m'·R' + k'). Reading into fresh values keeps
+ * the registers of groups not yet written; the compiler maps both onto the same P registers.
+ */
+export function roundsExchangeCode(recipe: WorkgroupFftRecipe, s: number, pad: PadFn): string[] {
+  const { n, stages, invocationsPerProblem: L, registers: P } = recipe;
+  const cur = stages[s];
+  const next = stages[s + 1];
+  const R = cur.radix;
+  const nextBpi = next.butterfliesPerInvocation;
+  const lines: string[] = [`// exchange in ${cur.butterfliesPerInvocation} rounds of ${L * R} values`];
+  for (let q = 0; q < cur.butterfliesPerInvocation; q++) {
+    // Before overwriting the block, every invocation must have read the previous round's.
+    if (s > 0 || q > 0) lines.push('workgroupBarrier();');
+    const writes = Array.from(
+      { length: R },
+      (_, k) => `sh[sbase + ${pad(writeIndex('t', k, cur.stride, R, n / R))}] = v${q * R + k};`,
+    );
+    lines.push(`{ ${writes.join(' ')} }`, 'workgroupBarrier();');
+    for (let i = 0; i < R; i++) lines.push(`let x${s}_${q * R + i} = sh[sbase + ${pad(`t + ${i * L}u`)}];`);
+  }
+  for (let slot = 0; slot < P; slot++) {
+    const m = slot % nextBpi;
+    const k = Math.floor(slot / nextBpi);
+    lines.push(`v${m * next.radix + k} = x${s}_${slot};`);
+  }
+  return lines;
+}
+
 /** The part of j = butterflyBits(t + m·L) that t's bits give, as WGSL (runs of consecutive bits in one shift and mask). */
 export function mappedSlotExpr(bits: readonly number[], t: string, L: number): string {
   const l = Math.log2(L);

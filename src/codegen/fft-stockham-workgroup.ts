@@ -33,6 +33,7 @@ import {
   mappedSlotConstant,
   mappedSlotExpr,
   padIndex,
+  roundsExchangeCode,
   shuffleCode,
   swapBits0,
   readIndex,
@@ -182,6 +183,10 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   const splitPost = r2cPost && exchange === 'split' && !pairedLast;
   if (r2cPost && exchange === 'split4' && !pairedLast)
     throw new Error("an R2C with the 'split4' exchange needs the paired last stage");
+  if (exchange === 'rounds' && (r2cPost || pass || staging || stages.some((st) => st.exchange || st.butterflyBits)))
+    throw new Error(
+      "the 'rounds' exchange needs a plain single-workgroup recipe (no R2C post-processing, pass or shuffles)",
+    );
   const stageOut = r2cPost && !!variant.stagedR2cOut;
   if (stageOut && !r2cStagedOutFits(recipe)) throw new Error('stagedR2cOut: the recipe has no padded complex row');
   // Butterfly m of stage s: t + m·L, except the upper half of a paired last stage (mirror butterflies).
@@ -246,7 +251,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   );
   bindings.push('params');
   if (exchange !== 'none') {
-    const ty = exchange === 'complex' ? 'vec2<f32>' : 'f32';
+    const ty = exchange === 'complex' || exchange === 'rounds' ? 'vec2<f32>' : 'f32';
     out.push(`var<workgroup> sh: array<${ty}, ${paddedN * B}>;`);
   }
   out.push(
@@ -410,6 +415,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     if (last && pass?.store === 'column') body.push(...columnCopy(recipe, paddedN, 'store', DST, sign, null));
     if (last && pass?.store === 'rows') body.push(...rowStore(recipe, paddedN));
     if (!last && st.exchange === 'shuffle') body.push(...shuffleCode(shuffleExchange(recipe, s), P));
+    else if (!last && exchange === 'rounds') body.push(...roundsExchangeCode(recipe, s, pad));
     else if (!last)
       body.push(
         ...exchangeCode(

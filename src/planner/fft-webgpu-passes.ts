@@ -315,6 +315,8 @@ export function r2cPairedLastFits(r: WorkgroupFftRecipe): boolean {
   return (
     !r.pass &&
     !r.staging &&
+    // The rounds exchange reads fixed slots t + L·σ, which the mirror butterflies would break.
+    r.exchange !== 'rounds' &&
     r.stages.length >= 2 &&
     last.butterfliesPerInvocation % 2 === 0 &&
     last.butterfliesPerInvocation * r.invocationsPerProblem === r.n / last.radix
@@ -345,7 +347,7 @@ function r2cStagedOut(r: WorkgroupFftRecipe, outElemBytes: number, option: boole
 export function exchangeRowStride(r: WorkgroupFftRecipe): number {
   // Staged rows are n+1 long: an odd stride in complex elements spreads a warp's rows over the banks.
   // 'split4' rows hold the half of the values one round exchanges.
-  const rowN = r.exchange === 'split4' ? r.n / 2 : r.n;
+  const rowN = r.exchange === 'split4' ? r.n / 2 : r.exchange === 'rounds' ? r.roundBlock! : r.n;
   if (r.pass) return passRowLayout(r).rowStride;
   if (r.staging) return r.n + 1;
   if (r.exchange === 'none') return 0;

@@ -20,6 +20,7 @@ import { stockhamOperatorString } from '../core/stockham.js';
 import { formatOperatorString } from '../core/operator-string.js';
 import { exchangeConflicts, passRowStride } from './row-layout.js';
 import { split4RoundBits, subgroupBitMaps } from './fft-subgroup.js';
+import { planRoundsFft } from './fft-rounds.js';
 
 export interface WorkgroupPlanOptions {
   /** Largest radix done in registers (power of two, 2..64). */
@@ -41,8 +42,13 @@ export interface WorkgroupPlanOptions {
   maxSingleInvocation?: number;
   /** Target invocations per workgroup when several problems share one. */
   targetWorkgroupSize?: number;
-  /** Force an exchange mode (tests use it to cover each). */
-  exchange?: 'complex' | 'split' | 'split4';
+  /**
+   * Force an exchange mode (tests use it to cover each). 'rounds' plans a fixed-position recipe whose exchanges
+   * go through one block of workgroup memory at a time (planner/fft-rounds.ts).
+   */
+  exchange?: 'complex' | 'split' | 'split4' | 'rounds';
+  /** 'rounds': complex values an invocation holds in registers (default ROUNDS_REGISTERS). */
+  registers?: number;
   /** Smallest n that prefers the split exchange to the complex one where both fit (default 128). */
   splitExchangeFrom?: number;
   /** Force padding on/off. */
@@ -272,6 +278,10 @@ export function planWorkgroupFft(
   options: WorkgroupPlanOptions = {},
 ): WorkgroupFftRecipe {
   if (!Number.isSafeInteger(n) || n < 1) throw new ArgumentError('n', n, 'a positive integer');
+  if (options.exchange === 'rounds') {
+    if (options.pass) throw new ArgumentError('exchange', 'rounds', 'a single-workgroup transform (not a pass)');
+    return planRoundsFft(n, batch, limits, options);
+  }
   // Radix 32 for the largest single-workgroup lengths: 8192 in three stages of 256 invocations instead of
   // four stages of 512 (docs/DECISIONS.md: maxRadix).
   const maxRadix = options.maxRadix ?? (n >= 8192 && !options.pass ? 32 : 16);

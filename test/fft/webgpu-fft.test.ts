@@ -112,6 +112,48 @@ test("single workgroup with the 'split4' exchange (each part in two half-workgro
   assert.ok(strided <= bound(n), `strided: ${strided}`);
 });
 
+test("single workgroup with the 'rounds' exchange (fixed positions, one block a round), against float64", async (t) => {
+  const ctx = await testGpu();
+  if (!ctx) return t.skip('no WebGPU adapter');
+  const { planWorkgroupFft } = await import('../../src/planner/fft-workgroup.js');
+  // Two to four stages, 2 to 8 rounds an exchange, padded and swizzled blocks, several problems a workgroup,
+  // a radix-4 first stage, and 16384, whose 32 KiB block fits this adapter exactly.
+  const R = 'rounds' as const;
+  const cases: [number, number, WorkgroupPlanOptions][] = [
+    [64, 5, { exchange: R, registers: 8 }],
+    [256, 3, { exchange: R, registers: 16, padding: true }],
+    [1024, 4, { exchange: R }],
+    [4096, 3, { exchange: R, radices: [4, 8, 8, 16] }],
+    [8192, 3, { exchange: R }],
+    [16384, 3, { exchange: R }],
+  ];
+  for (const [i, [n, batch, plan]] of cases.entries()) {
+    await t.test(`n=${n} batch=${batch} ${JSON.stringify(plan)}`, async () => {
+      const recipe = planWorkgroupFft(n, batch, ctx.limits, plan);
+      assert.equal(recipe.exchange, 'rounds', `n=${n}: ${recipe.exchange}`);
+      for (const direction of [i % 2 === 0 ? 'forward' : 'inverse'] as const) {
+        const err = await compare(ctx, { n, batch, direction }, 5 * n + batch, { plan });
+        assert.ok(err <= bound(n), `n=${n} batch=${batch} ${direction} ${JSON.stringify(plan)}: ${err}`);
+      }
+    });
+  }
+  const n = 16384;
+  const strided = await compare(
+    ctx,
+    {
+      n,
+      batch: 3,
+      direction: 'inverse',
+      norm: 'ortho',
+      input: { offset: 3, stride: 2, dist: 2 * n + 1 },
+      output: { offset: 1, stride: 1, dist: n + 5 },
+    },
+    13,
+    { plan: { exchange: R } },
+  );
+  assert.ok(strided <= bound(n), `strided: ${strided}`);
+});
+
 test('single workgroup with XOR-swizzled rows, every exchange, against float64', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');

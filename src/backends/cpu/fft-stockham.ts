@@ -3,7 +3,7 @@
  * generated WGSL (both taken from core/stockham.ts's stage maps), with exact arithmetic in place of f32. It is the executable specification of the GPU
  * kernels (a wrong recipe fails here, without a GPU) and the float64 result for recipe-shaped problems.
  */
-import type { BluesteinFftRecipe, FftRecipe, WorkgroupFftRecipe } from '../../planner/fft-recipe.js';
+import type { BluesteinFftRecipe, FftRecipe, FftStage, WorkgroupFftRecipe } from '../../planner/fft-recipe.js';
 import type { FftProblem } from '../../planner/fft-problem.js';
 import { fftProblem, normScale } from '../../planner/fft-problem.js';
 import { bluesteinChirp, bluesteinFilter, unitRoot } from '../../planner/twiddles.js';
@@ -59,7 +59,7 @@ function executeWorkgroup(
   input: ArrayLike<number>,
   output: Float64Array | Float32Array,
 ): void {
-  if (recipe.stages.some((st) => st.exchange === 'shuffle')) {
+  if (recipe.stages.some((st) => st.exchange === 'shuffle') || recipe.exchange === 'rounds') {
     executeWorkgroupInvocations(recipe, problem, input, output);
     return;
   }
@@ -161,7 +161,7 @@ function executeWorkgroupInvocations(
     const ib = problem.input.offset + b * problem.input.dist;
     const ob = problem.output.offset + b * problem.output.dist;
     // regs[t][i]: invocation t's register i as [re, im].
-    const regs = Array.from({ length: L }, () => Array.from({ length: P }, () => new Float64Array(2)));
+    let regs: Float64Array[][] = Array.from({ length: L }, () => Array.from({ length: P }, () => new Float64Array(2)));
     stages.forEach((st, s) => {
       const R = st.radix;
       const map = maps[s];
@@ -198,6 +198,10 @@ function executeWorkgroupInvocations(
         for (let t0 = 0; t0 < L; t0 += sub) applyShuffleExchange(regs.slice(t0, t0 + sub), ex);
         return;
       }
+      if (recipe.exchange === 'rounds') {
+        regs = roundsExchange(regs, st, stages[s + 1], map, maps[s + 1], L);
+        return;
+      }
       // Workgroup exchange: write with this stage's map, read with the next stage's.
       for (let t = 0; t < L; t++) {
         for (let m = 0; m < st.butterfliesPerInvocation; m++) {
@@ -218,6 +222,50 @@ function executeWorkgroupInvocations(
       }
     });
   }
+}
+
+/**
+ * The 'rounds' exchange as the kernel runs it (planner/fft-rounds.ts): round q writes every invocation's group q
+ * into one block of L·R values, then each invocation reads the next stage's values that block holds. A write
+ * or read outside the round's block, or a read of a value no invocation wrote in that round, is a planner bug.
+ */
+function roundsExchange(
+  regs: Float64Array[][],
+  st: FftStage,
+  nx: FftStage,
+  map: StockhamStageMaps,
+  next: StockhamStageMaps,
+  L: number,
+): Float64Array[][] {
+  const R = st.radix;
+  const size = L * R;
+  const block = new Float64Array(2 * size);
+  const out = regs.map((r) => r.map(() => new Float64Array(2)));
+  const taken = regs.map((r) => r.map(() => false));
+  const inBlock = (pos: number, q: number, what: string) => {
+    const at = pos - q * size;
+    if (at < 0 || at >= size) throw new Error(`rounds exchange: ${what} position ${pos} is outside round ${q}'s block`);
+    return at;
+  };
+  for (let q = 0; q < st.butterfliesPerInvocation; q++) {
+    block.fill(NaN);
+    for (let t = 0; t < L; t++) {
+      for (let k = 0; k < R; k++) block.set(regs[t][q * R + k], 2 * inBlock(map.write(t + q * L, k), q, 'write'));
+    }
+    // As the kernel: round q reads slots q·R … q·R + R − 1 (slot σ = m + k·P/R' is butterfly m's element k).
+    for (let t = 0; t < L; t++) {
+      for (let slot = q * R; slot < (q + 1) * R; slot++) {
+        const m = slot % nx.butterfliesPerInvocation;
+        const k = Math.floor(slot / nx.butterfliesPerInvocation);
+        const at = inBlock(next.read(t + m * L, k), q, 'read');
+        if (Number.isNaN(block[2 * at])) throw new Error(`rounds exchange: round ${q} reads an unwritten value`);
+        out[t][m * nx.radix + k].set(block.subarray(2 * at, 2 * at + 2));
+        taken[t][m * nx.radix + k] = true;
+      }
+    }
+  }
+  if (taken.some((r) => r.includes(false))) throw new Error('rounds exchange: a register was never read');
+  return out;
 }
 
 const UNIT_STAGE: StockhamStageMaps = {
