@@ -36,7 +36,10 @@ const ctx = await defaultGpuContext();
 const software = ctx.adapter.software;
 const totalLog2 = Number(args.total ?? (software ? 20 : 27));
 const total = 2 ** totalLog2;
-const maxN = largestWorkgroupFft(ctx.limits, args.exchange ? { exchange: args.exchange as 'complex' | 'split' } : {});
+const maxN = largestWorkgroupFft(
+  ctx.limits,
+  args.exchange ? { exchange: args.exchange as 'complex' | 'split' | 'split4' | 'rounds' } : {},
+);
 const sizes = parseRange(args.sizes ?? `1-${Math.log2(maxN)}`).filter((l) => l <= totalLog2);
 const reps = Number(args.reps ?? (software ? 2 : 20));
 const direction = args.inverse ? 'inverse' : 'forward';
@@ -51,7 +54,9 @@ const tuning: FftTuning = {
   ...(args.passLoads ? { passLoads: args.passLoads as 'direct' | 'staged' } : {}),
   ...(args.staging ? { staging: args.staging === 'true' } : {}),
   ...(args.twiddles ? { twiddles: args.twiddles as 'table' | 'recurrence' | 'two-level' } : {}),
-  ...(args.exchange ? { exchange: args.exchange as 'complex' | 'split' } : {}),
+  ...(args.exchange ? { exchange: args.exchange as 'complex' | 'split' | 'split4' | 'rounds' } : {}),
+  // --registers 32: values an invocation holds with --exchange rounds (planner/fft-rounds.ts).
+  ...(args.registers ? { registers: Number(args.registers) } : {}),
   ...(args.passExchange ? { passExchange: args.passExchange as 'complex' | 'split' } : {}),
   ...(args.r2cPostKernel ? { r2cPostKernel: true } : {}),
   ...(args.r2cFused ? { r2cFused: true } : {}),

@@ -364,3 +364,41 @@ export function r2cPostCode(
   }
   return lines;
 }
+
+/**
+ * R2C post-processing after a 'rounds' recipe (planner/fft-rounds.ts): the last stage leaves z_k in invocation t's
+ * slot σ for k = t + L·σ, and z_{M−k} sits in invocation L − t's slot P − 1 − σ (invocation 0: its own slot
+ * P − σ, mod P). Round q gathers the partners of slots q·c … q·c + c − 1 (c = block / L): every invocation writes
+ * its slots P − (q+1)·c + i (invocation 0 the next slot up) at the index of their mirror, (L − t) mod L +
+ * L·(c − 1 − i), waits, and reads the partner of k at k − q·c·L; then it writes y_k (invocation 0 also y_M from
+ * z_0). Stores of consecutive invocations are contiguous, and the block is the exchanges' own.
+ */
+export function r2cPostRounds(recipe: WorkgroupFftRecipe, pad: PadFn, scale: number): string[] {
+  const { n: M, stages, invocationsPerProblem: L, registers: P } = recipe;
+  const st = stages[stages.length - 1];
+  const bpi = st.butterfliesPerInvocation;
+  const c = recipe.roundBlock! / L;
+  const reg = (slot: number) => `v${(slot % bpi) * st.radix + Math.floor(slot / bpi)}`;
+  const sc = scale === 1 ? '' : ` * ${f32(scale)}`;
+  const lines = ['let p0 = t == 0u;', `let mt = (${L}u - t) & ${L - 1}u;`, ...realTwiddleBase()];
+  for (let q = 0; q < P / c; q++) {
+    lines.push('workgroupBarrier();');
+    const writes: string[] = [];
+    for (let i = 0; i < c; i++) {
+      const slot = P - (q + 1) * c + i;
+      writes.push(`sh[sbase + ${pad(`mt + ${L * (c - 1 - i)}u`)}] = select(${reg(slot)}, ${reg((slot + 1) % P)}, p0);`);
+    }
+    lines.push(`{ ${writes.join(' ')} }`, 'workgroupBarrier();', 'if (live) {');
+    for (let i = 0; i < c; i++) {
+      const slot = q * c + i;
+      const y = `y${q}_${i}`;
+      lines.push(
+        `  let ${y} = sh[sbase + ${pad(`t + ${L * i}u`)}];`,
+        `  st(out_base, t + ${L * slot}u, r2cOut(${reg(slot)}, conj2(${y}), ${rootTimes('wt', L * slot, 2 * M)})${sc});`,
+      );
+    }
+    if (q === 0) lines.push(`  if (p0) { st(out_base, ${M}u, vec2<f32>(${reg(0)}.x - ${reg(0)}.y, 0.0)${sc}); }`);
+    lines.push('}');
+  }
+  return lines;
+}

@@ -55,6 +55,7 @@ import {
   r2cPassPost,
   r2cPostCode,
   r2cPostPaired,
+  r2cPostRounds,
   r2cPostSplit,
   realTwiddleTable,
 } from './fft-real-fused-post.js';
@@ -183,10 +184,10 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   const splitPost = r2cPost && exchange === 'split' && !pairedLast;
   if (r2cPost && exchange === 'split4' && !pairedLast)
     throw new Error("an R2C with the 'split4' exchange needs the paired last stage");
-  if (exchange === 'rounds' && (r2cPost || pass || staging || stages.some((st) => st.exchange || st.butterflyBits)))
-    throw new Error(
-      "the 'rounds' exchange needs a plain single-workgroup recipe (no R2C post-processing, pass or shuffles)",
-    );
+  if (exchange === 'rounds' && (pass || staging || stages.some((st) => st.exchange || st.butterflyBits)))
+    throw new Error("the 'rounds' exchange needs a plain single-workgroup recipe (no pass or shuffles)");
+  // An R2C after the rounds exchange gathers mirror pairs through the same block (r2cPostRounds).
+  const roundsPost = r2cPost && exchange === 'rounds';
   const stageOut = r2cPost && !!variant.stagedR2cOut;
   if (stageOut && !r2cStagedOutFits(recipe)) throw new Error('stagedR2cOut: the recipe has no padded complex row');
   // Butterfly m of stage s: t + m·L, except the upper half of a paired last stage (mirror butterflies).
@@ -371,7 +372,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
       for (let k = 0; k < R; k++) if (tmp[k] !== null) lines.push(`${regs[k]} = ${tmp[k]};`);
       const sc = variant.scale === 1 ? '' : ` * ${f32(variant.scale)}`;
       const columnStore = pass?.store === 'column' || pass?.store === 'rows';
-      if (last && (splitPost || pairedLast)) {
+      if (last && (splitPost || pairedLast || roundsPost)) {
         // Values stay in registers: r2cPostSplit moves them through workgroup memory in two rounds,
         // r2cPostPaired needs no exchange.
       } else if (last && r2cPost) {
@@ -402,13 +403,16 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     // The last stage has read workgroup memory (exchange or staged load) before a column store overwrites it.
     if (
       last &&
-      (pass?.store === 'column' || pass?.store === 'rows' || (r2cPost && !staging && !splitPost && !pairedLast))
+      (pass?.store === 'column' ||
+        pass?.store === 'rows' ||
+        (r2cPost && !staging && !splitPost && !pairedLast && !roundsPost))
     )
       body.push('workgroupBarrier();');
     for (const b of blocks) body.push(...b);
     if (last && r2cPass)
       body.push(...r2cPassPost(recipe, paddedN, pad, variant.scale, io.custom?.wrq ? io.realLength : 0, splitPost));
     else if (last && pairedLast) body.push(...r2cPostPaired(recipe, variant.scale, stageOut ? paddedN : 0));
+    else if (last && roundsPost) body.push(...r2cPostRounds(recipe, pad, variant.scale));
     else if (last && splitPost) body.push(...r2cPostSplit(recipe, pad, variant.scale));
     else if (last && r2cPost) body.push(...r2cPostCode(recipe, paddedN, staging, pad, variant.scale, stageOut));
     else if (last && staging) body.push(...stagedCopy(recipe, paddedN, 'store', DST));

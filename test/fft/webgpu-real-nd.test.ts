@@ -283,7 +283,7 @@ test('single-workgroup R2C: paired last stage (no post-processing exchange) and 
         r2cPairAll?: boolean;
         maxRadix?: number;
         r2cStagedOut?: boolean;
-        exchange?: 'split4';
+        exchange?: 'split4' | 'rounds';
       }[] = [
         { r2cPaired: true },
         { r2cPaired: false },
@@ -296,6 +296,9 @@ test('single-workgroup R2C: paired last stage (no post-processing exchange) and 
       // 'split4' at half-lengths 2048 and 16384 (which only it holds in one workgroup); those between compile
       // kernels of the same form, seconds each on the software adapter.
       if (N === 4096 || N === 32768) variants.push({ exchange: 'split4' });
+      // The 'rounds' exchange, whose post-processing gathers mirror pairs through its block (r2cPostRounds):
+      // powers of two from a half-length of 64 (2 invocations × 32 registers) to 16384.
+      if (N >= 128 && (N & (N - 1)) === 0) variants.push({ exchange: 'rounds' });
       for (const variant of variants) {
         const plan = await WebGpuFft.create(ctx, fftProblem({ n: N, batch, direction: 'forward', input, output }), {
           real: 'r2c',
@@ -312,8 +315,8 @@ test('single-workgroup R2C: paired last stage (no post-processing exchange) and 
         if (variant.exchange)
           assert.equal(
             plan.recipe.algorithm === 'stockham-workgroup' && plan.recipe.exchange,
-            'split4',
-            `N=${N} split4`,
+            variant.exchange,
+            `N=${N} ${variant.exchange}`,
           );
         // Half-lengths 256 … 512 exchange real and imaginary parts in two rounds (the R2C default from 256).
         if ((N === 512 || N === 1024) && variant.r2cPaired)

@@ -140,24 +140,20 @@ async function type2Error(
   return relativeL2(got, ref);
 }
 
-test("DCT-II / DST-II / DHT of 2^15 in one workgroup ('split4' exchange, asked for; paired last stage), against float64", async (t) => {
+test("DCT-II / DST-II / DHT of 2^15 in one workgroup ('split4' with the paired last stage, and 'rounds'), against float64", async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
   const n = 1 << 15;
   const batch = 3;
   const x = randomFloat32(batch * n, 77);
-  for (const family of ['dct', 'dst', 'dht'] as const) {
-    const plan = await WebGpuR2r.create(ctx, {
-      family,
-      type: 2,
-      shape: [batch, n],
-      axes: [-1],
-      tuning: { exchange: 'split4' },
-    });
-    const kernels = plan.axisPlans[0].kernelNames;
-    assert.deepEqual(kernels, ['fft16384-forward-wg'], `${family}: ${kernels}`);
-    const err = await type2Error(ctx, plan, family, x, batch, n);
-    assert.ok(err <= bound(n), `${family}: ${err}`);
+  for (const exchange of ['split4', 'rounds'] as const) {
+    for (const family of ['dct', 'dst', 'dht'] as const) {
+      const plan = await WebGpuR2r.create(ctx, { family, type: 2, shape: [batch, n], axes: [-1], tuning: { exchange } });
+      const kernels = plan.axisPlans[0].kernelNames;
+      assert.deepEqual(kernels, ['fft16384-forward-wg'], `${family} ${exchange}: ${kernels}`);
+      const err = await type2Error(ctx, plan, family, x, batch, n);
+      assert.ok(err <= bound(n), `${family} ${exchange}: ${err}`);
+    }
   }
 });
 
