@@ -24,6 +24,9 @@ import type { PlannerLimits, WorkgroupPlanOptions } from './fft-workgroup.js';
 
 /** Registers an invocation holds by default (VkFFT's 32: 64 floats, 128 registers a thread on an H100). */
 export const ROUNDS_REGISTERS = 32;
+/** The lengths (powers of two) planned with rounds by default, where they measured faster (docs/DECISIONS.md). */
+export const ROUNDS_FROM = 8192;
+export const ROUNDS_UP_TO = 16384;
 /** Largest radix of a stage that writes an exchange (its block is L·R values). */
 export const ROUNDS_EXCHANGE_RADIX = 8;
 

@@ -20,7 +20,7 @@ import { stockhamOperatorString } from '../core/stockham.js';
 import { formatOperatorString } from '../core/operator-string.js';
 import { exchangeConflicts, passRowStride } from './row-layout.js';
 import { split4RoundBits, subgroupBitMaps } from './fft-subgroup.js';
-import { planRoundsFft } from './fft-rounds.js';
+import { planRoundsFft, ROUNDS_FROM, ROUNDS_UP_TO } from './fft-rounds.js';
 
 export interface WorkgroupPlanOptions {
   /** Largest radix done in registers (power of two, 2..64). */
@@ -281,6 +281,24 @@ export function planWorkgroupFft(
   if (options.exchange === 'rounds') {
     if (options.pass) throw new ArgumentError('exchange', 'rounds', 'a single-workgroup transform (not a pass)');
     return planRoundsFft(n, batch, limits, options);
+  }
+  // Powers of two from 8192 to 16384 exchange in rounds where the device holds the block: C2C 8192 0.78 → 0.73
+  // ms and 16384 (two passes before) 1.16 → 0.92 on an H200, the real transforms of twice those lengths 3–35%
+  // faster (docs/DECISIONS.md: exchange 'rounds'). Explicit exchanges, radices and subgroup shuffles keep theirs.
+  if (
+    !options.exchange &&
+    !options.pass &&
+    !options.radices &&
+    !(options.subgroupShuffle && options.subgroupSize) &&
+    isPowerOfTwo(n) &&
+    n >= ROUNDS_FROM &&
+    n <= ROUNDS_UP_TO
+  ) {
+    try {
+      return planRoundsFft(n, batch, limits, options);
+    } catch (e) {
+      if (!(e instanceof DeviceLimitError)) throw e;
+    }
   }
   // Radix 32 for the largest single-workgroup lengths: 8192 in three stages of 256 invocations instead of
   // four stages of 512 (docs/DECISIONS.md: maxRadix).

@@ -97,7 +97,14 @@ test('single-workgroup recipes: every stage reads, writes and twiddles by the co
   let checked = 0;
   const sizes = [2, 8, 12, 16, 60, 64, 100, 128, 243, 256, 360, 500, 625, 1000, 1024, 2187, 3000, 4096, 8192, 16384];
   for (const [i, n] of sizes.entries()) {
-    for (const options of [{}, { maxRadix: 32 }, { exchange: 'split4' as const }, { maxOddRadix: 0 }]) {
+    for (const options of [
+      {},
+      { maxRadix: 32 },
+      { exchange: 'split4' as const },
+      { exchange: 'split' as const },
+      { exchange: 'rounds' as const },
+      { maxOddRadix: 0 },
+    ]) {
       let r: WorkgroupFftRecipe;
       try {
         r = planWorkgroupFft(n, 64, H200, options);
@@ -111,7 +118,7 @@ test('single-workgroup recipes: every stage reads, writes and twiddles by the co
 });
 
 test('multi-pass recipes: each pass is a Stockham stage of the pass lengths, each pass kernel by the core maps', () => {
-  for (const n of [1 << 14, 1 << 17, 1 << 20, 1 << 24, 3 ** 10, 100000, 5 ** 8]) {
+  for (const n of [1 << 15, 1 << 17, 1 << 20, 1 << 24, 3 ** 10, 100000, 5 ** 8]) {
     const r = planFft(n, 4, H200);
     assert.equal(r.algorithm, 'stockham-multipass', `n=${n}`);
     if (r.algorithm !== 'stockham-multipass') continue;

@@ -6,7 +6,9 @@ import {
   largestWorkgroupFft,
   pairedLastRadices,
   planWorkgroupFft,
+  type WorkgroupPlanOptions,
 } from '../../src/planner/fft-workgroup.js';
+import { roundsProblem, roundsRadices } from '../../src/planner/fft-rounds.js';
 import { exchangeConflicts, passRowLayout, passRowStride, rowAddress } from '../../src/planner/row-layout.js';
 import { executeFftRecipe } from '../../src/backends/cpu/fft-stockham.js';
 import { dftNaive } from '../../src/backends/cpu/dft-naive.js';
@@ -55,11 +57,19 @@ test('recipes: mapping vector [b | l | p] and exchange chosen from the limits', 
   assert.equal(planWorkgroupFft(64, 1 << 16, H200).exchange, 'complex');
   assert.equal(planWorkgroupFft(256, 1 << 16, H200, { splitExchangeFrom: 512 }).exchange, 'complex');
   assert.ok(mid.problemsPerWorkgroup >= 2);
-  const big = planWorkgroupFft(8192, 16, H200);
+  const big = planWorkgroupFft(8192, 16, H200, { exchange: 'split' });
   assert.equal(big.exchange, 'split');
   assert.equal(big.workgroupSize, 256); // radix 32 for the largest lengths
   assert.deepEqual(big.radices, [32, 32, 8]); // full 32-point stages first, the remainder last
   assert.ok(big.workgroupBytes <= H200.maxComputeWorkgroupStorageSize);
+  // By default 8192 exchanges in rounds: 256 invocations × 32 registers, one 2048-value block a round.
+  const rounds = planWorkgroupFft(8192, 16, H200);
+  assert.equal(rounds.exchange, 'rounds');
+  assert.deepEqual(rounds.radices, [8, 8, 8, 16]);
+  assert.equal(rounds.workgroupSize, 256);
+  assert.equal(rounds.registers, 32);
+  assert.equal(rounds.roundBlock, 2048);
+  assert.equal(rounds.workgroupBytes, 2048 * 8);
   // Batch 1 never gets idle problem slots.
   assert.equal(planWorkgroupFft(64, 1, H200).problemsPerWorkgroup, 1);
   // The operator string is the core algebra's Stockham string.
@@ -67,10 +77,15 @@ test('recipes: mapping vector [b | l | p] and exchange chosen from the limits', 
 });
 
 test('largest single-workgroup FFT follows the device limits', () => {
-  assert.equal(largestWorkgroupFft(H200), 8192);
-  assert.equal(largestWorkgroupFft(LLVMPIPE), 8192);
-  assert.equal(largestWorkgroupFft(WEBGPU_DEFAULT), 4096);
-  assert.throws(() => planWorkgroupFft(16384, 1, H200), DeviceLimitError);
+  // 16384 in 32 KiB with the rounds exchange (512 invocations); WebGPU's default 256 invocations and 16 KiB hold
+  // 8192 that way (4096 with the split exchange).
+  assert.equal(largestWorkgroupFft(H200), 16384);
+  assert.equal(largestWorkgroupFft(LLVMPIPE), 16384);
+  assert.equal(largestWorkgroupFft(WEBGPU_DEFAULT), 8192);
+  assert.equal(largestWorkgroupFft(WEBGPU_DEFAULT, { exchange: 'split' }), 4096);
+  assert.equal(planWorkgroupFft(16384, 1, H200).exchange, 'rounds');
+  assert.throws(() => planWorkgroupFft(16384, 1, H200, { exchange: 'split' }), DeviceLimitError);
+  assert.throws(() => planWorkgroupFft(32768, 1, H200), DeviceLimitError);
   // 16384 in one workgroup only with the 'split4' exchange when asked for: n/2 f32 values of workgroup
   // memory, 1024 invocations.
   const q = planWorkgroupFft(16384, 1, H200, { exchange: 'split4' });
@@ -164,6 +179,68 @@ test('every recipe executes to the naive DFT in float64 (all powers of two, mixe
       }
     }
   }
+});
+
+test("'rounds' recipes: fixed-position radices, their conditions, and the float64 executor running the rounds", () => {
+  // Radix-8 stages while they exchange, the last taking the rest (≤ 32 points and ≤ P).
+  assert.deepEqual(roundsRadices(16384, 32), [8, 8, 8, 32]);
+  assert.deepEqual(roundsRadices(8192, 32), [8, 8, 8, 16]);
+  assert.deepEqual(roundsRadices(4096, 32), [8, 8, 8, 8]);
+  assert.deepEqual(roundsRadices(256, 16), [8, 8, 4]);
+  assert.deepEqual(roundsRadices(64, 8), [8, 8]);
+  assert.equal(roundsRadices(32, 32), null); // one invocation: nothing to exchange
+  assert.equal(roundsRadices(1000, 8), null);
+  // A radix that does not divide P, and a writer whose stride does not divide L, are refused with the reason.
+  assert.match(roundsProblem(1024, 32, [64, 16]) ?? '', /radix 64 does not divide/);
+  assert.match(roundsProblem(1024, 32, [4, 16, 2, 8]) ?? '', /stage 2 \(stride 64\)/);
+  assert.equal(roundsProblem(1024, 32, [8, 8, 16]), null);
+  const R = { exchange: 'rounds' } as const;
+  assert.throws(() => planWorkgroupFft(1024, 1, H200, { ...R, radices: [4, 16, 2, 8] }), ArgumentError);
+  assert.throws(() => planWorkgroupFft(1024, 1, H200, { ...R, registers: 48 }), ArgumentError);
+  assert.throws(() => planWorkgroupFft(1000, 1, H200, R), ArgumentError);
+  assert.throws(() => planWorkgroupFft(32768, 1, H200, R), DeviceLimitError); // a 64 KiB block
+  assert.throws(() => planWorkgroupFft(16384, 1, LLVMPIPE, { ...R, padding: true }), DeviceLimitError);
+  assert.throws(() => planWorkgroupFft(1024, 1, H200, { ...R, pass: { total: 4096, stride: 4 } }), ArgumentError);
+  // The executor runs each exchange in rounds as the kernel does and refuses a read outside the round's block;
+  // every configuration gives the naive DFT.
+  const cases: [number, WorkgroupPlanOptions][] = [
+    [64, { registers: 8 }],
+    [256, { registers: 16 }],
+    [1024, {}],
+    [4096, { radices: [4, 8, 8, 16] }],
+    [4096, { registers: 64 }],
+    [8192, {}],
+    [16384, {}],
+  ];
+  for (const [n, opts] of cases) {
+    const r = planWorkgroupFft(n, 3, H200, { ...R, ...opts });
+    assert.equal(r.invocationsPerProblem * r.registers, n);
+    assert.ok(r.stages.every((st) => st.butterfliesPerInvocation * st.radix === r.registers));
+    for (const direction of ['forward', 'inverse'] as const) {
+      const p = fftProblem({ n, batch: 3, direction });
+      const x = randomFloat64(2 * n * 3, n + 1);
+      const y = new Float64Array(2 * n * 3);
+      executeFftRecipe(r, p, x, y);
+      for (let b = 0; b < 3; b++) {
+        const ref = dftNaive(x.subarray(2 * n * b, 2 * n * (b + 1)), direction === 'inverse');
+        const got = y.subarray(2 * n * b, 2 * n * (b + 1));
+        assert.ok(relativeL2(got, ref) < 1e-12, `n=${n} ${JSON.stringify(opts)} ${direction} batch ${b}`);
+      }
+    }
+  }
+  // A recipe whose writer stride does not divide L (edited past the planner) fails in the executor.
+  const bad = planWorkgroupFft(1024, 1, H200, R);
+  const radices = [4, 16, 2, 8];
+  const strides = [1, 4, 64, 128];
+  const edited = {
+    ...bad,
+    radices,
+    stages: radices.map((radix, s) => ({ radix, stride: strides[s], butterfliesPerInvocation: 32 / radix })),
+  };
+  assert.throws(
+    () => executeFftRecipe(edited, fftProblem({ n: 1024 }), new Float64Array(2048), new Float64Array(2048)),
+    /outside round/,
+  );
 });
 
 test('kernel cache keys hold exactly what changes the code', () => {
@@ -324,10 +401,11 @@ test('multi-pass short last pass: 64 points (else 128) where a first pass of ≤
     const { recipe } = planWebGpuFft(fftProblem({ n: N, batch: 4, direction: 'forward' }), H200, { real: 'r2c' });
     return recipe.algorithm === 'stockham-multipass' ? recipe.lengths : [];
   };
+  // (A half-length of 16384 is one workgroup, with the rounds exchange.)
+  assert.deepEqual(half(2 ** 15), []);
   assert.deepEqual(
-    [15, 16, 17, 18, 19].map((l) => half(2 ** l)),
+    [16, 17, 18, 19].map((l) => half(2 ** l)),
     [
-      [256, 64],
       [512, 64],
       [1024, 64],
       [1024, 128],
@@ -367,11 +445,12 @@ test('fused R2C last pass: 32 column slots where they fit, else 16; 64 when aske
     const p = recipe.passes[recipe.passes.length - 1];
     return [p.n, p.problemsPerWorkgroup];
   };
-  // Half-lengths 2^14 … 2^18 end in 64, 64, 64, 128 and 256 points; 2^19 … 2^24 in 64, 2^25 in 256.
+  // Half-lengths 2^15 … 2^18 end in 64, 64, 128 and 256 points; 2^19 … 2^24 in 64, 2^25 in 256 (2^14 is one
+  // workgroup, with the rounds exchange).
+  assert.throws(() => last(2 ** 15), /multi-pass expected/);
   assert.deepEqual(
-    [15, 16, 17, 18, 19, 20, 25, 26].map((l) => last(2 ** l)),
+    [16, 17, 18, 19, 20, 25, 26].map((l) => last(2 ** l)),
     [
-      [64, 32],
       [64, 32],
       [64, 32],
       [128, 32],

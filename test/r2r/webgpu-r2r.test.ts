@@ -148,7 +148,13 @@ test("DCT-II / DST-II / DHT of 2^15 in one workgroup ('split4' with the paired l
   const x = randomFloat32(batch * n, 77);
   for (const exchange of ['split4', 'rounds'] as const) {
     for (const family of ['dct', 'dst', 'dht'] as const) {
-      const plan = await WebGpuR2r.create(ctx, { family, type: 2, shape: [batch, n], axes: [-1], tuning: { exchange } });
+      const plan = await WebGpuR2r.create(ctx, {
+        family,
+        type: 2,
+        shape: [batch, n],
+        axes: [-1],
+        tuning: { exchange },
+      });
       const kernels = plan.axisPlans[0].kernelNames;
       assert.deepEqual(kernels, ['fft16384-forward-wg'], `${family} ${exchange}: ${kernels}`);
       const err = await type2Error(ctx, plan, family, x, batch, n);
