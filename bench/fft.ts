@@ -57,6 +57,7 @@ const tuning: FftTuning = {
   ...(args.exchange ? { exchange: args.exchange as 'complex' | 'split' | 'split4' | 'rounds' } : {}),
   // --registers 32: values an invocation holds with --exchange rounds (planner/fft-rounds.ts).
   ...(args.registers ? { registers: Number(args.registers) } : {}),
+  ...(args.roundsSplit ? { roundsSplit: args.roundsSplit !== 'false' } : {}),
   ...(args.passExchange ? { passExchange: args.passExchange as 'complex' | 'split' } : {}),
   ...(args.r2cPostKernel ? { r2cPostKernel: true } : {}),
   ...(args.r2cFused ? { r2cFused: true } : {}),

@@ -129,16 +129,24 @@ export function roundsExchangeCode(recipe: WorkgroupFftRecipe, s: number, pad: P
   const next = stages[s + 1];
   const R = cur.radix;
   const nextBpi = next.butterfliesPerInvocation;
-  const lines: string[] = [`// exchange in ${cur.butterfliesPerInvocation} rounds of ${L * R} values`];
+  // Split rounds move real parts, then imaginary parts, through an f32 block.
+  const parts = recipe.roundsSplit ? ['.x', '.y'] : [''];
+  const lines: string[] = [`// exchange in ${cur.butterfliesPerInvocation * parts.length} rounds of ${L * R} values`];
+  if (recipe.roundsSplit) for (let slot = 0; slot < P; slot++) lines.push(`var x${s}_${slot}: vec2<f32>;`);
   for (let q = 0; q < cur.butterfliesPerInvocation; q++) {
-    // Before overwriting the block, every invocation must have read the previous round's.
-    if (s > 0 || q > 0) lines.push('workgroupBarrier();');
-    const writes = Array.from(
-      { length: R },
-      (_, k) => `sh[sbase + ${pad(writeIndex('t', k, cur.stride, R, n / R))}] = v${q * R + k};`,
-    );
-    lines.push(`{ ${writes.join(' ')} }`, 'workgroupBarrier();');
-    for (let i = 0; i < R; i++) lines.push(`let x${s}_${q * R + i} = sh[sbase + ${pad(`t + ${i * L}u`)}];`);
+    parts.forEach((c, h) => {
+      // Before overwriting the block, every invocation must have read the previous round's.
+      if (s > 0 || q > 0 || h > 0) lines.push('workgroupBarrier();');
+      const writes = Array.from(
+        { length: R },
+        (_, k) => `sh[sbase + ${pad(writeIndex('t', k, cur.stride, R, n / R))}] = v${q * R + k}${c};`,
+      );
+      lines.push(`{ ${writes.join(' ')} }`, 'workgroupBarrier();');
+      for (let i = 0; i < R; i++) {
+        const at = `sh[sbase + ${pad(`t + ${i * L}u`)}]`;
+        lines.push(c ? `x${s}_${q * R + i}${c} = ${at};` : `let x${s}_${q * R + i} = ${at};`);
+      }
+    });
   }
   for (let slot = 0; slot < P; slot++) {
     const m = slot % nextBpi;

@@ -381,20 +381,30 @@ export function r2cPostRounds(recipe: WorkgroupFftRecipe, pad: PadFn, scale: num
   const reg = (slot: number) => `v${(slot % bpi) * st.radix + Math.floor(slot / bpi)}`;
   const sc = scale === 1 ? '' : ` * ${f32(scale)}`;
   const lines = ['let p0 = t == 0u;', `let mt = (${L}u - t) & ${L - 1}u;`, ...realTwiddleBase()];
+  // Split rounds gather real parts, then imaginary parts, through an f32 block.
+  const parts = recipe.roundsSplit ? ['.x', '.y'] : [''];
   for (let q = 0; q < P / c; q++) {
-    lines.push('workgroupBarrier();');
-    const writes: string[] = [];
-    for (let i = 0; i < c; i++) {
-      const slot = P - (q + 1) * c + i;
-      writes.push(`sh[sbase + ${pad(`mt + ${L * (c - 1 - i)}u`)}] = select(${reg(slot)}, ${reg((slot + 1) % P)}, p0);`);
+    if (recipe.roundsSplit) for (let i = 0; i < c; i++) lines.push(`var y${q}_${i}: vec2<f32>;`);
+    for (const part of parts) {
+      lines.push('workgroupBarrier();');
+      const writes: string[] = [];
+      for (let i = 0; i < c; i++) {
+        const slot = P - (q + 1) * c + i;
+        writes.push(
+          `sh[sbase + ${pad(`mt + ${L * (c - 1 - i)}u`)}] = select(${reg(slot)}, ${reg((slot + 1) % P)}, p0)${part};`,
+        );
+      }
+      lines.push(`{ ${writes.join(' ')} }`, 'workgroupBarrier();');
+      for (let i = 0; i < c; i++) {
+        const at = `sh[sbase + ${pad(`t + ${L * i}u`)}]`;
+        lines.push(part ? `y${q}_${i}${part} = ${at};` : `let y${q}_${i} = ${at};`);
+      }
     }
-    lines.push(`{ ${writes.join(' ')} }`, 'workgroupBarrier();', 'if (live) {');
+    lines.push('if (live) {');
     for (let i = 0; i < c; i++) {
       const slot = q * c + i;
-      const y = `y${q}_${i}`;
       lines.push(
-        `  let ${y} = sh[sbase + ${pad(`t + ${L * i}u`)}];`,
-        `  st(out_base, t + ${L * slot}u, r2cOut(${reg(slot)}, conj2(${y}), ${rootTimes('wt', L * slot, 2 * M)})${sc});`,
+        `  st(out_base, t + ${L * slot}u, r2cOut(${reg(slot)}, conj2(y${q}_${i}), ${rootTimes('wt', L * slot, 2 * M)})${sc});`,
       );
     }
     if (q === 0) lines.push(`  if (p0) { st(out_base, ${M}u, vec2<f32>(${reg(0)}.x - ${reg(0)}.y, 0.0)${sc}); }`);

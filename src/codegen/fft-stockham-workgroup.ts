@@ -252,7 +252,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   );
   bindings.push('params');
   if (exchange !== 'none') {
-    const ty = exchange === 'complex' || exchange === 'rounds' ? 'vec2<f32>' : 'f32';
+    const ty = exchange === 'complex' || (exchange === 'rounds' && !recipe.roundsSplit) ? 'vec2<f32>' : 'f32';
     out.push(`var<workgroup> sh: array<${ty}, ${paddedN * B}>;`);
   }
   out.push(
@@ -450,6 +450,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     L,
     B,
     exchange,
+    ...(recipe.roundsSplit ? { roundsSplit: true } : {}),
     padShift,
     swizzle: recipe.swizzle ?? false,
     swizzleShift: recipe.swizzleShift ?? null,

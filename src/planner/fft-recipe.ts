@@ -54,6 +54,8 @@ export interface WorkgroupFftRecipe {
   exchange: 'none' | 'complex' | 'split' | 'split4' | 'rounds';
   /** 'rounds': values of the workgroup-memory block one round writes and reads (L·R of the widest writer). */
   roundBlock?: number;
+  /** 'rounds': real and imaginary parts in separate rounds through an f32 block (half the workgroup memory). */
+  roundsSplit?: boolean;
   /** Workgroup-memory index i is stored at i + (i >> padShift) against bank conflicts; 0 = no padding. */
   padShift: number;
   /**

@@ -114,17 +114,20 @@ export function planRoundsFft(
   const padShift = !swizzle && options.padding !== false ? 4 : 0;
   const rowStride = padShift ? block + (block >> padShift) + 1 : block;
   const storage = limits.maxComputeWorkgroupStorageSize;
-  if (rowStride * 8 > storage) {
+  // Real and imaginary parts in separate rounds: an f32 block, half the bytes, twice the barriers.
+  const split = options.roundsSplit ?? false;
+  const elem = split ? 4 : 8;
+  if (rowStride * elem > storage) {
     throw new DeviceLimitError(
       'maxComputeWorkgroupStorageSize',
-      rowStride * 8,
+      rowStride * elem,
       storage,
       `a ${n}-point FFT exchanging in rounds of ${block} values`,
     );
   }
   // Several problems a workgroup only for short ones (L < 32), as the other single-workgroup recipes.
   let b = Math.max(1, Math.floor((options.targetWorkgroupSize ?? 32) / L));
-  b = Math.min(b, Math.floor(storage / (rowStride * 8)), Math.floor(maxInv / L));
+  b = Math.min(b, Math.floor(storage / (rowStride * elem)), Math.floor(maxInv / L));
   if (options.maxProblemsPerWorkgroup) b = Math.min(b, options.maxProblemsPerWorkgroup);
   b = 2 ** Math.floor(Math.log2(Math.max(1, Math.min(b, nextPow2(batch)))));
   return {
@@ -141,7 +144,8 @@ export function planRoundsFft(
     padShift,
     ...(swizzle ? { swizzle: true } : {}),
     roundBlock: block,
-    workgroupBytes: 8 * b * rowStride,
+    ...(split ? { roundsSplit: true } : {}),
+    workgroupBytes: elem * b * rowStride,
     twiddles: options.twiddles ?? 'two-level',
     staging: false,
     bytesPerProblem: 16 * n,

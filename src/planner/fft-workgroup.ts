@@ -49,6 +49,8 @@ export interface WorkgroupPlanOptions {
   exchange?: 'complex' | 'split' | 'split4' | 'rounds';
   /** 'rounds': complex values an invocation holds in registers (default ROUNDS_REGISTERS). */
   registers?: number;
+  /** 'rounds': real and imaginary parts in separate rounds through an f32 block (default off). */
+  roundsSplit?: boolean;
   /** Smallest n that prefers the split exchange to the complex one where both fit (default 128). */
   splitExchangeFrom?: number;
   /** Force padding on/off. */

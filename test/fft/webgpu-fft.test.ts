@@ -117,7 +117,7 @@ test("single workgroup with the 'rounds' exchange (fixed positions, one block a 
   if (!ctx) return t.skip('no WebGPU adapter');
   const { planWorkgroupFft } = await import('../../src/planner/fft-workgroup.js');
   // Two to four stages, 2 to 8 rounds an exchange, padded and swizzled blocks, several problems a workgroup,
-  // a radix-4 first stage, and 16384, whose 32 KiB block fits this adapter exactly.
+  // a radix-4 first stage, 16384, whose 32 KiB block fits this adapter exactly, and split rounds.
   const R = 'rounds' as const;
   const cases: [number, number, WorkgroupPlanOptions][] = [
     [64, 5, { exchange: R, registers: 8 }],
@@ -126,6 +126,9 @@ test("single workgroup with the 'rounds' exchange (fixed positions, one block a 
     [4096, 3, { exchange: R, radices: [4, 8, 8, 16] }],
     [8192, 3, { exchange: R }],
     [16384, 3, { exchange: R }],
+    // Real and imaginary parts in separate rounds (an f32 block).
+    [512, 5, { exchange: R, roundsSplit: true }],
+    [16384, 3, { exchange: R, roundsSplit: true, registers: 16 }],
   ];
   for (const [i, [n, batch, plan]] of cases.entries()) {
     await t.test(`n=${n} batch=${batch} ${JSON.stringify(plan)}`, async () => {

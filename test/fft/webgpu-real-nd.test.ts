@@ -284,6 +284,7 @@ test('single-workgroup R2C: paired last stage (no post-processing exchange) and 
         maxRadix?: number;
         r2cStagedOut?: boolean;
         exchange?: 'split4' | 'rounds';
+        roundsSplit?: boolean;
       }[] = [
         { r2cPaired: true },
         { r2cPaired: false },
@@ -299,6 +300,7 @@ test('single-workgroup R2C: paired last stage (no post-processing exchange) and 
       // The 'rounds' exchange, whose post-processing gathers mirror pairs through its block (r2cPostRounds):
       // powers of two from a half-length of 64 (2 invocations × 32 registers) to 16384.
       if (N >= 128 && (N & (N - 1)) === 0) variants.push({ exchange: 'rounds' });
+      if (N === 256 || N === 32768) variants.push({ exchange: 'rounds', roundsSplit: true });
       for (const variant of variants) {
         const plan = await WebGpuFft.create(ctx, fftProblem({ n: N, batch, direction: 'forward', input, output }), {
           real: 'r2c',
