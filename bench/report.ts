@@ -1007,9 +1007,11 @@ our dense FFT slowed alike; a short check run (bench/results/2026-11-22-h200-sff
 2^23 and 2^24 (0.12, 0.18 ms) — the same kind of slowdown as the FFT repeats above.
 `);
 }
-// The two-level twiddles: every FFT family re-run with the previous kernels and the anchors in one run.
-{
-  const dir = 'bench/results/2026-11-26-h200-final-twiddles/fft';
+/**
+ * One run of every FFT family (bench/gpu/run.sh fft) against previous kernels: the accuracy rows, per power of two
+ * 2^10 … 2^27 each family's new/prev time and anchor/ours speed-up, and the 2-D and other-length summaries.
+ */
+function fftRun(dir: string) {
   const L = (name: string) => load(`${dir}/${name}.jsonl`);
   const byN = (rows: Row[], lib: string, kind?: string) =>
     new Map(
@@ -1065,6 +1067,12 @@ our dense FFT slowed alike; a short check run (bench/results/2026-11-22-h200-sff
       return `${String(k)}: ${ratio(r, b.get(k))} (${ratio(c, r)}×)`;
     });
   };
+  return { accRows, sizeRows, fams, other };
+}
+// The two-level twiddles: every FFT family re-run with the previous kernels and the anchors in one run.
+{
+  const dir = 'bench/results/2026-11-26-h200-final-twiddles/fft';
+  const { accRows, sizeRows, fams, other } = fftRun(dir);
   out.push(`
 ## Twiddles and accuracy (2026-11-26)
 
@@ -1095,6 +1103,60 @@ convolution 1.857 / 1.846 ms (full / same) against 1.864 / 1.849 with the previo
 within the run-to-run spread; EDM cases 1–5 (5–25 µs each) swing by ±30% with the order of the processes
 (edm-order/: the second process of a pair is faster whichever it is), cases 6 and 7 with one angle within
 0.5%, and case 7 with 7 angles reads 1.0–5.4 ms in either build (its 1.2 GB of buffers).
+`);
+}
+// One workgroup for 8192 and 16384 points (the rounds exchange): every FFT family and the sparse FFT against the
+// commit before it, with the anchors, in one session.
+{
+  const dir = 'bench/results/2026-11-26-h200-rounds';
+  const { accRows, sizeRows, fams, other } = fftRun(`${dir}/fft`);
+  // The sparse FFT's flagged rows, timed again in alternating processes (old, new, old, new).
+  const [o1, n1, o2, n2] = ['old-1', 'new-1', 'old-2', 'new-2'].map((tag) =>
+    familyTimes(`${dir}/sfft/sfft-repeat/sfft-${tag}.jsonl`, 'sfft'),
+  );
+  const repeated = (_family: string, key: string): string => {
+    const a = n1!.get(key),
+      b = o1!.get(key),
+      c = n2!.get(key),
+      d = o2!.get(key);
+    return a && b && c && d ? `${(a / b).toFixed(3)}, ${(c / d).toFixed(3)}` : 'not repeated';
+  };
+  const rows = comparisonRows(compareRuns([dir]), repeated);
+  out.push(`
+## One workgroup for 8192 and 16384 points: the rounds exchange (2026-11-26)
+
+Powers of two from 8192 to 16384 now run in one workgroup whose invocations keep their values at fixed positions
+(512 invocations × 32 registers for 16384, 256 × 32 for 8192) and exchange them between stages through one block
+of workgroup memory at a time, in rounds (\`exchange: 'rounds'\`, \`src/planner/fft-rounds.ts\`): 16384 points in
+32 KiB, where a whole row would need 128 KiB. The real transforms, DCT-II and DHT of twice those lengths use it
+for their half-length transform, with the post-processing gathering mirror pairs through the same block. The
+rows that change are C2C 2^13 and 2^14 and R2C / DCT-II / DHT 2^14 and 2^15; every other size runs the same
+kernels as before, so its new/prev ratio shows the run-to-run spread. One run on the ${deviceName}:
+\`bash bench/gpu/run.sh bundle --against 84f1764\`, then \`bash bench/gpu/run.sh fft\` and \`… sfft\` (VkFFT not
+run), source \`${dir}\`; cuFFT's C2C and R2C readings are single readings, the DCT-II / DHT / 2-D /
+other-length anchors warmed 300 ms. These rows supersede the final44 tables above at those sizes.
+
+Time of the new kernels over the previous ones ("new/prev", below 1 is faster) and speed-up over the anchor
+(cuFFT; for DCT-II and DHT cuFFT R2C plus a pre/post kernel) in the same run:
+
+${tableOf(['N', ...fams.flatMap(([, label]) => [`${label} new/prev`, `${label} anchor/ours`])], sizeRows)}
+
+2-D: ${other('c2c-2d', (r) => r.shape).join(', ')}. Other lengths: ${other('c2c-odd', (r) => r.N).join(', ')}
+(new/prev, and anchor/ours in parentheses).
+
+Accuracy in the same run (relative L2 error against a float64 FFT of the same seeded complex64 input; 8192 now
+runs the rounds kernel):
+
+${tableOf(['N', 'ours', 'ours, one-read recurrence', 'cuFFT', 'ours / cuFFT'], accRows)}
+
+All rows, new / old (\`node dist/bench/compare.js ${dir}\`):
+
+${tableOf(['family', 'rows', 'new / old, median', 'range', 'rows > 5% slower → ratio in the two repeats'], rows)}
+
+The sparse FFT runs FFTs of 4096 … 262144 points in small batches. Its dense FFTs of 8192 and 16384 points are the
+robust mode's at n = 2^21 and 2^23: 2^21 read 0.81 of the old time, and 2^23's flagged rows came back at
+0.98–1.02 when repeated. The other flagged rows run unchanged FFTs (the exact mode with k = 1000 runs 4096-point
+ones) and are 60–190 µs readings that moved both ways (0.89–1.16) in the repeats.
 `);
 }
 /** One family's row times in a JSON-lines file (the family's key and time, as bench/compare.ts reads them). */
