@@ -309,7 +309,12 @@ function exchangeText(r: WorkgroupFftRecipe): string {
     r.pass && (r.exchange === 'complex' || r.exchange === 'split') && r.stages.length > 1
       ? `; modelled bank conflicts ${exchangeConflicts(r, passRowLayout(r)).toFixed(2)}× (padded rows: ${exchangeConflicts(r, paddedPassLayout(r.n)).toFixed(2)}×)`
       : '';
-  return `${r.exchange}${r.padShift ? `, padded every ${1 << r.padShift}` : ''}${swizzle}${r.staging ? ', staged coalesced load/store' : ''}${pass}${conflicts}`;
+  // Rounds: each exchange through one block of roundBlock values, P/R rounds (planner/fft-rounds.ts).
+  const rounds =
+    r.exchange === 'rounds'
+      ? ` (fixed positions t + ${r.invocationsPerProblem}·σ; one block of ${r.roundBlock} values a round${r.roundsSplit ? ', real and imaginary parts in separate rounds' : ''})`
+      : '';
+  return `${r.exchange}${rounds}${r.padShift ? `, padded every ${1 << r.padShift}` : ''}${swizzle}${r.staging ? ', staged coalesced load/store' : ''}${pass}${conflicts}`;
 }
 
 function printPass(r: WorkgroupFftRecipe, label: string, indent: string, stages: boolean): void {

@@ -29,6 +29,16 @@ function planRaw(...args: string[]): { status: number | null; stdout: string; st
 
 const totalBytes = (stdout: string) => Number(/total global-memory bytes moved: (\d+)/.exec(stdout)?.[1]);
 
+test('16384 in one workgroup: the rounds exchange, its block and its stages', () => {
+  const r = plan('16384');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /passes over global memory: 1;/);
+  assert.match(r.stdout, /mapping \[b \| l \| p\] = \[1 \| 512 \| 32\], workgroup size 512/);
+  assert.match(r.stdout, /exchange: rounds \(fixed positions t \+ 512·σ; one block of 4096 values a round\)/);
+  assert.match(r.stdout, /workgroup memory 32768 B/);
+  assert.match(r.stdout, /stage 3: radix 32, stride 512, 1 butterfly per invocation/);
+});
+
 test('1-D length: the passes, their operator strings and the bytes moved', () => {
   const r = plan('4096');
   assert.equal(r.status, 0, r.stderr);
