@@ -58,8 +58,6 @@ const tuning: FftTuning = {
   // --registers 32: values an invocation holds with --exchange rounds (planner/fft-rounds.ts).
   ...(args.registers ? { registers: Number(args.registers) } : {}),
   ...(args.roundsSplit ? { roundsSplit: args.roundsSplit !== 'false' } : {}),
-  // --roundsPassFrom 2048: multi-pass passes of at least this many points exchange in rounds.
-  ...(args.roundsPassFrom ? { roundsPassFrom: Number(args.roundsPassFrom) } : {}),
   ...(args.passExchange ? { passExchange: args.passExchange as 'complex' | 'split' } : {}),
   ...(args.r2cPostKernel ? { r2cPostKernel: true } : {}),
   ...(args.r2cFused ? { r2cFused: true } : {}),

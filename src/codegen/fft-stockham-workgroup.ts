@@ -184,13 +184,8 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   const splitPost = r2cPost && exchange === 'split' && !pairedLast;
   if (r2cPost && exchange === 'split4' && !pairedLast)
     throw new Error("an R2C with the 'split4' exchange needs the paired last stage");
-  if (
-    exchange === 'rounds' &&
-    ((pass && (!directPass || pass.store !== 'direct' || r2cPost)) ||
-      staging ||
-      stages.some((st) => st.exchange || st.butterflyBits))
-  )
-    throw new Error("the 'rounds' exchange needs direct loads and stores in a pass kernel, and no shuffles");
+  if (exchange === 'rounds' && (pass || staging || stages.some((st) => st.exchange || st.butterflyBits)))
+    throw new Error("the 'rounds' exchange needs a plain single-workgroup recipe (no pass or shuffles)");
   // An R2C after the rounds exchange gathers mirror pairs through the same block (r2cPostRounds).
   const roundsPost = r2cPost && exchange === 'rounds';
   const stageOut = r2cPost && !!variant.stagedR2cOut;

@@ -199,18 +199,12 @@ export function planMultiPass(
     // Radix-32 stages for the long first pass only: later 512-point passes were no faster with them, unlike
     // the N-D column passes (see planWebGpuFft; docs/DECISIONS.md: maxRadix).
     const radix = i === 0 && longFirst && options.maxRadix === undefined ? { maxRadix: 32 } : {};
-    // Long passes exchange in rounds where asked for (8 columns, 4 from 4096 points: 16384 values a workgroup).
-    const rounds: WorkgroupPlanOptions =
-      options.roundsPassFrom && r >= options.roundsPassFrom && isPowerOfTwo(r)
-        ? { exchange: 'rounds', minColumns: options.minColumns ?? (r >= 4096 ? 4 : 8) }
-        : {};
     const plan = (c: WorkgroupPlanOptions) =>
       planWorkgroupFft(r, batch * (n / r), limits, {
         ...opts,
         ...radix,
         ...c,
         ...ex,
-        ...rounds,
         pass: { total: n, stride, batchFastest },
       });
     let recipe: WorkgroupFftRecipe;

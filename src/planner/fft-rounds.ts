@@ -125,37 +125,11 @@ export function planRoundsFft(
       `a ${n}-point FFT exchanging in rounds of ${block} values`,
     );
   }
-  const pass = options.pass;
-  let b: number;
-  if (pass) {
-    // A pass kernel: `columns` neighbouring columns, interleaved across the invocations (lid = t·B + column) so that
-    // a warp's loads and stores touch B neighbouring elements; each column its own row, rotated by 32/B banks.
-    if (pass.total % n !== 0) throw new ArgumentError('pass.total', pass.total, `a multiple of the pass length ${n}`);
-    if (split || !swizzle) throw new ArgumentError('exchange', 'rounds', 'swizzled vec2 rows in a pass kernel');
-    b = options.minColumns ?? 8;
-    if (L * b > maxInv) {
-      throw new DeviceLimitError(
-        'maxComputeInvocationsPerWorkgroup',
-        L * b,
-        maxInv,
-        `a ${n}-point pass of ${b} columns`,
-      );
-    }
-    if (b * rowStride * elem > storage) {
-      throw new DeviceLimitError(
-        'maxComputeWorkgroupStorageSize',
-        b * rowStride * elem,
-        storage,
-        `a ${n}-point pass of ${b} columns`,
-      );
-    }
-  } else {
-    // Several problems a workgroup only for short ones (L < 32), as the other single-workgroup recipes.
-    b = Math.max(1, Math.floor((options.targetWorkgroupSize ?? 32) / L));
-    b = Math.min(b, Math.floor(storage / (rowStride * elem)), Math.floor(maxInv / L));
-    if (options.maxProblemsPerWorkgroup) b = Math.min(b, options.maxProblemsPerWorkgroup);
-    b = 2 ** Math.floor(Math.log2(Math.max(1, Math.min(b, nextPow2(batch)))));
-  }
+  // Several problems a workgroup only for short ones (L < 32), as the other single-workgroup recipes.
+  let b = Math.max(1, Math.floor((options.targetWorkgroupSize ?? 32) / L));
+  b = Math.min(b, Math.floor(storage / (rowStride * elem)), Math.floor(maxInv / L));
+  if (options.maxProblemsPerWorkgroup) b = Math.min(b, options.maxProblemsPerWorkgroup);
+  b = 2 ** Math.floor(Math.log2(Math.max(1, Math.min(b, nextPow2(batch)))));
   return {
     algorithm: 'stockham-workgroup',
     n,
@@ -169,24 +143,11 @@ export function planRoundsFft(
     exchange: 'rounds',
     padShift,
     ...(swizzle ? { swizzle: true } : {}),
-    ...(pass && b > 1 ? { swizzleShift: 4, swizzleRotate: 32 / Math.min(b, 32) } : {}),
     roundBlock: block,
     ...(split ? { roundsSplit: true } : {}),
     workgroupBytes: elem * b * rowStride,
     twiddles: options.twiddles ?? 'two-level',
     staging: false,
-    ...(pass
-      ? {
-          pass: {
-            total: pass.total,
-            stride: pass.stride,
-            store: 'direct' as const,
-            outerTwiddle: pass.outerTwiddle ?? true,
-            loads: 'direct' as const,
-            batchFastest: pass.batchFastest ?? false,
-          },
-        }
-      : {}),
     bytesPerProblem: 16 * n,
   };
 }

@@ -51,11 +51,6 @@ export interface WorkgroupPlanOptions {
   registers?: number;
   /** 'rounds': real and imaginary parts in separate rounds through an f32 block (default off). */
   roundsSplit?: boolean;
-  /**
-   * Multi-pass: passes of at least this many points (powers of two) exchange in rounds, their columns interleaved
-   * across the invocations (planner/fft-rounds.ts), so a pass of 2048 or 4096 points fits a workgroup.
-   */
-  roundsPassFrom?: number;
   /** Smallest n that prefers the split exchange to the complex one where both fit (default 128). */
   splitExchangeFrom?: number;
   /** Force padding on/off. */
@@ -285,7 +280,10 @@ export function planWorkgroupFft(
   options: WorkgroupPlanOptions = {},
 ): WorkgroupFftRecipe {
   if (!Number.isSafeInteger(n) || n < 1) throw new ArgumentError('n', n, 'a positive integer');
-  if (options.exchange === 'rounds') return planRoundsFft(n, batch, limits, options);
+  if (options.exchange === 'rounds') {
+    if (options.pass) throw new ArgumentError('exchange', 'rounds', 'a single-workgroup transform (not a pass)');
+    return planRoundsFft(n, batch, limits, options);
+  }
   // Powers of two from 8192 to 16384 exchange in rounds where the device holds the block: C2C 8192 0.78 → 0.73
   // ms and 16384 (two passes before) 1.16 → 0.92 on an H200, the real transforms of twice those lengths 3–35%
   // faster (docs/DECISIONS.md: exchange 'rounds'). Explicit exchanges, radices and subgroup shuffles keep theirs.

@@ -40,9 +40,7 @@ export function paddedPassLayout(n: number, padShift = 4): RowLayout {
 
 /** A pass recipe's own layout: swizzled rows per its swizzle fields, else padded ones of passRowStride. */
 export function passRowLayout(r: WorkgroupFftRecipe): RowLayout {
-  // A rounds recipe's row is one round's block, not the whole column.
-  const rowStride = r.exchange === 'rounds' ? r.roundBlock! : r.n;
-  if (r.swizzle) return { kind: 'swizzled', rowStride, shift: r.swizzleShift ?? 4, rotate: r.swizzleRotate ?? 0 };
+  if (r.swizzle) return { kind: 'swizzled', rowStride: r.n, shift: r.swizzleShift ?? 4, rotate: r.swizzleRotate ?? 0 };
   return paddedPassLayout(r.n, r.padShift);
 }
 

@@ -153,37 +153,6 @@ test('multi-pass kernels: swizzled and rotated rows on every load, store and exc
   }
 });
 
-test('multi-pass: long passes exchanging in rounds (roundsPassFrom), first, middle and last, against float64', async (t) => {
-  const ctx = await testGpu();
-  if (!ctx) return t.skip('no WebGPU adapter');
-  // 2048-point passes in 8 columns, a 4096-point one in 4 (512 invocations, 32 KiB: this adapter's limit), at
-  // stride 1, in the middle and last (outer twiddles, strided stores), and with batch 3.
-  const cases: [number, number, number[]][] = [
-    [1 << 16, 3, [2048, 32]],
-    [1 << 16, 3, [32, 2048]],
-    [1 << 17, 1, [4096, 32]],
-    [1 << 18, 1, [8, 2048, 16]],
-  ];
-  for (const [i, [n, batch, lengths]] of cases.entries()) {
-    const plan: WorkgroupPlanOptions = { passLengths: lengths, roundsPassFrom: 2048 };
-    await t.test(`n=${n} batch=${batch} ${lengths.join('·')}`, async () => {
-      const recipe = planMultiPass(n, batch, ctx.limits, plan);
-      assert.deepEqual(
-        recipe.passes.map((r) => r.exchange === 'rounds'),
-        lengths.map((l) => l >= 2048),
-      );
-      for (const r of recipe.passes.filter((p) => p.exchange === 'rounds')) {
-        assert.equal(r.problemsPerWorkgroup, r.n >= 4096 ? 4 : 8);
-        assert.equal(r.swizzleRotate, 32 / r.problemsPerWorkgroup);
-      }
-      for (const direction of [i % 2 === 0 ? 'forward' : 'inverse'] as const) {
-        const err = await compare(ctx, { n, batch, direction }, n + batch + 5, { plan });
-        assert.ok(err <= bound(n), `n=${n} batch=${batch} ${direction} ${lengths}: ${err}`);
-      }
-    });
-  }
-});
-
 test('multi-pass first pass storing along rows through workgroup memory', async (t) => {
   const ctx = await testGpu();
   if (!ctx) return t.skip('no WebGPU adapter');
