@@ -155,6 +155,12 @@ test("single workgroup with the 'rounds' exchange (fixed positions, one block a 
     { plan: { exchange: R } },
   );
   assert.ok(strided <= bound(n), `strided: ${strided}`);
+  // In place (every load of a problem precedes its first barrier), and Bluestein's 8192-point inner transform
+  // (4093 = a prime: chirp hooks in the loads and stores of the rounds kernels).
+  const inPlace = await compare(ctx, { n, batch: 3 }, 17, { inPlace: true });
+  assert.ok(inPlace <= bound(n), `in place: ${inPlace}`);
+  const blu = await compare(ctx, { n: 4093, batch: 3, direction: 'inverse' }, 19);
+  assert.ok(blu <= bound(4093), `bluestein 4093: ${blu}`);
 });
 
 test('single workgroup with XOR-swizzled rows, every exchange, against float64', async (t) => {

@@ -67,6 +67,7 @@ test('rfft / irfft: even and odd lengths, batches, all norms, single-workgroup a
     4096,
     8192,
     16384,
+    32768, // half-length 16384: one workgroup, the rounds exchange
     3 ** 9,
     1 << 17,
   ];
