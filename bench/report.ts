@@ -1111,16 +1111,7 @@ within the run-to-run spread; EDM cases 1–5 (5–25 µs each) swing by ±30% w
   const dir = 'bench/results/2026-11-26-h200-rounds';
   const { accRows, sizeRows, fams, other } = fftRun(`${dir}/fft`);
   // The sparse FFT's flagged rows, timed again in alternating processes (old, new, old, new).
-  const [o1, n1, o2, n2] = ['old-1', 'new-1', 'old-2', 'new-2'].map((tag) =>
-    familyTimes(`${dir}/sfft/sfft-repeat/sfft-${tag}.jsonl`, 'sfft'),
-  );
-  const repeated = (_family: string, key: string): string => {
-    const a = n1!.get(key),
-      b = o1!.get(key),
-      c = n2!.get(key),
-      d = o2!.get(key);
-    return a && b && c && d ? `${(a / b).toFixed(3)}, ${(c / d).toFixed(3)}` : 'not repeated';
-  };
+  const repeated = sfftRepeats(`${dir}/sfft/sfft-repeat`);
   const rows = comparisonRows(compareRuns([dir]), repeated);
   out.push(`
 ## One workgroup for 8192 and 16384 points: the rounds exchange (2026-11-26)
@@ -1171,6 +1162,20 @@ function familyTimes(path: string, family: string): Map<string, number> {
   return m;
 }
 
+/** The new / old ratios of sparse-FFT rows timed again in alternating processes (sfft-{old,new}-{1,2}.jsonl in dir). */
+function sfftRepeats(dir: string): (family: string, key: string) => string {
+  const [o1, n1, o2, n2] = ['old-1', 'new-1', 'old-2', 'new-2'].map((tag) =>
+    familyTimes(`${dir}/sfft-${tag}.jsonl`, 'sfft'),
+  );
+  return (_family, key) => {
+    const a = n1!.get(key),
+      b = o1!.get(key),
+      c = n2!.get(key),
+      d = o2!.get(key);
+    return a && b && c && d ? `${(a / b).toFixed(3)}, ${(c / d).toFixed(3)}` : 'not repeated';
+  };
+}
+
 /** Table rows of a new / old comparison: each family's median and range, its flagged rows and their repeats. */
 function comparisonRows(
   all: FamilyComparison[],
@@ -1192,16 +1197,7 @@ function comparisonRows(
   const dir = 'bench/results/2026-11-26-h200-refactor';
   const all = compareRuns([dir]);
   // Rows flagged in the first pass, timed again in alternating processes (old, new, old, new).
-  const [o1, n1, o2, n2] = ['old-1', 'new-1', 'old-2', 'new-2'].map((tag) =>
-    familyTimes(`${dir}/sfft-repeat/sfft-${tag}.jsonl`, 'sfft'),
-  );
-  const repeated = (_family: string, key: string): string => {
-    const a = n1!.get(key),
-      b = o1!.get(key),
-      c = n2!.get(key),
-      d = o2!.get(key);
-    return a && b && c && d ? `${(a / b).toFixed(3)}, ${(c / d).toFixed(3)}` : 'not repeated';
-  };
+  const repeated = sfftRepeats(`${dir}/sfft-repeat`);
   const rows = comparisonRows(all, repeated);
   out.push(`
 ## Same kernels after the refactors (2026-11-26, H200, first part)
