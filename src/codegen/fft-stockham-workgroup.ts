@@ -302,6 +302,32 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
   for (let i = 0; i < P; i++) body.push(`var v${i}: vec2<f32>;`);
 
   const em = dftEmitter();
+  const tw = (idx: string) => (sign === -1 ? `twiddles[${idx}]` : `conj2(twiddles[${idx}])`);
+  /**
+   * The stage twiddles W^k (k < R) of a butterfly with jm = j mod Ns: the lines that form them (named w<tag>_k) and
+   * each factor's expression. 'recurrence' (and 'two-level' below its radices): one table read, W^k by binary
+   * powering (error like log k, not k); 'two-level': W^1 and W^B read (B = 2^⌈log2(R)/2⌉, B² ≥ R), W^k = (W^B)^a·W^b
+   * raises the rounded reads to at most the 2B−2nd power together; 'table': every factor read.
+   */
+  const twiddleFactors = (tag: string, jm: string, R: number, ns: number) => {
+    const lines: string[] = [];
+    const w = (k: number) => `w${tag}_${k}`;
+    if (recipe.twiddles === 'table') return { lines, factor: (k: number) => tw(twiddleIndex(jm, k, n, ns, R)) };
+    if (recipe.twiddles === 'recurrence' || !twoLevelRadix(R)) {
+      lines.push(`let ${w(1)} = ${tw(twiddleIndex(jm, 1, n, ns, R))};`);
+      for (let k = 2; k < R; k++) lines.push(`let ${w(k)} = cmul(${w(k >> 1)}, ${w(k - (k >> 1))});`);
+    } else {
+      const B = 2 ** Math.ceil(Math.log2(R) / 2);
+      const base = B < R ? [1, B] : [1];
+      for (const p of base) lines.push(`let ${w(p)} = ${tw(twiddleIndex(jm, p, n, ns, R))};`);
+      for (let k = 2; k < R; k++) {
+        if (base.includes(k)) continue;
+        const top = k >= B && B < R ? B : 1;
+        lines.push(`let ${w(k)} = cmul(${w(k - top)}, ${w(top)});`);
+      }
+    }
+    return { lines, factor: w };
+  };
   stages.forEach((st, s) => {
     const R = st.radix;
     const nb = n / R; // butterflies in the stage
@@ -310,6 +336,12 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     body.push(`// stage ${s}: radix ${R}, stride ${st.stride}`);
     const preLoads: string[] = [];
     const blocks: string[][] = [];
+    // Rounds recipes: where Ns divides L, j mod Ns = t mod Ns for every butterfly t + m·L of the invocation, so the
+    // stage's twiddles are read and formed once, not once a butterfly.
+    const shared =
+      exchange === 'rounds' && st.stride > 1 && L % st.stride === 0
+        ? twiddleFactors(`h${s}`, `(t % ${st.stride}u)`, R, st.stride)
+        : null;
     for (let m = 0; m < st.butterfliesPerInvocation; m++) {
       const j = bfly(s, m);
       const guard = exact ? '' : `${j} < ${nb}u`;
@@ -340,29 +372,13 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
         for (let k = 0; k < R; k++) lines.push(`${regs[k]} = ld(in_base, ${readIndex(j, k, nb)});`);
       } // (later stages were loaded by the previous stage's exchange)
       if (st.stride > 1) {
-        lines.push(`let jm${m} = ${j} % ${st.stride}u;`);
-        const tw = (idx: string) => (sign === -1 ? `twiddles[${idx}]` : `conj2(twiddles[${idx}])`);
-        if (recipe.twiddles === 'recurrence' || (recipe.twiddles === 'two-level' && !twoLevelRadix(R))) {
-          // One table read per butterfly; W^k by binary powering (error grows like log k, not k).
-          lines.push(`let w${m}_1 = ${tw(twiddleIndex(`jm${m}`, 1, n, st.stride, R))};`);
-          for (let k = 2; k < R; k++) lines.push(`let w${m}_${k} = cmul(w${m}_${k >> 1}, w${m}_${k - (k >> 1)});`);
-          for (let k = 1; k < R; k++) lines.push(`${regs[k]} = cmul(${regs[k]}, w${m}_${k});`);
-        } else if (recipe.twiddles === 'two-level') {
-          // Two reads, W^1 and W^B (B = 2^⌈log2(R)/2⌉, so B² ≥ R); W^k = (W^B)^a·W^b raises the rounded reads
-          // to at most the 2B−2nd power together, where the recurrence raises one to the R−1st.
-          const B = 2 ** Math.ceil(Math.log2(R) / 2);
-          const base = B < R ? [1, B] : [1];
-          for (const p of base) lines.push(`let w${m}_${p} = ${tw(twiddleIndex(`jm${m}`, p, n, st.stride, R))};`);
-          for (let k = 2; k < R; k++) {
-            if (base.includes(k)) continue;
-            const top = k >= B && B < R ? B : 1;
-            lines.push(`let w${m}_${k} = cmul(w${m}_${k - top}, w${m}_${top});`);
-          }
-          for (let k = 1; k < R; k++) lines.push(`${regs[k]} = cmul(${regs[k]}, w${m}_${k});`);
-        } else {
-          for (let k = 1; k < R; k++)
-            lines.push(`${regs[k]} = cmul(${regs[k]}, ${tw(twiddleIndex(`jm${m}`, k, n, st.stride, R))});`);
+        let f = shared;
+        if (!f) {
+          lines.push(`let jm${m} = ${j} % ${st.stride}u;`);
+          f = twiddleFactors(`${m}`, `jm${m}`, R, st.stride);
+          lines.push(...f.lines);
         }
+        for (let k = 1; k < R; k++) lines.push(`${regs[k]} = cmul(${regs[k]}, ${f.factor(k)});`);
       }
       em.lines.length = 0;
       const outs = emitDft(em, regs, sign);
@@ -400,6 +416,7 @@ export function generateWorkgroupFft(recipe: WorkgroupFftRecipe, variant: FftKer
     if (s === 0 && staging) body.push(...stagedCopy(recipe, paddedN, 'load', SRC));
     if (s === 0 && pass && !directPass) body.push(...columnCopy(recipe, paddedN, 'load', SRC, sign, outer));
     body.push(...preLoads);
+    if (shared) body.push(...shared.lines);
     // The last stage has read workgroup memory (exchange or staged load) before a column store overwrites it.
     if (
       last &&
