@@ -1120,12 +1120,15 @@ Powers of two from 8192 to 16384 now run in one workgroup whose invocations keep
 (512 invocations × 32 registers for 16384, 256 × 32 for 8192) and exchange them between stages through one block
 of workgroup memory at a time, in rounds (\`exchange: 'rounds'\`, \`src/planner/fft-rounds.ts\`): 16384 points in
 32 KiB, where a whole row would need 128 KiB. The real transforms, DCT-II and DHT of twice those lengths use it
-for their half-length transform, with the post-processing gathering mirror pairs through the same block. The
-rows that change are C2C 2^13 and 2^14 and R2C / DCT-II / DHT 2^14 and 2^15; every other size runs the same
-kernels as before, so its new/prev ratio shows the run-to-run spread. One run on the ${deviceName}:
-\`bash bench/gpu/run.sh bundle --against 84f1764\`, then \`bash bench/gpu/run.sh fft\` and \`… sfft\` (VkFFT not
-run), source \`${dir}\`; cuFFT's C2C and R2C readings are single readings, the DCT-II / DHT / 2-D /
-other-length anchors warmed 300 ms. These rows supersede the final44 tables above at those sizes.
+for their half-length transform, with the post-processing gathering mirror pairs through the same block. Where a
+stage's stride divides the invocations, every butterfly of an invocation has the same twiddles, which it reads
+and forms once. The rows that change are C2C 2^13 and 2^14 and R2C / DCT-II / DHT 2^14 and 2^15 (C2C 8192 0.779 →
+0.723 ms and 16384 1.153 → 0.911, cuFFT 0.527 and 0.728); every other size runs the same kernels as before, so its
+new/prev ratio shows the run-to-run spread. One run on the ${deviceName}: \`bash bench/gpu/run.sh bundle --against
+84f1764\`, then \`bash bench/gpu/run.sh fft\` and \`… sfft\`, source \`${dir}\`; cuFFT's C2C and R2C readings are
+single readings, the DCT-II / DHT / 2-D / other-length anchors warmed 300 ms. These rows supersede the final44
+tables above at those sizes. (VkFFT's suite, in the same run, timed 7 C2C sizes within its time budget, among
+them 16384 at 3.34 ms a transform, host-timed and in place; \`fft/vkfft-c2c.jsonl\`.)
 
 Time of the new kernels over the previous ones ("new/prev", below 1 is faster) and speed-up over the anchor
 (cuFFT; for DCT-II and DHT cuFFT R2C plus a pre/post kernel) in the same run:
@@ -1144,10 +1147,9 @@ All rows, new / old (\`node dist/bench/compare.js ${dir}\`):
 
 ${tableOf(['family', 'rows', 'new / old, median', 'range', 'rows > 5% slower → ratio in the two repeats'], rows)}
 
-The sparse FFT runs FFTs of 4096 … 262144 points in small batches. Its dense FFTs of 8192 and 16384 points are the
-robust mode's at n = 2^21 and 2^23: 2^21 read 0.81 of the old time, and 2^23's flagged rows came back at
-0.98–1.02 when repeated. The other flagged rows run unchanged FFTs (the exact mode with k = 1000 runs 4096-point
-ones) and are 60–190 µs readings that moved both ways (0.89–1.16) in the repeats.
+The sparse FFT runs FFTs of 4096 … 262144 points in small batches; its robust mode's dense FFTs are of 8192 and
+16384 points from n = 2^19 to 2^23, where this run read 0.96–1.08 of the old time. The flagged rows are 70–520
+µs readings, and the exact mode's (4096-point FFTs, unchanged) moved as much (0.80–1.16) in the repeats.
 `);
 }
 /** One family's row times in a JSON-lines file (the family's key and time, as bench/compare.ts reads them). */
