@@ -48,8 +48,9 @@ export interface WorkgroupFftRecipe {
    * 'split' (real parts, then imaginary parts, in two rounds: halves workgroup memory, the seeds'
    * "shared-memory multiplexing", to fit larger n), or 'split4' (each of those two rounds again in two,
    * half the invocations at a time, through workgroup memory for n/2 values: a quarter of the complex
-   * exchange's, for the largest single-workgroup n; see exchangeCode in the codegen), or 'rounds' (vec2 values
-   * at fixed positions, each exchange through one block of `roundBlock` values a round: planner/fft-rounds.ts).
+   * exchange's; an option, see exchangeCode in the codegen), or 'rounds' (vec2 values at fixed positions, each
+   * exchange through one block of `roundBlock` values a round: planner/fft-rounds.ts; the default for 8192 and
+   * 16384 points).
    */
   exchange: 'none' | 'complex' | 'split' | 'split4' | 'rounds';
   /** 'rounds': values of the workgroup-memory block one round writes and reads (L·R of the widest writer). */
