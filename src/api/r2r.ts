@@ -10,7 +10,7 @@ import { WebGpuR2r, type R2rFamily, type R2rNorm } from '../backends/webgpu/r2r.
 import * as cpuDct from '../backends/cpu/r2r-dct.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
 import { precompileEngine } from '../backends/cpu/wasm-fft.js';
-import { fusedDctRows } from '../backends/cpu/engine-rows.js';
+import { fusedR2rRows, type R2rRowKind } from '../backends/cpu/engine-rows.js';
 import * as cpuDst from '../backends/cpu/r2r-dst.js';
 import * as cpuDht from '../backends/cpu/r2r-dht.js';
 import { normScale } from '../planner/fft-problem.js';
@@ -84,13 +84,24 @@ function resultArray(x: RealArray, out: RealArray | undefined): RealArray {
 }
 
 /**
- * DCT-II or DCT-III along the last axis with no crop or pad, where the CPU engine has the fused module (DCT-III:
- * even lengths): straight from the caller's array into a result of its type, the norm's scale and scipy's
- * orthogonalize steps inside the engine. dct type 2 and idct type 3 run DCT-II; dct type 3 and idct type 2
- * run DCT-III.
+ * The engine row operation of a transform (idct / idst of type t run type 1, 3, 2, 4, scipy's inverse map), or
+ * null for the types without one (type 1: the general path).
  */
-async function dctLastAxis(
-  kind: 'dct2' | 'dct3',
+function rowKind(family: R2rFamily, type: number | undefined, inverse: boolean): R2rRowKind | null {
+  if (family === 'dht') return 'dht';
+  if (type === 4) return family === 'dct' ? 'dct4' : 'dst4';
+  if (type !== 2 && type !== 3) return null;
+  const t = (type === 2) !== inverse ? '2' : '3';
+  return family === 'dct' ? (`dct${t}` as const) : (`dst${t}` as const);
+}
+
+/**
+ * A DCT or DST of types 2–4 or the DHT along the last axis with no crop or pad, where the CPU engine has the fused
+ * module (types 3 and 4 and the DHT: even lengths): straight from the caller's array into a result of its type,
+ * the norm's scale and scipy's orthogonalize steps inside the engine.
+ */
+async function r2rLastAxis(
+  kind: R2rRowKind,
   inverse: boolean,
   x: RealArray,
   n: number,
@@ -100,18 +111,19 @@ async function dctLastAxis(
   threads: number | undefined,
 ): Promise<RealArray | null> {
   const precision = x instanceof Float32Array ? 'f32' : 'f64';
-  if (!fusedDctRows(kind, n, precision)) return null;
+  if (!fusedR2rRows(kind, n, precision)) return null;
   const dst = resultArray(x, out);
-  // scipy's norms for types 2 and 3 take the denominator 2n.
-  const scale = normScale(2 * n, inverse ? 'inverse' : 'forward', norm);
-  const op = { kind, n, precision, scale, orthogonalize: orthogonalize ?? norm === 'ortho' } as const;
+  // scipy's norms for types 2–4 take the denominator 2n, the DHT's n.
+  const scale = normScale(kind === 'dht' ? n : 2 * n, inverse ? 'inverse' : 'forward', norm);
+  const orth = kind === 'dht' ? false : (orthogonalize ?? norm === 'ortho');
+  const op = { kind, n, precision, scale, orthogonalize: orth } as const;
   await executeEngineRows(op, x, dst, x.length / n, threads);
   return deliver(dst, x, out);
 }
 
 /**
- * The DHT along the last axis with no crop or pad on the CPU engine: the engine's batched rfft of the caller's
- * rows (split across threads), then Re − Im times the norm's scale, straight into a result of the input's type.
+ * The DHT along the last axis with no crop or pad, for odd lengths (no fused module): the engine's batched rfft of
+ * the caller's rows (split across threads), then Re − Im times the norm's scale, into a result of the input's type.
  */
 async function dhtLastAxis(
   inverse: boolean,
@@ -171,17 +183,13 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
   const backend = requested === 'auto' && x instanceof Float64Array ? 'cpu' : requested;
   // The CPU engine computes in the input's precision; every FFT the adapters plan runs on it.
   const cpu = async (): Promise<RealArray> => {
-    // Types 2 and 3 invert each other (scipy's inverse type map).
-    const kernel = family !== 'dct' || (type !== 2 && type !== 3) ? null : (type === 2) !== inverse ? 'dct2' : 'dct3';
+    const kind = rowKind(family, type, inverse);
     const n = lastAxisOnly(shape, axes, s);
     const direct =
-      n === null
+      n === null || !kind
         ? null
-        : kernel
-          ? await dctLastAxis(kernel, inverse, x, n, norm, o.orthogonalize, out, threads)
-          : family === 'dht'
-            ? await dhtLastAxis(inverse, x, n, norm, out, threads)
-            : null;
+        : ((await r2rLastAxis(kind, inverse, x, n, norm, o.orthogonalize, out, threads)) ??
+          (family === 'dht' ? await dhtLastAxis(inverse, x, n, norm, out, threads) : null));
     return direct ?? deliver(onCpuEngine(x instanceof Float32Array ? 'f32' : 'f64', cpuReference), x, out);
   };
   const cpuReference = (): RealArray => {

@@ -23,6 +23,8 @@ import {
   irfft,
   dct,
   idct,
+  dst,
+  dht,
   disposeCpuWorkers,
   ArgumentError,
   ButterflyError,
@@ -30,6 +32,8 @@ import {
 } from '../../src/index.js';
 import { planCpuRfft } from '../../src/backends/cpu/fft-real.js';
 import * as cpuDct from '../../src/backends/cpu/r2r-dct.js';
+import * as cpuDst from '../../src/backends/cpu/r2r-dst.js';
+import * as cpuDht from '../../src/backends/cpu/r2r-dht.js';
 import { rng, relErr, bound, assertSame } from '../helpers/numeric.js';
 
 /** Batch size that gives three shares worth splitting. */
@@ -189,9 +193,9 @@ function arrayOf(x: Float64Array, precision: CpuPrecision, shared: boolean): Flo
   return a;
 }
 
-// One-shot calls along the last axis split their rows as plans split batches: rfft, irfft, DCT-II/III, fft.
+// One-shot calls along the last axis split their rows as plans split batches: rfft, irfft, DCT/DST II–IV, DHT, fft.
 for (const n of [1024, 1000, 255]) {
-  test(`rfft, irfft, dct and fft calls with threads 1, 2, 3 match the reference and each other: n = ${n}`, async () => {
+  test(`rfft, irfft, dct, dst, dht and fft calls with threads 1, 2, 3 match the reference and each other: n = ${n}`, async () => {
     const rows = batchFor(n);
     const half = Math.floor(n / 2) + 1;
     const r = rng(7 * n);
@@ -205,6 +209,11 @@ for (const n of [1024, 1000, 255]) {
     planCpuRfft(n).inverse(spec, refI, { batch: rows, norm: 'backward' });
     const refD = cpuDct.dctn(x, [rows, n], { type: 2, axes: [1], norm: 'ortho' }).data;
     const refD3 = cpuDct.idctn(x, [rows, n], { type: 2, axes: [1] }).data;
+    const refS2 = cpuDst.dstn(x, [rows, n], { type: 2, axes: [1], norm: 'ortho' }).data;
+    const refS3 = cpuDst.dstn(x, [rows, n], { type: 3, axes: [1] }).data;
+    const refD4 = cpuDct.dctn(x, [rows, n], { type: 4, axes: [1] }).data;
+    const refS4 = cpuDst.dstn(x, [rows, n], { type: 4, axes: [1] }).data;
+    const refH = cpuDht.dht(x, {}, [rows, n]).data;
     const refC = new Float64Array(2 * n * rows);
     planCpuFft(n).execute(xc, refC, { batch: rows });
     const calls: [
@@ -222,6 +231,31 @@ for (const n of [1024, 1000, 255]) {
         (a, threads) => dct(a, { shape: [rows, n], norm: 'ortho', backend: 'cpu', threads }),
       ],
       ['idct', x, refD3 as Float64Array, (a, threads) => idct(a, { shape: [rows, n], backend: 'cpu', threads })],
+      [
+        'dst',
+        x,
+        refS2 as Float64Array,
+        (a, threads) => dst(a, { shape: [rows, n], norm: 'ortho', backend: 'cpu', threads }),
+      ],
+      [
+        'dst3',
+        x,
+        refS3 as Float64Array,
+        (a, threads) => dst(a, { type: 3, shape: [rows, n], backend: 'cpu', threads }),
+      ],
+      [
+        'dct4',
+        x,
+        refD4 as Float64Array,
+        (a, threads) => dct(a, { type: 4, shape: [rows, n], backend: 'cpu', threads }),
+      ],
+      [
+        'dst4',
+        x,
+        refS4 as Float64Array,
+        (a, threads) => dst(a, { type: 4, shape: [rows, n], backend: 'cpu', threads }),
+      ],
+      ['dht', x, refH as Float64Array, (a, threads) => dht(a, { shape: [rows, n], backend: 'cpu', threads })],
       ['fft', xc, refC, (a, threads) => fft(a, { shape: [rows, n], backend: 'cpu', threads })],
     ];
     for (const [name, input, ref, call] of calls) {

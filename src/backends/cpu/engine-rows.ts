@@ -1,6 +1,6 @@
 /**
- * Row operations of the CPU engine that the thread pool can split: real FFTs, DCT-II and DCT-III over
- * contiguous rows, as the one-shot functions run them along the last axis. The calling thread and the
+ * Row operations of the CPU engine that the thread pool can split: real FFTs, DCT and DST types II–IV and the
+ * DHT over contiguous rows, as the one-shot functions run them along the last axis. The calling thread and the
  * workers run the same plans, so a split result is bit-identical to a single-threaded one.
  */
 import type { CpuPrecision } from '../../planner/cpu-fft.js';
@@ -12,12 +12,15 @@ import { tryFusedRealFft, type FusedDct2 } from './wasm-fft.js';
 
 type AnyArray = Float32Array | Float64Array;
 
+/** The real-to-real row operations, all through the fused DCT module of their length (wasm-fft.ts FusedDct2). */
+export type R2rRowKind = 'dct2' | 'dct3' | 'dct4' | 'dst2' | 'dst3' | 'dst4' | 'dht';
+
 /**
- * rfft: n reals → n/2+1 complex; irfft: the reverse; dct2 / dct3: n reals → n reals, unnormalised
- * (scipy's 'backward' DCT-II and DCT-III) times `scale`, with scipy's orthogonalize steps when asked.
+ * rfft: n reals → n/2+1 complex; irfft: the reverse; the R2rRowKinds: n reals → n reals, unnormalised (scipy's
+ * 'backward' forward transforms) times `scale`, with scipy's orthogonalize steps (types 2 and 3) when asked.
  */
 export interface RowOp {
-  kind: 'rfft' | 'irfft' | 'dct2' | 'dct3';
+  kind: 'rfft' | 'irfft' | R2rRowKind;
   n: number;
   precision: CpuPrecision;
   norm?: FftNorm;
@@ -31,25 +34,37 @@ export function rowLengths(op: RowOp): [number, number] {
   return op.kind === 'rfft' ? [op.n, half] : op.kind === 'irfft' ? [half, op.n] : [op.n, op.n];
 }
 
+export function isR2rRow(kind: RowOp['kind']): kind is R2rRowKind {
+  return kind !== 'rfft' && kind !== 'irfft';
+}
+
 /**
- * The engine's fused DCT module for rows of n (DCT-III: even n only), or null where there is none or it
- * could not be compiled synchronously (callers then take the general path).
+ * The engine's fused DCT module for rows of n (types II: any n it fuses; the others: even n only), or null where
+ * there is none or it could not be compiled synchronously (callers then take the general path).
  */
-export function fusedDctRows(kind: 'dct2' | 'dct3', n: number, precision: CpuPrecision): FusedDct2 | null {
+export function fusedR2rRows(kind: R2rRowKind, n: number, precision: CpuPrecision): FusedDct2 | null {
   const recipe = planCpuEngineDct2(n, precision);
-  if (!recipe || (kind === 'dct3' && !recipe.realPost)) return null;
+  if (!recipe || (kind !== 'dct2' && kind !== 'dst2' && !recipe.realPost)) return null;
   return tryFusedRealFft(recipe);
+}
+
+function runR2rRows(op: RowOp & { kind: R2rRowKind }, src: AnyArray, dst: AnyArray, count: number): void {
+  const fused = fusedR2rRows(op.kind, op.n, op.precision);
+  if (!fused) throw new Error(`no fused ${op.kind} module for n = ${op.n}`);
+  const scale = op.scale ?? 1;
+  const orth = op.orthogonalize ?? false;
+  const variant = op.kind.startsWith('dst') ? 'dst' : 'dct';
+  if (op.kind === 'dht') fused.hartley(src, dst, count, scale);
+  else if (op.kind.endsWith('2')) fused.forwardDct2(src, dst, count, scale, orth, variant);
+  else if (op.kind.endsWith('3')) fused.inverseDct2(src, dst, count, scale, orth, variant);
+  else fused.forwardDct4(src, dst, count, scale, variant);
 }
 
 /** Runs `count` contiguous rows of src into dst on the calling thread. */
 export function runRows(op: RowOp, src: AnyArray, dst: AnyArray, count: number): void {
   onCpuEngine(op.precision, () => {
-    if (op.kind === 'dct2' || op.kind === 'dct3') {
-      const fused = fusedDctRows(op.kind, op.n, op.precision);
-      if (!fused) throw new Error(`no fused ${op.kind} module for n = ${op.n}`);
-      if (op.kind === 'dct2') fused.forwardDct2(src, dst, count, op.scale, op.orthogonalize);
-      else fused.inverseDct2(src, dst, count, op.scale, op.orthogonalize);
-    } else if (op.kind === 'rfft') planCpuRfft(op.n).forward(src, dst, { batch: count, norm: op.norm });
+    if (isR2rRow(op.kind)) runR2rRows({ ...op, kind: op.kind }, src, dst, count);
+    else if (op.kind === 'rfft') planCpuRfft(op.n).forward(src, dst, { batch: count, norm: op.norm });
     else planCpuRfft(op.n).inverse(src, dst, { batch: count, norm: op.norm });
   });
 }

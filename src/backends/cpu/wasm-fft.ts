@@ -273,6 +273,11 @@ class LaneFft implements EngineFft, FusedRealFft {
   private readonly dct2r2c?: (z: number, out: number, twR: number, twD: number, count: number, scale: number) => void;
   private readonly dct3pre?: (x: number, y: number, tw: number, count: number) => void;
   private readonly dct3post?: (v: number, out: number, count: number) => void;
+  private readonly dct4pre?: (v: number, z: number, tw: number, count: number) => void;
+  private readonly dct4post?: (z: number, v: number, tw: number, count: number) => void;
+  private readonly dht?: (z: number, out: number, twR: number, count: number, scale: number) => void;
+  private readonly reverse?: (src: number, dst: number, count: number) => void;
+  private readonly alternate?: (src: number, dst: number, count: number) => void;
   heap!: AnyArray;
   /** The f32 heap seen as one float64 per complex value (column copies). */
   heapPairs?: Float64Array;
@@ -317,6 +322,11 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.dct2r2c = inst.exports['dct2r2c'] as typeof this.dct2r2c;
     this.dct3pre = inst.exports['dct3pre'] as typeof this.dct3pre;
     this.dct3post = inst.exports['dct3post'] as typeof this.dct3post;
+    this.dct4pre = inst.exports['dct4pre'] as typeof this.dct4pre;
+    this.dct4post = inst.exports['dct4post'] as typeof this.dct4post;
+    this.dht = inst.exports['dht'] as typeof this.dht;
+    this.reverse = inst.exports['reverse'] as typeof this.reverse;
+    this.alternate = inst.exports['alternate'] as typeof this.alternate;
     this.cmul = inst.exports['cmul'] as typeof this.cmul;
     this.heap = e === 4 ? new Float32Array(this.memory.buffer) : new Float64Array(this.memory.buffer);
     if (e === 4) this.heapPairs = new Float64Array(this.memory.buffer);
@@ -345,78 +355,116 @@ class LaneFft implements EngineFft, FusedRealFft {
 
   /**
    * DCT-II (scipy's 'backward' times `scale`) of `count` contiguous lines (2·n reals, or n for odd pairs);
-   * `orthogonalize` divides each y_0 by √2 (scipy's orthogonalize).
+   * `orthogonalize` divides each y_0 by √2 (scipy's orthogonalize). `variant` 'dst': the DST-II, as the DCT-II
+   * of the line with alternating signs, reversed (dst-from-dct.ts); orthogonalize then scales its last output.
    */
-  forwardDct2(src: AnyArray, dst: AnyArray, count: number, scale = 1, orthogonalize = false): void {
-    if (this.recipe.realPairs) return this.forwardDct2Pairs(src, dst, count, scale, orthogonalize);
+  forwardDct2(
+    src: AnyArray,
+    dst: AnyArray,
+    count: number,
+    scale = 1,
+    orthogonalize = false,
+    variant: R2rVariant = 'dct',
+  ): void {
+    if (this.recipe.realPairs) return this.forwardDct2Pairs(src, dst, count, scale, orthogonalize, variant);
     const h = this.n;
     const n = 2 * h;
     const heap = this.heap;
     const e = heap.BYTES_PER_ELEMENT;
-    const outBase = this.outP / e;
     const yBase = this.yP / e;
     const twD = this.twP + this.info.dct2TwiddleOffset!;
     const per = this.info.problemsPerSlot;
+    const sine = variant === 'dst';
+    const result = (sine ? this.outP : this.yP) / e;
     for (let b0 = 0; b0 < count; b0 += this.chunkSlots * per) {
       const c = Math.min(this.chunkSlots * per, count - b0);
-      heap.set(src.subarray(b0 * n, (b0 + c) * n), outBase);
-      this.dct2pre!(this.outP, this.inP, c);
+      heap.set(src.subarray(b0 * n, (b0 + c) * n), this.outP / e);
+      if (sine) this.alternate!(this.outP, this.yP, c);
+      this.dct2pre!(sine ? this.yP : this.outP, this.inP, c);
       this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(c), scale);
       // The real post step and the DCT's rotation in one pass, into yP (they cannot run in place).
       this.dct2r2c!(this.outP, this.yP, this.twP + this.info.r2cTwiddleOffset!, twD, c, 1);
       if (orthogonalize) for (let q = 0; q < c; q++) heap[yBase + q * n]! /= Math.SQRT2;
-      dst.set(heap.subarray(yBase, yBase + c * n), b0 * n);
+      if (sine) this.reverse!(this.yP, this.outP, c);
+      dst.set(heap.subarray(result, result + c * n), b0 * n);
     }
   }
 
   /**
    * Odd n: the reordered lines two to a complex transform (pack2 / split2), then the rotation. The buffers
-   * take turns: lines at outP, reordered at yP, packed at inP, transformed to outP, split to yP, rotated to outP.
+   * take turns: lines at outP (alternated into inP for the DST), reordered at yP, packed at inP, transformed to
+   * outP, split to yP, rotated to outP (reversed into yP for the DST).
    */
-  private forwardDct2Pairs(src: AnyArray, dst: AnyArray, count: number, scale: number, orthogonalize: boolean): void {
+  private forwardDct2Pairs(
+    src: AnyArray,
+    dst: AnyArray,
+    count: number,
+    scale: number,
+    orthogonalize: boolean,
+    variant: R2rVariant,
+  ): void {
     const n = this.n;
     const nc = (n + 1) / 2;
     const heap = this.heap;
     const e = heap.BYTES_PER_ELEMENT;
-    const xBase = this.outP / e;
+    const sine = variant === 'dst';
+    const xP = sine ? this.inP : this.outP;
+    const xBase = xP / e;
     const vBase = this.yP / e;
+    const outBase = this.outP / e;
+    const result = (sine ? this.yP : this.outP) / e;
     const twD = this.twP + this.info.dct2TwiddleOffset!;
     const chunk = 2 * this.chunkSlots * this.info.problemsPerSlot;
     for (let b0 = 0; b0 < count; b0 += chunk) {
       const c = Math.min(chunk, count - b0);
       const pairs = Math.ceil(c / 2);
-      heap.set(src.subarray(b0 * n, (b0 + c) * n), xBase);
-      this.dct2pre!(this.outP, this.yP, c);
+      heap.set(src.subarray(b0 * n, (b0 + c) * n), outBase);
+      if (sine) this.alternate!(this.outP, this.inP, c);
+      this.dct2pre!(xP, this.yP, c);
       // v_{(n−1)/2} = x_{n−1}, the even-indexed input the pairs leave; an odd chunk's partner line is zero.
       for (let q = 0; q < c; q++) heap[vBase + q * n + nc - 1] = heap[xBase + q * n + n - 1]!;
       if (c % 2 === 1) heap.fill(0, vBase + n * c, vBase + n * (c + 1));
       this.spectraOfPairs(this.yP, pairs, scale);
       this.dct2post!(this.yP, this.outP, twD, c);
-      if (orthogonalize) for (let q = 0; q < c; q++) heap[xBase + q * n]! /= Math.SQRT2;
-      dst.set(heap.subarray(xBase, xBase + c * n), b0 * n);
+      if (orthogonalize) for (let q = 0; q < c; q++) heap[outBase + q * n]! /= Math.SQRT2;
+      if (sine) this.reverse!(this.outP, this.yP, c);
+      dst.set(heap.subarray(result, result + c * n), b0 * n);
     }
   }
 
   /**
    * DCT-III (unnormalised: y_k = x_0 + 2Σ x_j cos(πj(2k+1)/2N), times `scale`) of `count` contiguous lines of
-   * 2·n reals; `orthogonalize` first multiplies each x_0 by √2 (scipy's orthogonalize).
+   * 2·n reals; `orthogonalize` first multiplies each x_0 by √2 (scipy's orthogonalize). `variant` 'dst': the
+   * DST-III, as the DCT-III of the reversed line with alternating output signs; orthogonalize then scales its
+   * last input.
    */
-  inverseDct2(src: AnyArray, dst: AnyArray, count: number, scale = 1, orthogonalize = false): void {
+  inverseDct2(
+    src: AnyArray,
+    dst: AnyArray,
+    count: number,
+    scale = 1,
+    orthogonalize = false,
+    variant: R2rVariant = 'dct',
+  ): void {
     if (this.recipe.realPairs) throw new Error('inverseDct2: odd lengths have no fused DCT-III module');
     const h = this.n;
     const n = 2 * h;
     const heap = this.heap;
     const e = heap.BYTES_PER_ELEMENT;
-    const inBase = this.inP / e;
+    const sine = variant === 'dst';
+    const xP = sine ? this.outP : this.inP;
+    const xBase = xP / e;
     const yBase = this.yP / e;
+    const result = (sine ? this.outP : this.yP) / e;
     const per = this.info.problemsPerSlot;
     for (let b0 = 0; b0 < count; b0 += this.chunkSlots * per) {
       const c = Math.min(this.chunkSlots * per, count - b0);
-      heap.set(src.subarray(b0 * n, (b0 + c) * n), inBase);
-      if (orthogonalize) for (let q = 0; q < c; q++) heap[inBase + q * n]! *= Math.SQRT2;
-      this.dct3pre!(this.inP, this.yP, this.twP + this.info.dct3TwiddleOffset!, c);
+      heap.set(src.subarray(b0 * n, (b0 + c) * n), this.inP / e);
+      if (sine) this.reverse!(this.inP, this.outP, c);
+      if (orthogonalize) for (let q = 0; q < c; q++) heap[xBase + q * n]! *= Math.SQRT2;
+      this.dct3pre!(xP, this.yP, this.twP + this.info.dct3TwiddleOffset!, c);
       // Y_0 = x_0; Y_n/2 is real (its imaginary part is rounding, and c2r ignores it).
-      for (let q = 0, x = inBase, y = yBase; q < c; q++, x += n, y += 2 * (h + 1)) {
+      for (let q = 0, x = xBase, y = yBase; q < c; q++, x += n, y += 2 * (h + 1)) {
         heap[y] = heap[x]!;
         heap[y + 1] = 0;
         heap[y + 2 * h + 1] = 0;
@@ -424,6 +472,53 @@ class LaneFft implements EngineFft, FusedRealFft {
       this.c2r!(this.yP, this.inP, this.twP + this.info.r2cTwiddleOffset!, c);
       this.inv(this.inP, this.outP, this.workP, this.twP, this.slotsFor(c), scale);
       this.dct3post!(this.outP, this.yP, c);
+      if (sine) this.alternate!(this.yP, this.outP, c);
+      dst.set(heap.subarray(result, result + c * n), b0 * n);
+    }
+  }
+
+  /**
+   * DCT-IV (scipy's unnormalised y_k = 2Σ x_j cos(π(2j+1)(2k+1)/4N), times `scale`) of `count` contiguous lines
+   * of 2·n reals through the complex FFT of n points (dct4-half-length.ts); `variant` 'dst': the DST-IV, as the
+   * DCT-IV of the reversed line with alternating output signs.
+   */
+  forwardDct4(src: AnyArray, dst: AnyArray, count: number, scale = 1, variant: R2rVariant = 'dct'): void {
+    if (this.recipe.realPairs) throw new Error('forwardDct4: odd lengths have no fused DCT-IV module');
+    const n = 2 * this.n;
+    const heap = this.heap;
+    const e = heap.BYTES_PER_ELEMENT;
+    const sine = variant === 'dst';
+    const tw4 = this.twP + this.info.dct4TwiddleOffset!;
+    const result = (sine ? this.yP : this.outP) / e;
+    const per = this.info.problemsPerSlot;
+    for (let b0 = 0; b0 < count; b0 += this.chunkSlots * per) {
+      const c = Math.min(this.chunkSlots * per, count - b0);
+      heap.set(src.subarray(b0 * n, (b0 + c) * n), this.outP / e);
+      if (sine) this.reverse!(this.outP, this.inP, c);
+      // v_p = x_{2p}, v_{h+p} = x_{n−1−2p} at yP; the rotated pairs at inP; their FFT at outP.
+      this.dct2pre!(sine ? this.inP : this.outP, this.yP, c);
+      this.dct4pre!(this.yP, this.inP, tw4, c);
+      this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(c), scale);
+      this.dct4post!(this.outP, this.yP, tw4, c);
+      this.dct3post!(this.yP, this.outP, c);
+      if (sine) this.alternate!(this.outP, this.yP, c);
+      dst.set(heap.subarray(result, result + c * n), b0 * n);
+    }
+  }
+
+  /** Discrete Hartley transform (h_k = Σ x_j cas(2πjk/N), times `scale`) of `count` contiguous lines of 2·n reals. */
+  hartley(src: AnyArray, dst: AnyArray, count: number, scale = 1): void {
+    if (this.recipe.realPairs) throw new Error('hartley: odd lengths have no fused Hartley module');
+    const n = 2 * this.n;
+    const heap = this.heap;
+    const e = heap.BYTES_PER_ELEMENT;
+    const yBase = this.yP / e;
+    const per = this.info.problemsPerSlot;
+    for (let b0 = 0; b0 < count; b0 += this.chunkSlots * per) {
+      const c = Math.min(this.chunkSlots * per, count - b0);
+      heap.set(src.subarray(b0 * n, (b0 + c) * n), this.inP / e);
+      this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(c), 1);
+      this.dht!(this.outP, this.yP, this.twP + this.info.r2cTwiddleOffset!, c, scale);
       dst.set(heap.subarray(yBase, yBase + c * n), b0 * n);
     }
   }
@@ -813,12 +908,39 @@ export interface FusedRealFft {
   inverseReal(input: AnyArray, li: RealLayout, output: AnyArray, lo: RealLayout, batch: number, scale: number): void;
 }
 
-/** Plans built with `dct2`: DCT-II of length 2n, or n for odd pairs (see planCpuEngineDct2); DCT-III for 2n only. */
+/** Which of a DCT type and the DST of the same type (dst-from-dct.ts) a fused r2r method computes. */
+export type R2rVariant = 'dct' | 'dst';
+
+/**
+ * Plans built with `dct2`: DCT-II and DST-II of length 2n, or n for odd pairs (see planCpuEngineDct2); DCT-III,
+ * DST-III, DCT-IV, DST-IV and the DHT for 2n only.
+ */
 export interface FusedDct2 {
-  /** DCT-II times `scale`; `orthogonalize` divides each y_0 by √2 afterwards. */
-  forwardDct2(src: AnyArray, dst: AnyArray, count: number, scale?: number, orthogonalize?: boolean): void;
-  /** DCT-III, the unnormalised inverse of forwardDct2 up to 1/(2·length), times `scale`; `orthogonalize` multiplies each x_0 by √2 first. */
-  inverseDct2(src: AnyArray, dst: AnyArray, count: number, scale?: number, orthogonalize?: boolean): void;
+  /** DCT-II (DST-II) times `scale`; `orthogonalize` divides y_0 (DST: y_{N−1}) by √2 afterwards. */
+  forwardDct2(
+    src: AnyArray,
+    dst: AnyArray,
+    count: number,
+    scale?: number,
+    orthogonalize?: boolean,
+    variant?: R2rVariant,
+  ): void;
+  /**
+   * DCT-III (DST-III), the unnormalised inverse of forwardDct2 up to 1/(2·length), times `scale`; `orthogonalize`
+   * multiplies x_0 (DST: x_{N−1}) by √2 first.
+   */
+  inverseDct2(
+    src: AnyArray,
+    dst: AnyArray,
+    count: number,
+    scale?: number,
+    orthogonalize?: boolean,
+    variant?: R2rVariant,
+  ): void;
+  /** DCT-IV (DST-IV), unnormalised, times `scale`. */
+  forwardDct4(src: AnyArray, dst: AnyArray, count: number, scale?: number, variant?: R2rVariant): void;
+  /** The DHT, unnormalised, times `scale`. */
+  hartley(src: AnyArray, dst: AnyArray, count: number, scale?: number): void;
 }
 
 /** The fused module's plan, or null where it could not be compiled synchronously (see precompileEngine). */

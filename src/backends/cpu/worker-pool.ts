@@ -13,7 +13,7 @@ import type { CpuPrecision } from '../../planner/cpu-fft.js';
 import type { FftNorm } from '../../planner/fft-problem.js';
 import { checkFits, normScale } from './fft-mixed-radix.js';
 import { engineFft, isEngineBuffer, type EngineExecOptions, type EngineFft, type ResidentRun } from './wasm-fft.js';
-import { rowLengths, runRows, type RowOp } from './engine-rows.js';
+import { isR2rRow, rowLengths, runRows, type RowOp } from './engine-rows.js';
 import { ABORT, DONE, STAGED, type Pipeline } from './worker-pipeline.js';
 import { planCpuSplit, planCpuSplitDct, planCpuSplitReal } from '../../planner/cpu-fft.js';
 import {
@@ -722,8 +722,9 @@ export async function executeEngineRows(
   threads?: number,
 ): Promise<void> {
   checkThreads(threads);
-  if (threads !== 1 && rows === 1 && sharedMemory()) {
-    // One long real row: its complex half-length transform split by the four-step phases.
+  // One long real row (real FFTs, DCT-II and DCT-III): its complex half-length transform split by the four-step phases.
+  const splits = op.kind === 'rfft' || op.kind === 'irfft' || op.kind === 'dct2' || op.kind === 'dct3';
+  if (splits && threads !== 1 && rows === 1 && sharedMemory()) {
     const dct = op.kind === 'dct2' || op.kind === 'dct3';
     const split = await splitOf(
       (dct ? planCpuSplitDct : planCpuSplitReal)(op.n, op.precision, rows, threads ?? Infinity),
@@ -739,7 +740,7 @@ export async function executeEngineRows(
   }
   if (threads === 1 || shareCount(op.n, rows, Infinity) <= 1) return runRows(op, input, output, rows);
   // Real FFTs pair rows in one complex transform: shares of whole pairs keep results bit-identical.
-  const unit = op.kind === 'dct2' || op.kind === 'dct3' ? 1 : 2;
+  const unit = isR2rRow(op.kind) ? 1 : 2;
   const shares = Math.min(shareCount(op.n, rows, threads ?? (await defaultThreads())), Math.ceil(rows / unit));
   if (shares <= 1) return runRows(op, input, output, rows);
   const [inLen, outLen] = rowLengths(op);

@@ -24,6 +24,9 @@ import { pack2Function, split2Function } from './rfft-pairs.js';
 import { dct2FusedPostFunction, dct2PostFunction, dct2PreFunction, dct2Twiddles } from './dct2-makhoul.js';
 import { dct3PostFunction, dct3PreFunction, dct3Twiddles } from './dct3-makhoul.js';
 import { cmulFunction } from './pointwise.js';
+import { dct4PostFunction, dct4PreFunction, dct4Twiddles } from './dct4-half-length.js';
+import { alternateFunction, reverseFunction } from './dst-from-dct.js';
+import { dhtPostFunction } from './dht-post.js';
 import type { Cx } from './vector-complex.js';
 import { unitRoot } from '../../core/unit-root.js';
 import type { CpuLaneRecipe } from '../../planner/cpu-fft.js';
@@ -46,6 +49,8 @@ export interface EngineModule {
   dct2TwiddleOffset?: number;
   /** Byte offset (from `tw`) of the DCT-III pre-rotation's table, when the recipe has `dct2`. */
   dct3TwiddleOffset?: number;
+  /** Byte offset (from `tw`) of the DCT-IV tables (dct4-half-length.ts), with `dct2` and even lengths. */
+  dct4TwiddleOffset?: number;
 }
 
 /**
@@ -160,6 +165,7 @@ export function generateEngineFft(recipe: LaneRecipe, sharedMemory = false): Eng
   const dct3 = recipe.dct2 && recipe.realPost;
   tables.push(recipe.dct2 ? dct2Twiddles(realLength) : new Float64Array(0));
   tables.push(dct3 ? dct3Twiddles(2 * n) : new Float64Array(0));
+  tables.push(dct3 ? dct4Twiddles(2 * n) : new Float64Array(0));
   const { values: tw, offsets } = layTables(tables, e);
   const tail = core.length;
 
@@ -187,14 +193,19 @@ export function generateEngineFft(recipe: LaneRecipe, sharedMemory = false): Eng
   if (recipe.pointwise) drivers.push(cmulFunction(e));
   let dct2TwiddleOffset: number | undefined;
   let dct3TwiddleOffset: number | undefined;
+  let dct4TwiddleOffset: number | undefined;
   if (recipe.dct2) {
     dct2TwiddleOffset = offsets[tail + 1]!;
     drivers.push(dct2PreFunction(realLength, e), dct2PostFunction(realLength, e));
+    // The DSTs run the DCTs between these row passes (dst-from-dct.ts).
+    drivers.push(reverseFunction(realLength, e), alternateFunction(realLength, e));
     if (recipe.realPost) drivers.push(dct2FusedPostFunction(realLength, e));
   }
   if (dct3) {
     dct3TwiddleOffset = offsets[tail + 2]!;
+    dct4TwiddleOffset = offsets[tail + 3]!;
     drivers.push(dct3PreFunction(2 * n, e), dct3PostFunction(2 * n, e));
+    drivers.push(dct4PreFunction(2 * n, e), dct4PostFunction(2 * n, e), dhtPostFunction(2 * n, e));
   }
   const all = funcs.concat(drivers);
   const bytes = assembleModule(all, { initialPages: 1, maxPages: 65536, shared: sharedMemory });
@@ -207,6 +218,7 @@ export function generateEngineFft(recipe: LaneRecipe, sharedMemory = false): Eng
     r2cTwiddleOffset,
     dct2TwiddleOffset,
     dct3TwiddleOffset,
+    dct4TwiddleOffset,
   };
 }
 
