@@ -35,7 +35,7 @@ function call(
   out: Float32Array,
 ) {
   const o = { threads, backend: 'cpu' as const };
-  const M = n / 2 + 1;
+  const M = Math.floor(n / 2) + 1;
   if (kind === 'rfft') return api.rfft(x, { ...o, shape: [batch, n], out });
   if (kind === 'irfft') return api.irfft(spec, { ...o, shape: [batch, M], n, out: out.subarray(0, n * batch) });
   if (kind === 'dct') return api.dct(x, { ...o, type: 2, shape: [batch, n], out: out.subarray(0, n * batch) });
@@ -52,8 +52,8 @@ for (const [n, batch] of shapes) {
   for (const kind of kinds) {
     // Half spectra for irfft, complex data for fft and fft2.
     const complex = complexKinds.includes(kind);
-    const spec = new Float32Array(complex ? 2 * n * batch : 2 * (n / 2 + 1) * batch).map(() => Math.random() - 0.5);
-    const out = new Float32Array(complex ? 2 * n * batch : kind === 'rfft' ? 2 * (n / 2 + 1) * batch : n * batch);
+    const spec = new Float32Array(complex ? 2 * n * batch : 2 * (Math.floor(n / 2) + 1) * batch).map(() => Math.random() - 0.5);
+    const out = new Float32Array(complex ? 2 * n * batch : kind === 'rfft' ? 2 * (Math.floor(n / 2) + 1) * batch : n * batch);
     const best = { new: Infinity, old: Infinity };
     for (let r = 0; r < rounds; r++) {
       const order: ['new' | 'old', Api][] =

@@ -13,8 +13,8 @@
  * - lane-batch: W different problems of the batch in the lanes (gathered on load, scattered on store),
  *   for lengths that do not split (odd n, n < W²); a short batch wastes the empty lanes.
  *
- * Lengths with a prime factor above MAX_CODELET_PRIME go through Bluestein with a power-of-two inner
- * length, planned the same way.
+ * Lengths that are not codeletFactored (a prime factor above MAX_CODELET_PRIME, or two above
+ * SMALL_CODELET_PRIME) go through Bluestein with a power-of-two inner length, planned the same way.
  */
 import { ArgumentError, UnsupportedError } from '../errors.js';
 import { nextPow2, primeFactors } from '../core/integers.js';
@@ -83,8 +83,20 @@ export type CpuEngineFftRecipe =
 /** A recipe whose transform runs in the lanes directly (what the generator takes). */
 export type CpuLaneRecipe = Extract<CpuEngineFftRecipe, { kind: 'lane-split' | 'lane-batch' | 'four-step' }>;
 
-/** Largest prime with a straight-line codelet; above it Bluestein costs less than the O(p²) butterfly. */
-export const MAX_CODELET_PRIME = 13;
+/**
+ * Largest prime with a straight-line codelet. The odd ones above SMALL_CODELET_PRIME spill registers, but one
+ * such pass still costs less than Bluestein's FFTs of ≥ 2n points; above 37, or with two of them, it does not
+ * (docs/DECISIONS.md: codeletFactored).
+ */
+export const MAX_CODELET_PRIME = 37;
+/** Primes up to this have codelets that fit the registers; a length takes at most one prime factor above it. */
+export const SMALL_CODELET_PRIME = 13;
+
+/** Whether a length runs as codelet passes: every prime factor ≤ MAX_CODELET_PRIME, at most one above SMALL_CODELET_PRIME. */
+export function codeletFactored(n: number): boolean {
+  const large = primeFactors(n).filter((p) => p > SMALL_CODELET_PRIME);
+  return large.length === 0 || (large.length === 1 && large[0]! <= MAX_CODELET_PRIME);
+}
 
 export function lanesFor(precision: CpuPrecision): number {
   return precision === 'f32' ? 4 : 2;
@@ -139,8 +151,7 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
   if (n === 1) return { kind: 'trivial', n: 1, precision, lanes };
   const split = n % lanes === 0 && n / lanes >= lanes;
   const laneLength = split ? n / lanes : n;
-  const largest = primeFactors(laneLength).at(-1) ?? 1;
-  if (largest > MAX_CODELET_PRIME) {
+  if (!codeletFactored(laneLength)) {
     const m = nextPow2(2 * n - 1);
     if (m > CPU_ENGINE_MAX_N[precision]) {
       throw new UnsupportedError(
@@ -187,8 +198,7 @@ export function fourStepOf(
 ): Extract<CpuEngineFftRecipe, { kind: 'four-step' }> | null {
   const lanes = lanesFor(precision);
   const cb = precision === 'f32' ? 8 : 16;
-  if (n * cb < fromBytes || n % (lanes * lanes) !== 0 || primeFactors(n).some((p) => p > MAX_CODELET_PRIME))
-    return null;
+  if (n * cb < fromBytes || n % (lanes * lanes) !== 0 || !codeletFactored(n)) return null;
   let n1 = 0;
   for (let d = lanes; d * d <= n; d += lanes) if (n % d === 0 && (n / d) % lanes === 0) n1 = d;
   if (n1 < 16) return null;
@@ -272,7 +282,7 @@ function columnsOf(
   const cb = precision === 'f32' ? 8 : 16;
   if (!Number.isSafeInteger(rows) || !Number.isSafeInteger(cols) || rows < 2 || cols < lanes) return null;
   if (cols % lanes !== 0 || Math.ceil(rows / lanes) * lanes * cols * cb > FFT2_MAX_BYTES) return null;
-  if (primeFactors(rows).some((p) => p > MAX_CODELET_PRIME)) return null;
+  if (!codeletFactored(rows)) return null;
   let blockGroups = 128 / (lanes * cb);
   while ((cols / lanes) % blockGroups !== 0) blockGroups /= 2;
   return {

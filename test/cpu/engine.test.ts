@@ -70,6 +70,18 @@ test('engine recipes: lane-split, lane-batch, Bluestein', () => {
   const b = planCpuEngineFft(1009, 'f64');
   assert.equal(b.kind, 'bluestein');
   if (b.kind === 'bluestein') assert.equal(b.inner.n, 2048);
+  // One prime factor from 17 to 37 runs as a codelet pass (the largest last); above 37, or two of them, Bluestein.
+  const d = planCpuEngineFft(1023, 'f32');
+  assert.equal(d.kind, 'lane-batch');
+  if (d.kind === 'lane-batch')
+    assert.deepEqual(
+      d.passes.map((p) => p.radix),
+      [3, 11, 31],
+    );
+  assert.equal(planCpuEngineFft(4 * 37, 'f64').kind, 'lane-split');
+  assert.equal(planCpuEngineFft(4 * 41, 'f32').kind, 'bluestein');
+  assert.equal(planCpuEngineFft(31 * 31, 'f32').kind, 'bluestein');
+  assert.equal(planCpuEngineFft(17 * 59, 'f64').kind, 'bluestein');
   assert.throws(() => planCpuEngineFft(0, 'f32'), ArgumentError);
   assert.throws(() => planCpuEngineFft(8, 'f16' as CpuPrecision), ArgumentError);
 });

@@ -23,7 +23,9 @@ test('2-D recipes: where the engine path applies', () => {
   assert.equal(planCpuEngineFft2(30, 20, 'f32')!.blockGroups, 1); // 5 groups of 4 columns
   assert.equal(planCpuEngineFft2(8, 6, 'f64')!.blockGroups, 1); // 3 groups of 2
   assert.equal(planCpuEngineFft2(8, 10, 'f32'), null, 'columns not a multiple of the lanes');
-  assert.equal(planCpuEngineFft2(17, 16, 'f32'), null, 'a column length through Bluestein');
+  assert.equal(planCpuEngineFft2(41, 16, 'f32'), null, 'a column length through Bluestein');
+  assert.equal(planCpuEngineFft2(17 * 19, 16, 'f32'), null, 'two large primes: Bluestein');
+  assert.ok(planCpuEngineFft2(17, 16, 'f32'), 'one prime up to 37: a codelet pass');
   assert.equal(planCpuEngineFft2(16, 1009, 'f64'), null, 'rows through Bluestein');
 });
 
@@ -185,7 +187,7 @@ test('fftn of volumes: the last two axes on the 2-D path, the others by the N-D 
 
 test('3-D engine: recipes, and threads bit for bit one thread', async () => {
   assert.ok(planCpuEngineFft3(64, 64, 64, 'f32')?.depth, 'a volume recipe');
-  assert.equal(planCpuEngineFft3(17, 64, 64, 'f32'), null, 'a depth through Bluestein');
+  assert.equal(planCpuEngineFft3(41, 64, 64, 'f32'), null, 'a depth through Bluestein');
   assert.equal(planCpuEngineFft3(64, 64, 64, 'f32', 2)!.threads, 2);
   for (const precision of ['f32', 'f64'] as const) {
     const Arr = precision === 'f32' ? Float32Array : Float64Array;
