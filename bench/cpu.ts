@@ -6,17 +6,17 @@
  *   npm run bench:cpu                      # full: N = 2^4…2^20, 1000, 1009, 3^7, 2·3·5·7·11, 2-D 1024², single 2^16…2^22, tridiagonal
  *   npm run bench:cpu -- --quick           # a small subset, fewer repetitions (checks the wiring in a minute or two)
  *   node dist/bench/cpu.js [--sizes 2^4-2^20,1000,1009,2187,2310,1024x1024] [--single-sizes 2^16-2^22]
- *        [--families c2c,c2c1,r2c,dct2,c2c2d,tri]
+ *        [--families c2c,c2c1,r2c,dct2,dst2,dct4,c2c2d,tri]
  *        [--reps 11] [--total 2^20] [--min-rep-ms 50] [--out file.json] [--no-python] [--svg docs/cpu-gflops.svg]
  *
- * Conventions. GFLOPS = 5·N·log2 N·batch / t for complex transforms, 2.5·N·log2 N·batch / t for R2C and DCT-II
+ * Conventions. GFLOPS = 5·N·log2 N·batch / t for complex transforms, 2.5·N·log2 N·batch / t for R2C and the DCTs and DSTs
  * (2-D n×n: 5·n²·log2 n²). batch = total / N (at least 1), so every timing touches the same number of elements;
  * c2c1 is C2C of single transforms (batch 1) at --single-sizes, where threads split one transform.
  * Each column: warm-up, an inner loop of calls long enough for the clock (--min-rep-ms), --reps rounds, the
  * columns of a case in interleaved rounds; GFLOPS come from the BEST round (the median is in the JSON). The
  * Python anchors run twice, before and after ours, each cell keeping the faster. Tridiagonal: Mrows/s =
  * rows · systems / t.
- * Ours is timed through the public API (createFftPlan + execute into a reused output; rfft, dct, fft2 as one-shot calls
+ * Ours is timed through the public API (createFftPlan + execute into a reused output; rfft, dct, dst, fft2 as one-shot calls
  * with `out`, a reused output, which includes their plan-cache lookups), with `threads: 1` and `threads: <all cores>`;
  * C2C also with `threads: <all cores>` on input and output that live on SharedArrayBuffers (nothing staged).
  * Every column's output on one input is compared with a float64 reference computed here (radix-2 / Bluestein in
@@ -34,6 +34,7 @@ import {
   createFftPlan,
   createTridiagonalPlan,
   dct,
+  dst,
   encodeNpy,
   fft2,
   parseNpy,
@@ -54,8 +55,14 @@ const root = existsSync(path.join(here, '..', 'package.json')) ? path.join(here,
 // ---------------------------------------------------------------------------------------------------------
 // Options
 
-type Family = 'c2c' | 'c2c1' | 'r2c' | 'dct2' | 'c2c2d' | 'tri';
-const FAMILIES: Family[] = ['c2c', 'c2c1', 'r2c', 'dct2', 'c2c2d', 'tri'];
+type Family = 'c2c' | 'c2c1' | 'r2c' | 'dct2' | 'dst2' | 'dct4' | 'c2c2d' | 'tri';
+const FAMILIES: Family[] = ['c2c', 'c2c1', 'r2c', 'dct2', 'dst2', 'dct4', 'c2c2d', 'tri'];
+/** The real-to-real families: the one-shot function and type each times (n reals in, n out). */
+const R2R: Partial<Record<Family, { fn: 'dct' | 'dst'; type: number }>> = {
+  dct2: { fn: 'dct', type: 2 },
+  dst2: { fn: 'dst', type: 2 },
+  dct4: { fn: 'dct', type: 4 },
+};
 /** 1-D complex: 'c2c' (batches of total / N) and 'c2c1' (single transforms, which threads split). */
 const isC2c = (f: Family): boolean => f === 'c2c' || f === 'c2c1';
 // The tridiagonal cases of bench/tridiagonal_numpy.py and bench/tridiagonal-cpu.ts (rows per system, systems): 2^20 rows
@@ -320,6 +327,30 @@ function refR2C(x: ArrayLike<number>, n: number): Float64Array {
 }
 
 /** scipy.fft.dct type 2, norm None: y_k = 2 Σ x_n cos(πk(2n+1)/(2N)), as the real part of a 4N-point DFT. */
+/** DST-II by the odd extension of length 4N: y_k = −Im U_{k+1}. */
+function refDst2(x: ArrayLike<number>, n: number): Float64Array {
+  const re = new Float64Array(4 * n),
+    im = new Float64Array(4 * n);
+  for (let i = 0; i < n; i++) {
+    re[2 * i + 1] = x[i];
+    re[4 * n - 2 * i - 1] = -x[i];
+  }
+  fft64(re, im);
+  return Float64Array.from({ length: n }, (_, k) => -im[k + 1]);
+}
+
+/** DCT-IV by the even extension of length 8N at odd indices: y_k = Re U_{2k+1}. */
+function refDct4(x: ArrayLike<number>, n: number): Float64Array {
+  const re = new Float64Array(8 * n),
+    im = new Float64Array(8 * n);
+  for (let i = 0; i < n; i++) {
+    re[2 * i + 1] = x[i];
+    re[8 * n - 2 * i - 1] = x[i];
+  }
+  fft64(re, im);
+  return Float64Array.from({ length: n }, (_, k) => re[2 * k + 1]);
+}
+
 function refDct2(x: ArrayLike<number>, n: number): Float64Array {
   const re = new Float64Array(4 * n),
     im = new Float64Array(4 * n);
@@ -440,7 +471,7 @@ function columnsFor(c: Case, o: Options): Column[] {
   const len = (c.rows ?? 1) * n * per; // values per transform
   const checkOurs = (out: ArrayLike<number>, outLen: number) =>
     Math.max(relErr(out, c.ref, 0), relErr(out, c.refLast, (batch - 1) * outLen));
-  const outLen = family === 'r2c' ? 2 * (Math.floor(n / 2) + 1) : family === 'dct2' ? n : len;
+  const outLen = family === 'r2c' ? 2 * (Math.floor(n / 2) + 1) : R2R[family] ? n : len;
 
   // Ours, through the public API.
   // `shared`: input and output on SharedArrayBuffers, which workers read and write in place (no staging);
@@ -487,9 +518,10 @@ function columnsFor(c: Case, o: Options): Column[] {
         if (family === 'r2c') {
           const opts: FftCallOptions = { shape: [batch, n], backend: 'cpu', threads, out };
           run = () => rfft(x, opts);
-        } else if (family === 'dct2') {
-          const opts: R2rCallOptions = { type: 2, shape: [batch, n], backend: 'cpu', threads, out };
-          run = () => dct(x, opts);
+        } else if (R2R[family]) {
+          const { fn, type } = R2R[family]!;
+          const opts: R2rCallOptions = { type, shape: [batch, n], backend: 'cpu', threads, out };
+          run = () => (fn === 'dct' ? dct(x, opts) : dst(x, opts));
         } else {
           const opts: FftNdCallOptions = { shape: [batch, c.rows!, n], backend: 'cpu', threads, out };
           run = () => fft2(x, opts);
@@ -657,7 +689,11 @@ function makeCase(family: Family, s: SizeSpec, o: Options): Case {
         ? refR2C(v, n)
         : family === 'dct2'
           ? refDct2(v, n)
-          : ref2D(v, s.rows!, n);
+          : family === 'dst2'
+            ? refDst2(v, n)
+            : family === 'dct4'
+              ? refDct4(v, n)
+              : ref2D(v, s.rows!, n);
   const lg = Math.log2(tlen);
   const flops = (per === 2 ? 5 : 2.5) * tlen * lg * batch;
   const id = family === 'c2c2d' ? `${family}-${s.rows}x${n}` : `${family}-${n}`;
@@ -987,6 +1023,8 @@ const TITLES: Record<Family, string> = {
   c2c1: 'C2C, single transforms (batch 1), GFLOPS = 5·N·log2N / t (best round)',
   r2c: 'R2C, GFLOPS = 2.5·N·log2N·batch / t (best round); numpy = rfft f64, scipy = rfft f32',
   dct2: 'DCT-II, GFLOPS = 2.5·N·log2N·batch / t (best round); "numpy c128" = scipy.fft.dct f64 workers=1, scipy = dct f32',
+  dst2: 'DST-II, GFLOPS = 2.5·N·log2N·batch / t (best round); "numpy c128" = scipy.fft.dst f64 workers=1, scipy = dst f32',
+  dct4: 'DCT-IV, GFLOPS = 2.5·N·log2N·batch / t (best round); "numpy c128" = scipy.fft.dct type 4 f64 workers=1, scipy = f32',
   c2c2d: '2-D C2C, GFLOPS = 5·R·C·log2(R·C)·batch / t (best round); kissfft = kiss_fftnd',
   tri: 'Tridiagonal, Mrows/s = rows·systems / t (best round), diagonally dominant random systems',
 };
@@ -1037,7 +1075,7 @@ function markdown(results: CaseResult[]): string {
             ]
           : []),
         ['f32 / scipy w1', (r) => ratio(c(r, 'ours32_1'), c(r, 'scipy32_w1'))],
-        [fam === 'dct2' ? 'f64 / scipy dct f64' : 'f64 / numpy', (r) => ratio(c(r, 'ours64_1'), c(r, 'numpy64'))],
+        [R2R[fam] ? 'f64 / scipy f64' : 'f64 / numpy', (r) => ratio(c(r, 'ours64_1'), c(r, 'numpy64'))],
         ...(oneD
           ? [
               ['f64 / fft.js', (r: CaseResult) => ratio(c(r, 'ours64_1'), c(r, 'fftjs'))] as [

@@ -4,12 +4,12 @@
 
 SPEC.json (written by bench/cpu.ts):
   {"reps": 7, "min_rep_s": 0.05, "budget_s": 4, "cases": [
-     {"id": "c2c-1024", "family": "c2c" | "r2c" | "dct2" | "c2c2d" | "tri", "n": 1024, "batch": 1024,
+     {"id": "c2c-1024", "family": "c2c" | "r2c" | "dct2" | "dst2" | "dct4" | "c2c2d" | "tri", "n": 1024, "batch": 1024,
       "rows": 1024,                       # c2c2d only: rows x n
       "check_in": "/tmp/x.npy", "check_out": "/tmp/dir/c2c-1024"}]}   # optional accuracy check
 
 Columns per case (seconds per call: best and median of the repetitions):
-  numpy64      numpy.fft in complex128 / float64 (c2c, r2c, 2-D); scipy.fft.dct float64, workers=1 (dct2)
+  numpy64      numpy.fft in complex128 / float64 (c2c, r2c, 2-D); scipy.fft.dct / dst float64, workers=1 (dct2, dst2, dct4)
   scipy32_w1   scipy.fft in complex64 / float32, workers=1
   scipy32_all  the same with workers=-1 (all cores)
   numpy_thomas, solve_banded (tri): bench/tridiagonal_numpy.py's vectorised Thomas and per-system LAPACK.
@@ -57,6 +57,10 @@ def save_complex(path, z):
     np.save(path, np.stack([z.real, z.imag], axis=-1).astype(np.float64))
 
 
+# The real-to-real families: scipy.fft function and type.
+R2R = {'dct2': (sfft.dct, 2), 'dst2': (sfft.dst, 2), 'dct4': (sfft.dct, 4)}
+
+
 def fft_columns(case, rng):
     fam, n, batch = case['family'], case['n'], case['batch']
     if fam == 'c2c':
@@ -75,16 +79,17 @@ def fft_columns(case, rng):
             'scipy32_w1': (lambda: sfft.rfft(x32, workers=1), lambda v: sfft.rfft(v.astype(np.float32), workers=1)),
             'scipy32_all': (lambda: sfft.rfft(x32, workers=-1), lambda v: sfft.rfft(v.astype(np.float32), workers=-1)),
         }
-    if fam == 'dct2':
+    if fam in R2R:
+        f, t = R2R[fam]
         x64 = rng.standard_normal((batch, n))
         x32 = x64.astype(np.float32)
         return {
-            'numpy64': (lambda: sfft.dct(x64, type=2, workers=1),
-                        lambda v: sfft.dct(v.astype(np.float64), type=2, workers=1)),
-            'scipy32_w1': (lambda: sfft.dct(x32, type=2, workers=1),
-                           lambda v: sfft.dct(v.astype(np.float32), type=2, workers=1)),
-            'scipy32_all': (lambda: sfft.dct(x32, type=2, workers=-1),
-                            lambda v: sfft.dct(v.astype(np.float32), type=2, workers=-1)),
+            'numpy64': (lambda: f(x64, type=t, workers=1),
+                        lambda v: f(v.astype(np.float64), type=t, workers=1)),
+            'scipy32_w1': (lambda: f(x32, type=t, workers=1),
+                           lambda v: f(v.astype(np.float32), type=t, workers=1)),
+            'scipy32_all': (lambda: f(x32, type=t, workers=-1),
+                            lambda v: f(v.astype(np.float32), type=t, workers=-1)),
         }
     if fam == 'c2c2d':
         rows = case['rows']

@@ -83,21 +83,18 @@ function resultArray(x: RealArray, out: RealArray | undefined): RealArray {
   return out && !overlaps(out, x) ? out : new (x instanceof Float32Array ? Float32Array : Float64Array)(x.length);
 }
 
-/**
- * The engine row operation of a transform (idct / idst of type t run type 1, 3, 2, 4, scipy's inverse map), or
- * null for the types without one (type 1: the general path).
- */
+/** The engine row operation of a transform (idct / idst of type t run type 1, 3, 2, 4: scipy's inverse map). */
 function rowKind(family: R2rFamily, type: number | undefined, inverse: boolean): R2rRowKind | null {
   if (family === 'dht') return 'dht';
-  if (type === 4) return family === 'dct' ? 'dct4' : 'dst4';
+  if (type === 1 || type === 4) return `${family === 'dct' ? 'dct' : 'dst'}${type}`;
   if (type !== 2 && type !== 3) return null;
   const t = (type === 2) !== inverse ? '2' : '3';
   return family === 'dct' ? (`dct${t}` as const) : (`dst${t}` as const);
 }
 
 /**
- * A DCT or DST of types 2–4 or the DHT along the last axis with no crop or pad, where the CPU engine has the fused
- * module (types 3 and 4 and the DHT: even lengths): straight from the caller's array into a result of its type,
+ * A DCT or DST of any type or the DHT along the last axis with no crop or pad, where the CPU engine has the fused
+ * module (types 3 and 4 and the DHT: even lengths; type 1: see planCpuEngineType1): straight from the caller's array into a result of its type,
  * the norm's scale and scipy's orthogonalize steps inside the engine.
  */
 async function r2rLastAxis(
@@ -113,9 +110,10 @@ async function r2rLastAxis(
   const precision = x instanceof Float32Array ? 'f32' : 'f64';
   if (!fusedR2rRows(kind, n, precision)) return null;
   const dst = resultArray(x, out);
-  // scipy's norms for types 2–4 take the denominator 2n, the DHT's n.
-  const scale = normScale(kind === 'dht' ? n : 2 * n, inverse ? 'inverse' : 'forward', norm);
-  const orth = kind === 'dht' ? false : (orthogonalize ?? norm === 'ortho');
+  // scipy's norms: the denominator 2n for types 2–4, 2(n − 1) for the DCT-I, 2(n + 1) for the DST-I, n for the DHT.
+  const denom = kind === 'dht' ? n : kind === 'dct1' ? 2 * (n - 1) : kind === 'dst1' ? 2 * (n + 1) : 2 * n;
+  const scale = normScale(denom, inverse ? 'inverse' : 'forward', norm);
+  const orth = kind === 'dht' || kind === 'dst1' ? false : (orthogonalize ?? norm === 'ortho');
   const op = { kind, n, precision, scale, orthogonalize: orth } as const;
   await executeEngineRows(op, x, dst, x.length / n, threads);
   return deliver(dst, x, out);

@@ -49,6 +49,11 @@ export type CpuEngineFftRecipe =
        * DCT-III (src/codegen/wasm/dct2-makhoul.ts, dct3-makhoul.ts).
        */
       dct2?: boolean;
+      /**
+       * With realPost: DCT-I of length n + 1 and DST-I of length n − 1 by the symmetric extension of length 2n
+       * (src/codegen/wasm/dct1-extension.ts).
+       */
+      dct1?: boolean;
     }
   | {
       /**
@@ -76,6 +81,7 @@ export type CpuEngineFftRecipe =
       realPairs?: undefined;
       pointwise?: boolean;
       dct2?: boolean;
+      dct1?: boolean;
     }
   | { kind: 'bluestein'; n: number; precision: CpuPrecision; lanes: number; inner: CpuEngineFftRecipe }
   | { kind: 'trivial'; n: 1; precision: CpuPrecision; lanes: number };
@@ -395,4 +401,15 @@ export function planCpuEngineRfft(n: number, precision: CpuPrecision): CpuLaneRe
 export function planCpuEngineDct2(n: number, precision: CpuPrecision): CpuLaneRecipe | null {
   const r = planCpuEngineRfft(n, precision);
   return r ? { ...r, dct2: true } : null;
+}
+
+/**
+ * DCT-I (sine false) or DST-I (sine true) of n reals around the fused real FFT of the symmetric extension's
+ * length, 2(n − 1) or 2(n + 1), where that exists and n leaves the extension's runs a whole vector (DCT-I:
+ * n − 2 ≥ W; DST-I: n ≥ W); else null (the generic adapter).
+ */
+export function planCpuEngineType1(n: number, precision: CpuPrecision, sine: boolean): CpuLaneRecipe | null {
+  if (!Number.isSafeInteger(n) || n - (sine ? 0 : 2) < lanesFor(precision)) return null;
+  const r = planCpuEngineRfft(2 * (sine ? n + 1 : n - 1), precision);
+  return r?.realPost ? { ...r, dct1: true } : null;
 }

@@ -184,10 +184,10 @@ test('public API on the CPU engine: precision follows the input, results keep it
   }
 });
 
-test('DCT and DST types 2–4 and the DHT on the engine (fused modules, scale and orthogonalize inside) match the reference for every norm', async () => {
+test('DCT and DST types 1–4 and the DHT on the engine (fused modules, scale and orthogonalize inside) match the reference for every norm', async () => {
   const r = rng(23);
-  // Even lengths take every fused path, odd ones the pairs module (types 2) or the general path (3, 4, DHT);
-  // 10, 18, 34 and 1000 leave a tail group where W ∤ n/2 or W ∤ n.
+  // Even lengths take every fused path, odd ones the pairs module (types 2), the symmetric extension's module
+  // (type 1) or the general path (3, 4, DHT); 10, 18, 34 and 1000 leave a tail group where W ∤ n/2 or W ∤ n.
   for (const n of [8, 10, 16, 18, 32, 34, 64, 100, 1000, 4096, 15, 999]) {
     for (const norm of ['backward', 'ortho', 'forward'] as const) {
       for (const orthogonalize of [undefined, true, false]) {
@@ -199,7 +199,7 @@ test('DCT and DST types 2–4 and the DHT on the engine (fused modules, scale an
           ['dst', dst, cpuDst.dst],
           ['idst', idst, cpuDst.idst],
         ] as const) {
-          for (const type of [2, 3, 4]) {
+          for (const type of [1, 2, 3, 4]) {
             const ref = reference(x, { type, norm, orthogonalize }, [batch, n]).data;
             for (const Arr of [Float32Array, Float64Array]) {
               const y = await f(Arr.from(x), { type, norm, orthogonalize, shape: [batch, n], backend: 'cpu' });

@@ -214,6 +214,8 @@ for (const n of [1024, 1000, 255]) {
     const refD4 = cpuDct.dctn(x, [rows, n], { type: 4, axes: [1] }).data;
     const refS4 = cpuDst.dstn(x, [rows, n], { type: 4, axes: [1] }).data;
     const refH = cpuDht.dht(x, {}, [rows, n]).data;
+    const refD1 = cpuDct.dctn(x, [rows, n], { type: 1, axes: [1], norm: 'ortho' }).data;
+    const refS1 = cpuDst.dstn(x, [rows, n], { type: 1, axes: [1] }).data;
     const refC = new Float64Array(2 * n * rows);
     planCpuFft(n).execute(xc, refC, { batch: rows });
     const calls: [
@@ -256,6 +258,18 @@ for (const n of [1024, 1000, 255]) {
         (a, threads) => dst(a, { type: 4, shape: [rows, n], backend: 'cpu', threads }),
       ],
       ['dht', x, refH as Float64Array, (a, threads) => dht(a, { shape: [rows, n], backend: 'cpu', threads })],
+      [
+        'dct1',
+        x,
+        refD1 as Float64Array,
+        (a, threads) => dct(a, { type: 1, shape: [rows, n], norm: 'ortho', backend: 'cpu', threads }),
+      ],
+      [
+        'dst1',
+        x,
+        refS1 as Float64Array,
+        (a, threads) => dst(a, { type: 1, shape: [rows, n], backend: 'cpu', threads }),
+      ],
       ['fft', xc, refC, (a, threads) => fft(a, { shape: [rows, n], backend: 'cpu', threads })],
     ];
     for (const [name, input, ref, call] of calls) {

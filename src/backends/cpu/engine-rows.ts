@@ -4,7 +4,7 @@
  * workers run the same plans, so a split result is bit-identical to a single-threaded one.
  */
 import type { CpuPrecision } from '../../planner/cpu-fft.js';
-import { planCpuEngineDct2 } from '../../planner/cpu-fft.js';
+import { planCpuEngineDct2, planCpuEngineType1 } from '../../planner/cpu-fft.js';
 import type { FftNorm } from '../../planner/fft-problem.js';
 import { onCpuEngine } from './engine-scope.js';
 import { planCpuRfft } from './fft-real.js';
@@ -13,7 +13,7 @@ import { tryFusedRealFft, type FusedDct2 } from './wasm-fft.js';
 type AnyArray = Float32Array | Float64Array;
 
 /** The real-to-real row operations, all through the fused DCT module of their length (wasm-fft.ts FusedDct2). */
-export type R2rRowKind = 'dct2' | 'dct3' | 'dct4' | 'dst2' | 'dst3' | 'dst4' | 'dht';
+export type R2rRowKind = 'dct1' | 'dct2' | 'dct3' | 'dct4' | 'dst1' | 'dst2' | 'dst3' | 'dst4' | 'dht';
 
 /**
  * rfft: n reals → n/2+1 complex; irfft: the reverse; the R2rRowKinds: n reals → n reals, unnormalised (scipy's
@@ -39,10 +39,15 @@ export function isR2rRow(kind: RowOp['kind']): kind is R2rRowKind {
 }
 
 /**
- * The engine's fused DCT module for rows of n (types II: any n it fuses; the others: even n only), or null where
- * there is none or it could not be compiled synchronously (callers then take the general path).
+ * The engine's fused module for rows of n (types II: any n it fuses; types III, IV and the DHT: even n; type I:
+ * the symmetric extension's module, see planCpuEngineType1), or null where there is none or it could not be
+ * compiled synchronously (callers then take the general path).
  */
 export function fusedR2rRows(kind: R2rRowKind, n: number, precision: CpuPrecision): FusedDct2 | null {
+  if (kind === 'dct1' || kind === 'dst1') {
+    const r = planCpuEngineType1(n, precision, kind === 'dst1');
+    return r ? tryFusedRealFft(r) : null;
+  }
   const recipe = planCpuEngineDct2(n, precision);
   if (!recipe || (kind !== 'dct2' && kind !== 'dst2' && !recipe.realPost)) return null;
   return tryFusedRealFft(recipe);
@@ -55,6 +60,7 @@ function runR2rRows(op: RowOp & { kind: R2rRowKind }, src: AnyArray, dst: AnyArr
   const orth = op.orthogonalize ?? false;
   const variant = op.kind.startsWith('dst') ? 'dst' : 'dct';
   if (op.kind === 'dht') fused.hartley(src, dst, count, scale);
+  else if (op.kind.endsWith('1')) fused.forwardType1(src, dst, count, scale, orth, variant);
   else if (op.kind.endsWith('2')) fused.forwardDct2(src, dst, count, scale, orth, variant);
   else if (op.kind.endsWith('3')) fused.inverseDct2(src, dst, count, scale, orth, variant);
   else fused.forwardDct4(src, dst, count, scale, variant);

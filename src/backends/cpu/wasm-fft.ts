@@ -11,6 +11,7 @@ import { ArgumentError, ButterflyError, DeviceLimitError } from '../../errors.js
 import { unitRoot } from '../../core/unit-root.js';
 import {
   planCpuEngineDct2,
+  planCpuEngineType1,
   planCpuEngineFft,
   planCpuEngineRfft,
   type CpuEngineFftRecipe,
@@ -24,6 +25,8 @@ import { checkFits, checkLength, normScale, type CpuFftExecOptions, type Strided
 
 type AnyArray = Float32Array | Float64Array;
 type Kernel = (inP: number, outP: number, work: number, tw: number, count: number, scale: number) => void;
+/** A row pass of a module: `count` rows from src to dst (byte addresses). */
+type RowPass = (src: number, dst: number, count: number) => void;
 
 /** Target bytes of one input chunk: big enough to amortise calls, small enough that the copies stay in cache. */
 const CHUNK_BYTES = 1 << 16;
@@ -174,6 +177,8 @@ function laneRecipes(n: number, precision: CpuPrecision): LaneRecipe[] {
   add(planCpuEngineFft(n, precision));
   add(planCpuEngineRfft(n, precision));
   add(planCpuEngineDct2(n, precision));
+  add(planCpuEngineType1(n, precision, false));
+  add(planCpuEngineType1(n, precision, true));
   return out;
 }
 
@@ -278,6 +283,7 @@ class LaneFft implements EngineFft, FusedRealFft {
   private readonly dht?: (z: number, out: number, twR: number, count: number, scale: number) => void;
   private readonly reverse?: (src: number, dst: number, count: number) => void;
   private readonly alternate?: (src: number, dst: number, count: number) => void;
+  private readonly type1?: Record<R2rVariant, { ext: RowPass; out: RowPass }>;
   heap!: AnyArray;
   /** The f32 heap seen as one float64 per complex value (column copies). */
   heapPairs?: Float64Array;
@@ -327,6 +333,13 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.dht = inst.exports['dht'] as typeof this.dht;
     this.reverse = inst.exports['reverse'] as typeof this.reverse;
     this.alternate = inst.exports['alternate'] as typeof this.alternate;
+    if (recipe.dct1) {
+      const x = (name: string): RowPass => inst.exports[name] as RowPass;
+      this.type1 = {
+        dct: { ext: x('dct1ext'), out: x('dct1out') },
+        dst: { ext: x('dst1ext'), out: x('dst1out') },
+      };
+    }
     this.cmul = inst.exports['cmul'] as typeof this.cmul;
     this.heap = e === 4 ? new Float32Array(this.memory.buffer) : new Float64Array(this.memory.buffer);
     if (e === 4) this.heapPairs = new Float64Array(this.memory.buffer);
@@ -503,6 +516,47 @@ class LaneFft implements EngineFft, FusedRealFft {
       this.dct3post!(this.yP, this.outP, c);
       if (sine) this.alternate!(this.outP, this.yP, c);
       dst.set(heap.subarray(result, result + c * n), b0 * n);
+    }
+  }
+
+  /**
+   * DCT-I (`variant` 'dct', N = n + 1 reals a line) or DST-I ('dst', N = n − 1) of `count` contiguous lines by the
+   * symmetric extension of length 2n (dct1-extension.ts), times `scale`; `orthogonalize` (DCT-I): x_0 and x_{N−1}
+   * times √2 first, y_0 and y_{N−1} divided by √2 after (scipy's orthogonalize).
+   */
+  forwardType1(
+    src: AnyArray,
+    dst: AnyArray,
+    count: number,
+    scale = 1,
+    orthogonalize = false,
+    variant: R2rVariant = 'dct',
+  ): void {
+    if (!this.type1) throw new Error('forwardType1: not a DCT-I module');
+    const { ext, out } = this.type1[variant];
+    const h = this.n;
+    const N = variant === 'dst' ? h - 1 : h + 1;
+    const heap = this.heap;
+    const e = heap.BYTES_PER_ELEMENT;
+    const base = this.outP / e;
+    const orth = orthogonalize && variant === 'dct';
+    const ends = (f: number): void => {
+      for (let q = 0, at = base; q < count; q++, at += N) {
+        heap[at]! *= f;
+        heap[at + N - 1]! *= f;
+      }
+    };
+    const per = this.info.problemsPerSlot;
+    for (let b0 = 0; b0 < count; b0 += this.chunkSlots * per) {
+      const c = Math.min(this.chunkSlots * per, count - b0);
+      heap.set(src.subarray(b0 * N, (b0 + c) * N), base);
+      if (orth) ends(Math.SQRT2);
+      ext(this.outP, this.inP, c);
+      this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(c), 1);
+      this.r2c!(this.outP, this.yP, this.twP + this.info.r2cTwiddleOffset!, c, scale);
+      out(this.yP, this.outP, c);
+      if (orth) ends(Math.SQRT1_2);
+      dst.set(heap.subarray(base, base + c * N), b0 * N);
     }
   }
 
@@ -941,6 +995,15 @@ export interface FusedDct2 {
   forwardDct4(src: AnyArray, dst: AnyArray, count: number, scale?: number, variant?: R2rVariant): void;
   /** The DHT, unnormalised, times `scale`. */
   hartley(src: AnyArray, dst: AnyArray, count: number, scale?: number): void;
+  /** DCT-I of n + 1 (DST-I of n − 1) reals a line, unnormalised, times `scale`; modules built with `dct1` only. */
+  forwardType1(
+    src: AnyArray,
+    dst: AnyArray,
+    count: number,
+    scale?: number,
+    orthogonalize?: boolean,
+    variant?: R2rVariant,
+  ): void;
 }
 
 /** The fused module's plan, or null where it could not be compiled synchronously (see precompileEngine). */
@@ -956,7 +1019,7 @@ export function tryFusedRealFft(recipe: CpuEngineFftRecipe): (FusedRealFft & Fus
 export function fusedRealFft(recipe: CpuEngineFftRecipe): FusedRealFft & FusedDct2 {
   if (recipe.kind === 'bluestein' || recipe.kind === 'trivial' || !(recipe.realPost || recipe.realPairs))
     throw new Error('not a fused real recipe');
-  const key = `real/${recipe.kind}/${recipe.n}/${recipe.precision}/${recipe.realPairs ? 'pairs' : ''}/${recipe.dct2 ? 'dct2' : ''}`;
+  const key = `real/${recipe.kind}/${recipe.n}/${recipe.precision}/${recipe.realPairs ? 'pairs' : ''}/${recipe.dct2 ? 'dct2' : ''}/${recipe.dct1 ? 'dct1' : ''}`;
   let p = lruGet(realPlans, key);
   if (!p) {
     p = new LaneFft(recipe);

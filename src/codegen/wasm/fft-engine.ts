@@ -27,6 +27,7 @@ import { cmulFunction } from './pointwise.js';
 import { dct4PostFunction, dct4PreFunction, dct4Twiddles } from './dct4-half-length.js';
 import { alternateFunction, reverseFunction } from './dst-from-dct.js';
 import { dhtPostFunction } from './dht-post.js';
+import { symmetricExtensionFunction, symmetricOutputFunction } from './dct1-extension.js';
 import type { Cx } from './vector-complex.js';
 import { unitRoot } from '../../core/unit-root.js';
 import type { CpuLaneRecipe } from '../../planner/cpu-fft.js';
@@ -191,6 +192,10 @@ export function generateEngineFft(recipe: LaneRecipe, sharedMemory = false): Eng
   }
   if (recipe.realPairs) drivers.push(pack2Function(n, e), split2Function(n, e));
   if (recipe.pointwise) drivers.push(cmulFunction(e));
+  if (recipe.dct1 && recipe.realPost) {
+    for (const sine of [false, true])
+      drivers.push(symmetricExtensionFunction(2 * n, e, sine), symmetricOutputFunction(2 * n, e, sine));
+  }
   let dct2TwiddleOffset: number | undefined;
   let dct3TwiddleOffset: number | undefined;
   let dct4TwiddleOffset: number | undefined;
