@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { engineFft } from '../../src/backends/cpu/wasm-fft.js';
 import { planCpuFft } from '../../src/backends/cpu/fft-plan.js';
-import { planCpuEngineFft, type CpuPrecision } from '../../src/planner/cpu-fft.js';
+import { bluesteinLength, lanesFor, planCpuEngineFft, type CpuPrecision } from '../../src/planner/cpu-fft.js';
 import * as cpuNd from '../../src/backends/cpu/fft-nd.js';
 import * as cpuDct from '../../src/backends/cpu/r2r-dct.js';
 import * as cpuDst from '../../src/backends/cpu/r2r-dst.js';
@@ -70,6 +70,15 @@ test('engine recipes: lane-split, lane-batch, Bluestein', () => {
   const b = planCpuEngineFft(1009, 'f64');
   assert.equal(b.kind, 'bluestein');
   if (b.kind === 'bluestein') assert.equal(b.inner.n, 2048);
+  // Just above a power of two the inner length is 2·3·5-smooth (a multiple of W²), not the next power of two.
+  const s = planCpuEngineFft(1025, 'f32');
+  assert.equal(s.kind === 'bluestein' && s.inner.n, 2160);
+  assert.equal(bluesteinLength(4097, 'f64'), 8640);
+  for (const n of [17, 1009, 1025, 4099, 100003])
+    for (const p of ['f32', 'f64'] as const) {
+      const m = bluesteinLength(n, p);
+      assert.ok(m >= 2 * n - 1 && m % lanesFor(p) ** 2 === 0, `n=${n} ${p}: ${m}`);
+    }
   // One prime factor from 17 to 37 runs as a codelet pass (the largest last); above 37, or two of them, Bluestein.
   const d = planCpuEngineFft(1023, 'f32');
   assert.equal(d.kind, 'lane-batch');
