@@ -214,7 +214,7 @@ export function fftconvolve(
   in2: ConvInput,
   options?: Omit<ConvolveOptions, 'method'>,
 ): Promise<ConvResult>;
-export function fftconvolve(
+export async function fftconvolve(
   in1: ConvInput,
   in2: ConvInput,
   options: Omit<ConvolveOptions, 'method'> = {},
@@ -243,7 +243,7 @@ export function oaconvolve(
   in2: ConvInput,
   options?: Omit<ConvolveOptions, 'method'>,
 ): Promise<ConvResult>;
-export function oaconvolve(
+export async function oaconvolve(
   in1: ConvInput,
   in2: ConvInput,
   options: Omit<ConvolveOptions, 'method'> = {},
@@ -259,7 +259,7 @@ export function correlate(in1: F32Input, in2: F32Input, options?: ConvolveOption
 export function correlate(in1: F64Input, in2: ConvInput, options?: ConvolveOptions): Promise<ConvResult<Float64Array>>;
 export function correlate(in1: ConvInput, in2: F64Input, options?: ConvolveOptions): Promise<ConvResult<Float64Array>>;
 export function correlate(in1: ConvInput, in2: ConvInput, options?: ConvolveOptions): Promise<ConvResult>;
-export function correlate(in1: ConvInput, in2: ConvInput, options: ConvolveOptions = {}): Promise<ConvResult> {
+export async function correlate(in1: ConvInput, in2: ConvInput, options: ConvolveOptions = {}): Promise<ConvResult> {
   const b = prepare(in2, 'in2');
   const nd = b.shape.length;
   const k = convAxesCount(nd, options.axes);

@@ -341,88 +341,95 @@ type Kind = 'c2c' | 'r2c' | 'c2r';
 export function fft(x: Float32Array, options?: FftCallOptions): Promise<Float32Array>;
 export function fft(x: Float64Array, options?: FftCallOptions): Promise<Float64Array>;
 export function fft(x: ComplexArray, options?: FftCallOptions): Promise<ComplexArray>;
-export function fft(x: ComplexArray, options: FftCallOptions = {}): Promise<ComplexArray> {
-  return nd(x, oneD(options, x), 'c2c', 'forward');
+export async function fft(x: ComplexArray, options: FftCallOptions | null = {}): Promise<ComplexArray> {
+  return nd(x, oneD(options ?? {}, x), 'c2c', 'forward');
 }
 /** numpy.fft.ifft ('backward' norm scales by 1/n). */
 export function ifft(x: Float32Array, options?: FftCallOptions): Promise<Float32Array>;
 export function ifft(x: Float64Array, options?: FftCallOptions): Promise<Float64Array>;
 export function ifft(x: ComplexArray, options?: FftCallOptions): Promise<ComplexArray>;
-export function ifft(x: ComplexArray, options: FftCallOptions = {}): Promise<ComplexArray> {
-  return nd(x, oneD(options, x), 'c2c', 'inverse');
+export async function ifft(x: ComplexArray, options: FftCallOptions | null = {}): Promise<ComplexArray> {
+  return nd(x, oneD(options ?? {}, x), 'c2c', 'inverse');
 }
 /** numpy.fft.rfft: real → the n/2+1 non-negative-frequency terms (interleaved complex). */
 export function rfft(x: Float32Array, options?: FftCallOptions): Promise<Float32Array>;
 export function rfft(x: Float64Array, options?: FftCallOptions): Promise<Float64Array>;
 export function rfft(x: ComplexArray, options?: FftCallOptions): Promise<ComplexArray>;
-export function rfft(x: ComplexArray, options: FftCallOptions = {}): Promise<ComplexArray> {
-  return nd(x, oneD(options, x, 1), 'r2c', 'forward');
+export async function rfft(x: ComplexArray, options: FftCallOptions | null = {}): Promise<ComplexArray> {
+  return nd(x, oneD(options ?? {}, x, 1), 'r2c', 'forward');
 }
 /** numpy.fft.irfft: n/2+1 complex terms → n reals (n defaults to 2·(m − 1)). */
 export function irfft(x: Float32Array, options?: FftCallOptions): Promise<Float32Array>;
 export function irfft(x: Float64Array, options?: FftCallOptions): Promise<Float64Array>;
 export function irfft(x: ComplexArray, options?: FftCallOptions): Promise<ComplexArray>;
-export function irfft(x: ComplexArray, options: FftCallOptions = {}): Promise<ComplexArray> {
-  return nd(x, oneD(options, x), 'c2r', 'inverse');
+export async function irfft(x: ComplexArray, options: FftCallOptions | null = {}): Promise<ComplexArray> {
+  return nd(x, oneD(options ?? {}, x, 'c2r'), 'c2r', 'inverse');
 }
 export function fft2(x: Float32Array, options?: FftNdCallOptions): Promise<Float32Array>;
 export function fft2(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
 export function fft2(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
-export function fft2(x: ComplexArray, options: FftNdCallOptions = {}): Promise<ComplexArray> {
-  return nd(x, last2(options), 'c2c', 'forward');
+export async function fft2(x: ComplexArray, options: FftNdCallOptions | null = {}): Promise<ComplexArray> {
+  return nd(x, last2(options ?? {}), 'c2c', 'forward');
 }
 export function ifft2(x: Float32Array, options?: FftNdCallOptions): Promise<Float32Array>;
 export function ifft2(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
 export function ifft2(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
-export function ifft2(x: ComplexArray, options: FftNdCallOptions = {}): Promise<ComplexArray> {
-  return nd(x, last2(options), 'c2c', 'inverse');
+export async function ifft2(x: ComplexArray, options: FftNdCallOptions | null = {}): Promise<ComplexArray> {
+  return nd(x, last2(options ?? {}), 'c2c', 'inverse');
 }
 export function rfft2(x: Float32Array, options?: FftNdCallOptions): Promise<Float32Array>;
 export function rfft2(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
 export function rfft2(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
-export function rfft2(x: ComplexArray, options: FftNdCallOptions = {}): Promise<ComplexArray> {
-  return nd(x, last2(options), 'r2c', 'forward');
+export async function rfft2(x: ComplexArray, options: FftNdCallOptions | null = {}): Promise<ComplexArray> {
+  return nd(x, last2(options ?? {}), 'r2c', 'forward');
 }
 export function irfft2(x: Float32Array, options?: FftNdCallOptions): Promise<Float32Array>;
 export function irfft2(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
 export function irfft2(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
-export function irfft2(x: ComplexArray, options: FftNdCallOptions = {}): Promise<ComplexArray> {
-  return nd(x, last2(options), 'c2r', 'inverse');
+export async function irfft2(x: ComplexArray, options: FftNdCallOptions | null = {}): Promise<ComplexArray> {
+  return nd(x, last2(options ?? {}), 'c2r', 'inverse');
 }
 export function fftn(x: Float32Array, options?: FftNdCallOptions): Promise<Float32Array>;
 export function fftn(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
 export function fftn(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
-export function fftn(x: ComplexArray, options: FftNdCallOptions = {}): Promise<ComplexArray> {
-  return nd(x, options, 'c2c', 'forward');
+export async function fftn(x: ComplexArray, options: FftNdCallOptions | null = {}): Promise<ComplexArray> {
+  return nd(x, options ?? {}, 'c2c', 'forward');
 }
 export function ifftn(x: Float32Array, options?: FftNdCallOptions): Promise<Float32Array>;
 export function ifftn(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
 export function ifftn(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
-export function ifftn(x: ComplexArray, options: FftNdCallOptions = {}): Promise<ComplexArray> {
-  return nd(x, options, 'c2c', 'inverse');
+export async function ifftn(x: ComplexArray, options: FftNdCallOptions | null = {}): Promise<ComplexArray> {
+  return nd(x, options ?? {}, 'c2c', 'inverse');
 }
 export function rfftn(x: Float32Array, options?: FftNdCallOptions): Promise<Float32Array>;
 export function rfftn(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
 export function rfftn(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
-export function rfftn(x: ComplexArray, options: FftNdCallOptions = {}): Promise<ComplexArray> {
-  return nd(x, options, 'r2c', 'forward');
+export async function rfftn(x: ComplexArray, options: FftNdCallOptions | null = {}): Promise<ComplexArray> {
+  return nd(x, options ?? {}, 'r2c', 'forward');
 }
 export function irfftn(x: Float32Array, options?: FftNdCallOptions): Promise<Float32Array>;
 export function irfftn(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
 export function irfftn(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
-export function irfftn(x: ComplexArray, options: FftNdCallOptions = {}): Promise<ComplexArray> {
-  return nd(x, options, 'c2r', 'inverse');
+export async function irfftn(x: ComplexArray, options: FftNdCallOptions | null = {}): Promise<ComplexArray> {
+  return nd(x, options ?? {}, 'c2r', 'inverse');
 }
 
-function oneD(o: FftCallOptions, x?: ComplexArray, per = 2): FftNdCallOptions {
+function oneD(o: FftCallOptions, x?: ComplexArray, per: number | 'c2r' = 2): FftNdCallOptions {
   if (o.n !== undefined && (!Number.isSafeInteger(o.n) || o.n < 1))
     throw new ArgumentError('n', o.n, 'a positive integer');
+  if (o.shape !== undefined && !Array.isArray(o.shape))
+    throw new ArgumentError('shape', o.shape, 'a non-empty array of positive integers');
   if (o.axis !== undefined && !Number.isInteger(o.axis)) throw new ArgumentError('axis', o.axis, 'an integer');
   const ndim = o.shape?.length ?? 1;
   if (o.axis !== undefined && (o.axis < -ndim || o.axis >= ndim) && (o.shape || x)) {
     throw new ArgumentError('axis', o.axis, `an axis index in [${-ndim}, ${ndim}) for a ${ndim}-D array`);
   }
-  void per;
+  if (per === 'c2r' && o.n === undefined && x) {
+    // numpy's default output length 2·(m − 1) is empty for one input value: say which argument fixes it.
+    const shape = o.shape ?? [x.length / 2];
+    const m = shape[normalizeAxisIndex(o.axis ?? -1, shape.length)];
+    if (m === 1) throw new ArgumentError('n', o.n, 'an explicit output length: the default 2·(m − 1) is 0 for m = 1');
+  }
   const s = o.n === undefined ? undefined : [o.n];
   return {
     shape: o.shape,
@@ -435,6 +442,8 @@ function oneD(o: FftCallOptions, x?: ComplexArray, per = 2): FftNdCallOptions {
     out: o.out,
   };
 }
+
+const normalizeAxisIndex = (a: number, ndim: number): number => (a < 0 ? a + ndim : a);
 
 function last2(o: FftNdCallOptions): FftNdCallOptions {
   return o.axes ? o : { ...o, axes: [-2, -1] };

@@ -14,7 +14,7 @@ import { fusedR2rRows, type R2rRowKind } from '../backends/cpu/engine-rows.js';
 import * as cpuDst from '../backends/cpu/r2r-dst.js';
 import * as cpuDht from '../backends/cpu/r2r-dht.js';
 import { normScale } from '../planner/fft-problem.js';
-import { normalizeAxis, resizeAxis } from '../backends/cpu/fft-nd.js';
+import { checkDistinct, normalizeAxis, resizeAxis } from '../backends/cpu/fft-nd.js';
 import { checkBackend, fallsBack, gpuFor, type BackendChoice } from './backend.js';
 import { checkThreads, executeEngineRows } from '../backends/cpu/worker-pool.js';
 import { checkOut, deliver, overlaps } from './out.js';
@@ -68,7 +68,12 @@ export const idctn = ((x: RealArray, o: R2rNdCallOptions = {}) => nd('dct', true
 export const dstn = ((x: RealArray, o: R2rNdCallOptions = {}) => nd('dst', false, x, o)) as SameArray<R2rNdCallOptions>;
 export const idstn = ((x: RealArray, o: R2rNdCallOptions = {}) => nd('dst', true, x, o)) as SameArray<R2rNdCallOptions>;
 
-function oneD(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rCallOptions): Promise<RealArray> {
+async function oneD(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rCallOptions | null): Promise<RealArray> {
+  o ??= {};
+  if (o.axis !== undefined) {
+    const ndim = Array.isArray(o.shape) ? o.shape.length : 1;
+    normalizeAxis(o.axis, ndim, 'axis');
+  }
   return nd(family, inverse, x, { ...o, axes: [o.axis ?? -1], s: o.n === undefined ? undefined : [o.n] });
 }
 
@@ -145,10 +150,16 @@ async function dhtLastAxis(
   return deliver(dst, x, out);
 }
 
-async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCallOptions): Promise<RealArray> {
+async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCallOptions | null): Promise<RealArray> {
+  o ??= {};
   if (!(x instanceof Float32Array) && !(x instanceof Float64Array))
     throw new ArgumentError('x', x, 'a Float32Array or Float64Array of real values');
   if (x.length === 0) throw new ArgumentError('x', x, 'a non-empty array');
+  if (o.shape !== undefined && !Array.isArray(o.shape))
+    throw new ArgumentError('shape', o.shape, 'a non-empty array of positive integers');
+  if (o.axes !== undefined && !Array.isArray(o.axes))
+    throw new ArgumentError('axes', o.axes, 'an array of axis indices');
+  if (o.s !== undefined && !Array.isArray(o.s)) throw new ArgumentError('s', o.s, 'an array of lengths, one per axis');
   const shape = [...(o.shape ?? [x.length])];
   if (shape.length === 0 || !shape.every((d) => Number.isSafeInteger(d) && d >= 1))
     throw new ArgumentError('shape', o.shape, 'a non-empty array of positive integers');
@@ -160,9 +171,12 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
   const norm = o.norm ?? 'backward';
   if (!['backward', 'ortho', 'forward'].includes(norm))
     throw new ArgumentError('norm', norm, "'backward', 'ortho' or 'forward'");
+  if (o.axes === undefined && o.s && o.s.length > shape.length)
+    throw new ArgumentError('s', o.s, `at most ${shape.length} lengths for a ${shape.length}-D array`);
   const axes = (o.axes ?? (o.s ? o.s.map((_, i) => shape.length - o.s!.length + i) : shape.map((_, i) => i))).map((a) =>
     normalizeAxis(a, shape.length, 'axes'),
   );
+  checkDistinct(axes, o.axes);
   if (o.s && o.s.length !== axes.length) throw new ArgumentError('s', o.s, `${axes.length} lengths, one per axis`);
   const s = axes.map((a, i) => (o.s && o.s[i] !== -1 ? o.s[i] : shape[a]));
   const minN = family === 'dct' && type === 1 ? 2 : 1;

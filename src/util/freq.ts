@@ -41,7 +41,7 @@ export interface ShiftOptions {
   /** Row-major shape (default: 1-D of length x.length / elementSize). */
   shape?: readonly number[];
   /** Axes to shift (negative allowed; default all). */
-  axes?: readonly number[];
+  axes?: readonly number[] | number;
   /** Numbers per element: 1 real, 2 interleaved complex (default 1). */
   elementSize?: 1 | 2;
 }
@@ -60,7 +60,11 @@ function roll<T extends ShiftArray>(x: T, options: ShiftOptions, inverse: boolea
   if (total * es !== x.length)
     throw new ArgumentError('x', x.length, `${total * es} values for shape [${shape.join(', ')}]`);
   const nd = shape.length;
-  const axes = (options.axes ?? shape.map((_, i) => i)).map((a) => {
+  // One axis may be given as a number, as numpy's fftshift takes it.
+  const given = typeof options.axes === 'number' ? [options.axes] : options.axes;
+  if (given !== undefined && !Array.isArray(given))
+    throw new ArgumentError('axes', options.axes, 'an axis index or an array of them');
+  const axes = (given ?? shape.map((_, i) => i)).map((a) => {
     if (!Number.isInteger(a) || a < -nd || a >= nd)
       throw new ArgumentError('axes', options.axes, `axis indices in [${-nd}, ${nd - 1}]`);
     return a < 0 ? a + nd : a;

@@ -64,6 +64,11 @@ function checkShape(shape: readonly number[], dataLength: number, perElement: 1 
   return [...shape];
 }
 
+/** Repeated axes are refused, as scipy.fft does (numpy applies them in turn; nothing here needs that). */
+export function checkDistinct(axes: readonly number[], given: unknown): void {
+  if (new Set(axes).size !== axes.length) throw new ArgumentError('axes', given, 'distinct axes (no axis twice)');
+}
+
 export function normalizeAxis(axis: number, ndim: number, name = 'axis'): number {
   if (!Number.isInteger(axis) || axis < -ndim || axis >= ndim)
     throw new ArgumentError(name, axis, `an integer in [${-ndim}, ${ndim - 1}]`);
@@ -172,11 +177,14 @@ export function resolveAxes(
   defaultLast?: (inputLen: number) => number,
 ): { s: number[]; axes: number[] } {
   const ndim = shape.length;
+  if (options.s !== undefined && !Array.isArray(options.s))
+    throw new ArgumentError('s', options.s, 'an array of transform lengths, one per axis');
   let axes: number[];
   if (options.axes !== undefined) {
     if (!Array.isArray(options.axes) || options.axes.length === 0)
       throw new ArgumentError('axes', options.axes, 'a non-empty array of axis indices');
     axes = options.axes.map((a) => normalizeAxis(a, ndim, 'axes'));
+    checkDistinct(axes, options.axes);
   } else if (options.s !== undefined) {
     if (options.s.length > ndim)
       throw new ArgumentError('s', options.s, `at most ${ndim} lengths for a ${ndim}-D array`);

@@ -398,6 +398,11 @@ export async function readBuffer(ctx: GpuContext, src: GPUBuffer, offset: number
   }
 }
 
+/** Whether a view lies on a SharedArrayBuffer. */
+export function isSharedView(data: ArrayBufferView): boolean {
+  return typeof SharedArrayBuffer !== 'undefined' && data.buffer instanceof SharedArrayBuffer;
+}
+
 /** Creates a storage buffer initialised from `data` (padded to 4 bytes). */
 export function createStorageBuffer(ctx: GpuContext, data: ArrayBufferView | number, label?: string): GPUBuffer {
   ctx.assertUsable('createStorageBuffer');
@@ -409,7 +414,9 @@ export function createStorageBuffer(ctx: GpuContext, data: ArrayBufferView | num
     usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
   });
   if (typeof data !== 'number' && data.byteLength > 0) {
-    const bytes = new Uint8Array(data.buffer as ArrayBuffer, data.byteOffset, data.byteLength);
+    let bytes = new Uint8Array(data.buffer as ArrayBuffer, data.byteOffset, data.byteLength);
+    // writeBuffer takes no SharedArrayBuffer views (Dawn and the WebGPU IDL): such data goes through a copy.
+    if (isSharedView(data)) bytes = bytes.slice();
     if (bytes.byteLength % 4 === 0)
       ctx.device.queue.writeBuffer(buf, 0, bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
     else {
