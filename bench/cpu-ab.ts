@@ -1,7 +1,8 @@
 /**
  * This build's CPU engine against an older build's, in one process: the same one-shot calls (threads: 1 unless
  * --threads, into reused `out` arrays, f32) alternating between the two builds round by round, best time of each.
- * Kinds: rfft, irfft, dct, idct, dht (rows of n), fft (complex rows of n), fft2 (one n × batch 2-D array).
+ * Kinds: rfft, irfft, dct, idct, dht, dst (type 2), dct1…dct4, dst1…dst4 (rows of n), fft (complex rows of n),
+ * fft2 (one n × batch 2-D array).
  * For changes too small for bench:cpu's run-to-run spread. Prints new / old per row.
  *
  *   git archive <commit> | tar x -C /tmp/old && ln -s "$PWD/node_modules" /tmp/old && (cd /tmp/old && npx tsc)
@@ -41,6 +42,12 @@ function call(
   if (kind === 'dct') return api.dct(x, { ...o, type: 2, shape: [batch, n], out: out.subarray(0, n * batch) });
   if (kind === 'idct') return api.idct(x, { ...o, type: 2, shape: [batch, n], out: out.subarray(0, n * batch) });
   if (kind === 'dht') return api.dht(x, { ...o, shape: [batch, n], out: out.subarray(0, n * batch) });
+  // Other r2r types: dst (type 2), dct1/dct4/dst1/dst3/dst4.
+  const r2r = /^(dct|dst)([1-4])$/.exec(kind) ?? (kind === 'dst' ? [kind, 'dst', '2'] : null);
+  if (r2r) {
+    const f = r2r[1] === 'dct' ? api.dct : api.dst;
+    return f(x, { ...o, type: Number(r2r[2]), shape: [batch, n], out: out.subarray(0, n * batch) });
+  }
   if (kind === 'fft') return api.fft(spec, { ...o, shape: [batch, n], out });
   if (kind === 'fft2') return api.fft2(spec, { ...o, shape: [n, batch], out });
   throw new Error(`--kinds: unknown kind ${kind}`);
