@@ -59,8 +59,12 @@ for (const [n, batch] of shapes) {
   for (const kind of kinds) {
     // Half spectra for irfft, complex data for fft and fft2.
     const complex = complexKinds.includes(kind);
-    const spec = new Float32Array(complex ? 2 * n * batch : 2 * (Math.floor(n / 2) + 1) * batch).map(() => Math.random() - 0.5);
-    const out = new Float32Array(complex ? 2 * n * batch : kind === 'rfft' ? 2 * (Math.floor(n / 2) + 1) * batch : n * batch);
+    const spec = new Float32Array(complex ? 2 * n * batch : 2 * (Math.floor(n / 2) + 1) * batch).map(
+      () => Math.random() - 0.5,
+    );
+    const out = new Float32Array(
+      complex ? 2 * n * batch : kind === 'rfft' ? 2 * (Math.floor(n / 2) + 1) * batch : n * batch,
+    );
     const best = { new: Infinity, old: Infinity };
     for (let r = 0; r < rounds; r++) {
       const order: ['new' | 'old', Api][] =
