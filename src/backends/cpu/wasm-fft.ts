@@ -367,6 +367,39 @@ class LaneFft implements EngineFft, FusedRealFft {
   }
 
   /**
+   * Rows of `src` (inLen values each) through this module's buffers a chunk of `perChunk` at a time: a chunk is
+   * copied to byte address `at`, `steps(c)` transforms its c rows and returns where their outLen values a row are,
+   * and those go to `dst`.
+   */
+  private rowChunks(
+    src: AnyArray,
+    dst: AnyArray,
+    count: number,
+    [inLen, outLen]: [number, number],
+    at: number,
+    perChunk: number,
+    steps: (c: number) => number,
+  ): void {
+    const heap = this.heap;
+    const e = heap.BYTES_PER_ELEMENT;
+    for (let b0 = 0; b0 < count; b0 += perChunk) {
+      const c = Math.min(perChunk, count - b0);
+      heap.set(src.subarray(b0 * inLen, (b0 + c) * inLen), at / e);
+      const res = steps(c) / e;
+      dst.set(heap.subarray(res, res + c * outLen), b0 * outLen);
+    }
+  }
+
+  /** Multiplies (or divides) `count` values `stride` apart from byte address `at` by √2: scipy's orthogonalize. */
+  private sqrt2Every(at: number, stride: number, count: number, divide: boolean): void {
+    const heap = this.heap;
+    for (let q = 0, i = at / heap.BYTES_PER_ELEMENT; q < count; q++, i += stride) {
+      if (divide) heap[i]! /= Math.SQRT2;
+      else heap[i]! *= Math.SQRT2;
+    }
+  }
+
+  /**
    * DCT-II (scipy's 'backward' times `scale`) of `count` contiguous lines (2·n reals, or n for odd pairs);
    * `orthogonalize` divides each y_0 by √2 (scipy's orthogonalize). `variant` 'dst': the DST-II, as the DCT-II
    * of the line with alternating signs, reversed (dst-from-dct.ts); orthogonalize then scales its last output.
@@ -380,27 +413,20 @@ class LaneFft implements EngineFft, FusedRealFft {
     variant: R2rVariant = 'dct',
   ): void {
     if (this.recipe.realPairs) return this.forwardDct2Pairs(src, dst, count, scale, orthogonalize, variant);
-    const h = this.n;
-    const n = 2 * h;
-    const heap = this.heap;
-    const e = heap.BYTES_PER_ELEMENT;
-    const yBase = this.yP / e;
-    const twD = this.twP + this.info.dct2TwiddleOffset!;
-    const per = this.info.problemsPerSlot;
+    const n = 2 * this.n;
     const sine = variant === 'dst';
-    const result = (sine ? this.outP : this.yP) / e;
-    for (let b0 = 0; b0 < count; b0 += this.chunkSlots * per) {
-      const c = Math.min(this.chunkSlots * per, count - b0);
-      heap.set(src.subarray(b0 * n, (b0 + c) * n), this.outP / e);
+    const twD = this.twP + this.info.dct2TwiddleOffset!;
+    this.rowChunks(src, dst, count, [n, n], this.outP, this.chunkSlots * this.info.problemsPerSlot, (c) => {
       if (sine) this.alternate!(this.outP, this.yP, c);
       this.dct2pre!(sine ? this.yP : this.outP, this.inP, c);
       this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(c), scale);
       // The real post step and the DCT's rotation in one pass, into yP (they cannot run in place).
       this.dct2r2c!(this.outP, this.yP, this.twP + this.info.r2cTwiddleOffset!, twD, c, 1);
-      if (orthogonalize) for (let q = 0; q < c; q++) heap[yBase + q * n]! /= Math.SQRT2;
-      if (sine) this.reverse!(this.yP, this.outP, c);
-      dst.set(heap.subarray(result, result + c * n), b0 * n);
-    }
+      if (orthogonalize) this.sqrt2Every(this.yP, n, c, true);
+      if (!sine) return this.yP;
+      this.reverse!(this.yP, this.outP, c);
+      return this.outP;
+    });
   }
 
   /**
@@ -424,25 +450,20 @@ class LaneFft implements EngineFft, FusedRealFft {
     const xP = sine ? this.inP : this.outP;
     const xBase = xP / e;
     const vBase = this.yP / e;
-    const outBase = this.outP / e;
-    const result = (sine ? this.yP : this.outP) / e;
     const twD = this.twP + this.info.dct2TwiddleOffset!;
-    const chunk = 2 * this.chunkSlots * this.info.problemsPerSlot;
-    for (let b0 = 0; b0 < count; b0 += chunk) {
-      const c = Math.min(chunk, count - b0);
-      const pairs = Math.ceil(c / 2);
-      heap.set(src.subarray(b0 * n, (b0 + c) * n), outBase);
+    this.rowChunks(src, dst, count, [n, n], this.outP, 2 * this.chunkSlots * this.info.problemsPerSlot, (c) => {
       if (sine) this.alternate!(this.outP, this.inP, c);
       this.dct2pre!(xP, this.yP, c);
       // v_{(n−1)/2} = x_{n−1}, the even-indexed input the pairs leave; an odd chunk's partner line is zero.
       for (let q = 0; q < c; q++) heap[vBase + q * n + nc - 1] = heap[xBase + q * n + n - 1]!;
       if (c % 2 === 1) heap.fill(0, vBase + n * c, vBase + n * (c + 1));
-      this.spectraOfPairs(this.yP, pairs, scale);
+      this.spectraOfPairs(this.yP, Math.ceil(c / 2), scale);
       this.dct2post!(this.yP, this.outP, twD, c);
-      if (orthogonalize) for (let q = 0; q < c; q++) heap[outBase + q * n]! /= Math.SQRT2;
-      if (sine) this.reverse!(this.outP, this.yP, c);
-      dst.set(heap.subarray(result, result + c * n), b0 * n);
-    }
+      if (orthogonalize) this.sqrt2Every(this.outP, n, c, true);
+      if (!sine) return this.outP;
+      this.reverse!(this.outP, this.yP, c);
+      return this.yP;
+    });
   }
 
   /**
@@ -466,18 +487,13 @@ class LaneFft implements EngineFft, FusedRealFft {
     const e = heap.BYTES_PER_ELEMENT;
     const sine = variant === 'dst';
     const xP = sine ? this.outP : this.inP;
-    const xBase = xP / e;
     const yBase = this.yP / e;
-    const result = (sine ? this.outP : this.yP) / e;
-    const per = this.info.problemsPerSlot;
-    for (let b0 = 0; b0 < count; b0 += this.chunkSlots * per) {
-      const c = Math.min(this.chunkSlots * per, count - b0);
-      heap.set(src.subarray(b0 * n, (b0 + c) * n), this.inP / e);
+    this.rowChunks(src, dst, count, [n, n], this.inP, this.chunkSlots * this.info.problemsPerSlot, (c) => {
       if (sine) this.reverse!(this.inP, this.outP, c);
-      if (orthogonalize) for (let q = 0; q < c; q++) heap[xBase + q * n]! *= Math.SQRT2;
+      if (orthogonalize) this.sqrt2Every(xP, n, c, false);
       this.dct3pre!(xP, this.yP, this.twP + this.info.dct3TwiddleOffset!, c);
       // Y_0 = x_0; Y_n/2 is real (its imaginary part is rounding, and c2r ignores it).
-      for (let q = 0, x = xBase, y = yBase; q < c; q++, x += n, y += 2 * (h + 1)) {
+      for (let q = 0, x = xP / e, y = yBase; q < c; q++, x += n, y += 2 * (h + 1)) {
         heap[y] = heap[x]!;
         heap[y + 1] = 0;
         heap[y + 2 * h + 1] = 0;
@@ -485,9 +501,10 @@ class LaneFft implements EngineFft, FusedRealFft {
       this.c2r!(this.yP, this.inP, this.twP + this.info.r2cTwiddleOffset!, c);
       this.inv(this.inP, this.outP, this.workP, this.twP, this.slotsFor(c), scale);
       this.dct3post!(this.outP, this.yP, c);
-      if (sine) this.alternate!(this.yP, this.outP, c);
-      dst.set(heap.subarray(result, result + c * n), b0 * n);
-    }
+      if (!sine) return this.yP;
+      this.alternate!(this.yP, this.outP, c);
+      return this.outP;
+    });
   }
 
   /**
@@ -498,15 +515,9 @@ class LaneFft implements EngineFft, FusedRealFft {
   forwardDct4(src: AnyArray, dst: AnyArray, count: number, scale = 1, variant: R2rVariant = 'dct'): void {
     if (this.recipe.realPairs) throw new Error('forwardDct4: odd lengths have no fused DCT-IV module');
     const n = 2 * this.n;
-    const heap = this.heap;
-    const e = heap.BYTES_PER_ELEMENT;
     const sine = variant === 'dst';
     const tw4 = this.twP + this.info.dct4TwiddleOffset!;
-    const result = (sine ? this.yP : this.outP) / e;
-    const per = this.info.problemsPerSlot;
-    for (let b0 = 0; b0 < count; b0 += this.chunkSlots * per) {
-      const c = Math.min(this.chunkSlots * per, count - b0);
-      heap.set(src.subarray(b0 * n, (b0 + c) * n), this.outP / e);
+    this.rowChunks(src, dst, count, [n, n], this.outP, this.chunkSlots * this.info.problemsPerSlot, (c) => {
       if (sine) this.reverse!(this.outP, this.inP, c);
       // v_p = x_{2p}, v_{h+p} = x_{n−1−2p} at yP; the rotated pairs at inP; their FFT at outP.
       this.dct2pre!(sine ? this.inP : this.outP, this.yP, c);
@@ -514,9 +525,10 @@ class LaneFft implements EngineFft, FusedRealFft {
       this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(c), scale);
       this.dct4post!(this.outP, this.yP, tw4, c);
       this.dct3post!(this.yP, this.outP, c);
-      if (sine) this.alternate!(this.outP, this.yP, c);
-      dst.set(heap.subarray(result, result + c * n), b0 * n);
-    }
+      if (!sine) return this.outP;
+      this.alternate!(this.outP, this.yP, c);
+      return this.yP;
+    });
   }
 
   /**
@@ -534,47 +546,33 @@ class LaneFft implements EngineFft, FusedRealFft {
   ): void {
     if (!this.type1) throw new Error('forwardType1: not a DCT-I module');
     const { ext, out } = this.type1[variant];
-    const h = this.n;
-    const N = variant === 'dst' ? h - 1 : h + 1;
-    const heap = this.heap;
-    const e = heap.BYTES_PER_ELEMENT;
-    const base = this.outP / e;
+    const N = variant === 'dst' ? this.n - 1 : this.n + 1;
+    const e = this.heap.BYTES_PER_ELEMENT;
     const orth = orthogonalize && variant === 'dct';
-    const ends = (f: number): void => {
-      for (let q = 0, at = base; q < count; q++, at += N) {
-        heap[at]! *= f;
-        heap[at + N - 1]! *= f;
-      }
+    const ends = (c: number, divide: boolean): void => {
+      this.sqrt2Every(this.outP, N, c, divide);
+      this.sqrt2Every(this.outP + e * (N - 1), N, c, divide);
     };
-    const per = this.info.problemsPerSlot;
-    for (let b0 = 0; b0 < count; b0 += this.chunkSlots * per) {
-      const c = Math.min(this.chunkSlots * per, count - b0);
-      heap.set(src.subarray(b0 * N, (b0 + c) * N), base);
-      if (orth) ends(Math.SQRT2);
+    this.rowChunks(src, dst, count, [N, N], this.outP, this.chunkSlots * this.info.problemsPerSlot, (c) => {
+      if (orth) ends(c, false);
       ext(this.outP, this.inP, c);
       this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(c), 1);
       this.r2c!(this.outP, this.yP, this.twP + this.info.r2cTwiddleOffset!, c, scale);
       out(this.yP, this.outP, c);
-      if (orth) ends(Math.SQRT1_2);
-      dst.set(heap.subarray(base, base + c * N), b0 * N);
-    }
+      if (orth) ends(c, true);
+      return this.outP;
+    });
   }
 
   /** Discrete Hartley transform (h_k = Σ x_j cas(2πjk/N), times `scale`) of `count` contiguous lines of 2·n reals. */
   hartley(src: AnyArray, dst: AnyArray, count: number, scale = 1): void {
     if (this.recipe.realPairs) throw new Error('hartley: odd lengths have no fused Hartley module');
     const n = 2 * this.n;
-    const heap = this.heap;
-    const e = heap.BYTES_PER_ELEMENT;
-    const yBase = this.yP / e;
-    const per = this.info.problemsPerSlot;
-    for (let b0 = 0; b0 < count; b0 += this.chunkSlots * per) {
-      const c = Math.min(this.chunkSlots * per, count - b0);
-      heap.set(src.subarray(b0 * n, (b0 + c) * n), this.inP / e);
+    this.rowChunks(src, dst, count, [n, n], this.inP, this.chunkSlots * this.info.problemsPerSlot, (c) => {
       this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(c), 1);
       this.dht!(this.outP, this.yP, this.twP + this.info.r2cTwiddleOffset!, c, scale);
-      dst.set(heap.subarray(yBase, yBase + c * n), b0 * n);
-    }
+      return this.yP;
+    });
   }
 
   /** irfft of `batch` half spectra (h + 1 complex values) into real problems of length 2·h, times `scale`. */
