@@ -47,7 +47,7 @@ import {
 import type { FftRecipe } from '../planner/fft-recipe.js';
 import type { FftTuning } from '../planner/fft-webgpu.js';
 import * as cpuNd from '../backends/cpu/fft-nd.js';
-import { resolveAxes } from '../backends/cpu/fft-nd.js';
+import { normalizeAxis, resolveAxes } from '../backends/cpu/fft-nd.js';
 import { WebGpuFftNd } from '../backends/webgpu/fft-nd.js';
 
 export type { BackendChoice } from './backend.js';
@@ -427,7 +427,7 @@ function oneD(o: FftCallOptions, x?: ComplexArray, per: number | 'c2r' = 2): Fft
   if (per === 'c2r' && o.n === undefined && x) {
     // numpy's default output length 2·(m − 1) is empty for one input value: say which argument fixes it.
     const shape = o.shape ?? [x.length / 2];
-    const m = shape[normalizeAxisIndex(o.axis ?? -1, shape.length)];
+    const m = shape[normalizeAxis(o.axis ?? -1, shape.length)];
     if (m === 1) throw new ArgumentError('n', o.n, 'an explicit output length: the default 2·(m − 1) is 0 for m = 1');
   }
   const s = o.n === undefined ? undefined : [o.n];
@@ -442,8 +442,6 @@ function oneD(o: FftCallOptions, x?: ComplexArray, per: number | 'c2r' = 2): Fft
     out: o.out,
   };
 }
-
-const normalizeAxisIndex = (a: number, ndim: number): number => (a < 0 ? a + ndim : a);
 
 function last2(o: FftNdCallOptions): FftNdCallOptions {
   return o.axes ? o : { ...o, axes: [-2, -1] };

@@ -98,9 +98,9 @@ function rowKind(family: R2rFamily, type: number | undefined, inverse: boolean):
 }
 
 /**
- * A DCT or DST of any type or the DHT along the last axis with no crop or pad, where the CPU engine has the fused
- * module (types 3 and 4 and the DHT: even lengths; type 1: see planCpuEngineType1): straight from the caller's array into a result of its type,
- * the norm's scale and scipy's orthogonalize steps inside the engine.
+ * A DCT or DST of any type or the DHT along the last axis with no crop or pad, where the CPU engine has a fused
+ * module for it (engine-rows.ts fusedR2rRows): straight from the caller's array into a result of its type, the
+ * norm's scale and scipy's orthogonalize steps inside the engine.
  */
 async function r2rLastAxis(
   kind: R2rRowKind,

@@ -1,5 +1,5 @@
 /**
- * Row operations of the CPU engine that the thread pool can split: real FFTs, DCT and DST types II–IV and the
+ * Row operations of the CPU engine that the thread pool can split: real FFTs, DCT and DST types I–IV and the
  * DHT over contiguous rows, as the one-shot functions run them along the last axis. The calling thread and the
  * workers run the same plans, so a split result is bit-identical to a single-threaded one.
  */
@@ -80,11 +80,11 @@ function runDoubleLength(
   const sine = op.kind.startsWith('dst');
   const rows = Math.max(1, Math.floor(DOUBLE_LENGTH_CHUNK_VALUES / m));
   const Arr = src instanceof Float32Array ? Float32Array : Float64Array;
+  // Zero once: only the first n values of each row are rewritten, so the padding stays zero.
   const wide = new Arr(rows * m);
   const out = new Arr(rows * m);
   for (let q0 = 0; q0 < count; q0 += rows) {
     const c = Math.min(rows, count - q0);
-    wide.fill(0, 0, c * m);
     for (let q = 0; q < c; q++) {
       const s = (q0 + q) * n;
       const w = q * m;
