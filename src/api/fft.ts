@@ -493,6 +493,15 @@ async function nd(
   const threads = checkThreads(o.threads);
   if (!['backward', 'ortho', 'forward'].includes(norm))
     throw new ArgumentError('norm', norm, "'backward', 'ortho' or 'forward'");
+  if (Array.isArray(o.axes) && o.axes.length === 0) {
+    // numpy and scipy.fft return a copy for a complex transform over no axes; a real one needs an axis.
+    if (kind !== 'c2c') throw new ArgumentError('axes', o.axes, 'at least one axis for a real transform');
+    if (o.s !== undefined && (!Array.isArray(o.s) || o.s.length !== 0))
+      throw new ArgumentError('s', o.s, 'no lengths when axes is empty');
+    checkBackend(o.backend ?? 'auto');
+    const out = checkOut(o.out, x, x.length);
+    return deliver(out && !overlaps(out, x) ? x : x.slice(), x, out);
+  }
   const { s, axes } = resolveAxes(shape, o, kind === 'c2r' ? (m) => 2 * (m - 1) : undefined);
   const requested = checkBackend(o.backend ?? 'auto');
   // 'auto' keeps float64 data on the float64 CPU backend (WGSL has no f64); 'webgpu' computes it in f32.

@@ -191,6 +191,8 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
     s.reduce((a, v, i) => (a / shape[axes[i]!]!) * v, x.length),
   );
   const requested = checkBackend(o.backend ?? 'auto');
+  // No axes: scipy.fft returns a copy of the input (never the input itself).
+  if (axes.length === 0) return deliver(out && !overlaps(out, x) ? x : x.slice(), x, out);
   // 'auto' keeps float64 data on the float64 CPU backend (WGSL has no f64); 'webgpu' computes it in f32.
   const backend = requested === 'auto' && x instanceof Float64Array ? 'cpu' : requested;
   // The CPU engine computes in the input's precision; every FFT the adapters plan runs on it.

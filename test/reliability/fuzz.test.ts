@@ -210,7 +210,8 @@ function ndCall(g: Gen, ctx: GpuContext | null): Call {
       broken = ['x'];
     }
     if (k === 'axes') {
-      o.axes = g.pick([[ndim], [-ndim - 1], [], [0.5], 'all']);
+      // No axes is a copy for complex transforms (numpy), an error for real ones.
+      o.axes = g.pick([[ndim], [-ndim - 1], ...(name.includes('rfft') ? [[]] : []), [0.5], 'all']);
       broken = ['axes'];
     }
     if (k === 's') {

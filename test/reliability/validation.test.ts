@@ -154,7 +154,8 @@ test('numpy-style FFT calls: x, shape, n, axis, axes, s, norm, backend', async (
     ['irfft length 1 → n = 0', () => irfft(new Float64Array(2)), ArgumentError, 'n'],
     ['fft2 of 1-D', () => fft2(x), ArgumentError, 'axes'],
     ['fftn axes out of range', () => fftn(x, { shape: [2, 4], axes: [0, 2] }), ArgumentError, 'axes'],
-    ['fftn axes empty', () => fftn(x, { shape: [2, 4], axes: [] }), ArgumentError, 'axes'],
+    ['rfftn axes empty', () => rfftn(new Float64Array(8), { shape: [2, 4], axes: [] }), ArgumentError, 'axes'],
+    ['fftn axes empty with s', () => fftn(x, { shape: [2, 4], axes: [], s: [2] }), ArgumentError, 's'],
     ['fftn s length ≠ axes', () => fftn(x, { shape: [2, 4], axes: [0, 1], s: [2] }), ArgumentError, 's'],
     ['fftn s too long', () => ifftn(x, { shape: [2, 4], s: [2, 2, 2] }), ArgumentError, 's'],
     ['fftn s = 0', () => fftn(x, { shape: [2, 4], s: [0, 4] }), ArgumentError, 's'],
@@ -315,6 +316,17 @@ test('repeated axes are refused, as scipy.fft does, on every N-D call and both b
     await assert.rejects(p!, ArgumentError);
   }
   assert.equal((await fft(x, bad(null))).length, 16);
+  // No axes: a copy of the input, as numpy and scipy.fft return (never the input itself).
+  for (const [input, copy] of [
+    [x, await fftn(x, { shape: [2, 4], axes: [] })],
+    [x, await ifft2(x, { shape: [2, 4], axes: [] })],
+    [r, await dctn(r, { shape: [2, 4], axes: [] })],
+  ] as const) {
+    assert.notEqual(copy, input);
+    assert.deepEqual([...copy], [...input]);
+  }
+  // s = −1 is the input's own length on every axis, irfftn's last one too (numpy 2, scipy.fft): 2 × 3 here.
+  assert.equal((await irfftn(c64(6), { shape: [2, 3], s: [-1, -1] })).length, 6);
   assert.deepEqual(
     [...ifftshift(Float64Array.from([0, 1, 2, 3, 4, 5]), { shape: [2, 3], axes: 1 })],
     [1, 2, 0, 4, 5, 3],

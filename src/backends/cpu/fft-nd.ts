@@ -195,7 +195,8 @@ export function resolveAxes(
     if (options.s.length !== axes.length)
       throw new ArgumentError('s', options.s, `${axes.length} lengths, one per axis in axes`);
     s = options.s.map((v, i) => {
-      if (v === -1) return i === axes.length - 1 && defaultLast ? defaultLast(shape[axes[i]!]!) : shape[axes[i]!]!;
+      // −1: the input's own length along that axis, for irfftn's last axis too (numpy 2 and scipy.fft).
+      if (v === -1) return shape[axes[i]!]!;
       checkLength(v, 's', 1);
       return v;
     });
