@@ -32,6 +32,7 @@ import {
   type CpuPrecision,
 } from '../planner/cpu-fft.js';
 import { fft2Engine } from '../backends/cpu/fft-2d.js';
+import { transformAlongAxes, type AxisStep } from '../backends/cpu/axis-transpose.js';
 import { normScale } from '../backends/cpu/fft-mixed-radix.js';
 
 /** CPU plans up to this length compile at creation (milliseconds); longer ones at their first execute. */
@@ -513,6 +514,8 @@ async function nd(
     if (direct) return direct;
     const plane = await cpuLastTwoAxes(x, shape, s, axes, kind, direction, norm, out, threads);
     if (plane) return plane;
+    const along = await cpuRealAlongAxes(x, shape, s, axes, kind, norm, out, threads);
+    if (along) return along;
     const f =
       kind === 'r2c'
         ? cpuNd.rfftn
@@ -648,6 +651,48 @@ async function cpuLastAxis(
     await executeEngineRows(op, x, dst, batch, threads);
   }
   return deliver(dst, x, out);
+}
+
+/**
+ * A real transform (r2c or c2r) over any axes on the CPU engine with no crop or pad: the real axis as rows of the
+ * engine's real FFT, transposed innermost where it is not the last axis (axis-transpose.ts), and the complex axes
+ * through the N-D driver's engine column passes (after the real axis for r2c, before it for c2r, as numpy); null
+ * for c2c and where an axis is cropped or padded.
+ */
+async function cpuRealAlongAxes(
+  x: ComplexArray,
+  shape: readonly number[],
+  s: readonly number[],
+  axes: readonly number[],
+  kind: Kind,
+  norm: FftNorm,
+  out: ComplexArray | undefined,
+  threads: number | undefined,
+): Promise<ComplexArray | null> {
+  if (kind === 'c2c') return null;
+  const last = axes.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const len = shape[axes[i]!]!;
+    if (kind === 'c2r' && i === last ? len !== Math.floor(s[i]! / 2) + 1 : s[i] !== len) return null;
+  }
+  const precision = x instanceof Float32Array ? 'f32' : 'f64';
+  const inverse = kind === 'c2r';
+  const [axis, n] = [axes[last]!, s[last]!];
+  const half = Math.floor(n / 2) + 1;
+  const op = { kind: inverse ? 'irfft' : 'rfft', n, precision, norm } as const;
+  const rows = (input: ComplexArray, output: ComplexArray, count: number) =>
+    executeEngineRows(op, input, output, count, threads);
+  const real: AxisStep = inverse
+    ? { axis, nIn: half, nOut: n, inPer: 2, outPer: 1, rows }
+    : { axis, nIn: n, nOut: half, inPer: 1, outPer: 2, rows };
+  const others = axes.slice(0, last);
+  const complex: AxisStep = {
+    axis: others[0] ?? axis,
+    reference: (data, sh) =>
+      onCpuEngine(precision, () => cpuNd.c2cN(data, sh, { axes: others, s: others.map((a) => sh[a]!), norm }, inverse)),
+  };
+  const steps = others.length === 0 ? [real] : inverse ? [complex, real] : [real, complex];
+  return deliver(await transformAlongAxes(x, shape, steps, out && !overlaps(out, x) ? out : undefined), x, out);
 }
 
 export interface FftNdPlanOptions {

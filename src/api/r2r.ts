@@ -10,7 +10,8 @@ import { WebGpuR2r, type R2rFamily, type R2rNorm } from '../backends/webgpu/r2r.
 import * as cpuDct from '../backends/cpu/r2r-dct.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
 import { precompileEngine } from '../backends/cpu/wasm-fft.js';
-import { fusedR2rRows, type R2rRowKind } from '../backends/cpu/engine-rows.js';
+import { fusedR2rRows, type R2rRowKind, type RowOp } from '../backends/cpu/engine-rows.js';
+import { transformAlongAxes, type AxisStep } from '../backends/cpu/axis-transpose.js';
 import * as cpuDst from '../backends/cpu/r2r-dst.js';
 import * as cpuDht from '../backends/cpu/r2r-dht.js';
 import { normScale } from '../planner/fft-problem.js';
@@ -112,16 +113,28 @@ async function r2rLastAxis(
   out: RealArray | undefined,
   threads: number | undefined,
 ): Promise<RealArray | null> {
-  const precision = x instanceof Float32Array ? 'f32' : 'f64';
-  if (!fusedR2rRows(kind, n, precision)) return null;
+  const op = rowOp(kind, inverse, n, x instanceof Float32Array ? 'f32' : 'f64', norm, orthogonalize);
+  if (!op) return null;
   const dst = resultArray(x, out);
+  await executeEngineRows(op, x, dst, x.length / n, threads);
+  return deliver(dst, x, out);
+}
+
+/** The engine row operation of a transform of rows of n, with its norm's scale, where a fused module exists; else null. */
+function rowOp(
+  kind: R2rRowKind,
+  inverse: boolean,
+  n: number,
+  precision: 'f32' | 'f64',
+  norm: R2rNorm,
+  orthogonalize: boolean | undefined,
+): RowOp | null {
+  if (!fusedR2rRows(kind, n, precision)) return null;
   // scipy's norms: the denominator 2n for types 2–4, 2(n − 1) for the DCT-I, 2(n + 1) for the DST-I, n for the DHT.
   const denom = kind === 'dht' ? n : kind === 'dct1' ? 2 * (n - 1) : kind === 'dst1' ? 2 * (n + 1) : 2 * n;
   const scale = normScale(denom, inverse ? 'inverse' : 'forward', norm);
   const orth = kind === 'dht' || kind === 'dst1' ? false : (orthogonalize ?? norm === 'ortho');
-  const op = { kind, n, precision, scale, orthogonalize: orth } as const;
-  await executeEngineRows(op, x, dst, x.length / n, threads);
-  return deliver(dst, x, out);
+  return { kind, n, precision, scale, orthogonalize: orth };
 }
 
 /**
@@ -204,7 +217,36 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
         ? null
         : ((await r2rLastAxis(kind, inverse, x, n, norm, o.orthogonalize, out, threads)) ??
           (family === 'dht' ? await dhtLastAxis(inverse, x, n, norm, out, threads) : null));
-    return direct ?? deliver(onCpuEngine(x instanceof Float32Array ? 'f32' : 'f64', cpuReference), x, out);
+    if (direct) return direct;
+    // Several axes, or one that is not the last: rows of the fused module, between transposes where the axis is
+    // not innermost (axis-transpose.ts); axes it does not take go through the reference one at a time.
+    const precision = x instanceof Float32Array ? 'f32' : 'f64';
+    const output = precision === 'f32' ? 'float32' : 'float64';
+    const steps: AxisStep[] = [];
+    for (let i = axes.length - 1; i >= 0; i--) {
+      const [axis, m] = [axes[i]!, s[i]!];
+      const op = kind && m === shape[axis] ? rowOp(kind, inverse, m, precision, norm, o.orthogonalize) : null;
+      if (op) {
+        const rows = (input: RealArray, result: RealArray, count: number) =>
+          executeEngineRows(op, input, result, count, threads);
+        steps.push({ axis, nIn: m, nOut: m, inPer: 1, outPer: 1, rows });
+        continue;
+      }
+      const reference = (data: RealArray, sh: number[]) =>
+        onCpuEngine(precision, () =>
+          family === 'dht'
+            ? (inverse ? cpuDht.idht : cpuDht.dht)(data, { norm, n: m, axis, output }, sh)
+            : (family === 'dct' ? (inverse ? cpuDct.idctn : cpuDct.dctn) : inverse ? cpuDst.idstn : cpuDst.dstn)(
+                data,
+                sh,
+                { type, norm, orthogonalize: o.orthogonalize, axes: [axis], s: [m], output },
+              ),
+        );
+      steps.push({ axis, reference });
+    }
+    if (steps.some((st) => 'rows' in st))
+      return deliver(await transformAlongAxes(x, shape, steps, out && !overlaps(out, x) ? out : undefined), x, out);
+    return deliver(onCpuEngine(precision, cpuReference), x, out);
   };
   const cpuReference = (): RealArray => {
     // Results are written in the input's array type straight from the last axis transformed.

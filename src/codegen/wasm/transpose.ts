@@ -1,16 +1,16 @@
 /**
- * WebAssembly module of two transposes over a memory it imports (the engine's): `t8` moves 8-byte elements
- * (complex f32), `t16` 16-byte elements (complex f64). t(src, dst, R, C, ss, ds) writes
+ * WebAssembly module of transposes over a memory it imports (the engine's): `t4` moves 4-byte elements (real
+ * f32), `t8` and `t8n` 8-byte elements (complex f32, real f64), `t16` 16-byte elements (complex f64). t(src, dst, R, C, ss, ds) writes
  * dst + c·ds + r·e ← src + r·ss + c·e for r < R, c < C (strides in bytes, e the element size). Columns go
  * in tiles of 128 bytes: each source row gives up one contiguous run a tile, and the tile's destination rows
  * are written in order as r advances, so both sides stream instead of touching a line per element.
  */
 import { assembleModule, Body } from './assembler.js';
 
-function transposeBody(e: 8 | 16): Body {
+function transposeBody(e: 4 | 8 | 16, tileBytes = 128): Body {
   const f = new Body(['i32', 'i32', 'i32', 'i32', 'i32', 'i32']);
   const [SRC, DST, R, C, SS, DS] = [0, 1, 2, 3, 4, 5];
-  const T = 128 / e;
+  const T = tileBytes / e;
   const c0 = f.local('i32'),
     r = f.local('i32'),
     s = f.local('i32'),
@@ -24,7 +24,9 @@ function transposeBody(e: 8 | 16): Body {
     f.get(d);
     if (dstLocal !== null) f.get(dstLocal).add();
     f.get(s);
-    if (e === 8)
+    if (e === 4)
+      f.op(0x28, 2, srcOff).op(0x36, 2, 0); // i32.load, i32.store: bits unchanged
+    else if (e === 8)
       f.op(0x2b, 3, srcOff).op(0x39, 3, 0); // f64.load, f64.store: bits unchanged
     else f.v128Load(srcOff).v128Store(0);
   };
@@ -57,12 +59,20 @@ function transposeBody(e: 8 | 16): Body {
   return f;
 }
 
+/**
+ * t4, t8n and t16 walk 8 destination rows at a time (32- and 64-byte tiles): at power-of-two row pitches more rows map
+ * to one L1 set than it has ways, and 16 or 32 streams there ran 3–4× slower (1024 × 1024 f32).
+ */
 export function generateTransposeModule(): Uint8Array {
-  const t8 = transposeBody(8),
+  const t4 = transposeBody(4, 32),
+    t8 = transposeBody(8),
+    t8n = transposeBody(8, 64),
     t16 = transposeBody(16);
   return assembleModule(
     [
+      { params: t4.params.slice(), body: t4, export: 't4' },
       { params: t8.params.slice(), body: t8, export: 't8' },
+      { params: t8n.params.slice(), body: t8n, export: 't8n' },
       { params: t16.params.slice(), body: t16, export: 't16' },
     ],
     { initialPages: 1, maxPages: 1, shared: false },
