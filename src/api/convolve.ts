@@ -23,6 +23,7 @@
  */
 import { ArgumentError, UnsupportedError } from '../errors.js';
 import { directConvolve, fftConvolve, oaConvolve, type Operand } from '../backends/cpu/convolve.js';
+import { convolveReal1d } from '../backends/cpu/convolve-real.js';
 import {
   checkMode,
   chooseConvMethod,
@@ -327,6 +328,24 @@ function runCpu(p: Problem, method: ConvMethod, f32: boolean): ConvResult {
   const per = p.complex ? 2 : 1;
   const outN = per * product(g.out);
   const out = new (f32 ? Float32Array : Float64Array)(count * outN);
+  if (!p.complex && p.k === 1 && m !== 'direct') {
+    // Real 1-D: the engine's batched real FFT rows in the operands' precision (convolve-real.ts).
+    const slice = (x: Prepared, i: number, n: number): Float32Array | Float64Array => {
+      const s = x.data.subarray(i * n, (i + 1) * n);
+      return f32 || s instanceof Float64Array ? s : Float64Array.from(s);
+    };
+    for (let i = 0; i < count; i++) {
+      const y = convolveReal1d(
+        slice(p.a, batchIndex(p.lead, p.leadA, i), sa[0]!),
+        slice(p.b, batchIndex(p.lead, p.leadB, i), sb[0]!),
+        p.mode,
+        m,
+        f32 ? 'f32' : 'f64',
+      );
+      out.set(y, i * outN);
+    }
+    return { data: out, shape: [...p.lead, ...g.out], complex: false, method: m, backend: 'cpu' };
+  }
   // FFT-based methods plan on the CPU engine, in float32 when both operands are.
   onCpuEngine(f32 ? 'f32' : 'f64', () => {
     for (let i = 0; i < count; i++) {

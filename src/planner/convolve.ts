@@ -74,16 +74,55 @@ export function nextFastLen(n: number): number {
 }
 
 /**
+ * The CPU engine's fast length ≥ n for a real FFT: 7-smooth like nextFastLen and, from 16·W points (W = 4 lanes in
+ * f32, 2 in f64), a multiple of 2·W, so the half-length complex FFT splits across the lanes (lane-split). Other
+ * smooth lengths run lane-batch at about a quarter of the rate a point (rfft of 101250 = 2·3⁴·5⁴: 0.96 ms against
+ * 0.21 ms for 96000, f32).
+ */
+export function nextFastCpuLen(n: number, precision: 'f32' | 'f64'): number {
+  const w = precision === 'f32' ? 4 : 2;
+  let m = nextFastLen(n);
+  if (m < 16 * w) return m;
+  while (m % (2 * w) !== 0) m = nextFastLen(m + 1);
+  return m;
+}
+
+/** A real 1-D convolution on the CPU engine: blocks of L of the longer operand, each a real FFT row of p points. */
+export interface RealConvolution1dPlan {
+  method: 'fft' | 'oa';
+  /** Whether the second operand is the longer one (cut into blocks; convolution commutes). */
+  swap: boolean;
+  /** Block length (the longer operand's whole length for 'fft'). */
+  L: number;
+  /** FFT length of a block: ≥ L + (shorter length) − 1. */
+  p: number;
+  blocks: number;
+}
+
+export function planRealConvolution1d(
+  na: number,
+  nb: number,
+  method: 'fft' | 'oa',
+  precision: 'f32' | 'f64',
+): RealConvolution1dPlan {
+  const swap = nb > na;
+  const [nx, nk] = swap ? [nb, na] : [na, nb];
+  const fast = (n: number) => nextFastCpuLen(n, precision);
+  const L = method === 'oa' ? overlapAddBlock(nx, nk, fast) : nx;
+  return { method, swap, L, p: fast(L + nk - 1), blocks: Math.ceil(nx / L) };
+}
+
+/**
  * Block length for overlap-add along one axis: minimises the FFT work per output sample,
  * P·log2 P / L with P = nextFastLen(L + nb − 1), over L ≤ na. Returns na (no splitting) when the
  * kernel is not much shorter than the signal.
  */
-export function overlapAddBlock(na: number, nb: number): number {
+export function overlapAddBlock(na: number, nb: number, fastLen: (n: number) => number = nextFastLen): number {
   if (nb === 1) return Math.min(na, 4096);
   if (na <= 2 * nb) return na;
   let best = na;
   let bestCost = Infinity;
-  for (let P = nextFastLen(nb + 1); ; P = nextFastLen(P + 1)) {
+  for (let P = fastLen(nb + 1); ; P = fastLen(P + 1)) {
     const L = P - nb + 1;
     const cost = (P * Math.log2(P)) / Math.min(L, na);
     if (cost < bestCost) {

@@ -1,10 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { directConvolve, fftConvolve, oaConvolve } from '../../src/backends/cpu/convolve.js';
+import { convolveReal1d } from '../../src/backends/cpu/convolve-real.js';
 import {
   convGeometry,
   nextFastLen,
+  nextFastCpuLen,
   overlapAddBlock,
+  planRealConvolution1d,
   chooseCpuMethod,
   type ConvMode,
 } from '../../src/planner/convolve.js';
@@ -111,4 +114,47 @@ test('the CPU cost model prefers direct for tiny kernels and FFT for large ones'
   assert.equal(chooseCpuMethod([4096], [1024]), 'fft');
   assert.equal(chooseCpuMethod([256, 256], [31, 31]), 'fft');
   assert.equal(chooseCpuMethod([64, 64], [2, 2]), 'direct');
+});
+
+test('real 1-D convolution on the engine (convolve-real.ts): FFT and overlap-add, f32 and f64, every mode, either operand longer', () => {
+  let checked = 0;
+  for (const [na, nb] of [
+    [3000, 31],
+    [31, 3000],
+    [4097, 200],
+    [257, 256],
+    [1, 9],
+    [100, 1],
+    [1500, 1500],
+  ]) {
+    const a = realPart(randomComplex(na, na, false));
+    const b = realPart(randomComplex(nb, nb + 1, false));
+    for (const mode of MODES) {
+      const want = directConvolve(
+        { data: a, shape: [na], complex: false },
+        { data: b, shape: [nb], complex: false },
+        mode,
+      ).data;
+      for (const method of ['fft', 'oa'] as const) {
+        for (const [precision, tol] of [
+          ['f64', 1e-12],
+          ['f32', 1e-6],
+        ] as const) {
+          const T = precision === 'f32' ? Float32Array : Float64Array;
+          const got = convolveReal1d(T.from(a), T.from(b), mode, method, precision);
+          assert.ok(got instanceof T);
+          assert.equal(got.length, want.length, `${method} ${mode} ${na}×${nb}`);
+          const err = relativeL2(got, want);
+          assert.ok(err < tol, `${method} ${mode} ${precision} ${na}×${nb}: ${err}`);
+          checked++;
+        }
+      }
+    }
+  }
+  assert.equal(checked, 84);
+  // The plan cuts the longer operand into several blocks, on lane-split lengths.
+  const plan = planRealConvolution1d(100000, 1000, 'oa', 'f32');
+  assert.ok(plan.blocks > 1 && plan.p % 8 === 0 && plan.p >= plan.L + 999, JSON.stringify(plan));
+  assert.equal(nextFastCpuLen(100999, 'f32') % 8, 0);
+  assert.equal(nextFastCpuLen(60, 'f32'), nextFastLen(60));
 });
