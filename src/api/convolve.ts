@@ -22,12 +22,22 @@
  * the workgroup memory.
  */
 import { ArgumentError, UnsupportedError } from '../errors.js';
-import { directConvolve, fftConvolve, oaConvolve, type Operand } from '../backends/cpu/convolve.js';
+import {
+  cmulInPlace,
+  cropWindow,
+  directConvolve,
+  fftConvolve,
+  oaConvolve,
+  padInto,
+  type Operand,
+} from '../backends/cpu/convolve.js';
+import { irfftn, rfftn } from './fft.js';
 import { convolveReal1d } from '../backends/cpu/convolve-real.js';
 import {
   checkMode,
   chooseConvMethod,
   chooseCpuMethod,
+  nextFastCpuLen,
   convGeometry,
   planGpuConvolution,
   type ConvMode,
@@ -191,7 +201,44 @@ export async function convolve(in1: ConvInput, in2: ConvInput, options: Convolve
       }
     }
   }
+  const m = method === 'auto' ? chooseCpuMethod(p.a.shape.slice(-p.k), p.b.shape.slice(-p.k)) : method;
+  if (!p.complex && p.k >= 2 && m === 'fft') return fftConvolveRealNd(p, f32);
   return runCpu(p, method, f32);
+}
+
+/**
+ * Real N-D FFT convolution on the CPU engine in the operands' precision: both zero-padded to lane-split lengths
+ * (nextFastCpuLen), the engine's rfftn (any axes as rows, see axis-transpose.ts), the spectra multiplied, irfftn,
+ * and the mode's window.
+ */
+async function fftConvolveRealNd(p: Problem, f32: boolean): Promise<ConvResult> {
+  const nd = p.a.shape.length;
+  const [sa, sb] = [p.a.shape.slice(nd - p.k), p.b.shape.slice(nd - p.k)];
+  const g = convGeometry(sa, sb, p.mode);
+  const P = g.full.map((n) => nextFastCpuLen(n, f32 ? 'f32' : 'f64'));
+  const half = [...P.slice(0, -1), Math.floor(P[P.length - 1]! / 2) + 1];
+  const count = product(p.lead);
+  const outN = product(g.out);
+  const out = new (f32 ? Float32Array : Float64Array)(count * outN);
+  const size = product(P);
+  const operand = (x: Prepared, i: number, s: number[], into: Float32Array | Float64Array, at: number) => {
+    const n = product(s);
+    const v = x.data.subarray(i * n, (i + 1) * n);
+    padInto(v, s, into, at, P);
+  };
+  const axes = P.map((_, d) => d + 1);
+  for (let i = 0; i < count; i++) {
+    // Both operands as one stack of two, so one engine call transforms them.
+    const pair = new (f32 ? Float32Array : Float64Array)(2 * size);
+    operand(p.a, batchIndex(p.lead, p.leadA, i), sa, pair, 0);
+    operand(p.b, batchIndex(p.lead, p.leadB, i), sb, pair, size);
+    const spectra = await rfftn(pair, { shape: [2, ...P], axes, backend: 'cpu' });
+    const fa = spectra.subarray(0, spectra.length / 2);
+    cmulInPlace(fa, spectra.subarray(spectra.length / 2));
+    const y = await irfftn(fa, { shape: half, s: P, backend: 'cpu' });
+    out.set(cropWindow(y, P, g.start, g.out, 1), i * outN);
+  }
+  return { data: out, shape: [...p.lead, ...g.out], complex: false, method: 'fft', backend: 'cpu' };
 }
 
 /** FFT convolution (scipy.signal.fftconvolve). */

@@ -110,16 +110,41 @@ function finish(interleaved: Float64Array, shape: number[], complex: boolean): O
   return { data: re, shape, complex };
 }
 
-/** Copies the window [start, start + out) of a row-major array of `shape` (perElement numbers each). */
-export function cropWindow(
-  data: Float64Array,
+/** `src` (row-major `shape`) into the block of `padded` (each axis at least as long) at `dst[at…]`, at its origin. */
+export function padInto(
+  src: Float32Array | Float64Array,
+  shape: readonly number[],
+  dst: Float32Array | Float64Array,
+  at: number,
+  padded: readonly number[],
+): void {
+  const nd = shape.length;
+  const ps = strides(padded);
+  const row = shape[nd - 1]!;
+  const idx = new Array<number>(nd).fill(0);
+  for (let r = 0, rows = product(shape) / row; r < rows; r++) {
+    if (r > 0) {
+      for (let d = nd - 2; d >= 0; d--) {
+        if (++idx[d]! < shape[d]!) break;
+        idx[d] = 0;
+      }
+    }
+    let o = at;
+    for (let d = 0; d < nd - 1; d++) o += idx[d]! * ps[d]!;
+    dst.set(src.subarray(r * row, (r + 1) * row), o);
+  }
+}
+
+/** Copies the window [start, start + out) of a row-major array of `shape` (perElement numbers each), same type. */
+export function cropWindow<T extends Float32Array | Float64Array>(
+  data: T,
   shape: readonly number[],
   start: readonly number[],
   out: readonly number[],
   perElement: 1 | 2,
-): Float64Array {
+): T {
   const nd = shape.length;
-  const res = new Float64Array(perElement * product(out));
+  const res = new (data.constructor as { new (n: number): T })(perElement * product(out));
   const ss = strides(shape);
   const rowLen = out[nd - 1] * perElement;
   const rows = product(out) / out[nd - 1];
@@ -160,7 +185,7 @@ export function fftConvolve(a: Operand, b: Operand, mode: ConvMode): Operand {
   return { data: cropWindow(y.data, P, g.start, g.out, 2), shape: g.out, complex: true };
 }
 
-export function cmulInPlace(x: Float64Array, y: Float64Array): void {
+export function cmulInPlace(x: Float32Array | Float64Array, y: Float32Array | Float64Array): void {
   for (let i = 0; i < x.length; i += 2) {
     const xr = x[i];
     const xi = x[i + 1];
