@@ -141,9 +141,11 @@ interface Problem {
   lead: number[];
   mode: ConvMode;
   complex: boolean;
+  /** scipy's fftconvolve / oaconvolve 'valid' rule: axes where either operand has length 1 are broadcasts. */
+  broadcastOnes: boolean;
 }
 
-function problemOf(in1: ConvInput, in2: ConvInput, options: ConvolveOptions): Problem {
+function problemOf(in1: ConvInput, in2: ConvInput, options: ConvolveOptions, broadcastOnes: boolean): Problem {
   const a = prepare(in1, 'in1');
   const b = prepare(in2, 'in2');
   const mode = checkMode(options.mode);
@@ -169,8 +171,8 @@ function problemOf(in1: ConvInput, in2: ConvInput, options: ConvolveOptions): Pr
     return Math.max(n, m);
   });
   // validates shapes and the 'valid' rule early, with scipy's message
-  convGeometry(a.shape.slice(nd - k), b.shape.slice(nd - k), mode);
-  return { a, b, k, leadA, leadB, lead, mode, complex: a.complex || b.complex };
+  convGeometry(a.shape.slice(nd - k), b.shape.slice(nd - k), mode, broadcastOnes);
+  return { a, b, k, leadA, leadB, lead, mode, complex: a.complex || b.complex, broadcastOnes };
 }
 
 /** Convolution with method choice (scipy.signal.convolve). */
@@ -179,7 +181,16 @@ export function convolve(in1: F64Input, in2: ConvInput, options?: ConvolveOption
 export function convolve(in1: ConvInput, in2: F64Input, options?: ConvolveOptions): Promise<ConvResult<Float64Array>>;
 export function convolve(in1: ConvInput, in2: ConvInput, options?: ConvolveOptions): Promise<ConvResult>;
 export async function convolve(in1: ConvInput, in2: ConvInput, options: ConvolveOptions = {}): Promise<ConvResult> {
-  const p = problemOf(in1, in2, options);
+  return run(in1, in2, options, false);
+}
+
+async function run(
+  in1: ConvInput,
+  in2: ConvInput,
+  options: ConvolveOptions,
+  broadcastOnes: boolean,
+): Promise<ConvResult> {
+  const p = problemOf(in1, in2, options, broadcastOnes);
   const method = options.method ?? 'auto';
   if (!['auto', 'direct', 'fft', 'oa'].includes(method))
     throw new ArgumentError('method', method, "'auto', 'direct', 'fft' or 'oa'");
@@ -214,7 +225,7 @@ export async function convolve(in1: ConvInput, in2: ConvInput, options: Convolve
 async function fftConvolveRealNd(p: Problem, f32: boolean): Promise<ConvResult> {
   const nd = p.a.shape.length;
   const [sa, sb] = [p.a.shape.slice(nd - p.k), p.b.shape.slice(nd - p.k)];
-  const g = convGeometry(sa, sb, p.mode);
+  const g = convGeometry(sa, sb, p.mode, p.broadcastOnes);
   const P = g.full.map((n) => nextFastCpuLen(n, f32 ? 'f32' : 'f64'));
   const half = [...P.slice(0, -1), Math.floor(P[P.length - 1]! / 2) + 1];
   const count = product(p.lead);
@@ -267,7 +278,7 @@ export async function fftconvolve(
   in2: ConvInput,
   options: Omit<ConvolveOptions, 'method'> = {},
 ): Promise<ConvResult> {
-  return convolve(in1, in2, { ...options, method: 'fft' });
+  return run(in1, in2, { ...options, method: 'fft' }, true);
 }
 
 /** Overlap-add convolution (scipy.signal.oaconvolve): same result as fftconvolve, faster for long × short. */
@@ -296,7 +307,7 @@ export async function oaconvolve(
   in2: ConvInput,
   options: Omit<ConvolveOptions, 'method'> = {},
 ): Promise<ConvResult> {
-  return convolve(in1, in2, { ...options, method: 'oa' });
+  return run(in1, in2, { ...options, method: 'oa' }, true);
 }
 
 /**
@@ -371,7 +382,7 @@ function runCpu(p: Problem, method: ConvMethod, f32: boolean): ConvResult {
   const m: 'direct' | 'fft' | 'oa' = method === 'auto' ? chooseCpuMethod(sa, sb) : method;
   const fn = m === 'direct' ? directConvolve : m === 'fft' ? fftConvolve : oaConvolve;
   const count = product(p.lead);
-  const g = convGeometry(sa, sb, p.mode);
+  const g = convGeometry(sa, sb, p.mode, p.broadcastOnes);
   const per = p.complex ? 2 : 1;
   const outN = per * product(g.out);
   const out = new (f32 ? Float32Array : Float64Array)(count * outN);
@@ -400,6 +411,7 @@ function runCpu(p: Problem, method: ConvMethod, f32: boolean): ConvResult {
         toOperand(p.a, batchIndex(p.lead, p.leadA, i), sa),
         toOperand(p.b, batchIndex(p.lead, p.leadB, i), sb),
         p.mode,
+        p.broadcastOnes,
       );
       out.set(y.data, i * outN);
     }
@@ -434,7 +446,7 @@ async function runGpu(ctx: GpuContext, p: Problem, method: ConvMethod): Promise<
   const nd = p.a.shape.length;
   const sa = p.a.shape.slice(nd - p.k);
   const sb = p.b.shape.slice(nd - p.k);
-  const g = convGeometry(sa, sb, p.mode);
+  const g = convGeometry(sa, sb, p.mode, p.broadcastOnes);
   const [r0, c0] = p.k === 1 ? [0, g.start[0]] : [g.start[0], g.start[1]];
   const [Ho, Wo] = p.k === 1 ? [1, g.out[0]] : [g.out[0], g.out[1]];
   // x: the batched operand (its block goes through the grid), kern: the other (spectra). Convolution

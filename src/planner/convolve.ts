@@ -31,7 +31,12 @@ export function checkMode(mode: unknown): ConvMode {
 }
 
 /** Output window of a convolution of shapes `a` and `b` (same rank) in `mode`, with scipy's rules. */
-export function convGeometry(a: readonly number[], b: readonly number[], mode: ConvMode): ConvGeometry {
+export function convGeometry(
+  a: readonly number[],
+  b: readonly number[],
+  mode: ConvMode,
+  broadcastOnes = false,
+): ConvGeometry {
   if (a.length !== b.length)
     throw new ArgumentError('shape', b, `the same number of convolved axes as the first operand (${a.length})`);
   for (const [name, s] of [
@@ -45,8 +50,11 @@ export function convGeometry(a: readonly number[], b: readonly number[], mode: C
   const full = a.map((n, i) => n + b[i] - 1);
   if (mode === 'full') return { full, out: full.slice(), start: a.map(() => 0) };
   if (mode === 'same') return { full, out: a.slice(), start: b.map((n) => (n - 1) >> 1) };
-  const aBig = a.every((n, i) => n >= b[i]);
-  const bBig = b.every((n, i) => n >= a[i]);
+  // broadcastOnes, as scipy.signal.fftconvolve / oaconvolve (not convolve / correlate): an axis where either operand
+  // has length 1 is a broadcast, outside the 'valid' rule (its window is all of max(na, nb), as |na − nb| + 1 gives).
+  const both = a.map((n, i) => !broadcastOnes || (n !== 1 && b[i] !== 1));
+  const aBig = a.every((n, i) => !both[i] || n >= b[i]);
+  const bBig = b.every((n, i) => !both[i] || n >= a[i]);
   if (!aBig && !bBig) {
     throw new ArgumentError(
       'mode',

@@ -255,3 +255,17 @@ test('clear errors for bad shapes, modes, methods and axes', async () => {
   await assert.rejects(() => convolve(new Float64Array(0), a), ArgumentError);
   await assert.rejects(() => convolve([1, 2, 3] as unknown as Float64Array, a), ArgumentError);
 });
+
+test("'valid' with a length-1 axis: fftconvolve and oaconvolve broadcast it (scipy.signal), convolve refuses", async () => {
+  const a = { data: Float64Array.from({ length: 10 }, (_, i) => Math.sin(i)), shape: [1, 10] };
+  const b = { data: Float64Array.from({ length: 18 }, (_, i) => Math.cos(i)), shape: [6, 3] };
+  // The window of the full convolution: all 6 rows (a broadcast along axis 0), columns 2 … 9.
+  const full = await convolve(a, b, { mode: 'full', backend: 'cpu' });
+  const want = Array.from({ length: 6 * 8 }, (_, i) => full.data[Math.floor(i / 8) * 12 + 2 + (i % 8)]!);
+  for (const f of [fftconvolve, oaconvolve]) {
+    const y = await f(a, b, { mode: 'valid', backend: 'cpu' });
+    assert.deepEqual(y.shape, [6, 8]);
+    assert.ok(relativeL2(y.data, Float64Array.from(want)) < 1e-12);
+  }
+  await assert.rejects(() => convolve(a, b, { mode: 'valid', backend: 'cpu' }), ArgumentError);
+});

@@ -42,8 +42,8 @@ function asComplex(x: Operand): Float64Array {
  * the output window. The innermost axis is a contiguous loop over the part of b's row that lands inside.
  * Cost Π(na)·Π(nb) complex multiply-adds (fewer for 'valid'/'same' windows that cut rows short).
  */
-export function directConvolve(a: Operand, b: Operand, mode: ConvMode): Operand {
-  const g = convGeometry(a.shape, b.shape, mode);
+export function directConvolve(a: Operand, b: Operand, mode: ConvMode, broadcastOnes = false): Operand {
+  const g = convGeometry(a.shape, b.shape, mode, broadcastOnes);
   const complex = a.complex || b.complex;
   const nd = a.shape.length;
   const ad = asComplex(a);
@@ -167,8 +167,8 @@ export function cropWindow<T extends Float32Array | Float64Array>(
  * FFT convolution: zero-pad both operands to P = nextFastLen(na + nb − 1) per axis, multiply the
  * spectra, transform back, crop the mode's window. Real operands go through rfftn/irfftn (half the work).
  */
-export function fftConvolve(a: Operand, b: Operand, mode: ConvMode): Operand {
-  const g = convGeometry(a.shape, b.shape, mode);
+export function fftConvolve(a: Operand, b: Operand, mode: ConvMode, broadcastOnes = false): Operand {
+  const g = convGeometry(a.shape, b.shape, mode, broadcastOnes);
   const P = g.full.map(nextFastLen);
   const complex = a.complex || b.complex;
   if (!complex) {
@@ -202,8 +202,8 @@ export function cmulInPlace(x: Float32Array | Float64Array, y: Float32Array | Fl
  * computed once), add the block results into the full output at the block's offset, crop the mode's
  * window. Same result as fftConvolve; less work when b is much shorter than a.
  */
-export function oaConvolve(a: Operand, b: Operand, mode: ConvMode): Operand {
-  const g = convGeometry(a.shape, b.shape, mode);
+export function oaConvolve(a: Operand, b: Operand, mode: ConvMode, broadcastOnes = false): Operand {
+  const g = convGeometry(a.shape, b.shape, mode, broadcastOnes);
   // Overlap-add splits the larger operand; convolution commutes.
   const swap = product(b.shape) > product(a.shape);
   const [x, k] = swap ? [b, a] : [a, b];
