@@ -107,7 +107,25 @@ export interface RealConvolution1dPlan {
   blocks: number;
 }
 
+/** Plans by (na, nb, method, precision): the block search costs more than a short convolution's FFTs. */
+const realPlans = new Map<string, RealConvolution1dPlan>();
+
 export function planRealConvolution1d(
+  na: number,
+  nb: number,
+  method: 'fft' | 'oa',
+  precision: 'f32' | 'f64',
+): RealConvolution1dPlan {
+  const key = `${na},${nb},${method},${precision}`;
+  let plan = realPlans.get(key);
+  if (!plan) {
+    if (realPlans.size >= 64) realPlans.delete(realPlans.keys().next().value!);
+    realPlans.set(key, (plan = searchRealConvolution1d(na, nb, method, precision)));
+  }
+  return plan;
+}
+
+function searchRealConvolution1d(
   na: number,
   nb: number,
   method: 'fft' | 'oa',

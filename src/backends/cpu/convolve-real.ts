@@ -9,26 +9,49 @@
 import { convGeometry, planRealConvolution1d, type ConvMode } from '../../planner/convolve.js';
 import type { CpuPrecision } from '../../planner/cpu-fft.js';
 import { runRows } from './engine-rows.js';
+import { generateConvolvePointwiseModule } from '../../codegen/wasm/convolve-pointwise.js';
 
 type RealArray = Float32Array | Float64Array;
+type ArrayType = typeof Float32Array | typeof Float64Array;
 
-/** Rows of `rows` × p reals: each source at the start of its row, zeros after. */
-function paddedRows(Type: typeof Float32Array | typeof Float64Array, sources: RealArray[], p: number): RealArray {
-  const m = new Type(sources.length * p);
-  sources.forEach((s, r) => m.set(s, r * p));
-  return m;
+interface Pointwise {
+  cmul(dst: number, a: number, b: number, count: number): void;
+  addInto(dst: number, src: number, count: number): void;
 }
 
-/** Every half spectrum row of `spectra` (h complex values a row) times the one in `k`, in place. */
-function multiplyRows(spectra: RealArray, k: RealArray, h: number): void {
-  for (let o = 0; o < spectra.length; o += 2 * h) {
-    for (let i = 0; i < 2 * h; i += 2) {
-      const [xr, xi, kr, ki] = [spectra[o + i]!, spectra[o + i + 1]!, k[i]!, k[i + 1]!];
-      spectra[o + i] = xr * kr - xi * ki;
-      spectra[o + i + 1] = xr * ki + xi * kr;
-    }
+/**
+ * A WebAssembly memory the convolution's arrays live in (the engine reads and writes them through views) and the
+ * pointwise module over it; one per precision, grown to the largest convolution seen.
+ */
+class Workspace {
+  readonly memory = new WebAssembly.Memory({ initial: 1 });
+  readonly ops: Pointwise;
+  private next = 0;
+  constructor(readonly Type: ArrayType) {
+    const bytes = generateConvolvePointwiseModule(Type.BYTES_PER_ELEMENT as 4 | 8);
+    const inst = new WebAssembly.Instance(new WebAssembly.Module(bytes as BufferSource), {
+      env: { memory: this.memory },
+    });
+    this.ops = inst.exports as unknown as Pointwise;
+  }
+  /** Lays out arrays of the given lengths (16-byte aligned), growing the memory where it must; their byte offsets. */
+  layout(lengths: number[]): number[] {
+    const e = this.Type.BYTES_PER_ELEMENT;
+    this.next = 0;
+    const at = lengths.map((n) => {
+      const p = this.next;
+      this.next += Math.ceil((n * e) / 64) * 64;
+      return p;
+    });
+    const need = this.next - this.memory.buffer.byteLength;
+    if (need > 0) this.memory.grow(Math.ceil(need / 65536));
+    return at;
+  }
+  view(at: number, length: number): RealArray {
+    return new this.Type(this.memory.buffer, at, length);
   }
 }
+const workspaces = new Map<ArrayType, Workspace>();
 
 export function convolveReal1d(
   a: RealArray,
@@ -42,22 +65,42 @@ export function convolveReal1d(
   const { swap, L, p, blocks } = planRealConvolution1d(a.length, b.length, method, precision);
   const [x, k] = swap ? [b, a] : [a, b];
   const h = Math.floor(p / 2) + 1;
-  const rfft = { kind: 'rfft', n: p, precision } as const;
-  // The kernel's spectrum and the blocks' spectra.
-  const kSpec = new Type(2 * h);
-  runRows(rfft, paddedRows(Type, [k], p), kSpec, 1);
-  const parts = Array.from({ length: blocks }, (_, j) => x.subarray(j * L, Math.min(x.length, (j + 1) * L)));
-  const spectra = new Type(2 * h * blocks);
-  runRows(rfft, paddedRows(Type, parts, p), spectra, blocks);
-  multiplyRows(spectra, kSpec, h);
-  const y = new Type(p * blocks);
-  runRows({ kind: 'irfft', n: p, precision, norm: 'backward' }, spectra, y, blocks);
+  const w = 16 / Type.BYTES_PER_ELEMENT;
+  let ws = workspaces.get(Type);
+  if (!ws) workspaces.set(Type, (ws = new Workspace(Type)));
+  // Rows of the blocks and of the kernel (one more row), their spectra, the inverse rows, the full convolution.
+  const nFull = g.full[0]!;
+  const [rowsP, specP, yP, fullP] = ws.layout([(blocks + 1) * p, 2 * h * (blocks + 1), p * blocks, nFull]);
+  const rows = ws.view(rowsP, (blocks + 1) * p);
+  rows.fill(0);
+  for (let j = 0; j < blocks; j++) rows.set(x.subarray(j * L, Math.min(x.length, (j + 1) * L)), j * p);
+  rows.set(k, blocks * p);
+  const spectra = ws.view(specP, 2 * h * (blocks + 1));
+  runRows({ kind: 'rfft', n: p, precision }, rows, spectra, blocks + 1);
+  // Every block's spectrum times the kernel's (the last row): whole vectors in WebAssembly, the tail here.
+  const e = Type.BYTES_PER_ELEMENT;
+  const kAt = 2 * h * blocks;
+  const whole = h - (h % w);
+  for (let j = 0; j < blocks; j++) {
+    const at = 2 * h * j;
+    if (whole > 0) ws.ops.cmul(specP + at * e, specP + at * e, specP + kAt * e, whole);
+    for (let i = 2 * whole; i < 2 * h; i += 2) {
+      const [xr, xi, kr, ki] = [spectra[at + i]!, spectra[at + i + 1]!, spectra[kAt + i]!, spectra[kAt + i + 1]!];
+      spectra[at + i] = xr * kr - xi * ki;
+      spectra[at + i + 1] = xr * ki + xi * kr;
+    }
+  }
+  const y = ws.view(yP, p * blocks);
+  runRows({ kind: 'irfft', n: p, precision, norm: 'backward' }, spectra.subarray(0, kAt), y, blocks);
   if (blocks === 1) return y.slice(g.start[0], g.start[0]! + g.out[0]!);
   // Block j's full convolution (L + nk − 1 values) lands at j·L.
-  const full = new Type(g.full[0]!);
+  const full = ws.view(fullP, nFull);
+  full.fill(0);
   for (let j = 0; j < blocks; j++) {
-    const len = Math.min(L + k.length - 1, full.length - j * L);
-    for (let t = 0, s = j * p, d = j * L; t < len; t++) full[d + t] = full[d + t]! + y[s + t]!;
+    const len = Math.min(L + k.length - 1, nFull - j * L);
+    const vec = len - (len % w);
+    if (vec > 0) ws.ops.addInto(fullP + j * L * e, yP + j * p * e, vec);
+    for (let t = vec; t < len; t++) full[j * L + t] = full[j * L + t]! + y[j * p + t]!;
   }
   return full.slice(g.start[0], g.start[0]! + g.out[0]!);
 }
