@@ -24,7 +24,10 @@ interface CallCase {
   shape: number[];
   kernel?: number[];
   js(api: Api, x: Arr, k: Arr | undefined): Promise<unknown>;
-  /** A Python expression over x, k (numpy arrays of the case's dtype), np, sf (scipy.fft), ss (scipy.signal). */
+  /**
+   * A Python expression over x, k (numpy arrays of the case's dtype; xc: x's last axis of 2 as complex), np, sf
+   * (scipy.fft), ss (scipy.signal).
+   */
   py: string;
 }
 
@@ -89,6 +92,30 @@ const CASES: CallCase[] = [
     shape: [64, 64, 64],
     js: (a, x) => a.rfftn(x, { ...o, shape: [64, 64, 64], axes: [2, 0] }),
     py: 'sf.rfftn(x, axes=(2, 0), workers=1)',
+  },
+  {
+    id: 'rfft2-1024',
+    shape: [1024, 1024],
+    js: (a, x) => a.rfft2(x, { ...o, shape: [1024, 1024] }),
+    py: 'sf.rfft2(x, workers=1)',
+  },
+  {
+    id: 'rfft2-1000',
+    shape: [1000, 1000],
+    js: (a, x) => a.rfft2(x, { ...o, shape: [1000, 1000] }),
+    py: 'sf.rfft2(x, workers=1)',
+  },
+  {
+    id: 'irfft2-1024',
+    shape: [1024, 513, 2],
+    js: (a, x) => a.irfft2(x, { ...o, shape: [1024, 513], s: [1024, 1024] }),
+    py: 'sf.irfft2(xc, s=(1024, 1024), workers=1)',
+  },
+  {
+    id: 'fft2-1024',
+    shape: [1024, 1024, 2],
+    js: (a, x) => a.fft2(x, { ...o, shape: [1024, 1024] }),
+    py: 'sf.fft2(xc, workers=1)',
   },
   {
     id: 'fftconvolve-100000x1000',
