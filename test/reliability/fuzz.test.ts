@@ -430,10 +430,12 @@ function convCall(g: Gen, ctx: GpuContext | null): Call {
   const o: Any = { mode, backend, gpu: backend === 'cpu' ? undefined : (ctx ?? undefined) };
   if (fnName === 'convolve' || fnName === 'correlate') o.method = g.pick(['auto', 'direct', 'fft', 'oa', undefined]);
   if (lead.length) o.axes = Array.from({ length: k }, (_, i) => -k + i);
-  // 'valid' needs one operand at least as large as the other on every convolved axis.
+  // 'valid' needs one operand at least as large as the other on every convolved axis (fftconvolve and oaconvolve,
+  // as scipy.signal's, leave out axes where either has length 1: broadcasts).
   const ca = sa.slice(-k),
     cb = sb.slice(-k);
-  const validOk = ca.every((v, i) => v >= cb[i]) || cb.every((v, i) => v >= ca[i]);
+  const counts = (i: number) => (fnName !== 'fftconvolve' && fnName !== 'oaconvolve') || (ca[i] !== 1 && cb[i] !== 1);
+  const validOk = ca.every((v, i) => !counts(i) || v >= cb[i]) || cb.every((v, i) => !counts(i) || v >= ca[i]);
   let broken: string[] | undefined = mode === 'valid' && !validOk ? ['mode'] : undefined;
   if (!broken && g.bool(0.3)) {
     const kk = g.pick(['in1', 'in1.data', 'mode', 'method', 'backend']);
