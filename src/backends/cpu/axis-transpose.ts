@@ -5,6 +5,7 @@
  * a time. Axes the engine does not take (crop or pad, no module) are a caller's reference step.
  */
 import { generateTransposeModule } from '../../codegen/wasm/transpose.js';
+import { sharedMemory } from './worker-pool.js';
 
 type RealArray = Float32Array | Float64Array;
 
@@ -33,7 +34,9 @@ interface Transposes {
   t16: Transpose;
 }
 type Transpose = (src: number, dst: number, rows: number, cols: number, srcStride: number, dstStride: number) => void;
-let transposeModule: WebAssembly.Module | undefined;
+const transposeModules = new Map<boolean, WebAssembly.Module>();
+/** Pages a shared staging memory may grow to (4 GiB, WebAssembly's limit). */
+const SHARED_MAX_PAGES = 65536;
 /** Source rows a transpose call walks (1024 × 1024 f32: 0.67 ms against 0.82 for all rows at once). */
 const ROW_BLOCK = 64;
 
@@ -41,16 +44,31 @@ const ROW_BLOCK = 64;
  * A WebAssembly memory of three regions and the transposes over it: the data is copied in once, transposed there
  * (about 5× a JavaScript loop's rate, whose power-of-two strides also thrash L1), the engine reads and writes the
  * regions through views, and the result is copied out once. One per element type is kept between calls (fresh
- * pages cost more than the transposes: 1024 × 1024 f32 took 4× as long in a new memory).
+ * pages cost more than the transposes: 1024 × 1024 f32 took 4× as long in a new memory). Shared where threads can
+ * use it, so the engine's workers read and write the regions in place instead of through staged copies.
  */
 class Staging<T extends RealArray> {
   private readonly t: Transposes;
-  private readonly memory = new WebAssembly.Memory({ initial: 1 });
+  private readonly memory: WebAssembly.Memory;
   private region = 0;
   constructor(private readonly Type: { new (b: ArrayBuffer, o: number, l: number): T; BYTES_PER_ELEMENT: number }) {
-    transposeModule ??= new WebAssembly.Module(generateTransposeModule() as BufferSource);
-    this.t = new WebAssembly.Instance(transposeModule, { env: { memory: this.memory } })
-      .exports as unknown as Transposes;
+    // Shared where workers can take it: the engine's threads then read and write the regions in place.
+    let shared = sharedMemory();
+    let memory: WebAssembly.Memory | null = null;
+    if (shared) {
+      try {
+        memory = new WebAssembly.Memory({ initial: 1, maximum: SHARED_MAX_PAGES, shared: true });
+      } catch {
+        shared = false;
+      }
+    }
+    this.memory = memory ?? new WebAssembly.Memory({ initial: 1 });
+    let module = transposeModules.get(shared);
+    if (!module) {
+      module = new WebAssembly.Module(generateTransposeModule(shared, SHARED_MAX_PAGES) as BufferSource);
+      transposeModules.set(shared, module);
+    }
+    this.t = new WebAssembly.Instance(module, { env: { memory: this.memory } }).exports as unknown as Transposes;
   }
   /** Regions of at least `length` numbers each (the memory grows where it must). */
   fit(length: number): this {

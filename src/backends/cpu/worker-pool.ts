@@ -111,7 +111,8 @@ export async function defaultThreads(): Promise<number> {
   return cores;
 }
 
-function sharedMemory(): boolean {
+/** Whether SharedArrayBuffers can be handed to workers here (Node; cross-origin isolated pages). */
+export function sharedMemory(): boolean {
   if (typeof SharedArrayBuffer !== 'function') return false;
   // Browsers hand out usable SharedArrayBuffers only to cross-origin isolated pages; Node always does.
   return isNode || (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;

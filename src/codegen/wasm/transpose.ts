@@ -63,7 +63,8 @@ function transposeBody(e: 4 | 8 | 16, tileBytes = 128): Body {
  * t4, t8n and t16 walk 8 destination rows at a time (32- and 64-byte tiles): at power-of-two row pitches more rows map
  * to one L1 set than it has ways, and 16 or 32 streams there ran 3–4× slower (1024 × 1024 f32).
  */
-export function generateTransposeModule(): Uint8Array {
+/** `shared`: the module imports a shared memory of at most `maxPages` (a shared import must declare its maximum). */
+export function generateTransposeModule(shared = false, maxPages = 1): Uint8Array {
   const t4 = transposeBody(4, 32),
     t8 = transposeBody(8),
     t8n = transposeBody(8, 64),
@@ -75,6 +76,6 @@ export function generateTransposeModule(): Uint8Array {
       { params: t8n.params.slice(), body: t8n, export: 't8n' },
       { params: t16.params.slice(), body: t16, export: 't16' },
     ],
-    { initialPages: 1, maxPages: 1, shared: false },
+    { initialPages: 1, maxPages, shared },
   );
 }
