@@ -691,7 +691,31 @@ async function cpuRealAlongAxes(
     reference: (data, sh) =>
       onCpuEngine(precision, () => cpuNd.c2cN(data, sh, { axes: others, s: others.map((a) => sh[a]!), norm }, inverse)),
   };
-  const steps = others.length === 0 ? [real] : inverse ? [complex, real] : [real, complex];
+  // Consecutive complex axes: one step of their block as rows, which the N-D call below runs on the engine's
+  // 2-D path where there are two (rfftn of a volume: its planes of the first two axes).
+  const block = others.length > 1 && others.every((a, i) => i === 0 || a === others[i - 1]! + 1);
+  const dims = others.map((a) => shape[a]!);
+  const blockStep: AxisStep = {
+    axis: others[0] ?? axis,
+    span: others.length,
+    nIn: dims.reduce((p, v) => p * v, 1),
+    nOut: dims.reduce((p, v) => p * v, 1),
+    inPer: 2,
+    outPer: 2,
+    rows: async (input: ComplexArray, output: ComplexArray, count: number) => {
+      const o = {
+        shape: [count, ...dims],
+        axes: dims.map((_, j) => j + 1),
+        norm,
+        out: output,
+        backend: 'cpu',
+        threads,
+      };
+      await nd(input, o as FftNdCallOptions, 'c2c', inverse ? 'inverse' : 'forward');
+    },
+  };
+  const c = block ? blockStep : complex;
+  const steps = others.length === 0 ? [real] : inverse ? [c, real] : [real, c];
   return deliver(await transformAlongAxes(x, shape, steps, out && !overlaps(out, x) ? out : undefined), x, out);
 }
 

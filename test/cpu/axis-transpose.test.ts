@@ -191,3 +191,14 @@ test('rfftn / irfftn with the real axis anywhere, f32 and f64, every norm, again
   }
   assert.equal(checked, 72);
 });
+
+test('calls in flight at once each get their own staging (results equal the same calls one at a time)', async () => {
+  const shape = [64, 512, 8];
+  const inputs = [1, 2, 3, 4].map((seed) => Float32Array.from(seeded(64 * 512 * 8, seed)));
+  const run = (x: Float32Array, i: number) =>
+    i % 2
+      ? dctn(x, { shape, axes: [0, 1], type: 2, backend: 'cpu', threads: 2 })
+      : rfftn(x, { shape, axes: [2, 0, 1], backend: 'cpu', threads: 2 });
+  const together = await Promise.all(inputs.map(run));
+  for (let i = 0; i < inputs.length; i++) assert.deepEqual([...together[i]!], [...(await run(inputs[i]!, i))]);
+});

@@ -15,6 +15,8 @@ type RealArray = Float32Array | Float64Array;
  */
 export interface EngineAxisStep {
   axis: number;
+  /** Consecutive axes from `axis` taken as one (rows of their product; nIn = nOut, the shape kept). Default 1. */
+  span?: number;
   nIn: number;
   nOut: number;
   inPer: 1 | 2;
@@ -93,19 +95,41 @@ class Staging<T extends RealArray> {
   }
 }
 
-let staging32: Staging<Float32Array> | null = null;
-let staging64: Staging<Float64Array> | null = null;
-function stagingFor(x: RealArray): Staging<RealArray> {
-  return x instanceof Float32Array
-    ? (staging32 ??= new Staging(Float32Array))
-    : (staging64 ??= new Staging(Float64Array));
+/**
+ * Idle stagings, one kept per element type. A call takes one for its whole run: calls in flight at once (their row
+ * steps await workers) each get their own, and a step that calls back into this module cannot reuse its caller's.
+ */
+const idle = new Map<ArrayType, Staging<RealArray>>();
+type ArrayType = typeof Float32Array | typeof Float64Array;
+function acquire(Type: ArrayType): Staging<RealArray> {
+  const st = idle.get(Type);
+  if (st) {
+    idle.delete(Type);
+    return st;
+  }
+  return new Staging(Type as typeof Float32Array);
 }
 
 const product = (a: readonly number[]): number => a.reduce((p, v) => p * v, 1);
 
+/** Numbers on each side of an engine step at a shape. */
+function stepSizes(step: EngineAxisStep, shape: readonly number[]) {
+  const span = step.span ?? 1;
+  const outer = product(shape.slice(0, step.axis));
+  const inner = product(shape.slice(step.axis + span));
+  return {
+    span,
+    outer,
+    inner,
+    inLen: outer * inner * step.nIn * step.inPer,
+    outLen: outer * inner * step.nOut * step.outPer,
+  };
+}
+
 /**
  * `x` (row-major `shape`) through `steps` in order. The last step writes to `into` where it has the result's
- * length (it must not overlap x); x itself is never written.
+ * length (it must not overlap x); x itself is never written. Between engine steps the data stays in the staging
+ * memory (one of its three regions), so it is copied in and out of WebAssembly memory once a call, not once a step.
  */
 export async function transformAlongAxes(
   x: RealArray,
@@ -114,32 +138,56 @@ export async function transformAlongAxes(
   into: RealArray | undefined,
 ): Promise<RealArray> {
   const Type = x instanceof Float32Array ? Float32Array : Float64Array;
-  let cur: RealArray = x;
-  let curShape = [...shape];
-  for (let i = 0; i < steps.length; i++) {
-    const step = steps[i]!;
-    const a = step.axis;
-    if ('reference' in step) {
-      ({ data: cur, shape: curShape } = step.reference(cur, curShape));
-      continue;
-    }
-    const outer = product(curShape.slice(0, a));
-    const inner = product(curShape.slice(a + 1));
-    const [inLen, outLen] = [outer * inner * step.nIn * step.inPer, outer * inner * step.nOut * step.outPer];
-    const last = i === steps.length - 1;
-    const dst = last && into && into.length === outLen ? into : new Type(outLen);
-    if (inner === 1) await step.rows(cur, dst, outer);
-    else {
-      // [outer][nIn][inner] → [outer][inner][nIn], the rows, and [outer][inner][nOut] → [outer][nOut][inner].
-      const st = stagingFor(x).fit(Math.max(inLen, outLen));
-      st.view(0, inLen).set(cur);
-      st.transpose(0, 1, outer, step.nIn, inner, step.inPer);
-      await step.rows(st.view(1, inLen), st.view(2, outLen), outer * inner);
-      st.transpose(2, 0, outer, inner, step.nOut, step.outPer);
-      dst.set(st.view(0, outLen));
-    }
-    cur = dst;
-    curShape[a] = step.nOut;
+  // Regions large enough for every engine step's input and output.
+  let most = 0;
+  const sh = [...shape];
+  for (const step of steps) {
+    if ('reference' in step) continue;
+    const z = stepSizes(step, sh);
+    most = Math.max(most, z.inLen, z.outLen);
+    if (z.span === 1) sh[step.axis] = step.nOut;
   }
-  return cur;
+  const st = acquire(Type).fit(most);
+  try {
+    let cur: RealArray = x;
+    /** The staging region `cur` is a view of, or −1. */
+    let at = -1;
+    let curShape = [...shape];
+    for (let i = 0; i < steps.length; i++) {
+      const step = steps[i]!;
+      const last = i === steps.length - 1;
+      if ('reference' in step) {
+        ({ data: cur, shape: curShape } = step.reference(cur, curShape));
+        at = -1;
+        continue;
+      }
+      const { span, outer, inner, inLen, outLen } = stepSizes(step, curShape);
+      const out = (k: number) =>
+        last ? (into && into.length === outLen ? into : new Type(outLen)) : st.view(k, outLen);
+      if (inner === 1) {
+        const k = (at + 1) % 3;
+        const dst = out(k);
+        await step.rows(cur, dst, outer);
+        [cur, at] = [dst, last ? -1 : k];
+      } else {
+        // [outer][nIn][inner] → [outer][inner][nIn], the rows, and [outer][inner][nOut] → [outer][nOut][inner].
+        const a = at < 0 ? 0 : at;
+        if (at < 0) st.view(a, inLen).set(cur);
+        const [b, c] = [(a + 1) % 3, (a + 2) % 3];
+        st.transpose(a, b, outer, step.nIn, inner, step.inPer);
+        await step.rows(st.view(b, inLen), st.view(c, outLen), outer * inner);
+        st.transpose(c, a, outer, inner, step.nOut, step.outPer);
+        if (last) {
+          const dst = out(a);
+          dst.set(st.view(a, outLen));
+          [cur, at] = [dst, -1];
+        } else [cur, at] = [st.view(a, outLen), a];
+      }
+      if (span === 1) curShape[step.axis] = step.nOut;
+    }
+    // The last step wrote outside the staging memory (an engine step's result, or a reference step's).
+    return cur;
+  } finally {
+    if (!idle.has(Type)) idle.set(Type, st);
+  }
 }
