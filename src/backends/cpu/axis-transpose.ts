@@ -79,6 +79,10 @@ class Staging<T extends RealArray> {
     if (need > 0) this.memory.grow(Math.ceil(need / 65536));
     return this;
   }
+  /** Bytes the memory holds now. */
+  bytes(): number {
+    return this.memory.buffer.byteLength;
+  }
   /** The first `length` numbers of region k. */
   view(k: number, length: number): T {
     return new this.Type(this.memory.buffer, k * this.region, length);
@@ -100,6 +104,8 @@ class Staging<T extends RealArray> {
  * steps await workers) each get their own, and a step that calls back into this module cannot reuse its caller's.
  */
 const idle = new Map<ArrayType, Staging<RealArray>>();
+/** Largest staging memory kept between calls (three regions of 4096² f32 fit). */
+const KEEP_BYTES = 256 * 2 ** 20;
 type ArrayType = typeof Float32Array | typeof Float64Array;
 function acquire(Type: ArrayType): Staging<RealArray> {
   const st = idle.get(Type);
@@ -188,6 +194,7 @@ export async function transformAlongAxes(
     // The last step wrote outside the staging memory (an engine step's result, or a reference step's).
     return cur;
   } finally {
-    if (!idle.has(Type)) idle.set(Type, st);
+    // Kept for the next call unless it grew past KEEP_BYTES (memory cannot shrink: a huge call's would stay).
+    if (!idle.has(Type) && st.bytes() <= KEEP_BYTES) idle.set(Type, st);
   }
 }

@@ -6,7 +6,7 @@
  * batched call, each spectrum times the shorter operand's, one batched inverse, and the blocks added at their
  * offsets. Both return the mode's window of the full convolution.
  */
-import { convGeometry, planRealConvolution1d, type ConvMode } from '../../planner/convolve.js';
+import { convGeometry, planRealConvolution1d, type ConvGeometry, type ConvMode } from '../../planner/convolve.js';
 import type { CpuPrecision } from '../../planner/cpu-fft.js';
 import { runRows } from './engine-rows.js';
 import { generateConvolvePointwiseModule } from '../../codegen/wasm/convolve-pointwise.js';
@@ -52,6 +52,8 @@ class Workspace {
   }
 }
 const workspaces = new Map<ArrayType, Workspace>();
+/** Largest workspace kept between calls. */
+const KEEP_BYTES = 256 * 2 ** 20;
 
 export function convolveReal1d(
   a: RealArray,
@@ -64,10 +66,27 @@ export function convolveReal1d(
   const g = convGeometry([a.length], [b.length], mode);
   const { swap, L, p, blocks } = planRealConvolution1d(a.length, b.length, method, precision);
   const [x, k] = swap ? [b, a] : [a, b];
+  const ws = workspaces.get(Type) ?? new Workspace(Type);
+  try {
+    return convolveIn(ws, x, k, g, { L, p, blocks }, precision);
+  } finally {
+    // Kept for the next call unless it grew past KEEP_BYTES (a memory cannot shrink).
+    if (ws.memory.buffer.byteLength <= KEEP_BYTES) workspaces.set(Type, ws);
+    else workspaces.delete(Type);
+  }
+}
+
+function convolveIn(
+  ws: Workspace,
+  x: RealArray,
+  k: RealArray,
+  g: ConvGeometry,
+  { L, p, blocks }: { L: number; p: number; blocks: number },
+  precision: CpuPrecision,
+): RealArray {
+  const Type = ws.Type;
   const h = Math.floor(p / 2) + 1;
   const w = 16 / Type.BYTES_PER_ELEMENT;
-  let ws = workspaces.get(Type);
-  if (!ws) workspaces.set(Type, (ws = new Workspace(Type)));
   // Rows of the blocks and of the kernel (one more row), their spectra, the inverse rows, the full convolution.
   const nFull = g.full[0]!;
   const [rowsP, specP, yP, fullP] = ws.layout([(blocks + 1) * p, 2 * h * (blocks + 1), p * blocks, nFull]);
