@@ -6,6 +6,8 @@ import { dftNaiveReal } from '../../src/backends/cpu/dft-naive.js';
 import { randomFloat64 } from '../../src/util/random.js';
 import { relativeL2 } from '../../src/util/metrics.js';
 import { ArgumentError } from '../../src/errors.js';
+import { rfft } from '../../src/index.js';
+import { planCpuEngineRfftForward } from '../../src/planner/cpu-fft.js';
 
 const bound = (n: number) => 1e-12 * Math.log2(n + 1) + 1e-15;
 
@@ -116,4 +118,27 @@ test('real FFT recipes and errors', () => {
   assert.throws(() => planCpuRfft(8).forward(new Float64Array(7), new Float64Array(10)), ArgumentError);
   assert.throws(() => planCpuRfft(8).forward(new Float64Array(8), new Float64Array(9)), ArgumentError);
   assert.throws(() => planCpuRfft(8).inverse(new Float64Array(9), new Float64Array(8)), ArgumentError);
+});
+
+test('engine rfft of even lengths whose half does not split: rows two a full-length transform (pairs), against the DFT', async () => {
+  let checked = 0;
+  for (const precision of ['f32', 'f64'] as const) {
+    for (let n = 20; n <= 420; n += 2) {
+      const r = planCpuEngineRfftForward(n, precision);
+      if (!r?.realPairs) continue;
+      for (const batch of [1, 2, 3]) {
+        const x = randomFloat64(n * batch, n + batch);
+        const T = precision === 'f32' ? Float32Array : Float64Array;
+        const y = await rfft(T.from(x), { shape: [batch, n], backend: 'cpu', threads: 1 });
+        for (let q = 0; q < batch; q++) {
+          const want = dftNaiveReal(x.subarray(q * n, (q + 1) * n)).subarray(0, n + 2);
+          const got = y.subarray(q * (n + 2), (q + 1) * (n + 2));
+          const err = relativeL2(Float64Array.from(got), want);
+          assert.ok(err < (precision === 'f32' ? 2e-6 : 1e-12), `${precision} n=${n} batch ${batch} row ${q}: ${err}`);
+        }
+        checked++;
+      }
+    }
+  }
+  assert.ok(checked > 100, `only ${checked} cases took the pairs path`);
 });

@@ -14,6 +14,7 @@ import {
   planCpuEngineType1,
   planCpuEngineFft,
   planCpuEngineRfft,
+  planCpuEngineRfftForward,
   type CpuEngineFftRecipe,
   type CpuLaneRecipe,
   type CpuPrecision,
@@ -176,6 +177,7 @@ function laneRecipes(n: number, precision: CpuPrecision): LaneRecipe[] {
   };
   add(planCpuEngineFft(n, precision));
   add(planCpuEngineRfft(n, precision));
+  add(planCpuEngineRfftForward(n, precision));
   add(planCpuEngineDct2(n, precision));
   add(planCpuEngineType1(n, precision, false));
   add(planCpuEngineType1(n, precision, true));
@@ -598,7 +600,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     }
   }
 
-  /** Odd lengths (realPairs): rows packed two a complex problem, the FFT, the split into both spectra. */
+  /** realPairs (odd n, and even n whose half does not split): rows two a complex problem, the FFT, both spectra. */
   private forwardRealPairs(
     input: AnyArray,
     li: RealLayout,
@@ -608,7 +610,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     scale: number,
   ): void {
     const n = this.n;
-    const nc = (n + 1) / 2;
+    const nc = Math.floor(n / 2) + 1;
     const heap = this.heap;
     const e = heap.BYTES_PER_ELEMENT;
     const xBase = this.outP / e;
@@ -624,12 +626,12 @@ class LaneFft implements EngineFft, FusedRealFft {
   }
 
   /**
-   * Odd n: `pairs` pairs of real rows at byte address `rows` (read by pack2 into inP) to their half spectra
+   * `pairs` pairs of real rows at byte address `rows` (read by pack2 into inP) to their half spectra
    * at yP, times `scale`: pack2, the complex FFT into outP, split2, and k = 0 (A_0 = Re Z_0, B_0 = Im Z_0).
    */
   private spectraOfPairs(rows: number, pairs: number, scale: number): void {
     const n = this.n;
-    const nc = (n + 1) / 2;
+    const nc = Math.floor(n / 2) + 1;
     const heap = this.heap;
     const e = heap.BYTES_PER_ELEMENT;
     this.pack2!(rows, this.inP, pairs);

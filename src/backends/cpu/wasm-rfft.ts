@@ -5,7 +5,7 @@
  * likewise two rows at a time. Plain number arrays take the reference adapter (CpuRealFft built inside
  * the engine scope).
  */
-import { planCpuEngineRfft, type CpuPrecision } from '../../planner/cpu-fft.js';
+import { planCpuEngineRfft, planCpuEngineRfftForward, type CpuPrecision } from '../../planner/cpu-fft.js';
 import { checkFits, checkLength, normScale } from './fft-mixed-radix.js';
 import { CpuRealFft, type CpuRealExecOptions, type CpuRealFftRecipe, type RealFftPlan } from './fft-real.js';
 import { engineFft, layoutOf, tryFusedRealFft, type FusedRealFft } from './wasm-fft.js';
@@ -34,10 +34,11 @@ export class EngineRealFft implements RealFftPlan {
     this.nComplex = Math.floor(n / 2) + 1;
     // Built inside the caller's engine scope, so its inner complex FFT is the engine's.
     this.generic = new CpuRealFft(n);
-    const r = planCpuEngineRfft(n, precision);
+    const r = planCpuEngineRfftForward(n, precision);
     this.fused = r ? tryFusedRealFft(r) : null;
-    // The inverse is fused for even lengths only (odd ones take the generic path).
-    this.fusedInverse = r?.realPost ? this.fused : null;
+    // The inverse is fused for even lengths only, on the half-length module (odd ones take the generic path).
+    const inv = n % 2 === 0 ? planCpuEngineRfft(n, precision) : null;
+    this.fusedInverse = inv?.realPost ? (inv === r ? this.fused : tryFusedRealFft(inv)) : null;
     this.recipe = r && this.fused ? { kind: 'real-fused', n, inner: r } : this.generic.recipe;
     this.twiddles = new Float64Array(n % 2 === 0 ? n + 2 : 0);
     if (n % 2 === 0) {

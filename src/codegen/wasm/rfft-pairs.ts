@@ -1,15 +1,17 @@
 /**
- * Real FFTs of odd length n on the CPU engine, two per complex transform: z = a + i·b for real rows a, b,
+ * Real FFTs of length n on the CPU engine, two per complex transform: z = a + i·b for real rows a, b,
  * Z = FFT_n(z), then
- *   A_k = ½(Z_k + conj Z_{n−k}),  B_k = −(i/2)(Z_k − conj Z_{n−k}),  k = 0 … (n−1)/2.
- * (Even lengths take the half-length path of rfft-post.ts, which does less work.)
+ *   A_k = ½(Z_k + conj Z_{n−k}),  B_k = −(i/2)(Z_k − conj Z_{n−k}),  k = 0 … ⌊n/2⌋
+ * (for even n, k = n/2 is its own mirror and the same formula gives Re Z and Im Z). Odd lengths, and even ones whose
+ * half does not split across the lanes; other even lengths take the half-length path of rfft-post.ts, which does
+ * less work.
  *
  *   pack2(x, z, pairs): rows 2p and 2p+1 of x (n reals each, packed) → complex problem p of z.
- *   split2(z, y, pairs, scale): Z (n complex a problem) → rows 2p, 2p+1 of y ((n+1)/2 complex each),
- *     k = 1 … (n−1)/2, W a step with the mirrored block read backwards; times `scale`. k = 0 (A_0 = Re Z_0,
+ *   split2(z, y, pairs, scale): Z (n complex a problem) → rows 2p, 2p+1 of y (⌊n/2⌋ + 1 complex each),
+ *     k = 1 … ⌊n/2⌋, W a step with the mirrored block read backwards; times `scale`. k = 0 (A_0 = Re Z_0,
  *     B_0 = Im Z_0) is left to the caller.
  * Where W does not divide the count, each loop ends with one group overlapping the one before (source and
- * destination differ, so it rewrites equal values); this needs (n−1)/2 ≥ W.
+ * destination differ, so it rewrites equal values); this needs ⌊n/2⌋ ≥ W.
  */
 import type { ValType, WasmFunction } from './assembler.js';
 import { neg, type Term } from './vector-complex.js';
@@ -52,7 +54,7 @@ export function pack2Function(n: number, e: 4 | 8): WasmFunction {
 export function split2Function(n: number, e: 4 | 8): WasmFunction {
   const W = 16 / e;
   const cb = 2 * e;
-  const nc = (n + 1) / 2;
+  const nc = Math.floor(n / 2) + 1;
   const params: ValType[] = ['i32', 'i32', 'i32', e === 4 ? 'f32' : 'f64'];
   const w = vectorWriter(e, params);
   const { b, v } = w;
@@ -91,8 +93,8 @@ export function split2Function(n: number, e: 4 | 8): WasmFunction {
         [ya, cb * W],
       ];
       repeat(b, Math.floor((nc - 1) / W), steps, () => group(zk, 0, zr, 0, ya, 0));
-      // Tail: k = nc − W … nc − 1, mirrored block Z_{nc} … Z_{nc+W−1}.
-      if ((nc - 1) % W !== 0) group(z, cb * (nc - W), z, cb * nc, y, cb * (nc - W));
+      // Tail: k = nc − W … nc − 1, mirrored block Z_{n−nc+1} … Z_{n−nc+W} (odd n: from Z_{nc}; even: Z_{n/2}).
+      if ((nc - 1) % W !== 0) group(z, cb * (nc - W), z, cb * (n - nc + 1), y, cb * (nc - W));
     },
   );
   return { params, body: b, export: 'split2' };
