@@ -656,8 +656,8 @@ async function cpuLastAxis(
 /**
  * A real transform (r2c or c2r) over any axes on the CPU engine with no crop or pad: the real axis as rows of the
  * engine's real FFT, transposed innermost where it is not the last axis (axis-transpose.ts), and the complex axes
- * through the N-D driver's engine column passes (after the real axis for r2c, before it for c2r, as numpy); null
- * for c2c and where an axis is cropped or padded.
+ * (after the real axis for r2c, before it for c2r, as numpy) as one block where they are consecutive, else through
+ * the N-D driver's engine column passes; null for c2c and where an axis is cropped or padded.
  */
 async function cpuRealAlongAxes(
   x: ComplexArray,
