@@ -428,7 +428,7 @@ export function planCpuEngineRfftForward(n: number, precision: CpuPrecision): Cp
   const r = planCpuEngineRfft(n, precision);
   if (!r || n % 2 === 1 || r.kind !== 'lane-batch') return r;
   const full = planCpuEngineFft(n, precision);
-  return full.kind === 'lane-split' && n / 2 >= full.lanes ? { ...full, realPairs: true } : r;
+  return full.kind === 'lane-split' && n / 2 - 1 >= full.lanes ? { ...full, realPairs: true } : r;
 }
 
 /**

@@ -275,6 +275,8 @@ class LaneFft implements EngineFft, FusedRealFft {
   private readonly c2r?: (y: number, z: number, tw: number, count: number) => void;
   private readonly pack2?: (x: number, z: number, pairs: number) => void;
   private readonly split2?: (z: number, y: number, pairs: number, scale: number) => void;
+  private readonly merge2?: (y: number, z: number, pairs: number, scale: number) => void;
+  private readonly unpack2?: (z: number, x: number, pairs: number) => void;
   private readonly dct2pre?: (x: number, v: number, count: number) => void;
   private readonly dct2post?: (y: number, out: number, tw: number, count: number) => void;
   private readonly dct2r2c?: (z: number, out: number, twR: number, twD: number, count: number, scale: number) => void;
@@ -325,6 +327,8 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.c2r = inst.exports['c2r'] as typeof this.c2r;
     this.pack2 = inst.exports['pack2'] as typeof this.pack2;
     this.split2 = inst.exports['split2'] as typeof this.split2;
+    this.merge2 = inst.exports['merge2'] as typeof this.merge2;
+    this.unpack2 = inst.exports['unpack2'] as typeof this.unpack2;
     this.dct2pre = inst.exports['dct2pre'] as typeof this.dct2pre;
     this.dct2post = inst.exports['dct2post'] as typeof this.dct2post;
     this.dct2r2c = inst.exports['dct2r2c'] as typeof this.dct2r2c;
@@ -579,6 +583,7 @@ class LaneFft implements EngineFft, FusedRealFft {
 
   /** irfft of `batch` half spectra (h + 1 complex values) into real problems of length 2·h, times `scale`. */
   inverseReal(input: AnyArray, li: RealLayout, output: AnyArray, lo: RealLayout, batch: number, scale: number): void {
+    if (this.recipe.realPairs) return this.inverseRealPairs(input, li, output, lo, batch, scale);
     const h = this.n;
     const heap = this.heap;
     const e = heap.BYTES_PER_ELEMENT;
@@ -597,6 +602,42 @@ class LaneFft implements EngineFft, FusedRealFft {
       this.c2r!(this.yP, this.inP, this.twP + this.info.r2cTwiddleOffset!, count);
       this.inv(this.inP, this.outP, this.workP, this.twP, this.slotsFor(count), scale);
       rowsOut(heap, outBase, output, lo, b0, count, 2 * h, 1);
+    }
+  }
+
+  /**
+   * realPairs: half spectra two a complex problem (merge2: Z = A + i·B, with both Hermitian halves), the inverse
+   * FFT, and its real and imaginary parts as the two rows (unpack2).
+   */
+  private inverseRealPairs(
+    input: AnyArray,
+    li: RealLayout,
+    output: AnyArray,
+    lo: RealLayout,
+    batch: number,
+    scale: number,
+  ): void {
+    const n = this.n;
+    const nc = Math.floor(n / 2) + 1;
+    const heap = this.heap;
+    const e = heap.BYTES_PER_ELEMENT;
+    const yBase = this.yP / e;
+    const xBase = this.inP / e;
+    const chunk = 2 * this.chunkSlots * this.info.problemsPerSlot;
+    for (let b0 = 0; b0 < batch; b0 += chunk) {
+      const count = Math.min(chunk, batch - b0);
+      rowsIn(input, li, b0, count, nc, 2, heap, yBase);
+      if (count % 2 === 1) heap.fill(0, yBase + 2 * nc * count, yBase + 2 * nc * (count + 1));
+      // Like numpy, ignore the imaginary parts of Y_0 and, for even n, of Y_{n/2}.
+      for (let q = 0, at = yBase; q < count; q++, at += 2 * nc) {
+        heap[at + 1] = 0;
+        if (n % 2 === 0) heap[at + 2 * nc - 1] = 0;
+      }
+      const pairs = Math.ceil(count / 2);
+      this.merge2!(this.yP, this.inP, pairs, scale);
+      this.inv(this.inP, this.outP, this.workP, this.twP, this.slotsFor(pairs), 1);
+      this.unpack2!(this.outP, this.inP, pairs);
+      rowsOut(heap, xBase, output, lo, b0, count, n, 1);
     }
   }
 

@@ -1,11 +1,11 @@
 /**
- * Real FFTs on the CPU engine. Where the planner fuses them (planCpuEngineRfft), one module does the
- * complex FFT and the pre/post-processing per chunk. Otherwise batched engine complex FFTs with the
+ * Real FFTs on the CPU engine. Where the planner fuses them (planCpuEngineRfftForward), one module does the
+ * complex FFT and the pre/post-processing per chunk, forward and inverse. Otherwise batched engine complex FFTs with the
  * processing in JS: even n through the half-length FFT, odd n two rows per full-length FFT; the inverse
  * likewise two rows at a time. Plain number arrays take the reference adapter (CpuRealFft built inside
  * the engine scope).
  */
-import { planCpuEngineRfft, planCpuEngineRfftForward, type CpuPrecision } from '../../planner/cpu-fft.js';
+import { planCpuEngineRfftForward, type CpuPrecision } from '../../planner/cpu-fft.js';
 import { checkFits, checkLength, normScale } from './fft-mixed-radix.js';
 import { CpuRealFft, type CpuRealExecOptions, type CpuRealFftRecipe, type RealFftPlan } from './fft-real.js';
 import { engineFft, layoutOf, tryFusedRealFft, type FusedRealFft } from './wasm-fft.js';
@@ -36,9 +36,8 @@ export class EngineRealFft implements RealFftPlan {
     this.generic = new CpuRealFft(n);
     const r = planCpuEngineRfftForward(n, precision);
     this.fused = r ? tryFusedRealFft(r) : null;
-    // The inverse is fused for even lengths only, on the half-length module (odd ones take the generic path).
-    const inv = n % 2 === 0 ? planCpuEngineRfft(n, precision) : null;
-    this.fusedInverse = inv?.realPost ? (inv === r ? this.fused : tryFusedRealFft(inv)) : null;
+    // The inverse runs on the same module: the half-length one, or two rows a complex transform of n (pairs).
+    this.fusedInverse = this.fused;
     this.recipe = r && this.fused ? { kind: 'real-fused', n, inner: r } : this.generic.recipe;
     this.twiddles = new Float64Array(n % 2 === 0 ? n + 2 : 0);
     if (n % 2 === 0) {

@@ -20,7 +20,7 @@ import { I32, PassWriter, passFunction, passTwiddles, type Io } from './stockham
 import { fourStepDrivers, fourStepTables } from './fft-four-step.js';
 import { r2cPostFunction, r2cTwiddles } from './rfft-post.js';
 import { c2rPreFunction } from './irfft-pre.js';
-import { pack2Function, split2Function } from './rfft-pairs.js';
+import { pack2Function, split2Function, merge2Function, unpack2Function } from './rfft-pairs.js';
 import { dct2FusedPostFunction, dct2PostFunction, dct2PreFunction, dct2Twiddles } from './dct2-makhoul.js';
 import { dct3PostFunction, dct3PreFunction, dct3Twiddles } from './dct3-makhoul.js';
 import { cmulFunction } from './pointwise.js';
@@ -190,7 +190,8 @@ export function generateEngineFft(recipe: LaneRecipe, sharedMemory = false): Eng
     r2cTwiddleOffset = offsets[tail]!;
     drivers.push(r2cPostFunction(2 * n, e), c2rPreFunction(2 * n, e));
   }
-  if (recipe.realPairs) drivers.push(pack2Function(n, e), split2Function(n, e));
+  if (recipe.realPairs)
+    drivers.push(pack2Function(n, e), split2Function(n, e), merge2Function(n, e), unpack2Function(n, e));
   if (recipe.pointwise) drivers.push(cmulFunction(e));
   if (recipe.dct1 && recipe.realPost) {
     for (const sine of [false, true])

@@ -99,3 +99,114 @@ export function split2Function(n: number, e: 4 | 8): WasmFunction {
   );
   return { params, body: b, export: 'split2' };
 }
+
+/**
+ * The inverse's first step: rows 2p, 2p+1 of y (half spectra A, B of ⌊n/2⌋ + 1 complex each) → complex problem p
+ * of z (n complex), Z_k = A_k + i·B_k for k ≤ ⌊n/2⌋ and Z_{n−k} = conj A_k + i·conj B_k for k = 1 … n − ⌊n/2⌋ − 1,
+ * times `scale`; its inverse FFT then holds row a in the real parts and row b in the imaginary ones. Needs
+ * n − ⌊n/2⌋ − 1 ≥ W (the mirrored half's overlapping tail).
+ */
+export function merge2Function(n: number, e: 4 | 8): WasmFunction {
+  const W = 16 / e;
+  const cb = 2 * e;
+  const nc = Math.floor(n / 2) + 1;
+  const m = n - nc; // mirrored outputs: k = 1 … m
+  const params: ValType[] = ['i32', 'i32', 'i32', e === 4 ? 'f32' : 'f64'];
+  const w = vectorWriter(e, params);
+  const { b, v } = w;
+  const [y, z, pairs, scale] = [0, 1, 2, 3];
+  const sc = v.fresh();
+  b.inPrologue(() => {
+    b.get(scale).splat(e).set(sc);
+  });
+  const scaled = (t: Term): number => w.materialise(v.mul(t, T(sc)));
+  /** Z_k … Z_{k+W−1} from A and B at ya + off (B a row further on). */
+  const straight = (ya: number, off: number, zk: number, offZ: number): void => {
+    const [ar, ai] = w.loadComplex(ya, off);
+    const [br, bi] = w.loadComplex(ya, off + cb * nc);
+    w.storeComplex(zk, offZ, scaled(v.sub(T(ar), T(bi))), scaled(v.add(T(ai), T(br))));
+  };
+  /** Z_{n−k−W+1} … Z_{n−k} (lanes reversed) from A_k … A_{k+W−1} and B at ya + off. */
+  const mirrored = (ya: number, off: number, zr: number, offZ: number): void => {
+    const [ar, ai] = w.loadComplex(ya, off);
+    const [br, bi] = w.loadComplex(ya, off + cb * nc);
+    const re = scaled(v.add(T(ar), T(bi)));
+    const im = scaled(v.sub(T(br), T(ai)));
+    w.storeComplex(zr, offZ, w.reverse(re), w.reverse(im));
+  };
+  eachProblem(
+    b,
+    pairs,
+    [
+      [y, 2 * cb * nc],
+      [z, cb * n],
+    ],
+    () => {
+      const ya = pointer(b, y);
+      const zk = pointer(b, z);
+      repeat(
+        b,
+        Math.floor(nc / W),
+        [
+          [ya, cb * W],
+          [zk, cb * W],
+        ],
+        () => straight(ya, 0, zk, 0),
+      );
+      if (nc % W !== 0) straight(y, cb * (nc - W), z, cb * (nc - W));
+      const yb = pointer(b, y, cb);
+      const zr = pointer(b, z, cb * (n - W));
+      repeat(
+        b,
+        Math.floor(m / W),
+        [
+          [yb, cb * W],
+          [zr, -cb * W],
+        ],
+        () => mirrored(yb, 0, zr, 0),
+      );
+      // Tail: k = m − W + 1 … m, written to Z_{n−m} … Z_{n−m+W−1}.
+      if (m % W !== 0) mirrored(y, cb * (m - W + 1), z, cb * (n - m));
+    },
+  );
+  return { params, body: b, export: 'merge2' };
+}
+
+/** The inverse's last step: complex problem p of z (n complex) → row 2p (real parts) and 2p+1 (imaginary) of x. */
+export function unpack2Function(n: number, e: 4 | 8): WasmFunction {
+  const W = 16 / e;
+  const params: ValType[] = ['i32', 'i32', 'i32'];
+  const w = vectorWriter(e, params);
+  const { b } = w;
+  const [z, x, pairs] = [0, 1, 2];
+  const group = (zA: number, zOff: number, xA: number, xOff: number): void => {
+    const [re, im] = w.loadComplex(zA, zOff);
+    b.get(xA).get(re).v128Store(xOff);
+    b.get(xA)
+      .get(im)
+      .v128Store(xOff + e * n);
+  };
+  eachProblem(
+    b,
+    pairs,
+    [
+      [z, 2 * e * n],
+      [x, 2 * e * n],
+    ],
+    () => {
+      const zp = pointer(b, z);
+      const xp = pointer(b, x);
+      repeat(
+        b,
+        Math.floor(n / W),
+        [
+          [zp, 2 * e * W],
+          [xp, e * W],
+        ],
+        () => group(zp, 0, xp, 0),
+      );
+      if (n % W !== 0) group(z, 2 * e * (n - W), x, e * (n - W));
+    },
+  );
+  return { params, body: b, export: 'unpack2' };
+}
