@@ -422,7 +422,7 @@ export function planCpuEngineRfft(n: number, precision: CpuPrecision): CpuLaneRe
  * The forward real FFT's module: planCpuEngineRfft's, except where an even n's half-length transform runs
  * lane-batch (W rows in the lanes, so a single row leaves W − 1 of them idle) and the full length splits across the
  * lanes: then rows go two a complex transform of n (the pairs path). f32 44100: 22050 is not a multiple of 4, 44100
- * is; one row took 529 µs on the half length against 116 for 48000. The inverse keeps the half-length module.
+ * is; one row took 529 µs on the half length against 116 for 48000. The module carries the inverse too.
  */
 export function planCpuEngineRfftForward(n: number, precision: CpuPrecision): CpuLaneRecipe | null {
   const r = planCpuEngineRfft(n, precision);

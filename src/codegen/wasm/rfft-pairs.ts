@@ -10,6 +10,7 @@
  *   split2(z, y, pairs, scale): Z (n complex a problem) → rows 2p, 2p+1 of y (⌊n/2⌋ + 1 complex each),
  *     k = 1 … ⌊n/2⌋, W a step with the mirrored block read backwards; times `scale`. k = 0 (A_0 = Re Z_0,
  *     B_0 = Im Z_0) is left to the caller.
+ *   merge2(y, z, pairs, scale) and unpack2(z, x, pairs): the inverse, around the inverse FFT of n (below).
  * Where W does not divide the count, each loop ends with one group overlapping the one before (source and
  * destination differ, so it rewrites equal values); this needs ⌊n/2⌋ ≥ W.
  */
