@@ -419,6 +419,13 @@ export function planCpuEngineRfft(n: number, precision: CpuPrecision): CpuLaneRe
 }
 
 /**
+ * Shortest even length planCpuEngineRfftForward sends to the pairs path. Shorter rows come in batches, where the
+ * half-length lane-batch fills its lanes with rows and does half the work (36 … 68 points in batches of 15000 and
+ * more: the pairs path took 1.06–1.17× as long); a single short row costs the call's overhead either way.
+ */
+export const PAIRS_FROM = 1024;
+
+/**
  * The forward real FFT's module: planCpuEngineRfft's, except where an even n's half-length transform runs
  * lane-batch (W rows in the lanes, so a single row leaves W − 1 of them idle) and the full length splits across the
  * lanes: then rows go two a complex transform of n (the pairs path). f32 44100: 22050 is not a multiple of 4, 44100
@@ -426,7 +433,7 @@ export function planCpuEngineRfft(n: number, precision: CpuPrecision): CpuLaneRe
  */
 export function planCpuEngineRfftForward(n: number, precision: CpuPrecision): CpuLaneRecipe | null {
   const r = planCpuEngineRfft(n, precision);
-  if (!r || n % 2 === 1 || r.kind !== 'lane-batch') return r;
+  if (!r || n % 2 === 1 || r.kind !== 'lane-batch' || n < PAIRS_FROM) return r;
   const full = planCpuEngineFft(n, precision);
   return full.kind === 'lane-split' && n / 2 - 1 >= full.lanes ? { ...full, realPairs: true } : r;
 }
