@@ -202,3 +202,21 @@ test('calls in flight at once each get their own staging (results equal the same
   const together = await Promise.all(inputs.map(run));
   for (let i = 0; i < inputs.length; i++) assert.deepEqual([...together[i]!], [...(await run(inputs[i]!, i))]);
 });
+
+test('a reference step that pads an axis before engine steps: the staging fits the padded shape', async () => {
+  // Axes run last first: axis 2 padded 2 → 6 (reference), axis 1 whole (rows between transposes, 6 inner), axis 0
+  // cropped 5 → 4 (reference).
+  const shape = [5, 36, 2];
+  const s = [4, 36, 6];
+  const x = seeded(5 * 36 * 2, 17);
+  for (const [T, tol] of [
+    [Float64Array, TOL.f64],
+    [Float32Array, TOL.f32],
+  ] as const) {
+    for (const type of [2, 3]) {
+      const got = await idstn(T.from(x), { shape, s, type, backend: 'cpu', threads: 2 });
+      const want = refDst.idstn(x, shape, { s, type }).data;
+      assert.ok(relMax(got, want) < tol, `${T.name} type ${type}: ${relMax(got, want)}`);
+    }
+  }
+});

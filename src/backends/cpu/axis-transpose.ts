@@ -144,16 +144,23 @@ export async function transformAlongAxes(
   into: RealArray | undefined,
 ): Promise<RealArray> {
   const Type = x instanceof Float32Array ? Float32Array : Float64Array;
-  // Regions large enough for every engine step's input and output.
-  let most = 0;
-  const sh = [...shape];
-  for (const step of steps) {
-    if ('reference' in step) continue;
-    const z = stepSizes(step, sh);
-    most = Math.max(most, z.inLen, z.outLen);
-    if (z.span === 1) sh[step.axis] = step.nOut;
-  }
-  const st = acquire(Type).fit(most);
+  /**
+   * Regions large enough for every input and output of the run of engine steps from step i (a reference step may
+   * crop or pad, so sizes are known only from the shape it leaves); fitted while no data lives in the regions.
+   */
+  const runSize = (i: number, from: readonly number[]): number => {
+    let most = 0;
+    const sh = [...from];
+    for (let j = i; j < steps.length; j++) {
+      const step = steps[j]!;
+      if ('reference' in step) break;
+      const z = stepSizes(step, sh);
+      most = Math.max(most, z.inLen, z.outLen);
+      if (z.span === 1) sh[step.axis] = step.nOut;
+    }
+    return most;
+  };
+  const st = acquire(Type);
   try {
     let cur: RealArray = x;
     /** The staging region `cur` is a view of, or −1. */
@@ -167,6 +174,7 @@ export async function transformAlongAxes(
         at = -1;
         continue;
       }
+      if (at < 0) st.fit(runSize(i, curShape));
       const { span, outer, inner, inLen, outLen } = stepSizes(step, curShape);
       const out = (k: number) =>
         last ? (into && into.length === outLen ? into : new Type(outLen)) : st.view(k, outLen);
