@@ -606,6 +606,35 @@ class LaneFft implements EngineFft, FusedRealFft {
   }
 
   /**
+   * Rows of the caller's layouts through this module two a complex problem, a chunk at a time: `count` rows of
+   * inLen elements (w numbers each) copied to byte address `at`, a zero row after an odd count, `steps(pairs, count)`
+   * transforms them and returns the byte address of the results (outLen elements a row).
+   */
+  private pairChunks(
+    input: AnyArray,
+    li: RealLayout,
+    [inLen, inW]: [number, 1 | 2],
+    output: AnyArray,
+    lo: RealLayout,
+    [outLen, outW]: [number, 1 | 2],
+    batch: number,
+    at: number,
+    steps: (pairs: number, count: number) => number,
+  ): void {
+    const heap = this.heap;
+    const e = heap.BYTES_PER_ELEMENT;
+    const base = at / e;
+    const row = inLen * inW;
+    const chunk = 2 * this.chunkSlots * this.info.problemsPerSlot;
+    for (let b0 = 0; b0 < batch; b0 += chunk) {
+      const count = Math.min(chunk, batch - b0);
+      rowsIn(input, li, b0, count, inLen, inW, heap, base);
+      if (count % 2 === 1) heap.fill(0, base + row * count, base + row * (count + 1));
+      rowsOut(heap, steps(Math.ceil(count / 2), count) / e, output, lo, b0, count, outLen, outW);
+    }
+  }
+
+  /**
    * realPairs: half spectra two a complex problem (merge2: Z = A + i·B, with both Hermitian halves), the inverse
    * FFT, and its real and imaginary parts as the two rows (unpack2).
    */
@@ -620,25 +649,18 @@ class LaneFft implements EngineFft, FusedRealFft {
     const n = this.n;
     const nc = Math.floor(n / 2) + 1;
     const heap = this.heap;
-    const e = heap.BYTES_PER_ELEMENT;
-    const yBase = this.yP / e;
-    const xBase = this.inP / e;
-    const chunk = 2 * this.chunkSlots * this.info.problemsPerSlot;
-    for (let b0 = 0; b0 < batch; b0 += chunk) {
-      const count = Math.min(chunk, batch - b0);
-      rowsIn(input, li, b0, count, nc, 2, heap, yBase);
-      if (count % 2 === 1) heap.fill(0, yBase + 2 * nc * count, yBase + 2 * nc * (count + 1));
+    const yBase = this.yP / heap.BYTES_PER_ELEMENT;
+    this.pairChunks(input, li, [nc, 2], output, lo, [n, 1], batch, this.yP, (pairs, count) => {
       // Like numpy, ignore the imaginary parts of Y_0 and, for even n, of Y_{n/2}.
       for (let q = 0, at = yBase; q < count; q++, at += 2 * nc) {
         heap[at + 1] = 0;
         if (n % 2 === 0) heap[at + 2 * nc - 1] = 0;
       }
-      const pairs = Math.ceil(count / 2);
       this.merge2!(this.yP, this.inP, pairs, scale);
       this.inv(this.inP, this.outP, this.workP, this.twP, this.slotsFor(pairs), 1);
       this.unpack2!(this.outP, this.inP, pairs);
-      rowsOut(heap, xBase, output, lo, b0, count, n, 1);
-    }
+      return this.inP;
+    });
   }
 
   /** realPairs (odd n, and even n whose half does not split): rows two a complex problem, the FFT, both spectra. */
@@ -651,19 +673,10 @@ class LaneFft implements EngineFft, FusedRealFft {
     scale: number,
   ): void {
     const n = this.n;
-    const nc = Math.floor(n / 2) + 1;
-    const heap = this.heap;
-    const e = heap.BYTES_PER_ELEMENT;
-    const xBase = this.outP / e;
-    const yBase = this.yP / e;
-    const chunk = 2 * this.chunkSlots * this.info.problemsPerSlot;
-    for (let b0 = 0; b0 < batch; b0 += chunk) {
-      const count = Math.min(chunk, batch - b0);
-      rowsIn(input, li, b0, count, n, 1, heap, xBase);
-      if (count % 2 === 1) heap.fill(0, xBase + n * count, xBase + n * (count + 1));
-      this.spectraOfPairs(this.outP, Math.ceil(count / 2), scale);
-      rowsOut(heap, yBase, output, lo, b0, count, nc, 2);
-    }
+    this.pairChunks(input, li, [n, 1], output, lo, [Math.floor(n / 2) + 1, 2], batch, this.outP, (pairs) => {
+      this.spectraOfPairs(this.outP, pairs, scale);
+      return this.yP;
+    });
   }
 
   /**
