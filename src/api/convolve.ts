@@ -40,6 +40,7 @@ import {
   nextFastCpuLen,
   convGeometry,
   planGpuConvolution,
+  type ConvGeometry,
   type ConvMode,
 } from '../planner/convolve.js';
 import { product } from '../backends/cpu/fft-nd.js';
@@ -212,8 +213,6 @@ async function run(
       }
     }
   }
-  const m = method === 'auto' ? chooseCpuMethod(p.a.shape.slice(-p.k), p.b.shape.slice(-p.k)) : method;
-  if (!p.complex && p.k >= 2 && m === 'fft') return fftConvolveRealNd(p, f32);
   return runCpu(p, method, f32);
 }
 
@@ -222,10 +221,12 @@ async function run(
  * (nextFastCpuLen), the engine's rfftn (any axes as rows, see axis-transpose.ts), the spectra multiplied, irfftn,
  * and the mode's window.
  */
-async function fftConvolveRealNd(p: Problem, f32: boolean): Promise<ConvResult> {
-  const nd = p.a.shape.length;
-  const [sa, sb] = [p.a.shape.slice(nd - p.k), p.b.shape.slice(nd - p.k)];
-  const g = convGeometry(sa, sb, p.mode, p.broadcastOnes);
+async function fftConvolveRealNd(
+  p: Problem,
+  [sa, sb]: [number[], number[]],
+  g: ConvGeometry,
+  f32: boolean,
+): Promise<ConvResult> {
   const P = g.full.map((n) => nextFastCpuLen(n, f32 ? 'f32' : 'f64'));
   const half = [...P.slice(0, -1), Math.floor(P[P.length - 1]! / 2) + 1];
   const count = product(p.lead);
@@ -375,7 +376,7 @@ function batchIndex(lead: number[], own: number[], flat: number): number {
   return idx;
 }
 
-function runCpu(p: Problem, method: ConvMethod, f32: boolean): ConvResult {
+async function runCpu(p: Problem, method: ConvMethod, f32: boolean): Promise<ConvResult> {
   const nd = p.a.shape.length;
   const sa = p.a.shape.slice(nd - p.k);
   const sb = p.b.shape.slice(nd - p.k);
@@ -385,6 +386,8 @@ function runCpu(p: Problem, method: ConvMethod, f32: boolean): ConvResult {
   const g = convGeometry(sa, sb, p.mode, p.broadcastOnes);
   const per = p.complex ? 2 : 1;
   const outN = per * product(g.out);
+  // Real N-D FFT convolution: the engine's rfftn / irfftn.
+  if (!p.complex && p.k >= 2 && m === 'fft') return fftConvolveRealNd(p, [sa, sb], g, f32);
   const out = new (f32 ? Float32Array : Float64Array)(count * outN);
   if (!p.complex && p.k === 1 && m !== 'direct') {
     // Real 1-D: the engine's batched real FFT rows in the operands' precision (convolve-real.ts).
