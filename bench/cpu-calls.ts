@@ -152,6 +152,23 @@ const CASES: CallCase[] = [
     js: (a, x, k) => a.fftconvolve({ data: x, shape: [512, 512] }, { data: k!, shape: [31, 31] }, { backend: 'cpu' }),
     py: 'ss.fftconvolve(x, k)',
   },
+  // Rows of odd and prime lengths, where the real transforms take their own paths.
+  ...(
+    [
+      [2187, 479],
+      [1009, 1039],
+      [1001, 1000],
+    ] as const
+  ).flatMap(([n, rows]) =>
+    (['dct2', 'dct3', 'dct4', 'dst2', 'dst3', 'dst4'] as const).map(
+      (kind): CallCase => ({
+        id: `${kind}-${n}`,
+        shape: [rows, n],
+        js: (a, x) => (kind.startsWith('dct') ? a.dct : a.dst)(x, { ...o, type: Number(kind[3]), shape: [rows, n] }),
+        py: `sf.${kind.slice(0, 3)}(x, type=${kind[3]}, workers=1)`,
+      }),
+    ),
+  ),
 ];
 
 const args = parseArgs(process.argv.slice(2));

@@ -439,8 +439,9 @@ export function planCpuEngineRfftForward(n: number, precision: CpuPrecision): Cp
 }
 
 /**
- * DCT-II around the fused real FFT, where that exists (else null: the generic adapter): even n through the
- * half-length path, which also carries DCT-III; odd n through the pairs path (DCT-II only).
+ * The DCT/DST module around the fused real FFT, where that exists (else null: the generic adapter): even n through
+ * the half-length path; odd n through the pairs path, whose forward transform carries types II and IV and its
+ * inverse type III.
  */
 export function planCpuEngineDct2(n: number, precision: CpuPrecision): CpuLaneRecipe | null {
   const r = planCpuEngineRfft(n, precision);

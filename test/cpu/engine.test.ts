@@ -407,3 +407,30 @@ test('engine: column input into other layouts (packed rows, strided, columns of 
   engineFft(64, 'f64').execute(x, y, { batch: 500, input: l, output: l });
   assert.ok(relErr(y, ref) <= bound(64, 'f32'), `f64 engine, f32 columns: ${relErr(y, ref)}`);
 });
+
+test('odd lengths of every DCT/DST type through the pairs module and Bluestein (1009, 2·1009 + 1), both directions, norms and precisions, batches 1, 3 and 4', async () => {
+  const r = rng(47);
+  for (const n of [301, 333, 999, 1001, 1009, 2019, 2187, 4095]) {
+    for (const batch of [1, 3, 4]) {
+      const x = new Float64Array(n * batch).map(() => r());
+      for (const [name, f, ref] of [
+        ['dct', dct, cpuDct.dct],
+        ['idct', idct, cpuDct.idct],
+        ['dst', dst, cpuDst.dst],
+        ['idst', idst, cpuDst.idst],
+      ] as const) {
+        for (const type of [2, 3, 4]) {
+          for (const norm of ['backward', 'ortho'] as const) {
+            const want = ref(x, { type, norm }, [batch, n]).data;
+            for (const Arr of [Float32Array, Float64Array]) {
+              const got = await f(Arr.from(x), { type, norm, shape: [batch, n], backend: 'cpu' });
+              const tol = 4 * bound(2 * n, Arr === Float32Array ? 'f32' : 'f64');
+              const e = relErr(got, want);
+              if (!(e <= tol)) assert.fail(`${name} type ${type} ${norm} n=${n} × ${batch} ${Arr.name}: ${e}`);
+            }
+          }
+        }
+      }
+    }
+  }
+});

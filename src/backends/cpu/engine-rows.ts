@@ -39,68 +39,18 @@ export function isR2rRow(kind: RowOp['kind']): kind is R2rRowKind {
 }
 
 /**
- * The engine's fused module for rows of n (types II: any n it fuses; types III, IV and the DHT: even n; type I:
- * the symmetric extension's module, see planCpuEngineType1), or null where there is none or it could not be
- * compiled synchronously (callers then take the general path).
+ * The engine's fused module for rows of n (every type of DCT/DST: any n it fuses, odd n through the pairs module;
+ * the DHT: even n; type I: the symmetric extension's module, see planCpuEngineType1), or null where there is none or
+ * it could not be compiled synchronously (callers then take the general path).
  */
 export function fusedR2rRows(kind: R2rRowKind, n: number, precision: CpuPrecision): FusedDct2 | null {
   if (kind === 'dct1' || kind === 'dst1') {
     const r = planCpuEngineType1(n, precision, kind === 'dst1');
     return r ? tryFusedRealFft(r) : null;
   }
-  if (viaDoubleLength(kind, n)) return fusedR2rRows('dct2', 2 * n, precision);
   const recipe = planCpuEngineDct2(n, precision);
-  if (!recipe || (kind !== 'dct2' && kind !== 'dst2' && !recipe.realPost)) return null;
+  if (!recipe || (kind === 'dht' && !recipe.realPost)) return null;
   return tryFusedRealFft(recipe);
-}
-
-/**
- * Odd n of type IV, which the module of n does not carry: the module of 2n, which does (an even length), as
- * DCT-IV(x)_k = DCT-II(x, 0 … 0)_{2k+1} (x zero-padded to 2n), k < n, and the DST-IV as the DCT-IV of the reversed
- * row with alternating output signs. Twice the transform, but in the module: 0.43–0.60 of the general path's time
- * at 1023, 1025 and 2187 (docs/DECISIONS.md). Type III the same way (x on the even indices of a DCT-III of 2n)
- * was mixed (0.65–1.10), so odd type III stays on the general path.
- */
-function viaDoubleLength(kind: R2rRowKind, n: number): boolean {
-  return n % 2 === 1 && kind.endsWith('4');
-}
-
-/** Rows a chunk of the double-length path: its scratch (two rows of 2n each) stays in L2. */
-const DOUBLE_LENGTH_CHUNK_VALUES = 1 << 15;
-
-function runDoubleLength(
-  op: RowOp & { kind: R2rRowKind },
-  fused: FusedDct2,
-  src: AnyArray,
-  dst: AnyArray,
-  count: number,
-): void {
-  const n = op.n;
-  const m = 2 * n;
-  const sine = op.kind.startsWith('dst');
-  const rows = Math.max(1, Math.floor(DOUBLE_LENGTH_CHUNK_VALUES / m));
-  const Arr = src instanceof Float32Array ? Float32Array : Float64Array;
-  // Zero once: only the first n values of each row are rewritten, so the padding stays zero.
-  const wide = new Arr(rows * m);
-  const out = new Arr(rows * m);
-  for (let q0 = 0; q0 < count; q0 += rows) {
-    const c = Math.min(rows, count - q0);
-    for (let q = 0; q < c; q++) {
-      const s = (q0 + q) * n;
-      const w = q * m;
-      // The row (reversed for the DST), zero-padded to 2n.
-      for (let j = 0; j < n; j++) wide[w + j] = src[s + (sine ? n - 1 - j : j)]!;
-    }
-    fused.forwardDct2(wide, out, c, op.scale ?? 1);
-    for (let q = 0; q < c; q++) {
-      const d = (q0 + q) * n;
-      const o = q * m;
-      for (let k = 0; k < n; k++) {
-        const v = out[o + 2 * k + 1]!;
-        dst[d + k] = sine && k % 2 === 1 ? -v : v;
-      }
-    }
-  }
 }
 
 function runR2rRows(op: RowOp & { kind: R2rRowKind }, src: AnyArray, dst: AnyArray, count: number): void {
@@ -109,8 +59,7 @@ function runR2rRows(op: RowOp & { kind: R2rRowKind }, src: AnyArray, dst: AnyArr
   const scale = op.scale ?? 1;
   const orth = op.orthogonalize ?? false;
   const variant = op.kind.startsWith('dst') ? 'dst' : 'dct';
-  if (viaDoubleLength(op.kind, op.n)) runDoubleLength(op, fused, src, dst, count);
-  else if (op.kind === 'dht') fused.hartley(src, dst, count, scale);
+  if (op.kind === 'dht') fused.hartley(src, dst, count, scale);
   else if (op.kind.endsWith('1')) fused.forwardType1(src, dst, count, scale, orth, variant);
   else if (op.kind.endsWith('2')) fused.forwardDct2(src, dst, count, scale, orth, variant);
   else if (op.kind.endsWith('3')) fused.inverseDct2(src, dst, count, scale, orth, variant);

@@ -5,7 +5,7 @@
  * - DCT-II: Makhoul (SEEDS.md, corrected): v = evens then odds reversed, rfft_N, y_k = 2·Re(e^{−iπk/2N}·V_k).
  * - DCT-III: the inverse of that path: V_k = e^{+iπk/2N}(x_k − i·x_{N−k}), unnormalised irfft_N, unshuffle.
  * - DCT-IV: even N via one complex FFT of length N/2 (pairs x_{2p} + i·x_{N−1−2p}, pre/post twiddles);
- *   odd N via a complex FFT of length 2N of x_n·e^{−iπn/2N}.
+ *   odd N via one real FFT of length N between a signed permutation and a fold (core/dct4-odd-same-length.ts).
  * Unnormalised (scipy 'backward' forward) definitions:
  *   I:   y_k = x_0 + (−1)^k x_{N−1} + 2 Σ_{n=1}^{N−2} x_n cos(πkn/(N−1))
  *   II:  y_k = 2 Σ x_n cos(πk(2n+1)/(2N))
@@ -29,6 +29,8 @@ import { planCpuRfft } from './fft-real.js';
 import { cpuEnginePrecision, cpuFftScopeKey } from './engine-scope.js';
 import { planCpuEngineDct2 } from '../../planner/cpu-fft.js';
 import { tryFusedRealFft } from './wasm-fft.js';
+import { applyGather } from '../../core/gather-map.js';
+import { dct4OddGathers } from '../../core/dct4-odd-same-length.js';
 
 export type R2rType = 1 | 2 | 3 | 4;
 
@@ -391,35 +393,23 @@ export function dct4Kernel(n: number): R2rKernel {
         }
       };
     }
-    // Odd N: y_k = 2·Re(e^{−iπ(2k+1)/(4N)} · Σ_n x_n e^{−iπn/(2N)} e^{−2πi·nk/(2N)}).
-    const plan = planCpuFft(2 * n);
-    const pre = new Float64Array(2 * n),
-      post = new Float64Array(2 * n);
-    for (let k = 0; k < n; k++) {
-      const [c, s] = unitRoot(-k, 4 * n);
-      pre[2 * k] = c;
-      pre[2 * k + 1] = s;
-      const [c2, s2] = unitRoot(-(2 * k + 1), 8 * n);
-      post[2 * k] = c2;
-      post[2 * k + 1] = s2;
-    }
-    const ws = scratch(),
-      ys = scratch();
+    // Odd N: one real FFT of N between two gathers (core/dct4-odd-same-length.ts); on the CPU engine, where it
+    // fuses N, in its module.
+    const engine = cpuEnginePrecision();
+    const fusedRecipe = engine ? planCpuEngineDct2(n, engine) : null;
+    const fused = fusedRecipe ? tryFusedRealFft(fusedRecipe) : null;
+    if (fused) return (src, dst, count) => fused.forwardDct4(src, dst, count);
+    const plan = planCpuRfft(n);
+    const nc = plan.nComplex;
+    const { pre, post } = dct4OddGathers(n);
+    const cs = scratch(),
+      zs = scratch();
     return (src, dst, count) => {
-      const w = ws(4 * n * count),
-        y = ys(4 * n * count);
-      w.fill(0, 0, 4 * n * count);
-      for (let q = 0; q < count; q++) {
-        for (let i = 0, b = 4 * n * q; i < n; i++) {
-          w[b + 2 * i] = src[q * n + i]! * pre[2 * i]!;
-          w[b + 2 * i + 1] = src[q * n + i]! * pre[2 * i + 1]!;
-        }
-      }
-      plan.execute(w, y, { batch: count });
-      for (let q = 0; q < count; q++) {
-        for (let k = 0, b = 4 * n * q; k < n; k++)
-          dst[q * n + k] = 2 * (y[b + 2 * k]! * post[2 * k]! - y[b + 2 * k + 1]! * post[2 * k + 1]!);
-      }
+      const c = cs(count * n),
+        z = zs(2 * nc * count);
+      applyGather(pre, src, 0, n, c, 0, n, count);
+      plan.forward(c, z, { batch: count });
+      applyGather(post, z, 0, 2 * nc, dst, 0, n, count);
     };
   });
 }

@@ -21,6 +21,9 @@ import {
 } from '../../planner/cpu-fft.js';
 import { generateEngineFft, type EngineModule } from '../../codegen/wasm/fft-engine.js';
 import { generateTransposeModule } from '../../codegen/wasm/transpose.js';
+import { gatherTable, gatherTerms, generateGatherModule } from '../../codegen/wasm/gather.js';
+import type { GatherMap } from '../../core/gather-map.js';
+import { dct4OddGathers } from '../../core/dct4-odd-same-length.js';
 import { planCpuFft } from './fft-plan.js';
 import { checkFits, checkLength, normScale, type CpuFftExecOptions, type StridedLayout } from './fft-mixed-radix.js';
 
@@ -43,6 +46,14 @@ interface Transposes {
   t16(src: number, dst: number, rows: number, cols: number, srcStride: number, dstStride: number): void;
 }
 let transposeModule: WebAssembly.Module | undefined;
+type GatherFn = (src: number, dst: number, table: number, m: number, count: number, ss: number, ds: number) => void;
+let gatherModule: WebAssembly.Module | undefined;
+/** A gather map's table in a plan's memory: its byte address, outputs a row and terms (codegen/wasm/gather.ts). */
+interface GatherTable {
+  at: number;
+  m: number;
+  terms: 1 | 2;
+}
 
 /**
  * Least-recently-used caches: a plan holds its own memory (chunk buffers, twiddles), so a program that
@@ -486,7 +497,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     orthogonalize = false,
     variant: R2rVariant = 'dct',
   ): void {
-    if (this.recipe.realPairs) throw new Error('inverseDct2: odd lengths have no fused DCT-III module');
+    if (this.recipe.realPairs) return this.inverseDct2Pairs(src, dst, count, scale, orthogonalize, variant);
     const h = this.n;
     const n = 2 * h;
     const heap = this.heap;
@@ -519,7 +530,7 @@ class LaneFft implements EngineFft, FusedRealFft {
    * DCT-IV of the reversed line with alternating output signs.
    */
   forwardDct4(src: AnyArray, dst: AnyArray, count: number, scale = 1, variant: R2rVariant = 'dct'): void {
-    if (this.recipe.realPairs) throw new Error('forwardDct4: odd lengths have no fused DCT-IV module');
+    if (this.recipe.realPairs) return this.forwardDct4Pairs(src, dst, count, scale, variant);
     const n = 2 * this.n;
     const sine = variant === 'dst';
     const tw4 = this.twP + this.info.dct4TwiddleOffset!;
@@ -534,6 +545,69 @@ class LaneFft implements EngineFft, FusedRealFft {
       if (!sine) return this.outP;
       this.alternate!(this.outP, this.yP, c);
       return this.yP;
+    });
+  }
+
+  /**
+   * Odd n: the DCT-III as inverseDct2 runs it, with the pairs module's inverse real FFT: the rotation (dct3pre)
+   * into half spectra at yP, merged two rows a complex problem at inP, the inverse FFT to outP, unpacked to inP,
+   * and the rows unshuffled to outP (dct3post, and out_{n−1} = v_{(n−1)/2} here).
+   */
+  private inverseDct2Pairs(
+    src: AnyArray,
+    dst: AnyArray,
+    count: number,
+    scale: number,
+    orthogonalize: boolean,
+    variant: R2rVariant,
+  ): void {
+    const n = this.n;
+    const nc = (n + 1) / 2;
+    const heap = this.heap;
+    const e = heap.BYTES_PER_ELEMENT;
+    const sine = variant === 'dst';
+    const xP = sine ? this.inP : this.outP;
+    const yBase = this.yP / e;
+    this.rowChunks(src, dst, count, [n, n], this.outP, 2 * this.chunkSlots * this.info.problemsPerSlot, (c) => {
+      if (sine) this.reverse!(this.outP, this.inP, c);
+      if (orthogonalize) this.sqrt2Every(xP, n, c, false);
+      this.dct3pre!(xP, this.yP, this.twP + this.info.dct3TwiddleOffset!, c);
+      for (let q = 0, x = xP / e, y = yBase; q < c; q++, x += n, y += 2 * nc) {
+        heap[y] = heap[x]!;
+        heap[y + 1] = 0;
+      }
+      // An odd chunk's partner row is zero.
+      if (c % 2 === 1) heap.fill(0, yBase + 2 * nc * c, yBase + 2 * nc * (c + 1));
+      const pairs = Math.ceil(c / 2);
+      this.merge2!(this.yP, this.inP, pairs, scale);
+      this.inv(this.inP, this.outP, this.workP, this.twP, this.slotsFor(pairs), 1);
+      this.unpack2!(this.outP, this.inP, pairs);
+      this.dct3post!(this.inP, this.outP, c);
+      for (let q = 0, v = this.inP / e, o = this.outP / e; q < c; q++, v += n, o += n)
+        heap[o + n - 1] = heap[v + nc - 1]!;
+      if (!sine) return this.outP;
+      this.alternate!(this.outP, this.yP, c);
+      return this.yP;
+    });
+  }
+
+  /**
+   * Odd n: the DCT-IV through the real FFT of n itself (core/dct4-odd-same-length.ts): the rows permuted with
+   * signs into yP, their half spectra (two rows a complex transform) at yP, and the outputs gathered to outP.
+   */
+  private forwardDct4Pairs(src: AnyArray, dst: AnyArray, count: number, scale: number, variant: R2rVariant): void {
+    const n = this.n;
+    const nc = (n + 1) / 2;
+    const e = this.heap.BYTES_PER_ELEMENT;
+    const sine = variant === 'dst';
+    const pre = this.tableOf(`dct4pre/${variant}`, () => dct4OddGathers(n, sine).pre);
+    const post = this.tableOf(`dct4post/${variant}`, () => dct4OddGathers(n, sine).post);
+    this.rowChunks(src, dst, count, [n, n], this.outP, 2 * this.chunkSlots * this.info.problemsPerSlot, (c) => {
+      this.gather(pre, this.outP, this.yP, c, n * e, n * e);
+      if (c % 2 === 1) this.heap.fill(0, this.yP / e + n * c, this.yP / e + n * (c + 1));
+      this.spectraOfPairs(this.yP, Math.ceil(c / 2), scale);
+      this.gather(post, this.yP, this.outP, c, 2 * nc * e, n * e);
+      return this.outP;
     });
   }
 
@@ -736,17 +810,48 @@ class LaneFft implements EngineFft, FusedRealFft {
   /** The column stage holds at least `bytes`: memory grows once, and the heap views follow it. */
   private columnStage(bytes: number): number {
     if (this.colBytes < bytes) {
-      const at = Math.ceil(this.memory.buffer.byteLength / 4096) * 4096;
-      const need = at + bytes - this.memory.buffer.byteLength;
-      if (need > 0) this.memory.grow(Math.ceil(need / 65536));
-      this.colP = at;
+      this.colP = this.newRegion(bytes);
       this.colBytes = bytes;
-      const e = this.heap.BYTES_PER_ELEMENT;
-      this.heap = e === 4 ? new Float32Array(this.memory.buffer) : new Float64Array(this.memory.buffer);
-      if (e === 4) this.heapPairs = new Float64Array(this.memory.buffer);
     }
     return this.colP;
   }
+
+  /** A new region of `bytes` at the end of this plan's memory, which grows; the heap views follow it. */
+  private newRegion(bytes: number): number {
+    const at = Math.ceil(this.memory.buffer.byteLength / 4096) * 4096;
+    const need = at + bytes - this.memory.buffer.byteLength;
+    if (need > 0) this.memory.grow(Math.ceil(need / 65536));
+    const e = this.heap.BYTES_PER_ELEMENT;
+    this.heap = e === 4 ? new Float32Array(this.memory.buffer) : new Float64Array(this.memory.buffer);
+    if (e === 4) this.heapPairs = new Float64Array(this.memory.buffer);
+    return at;
+  }
+
+  /** A gather map's table in this plan's memory, written on first use and kept (a few maps a module at most). */
+  private tableOf(key: string, build: () => GatherMap): GatherTable {
+    let t = this.tables.get(key);
+    if (!t) {
+      const map = build();
+      const bytes = gatherTable(map, this.heap.BYTES_PER_ELEMENT as 4 | 8);
+      t = { at: this.newRegion(bytes.length), m: map.ia.length, terms: gatherTerms(map) };
+      new Uint8Array(this.memory.buffer, t.at, bytes.length).set(bytes);
+      this.tables.set(key, t);
+    }
+    return t;
+  }
+  private readonly tables = new Map<string, GatherTable>();
+
+  /** `count` rows through a gather table, from rows `ss` bytes apart to rows `ds` bytes apart. */
+  private gather(t: GatherTable, src: number, dst: number, count: number, ss: number, ds: number): void {
+    if (!this.gatherers) {
+      gatherModule ??= new WebAssembly.Module(generateGatherModule() as BufferSource);
+      const x = new WebAssembly.Instance(gatherModule, { env: { memory: this.memory } }).exports;
+      const e = this.heap.BYTES_PER_ELEMENT;
+      this.gatherers = [x[`one${e}`] as GatherFn, x[`two${e}`] as GatherFn];
+    }
+    this.gatherers[t.terms - 1]!(src, dst, t.at, t.m, count, ss, ds);
+  }
+  private gatherers?: [GatherFn, GatherFn];
 
   /** The transposes over this plan's memory (a small module of their own, instantiated on first use). */
   private transposes(): Transposes {

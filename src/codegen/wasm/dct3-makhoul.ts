@@ -2,22 +2,23 @@
  * DCT-III (the inverse of Makhoul's DCT-II, dct2-makhoul.ts) on the CPU engine, around the fused
  * inverse real FFT of the same module (irfft-pre.ts and the half-length inverse):
  *
- *   dct3pre(x, y, tw, count):  Y_k = e^{+iπk/2n}·(x_k − i·x_{n−k}) for k = 1 … n/2 (Y_0 = x_0 is left
+ *   dct3pre(x, y, tw, count):  Y_k = e^{+iπk/2n}·(x_k − i·x_{n−k}) for k = 1 … K = ⌊n/2⌋ (Y_0 = x_0 is left
  *                              to the caller), W outputs a step with x_{n−k} read backwards
- *   [c2r + inv]:               v = unnormalised irfft_n(Y)
- *   dct3post(v, out, count):   out_{2k} = v_k, out_{2k+1} = v_{n−1−k} (k < n/2), W pairs a step
+ *   [c2r + inv, or for odd n the pairs module's merge2 + inv + unpack2]:  v = unnormalised irfft_n(Y)
+ *   dct3post(v, out, count):   out_{2k} = v_k, out_{2k+1} = v_{n−1−k} (k < K), W pairs a step (odd n: the
+ *                              last output, out_{n−1} = v_K, is left to the caller)
  *
- * Where W ∤ n/2 each loop ends with one group that overlaps the one before (source and destination
- * differ, so it rewrites equal values; needs n/2 ≥ W). tw holds [cos θ_k, sin θ_k] halves, θ_k = πk/2n,
- * k = 1 … n/2 (see dct3Twiddles).
+ * Where W ∤ K each loop ends with one group that overlaps the one before (source and destination
+ * differ, so it rewrites equal values; needs K ≥ W). tw holds [cos θ_k, sin θ_k] halves, θ_k = πk/2n,
+ * k = 1 … K (see dct3Twiddles).
  */
 import type { ValType, WasmFunction } from './assembler.js';
 import { unitRoot } from '../../core/unit-root.js';
 import { eachProblem, pointer, repeat, term as T, vectorWriter, type Step } from './vector-io.js';
 
-/** [cos θ_k (k = 1 … h), sin θ_k (k = 1 … h)], θ_k = πk/2n. */
+/** [cos θ_k (k = 1 … h), sin θ_k (k = 1 … h)], θ_k = πk/2n, h = ⌊n/2⌋. */
 export function dct3Twiddles(n: number): Float64Array {
-  const h = n / 2;
+  const h = Math.floor(n / 2);
   const t = new Float64Array(2 * h);
   for (let k = 1; k <= h; k++) {
     const [c, s] = unitRoot(k, 4 * n);
@@ -28,7 +29,7 @@ export function dct3Twiddles(n: number): Float64Array {
 }
 
 export function dct3PreFunction(n: number, e: 4 | 8): WasmFunction {
-  const h = n / 2;
+  const h = Math.floor(n / 2);
   const W = 16 / e;
   const cb = 2 * e;
   const params: ValType[] = ['i32', 'i32', 'i32', 'i32'];
@@ -74,15 +75,15 @@ export function dct3PreFunction(n: number, e: 4 | 8): WasmFunction {
         [yp, cb * W],
       ];
       repeat(b, Math.floor(h / W), steps, () => group(xk, 0, xr, 0, tp, 0, yp, 0));
-      // Tail: k = h − W + 1 … h, mirrored block x_h … x_{h+W−1}.
-      if (h % W !== 0) group(x, e * (h - W + 1), x, e * h, tw, e * (h - W), y, cb * (h - W + 1));
+      // Tail: k = h − W + 1 … h, mirrored block x_{n−h} … x_{n−h+W−1}.
+      if (h % W !== 0) group(x, e * (h - W + 1), x, e * (n - h), tw, e * (h - W), y, cb * (h - W + 1));
     },
   );
   return { params, body: b, export: 'dct3pre' };
 }
 
 export function dct3PostFunction(n: number, e: 4 | 8): WasmFunction {
-  const h = n / 2;
+  const h = Math.floor(n / 2);
   const W = 16 / e;
   const params: ValType[] = ['i32', 'i32', 'i32'];
   const w = vectorWriter(e, params);
@@ -112,7 +113,7 @@ export function dct3PostFunction(n: number, e: 4 | 8): WasmFunction {
         ],
         () => group(lo, 0, hi, 0, op, 0),
       );
-      if (h % W !== 0) group(vIn, e * (h - W), vIn, e * h, out, 2 * e * (h - W));
+      if (h % W !== 0) group(vIn, e * (h - W), vIn, e * (n - h), out, 2 * e * (h - W));
     },
   );
   return { params, body: b, export: 'dct3post' };

@@ -162,11 +162,12 @@ export function generateEngineFft(recipe: LaneRecipe, sharedMemory = false): Eng
   tables.push(recipe.realPost ? r2cTwiddles(2 * n) : new Float64Array(0));
   // The real length: twice the complex one for the half-length path, the same for odd pairs.
   const realLength = recipe.realPairs ? n : 2 * n;
-  // DCT-II for both real paths; DCT-III (the inverse) only around the half-length one.
-  const dct3 = recipe.dct2 && recipe.realPost;
+  // DCT-II and DCT-III (its inverse) for both real paths; the DCT-IV and DHT steps only around the half-length one.
+  const dct3 = recipe.dct2 === true;
+  const dct4 = recipe.dct2 && recipe.realPost;
   tables.push(recipe.dct2 ? dct2Twiddles(realLength) : new Float64Array(0));
-  tables.push(dct3 ? dct3Twiddles(2 * n) : new Float64Array(0));
-  tables.push(dct3 ? dct4Twiddles(2 * n) : new Float64Array(0));
+  tables.push(dct3 ? dct3Twiddles(realLength) : new Float64Array(0));
+  tables.push(dct4 ? dct4Twiddles(2 * n) : new Float64Array(0));
   const { values: tw, offsets } = layTables(tables, e);
   const tail = core.length;
 
@@ -209,8 +210,10 @@ export function generateEngineFft(recipe: LaneRecipe, sharedMemory = false): Eng
   }
   if (dct3) {
     dct3TwiddleOffset = offsets[tail + 2]!;
+    drivers.push(dct3PreFunction(realLength, e), dct3PostFunction(realLength, e));
+  }
+  if (dct4) {
     dct4TwiddleOffset = offsets[tail + 3]!;
-    drivers.push(dct3PreFunction(2 * n, e), dct3PostFunction(2 * n, e));
     drivers.push(dct4PreFunction(2 * n, e), dct4PostFunction(2 * n, e), dhtPostFunction(2 * n, e));
   }
   const all = funcs.concat(drivers);
