@@ -26,6 +26,8 @@ export interface CpuFftPass {
   radix: number;
   l1: number;
   ido: number;
+  /** A prime radix above MAX_CODELET_PRIME, run as loops (stockham-pass.ts genericPassFunction), not a codelet. */
+  generic?: true;
 }
 
 export type CpuEngineFftRecipe =
@@ -107,6 +109,29 @@ export function codeletFactored(n: number): boolean {
   return large.length === 0 || (large.length === 1 && large[0]! <= MAX_CODELET_PRIME);
 }
 
+/**
+ * Largest prime a lane recipe may take as one generic pass (loops over a coefficient table, stockham-pass.ts
+ * genericPassFunction) instead of running the whole length through Bluestein: its table holds ((p − 1)/2)² pairs.
+ * Only below FOUR_STEP_FROM_BYTES, with at most one prime factor above SMALL_CODELET_PRIME, and where
+ * genericBeatsBluestein.
+ */
+export const MAX_GENERIC_PRIME = 199;
+
+/**
+ * A generic pass of prime p costs about p/6 a point (in units of one radix-4 pass), Bluestein about (m/n)·log2 m
+ * (two FFTs of its inner length m ≥ 2n − 1): fitted to f32 and f64 rows of 4·p, where p = 101 ran 0.75–0.78 of
+ * Bluestein's time and p = 127 1.08–1.10 (docs/DECISIONS.md: generic passes).
+ */
+export function genericBeatsBluestein(p: number, n: number, m: number): boolean {
+  return p <= 6 * (m / n) * Math.log2(m);
+}
+
+/** Whether a lane length runs as passes, a generic one included: codeletFactored, or one prime factor up to MAX_GENERIC_PRIME. */
+export function laneFactored(n: number): boolean {
+  const large = primeFactors(n).filter((p) => p > SMALL_CODELET_PRIME);
+  return large.length === 0 || (large.length === 1 && large[0]! <= MAX_GENERIC_PRIME);
+}
+
 export function lanesFor(precision: CpuPrecision): number {
   return precision === 'f32' ? 4 : 2;
 }
@@ -136,7 +161,8 @@ export function chooseCpuRadices(n: number): number[] {
 export function passesFor(radices: number[], n: number): CpuFftPass[] {
   let l1 = 1;
   return radices.map((radix) => {
-    const p = { radix, l1, ido: n / (l1 * radix) };
+    const p: CpuFftPass = { radix, l1, ido: n / (l1 * radix) };
+    if (radix > MAX_CODELET_PRIME) p.generic = true;
     l1 *= radix;
     return p;
   });
@@ -160,8 +186,14 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
   if (n === 1) return { kind: 'trivial', n: 1, precision, lanes };
   const split = n % lanes === 0 && n / lanes >= lanes;
   const laneLength = split ? n / lanes : n;
-  if (!codeletFactored(laneLength)) {
-    const m = bluesteinLength(n, precision);
+  const cb = precision === 'f32' ? 8 : 16;
+  const m = codeletFactored(laneLength) ? 0 : bluesteinLength(n, precision);
+  const generic =
+    m > 0 &&
+    laneFactored(laneLength) &&
+    n * cb < FOUR_STEP_FROM_BYTES &&
+    genericBeatsBluestein(Math.max(...primeFactors(laneLength)), n, m);
+  if (m > 0 && !generic) {
     if (m > CPU_ENGINE_MAX_N[precision]) {
       throw new UnsupportedError(
         `n = ${n}: its Bluestein length ${m} exceeds the CPU engine's ${CPU_ENGINE_MAX_N[precision]} points in ${precision}`,

@@ -71,15 +71,16 @@ test('engine recipes: lane-split, lane-batch, Bluestein', () => {
   assert.equal(b.kind, 'bluestein');
   if (b.kind === 'bluestein') assert.equal(b.inner.n, 2048);
   // Just above a power of two the inner length is 2·3·5-smooth (a multiple of W²), not the next power of two.
-  const s = planCpuEngineFft(1025, 'f32');
-  assert.equal(s.kind === 'bluestein' && s.inner.n, 2160);
+  assert.equal(bluesteinLength(1025, 'f32'), 2160);
   assert.equal(bluesteinLength(4097, 'f64'), 8640);
+  assert.equal(planCpuEngineFft(4097, 'f64').kind, 'bluestein');
   for (const n of [17, 1009, 1025, 4099, 100003])
     for (const p of ['f32', 'f64'] as const) {
       const m = bluesteinLength(n, p);
       assert.ok(m >= 2 * n - 1 && m % lanesFor(p) ** 2 === 0, `n=${n} ${p}: ${m}`);
     }
-  // One prime factor from 17 to 37 runs as a codelet pass (the largest last); above 37, or two of them, Bluestein.
+  // One prime factor from 17 to 37 runs as a codelet pass (the largest last); one above 37 as a generic pass where
+  // that beats Bluestein (p ≤ 6·(m/n)·log2 m: 41·25 yes, 4·127 and 4097 = 17·241 no); two of them, Bluestein.
   const d = planCpuEngineFft(1023, 'f32');
   assert.equal(d.kind, 'lane-batch');
   if (d.kind === 'lane-batch')
@@ -88,7 +89,20 @@ test('engine recipes: lane-split, lane-batch, Bluestein', () => {
       [3, 11, 31],
     );
   assert.equal(planCpuEngineFft(4 * 37, 'f64').kind, 'lane-split');
-  assert.equal(planCpuEngineFft(4 * 41, 'f32').kind, 'bluestein');
+  const g = planCpuEngineFft(1025, 'f32');
+  assert.equal(g.kind, 'lane-batch');
+  if (g.kind === 'lane-batch')
+    assert.deepEqual(
+      g.passes.map((p) => [p.radix, p.generic ?? false]),
+      [
+        [5, false],
+        [5, false],
+        [41, true],
+      ],
+    );
+  assert.equal(planCpuEngineFft(4 * 41, 'f32').kind, 'lane-split');
+  assert.equal(planCpuEngineFft(4 * 127, 'f32').kind, 'bluestein');
+  assert.equal(planCpuEngineFft(41 * 2 ** 19, 'f32').kind, 'bluestein');
   assert.equal(planCpuEngineFft(31 * 31, 'f32').kind, 'bluestein');
   assert.equal(planCpuEngineFft(17 * 59, 'f64').kind, 'bluestein');
   assert.throws(() => planCpuEngineFft(0, 'f32'), ArgumentError);

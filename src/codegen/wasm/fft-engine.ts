@@ -16,7 +16,15 @@
  */
 import { assembleModule, Body, type ValType, type WasmFunction } from './assembler.js';
 import { butterfly } from './fft-codelets.js';
-import { I32, PassWriter, passFunction, passTwiddles, type Io } from './stockham-pass.js';
+import {
+  I32,
+  PassWriter,
+  genericPassFunction,
+  genericScratchBytes,
+  passFunction,
+  passTwiddles,
+  type Io,
+} from './stockham-pass.js';
 import { fourStepDrivers, fourStepTables } from './fft-four-step.js';
 import { r2cPostFunction, r2cTwiddles } from './rfft-post.js';
 import { c2rPreFunction } from './irfft-pre.js';
@@ -256,8 +264,8 @@ function laneDrivers(
     const calls = passes.map((p, t) => {
       const inIo: Io = t === 0 ? inFirst : { kind: 'split' };
       const outIo: Io = t === passes.length - 1 ? outLast : { kind: 'split' };
-      const key = `${p.radix}/${p.l1}/${p.ido}/${JSON.stringify(inIo)}/${JSON.stringify(outIo)}`;
-      return fn(key, () => passFunction(p, e, inIo, outIo, scaleType));
+      const key = `${p.radix}/${p.l1}/${p.ido}/${p.generic ?? ''}/${JSON.stringify(inIo)}/${JSON.stringify(outIo)}`;
+      return fn(key, () => (p.generic ? genericPassFunction : passFunction)(p, e, inIo, outIo, scaleType));
     });
     const combine = split ? fn(`combine/${conj}`, () => combineFunction(L, e, conj, scaleType)) : -1;
     // Driver: params in, out, work, tw, count, scale.
@@ -279,7 +287,13 @@ function laneDrivers(
     passes.forEach((_, t) => {
       const last = t === passes.length - 1;
       const dest = last && !split ? outP : other;
-      b.get(cur).get(dest).get(twP).i32(twOff[t]!).add().get(scale).call(calls[t]!);
+      b.get(cur).get(dest).get(twP).i32(twOff[t]!).add().get(scale);
+      // A generic pass's scratch follows the two halves of the work area.
+      if (passes[t]!.generic)
+        b.get(work)
+          .i32(64 * L)
+          .add();
+      b.call(calls[t]!);
       if (dest !== outP) [cur, other] = [dest, cur === inP ? work2 : cur];
     });
     if (split) b.get(cur).get(outP).get(twP).i32(combineOff).add().get(scale).call(combine);
@@ -289,5 +303,6 @@ function laneDrivers(
     b.end();
     drivers.push({ params, body: b, export: conj ? 'inv' : 'fwd' });
   }
-  return { drivers, workBytes: 64 * L };
+  const scratch = Math.max(0, ...passes.map((p) => (p.generic ? genericScratchBytes(p.radix) : 0)));
+  return { drivers, workBytes: 64 * L + scratch };
 }

@@ -255,9 +255,11 @@ export function passFunction(pass: CpuFftPass, e: 4 | 8, inIo: Io, outIo: Io, sc
 }
 
 export function passTwiddles(pass: CpuFftPass): Float64Array {
-  if (pass.ido === 1) return new Float64Array(0);
   const r = pass.radix;
-  const out = new Float64Array(2 * (r - 1) * pass.ido);
+  const perI = pass.ido === 1 ? 0 : 2 * (r - 1) * pass.ido;
+  const out = new Float64Array(perI + (pass.generic ? 2 * ((r - 1) / 2) ** 2 : 0));
+  if (pass.generic) genericCoefficients(r, out.subarray(perI));
+  if (pass.ido === 1) return out;
   const len = r * pass.ido;
   for (let i = 0, p = 0; i < pass.ido; i++) {
     for (let j = 1; j < r; j++, p += 2) {
@@ -298,4 +300,187 @@ export function emitPassChain(
     [cur, other] = [dest, cur === o.first ? o.work2 : cur];
   });
   return cur;
+}
+
+/** The generic pass's table after the per-i twiddles: [cos, sin](2π·j·k/p) for k = 1 … h, then j = 1 … h. */
+function genericCoefficients(p: number, out: Float64Array): void {
+  const h = (p - 1) / 2;
+  for (let k = 1, at = 0; k <= h; k++)
+    for (let j = 1; j <= h; j++, at += 2) {
+      const [c, s] = unitRoot(j * k, p);
+      out[at] = c;
+      out[at + 1] = s;
+    }
+}
+
+/** Bytes of scratch a generic pass of radix p needs: its (p − 1)/2 pairs t_j, u_j as split vectors. */
+export const genericScratchBytes = (p: number): number => 32 * (p - 1);
+
+/**
+ * A Stockham pass of a large odd prime radix p (pass.generic) as loops instead of a straight-line codelet, whose
+ * ~p² live values would spill: the symmetric pairs t_j = x_j + x_{p−j}, u_j = x_j − x_{p−j} go to `scratch` (an
+ * extra i32 parameter, after the scale), then for each k ≤ (p − 1)/2 one loop over j accumulates
+ * A = x_0 + Σ cos(2πjk/p)·t_j and B = Σ sin(2πjk/p)·u_j in four vectors from a table of coefficients, and
+ * y_k = A − i·B, y_{p−k} = A + i·B are twiddled and stored as passFunction's are. Same maps and twiddles as
+ * passFunction; the coefficients follow the per-i twiddles in the pass's table (passTwiddles).
+ */
+export function genericPassFunction(pass: CpuFftPass, e: 4 | 8, inIo: Io, outIo: Io, scaleType: ValType): WasmFunction {
+  const params: ValType[] = [...I32(3), scaleType, 'i32'];
+  const b = new Body(params);
+  const w = new PassWriter(b, e, 3);
+  const v = w.v;
+  const { radix: p, l1, ido } = pass;
+  const h = (p - 1) / 2;
+  const uIn = unitOf(inIo, e);
+  const uOut = unitOf(outIo, e);
+  const [src, dst, tw, , scratch] = [0, 1, 2, 3, 4];
+  const slot = uOut * ido * l1;
+  const coefOff = ido > 1 ? 2 * (p - 1) * ido * e : 0;
+  const inB = b.local('i32'),
+    outB = b.local('i32'),
+    k = b.local('i32'),
+    i = b.local('i32'),
+    twB = b.local('i32');
+  const kk = b.local('i32'),
+    jj = b.local('i32'),
+    cp = b.local('i32'),
+    sp = b.local('i32'),
+    oK = b.local('i32'),
+    oM = b.local('i32'),
+    tK = b.local('i32'),
+    tM = b.local('i32');
+  const [ar, ai, br, bi, x0r, x0i, c, sn] = Array.from({ length: 8 }, () => v.fresh());
+  const zero = v.fresh();
+  b.inPrologue(() => b.vconst(e, new Array(16 / e).fill(0)).set(zero));
+  const plain = (t: Term): number => {
+    if (!t.neg) return t.l;
+    const r = v.fresh();
+    b.get(t.l).fneg(e).set(r);
+    return r;
+  };
+  /** acc += coef · [sp + off] */
+  const mac = (acc: number, coef: number, off: number): void => {
+    b.get(acc).get(coef).get(sp).v128Load(off).fmul(e).fadd(e).set(acc);
+  };
+  const body = (): void => {
+    // The pairs to scratch, y_0 = x_0 + Σ t_j to its slot.
+    const x0 = w.load(inIo, inB, 0);
+    b.get(plain(x0.re)).set(x0r);
+    b.get(plain(x0.im)).set(x0i);
+    let y0: Cx = { re: { l: x0r, neg: false }, im: { l: x0i, neg: false } };
+    for (let j = 1; j <= h; j++) {
+      const xa = w.load(inIo, inB, uIn * ido * j);
+      const xb = w.load(inIo, inB, uIn * ido * (p - j));
+      const t = v.cadd(xa, xb);
+      const u = v.csub(xa, xb);
+      y0 = v.cadd(y0, t);
+      [t.re, t.im, u.re, u.im].forEach((x, q) => {
+        b.get(scratch);
+        v.push(x);
+        b.v128Store(64 * (j - 1) + 16 * q);
+      });
+    }
+    w.store(outIo, outB, 0, y0);
+    // Outputs k and p − k, k = 1 … h.
+    b.get(tw).i32(coefOff).add().set(cp);
+    b.get(outB).i32(slot).add().set(oK);
+    b.get(outB)
+      .i32(slot * (p - 1))
+      .add()
+      .set(oM);
+    if (ido > 1) {
+      b.get(twB).set(tK);
+      b.get(twB)
+        .i32(2 * (p - 2) * e)
+        .add()
+        .set(tM);
+    }
+    b.i32(h).set(kk);
+    b.loop();
+    b.get(x0r).set(ar);
+    b.get(x0i).set(ai);
+    b.get(zero).set(br);
+    b.get(zero).set(bi);
+    b.get(scratch).set(sp);
+    b.i32(h).set(jj);
+    b.loop();
+    b.get(cp).loadSplat(e, 0).set(c);
+    b.get(cp).loadSplat(e, e).set(sn);
+    mac(ar, c, 0);
+    mac(ai, c, 16);
+    mac(br, sn, 32);
+    mac(bi, sn, 48);
+    b.get(cp)
+      .i32(2 * e)
+      .add()
+      .set(cp);
+    b.get(sp).i32(64).add().set(sp);
+    b.get(jj).i32(1).sub().tee(jj).brIf(0);
+    b.end();
+    const T = (l: number, neg = false): Term => ({ l, neg });
+    let yk: Cx = { re: v.add(T(ar), T(bi)), im: v.sub(T(ai), T(br)) };
+    let ym: Cx = { re: v.sub(T(ar), T(bi)), im: v.add(T(ai), T(br)) };
+    if (ido > 1) {
+      const twiddled = (y: Cx, at: number): Cx => {
+        const wr = v.fresh(),
+          wi = v.fresh();
+        b.get(at).loadSplat(e, 0).set(wr);
+        b.get(at).loadSplat(e, e).set(wi);
+        return v.cmul(y, wr, wi);
+      };
+      yk = twiddled(yk, tK);
+      ym = twiddled(ym, tM);
+    }
+    w.store(outIo, oK, 0, yk);
+    w.store(outIo, oM, 0, ym);
+    b.get(oK).i32(slot).add().set(oK);
+    b.get(oM).i32(slot).sub().set(oM);
+    if (ido > 1) {
+      b.get(tK)
+        .i32(2 * e)
+        .add()
+        .set(tK);
+      b.get(tM)
+        .i32(2 * e)
+        .sub()
+        .set(tM);
+    }
+    b.get(kk).i32(1).sub().tee(kk).brIf(0);
+    b.end();
+  };
+  if (l1 > 1) {
+    b.i32(l1).set(k);
+    b.loop();
+  }
+  b.get(src).set(inB);
+  b.get(dst).set(outB);
+  b.get(tw).set(twB);
+  if (ido > 1) {
+    b.i32(ido).set(i);
+    b.loop();
+  }
+  body();
+  if (ido > 1) {
+    b.get(inB).i32(uIn).add().set(inB);
+    b.get(outB).i32(uOut).add().set(outB);
+    b.get(twB)
+      .i32(2 * (p - 1) * e)
+      .add()
+      .set(twB);
+    b.get(i).i32(1).sub().tee(i).brIf(0);
+    b.end();
+  }
+  if (l1 > 1) {
+    b.get(src)
+      .i32(uIn * ido * p)
+      .add()
+      .set(src);
+    b.get(dst)
+      .i32(uOut * ido)
+      .add()
+      .set(dst);
+    b.get(k).i32(1).sub().tee(k).brIf(0);
+    b.end();
+  }
+  return { params, body: b };
 }
