@@ -59,6 +59,9 @@ test('engine buffers: bit for bit the ordinary path, and the float64 reference',
     [2187, 3, 'f32'],
     [27, 3, 'f64'], // lane-batch, a partial group of two
     [35, 7, 'f64'],
+    [1025, 5, 'f32'], // a generic pass (41), lane-batch
+    [4100, 3, 'f64'], // a generic pass, lane-split
+    [41 * 2 ** 15, 1, 'f32'], // a generic pass in a long transform
   ];
   for (const [n, batch, precision] of cases) {
     const kind = planCpuEngineFft(n, precision).kind;

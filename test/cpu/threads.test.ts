@@ -41,7 +41,7 @@ const batchFor = (n: number): number => Math.max(3, Math.ceil((3 * MIN_SHARE_ELE
 
 test.after(() => disposeCpuWorkers());
 
-for (const n of [256, 4096, 32768, 1000, 1009]) {
+for (const n of [256, 4096, 32768, 1000, 1009, 1025]) {
   test(`plans with threads 1, 2, 3 match the reference and each other: n = ${n}`, async () => {
     const batch = batchFor(n);
     assert.equal(shareCount(n, batch, 3), 3, 'the batch is large enough to split three ways');
@@ -194,7 +194,7 @@ function arrayOf(x: Float64Array, precision: CpuPrecision, shared: boolean): Flo
 }
 
 // One-shot calls along the last axis split their rows as plans split batches: rfft, irfft, DCT/DST II–IV, DHT, fft.
-for (const n of [1024, 1000, 255]) {
+for (const n of [1024, 1000, 255, 1025]) {
   test(`rfft, irfft, dct, dst, dht and fft calls with threads 1, 2, 3 match the reference and each other: n = ${n}`, async () => {
     const rows = batchFor(n);
     const half = Math.floor(n / 2) + 1;
