@@ -175,48 +175,25 @@ export function unitOf(io: Io, e: 4 | 8): number {
 }
 
 /**
- * One Stockham DIF pass (see src/backends/cpu/fft-mixed-radix.ts for the index maps):
- * reads x(i, m, k) = in[i + ido·(m + r·k)], butterflies over m, multiplies output j by W^{j·i}_{r·ido},
- * writes y(i, k, j) = out[i + ido·(k + l1·j)]. Twiddles: per i, (r − 1) complex scalars, splatted on load.
+ * The loops every Stockham pass shares: k over l1 outermost, i over ido innermost (both buffers walked
+ * contiguously, `uIn` / `uOut` bytes a step, as FFTPACK does; the twiddles reloaded per i from a table read in
+ * order), with `inB`, `outB`, `twB` at (i, k)'s input, output and twiddles when `body` runs. Parameters 0, 1, 2
+ * are src, dst and tw.
  */
-export function passFunction(pass: CpuFftPass, e: 4 | 8, inIo: Io, outIo: Io, scaleType: ValType): WasmFunction {
-  const params: ValType[] = [...I32(3), scaleType];
-  const b = new Body(params);
-  const w = new PassWriter(b, e, 3);
+function emitPassLoops(
+  b: Body,
+  pass: CpuFftPass,
+  e: 4 | 8,
+  [uIn, uOut]: [number, number],
+  body: (at: { inB: number; outB: number; twB: number }) => void,
+): void {
   const { radix: r, l1, ido } = pass;
-  const uIn = unitOf(inIo, e);
-  const uOut = unitOf(outIo, e);
   const [src, dst, tw] = [0, 1, 2];
-  const inB = b.local('i32');
-  const outB = b.local('i32');
-  const k = b.local('i32');
-  const i = b.local('i32');
-  const twB = b.local('i32');
-  const wr: number[] = [];
-  const wi: number[] = [];
-  const body = (): void => {
-    if (ido > 1) {
-      for (let j = 1; j < r; j++) {
-        wr[j - 1] = w.v.fresh();
-        wi[j - 1] = w.v.fresh();
-        b.get(twB)
-          .loadSplat(e, 2 * (j - 1) * e)
-          .set(wr[j - 1]!);
-        b.get(twB)
-          .loadSplat(e, (2 * (j - 1) + 1) * e)
-          .set(wi[j - 1]!);
-      }
-    }
-    const x: Cx[] = [];
-    for (let m = 0; m < r; m++) x.push(w.load(inIo, inB, uIn * ido * m));
-    const y = butterfly(w.v, x);
-    for (let j = 0; j < r; j++) {
-      const yj = ido > 1 && j > 0 ? w.v.cmul(y[j]!, wr[j - 1]!, wi[j - 1]!) : y[j]!;
-      w.store(outIo, outB, uOut * ido * l1 * j, yj);
-    }
-  };
-  // Loop order: i innermost walks both buffers contiguously (32 bytes a step), as FFTPACK does; the
-  // twiddles are reloaded per i, from a table that is itself read in order.
+  const inB = b.local('i32'),
+    outB = b.local('i32'),
+    k = b.local('i32'),
+    i = b.local('i32'),
+    twB = b.local('i32');
   if (l1 > 1) {
     b.i32(l1).set(k);
     b.loop();
@@ -228,7 +205,7 @@ export function passFunction(pass: CpuFftPass, e: 4 | 8, inIo: Io, outIo: Io, sc
     b.i32(ido).set(i);
     b.loop();
   }
-  body();
+  body({ inB, outB, twB });
   if (ido > 1) {
     b.get(inB).i32(uIn).add().set(inB);
     b.get(outB).i32(uOut).add().set(outB);
@@ -251,6 +228,43 @@ export function passFunction(pass: CpuFftPass, e: 4 | 8, inIo: Io, outIo: Io, sc
     b.get(k).i32(1).sub().tee(k).brIf(0);
     b.end();
   }
+}
+
+/**
+ * One Stockham DIF pass (see src/backends/cpu/fft-mixed-radix.ts for the index maps):
+ * reads x(i, m, k) = in[i + ido·(m + r·k)], butterflies over m, multiplies output j by W^{j·i}_{r·ido},
+ * writes y(i, k, j) = out[i + ido·(k + l1·j)]. Twiddles: per i, (r − 1) complex scalars, splatted on load.
+ */
+export function passFunction(pass: CpuFftPass, e: 4 | 8, inIo: Io, outIo: Io, scaleType: ValType): WasmFunction {
+  const params: ValType[] = [...I32(3), scaleType];
+  const b = new Body(params);
+  const w = new PassWriter(b, e, 3);
+  const { radix: r, l1, ido } = pass;
+  const uIn = unitOf(inIo, e);
+  const uOut = unitOf(outIo, e);
+  emitPassLoops(b, pass, e, [uIn, uOut], ({ inB, outB, twB }) => {
+    const wr: number[] = [];
+    const wi: number[] = [];
+    if (ido > 1) {
+      for (let j = 1; j < r; j++) {
+        wr[j - 1] = w.v.fresh();
+        wi[j - 1] = w.v.fresh();
+        b.get(twB)
+          .loadSplat(e, 2 * (j - 1) * e)
+          .set(wr[j - 1]!);
+        b.get(twB)
+          .loadSplat(e, (2 * (j - 1) + 1) * e)
+          .set(wi[j - 1]!);
+      }
+    }
+    const x: Cx[] = [];
+    for (let m = 0; m < r; m++) x.push(w.load(inIo, inB, uIn * ido * m));
+    const y = butterfly(w.v, x);
+    for (let j = 0; j < r; j++) {
+      const yj = ido > 1 && j > 0 ? w.v.cmul(y[j]!, wr[j - 1]!, wi[j - 1]!) : y[j]!;
+      w.store(outIo, outB, uOut * ido * l1 * j, yj);
+    }
+  });
   return { params, body: b };
 }
 
@@ -333,14 +347,9 @@ export function genericPassFunction(pass: CpuFftPass, e: 4 | 8, inIo: Io, outIo:
   const h = (p - 1) / 2;
   const uIn = unitOf(inIo, e);
   const uOut = unitOf(outIo, e);
-  const [src, dst, tw, , scratch] = [0, 1, 2, 3, 4];
+  const [tw, scratch] = [2, 4];
   const slot = uOut * ido * l1;
   const coefOff = ido > 1 ? 2 * (p - 1) * ido * e : 0;
-  const inB = b.local('i32'),
-    outB = b.local('i32'),
-    k = b.local('i32'),
-    i = b.local('i32'),
-    twB = b.local('i32');
   const kk = b.local('i32'),
     jj = b.local('i32'),
     cp = b.local('i32'),
@@ -362,7 +371,7 @@ export function genericPassFunction(pass: CpuFftPass, e: 4 | 8, inIo: Io, outIo:
   const mac = (acc: number, coef: number, off: number): void => {
     b.get(acc).get(coef).get(sp).v128Load(off).fmul(e).fadd(e).set(acc);
   };
-  const body = (): void => {
+  const body = ({ inB, outB, twB }: { inB: number; outB: number; twB: number }): void => {
     // The pairs to scratch, y_0 = x_0 + Σ t_j to its slot.
     const x0 = w.load(inIo, inB, 0);
     b.get(plain(x0.re)).set(x0r);
@@ -448,39 +457,6 @@ export function genericPassFunction(pass: CpuFftPass, e: 4 | 8, inIo: Io, outIo:
     b.get(kk).i32(1).sub().tee(kk).brIf(0);
     b.end();
   };
-  if (l1 > 1) {
-    b.i32(l1).set(k);
-    b.loop();
-  }
-  b.get(src).set(inB);
-  b.get(dst).set(outB);
-  b.get(tw).set(twB);
-  if (ido > 1) {
-    b.i32(ido).set(i);
-    b.loop();
-  }
-  body();
-  if (ido > 1) {
-    b.get(inB).i32(uIn).add().set(inB);
-    b.get(outB).i32(uOut).add().set(outB);
-    b.get(twB)
-      .i32(2 * (p - 1) * e)
-      .add()
-      .set(twB);
-    b.get(i).i32(1).sub().tee(i).brIf(0);
-    b.end();
-  }
-  if (l1 > 1) {
-    b.get(src)
-      .i32(uIn * ido * p)
-      .add()
-      .set(src);
-    b.get(dst)
-      .i32(uOut * ido)
-      .add()
-      .set(dst);
-    b.get(k).i32(1).sub().tee(k).brIf(0);
-    b.end();
-  }
+  emitPassLoops(b, pass, e, [uIn, uOut], body);
   return { params, body: b };
 }
