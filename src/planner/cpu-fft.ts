@@ -88,11 +88,31 @@ export type CpuEngineFftRecipe =
       dct2?: boolean;
       dct1?: boolean;
     }
-  | { kind: 'bluestein'; n: number; precision: CpuPrecision; lanes: number; inner: CpuEngineFftRecipe }
+  | {
+      kind: 'bluestein';
+      n: number;
+      precision: CpuPrecision;
+      lanes: number;
+      inner: CpuEngineFftRecipe;
+      /**
+       * Odd n: real rows two a complex transform (the pairs path's row steps in a module of their own,
+       * src/codegen/wasm/fft-engine.ts generatePairsRows), this Bluestein transform between them.
+       */
+      realPairs?: true;
+      /** With realPairs: the DCT and DST rows of the pairs path too. */
+      dct2?: true;
+      realPost?: undefined;
+    }
   | { kind: 'trivial'; n: 1; precision: CpuPrecision; lanes: number };
 
 /** A recipe whose transform runs in the lanes directly (what the generator takes). */
 export type CpuLaneRecipe = Extract<CpuEngineFftRecipe, { kind: 'lane-split' | 'lane-batch' | 'four-step' }>;
+
+/** Odd real rows two a Bluestein transform (planCpuEngineRfftForward). */
+export type CpuBluesteinPairsRecipe = Extract<CpuEngineFftRecipe, { kind: 'bluestein' }> & { realPairs: true };
+
+/** A fused real or DCT module's recipe: in the lanes, or pairs around Bluestein. */
+export type CpuRealRecipe = CpuLaneRecipe | CpuBluesteinPairsRecipe;
 
 /**
  * Largest prime with a straight-line codelet. The odd ones above SMALL_CODELET_PRIME spill registers, but one
@@ -463,11 +483,25 @@ export const PAIRS_FROM = 1024;
  * lanes: then rows go two a complex transform of n (the pairs path). f32 44100: 22050 is not a multiple of 4, 44100
  * is; one row took 529 µs on the half length against 116 for 48000. The module carries the inverse too.
  */
-export function planCpuEngineRfftForward(n: number, precision: CpuPrecision): CpuLaneRecipe | null {
+export function planCpuEngineRfftForward(n: number, precision: CpuPrecision): CpuRealRecipe | null {
   const r = planCpuEngineRfft(n, precision);
-  if (!r || n % 2 === 1 || r.kind !== 'lane-batch' || n < PAIRS_FROM) return r;
+  if (!r) return bluesteinPairs(n, precision);
+  if (n % 2 === 1 || r.kind !== 'lane-batch' || n < PAIRS_FROM) return r;
   const full = planCpuEngineFft(n, precision);
   return full.kind === 'lane-split' && n / 2 - 1 >= full.lanes ? { ...full, realPairs: true } : r;
+}
+
+/**
+ * Odd n whose complex FFT is Bluestein: rows two a complex transform around it, where the pairs row steps can walk
+ * (n − 1)/2 ≥ W outputs and Bluestein's inner plan has the pointwise product. Before, these rows were packed and
+ * split in JavaScript, and their DCTs ran the float64 general path.
+ */
+function bluesteinPairs(n: number, precision: CpuPrecision): CpuBluesteinPairsRecipe | null {
+  if (!Number.isSafeInteger(n) || n % 2 === 0 || n < 3) return null;
+  const b = planCpuEngineFft(n, precision);
+  if (b.kind !== 'bluestein' || (n - 1) / 2 < b.lanes) return null;
+  if ((b.inner.kind !== 'lane-split' && b.inner.kind !== 'four-step') || !b.inner.pointwise) return null;
+  return { ...b, realPairs: true };
 }
 
 /**
@@ -475,8 +509,8 @@ export function planCpuEngineRfftForward(n: number, precision: CpuPrecision): Cp
  * the half-length path; odd n through the pairs path, whose forward transform carries types II and IV and its
  * inverse type III.
  */
-export function planCpuEngineDct2(n: number, precision: CpuPrecision): CpuLaneRecipe | null {
-  const r = planCpuEngineRfft(n, precision);
+export function planCpuEngineDct2(n: number, precision: CpuPrecision): CpuRealRecipe | null {
+  const r = planCpuEngineRfft(n, precision) ?? bluesteinPairs(n, precision);
   return r ? { ...r, dct2: true } : null;
 }
 

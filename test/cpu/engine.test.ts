@@ -313,7 +313,7 @@ test('every DCT/DST type and the DHT on the engine, both directions, lengths 1�
 
 test('engine real FFT: strided and offset layouts on both sides, both directions', () => {
   const r = rng(31);
-  // Fused even and odd lengths, short odd ones and Bluestein ones (1009, 2·1009) that pair rows in JS.
+  // Fused even and odd lengths, short odd ones, 1009 (pairs around Bluestein) and 2·1009 (a Bluestein half, in JS).
   for (const n of [5, 7, 15, 16, 30, 45, 64, 200, 1009, 2018, 2187, 2310, 4096]) {
     for (const p of ['f32', 'f64'] as const) {
       const batch = 3;

@@ -15,11 +15,12 @@ import {
   planCpuEngineFft,
   planCpuEngineRfft,
   planCpuEngineRfftForward,
+  type CpuBluesteinPairsRecipe,
   type CpuEngineFftRecipe,
   type CpuLaneRecipe,
   type CpuPrecision,
 } from '../../planner/cpu-fft.js';
-import { generateEngineFft, type EngineModule } from '../../codegen/wasm/fft-engine.js';
+import { generateEngineFft, generatePairsRows, type EngineModule } from '../../codegen/wasm/fft-engine.js';
 import { generateTransposeModule } from '../../codegen/wasm/transpose.js';
 import { gatherTable, gatherTerms, generateGatherModule } from '../../codegen/wasm/gather.js';
 import type { GatherMap } from '../../core/gather-map.js';
@@ -161,6 +162,27 @@ export function compiled(recipe: LaneRecipe, sharedMemory = false): { mod: WebAs
   return m;
 }
 
+/** The pairs row steps of a Bluestein pairs recipe (generatePairsRows), cached beside the lane modules. */
+function compiledRows(recipe: CpuBluesteinPairsRecipe): { mod: WebAssembly.Module; info: EngineModule } {
+  const key = rowsKey(recipe);
+  let m = lruGet(modules, key);
+  if (!m) {
+    const info = generatePairsRows(recipe.n, recipe.precision, recipe.dct2 === true);
+    let mod: WebAssembly.Module;
+    try {
+      mod = new WebAssembly.Module(info.bytes as BufferSource);
+    } catch (e) {
+      if (e instanceof RangeError) throw new SyncCompileRefused(e.message);
+      throw e;
+    }
+    m = { mod, info };
+    lruSet(modules, key, m, MAX_MODULES);
+  }
+  return m;
+}
+
+const rowsKey = (r: CpuBluesteinPairsRecipe): string => `pairs-rows/${r.n}/${r.precision}/${r.dct2 === true}`;
+
 let restricted: boolean | undefined;
 /** Whether this thread refuses synchronous compilation of a module over 4 KiB (a browser's main thread). */
 function syncCompileRestricted(): boolean {
@@ -214,6 +236,12 @@ export async function precompileEngine(lengths: readonly number[], precision: Cp
       if (lruGet(modules, key)) continue;
       const info = generateEngineFft(r);
       lruSet(modules, key, { mod: await WebAssembly.compile(info.bytes as BufferSource), info }, MAX_MODULES);
+    }
+    // Odd Bluestein lengths: the pairs row steps of the real and the DCT modules.
+    for (const r of [planCpuEngineRfftForward(n, precision), planCpuEngineDct2(n, precision)]) {
+      if (r?.kind !== 'bluestein' || lruGet(modules, rowsKey(r))) continue;
+      const info = generatePairsRows(r.n, r.precision, r.dct2 === true);
+      lruSet(modules, rowsKey(r), { mod: await WebAssembly.compile(info.bytes as BufferSource), info }, MAX_MODULES);
     }
   }
 }
@@ -272,9 +300,10 @@ class LaneFft implements EngineFft, FusedRealFft {
   transformInPlace(data: AnyArray, offset: number, inverse: boolean, scale = 1): void {
     inPlace(this, data, offset, inverse, scale);
   }
-  private readonly memory: WebAssembly.Memory;
-  readonly fwd: Kernel;
-  readonly inv: Kernel;
+  protected readonly memory: WebAssembly.Memory;
+  /** The complex FFT of the slots (set by BluesteinPairsFft, whose module has only the row steps). */
+  fwd: Kernel;
+  inv: Kernel;
   private readonly info: EngineModule;
   readonly twP = 0;
   readonly workP: number;
@@ -310,11 +339,11 @@ class LaneFft implements EngineFft, FusedRealFft {
   readonly cmul?: (dst: number, a: number, b: number, count: number) => void;
   private readonly key: string;
   constructor(
-    readonly recipe: LaneRecipe,
+    readonly recipe: LaneRecipe | CpuBluesteinPairsRecipe,
     extraBytes = 0,
+    { mod, info }: { mod: WebAssembly.Module; info: EngineModule } = compiled(recipe as LaneRecipe),
   ) {
-    this.key = recipeKey(recipe);
-    const { mod, info } = compiled(recipe);
+    this.key = JSON.stringify(recipe);
     this.info = info;
     const e = recipe.precision === 'f32' ? 4 : 8;
     // Buffers start at different offsets modulo 4 KiB, so that a pass's power-of-two strided input and
@@ -350,7 +379,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.dht = inst.exports['dht'] as typeof this.dht;
     this.reverse = inst.exports['reverse'] as typeof this.reverse;
     this.alternate = inst.exports['alternate'] as typeof this.alternate;
-    if (recipe.dct1) {
+    if (recipe.kind !== 'bluestein' && recipe.dct1) {
       const x = (name: string): RowPass => inst.exports[name] as RowPass;
       this.type1 = {
         dct: { ext: x('dct1ext'), out: x('dct1out') },
@@ -361,6 +390,11 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.heap = e === 4 ? new Float32Array(this.memory.buffer) : new Float64Array(this.memory.buffer);
     if (e === 4) this.heapPairs = new Float64Array(this.memory.buffer);
     this.heap.set(info.twiddles, this.twP / e);
+  }
+  /** The recipe of a module that holds its own transform (not a BluesteinPairsFft, which has no complex path). */
+  private get laneRecipe(): LaneRecipe {
+    if (this.recipe.kind === 'bluestein') throw new Error('a Bluestein pairs module has no complex engine path');
+    return this.recipe;
   }
   get n(): number {
     return this.recipe.n;
@@ -958,7 +992,7 @@ class LaneFft implements EngineFft, FusedRealFft {
    * ButterflyError where the runtime refuses the memory.
    */
   createBuffers(batch: number, threads = 1): { input: AnyArray; output: AnyArray } {
-    const info = compiled(this.recipe).info;
+    const info = compiled(this.laneRecipe).info;
     const e = this.heap.BYTES_PER_ELEMENT;
     const slots = Math.ceil(batch / info.problemsPerSlot);
     const align = (x: number): number => Math.ceil(x / 4096) * 4096;
@@ -985,7 +1019,7 @@ class LaneFft implements EngineFft, FusedRealFft {
       // cross-origin isolated, or a module too large to compile here: one thread, unshared).
       const Lt = layout(threads);
       try {
-        mod = compiled(this.recipe, true).mod;
+        mod = compiled(this.laneRecipe, true).mod;
         const pages = Math.ceil(Lt.bytes / 65536);
         memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
         L = Lt;
@@ -994,7 +1028,7 @@ class LaneFft implements EngineFft, FusedRealFft {
       }
     }
     if (!memory) {
-      mod = compiled(this.recipe).mod;
+      mod = compiled(this.laneRecipe).mod;
       try {
         memory = new WebAssembly.Memory({ initial: Math.ceil(L.bytes / 65536) });
       } catch (err) {
@@ -1072,7 +1106,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     let k = lruGet(this.residentInstances, id);
     if (!k) {
       const shared = typeof SharedArrayBuffer === 'function' && memory.buffer instanceof SharedArrayBuffer;
-      const inst = new WebAssembly.Instance(mod ?? compiled(this.recipe, shared).mod, { env: { memory } });
+      const inst = new WebAssembly.Instance(mod ?? compiled(this.laneRecipe, shared).mod, { env: { memory } });
       k = { fwd: inst.exports['fwd'] as Kernel, inv: inst.exports['inv'] as Kernel };
       lruSet(this.residentInstances, id, k, MAX_RESIDENT_INSTANCES);
     }
@@ -1176,12 +1210,11 @@ export function tryFusedRealFft(recipe: CpuEngineFftRecipe): (FusedRealFft & Fus
 }
 
 export function fusedRealFft(recipe: CpuEngineFftRecipe): FusedRealFft & FusedDct2 {
-  if (recipe.kind === 'bluestein' || recipe.kind === 'trivial' || !(recipe.realPost || recipe.realPairs))
-    throw new Error('not a fused real recipe');
-  const key = `real/${recipe.kind}/${recipe.n}/${recipe.precision}/${recipe.realPairs ? 'pairs' : ''}/${recipe.dct2 ? 'dct2' : ''}/${recipe.dct1 ? 'dct1' : ''}`;
+  if (recipe.kind === 'trivial' || !(recipe.realPost || recipe.realPairs)) throw new Error('not a fused real recipe');
+  const key = `real/${recipe.kind}/${recipe.n}/${recipe.precision}/${recipe.realPairs ? 'pairs' : ''}/${recipe.dct2 ? 'dct2' : ''}/${recipe.kind !== 'bluestein' && recipe.dct1 ? 'dct1' : ''}`;
   let p = lruGet(realPlans, key);
   if (!p) {
-    p = new LaneFft(recipe);
+    p = recipe.kind === 'bluestein' ? new BluesteinPairsFft({ ...recipe, realPairs: true }) : new LaneFft(recipe);
     lruSet(realPlans, key, p, MAX_PLANS);
   }
   return p;
@@ -1332,6 +1365,59 @@ export function copyOut(
 }
 
 /**
+ * Bluestein's tables for n: the chirp c_k = e^{−iπk²/n} (zero from n to nPad, a whole number of vectors), forward
+ * and inverse (conjugated), and the filter spectra FFT_m(b)/m with b_k = conj(c_k) mirrored (forward) or c_k
+ * (inverse), computed once in float64 whatever the plan's precision. The chirp is exact (k² reduced mod 2n).
+ */
+function bluesteinTables(recipe: Extract<CpuEngineFftRecipe, { kind: 'bluestein' }>): {
+  inner: LaneRecipe;
+  m: number;
+  nPad: number;
+  chirps: [Float64Array, Float64Array];
+  filters: [Float64Array, Float64Array];
+} {
+  const n = recipe.n;
+  const inner = recipe.inner;
+  if ((inner.kind !== 'lane-split' && inner.kind !== 'four-step') || !inner.pointwise)
+    throw new Error('Bluestein needs a lane-split inner plan with pointwise products');
+  const m = inner.n;
+  const nPad = Math.ceil(n / recipe.lanes) * recipe.lanes;
+  const chirp = new Float64Array(2 * nPad);
+  for (let k = 0; k < n; k++) {
+    const [c, s] = unitRoot((k * k) % (2 * n), 2 * n);
+    chirp[2 * k] = c;
+    chirp[2 * k + 1] = -s;
+  }
+  const f64 = engineFft(m, 'f64');
+  const chirps: Float64Array[] = [];
+  const filters: Float64Array[] = [];
+  for (const sg of [1, -1]) {
+    chirps.push(chirp.map((v, i) => (i % 2 === 1 ? sg * v : v)));
+    // The filter; 1/m is folded in.
+    const b = new Float64Array(2 * m);
+    for (let k = 0; k < n; k++) {
+      const re = chirp[2 * k]! / m;
+      const im = (-sg * chirp[2 * k + 1]!) / m;
+      b[2 * k] = re;
+      b[2 * k + 1] = im;
+      if (k > 0) {
+        b[2 * (m - k)] = re;
+        b[2 * (m - k) + 1] = im;
+      }
+    }
+    f64.execute(b, b);
+    filters.push(b);
+  }
+  return {
+    inner,
+    m,
+    nPad,
+    chirps: chirps as [Float64Array, Float64Array],
+    filters: filters as [Float64Array, Float64Array],
+  };
+}
+
+/**
  * Bluestein: X_k = c_k · Σ_j (x_j c_j) · conj(c_{k−j}) with c_k = e^{−πik²/n}, the convolution done by
  * inner FFTs of a power-of-two length M ≥ 2n − 1. The chirp is exact (k² reduced mod 2n in integers).
  */
@@ -1348,47 +1434,18 @@ class BluesteinFft implements EngineFft {
   private readonly chirpP: [number, number];
   private readonly filterP: [number, number];
   constructor(readonly recipe: Extract<CpuEngineFftRecipe, { kind: 'bluestein' }>) {
-    const n = recipe.n;
-    const inner = recipe.inner;
-    if ((inner.kind !== 'lane-split' && inner.kind !== 'four-step') || !inner.pointwise)
-      throw new Error('Bluestein needs a lane-split inner plan with pointwise products');
-    const m = (this.m = inner.n);
+    const t = bluesteinTables(recipe);
+    this.m = t.m;
+    this.nPad = t.nPad;
     const e = recipe.precision === 'f32' ? 4 : 8;
-    const W = recipe.lanes;
-    this.nPad = Math.ceil(n / W) * W;
     const cb = 2 * e;
-    const tableBytes = 2 * cb * (this.nPad + m);
-    this.inner = new LaneFft(inner, tableBytes);
+    this.inner = new LaneFft(t.inner, 2 * cb * (this.nPad + this.m));
     const base = this.inner.extraP;
     this.chirpP = [base, base + cb * this.nPad];
-    this.filterP = [base + 2 * cb * this.nPad, base + 2 * cb * this.nPad + cb * m];
-    // c_k = e^{−iπk²/n}; forward: a = x·c, b_k = conj(c_k), X = c·(a ⊛ b); inverse: the conjugates.
-    const chirp = new Float64Array(2 * this.nPad);
-    for (let k = 0; k < n; k++) {
-      const [c, s] = unitRoot((k * k) % (2 * n), 2 * n);
-      chirp[2 * k] = c;
-      chirp[2 * k + 1] = -s;
-    }
-    const heap = this.inner.heap;
-    const f64 = engineFft(m, 'f64');
+    this.filterP = [base + 2 * cb * this.nPad, base + 2 * cb * this.nPad + cb * this.m];
     for (const dir of [0, 1] as const) {
-      const sg = dir === 0 ? 1 : -1;
-      const table = chirp.map((v, i) => (i % 2 === 1 ? sg * v : v));
-      heap.set(table, this.chirpP[dir] / e);
-      // The filter is computed once in float64 whatever the plan's precision; 1/M is folded in.
-      const b = new Float64Array(2 * m);
-      for (let k = 0; k < n; k++) {
-        const re = chirp[2 * k]! / m;
-        const im = (-sg * chirp[2 * k + 1]!) / m;
-        b[2 * k] = re;
-        b[2 * k + 1] = im;
-        if (k > 0) {
-          b[2 * (m - k)] = re;
-          b[2 * (m - k) + 1] = im;
-        }
-      }
-      f64.execute(b, b);
-      heap.set(b, this.filterP[dir] / e);
+      this.inner.heap.set(t.chirps[dir], this.chirpP[dir] / e);
+      this.inner.heap.set(t.filters[dir], this.filterP[dir] / e);
     }
   }
   get n(): number {
@@ -1431,6 +1488,94 @@ class BluesteinFft implements EngineFft {
         if (scale !== 1) for (let i = at; i < at + 2 * n; i++) heap[i]! *= scale;
         copyOut(heap, at, output, lo, b0 + q, n);
       }
+    }
+  }
+}
+
+/**
+ * Odd n whose complex FFT is Bluestein, real rows two a complex transform: the pairs path's row steps
+ * (generatePairsRows, so every LaneFft pairs method runs unchanged) and Bluestein's inner plan share one memory,
+ * and the slots' complex FFT (fwd / inv) runs Bluestein row by row in it: the row and zeros to a slot of m, the
+ * chirp, the inner FFT, the filter, the inner inverse, the chirp, and the first n values back.
+ */
+class BluesteinPairsFft extends LaneFft {
+  private readonly m: number;
+  private readonly nPad: number;
+  private readonly innerKernels: {
+    fwd: Kernel;
+    inv: Kernel;
+    cmul: (dst: number, a: number, b: number, count: number) => void;
+  };
+  /** Byte addresses: the inner plan's twiddles and work, two slots of m, the [forward, inverse] chirps and filters. */
+  private readonly innerTw: number;
+  private readonly innerWork: number;
+  private readonly sP: number;
+  private readonly tP: number;
+  private readonly chirpP: [number, number];
+  private readonly filterP: [number, number];
+  constructor(recipe: CpuBluesteinPairsRecipe) {
+    const t = bluesteinTables(recipe);
+    const inner = compiled(t.inner);
+    const e = recipe.precision === 'f32' ? 4 : 8;
+    const cb = 2 * e;
+    const sizes = [
+      inner.info.twiddles.length * e,
+      inner.info.workBytes,
+      cb * t.m,
+      cb * t.m,
+      cb * t.nPad,
+      cb * t.nPad,
+      cb * t.m,
+      cb * t.m,
+    ].map((b) => Math.ceil(b / 64) * 64);
+    super(
+      recipe,
+      sizes.reduce((a, b) => a + b, 0),
+      compiledRows(recipe),
+    );
+    let at = this.extraP;
+    const [innerTw, innerWork, sP, tP, c0, c1, f0, f1] = sizes.map((b) => ((at += b), at - b));
+    [this.innerTw, this.innerWork, this.sP, this.tP] = [innerTw!, innerWork!, sP!, tP!];
+    this.chirpP = [c0!, c1!];
+    this.filterP = [f0!, f1!];
+    this.m = t.m;
+    this.nPad = t.nPad;
+    const x = new WebAssembly.Instance(inner.mod, { env: { memory: this.memory } }).exports;
+    this.innerKernels = {
+      fwd: x['fwd'] as Kernel,
+      inv: x['inv'] as Kernel,
+      cmul: x['cmul'] as (dst: number, a: number, b: number, count: number) => void,
+    };
+    this.heap.set(inner.info.twiddles, this.innerTw / e);
+    for (const dir of [0, 1] as const) {
+      this.heap.set(t.chirps[dir], this.chirpP[dir] / e);
+      this.heap.set(t.filters[dir], this.filterP[dir] / e);
+    }
+    this.fwd = (inP, outP, _work, _tw, count, scale) => this.bluesteinRows(inP, outP, count, 0, scale);
+    this.inv = (inP, outP, _work, _tw, count, scale) => this.bluesteinRows(inP, outP, count, 1, scale);
+  }
+
+  /** `count` rows of n complex values from inP to outP (rows n values apart): DFT (dir 0) or inverse (1), times `scale`. */
+  private bluesteinRows(inP: number, outP: number, count: number, dir: 0 | 1, scale: number): void {
+    const { fwd, inv, cmul } = this.innerKernels;
+    const n = this.n;
+    const m = this.m;
+    for (let q = 0; q < count; q++) {
+      // The heap view may have been replaced (memory grown for a gather table).
+      const heap = this.heap;
+      const e = heap.BYTES_PER_ELEMENT;
+      const a = inP / e + 2 * n * q;
+      const z = outP / e + 2 * n * q;
+      const s = this.sP / e;
+      heap.copyWithin(s, a, a + 2 * n);
+      heap.fill(0, s + 2 * n, s + 2 * m);
+      cmul(this.sP, this.sP, this.chirpP[dir], this.nPad);
+      fwd(this.sP, this.tP, this.innerWork, this.innerTw, 1, 1);
+      cmul(this.tP, this.tP, this.filterP[dir], m);
+      inv(this.tP, this.sP, this.innerWork, this.innerTw, 1, 1);
+      cmul(this.sP, this.sP, this.chirpP[dir], this.nPad);
+      if (scale !== 1) for (let i = s; i < s + 2 * n; i++) heap[i]! *= scale;
+      heap.copyWithin(z, s, s + 2 * n);
     }
   }
 }

@@ -740,7 +740,7 @@ export async function executeEngineRows(
     }
   }
   if (threads === 1 || shareCount(op.n, rows, Infinity) <= 1) return runRows(op, input, output, rows);
-  // Real FFTs, and the DCT-II / DST-II of odd lengths, pair rows in one complex transform: shares of whole pairs
+  // Real FFTs, and the DCTs and DSTs of odd lengths, pair rows in one complex transform: shares of whole pairs
   // keep results bit-identical.
   const unit = isR2rRow(op.kind) && op.n % 2 === 0 ? 1 : 2;
   const shares = Math.min(shareCount(op.n, rows, threads ?? (await defaultThreads())), Math.ceil(rows / unit));

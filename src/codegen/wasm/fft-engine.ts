@@ -306,3 +306,31 @@ function laneDrivers(
   const scratch = Math.max(0, ...passes.map((p) => (p.generic ? genericScratchBytes(p.radix) : 0)));
   return { drivers, workBytes: 64 * L + scratch };
 }
+
+/**
+ * The pairs path's row steps for odd n whose complex transform is not in a module of its own (Bluestein: the
+ * backend runs it between these steps, src/backends/cpu/wasm-fft.ts BluesteinPairsFft): pack2, split2, merge2,
+ * unpack2, and with `dct2` the DCT and DST rows (dct2pre, dct2post, dct3pre, dct3post, reverse, alternate), with
+ * the same exports and tables as a realPairs lane module. No fwd or inv; slotBytes is one row of n complex values.
+ */
+export function generatePairsRows(n: number, precision: 'f32' | 'f64', dct2: boolean): EngineModule {
+  const e: 4 | 8 = precision === 'f32' ? 4 : 8;
+  const { values: tw, offsets } = layTables(
+    dct2 ? [dct2Twiddles(n), dct3Twiddles(n)] : [new Float64Array(0), new Float64Array(0)],
+    e,
+  );
+  const fns: WasmFunction[] = [pack2Function(n, e), split2Function(n, e), merge2Function(n, e), unpack2Function(n, e)];
+  if (dct2) {
+    fns.push(dct2PreFunction(n, e), dct2PostFunction(n, e), dct3PreFunction(n, e), dct3PostFunction(n, e));
+    fns.push(reverseFunction(n, e), alternateFunction(n, e));
+  }
+  return {
+    bytes: assembleModule(fns, { initialPages: 1, maxPages: 65536, shared: false }),
+    twiddles: tw,
+    slotBytes: 2 * e * n,
+    problemsPerSlot: 1,
+    workBytes: 0,
+    dct2TwiddleOffset: dct2 ? offsets[0] : undefined,
+    dct3TwiddleOffset: dct2 ? offsets[1] : undefined,
+  };
+}
