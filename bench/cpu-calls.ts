@@ -152,6 +152,20 @@ const CASES: CallCase[] = [
     js: (a, x, k) => a.fftconvolve({ data: x, shape: [512, 512] }, { data: k!, shape: [31, 31] }, { backend: 'cpu' }),
     py: 'ss.fftconvolve(x, k)',
   },
+  // 2-D complex arrays whose rows are not a whole number of lanes (the padded 2-D engine).
+  ...(
+    [
+      [512, 513],
+      [1000, 1001],
+    ] as const
+  ).map(
+    ([r, c]): CallCase => ({
+      id: `fft2-${r}x${c}`,
+      shape: [r, c, 2],
+      js: (a, x) => a.fft2(x, { ...o, shape: [r, c] }),
+      py: 'sf.fft2(xc, workers=1)',
+    }),
+  ),
   // Rows of odd and prime lengths, where the real transforms take their own paths.
   ...(
     [

@@ -44,6 +44,7 @@ const COLUMN_GROUP_BYTES = 1 << 21;
 /** The transpose module's exports (see codegen/wasm/transpose.ts); compiled once, instantiated per plan memory. */
 interface Transposes {
   t8(src: number, dst: number, rows: number, cols: number, srcStride: number, dstStride: number): void;
+  t8n(src: number, dst: number, rows: number, cols: number, srcStride: number, dstStride: number): void;
   t16(src: number, dst: number, rows: number, cols: number, srcStride: number, dstStride: number): void;
 }
 let transposeModule: WebAssembly.Module | undefined;
@@ -933,7 +934,8 @@ class LaneFft implements EngineFft, FusedRealFft {
     const e = heap.BYTES_PER_ELEMENT;
     const [colBase, rowBase, inBase, outBase] = [colP / e, rowP / e, this.inP / e, this.outP / e];
     const t = rowsIn || rowsOut ? this.transposes() : null;
-    const transpose = ce === 8 ? t?.t8 : t?.t16;
+    // 8 destination rows a tile: at power-of-two pitches (n a power of two) t8's 16 rows share one L1 set.
+    const transpose = ce === 8 ? t?.t8n : t?.t16;
     for (let g0 = 0; g0 < batch; g0 += group) {
       const gc = Math.min(group, batch - g0);
       if (rowsIn) {
