@@ -325,11 +325,6 @@ export interface CpuEngineFft2Recipe {
    */
   real?: { n: number };
   /**
-   * Complex rows of `width` values, not a whole number of lanes: transformed where they lie, then held `cols`
-   * apart (width padded to whole lanes, the padding zero) for the column module, as the real recipes do.
-   */
-  width?: number;
-  /**
    * Volumes (fftn over the last three axes): `n` planes of rows × cols, whose third step transforms the columns
    * of the n × (rows · cols) matrix with the same column module (its passes and block width here).
    */
@@ -352,21 +347,10 @@ export function planCpuEngineFft2(
   precision: CpuPrecision,
   threads = 1,
 ): CpuEngineFft2Recipe | null {
-  const lanes = lanesFor(precision);
-  const padded = Math.ceil(cols / lanes) * lanes;
-  const columns = columnsOf(rows, padded, precision, threads);
+  const columns = columnsOf(rows, cols, precision, threads);
   const row = columns ? planCpuEngineFft(cols, precision) : null;
   if (!columns || !row || row.kind === 'bluestein' || row.kind === 'trivial') return null;
-  return {
-    kind: 'fft2',
-    rows,
-    cols: padded,
-    precision,
-    lanes,
-    row,
-    ...columns,
-    ...(padded !== cols ? { width: cols } : {}),
-  };
+  return { kind: 'fft2', rows, cols, precision, lanes: lanesFor(precision), row, ...columns };
 }
 
 /** The column side of a 2-D recipe, or null (cols not a multiple of the lanes, rows not codelet-factored, too large). */
@@ -399,8 +383,7 @@ export function planCpuEngineFft3(
   threads = 1,
 ): CpuEngineFft2Recipe | null {
   const plane = planCpuEngineFft2(rows, cols, precision, threads);
-  // Volumes keep whole-lane widths (the third step reads the planes where the columns left them).
-  const d = plane && !plane.width ? columnsOf(depth, rows * cols, precision, threads) : null;
+  const d = plane ? columnsOf(depth, rows * cols, precision, threads) : null;
   if (!plane || !d) return null;
   return { ...plane, threads: d.threads, depth: { n: depth, colPasses: d.colPasses, blockGroups: d.blockGroups } };
 }

@@ -130,7 +130,7 @@ function runOn(k: Kernels, run: Omit<PlaneRun, 'id' | 'memory'>): void {
   if (run.step === 'cols') {
     // Complex: b → a. Real: the padded matrix in place, scaled by the forward transform only (the inverse
     // scales its rows).
-    const [src, dst] = recipe.real || recipe.width ? [run.c, run.c] : [run.b, run.a];
+    const [src, dst] = recipe.real ? [run.c, run.c] : [run.b, run.a];
     const scale = recipe.real && inverse ? 1 : run.scale;
     (inverse ? k.cI : k.cF)(src, dst, run.work, run.colTw, run.k0, run.k1, scale);
     return;
@@ -139,13 +139,6 @@ function runOn(k: Kernels, run: Omit<PlaneRun, 'id' | 'memory'>): void {
   const count = run.k1 - run.k0;
   if (!recipe.real) {
     (inverse ? k.inv : k.fwd)(run.a + at, run.b + at, run.work, run.rowTw, count, 1);
-    if (recipe.width) {
-      // Odd widths: the rows into the padded matrix c, whose padding columns stay zero.
-      const e = k.heap.BYTES_PER_ELEMENT;
-      const w = 2 * recipe.width;
-      for (let q = run.k0 * k.problemsPerSlot, q1 = Math.min(recipe.rows, run.k1 * k.problemsPerSlot); q < q1; q++)
-        k.heap.copyWithin((run.c + q * recipe.cols * 2 * e) / e, run.b / e + q * w, run.b / e + (q + 1) * w);
-    }
     return;
   }
   // Real rows: h complex values a row in a and b, h + 1 a row in the padded matrix c.
@@ -226,7 +219,7 @@ export class Fft2Engine {
     this.aP = align(at);
     this.bP = align(this.aP + matrix);
     this.cP = align(this.bP + matrix);
-    const bytes = this.cP + (recipe.real || recipe.width ? recipe.rows * recipe.cols * 2 * e : 0);
+    const bytes = this.cP + (recipe.real ? recipe.rows * recipe.cols * 2 * e : 0);
     const pages = Math.ceil(bytes / 65536);
     try {
       this.memory = new WebAssembly.Memory(shared ? { initial: pages, maximum: pages, shared } : { initial: pages });
@@ -303,10 +296,9 @@ export class Fft2Engine {
 
   /** Values of one array on the input and the output side. */
   lengths(inverse: boolean): [number, number] {
-    const { rows, cols, real, depth, width } = this.recipe;
+    const { rows, cols, real, depth } = this.recipe;
     const planes = depth?.n ?? 1;
-    const w = width ?? cols;
-    if (!real) return [2 * planes * rows * w, 2 * planes * rows * w];
+    if (!real) return [2 * planes * rows * cols, 2 * planes * rows * cols];
     const r = rows * real.n,
       c = rows * 2 * (real.n / 2 + 1);
     return inverse ? [c, r] : [r, c];
@@ -327,15 +319,6 @@ export class Fft2Engine {
     const real = this.recipe.real;
     // Volumes end in b (the third step reads a), planes in a.
     const at = this.recipe.depth ? this.bP : this.aP;
-    const width = this.recipe.width;
-    if (width) {
-      // Odd widths end in the padded matrix c.
-      for (let q = 0; q < this.recipe.rows; q++) {
-        const from = (this.cP + q * this.recipe.cols * 2 * e) / e;
-        y.set(this.heap.subarray(from, from + 2 * width), q * 2 * width);
-      }
-      return;
-    }
     if (!real) return y.set(this.heap.subarray(at / e, at / e + y.length));
     if (inverse) return y.set(this.heap.subarray(this.bP / e, this.bP / e + y.length));
     const row = 2 * (real.n / 2 + 1);
@@ -352,7 +335,7 @@ const MAX_ENGINES = 4;
 
 /** The 2-D engine of a recipe (cached: its memory is reused call after call). */
 export function fft2Engine(recipe: CpuEngineFft2Recipe): Fft2Engine {
-  const key = `${recipe.depth?.n ?? 1}x${recipe.rows}x${recipe.cols}/${recipe.real?.n ?? 'c'}/${recipe.width ?? ''}/${recipe.precision}/${recipe.threads}`;
+  const key = `${recipe.depth?.n ?? 1}x${recipe.rows}x${recipe.cols}/${recipe.real?.n ?? 'c'}/${recipe.precision}/${recipe.threads}`;
   let f = engines.get(key);
   if (!f) {
     f = new Fft2Engine(recipe);
