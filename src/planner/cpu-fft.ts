@@ -485,21 +485,23 @@ export const PAIRS_FROM = 1024;
  */
 export function planCpuEngineRfftForward(n: number, precision: CpuPrecision): CpuRealRecipe | null {
   const r = planCpuEngineRfft(n, precision);
-  if (!r) return bluesteinPairs(n, precision);
+  // Real FFTs only: even n whose half is Bluestein too (the DCT rows of the pairs path take odd n).
+  if (!r) return bluesteinPairs(n, precision, true);
   if (n % 2 === 1 || r.kind !== 'lane-batch' || n < PAIRS_FROM) return r;
   const full = planCpuEngineFft(n, precision);
   return full.kind === 'lane-split' && n / 2 - 1 >= full.lanes ? { ...full, realPairs: true } : r;
 }
 
 /**
- * Odd n whose complex FFT is Bluestein: rows two a complex transform around it, where the pairs row steps can walk
- * (n − 1)/2 ≥ W outputs and Bluestein's inner plan has the pointwise product. Before, these rows were packed and
+ * Odd n (and with `even`, even n whose half has no fused module) whose complex FFT is Bluestein: rows two a complex
+ * transform around it, where the pairs row steps can walk W outputs a step and Bluestein's inner plan has the
+ * pointwise product. Before, these rows were packed and
  * split in JavaScript, and their DCTs ran the float64 general path.
  */
-function bluesteinPairs(n: number, precision: CpuPrecision): CpuBluesteinPairsRecipe | null {
-  if (!Number.isSafeInteger(n) || n % 2 === 0 || n < 3) return null;
+function bluesteinPairs(n: number, precision: CpuPrecision, even = false): CpuBluesteinPairsRecipe | null {
+  if (!Number.isSafeInteger(n) || n < 3 || (n % 2 === 0 && !even)) return null;
   const b = planCpuEngineFft(n, precision);
-  if (b.kind !== 'bluestein' || (n - 1) / 2 < b.lanes) return null;
+  if (b.kind !== 'bluestein' || (n % 2 === 1 ? (n - 1) / 2 : n / 2 - 1) < b.lanes) return null;
   if ((b.inner.kind !== 'lane-split' && b.inner.kind !== 'four-step') || !b.inner.pointwise) return null;
   return { ...b, realPairs: true };
 }
