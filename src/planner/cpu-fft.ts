@@ -498,10 +498,17 @@ export function planCpuEngineRfftForward(n: number, precision: CpuPrecision): Cp
  * pointwise product. Before, these rows were packed and
  * split in JavaScript, and their DCTs ran the float64 general path.
  */
+/** Largest inner Bluestein length (bytes of complex values) for which even real rows pair around the full length. */
+export const EVEN_BLUESTEIN_PAIRS_MAX_BYTES = 1 << 19;
+
 function bluesteinPairs(n: number, precision: CpuPrecision, even = false): CpuBluesteinPairsRecipe | null {
   if (!Number.isSafeInteger(n) || n < 3 || (n % 2 === 0 && !even)) return null;
   const b = planCpuEngineFft(n, precision);
   if (b.kind !== 'bluestein' || (n % 2 === 1 ? (n - 1) / 2 : n / 2 - 1) < b.lanes) return null;
+  // Even n replaces two Bluesteins of the half by one of the full length: a win while its inner length stays in
+  // cache (2·10007, inner 40960: 0.58–0.65 of the time), a loss beyond (2·20013, inner 81920: 1.29×; 2·65535, inner
+  // 2^18: 1.6–1.8×).
+  if (n % 2 === 0 && b.inner.n * (precision === 'f32' ? 8 : 16) > EVEN_BLUESTEIN_PAIRS_MAX_BYTES) return null;
   if ((b.inner.kind !== 'lane-split' && b.inner.kind !== 'four-step') || !b.inner.pointwise) return null;
   return { ...b, realPairs: true };
 }
