@@ -139,8 +139,7 @@ export const MAX_GENERIC_PRIME = 199;
 
 /**
  * A generic pass of prime p costs about p/6 a point (in units of one radix-4 pass), Bluestein about (m/n)·log2 m
- * (two FFTs of its inner length m ≥ 2n − 1): fitted to f32 and f64 rows of 4·p, where p = 101 ran 0.75–0.78 of
- * Bluestein's time and p = 127 1.08–1.10 (docs/DECISIONS.md: generic passes).
+ * (two FFTs of its inner length m ≥ 2n − 1); the factor 6 is fitted (docs/DECISIONS.md: generic passes).
  */
 export function genericBeatsBluestein(p: number, n: number, m: number): boolean {
   return p <= 6 * (m / n) * Math.log2(m);
@@ -505,9 +504,8 @@ function bluesteinPairs(n: number, precision: CpuPrecision, even = false): CpuBl
   if (!Number.isSafeInteger(n) || n < 3 || (n % 2 === 0 && !even)) return null;
   const b = planCpuEngineFft(n, precision);
   if (b.kind !== 'bluestein' || (n % 2 === 1 ? (n - 1) / 2 : n / 2 - 1) < b.lanes) return null;
-  // Even n replaces two Bluesteins of the half by one of the full length: a win while its inner length stays in
-  // cache (2·10007, inner 40960: 0.58–0.65 of the time), a loss beyond (2·20013, inner 81920: 1.29×; 2·65535, inner
-  // 2^18: 1.6–1.8×).
+  // Even n replaces two Bluesteins of the half by one of the full length: a win only while its inner length stays
+  // in cache (docs/DECISIONS.md: odd Bluestein lengths).
   if (n % 2 === 0 && b.inner.n * (precision === 'f32' ? 8 : 16) > EVEN_BLUESTEIN_PAIRS_MAX_BYTES) return null;
   if ((b.inner.kind !== 'lane-split' && b.inner.kind !== 'four-step') || !b.inner.pointwise) return null;
   return { ...b, realPairs: true };

@@ -137,7 +137,7 @@ export function isEngineBuffer(a: AnyArray): boolean {
 
 type LaneRecipe = CpuLaneRecipe;
 
-function recipeKey(recipe: LaneRecipe): string {
+function recipeKey(recipe: LaneRecipe | CpuBluesteinPairsRecipe): string {
   return JSON.stringify(recipe);
 }
 
@@ -146,29 +146,23 @@ export class SyncCompileRefused extends Error {}
 
 export function compiled(recipe: LaneRecipe, sharedMemory = false): { mod: WebAssembly.Module; info: EngineModule } {
   // The key is exactly what the generator reads.
-  const key = recipeKey(recipe) + (sharedMemory ? '/shared' : '');
-  let m = lruGet(modules, key);
-  if (!m) {
-    const info = generateEngineFft(recipe, sharedMemory);
-    let mod: WebAssembly.Module;
-    try {
-      mod = new WebAssembly.Module(info.bytes as BufferSource);
-    } catch (e) {
-      if (e instanceof RangeError) throw new SyncCompileRefused(e.message);
-      throw e;
-    }
-    m = { mod, info };
-    lruSet(modules, key, m, MAX_MODULES);
-  }
-  return m;
+  return cachedModule(recipeKey(recipe) + (sharedMemory ? '/shared' : ''), () =>
+    generateEngineFft(recipe, sharedMemory),
+  );
 }
 
 /** The pairs row steps of a Bluestein pairs recipe (generatePairsRows), cached beside the lane modules. */
 function compiledRows(recipe: CpuBluesteinPairsRecipe): { mod: WebAssembly.Module; info: EngineModule } {
-  const key = rowsKey(recipe);
+  return cachedModule(rowsKey(recipe), () => generatePairsRows(recipe.n, recipe.precision, recipe.dct2 === true));
+}
+
+const rowsKey = (r: CpuBluesteinPairsRecipe): string => `pairs-rows/${r.n}/${r.precision}/${r.dct2 === true}`;
+
+/** The module cached under `key`, or the one `make` generates, compiled synchronously and cached. */
+function cachedModule(key: string, make: () => EngineModule): { mod: WebAssembly.Module; info: EngineModule } {
   let m = lruGet(modules, key);
   if (!m) {
-    const info = generatePairsRows(recipe.n, recipe.precision, recipe.dct2 === true);
+    const info = make();
     let mod: WebAssembly.Module;
     try {
       mod = new WebAssembly.Module(info.bytes as BufferSource);
@@ -181,8 +175,6 @@ function compiledRows(recipe: CpuBluesteinPairsRecipe): { mod: WebAssembly.Modul
   }
   return m;
 }
-
-const rowsKey = (r: CpuBluesteinPairsRecipe): string => `pairs-rows/${r.n}/${r.precision}/${r.dct2 === true}`;
 
 let restricted: boolean | undefined;
 /** Whether this thread refuses synchronous compilation of a module over 4 KiB (a browser's main thread). */
@@ -232,17 +224,15 @@ export async function precompileEngine(lengths: readonly number[], precision: Cp
     } catch {
       continue;
     }
-    for (const r of recipes) {
-      const key = JSON.stringify(r);
+    const sources: [string, () => EngineModule][] = recipes.map((r) => [recipeKey(r), () => generateEngineFft(r)]);
+    // Bluestein lengths: the pairs row steps of the real and the DCT modules.
+    for (const r of [planCpuEngineRfftForward(n, precision), planCpuEngineDct2(n, precision)])
+      if (r?.kind === 'bluestein')
+        sources.push([rowsKey(r), () => generatePairsRows(r.n, r.precision, r.dct2 === true)]);
+    for (const [key, make] of sources) {
       if (lruGet(modules, key)) continue;
-      const info = generateEngineFft(r);
+      const info = make();
       lruSet(modules, key, { mod: await WebAssembly.compile(info.bytes as BufferSource), info }, MAX_MODULES);
-    }
-    // Odd Bluestein lengths: the pairs row steps of the real and the DCT modules.
-    for (const r of [planCpuEngineRfftForward(n, precision), planCpuEngineDct2(n, precision)]) {
-      if (r?.kind !== 'bluestein' || lruGet(modules, rowsKey(r))) continue;
-      const info = generatePairsRows(r.n, r.precision, r.dct2 === true);
-      lruSet(modules, rowsKey(r), { mod: await WebAssembly.compile(info.bytes as BufferSource), info }, MAX_MODULES);
     }
   }
 }
@@ -344,7 +334,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     extraBytes = 0,
     { mod, info }: { mod: WebAssembly.Module; info: EngineModule } = compiled(recipe as LaneRecipe),
   ) {
-    this.key = JSON.stringify(recipe);
+    this.key = recipeKey(recipe);
     this.info = info;
     const e = recipe.precision === 'f32' ? 4 : 8;
     // Buffers start at different offsets modulo 4 KiB, so that a pass's power-of-two strided input and
@@ -635,8 +625,9 @@ class LaneFft implements EngineFft, FusedRealFft {
     const nc = (n + 1) / 2;
     const e = this.heap.BYTES_PER_ELEMENT;
     const sine = variant === 'dst';
-    const pre = this.tableOf(`dct4pre/${variant}`, () => dct4OddGathers(n, sine).pre);
-    const post = this.tableOf(`dct4post/${variant}`, () => dct4OddGathers(n, sine).post);
+    let maps: ReturnType<typeof dct4OddGathers> | undefined;
+    const pre = this.tableOf(`dct4pre/${variant}`, () => (maps ??= dct4OddGathers(n, sine)).pre);
+    const post = this.tableOf(`dct4post/${variant}`, () => (maps ??= dct4OddGathers(n, sine)).post);
     this.rowChunks(src, dst, count, [n, n], this.outP, 2 * this.chunkSlots * this.info.problemsPerSlot, (c) => {
       this.gather(pre, this.outP, this.yP, c, n * e, n * e);
       if (c % 2 === 1) this.heap.fill(0, this.yP / e + n * c, this.yP / e + n * (c + 1));
