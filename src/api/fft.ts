@@ -22,6 +22,7 @@ import {
   splitBuffersFor,
 } from '../backends/cpu/worker-pool.js';
 import { checkOut, deliver, overlaps } from './out.js';
+import { filledResult } from '../util/filled-result.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
 import {
   planCpuEngineFft,
@@ -159,7 +160,8 @@ class CpuPlan implements FftPlan {
     const need = 2 * layoutSpan(p.output, p.n, p.batch);
     checkOutput(output, input, need);
     // SharedArrayBuffer-backed input gets a shared result too, so that worker threads write it directly.
-    const out = output ?? allocateLike(input, need);
+    // Gaps between strided output elements stay zero; a dense result is written in full.
+    const out = output ?? allocateLike(input, need, need === 2 * p.n * p.batch);
     const precision = this.precision ?? (input instanceof Float32Array ? 'f32' : 'f64');
     await executeEngineFft(
       p.n,
@@ -609,7 +611,7 @@ async function cpuLastTwoAxes(
   const [, outLen] = engine.lengths(inverse);
   const Arr = x instanceof Float32Array ? Float32Array : Float64Array;
   const into = out && !overlaps(out, x) ? out : undefined;
-  const dst = into && others.length === 0 ? into : new Arr(outLen * count);
+  const dst = into && others.length === 0 ? into : filledResult(Arr, outLen * count);
   const size = rows * last * (recipe.depth?.n ?? 1);
   await engine.execute(x, dst, count, inverse, normScale(size, norm, inverse), runPlaneSteps);
   if (others.length === 0) return deliver(dst, x, out);
@@ -643,7 +645,7 @@ async function cpuLastAxis(
   // Values per row of the result: n complex (c2c), s[0] reals (c2r), n/2+1 complex (r2c).
   const perRow = kind === 'c2c' ? 2 * n : kind === 'c2r' ? s[0] : 2 * (Math.floor(n / 2) + 1);
   // Straight into the caller's `out` unless it overlaps the input (rows of other lengths would clobber it).
-  const dst = out && !overlaps(out, x) ? out : new Arr(perRow * batch);
+  const dst = out && !overlaps(out, x) ? out : filledResult(Arr, perRow * batch);
   if (kind === 'c2c') {
     await executeEngineFft(n, precision, x, dst, { batch, inverse: direction === 'inverse', norm }, threads);
   } else {

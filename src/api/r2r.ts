@@ -19,6 +19,7 @@ import { checkDistinct, normalizeAxis, resizeAxis } from '../backends/cpu/fft-nd
 import { checkBackend, fallsBack, gpuFor, type BackendChoice } from './backend.js';
 import { checkThreads, executeEngineRows } from '../backends/cpu/worker-pool.js';
 import { checkOut, deliver, overlaps } from './out.js';
+import { filledResultLike } from '../util/filled-result.js';
 
 export type RealArray = Float32Array | Float64Array;
 
@@ -84,9 +85,12 @@ function lastAxisOnly(shape: readonly number[], axes: readonly number[], s: read
   return axes.length === 1 && axes[0] === shape.length - 1 && s[0] === n ? n : null;
 }
 
-/** `out` unless it overlaps x (the engine would read what it already wrote), else a new array of x's type. */
+/**
+ * `out` unless it overlaps x (the engine would read what it already wrote), else a new array of x's type, which
+ * the caller must write in full.
+ */
 function resultArray(x: RealArray, out: RealArray | undefined): RealArray {
-  return out && !overlaps(out, x) ? out : new (x instanceof Float32Array ? Float32Array : Float64Array)(x.length);
+  return out && !overlaps(out, x) ? out : filledResultLike(x, x.length);
 }
 
 /** The engine row operation of a transform (idct / idst of type t run type 1, 3, 2, 4: scipy's inverse map). */
@@ -150,7 +154,7 @@ async function dhtLastAxis(
   threads: number | undefined,
 ): Promise<RealArray> {
   const lines = x.length / n;
-  const y = new (x instanceof Float32Array ? Float32Array : Float64Array)(2 * (Math.floor(n / 2) + 1) * lines);
+  const y = filledResultLike(x, 2 * (Math.floor(n / 2) + 1) * lines);
   await executeEngineRows(
     { kind: 'rfft', n, precision: x instanceof Float32Array ? 'f32' : 'f64' },
     x,

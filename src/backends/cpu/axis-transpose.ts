@@ -6,6 +6,7 @@
  */
 import { generateTransposeModule } from '../../codegen/wasm/transpose.js';
 import { sharedMemory } from './worker-pool.js';
+import { filledResult } from '../../util/filled-result.js';
 
 type RealArray = Float32Array | Float64Array;
 
@@ -177,7 +178,7 @@ export async function transformAlongAxes(
       if (at < 0) st.fit(runSize(i, curShape));
       const { span, outer, inner, inLen, outLen } = stepSizes(step, curShape);
       const out = (k: number) =>
-        last ? (into && into.length === outLen ? into : new Type(outLen)) : st.view(k, outLen);
+        last ? (into && into.length === outLen ? into : filledResult(Type, outLen)) : st.view(k, outLen);
       if (inner === 1) {
         const k = (at + 1) % 3;
         const dst = out(k);

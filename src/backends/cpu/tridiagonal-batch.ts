@@ -14,6 +14,7 @@
 import { TRIDIAGONAL_STATUS as S, matIndex, rhsIndex, type TridiagonalLayout } from '../../planner/tridiagonal.js';
 import { complexField, realField, type Field } from './thomas.js';
 import { gtsvLu } from './gtsv-lu.js';
+import { filledResult } from '../../util/filled-result.js';
 import {
   ACC_MAX_D,
   ACC_MAX_R,
@@ -83,7 +84,8 @@ export function solveTridiagonalBatchCpu(
 ): { x: Float64Array; status: Uint32Array } {
   const { n, batch } = p;
   const nrhs = p.nrhs ?? 1;
-  const x = p.out ?? new Float64Array(n * batch * nrhs);
+  // The WebAssembly paths write every element of x; the JavaScript sweeps below get it zeroed as before.
+  const x = p.out ?? filledResult(Float64Array, n * batch * nrhs);
   const status = new Uint32Array(batch);
   const { lower: a, diag: b, upper: c, rhs: d } = p;
   const e = eta ?? new Float64Array(batch);
@@ -96,6 +98,7 @@ export function solveTridiagonalBatchCpu(
     }
     if (solveWasm(p, x, status, e, scratch)) return { x, status };
   }
+  if (!p.out) x.fill(0);
   // The sweeps test only the pivots; the pass after each block (matrix checks, non-finite x, backward
   // error) reads the block's rows again while they are in cache: cheaper than checks inside the sweeps.
   if ((p.layout ?? 'strided') === 'interleaved') {
@@ -153,7 +156,7 @@ export function solveTridiagonalBatchCpu32(
 ): { x: Float32Array; status: Uint32Array } | null {
   const { n, batch } = p;
   if ((p.nrhs ?? 1) !== 1 || n < 2) return null;
-  const x = p.out ?? new Float32Array(n * batch);
+  const x = p.out ?? filledResult(Float32Array, n * batch);
   const status = new Uint32Array(batch);
   const e = eta ?? new Float64Array(batch);
   e.fill(0, 0, batch);

@@ -15,6 +15,7 @@ import { checkFits, normScale } from './fft-mixed-radix.js';
 import { engineFft, isEngineBuffer, type EngineExecOptions, type EngineFft, type ResidentRun } from './wasm-fft.js';
 import { isR2rRow, rowLengths, runRows, type RowOp } from './engine-rows.js';
 import { ABORT, DONE, STAGED, type Pipeline } from './worker-pipeline.js';
+import { filledResultLike } from '../../util/filled-result.js';
 import { planCpuSplit, planCpuSplitDct, planCpuSplitReal } from '../../planner/cpu-fft.js';
 import {
   clearSplitPlans,
@@ -297,15 +298,20 @@ class WorkerPool {
 
 /**
  * A result array in the same kind of memory as the input: shared input gets a shared result, which
- * workers then write directly (no copy back on the calling thread).
+ * workers then write directly (no copy back on the calling thread). Not zeroed where `writesAll` says the
+ * caller writes every element.
  */
-export function allocateLike<T extends AnyArray>(input: T, length: number): T {
+export function allocateLike<T extends AnyArray>(input: T, length: number, writesAll: boolean): T {
   const Arr = input.constructor as {
     new (b: ArrayBufferLike, o: number, l: number): T;
     new (l: number): T;
     BYTES_PER_ELEMENT: number;
   };
-  return isShared(input) ? new Arr(new SharedArrayBuffer(length * Arr.BYTES_PER_ELEMENT), 0, length) : new Arr(length);
+  return isShared(input)
+    ? new Arr(new SharedArrayBuffer(length * Arr.BYTES_PER_ELEMENT), 0, length)
+    : writesAll
+      ? filledResultLike(input, length)
+      : new Arr(length);
 }
 
 let pool: WorkerPool | null = null;
