@@ -14,7 +14,8 @@
  *   for lengths that do not split (odd n, n < W²); a short batch wastes the empty lanes.
  *
  * Lengths that are not codeletFactored (a prime factor above MAX_CODELET_PRIME, or two above
- * SMALL_CODELET_PRIME) go through Bluestein with a power-of-two inner length, planned the same way.
+ * SMALL_CODELET_PRIME) go through Bluestein with a smooth inner length, planned the same way, unless a
+ * generic passes for their large primes cost less (genericBeatsBluestein).
  */
 import { ArgumentError, UnsupportedError } from '../errors.js';
 import { nextPow2, primeFactors } from '../core/integers.js';
@@ -26,7 +27,10 @@ export interface CpuFftPass {
   radix: number;
   l1: number;
   ido: number;
-  /** A prime radix above MAX_CODELET_PRIME, run as loops (stockham-pass.ts genericPassFunction), not a codelet. */
+  /**
+   * A prime radix from GENERIC_FROM_PRIME in a lane recipe, run as loops (stockham-pass.ts genericPassFunction)
+   * instead of a straight-line codelet.
+   */
   generic?: true;
 }
 
@@ -115,8 +119,9 @@ export type CpuBluesteinPairsRecipe = Extract<CpuEngineFftRecipe, { kind: 'blues
 export type CpuRealRecipe = CpuLaneRecipe | CpuBluesteinPairsRecipe;
 
 /**
- * Largest prime with a straight-line codelet. The odd ones above SMALL_CODELET_PRIME spill registers, but one
- * such pass still costs less than Bluestein's FFTs of ≥ 2n points; above 37, or with two of them, it does not
+ * Largest prime with a straight-line codelet (four-step phases and 2-D column passes; lane recipes take primes
+ * from GENERIC_FROM_PRIME as generic passes). The odd ones above SMALL_CODELET_PRIME spill registers, but one such
+ * pass still costs less than Bluestein's FFTs of ≥ 2n points; above 37, or with two of them, it does not
  * (docs/DECISIONS.md: codeletFactored).
  */
 export const MAX_CODELET_PRIME = 37;
@@ -130,25 +135,35 @@ export function codeletFactored(n: number): boolean {
 }
 
 /**
- * Largest prime a lane recipe may take as one generic pass (loops over a coefficient table, stockham-pass.ts
- * genericPassFunction) instead of running the whole length through Bluestein: its table holds ((p − 1)/2)² pairs.
- * Only below FOUR_STEP_FROM_BYTES, with at most one prime factor above SMALL_CODELET_PRIME, and where
- * genericBeatsBluestein.
+ * Primes from this one run as generic passes in lane recipes, not as codelets: from 11 up a codelet's straight-line
+ * butterfly spills, and the loops ran in 0.31–0.91 of its time (docs/DECISIONS.md: generic passes from 11).
+ */
+export const GENERIC_FROM_PRIME = 11;
+
+/**
+ * Largest prime a lane recipe may take as a generic pass (loops over a coefficient table, stockham-pass.ts
+ * genericPassFunction) where the length would otherwise run whole through Bluestein: its table holds ((p − 1)/2)²
+ * pairs. Only below FOUR_STEP_FROM_BYTES, and where genericBeatsBluestein.
  */
 export const MAX_GENERIC_PRIME = 199;
 
 /**
- * A generic pass of prime p costs about p/6 a point (in units of one radix-4 pass), Bluestein about (m/n)·log2 m
- * (two FFTs of its inner length m ≥ 2n − 1); the factor 6 is fitted (docs/DECISIONS.md: generic passes).
+ * Generic passes of primes p cost about Σ p/6 a point (in units of one radix-4 pass), Bluestein about
+ * (m/n)·log2 m (two FFTs of its inner length m ≥ 2n − 1); the factor 6 is fitted (docs/DECISIONS.md: generic
+ * passes).
  */
-export function genericBeatsBluestein(p: number, n: number, m: number): boolean {
-  return p <= 6 * (m / n) * Math.log2(m);
+export function genericBeatsBluestein(primes: readonly number[], n: number, m: number): boolean {
+  return primes.reduce((a, p) => a + p, 0) <= 6 * (m / n) * Math.log2(m);
 }
 
-/** Whether a lane length runs as passes, a generic one included: codeletFactored, or one prime factor up to MAX_GENERIC_PRIME. */
+/** The prime factors of n (with repeats) that a lane recipe runs as generic passes. */
+export function genericPrimes(n: number): number[] {
+  return primeFactors(n).filter((p) => p >= GENERIC_FROM_PRIME);
+}
+
+/** Whether a lane length runs as passes, generic ones included: every prime factor up to MAX_GENERIC_PRIME. */
 export function laneFactored(n: number): boolean {
-  const large = primeFactors(n).filter((p) => p > SMALL_CODELET_PRIME);
-  return large.length === 0 || (large.length === 1 && large[0]! <= MAX_GENERIC_PRIME);
+  return primeFactors(n).every((p) => p <= MAX_GENERIC_PRIME);
 }
 
 export function lanesFor(precision: CpuPrecision): number {
@@ -177,11 +192,16 @@ export function chooseCpuRadices(n: number): number[] {
   return r.concat(odd);
 }
 
-export function passesFor(radices: number[], n: number): CpuFftPass[] {
+/**
+ * The passes of a length's radices. `generic`: whether the recipe's generator takes generic passes (the lane
+ * recipes'); four-step phases and 2-D column passes run every radix as a codelet.
+ */
+export function passesFor(radices: number[], n: number, generic: boolean): CpuFftPass[] {
   let l1 = 1;
   return radices.map((radix) => {
     const p: CpuFftPass = { radix, l1, ido: n / (l1 * radix) };
-    if (radix > MAX_CODELET_PRIME) p.generic = true;
+    if (generic && radix >= GENERIC_FROM_PRIME) p.generic = true;
+    else if (radix > MAX_CODELET_PRIME) throw new Error(`internal: radix ${radix} has no codelet`);
     l1 *= radix;
     return p;
   });
@@ -211,7 +231,7 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
     m > 0 &&
     laneFactored(laneLength) &&
     n * cb < FOUR_STEP_FROM_BYTES &&
-    genericBeatsBluestein(Math.max(...primeFactors(laneLength)), n, m);
+    genericBeatsBluestein(genericPrimes(laneLength), n, m);
   if (m > 0 && !generic) {
     if (m > CPU_ENGINE_MAX_N[precision]) {
       throw new UnsupportedError(
@@ -235,7 +255,7 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
     precision,
     lanes,
     laneLength,
-    passes: passesFor(chooseCpuRadices(laneLength), laneLength),
+    passes: passesFor(chooseCpuRadices(laneLength), laneLength, true),
   };
 }
 
@@ -294,8 +314,8 @@ export function fourStepOf(
     lanes,
     n1,
     n2,
-    passes1: passesFor(chooseCpuRadices(n1), n1),
-    passes2: passesFor(chooseCpuRadices(n2), n2),
+    passes1: passesFor(chooseCpuRadices(n1), n1, false),
+    passes2: passesFor(chooseCpuRadices(n2), n2, false),
     pitchPad: FOUR_STEP_PITCH_PAD,
     blockGroups,
   };
@@ -367,7 +387,7 @@ function columnsOf(
   let blockGroups = 128 / (lanes * cb);
   while ((cols / lanes) % blockGroups !== 0) blockGroups /= 2;
   return {
-    colPasses: passesFor(chooseCpuRadices(rows), rows),
+    colPasses: passesFor(chooseCpuRadices(rows), rows, false),
     blockGroups,
     threads: threads > 1 && rows * cols * cb >= FFT2_SPLIT_FROM_BYTES ? threads : 1,
   };

@@ -79,14 +79,18 @@ test('engine recipes: lane-split, lane-batch, Bluestein', () => {
       const m = bluesteinLength(n, p);
       assert.ok(m >= 2 * n - 1 && m % lanesFor(p) ** 2 === 0, `n=${n} ${p}: ${m}`);
     }
-  // One prime factor from 17 to 37 runs as a codelet pass (the largest last); one above 37 as a generic pass where
-  // that beats Bluestein (p ≤ 6·(m/n)·log2 m: 41·25 yes, 4·127 and 4097 = 17·241 no); two of them, Bluestein.
+  // Primes from 11 run as generic passes (the largest last), as many as beat Bluestein together
+  // (Σ p ≤ 6·(m/n)·log2 m: 41·25, 31², 17·59 yes; 4·127, 4097 = 17·241 and 97·101 no); 7 and below as codelets.
   const d = planCpuEngineFft(1023, 'f32');
   assert.equal(d.kind, 'lane-batch');
   if (d.kind === 'lane-batch')
     assert.deepEqual(
-      d.passes.map((p) => p.radix),
-      [3, 11, 31],
+      d.passes.map((p) => [p.radix, p.generic ?? false]),
+      [
+        [3, false],
+        [11, true],
+        [31, true],
+      ],
     );
   assert.equal(planCpuEngineFft(4 * 37, 'f64').kind, 'lane-split');
   const g = planCpuEngineFft(1025, 'f32');
@@ -102,9 +106,14 @@ test('engine recipes: lane-split, lane-batch, Bluestein', () => {
     );
   assert.equal(planCpuEngineFft(4 * 41, 'f32').kind, 'lane-split');
   assert.equal(planCpuEngineFft(4 * 127, 'f32').kind, 'bluestein');
+  assert.equal(planCpuEngineFft(17 * 241, 'f32').kind, 'bluestein');
   assert.equal(planCpuEngineFft(41 * 2 ** 19, 'f32').kind, 'bluestein');
-  assert.equal(planCpuEngineFft(31 * 31, 'f32').kind, 'bluestein');
-  assert.equal(planCpuEngineFft(17 * 59, 'f64').kind, 'bluestein');
+  assert.equal(planCpuEngineFft(31 * 31, 'f32').kind, 'lane-batch');
+  assert.equal(planCpuEngineFft(17 * 59, 'f64').kind, 'lane-batch');
+  assert.equal(planCpuEngineFft(97 * 101, 'f32').kind, 'bluestein');
+  // Four-step phases take codelets only: a 2^21-point f32 transform has no generic pass.
+  const f = planCpuEngineFft(2 ** 21, 'f32');
+  assert.equal(f.kind, 'four-step');
   assert.throws(() => planCpuEngineFft(0, 'f32'), ArgumentError);
   assert.throws(() => planCpuEngineFft(8, 'f16' as CpuPrecision), ArgumentError);
 });
