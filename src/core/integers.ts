@@ -49,3 +49,27 @@ export function bluesteinLength(m: number): number {
   }
   return best;
 }
+
+/** Whether n is prime. */
+export function isPrime(n: number): boolean {
+  return Number.isSafeInteger(n) && n >= 2 && primeFactors(n).length === 1;
+}
+
+/** (b^e) mod m for m < 2^26 (every product stays an exact double). */
+function powMod(b: number, e: number, m: number): number {
+  let r = 1;
+  b %= m;
+  for (; e > 0; e = Math.floor(e / 2)) {
+    if (e % 2 === 1) r = (r * b) % m;
+    b = (b * b) % m;
+  }
+  return r;
+}
+
+/** The smallest generator of the multiplicative group modulo a prime p < 2^26. */
+export function primitiveRoot(p: number): number {
+  if (!isPrime(p) || p >= 2 ** 26) throw new RangeError(`primitiveRoot: ${p} is not a prime below 2^26`);
+  if (p === 2) return 1;
+  const qs = [...new Set(primeFactors(p - 1))];
+  for (let g = 2; ; g++) if (qs.every((q) => powMod(g, (p - 1) / q, p) !== 1)) return g;
+}

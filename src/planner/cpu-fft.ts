@@ -18,7 +18,7 @@
  * generic passes for their large primes cost less (genericBeatsBluestein).
  */
 import { ArgumentError, UnsupportedError } from '../errors.js';
-import { nextPow2, primeFactors } from '../core/integers.js';
+import { isPrime, nextPow2, primeFactors, primitiveRoot } from '../core/integers.js';
 
 export type CpuPrecision = 'f32' | 'f64';
 
@@ -106,6 +106,22 @@ export type CpuEngineFftRecipe =
       /** With realPairs: the DCT and DST rows of the pairs path too. */
       dct2?: true;
       realPost?: undefined;
+    }
+  | {
+      /**
+       * Prime n as a cyclic convolution of length n − 1 (Rader): the inputs permuted by powers of a primitive root,
+       * the inner FFT, a pointwise product with the transformed kernel ω^(g^−q), the inner inverse, and the outputs
+       * permuted back; where n − 1 runs as lane passes, half the work of Bluestein's 2n.
+       */
+      kind: 'rader';
+      n: number;
+      precision: CpuPrecision;
+      lanes: number;
+      /** The primitive root modulo n that orders the permutations. */
+      root: number;
+      inner: Extract<CpuEngineFftRecipe, { kind: 'lane-split' | 'lane-batch' }>;
+      realPost?: undefined;
+      realPairs?: undefined;
     }
   | { kind: 'trivial'; n: 1; precision: CpuPrecision; lanes: number };
 
@@ -213,6 +229,49 @@ export function passesFor(radices: number[], n: number, generic: boolean): CpuFf
  */
 export const CPU_ENGINE_MAX_N: Record<CpuPrecision, number> = { f32: 2 ** 26, f64: 2 ** 25 };
 
+/**
+ * Prime lengths from this one take Rader over a generic pass of the whole length, whose cost grows with p
+ * (docs/DECISIONS.md: Rader for prime lengths).
+ */
+export const RADER_FROM = 100;
+
+function raderBeatsGeneric(n: number): boolean {
+  return n >= RADER_FROM;
+}
+
+/** Rader's recipe for prime n whose n − 1 runs as lane passes (no Bluestein or four-step inside); else null. */
+function raderOf(n: number, precision: CpuPrecision): Extract<CpuEngineFftRecipe, { kind: 'rader' }> | null {
+  if (!isPrime(n) || n < 5) return null;
+  const inner = planCpuEngineFft(n - 1, precision);
+  if (inner.kind !== 'lane-split' && inner.kind !== 'lane-batch') return null;
+  return {
+    kind: 'rader',
+    n,
+    precision,
+    lanes: lanesFor(precision),
+    root: primitiveRoot(n),
+    inner: { ...inner, pointwise: true },
+  };
+}
+
+/** Bluestein's recipe for n: two FFTs of its inner length m ≥ 2n − 1 (bluesteinLength). */
+export function planBluestein(n: number, precision: CpuPrecision): Extract<CpuEngineFftRecipe, { kind: 'bluestein' }> {
+  const m = bluesteinLength(n, precision);
+  if (m > CPU_ENGINE_MAX_N[precision]) {
+    throw new UnsupportedError(
+      `n = ${n}: its Bluestein length ${m} exceeds the CPU engine's ${CPU_ENGINE_MAX_N[precision]} points in ${precision}`,
+    );
+  }
+  const inner = planCpuEngineFft(m, precision);
+  return {
+    kind: 'bluestein',
+    n,
+    precision,
+    lanes: lanesFor(precision),
+    inner: inner.kind === 'lane-split' || inner.kind === 'four-step' ? { ...inner, pointwise: true } : inner,
+  };
+}
+
 export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineFftRecipe {
   if (!Number.isSafeInteger(n) || n < 1) throw new ArgumentError('n', n, 'a positive integer');
   if (precision !== 'f32' && precision !== 'f64') throw new ArgumentError('precision', precision, "'f32' or 'f64'");
@@ -232,21 +291,11 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
     laneFactored(laneLength) &&
     n * cb < FOUR_STEP_FROM_BYTES &&
     genericBeatsBluestein(genericPrimes(laneLength), n, m);
-  if (m > 0 && !generic) {
-    if (m > CPU_ENGINE_MAX_N[precision]) {
-      throw new UnsupportedError(
-        `n = ${n}: its Bluestein length ${m} exceeds the CPU engine's ${CPU_ENGINE_MAX_N[precision]} points in ${precision}`,
-      );
-    }
-    const inner = planCpuEngineFft(m, precision);
-    return {
-      kind: 'bluestein',
-      n,
-      precision,
-      lanes,
-      inner: inner.kind === 'lane-split' || inner.kind === 'four-step' ? { ...inner, pointwise: true } : inner,
-    };
+  if (m > 0 && (!generic || raderBeatsGeneric(n))) {
+    const rader = raderOf(n, precision);
+    if (rader) return rader;
   }
+  if (m > 0 && !generic) return planBluestein(n, precision);
   const blocked = fourStepOf(n, precision);
   if (blocked) return blocked;
   return {
@@ -368,7 +417,7 @@ export function planCpuEngineFft2(
 ): CpuEngineFft2Recipe | null {
   const columns = columnsOf(rows, cols, precision, threads);
   const row = columns ? planCpuEngineFft(cols, precision) : null;
-  if (!columns || !row || row.kind === 'bluestein' || row.kind === 'trivial') return null;
+  if (!columns || !row || row.kind === 'bluestein' || row.kind === 'rader' || row.kind === 'trivial') return null;
   return { kind: 'fft2', rows, cols, precision, lanes: lanesFor(precision), row, ...columns };
 }
 
@@ -485,7 +534,7 @@ export function planCpuEngineRfft(n: number, precision: CpuPrecision): CpuLaneRe
     return (n - 1) / 2 >= inner.lanes ? { ...inner, realPairs: true } : null;
   }
   const inner = planCpuEngineFft(n / 2, precision);
-  if (inner.kind === 'bluestein' || inner.kind === 'trivial') return null;
+  if (inner.kind === 'bluestein' || inner.kind === 'rader' || inner.kind === 'trivial') return null;
   return n / 2 >= inner.lanes + 1 ? { ...inner, realPost: true } : null;
 }
 
@@ -522,7 +571,9 @@ export const EVEN_BLUESTEIN_PAIRS_MAX_BYTES = 1 << 19;
 
 function bluesteinPairs(n: number, precision: CpuPrecision, even = false): CpuBluesteinPairsRecipe | null {
   if (!Number.isSafeInteger(n) || n < 3 || (n % 2 === 0 && !even)) return null;
-  const b = planCpuEngineFft(n, precision);
+  // Rader's complex transforms have no pairs row steps: real rows of prime n keep them around Bluestein.
+  const c = planCpuEngineFft(n, precision);
+  const b = c.kind === 'rader' ? planBluestein(n, precision) : c;
   if (b.kind !== 'bluestein' || (n % 2 === 1 ? (n - 1) / 2 : n / 2 - 1) < b.lanes) return null;
   // Even n replaces two Bluesteins of the half by one of the full length: a win only while its inner length stays
   // in cache (docs/DECISIONS.md: odd Bluestein lengths).

@@ -8,7 +8,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { engineFft } from '../../src/backends/cpu/wasm-fft.js';
 import { planCpuFft } from '../../src/backends/cpu/fft-plan.js';
-import { bluesteinLength, lanesFor, planCpuEngineFft, type CpuPrecision } from '../../src/planner/cpu-fft.js';
+import {
+  bluesteinLength,
+  lanesFor,
+  planBluestein,
+  planCpuEngineFft,
+  type CpuPrecision,
+} from '../../src/planner/cpu-fft.js';
 import * as cpuNd from '../../src/backends/cpu/fft-nd.js';
 import * as cpuDct from '../../src/backends/cpu/r2r-dct.js';
 import * as cpuDst from '../../src/backends/cpu/r2r-dst.js';
@@ -54,7 +60,7 @@ function check(n: number, precision: CpuPrecision, batch: number, seed: number):
   }
 }
 
-test('engine recipes: lane-split, lane-batch, Bluestein', () => {
+test('engine recipes: lane-split, lane-batch, Bluestein, Rader', () => {
   const r = planCpuEngineFft(4096, 'f32');
   assert.equal(r.kind, 'lane-split');
   if (r.kind === 'lane-split') {
@@ -67,7 +73,8 @@ test('engine recipes: lane-split, lane-batch, Bluestein', () => {
   assert.equal(planCpuEngineFft(2187, 'f32').kind, 'lane-batch');
   assert.equal(planCpuEngineFft(8, 'f32').kind, 'lane-batch');
   assert.equal(planCpuEngineFft(8, 'f64').kind, 'lane-split');
-  const b = planCpuEngineFft(1009, 'f64');
+  // Bluestein's own recipe for a prime (the complex engine takes Rader for 1009; the real pairs path Bluestein).
+  const b = planBluestein(1009, 'f64');
   assert.equal(b.kind, 'bluestein');
   if (b.kind === 'bluestein') assert.equal(b.inner.n, 2048);
   // Just above a power of two the inner length is 2·3·5-smooth (a multiple of W²), not the next power of two.
@@ -111,6 +118,20 @@ test('engine recipes: lane-split, lane-batch, Bluestein', () => {
   assert.equal(planCpuEngineFft(31 * 31, 'f32').kind, 'lane-batch');
   assert.equal(planCpuEngineFft(17 * 59, 'f64').kind, 'lane-batch');
   assert.equal(planCpuEngineFft(97 * 101, 'f32').kind, 'bluestein');
+  // Primes from RADER_FROM whose n − 1 runs as lane passes: Rader; below it a generic pass; 10007 − 1 = 2·5003 no.
+  for (const [n, kind] of [
+    [41, 'lane-batch'],
+    [127, 'rader'],
+    [1009, 'rader'],
+    [65537, 'rader'],
+    [10007, 'bluestein'],
+  ] as const)
+    for (const p of ['f32', 'f64'] as const) assert.equal(planCpuEngineFft(n, p).kind, kind, `${n} ${p}`);
+  const rd = planCpuEngineFft(1009, 'f64');
+  if (rd.kind === 'rader') {
+    assert.equal(rd.inner.n, 1008);
+    assert.equal(rd.root, 11);
+  }
   // Four-step phases take codelets only: a 2^21-point f32 transform has no generic pass.
   const f = planCpuEngineFft(2 ** 21, 'f32');
   assert.equal(f.kind, 'four-step');
@@ -135,6 +156,8 @@ test('engine: strided, offset and in-place layouts, norms, float64 data into a f
     [64, 'f64'],
     [35, 'f32'],
     [1009, 'f64'],
+    [127, 'f32'],
+    [10007, 'f32'],
   ] as const) {
     const batch = 4;
     const li = { offset: 3, stride: 2, dist: 2 * n + 5 };
@@ -156,6 +179,25 @@ test('engine: strided, offset and in-place layouts, norms, float64 data into a f
     planCpuFft(n).execute(y, ref, { batch });
     engineFft(n, precision).execute(y, y, { batch });
     assert.ok(relErr(y, ref) <= bound(n, precision), `in place n=${n}`);
+  }
+});
+
+test('engine: Rader over several chunks, short lane groups and both directions', () => {
+  const r = rng(9);
+  for (const [n, precision, batch] of [
+    [127, 'f32', 70],
+    [1009, 'f64', 41],
+    [4001, 'f32', 9],
+  ] as const) {
+    assert.equal(planCpuEngineFft(n, precision).kind, 'rader');
+    const x = new Float64Array(2 * n * batch).map(() => r());
+    for (const inverse of [false, true]) {
+      const ref = new Float64Array(x.length);
+      const out = new Float64Array(x.length);
+      planCpuFft(n).execute(x, ref, { batch, inverse });
+      engineFft(n, precision).execute(x, out, { batch, inverse });
+      assert.ok(relErr(out, ref) <= bound(n, precision), `n=${n} ${precision} inverse ${inverse}`);
+    }
   }
 });
 

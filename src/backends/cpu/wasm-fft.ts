@@ -23,7 +23,7 @@ import {
 import { generateEngineFft, generatePairsRows, type EngineModule } from '../../codegen/wasm/fft-engine.js';
 import { generateTransposeModule } from '../../codegen/wasm/transpose.js';
 import { gatherTable, gatherTerms, generateGatherModule } from '../../codegen/wasm/gather.js';
-import type { GatherMap } from '../../core/gather-map.js';
+import { emptyGather, type GatherMap } from '../../core/gather-map.js';
 import { dct4OddGathers } from '../../core/dct4-odd-same-length.js';
 import { planCpuFft } from './fft-plan.js';
 import { checkFits, checkLength, normScale, type CpuFftExecOptions, type StridedLayout } from './fft-mixed-radix.js';
@@ -198,7 +198,7 @@ function laneRecipes(n: number, precision: CpuPrecision): LaneRecipe[] {
   const out: LaneRecipe[] = [];
   const add = (r: CpuEngineFftRecipe | null): void => {
     if (!r) return;
-    if (r.kind === 'bluestein') add(r.inner);
+    if (r.kind === 'bluestein' || r.kind === 'rader') add(r.inner);
     else if (r.kind !== 'trivial') out.push(r);
   };
   add(planCpuEngineFft(n, precision));
@@ -854,7 +854,7 @@ class LaneFft implements EngineFft, FusedRealFft {
   }
 
   /** A gather map's table in this plan's memory, written on first use and kept (a few maps a module at most). */
-  private tableOf(key: string, build: () => GatherMap): GatherTable {
+  tableOf(key: string, build: () => GatherMap): GatherTable {
     let t = this.tables.get(key);
     if (!t) {
       const map = build();
@@ -868,7 +868,7 @@ class LaneFft implements EngineFft, FusedRealFft {
   private readonly tables = new Map<string, GatherTable>();
 
   /** `count` rows through a gather table, from rows `ss` bytes apart to rows `ds` bytes apart. */
-  private gather(t: GatherTable, src: number, dst: number, count: number, ss: number, ds: number): void {
+  gather(t: GatherTable, src: number, dst: number, count: number, ss: number, ds: number): void {
     if (!this.gatherers) {
       gatherModule ??= new WebAssembly.Module(generateGatherModule() as BufferSource);
       const x = new WebAssembly.Instance(gatherModule, { env: { memory: this.memory } }).exports;
@@ -1486,6 +1486,129 @@ class BluesteinFft implements EngineFft {
 }
 
 /**
+ * Prime n by Rader: X_0 = Σ x_j and X_(g^−m) = x_0 + (a ⊛ b)_m, the cyclic convolution of length N = n − 1 of
+ * a_q = x_(g^q) with b_q = ω^(g^−q). Rows are staged in the inner plan's memory, permuted into its slots by a
+ * gather, transformed, multiplied by the kernel's FFT (1/N folded in; x_0 added to bin 0, which adds it to every
+ * output), transformed back unscaled and gathered into output order.
+ */
+class RaderFft implements EngineFft {
+  transformInPlace(data: AnyArray, offset: number, inverse: boolean, scale = 1): void {
+    inPlace(this, data, offset, inverse, scale);
+  }
+  private readonly inner: LaneFft;
+  /** Problems a chunk: the inner plan's slots times its problems a slot. */
+  private readonly chunk: number;
+  /** Byte addresses: staged input rows, output rows, and the [forward, inverse] kernels. */
+  private readonly stageIn: number;
+  private readonly stageOut: number;
+  private readonly kernelP: [number, number];
+  private readonly toSlots: GatherTable;
+  private readonly fromSlots: GatherTable;
+  constructor(readonly recipe: Extract<CpuEngineFftRecipe, { kind: 'rader' }>) {
+    const { n, root: g } = recipe;
+    const N = n - 1;
+    const e = recipe.precision === 'f32' ? 4 : 8;
+    const cb = 2 * e;
+    const perSlot = recipe.inner.kind === 'lane-batch' ? recipe.inner.lanes : 1;
+    const slots = Math.max(1, Math.floor(CHUNK_BYTES / (perSlot * N * cb)));
+    this.chunk = slots * perSlot;
+    const sizes = [this.chunk * n * cb, this.chunk * n * cb, N * cb, N * cb].map((b) => Math.ceil(b / 64) * 64);
+    this.inner = new LaneFft(
+      recipe.inner,
+      sizes.reduce((a, b) => a + b, 0),
+    );
+    let at = this.inner.extraP;
+    const [i0, o0, k0, k1] = sizes.map((b) => ((at += b), at - b));
+    [this.stageIn, this.stageOut, this.kernelP] = [i0!, o0!, [k0!, k1!]];
+    // pow[q] = g^q mod n; the kernels' FFTs in float64, scaled by 1/N.
+    const pow = new Int32Array(N);
+    for (let q = 0, v = 1; q < N; q++, v = (v * g) % n) pow[q] = v;
+    const ref = planCpuFft(N);
+    for (const dir of [0, 1] as const) {
+      const b = new Float64Array(2 * N);
+      const sign = dir === 0 ? -1 : 1;
+      // b_q = ω^(g^−q) = exp(∓2πi·g^(N−q)/n).
+      for (let q = 0; q < N; q++) {
+        const t = (2 * Math.PI * pow[(N - q) % N]!) / n;
+        b[2 * q] = Math.cos(t) / N;
+        b[2 * q + 1] = (sign * Math.sin(t)) / N;
+      }
+      const B = new Float64Array(2 * N);
+      ref.execute(b, B);
+      this.inner.heap.set(B, this.kernelP[dir] / e);
+    }
+    // Into the slots: a_q = x_(g^q) (values of interleaved rows); out of them: X_(g^−m) = c_m, k = g^−m ↔ m.
+    const into = emptyGather(2 * n, 2 * N);
+    const out = emptyGather(2 * N, 2 * (n - 1));
+    for (let q = 0; q < N; q++) {
+      for (const r of [0, 1]) {
+        into.ia[2 * q + r] = 2 * pow[q]! + r;
+        into.wa[2 * q + r] = 1;
+        // Output k = g^−q = pow[(N − q) % N] (1 … n − 1) reads c_q; the gather writes outputs 1 … n − 1.
+        const k = pow[(N - q) % N]!;
+        out.ia[2 * (k - 1) + r] = 2 * q + r;
+        out.wa[2 * (k - 1) + r] = 1;
+      }
+    }
+    this.toSlots = this.inner.tableOf('rader/in', () => into);
+    this.fromSlots = this.inner.tableOf('rader/out', () => out);
+  }
+  get n(): number {
+    return this.recipe.n;
+  }
+  get precision(): CpuPrecision {
+    return this.recipe.precision;
+  }
+  execute(input: AnyArray, output: AnyArray, options: EngineExecOptions = {}): void {
+    const n = this.n;
+    const N = n - 1;
+    const { batch, inverse, scale, li, lo } = resolveExec(n, input, output, options);
+    const inner = this.inner;
+    const e = inner.heap.BYTES_PER_ELEMENT;
+    const cb = 2 * e;
+    const perSlot = this.recipe.inner.kind === 'lane-batch' ? this.recipe.inner.lanes : 1;
+    const kernel = this.kernelP[inverse ? 1 : 0];
+    const tail = N % this.recipe.lanes;
+    const [sIn, sOut, slotsIn, slotsOut] = [this.stageIn / e, this.stageOut / e, inner.inP / e, inner.outP / e];
+    for (let b0 = 0; b0 < batch; b0 += this.chunk) {
+      const count = Math.min(this.chunk, batch - b0);
+      const slots = Math.ceil(count / perSlot);
+      // The heap view may have been replaced by a grown memory (gather tables): read it each chunk.
+      const heap = inner.heap;
+      for (let q = 0; q < count; q++) copyIn(input, li, b0 + q, n, heap, sIn + 2 * n * q);
+      inner.gather(this.toSlots, this.stageIn, inner.inP, count, n * cb, N * cb);
+      // A short lane-batch group's empty lanes get zeros (no NaN or denormals slowing the valid ones).
+      heap.fill(0, slotsIn + 2 * N * count, slotsIn + 2 * N * slots * perSlot);
+      inner.fwd(inner.inP, inner.outP, inner.workP, inner.twP, slots, 1);
+      for (let q = 0; q < count; q++) {
+        const [x, A, y] = [sIn + 2 * n * q, slotsOut + 2 * N * q, sOut + 2 * n * q];
+        const [x0r, x0i] = [heap[x]!, heap[x + 1]!];
+        heap[y] = x0r + heap[A]!;
+        heap[y + 1] = x0i + heap[A + 1]!;
+        // cmul takes whole vectors (W values); the last N mod W here.
+        inner.cmul!(inner.outP + cb * N * q, inner.outP + cb * N * q, kernel, N - tail);
+        for (let i = N - tail; i < N; i++) {
+          const [p, k] = [A + 2 * i, kernel / e + 2 * i];
+          const [re, im] = [heap[p]!, heap[p + 1]!];
+          heap[p] = re * heap[k]! - im * heap[k + 1]!;
+          heap[p + 1] = re * heap[k + 1]! + im * heap[k]!;
+        }
+        heap[A]! += x0r;
+        heap[A + 1]! += x0i;
+      }
+      // Unscaled inverse (1/N is in the kernel).
+      inner.inv(inner.outP, inner.inP, inner.workP, inner.twP, slots, 1);
+      inner.gather(this.fromSlots, inner.inP, this.stageOut + cb, count, N * cb, n * cb);
+      for (let q = 0; q < count; q++) {
+        const at = sOut + 2 * n * q;
+        if (scale !== 1) for (let i = at; i < at + 2 * n; i++) heap[i]! *= scale;
+        copyOut(heap, at, output, lo, b0 + q, n);
+      }
+    }
+  }
+}
+
+/**
  * Odd n whose complex FFT is Bluestein, real rows two a complex transform: the pairs path's row steps
  * (generatePairsRows, so every LaneFft pairs method runs unchanged) and Bluestein's inner plan share one memory,
  * and the slots' complex FFT (fwd / inv) runs Bluestein row by row in it: the row and zeros to a slot of m, the
@@ -1666,7 +1789,9 @@ export function engineFft(n: number, precision: CpuPrecision): EngineFft {
 export function engineFftOf(recipe: CpuEngineFftRecipe): EngineFft {
   return recipe.kind === 'bluestein'
     ? new BluesteinFft(recipe)
-    : recipe.kind === 'trivial'
-      ? new TrivialFft(recipe)
-      : new LaneFft(recipe);
+    : recipe.kind === 'rader'
+      ? new RaderFft(recipe)
+      : recipe.kind === 'trivial'
+        ? new TrivialFft(recipe)
+        : new LaneFft(recipe);
 }
