@@ -157,6 +157,8 @@ const CASES: CallCase[] = [
     [
       [512, 513],
       [1000, 1001],
+      [1001, 1001],
+      [509, 509],
     ] as const
   ).map(
     ([r, c]): CallCase => ({

@@ -443,6 +443,9 @@ test('engine: column input into other layouts (packed rows, strided, columns of 
   for (const [rows, cols, precision] of [
     [256, 700, 'f32'],
     [128, 333, 'f64'],
+    // Odd column lengths run lane-batch: groups whose last lanes are empty.
+    [99, 301, 'f32'],
+    [45, 1031, 'f64'],
   ] as const) {
     const slabs = 2; // a 3-D [slabs, rows, cols] array, transformed along its middle axis in the second slab
     const Arr = precision === 'f32' ? Float32Array : Float64Array;

@@ -919,6 +919,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     const outColumns = lo.dist < lo.stride;
     const rowsOut = outColumns && lo.dist === 1;
     const stage = group * probBytes;
+    const inStage = outColumns && this.laneRecipe.kind !== 'four-step';
     const colP = this.columnStage(rowsIn || rowsOut ? 2 * stage : stage);
     const rowP = colP + stage;
     const heap = this.heap;
@@ -934,14 +935,22 @@ class LaneFft implements EngineFft, FusedRealFft {
           heap.set(input.subarray(s, s + 2 * gc), rowBase + 2 * el * group);
         transpose!(rowP, colP, n, gc, group * ce, probBytes);
       } else this.moveColumns(input, li, g0, gc, colBase, true);
-      for (let c0 = 0; c0 < gc; c0 += chunk) {
-        const count = Math.min(chunk, gc - c0);
-        const at = colBase + 2 * n * c0;
-        heap.copyWithin(inBase, at, at + 2 * n * count);
-        kernel(this.inP, this.outP, this.workP, this.twP, this.slotsFor(count), scale);
-        if (outColumns) heap.copyWithin(at, outBase, outBase + 2 * n * count);
-        else this.storeChunk(output, lo, g0 + c0, count);
-      }
+      if (inStage) {
+        // Transformed where they lie in the stage (the lane kernels read a slot before writing it); a short
+        // lane-batch group's empty lanes get zeros.
+        const per = this.info.problemsPerSlot;
+        const slots = Math.ceil(gc / per);
+        heap.fill(0, colBase + 2 * n * gc, colBase + 2 * n * slots * per);
+        kernel(colP, colP, this.workP, this.twP, slots, scale);
+      } else
+        for (let c0 = 0; c0 < gc; c0 += chunk) {
+          const count = Math.min(chunk, gc - c0);
+          const at = colBase + 2 * n * c0;
+          heap.copyWithin(inBase, at, at + 2 * n * count);
+          kernel(this.inP, this.outP, this.workP, this.twP, this.slotsFor(count), scale);
+          if (outColumns) heap.copyWithin(at, outBase, outBase + 2 * n * count);
+          else this.storeChunk(output, lo, g0 + c0, count);
+        }
       if (rowsOut) {
         transpose!(colP, rowP, gc, n, probBytes, group * ce);
         for (let el = 0, d = 2 * (lo.offset + g0); el < n; el++, d += 2 * lo.stride)
