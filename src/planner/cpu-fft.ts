@@ -120,8 +120,11 @@ export type CpuEngineFftRecipe =
       /** The primitive root modulo n that orders the permutations. */
       root: number;
       inner: Extract<CpuEngineFftRecipe, { kind: 'lane-split' | 'lane-batch' }>;
+      /** Real rows two a complex transform, as the Bluestein pairs recipe (this transform between the row steps). */
+      realPairs?: true;
+      /** With realPairs: the DCT and DST rows of the pairs path too. */
+      dct2?: true;
       realPost?: undefined;
-      realPairs?: undefined;
     }
   | { kind: 'trivial'; n: 1; precision: CpuPrecision; lanes: number };
 
@@ -130,9 +133,13 @@ export type CpuLaneRecipe = Extract<CpuEngineFftRecipe, { kind: 'lane-split' | '
 
 /** Odd real rows two a Bluestein transform (planCpuEngineRfftForward). */
 export type CpuBluesteinPairsRecipe = Extract<CpuEngineFftRecipe, { kind: 'bluestein' }> & { realPairs: true };
+/** Real rows of a prime length two a Rader transform. */
+export type CpuRaderPairsRecipe = Extract<CpuEngineFftRecipe, { kind: 'rader' }> & { realPairs: true };
+/** Real rows two a complex transform that is not a lane module: the pairs row steps in a module of their own. */
+export type CpuPairsRecipe = CpuBluesteinPairsRecipe | CpuRaderPairsRecipe;
 
-/** A fused real or DCT module's recipe: in the lanes, or pairs around Bluestein. */
-export type CpuRealRecipe = CpuLaneRecipe | CpuBluesteinPairsRecipe;
+/** A fused real or DCT module's recipe: in the lanes, or pairs around Bluestein or Rader. */
+export type CpuRealRecipe = CpuLaneRecipe | CpuPairsRecipe;
 
 /**
  * Largest prime with a straight-line codelet (four-step phases and 2-D column passes; lane recipes take primes
@@ -569,11 +576,11 @@ export function planCpuEngineRfftForward(n: number, precision: CpuPrecision): Cp
 /** Largest inner Bluestein length (bytes of complex values) for which even real rows pair around the full length. */
 export const EVEN_BLUESTEIN_PAIRS_MAX_BYTES = 1 << 19;
 
-function bluesteinPairs(n: number, precision: CpuPrecision, even = false): CpuBluesteinPairsRecipe | null {
+function bluesteinPairs(n: number, precision: CpuPrecision, even = false): CpuPairsRecipe | null {
   if (!Number.isSafeInteger(n) || n < 3 || (n % 2 === 0 && !even)) return null;
-  // Rader's complex transforms have no pairs row steps: real rows of prime n keep them around Bluestein.
-  const c = planCpuEngineFft(n, precision);
-  const b = c.kind === 'rader' ? planBluestein(n, precision) : c;
+  const b = planCpuEngineFft(n, precision);
+  // Primes: rows two a Rader transform.
+  if (b.kind === 'rader') return (n - 1) / 2 >= b.lanes ? { ...b, realPairs: true } : null;
   if (b.kind !== 'bluestein' || (n % 2 === 1 ? (n - 1) / 2 : n / 2 - 1) < b.lanes) return null;
   // Even n replaces two Bluesteins of the half by one of the full length: a win only while its inner length stays
   // in cache (docs/DECISIONS.md: odd Bluestein lengths).

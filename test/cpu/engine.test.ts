@@ -12,7 +12,9 @@ import {
   bluesteinLength,
   lanesFor,
   planBluestein,
+  planCpuEngineDct2,
   planCpuEngineFft,
+  planCpuEngineRfftForward,
   type CpuPrecision,
 } from '../../src/planner/cpu-fft.js';
 import * as cpuNd from '../../src/backends/cpu/fft-nd.js';
@@ -127,6 +129,16 @@ test('engine recipes: lane-split, lane-batch, Bluestein, Rader', () => {
     [10007, 'bluestein'],
   ] as const)
     for (const p of ['f32', 'f64'] as const) assert.equal(planCpuEngineFft(n, p).kind, kind, `${n} ${p}`);
+  // Real rows of those primes two a Rader transform; of other odd lengths past the lanes, two a Bluestein one.
+  for (const [n, kind] of [
+    [1009, 'rader'],
+    [2019, 'bluestein'],
+  ] as const) {
+    const real = planCpuEngineRfftForward(n, 'f32');
+    assert.equal(real?.kind, kind, `real ${n}`);
+    assert.equal(real?.realPairs, true, `real ${n}`);
+    assert.equal(planCpuEngineDct2(n, 'f64')?.kind, kind, `dct ${n}`);
+  }
   const rd = planCpuEngineFft(1009, 'f64');
   if (rd.kind === 'rader') {
     assert.equal(rd.inner.n, 1008);

@@ -16,6 +16,8 @@ import {
   planCpuEngineRfft,
   planCpuEngineRfftForward,
   type CpuBluesteinPairsRecipe,
+  type CpuPairsRecipe,
+  type CpuRaderPairsRecipe,
   type CpuEngineFftRecipe,
   type CpuLaneRecipe,
   type CpuPrecision,
@@ -137,7 +139,7 @@ export function isEngineBuffer(a: AnyArray): boolean {
 
 type LaneRecipe = CpuLaneRecipe;
 
-function recipeKey(recipe: LaneRecipe | CpuBluesteinPairsRecipe): string {
+function recipeKey(recipe: LaneRecipe | CpuPairsRecipe): string {
   return JSON.stringify(recipe);
 }
 
@@ -151,12 +153,12 @@ export function compiled(recipe: LaneRecipe, sharedMemory = false): { mod: WebAs
   );
 }
 
-/** The pairs row steps of a Bluestein pairs recipe (generatePairsRows), cached beside the lane modules. */
-function compiledRows(recipe: CpuBluesteinPairsRecipe): { mod: WebAssembly.Module; info: EngineModule } {
+/** The pairs row steps of a Bluestein or Rader pairs recipe (generatePairsRows), cached beside the lane modules. */
+function compiledRows(recipe: CpuPairsRecipe): { mod: WebAssembly.Module; info: EngineModule } {
   return cachedModule(rowsKey(recipe), () => generatePairsRows(recipe.n, recipe.precision, recipe.dct2 === true));
 }
 
-const rowsKey = (r: CpuBluesteinPairsRecipe): string => `pairs-rows/${r.n}/${r.precision}/${r.dct2 === true}`;
+const rowsKey = (r: CpuPairsRecipe): string => `pairs-rows/${r.n}/${r.precision}/${r.dct2 === true}`;
 
 /** The module cached under `key`, or the one `make` generates, compiled synchronously and cached. */
 function cachedModule(key: string, make: () => EngineModule): { mod: WebAssembly.Module; info: EngineModule } {
@@ -227,7 +229,7 @@ export async function precompileEngine(lengths: readonly number[], precision: Cp
     const sources: [string, () => EngineModule][] = recipes.map((r) => [recipeKey(r), () => generateEngineFft(r)]);
     // Bluestein lengths: the pairs row steps of the real and the DCT modules.
     for (const r of [planCpuEngineRfftForward(n, precision), planCpuEngineDct2(n, precision)])
-      if (r?.kind === 'bluestein')
+      if (r?.kind === 'bluestein' || r?.kind === 'rader')
         sources.push([rowsKey(r), () => generatePairsRows(r.n, r.precision, r.dct2 === true)]);
     for (const [key, make] of sources) {
       if (lruGet(modules, key)) continue;
@@ -330,7 +332,7 @@ class LaneFft implements EngineFft, FusedRealFft {
   readonly cmul?: (dst: number, a: number, b: number, count: number) => void;
   private readonly key: string;
   constructor(
-    readonly recipe: LaneRecipe | CpuBluesteinPairsRecipe,
+    readonly recipe: LaneRecipe | CpuPairsRecipe,
     extraBytes = 0,
     { mod, info }: { mod: WebAssembly.Module; info: EngineModule } = compiled(recipe as LaneRecipe),
   ) {
@@ -370,7 +372,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.dht = inst.exports['dht'] as typeof this.dht;
     this.reverse = inst.exports['reverse'] as typeof this.reverse;
     this.alternate = inst.exports['alternate'] as typeof this.alternate;
-    if (recipe.kind !== 'bluestein' && recipe.dct1) {
+    if (recipe.kind !== 'bluestein' && recipe.kind !== 'rader' && recipe.dct1) {
       const x = (name: string): RowPass => inst.exports[name] as RowPass;
       this.type1 = {
         dct: { ext: x('dct1ext'), out: x('dct1out') },
@@ -384,7 +386,8 @@ class LaneFft implements EngineFft, FusedRealFft {
   }
   /** The recipe of a module that holds its own transform (not a BluesteinPairsFft, which has no complex path). */
   private get laneRecipe(): LaneRecipe {
-    if (this.recipe.kind === 'bluestein') throw new Error('a Bluestein pairs module has no complex engine path');
+    if (this.recipe.kind === 'bluestein' || this.recipe.kind === 'rader')
+      throw new Error('a pairs module around Bluestein or Rader has no complex engine path');
     return this.recipe;
   }
   get n(): number {
@@ -1213,10 +1216,15 @@ export function tryFusedRealFft(recipe: CpuEngineFftRecipe): (FusedRealFft & Fus
 
 export function fusedRealFft(recipe: CpuEngineFftRecipe): FusedRealFft & FusedDct2 {
   if (recipe.kind === 'trivial' || !(recipe.realPost || recipe.realPairs)) throw new Error('not a fused real recipe');
-  const key = `real/${recipe.kind}/${recipe.n}/${recipe.precision}/${recipe.realPairs ? 'pairs' : ''}/${recipe.dct2 ? 'dct2' : ''}/${recipe.kind !== 'bluestein' && recipe.dct1 ? 'dct1' : ''}`;
+  const key = `real/${recipe.kind}/${recipe.n}/${recipe.precision}/${recipe.realPairs ? 'pairs' : ''}/${recipe.dct2 ? 'dct2' : ''}/${recipe.kind !== 'bluestein' && recipe.kind !== 'rader' && recipe.dct1 ? 'dct1' : ''}`;
   let p = lruGet(realPlans, key);
   if (!p) {
-    p = recipe.kind === 'bluestein' ? new BluesteinPairsFft({ ...recipe, realPairs: true }) : new LaneFft(recipe);
+    p =
+      recipe.kind === 'bluestein'
+        ? new BluesteinPairsFft({ ...recipe, realPairs: true })
+        : recipe.kind === 'rader'
+          ? new RaderPairsFft({ ...recipe, realPairs: true })
+          : new LaneFft(recipe);
     lruSet(realPlans, key, p, MAX_PLANS);
   }
   return p;
@@ -1494,73 +1502,164 @@ class BluesteinFft implements EngineFft {
   }
 }
 
+/** Rader's tables for prime n: the kernel's transforms ([forward, inverse], 1/N folded in) and the two gathers. */
+function raderTables(recipe: Extract<CpuEngineFftRecipe, { kind: 'rader' }>): {
+  kernels: [Float64Array, Float64Array];
+  into: GatherMap;
+  out: GatherMap;
+} {
+  const { n, root: g } = recipe;
+  const N = n - 1;
+  // pow[q] = g^q mod n.
+  const pow = new Int32Array(N);
+  for (let q = 0, v = 1; q < N; q++, v = (v * g) % n) pow[q] = v;
+  const ref = planCpuFft(N);
+  const kernels = ([-1, 1] as const).map((sign) => {
+    // b_q = ω^(g^−q) = exp(∓2πi·g^(N−q)/n), transformed in float64.
+    const b = new Float64Array(2 * N);
+    for (let q = 0; q < N; q++) {
+      const t = (2 * Math.PI * pow[(N - q) % N]!) / n;
+      b[2 * q] = Math.cos(t) / N;
+      b[2 * q + 1] = (sign * Math.sin(t)) / N;
+    }
+    const B = new Float64Array(2 * N);
+    ref.execute(b, B);
+    return B;
+  }) as [Float64Array, Float64Array];
+  // Into the slots: a_q = x_(g^q) (values of interleaved rows). Out of them: output k = g^−q reads c_q; the
+  // gather writes outputs 1 … n − 1 (X_0 is written apart).
+  const into = emptyGather(2 * n, 2 * N);
+  const out = emptyGather(2 * N, 2 * N);
+  for (let q = 0; q < N; q++) {
+    const k = pow[(N - q) % N]!;
+    for (const r of [0, 1]) {
+      into.ia[2 * q + r] = 2 * pow[q]! + r;
+      into.wa[2 * q + r] = 1;
+      out.ia[2 * (k - 1) + r] = 2 * q + r;
+      out.wa[2 * (k - 1) + r] = 1;
+    }
+  }
+  return { kernels, into, out };
+}
+
+/** Byte addresses Rader's row step uses in its host's memory. */
+interface RaderRegions {
+  tw: number;
+  work: number;
+  /** Inner slots for `chunk` problems of n − 1, in and out. */
+  slotIn: number;
+  slotOut: number;
+  /** [forward, inverse] kernels. */
+  kernels: [number, number];
+}
+
 /**
  * Prime n by Rader: X_0 = Σ x_j and X_(g^−m) = x_0 + (a ⊛ b)_m, the cyclic convolution of length N = n − 1 of
- * a_q = x_(g^q) with b_q = ω^(g^−q). Rows are staged in the inner plan's memory, permuted into its slots by a
- * gather, transformed, multiplied by the kernel's FFT (1/N folded in; x_0 added to bin 0, which adds it to every
- * output), transformed back unscaled and gathered into output order.
+ * a_q = x_(g^q) with b_q = ω^(g^−q). Rows of n complex values (contiguous) are permuted into the inner plan's slots
+ * by a gather, transformed, multiplied by the kernel's transform (x_0 added to bin 0, which adds it to every
+ * output), transformed back unscaled and gathered into output order. The inner kernels run in the host's memory.
  */
+class RaderRows {
+  /** Problems a chunk: the inner plan's slots times its problems a slot. */
+  readonly chunk: number;
+  private readonly perSlot: number;
+  private readonly toSlots: GatherTable;
+  private readonly fromSlots: GatherTable;
+  constructor(
+    private readonly recipe: Extract<CpuEngineFftRecipe, { kind: 'rader' }>,
+    private readonly host: LaneFft,
+    private readonly k: { fwd: Kernel; inv: Kernel; cmul: (dst: number, a: number, b: number, count: number) => void },
+    private readonly at: RaderRegions,
+  ) {
+    const t = raderTables(recipe);
+    const e = host.heap.BYTES_PER_ELEMENT;
+    for (const dir of [0, 1] as const) host.heap.set(t.kernels[dir], at.kernels[dir] / e);
+    this.toSlots = host.tableOf('rader/in', () => t.into);
+    this.fromSlots = host.tableOf('rader/out', () => t.out);
+    this.perSlot = recipe.inner.kind === 'lane-batch' ? recipe.lanes : 1;
+    this.chunk = RaderRows.chunkOf(recipe);
+  }
+  /** Problems a chunk of the inner slots (CHUNK_BYTES of them). */
+  static chunkOf(recipe: Extract<CpuEngineFftRecipe, { kind: 'rader' }>): number {
+    const perSlot = recipe.inner.kind === 'lane-batch' ? recipe.lanes : 1;
+    const cb = recipe.precision === 'f32' ? 8 : 16;
+    return Math.max(1, Math.floor(CHUNK_BYTES / (perSlot * (recipe.n - 1) * cb))) * perSlot;
+  }
+  /** `count` rows from inP to outP (byte addresses, rows n values apart; may be the same): DFT (dir 0) or inverse. */
+  run(inP: number, outP: number, count: number, dir: 0 | 1, scale: number): void {
+    const { n, lanes } = this.recipe;
+    const N = n - 1;
+    const { host, k, at } = this;
+    const e = host.heap.BYTES_PER_ELEMENT;
+    const cb = 2 * e;
+    const tail = N % lanes;
+    const kernel = at.kernels[dir];
+    for (let r0 = 0; r0 < count; r0 += this.chunk) {
+      const c = Math.min(this.chunk, count - r0);
+      const slots = Math.ceil(c / this.perSlot);
+      const [rowIn, rowOut] = [inP + r0 * n * cb, outP + r0 * n * cb];
+      host.gather(this.toSlots, rowIn, at.slotIn, c, n * cb, N * cb);
+      // The heap view may have been replaced by a grown memory (a gather table): read it after the gather.
+      const heap = host.heap;
+      const [sIn, sOut] = [at.slotIn / e, at.slotOut / e];
+      // A short lane-batch group's empty lanes get zeros (no NaN or denormals slowing the valid ones).
+      heap.fill(0, sIn + 2 * N * c, sIn + 2 * N * slots * this.perSlot);
+      k.fwd(at.slotIn, at.slotOut, at.work, at.tw, slots, 1);
+      for (let q = 0; q < c; q++) {
+        const [x, A, y] = [rowIn / e + 2 * n * q, sOut + 2 * N * q, rowOut / e + 2 * n * q];
+        const [x0r, x0i] = [heap[x]!, heap[x + 1]!];
+        heap[y] = x0r + heap[A]!;
+        heap[y + 1] = x0i + heap[A + 1]!;
+        // cmul takes whole vectors (W values); the last N mod W here.
+        k.cmul(at.slotOut + cb * N * q, at.slotOut + cb * N * q, kernel, N - tail);
+        for (let i = N - tail; i < N; i++) {
+          const [p, w] = [A + 2 * i, kernel / e + 2 * i];
+          const [re, im] = [heap[p]!, heap[p + 1]!];
+          heap[p] = re * heap[w]! - im * heap[w + 1]!;
+          heap[p + 1] = re * heap[w + 1]! + im * heap[w]!;
+        }
+        heap[A]! += x0r;
+        heap[A + 1]! += x0i;
+      }
+      // Unscaled inverse (1/N is in the kernel).
+      k.inv(at.slotOut, at.slotIn, at.work, at.tw, slots, 1);
+      host.gather(this.fromSlots, at.slotIn, rowOut + cb, c, N * cb, n * cb);
+      if (scale !== 1) {
+        const from = rowOut / e;
+        for (let i = from; i < from + 2 * n * c; i++) heap[i]! *= scale;
+      }
+    }
+  }
+}
+
+/** Prime n by Rader (RaderRows): rows staged in the inner plan's memory. */
 class RaderFft implements EngineFft {
   transformInPlace(data: AnyArray, offset: number, inverse: boolean, scale = 1): void {
     inPlace(this, data, offset, inverse, scale);
   }
   private readonly inner: LaneFft;
-  /** Problems a chunk: the inner plan's slots times its problems a slot. */
-  private readonly chunk: number;
-  /** Byte addresses: staged input rows, output rows, and the [forward, inverse] kernels. */
-  private readonly stageIn: number;
-  private readonly stageOut: number;
-  private readonly kernelP: [number, number];
-  private readonly toSlots: GatherTable;
-  private readonly fromSlots: GatherTable;
+  private readonly rows: RaderRows;
+  /** Byte address of the staged rows (a chunk of them). */
+  private readonly stage: number;
   constructor(readonly recipe: Extract<CpuEngineFftRecipe, { kind: 'rader' }>) {
-    const { n, root: g } = recipe;
-    const N = n - 1;
-    const e = recipe.precision === 'f32' ? 4 : 8;
-    const cb = 2 * e;
-    const perSlot = recipe.inner.kind === 'lane-batch' ? recipe.inner.lanes : 1;
-    const slots = Math.max(1, Math.floor(CHUNK_BYTES / (perSlot * N * cb)));
-    this.chunk = slots * perSlot;
-    const sizes = [this.chunk * n * cb, this.chunk * n * cb, N * cb, N * cb].map((b) => Math.ceil(b / 64) * 64);
+    const N = recipe.n - 1;
+    const cb = recipe.precision === 'f32' ? 8 : 16;
+    const chunk = RaderRows.chunkOf(recipe);
+    const sizes = [chunk * recipe.n * cb, N * cb, N * cb].map((b) => Math.ceil(b / 64) * 64);
     this.inner = new LaneFft(
       recipe.inner,
       sizes.reduce((a, b) => a + b, 0),
     );
     let at = this.inner.extraP;
-    const [i0, o0, k0, k1] = sizes.map((b) => ((at += b), at - b));
-    [this.stageIn, this.stageOut, this.kernelP] = [i0!, o0!, [k0!, k1!]];
-    // pow[q] = g^q mod n; the kernels' FFTs in float64, scaled by 1/N.
-    const pow = new Int32Array(N);
-    for (let q = 0, v = 1; q < N; q++, v = (v * g) % n) pow[q] = v;
-    const ref = planCpuFft(N);
-    for (const dir of [0, 1] as const) {
-      const b = new Float64Array(2 * N);
-      const sign = dir === 0 ? -1 : 1;
-      // b_q = ω^(g^−q) = exp(∓2πi·g^(N−q)/n).
-      for (let q = 0; q < N; q++) {
-        const t = (2 * Math.PI * pow[(N - q) % N]!) / n;
-        b[2 * q] = Math.cos(t) / N;
-        b[2 * q + 1] = (sign * Math.sin(t)) / N;
-      }
-      const B = new Float64Array(2 * N);
-      ref.execute(b, B);
-      this.inner.heap.set(B, this.kernelP[dir] / e);
-    }
-    // Into the slots: a_q = x_(g^q) (values of interleaved rows); out of them: X_(g^−m) = c_m, k = g^−m ↔ m.
-    const into = emptyGather(2 * n, 2 * N);
-    const out = emptyGather(2 * N, 2 * (n - 1));
-    for (let q = 0; q < N; q++) {
-      for (const r of [0, 1]) {
-        into.ia[2 * q + r] = 2 * pow[q]! + r;
-        into.wa[2 * q + r] = 1;
-        // Output k = g^−q = pow[(N − q) % N] (1 … n − 1) reads c_q; the gather writes outputs 1 … n − 1.
-        const k = pow[(N - q) % N]!;
-        out.ia[2 * (k - 1) + r] = 2 * q + r;
-        out.wa[2 * (k - 1) + r] = 1;
-      }
-    }
-    this.toSlots = this.inner.tableOf('rader/in', () => into);
-    this.fromSlots = this.inner.tableOf('rader/out', () => out);
+    const [stage, k0, k1] = sizes.map((b) => ((at += b), at - b));
+    this.stage = stage!;
+    const inner = this.inner;
+    this.rows = new RaderRows(
+      recipe,
+      inner,
+      { fwd: inner.fwd, inv: inner.inv, cmul: inner.cmul! },
+      { tw: inner.twP, work: inner.workP, slotIn: inner.inP, slotOut: inner.outP, kernels: [k0!, k1!] },
+    );
   }
   get n(): number {
     return this.recipe.n;
@@ -1570,50 +1669,62 @@ class RaderFft implements EngineFft {
   }
   execute(input: AnyArray, output: AnyArray, options: EngineExecOptions = {}): void {
     const n = this.n;
-    const N = n - 1;
     const { batch, inverse, scale, li, lo } = resolveExec(n, input, output, options);
-    const inner = this.inner;
-    const e = inner.heap.BYTES_PER_ELEMENT;
-    const cb = 2 * e;
-    const perSlot = this.recipe.inner.kind === 'lane-batch' ? this.recipe.inner.lanes : 1;
-    const kernel = this.kernelP[inverse ? 1 : 0];
-    const tail = N % this.recipe.lanes;
-    const [sIn, sOut, slotsIn, slotsOut] = [this.stageIn / e, this.stageOut / e, inner.inP / e, inner.outP / e];
-    for (let b0 = 0; b0 < batch; b0 += this.chunk) {
-      const count = Math.min(this.chunk, batch - b0);
-      const slots = Math.ceil(count / perSlot);
-      // The heap view may have been replaced by a grown memory (gather tables): read it each chunk.
-      const heap = inner.heap;
-      for (let q = 0; q < count; q++) copyIn(input, li, b0 + q, n, heap, sIn + 2 * n * q);
-      inner.gather(this.toSlots, this.stageIn, inner.inP, count, n * cb, N * cb);
-      // A short lane-batch group's empty lanes get zeros (no NaN or denormals slowing the valid ones).
-      heap.fill(0, slotsIn + 2 * N * count, slotsIn + 2 * N * slots * perSlot);
-      inner.fwd(inner.inP, inner.outP, inner.workP, inner.twP, slots, 1);
-      for (let q = 0; q < count; q++) {
-        const [x, A, y] = [sIn + 2 * n * q, slotsOut + 2 * N * q, sOut + 2 * n * q];
-        const [x0r, x0i] = [heap[x]!, heap[x + 1]!];
-        heap[y] = x0r + heap[A]!;
-        heap[y + 1] = x0i + heap[A + 1]!;
-        // cmul takes whole vectors (W values); the last N mod W here.
-        inner.cmul!(inner.outP + cb * N * q, inner.outP + cb * N * q, kernel, N - tail);
-        for (let i = N - tail; i < N; i++) {
-          const [p, k] = [A + 2 * i, kernel / e + 2 * i];
-          const [re, im] = [heap[p]!, heap[p + 1]!];
-          heap[p] = re * heap[k]! - im * heap[k + 1]!;
-          heap[p + 1] = re * heap[k + 1]! + im * heap[k]!;
-        }
-        heap[A]! += x0r;
-        heap[A + 1]! += x0i;
-      }
-      // Unscaled inverse (1/N is in the kernel).
-      inner.inv(inner.outP, inner.inP, inner.workP, inner.twP, slots, 1);
-      inner.gather(this.fromSlots, inner.inP, this.stageOut + cb, count, N * cb, n * cb);
-      for (let q = 0; q < count; q++) {
-        const at = sOut + 2 * n * q;
-        if (scale !== 1) for (let i = at; i < at + 2 * n; i++) heap[i]! *= scale;
-        copyOut(heap, at, output, lo, b0 + q, n);
-      }
+    const chunk = this.rows.chunk;
+    for (let b0 = 0; b0 < batch; b0 += chunk) {
+      const count = Math.min(chunk, batch - b0);
+      let heap = this.inner.heap;
+      const s = this.stage / heap.BYTES_PER_ELEMENT;
+      for (let q = 0; q < count; q++) copyIn(input, li, b0 + q, n, heap, s + 2 * n * q);
+      this.rows.run(this.stage, this.stage, count, inverse ? 1 : 0, scale);
+      heap = this.inner.heap;
+      for (let q = 0; q < count; q++) copyOut(heap, s + 2 * n * q, output, lo, b0 + q, n);
     }
+  }
+}
+
+/**
+ * Real rows of a prime n two a complex transform around Rader: the pairs path's row steps (generatePairsRows, so
+ * every LaneFft pairs method runs unchanged) and Rader's inner plan share one memory, and the slots' complex FFT
+ * (fwd / inv) is Rader's row step.
+ */
+class RaderPairsFft extends LaneFft {
+  private readonly rows: RaderRows;
+  constructor(recipe: CpuRaderPairsRecipe) {
+    const inner = compiled(recipe.inner);
+    const e = recipe.precision === 'f32' ? 4 : 8;
+    const cb = 2 * e;
+    const N = recipe.n - 1;
+    const chunk = RaderRows.chunkOf(recipe);
+    const sizes = [
+      inner.info.twiddles.length * e,
+      inner.info.workBytes,
+      chunk * N * cb,
+      chunk * N * cb,
+      N * cb,
+      N * cb,
+    ].map((b) => Math.ceil(b / 64) * 64);
+    super(
+      recipe,
+      sizes.reduce((a, b) => a + b, 0),
+      compiledRows(recipe),
+    );
+    let at = this.extraP;
+    const [tw, work, slotIn, slotOut, k0, k1] = sizes.map((b) => ((at += b), at - b));
+    const x = new WebAssembly.Instance(inner.mod, { env: { memory: this.memory } }).exports;
+    this.heap.set(inner.info.twiddles, tw! / e);
+    this.rows = new RaderRows(
+      recipe,
+      this,
+      {
+        fwd: x['fwd'] as Kernel,
+        inv: x['inv'] as Kernel,
+        cmul: x['cmul'] as (dst: number, a: number, b: number, count: number) => void,
+      },
+      { tw: tw!, work: work!, slotIn: slotIn!, slotOut: slotOut!, kernels: [k0!, k1!] },
+    );
+    this.fwd = (inP, outP, _work, _tw, count, scale) => this.rows.run(inP, outP, count, 0, scale);
+    this.inv = (inP, outP, _work, _tw, count, scale) => this.rows.run(inP, outP, count, 1, scale);
   }
 }
 
