@@ -439,11 +439,16 @@ function columnsOf(
   const cb = precision === 'f32' ? 8 : 16;
   if (!Number.isSafeInteger(rows) || !Number.isSafeInteger(cols) || rows < 2 || cols < lanes) return null;
   if (cols % lanes !== 0 || Math.ceil(rows / lanes) * lanes * cols * cb > FFT2_MAX_BYTES) return null;
-  if (!codeletFactored(rows)) return null;
+  // Column lengths the lane recipes run as passes (generic ones included where they beat Bluestein).
+  if (
+    !codeletFactored(rows) &&
+    !(laneFactored(rows) && genericBeatsBluestein(genericPrimes(rows), rows, bluesteinLength(rows, precision)))
+  )
+    return null;
   let blockGroups = 128 / (lanes * cb);
   while ((cols / lanes) % blockGroups !== 0) blockGroups /= 2;
   return {
-    colPasses: passesFor(chooseCpuRadices(rows), rows, false),
+    colPasses: passesFor(chooseCpuRadices(rows), rows, true),
     blockGroups,
     threads: threads > 1 && rows * cols * cb >= FFT2_SPLIT_FROM_BYTES ? threads : 1,
   };

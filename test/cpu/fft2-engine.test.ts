@@ -23,9 +23,14 @@ test('2-D recipes: where the engine path applies', () => {
   assert.equal(planCpuEngineFft2(30, 20, 'f32')!.blockGroups, 1); // 5 groups of 4 columns
   assert.equal(planCpuEngineFft2(8, 6, 'f64')!.blockGroups, 1); // 3 groups of 2
   assert.equal(planCpuEngineFft2(8, 10, 'f32'), null, 'columns not a multiple of the lanes');
-  assert.equal(planCpuEngineFft2(41, 16, 'f32'), null, 'a column length through Bluestein');
-  assert.equal(planCpuEngineFft2(17 * 19, 16, 'f32'), null, 'two large primes: Bluestein');
-  assert.ok(planCpuEngineFft2(17, 16, 'f32'), 'one prime up to 37: a codelet pass');
+  // Column lengths as the lane recipes take them: primes from 11 as generic passes, where those beat Bluestein.
+  const generic = (rows: number): string[] | undefined =>
+    planCpuEngineFft2(rows, 16, 'f32')?.colPasses.map((p) => `${p.radix}${p.generic ? 'g' : ''}`);
+  assert.deepEqual(generic(41), ['41g']);
+  assert.deepEqual(generic(17 * 19), ['17g', '19g']);
+  assert.deepEqual(generic(4 * 37), ['4', '37g']);
+  assert.deepEqual(generic(7 * 11), ['7', '11g']);
+  assert.equal(planCpuEngineFft2(1009, 16, 'f32'), null, 'a column length through Bluestein');
   assert.equal(planCpuEngineFft2(16, 1009, 'f64'), null, 'rows through Bluestein');
 });
 
@@ -41,6 +46,8 @@ test('fft2 / ifft2 on the engine: every shape kind against the float64 N-D drive
     [128, 1000],
     [11 * 13, 32],
     [8, 6],
+    [4 * 37, 8],
+    [3 * 41, 12],
   ] as const) {
     for (const precision of ['f32', 'f64'] as const) {
       if (!planCpuEngineFft2(R, C, precision)) continue;
@@ -119,6 +126,7 @@ test('real 2-D on the engine: rfft2 / irfft2 against the float64 N-D driver, thr
     [5, 8],
     [128, 1000],
     [1024, 512],
+    [7 * 11 * 13, 64],
   ] as const) {
     for (const precision of ['f32', 'f64'] as const) {
       const recipe = planCpuEngineRfft2(R, N, precision);
@@ -166,6 +174,7 @@ test('fftn of volumes: the last two axes on the 2-D path, the others by the N-D 
       [1, 2, 3],
     ],
     [[2, 64, 64], undefined],
+    [[41, 11, 8], undefined],
   ] as [number[], number[] | undefined][]) {
     for (const precision of ['f32', 'f64'] as const) {
       const Arr = precision === 'f32' ? Float32Array : Float64Array;
@@ -187,7 +196,8 @@ test('fftn of volumes: the last two axes on the 2-D path, the others by the N-D 
 
 test('3-D engine: recipes, and threads bit for bit one thread', async () => {
   assert.ok(planCpuEngineFft3(64, 64, 64, 'f32')?.depth, 'a volume recipe');
-  assert.equal(planCpuEngineFft3(41, 64, 64, 'f32'), null, 'a depth through Bluestein');
+  assert.equal(planCpuEngineFft3(1009, 64, 64, 'f32'), null, 'a depth through Bluestein');
+  assert.equal(planCpuEngineFft3(41, 64, 64, 'f32')?.depth?.colPasses[0]?.generic, true, 'a generic depth pass');
   assert.equal(planCpuEngineFft3(64, 64, 64, 'f32', 2)!.threads, 2);
   for (const precision of ['f32', 'f64'] as const) {
     const Arr = precision === 'f32' ? Float32Array : Float64Array;

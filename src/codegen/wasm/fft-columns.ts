@@ -11,7 +11,15 @@
  * bytes apart, move as whole cache lines once. `work` holds the passes' two halves and the two stages.
  */
 import { assembleModule, Body, type ValType, type WasmFunction } from './assembler.js';
-import { emitPassChain, I32, passFunction, passTwiddles, type Io } from './stockham-pass.js';
+import {
+  emitPassChain,
+  genericPassFunction,
+  genericScratchBytes,
+  I32,
+  passFunction,
+  passTwiddles,
+  type Io,
+} from './stockham-pass.js';
 import { copyRowsFunction } from './fft-four-step.js';
 import { layTables } from './fft-engine.js';
 import type { CpuEngineFft2Recipe } from '../../planner/cpu-fft.js';
@@ -53,8 +61,8 @@ export function generateColumnsModule(r: CpuEngineFft2Recipe, sharedMemory = fal
     const calls = r.colPasses.map((p, t) => {
       const inIo: Io = t === 0 ? { kind: 'interleaved', conj, unit: sp } : { kind: 'split' };
       const outIo: Io = t === last ? { kind: 'interleaved', conj, unit: sp } : { kind: 'split' };
-      return fn(`${p.radix}/${p.l1}/${p.ido}/${JSON.stringify(inIo)}/${JSON.stringify(outIo)}`, () =>
-        passFunction(p, e, inIo, outIo, scaleType),
+      return fn(`${p.radix}/${p.l1}/${p.ido}/${p.generic ?? ''}/${JSON.stringify(inIo)}/${JSON.stringify(outIo)}`, () =>
+        (p.generic ? genericPassFunction : passFunction)(p, e, inIo, outIo, scaleType),
       );
     });
     const params: ValType[] = [...I32(6), scaleType];
@@ -90,6 +98,15 @@ export function generateColumnsModule(r: CpuEngineFft2Recipe, sharedMemory = fal
         tw: twP,
         twOffsets: offsets,
         scale: (x) => x.get(scale),
+        // A generic pass's scratch follows the second stage.
+        scratch: {
+          generic: r.colPasses.map((p) => p.generic === true),
+          push: (x) =>
+            x
+              .get(work)
+              .i32(stageOut + sp * rows)
+              .add(),
+        },
       });
     }
     b.get(sOut!).get(dst!).i32(rows).i32(sp).i32(rowBytes).call(copy);
@@ -103,7 +120,8 @@ export function generateColumnsModule(r: CpuEngineFft2Recipe, sharedMemory = fal
   return {
     bytes: assembleModule(funcs, { initialPages: 1, maxPages: 65536, shared: sharedMemory }),
     twiddles: tw,
-    workBytes: stageOut + sp * rows,
+    workBytes:
+      stageOut + sp * rows + Math.max(0, ...r.colPasses.map((p) => (p.generic ? genericScratchBytes(p.radix) : 0))),
     blocks: r.cols / (W * G),
   };
 }

@@ -302,6 +302,8 @@ export function emitPassChain(
     tw: number;
     twOffsets: readonly number[];
     scale: (b: Body) => void;
+    /** Pushes the scratch address of the passes marked in `generic` (genericPassFunction's last parameter). */
+    scratch?: { generic: readonly boolean[]; push: (b: Body) => void };
   },
 ): number {
   let cur = o.first;
@@ -310,6 +312,7 @@ export function emitPassChain(
     const dest = t === calls.length - 1 && o.target !== null ? o.target : other;
     b.get(cur).get(dest).get(o.tw).i32(o.twOffsets[t]!).add();
     o.scale(b);
+    if (o.scratch?.generic[t]) o.scratch.push(b);
     b.call(c);
     [cur, other] = [dest, cur === o.first ? o.work2 : cur];
   });
