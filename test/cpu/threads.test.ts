@@ -24,6 +24,7 @@ import {
   dct,
   idct,
   dst,
+  idst,
   dht,
   disposeCpuWorkers,
   ArgumentError,
@@ -68,6 +69,40 @@ for (const n of [256, 4096, 32768, 1000, 1009, 1025]) {
     }
   });
 }
+
+// Real rows of primes run two a Rader transform whose kernel table is built wherever the module is: on a worker as
+// on the calling thread, it must come out the same (float64, whatever engine scope the caller is in).
+test('real transforms of Rader primes with threads 1 and 2: bit for bit; f32 within its bound of f64', async () => {
+  for (const n of [127, 4001]) {
+    const batch = batchFor(n);
+    const r = rng(n + 5);
+    const x64 = new Float64Array(n * batch).map(() => r());
+    for (const [name, call] of [
+      [
+        'rfft',
+        (x: Float32Array | Float64Array, threads: number) => rfft(x, { shape: [batch, n], backend: 'cpu', threads }),
+      ],
+      [
+        'dct',
+        (x: Float32Array | Float64Array, threads: number) => dct(x, { shape: [batch, n], backend: 'cpu', threads }),
+      ],
+      [
+        'idst',
+        (x: Float32Array | Float64Array, threads: number) =>
+          idst(x, { shape: [batch, n], backend: 'cpu', threads, type: 4 }),
+      ],
+    ] as const) {
+      const ref = await call(x64, 1);
+      for (const precision of ['f32', 'f64'] as const) {
+        const x = precision === 'f32' ? Float32Array.from(x64) : x64;
+        const one = await call(x, 1);
+        assertSame(await call(x, 2), one, `${name} ${n} ${precision}: threads 2 differs from threads 1`);
+        if (precision === 'f32')
+          assert.ok(relErr(one, ref) <= bound(n, 'f32'), `${name} ${n} f32: ${relErr(one, ref)}`);
+      }
+    }
+  }
+});
 
 type Layout = { offset: number; stride: number; dist: number };
 

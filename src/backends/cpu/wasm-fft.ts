@@ -1513,18 +1513,18 @@ function raderTables(recipe: Extract<CpuEngineFftRecipe, { kind: 'rader' }>): {
   // pow[q] = g^q mod n.
   const pow = new Int32Array(N);
   for (let q = 0, v = 1; q < N; q++, v = (v * g) % n) pow[q] = v;
-  const ref = planCpuFft(N);
+  // The float64 engine whatever the calling scope (planCpuFft would follow an f32 engine scope).
+  const f64 = engineFft(N, 'f64');
   const kernels = ([-1, 1] as const).map((sign) => {
     // b_q = ω^(g^−q) = exp(∓2πi·g^(N−q)/n), transformed in float64.
     const b = new Float64Array(2 * N);
     for (let q = 0; q < N; q++) {
-      const t = (2 * Math.PI * pow[(N - q) % N]!) / n;
-      b[2 * q] = Math.cos(t) / N;
-      b[2 * q + 1] = (sign * Math.sin(t)) / N;
+      const [c, sn] = unitRoot(pow[(N - q) % N]!, n);
+      b[2 * q] = c / N;
+      b[2 * q + 1] = (sign * sn) / N;
     }
-    const B = new Float64Array(2 * N);
-    ref.execute(b, B);
-    return B;
+    f64.execute(b, b);
+    return b;
   }) as [Float64Array, Float64Array];
   // Into the slots: a_q = x_(g^q) (values of interleaved rows). Out of them: output k = g^−q reads c_q; the
   // gather writes outputs 1 … n − 1 (X_0 is written apart).
