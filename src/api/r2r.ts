@@ -167,6 +167,69 @@ async function dhtLastAxis(
   return deliver(dst, x, out);
 }
 
+/**
+ * DCT-I / DST-I along the last axis where no fused module exists (the extension's real FFT is not a lane module):
+ * each row's even (DCT-I, 2(n − 1)) or odd (DST-I, 2(n + 1)) extension in the input's precision, the engine's
+ * batched real FFT of them (split across threads), and the real parts (DCT-I) or minus the imaginary parts (DST-I),
+ * with scipy's scale and, for the DCT-I, its orthogonalize steps. Null for the other kinds.
+ */
+async function type1LastAxis(
+  kind: R2rRowKind,
+  inverse: boolean,
+  x: RealArray,
+  n: number,
+  norm: R2rNorm,
+  orthogonalize: boolean | undefined,
+  out: RealArray | undefined,
+  threads: number | undefined,
+): Promise<RealArray | null> {
+  if (kind !== 'dct1' && kind !== 'dst1') return null;
+  const sine = kind === 'dst1';
+  const m = sine ? 2 * (n + 1) : 2 * (n - 1);
+  const nc = m / 2 + 1;
+  const lines = x.length / n;
+  const scale = normScale(m, inverse ? 'inverse' : 'forward', norm);
+  const orth = !sine && (orthogonalize ?? norm === 'ortho');
+  const ext = filledResultLike(x, lines * m);
+  for (let q = 0, s = 0, b = 0; q < lines; q++, s += n, b += m) {
+    if (sine) {
+      // 0, x_0 … x_(n−1), 0, −x_(n−1) … −x_0.
+      ext[b] = 0;
+      ext[b + n + 1] = 0;
+      ext.set(x.subarray(s, s + n), b + 1);
+      for (let i = 0; i < n; i++) ext[b + m - 1 - i] = -x[s + i]!;
+    } else {
+      // x_0 … x_(n−1), x_(n−2) … x_1.
+      ext.set(x.subarray(s, s + n), b);
+      for (let i = 1; i < n - 1; i++) ext[b + m - i] = x[s + i]!;
+      if (orth) {
+        ext[b]! *= Math.SQRT2;
+        ext[b + n - 1]! *= Math.SQRT2;
+      }
+    }
+  }
+  const spec = filledResultLike(x, lines * 2 * nc);
+  await executeEngineRows(
+    { kind: 'rfft', n: m, precision: x instanceof Float32Array ? 'f32' : 'f64' },
+    ext,
+    spec,
+    lines,
+    threads,
+  );
+  const dst = resultArray(x, out);
+  for (let q = 0, d = 0, z = 0; q < lines; q++, d += n, z += 2 * nc) {
+    if (sine) for (let k = 0; k < n; k++) dst[d + k] = -scale * spec[z + 2 * k + 3]!;
+    else {
+      for (let k = 0; k < n; k++) dst[d + k] = scale * spec[z + 2 * k]!;
+      if (orth) {
+        dst[d]! *= Math.SQRT1_2;
+        dst[d + n - 1]! *= Math.SQRT1_2;
+      }
+    }
+  }
+  return deliver(dst, x, out);
+}
+
 async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCallOptions | null): Promise<RealArray> {
   o ??= {};
   if (!(x instanceof Float32Array) && !(x instanceof Float64Array))
@@ -220,7 +283,8 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
       n === null || !kind
         ? null
         : ((await r2rLastAxis(kind, inverse, x, n, norm, o.orthogonalize, out, threads)) ??
-          (family === 'dht' ? await dhtLastAxis(inverse, x, n, norm, out, threads) : null));
+          (family === 'dht' ? await dhtLastAxis(inverse, x, n, norm, out, threads) : null) ??
+          (await type1LastAxis(kind, inverse, x, n, norm, o.orthogonalize, out, threads)));
     if (direct) return direct;
     // Several axes, or one that is not the last: rows of the fused module, between transposes where the axis is
     // not innermost (axis-transpose.ts); axes it does not take go through the reference one at a time.

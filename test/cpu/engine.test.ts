@@ -488,6 +488,51 @@ test('engine: column input into other layouts (packed rows, strided, columns of 
   assert.ok(relErr(y, ref) <= bound(64, 'f32'), `f64 engine, f32 columns: ${relErr(y, ref)}`);
 });
 
+test("DCT-I and DST-I whose extension has no fused module: rows extended, the engine's real FFT, both directions, norms, orthogonalize, threads", async () => {
+  const r = rng(53);
+  // Extensions 2(n − 1) / 2(n + 1): 508 = 4·127, 2004 = 4·3·167, 88196 = 4·17·1297, 2(n ± 1) for 1000 and 2.
+  for (const [n, batch] of [
+    [255, 3],
+    [1001, 4],
+    [44099, 1],
+    [1000, 3],
+    [2, 5],
+    [3, 3],
+  ] as const) {
+    const x = new Float64Array(n * batch).map(() => r());
+    for (const [name, f, ref] of [
+      ['dct', dct, cpuDct.dct],
+      ['idct', idct, cpuDct.idct],
+      ['dst', dst, cpuDst.dst],
+      ['idst', idst, cpuDst.idst],
+    ] as const) {
+      for (const [norm, orthogonalize] of [
+        ['backward', undefined],
+        ['ortho', undefined],
+        ['ortho', false],
+        ['forward', true],
+      ] as const) {
+        const want = ref(x, { type: 1, norm, orthogonalize }, [batch, n]).data;
+        for (const Arr of [Float32Array, Float64Array]) {
+          for (const threads of [1, 2]) {
+            const got = await f(Arr.from(x), {
+              type: 1,
+              norm,
+              orthogonalize,
+              shape: [batch, n],
+              backend: 'cpu',
+              threads,
+            });
+            const tol = 4 * bound(2 * n + 2, Arr === Float32Array ? 'f32' : 'f64');
+            const e = relErr(got, want);
+            if (!(e <= tol)) assert.fail(`${name} type 1 ${norm} ${orthogonalize} n=${n} × ${batch} ${Arr.name}: ${e}`);
+          }
+        }
+      }
+    }
+  }
+});
+
 test('odd lengths of every DCT/DST type through the pairs module and Bluestein (1009, 2·1009 + 1), both directions, norms and precisions, batches 1, 3 and 4', async () => {
   const r = rng(47);
   for (const n of [301, 333, 999, 1001, 1009, 2019, 2187, 4095]) {
