@@ -30,6 +30,7 @@ import {
   solveTridiagonal,
 } from '../../src/index.js';
 import { FILLED_RESULT_POISON, setFilledResultPoison } from '../../src/util/filled-result.js';
+import { rng } from '../helpers/numeric.js';
 
 after(async () => {
   setFilledResultPoison(false);
@@ -37,14 +38,6 @@ after(async () => {
 });
 
 type Arr = Float32Array | Float64Array;
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32 - 0.5;
-  };
-}
 
 /** Runs the call without and with the poison and requires the same bits. */
 async function same(label: string, x: Arr, call: (x: Arr) => Promise<Arr>): Promise<void> {
