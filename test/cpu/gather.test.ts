@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyGather, emptyGather } from '../../src/core/gather-map.js';
-import { gatherTable, gatherTerms, generateGatherModule } from '../../src/codegen/wasm/gather.js';
+import { gatherTable, gatherTerms, generateGatherModule, permutationTable } from '../../src/codegen/wasm/gather.js';
 import { dct4OddGathers } from '../../src/core/dct4-odd-same-length.js';
 import { dctDirect, dstDirect } from '../../src/backends/cpu/r2r-direct.js';
 import { rng, relErr } from '../helpers/numeric.js';
@@ -82,6 +82,39 @@ test('odd DCT-IV and DST-IV through one real DFT of the same length: every odd n
       applyGather(post, X, 0, n + 1, y, 0, n, 1);
       const want = sine ? dstDirect(x, 4) : dctDirect(x, 4);
       assert.ok(relErr(y, want) < 1e-12, `n=${n} ${sine ? 'DST' : 'DCT'}-IV: ${relErr(y, want)}`);
+    }
+  }
+});
+
+test('wasm permutations of whole complex values (perm8, perm16): m = 1 … 19, rows with padded strides, bit for bit, NaN payloads and infinities kept', () => {
+  const r = rng(43);
+  const memory = new WebAssembly.Memory({ initial: 4 });
+  const exports = new WebAssembly.Instance(new WebAssembly.Module(generateGatherModule() as BufferSource), {
+    env: { memory },
+  }).exports;
+  for (const u of [8, 16] as const) {
+    const perm = exports[`perm${u}`] as Fn;
+    for (let m = 1; m <= 19; m++) {
+      const inLength = m + 2;
+      const from = Int32Array.from({ length: m }, () => Math.floor((r() + 0.5) * inLength));
+      const rows = 3;
+      const [ss, ds] = [inLength + 1, m + 2]; // in complex values
+      const words = u / 4; // 32-bit words a complex value
+      const src = new Uint32Array(rows * ss * words).map(() => Math.floor((r() + 0.5) * 2 ** 32));
+      // A signalling-NaN pattern and an infinity, which any arithmetic would change.
+      src[0] = 0x7f800001;
+      src[1] = 0x7f800000;
+      const want = new Uint32Array(rows * ds * words).fill(7);
+      for (let q = 0; q < rows; q++)
+        for (let k = 0; k < m; k++)
+          for (let w = 0; w < words; w++) want[(q * ds + k) * words + w] = src[(q * ss + from[k]!) * words + w]!;
+      const table = permutationTable(from, u);
+      const [tP, sP, dP] = [0, 4096, 4096 + src.byteLength + 64];
+      new Uint8Array(memory.buffer, tP, table.length).set(table);
+      new Uint32Array(memory.buffer, sP, src.length).set(src);
+      new Uint32Array(memory.buffer, dP, want.length).fill(7);
+      perm(sP, dP, tP, m, rows, ss * u, ds * u);
+      assert.deepEqual(new Uint32Array(memory.buffer, dP, want.length), want, `perm${u} m=${m}`);
     }
   }
 });

@@ -24,8 +24,8 @@ import {
 } from '../../planner/cpu-fft.js';
 import { generateEngineFft, generatePairsRows, type EngineModule } from '../../codegen/wasm/fft-engine.js';
 import { generateTransposeModule } from '../../codegen/wasm/transpose.js';
-import { gatherTable, gatherTerms, generateGatherModule } from '../../codegen/wasm/gather.js';
-import { emptyGather, type GatherMap } from '../../core/gather-map.js';
+import { gatherTable, gatherTerms, generateGatherModule, permutationTable } from '../../codegen/wasm/gather.js';
+import type { GatherMap } from '../../core/gather-map.js';
 import { dct4OddGathers } from '../../core/dct4-odd-same-length.js';
 import { planCpuFft } from './fft-plan.js';
 import { checkFits, checkLength, normScale, type CpuFftExecOptions, type StridedLayout } from './fft-mixed-radix.js';
@@ -57,6 +57,11 @@ interface GatherTable {
   at: number;
   m: number;
   terms: 1 | 2;
+}
+/** A permutation table of complex values in a plan's memory: its byte address and outputs a row. */
+interface PermutationTable {
+  at: number;
+  m: number;
 }
 
 /**
@@ -882,6 +887,34 @@ class LaneFft implements EngineFft, FusedRealFft {
   }
   private gatherers?: [GatherFn, GatherFn];
 
+  /**
+   * A permutation of whole complex values (codegen/wasm/gather.ts perm8 / perm16): `from[k]` is the input value
+   * output k reads. Written on first use and kept, as gather tables are.
+   */
+  permutationOf(key: string, build: () => Int32Array): PermutationTable {
+    let t = this.permutations.get(key);
+    if (!t) {
+      const from = build();
+      const bytes = permutationTable(from, (2 * this.heap.BYTES_PER_ELEMENT) as 8 | 16);
+      t = { at: this.newRegion(bytes.length), m: from.length };
+      new Uint8Array(this.memory.buffer, t.at, bytes.length).set(bytes);
+      this.permutations.set(key, t);
+    }
+    return t;
+  }
+  private readonly permutations = new Map<string, PermutationTable>();
+
+  /** `count` rows of complex values through a permutation, from rows `ss` bytes apart to rows `ds` bytes apart. */
+  permute(t: PermutationTable, src: number, dst: number, count: number, ss: number, ds: number): void {
+    if (!this.permuter) {
+      gatherModule ??= new WebAssembly.Module(generateGatherModule() as BufferSource);
+      const x = new WebAssembly.Instance(gatherModule, { env: { memory: this.memory } }).exports;
+      this.permuter = x[`perm${2 * this.heap.BYTES_PER_ELEMENT}`] as GatherFn;
+    }
+    this.permuter(src, dst, t.at, t.m, count, ss, ds);
+  }
+  private permuter?: GatherFn;
+
   /** The transposes over this plan's memory (a small module of their own, instantiated on first use). */
   private transposes(): Transposes {
     if (!this.transposer) {
@@ -1505,8 +1538,8 @@ class BluesteinFft implements EngineFft {
 /** Rader's tables for prime n: the kernel's transforms ([forward, inverse], 1/N folded in) and the two gathers. */
 function raderTables(recipe: Extract<CpuEngineFftRecipe, { kind: 'rader' }>): {
   kernels: [Float64Array, Float64Array];
-  into: GatherMap;
-  out: GatherMap;
+  into: Int32Array;
+  out: Int32Array;
 } {
   const { n, root: g } = recipe;
   const N = n - 1;
@@ -1526,18 +1559,13 @@ function raderTables(recipe: Extract<CpuEngineFftRecipe, { kind: 'rader' }>): {
     f64.execute(b, b);
     return b;
   }) as [Float64Array, Float64Array];
-  // Into the slots: a_q = x_(g^q) (values of interleaved rows). Out of them: output k = g^−q reads c_q; the
-  // gather writes outputs 1 … n − 1 (X_0 is written apart).
-  const into = emptyGather(2 * n, 2 * N);
-  const out = emptyGather(2 * N, 2 * N);
+  // Into the slots: a_q = x_(g^q). Out of them: output k = g^−q reads c_q; the permutation writes outputs 1 … n − 1
+  // (X_0 is written apart).
+  const into = new Int32Array(N);
+  const out = new Int32Array(N);
   for (let q = 0; q < N; q++) {
-    const k = pow[(N - q) % N]!;
-    for (const r of [0, 1]) {
-      into.ia[2 * q + r] = 2 * pow[q]! + r;
-      into.wa[2 * q + r] = 1;
-      out.ia[2 * (k - 1) + r] = 2 * q + r;
-      out.wa[2 * (k - 1) + r] = 1;
-    }
+    into[q] = pow[q]!;
+    out[pow[(N - q) % N]! - 1] = q;
   }
   return { kernels, into, out };
 }
@@ -1563,8 +1591,8 @@ class RaderRows {
   /** Problems a chunk: the inner plan's slots times its problems a slot. */
   readonly chunk: number;
   private readonly perSlot: number;
-  private readonly toSlots: GatherTable;
-  private readonly fromSlots: GatherTable;
+  private readonly toSlots: PermutationTable;
+  private readonly fromSlots: PermutationTable;
   constructor(
     private readonly recipe: Extract<CpuEngineFftRecipe, { kind: 'rader' }>,
     private readonly host: LaneFft,
@@ -1574,8 +1602,8 @@ class RaderRows {
     const t = raderTables(recipe);
     const e = host.heap.BYTES_PER_ELEMENT;
     for (const dir of [0, 1] as const) host.heap.set(t.kernels[dir], at.kernels[dir] / e);
-    this.toSlots = host.tableOf('rader/in', () => t.into);
-    this.fromSlots = host.tableOf('rader/out', () => t.out);
+    this.toSlots = host.permutationOf('rader/in', () => t.into);
+    this.fromSlots = host.permutationOf('rader/out', () => t.out);
     this.perSlot = recipe.inner.kind === 'lane-batch' ? recipe.lanes : 1;
     this.chunk = RaderRows.chunkOf(recipe);
   }
@@ -1598,8 +1626,8 @@ class RaderRows {
       const c = Math.min(this.chunk, count - r0);
       const slots = Math.ceil(c / this.perSlot);
       const [rowIn, rowOut] = [inP + r0 * n * cb, outP + r0 * n * cb];
-      host.gather(this.toSlots, rowIn, at.slotIn, c, n * cb, N * cb);
-      // The heap view may have been replaced by a grown memory (a gather table): read it after the gather.
+      host.permute(this.toSlots, rowIn, at.slotIn, c, n * cb, N * cb);
+      // The heap view may have been replaced by a grown memory (a table): read it after the permutation.
       const heap = host.heap;
       const [sIn, sOut] = [at.slotIn / e, at.slotOut / e];
       // A short lane-batch group's empty lanes get zeros (no NaN or denormals slowing the valid ones).
@@ -1623,7 +1651,7 @@ class RaderRows {
       }
       // Unscaled inverse (1/N is in the kernel).
       k.inv(at.slotOut, at.slotIn, at.work, at.tw, slots, 1);
-      host.gather(this.fromSlots, at.slotIn, rowOut + cb, c, N * cb, n * cb);
+      host.permute(this.fromSlots, at.slotIn, rowOut + cb, c, N * cb, n * cb);
       if (scale !== 1) {
         const from = rowOut / e;
         for (let i = from; i < from + 2 * n * c; i++) heap[i]! *= scale;
@@ -1675,10 +1703,14 @@ class RaderFft implements EngineFft {
       const count = Math.min(chunk, batch - b0);
       let heap = this.inner.heap;
       const s = this.stage / heap.BYTES_PER_ELEMENT;
-      for (let q = 0; q < count; q++) copyIn(input, li, b0 + q, n, heap, s + 2 * n * q);
+      // Packed rows move as one block.
+      if (li.stride === 1 && li.dist === n)
+        heap.set(input.subarray(2 * (li.offset + b0 * n), 2 * (li.offset + (b0 + count) * n)), s);
+      else for (let q = 0; q < count; q++) copyIn(input, li, b0 + q, n, heap, s + 2 * n * q);
       this.rows.run(this.stage, this.stage, count, inverse ? 1 : 0, scale);
       heap = this.inner.heap;
-      for (let q = 0; q < count; q++) copyOut(heap, s + 2 * n * q, output, lo, b0 + q, n);
+      if (lo.stride === 1 && lo.dist === n) output.set(heap.subarray(s, s + 2 * n * count), 2 * (lo.offset + b0 * n));
+      else for (let q = 0; q < count; q++) copyOut(heap, s + 2 * n * q, output, lo, b0 + q, n);
     }
   }
 }

@@ -129,6 +129,72 @@ function gatherBody(e: 4 | 8, terms: 1 | 2): Body {
   return f;
 }
 
+/** The table of a permutation of u-byte units: each output unit's byte offset in the input row (i32). */
+export function permutationTable(from: Int32Array, u: 8 | 16): Uint8Array {
+  return new Uint8Array(from.map((i) => i * u).buffer);
+}
+
+/**
+ * perm8 / perm16(src, dst, table, m, count, ss, ds): dst + r·ds + k·u ← the u bytes at src + r·ss + table_k, for
+ * r < count and k < m: whole complex values (f32 pairs, f64 pairs) moved without arithmetic, so bit for bit. perm8
+ * fills a vector from two 8-byte lane loads; perm16 moves one vector an output.
+ */
+function permutationBody(u: 8 | 16): Body {
+  const f = new Body(['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32']);
+  const [SRC, DST, TABLE, M, COUNT, SS, DS] = [0, 1, 2, 3, 4, 5, 6];
+  const [pi, d, g] = [f.local('i32'), f.local('i32'), f.local('i32')];
+  const x = f.local('v128');
+  const eqz = 0x45;
+  f.block();
+  f.get(M).op(eqz).brIf(0);
+  f.get(COUNT).op(eqz).brIf(0);
+  f.loop(); // rows
+  f.get(TABLE).set(pi);
+  f.get(DST).set(d);
+  if (u === 16) {
+    f.get(M).set(g);
+    f.loop();
+    f.get(d);
+    f.get(SRC).get(pi).op(0x28, 2, 0).add().v128Load(0);
+    f.v128Store(0);
+    f.get(pi).i32(4).add().set(pi);
+    f.get(d).i32(16).add().set(d);
+    f.get(g).i32(1).sub().tee(g).brIf(0);
+    f.end();
+  } else {
+    // Pairs of outputs a vector, then an odd last one.
+    f.get(M).i32(1).op(0x76 /* shr_u */).tee(g);
+    f.op(0x04, 0x40); // if
+    f.loop();
+    f.get(d);
+    for (let lane = 0; lane < 2; lane++) {
+      f.get(SRC)
+        .get(pi)
+        .op(0x28, 2, 4 * lane)
+        .add();
+      f.get(x).op(0xfd, 0x57 /* v128.load64_lane */, 3, 0, lane).set(x);
+    }
+    f.get(x).v128Store(0);
+    f.get(pi).i32(8).add().set(pi);
+    f.get(d).i32(16).add().set(d);
+    f.get(g).i32(1).sub().tee(g).brIf(0);
+    f.end();
+    f.end();
+    f.get(M).i32(1).op(0x71 /* and */);
+    f.op(0x04, 0x40); // if
+    f.get(d);
+    f.get(SRC).get(pi).op(0x28, 2, 0).add().op(0x29, 3, 0); // i64.load
+    f.op(0x37, 3, 0); // i64.store
+    f.end();
+  }
+  f.get(SRC).get(SS).add().set(SRC);
+  f.get(DST).get(DS).add().set(DST);
+  f.get(COUNT).i32(1).sub().tee(COUNT).brIf(0);
+  f.end();
+  f.end();
+  return f;
+}
+
 export function generateGatherModule(shared = false, maxPages = 1): Uint8Array {
   const fs = ([4, 8] as const).flatMap((e) =>
     ([1, 2] as const).map((terms) => {
@@ -136,5 +202,9 @@ export function generateGatherModule(shared = false, maxPages = 1): Uint8Array {
       return { params: body.params.slice(), body, export: `${terms === 1 ? 'one' : 'two'}${e}` };
     }),
   );
+  for (const u of [8, 16] as const) {
+    const body = permutationBody(u);
+    fs.push({ params: body.params.slice(), body, export: `perm${u}` });
+  }
   return assembleModule(fs, { initialPages: 1, maxPages, shared });
 }
