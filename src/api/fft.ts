@@ -49,7 +49,7 @@ import {
 import type { FftRecipe } from '../planner/fft-recipe.js';
 import type { FftTuning } from '../planner/fft-webgpu.js';
 import * as cpuNd from '../backends/cpu/fft-nd.js';
-import { normalizeAxis, resolveAxes } from '../backends/cpu/fft-nd.js';
+import { c2rDefaultLast, normalizeAxis, resolveAxes } from '../backends/cpu/fft-nd.js';
 import { WebGpuFftNd } from '../backends/webgpu/fft-nd.js';
 
 export type { BackendChoice } from './backend.js';
@@ -456,7 +456,7 @@ export function fftnOutputShape(
   shape: readonly number[],
   options: { s?: readonly number[]; axes?: readonly number[] } = {},
 ): number[] {
-  const { s, axes } = resolveAxes(shape, options, kind === 'c2r' ? (m) => 2 * (m - 1) : undefined);
+  const { s, axes } = resolveAxes(shape, options, kind === 'c2r' ? c2rDefaultLast : undefined);
   const out = [...shape];
   axes.forEach((a, i) => (out[a] = s[i]));
   if (kind === 'r2c') out[axes[axes.length - 1]] = Math.floor(s[s.length - 1] / 2) + 1;
@@ -505,7 +505,7 @@ async function nd(
     const out = checkOut(o.out, x, x.length);
     return deliver(out && !overlaps(out, x) ? x : x.slice(), x, out);
   }
-  const { s, axes } = resolveAxes(shape, o, kind === 'c2r' ? (m) => 2 * (m - 1) : undefined);
+  const { s, axes } = resolveAxes(shape, o, kind === 'c2r' ? c2rDefaultLast : undefined);
   const requested = checkBackend(o.backend ?? 'auto');
   // 'auto' keeps float64 data on the float64 CPU backend (WGSL has no f64); 'webgpu' computes it in f32.
   const backend = requested === 'auto' && x instanceof Float64Array ? 'cpu' : requested;

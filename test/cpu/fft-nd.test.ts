@@ -17,6 +17,7 @@ import { dftNaive } from '../../src/backends/cpu/dft-naive.js';
 import { randomFloat64 } from '../../src/util/random.js';
 import { relativeL2 } from '../../src/util/metrics.js';
 import { ArgumentError } from '../../src/errors.js';
+import * as api from '../../src/index.js';
 
 /**
  * Independent reference: transform one axis by explicit multi-index loops and a naive DFT per line,
@@ -216,4 +217,27 @@ test('N-D bad input', () => {
   assert.throws(() => irfft(new Float64Array(2)), ArgumentError); // m = 1 → n = 0
   assert.throws(() => rfftn(new Float64Array(5), [2, 3]), ArgumentError);
   assert.throws(() => fftn(new Float64Array(12), [2, 3], { axes: [0.5] }), ArgumentError);
+});
+
+test("irfftn / irfft2 whose last axis holds one value: length 1 there by default (scipy.fft's result), the values' real parts along it", async () => {
+  // x[r] = (2r + 1) + (2r + 2)i; a length-1 c2r keeps the real part, then the other axes transform as usual.
+  for (const [shape, axes] of [
+    [[1], undefined],
+    [[3, 1], undefined],
+    [[4, 1], [1]],
+  ] as [number[], number[] | undefined][]) {
+    const rows = shape[0]!;
+    const x = Float64Array.from({ length: 2 * rows }, (_, i) => i + 1);
+    const y = await api.irfftn(x, { shape, axes, backend: 'cpu' });
+    assert.equal(y.length, rows, `${shape} ${axes}`);
+    const re = Float64Array.from({ length: rows }, (_, r) => 2 * r + 1);
+    // Over both axes: the real parts of the inverse complex transform along the first (irfftn runs the complex axes
+    // first, then the length-1 c2r keeps the real part).
+    const full = await api.ifft(x, { backend: 'cpu' });
+    const want = axes ? re : full.filter((_, i) => i % 2 === 0);
+    assert.ok(relativeL2(Float64Array.from(y), want) < TOL, `${shape} ${axes}: ${Array.from(y)}`);
+  }
+  assert.equal((await api.irfft2(new Float64Array(6), { shape: [3, 1], backend: 'cpu' })).length, 3);
+  // 1-D irfft of one value has no default length (2(m − 1) = 0), as numpy and scipy.fft say.
+  await assert.rejects(api.irfft(new Float64Array(2), { backend: 'cpu' }), ArgumentError);
 });

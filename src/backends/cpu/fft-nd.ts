@@ -171,6 +171,12 @@ function c2rAxis(y: Float64Array, shape: readonly number[], axis: number, n: num
 }
 
 /** numpy's (s, axes) resolution. `defaultLast` gives irfftn's default for the last axis. */
+/**
+ * The default output length of an inverse real N-D transform's last axis: 2(m − 1), and 1 where that axis holds a
+ * single value (scipy.fft's irfftn and irfft2 return it; numpy raises).
+ */
+export const c2rDefaultLast = (m: number): number => Math.max(1, 2 * (m - 1));
+
 export function resolveAxes(
   shape: readonly number[],
   options: FftNdOptions,
@@ -316,7 +322,7 @@ export function rfftn(x: Input, shape: readonly number[], options: FftNdOptions 
  */
 export function irfftn(x: Input, shape: readonly number[], options: FftNdOptions = {}): NdArray {
   const sh = checkShape(shape, x.length, 2);
-  const { s, axes } = resolveAxes(sh, options, (m) => 2 * (m - 1));
+  const { s, axes } = resolveAxes(sh, options, c2rDefaultLast);
   const last = axes.length - 1;
   let cur: NdArray = { data: toF64(x), shape: sh };
   let copied = false;
@@ -364,6 +370,9 @@ export function rfft(x: Input, options: Fft1dOptions = {}, shape?: readonly numb
 /** numpy.fft.irfft: n real outputs (default 2·(m−1)) from m complex inputs along `axis`. */
 export function irfft(x: Input, options: Fft1dOptions = {}, shape?: readonly number[]): NdArray {
   const sh = defaultShape(x, shape, 2);
+  // 1-D, numpy and scipy.fft agree: the default 2·(m − 1) is empty for one value (irfftn takes 1 there, as scipy.fft).
+  if (options.n === undefined && sh[normalizeAxis(options.axis ?? -1, sh.length)] === 1)
+    throw new ArgumentError('n', options.n, 'an explicit output length: the default 2·(m − 1) is 0 for m = 1');
   return irfftn(x, sh, oneD(options));
 }
 
