@@ -863,57 +863,58 @@ class LaneFft implements EngineFft, FusedRealFft {
 
   /** A gather map's table in this plan's memory, written on first use and kept (a few maps a module at most). */
   tableOf(key: string, build: () => GatherMap): GatherTable {
-    let t = this.tables.get(key);
-    if (!t) {
+    return this.kept(key, () => {
       const map = build();
       const bytes = gatherTable(map, this.heap.BYTES_PER_ELEMENT as 4 | 8);
-      t = { at: this.newRegion(bytes.length), m: map.ia.length, terms: gatherTerms(map) };
-      new Uint8Array(this.memory.buffer, t.at, bytes.length).set(bytes);
-      this.tables.set(key, t);
-    }
-    return t;
+      return { at: this.written(bytes), m: map.ia.length, terms: gatherTerms(map) };
+    }) as GatherTable;
   }
-  private readonly tables = new Map<string, GatherTable>();
-
-  /** `count` rows through a gather table, from rows `ss` bytes apart to rows `ds` bytes apart. */
-  gather(t: GatherTable, src: number, dst: number, count: number, ss: number, ds: number): void {
-    if (!this.gatherers) {
-      gatherModule ??= new WebAssembly.Module(generateGatherModule() as BufferSource);
-      const x = new WebAssembly.Instance(gatherModule, { env: { memory: this.memory } }).exports;
-      const e = this.heap.BYTES_PER_ELEMENT;
-      this.gatherers = [x[`one${e}`] as GatherFn, x[`two${e}`] as GatherFn];
-    }
-    this.gatherers[t.terms - 1]!(src, dst, t.at, t.m, count, ss, ds);
-  }
-  private gatherers?: [GatherFn, GatherFn];
 
   /**
    * A permutation of whole complex values (codegen/wasm/gather.ts perm8 / perm16): `from[k]` is the input value
    * output k reads. Written on first use and kept, as gather tables are.
    */
   permutationOf(key: string, build: () => Int32Array): PermutationTable {
-    let t = this.permutations.get(key);
-    if (!t) {
+    return this.kept(`perm/${key}`, () => {
       const from = build();
-      const bytes = permutationTable(from, (2 * this.heap.BYTES_PER_ELEMENT) as 8 | 16);
-      t = { at: this.newRegion(bytes.length), m: from.length };
-      new Uint8Array(this.memory.buffer, t.at, bytes.length).set(bytes);
-      this.permutations.set(key, t);
-    }
+      return { at: this.written(permutationTable(from, (2 * this.heap.BYTES_PER_ELEMENT) as 8 | 16)), m: from.length };
+    });
+  }
+
+  private kept(key: string, make: () => PermutationTable | GatherTable): PermutationTable | GatherTable {
+    let t = this.tables.get(key);
+    if (!t) this.tables.set(key, (t = make()));
     return t;
   }
-  private readonly permutations = new Map<string, PermutationTable>();
+  private readonly tables = new Map<string, PermutationTable | GatherTable>();
+
+  /** `bytes` copied into a new region of this plan's memory; its byte address. */
+  private written(bytes: Uint8Array): number {
+    const at = this.newRegion(bytes.length);
+    new Uint8Array(this.memory.buffer, at, bytes.length).set(bytes);
+    return at;
+  }
+
+  /** `count` rows through a gather table, from rows `ss` bytes apart to rows `ds` bytes apart. */
+  gather(t: GatherTable, src: number, dst: number, count: number, ss: number, ds: number): void {
+    const e = this.heap.BYTES_PER_ELEMENT;
+    this.gatherKernel(`${t.terms === 1 ? 'one' : 'two'}${e}`)(src, dst, t.at, t.m, count, ss, ds);
+  }
 
   /** `count` rows of complex values through a permutation, from rows `ss` bytes apart to rows `ds` bytes apart. */
   permute(t: PermutationTable, src: number, dst: number, count: number, ss: number, ds: number): void {
-    if (!this.permuter) {
-      gatherModule ??= new WebAssembly.Module(generateGatherModule() as BufferSource);
-      const x = new WebAssembly.Instance(gatherModule, { env: { memory: this.memory } }).exports;
-      this.permuter = x[`perm${2 * this.heap.BYTES_PER_ELEMENT}`] as GatherFn;
-    }
-    this.permuter(src, dst, t.at, t.m, count, ss, ds);
+    this.gatherKernel(`perm${2 * this.heap.BYTES_PER_ELEMENT}`)(src, dst, t.at, t.m, count, ss, ds);
   }
-  private permuter?: GatherFn;
+
+  /** A kernel of the gather module, instantiated over this plan's memory on first use. */
+  private gatherKernel(name: string): GatherFn {
+    if (!this.gatherExports) {
+      gatherModule ??= new WebAssembly.Module(generateGatherModule() as BufferSource);
+      this.gatherExports = new WebAssembly.Instance(gatherModule, { env: { memory: this.memory } }).exports;
+    }
+    return this.gatherExports[name] as GatherFn;
+  }
+  private gatherExports?: WebAssembly.Exports;
 
   /** The transposes over this plan's memory (a small module of their own, instantiated on first use). */
   private transposes(): Transposes {
