@@ -35,9 +35,27 @@ export function gatherTable(g: GatherMap, e: 4 | 8): Uint8Array {
   return bytes;
 }
 
+/**
+ * The row loop both kernels share, over their parameters (src, dst, table, m, count, ss, ds): nothing for m = 0 or
+ * count = 0; else `body` once a row, then src and dst advanced by ss and ds.
+ */
+function eachRow(f: Body, body: () => void): void {
+  const [SRC, DST, M, COUNT, SS, DS] = [0, 1, 3, 4, 5, 6];
+  f.block();
+  f.get(M).op(0x45 /* i32.eqz */).brIf(0);
+  f.get(COUNT).op(0x45).brIf(0);
+  f.loop();
+  body();
+  f.get(SRC).get(SS).add().set(SRC);
+  f.get(DST).get(DS).add().set(DST);
+  f.get(COUNT).i32(1).sub().tee(COUNT).brIf(0);
+  f.end();
+  f.end();
+}
+
 function gatherBody(e: 4 | 8, terms: 1 | 2): Body {
   const f = new Body(['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32']);
-  const [SRC, DST, TABLE, M, COUNT, SS, DS] = [0, 1, 2, 3, 4, 5, 6];
+  const [SRC, DST, TABLE, M] = [0, 1, 2, 3];
   const W = 16 / e;
   const [load, store, mul, add, al] = e === 4 ? [0x2a, 0x38, 0x94, 0x92, 2] : [0x2b, 0x39, 0xa2, 0xa0, 3];
   const laneLoad = e === 4 ? 0x56 : 0x57; // v128.load32_lane / v128.load64_lane
@@ -49,8 +67,7 @@ function gatherBody(e: 4 | 8, terms: 1 | 2): Body {
     bOff = f.local('i32'),
     x = f.local('v128');
   const shl = 0x74,
-    and = 0x71,
-    eqz = 0x45;
+    and = 0x71;
   // The blocks: ia at 0, wa at align16(4m), ib and wb bOff = align16(4m) + align16(e·m) after those.
   f.get(M).i32(2).op(shl).i32(15).add().i32(-16).op(and).set(wOff);
   f.get(M).i32(Math.log2(e)).op(shl).i32(15).add().i32(-16).op(and).get(wOff).add().set(bOff);
@@ -74,58 +91,51 @@ function gatherBody(e: 4 | 8, terms: 1 | 2): Body {
     if (second) f.get(bOff).add();
     f.op(load, al, 0).op(mul);
   };
-  f.block();
-  f.get(M).op(eqz).brIf(0);
-  f.get(COUNT).op(eqz).brIf(0);
-  f.loop(); // rows
-  f.get(TABLE).set(pi);
-  f.get(TABLE).get(wOff).add().set(pw);
-  f.get(DST).set(d);
-  // Whole vectors.
-  f.get(M).i32(Math.log2(W)).op(0x76 /* shr_u */).tee(g);
-  f.op(0x04, 0x40); // if
-  f.loop();
-  f.get(d);
-  vectorTerm(false);
-  if (terms === 2) {
-    vectorTerm(true);
-    f.fadd(e);
-  }
-  f.v128Store(0);
-  f.get(pi)
-    .i32(4 * W)
-    .add()
-    .set(pi);
-  f.get(pw).i32(16).add().set(pw);
-  f.get(d).i32(16).add().set(d);
-  f.get(g).i32(1).sub().tee(g).brIf(0);
-  f.end();
-  f.end();
-  // The last m mod W outputs.
-  f.get(M)
-    .i32(W - 1)
-    .op(and)
-    .tee(g);
-  f.op(0x04, 0x40);
-  f.loop();
-  f.get(d);
-  scalarTerm(false);
-  if (terms === 2) {
-    scalarTerm(true);
-    f.op(add);
-  }
-  f.op(store, al, 0);
-  f.get(pi).i32(4).add().set(pi);
-  f.get(pw).i32(e).add().set(pw);
-  f.get(d).i32(e).add().set(d);
-  f.get(g).i32(1).sub().tee(g).brIf(0);
-  f.end();
-  f.end();
-  f.get(SRC).get(SS).add().set(SRC);
-  f.get(DST).get(DS).add().set(DST);
-  f.get(COUNT).i32(1).sub().tee(COUNT).brIf(0);
-  f.end();
-  f.end();
+  eachRow(f, () => {
+    f.get(TABLE).set(pi);
+    f.get(TABLE).get(wOff).add().set(pw);
+    f.get(DST).set(d);
+    // Whole vectors.
+    f.get(M).i32(Math.log2(W)).op(0x76 /* shr_u */).tee(g);
+    f.op(0x04, 0x40); // if
+    f.loop();
+    f.get(d);
+    vectorTerm(false);
+    if (terms === 2) {
+      vectorTerm(true);
+      f.fadd(e);
+    }
+    f.v128Store(0);
+    f.get(pi)
+      .i32(4 * W)
+      .add()
+      .set(pi);
+    f.get(pw).i32(16).add().set(pw);
+    f.get(d).i32(16).add().set(d);
+    f.get(g).i32(1).sub().tee(g).brIf(0);
+    f.end();
+    f.end();
+    // The last m mod W outputs.
+    f.get(M)
+      .i32(W - 1)
+      .op(and)
+      .tee(g);
+    f.op(0x04, 0x40);
+    f.loop();
+    f.get(d);
+    scalarTerm(false);
+    if (terms === 2) {
+      scalarTerm(true);
+      f.op(add);
+    }
+    f.op(store, al, 0);
+    f.get(pi).i32(4).add().set(pi);
+    f.get(pw).i32(e).add().set(pw);
+    f.get(d).i32(e).add().set(d);
+    f.get(g).i32(1).sub().tee(g).brIf(0);
+    f.end();
+    f.end();
+  });
   return f;
 }
 
@@ -141,57 +151,49 @@ export function permutationTable(from: Int32Array, u: 8 | 16): Uint8Array {
  */
 function permutationBody(u: 8 | 16): Body {
   const f = new Body(['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32']);
-  const [SRC, DST, TABLE, M, COUNT, SS, DS] = [0, 1, 2, 3, 4, 5, 6];
+  const [SRC, DST, TABLE, M] = [0, 1, 2, 3];
   const [pi, d, g] = [f.local('i32'), f.local('i32'), f.local('i32')];
   const x = f.local('v128');
-  const eqz = 0x45;
-  f.block();
-  f.get(M).op(eqz).brIf(0);
-  f.get(COUNT).op(eqz).brIf(0);
-  f.loop(); // rows
-  f.get(TABLE).set(pi);
-  f.get(DST).set(d);
-  if (u === 16) {
-    f.get(M).set(g);
-    f.loop();
-    f.get(d);
-    f.get(SRC).get(pi).op(0x28, 2, 0).add().v128Load(0);
-    f.v128Store(0);
-    f.get(pi).i32(4).add().set(pi);
-    f.get(d).i32(16).add().set(d);
-    f.get(g).i32(1).sub().tee(g).brIf(0);
-    f.end();
-  } else {
-    // Pairs of outputs a vector, then an odd last one.
-    f.get(M).i32(1).op(0x76 /* shr_u */).tee(g);
-    f.op(0x04, 0x40); // if
-    f.loop();
-    f.get(d);
-    for (let lane = 0; lane < 2; lane++) {
-      f.get(SRC)
-        .get(pi)
-        .op(0x28, 2, 4 * lane)
-        .add();
-      f.get(x).op(0xfd, 0x57 /* v128.load64_lane */, 3, 0, lane).set(x);
+  eachRow(f, () => {
+    f.get(TABLE).set(pi);
+    f.get(DST).set(d);
+    if (u === 16) {
+      f.get(M).set(g);
+      f.loop();
+      f.get(d);
+      f.get(SRC).get(pi).op(0x28, 2, 0).add().v128Load(0);
+      f.v128Store(0);
+      f.get(pi).i32(4).add().set(pi);
+      f.get(d).i32(16).add().set(d);
+      f.get(g).i32(1).sub().tee(g).brIf(0);
+      f.end();
+    } else {
+      // Pairs of outputs a vector, then an odd last one.
+      f.get(M).i32(1).op(0x76 /* shr_u */).tee(g);
+      f.op(0x04, 0x40); // if
+      f.loop();
+      f.get(d);
+      for (let lane = 0; lane < 2; lane++) {
+        f.get(SRC)
+          .get(pi)
+          .op(0x28, 2, 4 * lane)
+          .add();
+        f.get(x).op(0xfd, 0x57 /* v128.load64_lane */, 3, 0, lane).set(x);
+      }
+      f.get(x).v128Store(0);
+      f.get(pi).i32(8).add().set(pi);
+      f.get(d).i32(16).add().set(d);
+      f.get(g).i32(1).sub().tee(g).brIf(0);
+      f.end();
+      f.end();
+      f.get(M).i32(1).op(0x71 /* and */);
+      f.op(0x04, 0x40); // if
+      f.get(d);
+      f.get(SRC).get(pi).op(0x28, 2, 0).add().op(0x29, 3, 0); // i64.load
+      f.op(0x37, 3, 0); // i64.store
+      f.end();
     }
-    f.get(x).v128Store(0);
-    f.get(pi).i32(8).add().set(pi);
-    f.get(d).i32(16).add().set(d);
-    f.get(g).i32(1).sub().tee(g).brIf(0);
-    f.end();
-    f.end();
-    f.get(M).i32(1).op(0x71 /* and */);
-    f.op(0x04, 0x40); // if
-    f.get(d);
-    f.get(SRC).get(pi).op(0x28, 2, 0).add().op(0x29, 3, 0); // i64.load
-    f.op(0x37, 3, 0); // i64.store
-    f.end();
-  }
-  f.get(SRC).get(SS).add().set(SRC);
-  f.get(DST).get(DS).add().set(DST);
-  f.get(COUNT).i32(1).sub().tee(COUNT).brIf(0);
-  f.end();
-  f.end();
+  });
   return f;
 }
 
