@@ -14,8 +14,8 @@
  *   for lengths that do not split (odd n, n < W²); a short batch wastes the empty lanes.
  *
  * Lengths that are not codeletFactored (a prime factor above MAX_CODELET_PRIME, or two above
- * SMALL_CODELET_PRIME) go through Bluestein with a smooth inner length, planned the same way, unless a
- * generic passes for their large primes cost less (genericBeatsBluestein).
+ * SMALL_CODELET_PRIME) go through Bluestein with a smooth inner length, planned the same way, unless generic
+ * passes for their large primes cost less (genericBeatsBluestein) or, for primes, Rader applies (raderOf).
  */
 import { ArgumentError, UnsupportedError } from '../errors.js';
 import { isPrime, nextPow2, primeFactors, primitiveRoot } from '../core/integers.js';
@@ -242,10 +242,6 @@ export const CPU_ENGINE_MAX_N: Record<CpuPrecision, number> = { f32: 2 ** 26, f6
  */
 export const RADER_FROM = 100;
 
-function raderBeatsGeneric(n: number): boolean {
-  return n >= RADER_FROM;
-}
-
 /** Rader's recipe for prime n whose n − 1 runs as lane passes (no Bluestein or four-step inside); else null. */
 function raderOf(n: number, precision: CpuPrecision): Extract<CpuEngineFftRecipe, { kind: 'rader' }> | null {
   if (!isPrime(n) || n < 5) return null;
@@ -262,8 +258,11 @@ function raderOf(n: number, precision: CpuPrecision): Extract<CpuEngineFftRecipe
 }
 
 /** Bluestein's recipe for n: two FFTs of its inner length m ≥ 2n − 1 (bluesteinLength). */
-export function planBluestein(n: number, precision: CpuPrecision): Extract<CpuEngineFftRecipe, { kind: 'bluestein' }> {
-  const m = bluesteinLength(n, precision);
+export function planBluestein(
+  n: number,
+  precision: CpuPrecision,
+  m = bluesteinLength(n, precision),
+): Extract<CpuEngineFftRecipe, { kind: 'bluestein' }> {
   if (m > CPU_ENGINE_MAX_N[precision]) {
     throw new UnsupportedError(
       `n = ${n}: its Bluestein length ${m} exceeds the CPU engine's ${CPU_ENGINE_MAX_N[precision]} points in ${precision}`,
@@ -298,11 +297,11 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
     laneFactored(laneLength) &&
     n * cb < FOUR_STEP_FROM_BYTES &&
     genericBeatsBluestein(genericPrimes(laneLength), n, m);
-  if (m > 0 && (!generic || raderBeatsGeneric(n))) {
+  if (m > 0 && (!generic || n >= RADER_FROM)) {
     const rader = raderOf(n, precision);
     if (rader) return rader;
   }
-  if (m > 0 && !generic) return planBluestein(n, precision);
+  if (m > 0 && !generic) return planBluestein(n, precision, m);
   const blocked = fourStepOf(n, precision);
   if (blocked) return blocked;
   return {

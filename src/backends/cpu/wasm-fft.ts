@@ -144,6 +144,14 @@ export function isEngineBuffer(a: AnyArray): boolean {
 
 type LaneRecipe = CpuLaneRecipe;
 
+/** Whether a recipe's complex transform runs around a lane module (Bluestein, Rader) rather than in one. */
+function aroundLanes<R extends { kind: string }>(recipe: R): recipe is Extract<R, { kind: 'bluestein' | 'rader' }> {
+  return recipe.kind === 'bluestein' || recipe.kind === 'rader';
+}
+
+/** Elementwise complex product of the lane modules with `pointwise` (codegen/wasm/pointwise.ts). */
+type Cmul = (dst: number, a: number, b: number, count: number) => void;
+
 function recipeKey(recipe: LaneRecipe | CpuPairsRecipe): string {
   return JSON.stringify(recipe);
 }
@@ -205,7 +213,7 @@ function laneRecipes(n: number, precision: CpuPrecision): LaneRecipe[] {
   const out: LaneRecipe[] = [];
   const add = (r: CpuEngineFftRecipe | null): void => {
     if (!r) return;
-    if (r.kind === 'bluestein' || r.kind === 'rader') add(r.inner);
+    if (aroundLanes(r)) add(r.inner);
     else if (r.kind !== 'trivial') out.push(r);
   };
   add(planCpuEngineFft(n, precision));
@@ -232,10 +240,9 @@ export async function precompileEngine(lengths: readonly number[], precision: Cp
       continue;
     }
     const sources: [string, () => EngineModule][] = recipes.map((r) => [recipeKey(r), () => generateEngineFft(r)]);
-    // Bluestein lengths: the pairs row steps of the real and the DCT modules.
+    // Bluestein and Rader lengths: the pairs row steps of the real and the DCT modules.
     for (const r of [planCpuEngineRfftForward(n, precision), planCpuEngineDct2(n, precision)])
-      if (r?.kind === 'bluestein' || r?.kind === 'rader')
-        sources.push([rowsKey(r), () => generatePairsRows(r.n, r.precision, r.dct2 === true)]);
+      if (r && aroundLanes(r)) sources.push([rowsKey(r), () => generatePairsRows(r.n, r.precision, r.dct2 === true)]);
     for (const [key, make] of sources) {
       if (lruGet(modules, key)) continue;
       const info = make();
@@ -298,7 +305,8 @@ class LaneFft implements EngineFft, FusedRealFft {
   transformInPlace(data: AnyArray, offset: number, inverse: boolean, scale = 1): void {
     inPlace(this, data, offset, inverse, scale);
   }
-  protected readonly memory: WebAssembly.Memory;
+  /** Shared with the inner plans that plans around this one instantiate in it (kernelsIn). */
+  readonly memory: WebAssembly.Memory;
   /** The complex FFT of the slots (set by BluesteinPairsFft, whose module has only the row steps). */
   fwd: Kernel;
   inv: Kernel;
@@ -334,7 +342,7 @@ class LaneFft implements EngineFft, FusedRealFft {
   private colBytes = 0;
   /** Start of `extraBytes` of caller-owned memory after the buffers (Bluestein's tables). */
   readonly extraP: number;
-  readonly cmul?: (dst: number, a: number, b: number, count: number) => void;
+  readonly cmul?: Cmul;
   private readonly key: string;
   constructor(
     readonly recipe: LaneRecipe | CpuPairsRecipe,
@@ -377,7 +385,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.dht = inst.exports['dht'] as typeof this.dht;
     this.reverse = inst.exports['reverse'] as typeof this.reverse;
     this.alternate = inst.exports['alternate'] as typeof this.alternate;
-    if (recipe.kind !== 'bluestein' && recipe.kind !== 'rader' && recipe.dct1) {
+    if (!aroundLanes(recipe) && recipe.dct1) {
       const x = (name: string): RowPass => inst.exports[name] as RowPass;
       this.type1 = {
         dct: { ext: x('dct1ext'), out: x('dct1out') },
@@ -391,7 +399,7 @@ class LaneFft implements EngineFft, FusedRealFft {
   }
   /** The recipe of a module that holds its own transform (not a BluesteinPairsFft, which has no complex path). */
   private get laneRecipe(): LaneRecipe {
-    if (this.recipe.kind === 'bluestein' || this.recipe.kind === 'rader')
+    if (aroundLanes(this.recipe))
       throw new Error('a pairs module around Bluestein or Rader has no complex engine path');
     return this.recipe;
   }
@@ -1250,7 +1258,7 @@ export function tryFusedRealFft(recipe: CpuEngineFftRecipe): (FusedRealFft & Fus
 
 export function fusedRealFft(recipe: CpuEngineFftRecipe): FusedRealFft & FusedDct2 {
   if (recipe.kind === 'trivial' || !(recipe.realPost || recipe.realPairs)) throw new Error('not a fused real recipe');
-  const key = `real/${recipe.kind}/${recipe.n}/${recipe.precision}/${recipe.realPairs ? 'pairs' : ''}/${recipe.dct2 ? 'dct2' : ''}/${recipe.kind !== 'bluestein' && recipe.kind !== 'rader' && recipe.dct1 ? 'dct1' : ''}`;
+  const key = `real/${recipe.kind}/${recipe.n}/${recipe.precision}/${recipe.realPairs ? 'pairs' : ''}/${recipe.dct2 ? 'dct2' : ''}/${!aroundLanes(recipe) && recipe.dct1 ? 'dct1' : ''}`;
   let p = lruGet(realPlans, key);
   if (!p) {
     p =
@@ -1536,7 +1544,21 @@ class BluesteinFft implements EngineFft {
   }
 }
 
-/** Rader's tables for prime n: the kernel's transforms ([forward, inverse], 1/N folded in) and the two gathers. */
+/** An inner plan's complex FFT and pointwise product, instantiated over the memory of the plan around it. */
+interface InnerKernels {
+  fwd: Kernel;
+  inv: Kernel;
+  cmul: Cmul;
+}
+
+/** The inner module's kernels over `host`'s memory, its twiddles written at byte address `tw` there. */
+function kernelsIn(host: LaneFft, inner: { mod: WebAssembly.Module; info: EngineModule }, tw: number): InnerKernels {
+  const x = new WebAssembly.Instance(inner.mod, { env: { memory: host.memory } }).exports;
+  host.heap.set(inner.info.twiddles, tw / host.heap.BYTES_PER_ELEMENT);
+  return { fwd: x['fwd'] as Kernel, inv: x['inv'] as Kernel, cmul: x['cmul'] as Cmul };
+}
+
+/** Rader's tables for prime n: the kernel's transforms ([forward, inverse], 1/N folded in) and the two permutations. */
 function raderTables(recipe: Extract<CpuEngineFftRecipe, { kind: 'rader' }>): {
   kernels: [Float64Array, Float64Array];
   into: Int32Array;
@@ -1584,9 +1606,9 @@ interface RaderRegions {
 
 /**
  * Prime n by Rader: X_0 = Σ x_j and X_(g^−m) = x_0 + (a ⊛ b)_m, the cyclic convolution of length N = n − 1 of
- * a_q = x_(g^q) with b_q = ω^(g^−q). Rows of n complex values (contiguous) are permuted into the inner plan's slots
- * by a gather, transformed, multiplied by the kernel's transform (x_0 added to bin 0, which adds it to every
- * output), transformed back unscaled and gathered into output order. The inner kernels run in the host's memory.
+ * a_q = x_(g^q) with b_q = ω^(g^−q). Rows of n complex values (contiguous) are permuted into the inner plan's slots,
+ * transformed, multiplied by the kernel's transform (x_0 added to bin 0, which adds it to every output), transformed
+ * back unscaled and permuted into output order. The inner kernels run in the host's memory.
  */
 class RaderRows {
   /** Problems a chunk: the inner plan's slots times its problems a slot. */
@@ -1597,7 +1619,7 @@ class RaderRows {
   constructor(
     private readonly recipe: Extract<CpuEngineFftRecipe, { kind: 'rader' }>,
     private readonly host: LaneFft,
-    private readonly k: { fwd: Kernel; inv: Kernel; cmul: (dst: number, a: number, b: number, count: number) => void },
+    private readonly k: InnerKernels,
     private readonly at: RaderRegions,
   ) {
     const t = raderTables(recipe);
@@ -1744,18 +1766,13 @@ class RaderPairsFft extends LaneFft {
     );
     let at = this.extraP;
     const [tw, work, slotIn, slotOut, k0, k1] = sizes.map((b) => ((at += b), at - b));
-    const x = new WebAssembly.Instance(inner.mod, { env: { memory: this.memory } }).exports;
-    this.heap.set(inner.info.twiddles, tw! / e);
-    this.rows = new RaderRows(
-      recipe,
-      this,
-      {
-        fwd: x['fwd'] as Kernel,
-        inv: x['inv'] as Kernel,
-        cmul: x['cmul'] as (dst: number, a: number, b: number, count: number) => void,
-      },
-      { tw: tw!, work: work!, slotIn: slotIn!, slotOut: slotOut!, kernels: [k0!, k1!] },
-    );
+    this.rows = new RaderRows(recipe, this, kernelsIn(this, inner, tw!), {
+      tw: tw!,
+      work: work!,
+      slotIn: slotIn!,
+      slotOut: slotOut!,
+      kernels: [k0!, k1!],
+    });
     this.fwd = (inP, outP, _work, _tw, count, scale) => this.rows.run(inP, outP, count, 0, scale);
     this.inv = (inP, outP, _work, _tw, count, scale) => this.rows.run(inP, outP, count, 1, scale);
   }
@@ -1770,11 +1787,7 @@ class RaderPairsFft extends LaneFft {
 class BluesteinPairsFft extends LaneFft {
   private readonly m: number;
   private readonly nPad: number;
-  private readonly innerKernels: {
-    fwd: Kernel;
-    inv: Kernel;
-    cmul: (dst: number, a: number, b: number, count: number) => void;
-  };
+  private readonly innerKernels: InnerKernels;
   /** Byte addresses: the inner plan's twiddles and work, two slots of m, the [forward, inverse] chirps and filters. */
   private readonly innerTw: number;
   private readonly innerWork: number;
@@ -1809,13 +1822,7 @@ class BluesteinPairsFft extends LaneFft {
     this.filterP = [f0!, f1!];
     this.m = t.m;
     this.nPad = t.nPad;
-    const x = new WebAssembly.Instance(inner.mod, { env: { memory: this.memory } }).exports;
-    this.innerKernels = {
-      fwd: x['fwd'] as Kernel,
-      inv: x['inv'] as Kernel,
-      cmul: x['cmul'] as (dst: number, a: number, b: number, count: number) => void,
-    };
-    this.heap.set(inner.info.twiddles, this.innerTw / e);
+    this.innerKernels = kernelsIn(this, inner, this.innerTw);
     for (const dir of [0, 1] as const) {
       this.heap.set(t.chirps[dir], this.chirpP[dir] / e);
       this.heap.set(t.filters[dir], this.filterP[dir] / e);
