@@ -10,7 +10,14 @@ import { ArgumentError, DestroyedError, UnsupportedError } from '../errors.js';
 import type { GpuContext } from '../backends/webgpu/device.js';
 import { checkBackend, fallsBack, gpuFor, type BackendChoice } from './backend.js';
 import { WebGpuFft } from '../backends/webgpu/fft.js';
-import { engineFft, precompileEngine, SyncCompileRefused, WASM_SIMD } from '../backends/cpu/wasm-fft.js';
+import {
+  engineFft,
+  precompileEngine,
+  SyncCompileRefused,
+  WASM_SIMD,
+  type EngineExecOptions,
+  type EngineFft,
+} from '../backends/cpu/wasm-fft.js';
 import {
   allocateLike,
   checkThreads,
@@ -19,6 +26,7 @@ import {
   executeEngineRows,
   planeThreads,
   runPlaneSteps,
+  runsOnCaller,
   splitBuffersFor,
 } from '../backends/cpu/worker-pool.js';
 import { checkOut, deliver, overlaps } from './out.js';
@@ -97,6 +105,15 @@ export interface FftPlan {
   execute(input: Float64Array, output?: Float64Array): Promise<Float64Array>;
   execute(input: ComplexArray, output?: ComplexArray): Promise<ComplexArray>;
   /**
+   * CPU plans: execute() without a promise, on the calling thread (no worker threads), for callers that cannot
+   * wait, such as an AudioWorklet's process(). Same arguments, result and errors as execute(); a single transform
+   * that the plan's threads would split runs whole here, so its last bits of rounding may differ. WebGPU plans
+   * throw an UnsupportedError (a GPU result can only be read back asynchronously).
+   */
+  executeSync(input: Float32Array, output?: Float32Array): Float32Array;
+  executeSync(input: Float64Array, output?: Float64Array): Float64Array;
+  executeSync(input: ComplexArray, output?: ComplexArray): ComplexArray;
+  /**
    * Input and output arrays sized for this plan, to fill and pass to execute(buffers.input, buffers.output)
    * call after call. On the CPU engine they live in the engine's own WebAssembly memory, and execute()
    * transforms them where they lie instead of copying each chunk in and out: up to about twice as fast for
@@ -144,8 +161,19 @@ class CpuPlan implements FftPlan {
     // where that is cheap, so execute() costs only the transform, else at the first execute.
     planCpuEngineFft(problem.n, precision ?? 'f32');
     if (problem.n <= EAGER_PLAN_MAX)
-      for (const p of precision ? [precision] : (['f64', 'f32'] as const)) engineFft(problem.n, p);
+      for (const p of precision ? [precision] : (['f64', 'f32'] as const)) this.engines[p] = engineFft(problem.n, p);
+    this.options = {
+      inverse: problem.direction === 'inverse',
+      norm: problem.norm,
+      batch: problem.batch,
+      input: problem.input,
+      output: problem.output,
+    };
   }
+  /** The engine plans compiled at creation, held so that calls skip the cache lookup. */
+  private readonly engines: Partial<Record<CpuPrecision, EngineFft>> = {};
+  /** Every call's engine options (the problem's). */
+  private readonly options: EngineExecOptions;
   /** The engine's recipe for the plan's precision (float64 when it follows the input). */
   get recipe(): CpuEngineFftRecipe {
     return planCpuEngineFft(this.problem.n, this.precision ?? 'f64');
@@ -154,6 +182,26 @@ class CpuPlan implements FftPlan {
   execute(input: Float64Array, output?: Float64Array): Promise<Float64Array>;
   execute(input: ComplexArray, output?: ComplexArray): Promise<ComplexArray>;
   async execute(input: ComplexArray, output?: ComplexArray): Promise<ComplexArray> {
+    const { out, precision, options } = this.prepare(input, output);
+    const p = this.problem;
+    // Calls that run on this thread anyway go straight to the engine (small transforms: no second promise).
+    if (runsOnCaller(p.n, precision, p.batch, this.threads)) this.engine(precision).execute(input, out, options);
+    else await executeEngineFft(p.n, precision, input, out, options, this.threads);
+    return out;
+  }
+  executeSync(input: Float32Array, output?: Float32Array): Float32Array;
+  executeSync(input: Float64Array, output?: Float64Array): Float64Array;
+  executeSync(input: ComplexArray, output?: ComplexArray): ComplexArray;
+  executeSync(input: ComplexArray, output?: ComplexArray): ComplexArray {
+    const { out, precision, options } = this.prepare(input, output);
+    this.engine(precision).execute(input, out, options);
+    return out;
+  }
+  /** Checks a call's arrays and resolves its result array, precision and engine options. */
+  private prepare(
+    input: ComplexArray,
+    output: ComplexArray | undefined,
+  ): { out: ComplexArray; precision: CpuPrecision; options: EngineExecOptions } {
     if (this.destroyed) throw new DestroyedError(`FFT plan (n = ${this.problem.n}) was destroyed`);
     const p = this.problem;
     checkInput(input, p);
@@ -163,21 +211,11 @@ class CpuPlan implements FftPlan {
     // Gaps between strided output elements stay zero; a dense result is written in full.
     const out = output ?? allocateLike(input, need, need === 2 * p.n * p.batch);
     const precision = this.precision ?? (input instanceof Float32Array ? 'f32' : 'f64');
-    await executeEngineFft(
-      p.n,
-      precision,
-      input,
-      out,
-      {
-        inverse: p.direction === 'inverse',
-        norm: p.norm,
-        batch: p.batch,
-        input: p.input,
-        output: p.output,
-      },
-      this.threads,
-    );
-    return out;
+    return { out, precision, options: this.options };
+  }
+  /** The engine plan of a precision: kept by the plan for the lengths compiled at creation, else the cached one. */
+  private engine(precision: CpuPrecision): EngineFft {
+    return this.engines[precision] ?? engineFft(this.problem.n, precision);
   }
   createBuffers(precision: 'f32'): FftBuffers<Float32Array>;
   createBuffers(precision: 'f64'): FftBuffers<Float64Array>;
@@ -235,6 +273,14 @@ class GpuPlan implements FftPlan {
   createBuffers(precision?: CpuPrecision): FftBuffers<ComplexArray>;
   createBuffers(precision?: CpuPrecision): FftBuffers<ComplexArray> {
     return plainBuffers(this.problem, checkPrecision(precision) ?? 'f32');
+  }
+  executeSync(input: Float32Array, output?: Float32Array): Float32Array;
+  executeSync(input: Float64Array, output?: Float64Array): Float64Array;
+  executeSync(input: ComplexArray, output?: ComplexArray): ComplexArray;
+  executeSync(): ComplexArray {
+    throw new UnsupportedError(
+      'executeSync: a WebGPU plan reads its result back asynchronously; use execute(), or a plan created with backend: "cpu"',
+    );
   }
   executeGpu(src: GPUBuffer, dst: GPUBuffer): Promise<void> {
     return this.impl.execute(src, dst);

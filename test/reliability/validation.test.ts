@@ -466,6 +466,7 @@ test('WebGPU: plan arguments, execute/encode buffers, destroyed plans and buffer
   await table([
     ['execute number[]', () => plan.execute(bad([1, 2])), ArgumentError, 'input'],
     ['execute too short', () => plan.execute(new Float32Array(95)), ArgumentError, 'input'],
+    ['executeSync on WebGPU', () => plan.executeSync(new Float32Array(96)), UnsupportedError, 'executeSync'],
     ['executeGpu src too small', () => plan.executeGpu(small, dst), ArgumentError, 'src'],
     ['executeGpu dst too small', () => plan.executeGpu(src, small), ArgumentError, 'dst'],
     ['executeGpu src = dst (out of place)', () => plan.executeGpu(src, src), ArgumentError, 'dst'],

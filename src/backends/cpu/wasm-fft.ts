@@ -7,7 +7,7 @@
  * module transforms a whole chunk per call, and results are copied out, so arbitrary strides, in-place
  * calls and float32/float64 conversions all work without special cases in the kernels.
  */
-import { ArgumentError, ButterflyError, DeviceLimitError } from '../../errors.js';
+import { ButterflyError, DeviceLimitError } from '../../errors.js';
 import { unitRoot } from '../../core/unit-root.js';
 import {
   planCpuEngineDct2,
@@ -28,7 +28,7 @@ import { gatherTable, gatherTerms, generateGatherModule, permutationTable } from
 import type { GatherMap } from '../../core/gather-map.js';
 import { dct4OddGathers } from '../../core/dct4-odd-same-length.js';
 import { planCpuFft } from './fft-plan.js';
-import { checkFits, checkLength, normScale, type CpuFftExecOptions, type StridedLayout } from './fft-mixed-radix.js';
+import { checkFits, checkLength, layoutOf, normScale, type CpuFftExecOptions } from './fft-mixed-radix.js';
 
 type AnyArray = Float32Array | Float64Array;
 type Kernel = (inP: number, outP: number, work: number, tw: number, count: number, scale: number) => void;
@@ -136,6 +136,8 @@ const RESIDENT_STAGED = { above: 1024, upTo: 8192 };
 /** Engine buffers' instances a plan keeps (a worker makes one per set of buffers it is handed). */
 const MAX_RESIDENT_INSTANCES = 8;
 const residents = new WeakMap<ArrayBufferLike, Resident>();
+/** Whether this thread has made engine buffers at all (until then calls skip the lookup). */
+let residentsMade = false;
 
 /** Whether `a` lies in engine buffers (see Resident). */
 export function isEngineBuffer(a: AnyArray): boolean {
@@ -249,24 +251,6 @@ export async function precompileEngine(lengths: readonly number[], precision: Cp
       lruSet(modules, key, { mod: await WebAssembly.compile(info.bytes as BufferSource), info }, MAX_MODULES);
     }
   }
-}
-
-export function layoutOf(
-  l: StridedLayout | undefined,
-  n: number,
-  name: string,
-): { offset: number; stride: number; dist: number } {
-  const offset = l?.offset ?? 0;
-  const stride = l?.stride ?? 1;
-  const dist = l?.dist ?? n * stride;
-  for (const [k, v] of [
-    ['offset', offset],
-    ['stride', stride],
-    ['dist', dist],
-  ] as const) {
-    if (!Number.isSafeInteger(v) || v < 0) throw new ArgumentError(`${name}.${k}`, v, 'a non-negative integer');
-  }
-  return { offset, stride, dist };
 }
 
 export interface EngineExecOptions extends CpuFftExecOptions {
@@ -866,6 +850,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     const e = this.heap.BYTES_PER_ELEMENT;
     this.heap = e === 4 ? new Float32Array(this.memory.buffer) : new Float64Array(this.memory.buffer);
     if (e === 4) this.heapPairs = new Float64Array(this.memory.buffer);
+    this.lastOut = undefined;
     return at;
   }
 
@@ -1020,9 +1005,11 @@ class LaneFft implements EngineFft, FusedRealFft {
     for (let b0 = 0; b0 < batch; b0 += chunk) {
       const count = Math.min(chunk, batch - b0);
       // Packed problems move as one block (a subarray per problem costs more than small transforms).
-      if (li.stride === 1 && li.dist === n)
-        heap.set(input.subarray(2 * (li.offset + b0 * n), 2 * (li.offset + (b0 + count) * n)), inBase);
-      else if (li.dist < li.stride) {
+      if (li.stride === 1 && li.dist === n) {
+        const s0 = 2 * (li.offset + b0 * n);
+        const s1 = 2 * (li.offset + (b0 + count) * n);
+        heap.set(s0 === 0 && s1 === input.length ? input : input.subarray(s0, s1), inBase);
+      } else if (li.dist < li.stride) {
         // Columns (problems adjacent, elements far apart): walk each row across the chunk's problems, so
         // reads are sequential instead of one cache line per element.
         this.moveColumns(input, li, b0, count, inBase, true);
@@ -1090,6 +1077,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.residentKernels(id, memory, mod);
     const { workPs, inP, outP, stagePs } = L;
     residents.set(memory.buffer, { key: this.key, id, memory, batch, inP, outP, slots, workPs, stagePs });
+    residentsMade = true;
     const len = 2 * this.n * batch;
     return { input: heap.subarray(inP / e, inP / e + len), output: heap.subarray(outP / e, outP / e + len) };
   }
@@ -1112,7 +1100,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     lo: RealLayout,
     batch: number,
   ): Resident | undefined {
-    if (input.buffer !== output.buffer) return undefined;
+    if (!residentsMade || input.buffer !== output.buffer) return undefined;
     const r = residents.get(input.buffer);
     const n = this.n;
     const packed = (l: RealLayout) => l.offset === 0 && l.stride === 1 && l.dist === n;
@@ -1177,12 +1165,20 @@ class LaneFft implements EngineFft, FusedRealFft {
   }
 
   /** Problems b0 … b0 + count − 1 from the kernel's output buffer into the caller's layout. */
+  /** heap[at … at + len) as a view, kept for the next call of the same size (small transforms reuse it). */
+  private outView(at: number, len: number): AnyArray {
+    if (this.lastOut?.at !== at || this.lastOut.len !== len)
+      this.lastOut = { at, len, view: this.heap.subarray(at, at + len) };
+    return this.lastOut.view;
+  }
+  /** The last outView (dropped when the heap grows). */
+  private lastOut?: { at: number; len: number; view: AnyArray };
+
   private storeChunk(output: AnyArray, lo: RealLayout, b0: number, count: number): void {
     const n = this.n;
     const heap = this.heap;
     const outBase = this.outP / heap.BYTES_PER_ELEMENT;
-    if (lo.stride === 1 && lo.dist === n)
-      output.set(heap.subarray(outBase, outBase + 2 * n * count), 2 * (lo.offset + b0 * n));
+    if (lo.stride === 1 && lo.dist === n) output.set(this.outView(outBase, 2 * n * count), 2 * (lo.offset + b0 * n));
     else if (lo.dist < lo.stride) this.moveColumns(output, lo, b0, count, outBase, false);
     else for (let q = 0; q < count; q++) copyOut(heap, outBase + 2 * n * q, output, lo, b0 + q, n);
   }

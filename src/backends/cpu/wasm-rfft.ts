@@ -6,9 +6,9 @@
  * the engine scope).
  */
 import { planCpuEngineRfftForward, type CpuPrecision } from '../../planner/cpu-fft.js';
-import { checkFits, checkLength, normScale } from './fft-mixed-radix.js';
+import { checkFits, checkLength, layoutOf, normScale } from './fft-mixed-radix.js';
 import { CpuRealFft, type CpuRealExecOptions, type CpuRealFftRecipe, type RealFftPlan } from './fft-real.js';
-import { engineFft, layoutOf, tryFusedRealFft, type FusedRealFft } from './wasm-fft.js';
+import { engineFft, tryFusedRealFft, type FusedRealFft } from './wasm-fft.js';
 import { unitRoot } from '../../core/unit-root.js';
 
 type Layout = { offset: number; stride: number; dist: number };

@@ -332,6 +332,14 @@ export function injectWorkerFault(fault: WorkerFault): void {
 }
 
 /** How many ways a batch is worth splitting (1: run on the calling thread only). */
+/**
+ * Whether executeEngineFft runs a call on the calling thread with nothing to wait for: one thread, or a batch too
+ * small to share that is not a single transform large enough to split. Plans call the engine directly then.
+ */
+export function runsOnCaller(n: number, precision: CpuPrecision, batch: number, threads: number | undefined): boolean {
+  return threads === 1 || (shareCount(n, batch, Infinity) <= 1 && planCpuSplit(n, precision, batch, Infinity) === null);
+}
+
 export function shareCount(n: number, batch: number, threads: number): number {
   return Math.max(1, Math.min(threads, batch, Math.floor((n * batch) / MIN_SHARE_ELEMENTS)));
 }
