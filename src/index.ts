@@ -65,6 +65,7 @@ export {
   fftnOutputShape,
   createFftNdPlan,
 } from './api/fft.js';
+export { hfft, ihfft, hfft2, ihfft2, hfftn, ihfftn } from './api/hfft.js';
 export type { FftNdPlanOptions } from './api/fft.js';
 export type { FftNdCallOptions } from './api/fft.js';
 export { WebGpuFftNd, type FftNdDescriptor, type FftNdKind } from './backends/webgpu/fft-nd.js';

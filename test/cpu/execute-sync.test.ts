@@ -16,28 +16,11 @@ import {
 } from '../../src/index.js';
 import { planCpuEngineFft, planCpuSplit, type CpuPrecision } from '../../src/planner/cpu-fft.js';
 import { planCpuFft } from '../../src/backends/cpu/fft-plan.js';
+import { assertSame, bound, relErr, rng } from '../helpers/numeric.js';
 
 function fill(a: Float32Array | Float64Array, seed: number): void {
-  let s = seed >>> 0;
-  for (let i = 0; i < a.length; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    a[i] = s / 2 ** 32 - 0.5;
-  }
-}
-
-function relErr(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let num = 0,
-    den = 0;
-  for (let i = 0; i < b.length; i++) {
-    num += (a[i]! - b[i]!) ** 2;
-    den += b[i]! ** 2;
-  }
-  return Math.sqrt(num / (den || 1));
-}
-
-function assertSame(a: ArrayLike<number>, b: ArrayLike<number>, tag: string): void {
-  assert.equal(a.length, b.length, `${tag}: length`);
-  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) assert.fail(`${tag}: [${i}] ${a[i]} vs ${b[i]}`);
+  const r = rng(seed);
+  for (let i = 0; i < a.length; i++) a[i] = r();
 }
 
 test('executeSync: bit for bit execute(), and the float64 reference', async () => {
@@ -86,8 +69,8 @@ test('executeSync: bit for bit execute(), and the float64 reference', async () =
           inverse: extra.direction === 'inverse',
           norm: extra.norm,
         });
-        const bound = (precision === 'f32' ? 1.2e-7 : 2.5e-16) * (4 + 2 * Math.log2(n));
-        assert.ok(relErr(got, ref) <= bound, `${tag}: rel L2 ${relErr(got, ref)} > ${bound}`);
+        const b = bound(n, precision);
+        assert.ok(relErr(got, ref) <= b, `${tag}: rel L2 ${relErr(got, ref)} > ${b}`);
       }
     }
   }
