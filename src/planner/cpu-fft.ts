@@ -126,7 +126,17 @@ export type CpuEngineFftRecipe =
       dct2?: true;
       realPost?: undefined;
     }
-  | { kind: 'trivial'; n: 1; precision: CpuPrecision; lanes: number };
+  | { kind: 'trivial'; n: 1; precision: CpuPrecision; lanes: number }
+  | {
+      /**
+       * Beyond one WebAssembly memory (n, or Bluestein's inner length, above CPU_ENGINE_MAX_N): the float64 reference
+       * (src/backends/cpu/fft-plan.ts) computes it, in JavaScript, rather than refusing a length numpy takes.
+       */
+      kind: 'reference';
+      n: number;
+      precision: CpuPrecision;
+      lanes: number;
+    };
 
 /** A recipe whose transform runs in the lanes directly (what the generator takes). */
 export type CpuLaneRecipe = Extract<CpuEngineFftRecipe, { kind: 'lane-split' | 'lane-batch' | 'four-step' }>;
@@ -281,12 +291,8 @@ export function planBluestein(
 export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineFftRecipe {
   if (!Number.isSafeInteger(n) || n < 1) throw new ArgumentError('n', n, 'a positive integer');
   if (precision !== 'f32' && precision !== 'f64') throw new ArgumentError('precision', precision, "'f32' or 'f64'");
-  if (n > CPU_ENGINE_MAX_N[precision]) {
-    throw new UnsupportedError(
-      `n = ${n}: the CPU engine takes complex transforms of up to ${CPU_ENGINE_MAX_N[precision]} points in ${precision} (one WebAssembly memory)`,
-    );
-  }
   const lanes = lanesFor(precision);
+  if (n > CPU_ENGINE_MAX_N[precision]) return { kind: 'reference', n, precision, lanes };
   if (n === 1) return { kind: 'trivial', n: 1, precision, lanes };
   const split = n % lanes === 0 && n / lanes >= lanes;
   const laneLength = split ? n / lanes : n;
@@ -301,6 +307,7 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
     const rader = raderOf(n, precision);
     if (rader) return rader;
   }
+  if (m > CPU_ENGINE_MAX_N[precision]) return { kind: 'reference', n, precision, lanes };
   if (m > 0 && !generic) return planBluestein(n, precision, m);
   const blocked = fourStepOf(n, precision);
   if (blocked) return blocked;
@@ -423,7 +430,15 @@ export function planCpuEngineFft2(
 ): CpuEngineFft2Recipe | null {
   const columns = columnsOf(rows, cols, precision, threads);
   const row = columns ? planCpuEngineFft(cols, precision) : null;
-  if (!columns || !row || row.kind === 'bluestein' || row.kind === 'rader' || row.kind === 'trivial') return null;
+  if (
+    !columns ||
+    !row ||
+    row.kind === 'bluestein' ||
+    row.kind === 'rader' ||
+    row.kind === 'trivial' ||
+    row.kind === 'reference'
+  )
+    return null;
   return { kind: 'fft2', rows, cols, precision, lanes: lanesFor(precision), row, ...columns };
 }
 
@@ -545,7 +560,8 @@ export function planCpuEngineRfft(n: number, precision: CpuPrecision): CpuLaneRe
     return (n - 1) / 2 >= inner.lanes ? { ...inner, realPairs: true } : null;
   }
   const inner = planCpuEngineFft(n / 2, precision);
-  if (inner.kind === 'bluestein' || inner.kind === 'rader' || inner.kind === 'trivial') return null;
+  if (inner.kind === 'bluestein' || inner.kind === 'rader' || inner.kind === 'trivial' || inner.kind === 'reference')
+    return null;
   return n / 2 >= inner.lanes + 1 ? { ...inner, realPost: true } : null;
 }
 

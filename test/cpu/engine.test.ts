@@ -6,10 +6,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { engineFft } from '../../src/backends/cpu/wasm-fft.js';
+import { engineFft, engineFftOf } from '../../src/backends/cpu/wasm-fft.js';
 import { planCpuFft } from '../../src/backends/cpu/fft-plan.js';
 import {
   bluesteinLength,
+  CPU_ENGINE_MAX_N,
   lanesFor,
   planBluestein,
   planCpuEngineDct2,
@@ -210,6 +211,31 @@ test('engine: Rader over several chunks, short lane groups and both directions',
       engineFft(n, precision).execute(x, out, { batch, inverse });
       assert.ok(relErr(out, ref) <= bound(n, precision), `n=${n} ${precision} inverse ${inverse}`);
     }
+  }
+});
+
+test('engine: lengths beyond one WebAssembly memory plan the float64 reference instead of refusing', () => {
+  // n itself too long, and a Bluestein length too long (16777217 = 97·257·673 needs m ≥ 2n − 1 > 2^25 in f64).
+  for (const [n, precision] of [
+    [CPU_ENGINE_MAX_N.f64 + 2, 'f64'],
+    [CPU_ENGINE_MAX_N.f32 + 2, 'f32'],
+    [16777217, 'f64'],
+  ] as const)
+    assert.deepEqual(planCpuEngineFft(n, precision), { kind: 'reference', n, precision, lanes: lanesFor(precision) });
+  assert.equal(planCpuEngineFft(16777217, 'f32').kind, 'bluestein');
+  // The reference recipe runs (checked here at a length that fits, through engineFftOf).
+  const r = rng(12);
+  for (const [n, precision, batch] of [
+    [1000, 'f64', 3],
+    [97, 'f32', 4],
+  ] as const) {
+    const plan = engineFftOf({ kind: 'reference', n, precision, lanes: lanesFor(precision) });
+    const x = new Float64Array(2 * n * batch).map(() => r());
+    const ref = new Float64Array(x.length);
+    planCpuFft(n).execute(x, ref, { batch, inverse: true, norm: 'ortho' });
+    const out = new Float64Array(x.length);
+    plan.execute(x, out, { batch, inverse: true, norm: 'ortho' });
+    assert.ok(relErr(out, ref) <= bound(n, 'f64'), `reference n=${n}`);
   }
 });
 

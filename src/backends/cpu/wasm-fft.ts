@@ -10,6 +10,7 @@
 import { ButterflyError, DeviceLimitError } from '../../errors.js';
 import { unitRoot } from '../../core/unit-root.js';
 import {
+  CPU_ENGINE_MAX_N,
   planCpuEngineDct2,
   planCpuEngineType1,
   planCpuEngineFft,
@@ -27,7 +28,7 @@ import { generateTransposeModule } from '../../codegen/wasm/transpose.js';
 import { gatherTable, gatherTerms, generateGatherModule, permutationTable } from '../../codegen/wasm/gather.js';
 import type { GatherMap } from '../../core/gather-map.js';
 import { dct4OddGathers } from '../../core/dct4-odd-same-length.js';
-import { planCpuFft } from './fft-plan.js';
+import { DEFAULT_BLUESTEIN_THRESHOLD, planCpuFft } from './fft-plan.js';
 import { checkFits, checkLength, layoutOf, normScale, type CpuFftExecOptions } from './fft-mixed-radix.js';
 
 type AnyArray = Float32Array | Float64Array;
@@ -216,7 +217,7 @@ function laneRecipes(n: number, precision: CpuPrecision): LaneRecipe[] {
   const add = (r: CpuEngineFftRecipe | null): void => {
     if (!r) return;
     if (aroundLanes(r)) add(r.inner);
-    else if (r.kind !== 'trivial') out.push(r);
+    else if (r.kind !== 'trivial' && r.kind !== 'reference') out.push(r);
   };
   add(planCpuEngineFft(n, precision));
   add(planCpuEngineRfft(n, precision));
@@ -1253,7 +1254,8 @@ export function tryFusedRealFft(recipe: CpuEngineFftRecipe): (FusedRealFft & Fus
 }
 
 export function fusedRealFft(recipe: CpuEngineFftRecipe): FusedRealFft & FusedDct2 {
-  if (recipe.kind === 'trivial' || !(recipe.realPost || recipe.realPairs)) throw new Error('not a fused real recipe');
+  if (recipe.kind === 'trivial' || recipe.kind === 'reference' || !(recipe.realPost || recipe.realPairs))
+    throw new Error('not a fused real recipe');
   const key = `real/${recipe.kind}/${recipe.n}/${recipe.precision}/${recipe.realPairs ? 'pairs' : ''}/${recipe.dct2 ? 'dct2' : ''}/${!aroundLanes(recipe) && recipe.dct1 ? 'dct1' : ''}`;
   let p = lruGet(realPlans, key);
   if (!p) {
@@ -1417,6 +1419,17 @@ export function copyOut(
  * and inverse (conjugated), and the filter spectra FFT_m(b)/m with b_k = conj(c_k) mirrored (forward) or c_k
  * (inverse), computed once in float64 whatever the plan's precision. The chirp is exact (k² reduced mod 2n).
  */
+/**
+ * A float64 FFT of length m for the tables of Bluestein and Rader, whatever the calling scope: the float64 engine, or
+ * the float64 reference beyond the engine's largest f64 length (an f32 Bluestein transform's inner length may exceed
+ * it).
+ */
+function float64Fft(m: number): { execute(input: Float64Array, output: Float64Array): void } {
+  return m <= CPU_ENGINE_MAX_N.f64
+    ? engineFft(m, 'f64')
+    : planCpuFft(m, { bluesteinThreshold: DEFAULT_BLUESTEIN_THRESHOLD });
+}
+
 function bluesteinTables(recipe: Extract<CpuEngineFftRecipe, { kind: 'bluestein' }>): {
   inner: LaneRecipe;
   m: number;
@@ -1436,7 +1449,7 @@ function bluesteinTables(recipe: Extract<CpuEngineFftRecipe, { kind: 'bluestein'
     chirp[2 * k] = c;
     chirp[2 * k + 1] = -s;
   }
-  const f64 = engineFft(m, 'f64');
+  const f64 = float64Fft(m);
   const chirps: Float64Array[] = [];
   const filters: Float64Array[] = [];
   for (const sg of [1, -1]) {
@@ -1565,8 +1578,8 @@ function raderTables(recipe: Extract<CpuEngineFftRecipe, { kind: 'rader' }>): {
   // pow[q] = g^q mod n.
   const pow = new Int32Array(N);
   for (let q = 0, v = 1; q < N; q++, v = (v * g) % n) pow[q] = v;
-  // The float64 engine whatever the calling scope (planCpuFft would follow an f32 engine scope).
-  const f64 = engineFft(N, 'f64');
+  // In float64 whatever the calling scope (planCpuFft would follow an f32 engine scope).
+  const f64 = float64Fft(N);
   const kernels = ([-1, 1] as const).map((sign) => {
     // b_q = ω^(g^−q) = exp(∓2πi·g^(N−q)/n), transformed in float64.
     const b = new Float64Array(2 * N);
@@ -1949,5 +1962,7 @@ export function engineFftOf(recipe: CpuEngineFftRecipe): EngineFft {
       ? new RaderFft(recipe)
       : recipe.kind === 'trivial'
         ? new TrivialFft(recipe)
-        : new LaneFft(recipe);
+        : recipe.kind === 'reference'
+          ? new ScalarFft(recipe.n, recipe.precision)
+          : new LaneFft(recipe);
 }

@@ -190,15 +190,44 @@ function workerUrl(): URL {
 type NodeWorkerCtor = typeof import('node:worker_threads').Worker;
 let nodeWorker: Promise<NodeWorkerCtor> | null = null;
 
+/** Flags of string input: they would apply to the worker's own entry, a file, and fail it. Those in `pairs` take the next argument. */
+const STRING_INPUT = { pairs: ['-e', '--eval', '-p', '--print'], prefixes: ['--input-type', '--eval=', '--print='] };
+
+/**
+ * A Node worker on the FFT entry, inheriting the parent's flags as they are unless the parent ran string input
+ * (node -e, --input-type), whose flags are then left out. A list given explicitly may not hold process-wide flags
+ * (--max-old-space-size, --stack-size: the worker shares them anyway); Node names those it refuses, and they are dropped.
+ */
+function startNodeWorker(W: NodeWorkerCtor): InstanceType<NodeWorkerCtor> {
+  const argv = process.execArgv;
+  const isString = (a: string) => STRING_INPUT.pairs.includes(a) || STRING_INPUT.prefixes.some((p) => a.startsWith(p));
+  if (!argv.some(isString)) return new W(workerUrl());
+  const execArgv: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (STRING_INPUT.pairs.includes(argv[i]!)) i++;
+    else if (!isString(argv[i]!)) execArgv.push(argv[i]!);
+  }
+  try {
+    return new W(workerUrl(), { execArgv });
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw e;
+    const refused = new Set((e as Error).message.replace(/^[^:]*:\s*/, '').split(/,\s*/));
+    return new W(workerUrl(), { execArgv: execArgv.filter((a) => !refused.has(a)) });
+  }
+}
+
 async function spawn(onDead: (s: Slot) => void): Promise<Slot> {
   if (isNode) {
     nodeWorker ??= import(/* @vite-ignore */ 'node:worker_threads' as string).then(
       (m: typeof import('node:worker_threads')) => m.Worker,
     );
     const W = await nodeWorker;
-    // Flags that name the main entry (--input-type with -e, say) would make the worker entry fail to load.
-    const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type') && a !== '-e' && a !== '--eval');
-    const w = new W(workerUrl(), { execArgv });
+    let w: InstanceType<NodeWorkerCtor>;
+    try {
+      w = startNodeWorker(W);
+    } catch (e) {
+      throw new WorkerError(`could not start an FFT worker thread: ${(e as Error).message}`, { cause: e });
+    }
     w.unref();
     const slot: Slot = new Slot(
       {
