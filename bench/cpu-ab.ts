@@ -1,13 +1,14 @@
 /**
  * This build's CPU engine against an older build's, in one process: the same one-shot calls (threads: 1 unless
- * --threads, into reused `out` arrays, f32) alternating between the two builds round by round, best time of each.
+ * --threads, into reused `out` arrays, f32 unless --precision f64) alternating between the two builds round by round,
+ * best time of each.
  * Kinds: rfft, irfft, dct, idct, dht, dst (type 2), dct1…dct4, dst1…dst4 (rows of n), fft (complex rows of n),
  * fft2 (one n × batch 2-D array).
  * For changes too small for bench:cpu's run-to-run spread. Prints new / old per row.
  *
  *   git archive <commit> | tar x -C /tmp/old && ln -s "$PWD/node_modules" /tmp/old && (cd /tmp/old && npx tsc)
  *   node dist/bench/cpu-ab.js --against /tmp/old/dist/src/index.js [--kinds rfft,dct,irfft,idct]
- *     [--shapes 16x65536,32x32768,64x16384,256x4096,4096x256] [--rounds 9] [--threads 1]
+ *     [--shapes 16x65536,32x32768,64x16384,256x4096,4096x256] [--rounds 9] [--threads 1] [--precision f32]
  */
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
@@ -25,16 +26,12 @@ const shapes = (args.shapes ?? '16x65536,32x32768,64x16384,256x4096,4096x256')
 const rounds = Number(args.rounds ?? 9);
 const threads = Number(args.threads ?? 1);
 const complexKinds = ['fft', 'fft2'];
+const precision = args.precision ?? 'f32';
+if (precision !== 'f32' && precision !== 'f64') throw new Error(`--precision: 'f32' or 'f64', not ${precision}`);
+const Arr = precision === 'f32' ? Float32Array : Float64Array;
+type Data = Float32Array | Float64Array;
 
-function call(
-  api: Api,
-  kind: string,
-  n: number,
-  batch: number,
-  x: Float32Array,
-  spec: Float32Array,
-  out: Float32Array,
-) {
+function call(api: Api, kind: string, n: number, batch: number, x: Data, spec: Data, out: Data) {
   const o = { threads, backend: 'cpu' as const };
   const M = Math.floor(n / 2) + 1;
   if (kind === 'rfft') return api.rfft(x, { ...o, shape: [batch, n], out });
@@ -55,16 +52,12 @@ function call(
 
 console.log('shape        kind    new ms    old ms   new / old');
 for (const [n, batch] of shapes) {
-  const x = new Float32Array(n * batch).map(() => Math.random() - 0.5);
+  const x = new Arr(n * batch).map(() => Math.random() - 0.5);
   for (const kind of kinds) {
     // Half spectra for irfft, complex data for fft and fft2.
     const complex = complexKinds.includes(kind);
-    const spec = new Float32Array(complex ? 2 * n * batch : 2 * (Math.floor(n / 2) + 1) * batch).map(
-      () => Math.random() - 0.5,
-    );
-    const out = new Float32Array(
-      complex ? 2 * n * batch : kind === 'rfft' ? 2 * (Math.floor(n / 2) + 1) * batch : n * batch,
-    );
+    const spec = new Arr(complex ? 2 * n * batch : 2 * (Math.floor(n / 2) + 1) * batch).map(() => Math.random() - 0.5);
+    const out = new Arr(complex ? 2 * n * batch : kind === 'rfft' ? 2 * (Math.floor(n / 2) + 1) * batch : n * batch);
     const best = { new: Infinity, old: Infinity };
     for (let r = 0; r < rounds; r++) {
       const order: ['new' | 'old', Api][] =

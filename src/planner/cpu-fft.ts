@@ -54,6 +54,12 @@ export type CpuEngineFftRecipe =
       /** Elementwise complex product exported beside the transform (Bluestein's inner plans). */
       pointwise?: boolean;
       /**
+       * lane-batch only: calls of fewer than singleRowsBelow(lanes) problems (which would leave lanes empty) run
+       * each problem as n1 × n2 instead, the columns and then the twiddled rows as batches that fill the lanes
+       * (src/backends/cpu/single-rows.ts). Not read by the code generator.
+       */
+      single?: { n1: number; n2: number };
+      /**
        * With realPost: DCT-II of length 2n by Makhoul's reorder and post-rotation, and its inverse, the
        * DCT-III (src/codegen/wasm/dct2-makhoul.ts, dct3-makhoul.ts).
        */
@@ -309,8 +315,18 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
   }
   if (m > CPU_ENGINE_MAX_N[precision]) return { kind: 'reference', n, precision, lanes };
   if (m > 0 && !generic) return planBluestein(n, precision, m);
-  const blocked = fourStepOf(n, precision);
-  if (blocked) return blocked;
+  return fourStepOf(n, precision) ?? lanePasses(n, precision);
+}
+
+/** The lane recipe of n as passes (generic ones for primes from GENERIC_FROM_PRIME), without weighing Bluestein. */
+function lanePasses(
+  n: number,
+  precision: CpuPrecision,
+): Extract<CpuEngineFftRecipe, { kind: 'lane-split' | 'lane-batch' }> {
+  const lanes = lanesFor(precision);
+  const split = n % lanes === 0 && n / lanes >= lanes;
+  const laneLength = split ? n / lanes : n;
+  const single = split || n < SINGLE_ROWS_FROM[precision] ? null : singleRowsOf(n, lanes);
   return {
     kind: split ? 'lane-split' : 'lane-batch',
     n,
@@ -318,7 +334,26 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
     lanes,
     laneLength,
     passes: passesFor(chooseCpuRadices(laneLength), laneLength, true),
+    ...(single ? { single } : {}),
   };
+}
+
+/**
+ * Lane-batch lengths from these split single problems into n1 × n2: below them the phases' strided copies cost more
+ * than the empty lanes (docs/DECISIONS.md: single rows).
+ */
+export const SINGLE_ROWS_FROM: Record<CpuPrecision, number> = { f32: 32768, f64: 131072 };
+
+/** Calls with fewer problems than this (about half the lanes) run a lane-batch recipe's single split. */
+export const singleRowsBelow = (lanes: number): number => lanes / 2 + 1;
+
+/**
+ * n = n1 · n2 for a lane-batch length's single problems: n1 the largest divisor up to √n, both at least 2W so that
+ * each phase's batch fills its lane groups; null where n has no such divisor (primes, or too short).
+ */
+function singleRowsOf(n: number, lanes: number): { n1: number; n2: number } | null {
+  for (let d = Math.floor(Math.sqrt(n)); d >= 2 * lanes; d--) if (n % d === 0) return { n1: d, n2: n / d };
+  return null;
 }
 
 /**
@@ -559,7 +594,16 @@ export function planCpuEngineRfft(n: number, precision: CpuPrecision): CpuLaneRe
     if (inner.kind !== 'lane-split' && inner.kind !== 'lane-batch') return null;
     return (n - 1) / 2 >= inner.lanes ? { ...inner, realPairs: true } : null;
   }
-  const inner = planCpuEngineFft(n / 2, precision);
+  let inner = planCpuEngineFft(n / 2, precision);
+  // A half-length that the complex planner sends to Bluestein but could run as generic passes takes them here: the
+  // fused module needs a lane recipe, and without one the rows take the general path around a Bluestein transform
+  // (rfft of 142544 = 2⁴·59·151, one row, f32: 2.44 ms that way).
+  if (
+    inner.kind === 'bluestein' &&
+    laneFactored(inner.n) &&
+    (n / 2) * (precision === 'f32' ? 8 : 16) < FOUR_STEP_FROM_BYTES
+  )
+    inner = lanePasses(n / 2, precision);
   if (inner.kind === 'bluestein' || inner.kind === 'rader' || inner.kind === 'trivial' || inner.kind === 'reference')
     return null;
   return n / 2 >= inner.lanes + 1 ? { ...inner, realPost: true } : null;

@@ -29,6 +29,7 @@ import { gatherTable, gatherTerms, generateGatherModule, permutationTable } from
 import type { GatherMap } from '../../core/gather-map.js';
 import { dct4OddGathers } from '../../core/dct4-odd-same-length.js';
 import { DEFAULT_BLUESTEIN_THRESHOLD, planCpuFft } from './fft-plan.js';
+import { SingleRowsFft } from './single-rows.js';
 import { checkFits, checkLength, layoutOf, normScale, type CpuFftExecOptions } from './fft-mixed-radix.js';
 
 type AnyArray = Float32Array | Float64Array;
@@ -156,7 +157,8 @@ function aroundLanes<R extends { kind: string }>(recipe: R): recipe is Extract<R
 type Cmul = (dst: number, a: number, b: number, count: number) => void;
 
 function recipeKey(recipe: LaneRecipe | CpuPairsRecipe): string {
-  return JSON.stringify(recipe);
+  // `single` is how calls use the module, not part of it.
+  return JSON.stringify(recipe, (k, v: unknown) => (k === 'single' ? undefined : v));
 }
 
 /** Browsers refuse synchronous compilation of modules over 4 KiB on the main thread. */
@@ -1964,5 +1966,7 @@ export function engineFftOf(recipe: CpuEngineFftRecipe): EngineFft {
         ? new TrivialFft(recipe)
         : recipe.kind === 'reference'
           ? new ScalarFft(recipe.n, recipe.precision)
-          : new LaneFft(recipe);
+          : recipe.kind === 'lane-batch' && recipe.single
+            ? new SingleRowsFft({ ...recipe, single: recipe.single }, new LaneFft(recipe), engineFft)
+            : new LaneFft(recipe);
 }

@@ -5,7 +5,7 @@
  * likewise two rows at a time. Plain number arrays take the reference adapter (CpuRealFft built inside
  * the engine scope).
  */
-import { planCpuEngineRfftForward, type CpuPrecision } from '../../planner/cpu-fft.js';
+import { planCpuEngineRfftForward, type CpuPrecision, type CpuRealRecipe } from '../../planner/cpu-fft.js';
 import { checkFits, checkLength, layoutOf, normScale } from './fft-mixed-radix.js';
 import { CpuRealFft, type CpuRealExecOptions, type CpuRealFftRecipe, type RealFftPlan } from './fft-real.js';
 import { engineFft, tryFusedRealFft, type FusedRealFft } from './wasm-fft.js';
@@ -27,6 +27,7 @@ export class EngineRealFft implements RealFftPlan {
   /** e^{−2πik/n}, k = 0 … n/2 (even n), for the batched post-processing. */
   private readonly twiddles: Float64Array;
   private work: AnyArray = new Float64Array(0);
+  private readonly fusedRecipe: CpuRealRecipe | null;
   constructor(
     readonly n: number,
     readonly precision: CpuPrecision,
@@ -36,6 +37,7 @@ export class EngineRealFft implements RealFftPlan {
     this.generic = new CpuRealFft(n);
     const r = planCpuEngineRfftForward(n, precision);
     this.fused = r ? tryFusedRealFft(r) : null;
+    this.fusedRecipe = r;
     // The inverse runs on the same module: the half-length one, or two rows a complex transform of n (pairs).
     this.fusedInverse = this.fused;
     this.recipe = r && this.fused ? { kind: 'real-fused', n, inner: r } : this.generic.recipe;
@@ -75,9 +77,24 @@ export class EngineRealFft implements RealFftPlan {
     checkFits(input.length, n, batch, li, 'input', 1);
     checkFits(output.length, this.nComplex, batch, lo, 'output', 2);
     const scale = normScale(n, options.norm, false);
-    if (this.fused && (input instanceof Float32Array || input instanceof Float64Array))
+    if (this.fused && !this.alone(batch, false) && (input instanceof Float32Array || input instanceof Float64Array))
       this.fused.forwardReal(input, li, output, lo, batch, scale);
     else this.forwardBatched(input, li, output, lo, batch, scale);
+  }
+
+  /**
+   * Whether `batch` rows take the general path around the complex engine: the fused module's transform is lane-batch,
+   * whose lanes so few rows would leave mostly empty, and the complex plan splits single problems (SingleRowsFft).
+   */
+  private alone(batch: number, inverse: boolean): boolean {
+    const r = this.fusedRecipe;
+    if (!r || r.kind !== 'lane-batch' || !r.single) return false;
+    // Odd n: one complex problem (one or two rows) only; the general path's JavaScript packing loses to two problems
+    // in the lanes (59049 × 3, f32: 1.23× the time).
+    if (r.realPairs) return batch <= 2;
+    // Even n: one row, forward only. The general inverse transforms the full length, twice the work (118098, f32: 1.61×
+    // the time), and two rows lose to two in the lanes (1.7×).
+    return !inverse && batch === 1;
   }
 
   /**
@@ -210,7 +227,8 @@ export class EngineRealFft implements RealFftPlan {
     checkFits(input.length, this.nComplex, batch, li, 'input', 2);
     checkFits(output.length, this.n, batch, lo, 'output', 1);
     const scale = normScale(this.n, options.norm, true);
-    if (this.fusedInverse) this.fusedInverse.inverseReal(input, li, output, lo, batch, scale);
+    if (this.fusedInverse && !this.alone(batch, true))
+      this.fusedInverse.inverseReal(input, li, output, lo, batch, scale);
     else this.inversePairs(input, li, output, lo, batch, scale);
   }
 

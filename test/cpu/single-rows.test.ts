@@ -1,0 +1,92 @@
+/**
+ * Single problems of lane-batch lengths as n1 × n2 (src/backends/cpu/single-rows.ts): against the float64 reference
+ * for batches that take the split (1, and 2 in f32) and the one that does not (3), strided, offset and in-place
+ * layouts, both directions, every norm; and the real FFTs whose single rows go around it.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { engineFft } from '../../src/backends/cpu/wasm-fft.js';
+import { SingleRowsFft } from '../../src/backends/cpu/single-rows.js';
+import { planCpuFft } from '../../src/backends/cpu/fft-plan.js';
+import { planCpuEngineFft, SINGLE_ROWS_FROM } from '../../src/planner/cpu-fft.js';
+import { irfft, rfft } from '../../src/index.js';
+import { bound, relErr, rng } from '../helpers/numeric.js';
+
+test('single rows: planned for long lane-batch lengths only', () => {
+  const f32 = planCpuEngineFft(59049, 'f32');
+  assert.equal(f32.kind, 'lane-batch');
+  assert.deepEqual(f32.kind === 'lane-batch' && f32.single, { n1: 243, n2: 243 });
+  const short = planCpuEngineFft(SINGLE_ROWS_FROM.f32 - 1, 'f32');
+  assert.ok(!('single' in short), 'below SINGLE_ROWS_FROM');
+  // Primes have no split (Rader or Bluestein handle them); lane-split lengths need none.
+  assert.ok(!('single' in planCpuEngineFft(65536, 'f32')));
+  assert.ok(engineFft(59049, 'f32') instanceof SingleRowsFft);
+});
+
+test('single rows: complex transforms against the float64 reference', () => {
+  const r = rng(21);
+  const cases: [number, 'f32' | 'f64', number, object, object][] = [
+    [59049, 'f32', 1, {}, {}],
+    [59049, 'f32', 2, { offset: 3, stride: 2, dist: 2 * 59049 + 7 }, { offset: 1 }],
+    [59049, 'f32', 3, {}, {}], // the lane-batch module
+    [33075, 'f32', 1, { stride: 3 }, { stride: 2, offset: 5 }],
+    [177147, 'f64', 1, {}, {}],
+  ];
+  for (const [n, precision, batch, input, output] of cases) {
+    for (const [inverse, norm] of [
+      [false, 'backward'],
+      [true, 'backward'],
+      [true, 'ortho'],
+      [false, 'forward'],
+    ] as const) {
+      const tag = `n=${n} ${precision} batch=${batch} ${JSON.stringify(input)} ${JSON.stringify(output)} inverse=${inverse} ${norm}`;
+      const li = { offset: 0, stride: 1, dist: n, ...input } as { offset: number; stride: number; dist: number };
+      const lo = { offset: 0, stride: 1, dist: n, ...output } as { offset: number; stride: number; dist: number };
+      if (!('dist' in input)) li.dist = n * li.stride;
+      if (!('dist' in output)) lo.dist = n * lo.stride;
+      const span = (l: typeof li) => 2 * (l.offset + (n - 1) * l.stride + (batch - 1) * l.dist + 1);
+      const x = new Float64Array(span(li)).map(() => r());
+      const ref = new Float64Array(span(lo));
+      planCpuFft(n).execute(x, ref, { batch, inverse, norm, input: li, output: lo });
+      const A = precision === 'f32' ? Float32Array : Float64Array;
+      const got = new A(span(lo));
+      engineFft(n, precision).execute(A.from(x), got, { batch, inverse, norm, input: li, output: lo });
+      // Only the layout's elements: the gaps stay as they were (zero).
+      assert.ok(relErr(got, ref) <= 2 * bound(n, precision), `${tag}: rel L2 ${relErr(got, ref)}`);
+    }
+  }
+  // In place.
+  const n = 59049;
+  const x = new Float32Array(2 * n).map(() => r());
+  const want = new Float32Array(2 * n);
+  engineFft(n, 'f32').execute(x, want, {});
+  const y = x.slice();
+  engineFft(n, 'f32').execute(y, y, {});
+  assert.deepEqual(y, want, 'in place');
+});
+
+test('single rows: real FFTs of one or two rows around the split, forward and inverse', async () => {
+  const r = rng(22);
+  for (const [n, precision, rows] of [
+    [59049, 'f32', 1], // odd: rows two a complex transform
+    [59049, 'f32', 3],
+    [118098, 'f32', 1], // even, its half lane-batch
+    [2 * 177147, 'f64', 1],
+  ] as const) {
+    const x = new Float64Array(n * rows).map(() => r());
+    const A = precision === 'f32' ? Float32Array : Float64Array;
+    const y = await rfft(A.from(x), { shape: [rows, n], backend: 'cpu', threads: 1 });
+    const h = Math.floor(n / 2) + 1;
+    const ref = new Float64Array(2 * h * rows);
+    for (let q = 0; q < rows; q++) {
+      const z = new Float64Array(2 * n);
+      for (let i = 0; i < n; i++) z[2 * i] = x[q * n + i]!;
+      const f = new Float64Array(2 * n);
+      planCpuFft(n).execute(z, f);
+      ref.set(f.subarray(0, 2 * h), 2 * h * q);
+    }
+    assert.ok(relErr(y, ref) <= 2 * bound(n, precision), `rfft n=${n} ${precision} rows=${rows}: ${relErr(y, ref)}`);
+    const back = await irfft(y, { shape: [rows, h], n, backend: 'cpu', threads: 1 });
+    assert.ok(relErr(back, x) <= 4 * bound(n, precision), `irfft n=${n} ${precision} rows=${rows}: ${relErr(back, x)}`);
+  }
+});
