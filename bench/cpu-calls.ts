@@ -185,6 +185,30 @@ const CASES: CallCase[] = [
       }),
     ),
   ),
+  // Single rows of lengths whose modules hold several rows in their lanes (odd, or not splitting across them), and
+  // a length whose half the complex planner sends to Bluestein.
+  ...([59049, 177147, 999999] as const).flatMap((n): CallCase[] => [
+    {
+      id: `fft1-${n}`,
+      shape: [n, 2],
+      js: (a, x) => a.fft(x, { ...o, shape: [n] }),
+      py: 'sf.fft(xc, workers=1)',
+    },
+    {
+      id: `rfft1-${n}`,
+      shape: [n],
+      js: (a, x) => a.rfft(x, o),
+      py: 'sf.rfft(x, workers=1)',
+    },
+  ]),
+  ...(['rfft', 'dct'] as const).map(
+    (kind): CallCase => ({
+      id: `${kind}1-142544`,
+      shape: [142544],
+      js: (a, x) => a[kind](x, o),
+      py: `sf.${kind}(x, workers=1)`,
+    }),
+  ),
 ];
 
 const args = parseArgs(process.argv.slice(2));
