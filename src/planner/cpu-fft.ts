@@ -54,11 +54,11 @@ export type CpuEngineFftRecipe =
       /** Elementwise complex product exported beside the transform (Bluestein's inner plans). */
       pointwise?: boolean;
       /**
-       * lane-batch only: calls of fewer than singleRowsBelow(lanes) problems (which would leave lanes empty) run
-       * each problem as n1 × n2 instead, the columns and then the twiddled rows as batches that fill the lanes
-       * (src/backends/cpu/single-rows.ts). Not read by the code generator.
+       * lane-batch only: calls of fewer than singleRowsBelow(lanes) problems (which would leave lanes empty) run this
+       * four-step recipe with partial lane groups instead, one problem at a time (src/backends/cpu/single-rows.ts).
+       * Not read by the code generator.
        */
-      single?: { n1: number; n2: number };
+      single?: Extract<CpuEngineFftRecipe, { kind: 'four-step' }>;
       /**
        * With realPost: DCT-II of length 2n by Makhoul's reorder and post-rotation, and its inverse, the
        * DCT-III (src/codegen/wasm/dct2-makhoul.ts, dct3-makhoul.ts).
@@ -92,6 +92,11 @@ export type CpuEngineFftRecipe =
        * lines) of each row where n1 and n2 allow, so the strided side of either phase moves whole lines.
        */
       blockGroups: number;
+      /**
+       * n1 or n2 not a multiple of the lanes (odd lengths): each phase's last group of W columns is partial (its
+       * spare lanes compute nothing that is kept); blockGroups is then 1. No real or DCT module takes such a recipe.
+       */
+      partial?: true;
       realPost?: boolean;
       realPairs?: undefined;
       pointwise?: boolean;
@@ -315,7 +320,10 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
   }
   if (m > CPU_ENGINE_MAX_N[precision]) return { kind: 'reference', n, precision, lanes };
   if (m > 0 && !generic) return planBluestein(n, precision, m);
-  return fourStepOf(n, precision) ?? lanePasses(n, precision);
+  const blocked = fourStepOf(n, precision);
+  if (blocked) return blocked;
+  const lane = lanePasses(n, precision);
+  return lane.kind === 'lane-batch' && lane.single && n >= PARTIAL_FOUR_STEP_FROM.all[precision] ? lane.single : lane;
 }
 
 /** The lane recipe of n as passes (generic ones for primes from GENERIC_FROM_PRIME), without weighing Bluestein. */
@@ -326,7 +334,7 @@ function lanePasses(
   const lanes = lanesFor(precision);
   const split = n % lanes === 0 && n / lanes >= lanes;
   const laneLength = split ? n / lanes : n;
-  const single = split || n < SINGLE_ROWS_FROM[precision] ? null : singleRowsOf(n, lanes);
+  const single = split || n < PARTIAL_FOUR_STEP_FROM.single ? null : fourStepPartialOf(n, precision);
   return {
     kind: split ? 'lane-split' : 'lane-batch',
     n,
@@ -339,22 +347,14 @@ function lanePasses(
 }
 
 /**
- * Lane-batch lengths from these split single problems into n1 × n2: below them the phases' strided copies cost more
- * than the empty lanes (docs/DECISIONS.md: single rows).
+ * Lane-batch lengths from which the four-step recipe with partial lane groups takes over: for single problems
+ * (fewer than singleRowsBelow(W) a call), and from `all` for every batch, where W problems of the length in the lanes
+ * no longer stay in cache (docs/DECISIONS.md: partial four-step).
  */
-export const SINGLE_ROWS_FROM: Record<CpuPrecision, number> = { f32: 32768, f64: 131072 };
+export const PARTIAL_FOUR_STEP_FROM = { single: 6000, all: { f32: 32768, f64: 65536 } as Record<CpuPrecision, number> };
 
-/** Calls with fewer problems than this (about half the lanes) run a lane-batch recipe's single split. */
+/** Calls with fewer problems than this (about half the lanes) run a lane-batch recipe's `single` recipe. */
 export const singleRowsBelow = (lanes: number): number => lanes / 2 + 1;
-
-/**
- * n = n1 · n2 for a lane-batch length's single problems: n1 the largest divisor up to √n, both at least 2W so that
- * each phase's batch fills its lane groups; null where n has no such divisor (primes, or too short).
- */
-function singleRowsOf(n: number, lanes: number): { n1: number; n2: number } | null {
-  for (let d = Math.floor(Math.sqrt(n)); d >= 2 * lanes; d--) if (n % d === 0) return { n1: d, n2: n / d };
-  return null;
-}
 
 /**
  * Bluestein's inner length: the cheapest m ≥ 2n − 1 by m·log2 m among the next power of two and the 2·3·5-smooth
@@ -415,6 +415,39 @@ export function fourStepOf(
     passes2: passesFor(chooseCpuRadices(n2), n2, false),
     pitchPad: FOUR_STEP_PITCH_PAD,
     blockGroups,
+  };
+}
+
+/**
+ * The four-step recipe with partial lane groups, for lengths a lane-batch module would run W problems at a time
+ * (odd n, or n not a multiple of W²): n1 the largest divisor up to √n with both factors at least 16, codelet passes
+ * in each phase; null where no such split exists.
+ */
+export function fourStepPartialOf(
+  n: number,
+  precision: CpuPrecision,
+): Extract<CpuEngineFftRecipe, { kind: 'four-step' }> | null {
+  if (!codeletFactored(n)) return null;
+  // f64: the codelets above SMALL_CODELET_PRIME spill in both phases (999999 = 3³·7·11·13·37 took 1.09× the lane-batch
+  // time alone, its rfft 1.14×).
+  if (precision === 'f64' && primeFactors(n).some((p) => p > SMALL_CODELET_PRIME)) return null;
+  let n1 = 0;
+  for (let d = Math.floor(Math.sqrt(n)); d >= 16 && !n1; d--) if (n % d === 0) n1 = d;
+  if (!n1 || n / n1 < 16) return null;
+  const n2 = n / n1;
+  const lanes = lanesFor(precision);
+  return {
+    kind: 'four-step',
+    n,
+    precision,
+    lanes,
+    n1,
+    n2,
+    passes1: passesFor(chooseCpuRadices(n1), n1, false),
+    passes2: passesFor(chooseCpuRadices(n2), n2, false),
+    pitchPad: FOUR_STEP_PITCH_PAD,
+    blockGroups: 1,
+    partial: true,
   };
 }
 
@@ -589,8 +622,10 @@ export function planCpuSplitDct(
 export function planCpuEngineRfft(n: number, precision: CpuPrecision): CpuLaneRecipe | null {
   if (!Number.isSafeInteger(n) || n < 2) return null;
   if (n % 2 === 1) {
-    // Odd n: two real problems a complex transform of length n; the split walks (n−1)/2 outputs W a step.
-    const inner = planCpuEngineFft(n, precision);
+    // Odd n: two real problems a complex transform of length n; the split walks (n−1)/2 outputs W a step. The fused
+    // modules take lane recipes: a partial four-step gives way to the lane-batch one (whose `single` it becomes).
+    let inner = planCpuEngineFft(n, precision);
+    if (inner.kind === 'four-step' && inner.partial) inner = lanePasses(n, precision);
     if (inner.kind !== 'lane-split' && inner.kind !== 'lane-batch') return null;
     return (n - 1) / 2 >= inner.lanes ? { ...inner, realPairs: true } : null;
   }
@@ -604,6 +639,7 @@ export function planCpuEngineRfft(n: number, precision: CpuPrecision): CpuLaneRe
     (n / 2) * (precision === 'f32' ? 8 : 16) < FOUR_STEP_FROM_BYTES
   )
     inner = lanePasses(n / 2, precision);
+  if (inner.kind === 'four-step' && inner.partial) inner = lanePasses(n / 2, precision);
   if (inner.kind === 'bluestein' || inner.kind === 'rader' || inner.kind === 'trivial' || inner.kind === 'reference')
     return null;
   return n / 2 >= inner.lanes + 1 ? { ...inner, realPost: true } : null;

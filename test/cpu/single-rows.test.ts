@@ -1,36 +1,45 @@
 /**
- * Single problems of lane-batch lengths as n1 × n2 (src/backends/cpu/single-rows.ts): against the float64 reference
- * for batches that take the split (1, and 2 in f32) and the one that does not (3), strided, offset and in-place
- * layouts, both directions, every norm; and the real FFTs whose single rows go around it.
+ * Lane-batch lengths through the four-step recipe with partial lane groups (every batch from
+ * PARTIAL_FOUR_STEP_FROM.all, single problems through SingleRowsFft below it): against the float64 reference, batches
+ * that take it and one that does not, strided, offset and in-place layouts, both directions, every norm, f32 and f64;
+ * and the real FFTs whose single rows go around it.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { engineFft } from '../../src/backends/cpu/wasm-fft.js';
 import { SingleRowsFft } from '../../src/backends/cpu/single-rows.js';
 import { planCpuFft } from '../../src/backends/cpu/fft-plan.js';
-import { planCpuEngineFft, SINGLE_ROWS_FROM } from '../../src/planner/cpu-fft.js';
+import { planCpuEngineFft, planCpuEngineRfft, PARTIAL_FOUR_STEP_FROM } from '../../src/planner/cpu-fft.js';
 import { irfft, rfft } from '../../src/index.js';
 import { bound, relErr, rng } from '../helpers/numeric.js';
 
-test('single rows: planned for long lane-batch lengths only', () => {
+test('single rows: the four-step with partial lane groups, planned for long lane-batch lengths', () => {
+  // Every batch from PARTIAL_FOUR_STEP_FROM.all; single problems only from PARTIAL_FOUR_STEP_FROM.single.
   const f32 = planCpuEngineFft(59049, 'f32');
-  assert.equal(f32.kind, 'lane-batch');
-  assert.deepEqual(f32.kind === 'lane-batch' && f32.single, { n1: 243, n2: 243 });
-  const short = planCpuEngineFft(SINGLE_ROWS_FROM.f32 - 1, 'f32');
-  assert.ok(!('single' in short), 'below SINGLE_ROWS_FROM');
-  // Primes have no split (Rader or Bluestein handle them); lane-split lengths need none.
+  assert.equal(f32.kind, 'four-step');
+  assert.ok(f32.kind === 'four-step' && f32.partial && f32.n1 === 243 && f32.n2 === 243 && f32.blockGroups === 1);
+  const mid = planCpuEngineFft(19683, 'f32');
+  assert.ok(mid.kind === 'lane-batch' && mid.single?.kind === 'four-step' && mid.single.partial);
+  assert.ok(engineFft(19683, 'f32') instanceof SingleRowsFft);
+  const short = planCpuEngineFft(2187, 'f32');
+  assert.ok(short.kind === 'lane-batch' && !short.single, 'below PARTIAL_FOUR_STEP_FROM.single');
+  assert.ok(PARTIAL_FOUR_STEP_FROM.single <= 19683);
+  // Lane-split lengths need none; real modules keep lane recipes.
   assert.ok(!('single' in planCpuEngineFft(65536, 'f32')));
-  assert.ok(engineFft(59049, 'f32') instanceof SingleRowsFft);
+  assert.equal(planCpuEngineRfft(59049, 'f32')?.kind, 'lane-batch');
 });
 
 test('single rows: complex transforms against the float64 reference', () => {
   const r = rng(21);
   const cases: [number, 'f32' | 'f64', number, object, object][] = [
-    [59049, 'f32', 1, {}, {}],
-    [59049, 'f32', 2, { offset: 3, stride: 2, dist: 2 * 59049 + 7 }, { offset: 1 }],
-    [59049, 'f32', 3, {}, {}], // the lane-batch module
-    [33075, 'f32', 1, { stride: 3 }, { stride: 2, offset: 5 }],
-    [177147, 'f64', 1, {}, {}],
+    [59049, 'f32', 1, {}, {}], // the partial four-step for every batch
+    [59049, 'f32', 5, { offset: 3, stride: 2, dist: 2 * 59049 + 7 }, { offset: 1 }],
+    [19683, 'f32', 1, {}, {}], // single problems only: n1 × n2 = 81 × 243
+    [19683, 'f32', 2, { stride: 3 }, { stride: 2, offset: 5 }],
+    [19683, 'f32', 3, {}, {}], // the lane-batch module
+    [9009, 'f64', 1, {}, {}], // 91 × 99: partial groups on both sides in f64
+    [22050, 'f32', 1, {}, {}], // even: 147 × 150
+    [177147, 'f64', 3, {}, {}],
   ];
   for (const [n, precision, batch, input, output] of cases) {
     for (const [inverse, norm] of [

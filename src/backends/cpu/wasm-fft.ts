@@ -1967,6 +1967,6 @@ export function engineFftOf(recipe: CpuEngineFftRecipe): EngineFft {
         : recipe.kind === 'reference'
           ? new ScalarFft(recipe.n, recipe.precision)
           : recipe.kind === 'lane-batch' && recipe.single
-            ? new SingleRowsFft({ ...recipe, single: recipe.single }, new LaneFft(recipe), engineFft)
+            ? new SingleRowsFft(recipe, new LaneFft(recipe), new LaneFft(recipe.single))
             : new LaneFft(recipe);
 }

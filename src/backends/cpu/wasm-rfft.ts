@@ -5,7 +5,12 @@
  * likewise two rows at a time. Plain number arrays take the reference adapter (CpuRealFft built inside
  * the engine scope).
  */
-import { planCpuEngineRfftForward, type CpuPrecision, type CpuRealRecipe } from '../../planner/cpu-fft.js';
+import {
+  PARTIAL_FOUR_STEP_FROM,
+  planCpuEngineRfftForward,
+  type CpuPrecision,
+  type CpuRealRecipe,
+} from '../../planner/cpu-fft.js';
 import { checkFits, checkLength, layoutOf, normScale } from './fft-mixed-radix.js';
 import { CpuRealFft, type CpuRealExecOptions, type CpuRealFftRecipe, type RealFftPlan } from './fft-real.js';
 import { engineFft, tryFusedRealFft, type FusedRealFft } from './wasm-fft.js';
@@ -88,7 +93,8 @@ export class EngineRealFft implements RealFftPlan {
    */
   private alone(batch: number, inverse: boolean): boolean {
     const r = this.fusedRecipe;
-    if (!r || r.kind !== 'lane-batch' || !r.single) return false;
+    // From the length where the partial four-step takes every batch of complex problems (measured there).
+    if (!r || r.kind !== 'lane-batch' || !r.single || r.n < PARTIAL_FOUR_STEP_FROM.all[r.precision]) return false;
     // Odd n: one complex problem (one or two rows) only; the general path's JavaScript packing loses to two problems
     // in the lanes (59049 × 3, f32: 1.23× the time).
     if (r.realPairs) return batch <= 2;

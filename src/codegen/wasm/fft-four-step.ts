@@ -43,7 +43,7 @@ export function fourStepTables(r: FourStep): Float64Array[] {
       lane[2 * W * k1 + W + l] = -s;
     }
   }
-  const groups = n2 / W;
+  const groups = Math.ceil(n2 / W);
   const group = new Float64Array(2 * groups * n1);
   for (let g = 0, p = 0; g < groups; g++) {
     for (let k1 = 0; k1 < n1; k1++, p += 2) {
@@ -91,15 +91,20 @@ function twiddleScatterFunction(n1: number, e: 4 | 8, pitch: number, scaleType: 
 }
 
 /**
- * copy(src, dst, rows, srcStride, dstStride): `bytes` (a multiple of 16) of each of `rows` rows, as whole
- * vectors; the strides are parameters because one side is the caller's matrix.
+ * copy(src, dst, rows, srcStride, dstStride): `bytes` (a multiple of 8) of each of `rows` rows, as whole
+ * vectors and a last half vector; the strides are parameters because one side is the caller's matrix.
  */
 export function copyRowsFunction(bytes: number): WasmFunction {
   const params: ValType[] = I32(5);
   const b = new Body(params);
   const [src, dst, rows, ss, ds] = [0, 1, 2, 3, 4];
   b.loop();
-  for (let o = 0; o < bytes; o += 16) b.get(dst).get(src).v128Load(o).v128Store(o);
+  for (let o = 0; o + 16 <= bytes; o += 16) b.get(dst).get(src).v128Load(o).v128Store(o);
+  // A last 8 bytes (a partial group's odd complex value in f32): a vector read, its low half stored.
+  if (bytes % 16 === 8) {
+    const o = bytes - 8;
+    b.get(dst).get(src).v128Load(o).store64Lane(o, 0);
+  }
   b.get(src).get(ss).add().set(src);
   b.get(dst).get(ds).add().set(dst);
   b.get(rows).i32(1).sub().tee(rows).brIf(0);
@@ -138,6 +143,14 @@ export function fourStepDrivers(
 ): FourStepDrivers {
   const { n1, n2, passes1, passes2, blockGroups: G } = r;
   const W = r.lanes;
+  // Partial groups (n1 or n2 not a multiple of W; the planner then takes blockGroups 1): phase A's last group reads
+  // past its rows (finite data of the next slot or region, whose lanes land in T's spare rows) and phase B's last
+  // group writes only its valid k1 values.
+  const groupsA = Math.ceil(n2 / W);
+  const groupsB = Math.ceil(n1 / W);
+  const validB = n1 - (groupsB - 1) * W;
+  if ((n1 % W !== 0 || n2 % W !== 0) && G !== 1)
+    throw new Error('internal: partial four-step groups need blockGroups 1');
   const cb = 2 * e;
   const gb = W * cb; // bytes of a group's W values in a row
   const sp = G * gb; // stage pitch: a block's bytes in a row
@@ -149,6 +162,7 @@ export function fourStepDrivers(
   const groupOff = offsets[passes1.length + passes2.length + 1]!;
   const twist = fn('four-step/twiddle', () => twiddleScatterFunction(n1, e, pitch, scaleType));
   const copy = fn('four-step/copy', () => copyRowsFunction(sp));
+  const copyLast = validB < W ? fn(`four-step/copy/${validB}`, () => copyRowsFunction(validB * cb)) : copy;
   const passCall = (p: (typeof passes1)[number], inIo: Io, outIo: Io): number =>
     fn(`${p.radix}/${p.l1}/${p.ido}/${JSON.stringify(inIo)}/${JSON.stringify(outIo)}`, () =>
       passFunction(p, e, inIo, outIo, scaleType),
@@ -159,13 +173,13 @@ export function fourStepDrivers(
     b.get(base).get(k).i32(bytes).mul().add().set(to);
   };
   /** Block loop over [k0, k1): `body` once a block, then each pointer advanced by its step. */
-  const blocks = (b: Body, k0: number, k1: number, steps: [number, number][], body: () => void): void => {
+  const blocks = (b: Body, k0: number, k1: number, steps: [number, number][], body: (k: number) => void): void => {
     const k = b.local('i32');
     b.get(k0).set(k);
     b.block();
     b.get(k).get(k1).op(0x4f /* i32.ge_u */).brIf(0);
     b.loop();
-    body();
+    body(k);
     for (const [ptr, step] of steps) b.get(ptr).i32(step).add().set(ptr);
     b.get(k).i32(1).add().tee(k).get(k1).op(0x49 /* i32.lt_u */).brIf(0);
     b.end();
@@ -274,7 +288,7 @@ export function fourStepDrivers(
           [src, sp],
           [dst, sp],
         ],
-        () => {
+        (k) => {
           for (let q = 0; q < G; q++) {
             const first = b.local('i32');
             const target = b.local('i32');
@@ -296,12 +310,26 @@ export function fourStepDrivers(
               scale: (x) => x.get(scale),
             });
           }
-          b.get(stage)
-            .get(dst)
-            .i32(n2)
-            .i32(sp)
-            .i32(n1 * cb)
-            .call(copy);
+          const copyOut = (f: number) =>
+            b
+              .get(stage)
+              .get(dst)
+              .i32(n2)
+              .i32(sp)
+              .i32(n1 * cb)
+              .call(f);
+          if (copyLast === copy) copyOut(copy);
+          else {
+            // The last block (of one group) holds validB k1 values: its own copy.
+            b.get(k)
+              .i32(groupsB - 1)
+              .op(0x46 /* i32.eq */)
+              .op(0x04, 0x40 /* if, no result */);
+            copyOut(copyLast);
+            b.op(0x05 /* else */);
+            copyOut(copy);
+            b.end();
+          }
         },
       );
       const f: WasmFunction = { params: [...params], body: b, export: conj ? 'bI' : 'bF' };
@@ -324,14 +352,14 @@ export function fourStepDrivers(
       .get(work)
       .get(tw)
       .i32(0)
-      .i32(n2 / (W * G))
+      .i32(groupsA / G)
       .call(a);
     b.get(t)
       .get(outP)
       .get(work)
       .get(tw)
       .i32(0)
-      .i32(n1 / (W * G))
+      .i32(groupsB / G)
       .get(scale)
       .call(bPhase);
     b.get(inP).i32(slotBytes).add().set(inP);
@@ -340,5 +368,6 @@ export function fourStepDrivers(
     b.end();
     drivers.push({ params, body: b, export: conj ? 'inv' : 'fwd' });
   }
-  return { drivers, workBytes: ownWork + pitch * n2 };
+  // T holds a partial group's spare rows too.
+  return { drivers, workBytes: ownWork + pitch * groupsA * W };
 }
