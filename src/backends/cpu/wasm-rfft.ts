@@ -93,8 +93,8 @@ export class EngineRealFft implements RealFftPlan {
    */
   private alone(batch: number, inverse: boolean): boolean {
     const r = this.fusedRecipe;
-    // From the length where the partial four-step takes every batch of complex problems (measured there).
-    if (!r || r.kind !== 'lane-batch' || !r.single || r.n < PARTIAL_FOUR_STEP_FROM.all[r.precision]) return false;
+    // From f32's length where the partial four-step takes every batch of complex problems (measured from there).
+    if (!r || r.kind !== 'lane-batch' || !r.single || r.n < PARTIAL_FOUR_STEP_FROM.all.f32) return false;
     // Odd n: one complex problem (one or two rows) only; the general path's JavaScript packing loses to two problems
     // in the lanes (59049 × 3, f32: 1.23× the time).
     if (r.realPairs) return batch <= 2;
