@@ -10,7 +10,7 @@ import { engineFft } from '../../src/backends/cpu/wasm-fft.js';
 import { SingleRowsFft } from '../../src/backends/cpu/single-rows.js';
 import { planCpuFft } from '../../src/backends/cpu/fft-plan.js';
 import { planCpuEngineFft, planCpuEngineRfft, PARTIAL_FOUR_STEP_FROM } from '../../src/planner/cpu-fft.js';
-import { irfft, rfft } from '../../src/index.js';
+import { createFftPlan, disposeCpuWorkers, irfft, rfft } from '../../src/index.js';
 import { bound, relErr, rng } from '../helpers/numeric.js';
 
 test('single rows: the four-step with partial lane groups, planned for long lane-batch lengths', () => {
@@ -98,4 +98,25 @@ test('single rows: real FFTs of one or two rows around the split, forward and in
     const back = await irfft(y, { shape: [rows, h], n, backend: 'cpu', threads: 1 });
     assert.ok(relErr(back, x) <= 4 * bound(n, precision), `irfft n=${n} ${precision} rows=${rows}: ${relErr(back, x)}`);
   }
+});
+
+test('single rows: engine buffers and threads take the same transforms', async () => {
+  for (const [n, batch, precision, threads] of [
+    [59049, 3, 'f32', 1],
+    [19683, 2, 'f32', 1],
+    [59049, 5, 'f32', 2],
+    [177147, 2, 'f64', 2],
+  ] as const) {
+    const tag = `n=${n} batch=${batch} ${precision} threads=${threads}`;
+    const plan = await createFftPlan({ n, batch, backend: 'cpu', precision, threads });
+    const buf = plan.createBuffers(precision);
+    const r = rng(n + batch);
+    for (let i = 0; i < buf.input.length; i++) buf.input[i] = r();
+    const x = buf.input.slice();
+    await plan.execute(buf.input, buf.output);
+    assert.deepEqual(buf.input, x, `${tag}: input kept`);
+    const one = await createFftPlan({ n, batch, backend: 'cpu', precision, threads: 1 });
+    assert.deepEqual(buf.output, await one.execute(x), tag);
+  }
+  await disposeCpuWorkers();
 });
