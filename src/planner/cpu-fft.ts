@@ -94,11 +94,12 @@ export type CpuEngineFftRecipe =
       blockGroups: number;
       /**
        * n1 or n2 not a multiple of the lanes (odd lengths): each phase's last group of W columns is partial (its
-       * spare lanes compute nothing that is kept); blockGroups is then 1. No real or DCT module takes such a recipe.
+       * spare lanes compute nothing that is kept); blockGroups is then 1.
        */
       partial?: true;
       realPost?: boolean;
-      realPairs?: undefined;
+      /** Partial recipes only (odd n): real rows two a complex problem, as the lane recipes' realPairs. */
+      realPairs?: boolean;
       pointwise?: boolean;
       dct2?: boolean;
       dct1?: boolean;
@@ -622,10 +623,10 @@ export function planCpuSplitDct(
 export function planCpuEngineRfft(n: number, precision: CpuPrecision): CpuLaneRecipe | null {
   if (!Number.isSafeInteger(n) || n < 2) return null;
   if (n % 2 === 1) {
-    // Odd n: two real problems a complex transform of length n; the split walks (n−1)/2 outputs W a step. The fused
-    // modules take lane recipes: a partial four-step gives way to the lane-batch one (whose `single` it becomes).
-    let inner = planCpuEngineFft(n, precision);
-    if (inner.kind === 'four-step' && inner.partial) inner = lanePasses(n, precision);
+    // Odd n: two real problems a complex transform of length n; the split walks (n−1)/2 outputs W a step.
+    const inner = planCpuEngineFft(n, precision);
+    if (inner.kind === 'four-step' && inner.partial)
+      return (n - 1) / 2 >= inner.lanes ? { ...inner, realPairs: true } : null;
     if (inner.kind !== 'lane-split' && inner.kind !== 'lane-batch') return null;
     return (n - 1) / 2 >= inner.lanes ? { ...inner, realPairs: true } : null;
   }
@@ -639,7 +640,6 @@ export function planCpuEngineRfft(n: number, precision: CpuPrecision): CpuLaneRe
     (n / 2) * (precision === 'f32' ? 8 : 16) < FOUR_STEP_FROM_BYTES
   )
     inner = lanePasses(n / 2, precision);
-  if (inner.kind === 'four-step' && inner.partial) inner = lanePasses(n / 2, precision);
   if (inner.kind === 'bluestein' || inner.kind === 'rader' || inner.kind === 'trivial' || inner.kind === 'reference')
     return null;
   return n / 2 >= inner.lanes + 1 ? { ...inner, realPost: true } : null;

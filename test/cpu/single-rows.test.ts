@@ -10,7 +10,10 @@ import { engineFft } from '../../src/backends/cpu/wasm-fft.js';
 import { SingleRowsFft } from '../../src/backends/cpu/single-rows.js';
 import { planCpuFft } from '../../src/backends/cpu/fft-plan.js';
 import { planCpuEngineFft, planCpuEngineRfft, PARTIAL_FOUR_STEP_FROM } from '../../src/planner/cpu-fft.js';
-import { createFftPlan, disposeCpuWorkers, irfft, rfft } from '../../src/index.js';
+import { createFftPlan, dct, dht, disposeCpuWorkers, dst, idct, idst, irfft, rfft } from '../../src/index.js';
+import * as cpuDct from '../../src/backends/cpu/r2r-dct.js';
+import * as cpuDst from '../../src/backends/cpu/r2r-dst.js';
+import * as cpuDht from '../../src/backends/cpu/r2r-dht.js';
 import { bound, relErr, rng } from '../helpers/numeric.js';
 
 test('single rows: the four-step with partial lane groups, planned for long lane-batch lengths', () => {
@@ -24,9 +27,12 @@ test('single rows: the four-step with partial lane groups, planned for long lane
   const short = planCpuEngineFft(2187, 'f32');
   assert.ok(short.kind === 'lane-batch' && !short.single, 'below PARTIAL_FOUR_STEP_FROM.single');
   assert.ok(PARTIAL_FOUR_STEP_FROM.single <= 19683);
-  // Lane-split lengths need none; real modules keep lane recipes.
+  // Lane-split lengths need none; real modules of such lengths pair their rows around the partial four-step.
   assert.ok(!('single' in planCpuEngineFft(65536, 'f32')));
-  assert.equal(planCpuEngineRfft(59049, 'f32')?.kind, 'lane-batch');
+  const real = planCpuEngineRfft(59049, 'f32');
+  assert.ok(real?.kind === 'four-step' && real.partial && real.realPairs);
+  const half = planCpuEngineRfft(2 * 59049, 'f32');
+  assert.ok(half?.kind === 'four-step' && half.partial && half.realPost);
 });
 
 test('single rows: complex transforms against the float64 reference', () => {
@@ -119,4 +125,33 @@ test('single rows: engine buffers and threads take the same transforms', async (
     assert.deepEqual(buf.output, await one.execute(x), tag);
   }
   await disposeCpuWorkers();
+});
+
+test('single rows: every DCT/DST type and the DHT around the partial four-step, against the float64 reference', async () => {
+  const r = rng(24);
+  for (const [n, batch, Arr] of [
+    [59049, 3, Float32Array], // odd: rows two a complex problem
+    [118098, 1, Float32Array], // even: the half-length path
+    [177147, 1, Float64Array],
+  ] as const) {
+    const x = new Float64Array(n * batch).map(() => r());
+    const tol = 4 * bound(n, Arr === Float32Array ? 'f32' : 'f64');
+    for (const norm of ['backward', 'ortho'] as const) {
+      for (const [name, f, reference] of [
+        ['dct', dct, cpuDct.dct],
+        ['idct', idct, cpuDct.idct],
+        ['dst', dst, cpuDst.dst],
+        ['idst', idst, cpuDst.idst],
+      ] as const) {
+        for (const type of [1, 2, 3, 4]) {
+          const ref = reference(x, { type, norm }, [batch, n]).data;
+          const y = await f(Arr.from(x), { type, norm, shape: [batch, n], backend: 'cpu', threads: 1 });
+          assert.ok(relErr(y, ref) <= tol, `${name} type ${type} n=${n} ${norm} ${Arr.name}: ${relErr(y, ref)}`);
+        }
+      }
+      const ref = cpuDht.dht(x, { norm }, [batch, n]).data;
+      const y = await dht(Arr.from(x), { norm, shape: [batch, n], backend: 'cpu', threads: 1 });
+      assert.ok(relErr(y, ref) <= tol, `dht n=${n} ${norm} ${Arr.name}: ${relErr(y, ref)}`);
+    }
+  }
 });
