@@ -358,6 +358,22 @@ export const PARTIAL_FOUR_STEP_FROM = { single: 6000, all: { f32: 32768, f64: 65
 export const singleRowsBelow = (lanes: number): number => lanes / 2 + 1;
 
 /**
+ * The module a fused real or DCT recipe's rows take in calls of fewer than singleRowsBelow(W) problems: the same row
+ * steps around the recipe's `single` four-step; null where it has none.
+ */
+export function singleRealOf(r: CpuRealRecipe): CpuLaneRecipe | null {
+  if (r.kind !== 'lane-batch' || !r.single) return null;
+  const { realPost, realPairs, dct2, dct1 } = r;
+  return {
+    ...r.single,
+    ...(realPost ? { realPost } : {}),
+    ...(realPairs ? { realPairs } : {}),
+    ...(dct2 ? { dct2 } : {}),
+    ...(dct1 ? { dct1 } : {}),
+  };
+}
+
+/**
  * Bluestein's inner length: the cheapest m ≥ 2n − 1 by m·log2 m among the next power of two and the 2·3·5-smooth
  * multiples of W² (which run lane-split), the latter weighted 1.25 (their radix-3 and radix-5 passes run at
  * about 0.8 of radix 4's rate). For n just above a power of two this nearly halves the work (n = 1025: 2160, not

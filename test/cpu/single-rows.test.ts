@@ -87,6 +87,9 @@ test('single rows: real FFTs of one or two rows around the split, forward and in
     [59049, 'f32', 3],
     [118098, 'f32', 1], // even, its half lane-batch
     [2 * 177147, 'f64', 1],
+    [19683, 'f32', 1],
+    [2 * 19683, 'f32', 2],
+    [9009, 'f64', 1],
   ] as const) {
     const x = new Float64Array(n * rows).map(() => r());
     const A = precision === 'f32' ? Float32Array : Float64Array;
@@ -133,6 +136,10 @@ test('single rows: every DCT/DST type and the DHT around the partial four-step, 
     [59049, 3, Float32Array], // odd: rows two a complex problem
     [118098, 1, Float32Array], // even: the half-length path
     [177147, 1, Float64Array],
+    [19683, 1, Float32Array], // a lane-batch length: one row takes the module around its single four-step
+    [19683, 3, Float32Array], // … three take the lane-batch module
+    [9009, 1, Float64Array],
+    [2 * 9009, 1, Float64Array],
   ] as const) {
     const x = new Float64Array(n * batch).map(() => r());
     const tol = 4 * bound(n, Arr === Float32Array ? 'f32' : 'f64');

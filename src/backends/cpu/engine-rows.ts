@@ -4,7 +4,7 @@
  * workers run the same plans, so a split result is bit-identical to a single-threaded one.
  */
 import type { CpuPrecision } from '../../planner/cpu-fft.js';
-import { planCpuEngineDct2, planCpuEngineType1 } from '../../planner/cpu-fft.js';
+import { planCpuEngineDct2, planCpuEngineType1, singleRealOf, singleRowsBelow } from '../../planner/cpu-fft.js';
 import type { FftNorm } from '../../planner/fft-problem.js';
 import { onCpuEngine } from './engine-scope.js';
 import { planCpuRfft } from './fft-real.js';
@@ -43,18 +43,19 @@ export function isR2rRow(kind: RowOp['kind']): kind is R2rRowKind {
  * the DHT: even n; type I: the symmetric extension's module, see planCpuEngineType1), or null where there is none or
  * it could not be compiled synchronously (callers then take the general path).
  */
-export function fusedR2rRows(kind: R2rRowKind, n: number, precision: CpuPrecision): FusedDct2 | null {
-  if (kind === 'dct1' || kind === 'dst1') {
-    const r = planCpuEngineType1(n, precision, kind === 'dst1');
-    return r ? tryFusedRealFft(r) : null;
-  }
-  const recipe = planCpuEngineDct2(n, precision);
+export function fusedR2rRows(kind: R2rRowKind, n: number, precision: CpuPrecision, rows?: number): FusedDct2 | null {
+  const recipe =
+    kind === 'dct1' || kind === 'dst1'
+      ? planCpuEngineType1(n, precision, kind === 'dst1')
+      : planCpuEngineDct2(n, precision);
   if (!recipe || (kind === 'dht' && !recipe.realPost)) return null;
-  return tryFusedRealFft(recipe);
+  // Calls of a few rows of a lane-batch length: the same steps around its partial four-step, which fills the lanes.
+  const single = rows !== undefined && rows < singleRowsBelow(recipe.lanes) ? singleRealOf(recipe) : null;
+  return (single && tryFusedRealFft(single)) || tryFusedRealFft(recipe);
 }
 
 function runR2rRows(op: RowOp & { kind: R2rRowKind }, src: AnyArray, dst: AnyArray, count: number): void {
-  const fused = fusedR2rRows(op.kind, op.n, op.precision);
+  const fused = fusedR2rRows(op.kind, op.n, op.precision, count);
   if (!fused) throw new Error(`no fused ${op.kind} module for n = ${op.n}`);
   const scale = op.scale ?? 1;
   const orth = op.orthogonalize ?? false;

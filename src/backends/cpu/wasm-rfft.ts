@@ -6,8 +6,9 @@
  * the engine scope).
  */
 import {
-  PARTIAL_FOUR_STEP_FROM,
   planCpuEngineRfftForward,
+  singleRealOf,
+  singleRowsBelow,
   type CpuPrecision,
   type CpuRealRecipe,
 } from '../../planner/cpu-fft.js';
@@ -56,21 +57,16 @@ export class EngineRealFft implements RealFftPlan {
     }
   }
   forward1(x: ArrayLike<number>, xo: number, y: AnyArray, yo: number, scale = 1): void {
-    if (this.fused && (x instanceof Float32Array || x instanceof Float64Array)) {
-      this.fused.forwardReal(x, { offset: xo, stride: 1, dist: 0 }, y, { offset: yo, stride: 1, dist: 0 }, 1, scale);
+    const fused = this.fusedFor(1);
+    if (fused && (x instanceof Float32Array || x instanceof Float64Array)) {
+      fused.forwardReal(x, { offset: xo, stride: 1, dist: 0 }, y, { offset: yo, stride: 1, dist: 0 }, 1, scale);
     } else this.generic.forward1(x, xo, y, yo, scale);
   }
   inverse1(y: ArrayLike<number>, yo: number, x: AnyArray, xo: number, scale = 1): void {
-    if (this.fusedInverse && (y instanceof Float32Array || y instanceof Float64Array)) {
+    const fused = this.fusedInverse && this.fusedFor(1);
+    if (fused && (y instanceof Float32Array || y instanceof Float64Array)) {
       // inverse1 is the unnormalised sum; the module's inverse is scaled by what it is given.
-      this.fusedInverse.inverseReal(
-        y,
-        { offset: yo, stride: 1, dist: 0 },
-        x,
-        { offset: xo, stride: 1, dist: 0 },
-        1,
-        scale,
-      );
+      fused.inverseReal(y, { offset: yo, stride: 1, dist: 0 }, x, { offset: xo, stride: 1, dist: 0 }, 1, scale);
     } else this.generic.inverse1(y, yo, x, xo, scale);
   }
   forward(input: ArrayLike<number> & { length: number }, output: AnyArray, options: CpuRealExecOptions = {}): void {
@@ -82,26 +78,27 @@ export class EngineRealFft implements RealFftPlan {
     checkFits(input.length, n, batch, li, 'input', 1);
     checkFits(output.length, this.nComplex, batch, lo, 'output', 2);
     const scale = normScale(n, options.norm, false);
-    if (this.fused && !this.alone(batch, false) && (input instanceof Float32Array || input instanceof Float64Array))
-      this.fused.forwardReal(input, li, output, lo, batch, scale);
+    const fused = this.fusedFor(batch);
+    if (fused && (input instanceof Float32Array || input instanceof Float64Array))
+      fused.forwardReal(input, li, output, lo, batch, scale);
     else this.forwardBatched(input, li, output, lo, batch, scale);
   }
 
   /**
-   * Whether `batch` rows take the general path around the complex engine: the fused module's transform is lane-batch,
-   * whose lanes so few rows would leave mostly empty, and the complex plan splits single problems (SingleRowsFft).
+   * The fused module for a call of `batch` rows: the recipe's own, or for fewer than singleRowsBelow(W) rows of a
+   * lane-batch length the same row steps around its partial four-step (singleRealOf), which fills the lanes with one
+   * problem.
    */
-  private alone(batch: number, inverse: boolean): boolean {
+  private fusedFor(batch: number): FusedRealFft | null {
     const r = this.fusedRecipe;
-    // From f32's length where the partial four-step takes every batch of complex problems (measured from there).
-    if (!r || r.kind !== 'lane-batch' || !r.single || r.n < PARTIAL_FOUR_STEP_FROM.all.f32) return false;
-    // Odd n: one complex problem (one or two rows) only; the general path's JavaScript packing loses to two problems
-    // in the lanes (59049 × 3, f32: 1.23× the time).
-    if (r.realPairs) return batch <= 2;
-    // Even n: one row, forward only. The general inverse transforms the full length, twice the work (118098, f32: 1.61×
-    // the time), and two rows lose to two in the lanes (1.7×).
-    return !inverse && batch === 1;
+    if (!this.fused || !r || batch >= singleRowsBelow(r.lanes)) return this.fused;
+    if (this.fusedSingle === undefined) {
+      const single = singleRealOf(r);
+      this.fusedSingle = single ? tryFusedRealFft(single) : null;
+    }
+    return this.fusedSingle ?? this.fused;
   }
+  private fusedSingle?: FusedRealFft | null;
 
   /**
    * Lengths without the fused module: a chunk of problems packed into one batched engine complex FFT
@@ -233,8 +230,8 @@ export class EngineRealFft implements RealFftPlan {
     checkFits(input.length, this.nComplex, batch, li, 'input', 2);
     checkFits(output.length, this.n, batch, lo, 'output', 1);
     const scale = normScale(this.n, options.norm, true);
-    if (this.fusedInverse && !this.alone(batch, true))
-      this.fusedInverse.inverseReal(input, li, output, lo, batch, scale);
+    const fused = this.fusedInverse && this.fusedFor(batch);
+    if (fused) fused.inverseReal(input, li, output, lo, batch, scale);
     else this.inversePairs(input, li, output, lo, batch, scale);
   }
 
