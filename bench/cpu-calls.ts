@@ -201,10 +201,18 @@ const CASES: CallCase[] = [
       py: 'sf.rfft(x, workers=1)',
     },
   ]),
-  ...(['rfft', 'dct'] as const).map(
-    (kind): CallCase => ({
-      id: `${kind}1-142544`,
-      shape: [142544],
+  ...(
+    [
+      ['rfft', 142544],
+      ['dct', 142544],
+      ['dct', 59049],
+      ['rfft', 19683],
+      ['dct', 19683],
+    ] as const
+  ).map(
+    ([kind, n]): CallCase => ({
+      id: `${kind}1-${n}`,
+      shape: [n],
       js: (a, x) => a[kind](x, o),
       py: `sf.${kind}(x, workers=1)`,
     }),
