@@ -421,11 +421,21 @@ export function fourStepOf(
   const whole = 128 / (lanes * cb);
   let blockGroups = whole;
   while ((n1 / lanes) % blockGroups !== 0 || (n2 / lanes) % blockGroups !== 0) blockGroups /= 2;
+  return fourStep(n1, n2, precision, blockGroups);
+}
+
+/** The four-step recipe of n1 × n2 (codelet passes in each phase). */
+function fourStep(
+  n1: number,
+  n2: number,
+  precision: CpuPrecision,
+  blockGroups: number,
+): Extract<CpuEngineFftRecipe, { kind: 'four-step' }> {
   return {
     kind: 'four-step',
-    n,
+    n: n1 * n2,
     precision,
-    lanes,
+    lanes: lanesFor(precision),
     n1,
     n2,
     passes1: passesFor(chooseCpuRadices(n1), n1, false),
@@ -451,21 +461,7 @@ export function fourStepPartialOf(
   let n1 = 0;
   for (let d = Math.floor(Math.sqrt(n)); d >= 16 && !n1; d--) if (n % d === 0) n1 = d;
   if (!n1 || n / n1 < 16) return null;
-  const n2 = n / n1;
-  const lanes = lanesFor(precision);
-  return {
-    kind: 'four-step',
-    n,
-    precision,
-    lanes,
-    n1,
-    n2,
-    passes1: passesFor(chooseCpuRadices(n1), n1, false),
-    passes2: passesFor(chooseCpuRadices(n2), n2, false),
-    pitchPad: FOUR_STEP_PITCH_PAD,
-    blockGroups: 1,
-    partial: true,
-  };
+  return { ...fourStep(n1, n / n1, precision, 1), partial: true };
 }
 
 /**
