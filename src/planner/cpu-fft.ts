@@ -324,7 +324,11 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
   const blocked = fourStepOf(n, precision);
   if (blocked) return blocked;
   const lane = lanePasses(n, precision);
-  return lane.kind === 'lane-batch' && lane.single && n >= PARTIAL_FOUR_STEP_FROM.all[precision] ? lane.single : lane;
+  if (lane.kind !== 'lane-batch' || !lane.single || n < PARTIAL_FOUR_STEP_FROM.all[precision]) return lane;
+  // f64 batches of lengths with a prime above 13 keep the lane-batch module: two problems fill its lanes, and the
+  // four-step's large generic passes cost more (999999 × 4: 1.15–1.27× the time).
+  if (precision === 'f64' && primeFactors(n).some((p) => p > SMALL_CODELET_PRIME)) return lane;
+  return lane.single;
 }
 
 /** The lane recipe of n as passes (generic ones for primes from GENERIC_FROM_PRIME), without weighing Bluestein. */
@@ -424,12 +428,13 @@ export function fourStepOf(
   return fourStep(n1, n2, precision, blockGroups);
 }
 
-/** The four-step recipe of n1 × n2 (codelet passes in each phase). */
+/** The four-step recipe of n1 × n2: codelet passes in each phase, or with `generic` generic ones from GENERIC_FROM_PRIME. */
 function fourStep(
   n1: number,
   n2: number,
   precision: CpuPrecision,
   blockGroups: number,
+  generic = false,
 ): Extract<CpuEngineFftRecipe, { kind: 'four-step' }> {
   return {
     kind: 'four-step',
@@ -438,8 +443,8 @@ function fourStep(
     lanes: lanesFor(precision),
     n1,
     n2,
-    passes1: passesFor(chooseCpuRadices(n1), n1, false),
-    passes2: passesFor(chooseCpuRadices(n2), n2, false),
+    passes1: passesFor(chooseCpuRadices(n1), n1, generic),
+    passes2: passesFor(chooseCpuRadices(n2), n2, generic),
     pitchPad: FOUR_STEP_PITCH_PAD,
     blockGroups,
   };
@@ -447,21 +452,20 @@ function fourStep(
 
 /**
  * The four-step recipe with partial lane groups, for lengths a lane-batch module would run W problems at a time
- * (odd n, or n not a multiple of W²): n1 the largest divisor up to √n with both factors at least 16, codelet passes
- * in each phase; null where no such split exists.
+ * (odd n, or n not a multiple of W²): n1 the largest divisor up to √n with both factors at least 16, lane passes
+ * (generic ones from GENERIC_FROM_PRIME) in each phase; null where no such split exists.
  */
 export function fourStepPartialOf(
   n: number,
   precision: CpuPrecision,
 ): Extract<CpuEngineFftRecipe, { kind: 'four-step' }> | null {
-  if (!codeletFactored(n)) return null;
-  // f64: the codelets above SMALL_CODELET_PRIME spill in both phases (999999 = 3³·7·11·13·37 took 1.09× the lane-batch
-  // time alone, its rfft 1.14×).
-  if (precision === 'f64' && primeFactors(n).some((p) => p > SMALL_CODELET_PRIME)) return null;
+  if (!laneFactored(n)) return null;
   let n1 = 0;
   for (let d = Math.floor(Math.sqrt(n)); d >= 16 && !n1; d--) if (n % d === 0) n1 = d;
   if (!n1 || n / n1 < 16) return null;
-  return { ...fourStep(n1, n / n1, precision, 1), partial: true };
+  // Primes from GENERIC_FROM_PRIME as generic passes, as in the lane recipes: with codelets, 999999 = 3³·7·11·13·37 ran
+  // in 1.9× the time (f32) and lost to the lane-batch module in f64 (docs/DECISIONS.md: partial four-step).
+  return { ...fourStep(n1, n / n1, precision, 1, true), partial: true };
 }
 
 /**

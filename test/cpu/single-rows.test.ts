@@ -46,6 +46,8 @@ test('single rows: complex transforms against the float64 reference', () => {
     [9009, 'f64', 1, {}, {}], // 91 × 99: partial groups on both sides in f64
     [22050, 'f32', 1, {}, {}], // even: 147 × 150
     [177147, 'f64', 3, {}, {}],
+    [26445, 'f32', 1, {}, {}], // 129 × 205 = 3·43 × 5·41: generic passes in both phases
+    [36179, 'f64', 1, {}, {}], // 143 × 253 = 11·13 × 11·23
   ];
   for (const [n, precision, batch, input, output] of cases) {
     for (const [inverse, norm] of [
@@ -140,6 +142,7 @@ test('single rows: every DCT/DST type and the DHT around the partial four-step, 
     [19683, 3, Float32Array], // … three take the lane-batch module
     [9009, 1, Float64Array],
     [2 * 9009, 1, Float64Array],
+    [26445, 1, Float32Array], // generic passes (41, 43) in the phases
   ] as const) {
     const x = new Float64Array(n * batch).map(() => r());
     const tol = 4 * bound(n, Arr === Float32Array ? 'f32' : 'f64');

@@ -18,7 +18,16 @@
  * group) times w_N^{g·W·k1} (one complex scalar a group and k1), so the tables hold n/W + W·N1 values, not n.
  */
 import { Body, type ValType, type WasmFunction } from './assembler.js';
-import { emitPassChain, I32, PassWriter, passFunction, passTwiddles, type Io } from './stockham-pass.js';
+import {
+  emitPassChain,
+  genericPassFunction,
+  genericScratchBytes,
+  I32,
+  PassWriter,
+  passFunction,
+  passTwiddles,
+  type Io,
+} from './stockham-pass.js';
 import { unitRoot } from '../../core/unit-root.js';
 import type { CpuLaneRecipe } from '../../planner/cpu-fft.js';
 
@@ -118,10 +127,15 @@ export interface FourStepDrivers {
   workBytes: number;
 }
 
-/** Bytes of one thread's work area: the passes' two halves, then the stage of a block. */
+/** Bytes of one thread's work area: the passes' two halves, the stage of a block, then a generic pass's scratch. */
 export function fourStepOwnWork(r: FourStep): number {
   const m = Math.max(r.n1, r.n2);
-  return 64 * m + 32 * r.blockGroups * m;
+  return 64 * m + 32 * r.blockGroups * m + genericScratch(r);
+}
+
+/** Scratch of the phases' generic passes (primes from GENERIC_FROM_PRIME in partial recipes), 0 without any. */
+function genericScratch(r: FourStep): number {
+  return Math.max(0, ...[...r.passes1, ...r.passes2].map((p) => (p.generic ? genericScratchBytes(p.radix) : 0)));
 }
 
 /**
@@ -164,9 +178,21 @@ export function fourStepDrivers(
   const copy = fn('four-step/copy', () => copyRowsFunction(sp));
   const copyLast = validB < W ? fn(`four-step/copy/${validB}`, () => copyRowsFunction(validB * cb)) : copy;
   const passCall = (p: (typeof passes1)[number], inIo: Io, outIo: Io): number =>
-    fn(`${p.radix}/${p.l1}/${p.ido}/${JSON.stringify(inIo)}/${JSON.stringify(outIo)}`, () =>
-      passFunction(p, e, inIo, outIo, scaleType),
+    fn(`${p.radix}/${p.l1}/${p.ido}/${p.generic ? 'g/' : ''}${JSON.stringify(inIo)}/${JSON.stringify(outIo)}`, () =>
+      (p.generic ? genericPassFunction : passFunction)(p, e, inIo, outIo, scaleType),
     );
+  // A generic pass's scratch follows the stage in the thread's work area.
+  const scratchOf = (passes: typeof passes1) =>
+    genericScratch(r) > 0
+      ? {
+          generic: passes.map((p) => p.generic === true),
+          push: (x: Body) =>
+            x
+              .get(2 /* work, both phases' third parameter */)
+              .i32(64 * m + 32 * G * m)
+              .add(),
+        }
+      : undefined;
   // f32.const 1 / f64.const 1
   const one = (b: Body): Body => (e === 4 ? b.op(0x43, 0, 0, 0x80, 0x3f) : b.op(0x44, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f));
   const mulAdd = (b: Body, base: number, k: number, bytes: number, to: number): void => {
@@ -241,6 +267,7 @@ export function fourStepDrivers(
               tw,
               twOffsets: offsets,
               scale: one,
+              scratch: scratchOf(passes1),
             });
             b.get(cur)
               .get(dst)
@@ -308,6 +335,7 @@ export function fourStepDrivers(
               tw,
               twOffsets: offsets.slice(passes1.length),
               scale: (x) => x.get(scale),
+              scratch: scratchOf(passes2),
             });
           }
           const copyOut = (f: number) =>
