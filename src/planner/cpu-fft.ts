@@ -630,13 +630,17 @@ export function planCpuSplitDct(
   return r ? { ...r, dct2: true } : null;
 }
 
+/** Half-lengths from which plain real FFTs take generic passes where the complex planner chose Bluestein. */
+export const GENERIC_HALF_RFFT_FROM = 16384;
+
 /**
  * Real FFT in one module. Even n: the complex FFT of h = n/2 (the real input read as interleaved
  * complex) with the post-processing fused into the same module. The post-processing walks W outputs a step from
  * both ends, so it needs h ≥ W + 1; h must also run in the lanes directly (lane-split or lane-batch, not
- * Bluestein). Otherwise null, and the caller post-processes a plain complex plan.
+ * Bluestein). Otherwise null, and the caller post-processes a plain complex plan. `r2r`: the module carries DCT,
+ * DST or DHT rows (planCpuEngineDct2, planCpuEngineType1).
  */
-export function planCpuEngineRfft(n: number, precision: CpuPrecision): CpuLaneRecipe | null {
+export function planCpuEngineRfft(n: number, precision: CpuPrecision, r2r = false): CpuLaneRecipe | null {
   if (!Number.isSafeInteger(n) || n < 2) return null;
   if (n % 2 === 1) {
     // Odd n: two real problems a complex transform of length n; the split walks (n−1)/2 outputs W a step.
@@ -647,15 +651,19 @@ export function planCpuEngineRfft(n: number, precision: CpuPrecision): CpuLaneRe
     return (n - 1) / 2 >= inner.lanes ? { ...inner, realPairs: true } : null;
   }
   let inner = planCpuEngineFft(n / 2, precision);
-  // A half-length that the complex planner sends to Bluestein but could run as generic passes takes them here: the
-  // fused module needs a lane recipe, and without one the rows take the general path around a Bluestein transform
-  // (rfft of 142544 = 2⁴·59·151, one row, f32: 2.44 ms that way).
+  // A half-length that the complex planner sends to Bluestein but could run as generic passes may take them here: the
+  // fused module needs a lane recipe, and without one the rows take the general path around a Bluestein transform.
+  // DCT/DST/DHT rows (`r2r`) always do: their general path is slow (0.35–0.6 of its time). Plain real FFTs only where
+  // the half splits across the lanes and is long (rfft of 142544 = 2⁴·59·151: 0.51); shorter or lane-batch halves
+  // lost to Bluestein's path (508 × 2048 1.16×, one row of 4844 5.8×; docs/DECISIONS.md: real modules for halves).
   if (
     inner.kind === 'bluestein' &&
     laneFactored(inner.n) &&
     (n / 2) * (precision === 'f32' ? 8 : 16) < FOUR_STEP_FROM_BYTES
-  )
-    inner = lanePasses(n / 2, precision);
+  ) {
+    const lane = lanePasses(n / 2, precision);
+    if (r2r || (lane.kind === 'lane-split' && n / 2 >= GENERIC_HALF_RFFT_FROM)) inner = lane;
+  }
   if (inner.kind === 'bluestein' || inner.kind === 'rader' || inner.kind === 'trivial' || inner.kind === 'reference')
     return null;
   return n / 2 >= inner.lanes + 1 ? { ...inner, realPost: true } : null;
@@ -711,7 +719,7 @@ function bluesteinPairs(n: number, precision: CpuPrecision, even = false): CpuPa
  * inverse type III.
  */
 export function planCpuEngineDct2(n: number, precision: CpuPrecision): CpuRealRecipe | null {
-  const r = planCpuEngineRfft(n, precision) ?? bluesteinPairs(n, precision);
+  const r = planCpuEngineRfft(n, precision, true) ?? bluesteinPairs(n, precision);
   return r ? { ...r, dct2: true } : null;
 }
 
@@ -722,6 +730,6 @@ export function planCpuEngineDct2(n: number, precision: CpuPrecision): CpuRealRe
  */
 export function planCpuEngineType1(n: number, precision: CpuPrecision, sine: boolean): CpuLaneRecipe | null {
   if (!Number.isSafeInteger(n) || n - (sine ? 0 : 2) < lanesFor(precision)) return null;
-  const r = planCpuEngineRfft(2 * (sine ? n + 1 : n - 1), precision);
+  const r = planCpuEngineRfft(2 * (sine ? n + 1 : n - 1), precision, true);
   return r?.realPost ? { ...r, dct1: true } : null;
 }
