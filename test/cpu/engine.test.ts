@@ -20,7 +20,6 @@ import {
 } from '../../src/planner/cpu-fft.js';
 import * as cpuNd from '../../src/backends/cpu/fft-nd.js';
 import * as cpuDct from '../../src/backends/cpu/r2r-dct.js';
-import * as cpuDst from '../../src/backends/cpu/r2r-dst.js';
 import * as cpuDht from '../../src/backends/cpu/r2r-dht.js';
 import { onCpuEngine } from '../../src/backends/cpu/engine-scope.js';
 import { planCpuRfft } from '../../src/backends/cpu/fft-real.js';
@@ -32,8 +31,6 @@ import {
   irfft,
   dct,
   idct,
-  dst,
-  idst,
   dht,
   idht,
   fft2,
@@ -42,6 +39,7 @@ import {
   ArgumentError,
 } from '../../src/index.js';
 import { rng, relErr, bound } from '../helpers/numeric.js';
+import { R2R_AND_REFERENCES } from '../helpers/r2r.js';
 
 function check(n: number, precision: CpuPrecision, batch: number, seed: number): void {
   const r = rng(seed);
@@ -305,12 +303,7 @@ test('DCT and DST types 1â€“4 and the DHT on the engine (fused modules, scale an
       for (const orthogonalize of [undefined, true, false]) {
         const batch = 3;
         const x = new Float64Array(n * batch).map(() => r());
-        for (const [name, f, reference] of [
-          ['dct', dct, cpuDct.dct],
-          ['idct', idct, cpuDct.idct],
-          ['dst', dst, cpuDst.dst],
-          ['idst', idst, cpuDst.idst],
-        ] as const) {
+        for (const [name, f, reference] of R2R_AND_REFERENCES) {
           for (const type of [1, 2, 3, 4]) {
             const ref = reference(x, { type, norm, orthogonalize }, [batch, n]).data;
             for (const Arr of [Float32Array, Float64Array]) {
@@ -375,12 +368,7 @@ test('every DCT/DST type and the DHT on the engine, both directions, lengths 1â€
   const batch = 3;
   for (let n = 1; n <= 300; n += n < 40 ? 1 : 7) {
     const x = new Float64Array(n * batch).map(() => r());
-    for (const [name, f, ref] of [
-      ['dct', dct, cpuDct.dct],
-      ['idct', idct, cpuDct.idct],
-      ['dst', dst, cpuDst.dst],
-      ['idst', idst, cpuDst.idst],
-    ] as const) {
+    for (const [name, f, ref] of R2R_AND_REFERENCES) {
       for (const type of [1, 2, 3, 4]) {
         if (name.endsWith('dct') && type === 1 && n < 2) continue;
         const want = ref(x, { type }, [batch, n]).data;
@@ -526,12 +514,7 @@ test("DCT-I and DST-I whose extension has no fused module: rows extended, the en
     [3, 3],
   ] as const) {
     const x = new Float64Array(n * batch).map(() => r());
-    for (const [name, f, ref] of [
-      ['dct', dct, cpuDct.dct],
-      ['idct', idct, cpuDct.idct],
-      ['dst', dst, cpuDst.dst],
-      ['idst', idst, cpuDst.idst],
-    ] as const) {
+    for (const [name, f, ref] of R2R_AND_REFERENCES) {
       for (const [norm, orthogonalize] of [
         ['backward', undefined],
         ['ortho', undefined],
@@ -564,12 +547,7 @@ test('odd lengths of every DCT/DST type through the pairs module and Bluestein (
   for (const n of [301, 333, 999, 1001, 1009, 2019, 2187, 4095]) {
     for (const batch of [1, 3, 4]) {
       const x = new Float64Array(n * batch).map(() => r());
-      for (const [name, f, ref] of [
-        ['dct', dct, cpuDct.dct],
-        ['idct', idct, cpuDct.idct],
-        ['dst', dst, cpuDst.dst],
-        ['idst', idst, cpuDst.idst],
-      ] as const) {
+      for (const [name, f, ref] of R2R_AND_REFERENCES) {
         for (const type of [2, 3, 4]) {
           for (const norm of ['backward', 'ortho'] as const) {
             const want = ref(x, { type, norm }, [batch, n]).data;

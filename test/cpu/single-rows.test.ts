@@ -10,11 +10,10 @@ import { engineFft } from '../../src/backends/cpu/wasm-fft.js';
 import { SingleRowsFft } from '../../src/backends/cpu/single-rows.js';
 import { planCpuFft } from '../../src/backends/cpu/fft-plan.js';
 import { planCpuEngineFft, planCpuEngineRfft, PARTIAL_FOUR_STEP_FROM } from '../../src/planner/cpu-fft.js';
-import { createFftPlan, dct, dht, disposeCpuWorkers, dst, idct, idst, irfft, rfft } from '../../src/index.js';
-import * as cpuDct from '../../src/backends/cpu/r2r-dct.js';
-import * as cpuDst from '../../src/backends/cpu/r2r-dst.js';
+import { createFftPlan, dht, disposeCpuWorkers, irfft, rfft } from '../../src/index.js';
 import * as cpuDht from '../../src/backends/cpu/r2r-dht.js';
 import { bound, relErr, rng } from '../helpers/numeric.js';
+import { R2R_AND_REFERENCES } from '../helpers/r2r.js';
 
 test('single rows: the four-step with partial lane groups, planned for long lane-batch lengths', () => {
   // Every batch from PARTIAL_FOUR_STEP_FROM.all; single problems only from PARTIAL_FOUR_STEP_FROM.single.
@@ -147,12 +146,7 @@ test('single rows: every DCT/DST type and the DHT around the partial four-step, 
     const x = new Float64Array(n * batch).map(() => r());
     const tol = 4 * bound(n, Arr === Float32Array ? 'f32' : 'f64');
     for (const norm of ['backward', 'ortho'] as const) {
-      for (const [name, f, reference] of [
-        ['dct', dct, cpuDct.dct],
-        ['idct', idct, cpuDct.idct],
-        ['dst', dst, cpuDst.dst],
-        ['idst', idst, cpuDst.idst],
-      ] as const) {
+      for (const [name, f, reference] of R2R_AND_REFERENCES) {
         for (const type of [1, 2, 3, 4]) {
           const ref = reference(x, { type, norm }, [batch, n]).data;
           const y = await f(Arr.from(x), { type, norm, shape: [batch, n], backend: 'cpu', threads: 1 });

@@ -181,14 +181,14 @@ export function fourStepDrivers(
     fn(`${p.radix}/${p.l1}/${p.ido}/${p.generic ? 'g/' : ''}${JSON.stringify(inIo)}/${JSON.stringify(outIo)}`, () =>
       (p.generic ? genericPassFunction : passFunction)(p, e, inIo, outIo, scaleType),
     );
-  // A generic pass's scratch follows the stage in the thread's work area.
-  const scratchOf = (passes: typeof passes1) =>
+  // A generic pass's scratch follows the stage in the thread's work area (`work`: the phase's parameter).
+  const scratchOf = (passes: typeof passes1, work: number) =>
     genericScratch(r) > 0
       ? {
           generic: passes.map((p) => p.generic === true),
           push: (x: Body) =>
             x
-              .get(2 /* work, both phases' third parameter */)
+              .get(work)
               .i32(64 * m + 32 * G * m)
               .add(),
         }
@@ -267,7 +267,7 @@ export function fourStepDrivers(
               tw,
               twOffsets: offsets,
               scale: one,
-              scratch: scratchOf(passes1),
+              scratch: scratchOf(passes1, work),
             });
             b.get(cur)
               .get(dst)
@@ -335,7 +335,7 @@ export function fourStepDrivers(
               tw,
               twOffsets: offsets.slice(passes1.length),
               scale: (x) => x.get(scale),
-              scratch: scratchOf(passes2),
+              scratch: scratchOf(passes2, work),
             });
           }
           const copyOut = (f: number) =>
