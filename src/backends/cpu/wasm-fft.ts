@@ -305,6 +305,9 @@ class LaneFft implements EngineFft, FusedRealFft {
   readonly chunkSlots: number;
   private readonly yP: number;
   private readonly r2c?: (z: number, y: number, tw: number, count: number, scale: number) => void;
+  /** The forward transform leaving Z in split layout, and the post step reading it (r2cSplitPostFunction). */
+  private readonly fwds?: Kernel;
+  private readonly r2cs?: (z: number, y: number, tw: number, count: number, scale: number) => void;
   private readonly c2r?: (y: number, z: number, tw: number, count: number) => void;
   private readonly pack2?: (x: number, z: number, pairs: number) => void;
   private readonly split2?: (z: number, y: number, pairs: number, scale: number) => void;
@@ -357,6 +360,8 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.fwd = inst.exports['fwd'] as Kernel;
     this.inv = inst.exports['inv'] as Kernel;
     this.r2c = inst.exports['r2c'] as typeof this.r2c;
+    this.fwds = inst.exports['fwds'] as Kernel | undefined;
+    this.r2cs = inst.exports['r2cs'] as typeof this.r2cs;
     this.c2r = inst.exports['c2r'] as typeof this.c2r;
     this.pack2 = inst.exports['pack2'] as typeof this.pack2;
     this.split2 = inst.exports['split2'] as typeof this.split2;
@@ -665,8 +670,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.rowChunks(src, dst, count, [N, N], this.outP, this.chunkSlots * this.info.problemsPerSlot, (c) => {
       if (orth) ends(c, false);
       ext(this.outP, this.inP, c);
-      this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(c), 1);
-      this.r2c!(this.outP, this.yP, this.twP + this.info.r2cTwiddleOffset!, c, scale);
+      this.realSpectra(c, scale);
       out(this.yP, this.outP, c);
       if (orth) ends(c, true);
       return this.outP;
@@ -802,6 +806,18 @@ class LaneFft implements EngineFft, FusedRealFft {
     }
   }
 
+  /** Half spectra of `count` rows at inP (read as h complex values each) into yP, times `scale`; Z passes through outP. */
+  private realSpectra(count: number, scale: number): void {
+    const tw = this.twP + this.info.r2cTwiddleOffset!;
+    if (this.fwds) {
+      this.fwds(this.inP, this.outP, this.workP, this.twP, this.slotsFor(count), 1);
+      this.r2cs!(this.outP, this.yP, tw, count, scale);
+    } else {
+      this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(count), 1);
+      this.r2c!(this.outP, this.yP, tw, count, scale);
+    }
+  }
+
   forwardReal(input: AnyArray, li: RealLayout, output: AnyArray, lo: RealLayout, batch: number, scale: number): void {
     if (this.recipe.realPairs) return this.forwardRealPairs(input, li, output, lo, batch, scale);
     const h = this.n;
@@ -813,8 +829,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     for (let b0 = 0; b0 < batch; b0 += chunk) {
       const count = Math.min(chunk, batch - b0);
       rowsIn(input, li, b0, count, 2 * h, 1, heap, inBase);
-      this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(count), 1);
-      this.r2c!(this.outP, this.yP, this.twP + this.info.r2cTwiddleOffset!, count, scale);
+      this.realSpectra(count, scale);
       rowsOut(heap, yBase, output, lo, b0, count, h + 1, 2);
     }
   }

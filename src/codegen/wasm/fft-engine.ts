@@ -26,7 +26,7 @@ import {
   type Io,
 } from './stockham-pass.js';
 import { fourStepDrivers, fourStepTables } from './fft-four-step.js';
-import { r2cPostFunction, r2cTwiddles } from './rfft-post.js';
+import { r2cPostFunction, r2cSplitPostFunction, r2cTwiddles } from './rfft-post.js';
 import { c2rPreFunction } from './irfft-pre.js';
 import { pack2Function, split2Function, merge2Function, unpack2Function } from './rfft-pairs.js';
 import { dct2FusedPostFunction, dct2PostFunction, dct2PreFunction, dct2Twiddles } from './dct2-makhoul.js';
@@ -67,14 +67,16 @@ export interface EngineModule {
  * across the former lanes: X[k2 + n2·k1] = Σ_l w_W^{l·k1} · (w_n^{l·k2} Y_l[k2]). Groups of W
  * consecutive k2; when W ∤ n2 the last group overlaps the one before (it rewrites equal values).
  */
-function combineFunction(n2: number, e: 4 | 8, conj: boolean, scaleType: ValType): WasmFunction {
+function combineFunction(n2: number, e: 4 | 8, conj: boolean, scaleType: ValType, split = false): WasmFunction {
   const params: ValType[] = [...I32(3), scaleType];
   const b = new Body(params);
   const w = new PassWriter(b, e, 3);
   const W = 16 / e;
   const cb = 2 * e;
   const [src, dst, tw] = [0, 1, 2];
-  const out: Io = { kind: 'interleaved', conj };
+  // Split output (r2cs reads it) has the same 32-byte blocks as interleaved when W | n2; the scale is not applied.
+  if (split && (conj || n2 % W !== 0)) throw new Error('combine: split output is forward only and needs W | n2');
+  const out: Io = split ? { kind: 'split' } : { kind: 'interleaved', conj };
   const group = (s: number, d: number, t: number, off: number, dOff: number): void => {
     const xs: Cx[] = [];
     for (let q = 0; q < W; q++) {
@@ -198,6 +200,7 @@ export function generateEngineFft(recipe: LaneRecipe, sharedMemory = false): Eng
   if (recipe.realPost) {
     r2cTwiddleOffset = offsets[tail]!;
     drivers.push(r2cPostFunction(2 * n, e), c2rPreFunction(2 * n, e));
+    if (splitPost(recipe)) drivers.push(r2cSplitPostFunction(2 * n, e));
   }
   if (recipe.realPairs)
     drivers.push(pack2Function(n, e), split2Function(n, e), merge2Function(n, e), unpack2Function(n, e));
@@ -239,6 +242,14 @@ export function generateEngineFft(recipe: LaneRecipe, sharedMemory = false): Eng
   };
 }
 
+/**
+ * Whether a real module also gets `fwds` and `r2cs` (the post step reading Z in split layout, without the
+ * deinterleaving and re-interleaving shuffles): lane-split with realPost, W | laneLength.
+ */
+export function splitPost(recipe: LaneRecipe): boolean {
+  return recipe.kind === 'lane-split' && recipe.realPost === true && recipe.laneLength % recipe.lanes === 0;
+}
+
 /** fwd / inv of the lane-split and lane-batch recipes: the Stockham passes (and the lane combine) per slot. */
 function laneDrivers(
   recipe: Extract<LaneRecipe, { kind: 'lane-split' | 'lane-batch' }>,
@@ -258,7 +269,13 @@ function laneDrivers(
   const combineOff = offsets[passes.length]!;
   const laneStride = n * cb;
   const drivers: WasmFunction[] = [];
-  for (const conj of [false, true]) {
+  // `fwds`: the forward transform with Z left in split layout for the real post step (r2cs), scale 1.
+  const variants: ['fwd' | 'inv' | 'fwds', boolean][] = [
+    ['fwd', false],
+    ['inv', true],
+  ];
+  if (splitPost(recipe)) variants.push(['fwds', false]);
+  for (const [name, conj] of variants) {
     const inFirst: Io = split ? { kind: 'interleaved', conj } : { kind: 'gather', conj, laneStride };
     const outLast: Io = split ? { kind: 'split' } : { kind: 'scatter', conj, laneStride };
     const calls = passes.map((p, t) => {
@@ -267,7 +284,11 @@ function laneDrivers(
       const key = `${p.radix}/${p.l1}/${p.ido}/${p.generic ?? ''}/${JSON.stringify(inIo)}/${JSON.stringify(outIo)}`;
       return fn(key, () => (p.generic ? genericPassFunction : passFunction)(p, e, inIo, outIo, scaleType));
     });
-    const combine = split ? fn(`combine/${conj}`, () => combineFunction(L, e, conj, scaleType)) : -1;
+    const combine = !split
+      ? -1
+      : name === 'fwds'
+        ? fn('combine/split', () => combineFunction(L, e, false, scaleType, true))
+        : fn(`combine/${conj}`, () => combineFunction(L, e, conj, scaleType));
     // Driver: params in, out, work, tw, count, scale.
     const params: ValType[] = [...I32(5), scaleType];
     const b = new Body(params);
@@ -301,7 +322,7 @@ function laneDrivers(
     b.get(outP).i32(slotBytes).add().set(outP);
     b.get(count).i32(1).sub().tee(count).brIf(0);
     b.end();
-    drivers.push({ params, body: b, export: conj ? 'inv' : 'fwd' });
+    drivers.push({ params, body: b, export: name });
   }
   const scratch = Math.max(0, ...passes.map((p) => (p.generic ? genericScratchBytes(p.radix) : 0)));
   return { drivers, workBytes: 64 * L + scratch };
