@@ -4,9 +4,8 @@
  *   Z'_k = (Y_k + conj Y_{h−k}) + i·conj(w^k)·(Y_k − conj Y_{h−k}),  w = e^{−2πi/n},  k = 0 … h−1,
  * which is 2·(E_k + i·O_k) for the FFTs E, O of the even and odd samples. The module's unnormalised
  * half-length inverse of Z' is then n·(x_0 + i·x_1, x_2 + i·x_3, …): the real output, interleaved.
- * W outputs a step, the mirrored block read backwards (one lane-reversing shuffle); where W ∤ h the last
- * group overlaps the one before (it rewrites equal values; needs h ≥ W). The caller zeroes Im Y_0 and
- * Im Y_h first (numpy ignores them).
+ * W outputs a step, the mirrored block read backwards (one lane-reversing shuffle), each group writing Z'_k and
+ * Z'_{h−k} from one product (needs h ≥ W + 1). The caller zeroes Im Y_0 and Im Y_h first (numpy ignores them).
  *
  *   c2r(y, z, tw, count): `count` problems, y packed h + 1 apart, z packed h apart (interleaved complex);
  *   tw is rfft-post's table [Re w^0 … Re w^h, Im w^0 … Im w^h].
@@ -23,7 +22,10 @@ export function c2rPreFunction(n: number, e: 4 | 8): WasmFunction {
   const w = vectorWriter(e, params);
   const { b, v } = w;
   const [y, z, tw, count] = [0, 1, 2, 3];
-  /** Outputs k … k+W−1: Y_k at yk+offK, Y_{h−k−W+1} … Y_{h−k} at yr+offR. */
+  /**
+   * Z'_k … Z'_{k+W−1} from Y_k at yk and the mirrored block Y_{h−k−W+1} … Y_{h−k} at yr; with `pair`, also
+   * Z'_{h−k} = conj(E − i·Q) (Q = conj(w^k)·D; conj w^{h−k} = −w^k), stored ascending at zm.
+   */
   const group = (
     yk: number,
     offK: number,
@@ -33,6 +35,7 @@ export function c2rPreFunction(n: number, e: 4 | 8): WasmFunction {
     offT: number,
     zp: number,
     offZ: number,
+    zm?: number,
   ): void => {
     const [yre, yim] = w.loadComplex(yk, offK);
     const [mre, mim] = w.loadComplex(yr, offR);
@@ -48,6 +51,8 @@ export function c2rPreFunction(n: number, e: 4 | 8): WasmFunction {
     const pr = v.add(v.mul(T(wr), dr), v.mul(T(wi), di));
     const pi = v.sub(v.mul(T(wr), di), v.mul(T(wi), dr));
     w.storeComplex(zp, offZ, w.materialise(v.sub(er, pi)), w.materialise(v.add(ei, pr)));
+    if (zm !== undefined)
+      w.storeComplex(zm, 0, w.reverse(w.materialise(v.add(er, pi))), w.reverse(w.materialise(v.sub(pr, ei))));
   };
   eachProblem(
     b,
@@ -57,19 +62,22 @@ export function c2rPreFunction(n: number, e: 4 | 8): WasmFunction {
       [z, cb * h],
     ],
     () => {
-      const yk = pointer(b, y);
-      const yr = pointer(b, y, cb * (h - W + 1));
-      const tp = pointer(b, tw);
-      const zp = pointer(b, z);
+      // k = 0 … W−1 on their own (Z'_0 has no mirror among the outputs); the pairs from k = 1 rewrite 1 … W−1.
+      group(y, 0, y, cb * (h - W + 1), tw, 0, z, 0);
+      const yk = pointer(b, y, cb);
+      const yr = pointer(b, y, cb * (h - W));
+      const tp = pointer(b, tw, e);
+      const zp = pointer(b, z, cb);
+      const zm = pointer(b, z, cb * (h - W));
       const steps: Step[] = [
         [yk, cb * W],
         [yr, -cb * W],
         [tp, e * W],
         [zp, cb * W],
+        [zm, -cb * W],
       ];
-      repeat(b, Math.floor(h / W), steps, () => group(yk, 0, yr, 0, tp, 0, zp, 0));
-      // Tail: k = h − W … h − 1, mirrored block Y_1 … Y_W.
-      if (h % W !== 0) group(y, cb * (h - W), y, cb, tw, e * (h - W), z, cb * (h - W));
+      // ⌈(h−1)/2W⌉ pairs of blocks cover k = 1 … h−1; where 2W ∤ h − 1 the last pair's blocks overlap.
+      repeat(b, Math.ceil((h - 1) / (2 * W)), steps, () => group(yk, 0, yr, 0, tp, 0, zp, 0, zm));
     },
   );
   return { params, body: b, export: 'c2r' };
