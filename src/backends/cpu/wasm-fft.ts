@@ -316,6 +316,9 @@ class LaneFft implements EngineFft, FusedRealFft {
   private readonly dct2pre?: (x: number, v: number, count: number) => void;
   private readonly dct2post?: (y: number, out: number, tw: number, count: number) => void;
   private readonly dct2r2c?: (z: number, out: number, twR: number, twD: number, count: number, scale: number) => void;
+  /** The DST-II's reorder (odd inputs negated) and post step (outputs reversed): no alternate or reverse passes. */
+  private readonly dst2pre?: (x: number, v: number, count: number) => void;
+  private readonly dst2r2c?: (z: number, out: number, twR: number, twD: number, count: number, scale: number) => void;
   private readonly dct3pre?: (x: number, y: number, tw: number, count: number) => void;
   private readonly dct3post?: (v: number, out: number, count: number) => void;
   private readonly dct4pre?: (v: number, z: number, tw: number, count: number) => void;
@@ -370,6 +373,8 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.dct2pre = inst.exports['dct2pre'] as typeof this.dct2pre;
     this.dct2post = inst.exports['dct2post'] as typeof this.dct2post;
     this.dct2r2c = inst.exports['dct2r2c'] as typeof this.dct2r2c;
+    this.dst2pre = inst.exports['dst2pre'] as typeof this.dst2pre;
+    this.dst2r2c = inst.exports['dst2r2c'] as typeof this.dst2r2c;
     this.dct3pre = inst.exports['dct3pre'] as typeof this.dct3pre;
     this.dct3post = inst.exports['dct3post'] as typeof this.dct3post;
     this.dct4pre = inst.exports['dct4pre'] as typeof this.dct4pre;
@@ -466,16 +471,15 @@ class LaneFft implements EngineFft, FusedRealFft {
     const n = 2 * this.n;
     const sine = variant === 'dst';
     const twD = this.twP + this.info.dct2TwiddleOffset!;
+    const e = this.heap.BYTES_PER_ELEMENT;
     this.rowChunks(src, dst, count, [n, n], this.outP, this.chunkSlots * this.info.problemsPerSlot, (c) => {
-      if (sine) this.alternate!(this.outP, this.yP, c);
-      this.dct2pre!(sine ? this.yP : this.outP, this.inP, c);
+      (sine ? this.dst2pre! : this.dct2pre!)(this.outP, this.inP, c);
       this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(c), scale);
       // The real post step and the DCT's rotation in one pass, into yP (they cannot run in place).
-      this.dct2r2c!(this.outP, this.yP, this.twP + this.info.r2cTwiddleOffset!, twD, c, 1);
-      if (orthogonalize) this.sqrt2Every(this.yP, n, c, true);
-      if (!sine) return this.yP;
-      this.reverse!(this.yP, this.outP, c);
-      return this.outP;
+      (sine ? this.dst2r2c! : this.dct2r2c!)(this.outP, this.yP, this.twP + this.info.r2cTwiddleOffset!, twD, c, 1);
+      // orthogonalize: the DCT's y_0, the DST's last output.
+      if (orthogonalize) this.sqrt2Every(this.yP + (sine ? e * (n - 1) : 0), n, c, true);
+      return this.yP;
     });
   }
 

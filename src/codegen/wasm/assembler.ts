@@ -53,6 +53,7 @@ const SIMD = {
   f64x2_splat: 0x14,
   load64_lane: 0x57,
   store64_lane: 0x5b,
+  store32_lane: 0x5a,
   load64_zero: 0x5d,
   f32x4_neg: 0xe1,
   f32x4_add: 0xe4,
@@ -191,6 +192,12 @@ export class Body {
   /** Stack: addr, vector → stores its 64-bit lane `lane` at addr+offset. */
   store64Lane(offset: number, lane: number): this {
     this.simd(SIMD.store64_lane).memarg(3, offset);
+    this.code.push(lane);
+    return this;
+  }
+  /** Stack: addr, vector → stores its 32-bit lane `lane` at addr+offset. */
+  store32Lane(offset: number, lane: number): this {
+    this.simd(SIMD.store32_lane).memarg(2, offset);
     this.code.push(lane);
     return this;
   }

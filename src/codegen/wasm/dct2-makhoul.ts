@@ -32,7 +32,8 @@ export function dct2Twiddles(n: number): Float64Array {
   return t;
 }
 
-export function dct2PreFunction(n: number, e: 4 | 8): WasmFunction {
+/** `sine`: the DST-II's reorder (dst2pre), the odd-indexed inputs negated (the DCT-II of the alternated line). */
+export function dct2PreFunction(n: number, e: 4 | 8, sine = false): WasmFunction {
   // Pairs (x_2k, x_2k+1): n/2 for even n, (n−1)/2 for odd n (x_{n−1} is the caller's).
   const h = Math.floor(n / 2);
   const W = 16 / e;
@@ -44,7 +45,9 @@ export function dct2PreFunction(n: number, e: 4 | 8): WasmFunction {
   const pairs = (xA: number, xOff: number, loA: number, loOff: number, hiA: number, hiOff: number): void => {
     const [even, odd] = w.loadComplex(xA, xOff);
     b.get(loA).get(even).v128Store(loOff);
-    b.get(hiA).get(w.reverse(odd)).v128Store(hiOff);
+    b.get(hiA).get(w.reverse(odd));
+    if (sine) b.fneg(e);
+    b.v128Store(hiOff);
   };
   eachProblem(
     b,
@@ -71,7 +74,7 @@ export function dct2PreFunction(n: number, e: 4 | 8): WasmFunction {
       if (h % W !== 0) pairs(x, 2 * e * (h - W), out, e * (h - W), out, e * (n - h));
     },
   );
-  return { params, body: b, export: 'dct2pre' };
+  return { params, body: b, export: sine ? 'dst2pre' : 'dct2pre' };
 }
 
 export function dct2PostFunction(n: number, e: 4 | 8): WasmFunction {
@@ -158,7 +161,7 @@ export function dct2PostFunction(n: number, e: 4 | 8): WasmFunction {
  * same order as r2c then dct2post (so the same values), without writing and reading Y in between.
  * twR: r2cTwiddles(n); twD: dct2Twiddles(n); Z packed n/2 apart, out n apart; `scale` as r2c's.
  */
-export function dct2FusedPostFunction(n: number, e: 4 | 8): WasmFunction {
+export function dct2FusedPostFunction(n: number, e: 4 | 8, sine = false): WasmFunction {
   const h = n / 2;
   const W = 16 / e;
   const cb = 2 * e;
@@ -182,25 +185,49 @@ export function dct2FusedPostFunction(n: number, e: 4 | 8): WasmFunction {
       b.vconst(e, e === 4 ? [2, 0, Math.SQRT2, 0] : [2, Math.SQRT2])
         .fmul(e)
         .set(s);
-      b.get(out).get(s).store64Lane(0, 0);
-      b.get(out)
-        .get(s)
-        .store64Lane(e * h, 1);
-      // Streams: the DCT table, out_k forwards, out_{n−k} backwards (its W lanes stored reversed).
+      if (!sine) {
+        b.get(out).get(s).store64Lane(0, 0);
+        b.get(out)
+          .get(s)
+          .store64Lane(e * h, 1);
+      } else if (e === 4) {
+        // The DST-II is the DCT-II of the alternated line reversed: out_0 lands last, out_h at h − 1.
+        b.get(out)
+          .get(s)
+          .store32Lane(e * (n - 1), 0);
+        b.get(out)
+          .get(s)
+          .store32Lane(e * (h - 1), 2);
+      } else {
+        b.get(out)
+          .get(s)
+          .store64Lane(e * (n - 1), 0);
+        b.get(out)
+          .get(s)
+          .store64Lane(e * (h - 1), 1);
+      }
+      // Streams: the DCT table, out_k forwards, out_{n−k} backwards (its W lanes stored reversed); for the DST,
+      // at n − 1 − k: out_k backwards from n − 1 − W at k = 1, out_{n−k} forwards from 0.
       const streams: R2cStream[] = [
         [twD, e, e],
-        [out, e, e],
-        [out, e * (n - W), -e],
+        sine ? [out, e * (n - 1 - W), -e] : [out, e, e],
+        sine ? [out, 0, e] : [out, e * (n - W), -e],
       ];
       r2cGroups(w, e, h, half, z, twR, streams, (re, im, [[td, offD], [ok, offF], [or, offO]]) => {
-        const f = v.sub(v.mul(T(re), T(w.load(td!, offD!))), v.mul(T(im), T(w.load(td!, offD! + e * h))));
-        b.get(ok!).get(w.materialise(f)).v128Store(offF!);
+        const f = w.materialise(
+          v.sub(v.mul(T(re), T(w.load(td!, offD!))), v.mul(T(im), T(w.load(td!, offD! + e * h)))),
+        );
+        b.get(ok!)
+          .get(sine ? w.reverse(f) : f)
+          .v128Store(offF!);
         const r = w.materialise(
           v.add(v.mul(T(re), T(w.load(td!, offD! + 2 * e * h))), v.mul(T(im), T(w.load(td!, offD! + 3 * e * h)))),
         );
-        b.get(or!).get(w.reverse(r)).v128Store(offO!);
+        b.get(or!)
+          .get(sine ? r : w.reverse(r))
+          .v128Store(offO!);
       });
     },
   );
-  return { params, body: b, export: 'dct2r2c' };
+  return { params, body: b, export: sine ? 'dst2r2c' : 'dct2r2c' };
 }

@@ -217,7 +217,13 @@ export function generateEngineFft(recipe: LaneRecipe, sharedMemory = false): Eng
     drivers.push(dct2PreFunction(realLength, e), dct2PostFunction(realLength, e));
     // The DSTs run the DCTs between these row passes (dst-from-dct.ts).
     drivers.push(reverseFunction(realLength, e), alternateFunction(realLength, e));
-    if (recipe.realPost) drivers.push(dct2FusedPostFunction(realLength, e));
+    // The DST-II's alternation and reversal folded into its own reorder and post step (even n).
+    if (recipe.realPost)
+      drivers.push(
+        dct2FusedPostFunction(realLength, e),
+        dct2PreFunction(realLength, e, true),
+        dct2FusedPostFunction(realLength, e, true),
+      );
   }
   if (dct3) {
     dct3TwiddleOffset = offsets[tail + 2]!;
