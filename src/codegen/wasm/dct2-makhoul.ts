@@ -13,6 +13,7 @@
  * for k < m then for n − j, j < m (see dct2Twiddles).
  */
 import type { ValType, WasmFunction } from './assembler.js';
+import { neg } from './vector-complex.js';
 import { unitRoot } from '../../core/unit-root.js';
 import { eachProblem, pointer, repeat, term as T, vectorWriter } from './vector-io.js';
 import { halfScale, r2cEdges, r2cGroups, type R2cStream } from './rfft-post.js';
@@ -77,7 +78,8 @@ export function dct2PreFunction(n: number, e: 4 | 8, sine = false): WasmFunction
   return { params, body: b, export: sine ? 'dst2pre' : 'dct2pre' };
 }
 
-export function dct2PostFunction(n: number, e: 4 | 8): WasmFunction {
+/** `sine`: the DST-II's post step (dst2post), out_k stored at n − 1 − k (the DCT-II of the alternated line, reversed). */
+export function dct2PostFunction(n: number, e: 4 | 8, sine = false): WasmFunction {
   // h: outputs of the first half (m above); Y holds n/2 + 1 values a problem for even n, h for odd n.
   const h = Math.ceil(n / 2);
   const yLength = n % 2 === 0 ? h + 1 : h;
@@ -90,8 +92,10 @@ export function dct2PostFunction(n: number, e: 4 | 8): WasmFunction {
   // First half: out_k = tc_k·Re Y_k − ts_k·Im Y_k (the factor 2 is in the table), k < h.
   const first = (yA: number, yOff: number, tA: number, tOff: number, oA: number, oOff: number): void => {
     const [re, im] = w.loadComplex(yA, yOff);
-    const r = v.sub(v.mul(T(re), T(w.load(tA, tOff))), v.mul(T(im), T(w.load(tA, tOff + e * h))));
-    b.get(oA).get(w.materialise(r)).v128Store(oOff);
+    const r = w.materialise(v.sub(v.mul(T(re), T(w.load(tA, tOff))), v.mul(T(im), T(w.load(tA, tOff + e * h)))));
+    b.get(oA)
+      .get(sine ? w.reverse(r) : r)
+      .v128Store(oOff);
   };
   // Second half, j = n − k: out_{n−j} = tc'_j·Re Y_j + ts'_j·Im Y_j, lanes reversed on the store.
   const second = (yA: number, yOff: number, tA: number, tOff: number, oA: number, oOff: number): void => {
@@ -99,8 +103,13 @@ export function dct2PostFunction(n: number, e: 4 | 8): WasmFunction {
     const r = w.materialise(
       v.add(v.mul(T(re), T(w.load(tA, tOff + 2 * e * h))), v.mul(T(im), T(w.load(tA, tOff + 3 * e * h)))),
     );
-    b.get(oA).get(w.reverse(r)).v128Store(oOff);
+    b.get(oA)
+      .get(sine ? r : w.reverse(r))
+      .v128Store(oOff);
   };
+  // Output byte offsets of a first-half block at k and a second-half block at j (its lowest index).
+  const firstAt = (k: number): number => e * (sine ? n - k - W : k);
+  const secondAt = (j: number): number => e * (sine ? j - 1 : n - j - W + 1);
   eachProblem(
     b,
     count,
@@ -110,49 +119,50 @@ export function dct2PostFunction(n: number, e: 4 | 8): WasmFunction {
     ],
     () => {
       if (n % 2 === 0) {
-        // out_h = √2·Re Y_h, stored as a 64-bit lane before the second half (which rewrites out_{h+1} for f32).
+        // out_h = √2·Re Y_h, stored as a 64-bit lane before the halves (which rewrite the f32 neighbour: out_{h+1},
+        // or for the DST, at h − 1, out_{h−1}'s place h).
         b.get(out)
           .get(y)
           .loadSplat(e, cb * h)
           .vconst(e, new Array(W).fill(Math.SQRT2))
           .fmul(e)
-          .store64Lane(e * h, 0);
+          .store64Lane(e * (sine ? h - 1 : h), 0);
       }
       const yp = pointer(b, y);
       const tp = pointer(b, tw);
-      const op = pointer(b, out);
+      const op = pointer(b, out, firstAt(0));
       repeat(
         b,
         Math.floor(h / W),
         [
           [yp, cb * W],
           [tp, e * W],
-          [op, e * W],
+          [op, sine ? -e * W : e * W],
         ],
         () => first(yp, 0, tp, 0, op, 0),
       );
-      if (h % W !== 0) first(y, cb * (h - W), tw, e * (h - W), out, e * (h - W));
+      if (h % W !== 0) first(y, cb * (h - W), tw, e * (h - W), out, firstAt(h - W));
       // j = 1 … h−1 in groups of W (the last one overlapping when W ∤ h − 1): out_{n−j−W+1 … n−j}.
       const yq = pointer(b, y, cb);
       const tq = pointer(b, tw, e);
-      const oq = pointer(b, out, e * (n - W));
+      const oq = pointer(b, out, secondAt(1));
       repeat(
         b,
         Math.floor((h - 1) / W),
         [
           [yq, cb * W],
           [tq, e * W],
-          [oq, -e * W],
+          [oq, sine ? e * W : -e * W],
         ],
         () => second(yq, 0, tq, 0, oq, 0),
       );
       if ((h - 1) % W !== 0) {
         const j = h - W;
-        second(y, cb * j, tw, e * j, out, e * (n - j - W + 1));
+        second(y, cb * j, tw, e * j, out, secondAt(j));
       }
     },
   );
-  return { params, body: b, export: 'dct2post' };
+  return { params, body: b, export: sine ? 'dst2post' : 'dct2post' };
 }
 
 /**
@@ -230,4 +240,89 @@ export function dct2FusedPostFunction(n: number, e: 4 | 8, sine = false): WasmFu
     },
   );
   return { params, body: b, export: sine ? 'dst2r2c' : 'dct2r2c' };
+}
+
+/**
+ * dct2split(z, out, tw, pairs, scale), odd n: the pairs path's split (rfft-pairs.ts split2) and dct2post in one
+ * pass, from Z = FFT_n of two reordered lines a + i·b straight to both lines' n DCT outputs: A_k = ½(Z_k + conj
+ * Z_{n−k}) and B_k = −(i/2)(Z_k − conj Z_{n−k}) stay in registers, without writing and reading the half spectra.
+ * k = 1 … m − 1 (m = (n+1)/2), W a step, the last group overlapping the one before where W ∤ m − 1 (needs
+ * m − 1 ≥ W); out_0 = 2·scale·Re Z_0 and 2·scale·Im Z_0 are the caller's. `sine`: dst2split, each output at
+ * n − 1 − k. tw: dct2Twiddles(n); lines a, b of pair p at out + 2pn and out + (2p+1)n.
+ */
+export function dct2SplitFunction(n: number, e: 4 | 8, sine = false): WasmFunction {
+  const m = (n + 1) / 2;
+  const W = 16 / e;
+  const cb = 2 * e;
+  if (n % 2 !== 1 || m - 1 < W) throw new Error(`dct2split: odd n with (n − 1)/2 ≥ ${W}, not ${n}`);
+  const params: ValType[] = ['i32', 'i32', 'i32', 'i32', e === 4 ? 'f32' : 'f64'];
+  const w = vectorWriter(e, params);
+  const { b, v } = w;
+  const [z, out, tw, pairs, scale] = [0, 1, 2, 3, 4];
+  const half = halfScale(w, e, scale);
+  // Byte offsets of the first-half block at k (out_k …) and of the second-half block out_{n−k−W+1} … out_{n−k}.
+  const firstAt = (k: number): number => e * (sine ? n - k - W : k);
+  const secondAt = (k: number): number => e * (sine ? k - 1 : n - k - W + 1);
+  const group = (zk: number, zr: number, tp: number, of: number, offF: number, os: number, offS: number): void => {
+    const [zre, zim] = w.loadComplex(zk, 0);
+    const [mre, mim] = w.loadComplex(zr, 0);
+    // C = conj Z_{n−k}, lanes reversed.
+    const cr = T(w.reverse(mre));
+    const ci = neg(T(w.reverse(mim)));
+    const lines: [number, number][] = [
+      [w.materialise(v.mul(v.add(T(zre), cr), T(half))), w.materialise(v.mul(v.add(T(zim), ci), T(half)))],
+      // B = −(i/2)(Z − C): Re B = ½ Im(Z − C), Im B = −½ Re(Z − C).
+      [w.materialise(v.mul(v.sub(T(zim), ci), T(half))), w.materialise(neg(v.mul(v.sub(T(zre), cr), T(half))))],
+    ];
+    const tc = T(w.load(tp, 0));
+    const ts = T(w.load(tp, e * m));
+    const tc2 = T(w.load(tp, 2 * e * m));
+    const ts2 = T(w.load(tp, 3 * e * m));
+    lines.forEach(([re, im], line) => {
+      const f = w.materialise(v.sub(v.mul(T(re), tc), v.mul(T(im), ts)));
+      b.get(of)
+        .get(sine ? w.reverse(f) : f)
+        .v128Store(offF + e * n * line);
+      const s = w.materialise(v.add(v.mul(T(re), tc2), v.mul(T(im), ts2)));
+      b.get(os)
+        .get(sine ? s : w.reverse(s))
+        .v128Store(offS + e * n * line);
+    });
+  };
+  eachProblem(
+    b,
+    pairs,
+    [
+      [z, cb * n],
+      [out, 2 * e * n],
+    ],
+    () => {
+      const zk = pointer(b, z, cb);
+      const zr = pointer(b, z, cb * (n - W));
+      const tp = pointer(b, tw, e);
+      const of = pointer(b, out, firstAt(1));
+      const os = pointer(b, out, secondAt(1));
+      repeat(
+        b,
+        Math.floor((m - 1) / W),
+        [
+          [zk, cb * W],
+          [zr, -cb * W],
+          [tp, e * W],
+          [of, sine ? -e * W : e * W],
+          [os, sine ? e * W : -e * W],
+        ],
+        () => group(zk, zr, tp, of, 0, os, 0),
+      );
+      if ((m - 1) % W !== 0) {
+        // Tail: k = m − W …, mirrored block Z_{n−m+1} … Z_{n−m+W} (= Z_m …), from the problem's own pointers.
+        const k = m - W;
+        const zk2 = pointer(b, z, cb * k);
+        const zr2 = pointer(b, z, cb * (n - k - W + 1));
+        const tp2 = pointer(b, tw, e * k);
+        group(zk2, zr2, tp2, out, firstAt(k), out, secondAt(k));
+      }
+    },
+  );
+  return { params, body: b, export: sine ? 'dst2split' : 'dct2split' };
 }

@@ -29,7 +29,13 @@ import { fourStepDrivers, fourStepTables } from './fft-four-step.js';
 import { r2cPostFunction, r2cSplitPostFunction, r2cTwiddles } from './rfft-post.js';
 import { c2rPreFunction } from './irfft-pre.js';
 import { pack2Function, split2Function, merge2Function, unpack2Function } from './rfft-pairs.js';
-import { dct2FusedPostFunction, dct2PostFunction, dct2PreFunction, dct2Twiddles } from './dct2-makhoul.js';
+import {
+  dct2FusedPostFunction,
+  dct2PostFunction,
+  dct2PreFunction,
+  dct2SplitFunction,
+  dct2Twiddles,
+} from './dct2-makhoul.js';
 import { dct3PostFunction, dct3PreFunction, dct3Twiddles } from './dct3-makhoul.js';
 import { cmulFunction } from './pointwise.js';
 import { dct4PostFunction, dct4PreFunction, dct4Twiddles } from './dct4-half-length.js';
@@ -218,11 +224,13 @@ export function generateEngineFft(recipe: LaneRecipe, sharedMemory = false): Eng
     // The DSTs run the DCTs between these row passes (dst-from-dct.ts).
     drivers.push(reverseFunction(realLength, e), alternateFunction(realLength, e));
     // The DST-II's alternation and reversal folded into its own reorder and post step (even n).
-    if (recipe.realPost)
+    drivers.push(dct2PreFunction(realLength, e, true));
+    if (recipe.realPost) drivers.push(dct2FusedPostFunction(realLength, e), dct2FusedPostFunction(realLength, e, true));
+    else
       drivers.push(
-        dct2FusedPostFunction(realLength, e),
-        dct2PreFunction(realLength, e, true),
-        dct2FusedPostFunction(realLength, e, true),
+        dct2PostFunction(realLength, e, true),
+        dct2SplitFunction(realLength, e),
+        dct2SplitFunction(realLength, e, true),
       );
   }
   if (dct3) {
@@ -350,6 +358,8 @@ export function generatePairsRows(n: number, precision: 'f32' | 'f64', dct2: boo
   if (dct2) {
     fns.push(dct2PreFunction(n, e), dct2PostFunction(n, e), dct3PreFunction(n, e), dct3PostFunction(n, e));
     fns.push(reverseFunction(n, e), alternateFunction(n, e));
+    fns.push(dct2PreFunction(n, e, true), dct2PostFunction(n, e, true));
+    fns.push(dct2SplitFunction(n, e), dct2SplitFunction(n, e, true));
   }
   return {
     bytes: assembleModule(fns, { initialPages: 1, maxPages: 65536, shared: false }),
