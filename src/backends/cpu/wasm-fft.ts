@@ -325,8 +325,10 @@ class LaneFft implements EngineFft, FusedRealFft {
   private readonly dst2split?: (z: number, out: number, tw: number, pairs: number, scale: number) => void;
   private readonly dct3pre?: (x: number, y: number, tw: number, count: number) => void;
   private readonly dct3post?: (v: number, out: number, count: number) => void;
-  private readonly dct4pre?: (v: number, z: number, tw: number, count: number) => void;
-  private readonly dct4post?: (z: number, v: number, tw: number, count: number) => void;
+  private readonly dct4pre?: (x: number, z: number, tw: number, count: number) => void;
+  private readonly dct4post?: (z: number, out: number, tw: number, count: number) => void;
+  private readonly dst4pre?: (x: number, z: number, tw: number, count: number) => void;
+  private readonly dst4post?: (z: number, out: number, tw: number, count: number) => void;
   private readonly dht?: (z: number, out: number, twR: number, count: number, scale: number) => void;
   private readonly reverse?: (src: number, dst: number, count: number) => void;
   private readonly alternate?: (src: number, dst: number, count: number) => void;
@@ -386,6 +388,8 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.dct3post = inst.exports['dct3post'] as typeof this.dct3post;
     this.dct4pre = inst.exports['dct4pre'] as typeof this.dct4pre;
     this.dct4post = inst.exports['dct4post'] as typeof this.dct4post;
+    this.dst4pre = inst.exports['dst4pre'] as typeof this.dst4pre;
+    this.dst4post = inst.exports['dst4post'] as typeof this.dst4post;
     this.dht = inst.exports['dht'] as typeof this.dht;
     this.reverse = inst.exports['reverse'] as typeof this.reverse;
     this.alternate = inst.exports['alternate'] as typeof this.alternate;
@@ -593,15 +597,11 @@ class LaneFft implements EngineFft, FusedRealFft {
     const sine = variant === 'dst';
     const tw4 = this.twP + this.info.dct4TwiddleOffset!;
     this.rowChunks(src, dst, count, [n, n], this.outP, this.chunkSlots * this.info.problemsPerSlot, (c) => {
-      if (sine) this.reverse!(this.outP, this.inP, c);
-      // v_p = x_{2p}, v_{h+p} = x_{n−1−2p} at yP; the rotated pairs at inP; their FFT at outP.
-      this.dct2pre!(sine ? this.inP : this.outP, this.yP, c);
-      this.dct4pre!(this.yP, this.inP, tw4, c);
+      // The rotated pairs (x_{2p}, x_{n−1−2p}) at inP, their FFT at outP, the outputs at yP; the DST-IV's reversal and
+      // alternation are in dst4pre and dst4post.
+      (sine ? this.dst4pre! : this.dct4pre!)(this.outP, this.inP, tw4, c);
       this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(c), scale);
-      this.dct4post!(this.outP, this.yP, tw4, c);
-      this.dct3post!(this.yP, this.outP, c);
-      if (!sine) return this.outP;
-      this.alternate!(this.outP, this.yP, c);
+      (sine ? this.dst4post! : this.dct4post!)(this.outP, this.yP, tw4, c);
       return this.yP;
     });
   }

@@ -240,6 +240,7 @@ export function generateEngineFft(recipe: LaneRecipe, sharedMemory = false): Eng
   if (dct4) {
     dct4TwiddleOffset = offsets[tail + 3]!;
     drivers.push(dct4PreFunction(2 * n, e), dct4PostFunction(2 * n, e), dhtPostFunction(2 * n, e));
+    drivers.push(dct4PreFunction(2 * n, e, true), dct4PostFunction(2 * n, e, true));
   }
   const all = funcs.concat(drivers);
   const bytes = assembleModule(all, { initialPages: 1, maxPages: 65536, shared: sharedMemory });
