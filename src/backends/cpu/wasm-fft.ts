@@ -325,13 +325,14 @@ class LaneFft implements EngineFft, FusedRealFft {
   private readonly dst2split?: (z: number, out: number, tw: number, pairs: number, scale: number) => void;
   private readonly dct3pre?: (x: number, y: number, tw: number, count: number) => void;
   private readonly dct3post?: (v: number, out: number, count: number) => void;
+  /** The DST-III's pre and post steps: the DCT-III's with the input reversal and the output signs folded in. */
+  private readonly dst3pre?: (x: number, y: number, tw: number, count: number) => void;
+  private readonly dst3post?: (v: number, out: number, count: number) => void;
   private readonly dct4pre?: (x: number, z: number, tw: number, count: number) => void;
   private readonly dct4post?: (z: number, out: number, tw: number, count: number) => void;
   private readonly dst4pre?: (x: number, z: number, tw: number, count: number) => void;
   private readonly dst4post?: (z: number, out: number, tw: number, count: number) => void;
   private readonly dht?: (z: number, out: number, twR: number, count: number, scale: number) => void;
-  private readonly reverse?: (src: number, dst: number, count: number) => void;
-  private readonly alternate?: (src: number, dst: number, count: number) => void;
   private readonly type1?: Record<R2rVariant, { ext: RowPass; out: RowPass }>;
   heap!: AnyArray;
   /** The f32 heap seen as one float64 per complex value (column copies). */
@@ -386,13 +387,13 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.dst2split = inst.exports['dst2split'] as typeof this.dst2split;
     this.dct3pre = inst.exports['dct3pre'] as typeof this.dct3pre;
     this.dct3post = inst.exports['dct3post'] as typeof this.dct3post;
+    this.dst3pre = inst.exports['dst3pre'] as typeof this.dst3pre;
+    this.dst3post = inst.exports['dst3post'] as typeof this.dst3post;
     this.dct4pre = inst.exports['dct4pre'] as typeof this.dct4pre;
     this.dct4post = inst.exports['dct4post'] as typeof this.dct4post;
     this.dst4pre = inst.exports['dst4pre'] as typeof this.dst4pre;
     this.dst4post = inst.exports['dst4post'] as typeof this.dst4post;
     this.dht = inst.exports['dht'] as typeof this.dht;
-    this.reverse = inst.exports['reverse'] as typeof this.reverse;
-    this.alternate = inst.exports['alternate'] as typeof this.alternate;
     if (!aroundLanes(recipe) && recipe.dct1) {
       const x = (name: string): RowPass => inst.exports[name] as RowPass;
       this.type1 = {
@@ -468,7 +469,8 @@ class LaneFft implements EngineFft, FusedRealFft {
   /**
    * DCT-II (scipy's 'backward' times `scale`) of `count` contiguous lines (2·n reals, or n for odd pairs);
    * `orthogonalize` divides each y_0 by √2 (scipy's orthogonalize). `variant` 'dst': the DST-II, as the DCT-II
-   * of the line with alternating signs, reversed (dst-from-dct.ts); orthogonalize then scales its last output.
+   * of the line with alternating signs, reversed (dst2pre / dst2r2c fold both in); orthogonalize then scales its last
+   * output.
    */
   forwardDct2(
     src: AnyArray,
@@ -496,8 +498,9 @@ class LaneFft implements EngineFft, FusedRealFft {
 
   /**
    * Odd n: the reordered lines two to a complex transform (pack2 / split2), then the rotation. The buffers
-   * take turns: lines at outP (alternated into inP for the DST), reordered at yP, packed at inP, transformed to
-   * outP, split to yP, rotated to outP (reversed into yP for the DST).
+   * take turns: lines at outP, reordered at yP (dst2pre for the DST), packed at inP, transformed to outP, split and
+   * rotated to yP in one pass (dct2split / dst2split), or where the rows module has none split to yP and rotated to
+   * outP.
    */
   private forwardDct2Pairs(
     src: AnyArray,
@@ -565,24 +568,22 @@ class LaneFft implements EngineFft, FusedRealFft {
     const heap = this.heap;
     const e = heap.BYTES_PER_ELEMENT;
     const sine = variant === 'dst';
-    const xP = sine ? this.outP : this.inP;
+    // The DST-III's x'_0 = x_{n−1}; its reversal and output signs are in dst3pre and dst3post.
+    const first = sine ? n - 1 : 0;
     const yBase = this.yP / e;
     this.rowChunks(src, dst, count, [n, n], this.inP, this.chunkSlots * this.info.problemsPerSlot, (c) => {
-      if (sine) this.reverse!(this.inP, this.outP, c);
-      if (orthogonalize) this.sqrt2Every(xP, n, c, false);
-      this.dct3pre!(xP, this.yP, this.twP + this.info.dct3TwiddleOffset!, c);
+      if (orthogonalize) this.sqrt2Every(this.inP + e * first, n, c, false);
+      (sine ? this.dst3pre! : this.dct3pre!)(this.inP, this.yP, this.twP + this.info.dct3TwiddleOffset!, c);
       // Y_0 = x_0; Y_n/2 is real (its imaginary part is rounding, and c2r ignores it).
-      for (let q = 0, x = xP / e, y = yBase; q < c; q++, x += n, y += 2 * (h + 1)) {
+      for (let q = 0, x = this.inP / e + first, y = yBase; q < c; q++, x += n, y += 2 * (h + 1)) {
         heap[y] = heap[x]!;
         heap[y + 1] = 0;
         heap[y + 2 * h + 1] = 0;
       }
       this.c2r!(this.yP, this.inP, this.twP + this.info.r2cTwiddleOffset!, c);
       this.inv(this.inP, this.outP, this.workP, this.twP, this.slotsFor(c), scale);
-      this.dct3post!(this.outP, this.yP, c);
-      if (!sine) return this.yP;
-      this.alternate!(this.yP, this.outP, c);
-      return this.outP;
+      (sine ? this.dst3post! : this.dct3post!)(this.outP, this.yP, c);
+      return this.yP;
     });
   }
 
@@ -624,13 +625,12 @@ class LaneFft implements EngineFft, FusedRealFft {
     const heap = this.heap;
     const e = heap.BYTES_PER_ELEMENT;
     const sine = variant === 'dst';
-    const xP = sine ? this.inP : this.outP;
+    const first = sine ? n - 1 : 0;
     const yBase = this.yP / e;
     this.rowChunks(src, dst, count, [n, n], this.outP, 2 * this.chunkSlots * this.info.problemsPerSlot, (c) => {
-      if (sine) this.reverse!(this.outP, this.inP, c);
-      if (orthogonalize) this.sqrt2Every(xP, n, c, false);
-      this.dct3pre!(xP, this.yP, this.twP + this.info.dct3TwiddleOffset!, c);
-      for (let q = 0, x = xP / e, y = yBase; q < c; q++, x += n, y += 2 * nc) {
+      if (orthogonalize) this.sqrt2Every(this.outP + e * first, n, c, false);
+      (sine ? this.dst3pre! : this.dct3pre!)(this.outP, this.yP, this.twP + this.info.dct3TwiddleOffset!, c);
+      for (let q = 0, x = this.outP / e + first, y = yBase; q < c; q++, x += n, y += 2 * nc) {
         heap[y] = heap[x]!;
         heap[y + 1] = 0;
       }
@@ -640,12 +640,11 @@ class LaneFft implements EngineFft, FusedRealFft {
       this.merge2!(this.yP, this.inP, pairs, scale);
       this.inv(this.inP, this.outP, this.workP, this.twP, this.slotsFor(pairs), 1);
       this.unpack2!(this.outP, this.inP, pairs);
-      this.dct3post!(this.inP, this.outP, c);
+      (sine ? this.dst3post! : this.dct3post!)(this.inP, this.outP, c);
+      // out_{n−1} (an even index, so + in the DST's alternation).
       for (let q = 0, v = this.inP / e, o = this.outP / e; q < c; q++, v += n, o += n)
         heap[o + n - 1] = heap[v + nc - 1]!;
-      if (!sine) return this.outP;
-      this.alternate!(this.outP, this.yP, c);
-      return this.yP;
+      return this.outP;
     });
   }
 
@@ -1241,7 +1240,11 @@ export interface FusedRealFft {
   inverseReal(input: AnyArray, li: RealLayout, output: AnyArray, lo: RealLayout, batch: number, scale: number): void;
 }
 
-/** Which of a DCT type and the DST of the same type (dst-from-dct.ts) a fused r2r method computes. */
+/**
+ * Which of a DCT type and the DST of the same type a fused r2r method computes (scipy's maps: DST-II(x)_k =
+ * DCT-II((−1)^j x_j)_{n−1−k}; DST-III and DST-IV are (−1)^k times the DCT of the reversed line), folded into the
+ * DCTs' own row steps.
+ */
 export type R2rVariant = 'dct' | 'dst';
 
 /**

@@ -28,7 +28,11 @@ export function dct3Twiddles(n: number): Float64Array {
   return t;
 }
 
-export function dct3PreFunction(n: number, e: 4 | 8): WasmFunction {
+/**
+ * `sine`: the DST-III's pre step (dst3pre), the DCT-III's of the reversed line x'_j = x_{n−1−j}: x'_k = x_{n−1−k}
+ * read backwards and x'_{n−k} = x_{k−1} forwards (Y_0 = x'_0 = x_{n−1} is the caller's).
+ */
+export function dct3PreFunction(n: number, e: 4 | 8, sine = false): WasmFunction {
   const h = Math.floor(n / 2);
   const W = 16 / e;
   const cb = 2 * e;
@@ -47,8 +51,9 @@ export function dct3PreFunction(n: number, e: 4 | 8): WasmFunction {
     yp: number,
     offY: number,
   ): void => {
-    const a = w.load(xk, offK);
-    const bb = w.reverse(w.load(xr, offR));
+    // DCT: a = x_k … forwards, b = x_{n−k} … (lanes reversed); DST: a = x_{n−1−k} … reversed, b = x_{k−1} ….
+    const a = sine ? w.reverse(w.load(xk, offK)) : w.load(xk, offK);
+    const bb = sine ? w.load(xr, offR) : w.reverse(w.load(xr, offR));
     const c = w.load(tp, offT);
     const s = w.load(tp, offT + e * h);
     // (c + i·s)(a − i·b) = (c·a + s·b) + i(s·a − c·b)
@@ -64,25 +69,31 @@ export function dct3PreFunction(n: number, e: 4 | 8): WasmFunction {
       [y, cb * (h + 1)],
     ],
     () => {
-      const xk = pointer(b, x, e);
-      const xr = pointer(b, x, e * (n - W));
+      // For the DST the forward stream is x_{n−1−k} … backwards and the mirrored one x_{k−1} … forwards.
+      const xk = pointer(b, x, sine ? e * (n - 1 - W) : e);
+      const xr = pointer(b, x, sine ? 0 : e * (n - W));
       const tp = pointer(b, tw);
       const yp = pointer(b, y, cb);
       const steps: Step[] = [
-        [xk, e * W],
-        [xr, -e * W],
+        [xk, sine ? -e * W : e * W],
+        [xr, sine ? e * W : -e * W],
         [tp, e * W],
         [yp, cb * W],
       ];
       repeat(b, Math.floor(h / W), steps, () => group(xk, 0, xr, 0, tp, 0, yp, 0));
-      // Tail: k = h − W + 1 … h, mirrored block x_{n−h} … x_{n−h+W−1}.
-      if (h % W !== 0) group(x, e * (h - W + 1), x, e * (n - h), tw, e * (h - W), y, cb * (h - W + 1));
+      // Tail: k = h − W + 1 … h, mirrored block x_{n−h} … x_{n−h+W−1} (DST: x_{n−k−W} … reversed, x_{k−1} …).
+      if (h % W !== 0) {
+        const k = h - W + 1;
+        const [offK, offR] = sine ? [e * (n - k - W), e * (k - 1)] : [e * k, e * (n - h)];
+        group(x, offK, x, offR, tw, e * (h - W), y, cb * k);
+      }
     },
   );
-  return { params, body: b, export: 'dct3pre' };
+  return { params, body: b, export: sine ? 'dst3pre' : 'dct3pre' };
 }
 
-export function dct3PostFunction(n: number, e: 4 | 8): WasmFunction {
+/** `sine`: the DST-III's post step (dst3post), the odd outputs negated (the alternating signs). */
+export function dct3PostFunction(n: number, e: 4 | 8, sine = false): WasmFunction {
   const h = Math.floor(n / 2);
   const W = 16 / e;
   const params: ValType[] = ['i32', 'i32', 'i32'];
@@ -90,8 +101,11 @@ export function dct3PostFunction(n: number, e: 4 | 8): WasmFunction {
   const { b } = w;
   const [vIn, out, count] = [0, 1, 2];
   /** W pairs from k: evens v_k … forwards, odds v_{n−1−k} … backwards, interleaved. */
-  const group = (loA: number, loOff: number, hiA: number, hiOff: number, oA: number, oOff: number): void =>
-    w.storeComplex(oA, oOff, w.load(loA, loOff), w.reverse(w.load(hiA, hiOff)));
+  const group = (loA: number, loOff: number, hiA: number, hiOff: number, oA: number, oOff: number): void => {
+    const odd = w.reverse(w.load(hiA, hiOff));
+    if (sine) b.get(odd).fneg(e).set(odd);
+    w.storeComplex(oA, oOff, w.load(loA, loOff), odd);
+  };
   eachProblem(
     b,
     count,
@@ -116,5 +130,5 @@ export function dct3PostFunction(n: number, e: 4 | 8): WasmFunction {
       if (h % W !== 0) group(vIn, e * (h - W), vIn, e * (n - h), out, 2 * e * (h - W));
     },
   );
-  return { params, body: b, export: 'dct3post' };
+  return { params, body: b, export: sine ? 'dst3post' : 'dct3post' };
 }

@@ -39,7 +39,6 @@ import {
 import { dct3PostFunction, dct3PreFunction, dct3Twiddles } from './dct3-makhoul.js';
 import { cmulFunction } from './pointwise.js';
 import { dct4PostFunction, dct4PreFunction, dct4Twiddles } from './dct4-half-length.js';
-import { alternateFunction, reverseFunction } from './dst-from-dct.js';
 import { dhtPostFunction } from './dht-post.js';
 import { symmetricExtensionFunction, symmetricOutputFunction } from './dct1-extension.js';
 import type { Cx } from './vector-complex.js';
@@ -221,8 +220,6 @@ export function generateEngineFft(recipe: LaneRecipe, sharedMemory = false): Eng
   if (recipe.dct2) {
     dct2TwiddleOffset = offsets[tail + 1]!;
     drivers.push(dct2PreFunction(realLength, e), dct2PostFunction(realLength, e));
-    // The DSTs run the DCTs between these row passes (dst-from-dct.ts).
-    drivers.push(reverseFunction(realLength, e), alternateFunction(realLength, e));
     // The DST-II's alternation and reversal folded into its own reorder and post step (even n).
     drivers.push(dct2PreFunction(realLength, e, true));
     if (recipe.realPost) drivers.push(dct2FusedPostFunction(realLength, e), dct2FusedPostFunction(realLength, e, true));
@@ -236,6 +233,7 @@ export function generateEngineFft(recipe: LaneRecipe, sharedMemory = false): Eng
   if (dct3) {
     dct3TwiddleOffset = offsets[tail + 2]!;
     drivers.push(dct3PreFunction(realLength, e), dct3PostFunction(realLength, e));
+    drivers.push(dct3PreFunction(realLength, e, true), dct3PostFunction(realLength, e, true));
   }
   if (dct4) {
     dct4TwiddleOffset = offsets[tail + 3]!;
@@ -346,7 +344,7 @@ function laneDrivers(
 /**
  * The pairs path's row steps for odd n whose complex transform is not in a module of its own (Bluestein: the
  * backend runs it between these steps, src/backends/cpu/wasm-fft.ts BluesteinPairsFft): pack2, split2, merge2,
- * unpack2, and with `dct2` the DCT and DST rows (dct2pre, dct2post, dct3pre, dct3post, reverse, alternate), with
+ * unpack2, and with `dct2` the DCT and DST rows (dct2pre, dct2post, dct3pre, dct3post, their DST forms, dct2split), with
  * the same exports and tables as a realPairs lane module. No fwd or inv; slotBytes is one row of n complex values.
  */
 export function generatePairsRows(n: number, precision: 'f32' | 'f64', dct2: boolean): EngineModule {
@@ -358,7 +356,7 @@ export function generatePairsRows(n: number, precision: 'f32' | 'f64', dct2: boo
   const fns: WasmFunction[] = [pack2Function(n, e), split2Function(n, e), merge2Function(n, e), unpack2Function(n, e)];
   if (dct2) {
     fns.push(dct2PreFunction(n, e), dct2PostFunction(n, e), dct3PreFunction(n, e), dct3PostFunction(n, e));
-    fns.push(reverseFunction(n, e), alternateFunction(n, e));
+    fns.push(dct3PreFunction(n, e, true), dct3PostFunction(n, e, true));
     fns.push(dct2PreFunction(n, e, true), dct2PostFunction(n, e, true));
     fns.push(dct2SplitFunction(n, e), dct2SplitFunction(n, e, true));
   }
