@@ -75,6 +75,9 @@ interface Kernels {
   /** Column blocks of one plane. */
   blocks: number;
   r2c?: (z: number, y: number, tw: number, count: number, scale: number) => void;
+  /** The forward rows leaving Z in split layout, and the post step reading it (lane-split rows with W | h/W). */
+  fwds?: Kernel;
+  r2cs?: (z: number, y: number, tw: number, count: number, scale: number) => void;
   c2r?: (y: number, z: number, tw: number, count: number) => void;
   slotBytes: number;
   problemsPerSlot: number;
@@ -99,6 +102,8 @@ function instantiate(recipe: CpuEngineFft2Recipe, memory: WebAssembly.Memory, sh
     dI: d?.['cI'] as Columns | undefined,
     blocks: col.info.blocks,
     r2c: r['r2c'] as Kernels['r2c'],
+    fwds: r['fwds'] as Kernel | undefined,
+    r2cs: r['r2cs'] as Kernels['r2c'],
     c2r: r['c2r'] as Kernels['c2r'],
     slotBytes: row.info.slotBytes,
     problemsPerSlot: row.info.problemsPerSlot,
@@ -149,8 +154,10 @@ function runOn(k: Kernels, run: Omit<PlaneRun, 'id' | 'memory'>): void {
   const pitch = recipe.cols * 2 * e;
   const tw = run.rowTw + k.r2cTwiddleOffset;
   if (!inverse) {
-    k.fwd(run.a + at, run.b + at, run.work, run.rowTw, count, 1);
-    for (let q = q0; q < q1; q++) k.r2c!(run.b + q * h * 2 * e, run.c + q * pitch, tw, 1, 1);
+    // Z in split layout for the pairs post step where the module has it (rfft-post.ts r2cs).
+    (k.fwds ?? k.fwd)(run.a + at, run.b + at, run.work, run.rowTw, count, 1);
+    const post = k.fwds ? k.r2cs! : k.r2c!;
+    for (let q = q0; q < q1; q++) post(run.b + q * h * 2 * e, run.c + q * pitch, tw, 1, 1);
     return;
   }
   for (let q = q0; q < q1; q++) {
