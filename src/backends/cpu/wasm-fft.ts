@@ -328,6 +328,9 @@ class LaneFft implements EngineFft, FusedRealFft {
   /** The DST-III's pre and post steps: the DCT-III's with the input reversal and the output signs folded in. */
   private readonly dst3pre?: (x: number, y: number, tw: number, count: number) => void;
   private readonly dst3post?: (v: number, out: number, count: number) => void;
+  /** Even n: dct3pre and c2r in one pass, the inputs straight to the inverse's Z' (dct3C2rFunction). */
+  private readonly dct3c2r?: (x: number, z: number, tw3: number, twR: number, count: number) => void;
+  private readonly dst3c2r?: (x: number, z: number, tw3: number, twR: number, count: number) => void;
   private readonly dct4pre?: (x: number, z: number, tw: number, count: number) => void;
   private readonly dct4post?: (z: number, out: number, tw: number, count: number) => void;
   private readonly dst4pre?: (x: number, z: number, tw: number, count: number) => void;
@@ -389,6 +392,8 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.dct3post = inst.exports['dct3post'] as typeof this.dct3post;
     this.dst3pre = inst.exports['dst3pre'] as typeof this.dst3pre;
     this.dst3post = inst.exports['dst3post'] as typeof this.dst3post;
+    this.dct3c2r = inst.exports['dct3c2r'] as typeof this.dct3c2r;
+    this.dst3c2r = inst.exports['dst3c2r'] as typeof this.dst3c2r;
     this.dct4pre = inst.exports['dct4pre'] as typeof this.dct4pre;
     this.dct4post = inst.exports['dct4post'] as typeof this.dct4post;
     this.dst4pre = inst.exports['dst4pre'] as typeof this.dst4pre;
@@ -571,8 +576,16 @@ class LaneFft implements EngineFft, FusedRealFft {
     // The DST-III's x'_0 = x_{n−1}; its reversal and output signs are in dst3pre and dst3post.
     const first = sine ? n - 1 : 0;
     const yBase = this.yP / e;
+    const fused = sine ? this.dst3c2r : this.dct3c2r;
     this.rowChunks(src, dst, count, [n, n], this.inP, this.chunkSlots * this.info.problemsPerSlot, (c) => {
       if (orthogonalize) this.sqrt2Every(this.inP + e * first, n, c, false);
+      if (fused) {
+        const tw3 = this.twP + this.info.dct3TwiddleOffset!;
+        fused(this.inP, this.yP, tw3, this.twP + this.info.r2cTwiddleOffset!, c);
+        this.inv(this.yP, this.outP, this.workP, this.twP, this.slotsFor(c), scale);
+        (sine ? this.dst3post! : this.dct3post!)(this.outP, this.yP, c);
+        return this.yP;
+      }
       (sine ? this.dst3pre! : this.dct3pre!)(this.inP, this.yP, this.twP + this.info.dct3TwiddleOffset!, c);
       // Y_0 = x_0; Y_n/2 is real (its imaginary part is rounding, and c2r ignores it).
       for (let q = 0, x = this.inP / e + first, y = yBase; q < c; q++, x += n, y += 2 * (h + 1)) {

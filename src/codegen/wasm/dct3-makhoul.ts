@@ -132,3 +132,97 @@ export function dct3PostFunction(n: number, e: 4 | 8, sine = false): WasmFunctio
   );
   return { params, body: b, export: sine ? 'dst3post' : 'dct3post' };
 }
+
+/**
+ * dct3c2r(x, z, tw3, twR, count), even N = 2h: dct3pre and the inverse real pre-step (irfft-pre.ts c2r) in one
+ * pass, from the N inputs straight to Z' (h complex values a problem) for the module's inverse: a group takes a
+ * block k … k+W−1 (k ≥ 1) and its mirror h−k−W+1 … h−k, forms Y there from the inputs (Y_k = e^{iπk/2N}(x_k −
+ * i·x_{N−k})) and both blocks of Z' from one product as c2r does, without writing and reading Y. Z'_0 = (x_0 + √2·x_h)
+ * + i(x_0 − √2·x_h) (Y_0 = x_0, Y_h = √2·x_h). `sine`: dst3c2r, the same on the reversed line. tw3: dct3Twiddles(N);
+ * twR: r2cTwiddles(N). Needs h ≥ W + 1.
+ */
+export function dct3C2rFunction(N: number, e: 4 | 8, sine = false): WasmFunction {
+  const h = N / 2;
+  const W = 16 / e;
+  const cb = 2 * e;
+  if (N % 2 !== 0 || h < W + 1) throw new Error(`dct3c2r: even N with N/2 ≥ ${W + 1}, not ${N}`);
+  const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32'];
+  const w = vectorWriter(e, params);
+  const { b, v } = w;
+  const [x, z, tw3, twR, count] = [0, 1, 2, 3, 4];
+  /**
+   * An input stream in the DCT's view: the block x_j … x_{j+W−1} at k = 1 moving `step` values a group, its lanes
+   * reversed when `rev`. The DST reads the reversed line, x'_j = x_{N−1−j}: the mirrored block, moving the other way,
+   * its lanes the other way round.
+   */
+  const stream = (j: number, step: number, rev: boolean): { p: number; step: number; rev: boolean } =>
+    sine
+      ? { p: pointer(b, x, e * (N - j - W)), step: -e * step, rev: !rev }
+      : { p: pointer(b, x, e * j), step: e * step, rev };
+  const read = (s: { p: number; rev: boolean }): number => (s.rev ? w.reverse(w.load(s.p, 0)) : w.load(s.p, 0));
+  eachProblem(
+    b,
+    count,
+    [
+      [x, e * N],
+      [z, cb * h],
+    ],
+    () => {
+      // Z'_0 from x'_0 and x'_h.
+      const [i0, ih] = sine ? [N - 1, h - 1] : [0, h];
+      b.get(z)
+        .get(x)
+        .loadSplat(e, e * i0)
+        .get(x)
+        .loadSplat(e, e * ih)
+        .vconst(e, e === 4 ? [Math.SQRT2, -Math.SQRT2, Math.SQRT2, -Math.SQRT2] : [Math.SQRT2, -Math.SQRT2])
+        .fmul(e)
+        .fadd(e);
+      if (e === 4) b.store64Lane(0, 0);
+      else b.v128Store(0);
+      // Y_k: a = x_k …, b = x_{N−k} … (lanes reversed); Y_{h−k} (lane l = Y_{h−k−l}): a = x_{h−k} … and b = x_{h+k} ….
+      const ak = stream(1, W, false);
+      const bk = stream(N - W, -W, true);
+      const am = stream(h - W, -W, true);
+      const bm = stream(h + 1, W, false);
+      // Tables: dct3's at k (index k − 1) forwards and at h − k backwards; r2c's at k.
+      const t3 = pointer(b, tw3);
+      const t3m = pointer(b, tw3, e * (h - 1 - W));
+      const tr = pointer(b, twR, e);
+      const zk = pointer(b, z, cb);
+      const zm = pointer(b, z, cb * (h - W));
+      const steps: Step[] = [
+        [ak.p, ak.step],
+        [bk.p, bk.step],
+        [am.p, am.step],
+        [bm.p, bm.step],
+        [t3, e * W],
+        [t3m, -e * W],
+        [tr, e * W],
+        [zk, cb * W],
+        [zm, -cb * W],
+      ];
+      repeat(b, Math.ceil((h - 1) / (2 * W)), steps, () => {
+        // (c + i·s)(a − i·b) = (c·a + s·b) + i(s·a − c·b)
+        const rotate = (a: number, bb: number, c: number, s: number): [number, number] => [
+          w.materialise(v.add(v.mul(T(c), T(a)), v.mul(T(s), T(bb)))),
+          w.materialise(v.sub(v.mul(T(s), T(a)), v.mul(T(c), T(bb)))),
+        ];
+        const [yre, yim] = rotate(read(ak), read(bk), w.load(t3, 0), w.load(t3, e * h));
+        const [mre, mim] = rotate(read(am), read(bm), w.reverse(w.load(t3m, 0)), w.reverse(w.load(t3m, e * h)));
+        const er = v.add(T(yre), T(mre));
+        const ei = v.sub(T(yim), T(mim));
+        const dr = v.sub(T(yre), T(mre));
+        const di = v.add(T(yim), T(mim));
+        const wr = w.load(tr, 0);
+        const wi = w.load(tr, e * (h + 1));
+        // conj(w^k)·D = (wr·dr + wi·di) + i(wr·di − wi·dr); Z'_k = E + i·that, Z'_{h−k} = conj(E − i·that).
+        const pr = v.add(v.mul(T(wr), dr), v.mul(T(wi), di));
+        const pi = v.sub(v.mul(T(wr), di), v.mul(T(wi), dr));
+        w.storeComplex(zk, 0, w.materialise(v.sub(er, pi)), w.materialise(v.add(ei, pr)));
+        w.storeComplex(zm, 0, w.reverse(w.materialise(v.add(er, pi))), w.reverse(w.materialise(v.sub(pr, ei))));
+      });
+    },
+  );
+  return { params, body: b, export: sine ? 'dst3c2r' : 'dct3c2r' };
+}

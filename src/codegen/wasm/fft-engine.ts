@@ -36,7 +36,7 @@ import {
   dct2SplitFunction,
   dct2Twiddles,
 } from './dct2-makhoul.js';
-import { dct3PostFunction, dct3PreFunction, dct3Twiddles } from './dct3-makhoul.js';
+import { dct3C2rFunction, dct3PostFunction, dct3PreFunction, dct3Twiddles } from './dct3-makhoul.js';
 import { cmulFunction } from './pointwise.js';
 import { dct4PostFunction, dct4PreFunction, dct4Twiddles } from './dct4-half-length.js';
 import { dhtPostFunction } from './dht-post.js';
@@ -234,6 +234,7 @@ export function generateEngineFft(recipe: LaneRecipe, sharedMemory = false): Eng
     dct3TwiddleOffset = offsets[tail + 2]!;
     drivers.push(dct3PreFunction(realLength, e), dct3PostFunction(realLength, e));
     drivers.push(dct3PreFunction(realLength, e, true), dct3PostFunction(realLength, e, true));
+    if (recipe.realPost) drivers.push(dct3C2rFunction(realLength, e), dct3C2rFunction(realLength, e, true));
   }
   if (dct4) {
     dct4TwiddleOffset = offsets[tail + 3]!;
