@@ -33,6 +33,10 @@ import {
 } from '../backends/cpu/convolve.js';
 import { irfftn, rfftn } from './fft.js';
 import { convolveReal1d } from '../backends/cpu/convolve-real.js';
+import { SyncCompileRefused, WASM_SIMD } from '../backends/cpu/wasm-fft.js';
+import { planeThreads, runPlaneSteps } from '../backends/cpu/worker-pool.js';
+import { fft2Engine, type Fft2Engine } from '../backends/cpu/fft-2d.js';
+import { planCpuEngineRfft2 } from '../planner/cpu-fft.js';
 import {
   checkMode,
   chooseConvMethod,
@@ -217,6 +221,22 @@ async function run(
 }
 
 /**
+ * The 2-D engine (real FFT of rows × n, with a stash for one spectrum) that convolves padded planes in its own
+ * memory; null where the engine has no recipe for the size or this thread may not compile its modules.
+ */
+async function convolutionEngine(rows: number, n: number, f32: boolean): Promise<Fft2Engine | null> {
+  if (!WASM_SIMD) return null;
+  const recipe = planCpuEngineRfft2(rows, n, f32 ? 'f32' : 'f64', await planeThreads(undefined));
+  if (!recipe) return null;
+  try {
+    return fft2Engine(recipe, true);
+  } catch (e) {
+    if (e instanceof RangeError || e instanceof SyncCompileRefused) return null;
+    throw e;
+  }
+}
+
+/**
  * Real N-D FFT convolution on the CPU engine in the operands' precision: both zero-padded to lane-split lengths
  * (nextFastCpuLen), the engine's rfftn (any axes as rows, see axis-transpose.ts), the spectra multiplied, irfftn,
  * and the mode's window.
@@ -239,6 +259,20 @@ async function fftConvolveRealNd(
     padInto(v, s, into, at, P);
   };
   const axes = P.map((_, d) => d + 1);
+  const plane = P.length === 2 ? await convolutionEngine(P[0]!, P[1]!, f32) : null;
+  if (plane) {
+    const [ra, ca] = sa as [number, number];
+    const [rb, cb] = sb as [number, number];
+    for (let i = 0; i < count; i++) {
+      const ia = batchIndex(p.lead, p.leadA, i);
+      const ib = batchIndex(p.lead, p.leadB, i);
+      const xa = p.a.data.subarray(ia * ra * ca, (ia + 1) * ra * ca);
+      const xb = p.b.data.subarray(ib * rb * cb, (ib + 1) * rb * cb);
+      const win = g.out as [number, number];
+      await plane.convolve(xa, [ra, ca], xb, [rb, cb], g.start as [number, number], win, out, i * outN, runPlaneSteps);
+    }
+    return { data: out, shape: [...p.lead, ...g.out], complex: false, method: 'fft', backend: 'cpu' };
+  }
   for (let i = 0; i < count; i++) {
     // Both operands as one stack of two, so one engine call transforms them.
     const pair = new (f32 ? Float32Array : Float64Array)(2 * size);

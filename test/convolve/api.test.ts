@@ -13,6 +13,8 @@ import { rng } from '../../src/util/random.js';
 import { ArgumentError, UnsupportedError } from '../../src/errors.js';
 import { testGpu } from '../helpers/gpu.js';
 import { naiveFull, naiveMode, randomComplex, realPart } from './helpers.js';
+import { nextFastCpuLen } from '../../src/planner/convolve.js';
+import { planCpuEngineRfft2 } from '../../src/planner/cpu-fft.js';
 
 const MODES: ConvMode[] = ['full', 'same', 'valid'];
 const n = (s: number[]) => s.reduce((x, y) => x * y, 1);
@@ -121,6 +123,50 @@ test('WebGPU direct and overlap-add match float64 direct convolution', async (t)
 
 test('CPU backend (float64 inside) matches the naive definition for f32 inputs', async (t) => {
   await sweep(t, 'cpu', ['direct', 'fft', 'oa'], 1e-6);
+});
+
+test('CPU 2-D real FFT convolution in the 2-D engine (fft-2d.ts convolve): f32 and f64, every mode, batches with broadcasting, default threads', async () => {
+  let checked = 0;
+  for (const [sa, sb, batchA, batchB] of [
+    [[70, 75], [9, 13], 1, 1],
+    [[9, 13], [70, 75], 1, 1],
+    [[40, 33], [40, 33], 3, 3],
+    [[50, 61], [5, 7], 3, 1],
+    [[21, 60], [21, 60], 1, 2],
+  ] as [number[], number[], number, number][]) {
+    const full = sa.map((v, i) => v + sb[i]! - 1);
+    // The padded lengths are ones the 2-D engine takes (a real FFT recipe of the padded size).
+    for (const precision of ['f32', 'f64'] as const) {
+      const P = full.map((v) => nextFastCpuLen(v, precision));
+      assert.ok(planCpuEngineRfft2(P[0]!, P[1]!, precision), `engine recipe for ${P}`);
+    }
+    // Interleaved with zero imaginary parts for the reference, the real parts for the call.
+    const a64c = randomComplex(batchA * n(sa), 500 + checked, false);
+    const b64c = randomComplex(batchB * n(sb), 600 + checked, false);
+    const [a64, b64] = [realPart(a64c), realPart(b64c)];
+    for (const mode of MODES) {
+      if (mode === 'valid' && !validOk(sa, sb)) continue;
+      const ref = reference(a64c, sa, b64c, sb, batchA, batchB, mode);
+      const want = realPart(ref.data);
+      const batch = Math.max(batchA, batchB);
+      for (const [T, tol] of [
+        [Float32Array, 2e-6],
+        [Float64Array, 1e-13],
+      ] as const) {
+        const y = await fftconvolve(
+          { data: T.from(a64), shape: batch > 1 ? [batchA, ...sa] : sa },
+          { data: T.from(b64), shape: batch > 1 ? [batchB, ...sb] : sb },
+          { mode, backend: 'cpu', axes: [-2, -1] },
+        );
+        assert.ok(y.data instanceof T);
+        assert.deepEqual(y.shape, batch > 1 ? [batch, ...ref.shape] : ref.shape);
+        const err = relativeL2(y.data, want);
+        assert.ok(err <= tol, `${T.name} ${mode} ${sa}×${sb} batch ${batchA}/${batchB}: ${err}`);
+        checked++;
+      }
+    }
+  }
+  assert.equal(checked, 30);
 });
 
 test('WebGPU overlap-add of a long 1-D signal and a 2-D image', async (t) => {

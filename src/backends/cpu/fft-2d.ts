@@ -13,6 +13,7 @@ import { ButterflyError } from '../../errors.js';
 import type { CpuEngineFft2Recipe } from '../../planner/cpu-fft.js';
 import { generateColumnsModule, type ColumnsModule } from '../../codegen/wasm/fft-columns.js';
 import { compiled } from './wasm-fft.js';
+import { generateConvolvePointwiseModule } from '../../codegen/wasm/convolve-pointwise.js';
 
 type AnyArray = Float32Array | Float64Array;
 type Kernel = (inP: number, outP: number, work: number, tw: number, count: number, scale: number) => void;
@@ -197,10 +198,16 @@ export class Fft2Engine {
   private readonly aP: number;
   private readonly bP: number;
   private readonly cP: number;
+  /** With `stash`: where a convolution keeps one operand's spectrum (the padded matrix's size), else 0. */
+  private readonly dP: number;
+  private pointwise?: { cmul(dst: number, a: number, b: number, count: number): void };
   private readonly slots: number;
   private readonly blocks: number;
   private last: Promise<unknown> = Promise.resolve();
-  constructor(readonly recipe: CpuEngineFft2Recipe) {
+  constructor(
+    readonly recipe: CpuEngineFft2Recipe,
+    stash = false,
+  ) {
     const threads = recipe.threads;
     const shared = threads > 1;
     const row = compiled(recipe.row, shared);
@@ -226,7 +233,9 @@ export class Fft2Engine {
     this.aP = align(at);
     this.bP = align(this.aP + matrix);
     this.cP = align(this.bP + matrix);
-    const bytes = this.cP + (recipe.real ? recipe.rows * recipe.cols * 2 * e : 0);
+    const padded = recipe.real ? recipe.rows * recipe.cols * 2 * e : 0;
+    this.dP = stash && recipe.real ? align(this.cP + padded) : 0;
+    const bytes = (this.dP || this.cP) + padded;
     const pages = Math.ceil(bytes / 65536);
     try {
       this.memory = new WebAssembly.Memory(shared ? { initial: pages, maximum: pages, shared } : { initial: pages });
@@ -243,7 +252,7 @@ export class Fft2Engine {
   }
 
   /** The threads' parts of a step, evenly shared; the first for the calling thread. */
-  private runs(step: Step, inverse: boolean, scale: number): PlaneRun[] {
+  private runs(step: Step, inverse: boolean, scale: number, c = this.cP): PlaneRun[] {
     const units =
       step === 'rows' ? this.slots : step === 'depth' ? this.depthBlocks : this.blocks * (this.recipe.depth?.n ?? 1);
     const t = Math.min(this.recipe.threads, units);
@@ -255,7 +264,7 @@ export class Fft2Engine {
       inverse,
       a: this.aP,
       b: this.bP,
-      c: this.cP,
+      c,
       rowTw: this.rowTw,
       colTw: this.colTw,
       depthTw: this.depthTw,
@@ -295,6 +304,55 @@ export class Fft2Engine {
         this.load(src.subarray(q * inLen, (q + 1) * inLen), inverse);
         for (const step of steps) await go(this.runs(step, inverse, scale));
         this.store(dst.subarray(q * outLen, (q + 1) * outLen), inverse);
+      }
+    });
+    this.last = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Real 2-D FFT convolution in this engine's memory (a real recipe of the padded size rows × n, built with
+   * `stash`): `b` (sb[0] × sb[1]) and `a` zero-padded into the input rows and transformed, b's spectrum kept in the
+   * stash meanwhile, the product transformed back (scaled by 1/(rows·n)), and the window [start, start + size) of the
+   * result written to dst from dstAt, row after row. No array crosses to JavaScript in between.
+   */
+  convolve(
+    a: AnyArray,
+    sa: readonly [number, number],
+    b: AnyArray,
+    sb: readonly [number, number],
+    start: readonly [number, number],
+    size: readonly [number, number],
+    dst: AnyArray,
+    dstAt: number,
+    dispatch?: (runs: PlaneRun[]) => Promise<void>,
+  ): Promise<void> {
+    const { rows, cols, real, threads } = this.recipe;
+    if (!real || this.recipe.depth || !this.dP) throw new Error('convolve: a 2-D real engine with a stash');
+    const n = real.n;
+    const e = this.heap.BYTES_PER_ELEMENT;
+    const run = this.last.then(async () => {
+      const here = async (runs: PlaneRun[]) => runs.forEach((r) => runOn(this.kernels, r));
+      const go = threads > 1 && dispatch ? dispatch : here;
+      // Each operand's spectrum in its own padded matrix: b's in the stash, a's in c.
+      const forward = async (x: AnyArray, s: readonly [number, number], c: number): Promise<void> => {
+        const at = this.aP / e;
+        this.heap.fill(0, at, at + rows * n);
+        for (let q = 0; q < s[0]; q++) this.heap.set(x.subarray(q * s[1], (q + 1) * s[1]), at + q * n);
+        for (const step of ['rows', 'cols'] as const) await go(this.runs(step, false, 1, c));
+      };
+      await forward(b, sb, this.dP);
+      await forward(a, sa, this.cP);
+      this.pointwise ??= new WebAssembly.Instance(
+        new WebAssembly.Module(generateConvolvePointwiseModule(e as 4 | 8, threads > 1) as BufferSource),
+        { env: { memory: this.memory } },
+      ).exports as unknown as NonNullable<Fft2Engine['pointwise']>;
+      this.pointwise.cmul(this.cP, this.cP, this.dP, rows * cols);
+      for (const step of ['cols', 'rows'] as const) await go(this.runs(step, true, 1 / (rows * n)));
+      // The result's rows (n reals each) are in b.
+      for (let q = 0; q < size[0]; q++) {
+        const from = this.bP / e + (start[0] + q) * n + start[1];
+        dst.set(this.heap.subarray(from, from + size[1]), dstAt + q * size[1]);
       }
     });
     this.last = run.catch(() => undefined);
@@ -341,11 +399,11 @@ const engines = new Map<string, Fft2Engine>();
 const MAX_ENGINES = 4;
 
 /** The 2-D engine of a recipe (cached: its memory is reused call after call). */
-export function fft2Engine(recipe: CpuEngineFft2Recipe): Fft2Engine {
-  const key = `${recipe.depth?.n ?? 1}x${recipe.rows}x${recipe.cols}/${recipe.real?.n ?? 'c'}/${recipe.precision}/${recipe.threads}`;
+export function fft2Engine(recipe: CpuEngineFft2Recipe, stash = false): Fft2Engine {
+  const key = `${recipe.depth?.n ?? 1}x${recipe.rows}x${recipe.cols}/${recipe.real?.n ?? 'c'}/${recipe.precision}/${recipe.threads}${stash ? '/stash' : ''}`;
   let f = engines.get(key);
   if (!f) {
-    f = new Fft2Engine(recipe);
+    f = new Fft2Engine(recipe, stash);
     engines.set(key, f);
     while (engines.size > MAX_ENGINES) engines.delete(engines.keys().next().value!);
   }

@@ -28,6 +28,7 @@ function addIntoFunction(e: 4 | 8): WasmFunction {
   return { params, body: b, export: 'addInto' };
 }
 
-export function generateConvolvePointwiseModule(e: 4 | 8): Uint8Array {
-  return assembleModule([cmulFunction(e), addIntoFunction(e)], { initialPages: 1, maxPages: 1, shared: false });
+/** `shared`: the module imports a shared memory (a 2-D engine's, which worker threads also use). */
+export function generateConvolvePointwiseModule(e: 4 | 8, shared = false): Uint8Array {
+  return assembleModule([cmulFunction(e), addIntoFunction(e)], { initialPages: 1, maxPages: 65536, shared });
 }
