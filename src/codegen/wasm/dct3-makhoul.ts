@@ -15,6 +15,7 @@
 import type { ValType, WasmFunction } from './assembler.js';
 import { unitRoot } from '../../core/unit-root.js';
 import { eachProblem, pointer, repeat, term as T, vectorWriter, type Step } from './vector-io.js';
+import { c2rPair } from './irfft-pre.js';
 
 /** [cos θ_k (k = 1 … h), sin θ_k (k = 1 … h)], θ_k = πk/2n, h = ⌊n/2⌋. */
 export function dct3Twiddles(n: number): Float64Array {
@@ -210,17 +211,9 @@ export function dct3C2rFunction(N: number, e: 4 | 8, sine = false): WasmFunction
         ];
         const [yre, yim] = rotate(read(ak), read(bk), w.load(t3, 0), w.load(t3, e * h));
         const [mre, mim] = rotate(read(am), read(bm), w.reverse(w.load(t3m, 0)), w.reverse(w.load(t3m, e * h)));
-        const er = v.add(T(yre), T(mre));
-        const ei = v.sub(T(yim), T(mim));
-        const dr = v.sub(T(yre), T(mre));
-        const di = v.add(T(yim), T(mim));
-        const wr = w.load(tr, 0);
-        const wi = w.load(tr, e * (h + 1));
-        // conj(w^k)·D = (wr·dr + wi·di) + i(wr·di − wi·dr); Z'_k = E + i·that, Z'_{h−k} = conj(E − i·that).
-        const pr = v.add(v.mul(T(wr), dr), v.mul(T(wi), di));
-        const pi = v.sub(v.mul(T(wr), di), v.mul(T(wi), dr));
-        w.storeComplex(zk, 0, w.materialise(v.sub(er, pi)), w.materialise(v.add(ei, pr)));
-        w.storeComplex(zm, 0, w.reverse(w.materialise(v.add(er, pi))), w.reverse(w.materialise(v.sub(pr, ei))));
+        const pair = c2rPair(w, e, h, [yre, yim], [mre, mim], tr);
+        w.storeComplex(zk, 0, pair[0], pair[1]);
+        w.storeComplex(zm, 0, w.reverse(pair[2]), w.reverse(pair[3]));
       });
     },
   );

@@ -11,8 +11,40 @@
  *   tw is rfft-post's table [Re w^0 … Re w^h, Im w^0 … Im w^h].
  */
 import type { ValType, WasmFunction } from './assembler.js';
-import { neg } from './vector-complex.js';
-import { eachProblem, pointer, repeat, term as T, vectorWriter, type Step } from './vector-io.js';
+import { eachProblem, pointer, repeat, term as T, vectorWriter, type Step, type VectorWriter } from './vector-io.js';
+
+/**
+ * The pre-step's arithmetic on registers: Y_k … Y_{k+W−1} as (re, im) vectors and the mirrored values (lane l =
+ * Y_{h−k−l}), the table at tp+offT. With E = Y_k + conj Y_{h−k}, D = Y_k − conj Y_{h−k} and Q = conj(w^k)·D,
+ * returns [Z'_k re, im, Z'_{h−k} re, im]: Z'_k = E + i·Q and Z'_{h−k} = conj(E − i·Q) (conj w^{h−k} = −w^k), the
+ * mirror's lanes in the input's order. Shared with dct3c2r (dct3-makhoul.ts).
+ */
+export function c2rPair(
+  w: VectorWriter,
+  e: 4 | 8,
+  h: number,
+  [yre, yim]: [number, number],
+  [mre, mim]: [number, number],
+  tp: number,
+  offT = 0,
+): [number, number, number, number] {
+  const v = w.v;
+  const er = v.add(T(yre), T(mre));
+  const ei = v.sub(T(yim), T(mim));
+  const dr = v.sub(T(yre), T(mre));
+  const di = v.add(T(yim), T(mim));
+  const wr = w.load(tp, offT);
+  const wi = w.load(tp, offT + e * (h + 1));
+  // conj(w^k)·D = (wr·dr + wi·di) + i(wr·di − wi·dr).
+  const pr = v.add(v.mul(T(wr), dr), v.mul(T(wi), di));
+  const pi = v.sub(v.mul(T(wr), di), v.mul(T(wi), dr));
+  return [
+    w.materialise(v.sub(er, pi)),
+    w.materialise(v.add(ei, pr)),
+    w.materialise(v.add(er, pi)),
+    w.materialise(v.sub(pr, ei)),
+  ];
+}
 
 export function c2rPreFunction(n: number, e: 4 | 8): WasmFunction {
   const h = n / 2;
@@ -20,11 +52,11 @@ export function c2rPreFunction(n: number, e: 4 | 8): WasmFunction {
   const cb = 2 * e;
   const params: ValType[] = ['i32', 'i32', 'i32', 'i32'];
   const w = vectorWriter(e, params);
-  const { b, v } = w;
+  const { b } = w;
   const [y, z, tw, count] = [0, 1, 2, 3];
   /**
-   * Z'_k … Z'_{k+W−1} from Y_k at yk and the mirrored block Y_{h−k−W+1} … Y_{h−k} at yr; with `pair`, also
-   * Z'_{h−k} = conj(E − i·Q) (Q = conj(w^k)·D; conj w^{h−k} = −w^k), stored ascending at zm.
+   * Z'_k … Z'_{k+W−1} from Y_k at yk and the mirrored block Y_{h−k−W+1} … Y_{h−k} at yr; with `zm`, also
+   * Z'_{h−k} …, stored ascending at zm.
    */
   const group = (
     yk: number,
@@ -37,22 +69,10 @@ export function c2rPreFunction(n: number, e: 4 | 8): WasmFunction {
     offZ: number,
     zm?: number,
   ): void => {
-    const [yre, yim] = w.loadComplex(yk, offK);
     const [mre, mim] = w.loadComplex(yr, offR);
-    const cr = T(w.reverse(mre));
-    const ci = neg(T(w.reverse(mim)));
-    const er = v.add(T(yre), cr);
-    const ei = v.add(T(yim), ci);
-    const dr = v.sub(T(yre), cr);
-    const di = v.sub(T(yim), ci);
-    const wr = w.load(tp, offT);
-    const wi = w.load(tp, offT + e * (h + 1));
-    // conj(w^k)·D = (wr·dr + wi·di) + i(wr·di − wi·dr); Z' = E' + i·that.
-    const pr = v.add(v.mul(T(wr), dr), v.mul(T(wi), di));
-    const pi = v.sub(v.mul(T(wr), di), v.mul(T(wi), dr));
-    w.storeComplex(zp, offZ, w.materialise(v.sub(er, pi)), w.materialise(v.add(ei, pr)));
-    if (zm !== undefined)
-      w.storeComplex(zm, 0, w.reverse(w.materialise(v.add(er, pi))), w.reverse(w.materialise(v.sub(pr, ei))));
+    const pair = c2rPair(w, e, h, w.loadComplex(yk, offK), [w.reverse(mre), w.reverse(mim)], tp, offT);
+    w.storeComplex(zp, offZ, pair[0], pair[1]);
+    if (zm !== undefined) w.storeComplex(zm, 0, w.reverse(pair[2]), w.reverse(pair[3]));
   };
   eachProblem(
     b,
