@@ -21,7 +21,7 @@
  * blocks and is chosen explicitly (oaconvolve) or on WebGPU when a padded row or column does not fit
  * the workgroup memory.
  */
-import { ArgumentError, UnsupportedError } from '../errors.js';
+import { ArgumentError, ButterflyError, UnsupportedError } from '../errors.js';
 import {
   cmulInPlace,
   cropWindow,
@@ -231,7 +231,8 @@ async function convolutionEngine(rows: number, n: number, f32: boolean): Promise
   try {
     return fft2Engine(recipe, true);
   } catch (e) {
-    if (e instanceof RangeError || e instanceof SyncCompileRefused) return null;
+    // Also a memory the runtime refuses (ButterflyError): the stash adds a padded matrix, so the path without it.
+    if (e instanceof RangeError || e instanceof SyncCompileRefused || e instanceof ButterflyError) return null;
     throw e;
   }
 }
