@@ -37,6 +37,7 @@ import {
   planCpuEngineFft2,
   planCpuEngineFft3,
   planCpuEngineRfft2,
+  planCpuEngineRfft3,
   type CpuEngineFftRecipe,
   type CpuPrecision,
 } from '../planner/cpu-fft.js';
@@ -627,22 +628,27 @@ async function cpuLastTwoAxes(
   const d = shape.length;
   if (!WASM_SIMD || d < 2 || axes.length < 2 || new Set(axes).size !== axes.length) return null;
   // Complex transforms commute: the last two axes here, any others (fftn of volumes) by the N-D driver after.
-  // Real transforms need exactly the last two, the last one last (it is the real one).
+  // Real transforms need exactly the last two or three, the last one last (it is the real one).
   const rest = axes.filter((a) => a < d - 2);
-  if (kind === 'c2c' ? axes.length - rest.length !== 2 : axes.length !== 2 || axes[0] !== d - 2 || axes[1] !== d - 1)
-    return null;
+  const realAxes =
+    axes[axes.length - 1] === d - 1 &&
+    (axes.length === 2 ? axes[0] === d - 2 : axes.length === 3 && rest.length === 1 && rest[0] === d - 3 && d >= 3);
+  if (kind === 'c2c' ? axes.length - rest.length !== 2 : !realAxes) return null;
   const rows = shape[d - 2]!;
-  const last = kind === 'c2c' ? shape[d - 1]! : s[1]!; // complex columns, or the real length
+  const last = kind === 'c2c' ? shape[d - 1]! : s[s.length - 1]!; // complex columns, or the real length
   // No crop or pad: the lengths are the input's (c2r: n/2 + 1 complex inputs for n real outputs).
   if (axes.some((a, i) => (kind === 'c2r' && a === d - 1 ? Math.floor(s[i]! / 2) + 1 : s[i]) !== shape[a])) return null;
   const precision = x instanceof Float32Array ? 'f32' : 'f64';
   const t = await planeThreads(threads);
-  // A volume's third axis joins the engine where it is the one before the last two (fftn over three axes).
-  const volume = kind === 'c2c' && rest.length === 1 && rest[0] === d - 3;
+  // A volume's third axis joins the engine where it is the one before the last two (fftn / rfftn over three axes).
+  const volume = rest.length === 1 && rest[0] === d - 3;
   const recipe =
-    (volume ? planCpuEngineFft3(shape[d - 3]!, rows, last, precision, t) : null) ??
+    (volume
+      ? (kind === 'c2c' ? planCpuEngineFft3 : planCpuEngineRfft3)(shape[d - 3]!, rows, last, precision, t)
+      : null) ??
     (kind === 'c2c' ? planCpuEngineFft2(rows, last, precision, t) : planCpuEngineRfft2(rows, last, precision, t));
-  if (!recipe) return null;
+  // Real transforms over three axes need the volume recipe (the N-D driver otherwise).
+  if (!recipe || (kind !== 'c2c' && axes.length === 3 && !recipe.depth)) return null;
   const others = recipe.depth ? [] : rest;
   let engine;
   try {

@@ -572,6 +572,24 @@ export function planCpuEngineFft3(
  * driver must run: odd n, a half length without the fused real module, a column length with a prime factor
  * above the codelets.
  */
+/**
+ * The real 3-D recipe (rfftn of depth × rows × n reals over the last three axes): the real 2-D recipe of each plane
+ * and the third step over the depth × (rows · padded width) matrix of the planes' half spectra; null where the
+ * N-D driver must run.
+ */
+export function planCpuEngineRfft3(
+  depth: number,
+  rows: number,
+  n: number,
+  precision: CpuPrecision,
+  threads = 1,
+): CpuEngineFft2Recipe | null {
+  const plane = planCpuEngineRfft2(rows, n, precision, threads);
+  const d = plane ? columnsOf(depth, rows * plane.cols, precision, threads) : null;
+  if (!plane || !d) return null;
+  return { ...plane, threads: d.threads, depth: { n: depth, colPasses: d.colPasses, blockGroups: d.blockGroups } };
+}
+
 export function planCpuEngineRfft2(
   rows: number,
   n: number,

@@ -8,8 +8,24 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as nd from '../../src/backends/cpu/fft-nd.js';
-import { planCpuEngineFft2, planCpuEngineFft3, planCpuEngineRfft2 } from '../../src/planner/cpu-fft.js';
-import { disposeCpuWorkers, fft2, fftn, ifft2, ifftn, irfft2, rfft2, WorkerError } from '../../src/index.js';
+import {
+  planCpuEngineFft2,
+  planCpuEngineFft3,
+  planCpuEngineRfft2,
+  planCpuEngineRfft3,
+} from '../../src/planner/cpu-fft.js';
+import {
+  disposeCpuWorkers,
+  fft2,
+  fftn,
+  ifft2,
+  ifftn,
+  irfft2,
+  irfftn,
+  rfft2,
+  rfftn,
+  WorkerError,
+} from '../../src/index.js';
 import { injectWorkerFault } from '../../src/backends/cpu/worker-pool.js';
 import { assertSame, bound, relErr, rng } from '../helpers/numeric.js';
 
@@ -192,6 +208,55 @@ test('fftn of volumes: the last two axes on the 2-D path, the others by the N-D 
       }
     }
   }
+});
+
+test('real 3-D on the engine: rfftn / irfftn over the last three axes against the float64 N-D driver, threads bit for bit one thread', async () => {
+  let seed = 90;
+  let checked = 0;
+  let threaded = 0;
+  for (const [shape, axes] of [
+    [[16, 32, 64], undefined],
+    [
+      [3, 12, 16, 40],
+      [1, 2, 3],
+    ],
+    [
+      [24, 64, 16],
+      [1, 0, 2],
+    ],
+    [[41, 11, 24], undefined],
+    // Large enough (2 MiB) for threads to share the steps.
+    [[64, 64, 128], undefined],
+  ] as [number[], number[] | undefined][]) {
+    const [D, R, N] = shape.slice(-3) as [number, number, number];
+    for (const precision of ['f32', 'f64'] as const) {
+      // The shapes are ones the volume recipe takes (else the N-D driver runs, which other tests cover).
+      assert.ok(planCpuEngineRfft3(D, R, N, precision)?.depth, `[${shape}] ${precision}`);
+      const Arr = precision === 'f32' ? Float32Array : Float64Array;
+      const size = shape.reduce((a, b) => a * b, 1);
+      const x = new Arr(size).map(rng(seed++));
+      const hShape = [...shape.slice(0, -1), N / 2 + 1];
+      for (const norm of ['backward', 'ortho', 'forward'] as const) {
+        const y = await rfftn(x, { shape, axes, backend: 'cpu', norm, threads: 1 });
+        assert.equal(y.constructor, Arr);
+        const ref = nd.rfftn(Float64Array.from(x), shape, { axes: axes ?? [0, 1, 2], norm }).data;
+        assert.ok(relErr(y, ref) <= bound(D * R * N, precision), `rfftn [${shape}] ${precision} ${norm}`);
+        const s = (axes ?? [0, 1, 2]).map((a) => shape[a]!);
+        const z = await irfftn(y, { shape: hShape, axes, s, backend: 'cpu', norm, threads: 1 });
+        const zRef = nd.irfftn(Float64Array.from(y), hShape, { axes: axes ?? [0, 1, 2], s, norm }).data;
+        assert.ok(relErr(z, zRef) <= 2 * bound(D * R * N, precision), `irfftn [${shape}] ${precision} ${norm}`);
+        assert.ok(relErr(z, x) <= 4 * bound(D * R * N, precision), `round trip [${shape}] ${precision} ${norm}`);
+        if (planCpuEngineRfft3(D, R, N, precision, 2)!.threads === 2) {
+          threaded++;
+          assertSame(await rfftn(x, { shape, axes, backend: 'cpu', norm, threads: 2 }), y, `threads [${shape}]`);
+          assertSame(await irfftn(y, { shape: hShape, axes, s, backend: 'cpu', norm, threads: 2 }), z, 'threads');
+        }
+        checked++;
+      }
+    }
+  }
+  assert.equal(checked, 30);
+  assert.equal(threaded, 6, 'the large shape shares its steps');
 });
 
 test('3-D engine: recipes, and threads bit for bit one thread', async () => {

@@ -1,6 +1,6 @@
 /**
  * 2-D and 3-D FFTs on the CPU engine (src/planner/cpu-fft.ts: planCpuEngineFft2, planCpuEngineRfft2,
- * planCpuEngineFft3): the whole array copied into one WebAssembly memory, the rows by the engine's module for
+ * planCpuEngineFft3, planCpuEngineRfft3): the whole array copied into one WebAssembly memory, the rows by the engine's module for
  * `cols` (one call over all rows; the fused real module for rfft2 / irfft2), the columns by the column module
  * (src/codegen/wasm/fft-columns.ts), for volumes the columns of the depth × plane matrix by a second one, and the
  * result copied out: two copies and a kernel a step, instead of the N-D driver's column groups staged through
@@ -14,6 +14,7 @@ import type { CpuEngineFft2Recipe } from '../../planner/cpu-fft.js';
 import { generateColumnsModule, type ColumnsModule } from '../../codegen/wasm/fft-columns.js';
 import { compiled } from './wasm-fft.js';
 import { generateConvolvePointwiseModule } from '../../codegen/wasm/convolve-pointwise.js';
+import { generateRowsCopyModule } from '../../codegen/wasm/rows-copy.js';
 
 type AnyArray = Float32Array | Float64Array;
 type Kernel = (inP: number, outP: number, work: number, tw: number, count: number, scale: number) => void;
@@ -120,16 +121,22 @@ const MAX_PLANE_INSTANCES = 4;
 function runOn(k: Kernels, run: Omit<PlaneRun, 'id' | 'memory'>): void {
   const { recipe, inverse } = run;
   if (run.step === 'depth') {
-    (inverse ? k.dI! : k.dF!)(run.a, run.b, run.work, run.depthTw, run.k0, run.k1, run.scale);
+    // Complex volumes a → b, scaled here; real ones in place in the padded planes, scaled here going forward only
+    // (the real inverse scales its rows, its last step).
+    if (recipe.real)
+      (inverse ? k.dI! : k.dF!)(run.c, run.c, run.work, run.depthTw, run.k0, run.k1, inverse ? 1 : run.scale);
+    else (inverse ? k.dI! : k.dF!)(run.a, run.b, run.work, run.depthTw, run.k0, run.k1, run.scale);
     return;
   }
   if (run.step === 'cols' && recipe.depth) {
-    // Every plane's column blocks, plane by plane: unit u is block u mod blocks of plane ⌊u / blocks⌋.
+    // Every plane's column blocks, plane by plane: unit u is block u mod blocks of plane ⌊u / blocks⌋ (complex
+    // b → a, real in place in the padded planes).
     const plane = recipe.rows * recipe.cols * 2 * k.heap.BYTES_PER_ELEMENT;
+    const [src, dst] = recipe.real ? [run.c, run.c] : [run.b, run.a];
     for (let u = run.k0; u < run.k1; u++) {
       const at = Math.floor(u / k.blocks) * plane;
       const q = u % k.blocks;
-      (inverse ? k.cI : k.cF)(run.b + at, run.a + at, run.work, run.colTw, q, q + 1, 1);
+      (inverse ? k.cI : k.cF)(src + at, dst + at, run.work, run.colTw, q, q + 1, 1);
     }
     return;
   }
@@ -151,7 +158,7 @@ function runOn(k: Kernels, run: Omit<PlaneRun, 'id' | 'memory'>): void {
   const e = k.heap.BYTES_PER_ELEMENT;
   const h = recipe.real.n / 2;
   const q0 = run.k0 * k.problemsPerSlot;
-  const q1 = Math.min(recipe.rows, run.k1 * k.problemsPerSlot);
+  const q1 = Math.min(recipe.rows * (recipe.depth?.n ?? 1), run.k1 * k.problemsPerSlot);
   const pitch = recipe.cols * 2 * e;
   const tw = run.rowTw + k.r2cTwiddleOffset;
   if (!inverse) {
@@ -201,6 +208,11 @@ export class Fft2Engine {
   /** With `stash`: where a convolution keeps one operand's spectrum (the padded matrix's size), else 0. */
   private readonly dP: number;
   private pointwise?: { cmul(dst: number, a: number, b: number, count: number): void };
+  /** Real recipes: rows between the padded matrix c and packed rows, in place (rows-copy.ts). */
+  private rowsCopy?: {
+    compact(base: number, rows: number): void;
+    expand(lastSrc: number, lastDst: number, rows: number): void;
+  };
   private readonly slots: number;
   private readonly blocks: number;
   private last: Promise<unknown> = Promise.resolve();
@@ -233,7 +245,7 @@ export class Fft2Engine {
     this.aP = align(at);
     this.bP = align(this.aP + matrix);
     this.cP = align(this.bP + matrix);
-    const padded = recipe.real ? recipe.rows * recipe.cols * 2 * e : 0;
+    const padded = recipe.real ? (recipe.depth?.n ?? 1) * recipe.rows * recipe.cols * 2 * e : 0;
     this.dP = stash && recipe.real ? align(this.cP + padded) : 0;
     const bytes = (this.dP || this.cP) + padded;
     const pages = Math.ceil(bytes / 65536);
@@ -295,7 +307,9 @@ export class Fft2Engine {
       const go = this.recipe.threads > 1 && dispatch ? dispatch : here;
       // The real inverse transforms its columns first (numpy's irfft2 order); every other case its rows first.
       const steps: Step[] = this.recipe.depth
-        ? ['rows', 'cols', 'depth']
+        ? this.recipe.real && inverse
+          ? ['depth', 'cols', 'rows']
+          : ['rows', 'cols', 'depth']
         : this.recipe.real && inverse
           ? ['cols', 'rows']
           : ['rows', 'cols'];
@@ -364,33 +378,47 @@ export class Fft2Engine {
     const { rows, cols, real, depth } = this.recipe;
     const planes = depth?.n ?? 1;
     if (!real) return [2 * planes * rows * cols, 2 * planes * rows * cols];
-    const r = rows * real.n,
-      c = rows * 2 * (real.n / 2 + 1);
+    const r = planes * rows * real.n,
+      c = planes * rows * 2 * (real.n / 2 + 1);
     return inverse ? [c, r] : [r, c];
+  }
+
+  /** The row mover of a real recipe's padded matrix (compiled on first use; its module is a few hundred bytes). */
+  private rowMover(): NonNullable<Fft2Engine['rowsCopy']> {
+    if (this.rowsCopy) return this.rowsCopy;
+    const e = this.heap.BYTES_PER_ELEMENT;
+    const bytes = generateRowsCopyModule(
+      (this.recipe.real!.n / 2 + 1) * 2 * e,
+      this.recipe.cols * 2 * e,
+      this.recipe.threads > 1,
+    );
+    return (this.rowsCopy = new WebAssembly.Instance(new WebAssembly.Module(bytes as BufferSource), {
+      env: { memory: this.memory },
+    }).exports as unknown as NonNullable<Fft2Engine['rowsCopy']>);
   }
 
   private load(x: AnyArray, inverse: boolean): void {
     const e = this.heap.BYTES_PER_ELEMENT;
     const real = this.recipe.real;
     if (!real || !inverse) return this.heap.set(x, this.aP / e);
-    // Rows of n/2 + 1 complex values into the padded matrix (its padding stays zero).
-    const row = 2 * (real.n / 2 + 1);
-    for (let q = 0; q < this.recipe.rows; q++)
-      this.heap.set(x.subarray(q * row, (q + 1) * row), (this.cP + q * this.recipe.cols * 2 * e) / e);
+    // Every plane's rows of n/2 + 1 complex values, packed, then spread to the padded matrix's pitch in place. The
+    // padding columns are whatever is left there: each column is transformed on its own, and none is read back.
+    const rowBytes = (real.n / 2 + 1) * 2 * e;
+    const rows = this.recipe.rows * (this.recipe.depth?.n ?? 1);
+    this.heap.set(x, this.cP / e);
+    this.rowMover().expand(this.cP + (rows - 1) * rowBytes, this.cP + (rows - 1) * this.recipe.cols * 2 * e, rows);
   }
 
   private store(y: AnyArray, inverse: boolean): void {
     const e = this.heap.BYTES_PER_ELEMENT;
     const real = this.recipe.real;
-    // Volumes end in b (the third step reads a), planes in a.
+    // Complex volumes end in b (the third step reads a), planes in a; real results in c's rows or in b.
     const at = this.recipe.depth ? this.bP : this.aP;
     if (!real) return y.set(this.heap.subarray(at / e, at / e + y.length));
     if (inverse) return y.set(this.heap.subarray(this.bP / e, this.bP / e + y.length));
-    const row = 2 * (real.n / 2 + 1);
-    for (let q = 0; q < this.recipe.rows; q++) {
-      const at = (this.cP + q * this.recipe.cols * 2 * e) / e;
-      y.set(this.heap.subarray(at, at + row), q * row);
-    }
+    // Every plane's rows packed in place at the start of c, then one copy.
+    this.rowMover().compact(this.cP, this.recipe.rows * (this.recipe.depth?.n ?? 1));
+    y.set(this.heap.subarray(this.cP / e, this.cP / e + y.length));
   }
 }
 
