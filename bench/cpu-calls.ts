@@ -88,6 +88,12 @@ const CASES: CallCase[] = [
     py: 'sf.rfftn(x, workers=1)',
   },
   {
+    id: 'irfftn-64^3',
+    shape: [64, 64, 33, 2],
+    js: (a, x) => a.irfftn(x, { ...o, shape: [64, 64, 33], s: [64, 64, 64] }),
+    py: 'sf.irfftn(xc, s=(64, 64, 64), workers=1)',
+  },
+  {
     id: 'rfftn-axes20-64^3',
     shape: [64, 64, 64],
     js: (a, x) => a.rfftn(x, { ...o, shape: [64, 64, 64], axes: [2, 0] }),
@@ -144,6 +150,14 @@ const CASES: CallCase[] = [
     kernel: [4096],
     js: (a, x, k) => a.oaconvolve(x, k!, { backend: 'cpu' }),
     py: 'ss.oaconvolve(x, k)',
+  },
+  {
+    id: 'fftconvolve-64^3x9^3',
+    shape: [64, 64, 64],
+    kernel: [9, 9, 9],
+    js: (a, x, k) =>
+      a.fftconvolve({ data: x, shape: [64, 64, 64] }, { data: k!, shape: [9, 9, 9] }, { backend: 'cpu' }),
+    py: 'ss.fftconvolve(x, k)',
   },
   {
     id: 'fftconvolve-512^2x31^2',
