@@ -561,8 +561,17 @@ export function planCpuEngineFft3(
   precision: CpuPrecision,
   threads = 1,
 ): CpuEngineFft2Recipe | null {
-  const plane = planCpuEngineFft2(rows, cols, precision, threads);
-  const d = plane ? columnsOf(depth, rows * cols, precision, threads) : null;
+  return volumeOf(planCpuEngineFft2(rows, cols, precision, threads), depth, precision, threads);
+}
+
+/** A plane recipe with the third step: columns of the depth × (rows · cols) matrix of its planes; or null. */
+function volumeOf(
+  plane: CpuEngineFft2Recipe | null,
+  depth: number,
+  precision: CpuPrecision,
+  threads: number,
+): CpuEngineFft2Recipe | null {
+  const d = plane ? columnsOf(depth, plane.rows * plane.cols, precision, threads) : null;
   if (!plane || !d) return null;
   return { ...plane, threads: d.threads, depth: { n: depth, colPasses: d.colPasses, blockGroups: d.blockGroups } };
 }
@@ -584,10 +593,7 @@ export function planCpuEngineRfft3(
   precision: CpuPrecision,
   threads = 1,
 ): CpuEngineFft2Recipe | null {
-  const plane = planCpuEngineRfft2(rows, n, precision, threads);
-  const d = plane ? columnsOf(depth, rows * plane.cols, precision, threads) : null;
-  if (!plane || !d) return null;
-  return { ...plane, threads: d.threads, depth: { n: depth, colPasses: d.colPasses, blockGroups: d.blockGroups } };
+  return volumeOf(planCpuEngineRfft2(rows, n, precision, threads), depth, precision, threads);
 }
 
 export function planCpuEngineRfft2(
