@@ -216,10 +216,10 @@ export class Fft2Engine {
   private readonly dP: number;
   private pointwise?: { cmul(dst: number, a: number, b: number, count: number): void };
   /** Real recipes: rows between the padded matrix c and packed rows, in place (rows-copy.ts). */
-  private rowsCopy?: {
-    compact(base: number, rows: number): void;
-    expand(lastSrc: number, lastDst: number, rows: number): void;
-  };
+  private rowsCopy?: Record<
+    'compact' | 'expand',
+    (src: number, dst: number, rows: number, ss: number, ds: number) => void
+  >;
   private readonly slots: number;
   private readonly blocks: number;
   private last: Promise<unknown> = Promise.resolve();
@@ -394,11 +394,7 @@ export class Fft2Engine {
   private rowMover(): NonNullable<Fft2Engine['rowsCopy']> {
     if (this.rowsCopy) return this.rowsCopy;
     const e = this.heap.BYTES_PER_ELEMENT;
-    const bytes = generateRowsCopyModule(
-      (this.recipe.real!.n / 2 + 1) * 2 * e,
-      this.recipe.cols * 2 * e,
-      this.recipe.threads > 1,
-    );
+    const bytes = generateRowsCopyModule((this.recipe.real!.n / 2 + 1) * 2 * e, this.recipe.threads > 1);
     return (this.rowsCopy = new WebAssembly.Instance(new WebAssembly.Module(bytes as BufferSource), {
       env: { memory: this.memory },
     }).exports as unknown as NonNullable<Fft2Engine['rowsCopy']>);
@@ -415,7 +411,8 @@ export class Fft2Engine {
     const rows = this.recipe.rows * (this.recipe.depth?.n ?? 1);
     if (rowBytes < ROW_MOVER_BELOW_BYTES) {
       this.heap.set(x, this.cP / e);
-      this.rowMover().expand(this.cP + (rows - 1) * rowBytes, this.cP + (rows - 1) * this.recipe.cols * 2 * e, rows);
+      const pitch = this.recipe.cols * 2 * e;
+      this.rowMover().expand(this.cP + (rows - 1) * rowBytes, this.cP + (rows - 1) * pitch, rows, -rowBytes, -pitch);
       return;
     }
     const row = rowBytes / e;
@@ -434,7 +431,7 @@ export class Fft2Engine {
     const rows = this.recipe.rows * (this.recipe.depth?.n ?? 1);
     const row = 2 * (real.n / 2 + 1);
     if (row * e < ROW_MOVER_BELOW_BYTES) {
-      this.rowMover().compact(this.cP, rows);
+      this.rowMover().compact(this.cP, this.cP, rows, this.recipe.cols * 2 * e, row * e);
       y.set(this.heap.subarray(this.cP / e, this.cP / e + y.length));
       return;
     }
