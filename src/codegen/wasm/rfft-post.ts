@@ -126,34 +126,44 @@ export function halfScale(w: VectorWriter, e: 4 | 8, scale: number): number {
 
 /**
  * Pushes, from Z_0 = (re, im) at `z`, the vector (re + im, 0, re − im, 0)·scale (f32) or (re + im, re − im)·scale
- * (f64): y_0 and y_h, both real.
+ * (f64): y_0 and y_h, both real. `split`: Z in split layout (Re Z_0 lane 0 of the block at z, Im Z_0 lane 0 of the
+ * next 16 bytes).
  */
-export function r2cEdges(w: VectorWriter, e: 4 | 8, z: number, scale: number): void {
+export function r2cEdges(w: VectorWriter, e: 4 | 8, z: number, scale: number, split = false): void {
   const { b, v } = w;
-  const zv = v.fresh();
-  if (e === 4) {
-    b.get(z).load64Zero(0).set(zv); // (re, im, 0, 0)
-    b.get(zv)
-      .get(zv)
-      .shuffle(laneBytes(4, [0, 2, 0, 2])); // (re, 0, re, 0)
-    b.get(zv)
-      .get(zv)
-      .shuffle(laneBytes(4, [1, 2, 1, 2]))
-      .vconst(4, [1, 0, -1, 0])
-      .fmul(4); // (im, 0, −im, 0)
-    b.fadd(4).get(scale).splat(4).fmul(4);
+  // Operands and lanes of p = (re, 0, re, 0) and q = (im, 0, im, 0) (f32), or (re, re) and (im, im) (f64).
+  let p: [number, number, number[]];
+  let q: [number, number, number[]];
+  if (!split) {
+    const zv = v.fresh();
+    // f32: (re, im, 0, 0), its zeros lanes 2 and 3; f64: (re, im).
+    b.get(z);
+    (e === 4 ? b.load64Zero(0) : b.v128Load(0)).set(zv);
+    p = [zv, zv, e === 4 ? [0, 2, 0, 2] : [0, 0]];
+    q = [zv, zv, e === 4 ? [1, 2, 1, 2] : [1, 1]];
   } else {
-    b.get(z).v128Load(0).set(zv); // (re, im)
-    b.get(zv)
-      .get(zv)
-      .shuffle(laneBytes(8, [0, 0]));
-    b.get(zv)
-      .get(zv)
-      .shuffle(laneBytes(8, [1, 1]))
-      .vconst(8, [1, -1])
-      .fmul(8);
-    b.fadd(8).get(scale).splat(8).fmul(8); // (re + im, re − im)·scale
+    const re = w.load(z, 0);
+    const im = w.load(z, 16);
+    if (e === 4) {
+      const zero = v.fresh();
+      b.vconst(4, [0, 0, 0, 0]).set(zero);
+      [p, q] = [
+        [re, zero, [0, 4, 0, 4]],
+        [im, zero, [0, 4, 0, 4]],
+      ];
+    } else
+      [p, q] = [
+        [re, re, [0, 0]],
+        [im, im, [0, 0]],
+      ];
   }
+  b.get(p[0]).get(p[1]).shuffle(laneBytes(e, p[2]));
+  b.get(q[0])
+    .get(q[1])
+    .shuffle(laneBytes(e, q[2]))
+    .vconst(e, e === 4 ? [1, 0, -1, 0] : [1, -1])
+    .fmul(e);
+  b.fadd(e).get(scale).splat(e).fmul(e);
 }
 
 /** Stores y_0 and y_h (with +0 imaginary parts) from the local `s` that r2cEdges filled, y at the local `y`. */
@@ -176,36 +186,6 @@ function storeEdges(w: VectorWriter, e: 4 | 8, y: number, h: number, s: number):
       .vconst(8, [0, 0])
       .shuffle(laneBytes(8, [1, 2]))
       .v128Store(cb * h);
-  }
-}
-
-/** As r2cEdges, from Z in split layout: Re Z_0 is lane 0 of the block at `z`, Im Z_0 lane 0 of the next 16 bytes. */
-function r2cEdgesSplit(w: VectorWriter, e: 4 | 8, z: number, scale: number): void {
-  const { b } = w;
-  const re = w.load(z, 0);
-  const im = w.load(z, 16);
-  if (e === 4) {
-    const zero = w.v.fresh();
-    b.vconst(4, [0, 0, 0, 0]).set(zero);
-    b.get(re)
-      .get(zero)
-      .shuffle(laneBytes(4, [0, 4, 0, 4])); // (re, 0, re, 0)
-    b.get(im)
-      .get(zero)
-      .shuffle(laneBytes(4, [0, 4, 0, 4]))
-      .vconst(4, [1, 0, -1, 0])
-      .fmul(4); // (im, 0, −im, 0)
-    b.fadd(4).get(scale).splat(4).fmul(4);
-  } else {
-    b.get(re)
-      .get(re)
-      .shuffle(laneBytes(8, [0, 0]));
-    b.get(im)
-      .get(im)
-      .shuffle(laneBytes(8, [0, 0]))
-      .vconst(8, [1, -1])
-      .fmul(8);
-    b.fadd(8).get(scale).splat(8).fmul(8); // (re + im, re − im)·scale
   }
 }
 
@@ -329,7 +309,7 @@ export function r2cSplitPostFunction(n: number, e: 4 | 8): WasmFunction {
           .get(c)
           .v128Store((cb * h) / 2);
       const s = v.fresh();
-      r2cEdgesSplit(w, e, z, scale);
+      r2cEdges(w, e, z, scale, true);
       b.set(s);
       storeEdges(w, e, y, h, s);
     },
