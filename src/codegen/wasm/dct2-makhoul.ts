@@ -13,10 +13,10 @@
  * for k < m then for n − j, j < m (see dct2Twiddles).
  */
 import type { ValType, WasmFunction } from './assembler.js';
-import { neg } from './vector-complex.js';
 import { unitRoot } from '../../core/unit-root.js';
 import { eachProblem, pointer, repeat, term as T, vectorWriter } from './vector-io.js';
 import { halfScale, r2cEdges, r2cGroups, type R2cStream } from './rfft-post.js';
+import { splitTerms } from './rfft-pairs.js';
 
 /** [2cos θ_k (k < m), 2sin θ_k (k < m), 2cos θ_{n−j} (j < m), 2sin θ_{n−j} (j < m)], θ_k = −πk/2n, m = ⌈n/2⌉. */
 export function dct2Twiddles(n: number): Float64Array {
@@ -195,27 +195,15 @@ export function dct2FusedPostFunction(n: number, e: 4 | 8, sine = false): WasmFu
       b.vconst(e, e === 4 ? [2, 0, Math.SQRT2, 0] : [2, Math.SQRT2])
         .fmul(e)
         .set(s);
-      if (!sine) {
-        b.get(out).get(s).store64Lane(0, 0);
-        b.get(out)
-          .get(s)
-          .store64Lane(e * h, 1);
-      } else if (e === 4) {
-        // The DST-II is the DCT-II of the alternated line reversed: out_0 lands last, out_h at h − 1.
-        b.get(out)
-          .get(s)
-          .store32Lane(e * (n - 1), 0);
-        b.get(out)
-          .get(s)
-          .store32Lane(e * (h - 1), 2);
-      } else {
-        b.get(out)
-          .get(s)
-          .store64Lane(e * (n - 1), 0);
-        b.get(out)
-          .get(s)
-          .store64Lane(e * (h - 1), 1);
-      }
+      // DCT: out_0 and out_h. The DST-II is the DCT-II of the alternated line reversed: out_0 lands last, out_h at
+      // h − 1, one lane each (a 64-bit f32 store at n − 1 would cross into the next row).
+      const edge = (at: number, lane: number): void => {
+        b.get(out).get(s);
+        if (sine && e === 4) b.store32Lane(at, lane);
+        else b.store64Lane(at, lane);
+      };
+      edge(e * (sine ? n - 1 : 0), 0);
+      edge(e * (sine ? h - 1 : h), 1 + Number(sine && e === 4));
       // Streams: the DCT table, out_k forwards, out_{n−k} backwards (its W lanes stored reversed); for the DST,
       // at n − 1 − k: out_k backwards from n − 1 − W at k = 1, out_{n−k} forwards from 0.
       const streams: R2cStream[] = [
@@ -264,16 +252,12 @@ export function dct2SplitFunction(n: number, e: 4 | 8, sine = false): WasmFuncti
   const firstAt = (k: number): number => e * (sine ? n - k - W : k);
   const secondAt = (k: number): number => e * (sine ? k - 1 : n - k - W + 1);
   const group = (zk: number, zr: number, tp: number, of: number, offF: number, os: number, offS: number): void => {
-    const [zre, zim] = w.loadComplex(zk, 0);
-    const [mre, mim] = w.loadComplex(zr, 0);
-    // C = conj Z_{n−k}, lanes reversed.
-    const cr = T(w.reverse(mre));
-    const ci = neg(T(w.reverse(mim)));
-    const lines: [number, number][] = [
-      [w.materialise(v.mul(v.add(T(zre), cr), T(half))), w.materialise(v.mul(v.add(T(zim), ci), T(half)))],
-      // B = −(i/2)(Z − C): Re B = ½ Im(Z − C), Im B = −½ Re(Z − C).
-      [w.materialise(v.mul(v.sub(T(zim), ci), T(half))), w.materialise(neg(v.mul(v.sub(T(zre), cr), T(half))))],
-    ];
+    // Both lines' spectra (halved here), in registers.
+    const [ar, ai, br, bi] = splitTerms(w, w.loadComplex(zk, 0), w.loadComplex(zr, 0));
+    const lines = [
+      [ar, ai],
+      [br, bi],
+    ].map(([re, im]) => [w.materialise(v.mul(re!, T(half))), w.materialise(v.mul(im!, T(half)))] as const);
     const tc = T(w.load(tp, 0));
     const ts = T(w.load(tp, e * m));
     const tc2 = T(w.load(tp, 2 * e * m));

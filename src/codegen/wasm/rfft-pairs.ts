@@ -16,7 +16,7 @@
  */
 import type { ValType, WasmFunction } from './assembler.js';
 import { neg, type Term } from './vector-complex.js';
-import { eachProblem, pointer, repeat, term as T, vectorWriter, type Step } from './vector-io.js';
+import { eachProblem, pointer, repeat, term as T, vectorWriter, type Step, type VectorWriter } from './vector-io.js';
 
 export function pack2Function(n: number, e: 4 | 8): WasmFunction {
   const W = 16 / e;
@@ -52,6 +52,23 @@ export function pack2Function(n: number, e: 4 | 8): WasmFunction {
   return { params, body: b, export: 'pack2' };
 }
 
+/**
+ * Twice both rows' spectra at k … k+W−1 from Z_k (re, im vectors) and the mirrored block Z_{n−k−W+1} … Z_{n−k} as
+ * loaded: with C = conj Z_{n−k} (lanes reversed), 2A = Z + C and 2B = −i(Z − C), as terms [Re 2A, Im 2A, Re 2B,
+ * Im 2B]. Shared with the DCT's dct2split (dct2-makhoul.ts).
+ */
+export function splitTerms(
+  w: VectorWriter,
+  [zre, zim]: [number, number],
+  [mre, mim]: [number, number],
+): [Term, Term, Term, Term] {
+  const v = w.v;
+  const cr = T(w.reverse(mre));
+  const ci = neg(T(w.reverse(mim)));
+  // −i(Z − C): Re = Im(Z − C), Im = −Re(Z − C).
+  return [v.add(T(zre), cr), v.add(T(zim), ci), v.sub(T(zim), ci), neg(v.sub(T(zre), cr))];
+}
+
 export function split2Function(n: number, e: 4 | 8): WasmFunction {
   const W = 16 / e;
   const cb = 2 * e;
@@ -68,14 +85,9 @@ export function split2Function(n: number, e: 4 | 8): WasmFunction {
     w.storeComplex(addr, off, w.materialise(v.mul(re, T(half))), w.materialise(v.mul(im, T(half))));
   /** Outputs k … k+W−1 of both rows: Z_k at zk+offK, Z_{n−k−W+1} … Z_{n−k} at zr+offR. */
   const group = (zk: number, offK: number, zr: number, offR: number, ya: number, offA: number): void => {
-    const [zre, zim] = w.loadComplex(zk, offK);
-    const [mre, mim] = w.loadComplex(zr, offR);
-    // C = conj Z_{n−k}, lanes reversed.
-    const cr = T(w.reverse(mre));
-    const ci = neg(T(w.reverse(mim)));
-    store(ya, offA, v.add(T(zre), cr), v.add(T(zim), ci));
-    // B = −(i/2)(Z − C): Re B = ½ Im(Z − C), Im B = −½ Re(Z − C).
-    store(ya, offA + cb * nc, v.sub(T(zim), ci), neg(v.sub(T(zre), cr)));
+    const [ar, ai, br, bi] = splitTerms(w, w.loadComplex(zk, offK), w.loadComplex(zr, offR));
+    store(ya, offA, ar, ai);
+    store(ya, offA + cb * nc, br, bi);
   };
   eachProblem(
     b,
