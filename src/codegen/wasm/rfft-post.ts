@@ -1,10 +1,11 @@
 /**
  * Real-FFT post-processing on the CPU engine: from Z = FFT_h(z), z_k = x_{2k} + i·x_{2k+1} (h = n/2),
  *   y_k = ½·(Z_k + conj Z_{h−k}) − (i/2)·w^k·(Z_k − conj Z_{h−k}),  w = e^{−2πi/n},
- * for k = 1 … h−1, W outputs a step: Z_k … Z_{k+W−1} are read forwards and Z_{h−k−W+1} … Z_{h−k}
- * backwards (one lane-reversing shuffle). y_0 = Re Z_0 + Im Z_0 and y_h = Re Z_0 − Im Z_0 (purely real) are
- * written first, in the kernel: per-problem scalar fix-ups in JavaScript cost more than the short rows' FFTs.
- * The last group overlaps the one before when W ∤ h − 1 (it rewrites equal values).
+ * for k = 1 … h−1: a block Z_k … Z_{k+W−1} read forwards and its mirror Z_{h−k−W+1} … Z_{h−k} backwards (one
+ * lane-reversing shuffle) give y for both blocks from one product (r2cPair); the last pair of blocks overlaps where
+ * 2W ∤ h − 1. y_0 = Re Z_0 + Im Z_0 and y_h = Re Z_0 − Im Z_0 (purely real) are written in the kernel too:
+ * per-problem scalar fix-ups in JavaScript cost more than the short rows' FFTs. r2cs does the same from Z in split
+ * layout (below).
  *
  *   r2c(z, y, tw, count, scale): `count` problems, Z packed h apart, y packed h + 1 apart (interleaved
  *   complex), tw = [Re w^0 … Re w^h, Im w^0 … Im w^h]; the result is multiplied by `scale`.
