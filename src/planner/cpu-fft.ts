@@ -577,11 +577,6 @@ function volumeOf(
 }
 
 /**
- * The real 2-D recipe (rfft2 over the last two axes of rows × n reals, and its inverse), or null where the N-D
- * driver must run: odd n, a half length without the fused real module, a column length with a prime factor
- * above the codelets.
- */
-/**
  * The real 3-D recipe (rfftn of depth × rows × n reals over the last three axes): the real 2-D recipe of each plane
  * and the third step over the depth × (rows · padded width) matrix of the planes' half spectra; null where the
  * N-D driver must run.
@@ -596,6 +591,11 @@ export function planCpuEngineRfft3(
   return volumeOf(planCpuEngineRfft2(rows, n, precision, threads), depth, precision, threads);
 }
 
+/**
+ * The real 2-D recipe (rfft2 over the last two axes of rows × n reals, and its inverse), or null where the N-D
+ * driver must run: odd n, a half length without the fused real module, a column length with a prime factor
+ * above the codelets.
+ */
 export function planCpuEngineRfft2(
   rows: number,
   n: number,
