@@ -632,7 +632,7 @@ async function cpuLastTwoAxes(
   const rest = axes.filter((a) => a < d - 2);
   const realAxes =
     axes[axes.length - 1] === d - 1 &&
-    (axes.length === 2 ? axes[0] === d - 2 : axes.length === 3 && rest.length === 1 && rest[0] === d - 3 && d >= 3);
+    (axes.length === 2 ? axes[0] === d - 2 : axes.length === 3 && rest.length === 1 && rest[0] === d - 3);
   if (kind === 'c2c' ? axes.length - rest.length !== 2 : !realAxes) return null;
   const rows = shape[d - 2]!;
   const last = kind === 'c2c' ? shape[d - 1]! : s[s.length - 1]!; // complex columns, or the real length

@@ -1,10 +1,10 @@
 /**
  * 2-D and 3-D FFTs on the CPU engine (src/planner/cpu-fft.ts: planCpuEngineFft2, planCpuEngineRfft2,
- * planCpuEngineFft3, planCpuEngineRfft3): the whole array copied into one WebAssembly memory, the rows by the engine's module for
- * `cols` (one call over all rows; the fused real module for rfft2 / irfft2), the columns by the column module
- * (src/codegen/wasm/fft-columns.ts), for volumes the columns of the depth × plane matrix by a second one, and the
- * result copied out: two copies and a kernel a step, instead of the N-D driver's column groups staged through
- * JavaScript and transposes.
+ * planCpuEngineFft3, planCpuEngineRfft3): the whole array copied into one WebAssembly memory, the rows by the
+ * engine's module for `cols` (one call over all rows; the fused real module for rfft2 / irfft2), the columns by the
+ * column module (src/codegen/wasm/fft-columns.ts), for volumes the columns of the depth × plane matrix by a second
+ * one, and the result copied out: two copies and a kernel a step, instead of the N-D driver's column groups staged
+ * through JavaScript and transposes.
  *
  * With recipe.threads > 1 the memory is shared and each step is shared out (row slots, then column blocks), with
  * a barrier between, as the split single transforms do (src/backends/cpu/fft-split.ts).
@@ -357,9 +357,13 @@ export class Fft2Engine {
       const go = threads > 1 && dispatch ? dispatch : here;
       // Each operand's spectrum in its own padded matrix: b's in the stash, a's in c.
       const forward = async (x: AnyArray, s: readonly [number, number], c: number): Promise<void> => {
+        // The operand's rows, each padded with zeros to n, then zero rows: every input value written once.
         const at = this.aP / e;
-        this.heap.fill(0, at, at + rows * n);
-        for (let q = 0; q < s[0]; q++) this.heap.set(x.subarray(q * s[1], (q + 1) * s[1]), at + q * n);
+        for (let q = 0; q < s[0]; q++) {
+          this.heap.set(x.subarray(q * s[1], (q + 1) * s[1]), at + q * n);
+          this.heap.fill(0, at + q * n + s[1], at + (q + 1) * n);
+        }
+        this.heap.fill(0, at + s[0] * n, at + rows * n);
         for (const step of ['rows', 'cols'] as const) await go(this.runs(step, false, 1, c));
       };
       await forward(b, sb, this.dP);
