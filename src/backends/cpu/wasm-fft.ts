@@ -314,12 +314,12 @@ class LaneFft implements EngineFft, FusedRealFft {
   private readonly merge2?: (y: number, z: number, pairs: number, scale: number) => void;
   private readonly unpack2?: (z: number, x: number, pairs: number) => void;
   private readonly dct2pre?: (x: number, v: number, count: number) => void;
+  /** The unfused DCT-II post step (even n): the fused step's reference in test/cpu/dct2-fused.test.ts. */
   private readonly dct2post?: (y: number, out: number, tw: number, count: number) => void;
   private readonly dct2r2c?: (z: number, out: number, twR: number, twD: number, count: number, scale: number) => void;
   /** The DST-II's reorder (odd inputs negated) and post step (outputs reversed): no alternate or reverse passes. */
   private readonly dst2pre?: (x: number, v: number, count: number) => void;
   private readonly dst2r2c?: (z: number, out: number, twR: number, twD: number, count: number, scale: number) => void;
-  private readonly dst2post?: (y: number, out: number, tw: number, count: number) => void;
   /** Odd n: the pairs' split and the DCT-II (DST-II) post step in one pass (dct2SplitFunction). */
   private readonly dct2split?: (z: number, out: number, tw: number, pairs: number, scale: number) => void;
   private readonly dst2split?: (z: number, out: number, tw: number, pairs: number, scale: number) => void;
@@ -385,7 +385,6 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.dct2r2c = inst.exports['dct2r2c'] as typeof this.dct2r2c;
     this.dst2pre = inst.exports['dst2pre'] as typeof this.dst2pre;
     this.dst2r2c = inst.exports['dst2r2c'] as typeof this.dst2r2c;
-    this.dst2post = inst.exports['dst2post'] as typeof this.dst2post;
     this.dct2split = inst.exports['dct2split'] as typeof this.dct2split;
     this.dst2split = inst.exports['dst2split'] as typeof this.dst2split;
     this.dct3pre = inst.exports['dct3pre'] as typeof this.dct3pre;
@@ -504,8 +503,7 @@ class LaneFft implements EngineFft, FusedRealFft {
   /**
    * Odd n: the reordered lines two to a complex transform (pack2 / split2), then the rotation. The buffers
    * take turns: lines at outP, reordered at yP (dst2pre for the DST), packed at inP, transformed to outP, split and
-   * rotated to yP in one pass (dct2split / dst2split), or where the rows module has none split to yP and rotated to
-   * outP.
+   * rotated to yP in one pass (dct2split / dst2split).
    */
   private forwardDct2Pairs(
     src: AnyArray,
@@ -524,32 +522,25 @@ class LaneFft implements EngineFft, FusedRealFft {
     const vBase = this.yP / e;
     const twD = this.twP + this.info.dct2TwiddleOffset!;
     this.rowChunks(src, dst, count, [n, n], this.outP, 2 * this.chunkSlots * this.info.problemsPerSlot, (c) => {
-      // The DST-II's alternation and reversal are in dst2pre and dst2post.
+      // The DST-II's alternation and reversal are in dst2pre and dst2split.
       (sine ? this.dst2pre! : this.dct2pre!)(this.outP, this.yP, c);
       // v_{(n−1)/2} = x_{n−1}, the even-indexed input the pairs leave (its sign in the DST's alternation is +); an
       // odd chunk's partner line is zero.
       for (let q = 0; q < c; q++) heap[vBase + q * n + nc - 1] = heap[xBase + q * n + n - 1]!;
       if (c % 2 === 1) heap.fill(0, vBase + n * c, vBase + n * (c + 1));
-      const split = sine ? this.dst2split : this.dct2split;
-      if (split) {
-        // Both lines of a pair from their complex transform straight to the outputs; out_0 = 2·A_0, 2·B_0 here.
-        const pairs = Math.ceil(c / 2);
-        this.pack2!(this.yP, this.inP, pairs);
-        this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(pairs), 1);
-        split(this.outP, this.yP, twD, pairs, scale);
-        const at = sine ? n - 1 : 0;
-        for (let p = 0, z0 = this.outP / e, o = vBase + at; p < pairs; p++, z0 += 2 * n, o += 2 * n) {
-          heap[o] = 2 * scale * heap[z0]!;
-          heap[o + n] = 2 * scale * heap[z0 + 1]!;
-        }
-        if (orthogonalize) this.sqrt2Every(this.yP + e * at, n, c, true);
-        return this.yP;
+      // Both lines of a pair from their complex transform straight to the outputs; out_0 = 2·A_0, 2·B_0 here.
+      const pairs = Math.ceil(c / 2);
+      this.pack2!(this.yP, this.inP, pairs);
+      this.fwd(this.inP, this.outP, this.workP, this.twP, this.slotsFor(pairs), 1);
+      (sine ? this.dst2split! : this.dct2split!)(this.outP, this.yP, twD, pairs, scale);
+      const at = sine ? n - 1 : 0;
+      for (let p = 0, z0 = this.outP / e, o = vBase + at; p < pairs; p++, z0 += 2 * n, o += 2 * n) {
+        heap[o] = 2 * scale * heap[z0]!;
+        heap[o + n] = 2 * scale * heap[z0 + 1]!;
       }
-      this.spectraOfPairs(this.yP, Math.ceil(c / 2), scale);
-      (sine ? this.dst2post! : this.dct2post!)(this.yP, this.outP, twD, c);
       // orthogonalize: the DCT's y_0, the DST's last output.
-      if (orthogonalize) this.sqrt2Every(this.outP + (sine ? e * (n - 1) : 0), n, c, true);
-      return this.outP;
+      if (orthogonalize) this.sqrt2Every(this.yP + e * at, n, c, true);
+      return this.yP;
     });
   }
 

@@ -78,8 +78,7 @@ export function dct2PreFunction(n: number, e: 4 | 8, sine = false): WasmFunction
   return { params, body: b, export: sine ? 'dst2pre' : 'dct2pre' };
 }
 
-/** `sine`: the DST-II's post step (dst2post), out_k stored at n − 1 − k (the DCT-II of the alternated line, reversed). */
-export function dct2PostFunction(n: number, e: 4 | 8, sine = false): WasmFunction {
+export function dct2PostFunction(n: number, e: 4 | 8): WasmFunction {
   // h: outputs of the first half (m above); Y holds n/2 + 1 values a problem for even n, h for odd n.
   const h = Math.ceil(n / 2);
   const yLength = n % 2 === 0 ? h + 1 : h;
@@ -92,10 +91,8 @@ export function dct2PostFunction(n: number, e: 4 | 8, sine = false): WasmFunctio
   // First half: out_k = tc_k·Re Y_k − ts_k·Im Y_k (the factor 2 is in the table), k < h.
   const first = (yA: number, yOff: number, tA: number, tOff: number, oA: number, oOff: number): void => {
     const [re, im] = w.loadComplex(yA, yOff);
-    const r = w.materialise(v.sub(v.mul(T(re), T(w.load(tA, tOff))), v.mul(T(im), T(w.load(tA, tOff + e * h)))));
-    b.get(oA)
-      .get(sine ? w.reverse(r) : r)
-      .v128Store(oOff);
+    const r = v.sub(v.mul(T(re), T(w.load(tA, tOff))), v.mul(T(im), T(w.load(tA, tOff + e * h))));
+    b.get(oA).get(w.materialise(r)).v128Store(oOff);
   };
   // Second half, j = n − k: out_{n−j} = tc'_j·Re Y_j + ts'_j·Im Y_j, lanes reversed on the store.
   const second = (yA: number, yOff: number, tA: number, tOff: number, oA: number, oOff: number): void => {
@@ -103,13 +100,8 @@ export function dct2PostFunction(n: number, e: 4 | 8, sine = false): WasmFunctio
     const r = w.materialise(
       v.add(v.mul(T(re), T(w.load(tA, tOff + 2 * e * h))), v.mul(T(im), T(w.load(tA, tOff + 3 * e * h)))),
     );
-    b.get(oA)
-      .get(sine ? r : w.reverse(r))
-      .v128Store(oOff);
+    b.get(oA).get(w.reverse(r)).v128Store(oOff);
   };
-  // Output byte offsets of a first-half block at k and a second-half block at j (its lowest index).
-  const firstAt = (k: number): number => e * (sine ? n - k - W : k);
-  const secondAt = (j: number): number => e * (sine ? j - 1 : n - j - W + 1);
   eachProblem(
     b,
     count,
@@ -119,50 +111,49 @@ export function dct2PostFunction(n: number, e: 4 | 8, sine = false): WasmFunctio
     ],
     () => {
       if (n % 2 === 0) {
-        // out_h = √2·Re Y_h, stored as a 64-bit lane before the halves (which rewrite the f32 neighbour: out_{h+1},
-        // or for the DST, at h − 1, out_{h−1}'s place h).
+        // out_h = √2·Re Y_h, stored as a 64-bit lane before the second half (which rewrites out_{h+1} for f32).
         b.get(out)
           .get(y)
           .loadSplat(e, cb * h)
           .vconst(e, new Array(W).fill(Math.SQRT2))
           .fmul(e)
-          .store64Lane(e * (sine ? h - 1 : h), 0);
+          .store64Lane(e * h, 0);
       }
       const yp = pointer(b, y);
       const tp = pointer(b, tw);
-      const op = pointer(b, out, firstAt(0));
+      const op = pointer(b, out);
       repeat(
         b,
         Math.floor(h / W),
         [
           [yp, cb * W],
           [tp, e * W],
-          [op, sine ? -e * W : e * W],
+          [op, e * W],
         ],
         () => first(yp, 0, tp, 0, op, 0),
       );
-      if (h % W !== 0) first(y, cb * (h - W), tw, e * (h - W), out, firstAt(h - W));
+      if (h % W !== 0) first(y, cb * (h - W), tw, e * (h - W), out, e * (h - W));
       // j = 1 … h−1 in groups of W (the last one overlapping when W ∤ h − 1): out_{n−j−W+1 … n−j}.
       const yq = pointer(b, y, cb);
       const tq = pointer(b, tw, e);
-      const oq = pointer(b, out, secondAt(1));
+      const oq = pointer(b, out, e * (n - W));
       repeat(
         b,
         Math.floor((h - 1) / W),
         [
           [yq, cb * W],
           [tq, e * W],
-          [oq, sine ? e * W : -e * W],
+          [oq, -e * W],
         ],
         () => second(yq, 0, tq, 0, oq, 0),
       );
       if ((h - 1) % W !== 0) {
         const j = h - W;
-        second(y, cb * j, tw, e * j, out, secondAt(j));
+        second(y, cb * j, tw, e * j, out, e * (n - j - W + 1));
       }
     },
   );
-  return { params, body: b, export: sine ? 'dst2post' : 'dct2post' };
+  return { params, body: b, export: 'dct2post' };
 }
 
 /**

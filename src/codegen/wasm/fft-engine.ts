@@ -219,16 +219,14 @@ export function generateEngineFft(recipe: LaneRecipe, sharedMemory = false): Eng
   let dct4TwiddleOffset: number | undefined;
   if (recipe.dct2) {
     dct2TwiddleOffset = offsets[tail + 1]!;
-    drivers.push(dct2PreFunction(realLength, e), dct2PostFunction(realLength, e));
-    // The DST-II's alternation and reversal folded into its own reorder and post step (even n).
+    // The DST-II's alternation and reversal folded into its own reorder and post step. Even n: the post step fused
+    // with the real FFT's (dct2post, the unfused one, is its reference in test/cpu/dct2-fused.test.ts); odd n: with the
+    // pairs' split.
+    drivers.push(dct2PreFunction(realLength, e));
+    if (recipe.realPost) drivers.push(dct2PostFunction(realLength, e));
     drivers.push(dct2PreFunction(realLength, e, true));
     if (recipe.realPost) drivers.push(dct2FusedPostFunction(realLength, e), dct2FusedPostFunction(realLength, e, true));
-    else
-      drivers.push(
-        dct2PostFunction(realLength, e, true),
-        dct2SplitFunction(realLength, e),
-        dct2SplitFunction(realLength, e, true),
-      );
+    else drivers.push(dct2SplitFunction(realLength, e), dct2SplitFunction(realLength, e, true));
   }
   if (dct3) {
     dct3TwiddleOffset = offsets[tail + 2]!;
@@ -345,7 +343,7 @@ function laneDrivers(
 /**
  * The pairs path's row steps for odd n whose complex transform is not in a module of its own (Bluestein: the
  * backend runs it between these steps, src/backends/cpu/wasm-fft.ts BluesteinPairsFft): pack2, split2, merge2,
- * unpack2, and with `dct2` the DCT and DST rows (dct2pre, dct2post, dct3pre, dct3post, their DST forms, dct2split), with
+ * unpack2, and with `dct2` the DCT and DST rows (dct2pre, dct2split, dct3pre, dct3post and their DST forms), with
  * the same exports and tables as a realPairs lane module. No fwd or inv; slotBytes is one row of n complex values.
  */
 export function generatePairsRows(n: number, precision: 'f32' | 'f64', dct2: boolean): EngineModule {
@@ -356,9 +354,9 @@ export function generatePairsRows(n: number, precision: 'f32' | 'f64', dct2: boo
   );
   const fns: WasmFunction[] = [pack2Function(n, e), split2Function(n, e), merge2Function(n, e), unpack2Function(n, e)];
   if (dct2) {
-    fns.push(dct2PreFunction(n, e), dct2PostFunction(n, e), dct3PreFunction(n, e), dct3PostFunction(n, e));
+    fns.push(dct2PreFunction(n, e), dct3PreFunction(n, e), dct3PostFunction(n, e));
     fns.push(dct3PreFunction(n, e, true), dct3PostFunction(n, e, true));
-    fns.push(dct2PreFunction(n, e, true), dct2PostFunction(n, e, true));
+    fns.push(dct2PreFunction(n, e, true));
     fns.push(dct2SplitFunction(n, e), dct2SplitFunction(n, e, true));
   }
   return {
