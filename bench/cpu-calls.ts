@@ -160,6 +160,20 @@ const CASES: CallCase[] = [
     py: 'ss.fftconvolve(x, k)',
   },
   {
+    id: 'oaconvolve-64^3x9^3',
+    shape: [64, 64, 64],
+    kernel: [9, 9, 9],
+    js: (a, x, k) => a.oaconvolve({ data: x, shape: [64, 64, 64] }, { data: k!, shape: [9, 9, 9] }, { backend: 'cpu' }),
+    py: 'ss.oaconvolve(x, k)',
+  },
+  {
+    id: 'oaconvolve-512^2x31^2',
+    shape: [512, 512],
+    kernel: [31, 31],
+    js: (a, x, k) => a.oaconvolve({ data: x, shape: [512, 512] }, { data: k!, shape: [31, 31] }, { backend: 'cpu' }),
+    py: 'ss.oaconvolve(x, k)',
+  },
+  {
     id: 'fftconvolve-512^2x31^2',
     shape: [512, 512],
     kernel: [31, 31],
