@@ -422,8 +422,8 @@ async function runCpu(p: Problem, method: ConvMethod, f32: boolean): Promise<Con
   const per = p.complex ? 2 : 1;
   const outN = per * product(g.out);
   // Real N-D FFT convolution on the engine (the 2-D engine's memory, or rfftn / irfftn). Overlap-add too: its N-D
-  // blocks run through float64 JavaScript, 4-19x slower than this path at every shape measured (docs/DECISIONS.md),
-  // and the result is the same convolution; `method` then says 'fft', what ran.
+  // blocks run through float64 JavaScript, several times slower than this path (docs/DECISIONS.md), and the result is
+  // the same convolution; `method` then says 'fft', what ran.
   if (!p.complex && p.k >= 2 && m !== 'direct') return fftConvolveRealNd(p, [sa, sb], g, f32);
   const out = new (f32 ? Float32Array : Float64Array)(count * outN);
   if (!p.complex && p.k === 1 && m !== 'direct') {

@@ -193,8 +193,8 @@ let nextId = 1;
 
 /**
  * Real rows shorter than this (bytes) move between the padded matrix and packed rows by the rows-copy module, in
- * place, with one typed-array copy for the whole array; longer ones a typed-array copy each, which costs less than
- * the extra pass (rfftn of 64³: 0.96 → 0.84 ms; rfft2 of 1024², rows of 4 KiB, 1.02–1.05× with the module).
+ * place, with one typed-array copy for the whole array; longer ones a typed-array copy each, which costs less than the
+ * module's extra pass (docs/DECISIONS.md: real 3-D transforms in the 2-D engine).
  */
 const ROW_MOVER_BELOW_BYTES = 1024;
 
