@@ -19,6 +19,7 @@
  */
 import { ArgumentError, UnsupportedError } from '../errors.js';
 import { isPrime, nextPow2, primeFactors, primitiveRoot } from '../core/integers.js';
+import { cpuFma } from './cpu-features.js';
 
 export type CpuPrecision = 'f32' | 'f64';
 
@@ -44,6 +45,8 @@ export type CpuEngineFftRecipe =
       /** Length of the transform done inside the lanes: n / lanes (lane-split) or n (lane-batch). */
       laneLength: number;
       passes: CpuFftPass[];
+      /** Twiddle products and odd butterflies as fused multiply-adds (relaxed SIMD, src/planner/cpu-features.ts). */
+      fma?: true;
       /** Real forward transform of length 2n fused after this one (src/codegen/wasm/rfft-post.ts). */
       realPost?: boolean;
       /**
@@ -87,6 +90,8 @@ export type CpuEngineFftRecipe =
       passes1: CpuFftPass[];
       passes2: CpuFftPass[];
       pitchPad: number;
+      /** As the lane recipes' fma. */
+      fma?: true;
       /**
        * Groups of W columns moved together through a stage: blockGroups · W values make 128 bytes (two cache
        * lines) of each row where n1 and n2 allow, so the strided side of either phase moves whole lines.
@@ -209,6 +214,11 @@ export function genericPrimes(n: number): number[] {
 /** Whether a lane length runs as passes, generic ones included: every prime factor up to MAX_GENERIC_PRIME. */
 export function laneFactored(n: number): boolean {
   return primeFactors(n).every((p) => p <= MAX_GENERIC_PRIME);
+}
+
+/** The recipes' `fma` field: present (true) where relaxed SIMD's fused multiply-add is available. */
+function fused(): { fma?: true } {
+  return cpuFma() ? { fma: true } : {};
 }
 
 export function lanesFor(precision: CpuPrecision): number {
@@ -347,6 +357,7 @@ function lanePasses(
     lanes,
     laneLength,
     passes: passesFor(chooseCpuRadices(laneLength), laneLength, true),
+    ...fused(),
     ...(single ? { single } : {}),
   };
 }
@@ -447,6 +458,7 @@ function fourStep(
     passes2: passesFor(chooseCpuRadices(n2), n2, generic),
     pitchPad: FOUR_STEP_PITCH_PAD,
     blockGroups,
+    ...fused(),
   };
 }
 
@@ -482,6 +494,8 @@ export interface CpuEngineFft2Recipe {
   row: CpuLaneRecipe;
   colPasses: CpuFftPass[];
   blockGroups: number;
+  /** The column passes as fused multiply-adds (as the lane recipes' fma). */
+  fma?: true;
   /** Threads that share each step (the rows, then the column blocks) of one array: 1 below FFT2_SPLIT_FROM_BYTES. */
   threads: number;
   /**
@@ -533,7 +547,7 @@ function columnsOf(
   cols: number,
   precision: CpuPrecision,
   threads: number,
-): Pick<CpuEngineFft2Recipe, 'colPasses' | 'blockGroups' | 'threads'> | null {
+): Pick<CpuEngineFft2Recipe, 'colPasses' | 'blockGroups' | 'threads' | 'fma'> | null {
   const lanes = lanesFor(precision);
   const cb = precision === 'f32' ? 8 : 16;
   if (!Number.isSafeInteger(rows) || !Number.isSafeInteger(cols) || rows < 2 || cols < lanes) return null;
@@ -550,6 +564,7 @@ function columnsOf(
     colPasses: passesFor(chooseCpuRadices(rows), rows, true),
     blockGroups,
     threads: threads > 1 && rows * cols * cb >= FFT2_SPLIT_FROM_BYTES ? threads : 1,
+    ...fused(),
   };
 }
 

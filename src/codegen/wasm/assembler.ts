@@ -68,6 +68,10 @@ const SIMD = {
   f64x2_max: 0xf5,
   f64x2_lt: 0x49,
   f64x2_ge: 0x4c,
+  f32x4_madd: 0x105,
+  f32x4_nmadd: 0x106,
+  f64x2_madd: 0x107,
+  f64x2_nmadd: 0x108,
   v128_and: 0x4e,
   v128_or: 0x50,
   f32x4_demote_f64x2_zero: 0x5e,
@@ -227,6 +231,14 @@ export class Body {
   }
   fmul(bytes: 4 | 8): this {
     return this.simd(bytes === 4 ? SIMD.f32x4_mul : SIMD.f64x2_mul);
+  }
+  /** Relaxed SIMD: stack a, b, c → a·b + c (fused where the machine has FMA). */
+  fmadd(bytes: 4 | 8): this {
+    return this.simd(bytes === 4 ? SIMD.f32x4_madd : SIMD.f64x2_madd);
+  }
+  /** Relaxed SIMD: stack a, b, c → −(a·b) + c. */
+  fnmadd(bytes: 4 | 8): this {
+    return this.simd(bytes === 4 ? SIMD.f32x4_nmadd : SIMD.f64x2_nmadd);
   }
   fneg(bytes: 4 | 8): this {
     return this.simd(bytes === 4 ? SIMD.f32x4_neg : SIMD.f64x2_neg);

@@ -91,14 +91,14 @@ export function dct2PostFunction(n: number, e: 4 | 8): WasmFunction {
   // First half: out_k = tc_k·Re Y_k − ts_k·Im Y_k (the factor 2 is in the table), k < h.
   const first = (yA: number, yOff: number, tA: number, tOff: number, oA: number, oOff: number): void => {
     const [re, im] = w.loadComplex(yA, yOff);
-    const r = v.sub(v.mul(T(re), T(w.load(tA, tOff))), v.mul(T(im), T(w.load(tA, tOff + e * h))));
+    const r = v.mulAdd2(T(re), T(w.load(tA, tOff)), T(im), T(w.load(tA, tOff + e * h)), false);
     b.get(oA).get(w.materialise(r)).v128Store(oOff);
   };
   // Second half, j = n − k: out_{n−j} = tc'_j·Re Y_j + ts'_j·Im Y_j, lanes reversed on the store.
   const second = (yA: number, yOff: number, tA: number, tOff: number, oA: number, oOff: number): void => {
     const [re, im] = w.loadComplex(yA, yOff);
     const r = w.materialise(
-      v.add(v.mul(T(re), T(w.load(tA, tOff + 2 * e * h))), v.mul(T(im), T(w.load(tA, tOff + 3 * e * h)))),
+      v.mulAdd2(T(re), T(w.load(tA, tOff + 2 * e * h)), T(im), T(w.load(tA, tOff + 3 * e * h)), true),
     );
     b.get(oA).get(w.reverse(r)).v128Store(oOff);
   };
@@ -203,14 +203,12 @@ export function dct2FusedPostFunction(n: number, e: 4 | 8, sine = false): WasmFu
         sine ? [out, 0, e] : [out, e * (n - W), -e],
       ];
       r2cGroups(w, e, h, half, z, twR, streams, (re, im, [[td, offD], [ok, offF], [or, offO]]) => {
-        const f = w.materialise(
-          v.sub(v.mul(T(re), T(w.load(td!, offD!))), v.mul(T(im), T(w.load(td!, offD! + e * h)))),
-        );
+        const f = w.materialise(v.mulAdd2(T(re), T(w.load(td!, offD!)), T(im), T(w.load(td!, offD! + e * h)), false));
         b.get(ok!)
           .get(sine ? w.reverse(f) : f)
           .v128Store(offF!);
         const r = w.materialise(
-          v.add(v.mul(T(re), T(w.load(td!, offD! + 2 * e * h))), v.mul(T(im), T(w.load(td!, offD! + 3 * e * h)))),
+          v.mulAdd2(T(re), T(w.load(td!, offD! + 2 * e * h)), T(im), T(w.load(td!, offD! + 3 * e * h)), true),
         );
         b.get(or!)
           .get(sine ? r : w.reverse(r))
@@ -254,11 +252,11 @@ export function dct2SplitFunction(n: number, e: 4 | 8, sine = false): WasmFuncti
     const tc2 = T(w.load(tp, 2 * e * m));
     const ts2 = T(w.load(tp, 3 * e * m));
     lines.forEach(([re, im], line) => {
-      const f = w.materialise(v.sub(v.mul(T(re), tc), v.mul(T(im), ts)));
+      const f = w.materialise(v.mulAdd2(T(re), tc, T(im), ts, false));
       b.get(of)
         .get(sine ? w.reverse(f) : f)
         .v128Store(offF + e * n * line);
-      const s = w.materialise(v.add(v.mul(T(re), tc2), v.mul(T(im), ts2)));
+      const s = w.materialise(v.mulAdd2(T(re), tc2, T(im), ts2, true));
       b.get(os)
         .get(sine ? s : w.reverse(s))
         .v128Store(offS + e * n * line);

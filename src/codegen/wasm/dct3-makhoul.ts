@@ -58,8 +58,8 @@ export function dct3PreFunction(n: number, e: 4 | 8, sine = false): WasmFunction
     const c = w.load(tp, offT);
     const s = w.load(tp, offT + e * h);
     // (c + i·s)(a − i·b) = (c·a + s·b) + i(s·a − c·b)
-    const re = w.materialise(v.add(v.mul(T(c), T(a)), v.mul(T(s), T(bb))));
-    const im = w.materialise(v.sub(v.mul(T(s), T(a)), v.mul(T(c), T(bb))));
+    const re = w.materialise(v.mulAdd2(T(c), T(a), T(s), T(bb), true));
+    const im = w.materialise(v.mulAdd2(T(s), T(a), T(c), T(bb), false));
     w.storeComplex(yp, offY, re, im);
   };
   eachProblem(
@@ -206,8 +206,8 @@ export function dct3C2rFunction(N: number, e: 4 | 8, sine = false): WasmFunction
       repeat(b, Math.ceil((h - 1) / (2 * W)), steps, () => {
         // (c + i·s)(a − i·b) = (c·a + s·b) + i(s·a − c·b)
         const rotate = (a: number, bb: number, c: number, s: number): [number, number] => [
-          w.materialise(v.add(v.mul(T(c), T(a)), v.mul(T(s), T(bb)))),
-          w.materialise(v.sub(v.mul(T(s), T(a)), v.mul(T(c), T(bb)))),
+          w.materialise(v.mulAdd2(T(c), T(a), T(s), T(bb), true)),
+          w.materialise(v.mulAdd2(T(s), T(a), T(c), T(bb), false)),
         ];
         const [yre, yim] = rotate(read(ak), read(bk), w.load(t3, 0), w.load(t3, e * h));
         const [mre, mim] = rotate(read(am), read(bm), w.reverse(w.load(t3m, 0)), w.reverse(w.load(t3m, e * h)));

@@ -60,8 +60,8 @@ export function dct4PreFunction(n: number, e: 4 | 8, sine = false): WasmFunction
     const co = T(w.load(t, tOff));
     const si = T(w.load(t, tOff + e * h));
     // (a + i·b)(c + i·s) = (a·c − b·s) + i(a·s + b·c)
-    const re = w.materialise(v.sub(v.mul(a, co), v.mul(bb, si)));
-    const im = w.materialise(v.add(v.mul(a, si), v.mul(bb, co)));
+    const re = w.materialise(v.mulAdd2(a, co, bb, si, false));
+    const im = w.materialise(v.mulAdd2(a, si, bb, co, true));
     w.storeComplex(zp, zOff, re, im);
   };
   eachProblem(
@@ -109,8 +109,8 @@ export function dct4PostFunction(n: number, e: 4 | 8, sine = false): WasmFunctio
     const [zr, zi] = w.loadComplex(zp, zOff);
     const co = T(w.load(t, tOff + 2 * e * h));
     const si = T(w.load(t, tOff + 3 * e * h));
-    const lo = w.materialise(v.sub(v.mul(T(zr), co), v.mul(T(zi), si)));
-    const hi = v.add(v.mul(T(zr), si), v.mul(T(zi), co));
+    const lo = w.materialise(v.mulAdd2(T(zr), co, T(zi), si, false));
+    const hi = v.mulAdd2(T(zr), si, T(zi), co, true);
     return [lo, w.materialise(sine ? hi : neg(hi))];
   };
   /** Blocks p and q = h−W−p (the mirror): out_{2p+2l} = lo_p[l], out_{2p+2l+1} = hi_q[W−1−l], and the same for q. */

@@ -120,12 +120,10 @@ export function radixOdd(v: VecEmitter, x: readonly Cx[]): Cx[] {
     let bi: ReturnType<VecEmitter['add']> | null = null;
     for (let j = 1; j <= h; j++) {
       const [c, s] = unitRoot(j * k, p);
-      ar = v.add(ar, v.mulConst(t[j - 1]!.re, c));
-      ai = v.add(ai, v.mulConst(t[j - 1]!.im, c));
-      const sr = v.mulConst(u[j - 1]!.re, s);
-      const si = v.mulConst(u[j - 1]!.im, s);
-      br = br ? v.add(br, sr) : sr;
-      bi = bi ? v.add(bi, si) : si;
+      ar = v.macConst(ar, t[j - 1]!.re, c);
+      ai = v.macConst(ai, t[j - 1]!.im, c);
+      br = v.macConst(br, u[j - 1]!.re, s);
+      bi = v.macConst(bi, u[j - 1]!.im, s);
     }
     // −i·B = (B.im, −B.re)
     y[k] = { re: v.add(ar, bi!), im: v.sub(ai, br!) };

@@ -41,7 +41,7 @@ import { cmulFunction } from './pointwise.js';
 import { dct4PostFunction, dct4PreFunction, dct4Twiddles } from './dct4-half-length.js';
 import { dhtPostFunction } from './dht-post.js';
 import { symmetricExtensionFunction, symmetricOutputFunction } from './dct1-extension.js';
-import type { Cx } from './vector-complex.js';
+import { withFma, type Cx } from './vector-complex.js';
 import { unitRoot } from '../../core/unit-root.js';
 import type { CpuLaneRecipe } from '../../planner/cpu-fft.js';
 
@@ -160,6 +160,10 @@ export function layTables(tables: readonly Float64Array[], e: number): { values:
 
 /** `sharedMemory`: the module imports a shared memory (engine buffers that worker threads transform in place). */
 export function generateEngineFft(recipe: LaneRecipe, sharedMemory = false): EngineModule {
+  return withFma(recipe.fma === true, () => engineModule(recipe, sharedMemory));
+}
+
+function engineModule(recipe: LaneRecipe, sharedMemory: boolean): EngineModule {
   const e: 4 | 8 = recipe.precision === 'f32' ? 4 : 8;
   const W = recipe.lanes;
   const cb = 2 * e;

@@ -36,8 +36,8 @@ export function c2rPair(
   const wr = w.load(tp, offT);
   const wi = w.load(tp, offT + e * (h + 1));
   // conj(w^k)·D = (wr·dr + wi·di) + i(wr·di − wi·dr).
-  const pr = v.add(v.mul(T(wr), dr), v.mul(T(wi), di));
-  const pi = v.sub(v.mul(T(wr), di), v.mul(T(wi), dr));
+  const pr = v.mulAdd2(T(wr), dr, T(wi), di, true);
+  const pi = v.mulAdd2(T(wr), di, T(wi), dr, false);
   return [
     w.materialise(v.sub(er, pi)),
     w.materialise(v.add(ei, pr)),

@@ -37,8 +37,8 @@ export function cmulFunction(e: 4 | 8): WasmFunction {
   b.loop();
   const [ar, ai] = split(a);
   const [cr, ci] = split(c);
-  const re = v.sub(v.mul(ar, cr), v.mul(ai, ci));
-  const im = v.add(v.mul(ar, ci), v.mul(ai, cr));
+  const re = v.mulAdd2(ar, cr, ai, ci, false);
+  const im = v.mulAdd2(ar, ci, ai, cr, true);
   const r = v.fresh();
   const i = v.fresh();
   v.push(re);

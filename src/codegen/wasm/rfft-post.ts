@@ -49,8 +49,8 @@ function r2cPair(
   const di = v.add(T(zim), T(mim));
   const wr = w.load(tp, 0);
   const wi = w.load(tp, e * (h + 1));
-  const pr = v.sub(v.mul(T(wr), dr), v.mul(T(wi), di));
-  const pi = v.add(v.mul(T(wr), di), v.mul(T(wi), dr));
+  const pr = v.mulAdd2(T(wr), dr, T(wi), di, false);
+  const pi = v.mulAdd2(T(wr), di, T(wi), dr, true);
   return [
     w.materialise(v.mul(v.add(er, pi), T(half))),
     w.materialise(v.mul(v.sub(ei, pr), T(half))),

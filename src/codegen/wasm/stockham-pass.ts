@@ -372,7 +372,8 @@ export function genericPassFunction(pass: CpuFftPass, e: 4 | 8, inIo: Io, outIo:
   };
   /** acc += coef · [sp + off] */
   const mac = (acc: number, coef: number, off: number): void => {
-    b.get(acc).get(coef).get(sp).v128Load(off).fmul(e).fadd(e).set(acc);
+    if (v.fused) b.get(coef).get(sp).v128Load(off).get(acc).fmadd(e).set(acc);
+    else b.get(acc).get(coef).get(sp).v128Load(off).fmul(e).fadd(e).set(acc);
   };
   const body = ({ inB, outB, twB }: { inB: number; outB: number; twB: number }): void => {
     // The pairs to scratch, y_0 = x_0 + Σ t_j to its slot.
