@@ -326,6 +326,30 @@ for (const n of [1024, 1000, 255, 1025]) {
   });
 }
 
+test('concurrent threaded calls of one plan on ordinary arrays stage into engine buffers of their own', async () => {
+  // Lane-split (1024) and lane-batch (999: W problems a slot, batches not a multiple of W) plans; the calls of each
+  // are in flight together, so each needs its own staging buffers.
+  let seed = 900;
+  for (const [n, batches] of [
+    [1024, [160, 200, 160]],
+    [999, [141, 203, 141]],
+  ] as const) {
+    for (const precision of ['f32', 'f64'] as const) {
+      const Arr = precision === 'f32' ? Float32Array : Float64Array;
+      const xs = batches.map((b) => new Arr(2 * n * b).map(rng(seed++)));
+      const plans = await Promise.all(batches.map((batch) => createFftPlan({ n, batch, backend: 'cpu', threads: 2 })));
+      const one = await Promise.all(batches.map((batch) => createFftPlan({ n, batch, backend: 'cpu', threads: 1 })));
+      const got = await Promise.all(plans.map((p, i) => p.execute(xs[i]!)));
+      for (let i = 0; i < batches.length; i++) {
+        assertSame(got[i]!, await one[i]!.execute(xs[i]!), `n=${n} ${precision} batch ${batches[i]} call ${i}`);
+        const ref = new Float64Array(2 * n * batches[i]!);
+        planCpuFft(n).execute(Float64Array.from(xs[i]!), ref, { batch: batches[i]! });
+        assert.ok(relErr(got[i]!, ref) <= bound(n, precision), `n=${n} ${precision} call ${i} against float64`);
+      }
+    }
+  }
+});
+
 test('small batches and single transforms stay on the calling thread', () => {
   assert.equal(shareCount(1 << 20, 1, 8), 1);
   assert.equal(shareCount(4096, 8, 8), 1);

@@ -40,4 +40,10 @@ export class SingleRowsFft implements EngineFft {
   runResident(run: ResidentRun): void {
     this.whole.runResident!(run);
   }
+  runResidentProblems(run: ResidentRun, q0: number, count: number): void {
+    this.whole.runResidentProblems!(run, q0, count);
+  }
+  get slotProblems(): number | undefined {
+    return this.whole.slotProblems;
+  }
 }

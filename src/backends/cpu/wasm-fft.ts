@@ -279,6 +279,10 @@ export interface EngineFft {
   residentRuns?(input: AnyArray, output: AnyArray, options: EngineExecOptions, threads: number): ResidentRun[] | null;
   /** One run of residentRuns, on this thread. */
   runResident?(run: ResidentRun): void;
+  /** Problems [q0, q0 + count) of a run, on this thread: q0 a multiple of slotProblems (see LaneFft). */
+  runResidentProblems?(run: ResidentRun, q0: number, count: number): void;
+  /** Problems one slot of engine buffers holds: 1 (lane-split, four-step) or the lanes (lane-batch). */
+  readonly slotProblems?: number;
 }
 
 /** Shared by every engine plan: one contiguous problem through the batched entry point. */
@@ -1192,6 +1196,16 @@ class LaneFft implements EngineFft, FusedRealFft {
       lruSet(this.residentInstances, id, k, MAX_RESIDENT_INSTANCES);
     }
     return k;
+  }
+
+  get slotProblems(): number {
+    return this.info.problemsPerSlot;
+  }
+
+  runResidentProblems(run: ResidentRun, q0: number, count: number): void {
+    const pps = this.info.problemsPerSlot;
+    if (q0 % pps !== 0) throw new Error(`internal: engine buffers' problems from ${q0}, not a whole slot of ${pps}`);
+    this.runResident({ ...run, s0: run.s0 + q0 / pps, count: Math.ceil(count / pps) });
   }
 
   /** One thread's run over engine buffers: straight from the input, or a staged chunk at a time. */

@@ -407,9 +407,17 @@ function copyProblems(src: AnyArray, ls: Layout, dst: AnyArray, ld: Layout, n: n
  * smaller share for the calling thread where it also stages the workers' copies measured slower for short
  * rows and for real transforms: see docs/DECISIONS.md.)
  */
-function splitBatch(batch: number, shares: number, unit = 1): { mainCount: number; ranges: [number, number][] } {
+function splitBatch(
+  batch: number,
+  shares: number,
+  unit = 1,
+  mainWeight = 1,
+): { mainCount: number; ranges: [number, number][] } {
   const units = Math.ceil(batch / unit);
-  const mainUnits = Math.max(1, Math.round(units / shares));
+  // Rounded up where the calling thread weighs less: with a few large problems a share too small for it leaves
+  // the workers to finish last.
+  const exact = (units * mainWeight) / (mainWeight + shares - 1);
+  const mainUnits = Math.max(1, mainWeight < 1 ? Math.ceil(exact - 1e-9) : Math.round(exact));
   const ranges: [number, number][] = [];
   for (let i = 0, b = mainUnits; i < shares - 1; i++) {
     const e = i === shares - 2 ? units : b + Math.round((units - mainUnits) / (shares - 1));
@@ -580,13 +588,45 @@ export async function executeEngineFft(
   // Workers read a shared input directly unless the calling thread could overwrite it first (aliased, other layout).
   const directIn = isShared(input) && (!aliased || sameLayout);
   const directOut = isShared(output);
-  const { mainCount, ranges } = splitBatch(batch, shares);
+  // Ordinary arrays on both sides: each worker's share is staged into engine buffers of its own, which the worker
+  // transforms where they lie, so only the calling thread copies; it then takes a smaller share itself.
+  const staged = 2 * n * batch * (precision === 'f32' ? 8 : 16);
+  const unit = !directIn && !directOut && staged <= MAX_STAGING_BYTES ? (plan.slotProblems ?? 0) : 0;
+  const staging = unit > 0 && !!plan.runResidentProblems;
+  const { mainCount, ranges } = staging
+    ? splitBatch(batch, shares, unit, MAIN_WEIGHT_STAGING)
+    : splitBatch(batch, shares);
   const base = { n, precision, inverse: options.inverse ?? false, norm: options.norm, scaleBy: options.scaleBy };
   const compact: Layout = { offset: 0, stride: 1, dist: n };
   const list: Share[] = [];
+  const taken: Residence[] = [];
   ranges.forEach(([b0, b1], i) => {
     const count = b1 - b0;
     if (count <= 0) return;
+    const r = staging ? takeResidence(plan, count) : null;
+    if (r) {
+      taken.push(r);
+      const exec = { batch: r.count, inverse: options.inverse, norm: options.norm, scaleBy: options.scaleBy };
+      const run = plan.residentRuns!(r.input, r.output, exec, 1)?.[0];
+      if (run) {
+        list.push({
+          slot: slots[i]!,
+          job: {
+            ...base,
+            batch: count,
+            input: r.input,
+            inLayout: compact,
+            output: r.output,
+            outLayout: compact,
+            resident: run,
+          },
+          staged: [],
+          stageIn: (q0, c) => copyProblems(input, shifted(li, b0 + q0), r.input, shifted(compact, q0), n, c),
+          stageOut: (q0, c) => copyProblems(r.output, shifted(compact, q0), output, shifted(lo, b0 + q0), n, c),
+        });
+        return;
+      }
+    }
     const staged: AnyArray[] = [];
     const share: Share = {
       slot: slots[i]!,
@@ -616,7 +656,57 @@ export async function executeEngineFft(
       () =>
         plan.execute(input, output, { ...options, batch: c, input: shifted(li, q0), output: shifted(lo, q0) }),
   );
-  await runShares(p, list, 1, n, mainPieces);
+  try {
+    await runShares(p, list, staging ? unit : 1, n, mainPieces);
+  } finally {
+    for (const r of taken) r.busy = false;
+  }
+}
+
+/**
+ * The calling thread's weight in splitBatch where it stages the workers' shares into engine buffers (each worker's
+ * weight is 1): it also copies every worker's problems in and out (docs/DECISIONS.md: worker shares staged into
+ * engine buffers).
+ */
+const MAIN_WEIGHT_STAGING = 0.5;
+
+/**
+ * Largest call (its input and output bytes) staged into engine buffers: they stay with the plan for the next call,
+ * so larger ones take pooled staging arrays instead.
+ */
+const MAX_STAGING_BYTES = 1 << 26;
+
+/** Engine buffers a worker's share is staged into; `busy` while a call uses them. */
+interface Residence {
+  input: AnyArray;
+  output: AnyArray;
+  count: number;
+  busy: boolean;
+}
+/** Per plan, the engine buffers made for staging (at most MAX_RESIDENCES, the largest kept). */
+const residences = new WeakMap<EngineFft, Residence[]>();
+const MAX_RESIDENCES = 2;
+
+/** Free engine buffers of at least `count` problems in shared memory for the plan, made where none is free; else null. */
+function takeResidence(plan: EngineFft, count: number): Residence | null {
+  const list = residences.get(plan) ?? [];
+  let r = list.find((x) => !x.busy && x.count >= count);
+  if (!r) {
+    let b: { input: AnyArray; output: AnyArray };
+    try {
+      b = plan.createBuffers!(count, 2);
+    } catch {
+      return null;
+    }
+    if (!isShared(b.input)) return null;
+    r = { input: b.input, output: b.output, count, busy: false };
+    list.push(r);
+    list.sort((x, y) => y.count - x.count);
+    for (let i = list.length - 1; i >= 0 && list.length > MAX_RESIDENCES; i--) if (!list[i]!.busy) list.splice(i, 1);
+    residences.set(plan, list);
+  }
+  r.busy = true;
+  return r;
 }
 
 /**
