@@ -15,6 +15,7 @@ import { parseNpy } from '../../src/util/npy.js';
 import { DAM_BREAK_POLLUTANT, scenario } from '../../src/apps/shallow-water/scenarios.js';
 import { renderField } from '../../src/apps/shallow-water/render.js';
 import { testGpu } from '../helpers/gpu.js';
+import { cpuFma } from '../../src/planner/cpu-features.js';
 
 function cli(
   args: string[],
@@ -310,6 +311,11 @@ test('progress on a terminal only; no Dawn warnings on stderr', async (t) => {
   assert.equal(info.status, 0, info.stderr);
   assert.match(info.stdout, /^auto: (CPU engine|WebGPU) — /);
   assert.match(info.stdout, /^CPU engine: WebAssembly /m);
+  // The child process has relaxed SIMD where this one has (cpu-features.ts turns it on from Node 20.16).
+  assert.match(
+    info.stdout,
+    cpuFma() ? /^CPU engine: .*, fused multiply-add \(relaxed SIMD\),/m : /no fused multiply-add/,
+  );
   assert.match(info.stdout, /^backend: webgpu/m);
   assert.equal(info.stderr, '', 'Dawn start-up warnings reached stderr');
   const shown = cli(['info'], { BUTTERFLY_DAWN_WARNINGS: '1' });
