@@ -38,11 +38,11 @@ function run(job: FftJob): { reply: FftReply; transfer: ArrayBuffer[] } | null {
     runPhase(job.phase);
     return { reply: { id: job.id }, transfer: [] };
   }
-  const plan = job.resident ? engineFft(job.n, job.precision) : null;
   if (job.resident && !job.pipeline) {
     // Engine buffers: the kernel runs on this worker's slots where they lie in the shared memory.
-    if (!plan!.runResident) throw new Error(`engine buffers: the plan of n = ${job.n} has no direct path here`);
-    plan!.runResident(job.resident);
+    const plan = engineFft(job.n, job.precision);
+    if (!plan.runResident) throw new Error(`engine buffers: the plan of n = ${job.n} has no direct path here`);
+    plan.runResident(job.resident);
     return { reply: { id: job.id }, transfer: [] };
   }
   const pl = job.pipeline;
@@ -55,14 +55,10 @@ function run(job: FftJob): { reply: FftReply; transfer: ArrayBuffer[] } | null {
       if (Atomics.load(pl.ctrl, ABORT)) break;
     }
     const [q0, count] = pieces[i]!;
-    // A share staged into engine buffers: the kernel runs on the piece's slots where the calling thread put them.
-    if (job.resident) {
-      if (!plan!.runResidentProblems)
-        throw new Error(`engine buffers: the plan of n = ${job.n} has no direct path here`);
-      plan!.runResidentProblems(job.resident, q0, count);
-    } else runPiece(job, q0, count);
+    runPiece(job, q0, count);
     if (pl) Atomics.store(pl.ctrl, DONE, i + 1);
   }
+  // A share staged into engine buffers: nothing to send back.
   if (job.resident) return { reply: { id: job.id }, transfer: [] };
   const transfer: ArrayBuffer[] = [];
   for (const a of [job.input, job.output] as AnyArray[]) {
@@ -73,6 +69,13 @@ function run(job: FftJob): { reply: FftReply; transfer: ArrayBuffer[] } | null {
 
 /** Problems [q0, q0 + count) of the job. */
 function runPiece(job: FftJob, q0: number, count: number): void {
+  if (job.resident) {
+    // A share staged into engine buffers: the kernel runs on the piece's slots where the calling thread put them.
+    const plan = engineFft(job.n, job.precision);
+    if (!plan.runResidentProblems) throw new Error(`engine buffers: the plan of n = ${job.n} has no direct path here`);
+    plan.runResidentProblems(job.resident, q0, count);
+    return;
+  }
   if (job.rows) {
     const [il, ol] = rowLengths(job.rows);
     runRows(

@@ -590,8 +590,8 @@ export async function executeEngineFft(
   const directOut = isShared(output);
   // Ordinary arrays on both sides: each worker's share is staged into engine buffers of its own, which the worker
   // transforms where they lie, so only the calling thread copies; it then takes a smaller share itself.
-  const staged = 2 * n * batch * (precision === 'f32' ? 8 : 16);
-  const unit = !directIn && !directOut && staged <= MAX_STAGING_BYTES ? (plan.slotProblems ?? 0) : 0;
+  const callBytes = 2 * n * batch * (precision === 'f32' ? 8 : 16);
+  const unit = !directIn && !directOut && callBytes <= MAX_STAGING_BYTES ? (plan.slotProblems ?? 0) : 0;
   const staging = unit > 0 && !!plan.runResidentProblems;
   const { mainCount, ranges } = staging
     ? splitBatch(batch, shares, unit, n * batch >= LIGHT_MAIN_FROM ? MAIN_WEIGHT_STAGING : 1)
