@@ -17,6 +17,7 @@ import { isR2rRow, rowLengths, runRows, type RowOp } from './engine-rows.js';
 import { ABORT, DONE, STAGED, type Pipeline } from './worker-pipeline.js';
 import { filledResultLike } from '../../util/filled-result.js';
 import { planCpuSplit, planCpuSplitDct, planCpuSplitReal } from '../../planner/cpu-fft.js';
+import { finishTrial, startTrial } from '../../planner/thread-choice.js';
 import {
   clearSplitPlans,
   createSplitBuffers,
@@ -562,12 +563,48 @@ export async function executeEngineFft(
   }
   if (threads === 1 || shareCount(n, batch, Infinity) <= 1) return plan.execute(input, output, options);
   const shares = shareCount(n, batch, threads ?? (await defaultThreads()));
+  if (shares <= 1) return plan.execute(input, output, options);
+  const split = () => splitEngineFft(plan, shares, input, output, options);
+  if (threads !== undefined) return split();
+  const l = (x: Partial<Layout> | undefined) => `${x?.stride ?? 1},${x?.dist ?? n * (x?.stride ?? 1)}`;
+  const key = `fft:${n}:${precision}:${batch}:${shares}:${memoryOf(input, output)}:${l(options.input)}:${l(options.output)}`;
+  return measured(key, split, () => plan.execute(input, output, options));
+}
+
+/** A call's kind of memory, as it bears on a split: engine buffers, or ordinary (o) and shared (s) input and output. */
+function memoryOf(input: AnyArray, output: AnyArray): string {
+  return isEngineBuffer(input) ? 'engine' : `${isShared(input) ? 's' : 'o'}${isShared(output) ? 's' : 'o'}`;
+}
+
+/** A call left at the default threads: split or run on the calling thread as measured for its shape (thread-choice.ts). */
+async function measured(key: string, split: () => Promise<void>, single: () => void): Promise<void> {
+  const trial = startTrial(key);
+  let failed = true;
+  try {
+    if (trial.mode === 'split') await split();
+    else single();
+    failed = false;
+  } finally {
+    finishTrial(trial, failed);
+  }
+}
+
+/** executeEngineFft's batch shared out among `shares` threads, the calling thread included. */
+async function splitEngineFft(
+  plan: EngineFft,
+  shares: number,
+  input: AnyArray,
+  output: AnyArray,
+  options: EngineExecOptions,
+): Promise<void> {
+  const { n, precision } = plan;
+  const batch = options.batch ?? 1;
   // Engine buffers: every thread runs the kernel on its slots where they lie (shared memory), else the calling
   // thread alone.
   const resident = isEngineBuffer(input);
   const runs = resident ? plan.residentRuns?.(input, output, options, shares) : null;
   if (runs && runs.length > 1) return runResidentShares(plan, runs, input, output);
-  if (shares <= 1 || resident) return plan.execute(input, output, options);
+  if (resident) return plan.execute(input, output, options);
   const li = layoutOf(options.input, n);
   const lo = layoutOf(options.output, n);
   // Validate before any worker is involved, so bad layouts throw the engine's ArgumentError.
@@ -884,6 +921,21 @@ export async function executeEngineRows(
   const unit = isR2rRow(op.kind) && op.n % 2 === 0 ? 1 : 2;
   const shares = Math.min(shareCount(op.n, rows, threads ?? (await defaultThreads())), Math.ceil(rows / unit));
   if (shares <= 1) return runRows(op, input, output, rows);
+  const split = () => splitEngineRows(op, shares, unit, input, output, rows);
+  if (threads !== undefined) return split();
+  const key = `rows:${op.kind}:${op.n}:${op.precision}:${rows}:${shares}:${memoryOf(input, output)}`;
+  return measured(key, split, () => runRows(op, input, output, rows));
+}
+
+/** executeEngineRows's rows shared out among `shares` threads (whole units of `unit` rows), the calling thread included. */
+async function splitEngineRows(
+  op: RowOp,
+  shares: number,
+  unit: number,
+  input: AnyArray,
+  output: AnyArray,
+  rows: number,
+): Promise<void> {
   const [inLen, outLen] = rowLengths(op);
   const p = (pool ??= new WorkerPool());
   const slots = await p.acquire(shares - 1);
