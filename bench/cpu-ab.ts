@@ -1,6 +1,6 @@
 /**
  * This build's CPU engine against an older build's, in one process: the same one-shot calls (threads: 1 unless
- * --threads, into reused `out` arrays, f32 unless --precision f64) alternating between the two builds round by round,
+ * --threads (a number, or 'default' to leave the option out), into reused `out` arrays, f32 unless --precision f64) alternating between the two builds round by round,
  * best time of each.
  * Kinds: rfft, irfft, dct, idct, dht, dst (type 2), dct1…dct4, dst1…dst4 (rows of n), fft (complex rows of n),
  * fft2 (one n × batch 2-D array).
@@ -24,7 +24,8 @@ const shapes = (args.shapes ?? '16x65536,32x32768,64x16384,256x4096,4096x256')
   .split(',')
   .map((s) => s.split('x').map(Number) as [number, number]);
 const rounds = Number(args.rounds ?? 9);
-const threads = Number(args.threads ?? 1);
+// 'default': the option left out (the cores, split where measured faster).
+const threads = args.threads === 'default' ? undefined : Number(args.threads ?? 1);
 const complexKinds = ['fft', 'fft2'];
 const precision = args.precision ?? 'f32';
 if (precision !== 'f32' && precision !== 'f64') throw new Error(`--precision: 'f32' or 'f64', not ${precision}`);

@@ -581,7 +581,7 @@ async function measured(key: string, split: () => Promise<void>, single: () => v
   const trial = startTrial(key);
   let failed = true;
   try {
-    if (trial.mode === 'split') await split();
+    if (trial.step.mode === 'split') await split();
     else single();
     failed = false;
   } finally {
