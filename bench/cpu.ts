@@ -814,15 +814,14 @@ async function runTriCase(n: number, batch: number, o: Options): Promise<CaseRes
   const id = `tri-${n}x${batch}`;
   const res: CaseResult = { id, family: 'tri', n, batch, cols: {} };
   const sys = triSystems(n, batch, n + batch);
-  // The fifth field: the plan's engine buffers (TridiagonalPlan.createBuffers), solved where they lie.
-  const variants: [string, 'strided' | 'interleaved', 'float32' | 'float64', number, boolean?][] = [
-    ['ours64_strided_1', 'strided', 'float64', 1],
-    ['ours64_inter_1', 'interleaved', 'float64', 1],
-    ['ours64_inter_1_buf', 'interleaved', 'float64', 1, true],
-    ['ours64_inter_all', 'interleaved', 'float64', o.threadsAll],
-    ['ours32_inter_1', 'interleaved', 'float32', 1],
+  // The fourth field: the plan's engine buffers (TridiagonalPlan.createBuffers), solved where they lie.
+  const variants: [string, 'strided' | 'interleaved', 'float32' | 'float64', boolean?][] = [
+    ['ours64_strided_1', 'strided', 'float64'],
+    ['ours64_inter_1', 'interleaved', 'float64'],
+    ['ours64_inter_1_buf', 'interleaved', 'float64', true],
+    ['ours32_inter_1', 'interleaved', 'float32'],
   ];
-  for (const [key, layout, dtype, threads, buffers] of variants) {
+  for (const [key, layout, dtype, buffers] of variants) {
     let plan: Awaited<ReturnType<typeof createTridiagonalPlan>> | null = null;
     try {
       const conv = (v: Float64Array) => {
@@ -835,14 +834,8 @@ async function runTriCase(n: number, batch: number, o: Options): Promise<CaseRes
         upper: Float32Array | Float64Array;
         rhs: Float32Array | Float64Array;
       } = { lower: conv(sys.a), diag: conv(sys.b), upper: conv(sys.c), rhs: conv(sys.d) };
-      const desc: TridiagonalPlanDescriptor & { threads?: number } = {
-        n,
-        batch,
-        layout,
-        dtype,
-        backend: 'cpu',
-        threads,
-      };
+      // The CPU engine solves a batch on the calling thread (no worker threads for tridiagonal plans).
+      const desc: TridiagonalPlanDescriptor = { n, batch, layout, dtype, backend: 'cpu' };
       const p = (plan = await createTridiagonalPlan(desc));
       if (buffers) {
         const b = p.createBuffers();
@@ -989,7 +982,6 @@ const LABELS: Record<string, string> = {
   ours64_strided_1: 'ours f64 strided 1t',
   ours64_inter_1: 'ours f64 inter. 1t',
   ours64_inter_1_buf: 'ours f64 inter. 1t, buffers',
-  ours64_inter_all: 'ours f64 inter. all',
   ours32_inter_1: 'ours f32 inter. 1t',
   numpy_thomas: 'numpy Thomas',
   solve_banded: 'solve_banded / system',
@@ -1013,7 +1005,6 @@ const TRI_COLS = [
   'ours64_strided_1',
   'ours64_inter_1',
   'ours64_inter_1_buf',
-  'ours64_inter_all',
   'ours32_inter_1',
   'numpy_thomas',
   'solve_banded',
@@ -1060,7 +1051,6 @@ function markdown(results: CaseResult[]): string {
         ['f64 1t / numpy Thomas', (r) => ratio(oursBest(r), val(r.cols.numpy_thomas))],
         // numpy's Thomas works on arrays already in its memory: the engine buffers are the like-for-like case.
         ['buffers / numpy Thomas', (r) => ratio(val(r.cols.ours64_inter_1_buf), val(r.cols.numpy_thomas))],
-        ['all / 1t', (r) => ratio(val(r.cols.ours64_inter_all), val(r.cols.ours64_inter_1))],
       ];
     } else {
       const c = (r: CaseResult, k: string) => val(r.cols[k]);
