@@ -1,7 +1,7 @@
 /**
  * This build's CPU engine against an older build's, in one process: the same one-shot calls (threads: 1 unless
- * --threads (a number, or 'default' to leave the option out), into reused `out` arrays, f32 unless --precision f64) alternating between the two builds round by round,
- * best time of each.
+ * --threads, a number or 'default' to leave the option out; into reused `out` arrays; f32 unless --precision f64)
+ * alternating between the two builds round by round, best time of each.
  * Kinds: rfft, irfft, dct, idct, dht, dst (type 2), dct1…dct4, dst1…dst4 (rows of n), fft (complex rows of n),
  * fft2 (one n × batch 2-D array).
  * For changes too small for bench:cpu's run-to-run spread. Prints new / old per row.

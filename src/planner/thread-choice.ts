@@ -7,9 +7,9 @@
  *
  * The first calls of a shape take each way in turn, a few calls at a time, and are timed; the faster is then taken,
  * and the other is tried again now and then (after 16 calls, backing off to 512 while the choice holds), because
- * the first calls of a process run colder on a fresh worker than later ones, and a machine's load changes. Results do not depend on the choice (shares
- * are bit-identical to one thread), only the time does. A `threads` option given explicitly is obeyed as it is
- * and never measured.
+ * the first calls of a process run colder on a fresh worker than later ones, and a machine's load changes. Results
+ * do not depend on the choice (shares are bit-identical to one thread), only the time does. A `threads` option
+ * given explicitly is obeyed as it is and never measured.
  */
 
 /** How a call runs: shared out among threads, or on the calling thread alone. */
