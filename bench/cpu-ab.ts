@@ -8,7 +8,8 @@
  *
  *   git archive <commit> | tar x -C /tmp/old && ln -s "$PWD/node_modules" /tmp/old && (cd /tmp/old && npx tsc)
  *   node dist/bench/cpu-ab.js --against /tmp/old/dist/src/index.js [--kinds rfft,dct,irfft,idct]
- *     [--shapes 16x65536,32x32768,64x16384,256x4096,4096x256] [--rounds 9] [--threads 1] [--precision f32]
+ *     [--shapes 16x65536,32x32768,64x16384,256x4096,4096x256] [--rounds 9] [--threads 1] [--against-threads 1]
+ *     [--precision f32]
  */
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
@@ -24,16 +25,20 @@ const shapes = (args.shapes ?? '16x65536,32x32768,64x16384,256x4096,4096x256')
   .split(',')
   .map((s) => s.split('x').map(Number) as [number, number]);
 const rounds = Number(args.rounds ?? 9);
-// 'default': the option left out (the cores, split where measured faster).
-const threads = args.threads === 'default' ? undefined : Number(args.threads ?? 1);
+// 'default': the option left out (the cores, split where measured faster). --against-threads: the older build's
+// (default: the same), so that `--against dist/src/index.js --threads default --against-threads 1` sets this
+// build's default against its own single thread.
+const threadsOf = (s: string | undefined) => (s === 'default' ? undefined : Number(s ?? 1));
+const threads = threadsOf(args.threads);
+const againstThreads = args['against-threads'] === undefined ? threads : threadsOf(args['against-threads']);
 const complexKinds = ['fft', 'fft2'];
 const precision = args.precision ?? 'f32';
 if (precision !== 'f32' && precision !== 'f64') throw new Error(`--precision: 'f32' or 'f64', not ${precision}`);
 const Arr = precision === 'f32' ? Float32Array : Float64Array;
 type Data = Float32Array | Float64Array;
 
-function call(api: Api, kind: string, n: number, batch: number, x: Data, spec: Data, out: Data) {
-  const o = { threads, backend: 'cpu' as const };
+function call(api: Api, t: number | undefined, kind: string, n: number, batch: number, x: Data, spec: Data, out: Data) {
+  const o = { threads: t, backend: 'cpu' as const };
   const M = Math.floor(n / 2) + 1;
   if (kind === 'rfft') return api.rfft(x, { ...o, shape: [batch, n], out });
   if (kind === 'irfft') return api.irfft(spec, { ...o, shape: [batch, M], n, out: out.subarray(0, n * batch) });
@@ -72,10 +77,11 @@ for (const [n, batch] of shapes) {
               ['new', newer],
             ];
       for (const [tag, api] of order) {
-        await call(api, kind, n, batch, x, spec, out);
+        const t = tag === 'new' ? threads : againstThreads;
+        await call(api, t, kind, n, batch, x, spec, out);
         const t0 = performance.now();
-        await call(api, kind, n, batch, x, spec, out);
-        await call(api, kind, n, batch, x, spec, out);
+        await call(api, t, kind, n, batch, x, spec, out);
+        await call(api, t, kind, n, batch, x, spec, out);
         best[tag] = Math.min(best[tag], (performance.now() - t0) / 2);
       }
     }
