@@ -165,7 +165,7 @@ function problemOf(in1: ConvInput, in2: ConvInput, options: ConvolveOptions, bro
   const k = convAxesCount(nd, options.axes);
   const leadA = a.shape.slice(0, nd - k);
   const leadB = b.shape.slice(0, nd - k);
-  const lead = leadA.map((n, i) => {
+  leadA.forEach((n, i) => {
     const m = leadB[i];
     if (n !== m && n !== 1 && m !== 1)
       throw new ArgumentError(
@@ -173,11 +173,37 @@ function problemOf(in1: ConvInput, in2: ConvInput, options: ConvolveOptions, bro
         b.shape,
         `batch axes that broadcast with in1's [${leadA.join(', ')}] (equal sizes or 1)`,
       );
-    return Math.max(n, m);
   });
   // validates shapes and the 'valid' rule early, with scipy's message
   convGeometry(a.shape.slice(nd - k), b.shape.slice(nd - k), mode, broadcastOnes);
-  return { a, b, k, leadA, leadB, lead, mode, complex: a.complex || b.complex, broadcastOnes };
+  // 'same' is in1's shape on every axis, as scipy crops it: a batch axis where in1 has 1 and in2 more keeps only the
+  // centre of the broadcast, so only in2's centre element there is convolved.
+  const centre = leadA.map((n, i) => (mode === 'same' && n === 1 && leadB[i]! > 1 ? (leadB[i]! - 1) >> 1 : -1));
+  const bb = centre.some((c) => c >= 0) ? pickBatch(b, leadB, centre) : b;
+  const leadB2 = leadB.map((m, i) => (centre[i]! >= 0 ? 1 : m));
+  const lead = leadA.map((n, i) => Math.max(n, leadB2[i]!));
+  return { a, b: bb, k, leadA, leadB: leadB2, lead, mode, complex: a.complex || bb.complex, broadcastOnes };
+}
+
+/** x with batch axis i (of its leading axes `lead`) reduced to element pick[i] where pick[i] ≥ 0. */
+function pickBatch(x: Prepared, lead: readonly number[], pick: readonly number[]): Prepared {
+  const block = x.data.length / product(lead);
+  const kept = lead.map((m, i) => (pick[i]! >= 0 ? 1 : m));
+  const data = new (x.data.constructor as Float32ArrayConstructor | Float64ArrayConstructor)(block * product(kept));
+  for (let j = 0; j < product(kept); j++) {
+    // j's multi-index over the kept axes, mapped to x's block index.
+    let rest = j;
+    let from = 0;
+    let stride = 1;
+    for (let i = lead.length - 1; i >= 0; i--) {
+      const idx = pick[i]! >= 0 ? pick[i]! : rest % kept[i]!;
+      rest = Math.floor(rest / kept[i]!);
+      from += idx * stride;
+      stride *= lead[i]!;
+    }
+    data.set(x.data.subarray(from * block, (from + 1) * block), j * block);
+  }
+  return { data, shape: [...kept, ...x.shape.slice(lead.length)], complex: x.complex };
 }
 
 /** Convolution with method choice (scipy.signal.convolve). */

@@ -16,8 +16,9 @@ import type { FftNdCallOptions } from './fft.js';
 const NORMS: readonly FftNorm[] = ['backward', 'ortho', 'forward'];
 
 /** The norm of the real FFT run the other way: 'backward' ↔ 'forward', 'ortho' kept. */
-function swapped(norm: FftNorm | undefined): FftNorm {
-  if (norm !== undefined && !NORMS.includes(norm))
+function swapped(norm: FftNorm | null | undefined): FftNorm {
+  // null is the default, as numpy's None and the other transforms here.
+  if (norm !== undefined && norm !== null && !NORMS.includes(norm))
     throw new ArgumentError('norm', norm, "'backward', 'ortho' or 'forward'");
   return norm === 'forward' ? 'backward' : norm === 'ortho' ? 'ortho' : 'forward';
 }

@@ -146,20 +146,24 @@ test('CPU 2-D real FFT convolution in the 2-D engine (fft-2d.ts convolve): f32 a
     const [a64, b64] = [realPart(a64c), realPart(b64c)];
     for (const mode of MODES) {
       if (mode === 'valid' && !validOk(sa, sb)) continue;
-      const ref = reference(a64c, sa, b64c, sb, batchA, batchB, mode);
+      // 'same' keeps in1's shape, batch axis included (scipy): a single in1 meets only in2's centre element.
+      const centre = mode === 'same' && batchA === 1 && batchB > 1 ? (batchB - 1) >> 1 : -1;
+      const bRef = centre < 0 ? b64c : b64c.subarray(2 * centre * n(sb), 2 * (centre + 1) * n(sb));
+      const ref = reference(a64c, sa, bRef, sb, batchA, centre < 0 ? batchB : 1, mode);
       const want = realPart(ref.data);
-      const batch = Math.max(batchA, batchB);
+      const batch = centre < 0 ? Math.max(batchA, batchB) : 1;
+      const batched = batchA > 1 || batchB > 1;
       for (const [T, tol] of [
         [Float32Array, 2e-6],
         [Float64Array, 1e-13],
       ] as const) {
         const y = await fftconvolve(
-          { data: T.from(a64), shape: batch > 1 ? [batchA, ...sa] : sa },
-          { data: T.from(b64), shape: batch > 1 ? [batchB, ...sb] : sb },
+          { data: T.from(a64), shape: batched ? [batchA, ...sa] : sa },
+          { data: T.from(b64), shape: batched ? [batchB, ...sb] : sb },
           { mode, backend: 'cpu', axes: [-2, -1] },
         );
         assert.ok(y.data instanceof T);
-        assert.deepEqual(y.shape, batch > 1 ? [batch, ...ref.shape] : ref.shape);
+        assert.deepEqual(y.shape, batched ? [batch, ...ref.shape] : ref.shape);
         const err = relativeL2(y.data, want);
         assert.ok(err <= tol, `${T.name} ${mode} ${sa}×${sb} batch ${batchA}/${batchB}: ${err}`);
         checked++;
@@ -314,4 +318,23 @@ test("'valid' with a length-1 axis: fftconvolve and oaconvolve broadcast it (sci
     assert.ok(relativeL2(y.data, Float64Array.from(want)) < 1e-12);
   }
   await assert.rejects(() => convolve(a, b, { mode: 'valid', backend: 'cpu' }), ArgumentError);
+});
+
+test("'same' is in1's shape on batch axes too (scipy.signal crops the broadcast to in1): in2's centre element", async () => {
+  // in1 [2, 1, 5] against in2 [1, 4, 3] along the last axis: the broadcast batch [2, 4] is cropped to [2, 1], keeping
+  // in2's batch element (4 − 1) >> 1 = 1.
+  const a = { data: Float64Array.from({ length: 10 }, (_, i) => Math.sin(i + 1)), shape: [2, 1, 5] };
+  const b = { data: Float64Array.from({ length: 12 }, (_, i) => Math.cos(3 * i)), shape: [1, 4, 3] };
+  const centre = { data: b.data.slice(3, 6), shape: [1, 1, 3] };
+  for (const f of [convolve, fftconvolve, oaconvolve, correlate]) {
+    for (const data of [a.data, Float32Array.from(a.data)]) {
+      const x = { data, shape: a.shape };
+      const y = await f(x, b, { mode: 'same', axes: [-1], backend: 'cpu' });
+      assert.deepEqual(y.shape, [2, 1, 5], f.name);
+      const want = await f(x, centre, { mode: 'same', axes: [-1], backend: 'cpu' });
+      assert.ok(relativeL2(y.data, want.data) < 1e-6, f.name);
+      // 'full' keeps the whole broadcast.
+      assert.deepEqual((await f(x, b, { mode: 'full', axes: [-1], backend: 'cpu' })).shape, [2, 4, 7], f.name);
+    }
+  }
 });

@@ -251,6 +251,9 @@ test('Hermitian FFTs: out, and errors naming the argument', async () => {
   ];
   for (const [what, fn, arg] of cases)
     await assert.rejects(fn, (e: unknown) => e instanceof ArgumentError && e.message.includes(arg), what);
+  // norm null is the default, as numpy's None (and the other transforms' null).
+  assert.deepEqual(await hfft(x, { norm: bad(null), backend: 'cpu' }), await hfft(x, { backend: 'cpu' }));
+  assert.deepEqual(await ihfftn(r, { norm: bad(null), backend: 'cpu' }), await ihfftn(r, { backend: 'cpu' }));
 });
 
 test('Hermitian FFTs on WebGPU (f32)', async (t) => {

@@ -911,7 +911,8 @@ function systemBackwardError(
   r: number,
 ): number {
   const { n, batch, layout } = s;
-  const cyc = (s.cyclic ?? false) && n > 1;
+  // Cyclic n = 1: both corners are the one entry, A = [a + b + c] (as the solvers take it).
+  const cyc = s.cyclic ?? false;
   // Both layouts address row i at base + i·stride.
   const mb = matIndex(layout, n, batch, j, 0),
     ms = n > 1 ? matIndex(layout, n, batch, j, 1) - mb : 1;
