@@ -64,6 +64,8 @@ test('fft2 / ifft2 on the engine: every shape kind against the float64 N-D drive
     [8, 6],
     [4 * 37, 8],
     [3 * 41, 12],
+    // Rows staged in chunks of several slots, a last slot partly filled.
+    [2001, 12],
   ] as const) {
     for (const precision of ['f32', 'f64'] as const) {
       if (!planCpuEngineFft2(R, C, precision)) continue;
@@ -143,6 +145,7 @@ test('real 2-D on the engine: rfft2 / irfft2 against the float64 N-D driver, thr
     [128, 1000],
     [1024, 512],
     [7 * 11 * 13, 64],
+    [1501, 20],
   ] as const) {
     for (const precision of ['f32', 'f64'] as const) {
       const recipe = planCpuEngineRfft2(R, N, precision);

@@ -148,24 +148,40 @@ function runOn(k: Kernels, run: Omit<PlaneRun, 'id' | 'memory'>): void {
     (inverse ? k.cI : k.cF)(src, dst, run.work, run.colTw, run.k0, run.k1, scale);
     return;
   }
-  const at = run.k0 * k.slotBytes;
-  const count = run.k1 - run.k0;
+  rowsRange(k, run, run.k0, run.k1, run.a + run.k0 * k.slotBytes, run.b + run.k0 * k.slotBytes);
+}
+
+/**
+ * Row slots [s0, s1) of a rows step, their input at aAt and their output at bAt (the regions a and b at the slots'
+ * places, or stages the caller fills or empties): complex rows a → b; real rows forward a → b, then the post step
+ * into the padded matrix c; real rows inverse c → a by the pre step, then a → b.
+ */
+function rowsRange(
+  k: Kernels,
+  run: Omit<PlaneRun, 'id' | 'memory'>,
+  s0: number,
+  s1: number,
+  aAt: number,
+  bAt: number,
+): void {
+  const { recipe, inverse } = run;
+  const count = s1 - s0;
   if (!recipe.real) {
-    (inverse ? k.inv : k.fwd)(run.a + at, run.b + at, run.work, run.rowTw, count, 1);
+    (inverse ? k.inv : k.fwd)(aAt, bAt, run.work, run.rowTw, count, 1);
     return;
   }
   // Real rows: h complex values a row in a and b, h + 1 a row in the padded matrix c.
   const e = k.heap.BYTES_PER_ELEMENT;
   const h = recipe.real.n / 2;
-  const q0 = run.k0 * k.problemsPerSlot;
-  const q1 = Math.min(recipe.rows * (recipe.depth?.n ?? 1), run.k1 * k.problemsPerSlot);
+  const q0 = s0 * k.problemsPerSlot;
+  const q1 = Math.min(recipe.rows * (recipe.depth?.n ?? 1), s1 * k.problemsPerSlot);
   const pitch = recipe.cols * 2 * e;
   const tw = run.rowTw + k.r2cTwiddleOffset;
   if (!inverse) {
     // Z in split layout for the pairs post step where the module has it (rfft-post.ts r2cs).
-    (k.fwds ?? k.fwd)(run.a + at, run.b + at, run.work, run.rowTw, count, 1);
+    (k.fwds ?? k.fwd)(aAt, bAt, run.work, run.rowTw, count, 1);
     const post = k.fwds ? k.r2cs! : k.r2c!;
-    for (let q = q0; q < q1; q++) post(run.b + q * h * 2 * e, run.c + q * pitch, tw, 1, 1);
+    for (let q = q0; q < q1; q++) post(bAt + (q - q0) * h * 2 * e, run.c + q * pitch, tw, 1, 1);
     return;
   }
   for (let q = q0; q < q1; q++) {
@@ -173,9 +189,9 @@ function runOn(k: Kernels, run: Omit<PlaneRun, 'id' | 'memory'>): void {
     const y = (run.c + q * pitch) / e;
     k.heap[y + 1] = 0;
     k.heap[y + 2 * h + 1] = 0;
-    k.c2r!(run.c + q * pitch, run.a + q * h * 2 * e, tw, 1);
+    k.c2r!(run.c + q * pitch, aAt + (q - q0) * h * 2 * e, tw, 1);
   }
-  k.inv(run.a + at, run.b + at, run.work, run.rowTw, count, run.scale);
+  k.inv(aAt, bAt, run.work, run.rowTw, count, run.scale);
 }
 
 /** Runs one thread's part of a step on this thread (a worker instantiates the modules on first use). */
@@ -197,6 +213,9 @@ let nextId = 1;
  * module's extra pass (docs/DECISIONS.md: real 3-D transforms in the 2-D engine).
  */
 const ROW_MOVER_BELOW_BYTES = 1024;
+
+/** Bytes of rows a chunk of the staged rows step (docs/DECISIONS.md: 2-D rows staged a chunk at a time). */
+const ROW_STAGE_BYTES = 1 << 16;
 
 export class Fft2Engine {
   private readonly id = nextId++;
@@ -306,12 +325,13 @@ export class Fft2Engine {
     count: number,
     inverse: boolean,
     scale: number,
-    dispatch?: (runs: PlaneRun[]) => Promise<void>,
+    dispatch?: (runs: PlaneRun[], here?: () => void) => Promise<void>,
   ): Promise<void> {
     // Calls share the engine's memory: each waits for the one before (a failed call does not block the next).
     const run = this.last.then(async () => {
-      const here = async (runs: PlaneRun[]) => runs.forEach((r) => runOn(this.kernels, r));
-      const go = this.recipe.threads > 1 && dispatch ? dispatch : here;
+      const local = async (runs: PlaneRun[], here?: () => void) =>
+        runs.forEach((r, i) => (i === 0 && here ? here() : runOn(this.kernels, r)));
+      const go = this.recipe.threads > 1 && dispatch ? dispatch : local;
       // The real inverse transforms its columns first (numpy's irfft2 order); every other case its rows first.
       const steps: Step[] = this.recipe.depth
         ? this.recipe.real && inverse
@@ -321,14 +341,72 @@ export class Fft2Engine {
           ? ['cols', 'rows']
           : ['rows', 'cols'];
       const [inLen, outLen] = this.lengths(inverse);
+      // Real recipes: the calling thread copies its rows' input in a chunk at a time, each just before the row kernel
+      // reads it from cache (forward, rows first); the inverse's rows, last, send their output out the same way. The
+      // array then crosses memory once less (the other threads' rows are still copied whole, before or after their
+      // step). Complex recipes load and store whole arrays (docs/DECISIONS.md: 2-D rows staged a chunk at a time).
+      const real = this.recipe.real !== undefined;
+      const loadRows = real && steps[0] === 'rows';
+      const storeRows = real && steps[steps.length - 1] === 'rows';
       for (let q = 0; q < count; q++) {
-        this.load(src.subarray(q * inLen, (q + 1) * inLen), inverse);
-        for (const step of steps) await go(this.runs(step, inverse, scale));
-        this.store(dst.subarray(q * outLen, (q + 1) * outLen), inverse);
+        const x = src.subarray(q * inLen, (q + 1) * inLen);
+        const y = dst.subarray(q * outLen, (q + 1) * outLen);
+        if (!loadRows) this.load(x, inverse);
+        for (const step of steps) {
+          const runs = this.runs(step, inverse, scale);
+          if (step !== 'rows' || (!loadRows && !storeRows)) {
+            await go(runs);
+            continue;
+          }
+          const [mine, ...others] = runs;
+          if (loadRows) for (const r of others) this.copySlots(x, r.k0, r.k1, 'in');
+          await go(runs, () => this.rowsStaged(mine!, loadRows ? x : undefined, storeRows ? y : undefined));
+          if (storeRows) for (const r of others) this.copySlots(y, r.k0, r.k1, 'out');
+        }
+        if (!storeRows) this.store(y, inverse);
       }
     });
     this.last = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * Row slots [k0, k1) between an array laid out as the row module's slots (the rows' input, x, or the real
+   * inverse's output, y) and their place in region a (in) or b (out).
+   */
+  private copySlots(v: AnyArray, k0: number, k1: number, way: 'in' | 'out'): void {
+    const e = this.heap.BYTES_PER_ELEMENT;
+    const sv = this.kernels.slotBytes / e;
+    const end = Math.min(v.length, k1 * sv);
+    if (way === 'in') this.heap.set(v.subarray(k0 * sv, end), this.aP / e + k0 * sv);
+    else v.set(this.heap.subarray(this.bP / e + k0 * sv, this.bP / e + end), k0 * sv);
+  }
+
+  /**
+   * A thread's rows step a chunk of slots at a time through stages at the start of its own parts of a and b: x, the
+   * rows' input, copied into the stage just before the kernel reads it; y, where the rows' output (real inverse) goes
+   * as each chunk is done. Complex rows write b in place, where the columns step reads them.
+   */
+  private rowsStaged(run: PlaneRun, x: AnyArray | undefined, y: AnyArray | undefined): void {
+    const k = this.kernels;
+    const e = this.heap.BYTES_PER_ELEMENT;
+    const sv = k.slotBytes / e;
+    const per = Math.max(1, Math.floor(ROW_STAGE_BYTES / k.slotBytes));
+    const stageA = run.a + run.k0 * k.slotBytes;
+    const stageB = run.b + run.k0 * k.slotBytes;
+    const real = this.recipe.real !== undefined;
+    // The rows' input in a: staged where it is copied in here or made by the real inverse's pre step; their output in
+    // b: staged where it leaves here or the real forward's post step moves it on.
+    const stagedA = x !== undefined || (real && run.inverse);
+    const stagedB = y !== undefined || (real && !run.inverse);
+    for (let s0 = run.k0; s0 < run.k1; s0 += per) {
+      const s1 = Math.min(run.k1, s0 + per);
+      const aAt = stagedA ? stageA : run.a + s0 * k.slotBytes;
+      if (x) this.heap.set(x.subarray(s0 * sv, Math.min(x.length, s1 * sv)), aAt / e);
+      const bAt = stagedB ? stageB : run.b + s0 * k.slotBytes;
+      rowsRange(k, run, s0, s1, aAt, bAt);
+      if (y) y.set(this.heap.subarray(bAt / e, bAt / e + Math.min(y.length - s0 * sv, (s1 - s0) * sv)), s0 * sv);
+    }
   }
 
   /**

@@ -796,8 +796,11 @@ export function runPhases(runs: PhaseRun[]): Promise<void> {
 }
 
 /** A step of a shared 2-D transform (src/backends/cpu/fft-2d.ts), as runPhases runs a split's phases. */
-export function runPlaneSteps(runs: PlaneRun[]): Promise<void> {
-  return runParts(runs.map((plane) => ({ plane })));
+export function runPlaneSteps(runs: PlaneRun[], here?: () => void): Promise<void> {
+  return runParts(
+    runs.map((plane) => ({ plane })),
+    here,
+  );
 }
 
 /** Threads a 2-D transform may share: `threads` (default the cores) where shared memory exists, else 1. */
@@ -806,8 +809,11 @@ export async function planeThreads(threads: number | undefined): Promise<number>
   return threads === 1 || !sharedMemory() ? 1 : (threads ?? (await defaultThreads()));
 }
 
-/** Parts of a barrier-separated step: the first on the calling thread, the others on workers, all awaited. */
-async function runParts(parts: ({ phase: PhaseRun } | { plane: PlaneRun })[]): Promise<void> {
+/**
+ * Parts of a barrier-separated step: the first on the calling thread (by `here` where given), the others on workers,
+ * all awaited.
+ */
+async function runParts(parts: ({ phase: PhaseRun } | { plane: PlaneRun })[], here?: () => void): Promise<void> {
   const p = (pool ??= new WorkerPool());
   const slots = await p.acquire(parts.length - 1);
   const first = parts[0]!;
@@ -832,7 +838,8 @@ async function runParts(parts: ({ phase: PhaseRun } | { plane: PlaneRun })[]): P
   );
   let mainError: unknown = null;
   try {
-    if ('phase' in first) runPhase(first.phase);
+    if (here) here();
+    else if ('phase' in first) runPhase(first.phase);
     else runPlaneStep(first.plane);
   } catch (e) {
     mainError = e;
