@@ -71,6 +71,10 @@ type F32Input = Float32Array | (ConvOperand & { data: Float32Array });
 type F64Input = Float64Array | (ConvOperand & { data: Float64Array });
 
 export interface ConvolveOptions {
+  /**
+   * 'full' (default), 'same' (in1's shape on every axis, batch axes too: where in1 has 1 and in2 more, only in2's
+   * centre element is convolved, as scipy.signal crops it) or 'valid'.
+   */
   mode?: ConvMode;
   method?: ConvMethod;
   /** Convolved axes (default all); must be the trailing axes; negative values count from the end. */
