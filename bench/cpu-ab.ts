@@ -3,7 +3,8 @@
  * --threads, a number or 'default' to leave the option out; into reused `out` arrays; f32 unless --precision f64)
  * alternating between the two builds round by round, best time of each.
  * Kinds: rfft, irfft, dct, idct, dht, dst (type 2), dct1…dct4, dst1…dst4 (rows of n), fft (complex rows of n),
- * fft2 (one n × batch complex 2-D array), rfft2 and irfft2 (one n × batch real 2-D array and its half spectrum).
+ * fft2 (one n × batch complex 2-D array), fft0 (the same array's columns: fft along axis 0), rfft2 and irfft2 (one
+ * n × batch real 2-D array and its half spectrum).
  * For changes too small for bench:cpu's run-to-run spread. Prints new / old per row.
  *
  *   git archive <commit> | tar x -C /tmp/old && ln -s "$PWD/node_modules" /tmp/old && (cd /tmp/old && npx tsc)
@@ -31,7 +32,7 @@ const rounds = Number(args.rounds ?? 9);
 const threadsOf = (s: string | undefined) => (s === 'default' ? undefined : Number(s ?? 1));
 const threads = threadsOf(args.threads);
 const againstThreads = args['against-threads'] === undefined ? threads : threadsOf(args['against-threads']);
-const complexKinds = ['fft', 'fft2', 'rfft2', 'irfft2'];
+const complexKinds = ['fft', 'fft2', 'fft0', 'rfft2', 'irfft2'];
 const precision = args.precision ?? 'f32';
 if (precision !== 'f32' && precision !== 'f64') throw new Error(`--precision: 'f32' or 'f64', not ${precision}`);
 const Arr = precision === 'f32' ? Float32Array : Float64Array;
@@ -53,6 +54,7 @@ function call(api: Api, t: number | undefined, kind: string, n: number, batch: n
   }
   if (kind === 'fft') return api.fft(spec, { ...o, shape: [batch, n], out });
   if (kind === 'fft2') return api.fft2(spec, { ...o, shape: [n, batch], out });
+  if (kind === 'fft0') return api.fft(spec, { ...o, shape: [n, batch], axis: 0, out });
   const H = Math.floor(batch / 2) + 1;
   if (kind === 'rfft2') return api.rfft2(x, { ...o, shape: [n, batch], out: out.subarray(0, 2 * n * H) });
   if (kind === 'irfft2')

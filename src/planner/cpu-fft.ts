@@ -568,6 +568,42 @@ function columnsOf(
   };
 }
 
+/**
+ * Complex transforms of length `rows` along a non-last axis, `cols` complex values apart (the product of the axes
+ * after it), by the 2-D engine's column module on the data where it lies: W adjacent columns in the lanes, no
+ * transposes (src/backends/cpu/fft-columns-axis.ts). Null where the column module does not apply (cols not a multiple
+ * of the lanes, a length through Bluestein, an array over the 2-D engine's limit).
+ */
+export function planCpuEngineColumns(
+  rows: number,
+  cols: number,
+  precision: CpuPrecision,
+): CpuEngineColumnsRecipe | null {
+  const c = columnsOf(rows, cols, precision, 1);
+  if (!c) return null;
+  const { colPasses, blockGroups, fma } = c;
+  return {
+    kind: 'columns',
+    rows,
+    cols,
+    precision,
+    lanes: lanesFor(precision),
+    colPasses,
+    blockGroups,
+    ...(fma ? { fma } : {}),
+  };
+}
+
+/** What the column module's generator reads (src/codegen/wasm/fft-columns.ts): a 2-D recipe's column side. */
+export type CpuColumnsRecipe = Pick<
+  CpuEngineFft2Recipe,
+  'rows' | 'cols' | 'precision' | 'lanes' | 'colPasses' | 'blockGroups' | 'fma'
+>;
+
+export interface CpuEngineColumnsRecipe extends CpuColumnsRecipe {
+  kind: 'columns';
+}
+
 /** The 3-D recipe (fftn of depth × rows × cols complex values), or null where the N-D driver must run. */
 export function planCpuEngineFft3(
   depth: number,

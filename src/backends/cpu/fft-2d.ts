@@ -10,7 +10,7 @@
  * a barrier between, as the split single transforms do (src/backends/cpu/fft-split.ts).
  */
 import { ButterflyError } from '../../errors.js';
-import type { CpuEngineFft2Recipe } from '../../planner/cpu-fft.js';
+import type { CpuColumnsRecipe, CpuEngineFft2Recipe } from '../../planner/cpu-fft.js';
 import { generateColumnsModule, type ColumnsModule } from '../../codegen/wasm/fft-columns.js';
 import { compiled } from './wasm-fft.js';
 import { generateConvolvePointwiseModule } from '../../codegen/wasm/convolve-pointwise.js';
@@ -29,7 +29,11 @@ function depthColumns(r: CpuEngineFft2Recipe): CpuEngineFft2Recipe {
   return { ...r, rows: d.n, cols: r.rows * r.cols, colPasses: d.colPasses, blockGroups: d.blockGroups };
 }
 
-function columnsCompiled(r: CpuEngineFft2Recipe, shared: boolean): { mod: WebAssembly.Module; info: ColumnsModule } {
+/** The column module of a recipe's column side (compiled once per shape; fft-columns-axis.ts uses it too). */
+export function columnsCompiled(
+  r: CpuColumnsRecipe,
+  shared: boolean,
+): { mod: WebAssembly.Module; info: ColumnsModule } {
   // The key is exactly what the column generator reads.
   const key = JSON.stringify([r.rows, r.cols, r.precision, r.colPasses, r.blockGroups, shared]);
   let m = columnModules.get(key);

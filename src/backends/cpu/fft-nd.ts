@@ -18,6 +18,10 @@ import { checkLength, type Norm } from './fft-mixed-radix.js';
 import { planCpuFft } from './fft-plan.js';
 import { planCpuRfft } from './fft-real.js';
 import { cpuEnginePrecision } from './engine-scope.js';
+import { columnsAxisEngine, type ColumnsAxisEngine } from './fft-columns-axis.js';
+import { SyncCompileRefused, WASM_SIMD } from './wasm-fft.js';
+import { planCpuEngineColumns } from '../../planner/cpu-fft.js';
+import { normScale } from '../../planner/fft-problem.js';
 
 export interface NdArray {
   data: Float64Array;
@@ -127,11 +131,34 @@ function c2cAxis(
   norm: Norm | undefined,
   out = data,
 ): void {
+  const { outer, inner } = axisGeometry(shape, axis);
+  const engine = inner > 1 ? columnsEngineOf(shape[axis]!, inner) : null;
+  if (engine) {
+    engine.run(data, out, outer, inverse, normScale(shape[axis]!, inverse ? 'inverse' : 'forward', norm ?? 'backward'));
+    return;
+  }
   const plan = planCpuFft(shape[axis]!);
   forEachLineBatch(shape, axis, (offset, stride, count, dist) => {
     const l = { offset, stride, dist };
     plan.execute(data, out, { batch: count, inverse, norm, input: l, output: l });
   });
+}
+
+/**
+ * Inside the CPU engine's scope, the column module for transforms of length n whose lines lie `inner` complex values
+ * apart (a non-last axis), where it applies; else null (the engine's plans gather the columns by transposes).
+ */
+function columnsEngineOf(n: number, inner: number): ColumnsAxisEngine | null {
+  const precision = cpuEnginePrecision();
+  const recipe = precision && WASM_SIMD ? planCpuEngineColumns(n, inner, precision) : null;
+  if (!recipe) return null;
+  try {
+    return columnsAxisEngine(recipe);
+  } catch (e) {
+    // A module this thread may not compile synchronously (a browser's main thread): the plans' path instead.
+    if (e instanceof RangeError || e instanceof SyncCompileRefused) return null;
+    throw e;
+  }
 }
 
 function r2cAxis(x: Float64Array, shape: readonly number[], axis: number, norm: Norm | undefined): NdArray {

@@ -28,6 +28,7 @@ import {
   type SplitFft,
 } from './fft-split.js';
 import { clearFft2Engines, runPlaneStep, type PlaneRun } from './fft-2d.js';
+import { clearColumnsAxisEngines } from './fft-columns-axis.js';
 
 type AnyArray = Float32Array | Float64Array;
 interface Layout {
@@ -353,6 +354,7 @@ export async function disposeCpuWorkers(): Promise<void> {
   // The split plans' shared memories go with the workers that held them.
   clearSplitPlans();
   clearFft2Engines();
+  clearColumnsAxisEngines();
   await p?.dispose();
 }
 

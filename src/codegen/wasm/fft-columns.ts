@@ -22,7 +22,7 @@ import {
 } from './stockham-pass.js';
 import { copyRowsFunction } from './fft-four-step.js';
 import { layTables } from './fft-engine.js';
-import type { CpuEngineFft2Recipe } from '../../planner/cpu-fft.js';
+import type { CpuColumnsRecipe } from '../../planner/cpu-fft.js';
 import { withFma } from './vector-complex.js';
 
 export interface ColumnsModule {
@@ -35,11 +35,11 @@ export interface ColumnsModule {
 }
 
 /** `sharedMemory`: the module imports a shared memory (the steps split across threads). */
-export function generateColumnsModule(r: CpuEngineFft2Recipe, sharedMemory = false): ColumnsModule {
+export function generateColumnsModule(r: CpuColumnsRecipe, sharedMemory = false): ColumnsModule {
   return withFma(r.fma === true, () => columnsModule(r, sharedMemory));
 }
 
-function columnsModule(r: CpuEngineFft2Recipe, sharedMemory: boolean): ColumnsModule {
+function columnsModule(r: CpuColumnsRecipe, sharedMemory: boolean): ColumnsModule {
   const e: 4 | 8 = r.precision === 'f32' ? 4 : 8;
   const scaleType: ValType = e === 4 ? 'f32' : 'f64';
   const W = r.lanes;

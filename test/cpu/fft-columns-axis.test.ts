@@ -1,0 +1,55 @@
+/**
+ * Complex transforms along a non-last axis by the column module (src/backends/cpu/fft-columns-axis.ts): against the
+ * float64 reference N-D driver, every norm, both directions, outer batches ≥ 3, f32 and f64, for shapes the module
+ * takes and shapes it leaves to the engine's plans (the result must not depend on which ran).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fft, ifft, fftn } from '../../src/index.js';
+import { c2cN } from '../../src/backends/cpu/fft-nd.js';
+import { planCpuEngineColumns } from '../../src/planner/cpu-fft.js';
+import { rng } from '../../src/util/random.js';
+import { relativeL2 } from '../../src/util/metrics.js';
+
+const bound = (n: number, precision: 'f32' | 'f64') => (precision === 'f32' ? 2e-6 : 1e-14) * (4 + Math.log2(n));
+
+test('fft / ifft along a non-last axis: the column module where it applies, against the float64 reference', async () => {
+  let seed = 7;
+  let taken = 0;
+  // [shape, axis]: the lines are the axis, `inner` complex values apart.
+  for (const [shape, axis] of [
+    [[3, 64, 8], 1],
+    [[1000, 12], 0],
+    [[4, 3, 96, 4], 2],
+    [[5, 2187, 2], 1],
+    [[2310, 4], 0],
+    [[3, 97, 8], 1],
+    [[3, 16, 6], 1],
+    [[6, 7, 3], 1],
+    [[16384, 4], 0],
+  ] as [number[], number][]) {
+    const n = shape[axis]!;
+    const inner = shape.slice(axis + 1).reduce((a, b) => a * b, 1);
+    for (const precision of ['f32', 'f64'] as const) {
+      if (planCpuEngineColumns(n, inner, precision)) taken++;
+      const Arr = precision === 'f32' ? Float32Array : Float64Array;
+      const x = new Arr(2 * shape.reduce((a, b) => a * b, 1)).map(rng(seed++));
+      for (const norm of ['backward', 'ortho', 'forward'] as const) {
+        for (const inverse of [false, true]) {
+          const got = await (inverse ? ifft : fft)(x, { shape, axis, norm, backend: 'cpu', threads: 1 });
+          const want = c2cN(Float64Array.from(x), shape, { axes: [axis], norm }, inverse).data;
+          const err = relativeL2(got, want);
+          assert.ok(err <= bound(n, precision), `[${shape}] axis ${axis} ${precision} ${norm} ${inverse}: ${err}`);
+        }
+      }
+      // Every axis at once, and the result written into `out` and in place.
+      const want = c2cN(Float64Array.from(x), shape, {}, false).data;
+      assert.ok(relativeL2(await fftn(x, { shape, backend: 'cpu' }), want) <= 2 * bound(x.length, precision));
+      const inPlace = x.slice();
+      await fft(inPlace, { shape, axis, backend: 'cpu', out: inPlace });
+      assert.deepEqual(inPlace, await fft(x, { shape, axis, backend: 'cpu' }));
+    }
+  }
+  // The shapes above include ones the module takes in both precisions (and, 97 and 6 × 7 × 3, ones it leaves).
+  assert.ok(taken >= 10, `column module taken ${taken} times`);
+});
