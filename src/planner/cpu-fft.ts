@@ -574,24 +574,11 @@ function columnsOf(
  * transposes (src/backends/cpu/fft-columns-axis.ts). Null where the column module does not apply (cols not a multiple
  * of the lanes, a length through Bluestein, an array over the 2-D engine's limit).
  */
-export function planCpuEngineColumns(
-  rows: number,
-  cols: number,
-  precision: CpuPrecision,
-): CpuEngineColumnsRecipe | null {
+export function planCpuEngineColumns(rows: number, cols: number, precision: CpuPrecision): CpuColumnsRecipe | null {
   const c = columnsOf(rows, cols, precision, 1);
   if (!c) return null;
   const { colPasses, blockGroups, fma } = c;
-  return {
-    kind: 'columns',
-    rows,
-    cols,
-    precision,
-    lanes: lanesFor(precision),
-    colPasses,
-    blockGroups,
-    ...(fma ? { fma } : {}),
-  };
+  return { rows, cols, precision, lanes: lanesFor(precision), colPasses, blockGroups, ...(fma ? { fma } : {}) };
 }
 
 /** What the column module's generator reads (src/codegen/wasm/fft-columns.ts): a 2-D recipe's column side. */
@@ -599,10 +586,6 @@ export type CpuColumnsRecipe = Pick<
   CpuEngineFft2Recipe,
   'rows' | 'cols' | 'precision' | 'lanes' | 'colPasses' | 'blockGroups' | 'fma'
 >;
-
-export interface CpuEngineColumnsRecipe extends CpuColumnsRecipe {
-  kind: 'columns';
-}
 
 /** The 3-D recipe (fftn of depth × rows × cols complex values), or null where the N-D driver must run. */
 export function planCpuEngineFft3(

@@ -387,9 +387,10 @@ export class Fft2Engine {
   }
 
   /**
-   * A thread's rows step a chunk of slots at a time through stages at the start of its own parts of a and b: x, the
-   * rows' input, copied into the stage just before the kernel reads it; y, where the rows' output (real inverse) goes
-   * as each chunk is done. Complex rows write b in place, where the columns step reads them.
+   * A real recipe's rows step on one thread, a chunk of slots at a time through stages at the start of the thread's
+   * own parts of a and b (the real rows' a and b are scratch: the padded matrix c is what the columns read): x, the
+   * forward's input, is copied into the stage just before the kernel reads it; y, the inverse's output, leaves as
+   * each chunk is done.
    */
   private rowsStaged(run: PlaneRun, x: AnyArray | undefined, y: AnyArray | undefined): void {
     const k = this.kernels;
@@ -398,18 +399,11 @@ export class Fft2Engine {
     const per = Math.max(1, Math.floor(ROW_STAGE_BYTES / k.slotBytes));
     const stageA = run.a + run.k0 * k.slotBytes;
     const stageB = run.b + run.k0 * k.slotBytes;
-    const real = this.recipe.real !== undefined;
-    // The rows' input in a: staged where it is copied in here or made by the real inverse's pre step; their output in
-    // b: staged where it leaves here or the real forward's post step moves it on.
-    const stagedA = x !== undefined || (real && run.inverse);
-    const stagedB = y !== undefined || (real && !run.inverse);
     for (let s0 = run.k0; s0 < run.k1; s0 += per) {
       const s1 = Math.min(run.k1, s0 + per);
-      const aAt = stagedA ? stageA : run.a + s0 * k.slotBytes;
-      if (x) this.heap.set(x.subarray(s0 * sv, Math.min(x.length, s1 * sv)), aAt / e);
-      const bAt = stagedB ? stageB : run.b + s0 * k.slotBytes;
-      rowsRange(k, run, s0, s1, aAt, bAt);
-      if (y) y.set(this.heap.subarray(bAt / e, bAt / e + Math.min(y.length - s0 * sv, (s1 - s0) * sv)), s0 * sv);
+      if (x) this.heap.set(x.subarray(s0 * sv, Math.min(x.length, s1 * sv)), stageA / e);
+      rowsRange(k, run, s0, s1, stageA, stageB);
+      if (y) y.set(this.heap.subarray(stageB / e, stageB / e + Math.min(y.length - s0 * sv, (s1 - s0) * sv)), s0 * sv);
     }
   }
 

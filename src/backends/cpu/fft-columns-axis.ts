@@ -5,7 +5,7 @@
  * copied out. The N-D driver otherwise gathers groups of columns by transposes into rows and back
  * (wasm-fft.ts executeColumns), two more passes over the data.
  */
-import type { CpuEngineColumnsRecipe } from '../../planner/cpu-fft.js';
+import type { CpuColumnsRecipe } from '../../planner/cpu-fft.js';
 import { columnsCompiled } from './fft-2d.js';
 
 type AnyArray = Float32Array | Float64Array;
@@ -19,7 +19,7 @@ export class ColumnsAxisEngine {
   private readonly blocks: number;
   private readonly work: number;
   private readonly data: number;
-  constructor(readonly recipe: CpuEngineColumnsRecipe) {
+  constructor(readonly recipe: CpuColumnsRecipe) {
     const { mod, info } = columnsCompiled(recipe, false);
     const e = recipe.precision === 'f32' ? 4 : 8;
     // Twiddles, the passes' work and stages, the data: each region on its own offset modulo 4 KiB, as the 2-D engine's.
@@ -56,7 +56,7 @@ const engines = new Map<string, ColumnsAxisEngine>();
 const MAX_ENGINES = 4;
 
 /** The engine of a recipe (cached by exactly what its module and memory depend on). */
-export function columnsAxisEngine(recipe: CpuEngineColumnsRecipe): ColumnsAxisEngine {
+export function columnsAxisEngine(recipe: CpuColumnsRecipe): ColumnsAxisEngine {
   const key = `${recipe.rows}x${recipe.cols}/${recipe.precision}`;
   let e = engines.get(key);
   if (e) {
