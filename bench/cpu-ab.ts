@@ -4,7 +4,8 @@
  * alternating between the two builds round by round, best time of each.
  * Kinds: rfft, irfft, dct, idct, dht, dst (type 2), dct1…dct4, dst1…dst4 (rows of n), fft (complex rows of n),
  * fft2 (one n × batch complex 2-D array), fft0 (the same array's columns: fft along axis 0), rfft2 and irfft2 (one
- * n × batch real 2-D array and its half spectrum).
+ * n × batch real 2-D array and its half spectrum), rfft0 and irfft0 (rfft and irfft along axis 0 of an n × batch
+ * real array).
  * For changes too small for bench:cpu's run-to-run spread. Prints new / old per row.
  *
  *   git archive <commit> | tar x -C /tmp/old && ln -s "$PWD/node_modules" /tmp/old && (cd /tmp/old && npx tsc)
@@ -55,6 +56,15 @@ function call(api: Api, t: number | undefined, kind: string, n: number, batch: n
   if (kind === 'fft') return api.fft(spec, { ...o, shape: [batch, n], out });
   if (kind === 'fft2') return api.fft2(spec, { ...o, shape: [n, batch], out });
   if (kind === 'fft0') return api.fft(spec, { ...o, shape: [n, batch], axis: 0, out });
+  if (kind === 'rfft0') return api.rfft(x, { ...o, shape: [n, batch], axis: 0, out: out.subarray(0, 2 * M * batch) });
+  if (kind === 'irfft0')
+    return api.irfft(spec.subarray(0, 2 * M * batch), {
+      ...o,
+      shape: [M, batch],
+      axis: 0,
+      n,
+      out: out.subarray(0, n * batch),
+    });
   const H = Math.floor(batch / 2) + 1;
   if (kind === 'rfft2') return api.rfft2(x, { ...o, shape: [n, batch], out: out.subarray(0, 2 * n * H) });
   if (kind === 'irfft2')
@@ -74,7 +84,9 @@ for (const [n, batch] of shapes) {
     // Half spectra for irfft, complex data for fft and fft2.
     const complex = complexKinds.includes(kind);
     const spec = new Arr(complex ? 2 * n * batch : 2 * (Math.floor(n / 2) + 1) * batch).map(() => Math.random() - 0.5);
-    const out = new Arr(complex ? 2 * n * batch : kind === 'rfft' ? 2 * (Math.floor(n / 2) + 1) * batch : n * batch);
+    const out = new Arr(
+      complex ? 2 * n * batch : kind === 'rfft' || kind === 'rfft0' ? 2 * (Math.floor(n / 2) + 1) * batch : n * batch,
+    );
     const best = { new: Infinity, old: Infinity };
     for (let r = 0; r < rounds; r++) {
       const order: ['new' | 'old', Api][] =

@@ -38,12 +38,14 @@ import {
   planCpuEngineFft3,
   planCpuEngineRfft2,
   planCpuEngineRfft3,
+  planCpuEngineRealColumns,
   type CpuEngineFftRecipe,
   type CpuPrecision,
 } from '../planner/cpu-fft.js';
 import { fft2Engine } from '../backends/cpu/fft-2d.js';
 import { transformAlongAxes, type AxisStep } from '../backends/cpu/axis-transpose.js';
 import { normScale } from '../backends/cpu/fft-mixed-radix.js';
+import { columnsAxisEngineIfCompiles } from '../backends/cpu/fft-columns-axis.js';
 
 /** CPU plans up to this length compile at creation (milliseconds); longer ones at their first execute. */
 const EAGER_PLAN_MAX = 1 << 16;
@@ -738,9 +740,20 @@ async function cpuRealAlongAxes(
   const op = { kind: inverse ? 'irfft' : 'rfft', n, precision, norm } as const;
   const rows = (input: ComplexArray, output: ComplexArray, count: number) =>
     executeEngineRows(op, input, output, count, threads);
+  // Along a non-last axis, pairs of real columns as complex ones where the column module applies (no transposes).
+  const inner = shape.slice(axis + 1).reduce((a, b) => a * b, 1);
+  const pairs = inner > 1 && WASM_SIMD ? planCpuEngineRealColumns(n, inner, precision) : null;
+  const engine = pairs && columnsAxisEngineIfCompiles(pairs);
+  const scale = normScale(n, norm, inverse);
+  const columns = engine
+    ? {
+        columns: (input: ComplexArray, output: ComplexArray, outer: number) =>
+          engine.run(input, output, outer, inverse, scale),
+      }
+    : {};
   const real: AxisStep = inverse
-    ? { axis, nIn: half, nOut: n, inPer: 2, outPer: 1, rows }
-    : { axis, nIn: n, nOut: half, inPer: 1, outPer: 2, rows };
+    ? { axis, nIn: half, nOut: n, inPer: 2, outPer: 1, rows, ...columns }
+    : { axis, nIn: n, nOut: half, inPer: 1, outPer: 2, rows, ...columns };
   const others = axes.slice(0, last);
   const complex: AxisStep = {
     axis: others[0] ?? axis,

@@ -9,7 +9,9 @@ import type { GpuContext } from '../backends/webgpu/device.js';
 import { WebGpuR2r, type R2rFamily, type R2rNorm } from '../backends/webgpu/r2r.js';
 import * as cpuDct from '../backends/cpu/r2r-dct.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
-import { precompileEngine } from '../backends/cpu/wasm-fft.js';
+import { precompileEngine, WASM_SIMD } from '../backends/cpu/wasm-fft.js';
+import { columnsAxisEngineIfCompiles } from '../backends/cpu/fft-columns-axis.js';
+import { planCpuEngineDctColumns } from '../planner/cpu-fft.js';
 import { fusedR2rRows, type R2rRowKind, type RowOp } from '../backends/cpu/engine-rows.js';
 import { transformAlongAxes, type AxisStep } from '../backends/cpu/axis-transpose.js';
 import * as cpuDst from '../backends/cpu/r2r-dst.js';
@@ -291,13 +293,28 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
     const precision = x instanceof Float32Array ? 'f32' : 'f64';
     const output = precision === 'f32' ? 'float32' : 'float64';
     const steps: AxisStep[] = [];
+    // The DCT-II and -III along a non-last axis on the data where it lies (no transposes), where the column module
+    // takes them: the step's lines lie apart by the axes after it, those transformed before it (axes after i) at s.
+    const dctColumns = (op: RowOp, axis: number, i: number) => {
+      if ((op.kind !== 'dct2' && op.kind !== 'dct3') || !WASM_SIMD) return {};
+      const inner = shape.reduce((p, d, a) => (a <= axis ? p : p * (axes.indexOf(a) > i ? s[axes.indexOf(a)]! : d)), 1);
+      const recipe = inner > 1 ? planCpuEngineDctColumns(op.n, inner, precision) : null;
+      const engine = recipe && columnsAxisEngineIfCompiles(recipe);
+      if (!engine) return {};
+      const inverse = op.kind === 'dct3';
+      const first = op.orthogonalize ? (inverse ? Math.SQRT2 : Math.SQRT1_2) : 1;
+      return {
+        columns: (input: RealArray, output: RealArray, outer: number) =>
+          engine.run(input, output, outer, inverse, op.scale ?? 1, first),
+      };
+    };
     for (let i = axes.length - 1; i >= 0; i--) {
       const [axis, m] = [axes[i]!, s[i]!];
       const op = kind && m === shape[axis] ? rowOp(kind, inverse, m, precision, norm, o.orthogonalize) : null;
       if (op) {
         const rows = (input: RealArray, result: RealArray, count: number) =>
           executeEngineRows(op, input, result, count, threads);
-        steps.push({ axis, nIn: m, nOut: m, inPer: 1, outPer: 1, rows });
+        steps.push({ axis, nIn: m, nOut: m, inPer: 1, outPer: 1, rows, ...dctColumns(op, axis, i) });
         continue;
       }
       const reference = (data: RealArray, sh: number[]) =>

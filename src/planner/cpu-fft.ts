@@ -581,11 +581,45 @@ export function planCpuEngineColumns(rows: number, cols: number, precision: CpuP
   return { rows, cols, precision, lanes: lanesFor(precision), colPasses, blockGroups, ...(fma ? { fma } : {}) };
 }
 
-/** What the column module's generator reads (src/codegen/wasm/fft-columns.ts): a 2-D recipe's column side. */
+/**
+ * Real transforms of length `rows` along a non-last axis whose lines lie `inner` reals apart: pairs of adjacent
+ * real columns as the complex columns of a rows × inner/2 matrix, the halves split in the column module's output
+ * stage (and joined in its input stage for the inverse; src/codegen/wasm/real-columns-pairs.ts), so the data is
+ * neither transposed nor run through the row kernels. Null where inner is odd or the column module does not apply.
+ */
+export function planCpuEngineRealColumns(
+  rows: number,
+  inner: number,
+  precision: CpuPrecision,
+): CpuColumnsRecipe | null {
+  if (inner % 2 !== 0) return null;
+  const c = planCpuEngineColumns(rows, inner / 2, precision);
+  // Long columns whose stage (a block's rows) outgrows L2 lose to the transposes and the row kernels.
+  const stage = c ? rows * c.blockGroups * c.lanes * (precision === 'f32' ? 8 : 16) : Infinity;
+  return c && stage <= REAL_COLUMNS_MAX_STAGE ? { ...c, realPairs: true } : null;
+}
+
+/**
+ * The DCT-II (cF) and DCT-III (cI) of length `rows` along a non-last axis, lines `inner` reals apart: Makhoul's
+ * reordering in the column module's copies and the real FFT of pairs of columns, the rotations in its stages
+ * (src/codegen/wasm/real-columns-pairs.ts dctPost, dctPre). Null where planCpuEngineRealColumns is.
+ */
+export function planCpuEngineDctColumns(rows: number, inner: number, precision: CpuPrecision): CpuColumnsRecipe | null {
+  const r = planCpuEngineRealColumns(rows, inner, precision);
+  return r && { ...r, dct: true };
+}
+
+/** Largest column stage (rows × a block's bytes a row) of planCpuEngineRealColumns (docs/DECISIONS.md). */
+const REAL_COLUMNS_MAX_STAGE = 2 ** 20;
+
+/**
+ * What the column module's generator reads (src/codegen/wasm/fft-columns.ts): a 2-D recipe's column side, and
+ * `real` where its columns are pairs of real ones (planCpuEngineRealColumns).
+ */
 export type CpuColumnsRecipe = Pick<
   CpuEngineFft2Recipe,
   'rows' | 'cols' | 'precision' | 'lanes' | 'colPasses' | 'blockGroups' | 'fma'
->;
+> & { realPairs?: true; dct?: true };
 
 /** The 3-D recipe (fftn of depth × rows × cols complex values), or null where the N-D driver must run. */
 export function planCpuEngineFft3(

@@ -23,6 +23,11 @@ export interface EngineAxisStep {
   inPer: 1 | 2;
   outPer: 1 | 2;
   rows(input: RealArray, output: RealArray, count: number): Promise<void>;
+  /**
+   * Where the axis is not the innermost: the step on the data where it lies, `outer` blocks of nIn × inner elements
+   * to blocks of nOut × inner (no transposes). Planned for the inner size of the step's shape.
+   */
+  columns?(input: RealArray, output: RealArray, outer: number): void;
 }
 /** One axis by other means: the data (row-major `shape`) transformed along `axis`, with its new shape. */
 export interface ReferenceAxisStep {
@@ -179,10 +184,11 @@ export async function transformAlongAxes(
       const { span, outer, inner, inLen, outLen } = stepSizes(step, curShape);
       const out = (k: number) =>
         last ? (into && into.length === outLen ? into : filledResult(Type, outLen)) : st.view(k, outLen);
-      if (inner === 1) {
+      if (inner === 1 || step.columns) {
         const k = (at + 1) % 3;
         const dst = out(k);
-        await step.rows(cur, dst, outer);
+        if (inner === 1) await step.rows(cur, dst, outer);
+        else step.columns!(cur, dst, outer);
         [cur, at] = [dst, last ? -1 : k];
       } else {
         // [outer][nIn][inner] → [outer][inner][nIn], the rows, and [outer][inner][nOut] → [outer][nOut][inner].

@@ -18,8 +18,8 @@ import { checkLength, type Norm } from './fft-mixed-radix.js';
 import { planCpuFft } from './fft-plan.js';
 import { planCpuRfft } from './fft-real.js';
 import { cpuEnginePrecision } from './engine-scope.js';
-import { columnsAxisEngine, type ColumnsAxisEngine } from './fft-columns-axis.js';
-import { SyncCompileRefused, WASM_SIMD } from './wasm-fft.js';
+import { columnsAxisEngineIfCompiles, type ColumnsAxisEngine } from './fft-columns-axis.js';
+import { WASM_SIMD } from './wasm-fft.js';
 import { planCpuEngineColumns } from '../../planner/cpu-fft.js';
 import { normScale } from '../../planner/fft-problem.js';
 
@@ -151,14 +151,8 @@ function c2cAxis(
 function columnsEngineOf(n: number, inner: number): ColumnsAxisEngine | null {
   const precision = cpuEnginePrecision();
   const recipe = precision && WASM_SIMD ? planCpuEngineColumns(n, inner, precision) : null;
-  if (!recipe) return null;
-  try {
-    return columnsAxisEngine(recipe);
-  } catch (e) {
-    // A module this thread may not compile synchronously (a browser's main thread): the plans' path instead.
-    if (e instanceof RangeError || e instanceof SyncCompileRefused) return null;
-    throw e;
-  }
+  // Null also where the module may not compile here: the plans' path instead.
+  return recipe && columnsAxisEngineIfCompiles(recipe);
 }
 
 function r2cAxis(x: Float64Array, shape: readonly number[], axis: number, norm: Norm | undefined): NdArray {

@@ -1,0 +1,110 @@
+/**
+ * Real transforms along a non-last axis as pairs of real columns in the column module (planCpuEngineRealColumns,
+ * src/codegen/wasm/real-columns-pairs.ts): rfft / irfft / rfftn / irfftn against the float64 reference N-D driver,
+ * every norm, odd and even lengths (the rows that pair with themselves: 0, and n/2 for even n), outer batches ≥ 3,
+ * f32 and f64, for shapes the module takes and shapes it leaves to the transposes (the result must not depend on
+ * which ran); and the DCT-II and -III of such pairs (planCpuEngineDctColumns).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rfft, irfft, rfftn, irfftn, dctn, idctn } from '../../src/index.js';
+import * as dct from '../../src/backends/cpu/r2r-dct.js';
+import * as nd from '../../src/backends/cpu/fft-nd.js';
+import { planCpuEngineDctColumns, planCpuEngineRealColumns } from '../../src/planner/cpu-fft.js';
+import { rng } from '../../src/util/random.js';
+import { relativeL2 } from '../../src/util/metrics.js';
+
+const bound = (n: number, precision: 'f32' | 'f64') => (precision === 'f32' ? 2e-6 : 1e-14) * (4 + Math.log2(n));
+const prod = (a: readonly number[]) => a.reduce((p, v) => p * v, 1);
+
+test('rfft / irfft along a non-last axis: pairs of real columns where they apply, against the float64 reference', async () => {
+  let seed = 31;
+  let taken = 0;
+  // [shape, axis]: the lines are the axis, `inner` reals apart.
+  for (const [shape, axis] of [
+    [[3, 64, 16], 1],
+    [[1000, 24], 0],
+    [[2, 3, 1, 8], 0],
+    [[4, 3, 96, 8], 2],
+    [[3, 81, 8], 1],
+    [[3, 2, 40], 1],
+    [[5, 33, 16], 1],
+    [[3, 97, 16], 1],
+    [[4, 16, 6], 1],
+    [[3, 16, 10], 1],
+    [[8192, 8], 0],
+  ] as [number[], number][]) {
+    const n = shape[axis]!;
+    const inner = prod(shape.slice(axis + 1));
+    const half = [...shape];
+    half[axis] = Math.floor(n / 2) + 1;
+    for (const precision of ['f32', 'f64'] as const) {
+      if (planCpuEngineRealColumns(n, inner, precision)) taken++;
+      const Arr = precision === 'f32' ? Float32Array : Float64Array;
+      const x = new Arr(prod(shape)).map(rng(seed++));
+      // Half spectra whose rows 0 and n/2 have imaginary parts, which a C2R drops (numpy, scipy).
+      const y = new Arr(2 * prod(half)).map(rng(seed++));
+      for (const norm of ['backward', 'ortho', 'forward'] as const) {
+        const got = await rfft(x, { shape, axis, norm, backend: 'cpu', threads: 1 });
+        const want = nd.rfft(Float64Array.from(x), { axis, norm }, shape).data;
+        const err = relativeL2(got, want);
+        assert.ok(err <= bound(n, precision), `rfft [${shape}] axis ${axis} ${precision} ${norm}: ${err}`);
+        const back = await irfft(y, { shape: half, axis, n, norm, backend: 'cpu', threads: 1 });
+        const wantBack = nd.irfft(Float64Array.from(y), { axis, n, norm }, half).data;
+        const errBack = relativeL2(back, wantBack);
+        assert.ok(errBack <= bound(n, precision), `irfft [${shape}] axis ${axis} ${precision} ${norm}: ${errBack}`);
+      }
+      // The real axis first of several (rfftn's last axis listed first), and its inverse, into `out`.
+      const axes = [...shape.keys()].filter((a) => a !== axis).concat(axis);
+      const wantN = nd.rfftn(Float64Array.from(x), shape, { axes }).data;
+      const out = new Arr(wantN.length);
+      await rfftn(x, { shape, axes, backend: 'cpu', out });
+      assert.ok(relativeL2(out, wantN) <= 2 * bound(x.length, precision), `rfftn [${shape}] axes ${axes}`);
+      const wantI = nd.irfftn(Float64Array.from(y), half, { axes, s: axes.map((a) => shape[a]!) }).data;
+      const gotI = await irfftn(y, { shape: half, axes, s: axes.map((a) => shape[a]!), backend: 'cpu' });
+      assert.ok(relativeL2(gotI, wantI) <= 2 * bound(x.length, precision), `irfftn [${shape}] axes ${axes}`);
+    }
+  }
+  // The shapes above include ones the module takes in both precisions and ones it leaves (odd or narrow rows).
+  assert.ok(taken >= 12, `real column pairs taken ${taken} times`);
+});
+
+test('DCT-II / DCT-III along a non-last axis in the column module, against the float64 reference', async () => {
+  let seed = 71;
+  let taken = 0;
+  for (const [shape, axis] of [
+    [[64, 16], 0],
+    [[3, 33, 8], 1],
+    [[2, 3, 1, 8], 0],
+    [[4, 100, 24], 1],
+    [[3, 2, 40], 1],
+    [[3, 97, 16], 1],
+    [[4, 16, 6], 1],
+  ] as [number[], number][]) {
+    const n = shape[axis]!;
+    const inner = prod(shape.slice(axis + 1));
+    for (const precision of ['f32', 'f64'] as const) {
+      if (planCpuEngineDctColumns(n, inner, precision)) taken++;
+      const Arr = precision === 'f32' ? Float32Array : Float64Array;
+      const x = new Arr(prod(shape)).map(rng(seed++));
+      for (const type of [2, 3] as const) {
+        for (const norm of ['backward', 'ortho', 'forward'] as const) {
+          for (const orthogonalize of [undefined, false]) {
+            for (const inverse of [false, true]) {
+              const o = { shape, axes: [axis], type, norm, orthogonalize };
+              const got = await (inverse ? idctn : dctn)(x, { ...o, backend: 'cpu', threads: 1 });
+              const want = (inverse ? dct.idctn : dct.dctn)(Float64Array.from(x), shape, o).data;
+              const err = relativeL2(got, want);
+              const what = `[${shape}] axis ${axis} ${precision} type ${type} ${norm} ${orthogonalize} ${inverse}`;
+              assert.ok(err <= bound(n, precision), `${what}: ${err}`);
+            }
+          }
+        }
+      }
+      // Every axis (the last one first, in rows): the column step then sees the axes after it already transformed.
+      const want = dct.dctn(Float64Array.from(x), shape, {}).data;
+      assert.ok(relativeL2(await dctn(x, { shape, backend: 'cpu' }), want) <= 2 * bound(x.length, precision));
+    }
+  }
+  assert.ok(taken >= 8, `DCT columns taken ${taken} times`);
+});
