@@ -35,7 +35,17 @@ export function columnsCompiled(
   shared: boolean,
 ): { mod: WebAssembly.Module; info: ColumnsModule } {
   // The key is exactly what the column generator reads.
-  const key = JSON.stringify([r.rows, r.cols, r.precision, r.colPasses, r.blockGroups, r.fma, r.realPairs, r.dct, shared]);
+  const key = JSON.stringify([
+    r.rows,
+    r.cols,
+    r.precision,
+    r.colPasses,
+    r.blockGroups,
+    r.fma,
+    r.realPairs,
+    r.dct,
+    shared,
+  ]);
   let m = columnModules.get(key);
   if (!m) {
     const info = generateColumnsModule(r, shared);
