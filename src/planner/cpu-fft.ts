@@ -602,11 +602,17 @@ export function planCpuEngineRealColumns(
 /**
  * The DCT-II (cF) and DCT-III (cI) of length `rows` along a non-last axis, lines `inner` reals apart: Makhoul's
  * reordering in the column module's copies and the real FFT of pairs of columns, the rotations in its stages
- * (src/codegen/wasm/real-columns-pairs.ts dctPost, dctPre). Null where planCpuEngineRealColumns is.
+ * (src/codegen/wasm/real-columns-pairs.ts dctPost, dctPre); with `dst`, the DST-II and -III through the same (odd
+ * input rows negated, output rows reversed). Null where planCpuEngineRealColumns is.
  */
-export function planCpuEngineDctColumns(rows: number, inner: number, precision: CpuPrecision): CpuColumnsRecipe | null {
+export function planCpuEngineDctColumns(
+  rows: number,
+  inner: number,
+  precision: CpuPrecision,
+  dst = false,
+): CpuColumnsRecipe | null {
   const r = planCpuEngineRealColumns(rows, inner, precision);
-  return r && { ...r, dct: true };
+  return r && { ...r, dct: true, ...(dst ? { dst } : {}) };
 }
 
 /** Largest column stage (rows × a block's bytes a row) of planCpuEngineRealColumns (docs/DECISIONS.md). */
@@ -619,7 +625,7 @@ const REAL_COLUMNS_MAX_STAGE = 2 ** 20;
 export type CpuColumnsRecipe = Pick<
   CpuEngineFft2Recipe,
   'rows' | 'cols' | 'precision' | 'lanes' | 'colPasses' | 'blockGroups' | 'fma'
-> & { realPairs?: true; dct?: true };
+> & { realPairs?: true; dct?: true; dst?: true };
 
 /** The 3-D recipe (fftn of depth × rows × cols complex values), or null where the N-D driver must run. */
 export function planCpuEngineFft3(

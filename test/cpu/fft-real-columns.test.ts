@@ -3,11 +3,12 @@
  * src/codegen/wasm/real-columns-pairs.ts): rfft / irfft / rfftn / irfftn against the float64 reference N-D driver,
  * every norm, odd and even lengths (the rows that pair with themselves: 0, and n/2 for even n), outer batches ≥ 3,
  * f32 and f64, for shapes the module takes and shapes it leaves to the transposes (the result must not depend on
- * which ran); and the DCT-II and -III of such pairs (planCpuEngineDctColumns).
+ * which ran); and the DCT-II / -III and DST-II / -III of such pairs (planCpuEngineDctColumns).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rfft, irfft, rfftn, irfftn, dctn, idctn } from '../../src/index.js';
+import { rfft, irfft, rfftn, irfftn, dctn, idctn, dstn, idstn } from '../../src/index.js';
+import * as dst from '../../src/backends/cpu/r2r-dst.js';
 import * as dct from '../../src/backends/cpu/r2r-dct.js';
 import * as nd from '../../src/backends/cpu/fft-nd.js';
 import { planCpuEngineDctColumns, planCpuEngineRealColumns } from '../../src/planner/cpu-fft.js';
@@ -69,7 +70,7 @@ test('rfft / irfft along a non-last axis: pairs of real columns where they apply
   assert.ok(taken >= 12, `real column pairs taken ${taken} times`);
 });
 
-test('DCT-II / DCT-III along a non-last axis in the column module, against the float64 reference', async () => {
+test('DCT-II / -III and DST-II / -III along a non-last axis in the column module, against the float64 reference', async () => {
   let seed = 71;
   let taken = 0;
   for (const [shape, axis] of [
@@ -85,17 +86,25 @@ test('DCT-II / DCT-III along a non-last axis in the column module, against the f
     const inner = prod(shape.slice(axis + 1));
     for (const precision of ['f32', 'f64'] as const) {
       if (planCpuEngineDctColumns(n, inner, precision)) taken++;
+      if (planCpuEngineDctColumns(n, inner, precision, true)) taken++;
       const Arr = precision === 'f32' ? Float32Array : Float64Array;
       const x = new Arr(prod(shape)).map(rng(seed++));
-      for (const type of [2, 3] as const) {
+      for (const [family, type] of [
+        ['dct', 2],
+        ['dct', 3],
+        ['dst', 2],
+        ['dst', 3],
+      ] as const) {
         for (const norm of ['backward', 'ortho', 'forward'] as const) {
           for (const orthogonalize of [undefined, false]) {
             for (const inverse of [false, true]) {
               const o = { shape, axes: [axis], type, norm, orthogonalize };
-              const got = await (inverse ? idctn : dctn)(x, { ...o, backend: 'cpu', threads: 1 });
-              const want = (inverse ? dct.idctn : dct.dctn)(Float64Array.from(x), shape, o).data;
+              const api = family === 'dct' ? (inverse ? idctn : dctn) : inverse ? idstn : dstn;
+              const ref = family === 'dct' ? (inverse ? dct.idctn : dct.dctn) : inverse ? dst.idstn : dst.dstn;
+              const got = await api(x, { ...o, backend: 'cpu', threads: 1 });
+              const want = ref(Float64Array.from(x), shape, o).data;
               const err = relativeL2(got, want);
-              const what = `[${shape}] axis ${axis} ${precision} type ${type} ${norm} ${orthogonalize} ${inverse}`;
+              const what = `${family} [${shape}] axis ${axis} ${precision} type ${type} ${norm} ${orthogonalize} ${inverse}`;
               assert.ok(err <= bound(n, precision), `${what}: ${err}`);
             }
           }
@@ -106,5 +115,5 @@ test('DCT-II / DCT-III along a non-last axis in the column module, against the f
       assert.ok(relativeL2(await dctn(x, { shape, backend: 'cpu' }), want) <= 2 * bound(x.length, precision));
     }
   }
-  assert.ok(taken >= 8, `DCT columns taken ${taken} times`);
+  assert.ok(taken >= 16, `DCT / DST columns taken ${taken} times`);
 });

@@ -44,6 +44,7 @@ export function columnsCompiled(
     r.fma,
     r.realPairs,
     r.dct,
+    r.dst,
     shared,
   ]);
   let m = columnModules.get(key);

@@ -88,7 +88,7 @@ const MAX_ENGINES = 4;
 
 /** The engine of a recipe (cached by exactly what its module and memory depend on). */
 export function columnsAxisEngine(recipe: CpuColumnsRecipe): ColumnsAxisEngine {
-  const key = `${recipe.rows}x${recipe.cols}/${recipe.precision}${recipe.realPairs ? '/real' : ''}${recipe.dct ? '/dct' : ''}`;
+  const key = `${recipe.rows}x${recipe.cols}/${recipe.precision}${recipe.realPairs ? '/real' : ''}${recipe.dct ? '/dct' : ''}${recipe.dst ? '/dst' : ''}`;
   let e = engines.get(key);
   if (e) {
     // Most recently used last.

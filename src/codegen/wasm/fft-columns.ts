@@ -28,7 +28,13 @@ import { copyRowsFunction } from './fft-four-step.js';
 import { layTables } from './fft-engine.js';
 import type { CpuColumnsRecipe } from '../../planner/cpu-fft.js';
 import { withFma } from './vector-complex.js';
-import { columnsPostFunction, columnsPreFunction, dctPostFunction, dctPreFunction } from './real-columns-pairs.js';
+import {
+  columnsPostFunction,
+  columnsPreFunction,
+  dctPostFunction,
+  dctPreFunction,
+  negatedRowsFunction,
+} from './real-columns-pairs.js';
 
 export interface ColumnsModule {
   bytes: Uint8Array;
@@ -69,6 +75,12 @@ function columnsModule(r: CpuColumnsRecipe, sharedMemory: boolean): ColumnsModul
   const last = r.colPasses.length - 1;
   const real = r.realPairs === true;
   const dct = real && r.dct === true;
+  // The DST-II / -III as the DCT's: odd input rows negated and the output rows reversed (and back for the inverse).
+  const dst = dct && r.dst === true;
+  const negCopy = dst ? fn('negCopy', () => negatedRowsFunction(sp, e)) : 0;
+  /** Row of the DCT's k-th output (DST-II) or input (DST-III) row, and that row's step as k grows. */
+  const yRow = (k: number): number => (dst ? rows - 1 - k : k);
+  const yStep = dst ? -rowBytes : rowBytes;
   // Real recipes: the half spectra's rows are twice a matrix row (X bytes), and their blocks twice a block's width.
   const X = 2 * rowBytes;
   const [inStep, outStep] =
@@ -167,13 +179,25 @@ function columnsModule(r: CpuColumnsRecipe, sharedMemory: boolean): ColumnsModul
         .call(pre.conj);
     } else if (dct && conj) {
       // Row 0 with the zero row as y_n, then rows k and n − k together.
-      b.get(src!).get(twP).i32(zeroRow).add().get(sIn!).get(sIn!).i32(1).i32(0).i32(0).i32(0).i32(0);
+      b.get(src!)
+        .i32(yRow(0) * rowBytes)
+        .add()
+        .get(twP)
+        .i32(zeroRow)
+        .add()
+        .get(sIn!)
+        .get(sIn!)
+        .i32(1)
+        .i32(0)
+        .i32(0)
+        .i32(0)
+        .i32(0);
       b.get(twP).i32(dctTw).add().get(first0!).call(dctPre);
       b.get(src!)
-        .i32(rowBytes)
+        .i32(yRow(1) * rowBytes)
         .add()
         .get(src!)
-        .i32((rows - 1) * rowBytes)
+        .i32(yRow(rows - 1) * rowBytes)
         .add();
       b.get(sIn!)
         .i32(sp)
@@ -181,7 +205,7 @@ function columnsModule(r: CpuColumnsRecipe, sharedMemory: boolean): ColumnsModul
         .get(sIn!)
         .i32((rows - 1) * sp)
         .add();
-      b.i32(mid).i32(rowBytes).i32(-rowBytes).i32(sp).i32(-sp);
+      b.i32(mid).i32(yStep).i32(-yStep).i32(sp).i32(-sp);
       oneConst(
         b
           .get(twP)
@@ -205,7 +229,7 @@ function columnsModule(r: CpuColumnsRecipe, sharedMemory: boolean): ColumnsModul
         .i32(mid)
         .i32(X)
         .i32(-sp)
-        .call(copy);
+        .call(dst ? negCopy : copy);
     } else b.get(src!).get(sIn!).i32(rows).i32(rowBytes).i32(sp).call(copy);
     for (let q = 0; q < G; q++) {
       const first = b.local('i32');
@@ -254,9 +278,21 @@ function columnsModule(r: CpuColumnsRecipe, sharedMemory: boolean): ColumnsModul
         .i32(mid)
         .i32(-sp)
         .i32(X)
-        .call(copy);
+        .call(dst ? negCopy : copy);
     } else if (dct) {
-      b.get(sOut!).get(sOut!).get(dst!).get(dst!).i32(1).i32(0).i32(0).i32(0).i32(0);
+      b.get(sOut!)
+        .get(sOut!)
+        .get(dst!)
+        .i32(yRow(0) * rowBytes)
+        .add();
+      b.get(dst!)
+        .i32(yRow(0) * rowBytes)
+        .add()
+        .i32(1)
+        .i32(0)
+        .i32(0)
+        .i32(0)
+        .i32(0);
       b.get(twP).i32(dctTw).add().get(first0!).call(dctPost);
       b.get(sOut!)
         .i32(sp)
@@ -265,12 +301,12 @@ function columnsModule(r: CpuColumnsRecipe, sharedMemory: boolean): ColumnsModul
         .i32((rows - 1) * sp)
         .add();
       b.get(dst!)
-        .i32(rowBytes)
+        .i32(yRow(1) * rowBytes)
         .add()
         .get(dst!)
-        .i32((rows - 1) * rowBytes)
+        .i32(yRow(rows - 1) * rowBytes)
         .add();
-      b.i32(mid).i32(sp).i32(-sp).i32(rowBytes).i32(-rowBytes);
+      b.i32(mid).i32(sp).i32(-sp).i32(yStep).i32(-yStep);
       oneConst(
         b
           .get(twP)
