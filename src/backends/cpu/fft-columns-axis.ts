@@ -36,6 +36,8 @@ export class ColumnsAxisEngine {
   /** Numbers of a block: the matrix side (complex, or real pairs), and the half spectra of a real recipe. */
   readonly matrixLength: number;
   readonly spectraLength: number;
+  /** Bytes of its memory. */
+  readonly bytes: number;
   constructor(readonly recipe: CpuColumnsRecipe) {
     const { mod, info } = columnsCompiled(recipe, false);
     const e = recipe.precision === 'f32' ? 4 : 8;
@@ -47,6 +49,7 @@ export class ColumnsAxisEngine {
     this.spectraLength = recipe.realPairs && !recipe.dct ? (Math.floor(recipe.rows / 2) + 1) * recipe.cols * 4 : 0;
     this.spectra = Math.ceil((this.data + this.matrixLength * e) / 4096) * 4096 + 3072;
     const bytes = this.spectra + this.spectraLength * e;
+    this.bytes = bytes;
     const memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / 65536) });
     const x = new WebAssembly.Instance(mod, { env: { memory } }).exports;
     this.forward = x['cF'] as Columns;
@@ -85,6 +88,8 @@ export class ColumnsAxisEngine {
 const engines = new Map<string, ColumnsAxisEngine>();
 /** Engines kept: each holds a memory of one block. */
 const MAX_ENGINES = 4;
+/** Largest engine memory kept between calls (as the transposes' staging, axis-transpose.ts). */
+const KEEP_BYTES = 256 * 2 ** 20;
 
 /** The engine of a recipe (cached by exactly what its module and memory depend on). */
 export function columnsAxisEngine(recipe: CpuColumnsRecipe): ColumnsAxisEngine {
@@ -94,7 +99,8 @@ export function columnsAxisEngine(recipe: CpuColumnsRecipe): ColumnsAxisEngine {
     // Most recently used last.
     engines.delete(key);
   } else e = new ColumnsAxisEngine(recipe);
-  engines.set(key, e);
+  // A memory past KEEP_BYTES is not kept: it would hold that much between calls (memories cannot shrink).
+  if (e.bytes <= KEEP_BYTES) engines.set(key, e);
   while (engines.size > MAX_ENGINES) engines.delete(engines.keys().next().value!);
   return e;
 }
