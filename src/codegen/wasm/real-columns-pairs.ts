@@ -170,17 +170,12 @@ export function dctPostFunction(e: 4 | 8, sp: number): WasmFunction {
         .fadd(e)
         .v128Store(16 * j);
     }
-    for (const [p, st] of [
+    advance(b, e, tw, [
       [zk, zkS],
       [zm, zmS],
       [yk, ykS],
       [ym, ymS],
-    ] as const)
-      b.get(p).get(st).add().set(p);
-    b.get(tw)
-      .i32(2 * e)
-      .add()
-      .set(tw);
+    ]);
   });
   return { params, body: b, export: 'dctPost' };
 }
@@ -229,23 +224,27 @@ export function dctPreFunction(e: 4 | 8, sp: number): WasmFunction {
         .fadd(e)
         .v128Store(16 * j);
     }
-    for (const [ptr, st] of [
+    advance(b, e, tw, [
       [yk, ykS],
       [ym, ymS],
       [zk, zkS],
       [zm, zmS],
-    ] as const)
-      b.get(ptr).get(st).add().set(ptr);
-    b.get(tw)
-      .i32(2 * e)
-      .add()
-      .set(tw);
+    ]);
   });
   return { params, body: b, export: 'dctPre' };
 }
 
 /** The two parts of each complex value swapped (a vector of one f64 or two f32 values). */
 const swapPairs = (e: 4 | 8): number[] => (e === 8 ? lanes(8, [1, 0]) : lanes(4, [1, 0, 3, 2]));
+
+/** The next row: each pointer by its stride, the rotation table by one (cos θ, sin θ) pair. */
+function advance(b: Body, e: 4 | 8, tw: number, pointers: readonly (readonly [number, number])[]): void {
+  for (const [p, stride] of pointers) b.get(p).get(stride).add().set(p);
+  b.get(tw)
+    .i32(2 * e)
+    .add()
+    .set(tw);
+}
 
 /** `body` `count` times (none for 0). */
 function rowLoop(b: Body, count: number, body: () => void): void {
