@@ -293,8 +293,9 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
     const precision = x instanceof Float32Array ? 'f32' : 'f64';
     const output = precision === 'f32' ? 'float32' : 'float64';
     const steps: AxisStep[] = [];
-    // The DCT-II and -III (and the DST-II and -III) along a non-last axis on the data where it lies (no transposes), where the column module
-    // takes them: the step's lines lie apart by the axes after it, those transformed before it (axes after i) at s.
+    // The DCT-II/-III and DST-II/-III along a non-last axis on the data where it lies (no transposes), where the
+    // column module takes them: the step's lines lie apart by the axes after it, those transformed before it (axes
+    // after i) at s.
     const dctColumns = (op: RowOp, axis: number, i: number) => {
       if (!['dct2', 'dct3', 'dst2', 'dst3'].includes(op.kind) || !WASM_SIMD) return {};
       const inner = shape.reduce((p, d, a) => (a <= axis ? p : p * (axes.indexOf(a) > i ? s[axes.indexOf(a)]! : d)), 1);

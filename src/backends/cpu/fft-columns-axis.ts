@@ -93,7 +93,8 @@ const KEEP_BYTES = 256 * 2 ** 20;
 
 /** The engine of a recipe (cached by exactly what its module and memory depend on). */
 export function columnsAxisEngine(recipe: CpuColumnsRecipe): ColumnsAxisEngine {
-  const key = `${recipe.rows}x${recipe.cols}/${recipe.precision}${recipe.realPairs ? '/real' : ''}${recipe.dct ? '/dct' : ''}${recipe.dst ? '/dst' : ''}`;
+  const kind = recipe.dst ? '/dst' : recipe.dct ? '/dct' : recipe.realPairs ? '/real' : '';
+  const key = `${recipe.rows}x${recipe.cols}/${recipe.precision}${kind}`;
   let e = engines.get(key);
   if (e) {
     // Most recently used last.
