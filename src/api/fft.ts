@@ -42,7 +42,7 @@ import {
   type CpuEngineFftRecipe,
   type CpuPrecision,
 } from '../planner/cpu-fft.js';
-import { fft2Engine } from '../backends/cpu/fft-2d.js';
+import { fft2Engine, precompileColumns, precompileFft2 } from '../backends/cpu/fft-2d.js';
 import { transformAlongAxes, type AxisStep } from '../backends/cpu/axis-transpose.js';
 import { normScale } from '../backends/cpu/fft-mixed-radix.js';
 import { columnsAxisEngineIfCompiles } from '../backends/cpu/fft-columns-axis.js';
@@ -578,7 +578,9 @@ async function nd(
               // The first axis transformed writes straight into `out` where it can (no result copy).
               cpuNd.c2cN(x, sh, o, direction === 'inverse', out && !overlaps(out, x) ? out : undefined);
     // The CPU engine computes in the input's precision; every FFT the N-D driver plans runs on it.
-    const r = onCpuEngine(x instanceof Float32Array ? 'f32' : 'f64', () => f(x, shape, { s, axes, norm }));
+    const precision = x instanceof Float32Array ? 'f32' : 'f64';
+    for (const r of cpuNd.columnsRecipesAhead(kind, shape, { s, axes }, precision)) await precompileColumns(r);
+    const r = onCpuEngine(precision, () => f(x, shape, { s, axes, norm }));
     return deliver(r.data, x, out);
   };
   const ctx = await gpuFor(backend, o.gpu);
@@ -656,6 +658,7 @@ async function cpuLastTwoAxes(
   const others = recipe.depth ? [] : rest;
   let engine;
   try {
+    await precompileFft2(recipe);
     engine = fft2Engine(recipe);
   } catch (e) {
     // A module this thread may not compile synchronously (a browser's main thread): the N-D driver instead.
@@ -743,6 +746,7 @@ async function cpuRealAlongAxes(
   // Along a non-last axis, pairs of real columns as complex ones where the column module applies (no transposes).
   const inner = shape.slice(axis + 1).reduce((a, b) => a * b, 1);
   const pairs = inner > 1 && WASM_SIMD ? planCpuEngineRealColumns(n, inner, precision) : null;
+  if (pairs) await precompileColumns(pairs);
   const engine = pairs && columnsAxisEngineIfCompiles(pairs);
   const scale = normScale(n, norm, inverse);
   const columns = engine
@@ -755,6 +759,14 @@ async function cpuRealAlongAxes(
     ? { axis, nIn: half, nOut: n, inPer: 2, outPer: 1, rows, ...columns }
     : { axis, nIn: n, nOut: half, inPer: 1, outPer: 2, rows, ...columns };
   const others = axes.slice(0, last);
+  // The complex axes' column modules, compiled ahead where this thread may not compile them in place.
+  const complexShape = [...shape];
+  if (!inverse) complexShape[axis] = half;
+  const ahead =
+    others.length > 0
+      ? cpuNd.columnsRecipesAhead('c2c', complexShape, { axes: others, s: others.map((a) => shape[a]!) }, precision)
+      : [];
+  for (const r of ahead) await precompileColumns(r);
   const complex: AxisStep = {
     axis: others[0] ?? axis,
     reference: (data, sh) =>

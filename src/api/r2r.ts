@@ -11,6 +11,7 @@ import * as cpuDct from '../backends/cpu/r2r-dct.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
 import { precompileEngine, WASM_SIMD } from '../backends/cpu/wasm-fft.js';
 import { columnsAxisEngineIfCompiles } from '../backends/cpu/fft-columns-axis.js';
+import { precompileColumns } from '../backends/cpu/fft-2d.js';
 import { planCpuEngineDctColumns } from '../planner/cpu-fft.js';
 import { fusedR2rRows, type R2rRowKind, type RowOp } from '../backends/cpu/engine-rows.js';
 import { transformAlongAxes, type AxisStep } from '../backends/cpu/axis-transpose.js';
@@ -296,10 +297,11 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
     // The DCT-II/-III and DST-II/-III along a non-last axis on the data where it lies (no transposes), where the
     // column module takes them: the step's lines lie apart by the axes after it, those transformed before it (axes
     // after i) at s.
-    const dctColumns = (op: RowOp, axis: number, i: number) => {
+    const dctColumns = async (op: RowOp, axis: number, i: number) => {
       if (!['dct2', 'dct3', 'dst2', 'dst3'].includes(op.kind) || !WASM_SIMD) return {};
       const inner = shape.reduce((p, d, a) => (a <= axis ? p : p * (axes.indexOf(a) > i ? s[axes.indexOf(a)]! : d)), 1);
       const recipe = inner > 1 ? planCpuEngineDctColumns(op.n, inner, precision, op.kind.startsWith('dst')) : null;
+      if (recipe) await precompileColumns(recipe);
       const engine = recipe && columnsAxisEngineIfCompiles(recipe);
       if (!engine) return {};
       const inverse = op.kind === 'dct3' || op.kind === 'dst3';
@@ -315,7 +317,7 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
       if (op) {
         const rows = (input: RealArray, result: RealArray, count: number) =>
           executeEngineRows(op, input, result, count, threads);
-        steps.push({ axis, nIn: m, nOut: m, inPer: 1, outPer: 1, rows, ...dctColumns(op, axis, i) });
+        steps.push({ axis, nIn: m, nOut: m, inPer: 1, outPer: 1, rows, ...(await dctColumns(op, axis, i)) });
         continue;
       }
       const reference = (data: RealArray, sh: number[]) =>

@@ -12,7 +12,7 @@
 import { ButterflyError } from '../../errors.js';
 import type { CpuColumnsRecipe, CpuEngineFft2Recipe } from '../../planner/cpu-fft.js';
 import { generateColumnsModule, type ColumnsModule } from '../../codegen/wasm/fft-columns.js';
-import { compiled } from './wasm-fft.js';
+import { compiled, compileSync, precompileLaneModule, syncCompileRestricted } from './wasm-fft.js';
 import { generateConvolvePointwiseModule } from '../../codegen/wasm/convolve-pointwise.js';
 import { generateRowsCopyModule } from '../../codegen/wasm/rows-copy.js';
 
@@ -29,28 +29,45 @@ function depthColumns(r: CpuEngineFft2Recipe): CpuEngineFft2Recipe {
   return { ...r, rows: d.n, cols: r.rows * r.cols, colPasses: d.colPasses, blockGroups: d.blockGroups };
 }
 
+/** The column modules' cache key: exactly what the column generator reads. */
+const columnsKey = (r: CpuColumnsRecipe, shared: boolean): string =>
+  JSON.stringify([r.rows, r.cols, r.precision, r.colPasses, r.blockGroups, r.fma, r.realPairs, r.dct, r.dst, shared]);
+
+/**
+ * Compiles a column module ahead, asynchronously, where this thread refuses to compile it in place (a browser's
+ * main thread), so that columnsCompiled finds it cached.
+ */
+export async function precompileColumns(r: CpuColumnsRecipe, shared = false): Promise<void> {
+  const key = columnsKey(r, shared);
+  if (!syncCompileRestricted() || columnModules.has(key)) return;
+  const info = generateColumnsModule(r, shared);
+  columnModules.set(key, { mod: await WebAssembly.compile(info.bytes as BufferSource), info });
+  while (columnModules.size > MAX_COLUMN_MODULES) columnModules.delete(columnModules.keys().next().value!);
+}
+
+/** Whether the column module of a recipe is compiled and cached (tests: what ran where compiling is restricted). */
+export function hasColumnsModule(r: CpuColumnsRecipe, shared = false): boolean {
+  return columnModules.has(columnsKey(r, shared));
+}
+
+/** Every module a 2-D engine of this recipe compiles (its rows, columns and depth), ahead; see precompileColumns. */
+export async function precompileFft2(recipe: CpuEngineFft2Recipe): Promise<void> {
+  const shared = recipe.threads > 1;
+  await precompileLaneModule(recipe.row, shared);
+  await precompileColumns(recipe, shared);
+  if (recipe.depth) await precompileColumns(depthColumns(recipe), shared);
+}
+
 /** The column module of a recipe's column side (compiled once per shape; fft-columns-axis.ts uses it too). */
 export function columnsCompiled(
   r: CpuColumnsRecipe,
   shared: boolean,
 ): { mod: WebAssembly.Module; info: ColumnsModule } {
-  // The key is exactly what the column generator reads.
-  const key = JSON.stringify([
-    r.rows,
-    r.cols,
-    r.precision,
-    r.colPasses,
-    r.blockGroups,
-    r.fma,
-    r.realPairs,
-    r.dct,
-    r.dst,
-    shared,
-  ]);
+  const key = columnsKey(r, shared);
   let m = columnModules.get(key);
   if (!m) {
     const info = generateColumnsModule(r, shared);
-    m = { mod: new WebAssembly.Module(info.bytes as BufferSource), info };
+    m = { mod: compileSync(info.bytes), info };
     columnModules.set(key, m);
     while (columnModules.size > MAX_COLUMN_MODULES) columnModules.delete(columnModules.keys().next().value!);
   }

@@ -20,7 +20,7 @@ import { planCpuRfft } from './fft-real.js';
 import { cpuEnginePrecision } from './engine-scope.js';
 import { columnsAxisEngineIfCompiles, type ColumnsAxisEngine } from './fft-columns-axis.js';
 import { WASM_SIMD } from './wasm-fft.js';
-import { planCpuEngineColumns } from '../../planner/cpu-fft.js';
+import { planCpuEngineColumns, type CpuColumnsRecipe } from '../../planner/cpu-fft.js';
 import { normScale } from '../../planner/fft-problem.js';
 
 export interface NdArray {
@@ -153,6 +153,32 @@ function columnsEngineOf(n: number, inner: number): ColumnsAxisEngine | null {
   const recipe = precision && WASM_SIMD ? planCpuEngineColumns(n, inner, precision) : null;
   // Null also where the module may not compile here: the plans' path instead.
   return recipe && columnsAxisEngineIfCompiles(recipe);
+}
+
+/**
+ * The column recipes the N-D driver's complex axes will ask for (columnsEngineOf), for compiling ahead where this
+ * thread may not compile them in place: the shapes as c2cN, rfftn and irfftn leave them at each complex axis.
+ */
+export function columnsRecipesAhead(
+  kind: 'c2c' | 'r2c' | 'c2r',
+  shape: readonly number[],
+  options: FftNdOptions,
+  precision: 'f32' | 'f64',
+): CpuColumnsRecipe[] {
+  const { s, axes } = resolveAxes(shape, options, kind === 'c2r' ? c2rDefaultLast : undefined);
+  const cur = [...shape];
+  const last = axes.length - 1;
+  // rfftn transforms its real axis first (to n/2 + 1 values); c2cN and irfftn take every listed axis as complex.
+  if (kind === 'r2c') cur[axes[last]!] = Math.floor(s[last]! / 2) + 1;
+  const recipes: CpuColumnsRecipe[] = [];
+  for (let i = kind === 'c2c' ? last : last - 1; i >= 0; i--) {
+    const a = axes[i]!;
+    cur[a] = s[i]!;
+    const inner = product(cur.slice(a + 1));
+    const r = inner > 1 && WASM_SIMD ? planCpuEngineColumns(cur[a]!, inner, precision) : null;
+    if (r) recipes.push(r);
+  }
+  return recipes;
 }
 
 function r2cAxis(x: Float64Array, shape: readonly number[], axis: number, norm: Norm | undefined): NdArray {

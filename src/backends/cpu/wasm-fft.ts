@@ -183,22 +183,51 @@ function cachedModule(key: string, make: () => EngineModule): { mod: WebAssembly
   let m = lruGet(modules, key);
   if (!m) {
     const info = make();
-    let mod: WebAssembly.Module;
-    try {
-      mod = new WebAssembly.Module(info.bytes as BufferSource);
-    } catch (e) {
-      if (e instanceof RangeError) throw new SyncCompileRefused(e.message);
-      throw e;
-    }
-    m = { mod, info };
+    m = { mod: compileSync(info.bytes), info };
     lruSet(modules, key, m, MAX_MODULES);
   }
   return m;
 }
 
+/** The lane module of a recipe compiled ahead, asynchronously, where this thread refuses to compile it in place. */
+export async function precompileLaneModule(recipe: LaneRecipe, sharedMemory = false): Promise<void> {
+  const key = recipeKey(recipe) + (sharedMemory ? '/shared' : '');
+  if (!syncCompileRestricted() || lruGet(modules, key)) return;
+  const info = generateEngineFft(recipe, sharedMemory);
+  lruSet(modules, key, { mod: await WebAssembly.compile(info.bytes as BufferSource), info }, MAX_MODULES);
+}
+
+/**
+ * A module compiled in place, or SyncCompileRefused where this thread may not (a browser's main thread refuses
+ * modules over 4 KiB; the tests' emulation of it, setSyncCompileRestricted, refuses the same ones).
+ */
+export function compileSync(bytes: Uint8Array): WebAssembly.Module {
+  if (emulated && bytes.length > SYNC_COMPILE_MAX_BYTES)
+    throw new SyncCompileRefused(`emulated: ${bytes.length} bytes on a restricted thread`);
+  try {
+    return new WebAssembly.Module(bytes as BufferSource);
+  } catch (e) {
+    if (e instanceof RangeError) throw new SyncCompileRefused(e.message);
+    throw e;
+  }
+}
+
+/** Largest module a browser's main thread compiles synchronously. */
+const SYNC_COMPILE_MAX_BYTES = 4096;
+let emulated = false;
+
+/**
+ * Tests only: behave as a browser's main thread (synchronous compilation of modules over 4 KiB refused, so only
+ * what was compiled ahead runs on the engine), or stop; callers clear the module caches around it.
+ */
+export function setSyncCompileRestricted(on: boolean): void {
+  emulated = on;
+  restricted = on ? true : undefined;
+}
+
 let restricted: boolean | undefined;
 /** Whether this thread refuses synchronous compilation of a module over 4 KiB (a browser's main thread). */
-function syncCompileRestricted(): boolean {
+export function syncCompileRestricted(): boolean {
   if (restricted === undefined) {
     // An empty module with a 5000-byte custom section.
     const bytes = new Uint8Array(8 + 1 + 2 + 2 + 5000);
