@@ -14,6 +14,7 @@ import {
   engineFft,
   precompileEngine,
   SyncCompileRefused,
+  syncCompileRestricted,
   WASM_SIMD,
   type EngineExecOptions,
   type EngineFft,
@@ -579,7 +580,8 @@ async function nd(
               cpuNd.c2cN(x, sh, o, direction === 'inverse', out && !overlaps(out, x) ? out : undefined);
     // The CPU engine computes in the input's precision; every FFT the N-D driver plans runs on it.
     const precision = x instanceof Float32Array ? 'f32' : 'f64';
-    for (const r of cpuNd.columnsRecipesAhead(kind, shape, { s, axes }, precision)) await precompileColumns(r);
+    if (syncCompileRestricted())
+      for (const r of cpuNd.columnsRecipesAhead(kind, shape, { s, axes }, precision)) await precompileColumns(r);
     const r = onCpuEngine(precision, () => f(x, shape, { s, axes, norm }));
     return deliver(r.data, x, out);
   };
@@ -763,7 +765,7 @@ async function cpuRealAlongAxes(
   const complexShape = [...shape];
   if (!inverse) complexShape[axis] = half;
   const ahead =
-    others.length > 0
+    others.length > 0 && syncCompileRestricted()
       ? cpuNd.columnsRecipesAhead('c2c', complexShape, { axes: others, s: others.map((a) => shape[a]!) }, precision)
       : [];
   for (const r of ahead) await precompileColumns(r);
