@@ -660,7 +660,7 @@ async function cpuLastTwoAxes(
   const others = recipe.depth ? [] : rest;
   let engine;
   try {
-    await precompileFft2(recipe);
+    if (syncCompileRestricted()) await precompileFft2(recipe);
     engine = fft2Engine(recipe);
   } catch (e) {
     // A module this thread may not compile synchronously (a browser's main thread): the N-D driver instead.
@@ -748,7 +748,7 @@ async function cpuRealAlongAxes(
   // Along a non-last axis, pairs of real columns as complex ones where the column module applies (no transposes).
   const inner = shape.slice(axis + 1).reduce((a, b) => a * b, 1);
   const pairs = inner > 1 && WASM_SIMD ? planCpuEngineRealColumns(n, inner, precision) : null;
-  if (pairs) await precompileColumns(pairs);
+  if (pairs && syncCompileRestricted()) await precompileColumns(pairs);
   const engine = pairs && columnsAxisEngineIfCompiles(pairs);
   const scale = normScale(n, norm, inverse);
   const columns = engine

@@ -9,7 +9,7 @@ import type { GpuContext } from '../backends/webgpu/device.js';
 import { WebGpuR2r, type R2rFamily, type R2rNorm } from '../backends/webgpu/r2r.js';
 import * as cpuDct from '../backends/cpu/r2r-dct.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
-import { precompileEngine, WASM_SIMD } from '../backends/cpu/wasm-fft.js';
+import { precompileEngine, syncCompileRestricted, WASM_SIMD } from '../backends/cpu/wasm-fft.js';
 import { columnsAxisEngineIfCompiles } from '../backends/cpu/fft-columns-axis.js';
 import { precompileColumns } from '../backends/cpu/fft-2d.js';
 import { planCpuEngineDctColumns } from '../planner/cpu-fft.js';
@@ -301,7 +301,7 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
       if (!['dct2', 'dct3', 'dst2', 'dst3'].includes(op.kind) || !WASM_SIMD) return {};
       const inner = shape.reduce((p, d, a) => (a <= axis ? p : p * (axes.indexOf(a) > i ? s[axes.indexOf(a)]! : d)), 1);
       const recipe = inner > 1 ? planCpuEngineDctColumns(op.n, inner, precision, op.kind.startsWith('dst')) : null;
-      if (recipe) await precompileColumns(recipe);
+      if (recipe && syncCompileRestricted()) await precompileColumns(recipe);
       const engine = recipe && columnsAxisEngineIfCompiles(recipe);
       if (!engine) return {};
       const inverse = op.kind === 'dct3' || op.kind === 'dst3';
