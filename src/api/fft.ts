@@ -26,6 +26,7 @@ import {
   executeEngineFft,
   executeEngineRows,
   planeThreads,
+  runColumnSteps,
   runPlaneSteps,
   runsOnCaller,
   splitBuffersFor,
@@ -747,14 +748,15 @@ async function cpuRealAlongAxes(
     executeEngineRows(op, input, output, count, threads);
   // Along a non-last axis, pairs of real columns as complex ones where the column module applies (no transposes).
   const inner = shape.slice(axis + 1).reduce((a, b) => a * b, 1);
-  const pairs = inner > 1 && WASM_SIMD ? planCpuEngineRealColumns(n, inner, precision) : null;
+  const pairs =
+    inner > 1 && WASM_SIMD ? planCpuEngineRealColumns(n, inner, precision, await planeThreads(threads)) : null;
   if (pairs && syncCompileRestricted()) await precompileColumns(pairs);
   const engine = pairs && columnsAxisEngineIfCompiles(pairs);
   const scale = normScale(n, norm, inverse);
   const columns = engine
     ? {
         columns: (input: ComplexArray, output: ComplexArray, outer: number) =>
-          engine.run(input, output, outer, inverse, scale),
+          engine.run(input, output, outer, inverse, scale, 1, runColumnSteps),
       }
     : {};
   const real: AxisStep = inverse

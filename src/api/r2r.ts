@@ -20,7 +20,7 @@ import * as cpuDht from '../backends/cpu/r2r-dht.js';
 import { normScale } from '../planner/fft-problem.js';
 import { checkDistinct, normalizeAxis, resizeAxis } from '../backends/cpu/fft-nd.js';
 import { checkBackend, fallsBack, gpuFor, type BackendChoice } from './backend.js';
-import { checkThreads, executeEngineRows } from '../backends/cpu/worker-pool.js';
+import { checkThreads, executeEngineRows, planeThreads, runColumnSteps } from '../backends/cpu/worker-pool.js';
 import { checkOut, deliver, overlaps } from './out.js';
 import { filledResultLike } from '../util/filled-result.js';
 
@@ -300,7 +300,10 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
     const dctColumns = async (op: RowOp, axis: number, i: number) => {
       if (!['dct2', 'dct3', 'dst2', 'dst3'].includes(op.kind) || !WASM_SIMD) return {};
       const inner = shape.reduce((p, d, a) => (a <= axis ? p : p * (axes.indexOf(a) > i ? s[axes.indexOf(a)]! : d)), 1);
-      const recipe = inner > 1 ? planCpuEngineDctColumns(op.n, inner, precision, op.kind.startsWith('dst')) : null;
+      const recipe =
+        inner > 1
+          ? planCpuEngineDctColumns(op.n, inner, precision, op.kind.startsWith('dst'), await planeThreads(threads))
+          : null;
       if (recipe && syncCompileRestricted()) await precompileColumns(recipe);
       const engine = recipe && columnsAxisEngineIfCompiles(recipe);
       if (!engine) return {};
@@ -308,7 +311,7 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
       const first = op.orthogonalize ? (inverse ? Math.SQRT2 : Math.SQRT1_2) : 1;
       return {
         columns: (input: RealArray, output: RealArray, outer: number) =>
-          engine.run(input, output, outer, inverse, op.scale ?? 1, first),
+          engine.run(input, output, outer, inverse, op.scale ?? 1, first, runColumnSteps),
       };
     };
     for (let i = axes.length - 1; i >= 0; i--) {

@@ -591,13 +591,26 @@ export function planCpuEngineRealColumns(
   rows: number,
   inner: number,
   precision: CpuPrecision,
+  threads = 1,
 ): CpuColumnsRecipe | null {
   if (inner % 2 !== 0) return null;
   const c = planCpuEngineColumns(rows, inner / 2, precision);
   // Long columns whose stage (a block's rows) outgrows L2 lose to the transposes and the row kernels.
-  const stage = c ? rows * c.blockGroups * c.lanes * (precision === 'f32' ? 8 : 16) : Infinity;
-  return c && stage <= REAL_COLUMNS_MAX_STAGE ? { ...c, realPairs: true } : null;
+  const cb = precision === 'f32' ? 8 : 16;
+  const stage = c ? rows * c.blockGroups * c.lanes * cb : Infinity;
+  if (!c || stage > REAL_COLUMNS_MAX_STAGE) return null;
+  // Threads share a block's column blocks from REAL_COLUMNS_SPLIT_FROM_BYTES, each taking at least one.
+  const blocks = c.cols / (c.lanes * c.blockGroups);
+  const t = Math.min(threads, blocks);
+  const split = t > 1 && rows * c.cols * cb >= REAL_COLUMNS_SPLIT_FROM_BYTES;
+  return { ...c, realPairs: true, ...(split ? { threads: t } : {}) };
 }
+
+/**
+ * Smallest block (bytes) whose column blocks threads share: below it the calling thread's copies in and out, which
+ * stay serial, outweigh the halved kernel (512² f64, 2 MiB, took 1.12–1.17× one thread's time; docs/DECISIONS.md).
+ */
+const REAL_COLUMNS_SPLIT_FROM_BYTES = 4 * 2 ** 20;
 
 /**
  * The DCT-II (cF) and DCT-III (cI) of length `rows` along a non-last axis, lines `inner` reals apart: Makhoul's
@@ -610,8 +623,9 @@ export function planCpuEngineDctColumns(
   inner: number,
   precision: CpuPrecision,
   dst = false,
+  threads = 1,
 ): CpuColumnsRecipe | null {
-  const r = planCpuEngineRealColumns(rows, inner, precision);
+  const r = planCpuEngineRealColumns(rows, inner, precision, threads);
   return r && { ...r, dct: true, ...(dst ? { dst } : {}) };
 }
 
@@ -620,12 +634,14 @@ const REAL_COLUMNS_MAX_STAGE = 2 ** 20;
 
 /**
  * What the column module's generator reads (src/codegen/wasm/fft-columns.ts): a 2-D recipe's column side, and
- * `real` where its columns are pairs of real ones (planCpuEngineRealColumns).
+ * `realPairs` where its columns are pairs of real ones (planCpuEngineRealColumns), `dct` for the DCT-II and -III of
+ * those and `dst` for the DST-II and -III (planCpuEngineDctColumns). `threads`: a call splits each block's column
+ * blocks between threads (the generator does not read it; shared memory is the compile's own flag).
  */
 export type CpuColumnsRecipe = Pick<
   CpuEngineFft2Recipe,
   'rows' | 'cols' | 'precision' | 'lanes' | 'colPasses' | 'blockGroups' | 'fma'
-> & { realPairs?: true; dct?: true; dst?: true };
+> & { realPairs?: true; dct?: true; dst?: true; threads?: number };
 
 /** The 3-D recipe (fftn of depth × rows × cols complex values), or null where the N-D driver must run. */
 export function planCpuEngineFft3(

@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rfft, irfft, rfftn, irfftn, dctn, idctn, dstn, idstn } from '../../src/index.js';
+import { rfft, irfft, rfftn, irfftn, dctn, idctn, dstn, idstn, disposeCpuWorkers } from '../../src/index.js';
 import * as dst from '../../src/backends/cpu/r2r-dst.js';
 import * as dct from '../../src/backends/cpu/r2r-dct.js';
 import * as nd from '../../src/backends/cpu/fft-nd.js';
@@ -117,3 +117,36 @@ test('DCT-II / -III and DST-II / -III along a non-last axis in the column module
   }
   assert.ok(taken >= 16, `DCT / DST columns taken ${taken} times`);
 });
+
+test('threads split the column blocks: the same results as one thread, bit for bit', async () => {
+  let seed = 101;
+  for (const precision of ['f32', 'f64'] as const) {
+    const shape = [256, 4096];
+    // From 4 MiB a block the plan shares its column blocks (the calls below have one block each).
+    assert.equal(planCpuEngineRealColumns(256, 4096, precision, 2)?.threads, 2);
+    assert.equal(planCpuEngineRealColumns(16, 64, precision, 2)?.threads, undefined);
+    const Arr = precision === 'f32' ? Float32Array : Float64Array;
+    const x = new Arr(prod(shape)).map(rng(seed++));
+    const half = [129, 4096];
+    const y = new Arr(2 * prod(half)).map(rng(seed++));
+    let one: (Float32Array | Float64Array)[] = [];
+    for (const threads of [1, 2]) {
+      const o = { shape, axis: 0, backend: 'cpu', threads } as const;
+      const got = [
+        await rfft(x, o),
+        await irfft(y, { ...o, shape: half, n: 256 }),
+        await dctn(x, { shape, axes: [0], backend: 'cpu', threads }),
+        await idstn(x, { shape, axes: [0], backend: 'cpu', threads }),
+      ];
+      if (threads === 1) {
+        const want = nd.rfft(Float64Array.from(x), { axis: 0 }, shape).data;
+        assert.ok(relativeL2(got[0]!, want) <= bound(256, precision));
+        one = got;
+      } else {
+        got.forEach((g, i) => assert.deepEqual(g, one[i], `${precision} call ${i}`));
+      }
+    }
+  }
+});
+
+test.after(() => disposeCpuWorkers());

@@ -27,7 +27,7 @@ export interface EngineAxisStep {
    * Where the axis is not the innermost: the step on the data where it lies, `outer` blocks of nIn × inner elements
    * to blocks of nOut × inner (no transposes). Planned for the inner size of the step's shape.
    */
-  columns?(input: RealArray, output: RealArray, outer: number): void;
+  columns?(input: RealArray, output: RealArray, outer: number): void | Promise<void>;
 }
 /** One axis by other means: the data (row-major `shape`) transformed along `axis`, with its new shape. */
 export interface ReferenceAxisStep {
@@ -188,7 +188,7 @@ export async function transformAlongAxes(
         const k = (at + 1) % 3;
         const dst = out(k);
         if (inner === 1) await step.rows(cur, dst, outer);
-        else step.columns!(cur, dst, outer);
+        else await step.columns!(cur, dst, outer);
         [cur, at] = [dst, last ? -1 : k];
       } else {
         // [outer][nIn][inner] → [outer][inner][nIn], the rows, and [outer][inner][nOut] → [outer][nOut][inner].

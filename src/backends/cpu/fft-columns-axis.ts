@@ -5,7 +5,8 @@
  * copied out. The N-D driver otherwise gathers groups of columns by transposes into rows and back
  * (wasm-fft.ts executeColumns), two more passes over the data. Real recipes (planCpuEngineRealColumns) take real
  * lines as pairs of columns: forward, rows × inner reals in and ⌊rows/2⌋ + 1 rows of inner complex values out, and
- * the inverse back.
+ * the inverse back. Recipes with `threads` (planned from 2 MiB a block) keep their memory shared and split each
+ * block's columns between the calling thread and the pool's workers (runColumnsPart on each).
  */
 import type { CpuColumnsRecipe } from '../../planner/cpu-fft.js';
 import { columnsCompiled } from './fft-2d.js';
@@ -23,12 +24,54 @@ type Columns = (
   first?: number,
 ) => void;
 
+/** One thread's part of a threaded call: column blocks [k0, k1) of the module on the shared memory. Plain data. */
+export interface ColumnsRun {
+  id: number;
+  recipe: CpuColumnsRecipe;
+  memory: WebAssembly.Memory;
+  from: number;
+  to: number;
+  work: number;
+  k0: number;
+  k1: number;
+  inverse: boolean;
+  scale: number;
+  first: number;
+}
+
+/** Runs a barrier-separated step's parts: the first on the calling thread, the others on workers (worker-pool.ts). */
+export type RunColumnSteps = (runs: ColumnsRun[]) => Promise<void>;
+
+/** Instances by shared memory (engine id), on the threads that run parts of threaded calls. */
+const partInstances = new Map<number, { cF: Columns; cI: Columns }>();
+const MAX_PART_INSTANCES = 4;
+
+/** A part of a threaded call, on whichever thread runs it (the module compiled for shared memory). */
+export function runColumnsPart(run: ColumnsRun): void {
+  let k = partInstances.get(run.id);
+  if (!k) {
+    const x = new WebAssembly.Instance(columnsCompiled(run.recipe, true).mod, { env: { memory: run.memory } }).exports;
+    k = { cF: x['cF'] as Columns, cI: x['cI'] as Columns };
+    partInstances.set(run.id, k);
+    while (partInstances.size > MAX_PART_INSTANCES) partInstances.delete(partInstances.keys().next().value!);
+  }
+  (run.inverse ? k.cI : k.cF)(run.from, run.to, run.work, 0, run.k0, run.k1, run.scale, run.first);
+}
+
+let nextId = 1;
+/** Pages a shared memory may grow to (a shared memory must declare its maximum; the module imports 65536). */
+const SHARED_MAX_PAGES = 65536;
+
 /** One recipe's module instance on a memory of its own, kept between calls (fresh pages cost more than the kernel). */
 export class ColumnsAxisEngine {
+  private readonly id = nextId++;
+  private readonly memory: WebAssembly.Memory;
   private readonly heap: AnyArray;
   private readonly forward: Columns;
   private readonly inverse: Columns;
   private readonly blocks: number;
+  /** Each thread's work region (the passes' halves and the stages), the calling thread's first. */
+  private readonly works: number[] = [];
   private readonly work: number;
   private readonly data: number;
   /** Where a real recipe's half spectra lie (after the matrix). */
@@ -39,18 +82,29 @@ export class ColumnsAxisEngine {
   /** Bytes of its memory. */
   readonly bytes: number;
   constructor(readonly recipe: CpuColumnsRecipe) {
-    const { mod, info } = columnsCompiled(recipe, false);
+    const threads = recipe.threads ?? 1;
+    const shared = threads > 1;
+    const { mod, info } = columnsCompiled(recipe, shared);
     const e = recipe.precision === 'f32' ? 4 : 8;
     // Twiddles, the passes' work and stages, the data: each region on its own offset modulo 4 KiB, as the 2-D engine's.
-    this.work = Math.ceil((info.twiddles.length * e) / 4096) * 4096 + 1024;
-    this.data = Math.ceil((this.work + info.workBytes) / 4096) * 4096 + 2048;
+    let at = Math.ceil((info.twiddles.length * e) / 4096) * 4096 + 1024;
+    for (let t = 0; t < threads; t++) {
+      this.works.push(at);
+      at = Math.ceil((at + info.workBytes) / 4096) * 4096 + 1024 * ((t + 2) % 4);
+    }
+    this.work = this.works[0]!;
+    this.data = Math.ceil(at / 4096) * 4096 + 2048;
     this.matrixLength = recipe.rows * recipe.cols * 2;
     // The DCT's results are the matrix's size (real rows in and out).
     this.spectraLength = recipe.realPairs && !recipe.dct ? (Math.floor(recipe.rows / 2) + 1) * recipe.cols * 4 : 0;
     this.spectra = Math.ceil((this.data + this.matrixLength * e) / 4096) * 4096 + 3072;
     const bytes = this.spectra + this.spectraLength * e;
     this.bytes = bytes;
-    const memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / 65536) });
+    const pages = Math.ceil(bytes / 65536);
+    const memory = shared
+      ? new WebAssembly.Memory({ initial: pages, maximum: SHARED_MAX_PAGES, shared: true })
+      : new WebAssembly.Memory({ initial: pages });
+    this.memory = memory;
     const x = new WebAssembly.Instance(mod, { env: { memory } }).exports;
     this.forward = x['cF'] as Columns;
     this.inverse = x['cI'] as Columns;
@@ -65,21 +119,68 @@ export class ColumnsAxisEngine {
    * rows × 2·cols reals to their half spectra forward, and back for the inverse; DCT ones rows × 2·cols reals each
    * way, the DCT-II forward and the DCT-III inverse, row 0 of the DCT-II's output or the DCT-III's input times `first`.
    */
-  run(src: AnyArray, dst: AnyArray, outer: number, inverse: boolean, scale: number, first = 1): void {
+  run(
+    src: AnyArray,
+    dst: AnyArray,
+    outer: number,
+    inverse: boolean,
+    scale: number,
+    first = 1,
+    steps?: RunColumnSteps,
+  ): void | Promise<void> {
+    if ((this.recipe.threads ?? 1) > 1 && steps) return this.runShared(src, dst, outer, inverse, scale, first, steps);
+    const { from, to, inLen, outLen } = this.sides(inverse);
     const e = this.heap.BYTES_PER_ELEMENT;
-    const real = this.recipe.realPairs === true && !this.recipe.dct;
-    // Real recipes go between the two regions (the matrix and the half spectra), complex ones stay in place.
-    const [from, to] = !real ? [this.data, this.data] : inverse ? [this.spectra, this.data] : [this.data, this.spectra];
-    const [inLen, outLen] =
-      real && !inverse
-        ? [this.matrixLength, this.spectraLength]
-        : real
-          ? [this.spectraLength, this.matrixLength]
-          : [this.matrixLength, this.matrixLength];
     const f = inverse ? this.inverse : this.forward;
     for (let o = 0; o < outer; o++) {
       this.heap.set(src.subarray(o * inLen, (o + 1) * inLen), from / e);
       f(from, to, this.work, 0, 0, this.blocks, scale, first);
+      dst.set(this.heap.subarray(to / e, to / e + outLen), o * outLen);
+    }
+  }
+
+  /**
+   * Where a block goes (byte offsets) and its numbers each way: real recipes between the matrix and the half spectra,
+   * complex and DCT ones in place.
+   */
+  private sides(inverse: boolean): { from: number; to: number; inLen: number; outLen: number } {
+    const real = this.recipe.realPairs === true && !this.recipe.dct;
+    const [m, h] = [this.matrixLength, this.spectraLength];
+    if (!real) return { from: this.data, to: this.data, inLen: m, outLen: m };
+    return inverse
+      ? { from: this.spectra, to: this.data, inLen: h, outLen: m }
+      : { from: this.data, to: this.spectra, inLen: m, outLen: h };
+  }
+
+  /** run() with each block's column blocks split between the calling thread and workers (one step per block). */
+  private async runShared(
+    src: AnyArray,
+    dst: AnyArray,
+    outer: number,
+    inverse: boolean,
+    scale: number,
+    first: number,
+    steps: RunColumnSteps,
+  ): Promise<void> {
+    const { from, to, inLen, outLen } = this.sides(inverse);
+    const e = this.heap.BYTES_PER_ELEMENT;
+    const threads = this.works.length;
+    const runs: ColumnsRun[] = this.works.map((work, t) => ({
+      id: this.id,
+      recipe: this.recipe,
+      memory: this.memory,
+      from,
+      to,
+      work,
+      k0: Math.floor((t * this.blocks) / threads),
+      k1: Math.floor(((t + 1) * this.blocks) / threads),
+      inverse,
+      scale,
+      first,
+    }));
+    for (let o = 0; o < outer; o++) {
+      this.heap.set(src.subarray(o * inLen, (o + 1) * inLen), from / e);
+      await steps(runs);
       dst.set(this.heap.subarray(to / e, to / e + outLen), o * outLen);
     }
   }
@@ -94,7 +195,7 @@ const KEEP_BYTES = 256 * 2 ** 20;
 /** The engine of a recipe (cached by exactly what its module and memory depend on). */
 export function columnsAxisEngine(recipe: CpuColumnsRecipe): ColumnsAxisEngine {
   const kind = recipe.dst ? '/dst' : recipe.dct ? '/dct' : recipe.realPairs ? '/real' : '';
-  const key = `${recipe.rows}x${recipe.cols}/${recipe.precision}${kind}`;
+  const key = `${recipe.rows}x${recipe.cols}/${recipe.precision}${kind}/${recipe.threads ?? 1}`;
   let e = engines.get(key);
   if (e) {
     // Most recently used last.
@@ -119,4 +220,5 @@ export function columnsAxisEngineIfCompiles(recipe: CpuColumnsRecipe): ColumnsAx
 /** Drops the cached engines (see disposeCpuWorkers). */
 export function clearColumnsAxisEngines(): void {
   engines.clear();
+  partInstances.clear();
 }

@@ -10,6 +10,7 @@ import type { FftJob, FftReply } from './worker-pool.js';
 import { ABORT, DONE, STAGED } from './worker-pipeline.js';
 import { runPhase } from './fft-split.js';
 import { runPlaneStep } from './fft-2d.js';
+import { runColumnsPart } from './fft-columns-axis.js';
 
 type AnyArray = Float32Array | Float64Array;
 
@@ -31,6 +32,11 @@ function run(job: FftJob): { reply: FftReply; transfer: ArrayBuffer[] } | null {
   if (job.plane) {
     // A part of a step of a shared 2-D transform, on the shared memory the job carries.
     runPlaneStep(job.plane);
+    return { reply: { id: job.id }, transfer: [] };
+  }
+  if (job.columns) {
+    // A part of a threaded column call along another axis, on the shared memory the job carries.
+    runColumnsPart(job.columns);
     return { reply: { id: job.id }, transfer: [] };
   }
   if (job.phase) {

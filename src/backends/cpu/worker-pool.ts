@@ -28,7 +28,7 @@ import {
   type SplitFft,
 } from './fft-split.js';
 import { clearFft2Engines, runPlaneStep, type PlaneRun } from './fft-2d.js';
-import { clearColumnsAxisEngines } from './fft-columns-axis.js';
+import { clearColumnsAxisEngines, runColumnsPart, type ColumnsRun } from './fft-columns-axis.js';
 
 type AnyArray = Float32Array | Float64Array;
 interface Layout {
@@ -60,6 +60,8 @@ export interface FftJob {
   phase?: PhaseRun;
   /** A thread's part of a step of a shared 2-D transform instead (input and output unused). */
   plane?: PlaneRun;
+  /** A thread's part of a threaded column call along another axis instead (input and output unused). */
+  columns?: ColumnsRun;
   fault?: WorkerFault;
 }
 
@@ -805,6 +807,11 @@ export function runPlaneSteps(runs: PlaneRun[], here?: () => void): Promise<void
   );
 }
 
+/** A threaded column call's step (src/backends/cpu/fft-columns-axis.ts): the first part here, the others on workers. */
+export function runColumnSteps(runs: ColumnsRun[]): Promise<void> {
+  return runParts(runs.map((columns) => ({ columns })));
+}
+
 /** Threads a 2-D transform may share: `threads` (default the cores) where shared memory exists, else 1. */
 export async function planeThreads(threads: number | undefined): Promise<number> {
   checkThreads(threads);
@@ -815,12 +822,15 @@ export async function planeThreads(threads: number | undefined): Promise<number>
  * Parts of a barrier-separated step: the first on the calling thread (by `here` where given), the others on workers,
  * all awaited.
  */
-async function runParts(parts: ({ phase: PhaseRun } | { plane: PlaneRun })[], here?: () => void): Promise<void> {
+async function runParts(
+  parts: ({ phase: PhaseRun } | { plane: PlaneRun } | { columns: ColumnsRun })[],
+  here?: () => void,
+): Promise<void> {
   const p = (pool ??= new WorkerPool());
   const slots = await p.acquire(parts.length - 1);
   const first = parts[0]!;
   // The jobs carry no arrays of their own: empty views of the shared memory (never transferred).
-  const memory = 'phase' in first ? first.phase.memory : first.plane.memory;
+  const memory = 'phase' in first ? first.phase.memory : 'plane' in first ? first.plane.memory : first.columns.memory;
   const none = new Float32Array(memory.buffer, 0, 0);
   const layout: Layout = { offset: 0, stride: 1, dist: 1 };
   const replies = parts.slice(1).map((part, i) =>
@@ -842,7 +852,8 @@ async function runParts(parts: ({ phase: PhaseRun } | { plane: PlaneRun })[], he
   try {
     if (here) here();
     else if ('phase' in first) runPhase(first.phase);
-    else runPlaneStep(first.plane);
+    else if ('plane' in first) runPlaneStep(first.plane);
+    else runColumnsPart(first.columns);
   } catch (e) {
     mainError = e;
   }
