@@ -41,6 +41,7 @@ import {
   planCpuEngineRfft2,
   planCpuEngineRfft3,
   planCpuEngineRealColumns,
+  planCpuEngineColumns,
   type CpuEngineFftRecipe,
   type CpuPrecision,
 } from '../planner/cpu-fft.js';
@@ -569,7 +570,9 @@ async function nd(
     if (direct) return direct;
     const plane = await cpuLastTwoAxes(x, shape, s, axes, kind, direction, norm, out, threads);
     if (plane) return plane;
-    const along = await cpuRealAlongAxes(x, shape, s, axes, kind, norm, out, threads);
+    const along =
+      (await cpuRealAlongAxes(x, shape, s, axes, kind, norm, out, threads)) ??
+      (await cpuComplexAlongAxis(x, shape, s, axes, kind, direction, norm, out, threads));
     if (along) return along;
     const f =
       kind === 'r2c'
@@ -802,6 +805,40 @@ async function cpuRealAlongAxes(
   const c = block ? blockStep : complex;
   const steps = others.length === 0 ? [real] : inverse ? [c, real] : [real, c];
   return deliver(await transformAlongAxes(x, shape, steps, out && !overlaps(out, x) ? out : undefined), x, out);
+}
+
+/**
+ * A C2C along one non-last axis with no crop or pad, where the column module takes it with threads: each block's
+ * column blocks shared between the calling thread and workers (the N-D driver's column step runs on the calling
+ * thread only); null otherwise, for the N-D driver.
+ */
+async function cpuComplexAlongAxis(
+  x: ComplexArray,
+  shape: readonly number[],
+  s: readonly number[],
+  axes: readonly number[],
+  kind: Kind,
+  direction: 'forward' | 'inverse',
+  norm: FftNorm,
+  out: ComplexArray | undefined,
+  threads: number | undefined,
+): Promise<ComplexArray | null> {
+  const axis = axes[0]!;
+  if (kind !== 'c2c' || axes.length !== 1 || axis === shape.length - 1 || s[0] !== shape[axis] || !WASM_SIMD)
+    return null;
+  const inner = shape.slice(axis + 1).reduce((a, b) => a * b, 1);
+  const precision = x instanceof Float32Array ? 'f32' : 'f64';
+  const recipe = planCpuEngineColumns(s[0], inner, precision, await planeThreads(threads));
+  if (!recipe?.threads) return null;
+  if (syncCompileRestricted()) await precompileColumns(recipe);
+  const engine = columnsAxisEngineIfCompiles(recipe);
+  if (!engine) return null;
+  const dst =
+    out && !overlaps(out, x) ? out : filledResult(x instanceof Float32Array ? Float32Array : Float64Array, x.length);
+  const outer = shape.slice(0, axis).reduce((a, b) => a * b, 1);
+  const inverse = direction === 'inverse';
+  await engine.run(x, dst, outer, inverse, normScale(s[0], norm, inverse), 1, runColumnSteps);
+  return deliver(dst, x, out);
 }
 
 export interface FftNdPlanOptions {

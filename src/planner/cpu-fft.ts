@@ -574,12 +574,36 @@ function columnsOf(
  * transposes (src/backends/cpu/fft-columns-axis.ts). Null where the column module does not apply (cols not a multiple
  * of the lanes, a length through Bluestein, an array over the 2-D engine's limit).
  */
-export function planCpuEngineColumns(rows: number, cols: number, precision: CpuPrecision): CpuColumnsRecipe | null {
+export function planCpuEngineColumns(
+  rows: number,
+  cols: number,
+  precision: CpuPrecision,
+  threads = 1,
+): CpuColumnsRecipe | null {
   const c = columnsOf(rows, cols, precision, 1);
   if (!c) return null;
   const { colPasses, blockGroups, fma } = c;
-  return { rows, cols, precision, lanes: lanesFor(precision), colPasses, blockGroups, ...(fma ? { fma } : {}) };
+  const lanes = lanesFor(precision);
+  // Threads share a block's column blocks from COLUMNS_SPLIT_FROM_BYTES, each taking at least one.
+  const t = Math.min(threads, cols / (lanes * blockGroups));
+  const split = t > 1 && rows * cols * (precision === 'f32' ? 8 : 16) >= COLUMNS_SPLIT_FROM_BYTES;
+  return {
+    rows,
+    cols,
+    precision,
+    lanes,
+    colPasses,
+    blockGroups,
+    ...(fma ? { fma } : {}),
+    ...(split ? { threads: t } : {}),
+  };
 }
+
+/**
+ * Smallest block (bytes) whose column blocks threads share: below it the calling thread's copies in and out, which
+ * stay serial, outweigh the halved kernel (512² f64 real, 2 MiB, took 1.12–1.17× one thread's time; docs/DECISIONS.md).
+ */
+const COLUMNS_SPLIT_FROM_BYTES = 4 * 2 ** 20;
 
 /**
  * Real transforms of length `rows` along a non-last axis whose lines lie `inner` reals apart: pairs of adjacent
@@ -594,23 +618,11 @@ export function planCpuEngineRealColumns(
   threads = 1,
 ): CpuColumnsRecipe | null {
   if (inner % 2 !== 0) return null;
-  const c = planCpuEngineColumns(rows, inner / 2, precision);
+  const c = planCpuEngineColumns(rows, inner / 2, precision, threads);
   // Long columns whose stage (a block's rows) outgrows L2 lose to the transposes and the row kernels.
-  const cb = precision === 'f32' ? 8 : 16;
-  const stage = c ? rows * c.blockGroups * c.lanes * cb : Infinity;
-  if (!c || stage > REAL_COLUMNS_MAX_STAGE) return null;
-  // Threads share a block's column blocks from REAL_COLUMNS_SPLIT_FROM_BYTES, each taking at least one.
-  const blocks = c.cols / (c.lanes * c.blockGroups);
-  const t = Math.min(threads, blocks);
-  const split = t > 1 && rows * c.cols * cb >= REAL_COLUMNS_SPLIT_FROM_BYTES;
-  return { ...c, realPairs: true, ...(split ? { threads: t } : {}) };
+  const stage = c ? rows * c.blockGroups * c.lanes * (precision === 'f32' ? 8 : 16) : Infinity;
+  return c && stage <= REAL_COLUMNS_MAX_STAGE ? { ...c, realPairs: true } : null;
 }
-
-/**
- * Smallest block (bytes) whose column blocks threads share: below it the calling thread's copies in and out, which
- * stay serial, outweigh the halved kernel (512² f64, 2 MiB, took 1.12–1.17× one thread's time; docs/DECISIONS.md).
- */
-const REAL_COLUMNS_SPLIT_FROM_BYTES = 4 * 2 ** 20;
 
 /**
  * The DCT-II (cF) and DCT-III (cI) of length `rows` along a non-last axis, lines `inner` reals apart: Makhoul's

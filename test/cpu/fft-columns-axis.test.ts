@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fft, ifft, fftn } from '../../src/index.js';
+import { fft, ifft, fftn, disposeCpuWorkers } from '../../src/index.js';
 import { c2cN } from '../../src/backends/cpu/fft-nd.js';
 import { planCpuEngineColumns } from '../../src/planner/cpu-fft.js';
 import { rng } from '../../src/util/random.js';
@@ -52,4 +52,23 @@ test('fft / ifft along a non-last axis: the column module where it applies, agai
   }
   // The shapes above include ones the module takes in both precisions (and, 97 and 6 × 7 × 3, ones it leaves).
   assert.ok(taken >= 10, `column module taken ${taken} times`);
+});
+
+test('fft / ifft along a non-last axis with threads: the column blocks shared, the same results as one thread', async () => {
+  let seed = 61;
+  for (const precision of ['f32', 'f64'] as const) {
+    const shape = [3, 256, 2048];
+    assert.equal(planCpuEngineColumns(256, 2048, precision, 2)?.threads, 2);
+    const Arr = precision === 'f32' ? Float32Array : Float64Array;
+    const x = new Arr(2 * shape.reduce((a, b) => a * b, 1)).map(rng(seed++));
+    for (const inverse of [false, true]) {
+      const call = (threads: number) =>
+        (inverse ? ifft : fft)(x, { shape, axis: 1, norm: 'ortho', backend: 'cpu', threads });
+      const one = await call(1);
+      assert.deepEqual(await call(2), one, `${precision} ${inverse}`);
+      const want = c2cN(Float64Array.from(x), shape, { axes: [1], norm: 'ortho' }, inverse).data;
+      assert.ok(relativeL2(one, want) <= bound(256, precision));
+    }
+  }
+  await disposeCpuWorkers();
 });
