@@ -33,39 +33,37 @@ export function columnsPostFunction(e: 4 | 8, sp: number): WasmFunction {
     .vconst(e, e === 8 ? [1, -1] : [1, 1, 1, -1])
     .fmul(e)
     .set(hn!);
-  b.block();
-  b.get(count).op(0x45 /* i32.eqz */).brIf(0);
-  b.loop();
-  for (let j = 0; j < sp / 16; j++) {
-    b.get(zk)
-      .v128Load(16 * j)
-      .set(a!);
-    b.get(zm)
-      .v128Load(16 * j)
-      .set(c!);
-    b.get(a!).get(c!).fadd(e).set(s!);
-    b.get(a!).get(c!).fsub(e).set(d!);
-    b.get(out)
-      .get(s!)
-      .get(d!)
-      .shuffle(m0)
-      .get(k0!)
-      .fmul(e)
-      .v128Store(32 * j);
-    b.get(out)
-      .get(s!)
-      .get(d!)
-      .shuffle(m1)
-      .get(k1!)
-      .fmul(e)
-      .v128Store(32 * j + 16);
-  }
-  b.get(zk).get(zkS).add().set(zk);
-  b.get(zm).get(zmS).add().set(zm);
-  b.get(out).get(outS).add().set(out);
-  b.get(count).i32(1).sub().tee(count).brIf(0);
-  b.end();
-  b.end();
+  rowLoop(b, count, () => {
+    for (let j = 0; j < sp / 16; j++) {
+      b.get(zk)
+        .v128Load(16 * j)
+        .set(a!);
+      b.get(zm)
+        .v128Load(16 * j)
+        .set(c!);
+      b.get(a!).get(c!).fadd(e).set(s!);
+      b.get(a!).get(c!).fsub(e).set(d!);
+      b.get(out)
+        .get(s!)
+        .get(d!)
+        .shuffle(m0)
+        .get(k0!)
+        .fmul(e)
+        .v128Store(32 * j);
+      b.get(out)
+        .get(s!)
+        .get(d!)
+        .shuffle(m1)
+        .get(k1!)
+        .fmul(e)
+        .v128Store(32 * j + 16);
+    }
+    advance(b, [
+      [zk, zkS],
+      [zm, zmS],
+      [out, outS],
+    ]);
+  });
   return { params, body: b, export: 'post' };
 }
 
@@ -81,39 +79,36 @@ export function columnsPreFunction(e: 4 | 8, sp: number, kind: PreRow): WasmFunc
   const swap = e === 8 ? lanes(8, [1, 0]) : lanes(4, [3, 2, 7, 6]);
   const front = e === 8 ? lanes(8, [0, 1]) : lanes(4, [0, 1, 4, 5]);
   const edge = e === 8 ? lanes(8, [0, 2]) : lanes(4, [0, 2, 4, 6]);
-  const flip = (first: number): number[] => (e === 8 ? [first, -first] : [first, -first, first, -first]);
-  if (kind !== 'edge') b.vconst(e, flip(kind === 'direct' ? -1 : 1)).set(sign!);
-  b.block();
-  b.get(count).op(0x45 /* i32.eqz */).brIf(0);
-  b.loop();
-  for (let j = 0; j < sp / 16; j++) {
-    b.get(x)
-      .v128Load(32 * j)
-      .set(v!);
-    b.get(x)
-      .v128Load(32 * j + 16)
-      .set(u!);
-    b.get(z);
-    if (kind === 'edge') b.get(v!).get(u!).shuffle(edge);
-    else {
-      // P: the even column's value(s), Q: the odd column's, parts swapped.
-      if (e === 8) b.get(v!).set(p!);
-      else b.get(v!).get(u!).shuffle(front).set(p!);
-      b.get(e === 8 ? u! : v!)
-        .get(u!)
-        .shuffle(swap)
-        .set(q!);
-      // direct: P + Q·(−1, 1); conj: P·(1, −1) + Q.
-      if (kind === 'direct') b.get(q!).get(sign!).fmul(e).get(p!).fadd(e);
-      else b.get(p!).get(sign!).fmul(e).get(q!).fadd(e);
+  if (kind !== 'edge') b.vconst(e, alternating(e, kind === 'direct' ? -1 : 1)).set(sign!);
+  rowLoop(b, count, () => {
+    for (let j = 0; j < sp / 16; j++) {
+      b.get(x)
+        .v128Load(32 * j)
+        .set(v!);
+      b.get(x)
+        .v128Load(32 * j + 16)
+        .set(u!);
+      b.get(z);
+      if (kind === 'edge') b.get(v!).get(u!).shuffle(edge);
+      else {
+        // P: the even column's value(s), Q: the odd column's, parts swapped.
+        if (e === 8) b.get(v!).set(p!);
+        else b.get(v!).get(u!).shuffle(front).set(p!);
+        b.get(e === 8 ? u! : v!)
+          .get(u!)
+          .shuffle(swap)
+          .set(q!);
+        // direct: P + Q·(−1, 1); conj: P·(1, −1) + Q.
+        if (kind === 'direct') b.get(q!).get(sign!).fmul(e).get(p!).fadd(e);
+        else b.get(p!).get(sign!).fmul(e).get(q!).fadd(e);
+      }
+      b.v128Store(16 * j);
     }
-    b.v128Store(16 * j);
-  }
-  b.get(x).get(xS).add().set(x);
-  b.get(z).get(zS).add().set(z);
-  b.get(count).i32(1).sub().tee(count).brIf(0);
-  b.end();
-  b.end();
+    advance(b, [
+      [x, xS],
+      [z, zS],
+    ]);
+  });
   const name = { direct: 'preDirect', conj: 'preConj', edge: 'preEdge' }[kind];
   return { params, body: b, export: name };
 }
@@ -135,13 +130,11 @@ export function dctPostFunction(e: 4 | 8, sp: number): WasmFunction {
   const b = new Body(params);
   const [zk, zm, yk, ym, count, zkS, zmS, ykS, ymS, tw, f] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
   const [fv, c, s, sn, cn, a, z, sum, d] = [0, 1, 2, 3, 4, 5, 6, 7, 8].map(() => b.local('v128'));
-  const alt = (first: number) => (e === 8 ? [first, -first] : [first, -first, first, -first]);
   b.get(f).splat(e).set(fv!);
   rowLoop(b, count, () => {
-    b.get(tw).loadSplat(e, 0).get(fv!).fmul(e).set(c!);
-    b.get(tw).loadSplat(e, e).get(fv!).fmul(e).set(s!);
-    b.get(s!).vconst(e, alt(1)).fmul(e).set(sn!);
-    b.get(c!).vconst(e, alt(-1)).fmul(e).set(cn!);
+    rotation(b, e, tw, fv!, c!, s!);
+    b.get(s!).vconst(e, alternating(e, 1)).fmul(e).set(sn!);
+    b.get(c!).vconst(e, alternating(e, -1)).fmul(e).set(cn!);
     for (let j = 0; j < sp / 16; j++) {
       b.get(zk)
         .v128Load(16 * j)
@@ -170,11 +163,12 @@ export function dctPostFunction(e: 4 | 8, sp: number): WasmFunction {
         .fadd(e)
         .v128Store(16 * j);
     }
-    advance(b, e, tw, [
+    advance(b, [
       [zk, zkS],
       [zm, zmS],
       [yk, ykS],
       [ym, ymS],
+      [tw, { bytes: 2 * e }],
     ]);
   });
   return { params, body: b, export: 'dctPost' };
@@ -192,13 +186,11 @@ export function dctPreFunction(e: 4 | 8, sp: number): WasmFunction {
   const b = new Body(params);
   const [yk, ym, zk, zm, count, ykS, ymS, zkS, zmS, tw, f] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
   const [fv, c, s, p, q, re, im, plus, minus] = [0, 1, 2, 3, 4, 5, 6, 7, 8].map(() => b.local('v128'));
-  const alt = (first: number) => (e === 8 ? [first, -first] : [first, -first, first, -first]);
   b.get(f).splat(e).set(fv!);
-  b.vconst(e, alt(1)).set(plus!);
-  b.vconst(e, alt(-1)).set(minus!);
+  b.vconst(e, alternating(e, 1)).set(plus!);
+  b.vconst(e, alternating(e, -1)).set(minus!);
   rowLoop(b, count, () => {
-    b.get(tw).loadSplat(e, 0).get(fv!).fmul(e).set(c!);
-    b.get(tw).loadSplat(e, e).get(fv!).fmul(e).set(s!);
+    rotation(b, e, tw, fv!, c!, s!);
     for (let j = 0; j < sp / 16; j++) {
       b.get(yk)
         .v128Load(16 * j)
@@ -224,11 +216,12 @@ export function dctPreFunction(e: 4 | 8, sp: number): WasmFunction {
         .fadd(e)
         .v128Store(16 * j);
     }
-    advance(b, e, tw, [
+    advance(b, [
       [yk, ykS],
       [ym, ymS],
       [zk, zkS],
       [zm, zmS],
+      [tw, { bytes: 2 * e }],
     ]);
   });
   return { params, body: b, export: 'dctPre' };
@@ -237,14 +230,24 @@ export function dctPreFunction(e: 4 | 8, sp: number): WasmFunction {
 /** The two parts of each complex value swapped (a vector of one f64 or two f32 values). */
 const swapPairs = (e: 4 | 8): number[] => (e === 8 ? lanes(8, [1, 0]) : lanes(4, [1, 0, 3, 2]));
 
-/** The next row: each pointer by its stride, the rotation table by one (cos θ, sin θ) pair. */
-function advance(b: Body, e: 4 | 8, tw: number, pointers: readonly (readonly [number, number])[]): void {
-  for (const [p, stride] of pointers) b.get(p).get(stride).add().set(p);
-  b.get(tw)
-    .i32(2 * e)
-    .add()
-    .set(tw);
+/** The next row: each pointer by its stride, a local or `{ bytes }`, a constant (the rotation table's pair). */
+function advance(b: Body, pointers: readonly (readonly [number, number | { bytes: number }])[]): void {
+  for (const [p, stride] of pointers) {
+    b.get(p);
+    if (typeof stride === 'number') b.get(stride);
+    else b.i32(stride.bytes);
+    b.add().set(p);
+  }
 }
+
+/** This row's cos θ and sin θ from the table at tw, splat and times fv. */
+function rotation(b: Body, e: 4 | 8, tw: number, fv: number, c: number, s: number): void {
+  b.get(tw).loadSplat(e, 0).get(fv).fmul(e).set(c);
+  b.get(tw).loadSplat(e, e).get(fv).fmul(e).set(s);
+}
+
+/** (first, −first) in each complex value's lanes. */
+const alternating = (e: 4 | 8, first: number): number[] => (e === 8 ? [first, -first] : [first, -first, first, -first]);
 
 /** `body` `count` times (none for 0). */
 function rowLoop(b: Body, count: number, body: () => void): void {
