@@ -76,11 +76,11 @@ function columnsModule(r: CpuColumnsRecipe, sharedMemory: boolean): ColumnsModul
   const real = r.realPairs === true;
   const dct = real && r.dct === true;
   // The DST-II / -III as the DCT's: odd input rows negated and the output rows reversed (and back for the inverse).
-  const dst = dct && r.dst === true;
-  const negCopy = dst ? fn('negCopy', () => negatedRowsFunction(sp, e)) : 0;
+  const isDst = dct && r.dst === true;
+  const negCopy = isDst ? fn('negCopy', () => negatedRowsFunction(sp, e)) : 0;
   /** Row of the DCT's k-th output (DST-II) or input (DST-III) row, and that row's step as k grows. */
-  const yRow = (k: number): number => (dst ? rows - 1 - k : k);
-  const yStep = dst ? -rowBytes : rowBytes;
+  const yRow = (k: number): number => (isDst ? rows - 1 - k : k);
+  const yStep = isDst ? -rowBytes : rowBytes;
   // Real recipes: the half spectra's rows are twice a matrix row (X bytes), and their blocks twice a block's width.
   const X = 2 * rowBytes;
   const [inStep, outStep] =
@@ -117,9 +117,27 @@ function columnsModule(r: CpuColumnsRecipe, sharedMemory: boolean): ColumnsModul
       tables[tw.length + 2 * k + 1] = Math.sin(theta);
     }
   }
-  const halfConst = (b: Body): Body => (e === 4 ? b.op(0x43, 0, 0, 0, 0x3f) : b.op(0x44, 0, 0, 0, 0, 0, 0, 0xe0, 0x3f));
-  const oneConst = (b: Body): Body =>
-    e === 4 ? b.op(0x43, 0, 0, 0x80, 0x3f) : b.op(0x44, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f);
+  /**
+   * A call's arguments: an i32 constant (a number), a local (`at(local)`), a local plus bytes (`at(local, bytes)`),
+   * or a float constant of the module's precision ('one', 'half').
+   */
+  type Arg = number | readonly [number] | readonly [number, number] | 'one' | 'half';
+  /** A local as a call argument, plus a byte offset where given. */
+  const at = (local: number | undefined, plus?: number): Arg => (plus === undefined ? [local!] : [local!, plus]);
+  const call = (b: Body, f: number, args: readonly Arg[]): void => {
+    for (const a of args) {
+      if (typeof a === 'number') b.i32(a);
+      else if (a === 'one' || a === 'half') {
+        const v = a === 'one' ? 1 : 0.5;
+        const bytes = new Uint8Array(e === 4 ? new Float32Array([v]).buffer : new Float64Array([v]).buffer);
+        b.op(e === 4 ? 0x43 : 0x44, ...bytes);
+      } else {
+        b.get(a[0]);
+        if (a.length === 2) b.i32(a[1]).add();
+      }
+    }
+    b.call(f);
+  };
   for (const conj of [false, true]) {
     const [srcStep, dstStep] = conj ? outStep! : inStep!;
     const calls = r.colPasses.map((p, t) => {
@@ -143,94 +161,29 @@ function columnsModule(r: CpuColumnsRecipe, sharedMemory: boolean): ColumnsModul
     b.block();
     b.get(k!).get(k1).op(0x4f /* i32.ge_u */).brIf(0);
     b.loop();
+    // The stage's input: the matrix's rows, or the real steps' joins (rows k and n − k), or Makhoul's order.
     if (pre && conj) {
       // Row 0 and (even rows) row rows/2 lose their imaginary parts; rows above rows/2 are conjugates of rows below.
-      b.get(src!).get(sIn!).i32(1).i32(0).i32(0).call(pre.edge);
-      b.get(src!)
-        .i32(X)
-        .add()
-        .get(sIn!)
-        .i32(sp)
-        .add()
-        .i32(Math.floor((rows - 1) / 2))
-        .i32(X)
-        .i32(sp)
-        .call(pre.direct);
-      if (rows % 2 === 0)
-        b.get(src!)
-          .i32(mid * X)
-          .add()
-          .get(sIn!)
-          .i32(mid * sp)
-          .add()
-          .i32(1)
-          .i32(0)
-          .i32(0)
-          .call(pre.edge);
-      b.get(src!)
-        .i32((rows - mid - 1) * X)
-        .add()
-        .get(sIn!)
-        .i32((mid + 1) * sp)
-        .add()
-        .i32(rows - mid - 1)
-        .i32(-X)
-        .i32(sp)
-        .call(pre.conj);
+      call(b, pre.edge, [at(src), at(sIn), 1, 0, 0]);
+      call(b, pre.direct, [at(src, X), at(sIn, sp), Math.floor((rows - 1) / 2), X, sp]);
+      if (rows % 2 === 0) call(b, pre.edge, [at(src, mid * X), at(sIn, mid * sp), 1, 0, 0]);
+      call(b, pre.conj, [at(src, (rows - mid - 1) * X), at(sIn, (mid + 1) * sp), rows - mid - 1, -X, sp]);
     } else if (dct && conj) {
       // Row 0 with the zero row as y_n, then rows k and n − k together.
-      b.get(src!)
-        .i32(yRow(0) * rowBytes)
-        .add()
-        .get(twP)
-        .i32(zeroRow)
-        .add()
-        .get(sIn!)
-        .get(sIn!)
-        .i32(1)
-        .i32(0)
-        .i32(0)
-        .i32(0)
-        .i32(0);
-      b.get(twP).i32(dctTw).add().get(first0!).call(dctPre);
-      b.get(src!)
-        .i32(yRow(1) * rowBytes)
-        .add()
-        .get(src!)
-        .i32(yRow(rows - 1) * rowBytes)
-        .add();
-      b.get(sIn!)
-        .i32(sp)
-        .add()
-        .get(sIn!)
-        .i32((rows - 1) * sp)
-        .add();
-      b.i32(mid).i32(yStep).i32(-yStep).i32(sp).i32(-sp);
-      oneConst(
-        b
-          .get(twP)
-          .i32(dctTw + 2 * e)
-          .add(),
-      ).call(dctPre);
+      const row0 = [at(src, yRow(0) * rowBytes), at(twP, zeroRow), at(sIn), at(sIn)];
+      call(b, dctPre, [...row0, 1, 0, 0, 0, 0, at(twP, dctTw), at(first0)]);
+      const rows1 = [
+        at(src, yRow(1) * rowBytes),
+        at(src, yRow(rows - 1) * rowBytes),
+        at(sIn, sp),
+        at(sIn, (rows - 1) * sp),
+      ];
+      call(b, dctPre, [...rows1, mid, yStep, -yStep, sp, -sp, at(twP, dctTw + 2 * e), 'one']);
     } else if (dct) {
       // Makhoul's order: even rows ascending, then odd rows descending from the end.
-      b.get(src!)
-        .get(sIn!)
-        .i32(rows - mid)
-        .i32(X)
-        .i32(sp)
-        .call(copy);
-      b.get(src!)
-        .i32(rowBytes)
-        .add()
-        .get(sIn!)
-        .i32((rows - 1) * sp)
-        .add()
-        .i32(mid)
-        .i32(X)
-        .i32(-sp)
-        .call(dst ? negCopy : copy);
-    } else b.get(src!).get(sIn!).i32(rows).i32(rowBytes).i32(sp).call(copy);
+      call(b, copy, [at(src), at(sIn), rows - mid, X, sp]);
+      call(b, isDst ? negCopy : copy, [at(src, rowBytes), at(sIn, (rows - 1) * sp), mid, X, -sp]);
+    } else call(b, copy, [at(src), at(sIn), rows, rowBytes, sp]);
     for (let q = 0; q < G; q++) {
       const first = b.local('i32');
       const target = b.local('i32');
@@ -261,78 +214,27 @@ function columnsModule(r: CpuColumnsRecipe, sharedMemory: boolean): ColumnsModul
         },
       });
     }
+    // The stage's output: to the matrix's rows, or through the real steps' splits, or Makhoul's order undone.
     if (dct && conj) {
-      // Makhoul's order undone: x_2m = v_m, x_(2m+1) = v_(n−1−m).
-      b.get(sOut!)
-        .get(dst!)
-        .i32(rows - mid)
-        .i32(sp)
-        .i32(X)
-        .call(copy);
-      b.get(sOut!)
-        .i32((rows - 1) * sp)
-        .add()
-        .get(dst!)
-        .i32(rowBytes)
-        .add()
-        .i32(mid)
-        .i32(-sp)
-        .i32(X)
-        .call(dst ? negCopy : copy);
+      // x_2m = v_m, x_(2m+1) = v_(n−1−m).
+      call(b, copy, [at(sOut), at(dst), rows - mid, sp, X]);
+      call(b, isDst ? negCopy : copy, [at(sOut, (rows - 1) * sp), at(dst, rowBytes), mid, -sp, X]);
     } else if (dct) {
-      b.get(sOut!)
-        .get(sOut!)
-        .get(dst!)
-        .i32(yRow(0) * rowBytes)
-        .add();
-      b.get(dst!)
-        .i32(yRow(0) * rowBytes)
-        .add()
-        .i32(1)
-        .i32(0)
-        .i32(0)
-        .i32(0)
-        .i32(0);
-      b.get(twP).i32(dctTw).add().get(first0!).call(dctPost);
-      b.get(sOut!)
-        .i32(sp)
-        .add()
-        .get(sOut!)
-        .i32((rows - 1) * sp)
-        .add();
-      b.get(dst!)
-        .i32(yRow(1) * rowBytes)
-        .add()
-        .get(dst!)
-        .i32(yRow(rows - 1) * rowBytes)
-        .add();
-      b.i32(mid).i32(sp).i32(-sp).i32(yStep).i32(-yStep);
-      oneConst(
-        b
-          .get(twP)
-          .i32(dctTw + 2 * e)
-          .add(),
-      ).call(dctPost);
+      // Row 0 alone (its own partner), then rows k and n − k together.
+      const row0 = [at(sOut), at(sOut), at(dst, yRow(0) * rowBytes), at(dst, yRow(0) * rowBytes)];
+      call(b, dctPost, [...row0, 1, 0, 0, 0, 0, at(twP, dctTw), at(first0)]);
+      const rows1 = [
+        at(sOut, sp),
+        at(sOut, (rows - 1) * sp),
+        at(dst, yRow(1) * rowBytes),
+        at(dst, yRow(rows - 1) * rowBytes),
+      ];
+      call(b, dctPost, [...rows1, mid, sp, -sp, yStep, -yStep, at(twP, dctTw + 2 * e), 'one']);
     } else if (real && !conj) {
       // Row 0 pairs with itself, row k with row rows − k (rows/2 with itself for even rows).
-      halfConst(b.get(sOut!).get(sOut!).get(dst!).i32(1).i32(0).i32(0).i32(0)).call(post);
-      halfConst(
-        b
-          .get(sOut!)
-          .i32(sp)
-          .add()
-          .get(sOut!)
-          .i32((rows - 1) * sp)
-          .add()
-          .get(dst!)
-          .i32(X)
-          .add()
-          .i32(mid)
-          .i32(sp)
-          .i32(-sp)
-          .i32(X),
-      ).call(post);
-    } else b.get(sOut!).get(dst!).i32(rows).i32(sp).i32(rowBytes).call(copy);
+      call(b, post, [at(sOut), at(sOut), at(dst), 1, 0, 0, 0, 'half']);
+      call(b, post, [at(sOut, sp), at(sOut, (rows - 1) * sp), at(dst, X), mid, sp, -sp, X, 'half']);
+    } else call(b, copy, [at(sOut), at(dst), rows, sp, rowBytes]);
     b.get(src!).i32(srcStep!).add().set(src!);
     b.get(dst!).i32(dstStep!).add().set(dst!);
     b.get(k!).i32(1).add().tee(k!).get(k1).op(0x49 /* i32.lt_u */).brIf(0);
