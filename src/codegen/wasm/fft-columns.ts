@@ -28,13 +28,7 @@ import { copyRowsFunction } from './fft-four-step.js';
 import { layTables } from './fft-engine.js';
 import type { CpuColumnsRecipe } from '../../planner/cpu-fft.js';
 import { withFma } from './vector-complex.js';
-import {
-  columnsPostFunction,
-  columnsPreFunction,
-  dctPostFunction,
-  dctPreFunction,
-  negatedRowsFunction,
-} from './real-columns-pairs.js';
+import { columnsPostFunction, columnsPreFunction, dctPostFunction, dctPreFunction } from './real-columns-pairs.js';
 
 export interface ColumnsModule {
   bytes: Uint8Array;
@@ -77,7 +71,7 @@ function columnsModule(r: CpuColumnsRecipe, sharedMemory: boolean): ColumnsModul
   const dct = real && r.dct === true;
   // The DST-II / -III as the DCT's: odd input rows negated and the output rows reversed (and back for the inverse).
   const isDst = dct && r.dst === true;
-  const negCopy = isDst ? fn('negCopy', () => negatedRowsFunction(sp, e)) : 0;
+  const negCopy = isDst ? fn('negCopy', () => copyRowsFunction(sp, e)) : 0;
   /** Row of the DCT's k-th output (DST-II) or input (DST-III) row, and that row's step as k grows. */
   const yRow = (k: number): number => (isDst ? rows - 1 - k : k);
   const yStep = isDst ? -rowBytes : rowBytes;

@@ -100,19 +100,22 @@ function twiddleScatterFunction(n1: number, e: 4 | 8, pitch: number, scaleType: 
 }
 
 /**
- * copy(src, dst, rows, srcStride, dstStride): `bytes` (a multiple of 8) of each of `rows` rows, as whole
- * vectors and a last half vector; the strides are parameters because one side is the caller's matrix.
+ * copy(src, dst, rows, srcStride, dstStride): `bytes` (a multiple of 8) of each of `rows` (≥ 1) rows, as whole
+ * vectors and a last half vector; the strides are parameters because one side is the caller's matrix. With `negate`
+ * (the element size) every value is negated on the way (the DST's signs in the column module).
  */
-export function copyRowsFunction(bytes: number): WasmFunction {
+export function copyRowsFunction(bytes: number, negate?: 4 | 8): WasmFunction {
   const params: ValType[] = I32(5);
   const b = new Body(params);
   const [src, dst, rows, ss, ds] = [0, 1, 2, 3, 4];
+  const load = (o: number): Body =>
+    negate ? b.get(dst).get(src).v128Load(o).fneg(negate) : b.get(dst).get(src).v128Load(o);
   b.loop();
-  for (let o = 0; o + 16 <= bytes; o += 16) b.get(dst).get(src).v128Load(o).v128Store(o);
+  for (let o = 0; o + 16 <= bytes; o += 16) load(o).v128Store(o);
   // A last 8 bytes (a partial group's odd complex value in f32): a vector read, its low half stored.
   if (bytes % 16 === 8) {
     const o = bytes - 8;
-    b.get(dst).get(src).v128Load(o).store64Lane(o, 0);
+    load(o).store64Lane(o, 0);
   }
   b.get(src).get(ss).add().set(src);
   b.get(dst).get(ds).add().set(dst);

@@ -143,7 +143,8 @@ export function dctPostFunction(e: 4 | 8, sp: number): WasmFunction {
         .v128Load(16 * j)
         .set(z!);
       b.get(a!).get(z!).fadd(e).set(sum!);
-      b.get(a!).get(z!).fsub(e).get(a!).get(z!).fsub(e).shuffle(swapPairs(e)).set(d!);
+      b.get(a!).get(z!).fsub(e).set(d!);
+      b.get(d!).get(d!).shuffle(swapPairs(e)).set(d!);
       b.get(ym)
         .get(s!)
         .get(sum!)
@@ -258,17 +259,4 @@ function rowLoop(b: Body, count: number, body: () => void): void {
   b.get(count).i32(1).sub().tee(count).brIf(0);
   b.end();
   b.end();
-}
-
-/** negCopy(src, dst, rows, srcStride, dstStride): `bytes` (a multiple of 16) of each row, negated (the DST's signs). */
-export function negatedRowsFunction(bytes: number, e: 4 | 8): WasmFunction {
-  const params: ValType[] = ['i32', 'i32', 'i32', 'i32', 'i32'];
-  const b = new Body(params);
-  const [src, dst, rows, ss, ds] = [0, 1, 2, 3, 4];
-  rowLoop(b, rows, () => {
-    for (let o = 0; o < bytes; o += 16) b.get(dst).get(src).v128Load(o).fneg(e).v128Store(o);
-    b.get(src).get(ss).add().set(src);
-    b.get(dst).get(ds).add().set(dst);
-  });
-  return { params, body: b };
 }
