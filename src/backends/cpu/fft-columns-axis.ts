@@ -72,7 +72,6 @@ export class ColumnsAxisEngine {
   private readonly blocks: number;
   /** Each thread's work region (the passes' halves and the stages), the calling thread's first. */
   private readonly works: number[] = [];
-  private readonly work: number;
   private readonly data: number;
   /** Where a real recipe's half spectra lie (after the matrix). */
   private readonly spectra: number;
@@ -86,18 +85,20 @@ export class ColumnsAxisEngine {
     const shared = threads > 1;
     const { mod, info } = columnsCompiled(recipe, shared);
     const e = recipe.precision === 'f32' ? 4 : 8;
-    // Twiddles, the passes' work and stages, the data: each region on its own offset modulo 4 KiB, as the 2-D engine's.
-    let at = Math.ceil((info.twiddles.length * e) / 4096) * 4096 + 1024;
+    // Twiddles, each thread's work and stages, the data: each region on its own offset modulo 4 KiB, as the 2-D
+    // engine's, so strided streams use different cache sets.
+    let stagger = 1;
+    const align = (x: number): number => Math.ceil(x / 4096) * 4096 + 1024 * (stagger++ % 4);
+    let at = info.twiddles.length * e;
     for (let t = 0; t < threads; t++) {
-      this.works.push(at);
-      at = Math.ceil((at + info.workBytes) / 4096) * 4096 + 1024 * ((t + 2) % 4);
+      this.works.push((at = align(at)));
+      at += info.workBytes;
     }
-    this.work = this.works[0]!;
-    this.data = Math.ceil(at / 4096) * 4096 + 2048;
+    this.data = align(at);
     this.matrixLength = recipe.rows * recipe.cols * 2;
     // The DCT's results are the matrix's size (real rows in and out).
     this.spectraLength = recipe.realPairs && !recipe.dct ? (Math.floor(recipe.rows / 2) + 1) * recipe.cols * 4 : 0;
-    this.spectra = Math.ceil((this.data + this.matrixLength * e) / 4096) * 4096 + 3072;
+    this.spectra = align(this.data + this.matrixLength * e);
     const bytes = this.spectra + this.spectraLength * e;
     this.bytes = bytes;
     const pages = Math.ceil(bytes / 65536);
@@ -111,6 +112,8 @@ export class ColumnsAxisEngine {
     this.blocks = info.blocks;
     this.heap = e === 4 ? new Float32Array(memory.buffer) : new Float64Array(memory.buffer);
     this.heap.set(info.twiddles, 0);
+    // Threaded calls run the calling thread's part on this instance too (runColumnsPart finds it by id).
+    if (shared) partInstances.set(this.id, { cF: this.forward, cI: this.inverse });
   }
 
   /**
@@ -134,7 +137,7 @@ export class ColumnsAxisEngine {
     const f = inverse ? this.inverse : this.forward;
     for (let o = 0; o < outer; o++) {
       this.heap.set(src.subarray(o * inLen, (o + 1) * inLen), from / e);
-      f(from, to, this.work, 0, 0, this.blocks, scale, first);
+      f(from, to, this.works[0]!, 0, 0, this.blocks, scale, first);
       dst.set(this.heap.subarray(to / e, to / e + outLen), o * outLen);
     }
   }
