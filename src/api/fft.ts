@@ -48,7 +48,7 @@ import {
 import { fft2Engine, precompileColumns, precompileFft2 } from '../backends/cpu/fft-2d.js';
 import { transformAlongAxes, type AxisStep } from '../backends/cpu/axis-transpose.js';
 import { normScale } from '../backends/cpu/fft-mixed-radix.js';
-import { columnsAxisEngineIfCompiles } from '../backends/cpu/fft-columns-axis.js';
+import { columnsAxisEngineAhead } from '../backends/cpu/fft-columns-axis.js';
 
 /** CPU plans up to this length compile at creation (milliseconds); longer ones at their first execute. */
 const EAGER_PLAN_MAX = 1 << 16;
@@ -584,8 +584,7 @@ async function nd(
               cpuNd.c2cN(x, sh, o, direction === 'inverse', out && !overlaps(out, x) ? out : undefined);
     // The CPU engine computes in the input's precision; every FFT the N-D driver plans runs on it.
     const precision = x instanceof Float32Array ? 'f32' : 'f64';
-    if (syncCompileRestricted())
-      for (const r of cpuNd.columnsRecipesAhead(kind, shape, { s, axes }, precision)) await precompileColumns(r);
+    await compileNdColumnsAhead(kind, shape, { s, axes }, precision);
     const r = onCpuEngine(precision, () => f(x, shape, { s, axes, norm }));
     return deliver(r.data, x, out);
   };
@@ -753,8 +752,7 @@ async function cpuRealAlongAxes(
   const inner = shape.slice(axis + 1).reduce((a, b) => a * b, 1);
   const pairs =
     inner > 1 && WASM_SIMD ? planCpuEngineRealColumns(n, inner, precision, await planeThreads(threads)) : null;
-  if (pairs && syncCompileRestricted()) await precompileColumns(pairs);
-  const engine = pairs && columnsAxisEngineIfCompiles(pairs);
+  const engine = pairs && (await columnsAxisEngineAhead(pairs));
   const scale = normScale(n, norm, inverse);
   const columns = engine
     ? {
@@ -766,14 +764,11 @@ async function cpuRealAlongAxes(
     ? { axis, nIn: half, nOut: n, inPer: 2, outPer: 1, rows, ...columns }
     : { axis, nIn: n, nOut: half, inPer: 1, outPer: 2, rows, ...columns };
   const others = axes.slice(0, last);
-  // The complex axes' column modules, compiled ahead where this thread may not compile them in place.
-  const complexShape = [...shape];
-  if (!inverse) complexShape[axis] = half;
-  const ahead =
-    others.length > 0 && syncCompileRestricted()
-      ? cpuNd.columnsRecipesAhead('c2c', complexShape, { axes: others, s: others.map((a) => shape[a]!) }, precision)
-      : [];
-  for (const r of ahead) await precompileColumns(r);
+  // The complex axes' column modules (the reference step below runs the N-D driver on the complex shape).
+  if (others.length > 0) {
+    const complexShape = shape.map((d, a) => (a === axis && !inverse ? half : d));
+    await compileNdColumnsAhead('c2c', complexShape, { axes: others, s: others.map((a) => shape[a]!) }, precision);
+  }
   const complex: AxisStep = {
     axis: others[0] ?? axis,
     reference: (data, sh) =>
@@ -808,6 +803,20 @@ async function cpuRealAlongAxes(
 }
 
 /**
+ * The column modules the N-D driver's complex axes will compile (fft-nd.ts columnsEngineOf), compiled ahead where this
+ * thread may not compile them in place; nothing elsewhere.
+ */
+async function compileNdColumnsAhead(
+  kind: Kind,
+  shape: readonly number[],
+  o: cpuNd.FftNdOptions,
+  precision: CpuPrecision,
+): Promise<void> {
+  if (!syncCompileRestricted()) return;
+  for (const r of cpuNd.columnsRecipesAhead(kind, shape, o, precision)) await precompileColumns(r);
+}
+
+/**
  * A C2C along one non-last axis with no crop or pad, where the column module takes it with threads: each block's
  * column blocks shared between the calling thread and workers (the N-D driver's column step runs on the calling
  * thread only); null otherwise, for the N-D driver.
@@ -829,9 +838,7 @@ async function cpuComplexAlongAxis(
   const inner = shape.slice(axis + 1).reduce((a, b) => a * b, 1);
   const precision = x instanceof Float32Array ? 'f32' : 'f64';
   const recipe = planCpuEngineColumns(s[0], inner, precision, await planeThreads(threads));
-  if (!recipe?.threads) return null;
-  if (syncCompileRestricted()) await precompileColumns(recipe);
-  const engine = columnsAxisEngineIfCompiles(recipe);
+  const engine = recipe?.threads ? await columnsAxisEngineAhead(recipe) : null;
   if (!engine) return null;
   const dst =
     out && !overlaps(out, x) ? out : filledResult(x instanceof Float32Array ? Float32Array : Float64Array, x.length);

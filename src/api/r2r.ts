@@ -9,9 +9,8 @@ import type { GpuContext } from '../backends/webgpu/device.js';
 import { WebGpuR2r, type R2rFamily, type R2rNorm } from '../backends/webgpu/r2r.js';
 import * as cpuDct from '../backends/cpu/r2r-dct.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
-import { precompileEngine, syncCompileRestricted, WASM_SIMD } from '../backends/cpu/wasm-fft.js';
-import { columnsAxisEngineIfCompiles } from '../backends/cpu/fft-columns-axis.js';
-import { precompileColumns } from '../backends/cpu/fft-2d.js';
+import { precompileEngine, WASM_SIMD } from '../backends/cpu/wasm-fft.js';
+import { columnsAxisEngineAhead } from '../backends/cpu/fft-columns-axis.js';
 import { planCpuEngineDctColumns } from '../planner/cpu-fft.js';
 import { fusedR2rRows, type R2rRowKind, type RowOp } from '../backends/cpu/engine-rows.js';
 import { transformAlongAxes, type AxisStep } from '../backends/cpu/axis-transpose.js';
@@ -304,8 +303,7 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
         inner > 1
           ? planCpuEngineDctColumns(op.n, inner, precision, op.kind.startsWith('dst'), await planeThreads(threads))
           : null;
-      if (recipe && syncCompileRestricted()) await precompileColumns(recipe);
-      const engine = recipe && columnsAxisEngineIfCompiles(recipe);
+      const engine = recipe && (await columnsAxisEngineAhead(recipe));
       if (!engine) return {};
       const inverse = op.kind === 'dct3' || op.kind === 'dst3';
       const first = op.orthogonalize ? (inverse ? Math.SQRT2 : Math.SQRT1_2) : 1;

@@ -9,8 +9,8 @@
  * block's columns between the calling thread and the pool's workers (runColumnsPart on each).
  */
 import type { CpuColumnsRecipe } from '../../planner/cpu-fft.js';
-import { columnsCompiled } from './fft-2d.js';
-import { SyncCompileRefused } from './wasm-fft.js';
+import { columnsCompiled, precompileColumns } from './fft-2d.js';
+import { SyncCompileRefused, syncCompileRestricted } from './wasm-fft.js';
 
 type AnyArray = Float32Array | Float64Array;
 type Columns = (
@@ -218,6 +218,15 @@ export function columnsAxisEngineIfCompiles(recipe: CpuColumnsRecipe): ColumnsAx
     if (e instanceof RangeError || e instanceof SyncCompileRefused) return null;
     throw e;
   }
+}
+
+/**
+ * columnsAxisEngineIfCompiles after compiling the module ahead, asynchronously, where this thread may not compile it
+ * in place (a browser's main thread): what the async call paths use.
+ */
+export async function columnsAxisEngineAhead(recipe: CpuColumnsRecipe): Promise<ColumnsAxisEngine | null> {
+  if (syncCompileRestricted()) await precompileColumns(recipe, (recipe.threads ?? 1) > 1);
+  return columnsAxisEngineIfCompiles(recipe);
 }
 
 /** Drops the cached engines (see disposeCpuWorkers). */
