@@ -193,7 +193,7 @@ export const GENERIC_FROM_PRIME = 11;
 /**
  * Largest prime a lane recipe may take as a generic pass (loops over a coefficient table, stockham-pass.ts
  * genericPassFunction) where the length would otherwise run whole through Bluestein: its table holds ((p − 1)/2)²
- * pairs. Only below FOUR_STEP_FROM_BYTES, and where genericBeatsBluestein.
+ * pairs. Only below GENERIC_LANE_BELOW_BYTES, and where genericBeatsBluestein.
  */
 export const MAX_GENERIC_PRIME = 199;
 
@@ -323,7 +323,7 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
   const generic =
     m > 0 &&
     laneFactored(laneLength) &&
-    n * cb < FOUR_STEP_FROM_BYTES &&
+    n * cb < GENERIC_LANE_BELOW_BYTES &&
     genericBeatsBluestein(genericPrimes(laneLength), n, m);
   if (m > 0 && (!generic || n >= RADER_FROM)) {
     const rader = raderOf(n, precision);
@@ -411,9 +411,14 @@ export function bluesteinLength(n: number, precision: CpuPrecision): number {
 
 /**
  * Bytes of one complex problem from which the four-step recipe replaces Stockham passes over the whole
- * problem (docs/DECISIONS.md: four-step).
+ * problem: from there a pass's sweep no longer stays in a core's L2 (docs/DECISIONS.md: four-step).
  */
-export const FOUR_STEP_FROM_BYTES = 1 << 24;
+export const FOUR_STEP_FROM_BYTES = 3 << 19;
+/**
+ * Bytes of one complex problem below which lane recipes take generic passes for a large prime factor (measured
+ * there, against Bluestein; the four-step runs codelets only).
+ */
+export const GENERIC_LANE_BELOW_BYTES = 1 << 24;
 /** Padding of the four-step scratch rows: one cache line, so a column of it does not fall into one cache set. */
 const FOUR_STEP_PITCH_PAD = 64;
 
@@ -785,7 +790,7 @@ export function planCpuEngineRfft(n: number, precision: CpuPrecision, r2r = fals
   if (
     inner.kind === 'bluestein' &&
     laneFactored(inner.n) &&
-    (n / 2) * (precision === 'f32' ? 8 : 16) < FOUR_STEP_FROM_BYTES
+    (n / 2) * (precision === 'f32' ? 8 : 16) < GENERIC_LANE_BELOW_BYTES
   ) {
     const lane = lanePasses(n / 2, precision);
     if (r2r || (lane.kind === 'lane-split' && n / 2 >= GENERIC_HALF_RFFT_FROM)) inner = lane;
