@@ -722,7 +722,7 @@ export function planCpuEngineRfft2(
 }
 
 /** Fewest bytes of a single transform that threads split between them (docs/DECISIONS.md: split). */
-export const SPLIT_FROM_BYTES = 1 << 23;
+export const SPLIT_FROM_BYTES = 1 << 22;
 
 /**
  * A single transform split across `threads` threads: the four-step recipe whatever the problem's size (each
