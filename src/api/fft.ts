@@ -35,6 +35,7 @@ import { checkOut, deliver, overlaps } from './out.js';
 import { filledResult } from '../util/filled-result.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
 import {
+  planCpuEngineBatchFft,
   planCpuEngineFft,
   planCpuEngineFft2,
   planCpuEngineFft3,
@@ -184,7 +185,7 @@ class CpuPlan implements FftPlan {
   private readonly options: EngineExecOptions;
   /** The engine's recipe for the plan's precision (float64 when it follows the input). */
   get recipe(): CpuEngineFftRecipe {
-    return planCpuEngineFft(this.problem.n, this.precision ?? 'f64');
+    return planCpuEngineBatchFft(this.problem.n, this.precision ?? 'f64');
   }
   execute(input: Float32Array, output?: Float32Array): Promise<Float32Array>;
   execute(input: Float64Array, output?: Float64Array): Promise<Float64Array>;

@@ -58,10 +58,10 @@ export type CpuEngineFftRecipe =
       pointwise?: boolean;
       /**
        * lane-batch only: calls of fewer than singleRowsBelow(lanes) problems (which would leave lanes empty) run this
-       * four-step recipe with partial lane groups instead, one problem at a time (src/backends/cpu/single-rows.ts).
-       * Not read by the code generator.
+       * recipe instead, one problem at a time (src/backends/cpu/single-rows.ts): the four-step with partial lane
+       * groups, or for planCpuEngineBatchFft's lengths the lane-split recipe. Not read by the code generator.
        */
-      single?: Extract<CpuEngineFftRecipe, { kind: 'four-step' }>;
+      single?: CpuLaneRecipe;
       /**
        * With realPost: DCT-II of length 2n by Makhoul's reorder and post-rotation, and its inverse, the
        * DCT-III (src/codegen/wasm/dct2-makhoul.ts, dct3-makhoul.ts).
@@ -339,6 +339,25 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
   // four-step's large generic passes cost more (999999 × 4: 1.15–1.27× the time).
   if (precision === 'f64' && primeFactors(n).some((p) => p > SMALL_CODELET_PRIME)) return lane;
   return lane.single;
+}
+
+/**
+ * f64 complex lengths whose batches run two problems in the lanes (lane-batch) rather than split across them: powers
+ * of 4, whose lane-batch passes are all radix 4 and skip the lane-split recipe's radix-2 combine pass, which moves
+ * every value for one butterfly (docs/DECISIONS.md: f64 lane-batch for batches of powers of 4).
+ */
+export const F64_BATCH_LANES = new Set([16, 64, 256, 1024, 4096]);
+
+/**
+ * The complex engine's recipe for batched calls (engineFft): planCpuEngineFft's, except that the lengths of
+ * F64_BATCH_LANES run lane-batch, with their lane-split recipe as `single` for a lone problem. Real, DCT, 2-D and
+ * Bluestein recipes keep planCpuEngineFft's (their lane-split halves measured as fast or faster).
+ */
+export function planCpuEngineBatchFft(n: number, precision: CpuPrecision): CpuEngineFftRecipe {
+  const r = planCpuEngineFft(n, precision);
+  if (precision !== 'f64' || r.kind !== 'lane-split' || !F64_BATCH_LANES.has(n)) return r;
+  const { laneLength: _, passes: __, ...rest } = r;
+  return { ...rest, kind: 'lane-batch', laneLength: n, passes: passesFor(chooseCpuRadices(n), n, true), single: r };
 }
 
 /** The lane recipe of n as passes (generic ones for primes from GENERIC_FROM_PRIME), without weighing Bluestein. */

@@ -13,6 +13,7 @@ import {
   CPU_ENGINE_MAX_N,
   planCpuEngineDct2,
   planCpuEngineType1,
+  planCpuEngineBatchFft,
   planCpuEngineFft,
   planCpuEngineRfft,
   planCpuEngineRfftForward,
@@ -249,8 +250,10 @@ function laneRecipes(n: number, precision: CpuPrecision): LaneRecipe[] {
     if (!r) return;
     if (aroundLanes(r)) add(r.inner);
     else if (r.kind !== 'trivial' && r.kind !== 'reference') out.push(r);
+    if (r.kind === 'lane-batch' && r.single) add(r.single);
   };
   add(planCpuEngineFft(n, precision));
+  add(planCpuEngineBatchFft(n, precision));
   add(planCpuEngineRfft(n, precision));
   add(planCpuEngineRfftForward(n, precision));
   add(planCpuEngineDct2(n, precision));
@@ -2033,7 +2036,7 @@ export function engineFft(n: number, precision: CpuPrecision): EngineFft {
     if (!WASM_SIMD) p = new ScalarFft(n, precision);
     else {
       try {
-        p = engineFftOf(planCpuEngineFft(n, precision));
+        p = engineFftOf(planCpuEngineBatchFft(n, precision));
       } catch (e) {
         // Not compiled ahead (precompileEngine) where only asynchronous compilation is allowed:
         // the reference computes this call, and the plan is not cached so a later call can compile.
