@@ -65,7 +65,11 @@ function describe(v: unknown): string {
     const n = (v as unknown as { length?: number }).length ?? v.byteLength;
     return `${v.constructor.name}(length ${n})`;
   }
-  if (Array.isArray(v)) return `array(length ${v.length})`;
+  // Short arrays (axes, shapes, lengths) in full: the values are usually what is wrong.
+  if (Array.isArray(v))
+    return v.length <= 8 && v.every((e) => ['number', 'boolean', 'string'].includes(typeof e) || e === null)
+      ? `[${v.map((e) => (typeof e === 'string' ? JSON.stringify(e) : String(e))).join(', ')}]`
+      : `array(length ${v.length})`;
   if (typeof v === 'object') return (v as object).constructor?.name ?? 'object';
   return typeof v;
 }

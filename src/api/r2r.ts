@@ -74,11 +74,14 @@ export const idstn = ((x: RealArray, o: R2rNdCallOptions = {}) => nd('dst', true
 
 async function oneD(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rCallOptions | null): Promise<RealArray> {
   o ??= {};
+  // numpy's −1 ("keep") is for `s` only: a 1-D length must be given as a positive integer (scipy refuses −1).
+  if (o.n !== undefined && (!Number.isSafeInteger(o.n) || o.n < 1))
+    throw new ArgumentError('n', o.n, 'a positive integer');
   if (o.axis !== undefined) {
     const ndim = Array.isArray(o.shape) ? o.shape.length : 1;
     normalizeAxis(o.axis, ndim, 'axis');
   }
-  return nd(family, inverse, x, { ...o, axes: [o.axis ?? -1], s: o.n === undefined ? undefined : [o.n] });
+  return nd(family, inverse, x, { ...o, axes: [o.axis ?? -1], s: o.n === undefined ? undefined : [o.n] }, true);
 }
 
 /** The length of the last axis where it is the only axis transformed, with no crop or pad; else null. */
@@ -232,7 +235,14 @@ async function type1LastAxis(
   return deliver(dst, x, out);
 }
 
-async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCallOptions | null): Promise<RealArray> {
+async function nd(
+  family: R2rFamily,
+  inverse: boolean,
+  x: RealArray,
+  o: R2rNdCallOptions | null,
+  /** Called as a 1-D transform: its length is the option `n`. */
+  oneDimension = false,
+): Promise<RealArray> {
   o ??= {};
   if (!(x instanceof Float32Array) && !(x instanceof Float64Array))
     throw new ArgumentError('x', x, 'a Float32Array or Float64Array of real values');
@@ -262,9 +272,17 @@ async function nd(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rNdCal
   if (o.s && o.s.length !== axes.length) throw new ArgumentError('s', o.s, `${axes.length} lengths, one per axis`);
   const s = axes.map((a, i) => (o.s && o.s[i] !== -1 ? o.s[i] : shape[a]));
   const minN = family === 'dct' && type === 1 ? 2 : 1;
-  s.forEach((v) => {
-    if (!Number.isSafeInteger(v) || v < minN)
-      throw new ArgumentError('n', v, `an integer ≥ ${minN} for ${family.toUpperCase()}${type ? ` type ${type}` : ''}`);
+  const kindName = `${family.toUpperCase()}${type ? ` type ${type}` : ''}`;
+  s.forEach((v, i) => {
+    if (Number.isSafeInteger(v) && v >= minN) return;
+    // Blame what set the length: the n or s given, else the input's own length along that axis.
+    if (o.s && o.s[i] !== -1)
+      throw new ArgumentError(oneDimension ? 'n' : 's', v, `an integer ≥ ${minN} for ${kindName}`);
+    throw new ArgumentError(
+      'x',
+      x,
+      `at least ${minN} values along axis ${axes[i]} for ${kindName} (shape [${shape.join(', ')}])`,
+    );
   });
   const threads = checkThreads(o.threads);
   const out = checkOut(

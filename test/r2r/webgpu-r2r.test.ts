@@ -109,7 +109,13 @@ test('axes, n (crop / pad), N-D transforms, orthogonalize off', async (t) => {
 
 test('r2r errors name the argument', async () => {
   await assert.rejects(r2r.dct(new Float32Array(4), { type: 5 }), ArgumentError);
-  await assert.rejects(r2r.dct(new Float32Array(1), { type: 1, backend: 'cpu' }), ArgumentError);
+  // The input's own length is blamed where no n was given; n where it was.
+  await assert.rejects(r2r.dct(new Float32Array(1), { type: 1, backend: 'cpu' }), /^ArgumentError: x: .*axis 0/);
+  await assert.rejects(r2r.dct(new Float32Array(3), { type: 1, n: 1, backend: 'cpu' }), /^ArgumentError: n: /);
+  await assert.rejects(r2r.dctn(new Float32Array(6), { shape: [3, 2], s: [1, 2], type: 1 }), /^ArgumentError: s: /);
+  // numpy's −1 (keep the length) belongs to s only: a 1-D n of −1 or 0 is refused, as scipy does.
+  for (const f of [r2r.dct, r2r.idct, r2r.dst, r2r.idst, r2r.dht, r2r.idht])
+    for (const n of [-1, 0]) await assert.rejects(f(new Float64Array(3), { n, backend: 'cpu' }), /^ArgumentError: n: /);
   await assert.rejects(r2r.dst(new Float32Array(6), { shape: [4] }), ArgumentError);
   await assert.rejects(r2r.dht(new Float32Array(0)), ArgumentError);
   await assert.rejects(r2r.dct(new Float32Array(4), { norm: 'none' as 'ortho' }), ArgumentError);
