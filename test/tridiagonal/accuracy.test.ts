@@ -637,3 +637,37 @@ test('diagonally dominant systems stay ok on every path (no false alarms), backw
     assert.ok(Math.max(...r.backwardError!) < TOL32 / 16, `gpu dd n=${n}: η ${Math.max(...r.backwardError!)}`);
   }
 });
+
+test('scaled systems (1e±160 … 1e±300), float64 CPU: the same x as unscaled on every algorithm, real and complex, plain and cyclic', async () => {
+  // Complex division as u·conj(p)/|p|² overflowed |p|² from 1.3e154; the cyclic correction formed α·β before ÷ γ.
+  const solve = (scale: number, complex: boolean, cyclic: boolean, alg: 'thomas' | 'lu' | 'wang-mou', n: number) => {
+    const mk = (f: (i: number) => number) =>
+      Float64Array.from({ length: n * (complex ? 2 : 1) }, (_, i) => f(i) * scale);
+    return solveTridiagonal({
+      backend: 'cpu',
+      n,
+      complex,
+      cyclic,
+      dtype: 'float64',
+      cpuAlgorithm: alg,
+      lower: mk((i) => 1 + 0.1 * i),
+      upper: mk((i) => 1 - 0.05 * i),
+      diag: mk(() => 4),
+      rhs: mk((i) => i + 1),
+    });
+  };
+  for (const complex of [false, true])
+    for (const cyclic of [false, true])
+      for (const alg of ['thomas', 'lu', 'wang-mou'] as const)
+        for (const n of [1, 3, 40]) {
+          const ref = await solve(1, complex, cyclic, alg, n);
+          for (const scale of [1e160, 1e300, 1e-160, 1e-300]) {
+            const r = await solve(scale, complex, cyclic, alg, n);
+            const tag = `${complex ? 'complex' : 'real'} ${cyclic ? 'cyclic' : 'plain'} ${alg} n=${n} scale ${scale}`;
+            assert.ok(r.ok, `${tag}: status ${Array.from(r.status)}`);
+            r.x.forEach((v, i) =>
+              assert.ok(Math.abs(v - ref.x[i]!) <= 1e-13, `${tag}: x[${i}] ${v} against ${ref.x[i]}`),
+            );
+          }
+        }
+});

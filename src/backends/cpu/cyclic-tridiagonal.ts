@@ -63,7 +63,8 @@ export function cyclicPrepare<T>(
     const alpha = F.load(up, m(n - 1)); // A[N−1][0]
     const beta = F.load(lo, m(0)); // A[0][N−1]
     F.store(dg, m(0), F.sub(b0, gamma));
-    F.store(dg, m(n - 1), F.sub(F.load(dg, m(n - 1)), F.div(F.mul(alpha, beta), gamma)));
+    // α·(β/γ), not (α·β)/γ: |γ| = |b_0| bounds the quotient, where α·β alone overflows or underflows from 1e154.
+    F.store(dg, m(n - 1), F.sub(F.load(dg, m(n - 1)), F.mul(alpha, F.div(beta, gamma))));
     F.store(out, rhsIndex(layout, n, batch, nrhs, j, 0), gamma);
     F.store(out, rhsIndex(layout, n, batch, nrhs, j, n - 1), alpha);
   }
@@ -88,12 +89,13 @@ export function cyclicCombine<T>(
   }
   for (let j = 0; j < batch; j++) {
     const gamma = F.neg(F.load(diag, matIndex(layout, n, batch, j, 0)));
-    const beta = F.load(lower, matIndex(layout, n, batch, j, 0));
+    // v = (1, 0, …, β/γ), formed first for the same reason as in cyclicPrepare.
+    const ratio = F.div(F.load(lower, matIndex(layout, n, batch, j, 0)), gamma);
     const z = (i: number) => F.load(sol, rhsIndex(layout, n, batch, nrhs, j, i));
-    const den = F.add(F.add(F.one(), z(0)), F.div(F.mul(beta, z(n - 1)), gamma));
+    const den = F.add(F.add(F.one(), z(0)), F.mul(ratio, z(n - 1)));
     for (let r = 0; r < nrhs; r++) {
       const y = (i: number) => F.load(sol, rhsIndex(layout, n, batch, r, j, i));
-      const fact = F.div(F.add(y(0), F.div(F.mul(beta, y(n - 1)), gamma)), den);
+      const fact = F.div(F.add(y(0), F.mul(ratio, y(n - 1))), den);
       for (let i = 0; i < n; i++) F.store(x, rhsIndex(layout, n, batch, r, j, i), F.sub(y(i), F.mul(fact, z(i))));
     }
   }

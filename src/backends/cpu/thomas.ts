@@ -88,7 +88,8 @@ export function thomasComplex(
     const cc = i < n - 1 ? abs(c[2 * i], c[2 * i + 1]) : 0;
     if (abs(b[2 * i], b[2 * i + 1]) < aa + cc) status |= S.NOT_DIAGONALLY_DOMINANT;
   }
-  // pr, pi: current pivot; division (u)/(p) = u·conj(p)/|p|².
+  // pr, pi: current pivot; u/p = u·conj(p/s) / (s·|p/s|²) with s = max(|Re p|, |Im p|), so |p|² never over- or
+  // underflows (it did from |p| ≈ 1.3e154 and below 1e-162).
   let pr = b[0],
     pi = b[1];
   for (let i = 0; i < n; i++) {
@@ -101,13 +102,16 @@ export function thomasComplex(
       pr = round(b[2 * i] - round(ar * sr - ai * si));
       pi = round(b[2 * i + 1] - round(ar * si + ai * sr));
     }
-    const den = pr * pr + pi * pi;
-    if (!(Math.sqrt(den) >= tiny && den < Infinity)) status |= S.ZERO_PIVOT;
+    const sc = Math.max(Math.abs(pr), Math.abs(pi));
+    const qr = pr / sc,
+      qi = pi / sc;
+    const den = sc * (qr * qr + qi * qi);
+    if (!(sc * Math.sqrt(qr * qr + qi * qi) >= tiny && sc < Infinity)) status |= S.ZERO_PIVOT;
     if (i < n - 1) {
       const cr = c[2 * i],
         ci = c[2 * i + 1];
-      scratch[2 * i] = round((cr * pr + ci * pi) / den);
-      scratch[2 * i + 1] = round((ci * pr - cr * pi) / den);
+      scratch[2 * i] = round((cr * qr + ci * qi) / den);
+      scratch[2 * i + 1] = round((ci * qr - cr * qi) / den);
     } else {
       scratch[2 * i] = 0;
       scratch[2 * i + 1] = 0;
@@ -122,8 +126,8 @@ export function thomasComplex(
       ur = round(ur - round(ar * xr - ai * xi));
       ui = round(ui - round(ar * xi + ai * xr));
     }
-    x[2 * i] = round((ur * pr + ui * pi) / den);
-    x[2 * i + 1] = round((ui * pr - ur * pi) / den);
+    x[2 * i] = round((ur * qr + ui * qi) / den);
+    x[2 * i + 1] = round((ui * qr - ur * qi) / den);
   }
   for (let i = n - 2; i >= 0; i--) {
     const sr = scratch[2 * i],
@@ -231,8 +235,12 @@ export function complexField(round: (v: number) => number = id): Field<Complex> 
     sub: (x, y) => [round(x[0] - y[0]), round(x[1] - y[1])],
     mul: (x, y) => [round(x[0] * y[0] - x[1] * y[1]), round(x[0] * y[1] + x[1] * y[0])],
     div: (x, y) => {
-      const den = y[0] * y[0] + y[1] * y[1];
-      return [round((x[0] * y[0] + x[1] * y[1]) / den), round((x[1] * y[0] - x[0] * y[1]) / den)];
+      // Scaled by the larger part of y, as thomasComplex: |y|² alone over- or underflows for |y| from 1.3e154.
+      const sc = Math.max(Math.abs(y[0]), Math.abs(y[1]));
+      const yr = y[0] / sc,
+        yi = y[1] / sc;
+      const den = sc * (yr * yr + yi * yi);
+      return [round((x[0] * yr + x[1] * yi) / den), round((x[1] * yr - x[0] * yi) / den)];
     },
     neg: (x) => [-x[0], -x[1]],
     abs: (x) => Math.hypot(x[0], x[1]),
