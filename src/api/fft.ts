@@ -476,7 +476,7 @@ function oneD(o: FftCallOptions, x?: ComplexArray, per: number | 'c2r' = 2): Fft
   if (o.n !== undefined && (!Number.isSafeInteger(o.n) || o.n < 1))
     throw new ArgumentError('n', o.n, 'a positive integer');
   if (o.shape !== undefined && !Array.isArray(o.shape))
-    throw new ArgumentError('shape', o.shape, 'a non-empty array of positive integers');
+    throw new ArgumentError('shape', o.shape, 'a non-empty array of non-negative integers');
   if (o.axis !== undefined && !Number.isInteger(o.axis)) throw new ArgumentError('axis', o.axis, 'an integer');
   const ndim = o.shape?.length ?? 1;
   if (o.axis !== undefined && (o.axis < -ndim || o.axis >= ndim) && (o.shape || x)) {
@@ -532,12 +532,12 @@ async function nd(
     );
   }
   const per = kind === 'r2c' ? 1 : 2;
-  if (x.length === 0) throw new ArgumentError('x', x, 'a non-empty array');
   if (per === 2 && x.length % 2 !== 0)
     throw new ArgumentError('x', x, 'an even number of values (interleaved re, im pairs)');
   const shape = o.shape ?? [x.length / per];
-  if (!Array.isArray(shape) || shape.length === 0 || !shape.every((d) => Number.isSafeInteger(d) && d >= 1)) {
-    throw new ArgumentError('shape', shape, 'a non-empty array of positive integers');
+  // Empty axes are allowed where numpy allows them: untransformed ones, or transformed ones zero-padded by s / n.
+  if (!Array.isArray(shape) || shape.length === 0 || !shape.every((d) => Number.isSafeInteger(d) && d >= 0)) {
+    throw new ArgumentError('shape', shape, 'a non-empty array of non-negative integers');
   }
   const count = shape.reduce((a, b) => a * b, 1);
   if (per * count !== x.length) {
@@ -566,6 +566,12 @@ async function nd(
   const backend = requested === 'auto' && x instanceof Float64Array ? 'cpu' : requested;
   const outShape = fftnOutputShape(kind, shape, { s, axes });
   const out = checkOut(o.out, x, (kind === 'c2r' ? 1 : 2) * outShape.reduce((a, b) => a * b, 1));
+  // No input values: the result is all zeros (an empty batch, or empty axes zero-padded), as numpy's.
+  if (count === 0) {
+    checkBackend(o.backend ?? 'auto');
+    const Arr = x instanceof Float32Array ? Float32Array : Float64Array;
+    return deliver(new Arr((kind === 'c2r' ? 1 : 2) * outShape.reduce((a, b) => a * b, 1)), x, out);
+  }
   const cpu = async (): Promise<ComplexArray> => {
     const direct = await cpuLastAxis(x, shape, s, axes, kind, direction, norm, out, threads);
     if (direct) return direct;

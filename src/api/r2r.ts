@@ -246,15 +246,15 @@ async function nd(
   o ??= {};
   if (!(x instanceof Float32Array) && !(x instanceof Float64Array))
     throw new ArgumentError('x', x, 'a Float32Array or Float64Array of real values');
-  if (x.length === 0) throw new ArgumentError('x', x, 'a non-empty array');
   if (o.shape !== undefined && !Array.isArray(o.shape))
-    throw new ArgumentError('shape', o.shape, 'a non-empty array of positive integers');
+    throw new ArgumentError('shape', o.shape, 'a non-empty array of non-negative integers');
   if (o.axes !== undefined && !Array.isArray(o.axes))
     throw new ArgumentError('axes', o.axes, 'an array of axis indices');
   if (o.s !== undefined && !Array.isArray(o.s)) throw new ArgumentError('s', o.s, 'an array of lengths, one per axis');
   const shape = [...(o.shape ?? [x.length])];
-  if (shape.length === 0 || !shape.every((d) => Number.isSafeInteger(d) && d >= 1))
-    throw new ArgumentError('shape', o.shape, 'a non-empty array of positive integers');
+  // Empty axes as numpy allows them: untransformed, or transformed and zero-padded by s / n.
+  if (shape.length === 0 || !shape.every((d) => Number.isSafeInteger(d) && d >= 0))
+    throw new ArgumentError('shape', o.shape, 'a non-empty array of non-negative integers');
   if (shape.reduce((a, b) => a * b, 1) !== x.length)
     throw new ArgumentError('x', x, `${shape.reduce((a, b) => a * b, 1)} values for shape [${shape.join(', ')}]`);
   const type = family === 'dht' ? undefined : (o.type ?? 2);
@@ -281,16 +281,27 @@ async function nd(
     throw new ArgumentError(
       'x',
       x,
-      `at least ${minN} values along axis ${axes[i]} for ${kindName} (shape [${shape.join(', ')}])`,
+      `at least ${minN} value${minN > 1 ? 's' : ''} along axis ${axes[i]} for ${kindName} (shape [${shape.join(', ')}])`,
     );
   });
   const threads = checkThreads(o.threads);
+  const outShape = shape.map((d, a) => (axes.includes(a) ? s[axes.indexOf(a)]! : d));
   const out = checkOut(
     o.out,
     x,
-    s.reduce((a, v, i) => (a / shape[axes[i]!]!) * v, x.length),
+    outShape.reduce((p, d) => p * d, 1),
   );
   const requested = checkBackend(o.backend ?? 'auto');
+  // No input values: all zeros (an empty batch, or empty axes zero-padded), as scipy.fft.
+  if (x.length === 0)
+    return deliver(
+      filledResultLike(
+        x,
+        outShape.reduce((p, d) => p * d, 1),
+      ).fill(0),
+      x,
+      out,
+    );
   // No axes: scipy.fft returns a copy of the input (never the input itself).
   if (axes.length === 0) return deliver(out && !overlaps(out, x) ? x : x.slice(), x, out);
   // 'auto' keeps float64 data on the float64 CPU backend (WGSL has no f64); 'webgpu' computes it in f32.

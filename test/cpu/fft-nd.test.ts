@@ -241,3 +241,37 @@ test("irfftn / irfft2 whose last axis holds one value: length 1 there by default
   // 1-D irfft of one value has no default length (2(m − 1) = 0), as numpy and scipy.fft say.
   await assert.rejects(api.irfft(new Float64Array(2), { backend: 'cpu' }), ArgumentError);
 });
+
+test('empty input as numpy: zeros where s / n zero-pads an empty axis, an empty result for an empty batch axis', async () => {
+  const E = new Float64Array(0);
+  const zeros = async (
+    p: Promise<Float32Array | Float64Array>,
+    length: number,
+    Arr: typeof Float32Array | typeof Float64Array = Float64Array,
+  ) => {
+    const r = await p;
+    assert.ok(r instanceof Arr && r.length === length && r.every((v) => v === 0), `${r.constructor.name}(${r.length})`);
+  };
+  await zeros(api.fft(E, { n: 2 }), 4);
+  await zeros(api.fft(new Float32Array(0), { n: 2, backend: 'cpu' }), 4, Float32Array);
+  await zeros(api.fft(E, { shape: [3, 0], n: 3 }), 18);
+  await zeros(api.fft(E, { shape: [0, 4] }), 0); // the batch axis is empty
+  await zeros(api.rfft(E, { n: 4 }), 6);
+  await zeros(api.irfft(E, { n: 4 }), 4);
+  await zeros(api.fftn(E, { shape: [2, 0], s: [2, 3] }), 12);
+  await zeros(api.rfftn(E, { shape: [2, 0], s: [2, 4] }), 12);
+  await zeros(api.hfft(E, { n: 4 }), 4);
+  await zeros(api.dct(E, { n: 3 }), 3);
+  await zeros(api.dst(new Float32Array(0), { n: 3, type: 4 }), 3, Float32Array);
+  await zeros(api.dht(E, { n: 3 }), 3);
+  await zeros(api.dctn(E, { shape: [0, 3], axes: [1] }), 0);
+  // An empty axis transformed at its own length has no transform (scipy: "invalid number of data points").
+  for (const p of [
+    api.fft(E),
+    api.irfft(E),
+    api.fft2(E, { shape: [0, 4] }),
+    api.dct(E),
+    api.dctn(E, { shape: [0, 3] }),
+  ])
+    await assert.rejects(p, /^ArgumentError: x: /);
+});

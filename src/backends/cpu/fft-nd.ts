@@ -222,7 +222,7 @@ function c2rAxis(y: Float64Array, shape: readonly number[], axis: number, n: num
  * The default output length of an inverse real N-D transform's last axis: 2(m − 1), and 1 where that axis holds a
  * single value (scipy.fft's irfftn and irfft2 return it; numpy raises).
  */
-export const c2rDefaultLast = (m: number): number => Math.max(1, 2 * (m - 1));
+export const c2rDefaultLast = (m: number): number => (m === 0 ? 0 : Math.max(1, 2 * (m - 1)));
 
 export function resolveAxes(
   shape: readonly number[],
@@ -256,7 +256,13 @@ export function resolveAxes(
   } else {
     s = axes.map((a, i) => (i === axes.length - 1 && defaultLast ? defaultLast(shape[a]!) : shape[a]!));
   }
-  for (const v of s) if (!(v >= 1)) throw new ArgumentError('s', s, 'transform lengths ≥ 1 (no empty axes)');
+  s.forEach((v, i) => {
+    if (v >= 1) return;
+    // An empty axis transformed at its own length (numpy refuses it too): name the axis and what pads it.
+    if (options.s === undefined || options.s[i] === -1)
+      throw new ArgumentError('x', shape, `a non-empty axis ${axes[i]} (or a length in s / n to zero-pad it to)`);
+    throw new ArgumentError('s', s, 'transform lengths ≥ 1 (no empty axes)');
+  });
   return { s, axes };
 }
 
