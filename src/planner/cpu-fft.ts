@@ -344,9 +344,10 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
 /**
  * f64 complex lengths whose batches run two problems in the lanes (lane-batch) rather than split across them: powers
  * of 4, whose lane-batch passes are all radix 4 and skip the lane-split recipe's radix-2 combine pass, which moves
- * every value for one butterfly (docs/DECISIONS.md: f64 lane-batch for batches of powers of 4).
+ * every value for one butterfly; 64 and 1024 measured no gain or lost on engine buffers (docs/DECISIONS.md: f64
+ * lane-batch for batches of powers of 4).
  */
-export const F64_BATCH_LANES = new Set([16, 64, 256, 1024, 4096]);
+export const F64_BATCH_LANES = new Set([16, 256, 4096]);
 
 /**
  * The complex engine's recipe for batched calls (engineFft): planCpuEngineFft's, except that the lengths of
