@@ -565,13 +565,10 @@ async function nd(
   // 'auto' keeps float64 data on the float64 CPU backend (WGSL has no f64); 'webgpu' computes it in f32.
   const backend = requested === 'auto' && x instanceof Float64Array ? 'cpu' : requested;
   const outShape = fftnOutputShape(kind, shape, { s, axes });
-  const out = checkOut(o.out, x, (kind === 'c2r' ? 1 : 2) * outShape.reduce((a, b) => a * b, 1));
+  const outLength = (kind === 'c2r' ? 1 : 2) * outShape.reduce((a, b) => a * b, 1);
+  const out = checkOut(o.out, x, outLength);
   // No input values: the result is all zeros (an empty batch, or empty axes zero-padded), as numpy's.
-  if (count === 0) {
-    checkBackend(o.backend ?? 'auto');
-    const Arr = x instanceof Float32Array ? Float32Array : Float64Array;
-    return deliver(new Arr((kind === 'c2r' ? 1 : 2) * outShape.reduce((a, b) => a * b, 1)), x, out);
-  }
+  if (count === 0) return deliver(new (x instanceof Float32Array ? Float32Array : Float64Array)(outLength), x, out);
   const cpu = async (): Promise<ComplexArray> => {
     const direct = await cpuLastAxis(x, shape, s, axes, kind, direction, norm, out, threads);
     if (direct) return direct;

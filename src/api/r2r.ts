@@ -285,23 +285,11 @@ async function nd(
     );
   });
   const threads = checkThreads(o.threads);
-  const outShape = shape.map((d, a) => (axes.includes(a) ? s[axes.indexOf(a)]! : d));
-  const out = checkOut(
-    o.out,
-    x,
-    outShape.reduce((p, d) => p * d, 1),
-  );
+  const outLength = shape.reduce((p, d, a) => p * (axes.includes(a) ? s[axes.indexOf(a)]! : d), 1);
+  const out = checkOut(o.out, x, outLength);
   const requested = checkBackend(o.backend ?? 'auto');
   // No input values: all zeros (an empty batch, or empty axes zero-padded), as scipy.fft.
-  if (x.length === 0)
-    return deliver(
-      filledResultLike(
-        x,
-        outShape.reduce((p, d) => p * d, 1),
-      ).fill(0),
-      x,
-      out,
-    );
+  if (x.length === 0) return deliver(new (x instanceof Float32Array ? Float32Array : Float64Array)(outLength), x, out);
   // No axes: scipy.fft returns a copy of the input (never the input itself).
   if (axes.length === 0) return deliver(out && !overlaps(out, x) ? x : x.slice(), x, out);
   // 'auto' keeps float64 data on the float64 CPU backend (WGSL has no f64); 'webgpu' computes it in f32.

@@ -105,8 +105,9 @@ export function thomasComplex(
     const sc = Math.max(Math.abs(pr), Math.abs(pi));
     const qr = pr / sc,
       qi = pi / sc;
-    const den = sc * (qr * qr + qi * qi);
-    if (!(sc * Math.sqrt(qr * qr + qi * qi) >= tiny && sc < Infinity)) status |= S.ZERO_PIVOT;
+    const q2 = qr * qr + qi * qi;
+    const den = sc * q2;
+    if (!(sc * Math.sqrt(q2) >= tiny && sc < Infinity)) status |= S.ZERO_PIVOT;
     if (i < n - 1) {
       const cr = c[2 * i],
         ci = c[2 * i + 1];

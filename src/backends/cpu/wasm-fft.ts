@@ -252,7 +252,7 @@ function laneRecipes(n: number, precision: CpuPrecision): LaneRecipe[] {
     else if (r.kind !== 'trivial' && r.kind !== 'reference') out.push(r);
     if (r.kind === 'lane-batch' && r.single) add(r.single);
   };
-  add(planCpuEngineFft(n, precision));
+  // The batched recipe: planCpuEngineFft's, or a lane-batch one whose `single` is it.
   add(planCpuEngineBatchFft(n, precision));
   add(planCpuEngineRfft(n, precision));
   add(planCpuEngineRfftForward(n, precision));

@@ -35,14 +35,7 @@ export function columnsPostFunction(e: 4 | 8, sp: number): WasmFunction {
     .set(hn!);
   rowLoop(b, count, () => {
     for (let j = 0; j < sp / 16; j++) {
-      b.get(zk)
-        .v128Load(16 * j)
-        .set(a!);
-      b.get(zm)
-        .v128Load(16 * j)
-        .set(c!);
-      b.get(a!).get(c!).fadd(e).set(s!);
-      b.get(a!).get(c!).fsub(e).set(d!);
+      sumDiff(b, e, zk, zm, 16 * j, a!, c!, s!, d!);
       b.get(out)
         .get(s!)
         .get(d!)
@@ -136,14 +129,7 @@ export function dctPostFunction(e: 4 | 8, sp: number): WasmFunction {
     b.get(s!).vconst(e, alternating(e, 1)).fmul(e).set(sn!);
     b.get(c!).vconst(e, alternating(e, -1)).fmul(e).set(cn!);
     for (let j = 0; j < sp / 16; j++) {
-      b.get(zk)
-        .v128Load(16 * j)
-        .set(a!);
-      b.get(zm)
-        .v128Load(16 * j)
-        .set(z!);
-      b.get(a!).get(z!).fadd(e).set(sum!);
-      b.get(a!).get(z!).fsub(e).set(d!);
+      sumDiff(b, e, zk, zm, 16 * j, a!, z!, sum!, d!);
       b.get(d!).get(d!).shuffle(swapPairs(e)).set(d!);
       b.get(ym)
         .get(s!)
@@ -229,6 +215,24 @@ export function dctPreFunction(e: 4 | 8, sp: number): WasmFunction {
 }
 
 /** The two parts of each complex value swapped (a vector of one f64 or two f32 values). */
+/** The split's two rows: a = [zk + off], c = [zm + off], then S = a + c and D = a − c into the locals s and d. */
+function sumDiff(
+  b: Body,
+  e: 4 | 8,
+  zk: number,
+  zm: number,
+  off: number,
+  a: number,
+  c: number,
+  s: number,
+  d: number,
+): void {
+  b.get(zk).v128Load(off).set(a);
+  b.get(zm).v128Load(off).set(c);
+  b.get(a).get(c).fadd(e).set(s);
+  b.get(a).get(c).fsub(e).set(d);
+}
+
 const swapPairs = (e: 4 | 8): number[] => (e === 8 ? lanes(8, [1, 0]) : lanes(4, [1, 0, 3, 2]));
 
 /** The next row: each pointer by its stride, a local or `{ bytes }`, a constant (the rotation table's pair). */
