@@ -331,7 +331,8 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
   }
   if (m > CPU_ENGINE_MAX_N[precision]) return { kind: 'reference', n, precision, lanes };
   if (m > 0 && !generic) return planBluestein(n, precision, m);
-  const blocked = fourStepOf(n, precision);
+  const smooth = primeFactors(n).every((p) => p <= 5);
+  const blocked = fourStepOf(n, precision, smooth ? FOUR_STEP_FROM_BYTES : FOUR_STEP_ODD_FROM_BYTES);
   if (blocked) return blocked;
   const lane = lanePasses(n, precision);
   if (lane.kind !== 'lane-batch' || !lane.single || n < PARTIAL_FOUR_STEP_FROM.all[precision]) return lane;
@@ -434,6 +435,11 @@ export function bluesteinLength(n: number, precision: CpuPrecision): number {
  * problem: from there a pass's sweep no longer stays in a core's L2 (docs/DECISIONS.md: four-step).
  */
 export const FOUR_STEP_FROM_BYTES = 3 << 19;
+/**
+ * The same for lengths with a prime factor from 7: their four-step phases lost at 8 MiB in f64 (526848 = 2⁹·3·7³:
+ * 1.35× the lane-split time), so they keep the bound measured on the EPYC host.
+ */
+export const FOUR_STEP_ODD_FROM_BYTES = 1 << 24;
 /**
  * Bytes of one complex problem below which lane recipes take generic passes for a large prime factor (measured
  * there, against Bluestein; the four-step runs codelets only).

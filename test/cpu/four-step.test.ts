@@ -12,6 +12,7 @@ import { planCpuFft } from '../../src/backends/cpu/fft-plan.js';
 import { planCpuRfft } from '../../src/backends/cpu/fft-real.js';
 import {
   FOUR_STEP_FROM_BYTES,
+  FOUR_STEP_ODD_FROM_BYTES,
   fourStepOf,
   planCpuEngineFft,
   type CpuEngineFftRecipe,
@@ -41,6 +42,10 @@ test('four-step planning: large problems only, factors multiples of the lanes, w
   assert.equal(planCpuEngineFft(FOUR_STEP_FROM_BYTES / 8, 'f32').kind, 'four-step');
   assert.equal(planCpuEngineFft(FOUR_STEP_FROM_BYTES / 16, 'f64').kind, 'four-step');
   assert.notEqual(planCpuEngineFft(FOUR_STEP_FROM_BYTES / 16, 'f32').kind, 'four-step');
+  // Lengths with a prime factor from 7 take it from FOUR_STEP_ODD_FROM_BYTES (526848 = 2⁹·3·7³ f64: 8 MiB).
+  assert.equal(planCpuEngineFft(526848, 'f64').kind, 'lane-split');
+  assert.ok(7 * 2 ** 18 * 16 >= FOUR_STEP_ODD_FROM_BYTES);
+  assert.equal(planCpuEngineFft(7 * 2 ** 18, 'f64').kind, 'four-step');
   const r = planCpuEngineFft(1 << 22, 'f32');
   assert.ok(r.kind === 'four-step' && r.n1 === 2048 && r.n2 === 2048 && r.blockGroups === 4);
   const odd = small(400, 'f32'); // 20 × 20: 5 groups a side, blocks of one group
