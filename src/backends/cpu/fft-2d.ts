@@ -12,7 +12,7 @@
 import { ButterflyError } from '../../errors.js';
 import type { CpuColumnsRecipe, CpuEngineFft2Recipe } from '../../planner/cpu-fft.js';
 import { generateColumnsModule, type ColumnsModule } from '../../codegen/wasm/fft-columns.js';
-import { compiled, compileSync, precompileLaneModule, syncCompileRestricted } from './wasm-fft.js';
+import { compiled, compileSync, precompileLaneModule, syncCompileRestricted, THREAD_AREA_GAP } from './wasm-fft.js';
 import { generateConvolvePointwiseModule } from '../../codegen/wasm/convolve-pointwise.js';
 import { generateRowsCopyModule } from '../../codegen/wasm/rows-copy.js';
 
@@ -298,7 +298,7 @@ export class Fft2Engine {
     for (let t = 0; t < threads; t++) {
       this.rowWorks.push((at = align(at)));
       this.colWorks.push((at = align(at + row.info.workBytes)));
-      at += colWork;
+      at += colWork + THREAD_AREA_GAP;
     }
     this.aP = align(at);
     this.bP = align(this.aP + matrix);

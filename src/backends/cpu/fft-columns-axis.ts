@@ -10,7 +10,7 @@
  */
 import type { CpuColumnsRecipe } from '../../planner/cpu-fft.js';
 import { columnsCompiled, precompileColumns } from './fft-2d.js';
-import { SyncCompileRefused, syncCompileRestricted } from './wasm-fft.js';
+import { SyncCompileRefused, syncCompileRestricted, THREAD_AREA_GAP } from './wasm-fft.js';
 
 type AnyArray = Float32Array | Float64Array;
 type Columns = (
@@ -92,7 +92,7 @@ export class ColumnsAxisEngine {
     let at = info.twiddles.length * e;
     for (let t = 0; t < threads; t++) {
       this.works.push((at = align(at)));
-      at += info.workBytes;
+      at += info.workBytes + THREAD_AREA_GAP;
     }
     this.data = align(at);
     this.matrixLength = recipe.rows * recipe.cols * 2;

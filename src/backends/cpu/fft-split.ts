@@ -10,7 +10,7 @@
 import { ButterflyError } from '../../errors.js';
 import type { CpuLaneRecipe, CpuPrecision } from '../../planner/cpu-fft.js';
 import { fourStepOwnWork, fourStepPitch } from '../../codegen/wasm/fft-four-step.js';
-import { compiled, copyIn, copyOut, resolveExec, type EngineExecOptions } from './wasm-fft.js';
+import { compiled, copyIn, copyOut, resolveExec, THREAD_AREA_GAP, type EngineExecOptions } from './wasm-fft.js';
 
 type AnyArray = Float32Array | Float64Array;
 type FourStep = Extract<CpuLaneRecipe, { kind: 'four-step' }>;
@@ -109,7 +109,7 @@ export class SplitFft {
     for (let t = 0; t < threads; t++) {
       at = align(at);
       this.workPs.push(at);
-      at += own;
+      at += own + THREAD_AREA_GAP;
     }
     this.tP = align(at);
     this.inP = align(this.tP + fourStepPitch(recipe) * recipe.n2);

@@ -7,7 +7,7 @@
 import { engineFft } from './wasm-fft.js';
 import { rowLengths, runRows } from './engine-rows.js';
 import type { FftJob, FftReply } from './worker-pool.js';
-import { ABORT, DONE, STAGED } from './worker-pipeline.js';
+import { ABORT, ANSWERED, awaitPiece, DONE, JOB_SPIN_MS, POSTED, spinWhileEqual } from './worker-pipeline.js';
 import { runPhase } from './fft-split.js';
 import { runPlaneStep } from './fft-2d.js';
 import { runColumnsPart } from './fft-columns-axis.js';
@@ -56,8 +56,7 @@ function run(job: FftJob): { reply: FftReply; transfer: ArrayBuffer[] } | null {
   for (let i = 0; i < pieces.length; i++) {
     if (pl) {
       // Wait until the calling thread has staged piece i (or gave up).
-      for (let staged = Atomics.load(pl.ctrl, STAGED); staged <= i; staged = Atomics.load(pl.ctrl, STAGED))
-        Atomics.wait(pl.ctrl, STAGED, staged);
+      awaitPiece(pl.ctrl, i);
       if (Atomics.load(pl.ctrl, ABORT)) break;
     }
     const [q0, count] = pieces[i]!;
@@ -126,10 +125,36 @@ const isNode = typeof process !== 'undefined' && !!process.versions?.node && !in
 if (isNode) {
   // Computed specifier: bundlers for the browser must not try to resolve a Node built-in.
   const specifier = 'node:worker_threads';
-  const { parentPort } = (await import(/* @vite-ignore */ specifier)) as typeof import('node:worker_threads');
+  const { parentPort, workerData, receiveMessageOnPort } = (await import(
+    /* @vite-ignore */ specifier
+  )) as typeof import('node:worker_threads');
   if (!parentPort) throw new Error('fft-worker must run as a worker thread');
-  const port: Port = { post: (r, t) => parentPort.postMessage(r, t) };
-  parentPort.on('message', (job: FftJob) => handle(port, job));
+  const lane = (workerData as { lane?: { port: import('node:worker_threads').MessagePort; ctrl: Int32Array } } | null)
+    ?.lane;
+  if (lane) {
+    // The pool's lane (worker-pipeline.ts): after a job, spin a while for the next one and take it off the port here.
+    const { port, ctrl } = lane;
+    const reply: Port = {
+      post: (r, t) => {
+        port.postMessage(r, t);
+        Atomics.add(ctrl, ANSWERED, 1);
+      },
+    };
+    port.on('message', (first: FftJob) => {
+      handle(reply, first);
+      for (let until = performance.now() + JOB_SPIN_MS; ; ) {
+        const seen = Atomics.load(ctrl, POSTED);
+        const m = receiveMessageOnPort(port);
+        if (m) {
+          handle(reply, m.message as FftJob);
+          until = performance.now() + JOB_SPIN_MS;
+        } else if (spinWhileEqual(ctrl, POSTED, seen, until) === seen) break;
+      }
+    });
+  } else {
+    const port: Port = { post: (r, t) => parentPort.postMessage(r, t) };
+    parentPort.on('message', (job: FftJob) => handle(port, job));
+  }
 } else {
   const scope = globalThis as unknown as {
     postMessage(m: unknown, t: Transferable[]): void;

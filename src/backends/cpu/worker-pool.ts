@@ -14,7 +14,17 @@ import type { FftNorm } from '../../planner/fft-problem.js';
 import { checkFits, normScale } from './fft-mixed-radix.js';
 import { engineFft, isEngineBuffer, type EngineExecOptions, type EngineFft, type ResidentRun } from './wasm-fft.js';
 import { isR2rRow, rowLengths, runRows, type RowOp } from './engine-rows.js';
-import { ABORT, DONE, STAGED, type Pipeline } from './worker-pipeline.js';
+import {
+  ABORT,
+  ANSWERED,
+  DONE,
+  LANE_WORDS,
+  markStaged,
+  PIPELINE_WORDS,
+  POSTED,
+  STAGED,
+  type Pipeline,
+} from './worker-pipeline.js';
 import { filledResultLike } from '../../util/filled-result.js';
 import { planCpuSplit, planCpuSplitDct, planCpuSplitReal } from '../../planner/cpu-fft.js';
 import { finishTrial, startTrial } from '../../planner/thread-choice.js';
@@ -138,27 +148,52 @@ interface Thread {
 interface Pending {
   resolve(r: FftReply): void;
   reject(e: Error): void;
+  /** The job's place among those posted to the worker (its reply is the seq-th; see Lane). */
+  seq: number;
 }
+
+/** The calling thread's end of a Node worker's lane (worker-pipeline.ts): the counters, and the port read here. */
+interface Lane {
+  ctrl: Int32Array;
+  receive(): FftReply | undefined;
+}
+
+/** How long the calling thread spins for workers' replies once its own part is done, before it yields to its event loop. */
+const REPLY_SPIN_MS = 1;
 
 class Slot {
   readonly pending = new Map<number, Pending>();
   dead = false;
+  private posted = 0;
   constructor(
     readonly thread: Thread,
     private readonly onDead: (s: Slot) => void,
+    private readonly lane?: Lane,
   ) {}
   run(job: FftJob, transfer: ArrayBuffer[]): Promise<FftReply> {
     return new Promise<FftReply>((resolve, reject) => {
       if (this.dead) return reject(new WorkerError('FFT worker is no longer running'));
       if (this.pending.size === 0) this.thread.hold(true);
-      this.pending.set(job.id, { resolve, reject });
+      this.pending.set(job.id, { resolve, reject, seq: this.posted + 1 });
       try {
         this.thread.post(job, transfer);
+        this.posted++;
       } catch (e) {
         this.settle(job.id);
         reject(new WorkerError(`could not post an FFT share to a worker: ${(e as Error).message}`, { cause: e }));
       }
     });
+  }
+  /**
+   * Takes the reply to job `id` on this thread if the worker answers before performance.now() reaches `until`: spins
+   * on the lane's count of replies, then reads them off the port (the job's promise settles as by the event). A
+   * worker without a lane, or one that is late or dead, answers through the event loop as before.
+   */
+  answerHere(id: number, until: number): void {
+    const p = this.pending.get(id);
+    if (!this.lane || !p || this.dead) return;
+    while (Atomics.load(this.lane.ctrl, ANSWERED) < p.seq) if (performance.now() >= until) return;
+    for (let r = this.lane.receive(); r; r = this.lane.receive()) this.message(r);
   }
   private settle(id: number): Pending | undefined {
     const p = this.pending.get(id);
@@ -191,8 +226,9 @@ function workerUrl(): URL {
     : new URL('./fft-worker.js', import.meta.url);
 }
 
-type NodeWorkerCtor = typeof import('node:worker_threads').Worker;
-let nodeWorker: Promise<NodeWorkerCtor> | null = null;
+type WorkerThreads = typeof import('node:worker_threads');
+type NodeWorkerCtor = WorkerThreads['Worker'];
+let nodeThreads: Promise<WorkerThreads> | null = null;
 
 /** Flags of string input: they would apply to the worker's own entry, a file, and fail it. Those in `pairs` take the next argument. */
 const STRING_INPUT = { pairs: ['-e', '--eval', '-p', '--print'], prefixes: ['--input-type', '--eval=', '--print='] };
@@ -202,46 +238,60 @@ const STRING_INPUT = { pairs: ['-e', '--eval', '-p', '--print'], prefixes: ['--i
  * (node -e, --input-type), whose flags are then left out. A list given explicitly may not hold process-wide flags
  * (--max-old-space-size, --stack-size: the worker shares them anyway); Node names those it refuses, and they are dropped.
  */
-function startNodeWorker(W: NodeWorkerCtor): InstanceType<NodeWorkerCtor> {
+function startNodeWorker(
+  W: NodeWorkerCtor,
+  options: import('node:worker_threads').WorkerOptions,
+): InstanceType<NodeWorkerCtor> {
   const argv = process.execArgv;
   const isString = (a: string) => STRING_INPUT.pairs.includes(a) || STRING_INPUT.prefixes.some((p) => a.startsWith(p));
-  if (!argv.some(isString)) return new W(workerUrl());
+  if (!argv.some(isString)) return new W(workerUrl(), options);
   const execArgv: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     if (STRING_INPUT.pairs.includes(argv[i]!)) i++;
     else if (!isString(argv[i]!)) execArgv.push(argv[i]!);
   }
   try {
-    return new W(workerUrl(), { execArgv });
+    return new W(workerUrl(), { ...options, execArgv });
   } catch (e) {
     if ((e as { code?: string }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw e;
     const refused = new Set((e as Error).message.replace(/^[^:]*:\s*/, '').split(/,\s*/));
-    return new W(workerUrl(), { execArgv: execArgv.filter((a) => !refused.has(a)) });
+    return new W(workerUrl(), { ...options, execArgv: execArgv.filter((a) => !refused.has(a)) });
   }
 }
 
 async function spawn(onDead: (s: Slot) => void): Promise<Slot> {
   if (isNode) {
-    nodeWorker ??= import(/* @vite-ignore */ 'node:worker_threads' as string).then(
-      (m: typeof import('node:worker_threads')) => m.Worker,
-    );
-    const W = await nodeWorker;
+    nodeThreads ??= import(/* @vite-ignore */ 'node:worker_threads' as string) as Promise<WorkerThreads>;
+    const wt = await nodeThreads;
+    // The lane (worker-pipeline.ts): a channel of its own and two shared counters; the worker gets the far port.
+    const { port1, port2 } = new wt.MessageChannel();
+    const ctrl = new Int32Array(new SharedArrayBuffer(4 * LANE_WORDS));
     let w: InstanceType<NodeWorkerCtor>;
     try {
-      w = startNodeWorker(W);
+      w = startNodeWorker(wt.Worker, { workerData: { lane: { port: port2, ctrl } }, transferList: [port2] });
     } catch (e) {
+      port1.close();
       throw new WorkerError(`could not start an FFT worker thread: ${(e as Error).message}`, { cause: e });
     }
     w.unref();
     const slot: Slot = new Slot(
       {
-        post: (job, t) => w.postMessage(job, t),
+        post: (job, t) => {
+          port1.postMessage(job, t);
+          Atomics.add(ctrl, POSTED, 1);
+        },
         hold: (on) => (on ? w.ref() : w.unref()),
-        terminate: () => w.terminate(),
+        terminate: () => {
+          port1.close();
+          return w.terminate();
+        },
       },
       onDead,
+      { ctrl, receive: () => wt.receiveMessageOnPort(port1)?.message as FftReply | undefined },
     );
-    w.on('message', (r: FftReply) => slot.message(r));
+    // The worker holds the process while a job is pending (hold); its port alone must not.
+    port1.on('message', (r: FftReply) => slot.message(r));
+    port1.unref();
     w.on('error', (e: Error) => slot.fail(`threw an uncaught ${e.name}: ${e.message}`, e));
     w.on('messageerror', (e: Error) => slot.fail(`could not read a message: ${e.message}`, e));
     w.on('exit', (code: number) => slot.fail(`exited (code ${code})`));
@@ -263,6 +313,13 @@ async function spawn(onDead: (s: Slot) => void): Promise<Slot> {
   };
   w.onmessageerror = () => slot.fail('could not read a message');
   return slot;
+}
+
+/** A job posted to a worker: where, its id, and its reply. */
+interface Posted {
+  slot: Slot;
+  id: number;
+  reply: Promise<FftReply>;
 }
 
 /** The workers, created on first use and replaced when one dies. */
@@ -305,7 +362,7 @@ class WorkerPool {
     while (this.free.length > 2 * this.slots.length + 2) this.free.shift();
   }
 
-  run(slot: Slot, job: Omit<FftJob, 'id'>): Promise<FftReply> {
+  run(slot: Slot, job: Omit<FftJob, 'id'>): Posted {
     const full: FftJob = { ...job, id: this.nextId++ };
     if (this.fault) {
       full.fault = this.fault;
@@ -314,7 +371,7 @@ class WorkerPool {
     const transfer: ArrayBuffer[] = [];
     for (const a of [job.input, job.output])
       if (a.buffer instanceof ArrayBuffer && !transfer.includes(a.buffer)) transfer.push(a.buffer);
-    return slot.run(full, transfer);
+    return { slot, id: full.id, reply: slot.run(full, transfer) };
   }
 
   async dispose(): Promise<void> {
@@ -481,9 +538,9 @@ async function runShares(
     // Only staged shares are worth cutting up; a share read and written in place runs whole.
     const cut = piped && (sh.stageIn || sh.stageOut);
     const pieces = cut ? piecesOf(sh.job.batch, elements, unit) : [[0, sh.job.batch] as [number, number]];
-    const ctrl = cut ? new Int32Array(new SharedArrayBuffer(12)) : undefined;
+    const ctrl = cut ? new Int32Array(new SharedArrayBuffer(4 * PIPELINE_WORDS)) : undefined;
     if (ctrl && !sh.stageIn) ctrl[STAGED] = pieces.length;
-    return { sh, pieces, ctrl, copied: 0, reply: null as Promise<FftReply> | null };
+    return { sh, pieces, ctrl, copied: 0, reply: null as Posted | null };
   });
   let mainError: unknown = null;
   const drain = (): void => {
@@ -506,8 +563,7 @@ async function runShares(
         for (const pl of plans) {
           if (!pl.sh.stageIn || k >= pl.pieces.length) continue;
           pl.sh.stageIn(...pl.pieces[k]!);
-          Atomics.store(pl.ctrl!, STAGED, k + 1);
-          Atomics.notify(pl.ctrl!, STAGED);
+          markStaged(pl.ctrl!, k + 1);
         }
       }
     }
@@ -515,6 +571,9 @@ async function runShares(
       run();
       if (piped) drain();
     }
+    // Copy the workers' pieces out as they finish rather than after their replies.
+    const owed = () => plans.some((pl) => pl.ctrl && pl.sh.stageOut && pl.copied < pl.pieces.length);
+    for (const until = performance.now() + REPLY_SPIN_MS; piped && owed() && performance.now() < until; ) drain();
   } catch (e) {
     mainError = e;
     for (const pl of plans) {
@@ -898,8 +957,10 @@ async function runResidentShares(
  * Waits for every worker's reply, even after a failure (a worker may still be writing), then throws the calling
  * thread's error, else the first worker's; returns the replies.
  */
-async function settle(replies: (Promise<FftReply> | null)[], mainError: unknown): Promise<FftReply[]> {
-  const settled = await Promise.allSettled(replies.map((r) => r ?? Promise.reject(mainError)));
+async function settle(posted: (Posted | null)[], mainError: unknown): Promise<FftReply[]> {
+  const until = performance.now() + REPLY_SPIN_MS;
+  for (const p of posted) p?.slot.answerHere(p.id, until);
+  const settled = await Promise.allSettled(posted.map((p) => p?.reply ?? Promise.reject(mainError)));
   if (mainError) throw mainError;
   const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
