@@ -7,21 +7,30 @@
  * n × batch real 2-D array and its half spectrum), rfft0 and irfft0 (rfft and irfft along axis 0 of an n × batch
  * real array).
  * For changes too small for bench:cpu's run-to-run spread. Prints new / old per row.
+ * --isolate: each build in a process of its own, a fresh pair of processes a round (for threaded calls: two builds'
+ * worker pools in one process share the cores, and a worker spinning for its next job takes one from the other).
  *
  *   git archive <commit> | tar x -C /tmp/old && ln -s "$PWD/node_modules" /tmp/old && (cd /tmp/old && npx tsc)
  *   node dist/bench/cpu-ab.js --against /tmp/old/dist/src/index.js [--kinds rfft,dct,irfft,idct]
  *     [--shapes 16x65536,32x32768,64x16384,256x4096,4096x256] [--rounds 9] [--threads 1] [--against-threads 1]
  *     [--precision f32]
  */
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { parseArgs } from './common.js';
 
 type Api = typeof import('../src/index.js');
+type Tag = 'new' | 'old';
 const args = parseArgs(process.argv.slice(2));
 if (!args.against) throw new Error('--against: the path of an older build’s dist/src/index.js');
-const older = (await import(pathToFileURL(resolve(args.against)).href)) as Api;
-const newer = (await import('../src/index.js')) as Api;
+// --child new|old: one build's round of every cell, printed as JSON (the processes of --isolate).
+const child = args.child as Tag | undefined;
+const isolate = 'isolate' in args && !child;
+const load = async (tag: Tag) =>
+  (tag === 'new' ? await import('../src/index.js') : await import(pathToFileURL(resolve(args.against!)).href)) as Api;
+const older = isolate || child === 'new' ? null : await load('old');
+const newer = isolate || child === 'old' ? null : await load('new');
 const kinds = (args.kinds ?? 'rfft,dct,irfft,idct').split(',');
 const shapes = (args.shapes ?? '16x65536,32x32768,64x16384,256x4096,4096x256')
   .split(',')
@@ -77,6 +86,67 @@ function call(api: Api, t: number | undefined, kind: string, n: number, batch: n
   throw new Error(`--kinds: unknown kind ${kind}`);
 }
 
+/** One build's round in a process of its own: the best of `rounds` pairs of calls per cell. */
+function isolatedRound(tag: Tag): Record<string, number> {
+  const argv = process.argv.slice(2).filter((a) => a !== '--isolate');
+  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...argv, '--child', tag], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
+  if (r.status !== 0) throw new Error(`--isolate: the ${tag} build's process failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, number>;
+}
+
+if (isolate) {
+  const best: Record<Tag, Record<string, number>> = { new: {}, old: {} };
+  for (let r = 0; r < rounds; r++) {
+    for (const tag of (r % 2 ? ['new', 'old'] : ['old', 'new']) as Tag[]) {
+      for (const [cell, ms] of Object.entries(isolatedRound(tag)))
+        best[tag][cell] = Math.min(best[tag][cell] ?? Infinity, ms);
+    }
+  }
+  console.log('shape        kind    new ms    old ms   new / old');
+  for (const cell of Object.keys(best.new)) {
+    const [shape, kind] = cell.split(' ') as [string, string];
+    const a = best.new[cell]!,
+      b = best.old[cell]!;
+    console.log(
+      `${shape.padEnd(12)} ${kind.padEnd(6)} ${a.toFixed(3).padStart(8)} ${b.toFixed(3).padStart(8)}   ${(a / b).toFixed(3)}`,
+    );
+  }
+  process.exit(0);
+}
+
+if (child) {
+  // Warm each cell (workers started, modules compiled, the thread choice settled), then time `rounds` pairs of calls.
+  const api = (child === 'new' ? newer : older)!;
+  const t = child === 'new' ? threads : againstThreads;
+  const out: Record<string, number> = {};
+  for (const [n, batch] of shapes) {
+    const x = new Arr(n * batch).map(() => Math.random() - 0.5);
+    for (const kind of kinds) {
+      const complex = complexKinds.includes(kind);
+      const spec = new Arr(complex ? 2 * n * batch : 2 * (Math.floor(n / 2) + 1) * batch).map(
+        () => Math.random() - 0.5,
+      );
+      const o = new Arr(
+        complex ? 2 * n * batch : kind === 'rfft' || kind === 'rfft0' ? 2 * (Math.floor(n / 2) + 1) * batch : n * batch,
+      );
+      for (let w = 0; w < 20; w++) await call(api, t, kind, n, batch, x, spec, o);
+      let best = Infinity;
+      for (let r = 0; r < 5; r++) {
+        const t0 = performance.now();
+        await call(api, t, kind, n, batch, x, spec, o);
+        await call(api, t, kind, n, batch, x, spec, o);
+        best = Math.min(best, (performance.now() - t0) / 2);
+      }
+      out[`${n}×${batch} ${kind}`] = best;
+    }
+  }
+  console.log(JSON.stringify(out));
+  process.exit(0);
+}
+
 console.log('shape        kind    new ms    old ms   new / old');
 for (const [n, batch] of shapes) {
   const x = new Arr(n * batch).map(() => Math.random() - 0.5);
@@ -89,15 +159,15 @@ for (const [n, batch] of shapes) {
     );
     const best = { new: Infinity, old: Infinity };
     for (let r = 0; r < rounds; r++) {
-      const order: ['new' | 'old', Api][] =
+      const order: [Tag, Api][] =
         r % 2
           ? [
-              ['new', newer],
-              ['old', older],
+              ['new', newer!],
+              ['old', older!],
             ]
           : [
-              ['old', older],
-              ['new', newer],
+              ['old', older!],
+              ['new', newer!],
             ];
       for (const [tag, api] of order) {
         const t = tag === 'new' ? threads : againstThreads;

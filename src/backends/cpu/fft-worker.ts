@@ -7,7 +7,20 @@
 import { engineFft } from './wasm-fft.js';
 import { rowLengths, runRows } from './engine-rows.js';
 import type { FftJob, FftReply } from './worker-pool.js';
-import { ABORT, ANSWERED, awaitPiece, DONE, JOB_SPIN_MS, POSTED, spinWhileEqual } from './worker-pipeline.js';
+import {
+  ABORT,
+  ANSWERED,
+  awaitChange,
+  CALLER_SLEEPS,
+  DONE,
+  JOB_SPIN_MS,
+  LANE_CALLER_SLEEPS,
+  POSTED,
+  signal,
+  spinWhileEqual,
+  STAGED,
+  WORKER_SLEEPS,
+} from './worker-pipeline.js';
 import { runPhase } from './fft-split.js';
 import { runPlaneStep } from './fft-2d.js';
 import { runColumnsPart } from './fft-columns-axis.js';
@@ -56,12 +69,13 @@ function run(job: FftJob): { reply: FftReply; transfer: ArrayBuffer[] } | null {
   for (let i = 0; i < pieces.length; i++) {
     if (pl) {
       // Wait until the calling thread has staged piece i (or gave up).
-      awaitPiece(pl.ctrl, i);
+      for (let staged = Atomics.load(pl.ctrl, STAGED); staged <= i; )
+        staged = awaitChange(pl.ctrl, STAGED, staged, WORKER_SLEEPS);
       if (Atomics.load(pl.ctrl, ABORT)) break;
     }
     const [q0, count] = pieces[i]!;
     runPiece(job, q0, count);
-    if (pl) Atomics.store(pl.ctrl, DONE, i + 1);
+    if (pl) signal(pl.ctrl, DONE, CALLER_SLEEPS, i + 1);
   }
   // A share staged into engine buffers: nothing to send back.
   if (job.resident) return { reply: { id: job.id }, transfer: [] };
@@ -137,7 +151,7 @@ if (isNode) {
     const reply: Port = {
       post: (r, t) => {
         port.postMessage(r, t);
-        Atomics.add(ctrl, ANSWERED, 1);
+        signal(ctrl, ANSWERED, LANE_CALLER_SLEEPS);
       },
     };
     port.on('message', (first: FftJob) => {

@@ -17,12 +17,16 @@ import { isR2rRow, rowLengths, runRows, type RowOp } from './engine-rows.js';
 import {
   ABORT,
   ANSWERED,
+  awaitChange,
+  CALLER_SLEEPS,
   DONE,
+  LANE_CALLER_SLEEPS,
   LANE_WORDS,
-  markStaged,
   PIPELINE_WORDS,
   POSTED,
+  signal,
   STAGED,
+  WORKER_SLEEPS,
   type Pipeline,
 } from './worker-pipeline.js';
 import { filledResultLike } from '../../util/filled-result.js';
@@ -158,8 +162,11 @@ interface Lane {
   receive(): FftReply | undefined;
 }
 
-/** How long the calling thread spins for workers' replies once its own part is done, before it yields to its event loop. */
-const REPLY_SPIN_MS = 1;
+/**
+ * How long the calling thread, its own part done, waits here for the workers (their pieces and replies) before it
+ * yields to its event loop: about a share's imbalance; a worker later than that is preempted or gone.
+ */
+const REPLY_WAIT_MS = 4;
 
 class Slot {
   readonly pending = new Map<number, Pending>();
@@ -185,14 +192,19 @@ class Slot {
     });
   }
   /**
-   * Takes the reply to job `id` on this thread if the worker answers before performance.now() reaches `until`: spins
+   * Takes the reply to job `id` on this thread if the worker answers before performance.now() reaches `until`: waits
    * on the lane's count of replies, then reads them off the port (the job's promise settles as by the event). A
    * worker without a lane, or one that is late or dead, answers through the event loop as before.
    */
   answerHere(id: number, until: number): void {
     const p = this.pending.get(id);
     if (!this.lane || !p || this.dead) return;
-    while (Atomics.load(this.lane.ctrl, ANSWERED) < p.seq) if (performance.now() >= until) return;
+    const { ctrl } = this.lane;
+    for (let v = Atomics.load(ctrl, ANSWERED); v < p.seq; ) {
+      const next = awaitChange(ctrl, ANSWERED, v, LANE_CALLER_SLEEPS, until);
+      if (next === v) return;
+      v = next;
+    }
     for (let r = this.lane.receive(); r; r = this.lane.receive()) this.message(r);
   }
   private settle(id: number): Pending | undefined {
@@ -563,7 +575,7 @@ async function runShares(
         for (const pl of plans) {
           if (!pl.sh.stageIn || k >= pl.pieces.length) continue;
           pl.sh.stageIn(...pl.pieces[k]!);
-          markStaged(pl.ctrl!, k + 1);
+          signal(pl.ctrl!, STAGED, WORKER_SLEEPS, k + 1);
         }
       }
     }
@@ -571,9 +583,15 @@ async function runShares(
       run();
       if (piped) drain();
     }
-    // Copy the workers' pieces out as they finish rather than after their replies.
-    const owed = () => plans.some((pl) => pl.ctrl && pl.sh.stageOut && pl.copied < pl.pieces.length);
-    for (const until = performance.now() + REPLY_SPIN_MS; piped && owed() && performance.now() < until; ) drain();
+    // Copy the workers' pieces out as they finish rather than after their replies (Node: a browser's main thread
+    // cannot wait on the futex).
+    const until = performance.now() + REPLY_WAIT_MS;
+    for (const pl of isNode && piped ? plans : []) {
+      while (pl.ctrl && pl.sh.stageOut && pl.copied < pl.pieces.length) {
+        if (awaitChange(pl.ctrl, DONE, pl.copied, CALLER_SLEEPS, until) === pl.copied) break;
+        drain();
+      }
+    }
   } catch (e) {
     mainError = e;
     for (const pl of plans) {
@@ -958,7 +976,7 @@ async function runResidentShares(
  * thread's error, else the first worker's; returns the replies.
  */
 async function settle(posted: (Posted | null)[], mainError: unknown): Promise<FftReply[]> {
-  const until = performance.now() + REPLY_SPIN_MS;
+  const until = performance.now() + REPLY_WAIT_MS;
   for (const p of posted) p?.slot.answerHere(p.id, until);
   const settled = await Promise.allSettled(posted.map((p) => p?.reply ?? Promise.reject(mainError)));
   if (mainError) throw mainError;
