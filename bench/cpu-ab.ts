@@ -7,6 +7,7 @@
  * n × batch real 2-D array and its half spectrum), rfft0 and irfft0 (rfft and irfft along axis 0 of an n × batch
  * real array).
  * For changes too small for bench:cpu's run-to-run spread. Prints new / old per row.
+ * Kind fftbuf: fft rows through a plan's engine buffers (createFftPlan({ n, batch, threads }).createBuffers).
  * --isolate: each build in a process of its own, a fresh pair of processes a round (for threaded calls: two builds'
  * worker pools in one process share the cores, and a worker spinning for its next job takes one from the other).
  *
@@ -42,14 +43,34 @@ const rounds = Number(args.rounds ?? 9);
 const threadsOf = (s: string | undefined) => (s === 'default' ? undefined : Number(s ?? 1));
 const threads = threadsOf(args.threads);
 const againstThreads = args['against-threads'] === undefined ? threads : threadsOf(args['against-threads']);
-const complexKinds = ['fft', 'fft2', 'fft0', 'rfft2', 'irfft2'];
-const precision = args.precision ?? 'f32';
+const complexKinds = ['fft', 'fftbuf', 'fft2', 'fft0', 'rfft2', 'irfft2'];
+const precision = (args.precision ?? 'f32') as 'f32' | 'f64';
 if (precision !== 'f32' && precision !== 'f64') throw new Error(`--precision: 'f32' or 'f64', not ${precision}`);
 const Arr = precision === 'f32' ? Float32Array : Float64Array;
 type Data = Float32Array | Float64Array;
 
+type Plan = Awaited<ReturnType<Api['createFftPlan']>>;
+/** Per build, the plans and engine buffers of fftbuf by `n:batch:threads`. */
+const bufferPlans = new WeakMap<Api, Map<string, { plan: Plan; input: Data; output: Data }>>();
+
+/** fftbuf: the plan and engine buffers of (build, n, batch, threads), made on first use with `spec` as input. */
+async function viaBuffers(api: Api, t: number | undefined, n: number, batch: number, spec: Data) {
+  const plans = bufferPlans.get(api) ?? new Map<string, { plan: Plan; input: Data; output: Data }>();
+  bufferPlans.set(api, plans);
+  let e = plans.get(`${n}:${batch}:${t}`);
+  if (!e) {
+    const plan = await api.createFftPlan({ n, batch, threads: t, backend: 'cpu' });
+    const b = plan.createBuffers(precision) as { input: Data; output: Data };
+    b.input.set(spec.subarray(0, b.input.length));
+    e = { plan, input: b.input, output: b.output };
+    plans.set(`${n}:${batch}:${t}`, e);
+  }
+  return e.plan.execute(e.input as Float32Array, e.output as Float32Array);
+}
+
 function call(api: Api, t: number | undefined, kind: string, n: number, batch: number, x: Data, spec: Data, out: Data) {
   const o = { threads: t, backend: 'cpu' as const };
+  if (kind === 'fftbuf') return viaBuffers(api, t, n, batch, spec);
   const M = Math.floor(n / 2) + 1;
   if (kind === 'rfft') return api.rfft(x, { ...o, shape: [batch, n], out });
   if (kind === 'irfft') return api.irfft(spec, { ...o, shape: [batch, M], n, out: out.subarray(0, n * batch) });
