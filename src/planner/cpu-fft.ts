@@ -749,19 +749,27 @@ export function planCpuEngineRfft2(
 
 /** Fewest bytes of a single transform that threads split between them (docs/DECISIONS.md: split). */
 export const SPLIT_FROM_BYTES = 1 << 22;
+/**
+ * The same for the split's own engine buffers (createBuffers), where the calling thread copies nothing in or out:
+ * two threads paid from 1 MiB there (f32 2^17 1.2x, f64 2^16 1.3x; f64 2^15 lost).
+ */
+export const SPLIT_IN_PLACE_FROM_BYTES = 1 << 20;
 
 /**
  * A single transform split across `threads` threads: the four-step recipe whatever the problem's size (each
- * phase's blocks are shared out between two barriers), for one problem of at least SPLIT_FROM_BYTES;
- * else null (batches split by whole problems instead).
+ * phase's blocks are shared out between two barriers), for one problem of at least SPLIT_FROM_BYTES, or
+ * SPLIT_IN_PLACE_FROM_BYTES for the split's own engine buffers (`inPlace`); else null (batches split by whole
+ * problems instead).
  */
 export function planCpuSplit(
   n: number,
   precision: CpuPrecision,
   batch: number,
   threads: number,
+  inPlace = false,
 ): Extract<CpuEngineFftRecipe, { kind: 'four-step' }> | null {
-  if (threads < 2 || batch !== 1 || n * (precision === 'f32' ? 8 : 16) < SPLIT_FROM_BYTES) return null;
+  const from = inPlace ? SPLIT_IN_PLACE_FROM_BYTES : SPLIT_FROM_BYTES;
+  if (threads < 2 || batch !== 1 || n * (precision === 'f32' ? 8 : 16) < from) return null;
   return fourStepOf(n, precision, 0);
 }
 

@@ -437,10 +437,13 @@ export function injectWorkerFault(fault: WorkerFault): void {
 /** How many ways a batch is worth splitting (1: run on the calling thread only). */
 /**
  * Whether executeEngineFft runs a call on the calling thread with nothing to wait for: one thread, or a batch too
- * small to share that is not a single transform large enough to split. Plans call the engine directly then.
+ * small to share that is not a single transform large enough to split in its own engine buffers (the smallest
+ * split). Plans call the engine directly then.
  */
 export function runsOnCaller(n: number, precision: CpuPrecision, batch: number, threads: number | undefined): boolean {
-  return threads === 1 || (shareCount(n, batch, Infinity) <= 1 && planCpuSplit(n, precision, batch, Infinity) === null);
+  return (
+    threads === 1 || (shareCount(n, batch, Infinity) <= 1 && planCpuSplit(n, precision, batch, Infinity, true) === null)
+  );
 }
 
 export function shareCount(n: number, batch: number, threads: number): number {
@@ -862,7 +865,7 @@ export function splitBuffersFor(
   batch: number,
   threads: number,
 ): { input: AnyArray; output: AnyArray } | null {
-  const recipe = sharedMemory() ? planCpuSplit(n, precision, batch, threads) : null;
+  const recipe = sharedMemory() ? planCpuSplit(n, precision, batch, threads, true) : null;
   if (!recipe) return null;
   try {
     return createSplitBuffers(recipe, threads);
