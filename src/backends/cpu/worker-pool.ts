@@ -2,7 +2,8 @@
  * Threads for the CPU engine: a lazily created, reused pool of workers (worker_threads in Node, module
  * Web Workers in browsers) that run shares of a batched FFT while the calling thread runs one share
  * itself. Data goes through SharedArrayBuffers where they exist (Node; browsers only when the page is
- * cross-origin isolated), otherwise as transferred copies of each share.
+ * cross-origin isolated), otherwise as transferred copies of each share. In Node each worker also has a lane
+ * (worker-pipeline.ts): its jobs and replies are read off a channel of its own by the side waiting for them.
  *
  * Workers are unref()ed in Node while idle, so they never keep a process alive; disposeCpuWorkers()
  * terminates them. A failure inside a worker rejects the call with a WorkerError and the worker is
