@@ -49,12 +49,25 @@ export function spinWhileEqual(ctrl: Int32Array, i: number, seen: number, until:
   return v;
 }
 
+/** Whether this thread may sleep on a futex: not a browser's main thread, nor one that, like it, refuses to block. */
+const CAN_BLOCK = (() => {
+  try {
+    // Refused threads throw before the value is compared; elsewhere this returns 'not-equal' at once.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 1, 0);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
 /**
  * Waits until ctrl[i] differs from `seen`, or performance.now() reaches `until` (default: no limit): spins SPIN_MS,
- * then sleeps with ctrl[flag] set. Returns the last value read. Not on a browser's main thread (no futex there).
+ * then sleeps with ctrl[flag] set (where this thread may not sleep, it spins until `until`). Returns the last value
+ * read.
  */
 export function awaitChange(ctrl: Int32Array, i: number, seen: number, flag: number, until = Infinity): number {
   let v = spinWhileEqual(ctrl, i, seen, Math.min(until, performance.now() + SPIN_MS));
+  if (!CAN_BLOCK) return v === seen ? spinWhileEqual(ctrl, i, seen, until) : v;
   while (v === seen) {
     const left = until - performance.now();
     if (left <= 0) break;
