@@ -91,6 +91,43 @@ test('split plans: strided, in-place and concurrent calls', async () => {
   });
 });
 
+test('split plans on SharedArrayBuffers: every thread copies a part in and out; offsets, batches, in place', async () => {
+  for (const [n, precision] of [
+    [3072, 'f32'],
+    [800, 'f64'],
+  ] as const) {
+    const recipe = fourStepOf(n, precision, 0)!;
+    const Arr = precision === 'f32' ? Float32Array : Float64Array;
+    const r = rng(n + 1);
+    // Two problems, 5 values apart after an offset of 3: the parts' edges fall inside cache lines.
+    const l = { offset: 3, stride: 1, dist: n + 5 };
+    const len = 2 * (3 + 2 * (n + 5));
+    const shared = (k: number) =>
+      precision === 'f32'
+        ? new Float32Array(new SharedArrayBuffer(4 * k))
+        : new Float64Array(new SharedArrayBuffer(8 * k));
+    const x = shared(len);
+    for (let i = 0; i < len; i++) x[i] = r();
+    const want = new Arr(len).fill(7);
+    engineFftOf(recipe).execute(x, want, { batch: 2, input: l, output: l, inverse: true });
+    for (const threads of [2, 3]) {
+      const tag = `n=${n} ${precision} threads ${threads}`;
+      const out = shared(len).fill(7);
+      const split = new SplitFft(recipe, threads);
+      await split.execute(x, out, { batch: 2, input: l, output: l, inverse: true }, runPhases);
+      assertSame(out, want, tag);
+      // In place: the input is copied in whole before the output is written.
+      const io = shared(len);
+      io.set(x);
+      await split.execute(io, io, { batch: 2, input: l, output: l, inverse: true }, runPhases);
+      for (let p = 0; p < 2; p++) {
+        const at = 2 * (l.offset + p * l.dist);
+        assertSame(io.subarray(at, at + 2 * n), want.subarray(at, at + 2 * n), `${tag}: in place, problem ${p}`);
+      }
+    }
+  }
+});
+
 test('split as planned: f64 single transform of SPLIT_FROM_BYTES through executeEngineFft and plan buffers', async () => {
   const n = SPLIT_FROM_BYTES / 16;
   const r = rng(4);

@@ -15,12 +15,18 @@ import { compiled, copyIn, copyOut, resolveExec, THREAD_AREA_GAP, type EngineExe
 type AnyArray = Float32Array | Float64Array;
 type FourStep = Extract<CpuLaneRecipe, { kind: 'four-step' }>;
 
-/** One thread's part of a phase: plain data, posted to a worker as is (the shared memory travels by reference). */
+/**
+ * One thread's part of a phase: plain data, posted to a worker as is (the shared memory travels by reference).
+ * Phases 'in' and 'out' copy values [k0, k1) of one problem between `array` (from its value `from`), an array on a
+ * SharedArrayBuffer that every thread can read, and the memory at byte `src`.
+ */
 export interface PhaseRun {
   id: number;
   recipe: FourStep;
   memory: WebAssembly.Memory;
-  phase: 'a' | 'b';
+  phase: 'a' | 'b' | 'in' | 'out';
+  array?: AnyArray;
+  from?: number;
   inverse: boolean;
   src: number;
   dst: number;
@@ -67,6 +73,14 @@ function phasesOf(run: Pick<PhaseRun, 'id' | 'recipe' | 'memory'>): Phases {
 
 /** Runs one thread's blocks of a phase on this thread. */
 export function runPhase(run: PhaseRun): void {
+  if (run.phase === 'in' || run.phase === 'out') {
+    const heap = new (run.recipe.precision === 'f32' ? Float32Array : Float64Array)(run.memory.buffer);
+    const at = run.src / heap.BYTES_PER_ELEMENT,
+      from = run.from!;
+    if (run.phase === 'in') heap.set(run.array!.subarray(from + run.k0, from + run.k1), at + run.k0);
+    else run.array!.set(heap.subarray(at + run.k0, at + run.k1), from + run.k0);
+    return;
+  }
   const p = phasesOf(run);
   if (run.phase === 'a') (run.inverse ? p.aI : p.aF)(run.src, run.dst, run.work, 0, run.k0, run.k1);
   else (run.inverse ? p.bI : p.bF)(run.src, run.dst, run.work, 0, run.k0, run.k1, run.scale);
@@ -129,6 +143,31 @@ export class SplitFft {
     this.heap.set(info.twiddles, 0);
   }
 
+  /** The threads' parts of copying one problem in or out of `array` from its value `from`: equal runs of values. */
+  private copyRuns(phase: 'in' | 'out', array: AnyArray, from: number): PhaseRun[] {
+    const values = 2 * this.n;
+    // Whole cache lines a part.
+    const unit = 64 / this.heap.BYTES_PER_ELEMENT;
+    return Array.from({ length: this.threads }, (_, i) => ({
+      id: this.id,
+      recipe: this.recipe,
+      memory: this.memory,
+      phase,
+      array,
+      from,
+      inverse: false,
+      src: phase === 'in' ? this.inP : this.outP,
+      dst: 0,
+      work: this.workPs[i]!,
+      k0: Math.min(values, unit * Math.round((values / unit) * (i / this.threads))),
+      k1:
+        i === this.threads - 1
+          ? values
+          : Math.min(values, unit * Math.round((values / unit) * ((i + 1) / this.threads))),
+      scale: 1,
+    }));
+  }
+
   /** The threads' parts of a phase: blocks shared out evenly, the first part for the calling thread. */
   runs(phase: 'a' | 'b', inverse: boolean, scale: number): PhaseRun[] {
     const r = this.recipe;
@@ -183,11 +222,22 @@ export class SplitFft {
     // This plan's own regions (createSplitBuffers) are transformed where they lie.
     const own = (a: AnyArray, l: typeof li, at: number): boolean =>
       batch === 1 && a.buffer === this.heap.buffer && a.byteOffset + 2 * e * l.offset === at && l.stride === 1;
+    // Problems on SharedArrayBuffers, contiguous: every thread copies a part in and out (one more barrier each).
+    const shared = (a: AnyArray, l: typeof li) =>
+      this.threads > 1 &&
+      l.stride === 1 &&
+      typeof SharedArrayBuffer === 'function' &&
+      a.buffer instanceof SharedArrayBuffer;
     for (let b = 0; b < batch; b++) {
-      if (!own(input, li, this.inP)) copyIn(input, li, b, n, this.heap, this.inP / e);
+      if (own(input, li, this.inP)) {
+        // Transformed where it lies.
+      } else if (shared(input, li)) await dispatch(this.copyRuns('in', input, 2 * (li.offset + b * li.dist)));
+      else copyIn(input, li, b, n, this.heap, this.inP / e);
       await dispatch(this.runs('a', inverse, 1));
       await dispatch(this.runs('b', inverse, scale));
-      if (!own(output, lo, this.outP)) copyOut(this.heap, this.outP / e, output, lo, b, n);
+      if (own(output, lo, this.outP)) continue;
+      if (shared(output, lo)) await dispatch(this.copyRuns('out', output, 2 * (lo.offset + b * lo.dist)));
+      else copyOut(this.heap, this.outP / e, output, lo, b, n);
     }
   }
 
