@@ -24,6 +24,13 @@ import { rng, relErr, bound, assertSame } from '../helpers/numeric.js';
 
 test.after(() => disposeCpuWorkers());
 
+/** A copy of `a` on a SharedArrayBuffer. */
+function sharedOf<T extends Float32Array | Float64Array>(a: T): T {
+  const s = new (a.constructor as new (b: SharedArrayBuffer) => T)(new SharedArrayBuffer(a.byteLength));
+  s.set(a);
+  return s;
+}
+
 test('split planning: single transforms from SPLIT_FROM_BYTES, with two threads or more', () => {
   const n32 = SPLIT_FROM_BYTES / 8;
   assert.equal(planCpuSplit(n32, 'f32', 1, 2)?.kind, 'four-step');
@@ -181,6 +188,13 @@ test('split real FFTs: one long row, bit for bit the fused module on one thread,
     await split.inverseReal(spec, back, 1 / h, runPhases);
     assertSame(back, back1, `irfft ${n} ${precision}`);
     assert.ok(relErr(back, x) <= 4 * bound(n, precision), `irfft round trip ${n} ${precision}`);
+    // On SharedArrayBuffers every thread copies a part in and out.
+    const sOut = sharedOf(out.fill(NaN));
+    await split.forwardReal(sharedOf(x), sOut, 0.5, runPhases);
+    assertSame(sOut, one, `rfft ${n} ${precision}, shared`);
+    const sBack = sharedOf(back.fill(NaN));
+    await split.inverseReal(sharedOf(spec), sBack, 1 / h, runPhases);
+    assertSame(sBack, back1, `irfft ${n} ${precision}, shared`);
   }
   const n = SPLIT_FROM_BYTES / 4; // f32 reals whose complex half is SPLIT_FROM_BYTES
   assert.ok(planCpuSplitReal(n, 'f32', 1, 2));
@@ -215,6 +229,12 @@ test('split DCT-II / DCT-III: one long row, bit for bit the fused module, and as
       const back = new Arr(n).fill(NaN);
       await split.inverseDct2(one, back, 2 / n, ortho, runPhases);
       assertSame(back, back1, `dct3 ${n} ${precision} ortho ${ortho}`);
+      const sOut = sharedOf(out.fill(NaN));
+      await split.forwardDct2(sharedOf(x), sOut, 0.25, ortho, runPhases);
+      assertSame(sOut, one, `dct2 ${n} ${precision} ortho ${ortho}, shared`);
+      const sBack = sharedOf(back.fill(NaN));
+      await split.inverseDct2(sharedOf(one), sBack, 2 / n, ortho, runPhases);
+      assertSame(sBack, back1, `dct3 ${n} ${precision} ortho ${ortho}, shared`);
     }
   }
   const n = SPLIT_FROM_BYTES / 4;

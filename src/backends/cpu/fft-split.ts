@@ -88,6 +88,8 @@ export function runPhase(run: PhaseRun): void {
 
 /** Runs a phase's parts (the first on this thread, the others on workers) and resolves when all are done. */
 type Dispatch = (runs: PhaseRun[]) => Promise<void>;
+/** A row call's copy of `values` values between an array's start and the memory at byte `at` (SplitFft.move). */
+type Move = (phase: 'in' | 'out', array: AnyArray, at: number, values: number) => Promise<void> | void;
 
 let nextId = 1;
 
@@ -143,9 +145,30 @@ export class SplitFft {
     this.heap.set(info.twiddles, 0);
   }
 
-  /** The threads' parts of copying one problem in or out of `array` from its value `from`: equal runs of values. */
-  private copyRuns(phase: 'in' | 'out', array: AnyArray, from: number): PhaseRun[] {
-    const values = 2 * this.n;
+  /** Whether copies of `a` in and out are shared among the threads: `a` on a SharedArrayBuffer, which they all read. */
+  private sharesCopies(a: AnyArray): boolean {
+    return this.threads > 1 && typeof SharedArrayBuffer === 'function' && a.buffer instanceof SharedArrayBuffer;
+  }
+
+  /** Copies `values` values between the start of `array` and the memory at byte `at`, shared among the threads where it can. */
+  private move(
+    dispatch: Dispatch,
+    phase: 'in' | 'out',
+    array: AnyArray,
+    at: number,
+    values: number,
+  ): Promise<void> | void {
+    if (this.sharesCopies(array)) return dispatch(this.copyRuns(phase, array, 0, at, values));
+    const e = this.heap.BYTES_PER_ELEMENT;
+    if (phase === 'in') this.heap.set(array.subarray(0, values), at / e);
+    else array.set(this.heap.subarray(at / e, at / e + values), 0);
+  }
+
+  /**
+   * The threads' parts of copying `values` values in or out of `array` from its value `from`, to or from the memory at
+   * byte `at`: equal runs of values.
+   */
+  private copyRuns(phase: 'in' | 'out', array: AnyArray, from: number, at: number, values: number): PhaseRun[] {
     // Whole cache lines a part.
     const unit = 64 / this.heap.BYTES_PER_ELEMENT;
     return Array.from({ length: this.threads }, (_, i) => ({
@@ -156,7 +179,7 @@ export class SplitFft {
       array,
       from,
       inverse: false,
-      src: phase === 'in' ? this.inP : this.outP,
+      src: at,
       dst: 0,
       work: this.workPs[i]!,
       k0: Math.min(values, unit * Math.round((values / unit) * (i / this.threads))),
@@ -223,20 +246,18 @@ export class SplitFft {
     const own = (a: AnyArray, l: typeof li, at: number): boolean =>
       batch === 1 && a.buffer === this.heap.buffer && a.byteOffset + 2 * e * l.offset === at && l.stride === 1;
     // Problems on SharedArrayBuffers, contiguous: every thread copies a part in and out (one more barrier each).
-    const shared = (a: AnyArray, l: typeof li) =>
-      this.threads > 1 &&
-      l.stride === 1 &&
-      typeof SharedArrayBuffer === 'function' &&
-      a.buffer instanceof SharedArrayBuffer;
+    const shared = (a: AnyArray, l: typeof li) => l.stride === 1 && this.sharesCopies(a);
     for (let b = 0; b < batch; b++) {
       if (own(input, li, this.inP)) {
         // Transformed where it lies.
-      } else if (shared(input, li)) await dispatch(this.copyRuns('in', input, 2 * (li.offset + b * li.dist)));
+      } else if (shared(input, li))
+        await dispatch(this.copyRuns('in', input, 2 * (li.offset + b * li.dist), this.inP, 2 * n));
       else copyIn(input, li, b, n, this.heap, this.inP / e);
       await dispatch(this.runs('a', inverse, 1));
       await dispatch(this.runs('b', inverse, scale));
       if (own(output, lo, this.outP)) continue;
-      if (shared(output, lo)) await dispatch(this.copyRuns('out', output, 2 * (lo.offset + b * lo.dist)));
+      if (shared(output, lo))
+        await dispatch(this.copyRuns('out', output, 2 * (lo.offset + b * lo.dist), this.outP, 2 * n));
       else copyOut(this.heap, this.outP / e, output, lo, b, n);
     }
   }
@@ -248,10 +269,10 @@ export class SplitFft {
   forwardReal(input: AnyArray, output: AnyArray, scale: number, dispatch: Dispatch): Promise<void> {
     const n = this.n;
     return this.rowCall(false, 1, dispatch, {
-      pre: (heap, e) => heap.set(input.subarray(0, 2 * n), this.inP / e),
-      post: (heap, e, ex) => {
+      pre: (_heap, _e, _ex, move) => move('in', input, this.inP, 2 * n),
+      post: (_heap, _e, ex, move) => {
         ex.r2c!(this.outP, this.yP, this.r2cTwiddleOffset!, 1, scale);
-        output.set(heap.subarray(this.yP / e, this.yP / e + 2 * (n + 1)), 0);
+        return move('out', output, this.yP, 2 * (n + 1));
       },
     });
   }
@@ -263,14 +284,14 @@ export class SplitFft {
   inverseReal(input: AnyArray, output: AnyArray, scale: number, dispatch: Dispatch): Promise<void> {
     const n = this.n;
     return this.rowCall(true, scale, dispatch, {
-      pre: (heap, e, ex) => {
+      pre: async (heap, e, ex, move) => {
         const y = this.yP / e;
-        heap.set(input.subarray(0, 2 * (n + 1)), y);
+        await move('in', input, this.yP, 2 * (n + 1));
         heap[y + 1] = 0;
         heap[y + 2 * n + 1] = 0;
         ex.c2r!(this.yP, this.inP, this.r2cTwiddleOffset!, 1);
       },
-      post: (heap, e) => output.set(heap.subarray(this.outP / e, this.outP / e + 2 * n), 0),
+      post: (_heap, _e, _ex, move) => move('out', output, this.outP, 2 * n),
     });
   }
 
@@ -282,14 +303,14 @@ export class SplitFft {
     const n = this.n;
     if (!this.recipe.dct2) throw new Error('split DCT: the plan has no DCT steps');
     return this.rowCall(false, scale, dispatch, {
-      pre: (heap, e, ex) => {
-        heap.set(input.subarray(0, 2 * n), this.outP / e);
+      pre: async (_heap, _e, ex, move) => {
+        await move('in', input, this.outP, 2 * n);
         ex.dct2pre!(this.outP, this.inP, 1);
       },
-      post: (heap, e, ex) => {
+      post: (heap, e, ex, move) => {
         ex.dct2r2c!(this.outP, this.yP, this.r2cTwiddleOffset!, this.dct2TwiddleOffset!, 1, 1);
         if (orthogonalize) heap[this.yP / e]! /= Math.SQRT2;
-        output.set(heap.subarray(this.yP / e, this.yP / e + 2 * n), 0);
+        return move('out', output, this.yP, 2 * n);
       },
     });
   }
@@ -302,10 +323,10 @@ export class SplitFft {
     const n = this.n;
     if (!this.recipe.dct2) throw new Error('split DCT: the plan has no DCT steps');
     return this.rowCall(true, scale, dispatch, {
-      pre: (heap, e, ex) => {
+      pre: async (heap, e, ex, move) => {
         const x = this.inP / e,
           y = this.yP / e;
-        heap.set(input.subarray(0, 2 * n), x);
+        await move('in', input, this.inP, 2 * n);
         if (orthogonalize) heap[x]! *= Math.SQRT2;
         ex.dct3pre!(this.inP, this.yP, this.dct3TwiddleOffset!, 1);
         // Y_0 = x_0; Y_n is real (its imaginary part is rounding, and c2r ignores it).
@@ -314,9 +335,9 @@ export class SplitFft {
         heap[y + 2 * n + 1] = 0;
         ex.c2r!(this.yP, this.inP, this.r2cTwiddleOffset!, 1);
       },
-      post: (heap, e, ex) => {
+      post: (_heap, _e, ex, move) => {
         ex.dct3post!(this.outP, this.yP, 1);
-        output.set(heap.subarray(this.yP / e, this.yP / e + 2 * n), 0);
+        return move('out', output, this.yP, 2 * n);
       },
     });
   }
@@ -330,18 +351,19 @@ export class SplitFft {
     scale: number,
     dispatch: Dispatch,
     steps: {
-      pre: (heap: AnyArray, e: number, ex: Phases) => void;
-      post: (heap: AnyArray, e: number, ex: Phases) => void;
+      pre: (heap: AnyArray, e: number, ex: Phases, move: Move) => Promise<void> | void;
+      post: (heap: AnyArray, e: number, ex: Phases, move: Move) => Promise<void> | void;
     },
   ): Promise<void> {
     if (!this.recipe.realPost) throw new Error('split real FFT: the plan has no real post step');
     const run = this.last.then(async () => {
       const ex = phasesOf(this);
       const e = this.heap.BYTES_PER_ELEMENT;
-      steps.pre(this.heap, e, ex);
+      const move: Move = (phase, array, at, values) => this.move(dispatch, phase, array, at, values);
+      await steps.pre(this.heap, e, ex, move);
       await dispatch(this.runs('a', inverse, 1));
       await dispatch(this.runs('b', inverse, scale));
-      steps.post(this.heap, e, ex);
+      await steps.post(this.heap, e, ex, move);
     });
     this.last = run.catch(() => undefined);
     return run;
