@@ -8,6 +8,7 @@
  * real array).
  * For changes too small for bench:cpu's run-to-run spread. Prints new / old per row.
  * Kind fftbuf: fft rows through a plan's engine buffers (createFftPlan({ n, batch, threads }).createBuffers).
+ * --shared: inputs and outputs on SharedArrayBuffers.
  * --isolate: each build in a process of its own, a fresh pair of processes a round (for threaded calls: two builds'
  * worker pools in one process share the cores, and a worker spinning for its next job takes one from the other).
  *
@@ -48,6 +49,18 @@ const precision = (args.precision ?? 'f32') as 'f32' | 'f64';
 if (precision !== 'f32' && precision !== 'f64') throw new Error(`--precision: 'f32' or 'f64', not ${precision}`);
 const Arr = precision === 'f32' ? Float32Array : Float64Array;
 type Data = Float32Array | Float64Array;
+/** --shared: every array (input, spectrum, output) on a SharedArrayBuffer, which worker threads read and write in place. */
+const onShared = 'shared' in args;
+function alloc(len: number): Data {
+  if (!onShared) return new Arr(len);
+  return new Arr(new SharedArrayBuffer(len * Arr.BYTES_PER_ELEMENT) as unknown as ArrayBuffer);
+}
+/** `len` random values in [-0.5, 0.5), filled in place (map would return an ordinary array). */
+function randomData(len: number): Data {
+  const a = alloc(len);
+  for (let i = 0; i < len; i++) a[i] = Math.random() - 0.5;
+  return a;
+}
 
 type Plan = Awaited<ReturnType<Api['createFftPlan']>>;
 /** Per build, the plans and engine buffers of fftbuf by `n:batch:threads`. */
@@ -144,13 +157,11 @@ if (child) {
   const t = child === 'new' ? threads : againstThreads;
   const out: Record<string, number> = {};
   for (const [n, batch] of shapes) {
-    const x = new Arr(n * batch).map(() => Math.random() - 0.5);
+    const x = randomData(n * batch);
     for (const kind of kinds) {
       const complex = complexKinds.includes(kind);
-      const spec = new Arr(complex ? 2 * n * batch : 2 * (Math.floor(n / 2) + 1) * batch).map(
-        () => Math.random() - 0.5,
-      );
-      const o = new Arr(
+      const spec = randomData(complex ? 2 * n * batch : 2 * (Math.floor(n / 2) + 1) * batch);
+      const o = alloc(
         complex ? 2 * n * batch : kind === 'rfft' || kind === 'rfft0' ? 2 * (Math.floor(n / 2) + 1) * batch : n * batch,
       );
       for (let w = 0; w < 20; w++) await call(api, t, kind, n, batch, x, spec, o);
@@ -170,12 +181,12 @@ if (child) {
 
 console.log('shape        kind    new ms    old ms   new / old');
 for (const [n, batch] of shapes) {
-  const x = new Arr(n * batch).map(() => Math.random() - 0.5);
+  const x = randomData(n * batch);
   for (const kind of kinds) {
     // Half spectra for irfft, complex data for fft and fft2.
     const complex = complexKinds.includes(kind);
-    const spec = new Arr(complex ? 2 * n * batch : 2 * (Math.floor(n / 2) + 1) * batch).map(() => Math.random() - 0.5);
-    const out = new Arr(
+    const spec = randomData(complex ? 2 * n * batch : 2 * (Math.floor(n / 2) + 1) * batch);
+    const out = alloc(
       complex ? 2 * n * batch : kind === 'rfft' || kind === 'rfft0' ? 2 * (Math.floor(n / 2) + 1) * batch : n * batch,
     );
     const best = { new: Infinity, old: Infinity };
