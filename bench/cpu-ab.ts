@@ -55,6 +55,16 @@ function alloc(len: number): Data {
   if (!onShared) return new Arr(len);
   return new Arr(new SharedArrayBuffer(len * Arr.BYTES_PER_ELEMENT) as unknown as ArrayBuffer);
 }
+/** A cell's second input (half spectra for irfft, complex data for fft and fft2) and its output array. */
+function cellArrays(kind: string, n: number, batch: number): { spec: Data; out: Data } {
+  const complex = complexKinds.includes(kind);
+  const half = 2 * (Math.floor(n / 2) + 1) * batch;
+  return {
+    spec: randomData(complex ? 2 * n * batch : half),
+    out: alloc(complex ? 2 * n * batch : kind === 'rfft' || kind === 'rfft0' ? half : n * batch),
+  };
+}
+
 /** `len` random values in [-0.5, 0.5), filled in place (map would return an ordinary array). */
 function randomData(len: number): Data {
   const a = alloc(len);
@@ -159,11 +169,7 @@ if (child) {
   for (const [n, batch] of shapes) {
     const x = randomData(n * batch);
     for (const kind of kinds) {
-      const complex = complexKinds.includes(kind);
-      const spec = randomData(complex ? 2 * n * batch : 2 * (Math.floor(n / 2) + 1) * batch);
-      const o = alloc(
-        complex ? 2 * n * batch : kind === 'rfft' || kind === 'rfft0' ? 2 * (Math.floor(n / 2) + 1) * batch : n * batch,
-      );
+      const { spec, out: o } = cellArrays(kind, n, batch);
       for (let w = 0; w < 20; w++) await call(api, t, kind, n, batch, x, spec, o);
       let best = Infinity;
       for (let r = 0; r < 5; r++) {
@@ -183,12 +189,7 @@ console.log('shape        kind    new ms    old ms   new / old');
 for (const [n, batch] of shapes) {
   const x = randomData(n * batch);
   for (const kind of kinds) {
-    // Half spectra for irfft, complex data for fft and fft2.
-    const complex = complexKinds.includes(kind);
-    const spec = randomData(complex ? 2 * n * batch : 2 * (Math.floor(n / 2) + 1) * batch);
-    const out = alloc(
-      complex ? 2 * n * batch : kind === 'rfft' || kind === 'rfft0' ? 2 * (Math.floor(n / 2) + 1) * batch : n * batch,
-    );
+    const { spec, out } = cellArrays(kind, n, batch);
     const best = { new: Infinity, old: Infinity };
     for (let r = 0; r < rounds; r++) {
       const order: [Tag, Api][] =
