@@ -150,18 +150,22 @@ export class SplitFft {
     return this.threads > 1 && typeof SharedArrayBuffer === 'function' && a.buffer instanceof SharedArrayBuffer;
   }
 
-  /** Copies `values` values between the start of `array` and the memory at byte `at`, shared among the threads where it can. */
+  /**
+   * Copies `values` contiguous values between `array` from its value `from` and the memory at byte `at`, shared among
+   * the threads where they can all read `array`.
+   */
   private move(
     dispatch: Dispatch,
     phase: 'in' | 'out',
     array: AnyArray,
+    from: number,
     at: number,
     values: number,
   ): Promise<void> | void {
-    if (this.sharesCopies(array)) return dispatch(this.copyRuns(phase, array, 0, at, values));
+    if (this.sharesCopies(array)) return dispatch(this.copyRuns(phase, array, from, at, values));
     const e = this.heap.BYTES_PER_ELEMENT;
-    if (phase === 'in') this.heap.set(array.subarray(0, values), at / e);
-    else array.set(this.heap.subarray(at / e, at / e + values), 0);
+    if (phase === 'in') this.heap.set(array.subarray(from, from + values), at / e);
+    else array.set(this.heap.subarray(at / e, at / e + values), from);
   }
 
   /**
@@ -245,19 +249,17 @@ export class SplitFft {
     // This plan's own regions (createSplitBuffers) are transformed where they lie.
     const own = (a: AnyArray, l: typeof li, at: number): boolean =>
       batch === 1 && a.buffer === this.heap.buffer && a.byteOffset + 2 * e * l.offset === at && l.stride === 1;
-    // Problems on SharedArrayBuffers, contiguous: every thread copies a part in and out (one more barrier each).
-    const shared = (a: AnyArray, l: typeof li) => l.stride === 1 && this.sharesCopies(a);
     for (let b = 0; b < batch; b++) {
+      // Contiguous problems through move (on SharedArrayBuffers every thread copies a part); strided ones here.
       if (own(input, li, this.inP)) {
         // Transformed where it lies.
-      } else if (shared(input, li))
-        await dispatch(this.copyRuns('in', input, 2 * (li.offset + b * li.dist), this.inP, 2 * n));
+      } else if (li.stride === 1)
+        await this.move(dispatch, 'in', input, 2 * (li.offset + b * li.dist), this.inP, 2 * n);
       else copyIn(input, li, b, n, this.heap, this.inP / e);
       await dispatch(this.runs('a', inverse, 1));
       await dispatch(this.runs('b', inverse, scale));
       if (own(output, lo, this.outP)) continue;
-      if (shared(output, lo))
-        await dispatch(this.copyRuns('out', output, 2 * (lo.offset + b * lo.dist), this.outP, 2 * n));
+      if (lo.stride === 1) await this.move(dispatch, 'out', output, 2 * (lo.offset + b * lo.dist), this.outP, 2 * n);
       else copyOut(this.heap, this.outP / e, output, lo, b, n);
     }
   }
@@ -359,7 +361,7 @@ export class SplitFft {
     const run = this.last.then(async () => {
       const ex = phasesOf(this);
       const e = this.heap.BYTES_PER_ELEMENT;
-      const move: Move = (phase, array, at, values) => this.move(dispatch, phase, array, at, values);
+      const move: Move = (phase, array, at, values) => this.move(dispatch, phase, array, 0, at, values);
       await steps.pre(this.heap, e, ex, move);
       await dispatch(this.runs('a', inverse, 1));
       await dispatch(this.runs('b', inverse, scale));
