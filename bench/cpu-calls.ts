@@ -196,6 +196,34 @@ const CASES: CallCase[] = [
       py: 'sf.fft2(xc, workers=1)',
     }),
   ),
+  // Complex columns whose width is not a whole number of lanes (the column module's zero columns), along axis 0
+  // and as the leading axes of odd volumes.
+  ...(
+    [
+      [1024, 513],
+      [4096, 65],
+      [1000, 999],
+    ] as const
+  ).map(
+    ([r, c]): CallCase => ({
+      id: `fft-axis0-${r}x${c}`,
+      shape: [r, c, 2],
+      js: (a, x) => a.fft(x, { ...o, shape: [r, c], axis: 0 }),
+      py: 'sf.fft(xc, axis=0, workers=1)',
+    }),
+  ),
+  {
+    id: 'fftn-63^3',
+    shape: [63, 63, 63, 2],
+    js: (a, x) => a.fftn(x, { ...o, shape: [63, 63, 63] }),
+    py: 'sf.fftn(xc, workers=1)',
+  },
+  {
+    id: 'rfft2-1000x1001',
+    shape: [1000, 1001],
+    js: (a, x) => a.rfft2(x, { ...o, shape: [1000, 1001] }),
+    py: 'sf.rfft2(x, workers=1)',
+  },
   // Rows of odd and prime lengths, where the real transforms take their own paths.
   ...(
     [

@@ -602,14 +602,42 @@ function columnsOf(
 /**
  * Complex transforms of length `rows` along a non-last axis, `cols` complex values apart (the product of the axes
  * after it), by the 2-D engine's column module on the data where it lies: W adjacent columns in the lanes, no
- * transposes (src/backends/cpu/fft-columns-axis.ts). Null where the column module does not apply (cols not a multiple
- * of the lanes, a length through Bluestein, an array over the 2-D engine's limit).
+ * transposes (src/backends/cpu/fft-columns-axis.ts). Where cols is not a multiple of the lanes the module's matrix
+ * is padded with zero columns (`dataCols`: the data's own), to whole 128-byte blocks or else to whole lanes, when
+ * that adds at most COLUMNS_MAX_PADDING of the work. Null where the column module does not apply (padding over that,
+ * a length through Bluestein, an array over the 2-D engine's limit).
  */
 export function planCpuEngineColumns(
   rows: number,
   cols: number,
   precision: CpuPrecision,
   threads = 1,
+): CpuColumnsRecipe | null {
+  const width = paddedColumns(cols, precision);
+  const r = width === null ? null : unpaddedColumns(rows, width, precision, threads);
+  return r && width !== cols ? { ...r, dataCols: cols } : r;
+}
+
+/** Most zero columns planCpuEngineColumns adds, as a fraction of the data's: the transposes it saves cost more. */
+const COLUMNS_MAX_PADDING = 1 / 8;
+
+/** The column module's width for `cols` complex columns: cols, or padded as planCpuEngineColumns says; else null. */
+function paddedColumns(cols: number, precision: CpuPrecision): number | null {
+  const lanes = lanesFor(precision);
+  if (!Number.isSafeInteger(cols) || cols < lanes || cols % lanes === 0) return cols;
+  for (const unit of [128 / (precision === 'f32' ? 8 : 16), lanes]) {
+    const width = Math.ceil(cols / unit) * unit;
+    if (width - cols <= cols * COLUMNS_MAX_PADDING) return width;
+  }
+  return null;
+}
+
+/** planCpuEngineColumns for a width the module takes as it is (a multiple of the lanes). */
+function unpaddedColumns(
+  rows: number,
+  cols: number,
+  precision: CpuPrecision,
+  threads: number,
 ): CpuColumnsRecipe | null {
   const c = columnsOf(rows, cols, precision, 1);
   if (!c) return null;
@@ -649,7 +677,8 @@ export function planCpuEngineRealColumns(
   threads = 1,
 ): CpuColumnsRecipe | null {
   if (inner % 2 !== 0) return null;
-  const c = planCpuEngineColumns(rows, inner / 2, precision, threads);
+  // Real pairs fill every column of the matrix: no padding.
+  const c = unpaddedColumns(rows, inner / 2, precision, threads);
   // Long columns whose stage (a block's rows) outgrows L2 lose to the transposes and the row kernels.
   const stage = c ? rows * c.blockGroups * c.lanes * (precision === 'f32' ? 8 : 16) : Infinity;
   return c && stage <= REAL_COLUMNS_MAX_STAGE ? { ...c, realPairs: true } : null;
@@ -679,12 +708,14 @@ const REAL_COLUMNS_MAX_STAGE = 2 ** 20;
  * What the column module's generator reads (src/codegen/wasm/fft-columns.ts): a 2-D recipe's column side, and
  * `realPairs` where its columns are pairs of real ones (planCpuEngineRealColumns), `dct` for the DCT-II and -III of
  * those and `dst` for the DST-II and -III (planCpuEngineDctColumns). `threads`: a call splits each block's column
- * blocks between threads (the generator does not read it; shared memory is the compile's own flag).
+ * blocks between threads (the generator does not read it; shared memory is the compile's own flag). `dataCols`: the
+ * data's columns where `cols` (the module's matrix) is padded with zero columns past them (complex recipes only; the
+ * engine's copies read it, the generator does not).
  */
 export type CpuColumnsRecipe = Pick<
   CpuEngineFft2Recipe,
   'rows' | 'cols' | 'precision' | 'lanes' | 'colPasses' | 'blockGroups' | 'fma'
-> & { realPairs?: true; dct?: true; dst?: true; threads?: number };
+> & { realPairs?: true; dct?: true; dst?: true; threads?: number; dataCols?: number };
 
 /** The 3-D recipe (fftn of depth × rows × cols complex values), or null where the N-D driver must run. */
 export function planCpuEngineFft3(

@@ -27,6 +27,11 @@ test('fft / ifft along a non-last axis: the column module where it applies, agai
     [[3, 16, 6], 1],
     [[6, 7, 3], 1],
     [[16384, 4], 0],
+    // Widths that are not a whole number of lanes, padded with zero columns in the module's matrix.
+    [[64, 129], 0],
+    [[3, 32, 25], 1],
+    [[5, 16, 3, 7], 1],
+    [[4, 1000, 3, 5], 1],
   ] as [number[], number][]) {
     const n = shape[axis]!;
     const inner = shape.slice(axis + 1).reduce((a, b) => a * b, 1);
@@ -54,11 +59,33 @@ test('fft / ifft along a non-last axis: the column module where it applies, agai
   assert.ok(taken >= 10, `column module taken ${taken} times`);
 });
 
+test('column recipes pad widths that are not a whole number of lanes, within a bound on the added work', () => {
+  // [cols, precision, padded width or null]: whole 128-byte blocks, else whole lanes, else no recipe.
+  for (const [cols, precision, width] of [
+    [129, 'f32', 144],
+    [129, 'f64', 136],
+    [25, 'f32', 28],
+    [25, 'f64', 26],
+    [21, 'f32', null],
+    [21, 'f64', 22],
+    [5, 'f32', null],
+    [128, 'f32', 128],
+  ] as [number, 'f32' | 'f64', number | null][]) {
+    const r = planCpuEngineColumns(64, cols, precision);
+    assert.equal(r?.cols ?? null, width, `${cols} ${precision}`);
+    assert.equal(r?.dataCols, width === null || width === cols ? undefined : cols, `${cols} ${precision}`);
+  }
+});
+
 test('fft / ifft along a non-last axis with threads: the column blocks shared, the same results as one thread', async () => {
   let seed = 61;
-  for (const precision of ['f32', 'f64'] as const) {
-    const shape = [3, 256, 2048];
-    assert.equal(planCpuEngineColumns(256, 2048, precision, 2)?.threads, 2);
+  for (const [precision, shape] of [
+    ['f32', [3, 256, 2048]],
+    ['f64', [3, 256, 2048]],
+    ['f32', [3, 256, 2047]],
+    ['f64', [3, 256, 2047]],
+  ] as ['f32' | 'f64', number[]][]) {
+    assert.equal(planCpuEngineColumns(256, shape[2]!, precision, 2)?.threads, 2);
     const Arr = precision === 'f32' ? Float32Array : Float64Array;
     const x = new Arr(2 * shape.reduce((a, b) => a * b, 1)).map(rng(seed++));
     for (const inverse of [false, true]) {

@@ -133,13 +133,36 @@ export class ColumnsAxisEngine {
   ): void | Promise<void> {
     if ((this.recipe.threads ?? 1) > 1 && steps) return this.runShared(src, dst, outer, inverse, scale, first, steps);
     const { from, to, inLen, outLen } = this.sides(inverse);
-    const e = this.heap.BYTES_PER_ELEMENT;
     const f = inverse ? this.inverse : this.forward;
     for (let o = 0; o < outer; o++) {
-      this.heap.set(src.subarray(o * inLen, (o + 1) * inLen), from / e);
+      this.load(src, o * inLen, inLen, from);
       f(from, to, this.works[0]!, 0, 0, this.blocks, scale, first);
-      dst.set(this.heap.subarray(to / e, to / e + outLen), o * outLen);
+      this.store(dst, o * outLen, outLen, to);
     }
+  }
+
+  /** Copies a block of `length` values at src[at…] to byte offset `p`, row by row past zero columns where padded. */
+  private load(src: AnyArray, at: number, length: number, p: number): void {
+    const heap = this.heap;
+    const q = p / heap.BYTES_PER_ELEMENT;
+    const dc = this.recipe.dataCols;
+    if (dc === undefined) return heap.set(src.subarray(at, at + length), q);
+    const [run, pitch] = [2 * dc, 2 * this.recipe.cols];
+    for (let r = 0; r < this.recipe.rows; r++) {
+      heap.set(src.subarray(at + r * run, at + (r + 1) * run), q + r * pitch);
+      // Zeroed on every call, not trusted to stay zero between calls: one short fill a row.
+      heap.fill(0, q + r * pitch + run, q + (r + 1) * pitch);
+    }
+  }
+
+  /** Copies a block of `length` values at byte offset `p` to dst[at…], the data's columns only where padded. */
+  private store(dst: AnyArray, at: number, length: number, p: number): void {
+    const heap = this.heap;
+    const q = p / heap.BYTES_PER_ELEMENT;
+    const dc = this.recipe.dataCols;
+    if (dc === undefined) return dst.set(heap.subarray(q, q + length), at);
+    const [run, pitch] = [2 * dc, 2 * this.recipe.cols];
+    for (let r = 0; r < this.recipe.rows; r++) dst.set(heap.subarray(q + r * pitch, q + r * pitch + run), at + r * run);
   }
 
   /**
@@ -149,6 +172,10 @@ export class ColumnsAxisEngine {
   private sides(inverse: boolean): { from: number; to: number; inLen: number; outLen: number } {
     const real = this.recipe.realPairs === true && !this.recipe.dct;
     const [m, h] = [this.matrixLength, this.spectraLength];
+    if (this.recipe.dataCols !== undefined) {
+      const d = this.recipe.rows * this.recipe.dataCols * 2;
+      return { from: this.data, to: this.data, inLen: d, outLen: d };
+    }
     if (!real) return { from: this.data, to: this.data, inLen: m, outLen: m };
     return inverse
       ? { from: this.spectra, to: this.data, inLen: h, outLen: m }
@@ -166,7 +193,6 @@ export class ColumnsAxisEngine {
     steps: RunColumnSteps,
   ): Promise<void> {
     const { from, to, inLen, outLen } = this.sides(inverse);
-    const e = this.heap.BYTES_PER_ELEMENT;
     const threads = this.works.length;
     const runs: ColumnsRun[] = this.works.map((work, t) => ({
       id: this.id,
@@ -182,9 +208,9 @@ export class ColumnsAxisEngine {
       first,
     }));
     for (let o = 0; o < outer; o++) {
-      this.heap.set(src.subarray(o * inLen, (o + 1) * inLen), from / e);
+      this.load(src, o * inLen, inLen, from);
       await steps(runs);
-      dst.set(this.heap.subarray(to / e, to / e + outLen), o * outLen);
+      this.store(dst, o * outLen, outLen, to);
     }
   }
 }
@@ -198,7 +224,8 @@ const KEEP_BYTES = 256 * 2 ** 20;
 /** The engine of a recipe (cached by exactly what its module and memory depend on). */
 export function columnsAxisEngine(recipe: CpuColumnsRecipe): ColumnsAxisEngine {
   const kind = recipe.dst ? '/dst' : recipe.dct ? '/dct' : recipe.realPairs ? '/real' : '';
-  const key = `${recipe.rows}x${recipe.cols}/${recipe.precision}${kind}/${recipe.threads ?? 1}`;
+  const data = recipe.dataCols === undefined ? '' : `<${recipe.dataCols}`;
+  const key = `${recipe.rows}x${recipe.cols}${data}/${recipe.precision}${kind}/${recipe.threads ?? 1}`;
   let e = engines.get(key);
   if (e) {
     // Most recently used last.
