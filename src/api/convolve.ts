@@ -39,9 +39,10 @@ import { fft2Engine, type Fft2Engine } from '../backends/cpu/fft-2d.js';
 import { planCpuEngineRfft2 } from '../planner/cpu-fft.js';
 import {
   checkMode,
-  chooseConvMethod,
+  chooseConvMethod as planChooseConvMethod,
   chooseCpuMethod,
   nextFastCpuLen,
+  nextFastLen as planNextFastLen,
   convGeometry,
   planGpuConvolution,
   type ConvGeometry,
@@ -55,7 +56,43 @@ import { checkBackend, fallsBack, gpuFor } from './backend.js';
 import { directConvolveGpu } from '../backends/webgpu/convolve-direct.js';
 
 export type { ConvMode } from '../planner/convolve.js';
-export { chooseConvMethod, nextFastLen } from '../planner/convolve.js';
+
+/**
+ * scipy.fft.next_fast_len (for a complex FFT): the smallest 2·3·5·7-smooth integer ≥ target; 0 for 0. `target` must
+ * be a non-negative integer.
+ */
+export function nextFastLen(target: number): number {
+  if (!Number.isSafeInteger(target) || target < 0) throw new ArgumentError('target', target, 'a non-negative integer');
+  return target === 0 ? 0 : planNextFastLen(target);
+}
+
+/**
+ * The method `method: 'auto'` picks for convolving shapes a and b (same rank, every length a positive integer) in
+ * `mode` on `backend`.
+ */
+export function chooseConvMethod(
+  a: readonly number[],
+  b: readonly number[],
+  mode: ConvMode = 'full',
+  backend: 'cpu' | 'webgpu' = 'cpu',
+): 'direct' | 'fft' {
+  for (const [shape, name] of [
+    [a, 'a'],
+    [b, 'b'],
+  ] as const) {
+    if (!Array.isArray(shape) || shape.length === 0 || !shape.every((n) => Number.isSafeInteger(n) && n > 0))
+      throw new ArgumentError(name, shape, 'a non-empty shape of positive integers');
+  }
+  if (a.length !== b.length)
+    throw new ArgumentError(
+      'b',
+      b,
+      `a shape of the same rank as a (${a.length} axes), as scipy.signal.choose_conv_method`,
+    );
+  checkMode(mode);
+  if (backend !== 'cpu' && backend !== 'webgpu') throw new ArgumentError('backend', backend, "'cpu' or 'webgpu'");
+  return planChooseConvMethod(a, b, mode, backend);
+}
 export type ConvMethod = 'auto' | 'direct' | 'fft' | 'oa';
 
 export interface ConvOperand {
@@ -530,7 +567,7 @@ async function runGpu(ctx: GpuContext, p: Problem, method: ConvMethod): Promise<
   const [Hx, Wx] = as2d(x.shape, p.k);
   const [Hk, Wk] = as2d(kern.shape, p.k);
   const plan = planGpuConvolution(
-    method === 'auto' ? chooseConvMethod(sa, sb, p.mode, 'webgpu') : method,
+    method === 'auto' ? planChooseConvMethod(sa, sb, p.mode, 'webgpu') : method,
     [Hx, Wx],
     [Hk, Wk],
     ctx.limits.maxComputeWorkgroupStorageSize / 8,

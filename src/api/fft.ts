@@ -54,8 +54,10 @@ import { columnsAxisEngineAhead } from '../backends/cpu/fft-columns-axis.js';
 /** CPU plans up to this length compile at creation (milliseconds); longer ones at their first execute. */
 const EAGER_PLAN_MAX = 1 << 16;
 import {
+  distinctPlaces,
   fftProblem,
   layoutSpan,
+  MAX_TYPED_ARRAY_LENGTH,
   type ComplexLayout,
   type FftNorm,
   type FftProblem,
@@ -332,6 +334,13 @@ function checkPrecision(p: unknown): CpuPrecision | undefined {
 /** Creates a plan: validate once, plan once, execute many times, destroy. */
 export async function createFftPlan(options: FftPlanOptions): Promise<FftPlan> {
   const problem = fftProblem(options);
+  const { output: ol, n, batch } = problem;
+  if (!distinctPlaces(ol, n, batch))
+    throw new ArgumentError(
+      'output',
+      `stride ${ol.stride}, dist ${ol.dist}`,
+      `a layout whose ${batch} problems of ${n} values write to distinct places`,
+    );
   const backend = checkBackend(options.backend ?? 'auto');
   const ctx = await gpuFor(backend, options.gpu);
   const precision = checkPrecision(options.precision);
@@ -400,28 +409,28 @@ export function fft(x: Float32Array, options?: FftCallOptions): Promise<Float32A
 export function fft(x: Float64Array, options?: FftCallOptions): Promise<Float64Array>;
 export function fft(x: ComplexArray, options?: FftCallOptions): Promise<ComplexArray>;
 export async function fft(x: ComplexArray, options: FftCallOptions | null = {}): Promise<ComplexArray> {
-  return nd(x, oneD(options ?? {}, x), 'c2c', 'forward');
+  return nd(x, oneD(options ?? {}, x), 'c2c', 'forward', 'n');
 }
 /** numpy.fft.ifft ('backward' norm scales by 1/n). */
 export function ifft(x: Float32Array, options?: FftCallOptions): Promise<Float32Array>;
 export function ifft(x: Float64Array, options?: FftCallOptions): Promise<Float64Array>;
 export function ifft(x: ComplexArray, options?: FftCallOptions): Promise<ComplexArray>;
 export async function ifft(x: ComplexArray, options: FftCallOptions | null = {}): Promise<ComplexArray> {
-  return nd(x, oneD(options ?? {}, x), 'c2c', 'inverse');
+  return nd(x, oneD(options ?? {}, x), 'c2c', 'inverse', 'n');
 }
 /** numpy.fft.rfft: real → the n/2+1 non-negative-frequency terms (interleaved complex). */
 export function rfft(x: Float32Array, options?: FftCallOptions): Promise<Float32Array>;
 export function rfft(x: Float64Array, options?: FftCallOptions): Promise<Float64Array>;
 export function rfft(x: ComplexArray, options?: FftCallOptions): Promise<ComplexArray>;
 export async function rfft(x: ComplexArray, options: FftCallOptions | null = {}): Promise<ComplexArray> {
-  return nd(x, oneD(options ?? {}, x, 1), 'r2c', 'forward');
+  return nd(x, oneD(options ?? {}, x, 1), 'r2c', 'forward', 'n');
 }
 /** numpy.fft.irfft: n/2+1 complex terms → n reals (n defaults to 2·(m − 1)). */
 export function irfft(x: Float32Array, options?: FftCallOptions): Promise<Float32Array>;
 export function irfft(x: Float64Array, options?: FftCallOptions): Promise<Float64Array>;
 export function irfft(x: ComplexArray, options?: FftCallOptions): Promise<ComplexArray>;
 export async function irfft(x: ComplexArray, options: FftCallOptions | null = {}): Promise<ComplexArray> {
-  return nd(x, oneD(options ?? {}, x, 'c2r'), 'c2r', 'inverse');
+  return nd(x, oneD(options ?? {}, x, 'c2r'), 'c2r', 'inverse', 'n');
 }
 export function fft2(x: Float32Array, options?: FftNdCallOptions): Promise<Float32Array>;
 export function fft2(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
@@ -523,6 +532,8 @@ async function nd(
   o: FftNdCallOptions,
   kind: Kind,
   direction: 'forward' | 'inverse',
+  /** What the caller named the lengths: 'n' for the 1-D calls (oneD), else 's'. */
+  lengthsName: 'n' | 's' = 's',
 ): Promise<ComplexArray> {
   if (!(x instanceof Float32Array) && !(x instanceof Float64Array)) {
     throw new ArgumentError(
@@ -566,6 +577,15 @@ async function nd(
   const backend = requested === 'auto' && x instanceof Float64Array ? 'cpu' : requested;
   const outShape = fftnOutputShape(kind, shape, { s, axes });
   const outLength = (kind === 'c2r' ? 1 : 2) * outShape.reduce((a, b) => a * b, 1);
+  // The result, and the input cropped or zero-padded to s, each live in one typed array: refuse lengths past that
+  // here, with the argument named, rather than as a RangeError from an allocation.
+  const padded = [...shape];
+  axes.forEach((a, i) => (padded[a] = kind === 'c2r' && i === axes.length - 1 ? Math.floor(s[i] / 2) + 1 : s[i]));
+  const paddedLength = per * padded.reduce((p, d) => p * d, 1);
+  if (!(Math.max(outLength, paddedLength) <= MAX_TYPED_ARRAY_LENGTH)) {
+    const given = lengthsName === 'n' ? s[0] : s;
+    throw new ArgumentError(lengthsName, given, `lengths whose arrays fit one typed array (at most 2^32 values)`);
+  }
   const out = checkOut(o.out, x, outLength);
   // No input values: the result is all zeros (an empty batch, or empty axes zero-padded), as numpy's.
   if (count === 0) return deliver(new (x instanceof Float32Array ? Float32Array : Float64Array)(outLength), x, out);

@@ -16,7 +16,7 @@ import { fusedR2rRows, type R2rRowKind, type RowOp } from '../backends/cpu/engin
 import { transformAlongAxes, type AxisStep } from '../backends/cpu/axis-transpose.js';
 import * as cpuDst from '../backends/cpu/r2r-dst.js';
 import * as cpuDht from '../backends/cpu/r2r-dht.js';
-import { normScale } from '../planner/fft-problem.js';
+import { MAX_TYPED_ARRAY_LENGTH, normScale } from '../planner/fft-problem.js';
 import { checkDistinct, normalizeAxis, resizeAxis } from '../backends/cpu/fft-nd.js';
 import { checkBackend, fallsBack, gpuFor, type BackendChoice } from './backend.js';
 import { checkThreads, executeEngineRows, planeThreads, runColumnSteps } from '../backends/cpu/worker-pool.js';
@@ -286,6 +286,13 @@ async function nd(
   });
   const threads = checkThreads(o.threads);
   const outLength = shape.reduce((p, d, a) => p * (axes.includes(a) ? s[axes.indexOf(a)]! : d), 1);
+  // The result lives in one typed array: refuse lengths past that here, not as a RangeError from an allocation.
+  if (!(outLength <= MAX_TYPED_ARRAY_LENGTH))
+    throw new ArgumentError(
+      oneDimension ? 'n' : 's',
+      oneDimension ? s[0] : o.s,
+      'lengths whose result fits one typed array (at most 2^32 values)',
+    );
   const out = checkOut(o.out, x, outLength);
   const requested = checkBackend(o.backend ?? 'auto');
   // No input values: all zeros (an empty batch, or empty axes zero-padded), as scipy.fft.

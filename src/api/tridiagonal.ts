@@ -117,7 +117,8 @@ export interface TridiagonalPlanDescriptor {
   /**
    * 'float32' (default; the only WebGPU precision) or 'float64' (CPU). On the CPU, real float32 Thomas solves
    * run the float64 kernel and round x to float32; the other CPU algorithms round every operation to float32,
-   * as the GPU does.
+   * as the GPU does. A float64 plan also takes Float32Array data (widened exactly); a float32 plan given
+   * Float64Array data solves their float32 values.
    */
   dtype?: TridiagonalDtype;
   backend?: TridiagonalBackend;
@@ -592,6 +593,8 @@ export async function createTridiagonalPlan(desc: TridiagonalPlanDescriptor): Pr
     tolerance: desc.residualTolerance ?? defaultResidualTolerance(desc.dtype === 'float64' ? 'float64' : 'float32'),
   };
   if (typeof p.check !== 'boolean') throw new ArgumentError('checkResidual', p.check, 'true or false');
+  if (typeof p.complex !== 'boolean') throw new ArgumentError('complex', p.complex, 'true or false');
+  if (typeof p.cyclic !== 'boolean') throw new ArgumentError('cyclic', p.cyclic, 'true or false');
   if (!(p.tolerance > 0)) throw new ArgumentError('residualTolerance', p.tolerance, 'a positive number');
   validateProblem({ n: p.n, batch: p.batch, nrhs: p.nrhs, layout: p.layout, complex: p.complex });
   if (p.dtype !== 'float32' && p.dtype !== 'float64')

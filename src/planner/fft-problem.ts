@@ -50,6 +50,7 @@ function layout(name: string, l: Partial<ComplexLayout> | undefined, n: number):
 }
 
 export function fftProblem(init: FftProblemInit): FftProblem {
+  if (typeof init !== 'object' || init === null) throw new ArgumentError('options', init, 'an object such as { n }');
   if (!isPositiveInteger(init.n)) throw new ArgumentError('n', init.n, 'a positive integer transform length');
   const batch = init.batch === undefined ? 1 : init.batch;
   if (!isPositiveInteger(batch)) throw new ArgumentError('batch', batch, 'a positive integer');
@@ -77,6 +78,30 @@ export function fftProblem(init: FftProblemInit): FftProblem {
     }
   }
   return Object.freeze({ n: init.n, batch, direction, norm, input, output });
+}
+
+/**
+ * Whether a layout puts the n · batch values of a batch at distinct indices (what a complex plan's output needs: a
+ * later problem would overwrite an earlier one; inputs may overlap, one problem read as many).
+ */
+export function distinctPlaces(l: ComplexLayout, n: number, batch: number): boolean {
+  const { stride: s, dist: d } = l;
+  if (batch === 1) return true;
+  if (d === 0) return false;
+  // Problems one after another, or interleaved problem by problem: the layouts in use.
+  if (d > (n - 1) * s || s > (batch - 1) * d) return true;
+  // Other layouts: mark every index (spans past 2^26 values, far beyond the layouts in use, pass unchecked).
+  const span = (batch - 1) * d + (n - 1) * s + 1;
+  if (span > 2 ** 26) return true;
+  const seen = new Uint8Array(span);
+  for (let b = 0; b < batch; b++) {
+    for (let k = 0; k < n; k++) {
+      const i = b * d + k * s;
+      if (seen[i]) return false;
+      seen[i] = 1;
+    }
+  }
+  return true;
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   fftconvolve,
   oaconvolve,
   chooseConvMethod,
+  nextFastLen,
   type ConvMode,
 } from '../../src/api/convolve.js';
 import { relativeL2 } from '../../src/util/metrics.js';
@@ -246,6 +247,30 @@ test('correlate = convolve with the reversed conjugate (scipy.signal.correlate),
       assert.ok(relativeL2(g.data, want.data) < 1e-5, `webgpu ${mode}`);
     }
   }
+});
+
+test('nextFastLen and chooseConvMethod check their arguments as scipy does', () => {
+  assert.equal(nextFastLen(0), 0);
+  assert.equal(nextFastLen(1), 1);
+  assert.equal(nextFastLen(1009), 1024);
+  for (const bad of [-5, 1.5, NaN, Infinity, '8' as unknown as number])
+    assert.throws(
+      () => nextFastLen(bad),
+      (e: unknown) => e instanceof ArgumentError && e.argument === 'target',
+    );
+  for (const [a, b, name] of [
+    [[], [], 'a'],
+    [[0], [3], 'a'],
+    [[-1], [3], 'a'],
+    [[5], [3.5], 'b'],
+    [[5], [3, 3], 'b'],
+  ] as [number[], number[], string][])
+    assert.throws(
+      () => chooseConvMethod(a, b),
+      (e: unknown) => e instanceof ArgumentError && e.argument === name,
+      `[${a}] [${b}]`,
+    );
+  assert.throws(() => chooseConvMethod([5], [3], 'wide' as 'full'), /mode/);
 });
 
 test('method auto follows the cost model', async () => {

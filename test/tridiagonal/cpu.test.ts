@@ -136,6 +136,8 @@ test('LU with partial pivoting solves systems that need pivoting; Thomas flags t
       tridiagonalResidual(s.a, s.b, s.c, s.d, x, n) < 1e-10,
       `lu residual n=${n}: ${tridiagonalResidual(s.a, s.b, s.c, s.d, x, n)}`,
     );
+    // Reported by the pivoting solver too, which does not need dominance.
+    assert.ok(st & S.NOT_DIAGONALLY_DOMINANT, `lu status n=${n}`);
     const t = thomasReal(s.a, s.b, s.c, s.d, y, n);
     assert.ok(t & S.ZERO_PIVOT, `thomas status n=${n}`);
     assert.ok(t & S.NOT_DIAGONALLY_DOMINANT);
@@ -151,7 +153,14 @@ test('singular systems: documented status from every CPU solver, never silence',
   // b = c = 0: columns 5 is zero → singular.
   const x = new Float64Array(n);
   assert.ok(gtsvLu(realField(), a, b, c, d, x, n) & S.ZERO_PIVOT);
+  assert.ok(gtsvLu(realField(), a, b, c, d, x, n) & S.NOT_DIAGONALLY_DOMINANT);
   assert.ok(x.every(Number.isNaN));
+  // A dominant matrix: no dominance bit from LU (complex too).
+  const dom = gtsvLu(complexField(), [0, 0, 1, 1], [4, 0, 4, 1], [1, -1, 0, 0], [1, 0, 1, 0], new Float64Array(4), 2);
+  assert.equal(dom, 0);
+  assert.ok(
+    gtsvLu(complexField(), [0, 0, 3, 4], [4, 0, 4, 1], [1, -1, 0, 0], [1, 0, 1, 0], x, 2) & S.NOT_DIAGONALLY_DOMINANT,
+  );
   assert.ok(thomasReal(a, b, c, d, x, n) & S.ZERO_PIVOT);
   const recipe = planTridiagonal({ n, batch: 1, nrhs: 1, complex: false, layout: 'strided' }, H200);
   const st = wangMouSolve(realField(), recipe, a, b, c, d, x, n);

@@ -7,7 +7,7 @@
  * Same conventions as thomas.ts: a_i x_{i-1} + b_i x_i + c_i x_{i+1} = d_i, a_0 and c_{N-1} ignored,
  * contiguous storage (complex: interleaved pairs). Inputs are not modified.
  * Returns status bits: ZERO_PIVOT when the matrix is exactly singular (LAPACK's INFO > 0; x is then
- * left filled with NaN), NON_FINITE when the result overflowed.
+ * left filled with NaN), NON_FINITE when the result overflowed, NOT_DIAGONALLY_DOMINANT as thomas.ts.
  */
 import { TRIDIAGONAL_STATUS as S } from '../../planner/tridiagonal.js';
 import type { Field } from './thomas.js';
@@ -16,6 +16,12 @@ type Arr = { [i: number]: number; length: number };
 
 export function gtsvLu<T>(F: Field<T>, a: Arr, b: Arr, c: Arr, d: Arr, x: Arr, n: number): number {
   if (n === 0) return 0;
+  // Reported as by the solvers that do not pivot, although the factorisation does not need dominance.
+  let dominance = 0;
+  for (let i = 0; i < n; i++) {
+    const off = (i > 0 ? F.abs(F.load(a, i)) : 0) + (i < n - 1 ? F.abs(F.load(c, i)) : 0);
+    if (F.abs(F.load(b, i)) < off) dominance = S.NOT_DIAGONALLY_DOMINANT;
+  }
   // dl[i] = A(i+1, i) = a_{i+1}; dg = diagonal; du = super-diagonal; rhs = right-hand side (copies).
   const dl: T[] = [],
     dg: T[] = [],
@@ -33,7 +39,7 @@ export function gtsvLu<T>(F: Field<T>, a: Arr, b: Arr, c: Arr, d: Arr, x: Arr, n
   const singular = (): number => {
     if (!F.complex) for (let i = 0; i < n; i++) x[i] = NaN;
     else for (let i = 0; i < 2 * n; i++) x[i] = NaN;
-    return S.ZERO_PIVOT | S.NON_FINITE;
+    return S.ZERO_PIVOT | S.NON_FINITE | dominance;
   };
   for (let i = 0; i < n - 1; i++) {
     if (F.abs1(dg[i]) >= F.abs1(dl[i])) {
@@ -67,7 +73,7 @@ export function gtsvLu<T>(F: Field<T>, a: Arr, b: Arr, c: Arr, d: Arr, x: Arr, n
   for (let i = n - 3; i >= 0; i--) {
     sol[i] = F.div(F.sub(F.sub(rhs[i], F.mul(du[i], sol[i + 1])), F.mul(du2[i], sol[i + 2])), dg[i]);
   }
-  let status = 0;
+  let status = dominance;
   for (let i = 0; i < n; i++) {
     F.store(x, i, sol[i]);
     if (!F.isFinite(sol[i])) status |= S.NON_FINITE;
