@@ -596,7 +596,8 @@ async function nd(
     if (plane) return plane;
     const along =
       (await cpuRealAlongAxes(x, shape, s, axes, kind, norm, out, threads)) ??
-      (await cpuComplexAlongAxis(x, shape, s, axes, kind, direction, norm, out, threads));
+      (await cpuComplexAlongAxis(x, shape, s, axes, kind, direction, norm, out, threads)) ??
+      (await cpuComplexAxesThreaded(x, shape, s, axes, kind, direction, norm, out, threads));
     if (along) return along;
     const f =
       kind === 'r2c'
@@ -869,6 +870,52 @@ async function cpuComplexAlongAxis(
   const outer = shape.slice(0, axis).reduce((a, b) => a * b, 1);
   const inverse = direction === 'inverse';
   await engine.run(x, dst, outer, inverse, normScale(s[0], norm, inverse), 1, runColumnSteps);
+  return deliver(dst, x, out);
+}
+
+/**
+ * A C2C over several axes with no crop or pad, with threads, where the 2-D engine does not take it (odd widths, axis
+ * sets other than the last two): the N-D driver's steps in its order (last axis first), each on threads where it
+ * plans them: the engine's rows for the last axis, the column module (split from COLUMNS_SPLIT_FROM_BYTES) for the
+ * others. The kernels and scales are the driver's, so results equal one thread's. Null on one thread, or where an
+ * axis has no column recipe (the N-D driver instead).
+ */
+async function cpuComplexAxesThreaded(
+  x: ComplexArray,
+  shape: readonly number[],
+  s: readonly number[],
+  axes: readonly number[],
+  kind: Kind,
+  direction: 'forward' | 'inverse',
+  norm: FftNorm,
+  out: ComplexArray | undefined,
+  threads: number | undefined,
+): Promise<ComplexArray | null> {
+  if (kind !== 'c2c' || axes.length < 2 || !WASM_SIMD || axes.some((a, i) => s[i] !== shape[a])) return null;
+  const t = await planeThreads(threads);
+  if (t <= 1) return null;
+  const precision = x instanceof Float32Array ? 'f32' : 'f64';
+  const inverse = direction === 'inverse';
+  const steps: { len: number; outer: number; engine: Awaited<ReturnType<typeof columnsAxisEngineAhead>> }[] = [];
+  for (let i = axes.length - 1; i >= 0; i--) {
+    const { outer, len, inner } = cpuNd.axisGeometry(shape, axes[i]!);
+    if (inner === 1) {
+      steps.push({ len, outer, engine: null });
+      continue;
+    }
+    const recipe = planCpuEngineColumns(len, inner, precision, t);
+    const engine = recipe && (await columnsAxisEngineAhead(recipe));
+    if (!engine) return null;
+    steps.push({ len, outer, engine });
+  }
+  const dst =
+    out && !overlaps(out, x) ? out : filledResult(x instanceof Float32Array ? Float32Array : Float64Array, x.length);
+  let src = x;
+  for (const { len, outer, engine } of steps) {
+    if (engine) await engine.run(src, dst, outer, inverse, normScale(len, norm, inverse), 1, runColumnSteps);
+    else await executeEngineFft(len, precision, src, dst, { batch: outer, inverse, norm }, threads);
+    src = dst;
+  }
   return deliver(dst, x, out);
 }
 

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fft, ifft, fftn, disposeCpuWorkers } from '../../src/index.js';
+import { fft, ifft, fftn, ifftn, disposeCpuWorkers } from '../../src/index.js';
 import { c2cN } from '../../src/backends/cpu/fft-nd.js';
 import { planCpuEngineColumns } from '../../src/planner/cpu-fft.js';
 import { rng } from '../../src/util/random.js';
@@ -95,6 +95,30 @@ test('fft / ifft along a non-last axis with threads: the column blocks shared, t
       assert.deepEqual(await call(2), one, `${precision} ${inverse}`);
       const want = c2cN(Float64Array.from(x), shape, { axes: [1], norm: 'ortho' }, inverse).data;
       assert.ok(relativeL2(one, want) <= bound(256, precision));
+    }
+  }
+  await disposeCpuWorkers();
+});
+
+test('fftn over several axes of odd widths with threads: each axis on threads, the same results as one thread', async () => {
+  let seed = 91;
+  // [shape, axes]: over 4 MiB, so that both the rows and the column blocks are shared.
+  for (const [precision, shape, axes] of [
+    ['f32', [1000, 1001], [0, 1]],
+    ['f64', [513, 1001], [0, 1]],
+    ['f32', [3, 700, 511], [0, 2]],
+    ['f64', [5, 300, 301], [2, 1, 0]],
+  ] as ['f32' | 'f64', number[], number[]][]) {
+    const Arr = precision === 'f32' ? Float32Array : Float64Array;
+    const x = new Arr(2 * shape.reduce((a, b) => a * b, 1)).map(rng(seed++));
+    for (const inverse of [false, true]) {
+      const call = (threads: number) =>
+        (inverse ? ifftn : fftn)(x, { shape, axes, norm: 'ortho', backend: 'cpu', threads });
+      const one = await call(1);
+      assert.deepEqual(await call(2), one, `[${shape}] ${precision} ${inverse}`);
+      const want = c2cN(Float64Array.from(x), shape, { axes, norm: 'ortho' }, inverse).data;
+      const n = axes.reduce((p, a) => p * shape[a]!, 1);
+      assert.ok(relativeL2(one, want) <= 2 * bound(n, precision), `[${shape}] ${precision}`);
     }
   }
   await disposeCpuWorkers();
