@@ -596,7 +596,6 @@ async function nd(
     if (plane) return plane;
     const along =
       (await cpuRealAlongAxes(x, shape, s, axes, kind, norm, out, threads)) ??
-      (await cpuComplexAlongAxis(x, shape, s, axes, kind, direction, norm, out, threads)) ??
       (await cpuComplexAxesThreaded(x, shape, s, axes, kind, direction, norm, out, threads));
     if (along) return along;
     const f =
@@ -842,43 +841,11 @@ async function compileNdColumnsAhead(
 }
 
 /**
- * A C2C along one non-last axis with no crop or pad, where the column module takes it with threads: each block's
- * column blocks shared between the calling thread and workers (the N-D driver's column step runs on the calling
- * thread only); null otherwise, for the N-D driver.
- */
-async function cpuComplexAlongAxis(
-  x: ComplexArray,
-  shape: readonly number[],
-  s: readonly number[],
-  axes: readonly number[],
-  kind: Kind,
-  direction: 'forward' | 'inverse',
-  norm: FftNorm,
-  out: ComplexArray | undefined,
-  threads: number | undefined,
-): Promise<ComplexArray | null> {
-  const axis = axes[0]!;
-  if (kind !== 'c2c' || axes.length !== 1 || axis === shape.length - 1 || s[0] !== shape[axis] || !WASM_SIMD)
-    return null;
-  const inner = shape.slice(axis + 1).reduce((a, b) => a * b, 1);
-  const precision = x instanceof Float32Array ? 'f32' : 'f64';
-  const recipe = planCpuEngineColumns(s[0], inner, precision, await planeThreads(threads));
-  const engine = recipe?.threads ? await columnsAxisEngineAhead(recipe) : null;
-  if (!engine) return null;
-  const dst =
-    out && !overlaps(out, x) ? out : filledResult(x instanceof Float32Array ? Float32Array : Float64Array, x.length);
-  const outer = shape.slice(0, axis).reduce((a, b) => a * b, 1);
-  const inverse = direction === 'inverse';
-  await engine.run(x, dst, outer, inverse, normScale(s[0], norm, inverse), 1, runColumnSteps);
-  return deliver(dst, x, out);
-}
-
-/**
- * A C2C over several axes with no crop or pad, with threads, where the 2-D engine does not take it (odd widths, axis
- * sets other than the last two): the N-D driver's steps in its order (last axis first), each on threads where it
+ * A C2C over one non-last axis or several axes with no crop or pad, with threads, where the 2-D engine does not take
+ * it (odd widths, other axis sets): the N-D driver's steps in its order (last axis first), each on threads where it
  * plans them: the engine's rows for the last axis, the column module (split from COLUMNS_SPLIT_FROM_BYTES) for the
  * others. The kernels and scales are the driver's, so results equal one thread's. Null on one thread, or where an
- * axis has no column recipe (the N-D driver instead).
+ * axis has no column recipe (the N-D driver instead, all on the calling thread).
  */
 async function cpuComplexAxesThreaded(
   x: ComplexArray,
@@ -891,7 +858,7 @@ async function cpuComplexAxesThreaded(
   out: ComplexArray | undefined,
   threads: number | undefined,
 ): Promise<ComplexArray | null> {
-  if (kind !== 'c2c' || axes.length < 2 || !WASM_SIMD || axes.some((a, i) => s[i] !== shape[a])) return null;
+  if (kind !== 'c2c' || !WASM_SIMD || axes.some((a, i) => s[i] !== shape[a])) return null;
   const t = await planeThreads(threads);
   if (t <= 1) return null;
   const precision = x instanceof Float32Array ? 'f32' : 'f64';

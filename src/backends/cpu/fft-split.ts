@@ -250,12 +250,12 @@ export class SplitFft {
     const own = (a: AnyArray, l: typeof li, at: number): boolean =>
       batch === 1 && a.buffer === this.heap.buffer && a.byteOffset + 2 * e * l.offset === at && l.stride === 1;
     for (let b = 0; b < batch; b++) {
-      // Contiguous problems through move (on SharedArrayBuffers every thread copies a part); strided ones here.
-      if (own(input, li, this.inP)) {
-        // Transformed where it lies.
-      } else if (li.stride === 1)
-        await this.move(dispatch, 'in', input, 2 * (li.offset + b * li.dist), this.inP, 2 * n);
-      else copyIn(input, li, b, n, this.heap, this.inP / e);
+      // Contiguous problems through move (on SharedArrayBuffers every thread copies a part), strided ones here; an
+      // input already in place is transformed where it lies.
+      if (!own(input, li, this.inP)) {
+        if (li.stride === 1) await this.move(dispatch, 'in', input, 2 * (li.offset + b * li.dist), this.inP, 2 * n);
+        else copyIn(input, li, b, n, this.heap, this.inP / e);
+      }
       await dispatch(this.runs('a', inverse, 1));
       await dispatch(this.runs('b', inverse, scale));
       if (own(output, lo, this.outP)) continue;
