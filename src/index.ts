@@ -2,6 +2,8 @@
 // The public types use GPUDevice, GPUBuffer, …: consumers get them from @webgpu/types (a dependency) without
 // configuring anything. preserve="true" keeps the directive in the emitted index.d.ts.
 /// <reference types="@webgpu/types" preserve="true" />
+// The CPU planner's four-step threshold is measured on this machine when first needed (registered on import).
+import './backends/cpu/four-step-choice.js';
 export * from './errors.js';
 export {
   acquireGpu,

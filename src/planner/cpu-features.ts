@@ -53,3 +53,58 @@ const relaxed = !refused && validates();
 export function cpuFma(): boolean {
   return relaxed;
 }
+
+/**
+ * Bytes of a 2·3·5-smooth complex problem from which the engine runs the four-step instead of lane passes over the
+ * whole problem. Where the sweeps of a 2–16 MiB problem leave L2 is decided by the last-level cache's speed, which
+ * differs by machine: the four-step gained 10–19% from 1.5 MiB on an Intel Xeon host (slow shared L3), and lost
+ * 14–27% (ordinary arrays) and up to 2.7× (engine buffers) on an AMD EPYC host, whose L3 serves the sweeps faster
+ * than the four-step's two phases read memory (docs/DECISIONS.md: four-step threshold measured per machine).
+ */
+export const FOUR_STEP_EARLY_BYTES = 3 << 19;
+export const FOUR_STEP_LATE_BYTES = 1 << 24;
+
+/** Where FOUR_STEP_EARLY_BYTES or FOUR_STEP_LATE_BYTES came from (`butterfly info`). */
+export type FourStepSource = 'environment' | 'measured' | 'default' | 'set';
+
+const envFourStep = ((): number | undefined => {
+  const v = proc?.env?.['BUTTERFLY_FOUR_STEP_FROM'];
+  if (v === undefined || v === '') return undefined;
+  const b = Number(v);
+  // Ignored when it is not a byte count: a typo must not turn the four-step off for every size.
+  return Number.isSafeInteger(b) && b > 0 ? b : undefined;
+})();
+
+let fourStepFrom: number | undefined = envFourStep;
+let fourStepSource: FourStepSource = envFourStep === undefined ? 'default' : 'environment';
+let measureFourStep: (() => number | undefined) | undefined;
+
+/**
+ * Registers the backend's measurement (src/backends/cpu/four-step-choice.ts): it times both recipes once, on the
+ * calling thread, the first time a problem in the range needs the answer. Workers never register one: they take
+ * the calling thread's value with each job (setFourStepFromBytes), so both plan the same recipe.
+ */
+export function registerFourStepMeasure(measure: () => number | undefined): void {
+  measureFourStep = measure;
+}
+
+/** The threshold: BUTTERFLY_FOUR_STEP_FROM (bytes), else measured once where a measurement is registered. */
+export function fourStepFromBytes(): number {
+  if (fourStepFrom === undefined) {
+    const m = measureFourStep?.();
+    fourStepFrom = m ?? FOUR_STEP_EARLY_BYTES;
+    fourStepSource = m === undefined ? 'default' : 'measured';
+  }
+  return fourStepFrom;
+}
+
+/** The threshold if already known (nothing is measured), and where it came from. */
+export function knownFourStepFrom(): { bytes: number | undefined; source: FourStepSource } {
+  return { bytes: fourStepFrom, source: fourStepSource };
+}
+
+/** Sets the threshold: a worker adopting its calling thread's, or a test pinning one (plans cached before keep theirs). */
+export function setFourStepFromBytes(bytes: number): void {
+  fourStepFrom = bytes;
+  fourStepSource = 'set';
+}

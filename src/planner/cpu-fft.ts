@@ -19,7 +19,7 @@
  */
 import { ArgumentError, UnsupportedError } from '../errors.js';
 import { isPrime, nextPow2, primeFactors, primitiveRoot } from '../core/integers.js';
-import { cpuFma } from './cpu-features.js';
+import { cpuFma, FOUR_STEP_EARLY_BYTES, FOUR_STEP_LATE_BYTES, fourStepFromBytes } from './cpu-features.js';
 
 export type CpuPrecision = 'f32' | 'f64';
 
@@ -332,7 +332,7 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
   if (m > CPU_ENGINE_MAX_N[precision]) return { kind: 'reference', n, precision, lanes };
   if (m > 0 && !generic) return planBluestein(n, precision, m);
   const smooth = primeFactors(n).every((p) => p <= 5);
-  const blocked = fourStepOf(n, precision, smooth ? FOUR_STEP_FROM_BYTES : FOUR_STEP_ODD_FROM_BYTES);
+  const blocked = fourStepOf(n, precision, smooth ? smoothFourStepFrom(n, precision) : FOUR_STEP_ODD_FROM_BYTES);
   if (blocked) return blocked;
   const lane = lanePasses(n, precision);
   if (lane.kind !== 'lane-batch' || !lane.single || n < PARTIAL_FOUR_STEP_FROM.all[precision]) return lane;
@@ -360,6 +360,19 @@ export function planCpuEngineBatchFft(n: number, precision: CpuPrecision): CpuEn
   if (precision !== 'f64' || r.kind !== 'lane-split' || !F64_BATCH_LANES.has(n)) return r;
   const { laneLength: _, passes: __, ...rest } = r;
   return { ...rest, kind: 'lane-batch', laneLength: n, passes: passesFor(chooseCpuRadices(n), n, true), single: r };
+}
+
+/**
+ * The recipes that fourStepFromBytes weighs against each other, for the backend's measurement: the four-step and the
+ * lane passes of one problem of n points (a 2·3·5-smooth n whose bytes lie between the two bounds).
+ */
+export function fourStepRivals(
+  n: number,
+  precision: CpuPrecision,
+): { fourStep: CpuEngineFftRecipe; lanes: CpuEngineFftRecipe } {
+  const fourStep = fourStepOf(n, precision, 0);
+  if (!fourStep) throw new Error(`n = ${n} has no four-step split`);
+  return { fourStep, lanes: lanePasses(n, precision) };
 }
 
 /** The lane recipe of n as passes (generic ones for primes from GENERIC_FROM_PRIME), without weighing Bluestein. */
@@ -431,12 +444,18 @@ export function bluesteinLength(n: number, precision: CpuPrecision): number {
 }
 
 /**
- * Bytes of one complex problem from which the four-step recipe replaces Stockham passes over the whole
- * problem: from there a pass's sweep no longer stays in a core's L2 (docs/DECISIONS.md: four-step).
+ * Bytes of one 2·3·5-smooth complex problem from which the four-step recipe replaces Stockham passes over the whole
+ * problem: below FOUR_STEP_EARLY_BYTES a pass's sweep stays in a core's L2, from FOUR_STEP_LATE_BYTES the four-step
+ * wins on every machine measured, and between them the machine decides (cpu-features.ts: fourStepFromBytes), asked
+ * only for problems in that range so that nothing is measured for others.
  */
-export const FOUR_STEP_FROM_BYTES = 3 << 19;
+function smoothFourStepFrom(n: number, precision: CpuPrecision): number {
+  const bytes = n * (precision === 'f32' ? 8 : 16);
+  return bytes < FOUR_STEP_EARLY_BYTES || bytes >= FOUR_STEP_LATE_BYTES ? FOUR_STEP_EARLY_BYTES : fourStepFromBytes();
+}
+
 /**
- * The same for lengths with a prime factor from 7: their four-step phases lost at 8 MiB in f64 (526848 = 2⁹·3·7³:
+ * The four-step bound of lengths with a prime factor from 7: their four-step phases lost at 8 MiB in f64 (526848 = 2⁹·3·7³:
  * 1.35× the lane-split time), so they keep the bound measured on the EPYC host.
  */
 export const FOUR_STEP_ODD_FROM_BYTES = 1 << 24;
@@ -455,7 +474,7 @@ const FOUR_STEP_PITCH_PAD = 64;
 export function fourStepOf(
   n: number,
   precision: CpuPrecision,
-  fromBytes = FOUR_STEP_FROM_BYTES,
+  fromBytes: number,
 ): Extract<CpuEngineFftRecipe, { kind: 'four-step' }> | null {
   const lanes = lanesFor(precision);
   const cb = precision === 'f32' ? 8 : 16;

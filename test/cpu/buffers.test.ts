@@ -15,7 +15,8 @@ import {
   type FftPlan,
 } from '../../src/index.js';
 import { injectWorkerFault } from '../../src/backends/cpu/worker-pool.js';
-import { isEngineBuffer } from '../../src/backends/cpu/wasm-fft.js';
+import { forgetEnginePlans, isEngineBuffer } from '../../src/backends/cpu/wasm-fft.js';
+import { FOUR_STEP_EARLY_BYTES, FOUR_STEP_LATE_BYTES, setFourStepFromBytes } from '../../src/planner/cpu-features.js';
 import { planCpuEngineFft, type CpuPrecision } from '../../src/planner/cpu-fft.js';
 import { planCpuFft } from '../../src/backends/cpu/fft-plan.js';
 
@@ -186,5 +187,34 @@ test('engine buffers with threads: shared memory, every thread its slots in plac
   await assert.rejects(p.execute(buf.input, buf.output), WorkerError);
   buf.output.fill(0);
   assertSame(await p.execute(buf.input, buf.output), want, 'after a worker failure');
+  await disposeCpuWorkers();
+});
+
+test("engine buffers with threads between the four-step bounds: workers plan the calling thread's recipe", async () => {
+  // 196608 f32 points (1.5 MiB): lane passes under the late bound, the four-step under the early one. A worker plans
+  // the length again for its slots; a recipe other than the calling thread's would be refused by the buffers' key.
+  const n = 196608,
+    batch = 4;
+  const x = new Float32Array(2 * n * batch);
+  fill(x, 11);
+  const ref = new Float64Array(2 * n * batch);
+  planCpuFft(n).execute(Float64Array.from(x), ref, { batch });
+  const results: Float32Array[] = [];
+  for (const [bytes, kind] of [
+    [FOUR_STEP_LATE_BYTES, 'lane-split'],
+    [FOUR_STEP_EARLY_BYTES, 'four-step'],
+  ] as const) {
+    setFourStepFromBytes(bytes);
+    forgetEnginePlans();
+    assert.equal(planCpuEngineFft(n, 'f32').kind, kind);
+    const p = await createFftPlan({ n, batch, backend: 'cpu', precision: 'f32', threads: 2 });
+    const buf = p.createBuffers();
+    buf.input.set(x);
+    const got = (await p.execute(buf.input, buf.output)) as Float32Array;
+    assertSame(got, await (await plan(n, batch, 'f32')).execute(x), `${kind}: one thread`);
+    assert.ok(relErr(got, ref) < 1e-6, `${kind}: reference ${relErr(got, ref)}`);
+    results.push(got.slice());
+  }
+  assert.ok(relErr(results[0]!, results[1]!) < 1e-6);
   await disposeCpuWorkers();
 });

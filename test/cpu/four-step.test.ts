@@ -11,7 +11,6 @@ import { engineFft, engineFftOf, fusedRealFft } from '../../src/backends/cpu/was
 import { planCpuFft } from '../../src/backends/cpu/fft-plan.js';
 import { planCpuRfft } from '../../src/backends/cpu/fft-real.js';
 import {
-  FOUR_STEP_FROM_BYTES,
   FOUR_STEP_ODD_FROM_BYTES,
   fourStepOf,
   planCpuEngineFft,
@@ -19,6 +18,12 @@ import {
   type CpuPrecision,
 } from '../../src/planner/cpu-fft.js';
 import { rng, relErr, bound } from '../helpers/numeric.js';
+import {
+  FOUR_STEP_EARLY_BYTES,
+  FOUR_STEP_LATE_BYTES,
+  knownFourStepFrom,
+  setFourStepFromBytes,
+} from '../../src/planner/cpu-features.js';
 
 /** scipy.fft.dct type II, norm 'backward': y_k = 2 Σ_j x_j cos(πk(2j + 1) / 2n), in float64 (angles reduced exactly). */
 function dctReference(x: ArrayLike<number>): Float64Array {
@@ -39,9 +44,21 @@ function small(n: number, precision: CpuPrecision): Extract<CpuEngineFftRecipe, 
 }
 
 test('four-step planning: large problems only, factors multiples of the lanes, whole-line blocks where they fit', () => {
-  assert.equal(planCpuEngineFft(FOUR_STEP_FROM_BYTES / 8, 'f32').kind, 'four-step');
-  assert.equal(planCpuEngineFft(FOUR_STEP_FROM_BYTES / 16, 'f64').kind, 'four-step');
-  assert.notEqual(planCpuEngineFft(FOUR_STEP_FROM_BYTES / 16, 'f32').kind, 'four-step');
+  // Without the measurement registered (src/index.ts registers it) the planner takes the early bound.
+  assert.equal(planCpuEngineFft(FOUR_STEP_EARLY_BYTES / 8, 'f32').kind, 'four-step');
+  assert.deepEqual(knownFourStepFrom(), { bytes: FOUR_STEP_EARLY_BYTES, source: 'default' });
+  assert.equal(planCpuEngineFft(FOUR_STEP_EARLY_BYTES / 16, 'f64').kind, 'four-step');
+  assert.notEqual(planCpuEngineFft(FOUR_STEP_EARLY_BYTES / 16, 'f32').kind, 'four-step');
+  // A machine whose last-level cache serves the sweeps: lane passes up to the late bound, the four-step from it.
+  setFourStepFromBytes(FOUR_STEP_LATE_BYTES);
+  try {
+    assert.equal(planCpuEngineFft(FOUR_STEP_EARLY_BYTES / 8, 'f32').kind, 'lane-split');
+    assert.equal(planCpuEngineFft(FOUR_STEP_LATE_BYTES / 16, 'f32').kind, 'lane-split');
+    assert.equal(planCpuEngineFft(FOUR_STEP_LATE_BYTES / 16, 'f64').kind, 'four-step');
+    assert.equal(planCpuEngineFft(FOUR_STEP_LATE_BYTES / 8, 'f32').kind, 'four-step');
+  } finally {
+    setFourStepFromBytes(FOUR_STEP_EARLY_BYTES);
+  }
   // Lengths with a prime factor from 7 take it from FOUR_STEP_ODD_FROM_BYTES (526848 = 2⁹·3·7³ f64: 8 MiB).
   assert.equal(planCpuEngineFft(526848, 'f64').kind, 'lane-split');
   assert.ok(7 * 2 ** 18 * 16 >= FOUR_STEP_ODD_FROM_BYTES);

@@ -4,7 +4,8 @@
  * bit-identical to a single-threaded call. Arrays arrive either as views of SharedArrayBuffers (read and
  * written in place) or as transferred copies, which are sent back transferred.
  */
-import { engineFft } from './wasm-fft.js';
+import { engineFft, forgetEnginePlans } from './wasm-fft.js';
+import { knownFourStepFrom, setFourStepFromBytes } from '../../planner/cpu-features.js';
 import { rowLengths, runRows } from './engine-rows.js';
 import type { FftJob, FftReply } from './worker-pool.js';
 import {
@@ -32,6 +33,10 @@ interface Port {
 }
 
 function run(job: FftJob): { reply: FftReply; transfer: ArrayBuffer[] } | null {
+  if (job.fourStepFrom !== undefined && job.fourStepFrom !== knownFourStepFrom().bytes) {
+    setFourStepFromBytes(job.fourStepFrom);
+    forgetEnginePlans();
+  }
   // Fault injection for the pool's failure tests: an exception here, an exit, or an uncaught error.
   if (job.fault === 'throw') throw new Error('injected fault');
   if (job.fault === 'exit') exitNow();

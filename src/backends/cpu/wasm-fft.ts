@@ -2058,6 +2058,15 @@ export function engineFft(n: number, precision: CpuPrecision): EngineFft {
   return p;
 }
 
+/**
+ * Forgets the cached complex and real engine plans by length (a worker adopting a different four-step threshold
+ * from its calling thread: cpu-features.ts, setFourStepFromBytes).
+ */
+export function forgetEnginePlans(): void {
+  plans.clear();
+  realPlans.clear();
+}
+
 /** The engine FFT of a given recipe, uncached (tests of recipes the planner keeps for larger lengths). */
 export function engineFftOf(recipe: CpuEngineFftRecipe): EngineFft {
   return recipe.kind === 'bluestein'

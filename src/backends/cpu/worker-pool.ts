@@ -33,6 +33,7 @@ import {
 import { filledResultLike } from '../../util/filled-result.js';
 import { planCpuSplit, planCpuSplitDct, planCpuSplitReal } from '../../planner/cpu-fft.js';
 import { finishTrial, startTrial } from '../../planner/thread-choice.js';
+import { FOUR_STEP_EARLY_BYTES, fourStepFromBytes } from '../../planner/cpu-features.js';
 import {
   clearSplitPlans,
   createSplitBuffers,
@@ -77,6 +78,8 @@ export interface FftJob {
   plane?: PlaneRun;
   /** A thread's part of a threaded column call along another axis instead (input and output unused). */
   columns?: ColumnsRun;
+  /** The calling thread's four-step threshold, for a worker that plans the length again (cpu-features.ts). */
+  fourStepFrom?: number;
   fault?: WorkerFault;
 }
 
@@ -181,6 +184,8 @@ class Slot {
   run(job: FftJob, transfer: ArrayBuffer[]): Promise<FftReply> {
     return new Promise<FftReply>((resolve, reject) => {
       if (this.dead) return reject(new WorkerError('FFT worker is no longer running'));
+      // A share of a long length is planned again by the worker: it must plan the recipe this thread plans.
+      if (job.n * 16 >= FOUR_STEP_EARLY_BYTES) job.fourStepFrom = fourStepFromBytes();
       if (this.pending.size === 0) this.thread.hold(true);
       this.pending.set(job.id, { resolve, reject, seq: this.posted + 1 });
       try {
