@@ -71,8 +71,10 @@ const envFourStep = ((): number | undefined => {
   const v = proc?.env?.['BUTTERFLY_FOUR_STEP_FROM'];
   if (v === undefined || v === '') return undefined;
   const b = Number(v);
-  // Ignored when it is not a byte count: a typo must not turn the four-step off for every size.
-  return Number.isSafeInteger(b) && b > 0 ? b : undefined;
+  if (Number.isSafeInteger(b) && b > 0) return b;
+  // Loading the library must not fail on the environment: said once, then measured as if unset.
+  console.warn(`butterfly: BUTTERFLY_FOUR_STEP_FROM=${v} is not a positive whole number of bytes; ignored`);
+  return undefined;
 })();
 
 let fourStepFrom: number | undefined = envFourStep;
@@ -88,7 +90,10 @@ export function registerFourStepMeasure(measure: () => number | undefined): void
   measureFourStep = measure;
 }
 
-/** The threshold: BUTTERFLY_FOUR_STEP_FROM (bytes), else measured once where a measurement is registered. */
+/**
+ * The threshold: BUTTERFLY_FOUR_STEP_FROM (bytes; the planner asks only for problems between the two bounds, so
+ * values outside them act as the nearer bound), else measured once where a measurement is registered.
+ */
 export function fourStepFromBytes(): number {
   if (fourStepFrom === undefined) {
     const m = measureFourStep?.();

@@ -2,7 +2,8 @@
  * The measurement behind the planner's four-step threshold (src/planner/cpu-features.ts: fourStepFromBytes): the
  * first time a 2·3·5-smooth problem of 1.5–16 MiB is planned, the calling thread times the two recipes on one
  * 4 MiB f32 problem (2^19 points, where the two machines measured differ most: 0.85 against 1.18 of the lane
- * passes' time) and keeps the faster for the whole range, both precisions. About 30–60 ms, once a process.
+ * passes' time) and keeps the faster for the whole range, both precisions. About 150–180 ms once a process, mostly
+ * compiling the two modules (one of them is what the plan would compile anyway where its length is the probe's).
  * Importing this module registers it (src/index.ts does); worker threads take the calling thread's answer instead.
  */
 import { FOUR_STEP_EARLY_BYTES, FOUR_STEP_LATE_BYTES, registerFourStepMeasure } from '../../planner/cpu-features.js';
