@@ -80,6 +80,7 @@ const envFourStep = ((): number | undefined => {
 let fourStepFrom: number | undefined = envFourStep;
 let fourStepSource: FourStepSource = envFourStep === undefined ? 'default' : 'environment';
 let measureFourStep: (() => number | undefined) | undefined;
+let measuring = false;
 
 /**
  * Registers the backend's measurement (src/backends/cpu/four-step-choice.ts): it times both recipes once, on the
@@ -96,7 +97,15 @@ export function registerFourStepMeasure(measure: () => number | undefined): void
  */
 export function fourStepFromBytes(): number {
   if (fourStepFrom === undefined) {
-    const m = measureFourStep?.();
+    // Planning inside the measurement (its recipes are given, but a later change could plan one) takes the default.
+    if (measuring) return FOUR_STEP_EARLY_BYTES;
+    measuring = true;
+    let m: number | undefined;
+    try {
+      m = measureFourStep?.();
+    } finally {
+      measuring = false;
+    }
     fourStepFrom = m ?? FOUR_STEP_EARLY_BYTES;
     fourStepSource = m === undefined ? 'default' : 'measured';
   }

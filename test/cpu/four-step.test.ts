@@ -13,6 +13,7 @@ import { planCpuRfft } from '../../src/backends/cpu/fft-real.js';
 import {
   FOUR_STEP_ODD_FROM_BYTES,
   fourStepOf,
+  fourStepRivals,
   planCpuEngineFft,
   type CpuEngineFftRecipe,
   type CpuPrecision,
@@ -70,6 +71,14 @@ test('four-step planning: large problems only, factors multiples of the lanes, w
   assert.equal(small(3072, 'f32').blockGroups, 4);
   assert.equal(fourStepOf(4099 * 16, 'f32', 0), null); // a factor above the codelets
   assert.equal(fourStepOf(24, 'f32', 0), null); // too short to split
+});
+
+test('four-step bound measured: the probe runs both recipes here and names one of the two bounds', async () => {
+  const { measureFourStepFrom } = await import('../../src/backends/cpu/four-step-choice.js');
+  const r = fourStepRivals(1 << 19, 'f32');
+  assert.deepEqual([r.fourStep.kind, r.lanes.kind], ['four-step', 'lane-split']);
+  // undefined would mean the probe failed here, where it must run.
+  assert.ok([FOUR_STEP_EARLY_BYTES, FOUR_STEP_LATE_BYTES].includes(measureFourStepFrom()!));
 });
 
 const cases: [number, CpuPrecision][] = [
