@@ -571,7 +571,9 @@ function coefficientsFinite(a: Float64Array, b: Float64Array, c: Float64Array, n
 }
 
 function statusOk(status: Uint32Array): boolean {
-  return status.every((s) => (s & FAILED) === 0);
+  // A plain loop: batches of 65536 short systems spent 5% of a solve in every()'s callback.
+  for (let j = 0; j < status.length; j++) if (status[j]! & FAILED) return false;
+  return true;
 }
 
 /** Validates the descriptor, chooses the backend, plans and compiles. */

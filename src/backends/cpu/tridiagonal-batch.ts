@@ -322,15 +322,20 @@ function readAccumulators(
 ): void {
   for (let t = 0; t < count; t++) {
     const o = A + (t >> 1) * ACC_VECTORS * 2 + (t & 1);
-    const normA = mem[o + 2 * ACC_NORM_A],
-      maxX = mem[o + 2 * ACC_MAX_X];
+    const normA = mem[o + 2 * ACC_NORM_A]!,
+      maxX = mem[o + 2 * ACC_MAX_X]!,
+      maxR = mem[o + 2 * ACC_MAX_R]!,
+      maxD = mem[o + 2 * ACC_MAX_D]!;
     // The mask vectors read as float64: all ones is a NaN, all zeros 0.
     let st = mem[o + 2 * ACC_PIVOT_OK] !== 0 ? 0 : S.ZERO_PIVOT;
     if (mem[o + 2 * ACC_NOT_DOMINANT] !== 0) st |= S.NOT_DIAGONALLY_DOMINANT;
     if (!(maxX < Infinity)) st |= S.NON_FINITE;
     if (!(normA < Infinity)) st |= S.ZERO_PIVOT;
-    status[j0 + t] |= st;
-    eta[j0 + t] = eta1(mem[o + 2 * ACC_MAX_R], normA, maxX, mem[o + 2 * ACC_MAX_D]);
+    if (st !== 0) status[j0 + t] |= st;
+    // eta1, inlined: this loop runs once a system, and short systems come 65536 to a call.
+    const den = normA * maxX + maxD;
+    const e = maxR / den;
+    eta[j0 + t] = maxR === 0 && den < Infinity ? 0 : e >= 0 && e < Infinity ? e : NaN;
   }
 }
 
