@@ -47,7 +47,9 @@ function small(n: number, precision: CpuPrecision): Extract<CpuEngineFftRecipe, 
 test('four-step planning: large problems only, factors multiples of the lanes, whole-line blocks where they fit', () => {
   // Without the measurement registered (src/index.ts registers it) the planner takes the early bound.
   assert.equal(planCpuEngineFft(FOUR_STEP_EARLY_BYTES / 8, 'f32').kind, 'four-step');
-  assert.deepEqual(knownFourStepFrom(), { bytes: FOUR_STEP_EARLY_BYTES, source: 'default' });
+  if (process.env['BUTTERFLY_FOUR_STEP_FROM'] === undefined) {
+    assert.deepEqual(knownFourStepFrom(), { bytes: FOUR_STEP_EARLY_BYTES, source: 'default' });
+  }
   assert.equal(planCpuEngineFft(FOUR_STEP_EARLY_BYTES / 16, 'f64').kind, 'four-step');
   assert.notEqual(planCpuEngineFft(FOUR_STEP_EARLY_BYTES / 16, 'f32').kind, 'four-step');
   // A machine whose last-level cache serves the sweeps: lane passes up to the late bound, the four-step from it.
