@@ -332,10 +332,7 @@ function readAccumulators(
     if (!(maxX < Infinity)) st |= S.NON_FINITE;
     if (!(normA < Infinity)) st |= S.ZERO_PIVOT;
     if (st !== 0) status[j0 + t] |= st;
-    // eta1, inlined: this loop runs once a system, and short systems come 65536 to a call.
-    const den = normA * maxX + maxD;
-    const e = maxR / den;
-    eta[j0 + t] = maxR === 0 && den < Infinity ? 0 : e >= 0 && e < Infinity ? e : NaN;
+    eta[j0 + t] = eta1(maxR, normA, maxX, maxD);
   }
 }
 
