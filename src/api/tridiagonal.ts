@@ -47,6 +47,7 @@ import { gpuFor } from './backend.js';
 import { TridiagonalGpuExecutor, type TridiagonalSplitLimits } from '../backends/webgpu/tridiagonal.js';
 import {
   TRIDIAGONAL_STATUS,
+  cpuThomasThreads,
   matIndex,
   planTridiagonal,
   rhsIndex,
@@ -64,11 +65,12 @@ import {
   createTridiagonalBuffers,
   defaultResidualTolerance,
   resolveSystemLu,
-  solveTridiagonalBatchCpu,
-  solveTridiagonalBatchCpu32,
+  solveTridiagonalBatchCpu32Threaded,
+  solveTridiagonalBatchCpuThreaded,
   tridiagonalBackwardErrors,
   type TridiagonalBatchScratch,
 } from '../backends/cpu/tridiagonal-batch.js';
+import { planeThreads, postThomasParts, runThomasParts } from '../backends/cpu/worker-pool.js';
 
 export { TRIDIAGONAL_STATUS } from '../planner/tridiagonal.js';
 export type { TridiagonalLayout, TridiagonalRecipe, TridiagonalPlanOptions } from '../planner/tridiagonal.js';
@@ -138,6 +140,13 @@ export interface TridiagonalPlanDescriptor {
    */
   residualTolerance?: number;
   /**
+   * CPU real Thomas solves with one right-hand side: threads that share each block of systems (worker threads on a
+   * shared WebAssembly memory; the calling thread copies ordinary arrays in and out). Default: the cores, where
+   * SharedArrayBuffer exists; 1 = the calling thread only. Results are the same bit for bit either way. Solves
+   * of fewer than 65536 rows (n · batch) run on the calling thread.
+   */
+  threads?: number;
+  /**
    * Measure every solution's backward error (default true). false skips the check (and the read-back of
    * GPUBuffer inputs it needs): `ok` then only means that no pivot broke down and x is finite.
    */
@@ -189,7 +198,12 @@ interface Resolved {
   fallback: boolean;
   tolerance: number;
   check: boolean;
+  /** Threads of CPU Thomas solves (cpuThomasThreads decides per solve). */
+  threads: number;
 }
+
+/** The worker pool's runners of threaded Thomas solves. */
+const THOMAS_PARTS = { run: runThomasParts, post: postThomasParts };
 
 const FAILED = TRIDIAGONAL_STATUS.ZERO_PIVOT | TRIDIAGONAL_STATUS.NON_FINITE | TRIDIAGONAL_STATUS.INACCURATE;
 
@@ -234,7 +248,7 @@ export class TridiagonalPlan {
     if (this.destroyed) throw new DestroyedError('tridiagonal plan: createBuffers() after destroy()');
     const { n, batch, nrhs, layout, complex, dtype, backend, cyclic, cpuAlgorithm } = this.p;
     if (backend === 'cpu' && dtype === 'float64' && !complex && !cyclic && nrhs === 1 && cpuAlgorithm === 'thomas') {
-      const r = createTridiagonalBuffers(n, batch, layout);
+      const r = createTridiagonalBuffers(n, batch, layout, cpuThomasThreads(n, batch, this.p.threads) > 1);
       if (r) return r;
     }
     const { matrix, rhs } = this.sizes;
@@ -273,7 +287,7 @@ export class TridiagonalPlan {
     }
     let result: TridiagonalResult<TridiagonalInput>;
     if (this.p.cyclic) result = await this.solveCyclic(data as TridiagonalData<FloatArray>, gpuIn);
-    else if (this.p.backend === 'cpu') result = this.solveCpu(data as TridiagonalData<FloatArray>);
+    else if (this.p.backend === 'cpu') result = await this.solveCpu(data as TridiagonalData<FloatArray>);
     else result = await this.solveGpu(data, gpuIn);
     if (this.p.onFailure === 'throw' && !result.ok) {
       const failed: number[] = [];
@@ -353,7 +367,7 @@ export class TridiagonalPlan {
     return e;
   }
 
-  private solveCpu(data: TridiagonalData<FloatArray>): TridiagonalResult<TridiagonalInput> {
+  private async solveCpu(data: TridiagonalData<FloatArray>): Promise<TridiagonalResult<TridiagonalInput>> {
     const { n, batch, nrhs, layout, complex, dtype, cpuAlgorithm } = this.p;
     const w = complex ? 2 : 1;
     const round = dtype === 'float32' ? Math.fround : (v: number) => v;
@@ -373,15 +387,18 @@ export class TridiagonalPlan {
       // data runs it too (exact widening), and x is rounded once at the end: at least as accurate as float32
       // arithmetic, and 5-8x faster than the per-system float32 path below.
       const wide = dtype === 'float64';
+      const threads = cpuThomasThreads(n, batch, this.p.threads);
       const data32 = [data.lower, data.diag, data.upper, data.rhs].every((v) => v instanceof Float32Array);
       if (!wide && data32) {
         // float32 data straight into the kernel (widened as it is copied in), x rounded there, and the fused
         // backward errors those of the rounded x.
         const eta = this.p.check ? new Float64Array(batch) : undefined;
-        const r = solveTridiagonalBatchCpu32(
+        const r = await solveTridiagonalBatchCpu32Threaded(
           { n, batch, nrhs, layout, ...data, out: data.out as Float32Array | undefined },
           this.scratch,
           eta,
+          threads,
+          THOMAS_PARTS,
         );
         if (r) {
           const backwardError = this.verify(data, r.x, r.status, eta);
@@ -397,10 +414,12 @@ export class TridiagonalPlan {
       };
       const d64 = { lower: f64(data.lower), diag: f64(data.diag), upper: f64(data.upper), rhs: f64(data.rhs) };
       const eta = this.p.check && wide ? new Float64Array(batch) : undefined;
-      const r = solveTridiagonalBatchCpu(
+      const r = await solveTridiagonalBatchCpuThreaded(
         { n, batch, nrhs, layout, ...d64, out: wide ? (data.out as Float64Array | undefined) : undefined },
         this.scratch,
         eta,
+        threads,
+        THOMAS_PARTS,
       );
       if (wide) {
         const backwardError = this.verify(d64, r.x, r.status, eta);
@@ -593,11 +612,13 @@ export async function createTridiagonalPlan(desc: TridiagonalPlanDescriptor): Pr
     fallback: (desc.backend ?? 'auto') === 'auto',
     check: desc.checkResidual ?? true,
     tolerance: desc.residualTolerance ?? defaultResidualTolerance(desc.dtype === 'float64' ? 'float64' : 'float32'),
+    threads: 1,
   };
   if (typeof p.check !== 'boolean') throw new ArgumentError('checkResidual', p.check, 'true or false');
   if (typeof p.complex !== 'boolean') throw new ArgumentError('complex', p.complex, 'true or false');
   if (typeof p.cyclic !== 'boolean') throw new ArgumentError('cyclic', p.cyclic, 'true or false');
   if (!(p.tolerance > 0)) throw new ArgumentError('residualTolerance', p.tolerance, 'a positive number');
+  p.threads = await planeThreads(desc.threads);
   validateProblem({ n: p.n, batch: p.batch, nrhs: p.nrhs, layout: p.layout, complex: p.complex });
   if (p.dtype !== 'float32' && p.dtype !== 'float64')
     throw new ArgumentError('dtype', p.dtype, "'float32' or 'float64'");

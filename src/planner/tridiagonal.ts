@@ -541,3 +541,14 @@ export function matIndex(layout: TridiagonalLayout, n: number, batch: number, j:
 export function rhsIndex(layout: TridiagonalLayout, n: number, batch: number, r: number, j: number, i: number): number {
   return layout === 'strided' ? (r * batch + j) * n + i : (r * n + i) * batch + j;
 }
+
+/**
+ * Rows (n · batch) from which a CPU Thomas solve shares its blocks with worker threads: below it a worker's round
+ * trip (tens of microseconds) costs more than half the kernel (about 5 ns a row on one core).
+ */
+export const CPU_THOMAS_THREADED_ROWS = 1 << 16;
+
+/** Threads a CPU Thomas solve of n · batch rows uses, given the plan's `threads` (1 below CPU_THOMAS_THREADED_ROWS). */
+export function cpuThomasThreads(n: number, batch: number, threads: number): number {
+  return n * batch >= CPU_THOMAS_THREADED_ROWS ? threads : 1;
+}

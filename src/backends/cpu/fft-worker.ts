@@ -25,6 +25,7 @@ import {
 import { runPhase } from './fft-split.js';
 import { runPlaneStep } from './fft-2d.js';
 import { runColumnsPart } from './fft-columns-axis.js';
+import { runThomasPart } from './tridiagonal-kernel.js';
 
 type AnyArray = Float32Array | Float64Array;
 
@@ -55,6 +56,11 @@ function run(job: FftJob): { reply: FftReply; transfer: ArrayBuffer[] } | null {
   if (job.columns) {
     // A part of a threaded column call along another axis, on the shared memory the job carries.
     runColumnsPart(job.columns);
+    return { reply: { id: job.id }, transfer: [] };
+  }
+  if (job.thomas) {
+    // A part of a block of a threaded tridiagonal solve, on the shared memory the job carries.
+    runThomasPart(job.thomas);
     return { reply: { id: job.id }, transfer: [] };
   }
   if (job.phase) {

@@ -23,10 +23,19 @@ import {
   ACC_NOT_DOMINANT,
   ACC_PIVOT_OK,
   ACC_VECTORS,
-  generateThomasKernel,
   thomasKernelLayout,
   type ThomasKernelLayout,
 } from '../../codegen/wasm/tridiagonal-thomas.js';
+import {
+  nextThomasMemoryId,
+  rememberThomasInstance,
+  thomasModule,
+  thomasParts,
+  type PostThomasParts,
+  type RunThomasParts,
+  type ThomasArgs,
+  type ThomasSolve,
+} from './tridiagonal-kernel.js';
 
 type FloatArray = Float32Array | Float64Array;
 
@@ -138,6 +147,59 @@ export function solveTridiagonalBatchCpu(
 }
 
 /**
+ * How threaded solves run a call's parts (worker-pool.ts): `run` the first on the calling thread and the others on
+ * workers (engine buffers), `post` all on workers (the pipelined copying path).
+ */
+export interface ThomasPartRunners {
+  run: RunThomasParts;
+  post: PostThomasParts;
+}
+
+/**
+ * solveTridiagonalBatchCpu with the WebAssembly kernel's blocks shared by `threads` threads, where it applies: one right-hand side, n ≥ 2; engine buffers only when made shared. The same x,
+ * status and backward errors; the copies in and out stay on the calling thread.
+ */
+export async function solveTridiagonalBatchCpuThreaded(
+  p: TridiagonalBatchCpuProblem,
+  scratch: TridiagonalBatchScratch,
+  eta: Float64Array | undefined,
+  threads: number,
+  parts: ThomasPartRunners,
+): Promise<{ x: Float64Array; status: Uint32Array }> {
+  const { n, batch } = p;
+  if (threads > 1 && (p.nrhs ?? 1) === 1 && n >= 2 && p.kernel !== 'js') {
+    const x = p.out ?? filledResult(Float64Array, n * batch);
+    const status = new Uint32Array(batch);
+    const e = eta ?? new Float64Array(batch);
+    e.fill(0, 0, batch);
+    const r = residentOf(p, x);
+    if (r?.w.shared) {
+      await solveResidentThreaded(r, status, e, threads, parts.run);
+      return { x, status };
+    }
+    if (!r && (await solveWasmThreaded(p, x, status, e, scratch, threads, parts))) return { x, status };
+  }
+  return solveTridiagonalBatchCpu(p, scratch, eta);
+}
+
+/** solveTridiagonalBatchCpu32 with the kernel's blocks shared by `threads` threads, as solveTridiagonalBatchCpuThreaded. */
+export async function solveTridiagonalBatchCpu32Threaded(
+  p: Parameters<typeof solveTridiagonalBatchCpu32>[0],
+  scratch: TridiagonalBatchScratch,
+  eta: Float64Array | undefined,
+  threads: number,
+  parts: ThomasPartRunners,
+): Promise<{ x: Float32Array; status: Uint32Array } | null> {
+  const { n, batch } = p;
+  if (threads <= 1 || (p.nrhs ?? 1) !== 1 || n < 2) return solveTridiagonalBatchCpu32(p, scratch, eta);
+  const x = p.out ?? filledResult(Float32Array, n * batch);
+  const status = new Uint32Array(batch);
+  const e = eta ?? new Float64Array(batch);
+  e.fill(0, 0, batch);
+  return (await solveWasmThreaded(p, x, status, e, scratch, threads, parts)) ? { x, status } : null;
+}
+
+/**
  * The float32 counterpart of solveTridiagonalBatchCpu's WebAssembly path (real, one right-hand side, n ≥ 2):
  * float32 coefficients widened exactly as they are copied into the kernel, the solve in float64, x rounded
  * once to float32 (at least as accurate as float32 arithmetic), and the fused backward errors and status
@@ -167,35 +229,20 @@ export function solveTridiagonalBatchCpu32(
 const WASM_CAP = 1 << 20;
 /**
  * Bytes of a block's rows (seven arrays): strided blocks stay in L2 (their copies are contiguous either
- * way); interleaved blocks are wider, as each of their row copies is a call of its own (see solveWasm).
+ * way); interleaved blocks are wider, as each of their row copies is a call of its own (see solveWasm); pipelined
+ * blocks (solveWasmThreaded) as wide in both layouts, each costing a worker's round trip.
  */
-const WASM_BLOCK_BYTES = { strided: 1 << 19, interleaved: 1 << 22 };
+const WASM_BLOCK_BYTES = { strided: 1 << 19, interleaved: 1 << 22, pipelined: 1 << 22 };
 
 interface WasmThomas {
   layout: TridiagonalLayout;
   round32: boolean;
+  /** Shared with worker threads (solveParts), under this id. */
+  shared: boolean;
+  id: number;
   L: ThomasKernelLayout;
   memory: WebAssembly.Memory;
-  solve: (P: number, n: number, rs: number, ps: number, ls: number, base: number) => void;
-}
-
-const thomasModules = new Map<string, WebAssembly.Module | null>();
-
-function thomasModule(layout: TridiagonalLayout, cap: number, round32: boolean): WebAssembly.Module | null {
-  const key = `${layout}:${cap}:${round32}`;
-  let m = thomasModules.get(key);
-  if (m === undefined) {
-    // No SIMD, or synchronous compilation refused: the JavaScript kernel.
-    try {
-      m = new WebAssembly.Module(
-        generateThomasKernel(layout === 'strided' ? 'strided' : 'interleaved', cap, round32) as BufferSource,
-      );
-    } catch {
-      m = null;
-    }
-    thomasModules.set(key, m);
-  }
-  return m;
+  solve: ThomasSolve;
 }
 
 function wasmInstance(
@@ -204,19 +251,32 @@ function wasmInstance(
   cap: number,
   bytes: number,
   round32: boolean,
+  shared: boolean,
 ): WasmThomas | null {
   let w = s.wasm;
-  if (!w || w.layout !== layout || w.L.cap !== cap || w.round32 !== round32) {
-    const mod = thomasModule(layout, cap, round32);
+  if (!w || w.layout !== layout || w.L.cap !== cap || w.round32 !== round32 || w.shared !== shared) {
+    const mod = thomasModule(layout, cap, round32, shared);
     if (!mod) return null;
-    const memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / 65536) });
+    const pages = Math.ceil(bytes / 65536);
+    const memory = shared
+      ? new WebAssembly.Memory({ initial: pages, maximum: 65536, shared: true })
+      : new WebAssembly.Memory({ initial: pages });
     const inst = new WebAssembly.Instance(mod, { env: { memory } });
-    w = { layout, round32, L: thomasKernelLayout(cap), memory, solve: inst.exports.solve as WasmThomas['solve'] };
+    const solve = inst.exports.solve as ThomasSolve;
+    w = { layout, round32, shared, id: nextThomasMemoryId(), L: thomasKernelLayout(cap), memory, solve };
+    if (shared) rememberThomasInstance(w.id, solve);
     s.wasm = w;
   }
   if (w.memory.buffer.byteLength < bytes) w.memory.grow(Math.ceil((bytes - w.memory.buffer.byteLength) / 65536));
   return w;
 }
+
+type WasmProblem = Pick<TridiagonalBatchCpuProblem, 'n' | 'batch' | 'layout'> & {
+  lower: FloatArray;
+  diag: FloatArray;
+  upper: FloatArray;
+  rhs: FloatArray;
+};
 
 /**
  * One right-hand side, n ≥ 2: the WebAssembly kernel, block by block of systems copied into its memory
@@ -225,77 +285,187 @@ function wasmInstance(
  * empty lane. Returns false where the kernel is unavailable (the caller runs the JavaScript kernel).
  */
 function solveWasm(
-  p: Pick<TridiagonalBatchCpuProblem, 'n' | 'batch' | 'layout'> & {
-    lower: FloatArray;
-    diag: FloatArray;
-    upper: FloatArray;
-    rhs: FloatArray;
-  },
+  p: WasmProblem,
   x: FloatArray,
   status: Uint32Array,
   eta: Float64Array,
   scratch: TridiagonalBatchScratch,
 ): boolean {
+  const c = wasmCopier(p, x, status, eta, scratch, false);
+  if (!c) return false;
+  for (const b of c.blocks) {
+    c.copyIn(b, 0);
+    c.w.solve(...c.call(b, 0));
+    c.finish(b, 0);
+  }
+  return true;
+}
+
+/**
+ * solveWasm with worker threads, pipelined: the kernel's memory is shared and holds two blocks; while `threads` − 1
+ * workers solve one block, the calling thread copies the next one in and the previous one out (the copies, which
+ * only it can make from ordinary arrays, are about as long as the kernel). The same x, status and backward errors.
+ * False where the kernel is unavailable.
+ */
+export async function solveWasmThreaded(
+  p: WasmProblem,
+  x: FloatArray,
+  status: Uint32Array,
+  eta: Float64Array,
+  scratch: TridiagonalBatchScratch,
+  threads: number,
+  parts: ThomasPartRunners,
+): Promise<boolean> {
+  const c = wasmCopier(p, x, status, eta, scratch, true);
+  if (!c) return false;
+  if (c.blocks.length < PIPELINE_FROM_BLOCKS) {
+    // Too few blocks to overlap: every thread solves a part of each block, the calling thread included.
+    for (const b of c.blocks) {
+      c.copyIn(b, 0);
+      await parts.run(thomasParts(c.w, c.call(b, 0), threads, c.slotBytes));
+      c.finish(b, 0);
+    }
+    return true;
+  }
+  let prev: { b: Block; slot: number; wait: () => Promise<void> } | null = null;
+  try {
+    for (let k = 0; k < c.blocks.length; k++) {
+      const b = c.blocks[k]!,
+        slot = k & 1;
+      c.copyIn(b, slot);
+      if (prev) await prev.wait();
+      const wait = await parts.post(thomasParts(c.w, c.call(b, slot), threads - 1, c.slotBytes));
+      if (prev) c.finish(prev.b, prev.slot);
+      prev = { b, slot, wait };
+    }
+    const last = prev;
+    prev = null;
+    if (last) {
+      await last.wait();
+      c.finish(last.b, last.slot);
+    }
+  } finally {
+    // After a failure, never leave a part running on memory the next call reuses.
+    if (prev) await prev.wait().catch(() => undefined);
+  }
+  return true;
+}
+
+/** Blocks from which a threaded copying solve is pipelined (with fewer, the copies of one block cannot overlap). */
+const PIPELINE_FROM_BLOCKS = 3;
+
+/** A block of systems: j0 … j0 + cw − 1, W = cw rounded up to even (an identity system in the empty lane). */
+interface Block {
+  j0: number;
+  cw: number;
+  W: number;
+}
+
+/** How a problem moves through the kernel's memory, block by block, into one of `slots` halves of every region. */
+interface Copier {
+  w: WasmThomas;
+  blocks: Block[];
+  /** Bytes of each region a slot holds (the scratch a call may use from its sbase). */
+  slotBytes: number;
+  copyIn(b: Block, slot: number): void;
+  call(b: Block, slot: number): ThomasArgs;
+  /** The block's status bits and backward errors, and x out. */
+  finish(b: Block, slot: number): void;
+}
+
+/** solveWasm's copier: one slot, or two on a shared memory (`pipelined`); null where the kernel is unavailable. */
+function wasmCopier(
+  p: WasmProblem,
+  x: FloatArray,
+  status: Uint32Array,
+  eta: Float64Array,
+  scratch: TridiagonalBatchScratch,
+  pipelined: boolean,
+): Copier | null {
   const { n, batch: B } = p;
-  const layout = p.layout ?? 'strided';
-  const inter = layout === 'interleaved';
-  if (2 * n > WASM_CAP) return false;
+  const inter = (p.layout ?? 'strided') === 'interleaved';
+  if (2 * n > WASM_CAP) return null;
   // Systems a block (even): its seven arrays about WASM_BLOCK_BYTES, copied in, solved and copied out while
   // in cache; at least 4 vectors, whose recurrences overlap, and, interleaved, 256 systems a row copy
-  // (narrower copies cost a call per few elements and touch a page of the caller's arrays each).
-  const blk = Math.min(blockSystems(n, B, inter), Math.floor(WASM_CAP / n) & ~1);
-  if (blk < 2) return false;
+  // (narrower copies cost a call per few elements and touch a page of the caller's arrays each). Pipelined
+  // blocks are as large as interleaved ones in both layouts: each costs a worker's round trip.
+  const blk = Math.min(blockSystems(n, B, inter, pipelined), Math.floor(WASM_CAP / n) & ~1);
+  if (blk < 2) return null;
   // Strided: systems of n ≥ 256 rows are placed np apart, off multiples of 4 KiB, else the lanes of a
   // block's vectors share L1 sets (n = 1024 and 16384 ran 2-4x slower).
   const np = inter || n < 256 ? n : n + 8;
   let cap = 1024;
   while (cap < np * blk) cap *= 2;
-  const w = wasmInstance(scratch, layout, cap, thomasKernelLayout(cap).bytes(blk / 2), x instanceof Float32Array);
-  if (!w) return false;
+  const slots = pipelined ? 2 : 1;
+  const L0 = thomasKernelLayout(slots * cap);
+  const w = wasmInstance(
+    scratch,
+    p.layout ?? 'strided',
+    slots * cap,
+    L0.bytes(slots * (blk / 2)),
+    x instanceof Float32Array,
+    pipelined,
+  );
+  if (!w) return null;
   const L = w.L;
   const mem = new Float64Array(w.memory.buffer);
   const src = [p.lower, p.diag, p.upper, p.rhs],
     reg = [L.a / 8, L.b / 8, L.c / 8, L.d / 8];
-  const X = L.x / 8,
-    A = L.acc / 8;
+  const accSlot = (blk / 2) * ACC_VECTORS * 16;
+  const blocks: Block[] = [];
   for (let j0 = 0; j0 < B; j0 += blk) {
-    const cw = Math.min(blk, B - j0),
-      W = cw + (cw & 1);
-    if (inter) {
-      if (cw === B && W === B) for (let k = 0; k < 4; k++) mem.set(src[k].subarray(0, n * B), reg[k]);
-      else {
-        for (let k = 0; k < 4; k++) {
-          const a = src[k],
-            o = reg[k];
-          for (let i = 0; i < n; i++) {
-            if (cw >= 128) mem.set(a.subarray(i * B + j0, i * B + j0 + cw), o + i * W);
-            else for (let t = 0; t < cw; t++) mem[o + i * W + t] = a[i * B + j0 + t];
-            if (W > cw) mem[o + i * W + cw] = k === 1 ? 1 : 0;
+    const cw = Math.min(blk, B - j0);
+    blocks.push({ j0, cw, W: cw + (cw & 1) });
+  }
+  return {
+    w,
+    blocks,
+    slotBytes: cap * 8,
+    copyIn({ j0, cw, W }, slot) {
+      const at = slot * cap;
+      if (inter) {
+        if (cw === B && W === B) for (let k = 0; k < 4; k++) mem.set(src[k].subarray(0, n * B), reg[k] + at);
+        else {
+          for (let k = 0; k < 4; k++) {
+            const a = src[k],
+              o = reg[k] + at;
+            for (let i = 0; i < n; i++) {
+              if (cw >= 128) mem.set(a.subarray(i * B + j0, i * B + j0 + cw), o + i * W);
+              else for (let t = 0; t < cw; t++) mem[o + i * W + t] = a[i * B + j0 + t];
+              if (W > cw) mem[o + i * W + cw] = k === 1 ? 1 : 0;
+            }
           }
         }
-      }
-    } else {
-      for (let k = 0; k < 4; k++) {
-        if (np === n) mem.set(src[k].subarray(j0 * n, (j0 + cw) * n), reg[k]);
-        else for (let t = 0; t < cw; t++) mem.set(src[k].subarray((j0 + t) * n, (j0 + t + 1) * n), reg[k] + t * np);
-        if (W > cw) mem.fill(k === 1 ? 1 : 0, reg[k] + cw * np, reg[k] + cw * np + n);
-      }
-    }
-    if (inter) w.solve(W / 2, n, W * 8, 16, 0, 0);
-    else w.solve(W / 2, n, 8, 2 * np * 8, np * 8, 0);
-    readAccumulators(mem, A, j0, cw, status, eta);
-    if (inter) {
-      if (cw === B && W === B) x.set(mem.subarray(X, X + n * B));
-      else {
-        for (let i = 0; i < n; i++) {
-          if (cw >= 128) x.set(mem.subarray(X + i * W, X + i * W + cw), i * B + j0);
-          else for (let t = 0; t < cw; t++) x[i * B + j0 + t] = mem[X + i * W + t];
+      } else {
+        for (let k = 0; k < 4; k++) {
+          const o = reg[k] + at;
+          if (np === n) mem.set(src[k].subarray(j0 * n, (j0 + cw) * n), o);
+          else for (let t = 0; t < cw; t++) mem.set(src[k].subarray((j0 + t) * n, (j0 + t + 1) * n), o + t * np);
+          if (W > cw) mem.fill(k === 1 ? 1 : 0, o + cw * np, o + cw * np + n);
         }
       }
-    } else if (np === n) x.set(mem.subarray(X, X + cw * n), j0 * n);
-    else for (let t = 0; t < cw; t++) x.set(mem.subarray(X + t * np, X + t * np + n), (j0 + t) * n);
-  }
-  return true;
+    },
+    call({ W }, slot) {
+      const at = slot * cap * 8;
+      return inter
+        ? [W / 2, n, W * 8, 16, 0, at, at, slot * accSlot]
+        : [W / 2, n, 8, 2 * np * 8, np * 8, at, at, slot * accSlot];
+    },
+    finish({ j0, cw, W }, slot) {
+      readAccumulators(mem, (L.acc + slot * accSlot) / 8, j0, cw, status, eta);
+      const X = L.x / 8 + slot * cap;
+      if (inter) {
+        if (cw === B && W === B) x.set(mem.subarray(X, X + n * B));
+        else {
+          for (let i = 0; i < n; i++) {
+            if (cw >= 128) x.set(mem.subarray(X + i * W, X + i * W + cw), i * B + j0);
+            else for (let t = 0; t < cw; t++) x[i * B + j0 + t] = mem[X + i * W + t];
+          }
+        }
+      } else if (np === n) x.set(mem.subarray(X, X + cw * n), j0 * n);
+      else for (let t = 0; t < cw; t++) x.set(mem.subarray(X + t * np, X + t * np + n), (j0 + t) * n);
+    },
+  };
 }
 
 /**
@@ -303,12 +473,10 @@ function solveWasm(
  * cache; at least 4 vectors, whose recurrences overlap, and, interleaved, 256 systems a row fragment
  * (narrower ones cost a copy call per few elements and touch a page of the arrays a row each).
  */
-function blockSystems(n: number, B: number, inter: boolean): number {
+function blockSystems(n: number, B: number, inter: boolean, pipelined = false): number {
   const minBlk = inter ? 256 : 8;
-  return Math.min(
-    B + (B & 1),
-    Math.max(minBlk, Math.floor(WASM_BLOCK_BYTES[inter ? 'interleaved' : 'strided'] / (56 * n)) & ~1),
-  );
+  const bytes = WASM_BLOCK_BYTES[pipelined ? 'pipelined' : inter ? 'interleaved' : 'strided'];
+  return Math.min(B + (B & 1), Math.max(minBlk, Math.floor(bytes / (56 * n)) & ~1));
 }
 
 /** The status bits and backward errors of systems j0 … j0 + count − 1 from a block's accumulators at float64 index A. */
@@ -344,10 +512,8 @@ function readAccumulators(
 interface ResidentThomas {
   n: number;
   batch: number;
-  layout: 'interleaved';
-  L: ThomasKernelLayout;
+  w: WasmThomas;
   mem: Float64Array;
-  solve: WasmThomas['solve'];
 }
 const residentThomas = new WeakMap<ArrayBufferLike, ResidentThomas>();
 
@@ -362,26 +528,24 @@ export function createTridiagonalBuffers(
   n: number,
   batch: number,
   layout: TridiagonalLayout,
+  shared = false,
 ): { lower: Float64Array; diag: Float64Array; upper: Float64Array; rhs: Float64Array; out: Float64Array } | null {
   if (n < 2 || batch < 2 || layout !== 'interleaved') return null;
   const cap = Math.ceil((n * batch) / 512) * 512;
   const L = thomasKernelLayout(cap);
   const bytes = L.bytes(Math.ceil(blockSystems(n, batch, true) / 2));
   if (bytes > 2 ** 32 - 65536) return null;
-  const mod = thomasModule(layout, cap, false);
+  const mod = thomasModule(layout, cap, false, shared);
   if (!mod) return null;
-  const memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / 65536) });
+  const pages = Math.ceil(bytes / 65536);
+  const memory = new WebAssembly.Memory(shared ? { initial: pages, maximum: pages, shared } : { initial: pages });
   const inst = new WebAssembly.Instance(mod, { env: { memory } });
   const mem = new Float64Array(memory.buffer);
   const view = (off: number) => mem.subarray(off / 8, off / 8 + n * batch);
-  residentThomas.set(memory.buffer, {
-    n,
-    batch,
-    layout: 'interleaved',
-    L,
-    mem,
-    solve: inst.exports.solve as WasmThomas['solve'],
-  });
+  const solve = inst.exports.solve as ThomasSolve;
+  const w: WasmThomas = { layout, round32: false, shared, id: nextThomasMemoryId(), L, memory, solve };
+  if (shared) rememberThomasInstance(w.id, solve);
+  residentThomas.set(memory.buffer, { n, batch, w, mem });
   return { lower: view(L.a), diag: view(L.b), upper: view(L.c), rhs: view(L.d), out: view(L.x) };
 }
 
@@ -391,10 +555,10 @@ function residentOf(
   x: FloatArray,
 ): ResidentThomas | undefined {
   const r = residentThomas.get(x.buffer);
-  if (!r || r.n !== p.n || r.batch !== p.batch || r.layout !== (p.layout ?? 'strided')) return undefined;
+  if (!r || r.n !== p.n || r.batch !== p.batch || r.w.layout !== (p.layout ?? 'strided')) return undefined;
   const at = (a: FloatArray, off: number) =>
     a.buffer === x.buffer && a.byteOffset === off && a.length === p.n * p.batch;
-  const { L } = r;
+  const { L } = r.w;
   return at(p.lower, L.a) && at(p.diag, L.b) && at(p.upper, L.c) && at(p.rhs, L.d) && at(x, L.x) ? r : undefined;
 }
 
@@ -404,19 +568,41 @@ function residentOf(
  * early and solves that system again, with the same operations, so the same x, status and backward error.
  */
 function solveResident(r: ResidentThomas, status: Uint32Array, eta: Float64Array): void {
-  const { n, batch: B, L, mem } = r;
+  for (const { w, call } of residentBlocks(r, status, eta)) w.solve(...call);
+}
+
+/** solveResident with each block's vectors shared by `threads` threads (buffers on a shared memory). */
+async function solveResidentThreaded(
+  r: ResidentThomas,
+  status: Uint32Array,
+  eta: Float64Array,
+  threads: number,
+  runParts: RunThomasParts,
+): Promise<void> {
+  for (const { w, call } of residentBlocks(r, status, eta)) await runParts(thomasParts(w, call, threads));
+}
+
+/** One kernel call: the instance and solve's arguments. */
+interface BlockCall {
+  w: WasmThomas;
+  call: ThomasArgs;
+}
+
+/** solveResident's kernel calls; each block's results are read when the caller resumes it. */
+function* residentBlocks(r: ResidentThomas, status: Uint32Array, eta: Float64Array): Generator<BlockCall> {
+  const { n, batch: B, w, mem } = r;
   const blk = blockSystems(n, B, true);
-  const run = (j0: number, cw: number): void => {
-    r.solve(cw / 2, n, B * 8, 16, 0, j0 * 8);
-    readAccumulators(mem, L.acc / 8, j0, cw, status, eta);
-  };
+  function* run(j0: number, cw: number): Generator<BlockCall> {
+    yield { w, call: [cw / 2, n, B * 8, 16, 0, j0 * 8, 0, 0] };
+    readAccumulators(mem, w.L.acc / 8, j0, cw, status, eta);
+  }
   for (let j0 = 0; j0 < B; j0 += blk) {
     const cw = Math.min(blk, B - j0);
-    if (!(cw & 1)) run(j0, cw);
-    else if (j0 > 0) run(j0 - 1, cw + 1);
+    if (!(cw & 1)) yield* run(j0, cw);
+    else if (j0 > 0) yield* run(j0 - 1, cw + 1);
     else {
-      run(0, cw - 1);
-      run(cw - 2, 2);
+      yield* run(0, cw - 1);
+      yield* run(cw - 2, 2);
     }
   }
 }

@@ -45,6 +45,7 @@ import {
 } from './fft-split.js';
 import { clearFft2Engines, runPlaneStep, type PlaneRun } from './fft-2d.js';
 import { clearColumnsAxisEngines, runColumnsPart, type ColumnsRun } from './fft-columns-axis.js';
+import { runThomasPart, type ThomasRun } from './tridiagonal-kernel.js';
 
 type AnyArray = Float32Array | Float64Array;
 interface Layout {
@@ -78,6 +79,8 @@ export interface FftJob {
   plane?: PlaneRun;
   /** A thread's part of a threaded column call along another axis instead (input and output unused). */
   columns?: ColumnsRun;
+  /** A thread's part of a block of a threaded tridiagonal solve instead (input and output unused). */
+  thomas?: ThomasRun;
   /** The calling thread's four-step threshold, for a worker that plans the length again (cpu-features.ts). */
   fourStepFrom?: number;
   fault?: WorkerFault;
@@ -898,10 +901,52 @@ export function runColumnSteps(runs: ColumnsRun[]): Promise<void> {
   return runParts(runs.map((columns) => ({ columns })));
 }
 
+/** A block of a threaded tridiagonal solve (tridiagonal-kernel.ts): the first part here, the others on workers. */
+export function runThomasParts(runs: ThomasRun[]): Promise<void> {
+  if (runs.length === 1) {
+    runThomasPart(runs[0]!);
+    return Promise.resolve();
+  }
+  return runParts(runs.map((thomas) => ({ thomas })));
+}
+
+/**
+ * A block's parts on workers only, none here (the calling thread copies the next block in meanwhile: the pipelined
+ * tridiagonal solve). Resolves once they are posted, to the wait for their replies (taken on this thread's lane).
+ */
+export async function postThomasParts(runs: ThomasRun[]): Promise<() => Promise<void>> {
+  const p = (pool ??= new WorkerPool());
+  const slots = await p.acquire(runs.length);
+  const replies = runs.map((thomas, i) => p.run(slots[i]!, { ...partJob(thomas.memory), thomas }));
+  // Settled only when waited for: a rejection is not unhandled meanwhile.
+  for (const r of replies) r.reply.catch(() => undefined);
+  return async () => {
+    await settle(replies, null);
+  };
+}
+
 /** Threads a 2-D transform may share: `threads` (default the cores) where shared memory exists, else 1. */
 export async function planeThreads(threads: number | undefined): Promise<number> {
   checkThreads(threads);
   return threads === 1 || !sharedMemory() ? 1 : (threads ?? (await defaultThreads()));
+}
+
+/** The fields of a part's job: it carries no arrays of its own, only empty views of the shared memory (never transferred). */
+function partJob(memory: WebAssembly.Memory): Omit<FftJob, 'id'> {
+  const none = new Float32Array(memory.buffer, 0, 0);
+  const layout: Layout = { offset: 0, stride: 1, dist: 1 };
+  return {
+    n: 1,
+    precision: 'f32',
+    inverse: false,
+    norm: undefined,
+    scaleBy: undefined,
+    batch: 0,
+    input: none,
+    inLayout: layout,
+    output: none,
+    outLayout: layout,
+  };
 }
 
 /**
@@ -909,37 +954,28 @@ export async function planeThreads(threads: number | undefined): Promise<number>
  * all awaited.
  */
 async function runParts(
-  parts: ({ phase: PhaseRun } | { plane: PlaneRun } | { columns: ColumnsRun })[],
+  parts: ({ phase: PhaseRun } | { plane: PlaneRun } | { columns: ColumnsRun } | { thomas: ThomasRun })[],
   here?: () => void,
 ): Promise<void> {
   const p = (pool ??= new WorkerPool());
   const slots = await p.acquire(parts.length - 1);
   const first = parts[0]!;
-  // The jobs carry no arrays of their own: empty views of the shared memory (never transferred).
-  const memory = 'phase' in first ? first.phase.memory : 'plane' in first ? first.plane.memory : first.columns.memory;
-  const none = new Float32Array(memory.buffer, 0, 0);
-  const layout: Layout = { offset: 0, stride: 1, dist: 1 };
-  const replies = parts.slice(1).map((part, i) =>
-    p.run(slots[i]!, {
-      n: 1,
-      precision: 'f32',
-      inverse: false,
-      norm: undefined,
-      scaleBy: undefined,
-      batch: 0,
-      input: none,
-      inLayout: layout,
-      output: none,
-      outLayout: layout,
-      ...part,
-    }),
-  );
+  const memory =
+    'phase' in first
+      ? first.phase.memory
+      : 'plane' in first
+        ? first.plane.memory
+        : 'columns' in first
+          ? first.columns.memory
+          : first.thomas.memory;
+  const replies = parts.slice(1).map((part, i) => p.run(slots[i]!, { ...partJob(memory), ...part }));
   let mainError: unknown = null;
   try {
     if (here) here();
     else if ('phase' in first) runPhase(first.phase);
     else if ('plane' in first) runPlaneStep(first.plane);
-    else runColumnsPart(first.columns);
+    else if ('columns' in first) runColumnsPart(first.columns);
+    else runThomasPart(first.thomas);
   } catch (e) {
     mainError = e;
   }

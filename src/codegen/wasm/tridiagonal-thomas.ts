@@ -181,12 +181,25 @@ function backSteps(f: Body, i: number, N: number, step: () => void): void {
 export const THOMAS_GROUP = 4;
 
 /**
- * Module exporting `solve(P, n, rs, ps, ls, base)`: P vectors (2P systems) of n ≥ 2 rows; rs = bytes
+ * Module exporting `solve(P, n, rs, ps, ls, base, sbase, qbase)`: P vectors (2P systems) of n ≥ 2 rows; rs = bytes
  * between rows, ps = bytes between vectors, ls = bytes from lane 0 to lane 1 (strided only), base = byte
- * offset of the block's first element within A … X. Writes X, and ACC for the block's vectors.
+ * offset of the block's first element within A … X, sbase = byte offset of this call's scratch within CP and XI,
+ * qbase = byte offset of its first vector's accumulators within ACC. Writes X, and ACC for the call's vectors.
+ * Threads sharing one memory solve disjoint vectors of a block with disjoint sbase ranges (solveParts).
  */
-export function generateThomasKernel(layout: 'interleaved' | 'strided', cap: number, round32 = false): Uint8Array {
-  return layout === 'interleaved' ? rowsOuterKernel(cap, round32) : groupedKernel(cap, round32, THOMAS_GROUP);
+export function generateThomasKernel(
+  layout: 'interleaved' | 'strided',
+  cap: number,
+  round32 = false,
+  shared = false,
+): Uint8Array {
+  const f = layout === 'interleaved' ? rowsOuterKernel(cap, round32) : groupedKernel(cap, round32, THOMAS_GROUP);
+  // A shared memory import must declare a maximum: any size up to 4 GiB.
+  return assembleModule([{ params: f.params.slice(), body: f, export: 'solve' }], {
+    initialPages: 1,
+    maxPages: shared ? 65536 : 1,
+    shared,
+  });
 }
 
 /**
@@ -196,10 +209,10 @@ export function generateThomasKernel(layout: 'interleaved' | 'strided', cap: num
  * registers or L1 (rows outermost, as interleaved, jumps a system's length between vectors: 1.1-1.75x
  * slower).
  */
-function groupedKernel(cap: number, round32: boolean, group: number): Uint8Array {
+function groupedKernel(cap: number, round32: boolean, group: number): Body {
   const L = thomasKernelLayout(cap);
-  const f = new Body(['i32', 'i32', 'i32', 'i32', 'i32', 'i32']);
-  const [P, N, RS, PS, LS, BASE] = [0, 1, 2, 3, 4, 5];
+  const f = new Body(['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32']);
+  const [P, N, RS, PS, LS, BASE, SB, QB] = [0, 1, 2, 3, 4, 5, 6, 7];
   const u0 = f.local('i32'),
     row = f.local('i32'),
     s = f.local('i32'),
@@ -256,7 +269,7 @@ function groupedKernel(cap: number, round32: boolean, group: number): Uint8Array
       emitRowChecks(f, accs[k]!, { VTINY, INF }, [tp, t1, t2], piv, a, b, c, init);
 
     // Forward sweep, row 0.
-    f.get(u0).set(row).i32(0).set(s);
+    f.get(u0).set(row).get(SB).set(s);
     for (let k = 0; k < G; k++) {
       address(k);
       const b = loadTo(L.b, tb),
@@ -381,24 +394,20 @@ function groupedKernel(cap: number, round32: boolean, group: number): Uint8Array
     f.get(P).i32(G).sub().set(P);
     f.br(0).end().end();
   };
-  f.get(BASE).set(u0).i32(0).set(q);
+  f.get(BASE).set(u0).get(QB).set(q);
   groups(group);
   if (group > 1) groups(1);
-  return assembleModule([{ params: f.params.slice(), body: f, export: 'solve' }], {
-    initialPages: 1,
-    maxPages: 1,
-    shared: false,
-  });
+  return f;
 }
 
 /**
  * Interleaved: rows outermost, the block's vectors innermost, so that every region streams sequentially
  * (a few vectors through all rows, as strided, measured 1.06-1.33x slower here: seven streams a row apart).
  */
-function rowsOuterKernel(cap: number, round32: boolean): Uint8Array {
+function rowsOuterKernel(cap: number, round32: boolean): Body {
   const L = thomasKernelLayout(cap);
-  const f = new Body(['i32', 'i32', 'i32', 'i32', 'i32', 'i32']);
-  const [P, N, RS, PS, , BASE] = [0, 1, 2, 3, 4, 5];
+  const f = new Body(['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32']);
+  const [P, N, RS, PS, , BASE, SB, QB] = [0, 1, 2, 3, 4, 5, 6, 7];
   const u = f.local('i32'),
     s = f.local('i32'),
     sp = f.local('i32'),
@@ -435,7 +444,7 @@ function rowsOuterKernel(cap: number, round32: boolean): Uint8Array {
   /** Runs `body` for the P vectors of a row: u from `u0` by ps, s and sp from `s0` by 16, q from 0 by 96. */
   const pairs = (setup: () => void, body: () => void): void => {
     setup();
-    f.i32(0).set(q).get(P).set(k);
+    f.get(QB).set(q).get(P).set(k);
     f.loop();
     body();
     f.get(u).get(PS).add().set(u);
@@ -454,7 +463,7 @@ function rowsOuterKernel(cap: number, round32: boolean): Uint8Array {
   pairs(
     () => {
       f.get(BASE).set(u);
-      f.i32(0).set(s);
+      f.get(SB).set(s);
     },
     () => {
       const b = loadTo(L.b),
@@ -490,7 +499,7 @@ function rowsOuterKernel(cap: number, round32: boolean): Uint8Array {
       },
     );
   };
-  f.get(BASE).get(RS).add().set(rowU).get(p16).set(rowS).i32(1).set(i);
+  f.get(BASE).get(RS).add().set(rowU).get(SB).get(p16).add().set(rowS).i32(1).set(i);
   // Rows 1 … n−2.
   forwardRows(f, i, N, () => {
     forwardRow(false);
@@ -569,9 +578,5 @@ function rowsOuterKernel(cap: number, round32: boolean): Uint8Array {
       post(null, delivered(x), delivered(x1), 0, false);
     },
   );
-  return assembleModule([{ params: f.params.slice(), body: f, export: 'solve' }], {
-    initialPages: 1,
-    maxPages: 1,
-    shared: false,
-  });
+  return f;
 }
