@@ -815,13 +815,17 @@ async function runTriCase(n: number, batch: number, o: Options): Promise<CaseRes
   const res: CaseResult = { id, family: 'tri', n, batch, cols: {} };
   const sys = triSystems(n, batch, n + batch);
   // The fourth field: the plan's engine buffers (TridiagonalPlan.createBuffers), solved where they lie.
-  const variants: [string, 'strided' | 'interleaved', 'float32' | 'float64', boolean?][] = [
-    ['ours64_strided_1', 'strided', 'float64'],
-    ['ours64_inter_1', 'interleaved', 'float64'],
-    ['ours64_inter_1_buf', 'interleaved', 'float64', true],
-    ['ours32_inter_1', 'interleaved', 'float32'],
+  // The fifth: threads (--threads, default the cores, for "all").
+  const variants: [string, 'strided' | 'interleaved', 'float32' | 'float64', boolean, number][] = [
+    ['ours64_strided_1', 'strided', 'float64', false, 1],
+    ['ours64_inter_1', 'interleaved', 'float64', false, 1],
+    ['ours64_inter_1_buf', 'interleaved', 'float64', true, 1],
+    ['ours32_inter_1', 'interleaved', 'float32', false, 1],
+    ['ours64_strided_all', 'strided', 'float64', false, o.threadsAll],
+    ['ours64_inter_all', 'interleaved', 'float64', false, o.threadsAll],
+    ['ours64_inter_all_buf', 'interleaved', 'float64', true, o.threadsAll],
   ];
-  for (const [key, layout, dtype, buffers] of variants) {
+  for (const [key, layout, dtype, buffers, threads] of variants) {
     let plan: Awaited<ReturnType<typeof createTridiagonalPlan>> | null = null;
     try {
       const conv = (v: Float64Array) => {
@@ -834,8 +838,7 @@ async function runTriCase(n: number, batch: number, o: Options): Promise<CaseRes
         upper: Float32Array | Float64Array;
         rhs: Float32Array | Float64Array;
       } = { lower: conv(sys.a), diag: conv(sys.b), upper: conv(sys.c), rhs: conv(sys.d) };
-      // The CPU engine solves a batch on the calling thread (no worker threads for tridiagonal plans).
-      const desc: TridiagonalPlanDescriptor = { n, batch, layout, dtype, backend: 'cpu' };
+      const desc: TridiagonalPlanDescriptor = { n, batch, layout, dtype, backend: 'cpu', threads };
       const p = (plan = await createTridiagonalPlan(desc));
       if (buffers) {
         const b = p.createBuffers();
@@ -983,6 +986,9 @@ const LABELS: Record<string, string> = {
   ours64_inter_1: 'ours f64 inter. 1t',
   ours64_inter_1_buf: 'ours f64 inter. 1t, buffers',
   ours32_inter_1: 'ours f32 inter. 1t',
+  ours64_strided_all: 'ours f64 strided all',
+  ours64_inter_all: 'ours f64 inter. all',
+  ours64_inter_all_buf: 'ours f64 inter. all, buffers',
   numpy_thomas: 'numpy Thomas',
   solve_banded: 'solve_banded / system',
 };
@@ -1006,6 +1012,9 @@ const TRI_COLS = [
   'ours64_inter_1',
   'ours64_inter_1_buf',
   'ours32_inter_1',
+  'ours64_strided_all',
+  'ours64_inter_all',
+  'ours64_inter_all_buf',
   'numpy_thomas',
   'solve_banded',
 ];
@@ -1042,15 +1051,21 @@ function markdown(results: CaseResult[]): string {
     const cols = fam === 'tri' ? TRI_COLS : FFT_COLS;
     let ratios: [string, (r: CaseResult) => string][];
     if (fam === 'tri') {
-      const oursBest = (r: CaseResult) => {
-        const v = [val(r.cols.ours64_strided_1), val(r.cols.ours64_inter_1)].filter((x) => x !== undefined) as number[];
+      const best = (r: CaseResult, keys: string[]) => {
+        const v = keys.map((k) => val(r.cols[k])).filter((x) => x !== undefined) as number[];
         return v.length ? Math.max(...v) : undefined;
       };
+      const oursBest = (r: CaseResult) => best(r, ['ours64_strided_1', 'ours64_inter_1']);
       ratios = [
         ['f64 1t / solve_banded', (r) => ratio(oursBest(r), val(r.cols.solve_banded))],
         ['f64 1t / numpy Thomas', (r) => ratio(oursBest(r), val(r.cols.numpy_thomas))],
         // numpy's Thomas works on arrays already in its memory: the engine buffers are the like-for-like case.
         ['buffers / numpy Thomas', (r) => ratio(val(r.cols.ours64_inter_1_buf), val(r.cols.numpy_thomas))],
+        [
+          'f64 all / numpy Thomas',
+          (r) => ratio(best(r, ['ours64_strided_all', 'ours64_inter_all']), val(r.cols.numpy_thomas)),
+        ],
+        ['buffers all / numpy Thomas', (r) => ratio(val(r.cols.ours64_inter_all_buf), val(r.cols.numpy_thomas))],
       ];
     } else {
       const c = (r: CaseResult, k: string) => val(r.cols[k]);

@@ -41,6 +41,7 @@ test('threaded tridiagonal solves: bit for bit one thread', async () => {
     [16, 14101, 'interleaved'], // several blocks, pipelined; odd batch
     [64, 1025, 'interleaved'], // one block: every thread solves a part of it
     [2, 40001, 'interleaved'],
+    [1024, 257, 'interleaved'], // blocks too large to pipeline: one thread
     [16, 14101, 'strided'],
     [300, 701, 'strided'], // systems placed off multiples of 4 KiB, three blocks
     [16384, 9, 'strided'], // two blocks, the last odd

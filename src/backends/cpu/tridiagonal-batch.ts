@@ -316,6 +316,11 @@ export async function solveWasmThreaded(
   threads: number,
   parts: ThomasPartRunners,
 ): Promise<boolean> {
+  // Interleaved blocks keep at least 256 systems a row copy: with long systems two of them pass the cache (1024 ×
+  // 1024: 14 MiB a block), and the pipelined solve measured no faster than one thread.
+  const inter = (p.layout ?? 'strided') === 'interleaved';
+  if (inter && 56 * p.n * blockSystems(p.n, p.batch, true, true) > PIPELINE_MAX_BLOCK_BYTES)
+    return solveWasm(p, x, status, eta, scratch);
   const c = wasmCopier(p, x, status, eta, scratch, true);
   if (!c) return false;
   if (c.blocks.length < PIPELINE_FROM_BLOCKS) {
@@ -350,6 +355,9 @@ export async function solveWasmThreaded(
   }
   return true;
 }
+
+/** Largest block (its seven regions) of a pipelined interleaved solve: two of them stay in a large L3. */
+const PIPELINE_MAX_BLOCK_BYTES = 8 << 20;
 
 /** Blocks from which a threaded copying solve is pipelined (with fewer, the copies of one block cannot overlap). */
 const PIPELINE_FROM_BLOCKS = 3;
