@@ -74,6 +74,8 @@ const SIMD = {
   f64x2_nmadd: 0x108,
   v128_and: 0x4e,
   v128_or: 0x50,
+  v128_bitselect: 0x52,
+  i64x2_gt_s: 0xd9,
   f32x4_demote_f64x2_zero: 0x5e,
   f64x2_promote_low_f32x4: 0x5f,
 } as const;
@@ -264,6 +266,13 @@ export class Body {
   }
   v128Or(): this {
     return this.simd(SIMD.v128_or);
+  }
+  /** Stack: a, b, mask → (a & mask) | (b & ~mask). */
+  v128Bitselect(): this {
+    return this.simd(SIMD.v128_bitselect);
+  }
+  i64x2GtS(): this {
+    return this.simd(SIMD.i64x2_gt_s);
   }
   /** Rounds both f64x2 lanes to the nearest float32 (demote, then promote back). */
   f64x2RoundToF32(): this {

@@ -63,27 +63,40 @@ const TINY = 2.2250738585072014e-308;
 
 /** Where a kernel keeps each vector's running checks (the ACC_* slots): in memory at q, or in locals. */
 interface Accumulators {
-  /** slot = slot ∘ the vector `value` pushes (and, or, or max, which propagates NaN); slot = it when `init`. */
+  /**
+   * slot = slot ∘ the vector `value` pushes (and, or, or the max of magnitudes, which keeps a NaN); slot = it when
+   * `init`. 'max' values are ≥ 0 or NaN with the sign bit clear.
+   */
   fold(slot: number, op: 'and' | 'or' | 'max', value: () => void, init: boolean): void;
 }
 
-function foldOp(f: Body, op: 'and' | 'or' | 'max'): void {
-  if (op === 'and') f.v128And();
-  else if (op === 'or') f.v128Or();
-  else f.f64x2Max();
+/**
+ * Stack: nothing → the larger of locals v and acc, both ≥ 0 or NaN with the sign bit clear. Their bits then order
+ * as signed integers (+0 < finite < ∞ < NaN), so an integer compare and a select give f64x2.max's value and keep a
+ * NaN, in about half the instructions of f64x2.max (whose NaN rules V8 emulates on x86 in eight; the kernel
+ * folds four maxima a row and vector).
+ */
+function maxOfMagnitudes(f: Body, v: number, acc: number): void {
+  f.get(v).get(acc).get(v).get(acc).i64x2GtS().v128Bitselect();
 }
 
-/** The slots of the vector at byte offset q of the ACC region (at `accP`). */
-function memoryAccumulators(f: Body, q: number, accP: number): Accumulators {
+function foldOp(f: Body, op: 'and' | 'or'): void {
+  if (op === 'and') f.v128And();
+  else f.v128Or();
+}
+
+/** The slots of the vector at byte offset q of the ACC region (at `accP`); `tv`, `ta`: scratch v128 locals. */
+function memoryAccumulators(f: Body, q: number, accP: number, [tv, ta]: readonly [number, number]): Accumulators {
   const at = (slot: number): number => accP + slot * 16;
   return {
     fold(slot, op, value, init) {
       f.get(q);
       if (init) value();
       else if (op === 'max') {
-        f.get(q).v128Load(at(slot));
         value();
-        f.f64x2Max();
+        f.set(tv);
+        f.get(q).v128Load(at(slot)).set(ta);
+        maxOfMagnitudes(f, tv, ta);
       } else {
         value();
         f.get(q).v128Load(at(slot));
@@ -94,16 +107,16 @@ function memoryAccumulators(f: Body, q: number, accP: number): Accumulators {
   };
 }
 
-/** The slots in locals, one a slot. */
-function localAccumulators(f: Body, slots: readonly number[]): Accumulators {
+/** The slots in locals, one a slot; `tv`: a scratch v128 local. */
+function localAccumulators(f: Body, slots: readonly number[], tv: number): Accumulators {
   return {
     fold(slot, op, value, init) {
       const A = slots[slot]!;
       if (init) value();
       else if (op === 'max') {
-        f.get(A);
         value();
-        f.f64x2Max();
+        f.set(tv);
+        maxOfMagnitudes(f, tv, A);
       } else {
         value();
         f.get(A);
@@ -138,7 +151,8 @@ function emitRowChecks(
       .f64x2Abs()
       .set(off);
   f.get(b).f64x2Abs().set(ab);
-  acc.fold(ACC_NORM_A, 'max', () => f.get(off).get(ab).fadd(8), init);
+  // The sum of magnitudes is ≥ 0 or NaN; abs clears the sign a NaN may carry (maxOfMagnitudes compares bits).
+  acc.fold(ACC_NORM_A, 'max', () => f.get(off).get(ab).fadd(8).f64x2Abs(), init);
   acc.fold(ACC_NOT_DOMINANT, 'or', () => f.get(ab).get(off).f64x2Lt(), init);
 }
 
@@ -229,7 +243,7 @@ function groupedKernel(cap: number, round32: boolean, group: number): Body {
       f.get(PS).i32(k).mul().set(offV[k]);
     }
   });
-  const [ta, tb, tc, td, tp, ti, tx, t1, t2] = Array.from({ length: 9 }, v);
+  const [ta, tb, tc, td, tp, ti, tx, t1, t2, t3] = Array.from({ length: 10 }, v);
 
   /** ad and ad1 = the user addresses of vector k's lanes at `row` (+ rs when `next`). */
   const address = (k: number, next = false): void => {
@@ -264,7 +278,7 @@ function groupedKernel(cap: number, round32: boolean, group: number): Body {
       xiP = Array.from({ length: G }, v);
     const acc = Array.from({ length: G }, () => Array.from({ length: ACC_VECTORS }, v));
     const rowBytes = G * 16;
-    const accs = acc.map((A) => localAccumulators(f, A));
+    const accs = acc.map((A) => localAccumulators(f, A, t3));
     const checks = (k: number, piv: number, a: number | null, b: number, c: number | null, init: boolean): void =>
       emitRowChecks(f, accs[k]!, { VTINY, INF }, [tp, t1, t2], piv, a, b, c, init);
 
@@ -439,7 +453,7 @@ function rowsOuterKernel(cap: number, round32: boolean): Body {
   const storeX = (t: number): void => {
     f.get(u).get(t).v128Store(L.x);
   };
-  const accs = memoryAccumulators(f, q, L.acc);
+  const accs = memoryAccumulators(f, q, L.acc, [v(), v()]);
   const [ap, off, ab] = [v(), v(), v()];
   /** Runs `body` for the P vectors of a row: u from `u0` by ps, s and sp from `s0` by 16, q from 0 by 96. */
   const pairs = (setup: () => void, body: () => void): void => {
