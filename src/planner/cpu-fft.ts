@@ -343,21 +343,26 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
 }
 
 /**
- * f64 complex lengths whose batches run two problems in the lanes (lane-batch) rather than split across them: powers
+ * Complex lengths whose batches run W problems in the lanes (lane-batch) rather than split across them. f64: powers
  * of 4, whose lane-batch passes are all radix 4 and skip the lane-split recipe's radix-2 combine pass, which moves
  * every value for one butterfly; 64 and 1024 measured no gain or lost on engine buffers (docs/DECISIONS.md: f64
- * lane-batch for batches of powers of 4).
+ * lane-batch for batches of powers of 4). f32: 16, whose lane-split recipe is one radix-4 pass and the combine
+ * (0.86–0.91 of its time as lane-batch); from 32 lane-split is as fast or faster (docs/DECISIONS.md: f32 16 in the
+ * lanes).
  */
-export const F64_BATCH_LANES = new Set([16, 256, 4096]);
+export const BATCH_LANES: Record<CpuPrecision, ReadonlySet<number>> = {
+  f32: new Set([16]),
+  f64: new Set([16, 256, 4096]),
+};
 
 /**
  * The complex engine's recipe for batched calls (engineFft): planCpuEngineFft's, except that the lengths of
- * F64_BATCH_LANES run lane-batch, with their lane-split recipe as `single` for a lone problem. Real, DCT, 2-D and
+ * BATCH_LANES run lane-batch, with their lane-split recipe as `single` for a lone problem. Real, DCT, 2-D and
  * Bluestein recipes keep planCpuEngineFft's (their lane-split halves measured as fast or faster).
  */
 export function planCpuEngineBatchFft(n: number, precision: CpuPrecision): CpuEngineFftRecipe {
   const r = planCpuEngineFft(n, precision);
-  if (precision !== 'f64' || r.kind !== 'lane-split' || !F64_BATCH_LANES.has(n)) return r;
+  if (r.kind !== 'lane-split' || !BATCH_LANES[precision].has(n)) return r;
   const { laneLength: _, passes: __, ...rest } = r;
   return { ...rest, kind: 'lane-batch', laneLength: n, passes: passesFor(chooseCpuRadices(n), n, true), single: r };
 }
