@@ -32,7 +32,9 @@
  * Status (one u32 per matrix, bits OR-ed over all its right-hand sides; 0 = OK):
  *  - 1 ZERO_PIVOT: a pivot was zero, sub-normal, Inf or NaN, or (CPU) a matrix coefficient the solve
  *    reads is not finite in the working precision; the result is unreliable (for the LU solver: the
- *    matrix is exactly singular, x is NaN).
+ *    matrix is exactly singular, x is NaN). Cyclic systems: also a matrix singular to working precision
+ *    (Sherman–Morrison's 1 + vᵀz is rounding noise) with a right-hand side outside its range, where x would
+ *    be noise over noise; with one inside it (the periodic Poisson problem) x is one of the solutions.
  *  - 2 NON_FINITE: some solution value is NaN or ±Infinity.
  *  - 4 NOT_DIAGONALLY_DOMINANT: a row has |b_i| < |a_i| + |c_i| (rows of the modified matrix, for cyclic
  *    systems): no stability guarantee for the non-pivoting solvers (informative; the check decides).
@@ -317,9 +319,13 @@ export class TridiagonalPlan {
     });
     const x =
       data.out ?? (this.p.dtype === 'float32' ? new Float32Array(this.sizes.rhs) : new Float64Array(this.sizes.rhs));
-    cyclicCombine(F, shape, data.lower, data.diag, data.upper, inner.x as FloatArray, x);
+    // The inner solve's unit roundoff: float64 on the CPU for float64 plans and real float32 Thomas; float32 otherwise.
+    const unit = this.p.dtype === 'float64' ? 2 ** -53 : 2 ** -24;
+    const singular = cyclicCombine(F, shape, data.lower, data.diag, data.upper, inner.x as FloatArray, x, unit);
     // The inner solve's residual check was on the modified matrix; what counts is the cyclic system's.
     const status = inner.status.map((s) => s & ~TRIDIAGONAL_STATUS.INACCURATE);
+    // Singular to working precision with d outside the range: x is rounding noise divided by rounding noise.
+    for (let j = 0; j < this.p.batch; j++) if (singular[j]) status[j] |= TRIDIAGONAL_STATUS.ZERO_PIVOT;
     for (let j = 0; j < this.p.batch; j++) {
       for (let r = 0; r < this.p.nrhs; r++) {
         for (let i = 0; i < this.p.n; i++) {
@@ -329,6 +335,8 @@ export class TridiagonalPlan {
       }
     }
     const backwardError = this.verify(data, x, status);
+    // 'auto' re-solves them by pivoting LU, whose last pivot is then rounding noise too: still no solution.
+    for (let j = 0; j < this.p.batch; j++) if (singular[j]) status[j] |= TRIDIAGONAL_STATUS.ZERO_PIVOT;
     return { x, status, ok: statusOk(status), backend: inner.backend, backwardError };
   }
 

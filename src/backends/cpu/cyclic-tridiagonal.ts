@@ -71,8 +71,12 @@ export function cyclicPrepare<T>(
   return { lower: lo, diag: dg, upper: up, rhs: out, nrhs: nrhs + extra };
 }
 
-/** Applies the Sherman–Morrison correction to the solutions `sol` of the prepared problem, into `x`.
- * `lower`, `diag`, `upper` are the ORIGINAL (cyclic) matrix arrays, not the prepared ones. */
+/**
+ * Applies the Sherman–Morrison correction to the solutions `sol` of the prepared problem, into `x`.
+ * `lower`, `diag`, `upper` are the ORIGINAL (cyclic) matrix arrays, not the prepared ones. `unit`: the unit roundoff
+ * of the solve that produced `sol`. Returns, per matrix, whether it is singular to working precision with a right-hand
+ * side outside its range (see below): such an x is about 1/unit, not a solution, and the caller flags it.
+ */
 export function cyclicCombine<T>(
   F: Field<T>,
   s: CyclicShape,
@@ -81,25 +85,44 @@ export function cyclicCombine<T>(
   _upper: Arr,
   sol: Arr,
   x: Arr,
-): void {
+  unit: number,
+): Uint8Array {
   const { n, batch, nrhs, layout } = s;
+  const singular = new Uint8Array(batch);
   if (n <= 2) {
     for (let k = 0; k < nrhs * n * batch * (F.complex ? 2 : 1); k++) x[k] = sol[k];
-    return;
+    return singular;
   }
   for (let j = 0; j < batch; j++) {
     const gamma = F.neg(F.load(diag, matIndex(layout, n, batch, j, 0)));
     // v = (1, 0, …, β/γ), formed first for the same reason as in cyclicPrepare.
     const ratio = F.div(F.load(lower, matIndex(layout, n, batch, j, 0)), gamma);
     const z = (i: number) => F.load(sol, rhsIndex(layout, n, batch, nrhs, j, i));
-    const den = F.add(F.add(F.one(), z(0)), F.mul(ratio, z(n - 1)));
+    const rz = F.mul(ratio, z(n - 1));
+    const den = F.add(F.add(F.one(), z(0)), rz);
+    // The cyclic matrix is singular exactly where 1 + vᵀz = 0; computed, that sum is then rounding noise, at most a
+    // few n·unit of its terms' size (the periodic Laplacian: under 0.1 n·unit; nonsingular matrices: 1e12 and up).
+    const flat = F.abs(den) <= SINGULAR_UNITS * n * unit * (1 + F.abs(z(0)) + F.abs(rz));
     for (let r = 0; r < nrhs; r++) {
       const y = (i: number) => F.load(sol, rhsIndex(layout, n, batch, r, j, i));
-      const fact = F.div(F.add(y(0), F.mul(ratio, y(n - 1))), den);
+      const ry = F.mul(ratio, y(n - 1));
+      const num = F.add(y(0), ry);
+      // A right-hand side in the range of a singular matrix makes vᵀy noise too: then y itself is a solution
+      // (A·y = d + u·vᵀy), where noise over noise would add an arbitrary multiple of z, or NaN for 0/0. One outside
+      // the range leaves vᵀy of its terms' size (0.06–1 of them for a mean of 0.3 in the periodic Laplacian's d),
+      // and x = noise⁻¹. In the range, vᵀy measured at most 6e-14 of its terms in float64 (n ≤ 1000) and 1.7e-3 in
+      // float32 (complex, every operation rounded, n = 3000: about 10 n·unit).
+      const outside = F.abs(num) > Math.max(Math.sqrt(unit), 64 * n * unit) * (F.abs(y(0)) + F.abs(ry));
+      if (flat && outside) singular[j] = 1;
+      const fact = flat && !outside ? F.zero() : F.div(num, den);
       for (let i = 0; i < n; i++) F.store(x, rhsIndex(layout, n, batch, r, j, i), F.sub(y(i), F.mul(fact, z(i))));
     }
   }
+  return singular;
 }
+
+/** |1 + vᵀz| under this many n·unit of its terms' size counts as zero (cyclicCombine). */
+const SINGULAR_UNITS = 8;
 
 /** Residual ‖Ax − d‖/‖d‖ of one contiguous cyclic system (real or complex), float64. */
 export function cyclicResidual<T>(F: Field<T>, a: Arr, b: Arr, c: Arr, d: Arr, x: Arr, n: number): number {
