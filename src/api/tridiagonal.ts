@@ -65,6 +65,7 @@ import { cyclicCombine, cyclicPrepare } from '../backends/cpu/cyclic-tridiagonal
 import {
   createTridiagonalBatchScratch,
   createTridiagonalBuffers,
+  releaseTridiagonalBatchScratch,
   defaultResidualTolerance,
   resolveSystemLu,
   solveTridiagonalBatchCpu32Threaded,
@@ -584,6 +585,7 @@ export class TridiagonalPlan {
     this.executor?.destroy();
     this.statusBuf?.destroy();
     this.innerPlan?.destroy();
+    releaseTridiagonalBatchScratch(this.scratch);
   }
 }
 

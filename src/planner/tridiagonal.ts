@@ -548,7 +548,7 @@ export function rhsIndex(layout: TridiagonalLayout, n: number, batch: number, r:
  */
 export const CPU_THOMAS_THREADED_ROWS = 1 << 16;
 
-/** Threads a CPU Thomas solve of n · batch rows uses, given the plan's `threads` (1 below CPU_THOMAS_THREADED_ROWS). */
+/** Threads a CPU Thomas solve of n · batch rows uses, of the plan's `threads` (1 below CPU_THOMAS_THREADED_ROWS). */
 export function cpuThomasThreads(n: number, batch: number, threads: number): number {
   return n * batch >= CPU_THOMAS_THREADED_ROWS ? threads : 1;
 }

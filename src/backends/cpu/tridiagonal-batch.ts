@@ -27,6 +27,7 @@ import {
   type ThomasKernelLayout,
 } from '../../codegen/wasm/tridiagonal-thomas.js';
 import {
+  forgetThomasInstance,
   nextThomasMemoryId,
   rememberThomasInstance,
   thomasModule,
@@ -66,6 +67,12 @@ export interface TridiagonalBatchScratch {
   cp: Float64Array;
   ip: Float64Array;
   wasm?: WasmThomas;
+}
+
+/** Lets go of a scratch's kernel memory on this thread (workers drop theirs as later memories displace them). */
+export function releaseTridiagonalBatchScratch(s: TridiagonalBatchScratch): void {
+  if (s.wasm?.shared) forgetThomasInstance(s.wasm.id);
+  s.wasm = undefined;
 }
 
 export function createTridiagonalBatchScratch(): TridiagonalBatchScratch {
@@ -156,8 +163,9 @@ export interface ThomasPartRunners {
 }
 
 /**
- * solveTridiagonalBatchCpu with the WebAssembly kernel's blocks shared by `threads` threads, where it applies: one right-hand side, n ≥ 2; engine buffers only when made shared. The same x,
- * status and backward errors; the copies in and out stay on the calling thread.
+ * solveTridiagonalBatchCpu with the WebAssembly kernel's blocks shared by `threads` threads, where it applies: one
+ * right-hand side, n ≥ 2; engine buffers only when made shared. The same x, status and backward errors; the copies
+ * in and out stay on the calling thread.
  */
 export async function solveTridiagonalBatchCpuThreaded(
   p: TridiagonalBatchCpuProblem,
@@ -182,7 +190,7 @@ export async function solveTridiagonalBatchCpuThreaded(
   return solveTridiagonalBatchCpu(p, scratch, eta);
 }
 
-/** solveTridiagonalBatchCpu32 with the kernel's blocks shared by `threads` threads, as solveTridiagonalBatchCpuThreaded. */
+/** solveTridiagonalBatchCpu32 with the kernel's blocks shared by `threads` threads (as the float64 one). */
 export async function solveTridiagonalBatchCpu32Threaded(
   p: Parameters<typeof solveTridiagonalBatchCpu32>[0],
   scratch: TridiagonalBatchScratch,
@@ -237,7 +245,7 @@ const WASM_BLOCK_BYTES = { strided: 1 << 19, interleaved: 1 << 22, pipelined: 1 
 interface WasmThomas {
   layout: TridiagonalLayout;
   round32: boolean;
-  /** Shared with worker threads (solveParts), under this id. */
+  /** Shared with worker threads (solveWasmThreaded), under this id. */
   shared: boolean;
   id: number;
   L: ThomasKernelLayout;

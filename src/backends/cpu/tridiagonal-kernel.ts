@@ -56,15 +56,22 @@ export function nextThomasMemoryId(): number {
   return nextId++;
 }
 
-/** Instances on shared memories by id, on whichever thread runs parts. */
+/**
+ * Instances on shared memories by id, on whichever thread runs parts. Each keeps its memory alive: a worker holds at
+ * most MAX_INSTANCES (the calling thread lets go of a plan's when it is destroyed).
+ */
 const instances = new Map<number, ThomasSolve>();
-const MAX_INSTANCES = 8;
+const MAX_INSTANCES = 4;
 
 /** Records the calling thread's own instance on a shared memory, so its parts run there. */
 export function rememberThomasInstance(id: number, solve: ThomasSolve): void {
   instances.delete(id);
   instances.set(id, solve);
   while (instances.size > MAX_INSTANCES) instances.delete(instances.keys().next().value!);
+}
+
+export function forgetThomasInstance(id: number): void {
+  instances.delete(id);
 }
 
 /** One part, on whichever thread runs it. */

@@ -931,7 +931,7 @@ export async function planeThreads(threads: number | undefined): Promise<number>
   return threads === 1 || !sharedMemory() ? 1 : (threads ?? (await defaultThreads()));
 }
 
-/** The fields of a part's job: it carries no arrays of its own, only empty views of the shared memory (never transferred). */
+/** A part's job fields: no arrays of its own, only empty views of the shared memory (never transferred). */
 function partJob(memory: WebAssembly.Memory): Omit<FftJob, 'id'> {
   const none = new Float32Array(memory.buffer, 0, 0);
   const layout: Layout = { offset: 0, stride: 1, dist: 1 };

@@ -199,7 +199,8 @@ export const THOMAS_GROUP = 4;
  * between rows, ps = bytes between vectors, ls = bytes from lane 0 to lane 1 (strided only), base = byte
  * offset of the block's first element within A … X, sbase = byte offset of this call's scratch within CP and XI,
  * qbase = byte offset of its first vector's accumulators within ACC. Writes X, and ACC for the call's vectors.
- * Threads sharing one memory solve disjoint vectors of a block with disjoint sbase ranges (solveParts).
+ * Threads sharing one memory solve disjoint vectors of a block with disjoint sbase ranges
+ * (src/backends/cpu/tridiagonal-kernel.ts thomasParts).
  */
 export function generateThomasKernel(
   layout: 'interleaved' | 'strided',
