@@ -343,26 +343,37 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
 }
 
 /**
- * Complex lengths whose batches run W problems in the lanes (lane-batch) rather than split across them. f64: powers
- * of 4, whose lane-batch passes are all radix 4 and skip the lane-split recipe's radix-2 combine pass, which moves
- * every value for one butterfly; 64 and 1024 measured no gain or lost on engine buffers (docs/DECISIONS.md: f64
- * lane-batch for batches of powers of 4). f32: 16, whose lane-split recipe is one radix-4 pass and the combine
- * (0.86–0.91 of its time as lane-batch); from 32 lane-split is as fast or faster (docs/DECISIONS.md: f32 16 in the
- * lanes).
+ * Short complex lengths batch W problems in the lanes (lane-batch) rather than split across them: every length whose
+ * group of W problems takes at most SHORT_BATCH_SLOT_BYTES. Their lane-split recipe spends a large share of its work
+ * in the combine pass (f32 16 = 4 × 4: one radix-4 pass, then the combine); lane-batch measured 0.69–1.0 of its time
+ * on ordinary arrays and 0.49–1.07 on engine buffers (f64 4 … 32, f32 16 … 32), where larger groups lose (engine
+ * buffers stage their slots from 1 KiB, and the staged gathers ran 1.4–2.2× the time) (docs/DECISIONS.md: short
+ * lengths in the lanes).
  */
-export const BATCH_LANES: Record<CpuPrecision, ReadonlySet<number>> = {
-  f32: new Set([16]),
-  f64: new Set([16, 256, 4096]),
-};
+export const SHORT_BATCH_SLOT_BYTES = 1024;
 
 /**
- * The complex engine's recipe for batched calls (engineFft): planCpuEngineFft's, except that the lengths of
- * BATCH_LANES run lane-batch, with their lane-split recipe as `single` for a lone problem. Real, DCT, 2-D and
+ * f64 powers of 4 beyond SHORT_BATCH_SLOT_BYTES that batch in the lanes: their lane-batch passes are all radix 4 and
+ * skip the lane-split recipe's radix-2 combine pass, which moves every value for one butterfly; 64 and 1024 measured
+ * no gain or lost on engine buffers (docs/DECISIONS.md: f64 lane-batch for batches of powers of 4).
+ */
+export const F64_BATCH_LANES: ReadonlySet<number> = new Set([256, 4096]);
+
+/** Whether batches of length n run lane-batch (planCpuEngineBatchFft). */
+export function batchesInLanes(n: number, precision: CpuPrecision): boolean {
+  const W = lanesFor(precision);
+  const bytes = W * n * 2 * (precision === 'f32' ? 4 : 8);
+  return bytes <= SHORT_BATCH_SLOT_BYTES || (precision === 'f64' && F64_BATCH_LANES.has(n));
+}
+
+/**
+ * The complex engine's recipe for batched calls (engineFft): planCpuEngineFft's, except that lane-split lengths that
+ * batchesInLanes run lane-batch, with their lane-split recipe as `single` for a lone problem. Real, DCT, 2-D and
  * Bluestein recipes keep planCpuEngineFft's (their lane-split halves measured as fast or faster).
  */
 export function planCpuEngineBatchFft(n: number, precision: CpuPrecision): CpuEngineFftRecipe {
   const r = planCpuEngineFft(n, precision);
-  if (r.kind !== 'lane-split' || !BATCH_LANES[precision].has(n)) return r;
+  if (r.kind !== 'lane-split' || !batchesInLanes(n, precision)) return r;
   const { laneLength: _, passes: __, ...rest } = r;
   return { ...rest, kind: 'lane-batch', laneLength: n, passes: passesFor(chooseCpuRadices(n), n, true), single: r };
 }

@@ -1,7 +1,7 @@
 /**
  * Lane-batch lengths through the four-step recipe with partial lane groups (every batch from
- * PARTIAL_FOUR_STEP_FROM.all, single problems through SingleRowsFft below it), and f64 powers of 4 and f32 16 in
- * batches (lane-batch, a lone problem lane-split): against the float64 reference, batches
+ * PARTIAL_FOUR_STEP_FROM.all, single problems through SingleRowsFft below it), and short lengths and f64 256, 4096
+ * in batches (lane-batch, a lone problem lane-split): against the float64 reference, batches
  * that take it and one that does not, strided, offset and in-place layouts, both directions, every norm, f32 and f64;
  * and the real FFTs whose single rows go around it.
  */
@@ -11,7 +11,7 @@ import { engineFft } from '../../src/backends/cpu/wasm-fft.js';
 import { SingleRowsFft } from '../../src/backends/cpu/single-rows.js';
 import { planCpuFft } from '../../src/backends/cpu/fft-plan.js';
 import {
-  BATCH_LANES,
+  batchesInLanes,
   planCpuEngineBatchFft,
   planCpuEngineFft,
   planCpuEngineRfft,
@@ -41,21 +41,24 @@ test('single rows: the four-step with partial lane groups, planned for long lane
   assert.ok(half?.kind === 'four-step' && half.partial && half.realPost);
 });
 
-test('single rows: f64 powers of 4 and f32 16 batch in the lanes, a lone problem lane-split', () => {
+test('single rows: short lengths and f64 256, 4096 batch in the lanes, a lone problem lane-split', () => {
+  const inLanes = { f32: [16, 20, 24, 28, 32], f64: [4, 6, 8, 12, 16, 20, 26, 32, 256, 4096] };
+  const split = { f32: [36, 40, 64, 256, 4096], f64: [34, 40, 64, 128, 1024] };
   for (const precision of ['f32', 'f64'] as const) {
-    for (const n of BATCH_LANES[precision]) {
+    for (const n of inLanes[precision]) {
+      assert.ok(batchesInLanes(n, precision), `${precision} ${n}`);
       const r = planCpuEngineBatchFft(n, precision);
       assert.ok(r.kind === 'lane-batch' && r.laneLength === n && r.single?.kind === 'lane-split', `n=${n}`);
       assert.deepEqual(r.single, planCpuEngineFft(n, precision));
       assert.ok(engineFft(n, precision) instanceof SingleRowsFft);
       // The real modules' halves keep planCpuEngineFft's recipe.
-      assert.equal(planCpuEngineRfft(2 * n, precision)?.kind, 'lane-split');
+      if (2 * n <= 64) assert.equal(planCpuEngineRfft(2 * n, precision)?.kind, 'lane-split');
+    }
+    for (const n of split[precision]) {
+      assert.ok(!batchesInLanes(n, precision), `${precision} ${n}`);
+      assert.deepEqual(planCpuEngineBatchFft(n, precision), planCpuEngineFft(n, precision));
     }
   }
-  // Other lengths and precisions keep planCpuEngineFft's recipe.
-  for (const n of [256, 4096]) assert.deepEqual(planCpuEngineBatchFft(n, 'f32'), planCpuEngineFft(n, 'f32'));
-  for (const n of [32, 64]) assert.deepEqual(planCpuEngineBatchFft(n, 'f32'), planCpuEngineFft(n, 'f32'));
-  for (const n of [64, 128, 1024]) assert.deepEqual(planCpuEngineBatchFft(n, 'f64'), planCpuEngineFft(n, 'f64'));
 });
 
 test('single rows: complex transforms against the float64 reference', () => {
@@ -71,7 +74,10 @@ test('single rows: complex transforms against the float64 reference', () => {
     [177147, 'f64', 3, {}, {}],
     [26445, 'f32', 1, {}, {}], // 129 × 205 = 3·43 × 5·41: generic passes in both phases
     [36179, 'f64', 1, {}, {}], // 143 × 253 = 11·13 × 11·23
-    [16, 'f64', 5, { offset: 1, stride: 3, dist: 50 }, {}], // BATCH_LANES: lane-batch, an odd last group
+    [16, 'f64', 5, { offset: 1, stride: 3, dist: 50 }, {}], // in the lanes: lane-batch, an odd last group
+    [20, 'f32', 6, { stride: 2 }, { offset: 3 }],
+    [12, 'f64', 3, {}, { stride: 2, dist: 30 }],
+    [32, 'f64', 1, {}, {}],
     [16, 'f32', 7, { offset: 1, stride: 3, dist: 50 }, { offset: 2 }], // four problems a group, the last one short
     [16, 'f32', 1, {}, {}], // a lone problem: its lane-split recipe
     [16, 'f32', 2, { stride: 2 }, {}],
