@@ -343,6 +343,29 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
 }
 
 /**
+ * Engine buffers (createBuffers) of a lane recipe are staged a chunk at a time (one copy inside the memory) before
+ * the kernel reads them where its first pass's streams are short: W problems' (lane-batch) or W lanes' (lane-split)
+ * elements r0 apart read as r0 streams of (laneLength / r0) elements, and streams under STAGE_BELOW_STREAM_BYTES are
+ * over before the prefetcher has learnt them (read in place, 0.75–0.95 of the copying path's rate; staged f32 625
+ * ran 0.77 of the in-place time). Slots up to STAGE_ABOVE_SLOT_BYTES are one contiguous run and read in place;
+ * longer streams (f32 2048 and up, 2187, 2310) ran 0.86–0.96 of the staged time in place (docs/DECISIONS.md: staged
+ * engine buffers by stream length).
+ */
+export const STAGE_BELOW_STREAM_BYTES = 4096;
+export const STAGE_ABOVE_SLOT_BYTES = 1024;
+
+export function stagesEngineBuffers(recipe: CpuLaneRecipe): boolean {
+  if (recipe.kind === 'four-step') return false;
+  const e = recipe.precision === 'f32' ? 4 : 8;
+  const W = recipe.lanes;
+  const split = recipe.kind === 'lane-split';
+  const slot = (split ? recipe.n : W * recipe.n) * 2 * e;
+  // Lane-split: W consecutive complex values are one 16·2-byte element; lane-batch: each lane's values 2e apart.
+  const stream = (recipe.laneLength / recipe.passes[0]!.radix) * (split ? 32 : 2 * e);
+  return slot > STAGE_ABOVE_SLOT_BYTES && stream < STAGE_BELOW_STREAM_BYTES;
+}
+
+/**
  * Short complex lengths batch W problems in the lanes (lane-batch) rather than split across them: every length whose
  * group of W problems takes at most SHORT_BATCH_SLOT_BYTES. Their lane-split recipe spends a large share of its work
  * in the combine pass (f32 16 = 4 × 4: one radix-4 pass, then the combine); lane-batch measured 0.69–1.0 of its time

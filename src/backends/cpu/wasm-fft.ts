@@ -17,6 +17,7 @@ import {
   planCpuEngineFft,
   planCpuEngineRfft,
   planCpuEngineRfftForward,
+  stagesEngineBuffers,
   type CpuBluesteinPairsRecipe,
   type CpuPairsRecipe,
   type CpuRaderPairsRecipe,
@@ -107,7 +108,7 @@ interface Resident {
   slots: number;
   /** One work area a thread (several only where the memory is shared with workers). */
   workPs: number[];
-  /** Where each thread stages a chunk of input before the kernel reads it (see RESIDENT_STAGED); empty: read in place. */
+  /** Where each thread stages a chunk of input before the kernel reads it (planner: stagesEngineBuffers); empty: in place. */
   stagePs: number[];
 }
 let nextResidentId = 1;
@@ -129,13 +130,6 @@ export interface ResidentRun {
   scale: number;
 }
 
-/**
- * Slot sizes (bytes) whose engine buffers are staged a chunk at a time (one sequential copy inside the
- * memory) before the kernel reads them: a problem's first-pass streams (a quarter of a slot or less) are
- * then too short for the prefetcher, and reading them in place measured 0.75-0.95 of the ordinary path's
- * rate; smaller slots are contiguous runs and larger ones long streams, and both run fastest in place.
- */
-const RESIDENT_STAGED = { above: 1024, upTo: 8192 };
 /**
  * Bytes left free after each thread's work area in a memory shared by threads. Areas packed page against page ran
  * 1.2x slower at 256 × 4096 f32 on two threads: a thread streaming to the end of its area has the next page
@@ -1118,7 +1112,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     const e = this.heap.BYTES_PER_ELEMENT;
     const slots = Math.ceil(batch / info.problemsPerSlot);
     const align = (x: number): number => Math.ceil(x / 4096) * 4096;
-    const staged = info.slotBytes > RESIDENT_STAGED.above && info.slotBytes <= RESIDENT_STAGED.upTo;
+    const staged = stagesEngineBuffers(this.laneRecipe);
     const layout = (t: number) => {
       // Staggered modulo 4 KiB (work at 0, input at 1 KiB, output at 3 KiB, stages at 2 KiB), as the plan's
       // own buffers: a pass's power-of-two strided streams then fall into different cache sets.
