@@ -373,7 +373,7 @@ export function stagesEngineBuffers(recipe: CpuLaneRecipe): boolean {
  * buffers stage their slots from 1 KiB, and the staged gathers ran 1.4–2.2× the time) (docs/DECISIONS.md: short
  * lengths in the lanes).
  */
-export const SHORT_BATCH_SLOT_BYTES = 1024;
+export const SHORT_BATCH_SLOT_BYTES = STAGE_ABOVE_SLOT_BYTES;
 
 /**
  * f64 powers of 4 beyond SHORT_BATCH_SLOT_BYTES that batch in the lanes: their lane-batch passes are all radix 4 and
