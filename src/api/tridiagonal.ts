@@ -215,6 +215,8 @@ export class TridiagonalPlan {
   private destroyed = false;
   private statusBuf: GPUBuffer | null = null;
   private scratch: TridiagonalBatchScratch = createTridiagonalBatchScratch();
+  /** A CPU Thomas solve is using `scratch` (threaded solves await their workers). */
+  private scratchBusy = false;
 
   /** @internal */
   constructor(
@@ -376,6 +378,62 @@ export class TridiagonalPlan {
     return e;
   }
 
+  /**
+   * Real Thomas: the batched float64 kernel in the user's layout, with the residual check fused. float32 data runs it
+   * too (exact widening), and x is rounded once at the end: at least as accurate as float32 arithmetic, and 5-8x
+   * faster than the per-system float32 path.
+   */
+  private async solveThomasCpu(
+    data: TridiagonalData<FloatArray>,
+    scratch: TridiagonalBatchScratch,
+  ): Promise<TridiagonalResult<TridiagonalInput>> {
+    const { n, batch, nrhs, layout, dtype } = this.p;
+    const wide = dtype === 'float64';
+    const threads = cpuThomasThreads(n, batch, this.p.threads);
+    const data32 = [data.lower, data.diag, data.upper, data.rhs].every((v) => v instanceof Float32Array);
+    if (!wide && data32) {
+      // float32 data straight into the kernel (widened as it is copied in), x rounded there, and the fused
+      // backward errors those of the rounded x.
+      const eta = this.p.check ? new Float64Array(batch) : undefined;
+      const r = await solveTridiagonalBatchCpu32Threaded(
+        { n, batch, nrhs, layout, ...data, out: data.out as Float32Array | undefined },
+        scratch,
+        eta,
+        threads,
+        THOMAS_PARTS,
+      );
+      if (r) {
+        const backwardError = this.verify(data, r.x, r.status, eta);
+        return { x: r.x, status: r.status, ok: statusOk(r.status), backend: 'cpu', backwardError };
+      }
+    }
+    // float32 plans given float64 arrays solve the float32 values of the data, as the other paths do.
+    const f64 = (v: FloatArray): Float64Array => {
+      if (v instanceof Float64Array) return wide ? v : Float64Array.from(v, Math.fround);
+      const w64 = new Float64Array(v.length);
+      w64.set(v); // exact widening, far faster than Float64Array.from
+      return w64;
+    };
+    const d64 = { lower: f64(data.lower), diag: f64(data.diag), upper: f64(data.upper), rhs: f64(data.rhs) };
+    const eta = this.p.check && wide ? new Float64Array(batch) : undefined;
+    const r = await solveTridiagonalBatchCpuThreaded(
+      { n, batch, nrhs, layout, ...d64, out: wide ? (data.out as Float64Array | undefined) : undefined },
+      scratch,
+      eta,
+      threads,
+      THOMAS_PARTS,
+    );
+    if (wide) {
+      const backwardError = this.verify(d64, r.x, r.status, eta);
+      return { x: r.x, status: r.status, ok: statusOk(r.status), backend: 'cpu', backwardError };
+    }
+    const x32 = (data.out as Float32Array | undefined) ?? new Float32Array(this.sizes.rhs);
+    x32.set(r.x);
+    // The check reads the rounded x the caller gets.
+    const backwardError = this.verify(data, x32, r.status);
+    return { x: x32, status: r.status, ok: statusOk(r.status), backend: 'cpu', backwardError };
+  }
+
   private async solveCpu(data: TridiagonalData<FloatArray>): Promise<TridiagonalResult<TridiagonalInput>> {
     const { n, batch, nrhs, layout, complex, dtype, cpuAlgorithm } = this.p;
     const w = complex ? 2 : 1;
@@ -392,53 +450,16 @@ export class TridiagonalPlan {
       );
     }
     if (!complex && cpuAlgorithm === 'thomas') {
-      // Real Thomas: the batched float64 kernel in the user's layout, with the residual check fused. float32
-      // data runs it too (exact widening), and x is rounded once at the end: at least as accurate as float32
-      // arithmetic, and 5-8x faster than the per-system float32 path below.
-      const wide = dtype === 'float64';
-      const threads = cpuThomasThreads(n, batch, this.p.threads);
-      const data32 = [data.lower, data.diag, data.upper, data.rhs].every((v) => v instanceof Float32Array);
-      if (!wide && data32) {
-        // float32 data straight into the kernel (widened as it is copied in), x rounded there, and the fused
-        // backward errors those of the rounded x.
-        const eta = this.p.check ? new Float64Array(batch) : undefined;
-        const r = await solveTridiagonalBatchCpu32Threaded(
-          { n, batch, nrhs, layout, ...data, out: data.out as Float32Array | undefined },
-          this.scratch,
-          eta,
-          threads,
-          THOMAS_PARTS,
-        );
-        if (r) {
-          const backwardError = this.verify(data, r.x, r.status, eta);
-          return { x: r.x, status: r.status, ok: statusOk(r.status), backend: 'cpu', backwardError };
-        }
+      // Threaded solves wait for workers: a second solve of this plan meanwhile gets a kernel memory of its own.
+      const own = !this.scratchBusy;
+      const scratch = own ? this.scratch : createTridiagonalBatchScratch();
+      if (own) this.scratchBusy = true;
+      try {
+        return await this.solveThomasCpu(data, scratch);
+      } finally {
+        if (own) this.scratchBusy = false;
+        else releaseTridiagonalBatchScratch(scratch);
       }
-      // float32 plans given float64 arrays solve the float32 values of the data, as the other paths do.
-      const f64 = (v: FloatArray): Float64Array => {
-        if (v instanceof Float64Array) return wide ? v : Float64Array.from(v, Math.fround);
-        const w64 = new Float64Array(v.length);
-        w64.set(v); // exact widening, far faster than Float64Array.from
-        return w64;
-      };
-      const d64 = { lower: f64(data.lower), diag: f64(data.diag), upper: f64(data.upper), rhs: f64(data.rhs) };
-      const eta = this.p.check && wide ? new Float64Array(batch) : undefined;
-      const r = await solveTridiagonalBatchCpuThreaded(
-        { n, batch, nrhs, layout, ...d64, out: wide ? (data.out as Float64Array | undefined) : undefined },
-        this.scratch,
-        eta,
-        threads,
-        THOMAS_PARTS,
-      );
-      if (wide) {
-        const backwardError = this.verify(d64, r.x, r.status, eta);
-        return { x: r.x, status: r.status, ok: statusOk(r.status), backend: 'cpu', backwardError };
-      }
-      const x32 = (data.out as Float32Array | undefined) ?? new Float32Array(this.sizes.rhs);
-      x32.set(r.x);
-      // The check reads the rounded x the caller gets.
-      const backwardError = this.verify(data, x32, r.status);
-      return { x: x32, status: r.status, ok: statusOk(r.status), backend: 'cpu', backwardError };
     }
     const x = data.out ?? (dtype === 'float32' ? new Float32Array(this.sizes.rhs) : new Float64Array(this.sizes.rhs));
     const status = new Uint32Array(batch);

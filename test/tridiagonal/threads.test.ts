@@ -80,6 +80,27 @@ test('threaded tridiagonal solves: bit for bit one thread', async () => {
   }
 });
 
+test('threaded tridiagonal solves: concurrent solves of one plan do not share a kernel memory', async () => {
+  for (const layout of ['interleaved', 'strided'] as const) {
+    const [n, batch] = [16, 14101];
+    const sets = [0, 1, 2].map((k) => {
+      const s = systems(n, batch, layout, false);
+      for (let i = 0; i < s.d.length; i++) s.d[i] = s.d[i]! * (k + 1) + k;
+      return { lower: s.a, diag: s.b, upper: s.c, rhs: s.d };
+    });
+    const plan = await createTridiagonalPlan({ n, batch, layout, dtype: 'float64', backend: 'cpu', threads: 2 });
+    const one = await createTridiagonalPlan({ n, batch, layout, dtype: 'float64', backend: 'cpu', threads: 1 });
+    const together = await Promise.all(sets.map((d) => plan.solve(d)));
+    for (let k = 0; k < sets.length; k++) {
+      const ref = await one.solve(sets[k]!);
+      same(together[k]!.x, ref.x, `${layout} solve ${k}: x`);
+      same(together[k]!.backwardError!, ref.backwardError!, `${layout} solve ${k}: backward errors`);
+    }
+    plan.destroy();
+    one.destroy();
+  }
+});
+
 test('threaded tridiagonal solves on engine buffers: bit for bit the ordinary path', async () => {
   for (const [n, batch] of [
     [16, 14101],
