@@ -354,15 +354,21 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
 export const STAGE_BELOW_STREAM_BYTES = 4096;
 export const STAGE_ABOVE_SLOT_BYTES = 1024;
 
-export function stagesEngineBuffers(recipe: CpuLaneRecipe): boolean {
-  if (recipe.kind === 'four-step') return false;
+export function stagesEngineBuffers(recipe: CpuLaneRecipe, shared = false): 'none' | 'input' | 'both' {
+  if (recipe.kind === 'four-step') return 'none';
   const e = recipe.precision === 'f32' ? 4 : 8;
   const W = recipe.lanes;
   const split = recipe.kind === 'lane-split';
   const slot = (split ? recipe.n : W * recipe.n) * 2 * e;
+  // f32 lane-batch lengths whose last pass is generic (a prime from 11 in loops) write their outputs through a cached
+  // stage: straight into the buffer they ran at 0.56–0.85 of that rate (1001, 1155, 2310, 3003; 1430 0.98); codelet
+  // last passes (2187, 1875, 625) and f64 lost 0.8–0.95 or gained under 5%. Not in a memory shared with workers,
+  // where V8 copies with relaxed atomic stores (1.6× slower) and the two stages lost (1.18× the time in place).
+  if (!split && e === 4 && slot > STAGE_ABOVE_SLOT_BYTES && recipe.passes.at(-1)!.generic)
+    return shared ? 'none' : 'both';
   // Lane-split: W consecutive complex values are one 16·2-byte element; lane-batch: each lane's values 2e apart.
   const stream = (recipe.laneLength / recipe.passes[0]!.radix) * (split ? 32 : 2 * e);
-  return slot > STAGE_ABOVE_SLOT_BYTES && stream < STAGE_BELOW_STREAM_BYTES;
+  return slot > STAGE_ABOVE_SLOT_BYTES && stream < STAGE_BELOW_STREAM_BYTES ? 'input' : 'none';
 }
 
 /**

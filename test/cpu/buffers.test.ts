@@ -17,7 +17,13 @@ import {
 import { injectWorkerFault } from '../../src/backends/cpu/worker-pool.js';
 import { forgetEnginePlans, isEngineBuffer } from '../../src/backends/cpu/wasm-fft.js';
 import { FOUR_STEP_EARLY_BYTES, FOUR_STEP_LATE_BYTES, setFourStepFromBytes } from '../../src/planner/cpu-features.js';
-import { planCpuEngineFft, type CpuPrecision } from '../../src/planner/cpu-fft.js';
+import {
+  planCpuEngineBatchFft,
+  planCpuEngineFft,
+  stagesEngineBuffers,
+  type CpuLaneRecipe,
+  type CpuPrecision,
+} from '../../src/planner/cpu-fft.js';
 import { planCpuFft } from '../../src/backends/cpu/fft-plan.js';
 
 function fill(a: Float32Array | Float64Array, seed: number): void {
@@ -47,6 +53,18 @@ async function plan(n: number, batch: number, precision: CpuPrecision, extra: ob
   return createFftPlan({ n, batch, backend: 'cpu', precision, threads: 1, ...extra });
 }
 
+test('engine buffers: staged by first-pass stream length, and through an output stage after a generic last pass', () => {
+  const staging = (n: number, p: CpuPrecision) => stagesEngineBuffers(planCpuEngineBatchFft(n, p) as CpuLaneRecipe);
+  assert.equal(staging(1155, 'f32'), 'both');
+  assert.equal(staging(2310, 'f32'), 'both');
+  assert.equal(staging(256, 'f32'), 'input'); // 512-byte first-pass streams
+  assert.equal(staging(625, 'f32'), 'input'); // lane-batch, radix-5 first pass: 1000-byte streams
+  assert.equal(staging(2187, 'f32'), 'none'); // 5832-byte streams
+  assert.equal(staging(4096, 'f32'), 'none');
+  assert.equal(staging(128, 'f32'), 'none'); // 1 KiB slots: one contiguous run
+  assert.equal(staging(2310, 'f64'), 'none');
+});
+
 test('engine buffers: bit for bit the ordinary path, and the float64 reference', async () => {
   const cases: [number, number, CpuPrecision][] = [
     [16, 3, 'f32'], // lane-split
@@ -58,6 +76,8 @@ test('engine buffers: bit for bit the ordinary path, and the float64 reference',
     [128, 5, 'f64'],
     [3, 5, 'f32'], // lane-batch, a partial group of four
     [2187, 3, 'f32'],
+    [1155, 9, 'f32'], // a generic last pass: input and output staged
+    [2310, 2, 'f32'],
     [27, 3, 'f64'], // lane-batch, a partial group of two
     [35, 7, 'f64'],
     [1025, 5, 'f32'], // a generic pass (41), lane-batch

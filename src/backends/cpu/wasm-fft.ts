@@ -110,6 +110,8 @@ interface Resident {
   workPs: number[];
   /** Where each thread stages a chunk of input before the kernel reads it (planner: stagesEngineBuffers); empty: in place. */
   stagePs: number[];
+  /** Bytes from a thread's input stage to its output stage; 0: the kernel writes the output in place. */
+  outStage: number;
 }
 let nextResidentId = 1;
 
@@ -124,6 +126,8 @@ export interface ResidentRun {
   outP: number;
   workP: number;
   stageP: number;
+  /** Bytes from stageP to where the kernel writes a staged chunk's output, copied out after; 0: in place. */
+  outStage: number;
   s0: number;
   count: number;
   inverse: boolean;
@@ -1112,8 +1116,9 @@ class LaneFft implements EngineFft, FusedRealFft {
     const e = this.heap.BYTES_PER_ELEMENT;
     const slots = Math.ceil(batch / info.problemsPerSlot);
     const align = (x: number): number => Math.ceil(x / 4096) * 4096;
-    const staged = stagesEngineBuffers(this.laneRecipe);
     const layout = (t: number) => {
+      const staging = stagesEngineBuffers(this.laneRecipe, t > 1);
+      const staged = staging !== 'none';
       // Staggered modulo 4 KiB (work at 0, input at 1 KiB, output at 3 KiB, stages at 2 KiB), as the plan's
       // own buffers: a pass's power-of-two strided streams then fall into different cache sets.
       const workPs = Array.from(
@@ -1123,11 +1128,15 @@ class LaneFft implements EngineFft, FusedRealFft {
       const inP = align(workPs[t - 1]! + info.workBytes) + 1024;
       const outP = align(inP + slots * info.slotBytes) + 3072;
       const stage = align(this.chunkSlots * info.slotBytes) + 4096;
+      // The output stage follows the input one, 1 KiB further modulo 4 KiB.
+      const outStage = staging === 'both' ? stage + 1024 : 0;
       const stagePs = staged
-        ? Array.from({ length: t }, (_, i) => align(outP + slots * info.slotBytes) + 2048 + i * stage)
+        ? Array.from({ length: t }, (_, i) => align(outP + slots * info.slotBytes) + 2048 + i * (stage + outStage))
         : [];
-      const bytes = staged ? stagePs[t - 1]! + this.chunkSlots * info.slotBytes : outP + slots * info.slotBytes;
-      return { workPs, inP, outP, stagePs, bytes };
+      const bytes = staged
+        ? stagePs[t - 1]! + outStage + this.chunkSlots * info.slotBytes
+        : outP + slots * info.slotBytes;
+      return { workPs, inP, outP, stagePs, outStage, bytes };
     };
     let L = layout(1);
     if (L.bytes > 2 ** 32) throw new DeviceLimitError('WebAssembly memory (bytes)', L.bytes, 2 ** 32, 'engine buffers');
@@ -1160,8 +1169,8 @@ class LaneFft implements EngineFft, FusedRealFft {
     heap.set(info.twiddles, 0);
     const id = nextResidentId++;
     this.residentKernels(id, memory, mod);
-    const { workPs, inP, outP, stagePs } = L;
-    residents.set(memory.buffer, { key: this.key, id, memory, batch, inP, outP, slots, workPs, stagePs });
+    const { workPs, inP, outP, stagePs, outStage } = L;
+    residents.set(memory.buffer, { key: this.key, id, memory, batch, inP, outP, slots, workPs, stagePs, outStage });
     residentsMade = true;
     const len = 2 * this.n * batch;
     return { input: heap.subarray(inP / e, inP / e + len), output: heap.subarray(outP / e, outP / e + len) };
@@ -1207,6 +1216,7 @@ class LaneFft implements EngineFft, FusedRealFft {
         outP: r.outP,
         workP: r.workPs[i]!,
         stageP: r.stagePs[i] ?? -1,
+        outStage: r.outStage,
         s0,
         count: s1 - s0,
         inverse,
@@ -1252,10 +1262,15 @@ class LaneFft implements EngineFft, FusedRealFft {
       outP = run.outP + run.s0 * sb;
     if (run.stageP < 0) return kernel(inP, outP, run.workP, this.twP, run.count, run.scale);
     const heap = new Uint8Array(run.memory.buffer);
+    const o = run.stageP + run.outStage;
     for (let s = 0; s < run.count; s += this.chunkSlots) {
       const c = Math.min(this.chunkSlots, run.count - s);
       heap.copyWithin(run.stageP, inP + s * sb, inP + (s + c) * sb);
-      kernel(run.stageP, outP + s * sb, run.workP, this.twP, c, run.scale);
+      if (!run.outStage) kernel(run.stageP, outP + s * sb, run.workP, this.twP, c, run.scale);
+      else {
+        kernel(run.stageP, o, run.workP, this.twP, c, run.scale);
+        heap.copyWithin(outP + s * sb, o, o + c * sb);
+      }
     }
   }
 
