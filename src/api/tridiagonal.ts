@@ -322,7 +322,7 @@ export class TridiagonalPlan {
     });
     const x =
       data.out ?? (this.p.dtype === 'float32' ? new Float32Array(this.sizes.rhs) : new Float64Array(this.sizes.rhs));
-    // The inner solve's unit roundoff: float64 on the CPU for float64 plans and real float32 Thomas; float32 otherwise.
+    // The unit roundoff of the inner solution: float64 plans get it in float64, float32 plans rounded to float32.
     const unit = this.p.dtype === 'float64' ? 2 ** -53 : 2 ** -24;
     const singular = cyclicCombine(F, shape, data.lower, data.diag, data.upper, inner.x as FloatArray, x, unit);
     // The inner solve's residual check was on the modified matrix; what counts is the cyclic system's.

@@ -354,6 +354,7 @@ export function planCpuEngineFft(n: number, precision: CpuPrecision): CpuEngineF
 export const STAGE_BELOW_STREAM_BYTES = 4096;
 export const STAGE_ABOVE_SLOT_BYTES = 1024;
 
+/** How engine buffers of `recipe` are read and written: 'input' staged, 'both' input and output staged, or in place. */
 export function stagesEngineBuffers(recipe: CpuLaneRecipe, shared = false): 'none' | 'input' | 'both' {
   if (recipe.kind === 'four-step') return 'none';
   const e = recipe.precision === 'f32' ? 4 : 8;
@@ -361,8 +362,8 @@ export function stagesEngineBuffers(recipe: CpuLaneRecipe, shared = false): 'non
   const split = recipe.kind === 'lane-split';
   const slot = (split ? recipe.n : W * recipe.n) * 2 * e;
   // f32 lane-batch lengths whose last pass is generic (a prime from 11 in loops) write their outputs through a cached
-  // stage: straight into the buffer they ran at 0.56–0.85 of that rate (1001, 1155, 2310, 3003; 1430 0.98); codelet
-  // last passes (2187, 1875, 625) and f64 lost 0.8–0.95 or gained under 5%. Not in a memory shared with workers,
+  // stage: straight into the buffer they ran at 0.71–0.85 of that rate (1001, 1155, 2310, 3003; 1430 1.02); codelet
+  // last passes (2187, 1875, 625) and f64 ran 0.79–0.95 of it or gained under 5%. Not in a memory shared with workers,
   // where V8 copies with relaxed atomic stores (1.6× slower) and the two stages lost (1.18× the time in place).
   if (!split && e === 4 && slot > STAGE_ABOVE_SLOT_BYTES && recipe.passes.at(-1)!.generic)
     return shared ? 'none' : 'both';

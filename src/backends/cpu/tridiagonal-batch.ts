@@ -237,10 +237,10 @@ export function solveTridiagonalBatchCpu32(
 const WASM_CAP = 1 << 20;
 /**
  * Bytes of a block's rows (seven arrays): strided blocks stay in L2 (their copies are contiguous either
- * way); interleaved blocks are wider, as each of their row copies is a call of its own (see solveWasm); pipelined
- * blocks (solveWasmThreaded) as wide in both layouts, each costing a worker's round trip.
+ * way); interleaved blocks are wider, as each of their row copies is a call of its own (see solveWasm). Pipelined
+ * blocks (solveWasmThreaded) are as wide as interleaved ones in both layouts: each costs a worker's round trip.
  */
-const WASM_BLOCK_BYTES = { strided: 1 << 19, interleaved: 1 << 22, pipelined: 1 << 22 };
+const WASM_BLOCK_BYTES = { strided: 1 << 19, interleaved: 1 << 22 };
 
 interface WasmThomas {
   layout: TridiagonalLayout;
@@ -327,7 +327,7 @@ export async function solveWasmThreaded(
   // Interleaved blocks keep at least 256 systems a row copy: with long systems two of them pass the cache (1024 ×
   // 1024: 14 MiB a block), and the pipelined solve measured no faster than one thread.
   const inter = (p.layout ?? 'strided') === 'interleaved';
-  if (inter && 56 * p.n * blockSystems(p.n, p.batch, true, true) > PIPELINE_MAX_BLOCK_BYTES)
+  if (inter && 56 * p.n * blockSystems(p.n, p.batch, true) > PIPELINE_MAX_BLOCK_BYTES)
     return solveWasm(p, x, status, eta, scratch);
   const c = wasmCopier(p, x, status, eta, scratch, true);
   if (!c) return false;
@@ -491,7 +491,7 @@ function wasmCopier(
  */
 function blockSystems(n: number, B: number, inter: boolean, pipelined = false): number {
   const minBlk = inter ? 256 : 8;
-  const bytes = WASM_BLOCK_BYTES[pipelined ? 'pipelined' : inter ? 'interleaved' : 'strided'];
+  const bytes = WASM_BLOCK_BYTES[inter || pipelined ? 'interleaved' : 'strided'];
   return Math.min(B + (B & 1), Math.max(minBlk, Math.floor(bytes / (56 * n)) & ~1));
 }
 
