@@ -11,6 +11,7 @@ import type { GpuContext } from '../backends/webgpu/device.js';
 import { checkBackend, fallsBack, gpuFor, type BackendChoice } from './backend.js';
 import { WebGpuFft } from '../backends/webgpu/fft.js';
 import {
+  engineBuffersId,
   engineFft,
   precompileEngine,
   SyncCompileRefused,
@@ -19,6 +20,7 @@ import {
   type EngineExecOptions,
   type EngineFft,
 } from '../backends/cpu/wasm-fft.js';
+import { releaseSharedMemories } from '../backends/cpu/shared-memories.js';
 import {
   allocateLike,
   checkThreads,
@@ -243,7 +245,11 @@ class CpuPlan implements FftPlan {
     // A single large transform that threads split: the split plan's own regions, where shared memory exists.
     const split = splitBuffersFor(p.n, prec, p.batch, this.bufferThreads);
     if (split) return split;
-    return plan.createBuffers ? plan.createBuffers(p.batch, this.bufferThreads) : plainBuffers(p, prec);
+    if (!plan.createBuffers) return plainBuffers(p, prec);
+    const made = plan.createBuffers(p.batch, this.bufferThreads);
+    const id = engineBuffersId(made.input);
+    if (id !== undefined) this.bufferIds.push(id);
+    return made;
   }
   executeGpu(): Promise<void> {
     throw new UnsupportedError('executeGpu: this plan runs on the CPU backend; create it with backend: "webgpu"');
@@ -251,8 +257,11 @@ class CpuPlan implements FftPlan {
   encode(): void {
     throw new UnsupportedError('encode: this plan runs on the CPU backend; create it with backend: "webgpu"');
   }
+  /** Memory ids of the engine buffers this plan made: workers drop their instances on them at destroy(). */
+  private readonly bufferIds: number[] = [];
   destroy(): void {
     this.destroyed = true;
+    releaseSharedMemories(this.bufferIds);
   }
 }
 

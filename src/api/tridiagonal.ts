@@ -71,8 +71,10 @@ import {
   solveTridiagonalBatchCpu32Threaded,
   solveTridiagonalBatchCpuThreaded,
   tridiagonalBackwardErrors,
+  tridiagonalBuffersId,
   type TridiagonalBatchScratch,
 } from '../backends/cpu/tridiagonal-batch.js';
+import { releaseSharedMemories } from '../backends/cpu/shared-memories.js';
 import { planeThreads, postThomasParts, runThomasParts } from '../backends/cpu/worker-pool.js';
 
 export { TRIDIAGONAL_STATUS } from '../planner/tridiagonal.js';
@@ -213,6 +215,8 @@ const FAILED = TRIDIAGONAL_STATUS.ZERO_PIVOT | TRIDIAGONAL_STATUS.NON_FINITE | T
 /** A reusable solver for one problem shape. Create with createTridiagonalPlan(). */
 export class TridiagonalPlan {
   private destroyed = false;
+  /** Memory ids of the engine buffers this plan made: workers drop their instances on them at destroy(). */
+  private readonly bufferIds: number[] = [];
   private statusBuf: GPUBuffer | null = null;
   private scratch: TridiagonalBatchScratch = createTridiagonalBatchScratch();
   /** A CPU Thomas solve is using `scratch` (threaded solves await their workers). */
@@ -254,7 +258,11 @@ export class TridiagonalPlan {
     const { n, batch, nrhs, layout, complex, dtype, backend, cyclic, cpuAlgorithm } = this.p;
     if (backend === 'cpu' && dtype === 'float64' && !complex && !cyclic && nrhs === 1 && cpuAlgorithm === 'thomas') {
       const r = createTridiagonalBuffers(n, batch, layout, cpuThomasThreads(n, batch, this.p.threads) > 1);
-      if (r) return r;
+      if (r) {
+        const id = tridiagonalBuffersId(r.lower);
+        if (id !== undefined) this.bufferIds.push(id);
+        return r;
+      }
     }
     const { matrix, rhs } = this.sizes;
     const A = dtype === 'float64' ? Float64Array : Float32Array;
@@ -607,6 +615,8 @@ export class TridiagonalPlan {
     this.statusBuf?.destroy();
     this.innerPlan?.destroy();
     releaseTridiagonalBatchScratch(this.scratch);
+    // Workers drop their instances on the plan's engine buffers (the arrays stay valid where they are held).
+    releaseSharedMemories(this.bufferIds);
   }
 }
 

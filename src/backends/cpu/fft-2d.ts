@@ -15,6 +15,7 @@ import { generateColumnsModule, type ColumnsModule } from '../../codegen/wasm/ff
 import { compiled, compileSync, precompileLaneModule, syncCompileRestricted, THREAD_AREA_GAP } from './wasm-fft.js';
 import { generateConvolvePointwiseModule } from '../../codegen/wasm/convolve-pointwise.js';
 import { generateRowsCopyModule } from '../../codegen/wasm/rows-copy.js';
+import { adoptMemory, SharedInstances } from './shared-memories.js';
 
 type AnyArray = Float32Array | Float64Array;
 type Kernel = (inP: number, outP: number, work: number, tw: number, count: number, scale: number) => void;
@@ -146,9 +147,8 @@ function instantiate(recipe: CpuEngineFft2Recipe, memory: WebAssembly.Memory, sh
   };
 }
 
-/** Workers' instances by memory id (each keeps its memory alive, so only a few are kept). */
-const planeInstances = new Map<number, Kernels>();
-const MAX_PLANE_INSTANCES = 4;
+/** Instances for the threads' parts of a step, by memory (see shared-memories.ts). */
+const planeInstances = new SharedInstances<Kernels>(4);
 
 function runOn(k: Kernels, run: Omit<PlaneRun, 'id' | 'memory'>): void {
   const { recipe, inverse } = run;
@@ -228,16 +228,11 @@ function rowsRange(
 
 /** Runs one thread's part of a step on this thread (a worker instantiates the modules on first use). */
 export function runPlaneStep(run: PlaneRun): void {
-  let k = planeInstances.get(run.id);
-  if (!k) {
-    k = instantiate(run.recipe, run.memory, true);
-    planeInstances.set(run.id, k);
-    while (planeInstances.size > MAX_PLANE_INSTANCES) planeInstances.delete(planeInstances.keys().next().value!);
-  }
-  runOn(k, run);
+  runOn(
+    planeInstances.of(run.id, run.memory, () => instantiate(run.recipe, run.memory, true)),
+    run,
+  );
 }
-
-let nextId = 1;
 
 /**
  * Real rows shorter than this (bytes) move between the padded matrix and packed rows by the rows-copy module, in
@@ -250,7 +245,7 @@ const ROW_MOVER_BELOW_BYTES = 1024;
 const ROW_STAGE_BYTES = 1 << 16;
 
 export class Fft2Engine {
-  private readonly id = nextId++;
+  private readonly id: number;
   private readonly memory: WebAssembly.Memory;
   private readonly heap: AnyArray;
   private readonly kernels: Kernels;
@@ -313,6 +308,9 @@ export class Fft2Engine {
       throw new ButterflyError(`2-D FFT: the runtime refused a WebAssembly memory of ${bytes} bytes (${err})`);
     }
     this.kernels = instantiate(recipe, this.memory, shared);
+    this.id = adoptMemory(this.memory);
+    // Threaded steps run the calling thread's part on this instance too.
+    if (shared) planeInstances.set(this.id, this.memory, this.kernels);
     this.blocks = col.info.blocks;
     this.depthBlocks = depth?.info.blocks ?? 0;
     this.heap = e === 4 ? new Float32Array(this.memory.buffer) : new Float64Array(this.memory.buffer);

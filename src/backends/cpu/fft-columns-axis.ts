@@ -11,6 +11,7 @@
 import type { CpuColumnsRecipe } from '../../planner/cpu-fft.js';
 import { columnsCompiled, precompileColumns } from './fft-2d.js';
 import { SyncCompileRefused, syncCompileRestricted, THREAD_AREA_GAP } from './wasm-fft.js';
+import { adoptMemory, SharedInstances } from './shared-memories.js';
 
 type AnyArray = Float32Array | Float64Array;
 type Columns = (
@@ -42,29 +43,24 @@ export interface ColumnsRun {
 /** Runs a barrier-separated step's parts: the first on the calling thread, the others on workers (worker-pool.ts). */
 export type RunColumnSteps = (runs: ColumnsRun[]) => Promise<void>;
 
-/** Instances by shared memory (engine id), on the threads that run parts of threaded calls. */
-const partInstances = new Map<number, { cF: Columns; cI: Columns }>();
-const MAX_PART_INSTANCES = 4;
+/** Instances for the parts of threaded calls, by memory (see shared-memories.ts). */
+const partInstances = new SharedInstances<{ cF: Columns; cI: Columns }>(4);
 
 /** A part of a threaded call, on whichever thread runs it (the module compiled for shared memory). */
 export function runColumnsPart(run: ColumnsRun): void {
-  let k = partInstances.get(run.id);
-  if (!k) {
+  const k = partInstances.of(run.id, run.memory, () => {
     const x = new WebAssembly.Instance(columnsCompiled(run.recipe, true).mod, { env: { memory: run.memory } }).exports;
-    k = { cF: x['cF'] as Columns, cI: x['cI'] as Columns };
-    partInstances.set(run.id, k);
-    while (partInstances.size > MAX_PART_INSTANCES) partInstances.delete(partInstances.keys().next().value!);
-  }
+    return { cF: x['cF'] as Columns, cI: x['cI'] as Columns };
+  });
   (run.inverse ? k.cI : k.cF)(run.from, run.to, run.work, 0, run.k0, run.k1, run.scale, run.first);
 }
 
-let nextId = 1;
 /** Pages a shared memory may grow to (a shared memory must declare its maximum; the module imports 65536). */
 const SHARED_MAX_PAGES = 65536;
 
 /** One recipe's module instance on a memory of its own, kept between calls (fresh pages cost more than the kernel). */
 export class ColumnsAxisEngine {
-  private readonly id = nextId++;
+  private readonly id: number;
   private readonly memory: WebAssembly.Memory;
   private readonly heap: AnyArray;
   private readonly forward: Columns;
@@ -112,8 +108,9 @@ export class ColumnsAxisEngine {
     this.blocks = info.blocks;
     this.heap = e === 4 ? new Float32Array(memory.buffer) : new Float64Array(memory.buffer);
     this.heap.set(info.twiddles, 0);
-    // Threaded calls run the calling thread's part on this instance too (runColumnsPart finds it by id).
-    if (shared) partInstances.set(this.id, { cF: this.forward, cI: this.inverse });
+    this.id = adoptMemory(memory);
+    // Threaded calls run the calling thread's part on this instance too.
+    if (shared) partInstances.set(this.id, memory, { cF: this.forward, cI: this.inverse });
   }
 
   /**

@@ -11,6 +11,7 @@ import { ButterflyError } from '../../errors.js';
 import type { CpuLaneRecipe, CpuPrecision } from '../../planner/cpu-fft.js';
 import { fourStepOwnWork, fourStepPitch } from '../../codegen/wasm/fft-four-step.js';
 import { compiled, copyIn, copyOut, resolveExec, THREAD_AREA_GAP, type EngineExecOptions } from './wasm-fft.js';
+import { adoptMemory, SharedInstances } from './shared-memories.js';
 
 type AnyArray = Float32Array | Float64Array;
 type FourStep = Extract<CpuLaneRecipe, { kind: 'four-step' }>;
@@ -53,22 +54,17 @@ interface Phases {
   dct3post?: (v: number, out: number, count: number) => void;
 }
 
-/**
- * Instances by memory id, on this thread (a worker makes one the first time it is handed a memory); each keeps
- * its memory alive, so only a few are kept.
- */
-const instances = new Map<number, Phases>();
-const MAX_INSTANCES = 4;
+/** Instances by memory (see shared-memories.ts): a worker makes one the first time it is handed a memory. */
+const instances = new SharedInstances<Phases>(4);
 
 function phasesOf(run: Pick<PhaseRun, 'id' | 'recipe' | 'memory'>): Phases {
-  let p = instances.get(run.id);
-  if (!p) {
-    const inst = new WebAssembly.Instance(compiled(run.recipe, true).mod, { env: { memory: run.memory } });
-    p = inst.exports as unknown as Phases;
-    instances.set(run.id, p);
-    while (instances.size > MAX_INSTANCES) instances.delete(instances.keys().next().value!);
-  }
-  return p;
+  return instances.of(
+    run.id,
+    run.memory,
+    () =>
+      new WebAssembly.Instance(compiled(run.recipe, true).mod, { env: { memory: run.memory } })
+        .exports as unknown as Phases,
+  );
 }
 
 /** Runs one thread's blocks of a phase on this thread. */
@@ -91,12 +87,10 @@ type Dispatch = (runs: PhaseRun[]) => Promise<void>;
 /** A row call's copy of `values` values between an array's start and the memory at byte `at` (SplitFft.move). */
 type Move = (phase: 'in' | 'out', array: AnyArray, at: number, values: number) => Promise<void> | void;
 
-let nextId = 1;
-
 export class SplitFft {
   readonly n: number;
   readonly precision: CpuPrecision;
-  readonly id = nextId++;
+  readonly id: number;
   readonly memory: WebAssembly.Memory;
   private readonly heap: AnyArray;
   private readonly workPs: number[];
@@ -141,6 +135,7 @@ export class SplitFft {
     } catch (err) {
       throw new ButterflyError(`split transform: the runtime refused a shared memory of ${bytes} bytes (${err})`);
     }
+    this.id = adoptMemory(this.memory);
     this.heap = e === 4 ? new Float32Array(this.memory.buffer) : new Float64Array(this.memory.buffer);
     this.heap.set(info.twiddles, 0);
   }

@@ -26,6 +26,7 @@ import { runPhase } from './fft-split.js';
 import { runPlaneStep } from './fft-2d.js';
 import { runColumnsPart } from './fft-columns-axis.js';
 import { runThomasPart } from './tridiagonal-kernel.js';
+import { heldInstances, releaseInWorker } from './shared-memories.js';
 
 type AnyArray = Float32Array | Float64Array;
 
@@ -37,6 +38,11 @@ function run(job: FftJob): { reply: FftReply; transfer: ArrayBuffer[] } | null {
   if (job.fourStepFrom !== undefined && job.fourStepFrom !== knownFourStepFrom().bytes) {
     setFourStepFromBytes(job.fourStepFrom);
     forgetEnginePlans();
+  }
+  if (job.release) {
+    // Memories the calling thread let go of: drop this thread's instances on them; the reply says what is left.
+    releaseInWorker(job.release, job.releaseBytes ?? 0);
+    return { reply: { id: job.id, held: heldInstances() }, transfer: [] };
   }
   // Fault injection for the pool's failure tests: an exception here, an exit, or an uncaught error.
   if (job.fault === 'throw') throw new Error('injected fault');

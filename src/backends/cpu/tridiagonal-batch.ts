@@ -26,9 +26,8 @@ import {
   thomasKernelLayout,
   type ThomasKernelLayout,
 } from '../../codegen/wasm/tridiagonal-thomas.js';
+import { adoptMemory, releaseSharedMemories } from './shared-memories.js';
 import {
-  forgetThomasInstance,
-  nextThomasMemoryId,
   rememberThomasInstance,
   thomasModule,
   thomasParts,
@@ -69,9 +68,9 @@ export interface TridiagonalBatchScratch {
   wasm?: WasmThomas;
 }
 
-/** Lets go of a scratch's kernel memory on this thread (workers drop theirs as later memories displace them). */
+/** Lets go of a scratch's kernel memory, and has the workers drop their instances on it. */
 export function releaseTridiagonalBatchScratch(s: TridiagonalBatchScratch): void {
-  if (s.wasm?.shared) forgetThomasInstance(s.wasm.id);
+  if (s.wasm?.shared) releaseSharedMemories([s.wasm.id]);
   s.wasm = undefined;
 }
 
@@ -271,8 +270,8 @@ function wasmInstance(
       : new WebAssembly.Memory({ initial: pages });
     const inst = new WebAssembly.Instance(mod, { env: { memory } });
     const solve = inst.exports.solve as ThomasSolve;
-    w = { layout, round32, shared, id: nextThomasMemoryId(), L: thomasKernelLayout(cap), memory, solve };
-    if (shared) rememberThomasInstance(w.id, solve);
+    w = { layout, round32, shared, id: adoptMemory(memory), L: thomasKernelLayout(cap), memory, solve };
+    if (shared) rememberThomasInstance(w.id, memory, solve);
     s.wasm = w;
   }
   if (w.memory.buffer.byteLength < bytes) w.memory.grow(Math.ceil((bytes - w.memory.buffer.byteLength) / 65536));
@@ -533,6 +532,11 @@ interface ResidentThomas {
 }
 const residentThomas = new WeakMap<ArrayBufferLike, ResidentThomas>();
 
+/** The memory id of the engine buffers `a` lies in (see shared-memories.ts), or undefined. */
+export function tridiagonalBuffersId(a: FloatArray): number | undefined {
+  return residentThomas.get(a.buffer)?.w.id;
+}
+
 /**
  * Engine buffers for real float64 interleaved systems with one right-hand side (n ≥ 2, batch ≥ 2), or null where the
  * kernel is unavailable, the regions would pass WebAssembly's 4 GiB, or the layout is strided (the caller
@@ -559,8 +563,8 @@ export function createTridiagonalBuffers(
   const mem = new Float64Array(memory.buffer);
   const view = (off: number) => mem.subarray(off / 8, off / 8 + n * batch);
   const solve = inst.exports.solve as ThomasSolve;
-  const w: WasmThomas = { layout, round32: false, shared, id: nextThomasMemoryId(), L, memory, solve };
-  if (shared) rememberThomasInstance(w.id, solve);
+  const w: WasmThomas = { layout, round32: false, shared, id: adoptMemory(memory), L, memory, solve };
+  if (shared) rememberThomasInstance(w.id, memory, solve);
   residentThomas.set(memory.buffer, { n, batch, w, mem });
   return { lower: view(L.a), diag: view(L.b), upper: view(L.c), rhs: view(L.d), out: view(L.x) };
 }

@@ -6,6 +6,7 @@
  */
 import type { TridiagonalLayout } from '../../planner/tridiagonal.js';
 import { ACC_VECTORS, THOMAS_GROUP, generateThomasKernel } from '../../codegen/wasm/tridiagonal-thomas.js';
+import { SharedInstances } from './shared-memories.js';
 
 /** solve's arguments: P, n, rs, ps, ls, base, sbase, qbase (generateThomasKernel). */
 export type ThomasArgs = [number, number, number, number, number, number, number, number];
@@ -50,39 +51,21 @@ export function thomasModule(
   return m;
 }
 
-let nextId = 1;
-/** A new id for a shared kernel memory (the key of its instances on every thread). */
-export function nextThomasMemoryId(): number {
-  return nextId++;
-}
-
-/**
- * Instances on shared memories by id, on whichever thread runs parts. Each keeps its memory alive: a worker holds at
- * most MAX_INSTANCES (the calling thread lets go of a plan's when it is destroyed).
- */
-const instances = new Map<number, ThomasSolve>();
-const MAX_INSTANCES = 4;
+/** Instances on the memories that threads solve parts on, by memory (see shared-memories.ts). */
+const instances = new SharedInstances<ThomasSolve>(4);
 
 /** Records the calling thread's own instance on a shared memory, so its parts run there. */
-export function rememberThomasInstance(id: number, solve: ThomasSolve): void {
-  instances.delete(id);
-  instances.set(id, solve);
-  while (instances.size > MAX_INSTANCES) instances.delete(instances.keys().next().value!);
-}
-
-export function forgetThomasInstance(id: number): void {
-  instances.delete(id);
+export function rememberThomasInstance(id: number, memory: WebAssembly.Memory, solve: ThomasSolve): void {
+  instances.set(id, memory, solve);
 }
 
 /** One part, on whichever thread runs it. */
 export function runThomasPart(run: ThomasRun): void {
-  let solve = instances.get(run.id);
-  if (!solve) {
+  const solve = instances.of(run.id, run.memory, () => {
     const mod = thomasModule(run.layout, run.cap, run.round32, true);
     if (!mod) throw new Error('the tridiagonal kernel does not compile on this thread');
-    solve = new WebAssembly.Instance(mod, { env: { memory: run.memory } }).exports.solve as ThomasSolve;
-    rememberThomasInstance(run.id, solve);
-  }
+    return new WebAssembly.Instance(mod, { env: { memory: run.memory } }).exports.solve as ThomasSolve;
+  });
   solve(...run.args);
 }
 

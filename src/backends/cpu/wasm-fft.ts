@@ -33,6 +33,7 @@ import { dct4OddGathers } from '../../core/dct4-odd-same-length.js';
 import { DEFAULT_BLUESTEIN_THRESHOLD, planCpuFft } from './fft-plan.js';
 import { SingleRowsFft } from './single-rows.js';
 import { checkFits, checkLength, layoutOf, normScale, type CpuFftExecOptions } from './fft-mixed-radix.js';
+import { adoptMemory, SharedInstances } from './shared-memories.js';
 
 type AnyArray = Float32Array | Float64Array;
 type Kernel = (inP: number, outP: number, work: number, tw: number, count: number, scale: number) => void;
@@ -113,7 +114,6 @@ interface Resident {
   /** Bytes from a thread's input stage to its output stage; 0: the kernel writes the output in place. */
   outStage: number;
 }
-let nextResidentId = 1;
 
 /**
  * One thread's part of a call on engine buffers: slots [s0, s0 + count) with its own work (and stage)
@@ -140,8 +140,13 @@ export interface ResidentRun {
  * prefetched into its core, the neighbour's, whose every write must then take the lines back.
  */
 export const THREAD_AREA_GAP = 1 << 14;
-/** Engine buffers' instances a plan keeps (a worker makes one per set of buffers it is handed). */
-const MAX_RESIDENT_INSTANCES = 8;
+/** Engine buffers' kernels, by memory (see shared-memories.ts); a worker keeps at most 8 whose release is late. */
+interface ResidentKernels {
+  key: string;
+  fwd: Kernel;
+  inv: Kernel;
+}
+const residentInstances = new SharedInstances<ResidentKernels>(8);
 const residents = new WeakMap<ArrayBufferLike, Resident>();
 /** Whether this thread has made engine buffers at all (until then calls skip the lookup). */
 let residentsMade = false;
@@ -149,6 +154,11 @@ let residentsMade = false;
 /** Whether `a` lies in engine buffers (see Resident). */
 export function isEngineBuffer(a: AnyArray): boolean {
   return residents.has(a.buffer);
+}
+
+/** The memory id of the engine buffers `a` lies in (see shared-memories.ts), or undefined. */
+export function engineBuffersId(a: AnyArray): number | undefined {
+  return residents.get(a.buffer)?.id;
 }
 
 type LaneRecipe = CpuLaneRecipe;
@@ -1167,7 +1177,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     }
     const heap = e === 4 ? new Float32Array(memory.buffer) : new Float64Array(memory.buffer);
     heap.set(info.twiddles, 0);
-    const id = nextResidentId++;
+    const id = adoptMemory(memory);
     this.residentKernels(id, memory, mod);
     const { workPs, inP, outP, stagePs, outStage } = L;
     residents.set(memory.buffer, { key: this.key, id, memory, batch, inP, outP, slots, workPs, stagePs, outStage });
@@ -1226,19 +1236,14 @@ class LaneFft implements EngineFft, FusedRealFft {
     return runs;
   }
 
-  /** Kernels of engine buffers' instances by id: made at creation here, on first use in a worker. */
-  private readonly residentInstances = new Map<number, { fwd: Kernel; inv: Kernel }>();
-  private residentKernels(
-    id: number,
-    memory: WebAssembly.Memory,
-    mod?: WebAssembly.Module,
-  ): { fwd: Kernel; inv: Kernel } {
-    let k = lruGet(this.residentInstances, id);
-    if (!k) {
+  /** Kernels of engine buffers' instances: made at creation here, on first use in a worker (one module a memory). */
+  private residentKernels(id: number, memory: WebAssembly.Memory, mod?: WebAssembly.Module): ResidentKernels {
+    let k = residentInstances.get(id, memory);
+    if (!k || k.key !== this.key) {
       const shared = typeof SharedArrayBuffer === 'function' && memory.buffer instanceof SharedArrayBuffer;
       const inst = new WebAssembly.Instance(mod ?? compiled(this.laneRecipe, shared).mod, { env: { memory } });
-      k = { fwd: inst.exports['fwd'] as Kernel, inv: inst.exports['inv'] as Kernel };
-      lruSet(this.residentInstances, id, k, MAX_RESIDENT_INSTANCES);
+      k = { key: this.key, fwd: inst.exports['fwd'] as Kernel, inv: inst.exports['inv'] as Kernel };
+      residentInstances.set(id, memory, k);
     }
     return k;
   }

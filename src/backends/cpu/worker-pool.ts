@@ -46,6 +46,7 @@ import {
 import { clearFft2Engines, runPlaneStep, type PlaneRun } from './fft-2d.js';
 import { clearColumnsAxisEngines, runColumnsPart, type ColumnsRun } from './fft-columns-axis.js';
 import { runThomasPart, type ThomasRun } from './tridiagonal-kernel.js';
+import { setReleaseBroadcast } from './shared-memories.js';
 
 type AnyArray = Float32Array | Float64Array;
 interface Layout {
@@ -83,6 +84,10 @@ export interface FftJob {
   thomas?: ThomasRun;
   /** The calling thread's four-step threshold, for a worker that plans the length again (cpu-features.ts). */
   fourStepFrom?: number;
+  /** Ids of shared memories to drop this worker's instances on instead (shared-memories.ts); nothing else runs. */
+  release?: number[];
+  /** Their bytes: the ballast that makes the worker collect what still points to them. */
+  releaseBytes?: number;
   fault?: WorkerFault;
 }
 
@@ -92,6 +97,8 @@ export interface FftReply {
   input?: AnyArray;
   output?: AnyArray;
   error?: { name: string; message: string };
+  /** A release job's answer: the instances the worker still keeps on shared memories. */
+  held?: number;
 }
 
 /** Failures the tests inject into the next job: an exception, an exit, an uncaught error event. */
@@ -395,6 +402,26 @@ class WorkerPool {
     return { slot, id: full.id, reply: slot.run(full, transfer) };
   }
 
+  /** Tells every live worker to drop its instances on these memories; resolves to what each still holds. */
+  releaseMemories(ids: number[], bytes = 0): Promise<number[]> {
+    const job = (id: number): FftJob => ({
+      id,
+      n: 0,
+      precision: 'f64',
+      inverse: false,
+      norm: undefined,
+      scaleBy: undefined,
+      batch: 0,
+      input: NOTHING,
+      inLayout: NO_LAYOUT,
+      output: NOTHING,
+      outLayout: NO_LAYOUT,
+      release: ids,
+      releaseBytes: bytes,
+    });
+    return Promise.all(this.slots.map((s) => s.run(job(this.nextId++), []).then((r) => r.held ?? 0)));
+  }
+
   async dispose(): Promise<void> {
     const all = [
       ...this.slots,
@@ -426,6 +453,16 @@ export function allocateLike<T extends AnyArray>(input: T, length: number, write
 }
 
 let pool: WorkerPool | null = null;
+
+const NOTHING = new Float64Array(0);
+const NO_LAYOUT: Layout = { offset: 0, stride: 1, dist: 0 };
+// Memories the calling thread let go of (shared-memories.ts) are released in the workers of the pool, if any.
+setReleaseBroadcast((ids, bytes) => void pool?.releaseMemories(ids, bytes).catch(() => undefined));
+
+/** Tests only: releases nothing, and resolves to the instances each live worker keeps on shared memories. */
+export function workerHeldInstances(): Promise<number[]> {
+  return pool ? pool.releaseMemories([]) : Promise.resolve([]);
+}
 
 /** Terminates the CPU engine's worker threads (new ones start on the next threaded call). */
 export async function disposeCpuWorkers(): Promise<void> {
