@@ -28,6 +28,12 @@ const sizes = new Map<number, number>();
  * mmap threshold), where smaller ones may be cleared by hand, which commits them.
  */
 const MIN_BALLAST_BYTES = 32 << 20;
+/**
+ * What a worker's ballast adds to the bytes released: V8 collects once external bytes pass those of its last
+ * collection by 64 MiB, and a ballast of only the bytes of small memories never did (a loop of 8 MiB engine buffers
+ * destroyed one after another grew by 16 MiB an iteration; with 64 or 128 MiB more it stayed near 130 MiB).
+ */
+const WORKER_BALLAST_BYTES = 128 << 20;
 
 /** An untouched ArrayBuffer of at least `bytes` for the collector to count, or null where the runtime refuses it. */
 function ballast(bytes: number): ArrayBuffer | null {
@@ -74,22 +80,21 @@ export function adoptMemory(memory: WebAssembly.Memory): number {
 /** Drops every thread's instances on the memories `ids` (a plan that owns them was destroyed, or they were collected). */
 export function releaseSharedMemories(ids: readonly number[]): void {
   for (const c of caches) for (const id of ids) c.forget(id);
-  if (!broadcast) return;
   let bytes = 0;
   for (const id of ids) {
     bytes += sizes.get(id) ?? 0;
     sizes.delete(id);
   }
-  broadcast([...ids], bytes);
+  broadcast?.([...ids], bytes);
 }
 
 /**
- * A worker's side of a release: drops its instances on the memories, then allocates and drops a ballast as large as
+ * A worker's side of a release: drops its instances on the memories, then allocates and drops a ballast larger than
  * they were (`bytes`), so that it collects the objects that still point to them.
  */
 export function releaseInWorker(ids: readonly number[], bytes: number): void {
   for (const c of caches) for (const id of ids) c.forget(id);
-  if (bytes > 0) ballast(bytes);
+  if (ids.length > 0) ballast(bytes + WORKER_BALLAST_BYTES);
 }
 
 /** The worker pool's way of telling its workers (set by worker-pool.ts, which a worker does not load). */
