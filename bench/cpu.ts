@@ -815,17 +815,20 @@ async function runTriCase(n: number, batch: number, o: Options): Promise<CaseRes
   const res: CaseResult = { id, family: 'tri', n, batch, cols: {} };
   const sys = triSystems(n, batch, n + batch);
   // The fourth field: the plan's engine buffers (TridiagonalPlan.createBuffers), solved where they lie.
-  // The fifth: threads (--threads, default the cores, for "all").
-  const variants: [string, 'strided' | 'interleaved', 'float32' | 'float64', boolean, number][] = [
-    ['ours64_strided_1', 'strided', 'float64', false, 1],
-    ['ours64_inter_1', 'interleaved', 'float64', false, 1],
-    ['ours64_inter_1_buf', 'interleaved', 'float64', true, 1],
-    ['ours32_inter_1', 'interleaved', 'float32', false, 1],
-    ['ours64_strided_all', 'strided', 'float64', false, o.threadsAll],
-    ['ours64_inter_all', 'interleaved', 'float64', false, o.threadsAll],
-    ['ours64_inter_all_buf', 'interleaved', 'float64', true, o.threadsAll],
+  // The fifth: threads (--threads, default the cores, for "all"). The sixth: checkResidual (numpy's Thomas checks
+  // nothing: the unchecked columns are the like-for-like ones).
+  const variants: [string, 'strided' | 'interleaved', 'float32' | 'float64', boolean, number, boolean][] = [
+    ['ours64_strided_1', 'strided', 'float64', false, 1, true],
+    ['ours64_inter_1', 'interleaved', 'float64', false, 1, true],
+    ['ours64_inter_1_buf', 'interleaved', 'float64', true, 1, true],
+    ['ours64_inter_1_nc', 'interleaved', 'float64', false, 1, false],
+    ['ours64_inter_1_buf_nc', 'interleaved', 'float64', true, 1, false],
+    ['ours32_inter_1', 'interleaved', 'float32', false, 1, true],
+    ['ours64_strided_all', 'strided', 'float64', false, o.threadsAll, true],
+    ['ours64_inter_all', 'interleaved', 'float64', false, o.threadsAll, true],
+    ['ours64_inter_all_buf', 'interleaved', 'float64', true, o.threadsAll, true],
   ];
-  for (const [key, layout, dtype, buffers, threads] of variants) {
+  for (const [key, layout, dtype, buffers, threads, checkResidual] of variants) {
     let plan: Awaited<ReturnType<typeof createTridiagonalPlan>> | null = null;
     try {
       const conv = (v: Float64Array) => {
@@ -838,7 +841,7 @@ async function runTriCase(n: number, batch: number, o: Options): Promise<CaseRes
         upper: Float32Array | Float64Array;
         rhs: Float32Array | Float64Array;
       } = { lower: conv(sys.a), diag: conv(sys.b), upper: conv(sys.c), rhs: conv(sys.d) };
-      const desc: TridiagonalPlanDescriptor = { n, batch, layout, dtype, backend: 'cpu', threads };
+      const desc: TridiagonalPlanDescriptor = { n, batch, layout, dtype, backend: 'cpu', threads, checkResidual };
       const p = (plan = await createTridiagonalPlan(desc));
       if (buffers) {
         const b = p.createBuffers();
@@ -985,6 +988,8 @@ const LABELS: Record<string, string> = {
   ours64_strided_1: 'ours f64 strided 1t',
   ours64_inter_1: 'ours f64 inter. 1t',
   ours64_inter_1_buf: 'ours f64 inter. 1t, buffers',
+  ours64_inter_1_nc: 'ours f64 inter. 1t, unchecked',
+  ours64_inter_1_buf_nc: 'ours f64 inter. 1t, buffers, unchecked',
   ours32_inter_1: 'ours f32 inter. 1t',
   ours64_strided_all: 'ours f64 strided all',
   ours64_inter_all: 'ours f64 inter. all',
@@ -1011,6 +1016,8 @@ const TRI_COLS = [
   'ours64_strided_1',
   'ours64_inter_1',
   'ours64_inter_1_buf',
+  'ours64_inter_1_nc',
+  'ours64_inter_1_buf_nc',
   'ours32_inter_1',
   'ours64_strided_all',
   'ours64_inter_all',
@@ -1066,6 +1073,9 @@ function markdown(results: CaseResult[]): string {
           (r) => ratio(best(r, ['ours64_strided_all', 'ours64_inter_all']), val(r.cols.numpy_thomas)),
         ],
         ['buffers all / numpy Thomas', (r) => ratio(val(r.cols.ours64_inter_all_buf), val(r.cols.numpy_thomas))],
+        // Neither checks its solutions (checkResidual: false).
+        ['unchecked / numpy Thomas', (r) => ratio(val(r.cols.ours64_inter_1_nc), val(r.cols.numpy_thomas))],
+        ['unchecked buffers / numpy Thomas', (r) => ratio(val(r.cols.ours64_inter_1_buf_nc), val(r.cols.numpy_thomas))],
       ];
     } else {
       const c = (r: CaseResult, k: string) => val(r.cols[k]);

@@ -153,7 +153,8 @@ export interface TridiagonalPlanDescriptor {
   threads?: number;
   /**
    * Measure every solution's backward error (default true). false skips the check (and the read-back of
-   * GPUBuffer inputs it needs): `ok` then only means that no pivot broke down and x is finite.
+   * GPUBuffer inputs it needs): `ok` then only means that no pivot broke down and x is finite. On the CPU, real
+   * Thomas solves then run a kernel without the residuals (the same x bit for bit).
    */
   checkResidual?: boolean;
 }
@@ -257,7 +258,8 @@ export class TridiagonalPlan {
     if (this.destroyed) throw new DestroyedError('tridiagonal plan: createBuffers() after destroy()');
     const { n, batch, nrhs, layout, complex, dtype, backend, cyclic, cpuAlgorithm } = this.p;
     if (backend === 'cpu' && dtype === 'float64' && !complex && !cyclic && nrhs === 1 && cpuAlgorithm === 'thomas') {
-      const r = createTridiagonalBuffers(n, batch, layout, cpuThomasThreads(n, batch, this.p.threads) > 1);
+      const threaded = cpuThomasThreads(n, batch, this.p.threads) > 1;
+      const r = createTridiagonalBuffers(n, batch, layout, threaded, this.p.check);
       if (r) {
         const id = tridiagonalBuffersId(r.lower);
         if (id !== undefined) this.bufferIds.push(id);

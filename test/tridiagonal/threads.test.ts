@@ -165,7 +165,7 @@ test('thomasParts: disjoint vectors, scratch and accumulators that cover the cal
       const inter = layout === 'interleaved';
       const ps = inter ? 16 : 2 * n * 8;
       const call = [P, n, 8, ps, n * 8, 4096, 512, 96] as const;
-      const runs = thomasParts({ ...w, layout }, [...call], threads);
+      const runs = thomasParts({ ...w, layout, check: true }, [...call], threads);
       assert.ok(runs.length >= 1 && runs.length <= threads, `${layout} P=${P}: ${runs.length} parts`);
       let v = 0;
       let scratchEnd = 512;

@@ -106,12 +106,13 @@ export function solveTridiagonalBatchCpu(
   const e = eta ?? new Float64Array(batch);
   e.fill(0, 0, batch);
   if (nrhs === 1 && n >= 2 && p.kernel !== 'js') {
-    const r = residentOf(p, x);
+    // The kernels run the fused residual check only where the caller wants the backward errors.
+    const r = residentOf(p, x, eta !== undefined);
     if (r) {
-      solveResident(r, status, e);
+      solveResident(r, status, eta);
       return { x, status };
     }
-    if (solveWasm(p, x, status, e, scratch)) return { x, status };
+    if (solveWasm(p, x, status, eta, scratch)) return { x, status };
   }
   if (!p.out) x.fill(0);
   // The sweeps test only the pivots; the pass after each block (matrix checks, non-finite x, backward
@@ -177,14 +178,13 @@ export async function solveTridiagonalBatchCpuThreaded(
   if (threads > 1 && (p.nrhs ?? 1) === 1 && n >= 2 && p.kernel !== 'js') {
     const x = p.out ?? filledResult(Float64Array, n * batch);
     const status = new Uint32Array(batch);
-    const e = eta ?? new Float64Array(batch);
-    e.fill(0, 0, batch);
-    const r = residentOf(p, x);
+    eta?.fill(0, 0, batch);
+    const r = residentOf(p, x, eta !== undefined);
     if (r?.w.shared) {
-      await solveResidentThreaded(r, status, e, threads, parts.run);
+      await solveResidentThreaded(r, status, eta, threads, parts.run);
       return { x, status };
     }
-    if (!r && (await solveWasmThreaded(p, x, status, e, scratch, threads, parts))) return { x, status };
+    if (!r && (await solveWasmThreaded(p, x, status, eta, scratch, threads, parts))) return { x, status };
   }
   return solveTridiagonalBatchCpu(p, scratch, eta);
 }
@@ -201,9 +201,8 @@ export async function solveTridiagonalBatchCpu32Threaded(
   if (threads <= 1 || (p.nrhs ?? 1) !== 1 || n < 2) return solveTridiagonalBatchCpu32(p, scratch, eta);
   const x = p.out ?? filledResult(Float32Array, n * batch);
   const status = new Uint32Array(batch);
-  const e = eta ?? new Float64Array(batch);
-  e.fill(0, 0, batch);
-  return (await solveWasmThreaded(p, x, status, e, scratch, threads, parts)) ? { x, status } : null;
+  eta?.fill(0, 0, batch);
+  return (await solveWasmThreaded(p, x, status, eta, scratch, threads, parts)) ? { x, status } : null;
 }
 
 /**
@@ -227,9 +226,8 @@ export function solveTridiagonalBatchCpu32(
   if ((p.nrhs ?? 1) !== 1 || n < 2) return null;
   const x = p.out ?? filledResult(Float32Array, n * batch);
   const status = new Uint32Array(batch);
-  const e = eta ?? new Float64Array(batch);
-  e.fill(0, 0, batch);
-  return solveWasm(p, x, status, e, scratch) ? { x, status } : null;
+  eta?.fill(0, 0, batch);
+  return solveWasm(p, x, status, eta, scratch) ? { x, status } : null;
 }
 
 /** float64 elements a region of the WebAssembly kernel holds at most (8 MiB; seven regions). */
@@ -246,6 +244,8 @@ interface WasmThomas {
   round32: boolean;
   /** Shared with worker threads (solveWasmThreaded), under this id. */
   shared: boolean;
+  /** The module runs the fused residual check (backward errors wanted). */
+  check: boolean;
   id: number;
   L: ThomasKernelLayout;
   memory: WebAssembly.Memory;
@@ -259,10 +259,12 @@ function wasmInstance(
   bytes: number,
   round32: boolean,
   shared: boolean,
+  check: boolean,
 ): WasmThomas | null {
   let w = s.wasm;
-  if (!w || w.layout !== layout || w.L.cap !== cap || w.round32 !== round32 || w.shared !== shared) {
-    const mod = thomasModule(layout, cap, round32, shared);
+  const same = w && w.layout === layout && w.L.cap === cap && w.round32 === round32 && w.shared === shared;
+  if (!w || !same || w.check !== check) {
+    const mod = thomasModule(layout, cap, round32, shared, check);
     if (!mod) return null;
     const pages = Math.ceil(bytes / 65536);
     const memory = shared
@@ -270,7 +272,7 @@ function wasmInstance(
       : new WebAssembly.Memory({ initial: pages });
     const inst = new WebAssembly.Instance(mod, { env: { memory } });
     const solve = inst.exports.solve as ThomasSolve;
-    w = { layout, round32, shared, id: adoptMemory(memory), L: thomasKernelLayout(cap), memory, solve };
+    w = { layout, round32, shared, check, id: adoptMemory(memory), L: thomasKernelLayout(cap), memory, solve };
     if (shared) rememberThomasInstance(w.id, memory, solve);
     s.wasm = w;
   }
@@ -295,7 +297,7 @@ function solveWasm(
   p: WasmProblem,
   x: FloatArray,
   status: Uint32Array,
-  eta: Float64Array,
+  eta: Float64Array | undefined,
   scratch: TridiagonalBatchScratch,
 ): boolean {
   const c = wasmCopier(p, x, status, eta, scratch, false);
@@ -318,7 +320,7 @@ export async function solveWasmThreaded(
   p: WasmProblem,
   x: FloatArray,
   status: Uint32Array,
-  eta: Float64Array,
+  eta: Float64Array | undefined,
   scratch: TridiagonalBatchScratch,
   threads: number,
   parts: ThomasPartRunners,
@@ -393,7 +395,7 @@ function wasmCopier(
   p: WasmProblem,
   x: FloatArray,
   status: Uint32Array,
-  eta: Float64Array,
+  eta: Float64Array | undefined,
   scratch: TridiagonalBatchScratch,
   pipelined: boolean,
 ): Copier | null {
@@ -420,6 +422,7 @@ function wasmCopier(
     L0.bytes(slots * (blk / 2)),
     x instanceof Float32Array,
     pipelined,
+    eta !== undefined,
   );
   if (!w) return null;
   const L = w.L;
@@ -494,14 +497,17 @@ function blockSystems(n: number, B: number, inter: boolean, pipelined = false): 
   return Math.min(B + (B & 1), Math.max(minBlk, Math.floor(bytes / (56 * n)) & ~1));
 }
 
-/** The status bits and backward errors of systems j0 … j0 + count − 1 from a block's accumulators at float64 index A. */
+/**
+ * The status bits and (with `eta`, from a module with the check) backward errors of systems j0 … j0 + count − 1 from
+ * a block's accumulators at float64 index A.
+ */
 function readAccumulators(
   mem: Float64Array,
   A: number,
   j0: number,
   count: number,
   status: Uint32Array,
-  eta: Float64Array,
+  eta: Float64Array | undefined,
 ): void {
   for (let t = 0; t < count; t++) {
     const o = A + (t >> 1) * ACC_VECTORS * 2 + (t & 1);
@@ -515,7 +521,7 @@ function readAccumulators(
     if (!(maxX < Infinity)) st |= S.NON_FINITE;
     if (!(normA < Infinity)) st |= S.ZERO_PIVOT;
     if (st !== 0) status[j0 + t] |= st;
-    eta[j0 + t] = eta1(maxR, normA, maxX, maxD);
+    if (eta) eta[j0 + t] = eta1(maxR, normA, maxX, maxD);
   }
 }
 
@@ -549,13 +555,14 @@ export function createTridiagonalBuffers(
   batch: number,
   layout: TridiagonalLayout,
   shared = false,
+  check = true,
 ): { lower: Float64Array; diag: Float64Array; upper: Float64Array; rhs: Float64Array; out: Float64Array } | null {
   if (n < 2 || batch < 2 || layout !== 'interleaved') return null;
   const cap = Math.ceil((n * batch) / 512) * 512;
   const L = thomasKernelLayout(cap);
   const bytes = L.bytes(Math.ceil(blockSystems(n, batch, true) / 2));
   if (bytes > 2 ** 32 - 65536) return null;
-  const mod = thomasModule(layout, cap, false, shared);
+  const mod = thomasModule(layout, cap, false, shared, check);
   if (!mod) return null;
   const pages = Math.ceil(bytes / 65536);
   const memory = new WebAssembly.Memory(shared ? { initial: pages, maximum: pages, shared } : { initial: pages });
@@ -563,19 +570,24 @@ export function createTridiagonalBuffers(
   const mem = new Float64Array(memory.buffer);
   const view = (off: number) => mem.subarray(off / 8, off / 8 + n * batch);
   const solve = inst.exports.solve as ThomasSolve;
-  const w: WasmThomas = { layout, round32: false, shared, id: adoptMemory(memory), L, memory, solve };
+  const w: WasmThomas = { layout, round32: false, shared, check, id: adoptMemory(memory), L, memory, solve };
   if (shared) rememberThomasInstance(w.id, memory, solve);
   residentThomas.set(memory.buffer, { n, batch, w, mem });
   return { lower: view(L.a), diag: view(L.b), upper: view(L.c), rhs: view(L.d), out: view(L.x) };
 }
 
-/** The engine buffers these five arrays are, exactly as handed out and for this shape, or undefined. */
+/**
+ * The engine buffers these five arrays are, exactly as handed out and for this shape, or undefined; also where the
+ * backward errors are wanted (`check`) and their module has no check (a plan made with checkResidual: false).
+ */
 function residentOf(
   p: Pick<TridiagonalBatchCpuProblem, 'n' | 'batch' | 'layout' | 'lower' | 'diag' | 'upper' | 'rhs'>,
   x: FloatArray,
+  check: boolean,
 ): ResidentThomas | undefined {
   const r = residentThomas.get(x.buffer);
   if (!r || r.n !== p.n || r.batch !== p.batch || r.w.layout !== (p.layout ?? 'strided')) return undefined;
+  if (check && !r.w.check) return undefined;
   const at = (a: FloatArray, off: number) =>
     a.buffer === x.buffer && a.byteOffset === off && a.length === p.n * p.batch;
   const { L } = r.w;
@@ -587,7 +599,7 @@ function residentOf(
  * (an empty lane would read and write the next row's first column): an odd last block starts one system
  * early and solves that system again, with the same operations, so the same x, status and backward error.
  */
-function solveResident(r: ResidentThomas, status: Uint32Array, eta: Float64Array): void {
+function solveResident(r: ResidentThomas, status: Uint32Array, eta: Float64Array | undefined): void {
   for (const { w, call } of residentBlocks(r, status, eta)) w.solve(...call);
 }
 
@@ -595,7 +607,7 @@ function solveResident(r: ResidentThomas, status: Uint32Array, eta: Float64Array
 async function solveResidentThreaded(
   r: ResidentThomas,
   status: Uint32Array,
-  eta: Float64Array,
+  eta: Float64Array | undefined,
   threads: number,
   runParts: RunThomasParts,
 ): Promise<void> {
@@ -609,7 +621,7 @@ interface BlockCall {
 }
 
 /** solveResident's kernel calls; each block's results are read when the caller resumes it. */
-function* residentBlocks(r: ResidentThomas, status: Uint32Array, eta: Float64Array): Generator<BlockCall> {
+function* residentBlocks(r: ResidentThomas, status: Uint32Array, eta: Float64Array | undefined): Generator<BlockCall> {
   const { n, batch: B, w, mem } = r;
   const blk = blockSystems(n, B, true);
   function* run(j0: number, cw: number): Generator<BlockCall> {

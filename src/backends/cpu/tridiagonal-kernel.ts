@@ -19,6 +19,8 @@ export interface ThomasRun {
   layout: TridiagonalLayout;
   cap: number;
   round32: boolean;
+  /** The fused residual check (generateThomasKernel). */
+  check: boolean;
   args: ThomasArgs;
 }
 
@@ -35,13 +37,20 @@ export function thomasModule(
   cap: number,
   round32: boolean,
   shared = false,
+  check = true,
 ): WebAssembly.Module | null {
-  const key = `${layout}:${cap}:${round32}:${shared}`;
+  const key = `${layout}:${cap}:${round32}:${shared}:${check}`;
   let m = thomasModules.get(key);
   if (m === undefined) {
     try {
       m = new WebAssembly.Module(
-        generateThomasKernel(layout === 'strided' ? 'strided' : 'interleaved', cap, round32, shared) as BufferSource,
+        generateThomasKernel(
+          layout === 'strided' ? 'strided' : 'interleaved',
+          cap,
+          round32,
+          shared,
+          check,
+        ) as BufferSource,
       );
     } catch {
       m = null;
@@ -62,7 +71,7 @@ export function rememberThomasInstance(id: number, memory: WebAssembly.Memory, s
 /** One part, on whichever thread runs it. */
 export function runThomasPart(run: ThomasRun): void {
   const solve = instances.of(run.id, run.memory, () => {
-    const mod = thomasModule(run.layout, run.cap, run.round32, true);
+    const mod = thomasModule(run.layout, run.cap, run.round32, true, run.check);
     if (!mod) throw new Error('the tridiagonal kernel does not compile on this thread');
     return new WebAssembly.Instance(mod, { env: { memory: run.memory } }).exports.solve as ThomasSolve;
   });
@@ -78,7 +87,14 @@ const MIN_PART_VECTORS = 32;
  * vectors of its own, so parts are limited to what the call's `scratchBytes` of CP and XI hold.
  */
 export function thomasParts(
-  w: { id: number; memory: WebAssembly.Memory; layout: TridiagonalLayout; round32: boolean; L: { cap: number } },
+  w: {
+    id: number;
+    memory: WebAssembly.Memory;
+    layout: TridiagonalLayout;
+    round32: boolean;
+    check: boolean;
+    L: { cap: number };
+  },
   call: ThomasArgs,
   threads: number,
   scratchBytes = w.L.cap * 8,
@@ -97,7 +113,7 @@ export function thomasParts(
     if (v1 === v0) continue;
     const sbase = sb + (inter ? n * 16 * v0 : t * groupBytes);
     const args: ThomasArgs = [v1 - v0, n, rs, ps, ls, base + v0 * ps, sbase, qb + v0 * ACC_VECTORS * 16];
-    runs.push({ id: w.id, memory: w.memory, layout: w.layout, cap: w.L.cap, round32: w.round32, args });
+    runs.push({ id: w.id, memory: w.memory, layout: w.layout, cap: w.L.cap, round32: w.round32, check: w.check, args });
   }
   return runs;
 }

@@ -14,6 +14,8 @@
  * Operations and their order are those of the JavaScript kernel, so results agree bit for bit.
  * `round32`: the solution is stored rounded to float32 (the recurrence keeps float64), and the residuals and
  * max |x| are those of the rounded solution, which is what a float32 caller gets back.
+ * `check` false: no residuals (ACC_MAX_R and ACC_MAX_D are left as they were): the back substitution reads only its
+ * scratch, not A … D again; the forward sweep's tests and max |x| stay (status bits other than INACCURATE).
  */
 import { assembleModule, Body } from './assembler.js';
 
@@ -156,6 +158,11 @@ function emitRowChecks(
   acc.fold(ACC_NOT_DOMINANT, 'or', () => f.get(ab).get(off).f64x2Lt(), init);
 }
 
+/** The back substitution's maxima of one row without the residual check: |x_i|. */
+function emitMaxX(f: Body, acc: Accumulators, xi: number, init: boolean): void {
+  acc.fold(ACC_MAX_X, 'max', () => f.get(xi).f64x2Abs(), init);
+}
+
 /** The back substitution's maxima of one row: |residual| (in local r), |x_i| and |d_i|. */
 function emitPostMaxima(f: Body, acc: Accumulators, r: number, xi: number, d: number, init: boolean): void {
   acc.fold(ACC_MAX_R, 'max', () => f.get(r), init);
@@ -207,8 +214,10 @@ export function generateThomasKernel(
   cap: number,
   round32 = false,
   shared = false,
+  check = true,
 ): Uint8Array {
-  const f = layout === 'interleaved' ? rowsOuterKernel(cap, round32) : groupedKernel(cap, round32, THOMAS_GROUP);
+  const f =
+    layout === 'interleaved' ? rowsOuterKernel(cap, round32, check) : groupedKernel(cap, round32, THOMAS_GROUP, check);
   // A shared memory import must declare a maximum: any size up to 4 GiB.
   return assembleModule([{ params: f.params.slice(), body: f, export: 'solve' }], {
     initialPages: 1,
@@ -224,7 +233,7 @@ export function generateThomasKernel(
  * registers or L1 (rows outermost, as interleaved, jumps a system's length between vectors: 1.1-1.75x
  * slower).
  */
-function groupedKernel(cap: number, round32: boolean, group: number): Body {
+function groupedKernel(cap: number, round32: boolean, group: number, check: boolean): Body {
   const L = thomasKernelLayout(cap);
   const f = new Body(['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32']);
   const [P, N, RS, PS, LS, BASE, SB, QB] = [0, 1, 2, 3, 4, 5, 6, 7];
@@ -345,6 +354,7 @@ function groupedKernel(cap: number, round32: boolean, group: number): Body {
     const x1 = xiP,
       x2 = cpP;
     const post = (k: number, xm: number | null, xi: number, xp: number | null, init: boolean): void => {
+      if (!check) return emitMaxX(f, accs[k]!, xi, init);
       const b = loadTo(L.b, tb),
         d = loadTo(L.d, td);
       if (xm !== null) {
@@ -419,7 +429,7 @@ function groupedKernel(cap: number, round32: boolean, group: number): Body {
  * Interleaved: rows outermost, the block's vectors innermost, so that every region streams sequentially
  * (a few vectors through all rows, as strided, measured 1.06-1.33x slower here: seven streams a row apart).
  */
-function rowsOuterKernel(cap: number, round32: boolean): Body {
+function rowsOuterKernel(cap: number, round32: boolean, check: boolean): Body {
   const L = thomasKernelLayout(cap);
   const f = new Body(['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32']);
   const [P, N, RS, PS, , BASE, SB, QB] = [0, 1, 2, 3, 4, 5, 6, 7];
@@ -528,6 +538,7 @@ function rowsOuterKernel(cap: number, round32: boolean): Body {
    * (terms absent at the ends: the JavaScript kernel adds exact zeros there, which changes no magnitude).
    */
   const post = (xm: number | null, xi: number, xp: number | null, du: number, init: boolean): void => {
+    if (!check) return emitMaxX(f, accs, xi, init);
     const b = loadTo(L.b, du),
       d = loadTo(L.d, du),
       r = v();
