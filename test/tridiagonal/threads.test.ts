@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { createTridiagonalPlan, TRIDIAGONAL_STATUS, WorkerError } from '../../src/index.js';
 import { matIndex, rhsIndex, type TridiagonalLayout } from '../../src/planner/tridiagonal.js';
 import { injectWorkerFault } from '../../src/backends/cpu/worker-pool.js';
-import { thomasParts } from '../../src/backends/cpu/tridiagonal-kernel.js';
+import { thomasParts, thomasPartsWithOwn } from '../../src/backends/cpu/tridiagonal-kernel.js';
 import { ACC_VECTORS, THOMAS_GROUP } from '../../src/codegen/wasm/tridiagonal-thomas.js';
 import { randomSystems, toLayout } from './helpers.js';
 
@@ -155,17 +155,33 @@ test('tridiagonal threads option: validated', async () => {
 test('thomasParts: disjoint vectors, scratch and accumulators that cover the call', () => {
   const w = { id: 1, memory: new WebAssembly.Memory({ initial: 1 }), round32: false, L: { cap: 1 << 20 } };
   for (const layout of ['interleaved', 'strided'] as const) {
-    for (const [P, n, threads] of [
-      [1000, 16, 2],
-      [1001, 7, 3],
-      [40, 16, 4],
-      [3, 100, 2],
-      [64, 1000, 8],
-    ]) {
+    for (const [P, n, threads, share] of [
+      [1000, 16, 2, undefined],
+      [1001, 7, 3, undefined],
+      [40, 16, 4, undefined],
+      [3, 100, 2, undefined],
+      [64, 1000, 8, undefined],
+      [1000, 16, 2, 0.3],
+      [1001, 7, 3, 0.2],
+      [585, 64, 2, 0.01],
+      [585, 64, 2, 0.99],
+      [40, 16, 4, 0.5],
+    ] as [number, number, number, number?][]) {
       const inter = layout === 'interleaved';
       const ps = inter ? 16 : 2 * n * 8;
       const call = [P, n, 8, ps, n * 8, 4096, 512, 96] as const;
-      const runs = thomasParts({ ...w, layout, check: true }, [...call], threads);
+      const x = { ...w, layout, check: true };
+      let runs = thomasParts(x, [...call], threads);
+      if (share !== undefined) {
+        // The calling thread's part, last, about `share` of the vectors where that is a part's worth.
+        const { workers, own } = thomasPartsWithOwn(x, [...call], threads, w.L.cap * 8, share);
+        assert.ok(workers.length >= 1 && workers.length <= threads - (own ? 1 : 0), `${layout} P=${P}: workers`);
+        if (own) {
+          assert.ok(Math.abs(own.args[0] - share * P) <= 1 || own.args[0] < share * P, `${layout} P=${P}: own share`);
+          assert.ok(own.args[0] >= (inter ? 32 : 4), `${layout} P=${P}: own part of a part's least`);
+        } else assert.ok(share * P < (inter ? 32 : 4) || P < 2 * (inter ? 32 : 4), `${layout} P=${P}: no own part`);
+        runs = own ? [...workers, own] : workers;
+      }
       assert.ok(runs.length >= 1 && runs.length <= threads, `${layout} P=${P}: ${runs.length} parts`);
       let v = 0;
       let scratchEnd = 512;

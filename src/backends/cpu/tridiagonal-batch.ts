@@ -29,6 +29,8 @@ import {
 import { adoptMemory, releaseSharedMemories } from './shared-memories.js';
 import {
   rememberThomasInstance,
+  runThomasPart,
+  thomasPartsWithOwn,
   thomasModule,
   thomasParts,
   type PostThomasParts,
@@ -342,14 +344,25 @@ export async function solveWasmThreaded(
     return true;
   }
   let prev: { b: Block; slot: number; wait: () => Promise<void> } | null = null;
+  // The calling thread's share of each block's vectors: it copies the next block in and the last one out while the
+  // workers solve theirs, then solves its own share, sized from the last block's times so that it ends with them.
+  let share = INITIAL_OWN_SHARE;
   try {
     for (let k = 0; k < c.blocks.length; k++) {
       const b = c.blocks[k]!,
         slot = k & 1;
+      const t0 = performance.now();
       c.copyIn(b, slot);
+      const tIn = performance.now();
       if (prev) await prev.wait();
-      const wait = await parts.post(thomasParts(c.w, c.call(b, slot), threads - 1, c.slotBytes));
+      const { workers, own } = thomasPartsWithOwn(c.w, c.call(b, slot), threads, c.slotBytes, share);
+      const wait = await parts.post(workers);
+      const t1 = performance.now();
+      if (own) runThomasPart(own);
+      const t2 = performance.now();
       if (prev) c.finish(prev.b, prev.slot);
+      const t3 = performance.now();
+      share = ownShare(b.W / 2, own ? own.args[0] : 0, tIn - t0 + (t3 - t2), t2 - t1, threads, share);
       prev = { b, slot, wait };
     }
     const last = prev;
@@ -363,6 +376,22 @@ export async function solveWasmThreaded(
     if (prev) await prev.wait().catch(() => undefined);
   }
   return true;
+}
+
+/** The calling thread's share of the first pipelined block (later ones: ownShare). */
+const INITIAL_OWN_SHARE = 0.15;
+
+/**
+ * The calling thread's share of the next block's P vectors, from the last block: `copy` ms of copies, `solve` ms for
+ * its own `own` vectors. Every thread solves at its rate r: the calling thread's copy + own / r ends with the
+ * workers' (P − own) / ((T − 1) r) when own = (P − (T − 1)·copy·r) / T. Without a rate yet (no own part), the share
+ * stays. Halfway to the new value each block, as block times vary with the cache.
+ */
+function ownShare(P: number, own: number, copy: number, solve: number, threads: number, share: number): number {
+  if (own === 0 || !(solve > 0)) return share;
+  const r = own / solve;
+  const next = Math.max(0, Math.min(1 / threads, (P - (threads - 1) * copy * r) / (threads * P)));
+  return (share + next) / 2;
 }
 
 /** Largest block (its seven regions) of a pipelined interleaved solve: two of them stay in a large L3. */

@@ -81,39 +81,80 @@ export function runThomasPart(run: ThomasRun): void {
 /** Fewest vectors (two systems each) an interleaved part has: 512 bytes of each row. */
 const MIN_PART_VECTORS = 32;
 
+/** The shape of an instance that parts are cut for (a WasmThomas, or a test's stand-in). */
+type PartsOf = {
+  id: number;
+  memory: WebAssembly.Memory;
+  layout: TridiagonalLayout;
+  round32: boolean;
+  check: boolean;
+  L: { cap: number };
+};
+
 /**
- * A kernel call's vectors cut into at most `threads` contiguous parts. Interleaved: each part's scratch is its own
- * [n][P_t] vectors, packed one after another (n·P·16 bytes in all, as one call). Strided: each part reuses [n][group]
- * vectors of its own, so parts are limited to what the call's `scratchBytes` of CP and XI hold.
+ * Parts a call is cut into for `threads` threads. Interleaved parts are column ranges of every row: at least
+ * MIN_PART_VECTORS each, so that the cache lines two threads both write (at the ranges' edges) are few. Strided parts
+ * are whole systems, a group's worth at least, and each reuses [n][group] vectors of scratch of its own, so they are
+ * limited to what the call's `scratchBytes` of CP and XI hold.
  */
-export function thomasParts(
-  w: {
-    id: number;
-    memory: WebAssembly.Memory;
-    layout: TridiagonalLayout;
-    round32: boolean;
-    check: boolean;
-    L: { cap: number };
-  },
-  call: ThomasArgs,
-  threads: number,
-  scratchBytes = w.L.cap * 8,
-): ThomasRun[] {
-  const [P, n, rs, ps, ls, base, sb, qb] = call;
+function partCount(w: PartsOf, call: ThomasArgs, threads: number, scratchBytes: number): number {
+  const [P, n] = call;
   const inter = w.layout === 'interleaved';
-  const groupBytes = n * THOMAS_GROUP * 16;
-  // Interleaved parts are column ranges of every row: at least MIN_PART_VECTORS each, so that the cache lines two
-  // threads both write (at the ranges' edges) are few. Strided parts are whole systems, a group's worth at least.
-  let T = Math.max(1, Math.min(threads, Math.floor(P / (inter ? MIN_PART_VECTORS : THOMAS_GROUP))));
-  if (!inter) T = Math.max(1, Math.min(T, Math.floor(scratchBytes / groupBytes)));
+  const T = Math.max(1, Math.min(threads, Math.floor(P / (inter ? MIN_PART_VECTORS : THOMAS_GROUP))));
+  return inter ? T : Math.max(1, Math.min(T, Math.floor(scratchBytes / (n * THOMAS_GROUP * 16))));
+}
+
+/**
+ * The parts of a call between vector boundaries `cuts` (increasing, from 0 to P). Interleaved: each part's scratch is
+ * its own [n][P_t] vectors, packed one after another (n·P·16 bytes in all, as one call); strided: part t's [n][group]
+ * vectors at t·n·group·16.
+ */
+function partsAt(w: PartsOf, call: ThomasArgs, cuts: readonly number[]): ThomasRun[] {
+  const [, n, rs, ps, ls, base, sb, qb] = call;
+  const inter = w.layout === 'interleaved';
   const runs: ThomasRun[] = [];
-  for (let t = 0; t < T; t++) {
-    const v0 = Math.round((P * t) / T),
-      v1 = Math.round((P * (t + 1)) / T);
+  for (let t = 0; t + 1 < cuts.length; t++) {
+    const v0 = cuts[t]!,
+      v1 = cuts[t + 1]!;
     if (v1 === v0) continue;
-    const sbase = sb + (inter ? n * 16 * v0 : t * groupBytes);
+    const sbase = sb + (inter ? n * 16 * v0 : t * n * THOMAS_GROUP * 16);
     const args: ThomasArgs = [v1 - v0, n, rs, ps, ls, base + v0 * ps, sbase, qb + v0 * ACC_VECTORS * 16];
     runs.push({ id: w.id, memory: w.memory, layout: w.layout, cap: w.L.cap, round32: w.round32, check: w.check, args });
   }
   return runs;
+}
+
+/** A kernel call's vectors cut into at most `threads` contiguous, even parts (see partCount). */
+export function thomasParts(w: PartsOf, call: ThomasArgs, threads: number, scratchBytes = w.L.cap * 8): ThomasRun[] {
+  const P = call[0];
+  const T = partCount(w, call, threads, scratchBytes);
+  return partsAt(
+    w,
+    call,
+    Array.from({ length: T + 1 }, (_, t) => Math.round((P * t) / T)),
+  );
+}
+
+/**
+ * thomasParts with a part of its own for the calling thread: about `share` (0 … 1) of the vectors, the last ones;
+ * the workers' `threads` − 1 parts share the rest evenly. `own` is null where that share is under a part's least
+ * (the workers then take every vector).
+ */
+export function thomasPartsWithOwn(
+  w: PartsOf,
+  call: ThomasArgs,
+  threads: number,
+  scratchBytes: number,
+  share: number,
+): { workers: ThomasRun[]; own: ThomasRun | null } {
+  const P = call[0];
+  const least = w.layout === 'interleaved' ? MIN_PART_VECTORS : THOMAS_GROUP;
+  const T = partCount(w, call, threads, scratchBytes);
+  const own = Math.min(Math.round(share * P), P - least * (T - 1));
+  if (T < 2 || own < least) return { workers: thomasParts(w, call, threads - 1, scratchBytes), own: null };
+  const rest = P - own;
+  const cuts = Array.from({ length: T }, (_, t) => Math.round((rest * t) / (T - 1)));
+  cuts.push(P);
+  const runs = partsAt(w, call, cuts);
+  return { workers: runs.slice(0, -1), own: runs[runs.length - 1]! };
 }
