@@ -16,12 +16,8 @@ import { complexField, realField, type Field } from './thomas.js';
 import { gtsvLu } from './gtsv-lu.js';
 import { filledResult } from '../../util/filled-result.js';
 import {
-  ACC_MAX_D,
-  ACC_MAX_R,
-  ACC_MAX_X,
-  ACC_NORM_A,
-  ACC_NOT_DOMINANT,
-  ACC_PIVOT_OK,
+  ACC_ETA,
+  ACC_STATUS,
   ACC_VECTORS,
   thomasKernelLayout,
   type ThomasKernelLayout,
@@ -527,8 +523,8 @@ function blockSystems(n: number, B: number, inter: boolean, pipelined = false): 
 }
 
 /**
- * The status bits and (with `eta`, from a module with the check) backward errors of systems j0 … j0 + count − 1 from
- * a block's accumulators at float64 index A.
+ * The status bits and (with `eta`, from a module with the check) backward errors of systems j0 … j0 + count − 1, which
+ * the kernel leaves in each vector's ACC_STATUS and ACC_ETA slots, from a block's accumulators at float64 index A.
  */
 function readAccumulators(
   mem: Float64Array,
@@ -538,20 +534,15 @@ function readAccumulators(
   status: Uint32Array,
   eta: Float64Array | undefined,
 ): void {
+  // The status bits are the low 32 bits of each 64-bit lane.
+  const bits = new Uint32Array(mem.buffer, mem.byteOffset, 2 * mem.length);
+  const S0 = 2 * (A + 2 * ACC_STATUS),
+    E0 = A + 2 * ACC_ETA;
   for (let t = 0; t < count; t++) {
-    const o = A + (t >> 1) * ACC_VECTORS * 2 + (t & 1);
-    const normA = mem[o + 2 * ACC_NORM_A]!,
-      maxX = mem[o + 2 * ACC_MAX_X]!,
-      maxR = mem[o + 2 * ACC_MAX_R]!,
-      maxD = mem[o + 2 * ACC_MAX_D]!;
-    // The mask vectors read as float64: all ones is a NaN, all zeros 0.
-    let st = mem[o + 2 * ACC_PIVOT_OK] !== 0 ? 0 : S.ZERO_PIVOT;
-    if (mem[o + 2 * ACC_NOT_DOMINANT] !== 0) st |= S.NOT_DIAGONALLY_DOMINANT;
-    if (!(maxX < Infinity)) st |= S.NON_FINITE;
-    if (!(normA < Infinity)) st |= S.ZERO_PIVOT;
+    const st = bits[S0 + 2 * ((t >> 1) * ACC_VECTORS * 2 + (t & 1))]!;
     if (st !== 0) status[j0 + t] |= st;
-    if (eta) eta[j0 + t] = eta1(maxR, normA, maxX, maxD);
   }
+  if (eta) for (let t = 0; t < count; t++) eta[j0 + t] = mem[E0 + (t >> 1) * ACC_VECTORS * 2 + (t & 1)]!;
 }
 
 /**

@@ -66,6 +66,7 @@ const SIMD = {
   f64x2_div: 0xf3,
   f64x2_abs: 0xec,
   f64x2_max: 0xf5,
+  f64x2_eq: 0x47,
   f64x2_lt: 0x49,
   f64x2_ge: 0x4c,
   f32x4_madd: 0x105,
@@ -74,6 +75,7 @@ const SIMD = {
   f64x2_nmadd: 0x108,
   v128_and: 0x4e,
   v128_or: 0x50,
+  v128_andnot: 0x4f,
   v128_bitselect: 0x52,
   i64x2_gt_s: 0xd9,
   f32x4_demote_f64x2_zero: 0x5e,
@@ -266,6 +268,13 @@ export class Body {
   }
   v128Or(): this {
     return this.simd(SIMD.v128_or);
+  }
+  /** Stack: a, b → a & ~b. */
+  v128AndNot(): this {
+    return this.simd(SIMD.v128_andnot);
+  }
+  f64x2Eq(): this {
+    return this.simd(SIMD.f64x2_eq);
   }
   /** Stack: a, b, mask → (a & mask) | (b & ~mask). */
   v128Bitselect(): this {

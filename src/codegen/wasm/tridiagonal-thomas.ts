@@ -27,6 +27,14 @@ export const ACC_NORM_A = 0,
   ACC_MAX_R = 4,
   ACC_MAX_X = 5;
 export const ACC_VECTORS = 6;
+/**
+ * After a call, each vector's slot ACC_ETA holds its two systems' backward errors η = max|r| / (‖A‖·max|x| + max|d|)
+ * (0 where max|r| = 0 and the denominator is finite; NaN where η is not finite; left as it was without `check`) and
+ * slot ACC_STATUS their status bits (TRIDIAGONAL_STATUS: ZERO_PIVOT, NON_FINITE, NOT_DIAGONALLY_DOMINANT) in the low
+ * 32 bits of each 64-bit lane, so that the caller only copies them.
+ */
+export const ACC_ETA = ACC_NORM_A,
+  ACC_STATUS = ACC_PIVOT_OK;
 
 export interface ThomasKernelLayout {
   /** float64 elements a region holds. */
@@ -168,6 +176,53 @@ function emitPostMaxima(f: Body, acc: Accumulators, r: number, xi: number, d: nu
   acc.fold(ACC_MAX_R, 'max', () => f.get(r), init);
   acc.fold(ACC_MAX_X, 'max', () => f.get(xi).f64x2Abs(), init);
   acc.fold(ACC_MAX_D, 'max', () => f.get(d).f64x2Abs(), init);
+}
+
+/** Status bits as 64-bit lanes, written as the float64 values whose bits they are (multiples of the least subnormal). */
+const BITS = (b: number): [number, number] => [b * Number.MIN_VALUE, b * Number.MIN_VALUE];
+
+/**
+ * A vector's results from its accumulators: the status bits (ZERO_PIVOT 1 where the pivot test failed or ‖A‖ is not
+ * finite, NON_FINITE 2 where max|x| is not, NOT_DIAGONALLY_DOMINANT 4) and, with `check`, η. `read(slot)` pushes an
+ * accumulator; `write(slot, local)` stores a result. Every accumulator is read before anything is written.
+ */
+function emitResults(
+  f: Body,
+  read: (slot: number) => void,
+  write: (slot: number, local: number) => void,
+  INF: number,
+  check: boolean,
+): void {
+  const v = () => f.local('v128');
+  const [st, den, r, e] = [v(), v(), v(), v()];
+  f.vconst(8, BITS(1));
+  read(ACC_PIVOT_OK);
+  f.v128AndNot();
+  read(ACC_NOT_DOMINANT);
+  f.vconst(8, BITS(4)).v128And().v128Or();
+  f.vconst(8, BITS(2));
+  read(ACC_MAX_X);
+  f.get(INF).f64x2Lt().v128AndNot().v128Or();
+  f.vconst(8, BITS(1));
+  read(ACC_NORM_A);
+  f.get(INF).f64x2Lt().v128AndNot().v128Or().set(st);
+  if (check) {
+    // As eta1 in src/backends/cpu/tridiagonal-batch.ts: the same operations, so the same values.
+    read(ACC_NORM_A);
+    read(ACC_MAX_X);
+    f.fmul(8);
+    read(ACC_MAX_D);
+    f.fadd(8).set(den);
+    read(ACC_MAX_R);
+    f.set(r);
+    // 0 where max|r| = 0 and the denominator is finite (all terms are ≥ 0 or NaN: finite is below ∞).
+    f.vconst(8, [0, 0]).get(r).get(den).f64x2Div();
+    f.get(r).vconst(8, [0, 0]).f64x2Eq().get(den).get(INF).f64x2Lt().v128And();
+    f.v128Bitselect().set(e);
+    f.get(e).vconst(8, [NaN, NaN]).get(e).get(INF).f64x2Lt().v128Bitselect().set(e);
+    write(ACC_ETA, e);
+  }
+  write(ACC_STATUS, st);
 }
 
 /** Locals holding 1, the smallest normal float64 and ∞ in both lanes (the reciprocal and the pivot test). */
@@ -399,10 +454,17 @@ function groupedKernel(cap: number, round32: boolean, group: number, check: bool
     for (let k = 0; k < G; k++) {
       address(k);
       post(k, null, delivered(x1[k], ta), delivered(x2[k], tc), false);
-      for (let slot = 0; slot < ACC_VECTORS; slot++)
-        f.get(q)
-          .get(acc[k][slot])
-          .v128Store(L.acc + (k * ACC_VECTORS + slot) * 16);
+      emitResults(
+        f,
+        (slot) => f.get(acc[k]![slot]!),
+        (slot, t) =>
+          f
+            .get(q)
+            .get(t)
+            .v128Store(L.acc + (k * ACC_VECTORS + slot) * 16),
+        INF,
+        check,
+      );
     }
   };
 
@@ -603,6 +665,25 @@ function rowsOuterKernel(cap: number, round32: boolean, check: boolean): Body {
       f.get(s).get(p16).add().v128Load(L.xi).set(x1);
       post(null, delivered(x), delivered(x1), 0, false);
     },
+  );
+  // Every vector's status bits and η from its accumulators.
+  pairs(
+    () => {
+      f.get(BASE).set(u);
+      f.get(SB).set(s);
+    },
+    () =>
+      emitResults(
+        f,
+        (slot) => f.get(q).v128Load(L.acc + slot * 16),
+        (slot, t) =>
+          f
+            .get(q)
+            .get(t)
+            .v128Store(L.acc + slot * 16),
+        INF,
+        check,
+      ),
   );
   return f;
 }
