@@ -18,6 +18,8 @@
  * that held them.
  */
 
+import { lruGet, lruSet } from '../../util/lru.js';
+
 let nextId = 1;
 /** Memories this thread made (their instances are kept by the memory object), with their ballasts. */
 const own = new WeakMap<WebAssembly.Memory, ArrayBuffer | null>();
@@ -77,9 +79,14 @@ export function adoptMemory(memory: WebAssembly.Memory): number {
   return id;
 }
 
+/** Drops this thread's instances kept by id on the memories `ids`. */
+function forget(ids: readonly number[]): void {
+  for (const c of caches) for (const id of ids) c.forget(id);
+}
+
 /** Drops every thread's instances on the memories `ids` (a plan that owns them was destroyed, or they were collected). */
 export function releaseSharedMemories(ids: readonly number[]): void {
-  for (const c of caches) for (const id of ids) c.forget(id);
+  forget(ids);
   let bytes = 0;
   for (const id of ids) {
     bytes += sizes.get(id) ?? 0;
@@ -93,7 +100,7 @@ export function releaseSharedMemories(ids: readonly number[]): void {
  * they were (`bytes`), so that it collects the objects that still point to them.
  */
 export function releaseInWorker(ids: readonly number[], bytes: number): void {
-  for (const c of caches) for (const id of ids) c.forget(id);
+  forget(ids);
   if (ids.length > 0) ballast(bytes + WORKER_BALLAST_BYTES);
 }
 
@@ -116,22 +123,11 @@ export class SharedInstances<T> {
     caches.push(this as SharedInstances<unknown>);
   }
   get(id: number, memory: WebAssembly.Memory): T | undefined {
-    if (own.has(memory)) return this.weak.get(memory);
-    const v = this.byId.get(id);
-    if (v !== undefined) {
-      this.byId.delete(id);
-      this.byId.set(id, v);
-    }
-    return v;
+    return own.has(memory) ? this.weak.get(memory) : lruGet(this.byId, id);
   }
   set(id: number, memory: WebAssembly.Memory, v: T): void {
-    if (own.has(memory)) {
-      this.weak.set(memory, v);
-      return;
-    }
-    this.byId.delete(id);
-    this.byId.set(id, v);
-    while (this.byId.size > this.max) this.byId.delete(this.byId.keys().next().value!);
+    if (own.has(memory)) this.weak.set(memory, v);
+    else lruSet(this.byId, id, v, this.max);
   }
   /** The instance on a memory, made by `make` the first time. */
   of(id: number, memory: WebAssembly.Memory, make: () => T): T {

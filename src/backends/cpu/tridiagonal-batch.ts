@@ -101,8 +101,7 @@ export function solveTridiagonalBatchCpu(
   const x = p.out ?? filledResult(Float64Array, n * batch * nrhs);
   const status = new Uint32Array(batch);
   const { lower: a, diag: b, upper: c, rhs: d } = p;
-  const e = eta ?? new Float64Array(batch);
-  e.fill(0, 0, batch);
+  eta?.fill(0, 0, batch);
   if (nrhs === 1 && n >= 2 && p.kernel !== 'js') {
     // The kernels run the fused residual check only where the caller wants the backward errors.
     const r = residentOf(p, x, eta !== undefined);
@@ -112,6 +111,8 @@ export function solveTridiagonalBatchCpu(
     }
     if (solveWasm(p, x, status, eta, scratch)) return { x, status };
   }
+  // The JavaScript sweeps compute the backward errors whether or not the caller wants them.
+  const e = eta ?? new Float64Array(batch);
   if (!p.out) x.fill(0);
   // The sweeps test only the pivots; the pass after each block (matrix checks, non-finite x, backward
   // error) reads the block's rows again while they are in cache: cheaper than checks inside the sweeps.

@@ -34,6 +34,7 @@ import { DEFAULT_BLUESTEIN_THRESHOLD, planCpuFft } from './fft-plan.js';
 import { SingleRowsFft } from './single-rows.js';
 import { checkFits, checkLength, layoutOf, normScale, type CpuFftExecOptions } from './fft-mixed-radix.js';
 import { adoptMemory, SharedInstances } from './shared-memories.js';
+import { lruGet, lruSet } from '../../util/lru.js';
 
 type AnyArray = Float32Array | Float64Array;
 type Kernel = (inP: number, outP: number, work: number, tw: number, count: number, scale: number) => void;
@@ -75,20 +76,6 @@ interface PermutationTable {
  */
 const MAX_MODULES = 256;
 const MAX_PLANS = 48;
-
-function lruGet<K, V>(m: Map<K, V>, key: K): V | undefined {
-  const v = m.get(key);
-  if (v !== undefined) {
-    m.delete(key);
-    m.set(key, v);
-  }
-  return v;
-}
-
-function lruSet<K, V>(m: Map<K, V>, key: K, v: V, max: number): void {
-  m.set(key, v);
-  while (m.size > max) m.delete(m.keys().next().value!);
-}
 
 const modules = new Map<string, { mod: WebAssembly.Module; info: EngineModule }>();
 

@@ -1,0 +1,18 @@
+/** Least-recently-used caches on a Map, whose iteration order is insertion order: the first key is the oldest. */
+
+/** The value at `key`, made the most recently used. */
+export function lruGet<K, V>(m: Map<K, V>, key: K): V | undefined {
+  const v = m.get(key);
+  if (v !== undefined) {
+    m.delete(key);
+    m.set(key, v);
+  }
+  return v;
+}
+
+/** Sets `key` as the most recently used, dropping the oldest entries beyond `max`. */
+export function lruSet<K, V>(m: Map<K, V>, key: K, v: V, max: number): void {
+  m.delete(key);
+  m.set(key, v);
+  while (m.size > max) m.delete(m.keys().next().value!);
+}
