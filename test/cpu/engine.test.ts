@@ -160,6 +160,16 @@ for (const precision of ['f32', 'f64'] as const) {
   });
 }
 
+test('engine: packed rows over several 1 MiB copy chunks, the last one partial with a short lane group', () => {
+  for (const [n, precision, batch] of [
+    [16, 'f32', 2 * 8192 + 3], // lane-batch groups of four problems: the last group one short
+    [16, 'f64', 2 * 4096 + 5],
+    [1000, 'f64', 2 * 64 + 3],
+    [256, 'f32', 2 * 1024 + 7],
+  ] as const)
+    check(n, precision, batch, n + batch);
+});
+
 test('engine: strided, offset and in-place layouts, norms, float64 data into a float32 plan', () => {
   const r = rng(7);
   for (const [n, precision] of [

@@ -43,6 +43,8 @@ type RowPass = (src: number, dst: number, count: number) => void;
 
 /** Target bytes of one input chunk: big enough to amortise calls, small enough that the copies stay in cache. */
 const CHUNK_BYTES = 1 << 16;
+/** Target bytes of a chunk of complex rows copied in and out (execute): fewer switches between copies and kernel. */
+const ROW_CHUNK_BYTES = 1 << 20;
 /**
  * Bytes of a group of column problems gathered at once (see LaneFft.executeColumns): wide enough that each
  * row contributes several cache lines in a row, small enough that the group stays in L2.
@@ -340,6 +342,8 @@ class LaneFft implements EngineFft, FusedRealFft {
   readonly inP: number;
   readonly outP: number;
   readonly chunkSlots: number;
+  /** Slots of a chunk of complex rows copied from and to ordinary arrays (ROW_CHUNK_BYTES). */
+  readonly rowSlots: number;
   private readonly yP: number;
   private readonly r2c?: (z: number, y: number, tw: number, count: number, scale: number) => void;
   /** The forward transform leaving Z in split layout, and the post step reading it (r2cSplitPostFunction). */
@@ -397,10 +401,11 @@ class LaneFft implements EngineFft, FusedRealFft {
     let stagger = 0;
     const align = (x: number): number => Math.ceil(x / 4096) * 4096 + 1024 * (stagger++ % 4);
     this.chunkSlots = Math.max(1, Math.floor(CHUNK_BYTES / info.slotBytes));
+    this.rowSlots = Math.max(this.chunkSlots, Math.floor(ROW_CHUNK_BYTES / info.slotBytes));
     this.workP = align(info.twiddles.length * e);
     this.inP = align(this.workP + info.workBytes);
-    this.outP = align(this.inP + this.chunkSlots * info.slotBytes);
-    this.yP = align(this.outP + this.chunkSlots * info.slotBytes);
+    this.outP = align(this.inP + this.rowSlots * info.slotBytes);
+    this.yP = align(this.outP + this.rowSlots * info.slotBytes);
     const realBytes =
       info.r2cTwiddleOffset === undefined && !recipe.realPairs ? 0 : this.chunkSlots * (info.slotBytes + 16 * e);
     this.extraP = align(this.yP + realBytes);
@@ -1079,7 +1084,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     if (r) return this.runResident(this.runsOf(r, inverse, scale, 1)[0]!);
     const kernel = inverse ? this.inv : this.fwd;
     const per = this.info.problemsPerSlot;
-    const chunk = this.chunkSlots * per;
+    const chunk = this.rowSlots * per;
     // Column input wider than a chunk: a group at a time (in place is safe: a group's columns are read before written).
     if (li.dist < li.stride && batch > chunk) return this.executeColumns(input, li, output, lo, batch, kernel, scale);
     const heap = this.heap;
