@@ -9,6 +9,9 @@
  * For changes too small for bench:cpu's run-to-run spread. Prints new / old per row.
  * Kind fftbuf: fft rows through a plan's engine buffers (createFftPlan({ n, batch, threads }).createBuffers).
  * --shared: inputs and outputs on SharedArrayBuffers.
+ * --fresh: calls without `out` (a new result each call, as one-shot users make them), timed in runs of 10 calls and
+ * reported as the mean of all runs rather than the best, so that what fresh memory costs (page faults, which some
+ * calls pay and others do not) counts; use with --isolate (each build's own heap).
  * --isolate: each build in a process of its own, a fresh pair of processes a round (for threaded calls: two builds'
  * worker pools in one process share the cores, and a worker spinning for its next job takes one from the other).
  *
@@ -51,6 +54,9 @@ const Arr = precision === 'f32' ? Float32Array : Float64Array;
 type Data = Float32Array | Float64Array;
 /** --shared: every array (input, spectrum, output) on a SharedArrayBuffer, which worker threads read and write in place. */
 const onShared = 'shared' in args;
+const fresh = 'fresh' in args;
+/** Calls a timing: fresh results cost most on some calls and nothing on others. */
+const CALLS_TIMED = fresh ? 10 : 2;
 function alloc(len: number): Data {
   if (!onShared) return new Arr(len);
   return new Arr(new SharedArrayBuffer(len * Arr.BYTES_PER_ELEMENT) as unknown as ArrayBuffer);
@@ -91,41 +97,51 @@ async function viaBuffers(api: Api, t: number | undefined, n: number, batch: num
   return e.plan.execute(e.input as Float32Array, e.output as Float32Array);
 }
 
-function call(api: Api, t: number | undefined, kind: string, n: number, batch: number, x: Data, spec: Data, out: Data) {
+function call(
+  api: Api,
+  t: number | undefined,
+  kind: string,
+  n: number,
+  batch: number,
+  x: Data,
+  spec: Data,
+  into: Data,
+) {
   const o = { threads: t, backend: 'cpu' as const };
+  const out = fresh ? undefined : into;
   if (kind === 'fftbuf') return viaBuffers(api, t, n, batch, spec);
   const M = Math.floor(n / 2) + 1;
   if (kind === 'rfft') return api.rfft(x, { ...o, shape: [batch, n], out });
-  if (kind === 'irfft') return api.irfft(spec, { ...o, shape: [batch, M], n, out: out.subarray(0, n * batch) });
-  if (kind === 'dct') return api.dct(x, { ...o, type: 2, shape: [batch, n], out: out.subarray(0, n * batch) });
-  if (kind === 'idct') return api.idct(x, { ...o, type: 2, shape: [batch, n], out: out.subarray(0, n * batch) });
-  if (kind === 'dht') return api.dht(x, { ...o, shape: [batch, n], out: out.subarray(0, n * batch) });
+  if (kind === 'irfft') return api.irfft(spec, { ...o, shape: [batch, M], n, out: out?.subarray(0, n * batch) });
+  if (kind === 'dct') return api.dct(x, { ...o, type: 2, shape: [batch, n], out: out?.subarray(0, n * batch) });
+  if (kind === 'idct') return api.idct(x, { ...o, type: 2, shape: [batch, n], out: out?.subarray(0, n * batch) });
+  if (kind === 'dht') return api.dht(x, { ...o, shape: [batch, n], out: out?.subarray(0, n * batch) });
   // Other r2r types: dst (type 2), dct1/dct4/dst1/dst3/dst4.
   const r2r = /^(dct|dst)([1-4])$/.exec(kind) ?? (kind === 'dst' ? [kind, 'dst', '2'] : null);
   if (r2r) {
     const f = r2r[1] === 'dct' ? api.dct : api.dst;
-    return f(x, { ...o, type: Number(r2r[2]), shape: [batch, n], out: out.subarray(0, n * batch) });
+    return f(x, { ...o, type: Number(r2r[2]), shape: [batch, n], out: out?.subarray(0, n * batch) });
   }
   if (kind === 'fft') return api.fft(spec, { ...o, shape: [batch, n], out });
   if (kind === 'fft2') return api.fft2(spec, { ...o, shape: [n, batch], out });
   if (kind === 'fft0') return api.fft(spec, { ...o, shape: [n, batch], axis: 0, out });
-  if (kind === 'rfft0') return api.rfft(x, { ...o, shape: [n, batch], axis: 0, out: out.subarray(0, 2 * M * batch) });
+  if (kind === 'rfft0') return api.rfft(x, { ...o, shape: [n, batch], axis: 0, out: out?.subarray(0, 2 * M * batch) });
   if (kind === 'irfft0')
     return api.irfft(spec.subarray(0, 2 * M * batch), {
       ...o,
       shape: [M, batch],
       axis: 0,
       n,
-      out: out.subarray(0, n * batch),
+      out: out?.subarray(0, n * batch),
     });
   const H = Math.floor(batch / 2) + 1;
-  if (kind === 'rfft2') return api.rfft2(x, { ...o, shape: [n, batch], out: out.subarray(0, 2 * n * H) });
+  if (kind === 'rfft2') return api.rfft2(x, { ...o, shape: [n, batch], out: out?.subarray(0, 2 * n * H) });
   if (kind === 'irfft2')
     return api.irfft2(spec.subarray(0, 2 * n * H), {
       ...o,
       shape: [n, H],
       s: [n, batch],
-      out: out.subarray(0, n * batch),
+      out: out?.subarray(0, n * batch),
     });
   throw new Error(`--kinds: unknown kind ${kind}`);
 }
@@ -146,7 +162,7 @@ if (isolate) {
   for (let r = 0; r < rounds; r++) {
     for (const tag of (r % 2 ? ['new', 'old'] : ['old', 'new']) as Tag[]) {
       for (const [cell, ms] of Object.entries(isolatedRound(tag)))
-        best[tag][cell] = Math.min(best[tag][cell] ?? Infinity, ms);
+        best[tag][cell] = fresh ? (best[tag][cell] ?? 0) + ms / rounds : Math.min(best[tag][cell] ?? Infinity, ms);
     }
   }
   console.log('shape        kind    new ms    old ms   new / old');
@@ -171,13 +187,16 @@ if (child) {
     for (const kind of kinds) {
       const { spec, out: o } = cellArrays(kind, n, batch);
       for (let w = 0; w < 20; w++) await call(api, t, kind, n, batch, x, spec, o);
-      let best = Infinity;
+      let best = Infinity,
+        sum = 0;
       for (let r = 0; r < 5; r++) {
         const t0 = performance.now();
-        await call(api, t, kind, n, batch, x, spec, o);
-        await call(api, t, kind, n, batch, x, spec, o);
-        best = Math.min(best, (performance.now() - t0) / 2);
+        for (let c = 0; c < CALLS_TIMED; c++) await call(api, t, kind, n, batch, x, spec, o);
+        const ms = (performance.now() - t0) / CALLS_TIMED;
+        best = Math.min(best, ms);
+        sum += ms;
       }
+      if (fresh) best = sum / 5;
       out[`${n}×${batch} ${kind}`] = best;
     }
   }
@@ -206,9 +225,9 @@ for (const [n, batch] of shapes) {
         const t = tag === 'new' ? threads : againstThreads;
         await call(api, t, kind, n, batch, x, spec, out);
         const t0 = performance.now();
-        await call(api, t, kind, n, batch, x, spec, out);
-        await call(api, t, kind, n, batch, x, spec, out);
-        best[tag] = Math.min(best[tag], (performance.now() - t0) / 2);
+        for (let c = 0; c < CALLS_TIMED; c++) await call(api, t, kind, n, batch, x, spec, out);
+        const ms = (performance.now() - t0) / CALLS_TIMED;
+        best[tag] = fresh ? (best[tag] === Infinity ? 0 : best[tag]) + ms / rounds : Math.min(best[tag], ms);
       }
     }
     const shape = `${n}×${batch}`.padEnd(12);

@@ -16,6 +16,15 @@ const unsafeBytes = (
 
 let poison = false;
 
+/** Where large fresh buffers come from before allocating (backends/cpu/prefaulted-pages.ts in Node). */
+type FreshSource = (bytes: number) => ArrayBuffer | undefined;
+let freshSource: FreshSource | null = null;
+
+/** Sets the source that large results are taken from first: an ArrayBuffer of exactly the bytes asked, or none. */
+export function setFreshBuffers(source: FreshSource | null): void {
+  freshSource = source;
+}
+
 /** What poisoned arrays are filled with: finite (a NaN could pass for a computed one) and unlike any result. */
 export const FILLED_RESULT_POISON = -9.25e37;
 
@@ -32,8 +41,12 @@ export function filledResult<C extends FloatArrayCtor>(Ctor: C, length: number):
   const bytes = length * Ctor.BYTES_PER_ELEMENT;
   let a: FloatArray;
   if (unsafeBytes && bytes >= UNINITIALISED_FROM_BYTES) {
-    const b = unsafeBytes(bytes);
-    a = new Ctor(b.buffer, b.byteOffset, length);
+    const ready = freshSource?.(bytes);
+    if (ready) a = new Ctor(ready, 0, length);
+    else {
+      const b = unsafeBytes(bytes);
+      a = new Ctor(b.buffer, b.byteOffset, length);
+    }
   } else a = new Ctor(length);
   if (poison) a.fill(FILLED_RESULT_POISON);
   return a as InstanceType<C>;

@@ -47,6 +47,8 @@ import { clearFft2Engines, runPlaneStep, type PlaneRun } from './fft-2d.js';
 import { clearColumnsAxisEngines, runColumnsPart, type ColumnsRun } from './fft-columns-axis.js';
 import { runThomasPart, type ThomasRun } from './tridiagonal-kernel.js';
 import { setReleaseBroadcast } from './shared-memories.js';
+import { nodeWorkerThreads, startNodeWorker, type WorkerThreads } from './node-worker.js';
+import { disposePrefaultedPages } from './prefaulted-pages.js';
 
 type AnyArray = Float32Array | Float64Array;
 interface Layout {
@@ -254,49 +256,18 @@ function workerUrl(): URL {
     : new URL('./fft-worker.js', import.meta.url);
 }
 
-type WorkerThreads = typeof import('node:worker_threads');
-type NodeWorkerCtor = WorkerThreads['Worker'];
-let nodeThreads: Promise<WorkerThreads> | null = null;
-
-/** Flags of string input: they would apply to the worker's own entry, a file, and fail it. Those in `pairs` take the next argument. */
-const STRING_INPUT = { pairs: ['-e', '--eval', '-p', '--print'], prefixes: ['--input-type', '--eval=', '--print='] };
-
-/**
- * A Node worker on the FFT entry, inheriting the parent's flags as they are unless the parent ran string input
- * (node -e, --input-type), whose flags are then left out. A list given explicitly may not hold process-wide flags
- * (--max-old-space-size, --stack-size: the worker shares them anyway); Node names those it refuses, and they are dropped.
- */
-function startNodeWorker(
-  W: NodeWorkerCtor,
-  options: import('node:worker_threads').WorkerOptions,
-): InstanceType<NodeWorkerCtor> {
-  const argv = process.execArgv;
-  const isString = (a: string) => STRING_INPUT.pairs.includes(a) || STRING_INPUT.prefixes.some((p) => a.startsWith(p));
-  if (!argv.some(isString)) return new W(workerUrl(), options);
-  const execArgv: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    if (STRING_INPUT.pairs.includes(argv[i]!)) i++;
-    else if (!isString(argv[i]!)) execArgv.push(argv[i]!);
-  }
-  try {
-    return new W(workerUrl(), { ...options, execArgv });
-  } catch (e) {
-    if ((e as { code?: string }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw e;
-    const refused = new Set((e as Error).message.replace(/^[^:]*:\s*/, '').split(/,\s*/));
-    return new W(workerUrl(), { ...options, execArgv: execArgv.filter((a) => !refused.has(a)) });
-  }
-}
-
 async function spawn(onDead: (s: Slot) => void): Promise<Slot> {
   if (isNode) {
-    nodeThreads ??= import(/* @vite-ignore */ 'node:worker_threads' as string) as Promise<WorkerThreads>;
-    const wt = await nodeThreads;
+    const wt: WorkerThreads = await nodeWorkerThreads();
     // The lane (worker-pipeline.ts): a channel of its own and two shared counters; the worker gets the far port.
     const { port1, port2 } = new wt.MessageChannel();
     const ctrl = new Int32Array(new SharedArrayBuffer(4 * LANE_WORDS));
-    let w: InstanceType<NodeWorkerCtor>;
+    let w: InstanceType<WorkerThreads['Worker']>;
     try {
-      w = startNodeWorker(wt.Worker, { workerData: { lane: { port: port2, ctrl } }, transferList: [port2] });
+      w = startNodeWorker(wt.Worker, workerUrl(), {
+        workerData: { lane: { port: port2, ctrl } },
+        transferList: [port2],
+      });
     } catch (e) {
       port1.close();
       throw new WorkerError(`could not start an FFT worker thread: ${(e as Error).message}`, { cause: e });
@@ -472,7 +443,7 @@ export async function disposeCpuWorkers(): Promise<void> {
   clearSplitPlans();
   clearFft2Engines();
   clearColumnsAxisEngines();
-  await p?.dispose();
+  await Promise.all([p?.dispose(), disposePrefaultedPages()]);
 }
 
 /** Tests only: make the next job posted to a worker fail in the given way. */
