@@ -51,7 +51,16 @@ function takePrefaulted(bytes: number): ArrayBuffer | undefined {
   if (!isNode || failed || bytes < PREFAULT_FROM_BYTES || depthOf(bytes) < 1) return undefined;
   lastTake = performance.now();
   idleTimer ??= armIdle(IDLE_MS);
-  if (worker) for (let b = worker.receive(); b; b = worker.receive()) received(b);
+  if (worker) {
+    try {
+      for (let b = worker.receive(); b; b = worker.receive()) received(b);
+    } catch {
+      // A runtime whose worker_threads cannot read a port synchronously: results are allocated here as before.
+      void disposePrefaultedPages();
+      failed = true;
+      return undefined;
+    }
+  }
   const list = stock.get(bytes);
   let buf: ArrayBuffer | undefined;
   if (list) {
@@ -126,6 +135,8 @@ async function start(): Promise<void> {
   starting = true;
   try {
     const wt = await nodeWorkerThreads();
+    if (typeof wt.receiveMessageOnPort !== 'function' || typeof wt.MessageChannel !== 'function')
+      throw new Error('worker_threads without receiveMessageOnPort');
     // Built by string so that bundlers of the browser build do not pull in this Node-only entry.
     const entry = new URL(`./page-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
     const { port1, port2 } = new wt.MessageChannel();
