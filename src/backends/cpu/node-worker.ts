@@ -11,13 +11,14 @@ export function nodeWorkerThreads(): Promise<WorkerThreads> {
   return (nodeThreads ??= import(/* @vite-ignore */ 'node:worker_threads' as string) as Promise<WorkerThreads>);
 }
 
-/** Flags of string input: they would apply to the worker's own entry, a file, and fail it. Those in `pairs` take the next argument. */
+/** Flags of string input: they would apply to the worker's entry, a file, and fail it (`pairs` take an argument). */
 const STRING_INPUT = { pairs: ['-e', '--eval', '-p', '--print'], prefixes: ['--input-type', '--eval=', '--print='] };
 
 /**
  * A Node worker on `entry`, inheriting the parent's flags as they are unless the parent ran string input
  * (node -e, --input-type), whose flags are then left out. A list given explicitly may not hold process-wide flags
- * (--max-old-space-size, --stack-size: the worker shares them anyway); Node names those it refuses, and they are dropped.
+ * (--max-old-space-size, --stack-size: the worker shares them anyway); Node names those it refuses, and they are
+ * dropped.
  */
 export function startNodeWorker(
   W: NodeWorkerCtor,

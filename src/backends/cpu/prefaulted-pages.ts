@@ -22,7 +22,7 @@ const isNode = typeof process !== 'undefined' && !!process.versions?.node;
 
 interface PageWorker {
   post(bytes: number): void;
-  /** Buffers that arrived, read off the channel without waiting for the event loop (a loop of awaited calls may never yield to it). */
+  /** A buffer that arrived, read off the channel at once: a loop of awaited calls may never yield to the event loop. */
   receive(): ArrayBuffer | undefined;
   terminate(): Promise<unknown>;
 }
