@@ -8,6 +8,7 @@
  * worker never keeps the process alive; if it fails, results are allocated as before.
  */
 import { setFreshBuffers } from '../../util/filled-result.js';
+import { lruGet } from '../../util/lru.js';
 import { nodeWorkerThreads, startNodeWorker } from './node-worker.js';
 
 /** Smaller results are reused by the allocator without faults, or fault too little to matter. */
@@ -61,16 +62,11 @@ function takePrefaulted(bytes: number): ArrayBuffer | undefined {
       return undefined;
     }
   }
-  const list = stock.get(bytes);
-  let buf: ArrayBuffer | undefined;
-  if (list) {
-    buf = list.pop();
-    stock.delete(bytes);
-    stock.set(bytes, list);
-    if (buf) {
-      heldBytes -= bytes;
-      stats.taken++;
-    }
+  const list = lruGet(stock, bytes);
+  const buf = list?.pop();
+  if (buf) {
+    heldBytes -= bytes;
+    stats.taken++;
   }
   if (list || askedOnce.has(bytes)) refill(bytes);
   else {

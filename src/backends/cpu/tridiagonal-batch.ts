@@ -261,8 +261,9 @@ function wasmInstance(
   check: boolean,
 ): WasmThomas | null {
   let w = s.wasm;
-  const same = w && w.layout === layout && w.L.cap === cap && w.round32 === round32 && w.shared === shared;
-  if (!w || !same || w.check !== check) {
+  const same =
+    w && w.layout === layout && w.L.cap === cap && w.round32 === round32 && w.shared === shared && w.check === check;
+  if (!w || !same) {
     const mod = thomasModule(layout, cap, round32, shared, check);
     if (!mod) return null;
     const pages = Math.ceil(bytes / 65536);
