@@ -16,20 +16,45 @@ export function checkBackend(backend: unknown): BackendChoice {
   return backend;
 }
 
-/** The GPU context to run on, or null when the CPU backend should run. */
-export async function gpuFor(backend: BackendChoice, given?: GpuContext): Promise<GpuContext | null> {
+/**
+ * The GPU context to run on, or null when the CPU backend should run: at once where that is already known
+ * ('cpu', a given context, or 'auto' settled below), else a promise.
+ */
+export function gpuFor(backend: BackendChoice, given?: GpuContext): GpuContext | null | Promise<GpuContext | null> {
   if (backend === 'cpu') return null;
   if (given) return given;
-  try {
-    const ctx = await defaultGpuContext();
-    // A software adapter (llvmpipe, SwiftShader, WARP) is slower than the CPU engine at every size, so
-    // 'auto' never chooses it; 'webgpu' (or an explicit context) still runs there.
-    if (backend === 'auto' && ctx.adapter.software) return null;
-    return ctx;
-  } catch (e) {
-    if (backend === 'webgpu') throw e;
-    return null;
-  }
+  return backend === 'auto' ? autoGpu() : defaultGpuContext();
+}
+
+/**
+ * 'auto''s choice of the shared context, settled once per process: the CPU engine (null) when there is no adapter
+ * or only a software one, else the hardware context, sought again only once lost or destroyed. Asking again on
+ * every call cost each one-shot call a new adapter request where there is none (150 µs for a 64-point fft).
+ */
+let autoChoice: GpuContext | null | undefined;
+let autoPending: Promise<GpuContext | null> | null = null;
+
+function autoGpu(): GpuContext | null | Promise<GpuContext | null> {
+  if (autoChoice === null) return null;
+  if (autoChoice && !autoChoice.isLost && !autoChoice.isDestroyed) return autoChoice;
+  return (autoPending ??= (async () => {
+    try {
+      const ctx = await defaultGpuContext();
+      // A software adapter (llvmpipe, SwiftShader, WARP) is slower than the CPU engine at every size, so
+      // 'auto' never chooses it; 'webgpu' (or an explicit context) still runs there.
+      autoChoice = ctx.adapter.software ? null : ctx;
+    } catch {
+      autoChoice = null;
+    } finally {
+      autoPending = null;
+    }
+    return autoChoice;
+  })());
+}
+
+/** Whether 'auto' is known to run on the CPU engine with no context given (one-shot calls' synchronous path). */
+export function autoSettledOnCpu(backend: BackendChoice | undefined, given: GpuContext | undefined): boolean {
+  return backend === 'cpu' || (given === undefined && (backend ?? 'auto') === 'auto' && autoChoice === null);
 }
 
 /** Whether a GPU-path failure lets 'auto' run the CPU backend instead. */

@@ -34,6 +34,7 @@ import {
   splitBuffersFor,
 } from '../backends/cpu/worker-pool.js';
 import { checkOut, deliver, overlaps } from './out.js';
+import { fftNow } from './one-shot-now.js';
 import { filledResult } from '../util/filled-result.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
 import {
@@ -418,28 +419,28 @@ export function fft(x: Float32Array, options?: FftCallOptions): Promise<Float32A
 export function fft(x: Float64Array, options?: FftCallOptions): Promise<Float64Array>;
 export function fft(x: ComplexArray, options?: FftCallOptions): Promise<ComplexArray>;
 export async function fft(x: ComplexArray, options: FftCallOptions | null = {}): Promise<ComplexArray> {
-  return nd(x, oneD(options ?? {}, x), 'c2c', 'forward', 'n');
+  return fftNow(x, options ?? {}, 'c2c', false) ?? nd(x, oneD(options ?? {}, x), 'c2c', 'forward', 'n');
 }
 /** numpy.fft.ifft ('backward' norm scales by 1/n). */
 export function ifft(x: Float32Array, options?: FftCallOptions): Promise<Float32Array>;
 export function ifft(x: Float64Array, options?: FftCallOptions): Promise<Float64Array>;
 export function ifft(x: ComplexArray, options?: FftCallOptions): Promise<ComplexArray>;
 export async function ifft(x: ComplexArray, options: FftCallOptions | null = {}): Promise<ComplexArray> {
-  return nd(x, oneD(options ?? {}, x), 'c2c', 'inverse', 'n');
+  return fftNow(x, options ?? {}, 'c2c', true) ?? nd(x, oneD(options ?? {}, x), 'c2c', 'inverse', 'n');
 }
 /** numpy.fft.rfft: real → the n/2+1 non-negative-frequency terms (interleaved complex). */
 export function rfft(x: Float32Array, options?: FftCallOptions): Promise<Float32Array>;
 export function rfft(x: Float64Array, options?: FftCallOptions): Promise<Float64Array>;
 export function rfft(x: ComplexArray, options?: FftCallOptions): Promise<ComplexArray>;
 export async function rfft(x: ComplexArray, options: FftCallOptions | null = {}): Promise<ComplexArray> {
-  return nd(x, oneD(options ?? {}, x, 1), 'r2c', 'forward', 'n');
+  return fftNow(x, options ?? {}, 'r2c', false) ?? nd(x, oneD(options ?? {}, x, 1), 'r2c', 'forward', 'n');
 }
 /** numpy.fft.irfft: n/2+1 complex terms → n reals (n defaults to 2·(m − 1)). */
 export function irfft(x: Float32Array, options?: FftCallOptions): Promise<Float32Array>;
 export function irfft(x: Float64Array, options?: FftCallOptions): Promise<Float64Array>;
 export function irfft(x: ComplexArray, options?: FftCallOptions): Promise<ComplexArray>;
 export async function irfft(x: ComplexArray, options: FftCallOptions | null = {}): Promise<ComplexArray> {
-  return nd(x, oneD(options ?? {}, x, 'c2r'), 'c2r', 'inverse', 'n');
+  return fftNow(x, options ?? {}, 'c2r', true) ?? nd(x, oneD(options ?? {}, x, 'c2r'), 'c2r', 'inverse', 'n');
 }
 export function fft2(x: Float32Array, options?: FftNdCallOptions): Promise<Float32Array>;
 export function fft2(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;

@@ -22,6 +22,7 @@ import { checkBackend, fallsBack, gpuFor, type BackendChoice } from './backend.j
 import { checkThreads, executeEngineRows, planeThreads, runColumnSteps } from '../backends/cpu/worker-pool.js';
 import { checkOut, deliver, overlaps } from './out.js';
 import { filledResultLike } from '../util/filled-result.js';
+import { engineNow, rowNow } from './one-shot-now.js';
 
 export type RealArray = Float32Array | Float64Array;
 
@@ -74,6 +75,8 @@ export const idstn = ((x: RealArray, o: R2rNdCallOptions = {}) => nd('dst', true
 
 async function oneD(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rCallOptions | null): Promise<RealArray> {
   o ??= {};
+  const now = r2rNow(family, inverse, x, o);
+  if (now) return now;
   // numpy's −1 ("keep") is for `s` only: a 1-D length must be given as a positive integer (scipy refuses −1).
   if (o.n !== undefined && (!Number.isSafeInteger(o.n) || o.n < 1))
     throw new ArgumentError('n', o.n, 'a positive integer');
@@ -82,6 +85,18 @@ async function oneD(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rCal
     normalizeAxis(o.axis, ndim, 'axis');
   }
   return nd(family, inverse, x, { ...o, axes: [o.axis ?? -1], s: o.n === undefined ? undefined : [o.n] }, true);
+}
+
+/** A 1-D transform of one row computed at once where nothing needs awaiting (one-shot-now.ts); else undefined. */
+function r2rNow(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rCallOptions): RealArray | undefined {
+  const now = engineNow(x, o);
+  if (!now || (o.orthogonalize !== undefined && typeof o.orthogonalize !== 'boolean')) return undefined;
+  const n = x.length;
+  const type = family === 'dht' ? undefined : (o.type ?? 2);
+  const kind = rowKind(family, type, inverse);
+  if (!kind || n < (kind === 'dct1' ? 2 : 1) || (o.n !== undefined && o.n !== n)) return undefined;
+  const op = rowOp(kind, inverse, n, now.precision, now.norm, o.orthogonalize);
+  return op ? rowNow(op, x, o.out, n, now.threads) : undefined;
 }
 
 /** The length of the last axis where it is the only axis transformed, with no crop or pad; else null. */

@@ -8,7 +8,7 @@
  * worker never keeps the process alive; if it fails, results are allocated as before.
  */
 import { setFreshBuffers } from '../../util/filled-result.js';
-import { lruGet } from '../../util/lru.js';
+import { lruGet, lruSet } from '../../util/lru.js';
 import { nodeWorkerThreads, startNodeWorker } from './node-worker.js';
 
 /** Smaller results are reused by the allocator without faults, or fault too little to matter. */
@@ -78,7 +78,7 @@ function takePrefaulted(bytes: number): ArrayBuffer | undefined {
 
 /** Requests buffers of `bytes` until the stock and those in flight reach its depth, evicting other sizes to fit. */
 function refill(bytes: number): void {
-  if (!stock.has(bytes)) stock.set(bytes, []);
+  if (!stock.has(bytes)) lruSet(stock, bytes, [], Infinity);
   const want = depthOf(bytes) - stock.get(bytes)!.length - (inFlight.get(bytes) ?? 0);
   for (let i = 0; i < want; i++) {
     for (const [size, list] of stock) {

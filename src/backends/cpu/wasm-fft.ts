@@ -1366,6 +1366,8 @@ export function tryFusedRealFft(recipe: CpuEngineFftRecipe): (FusedRealFft & Fus
 export function fusedRealFft(recipe: CpuEngineFftRecipe): FusedRealFft & FusedDct2 {
   if (recipe.kind === 'trivial' || recipe.kind === 'reference' || !(recipe.realPost || recipe.realPairs))
     throw new Error('not a fused real recipe');
+  // Recipes cached by their callers (engine-rows.ts) come back as the same object call after call.
+  if (lastReal?.recipe === recipe) return lastReal.plan;
   const key = `real/${recipe.kind}/${recipe.n}/${recipe.precision}/${recipe.realPairs ? 'pairs' : ''}/${recipe.dct2 ? 'dct2' : ''}/${!aroundLanes(recipe) && recipe.dct1 ? 'dct1' : ''}`;
   let p = lruGet(realPlans, key);
   if (!p) {
@@ -1377,10 +1379,12 @@ export function fusedRealFft(recipe: CpuEngineFftRecipe): FusedRealFft & FusedDc
           : new LaneFft(recipe);
     lruSet(realPlans, key, p, MAX_PLANS);
   }
+  lastReal = { recipe, plan: p };
   return p;
 }
 
 const realPlans = new Map<string, LaneFft>();
+let lastReal: { recipe: CpuEngineFftRecipe; plan: LaneFft } | undefined;
 
 /** The checks and resolved parameters every engine plan's execute starts with. */
 export function resolveExec(n: number, input: AnyArray, output: AnyArray, options: EngineExecOptions) {
@@ -2045,6 +2049,8 @@ class ScalarFft implements EngineFft {
 
 /** The engine FFT for a length and precision (cached: plans are stateless between calls). */
 export function engineFft(n: number, precision: CpuPrecision): EngineFft {
+  // Calls of one length in a loop: the cache's string key and recency update cost as much as a 64-point transform.
+  if (lastPlan && lastPlan.n === n && lastPlan.precision === precision) return lastPlan;
   const key = `${n}/${precision}`;
   let p = lruGet(plans, key);
   if (!p) {
@@ -2061,14 +2067,18 @@ export function engineFft(n: number, precision: CpuPrecision): EngineFft {
     }
     lruSet(plans, key, p, MAX_PLANS);
   }
+  lastPlan = p;
   return p;
 }
+let lastPlan: EngineFft | undefined;
 
 /**
  * Forgets the cached complex and real engine plans by length (a worker adopting a different four-step threshold
  * from its calling thread: cpu-features.ts, setFourStepFromBytes).
  */
 export function forgetEnginePlans(): void {
+  lastPlan = undefined;
+  lastReal = undefined;
   plans.clear();
   realPlans.clear();
 }

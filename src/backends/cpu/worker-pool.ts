@@ -1051,14 +1051,9 @@ export async function executeEngineRows(
   threads?: number,
 ): Promise<void> {
   checkThreads(threads);
-  // One long real row (real FFTs, DCT-II and DCT-III): its complex half-length transform split by the four-step phases.
-  const splits = op.kind === 'rfft' || op.kind === 'irfft' || op.kind === 'dct2' || op.kind === 'dct3';
-  if (splits && threads !== 1 && rows === 1 && sharedMemory()) {
-    const dct = op.kind === 'dct2' || op.kind === 'dct3';
-    const split = await splitOf(
-      (dct ? planCpuSplitDct : planCpuSplitReal)(op.n, op.precision, rows, threads ?? Infinity),
-      threads,
-    );
+  const splitPlan = rowSplitPlan(op, rows, threads);
+  if (splitPlan) {
+    const split = await splitOf(splitPlan, threads);
     if (split) {
       const ortho = op.orthogonalize ?? false;
       if (op.kind === 'dct2') return split.forwardDct2(input, output, op.scale ?? 1, ortho, runPhases);
@@ -1077,6 +1072,19 @@ export async function executeEngineRows(
   if (threads !== undefined) return split();
   const key = `rows:${op.kind}:${op.n}:${op.precision}:${rows}:${shares}:${memoryOf(input, output)}`;
   return measured(key, split, () => runRows(op, input, output, rows));
+}
+
+/** One long real row (real FFTs, DCT-II and DCT-III): its complex half-length transform split by the four-step phases. */
+function rowSplitPlan(op: RowOp, rows: number, threads: number | undefined): ReturnType<typeof planCpuSplitReal> {
+  const splits = op.kind === 'rfft' || op.kind === 'irfft' || op.kind === 'dct2' || op.kind === 'dct3';
+  if (!splits || threads === 1 || rows !== 1 || !sharedMemory()) return null;
+  const dct = op.kind === 'dct2' || op.kind === 'dct3';
+  return (dct ? planCpuSplitDct : planCpuSplitReal)(op.n, op.precision, rows, threads ?? Infinity);
+}
+
+/** Whether executeEngineRows runs a call on the calling thread with nothing to wait for (as runsOnCaller). */
+export function rowsRunOnCaller(op: RowOp, rows: number, threads: number | undefined): boolean {
+  return threads === 1 || (shareCount(op.n, rows, Infinity) <= 1 && rowSplitPlan(op, rows, threads) === null);
 }
 
 /** executeEngineRows's rows shared out among `shares` threads (whole units of `unit` rows), the calling thread included. */

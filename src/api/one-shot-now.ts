@@ -1,0 +1,106 @@
+/**
+ * One-shot FFT calls that need nothing awaited: one row along the only axis, the CPU engine already chosen
+ * (float64, backend 'cpu', or 'auto' settled on the CPU), its module compiled in place, and no worker taking a
+ * share. They go straight to the engine as a plan's execute does; the general path (api/fft.ts `nd`) spent most
+ * of a small call's time in its chain of awaits and N-D bookkeeping (n = 64: 2.2 µs against 0.3 µs).
+ * Anything else, errors included, is left to the general path, which validates and reports it.
+ */
+import type { FftNorm } from '../planner/fft-problem.js';
+import { autoSettledOnCpu, type BackendChoice } from './backend.js';
+import type { GpuContext } from '../backends/webgpu/device.js';
+import { overlaps } from './out.js';
+import { filledResult } from '../util/filled-result.js';
+import { engineFft, syncCompileRestricted } from '../backends/cpu/wasm-fft.js';
+import { rowsRunOnCaller, runsOnCaller } from '../backends/cpu/worker-pool.js';
+import { runRows, type RowOp } from '../backends/cpu/engine-rows.js';
+
+type AnyArray = Float32Array | Float64Array;
+
+/** The options of a 1-D call that the path reads; any other set option sends the call to the general path. */
+interface NowOptions {
+  shape?: readonly number[];
+  n?: number;
+  axis?: number;
+  norm?: FftNorm;
+  backend?: BackendChoice;
+  gpu?: GpuContext;
+  threads?: number;
+  out?: AnyArray;
+}
+
+const stats = { taken: 0 };
+
+/** Tests only: how many calls this path has computed. */
+export function oneShotNowStats(): { taken: number } {
+  return { ...stats };
+}
+
+/** What a 1-D call along its only axis needs to run on the CPU engine at once, or undefined. */
+export function engineNow(
+  x: unknown,
+  o: NowOptions,
+): { precision: 'f32' | 'f64'; norm: FftNorm; threads: number | undefined } | undefined {
+  if (!(x instanceof Float32Array) && !(x instanceof Float64Array)) return undefined;
+  if (o.shape !== undefined || (o.axis !== undefined && o.axis !== -1 && o.axis !== 0)) return undefined;
+  const norm = o.norm ?? 'backward';
+  if (norm !== 'backward' && norm !== 'ortho' && norm !== 'forward') return undefined;
+  const threads = o.threads;
+  if (threads !== undefined && !(Number.isSafeInteger(threads) && threads >= 1)) return undefined;
+  const f32 = x instanceof Float32Array;
+  const backend = o.backend ?? 'auto';
+  if (backend !== 'auto' && backend !== 'cpu') return undefined;
+  // 'auto' keeps float64 data on the CPU engine (api/fft.ts nd); float32 data only once 'auto' has settled there.
+  if (f32 && !autoSettledOnCpu(backend, o.gpu)) return undefined;
+  if (syncCompileRestricted()) return undefined;
+  return { precision: f32 ? 'f32' : 'f64', norm, threads };
+}
+
+/** One row of `op` from x into `out` (or a fresh result of outLength values), or undefined where workers would run. */
+export function rowNow(
+  op: RowOp,
+  x: AnyArray,
+  out: AnyArray | undefined,
+  outLength: number,
+  threads: number | undefined,
+): AnyArray | undefined {
+  if (out !== undefined && (out.constructor !== x.constructor || out.length !== outLength)) return undefined;
+  if (!rowsRunOnCaller(op, 1, threads)) return undefined;
+  const dst = out && !overlaps(out, x) ? out : resultLike(x, outLength);
+  runRows(op, x, dst, 1);
+  stats.taken++;
+  if (out && dst !== out) out.set(dst);
+  return out ?? dst;
+}
+
+const resultLike = (x: AnyArray, length: number): AnyArray =>
+  filledResult(x instanceof Float32Array ? Float32Array : Float64Array, length);
+
+/** The result of fft / ifft / rfft / irfft of `x` computed here, or undefined where the general path must run. */
+export function fftNow(x: unknown, o: NowOptions, kind: 'c2c' | 'r2c' | 'c2r', inverse: boolean): AnyArray | undefined {
+  const now = engineNow(x, o);
+  if (!now) return undefined;
+  const { precision, norm, threads } = now;
+  const v = x as AnyArray;
+  if (kind === 'r2c') {
+    if (o.n !== undefined && o.n !== v.length) return undefined;
+    const n = v.length;
+    return n < 1
+      ? undefined
+      : rowNow({ kind: 'rfft', n, precision, norm }, v, o.out, 2 * (Math.floor(n / 2) + 1), threads);
+  }
+  if (kind === 'c2r') {
+    const n = o.n ?? 2 * (v.length / 2 - 1);
+    if (!Number.isSafeInteger(n) || n < 1 || v.length / 2 !== Math.floor(n / 2) + 1) return undefined;
+    return rowNow({ kind: 'irfft', n, precision, norm }, v, o.out, n, threads);
+  }
+  const n = v.length / 2;
+  if (!Number.isSafeInteger(n) || n < 1 || (o.n !== undefined && o.n !== n)) return undefined;
+  const out = o.out;
+  if (out !== undefined && (out.constructor !== v.constructor || out.length !== v.length)) return undefined;
+  if (!runsOnCaller(n, precision, 1, threads)) return undefined;
+  const dst = out && !overlaps(out, v) ? out : resultLike(v, v.length);
+  engineFft(n, precision).execute(v, dst, { batch: 1, inverse, norm });
+  stats.taken++;
+  if (out && dst !== out) out.set(dst);
+  return out ?? dst;
+}
