@@ -6,7 +6,7 @@
  * unsupported cases) — never on errors about the caller's arguments.
  */
 import { ArgumentError, ButterflyError } from '../errors.js';
-import { defaultGpuContext, type GpuContext } from '../backends/webgpu/device.js';
+import { defaultGpuContext, hardwareAdapterAvailable, type GpuContext } from '../backends/webgpu/device.js';
 
 export type BackendChoice = 'auto' | 'webgpu' | 'cpu';
 
@@ -39,10 +39,10 @@ function autoGpu(): GpuContext | null | Promise<GpuContext | null> {
   if (autoChoice && !autoChoice.isLost && !autoChoice.isDestroyed) return autoChoice;
   return (autoPending ??= (async () => {
     try {
-      const ctx = await defaultGpuContext();
       // A software adapter (llvmpipe, SwiftShader, WARP) is slower than the CPU engine at every size, so
-      // 'auto' never chooses it; 'webgpu' (or an explicit context) still runs there.
-      autoChoice = ctx.adapter.software ? null : ctx;
+      // 'auto' never chooses it (nor creates its device); 'webgpu' (or an explicit context) still runs there.
+      const ctx = (await hardwareAdapterAvailable()) ? await defaultGpuContext() : null;
+      autoChoice = ctx && !ctx.adapter.software ? ctx : null;
     } catch {
       autoChoice = null;
     } finally {

@@ -22,7 +22,7 @@ import { checkBackend, fallsBack, gpuFor, type BackendChoice } from './backend.j
 import { checkThreads, executeEngineRows, planeThreads, runColumnSteps } from '../backends/cpu/worker-pool.js';
 import { checkOut, deliver, overlaps } from './out.js';
 import { filledResultLike } from '../util/filled-result.js';
-import { engineNow, rowNow } from './one-shot-now.js';
+import { engineNow, rowsNow } from './one-shot-now.js';
 
 export type RealArray = Float32Array | Float64Array;
 
@@ -87,16 +87,16 @@ async function oneD(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rCal
   return nd(family, inverse, x, { ...o, axes: [o.axis ?? -1], s: o.n === undefined ? undefined : [o.n] }, true);
 }
 
-/** A 1-D transform of one row computed at once where nothing needs awaiting (one-shot-now.ts); else undefined. */
+/** A transform of rows along the last axis computed at once where nothing needs awaiting (one-shot-now.ts); else undefined. */
 function r2rNow(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rCallOptions): RealArray | undefined {
-  const now = engineNow(x, o);
+  const now = engineNow(x, o, 1);
   if (!now || (o.orthogonalize !== undefined && typeof o.orthogonalize !== 'boolean')) return undefined;
-  const n = x.length;
+  const { m: n, rows } = now;
   const type = family === 'dht' ? undefined : (o.type ?? 2);
   const kind = rowKind(family, type, inverse);
   if (!kind || n < (kind === 'dct1' ? 2 : 1) || (o.n !== undefined && o.n !== n)) return undefined;
   const op = rowOp(kind, inverse, n, now.precision, now.norm, o.orthogonalize);
-  return op ? rowNow(op, x, o.out, n, now.threads) : undefined;
+  return op ? rowsNow(op, x, rows, o.out, x.length, now.threads) : undefined;
 }
 
 /** The length of the last axis where it is the only axis transformed, with no crop or pad; else null. */

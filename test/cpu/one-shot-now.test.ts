@@ -1,13 +1,14 @@
 /**
- * One-shot calls of one row computed without awaiting (api/one-shot-now.ts): bit-identical to the general path
- * (the same call given `shape`, which that path alone takes) for every kind, precision, norm and a spread of
- * lengths, into fresh results, `out`, and `out` being the input; the path is really taken; calls it must not
+ * One-shot calls along the last axis computed without awaiting (api/one-shot-now.ts): bit-identical to the general
+ * path (setOneShotNow(false)) for every kind, precision, norm, a spread of lengths and batches of one and three,
+ * into fresh results, `out`, and `out` being the input; the path is really taken; calls it must not
  * take (threads splitting a long row, 'webgpu', bad arguments) go to the general path and fail or run as before.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fft, ifft, rfft, irfft, dct, idct, dst, idst, dht, idht, ArgumentError } from '../../src/index.js';
-import { oneShotNowStats } from '../../src/api/one-shot-now.js';
+import { oneShotNowStats, setOneShotNow } from '../../src/api/one-shot-now.js';
+import { describeAuto } from '../../src/api/backend.js';
 import { assertSame, bound, relErr, rng } from '../helpers/numeric.js';
 import { dftNaive } from '../../src/backends/cpu/dft-naive.js';
 
@@ -39,24 +40,33 @@ for (const [name, valuesIn, suits, call] of KINDS) {
     for (const Ctor of [Float32Array, Float64Array]) {
       for (const n of LENGTHS) {
         if (!suits(n)) continue;
-        const r = rng(n * 31 + Ctor.BYTES_PER_ELEMENT);
-        const x = new Ctor(valuesIn(n)).map(() => r());
-        const norm = (['backward', 'ortho', 'forward'] as const)[n % 3];
-        // irfft's output length: n itself (odd n needs it given), else numpy's default 2(m − 1).
-        const o: Opts = { backend: 'cpu', norm, ...(name === 'irfft' ? { n } : {}) };
-        const complexIn = name === 'fft' || name === 'ifft' || name === 'irfft';
-        const general = await call(x, { ...o, shape: [complexIn ? x.length / 2 : x.length] });
-        const now = await call(x, o);
-        assertSame(now, general, `${name} ${Ctor.name} n=${n}`);
-        const out = new Ctor(now.length).fill(-7);
-        assert.equal(await call(x, { ...o, out }), out);
-        assertSame(out, general, `${name} ${Ctor.name} n=${n} into out`);
-        if (now.length === x.length) {
-          const y = x.slice();
-          assert.equal(await call(y, { ...o, out: y }), y);
-          assertSame(y, general, `${name} ${Ctor.name} n=${n} in place`);
+        for (const rows of [1, 3]) {
+          const seed = n * 31 + Ctor.BYTES_PER_ELEMENT + rows;
+          const x = new Ctor(rows * valuesIn(n)).map(rng(seed));
+          const norm = (['backward', 'ortho', 'forward'] as const)[n % 3];
+          // irfft's output length: n itself (odd n needs it given), else numpy's default 2(m − 1).
+          const complexIn = name === 'fft' || name === 'ifft' || name === 'irfft';
+          const shape = rows === 1 ? undefined : [rows, valuesIn(n) / (complexIn ? 2 : 1)];
+          const o: Opts = { backend: 'cpu', norm, shape, ...(name === 'irfft' ? { n } : {}) };
+          setOneShotNow(false);
+          const general = await call(x, o);
+          setOneShotNow(true);
+          const what = `${name} ${Ctor.name} n=${n} rows=${rows}`;
+          const taken = oneShotNowStats().taken;
+          assertSame(await call(x, o), general, what);
+          // Types 1, odd DHTs and the shortest lengths have no fused module and take the general path's other ways.
+          const fused = n >= 16 && !name.endsWith('1') && !(name.endsWith('dht') && n % 2 === 1);
+          if (complexIn || name === 'rfft' || fused) assert.equal(oneShotNowStats().taken, taken + 1, `${what}: taken`);
+          const out = new Ctor(general.length).fill(-7);
+          assert.equal(await call(x, { ...o, out }), out);
+          assertSame(out, general, `${what} into out`);
+          if (general.length === x.length) {
+            const y = x.slice();
+            assert.equal(await call(y, { ...o, out: y }), y);
+            assertSame(y, general, `${what} in place`);
+          }
+          assertSame(x, new Ctor(rows * valuesIn(n)).map(rng(seed)), 'input untouched');
         }
-        assertSame(x, new Ctor(valuesIn(n)).map(rng(n * 31 + Ctor.BYTES_PER_ELEMENT)), 'input untouched');
       }
     }
     assert.ok(oneShotNowStats().taken > before, 'the path was taken');
@@ -77,6 +87,20 @@ test('one-shot now: fft against the float64 DFT, default threads and one', async
       assert.ok(relErr(got32, want) < bound(n, 'f32'), `f32 n=${n}: ${relErr(got32, want)}`);
     }
   }
+});
+
+test("one-shot now: float32 under 'auto' once it has settled on the CPU engine", async (t) => {
+  if ((await describeAuto()).engine !== 'cpu') return t.skip('auto runs on a hardware adapter here');
+  const r = rng(9);
+  const x = new Float32Array(2 * 256).map(() => r());
+  const want = await fft(x, { backend: 'cpu', threads: 1 });
+  await fft(x);
+  const before = oneShotNowStats().taken;
+  assertSame(await fft(x), want, 'auto');
+  assert.equal(oneShotNowStats().taken, before + 1);
+  // 'webgpu' runs the kernels on whatever adapter there is, never here.
+  await fft(x, { backend: 'webgpu' }).catch(() => null);
+  assert.equal(oneShotNowStats().taken, before + 1);
 });
 
 test('one-shot now: bad arguments still fail naming them', async () => {
