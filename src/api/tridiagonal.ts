@@ -64,6 +64,8 @@ import { wangMouSolve } from '../backends/cpu/wang-mou.js';
 import { cyclicCombine, cyclicPrepare } from '../backends/cpu/cyclic-tridiagonal.js';
 import {
   createTridiagonalBatchScratch,
+  giveBackTridiagonalBatchScratch,
+  takeTridiagonalBatchScratch,
   createTridiagonalBuffers,
   releaseTridiagonalBatchScratch,
   defaultResidualTolerance,
@@ -122,7 +124,8 @@ export interface TridiagonalPlanDescriptor {
   layout?: TridiagonalLayout;
   complex?: boolean;
   /**
-   * 'float32' (default; the only WebGPU precision) or 'float64' (CPU). On the CPU, real float32 Thomas solves
+   * 'float32' (default for plans; the only WebGPU precision) or 'float64' (CPU); solveTridiagonal defaults to
+   * the rhs array's type (but 'webgpu' to float32). On the CPU, real float32 Thomas solves
    * run the float64 kernel and round x to float32; the other CPU algorithms round every operation to float32,
    * as the GPU does. A float64 plan also takes Float32Array data (widened exactly); a float32 plan given
    * Float64Array data solves their float32 values.
@@ -219,7 +222,7 @@ export class TridiagonalPlan {
   /** Memory ids of the engine buffers this plan made: workers drop their instances on them at destroy(). */
   private readonly bufferIds: number[] = [];
   private statusBuf: GPUBuffer | null = null;
-  private scratch: TridiagonalBatchScratch = createTridiagonalBatchScratch();
+  private scratch: TridiagonalBatchScratch = takeTridiagonalBatchScratch();
   /** A CPU Thomas solve is using `scratch` (threaded solves await their workers). */
   private scratchBusy = false;
 
@@ -616,7 +619,9 @@ export class TridiagonalPlan {
     this.executor?.destroy();
     this.statusBuf?.destroy();
     this.innerPlan?.destroy();
-    releaseTridiagonalBatchScratch(this.scratch);
+    // A solve still running (destroyed meanwhile) keeps its scratch; else a later plan may reuse it.
+    if (this.scratchBusy) releaseTridiagonalBatchScratch(this.scratch);
+    else giveBackTridiagonalBatchScratch(this.scratch);
     // Workers drop their instances on the plan's engine buffers (the arrays stay valid where they are held).
     releaseSharedMemories(this.bufferIds);
   }
@@ -726,11 +731,16 @@ export async function createTridiagonalPlan(desc: TridiagonalPlanDescriptor): Pr
   return new TridiagonalPlan(p, recipe, null, null, null);
 }
 
-/** One-shot solve: plans, solves and releases the plan (pipelines stay cached per device). */
+/**
+ * One-shot solve: plans, solves and releases the plan (pipelines stay cached per device). `dtype` defaults to
+ * the right-hand side's array type, as the FFTs' results follow their input's: Float64Array data is solved in
+ * float64 on the CPU (in float32 with backend 'webgpu', as FFTs there), Float32Array data and GPU buffers in float32.
+ */
 export async function solveTridiagonal<X extends TridiagonalInput>(
   desc: TridiagonalPlanDescriptor & TridiagonalData<X>,
 ): Promise<TridiagonalResult<X>> {
-  const plan = await createTridiagonalPlan(desc);
+  const dtype = desc?.dtype ?? (desc?.rhs instanceof Float64Array && desc.backend !== 'webgpu' ? 'float64' : undefined);
+  const plan = await createTridiagonalPlan(dtype && desc ? { ...desc, dtype } : desc);
   try {
     return await plan.solve({ lower: desc.lower, diag: desc.diag, upper: desc.upper, rhs: desc.rhs, out: desc.out });
   } finally {

@@ -204,3 +204,33 @@ test('singular and non-dominant systems through the API: documented status, thro
       (e as unknown as { failed: number[] }).failed[0] === 1,
   );
 });
+
+test('solveTridiagonal: dtype follows the data; one-shot solves of other sizes in turn reuse spare scratches', async () => {
+  // Sizes alternate so that a spare scratch (and its WebAssembly memory) from a larger solve serves a smaller one
+  // and the reverse; every result must match the float64 Thomas solve.
+  for (const [n, batch, layout] of [
+    [64, 1, 'strided'],
+    [1000, 3, 'strided'],
+    [5, 8, 'interleaved'],
+    [64, 1, 'strided'],
+    [300, 4, 'interleaved'],
+    [1000, 3, 'strided'],
+  ] as const) {
+    const sh: Shape = { n, batch, nrhs: 1, layout, complex: false };
+    const sys = toLayout(randomSystems(n, batch, 40 + n + batch), sh);
+    const r = await solveTridiagonal({ ...sh, lower: sys.a, diag: sys.b, upper: sys.c, rhs: sys.d });
+    assert.ok(r.x instanceof Float64Array, 'Float64Array data is solved in float64');
+    assert.equal(r.backend, 'cpu');
+    const { err } = checkAgainstThomas(sys, r.x, sh, false);
+    assert.ok(err < 1e-13, `n=${n} batch=${batch} ${layout}: ${err}`);
+    const f = await solveTridiagonal({
+      ...sh,
+      backend: 'cpu',
+      lower: Float32Array.from(sys.a),
+      diag: Float32Array.from(sys.b),
+      upper: Float32Array.from(sys.c),
+      rhs: Float32Array.from(sys.d),
+    });
+    assert.ok(f.x instanceof Float32Array, 'Float32Array data is solved in float32');
+  }
+});

@@ -76,6 +76,26 @@ export function createTridiagonalBatchScratch(): TridiagonalBatchScratch {
   return { cp: new Float64Array(0), ip: new Float64Array(0) };
 }
 
+/**
+ * Scratches of destroyed plans, for the next plan: a one-shot solve (plan, solve, destroy) spent half of a
+ * 64-row solve's 100 µs making a WebAssembly memory and instance. Only small, unshared ones are kept.
+ */
+const spareScratches: TridiagonalBatchScratch[] = [];
+const SPARE_SCRATCHES = 2;
+const SPARE_MAX_BYTES = 4 * 2 ** 20;
+
+/** A scratch for a new plan: a spare one where there is one, else a new one. */
+export function takeTridiagonalBatchScratch(): TridiagonalBatchScratch {
+  return spareScratches.pop() ?? createTridiagonalBatchScratch();
+}
+
+/** Gives a destroyed plan's scratch (no longer in use) back for a later plan, or lets go of it. */
+export function giveBackTridiagonalBatchScratch(s: TridiagonalBatchScratch): void {
+  const bytes = (s.wasm?.memory.buffer.byteLength ?? 0) + s.cp.byteLength + s.ip.byteLength;
+  if (!s.wasm?.shared && bytes <= SPARE_MAX_BYTES && spareScratches.length < SPARE_SCRATCHES) spareScratches.push(s);
+  else releaseTridiagonalBatchScratch(s);
+}
+
 function ensure(s: TridiagonalBatchScratch, len: number): void {
   if (s.cp.length < len) {
     s.cp = new Float64Array(len);
