@@ -45,6 +45,21 @@ type RowPass = (src: number, dst: number, count: number) => void;
 const CHUNK_BYTES = 1 << 16;
 /** Target bytes of a chunk of complex rows copied in and out (execute): fewer switches between copies and kernel. */
 const ROW_CHUNK_BYTES = 1 << 20;
+
+/**
+ * Paired rows (realPairs) whose largest magnitudes differ by more than this factor are balanced first: the smaller
+ * row's error, relative to itself, is otherwise about its partner's size over its own times what a row alone gets.
+ */
+const PAIR_BALANCE = 4;
+/** Beyond 2^this the smaller row is transformed alone instead of scaled (its scale would leave float64's range). */
+const PAIR_SCALE_MAX_EXP = 600;
+
+/** A row of a chunk balancePairs changed, and what its outputs need: a factor, zeros, or its own transform. */
+interface PairFix {
+  row: number;
+  kind: 'scale' | 'zero' | 'alone';
+  factor: number;
+}
 /**
  * Bytes of a group of column problems gathered at once (see LaneFft.executeColumns): wide enough that each
  * row contributes several cache lines in a row, small enough that the group stays in L2.
@@ -354,6 +369,9 @@ class LaneFft implements EngineFft, FusedRealFft {
   private readonly split2?: (z: number, y: number, pairs: number, scale: number) => void;
   private readonly merge2?: (y: number, z: number, pairs: number, scale: number) => void;
   private readonly unpack2?: (z: number, x: number, pairs: number) => void;
+  /** realPairs: each row's largest magnitude, as a vector of lanes (codegen/wasm/row-max.ts), at guardP. */
+  private readonly rowmax?: (x: number, len: number, rows: number, out: number) => void;
+  private readonly guardP: number = 0;
   private readonly dct2pre?: (x: number, v: number, count: number) => void;
   /** The unfused DCT-II post step (even n): the fused step's reference in test/cpu/dct2-fused.test.ts. */
   private readonly dct2post?: (y: number, out: number, tw: number, count: number) => void;
@@ -408,7 +426,9 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.yP = align(this.outP + this.rowSlots * info.slotBytes);
     const realBytes =
       info.r2cTwiddleOffset === undefined && !recipe.realPairs ? 0 : this.chunkSlots * (info.slotBytes + 16 * e);
-    this.extraP = align(this.yP + realBytes);
+    this.guardP = align(this.yP + realBytes);
+    const guardBytes = recipe.realPairs ? 16 * 2 * this.rowSlots * info.problemsPerSlot : 0;
+    this.extraP = align(this.guardP + guardBytes);
     const total = this.extraP + extraBytes;
     this.memory = new WebAssembly.Memory({ initial: Math.ceil(total / 65536) });
     const inst = new WebAssembly.Instance(mod, { env: { memory: this.memory } });
@@ -422,6 +442,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.split2 = inst.exports['split2'] as typeof this.split2;
     this.merge2 = inst.exports['merge2'] as typeof this.merge2;
     this.unpack2 = inst.exports['unpack2'] as typeof this.unpack2;
+    this.rowmax = inst.exports['rowmax'] as typeof this.rowmax;
     this.dct2pre = inst.exports['dct2pre'] as typeof this.dct2pre;
     this.dct2post = inst.exports['dct2post'] as typeof this.dct2post;
     this.dct2r2c = inst.exports['dct2r2c'] as typeof this.dct2r2c;
@@ -493,14 +514,93 @@ class LaneFft implements EngineFft, FusedRealFft {
     perChunk: number,
     steps: (c: number) => number,
   ): void {
-    const heap = this.heap;
-    const e = heap.BYTES_PER_ELEMENT;
+    const e = this.heap.BYTES_PER_ELEMENT;
+    // Pairs methods run rows two a complex transform (realPairs): their rows are balanced first (balancePairs).
+    const pairs = this.recipe.realPairs === true;
+    let alone: number[] | null = null;
     for (let b0 = 0; b0 < count; b0 += perChunk) {
       const c = Math.min(perChunk, count - b0);
-      heap.set(src.subarray(b0 * inLen, (b0 + c) * inLen), at / e);
+      this.heap.set(src.subarray(b0 * inLen, (b0 + c) * inLen), at / e);
+      const fixes = pairs ? this.balancePairs(at, inLen, c) : null;
       const res = steps(c) / e;
-      dst.set(heap.subarray(res, res + c * outLen), b0 * outLen);
+      if (fixes) (alone ??= []).push(...this.applyPairFixes(fixes, res, outLen).map((q) => b0 + q));
+      dst.set(this.heap.subarray(res, res + c * outLen), b0 * outLen);
     }
+    for (const r of alone ?? []) {
+      this.heap.set(src.subarray(r * inLen, (r + 1) * inLen), at / e);
+      const res = steps(1) / e;
+      dst.set(this.heap.subarray(res, res + outLen), r * outLen);
+    }
+  }
+
+  /**
+   * Two rows a complex transform (realPairs) share its rounding: each row's error is relative to the pair's
+   * larger row, and a NaN or ±Inf in one reaches every output of the other. Before the steps, for the chunk's `count`
+   * rows of `len` values at byte address `at`: a row much smaller than its partner is scaled up by a power of two
+   * (exact), a row holding NaN or ±Inf (or one that power cannot reach) is zeroed here and transformed alone after,
+   * and a zero row's outputs are set to zero after. Returns those fixes, or null where every pair is balanced.
+   */
+  private balancePairs(at: number, len: number, count: number): PairFix[] | null {
+    const pairs = count >> 1; // an odd chunk's last row is paired with zeros
+    if (pairs === 0) return null;
+    this.rowmax!(at, len, 2 * pairs, this.guardP);
+    const heap = this.heap;
+    const e = heap.BYTES_PER_ELEMENT;
+    const W = 16 / e;
+    const lanes = this.guardP / e;
+    const largest = (q: number): number => {
+      let m = heap[lanes + q * W]!;
+      for (let l = 1; l < W; l++) m = Math.max(m, heap[lanes + q * W + l]!);
+      return m;
+    };
+    let fixes: PairFix[] | null = null;
+    for (let p = 0; p < pairs; p++) {
+      const a = largest(2 * p);
+      const b = largest(2 * p + 1);
+      // Balanced (and both finite): the common case, left as it is. NaN fails both comparisons.
+      if (a <= PAIR_BALANCE * b && b <= PAIR_BALANCE * a) continue;
+      fixes ??= [];
+      const zero = (q: number): void => void heap.fill(0, at / e + q * len, at / e + (q + 1) * len);
+      if (!Number.isFinite(a) || !Number.isFinite(b)) {
+        for (const [q, m] of [
+          [2 * p, a],
+          [2 * p + 1, b],
+        ] as const) {
+          if (Number.isFinite(m)) continue;
+          zero(q);
+          fixes.push({ row: q, kind: 'alone', factor: 1 });
+        }
+        continue;
+      }
+      const [small, ms, mb] = a < b ? [2 * p, a, b] : [2 * p + 1, b, a];
+      if (ms === 0) {
+        fixes.push({ row: small, kind: 'zero', factor: 0 });
+        continue;
+      }
+      const k = Math.round(Math.log2(mb / ms));
+      if (k > PAIR_SCALE_MAX_EXP) {
+        zero(small);
+        fixes.push({ row: small, kind: 'alone', factor: 1 });
+        continue;
+      }
+      const s = 2 ** k;
+      for (let i = at / e + small * len, end = i + len; i < end; i++) heap[i]! *= s;
+      fixes.push({ row: small, kind: 'scale', factor: 2 ** -k });
+    }
+    return fixes;
+  }
+
+  /** Undoes balancePairs' scaling in the outputs (outLen values a row from element `res`); returns the rows left alone. */
+  private applyPairFixes(fixes: PairFix[], res: number, outLen: number): number[] {
+    const heap = this.heap;
+    const alone: number[] = [];
+    for (const { row, kind, factor } of fixes) {
+      const o = res + row * outLen;
+      if (kind === 'alone') alone.push(row);
+      else if (kind === 'zero') heap.fill(0, o, o + outLen);
+      else for (let i = o; i < o + outLen; i++) heap[i]! *= factor;
+    }
+    return alone;
   }
 
   /** Multiplies (or divides) `count` values `stride` apart from byte address `at` by √2: scipy's orthogonalize. */
@@ -798,16 +898,25 @@ class LaneFft implements EngineFft, FusedRealFft {
     at: number,
     steps: (pairs: number, count: number) => number,
   ): void {
-    const heap = this.heap;
-    const e = heap.BYTES_PER_ELEMENT;
+    const e = this.heap.BYTES_PER_ELEMENT;
     const base = at / e;
     const row = inLen * inW;
     const chunk = 2 * this.chunkSlots * this.info.problemsPerSlot;
+    const alone: number[] = [];
     for (let b0 = 0; b0 < batch; b0 += chunk) {
       const count = Math.min(chunk, batch - b0);
-      rowsIn(input, li, b0, count, inLen, inW, heap, base);
-      if (count % 2 === 1) heap.fill(0, base + row * count, base + row * (count + 1));
-      rowsOut(heap, steps(Math.ceil(count / 2), count) / e, output, lo, b0, count, outLen, outW);
+      rowsIn(input, li, b0, count, inLen, inW, this.heap, base);
+      if (count % 2 === 1) this.heap.fill(0, base + row * count, base + row * (count + 1));
+      const fixes = this.balancePairs(at, row, count);
+      const res = steps(Math.ceil(count / 2), count) / e;
+      if (fixes) alone.push(...this.applyPairFixes(fixes, res, outLen * outW).map((q) => b0 + q));
+      rowsOut(this.heap, res, output, lo, b0, count, outLen, outW);
+    }
+    // Rows holding NaN or ±Inf, each beside a zero row, so that they reach no other row's outputs.
+    for (const r of alone) {
+      rowsIn(input, li, r, 1, inLen, inW, this.heap, base);
+      this.heap.fill(0, base + row, base + 2 * row);
+      rowsOut(this.heap, steps(1, 1) / e, output, lo, r, 1, outLen, outW);
     }
   }
 

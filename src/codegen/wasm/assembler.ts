@@ -55,10 +55,12 @@ const SIMD = {
   store64_lane: 0x5b,
   store32_lane: 0x5a,
   load64_zero: 0x5d,
+  f32x4_abs: 0xe0,
   f32x4_neg: 0xe1,
   f32x4_add: 0xe4,
   f32x4_sub: 0xe5,
   f32x4_mul: 0xe6,
+  f32x4_max: 0xe9,
   f64x2_neg: 0xed,
   f64x2_add: 0xf0,
   f64x2_sub: 0xf1,
@@ -246,6 +248,14 @@ export class Body {
   }
   fneg(bytes: 4 | 8): this {
     return this.simd(bytes === 4 ? SIMD.f32x4_neg : SIMD.f64x2_neg);
+  }
+  /** |x| in each lane of the given float width. */
+  fabs(bytes: 4 | 8): this {
+    return bytes === 4 ? this.simd(SIMD.f32x4_abs) : this.f64x2Abs();
+  }
+  /** Lane-wise maximum, NaN where either lane is NaN. */
+  fmax(bytes: 4 | 8): this {
+    return bytes === 4 ? this.simd(SIMD.f32x4_max) : this.f64x2Max();
   }
   /** f64x2.div, abs, max (NaN-propagating), lt and ge (lane masks). */
   f64x2Div(): this {

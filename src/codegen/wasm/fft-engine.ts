@@ -29,6 +29,7 @@ import { fourStepDrivers, fourStepTables } from './fft-four-step.js';
 import { r2cPostFunction, r2cSplitPostFunction, r2cTwiddles } from './rfft-post.js';
 import { c2rPreFunction } from './irfft-pre.js';
 import { pack2Function, split2Function, merge2Function, unpack2Function } from './rfft-pairs.js';
+import { rowMaxFunction } from './row-max.js';
 import {
   dct2FusedPostFunction,
   dct2PostFunction,
@@ -212,7 +213,13 @@ function engineModule(recipe: LaneRecipe, sharedMemory: boolean): EngineModule {
     if (splitPost(recipe)) drivers.push(r2cSplitPostFunction(2 * n, e));
   }
   if (recipe.realPairs)
-    drivers.push(pack2Function(n, e), split2Function(n, e), merge2Function(n, e), unpack2Function(n, e));
+    drivers.push(
+      pack2Function(n, e),
+      split2Function(n, e),
+      merge2Function(n, e),
+      unpack2Function(n, e),
+      rowMaxFunction(e),
+    );
   if (recipe.pointwise) drivers.push(cmulFunction(e));
   if (recipe.dct1 && recipe.realPost) {
     for (const sine of [false, true])
@@ -356,7 +363,13 @@ export function generatePairsRows(n: number, precision: 'f32' | 'f64', dct2: boo
     dct2 ? [dct2Twiddles(n), dct3Twiddles(n)] : [new Float64Array(0), new Float64Array(0)],
     e,
   );
-  const fns: WasmFunction[] = [pack2Function(n, e), split2Function(n, e), merge2Function(n, e), unpack2Function(n, e)];
+  const fns: WasmFunction[] = [
+    pack2Function(n, e),
+    split2Function(n, e),
+    merge2Function(n, e),
+    unpack2Function(n, e),
+    rowMaxFunction(e),
+  ];
   if (dct2) {
     fns.push(dct2PreFunction(n, e), dct3PreFunction(n, e), dct3PostFunction(n, e));
     fns.push(dct3PreFunction(n, e, true), dct3PostFunction(n, e, true));

@@ -1,0 +1,121 @@
+/**
+ * Rows that the engine transforms two to a complex FFT (odd lengths and the real FFT's other pairs paths) must each
+ * keep their own accuracy: a row a million times smaller than its partner, a zero row, and rows holding NaN or ±Inf
+ * beside finite ones. Every row of a batched call is checked against the float64 DFT of that row alone, relative to
+ * the row's own size; non-finite values stay in their own rows; a zero row gives exact zeros.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rfft, irfft, dct, idct, dst, idst, fftconvolve } from '../../src/index.js';
+import { dftNaive } from '../../src/backends/cpu/dft-naive.js';
+import * as cpuDct from '../../src/backends/cpu/r2r-dct.js';
+import * as cpuDst from '../../src/backends/cpu/r2r-dst.js';
+import { rng } from '../helpers/numeric.js';
+
+type Arr = Float32Array | Float64Array;
+/** Row scales: balanced, far smaller, far larger, zero, and (finite checks skip them) NaN and Inf rows. */
+const SCALES = [1, 1e-6, 1, 1e6, 0, 1, 1, Number.NaN, 3, Number.POSITIVE_INFINITY, 1e-30, 1];
+
+function rowsOf(Ctor: typeof Float32Array | typeof Float64Array, n: number, seed: number): Arr {
+  const r = rng(seed);
+  const x = new Ctor(SCALES.length * n);
+  SCALES.forEach((s, q) => {
+    for (let i = 0; i < n; i++) x[q * n + i] = Number.isFinite(s) ? s * r() : i === 1 ? s : r();
+  });
+  return x;
+}
+
+/** Largest |a − b| over the largest |b|, for one row. */
+function rowErr(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let d = 0;
+  let m = 0;
+  for (let i = 0; i < b.length; i++) {
+    d = Math.max(d, Math.abs(a[i]! - b[i]!));
+    m = Math.max(m, Math.abs(b[i]!));
+  }
+  return m === 0 ? d : d / m;
+}
+
+type Kind = [string, (x: Arr, shape: number[]) => Promise<Arr>, (row: Float64Array) => Float64Array, number];
+const kinds = (n: number): Kind[] => [
+  [
+    'rfft',
+    (x, shape) => rfft(x, { shape }),
+    (row) => dftNaive(Float64Array.from({ length: 2 * n }, (_, i) => (i % 2 ? 0 : row[i / 2]!))).subarray(0, n + 1),
+    n,
+  ],
+  ['dct', (x, shape) => dct(x, { shape }), (row) => cpuDct.dct(row, { type: 2 }).data as Float64Array, n],
+  ['idct', (x, shape) => idct(x, { shape }), (row) => cpuDct.idct(row, { type: 2 }).data as Float64Array, n],
+  ['dct4', (x, shape) => dct(x, { shape, type: 4 }), (row) => cpuDct.dct(row, { type: 4 }).data as Float64Array, n],
+  ['dst', (x, shape) => dst(x, { shape }), (row) => cpuDst.dst(row, { type: 2 }).data as Float64Array, n],
+  ['idst', (x, shape) => idst(x, { shape }), (row) => cpuDst.idst(row, { type: 2 }).data as Float64Array, n],
+];
+
+for (const n of [9, 243, 1009]) {
+  test(`paired rows keep their own accuracy: n = ${n}`, async () => {
+    for (const Ctor of [Float32Array, Float64Array]) {
+      const tol = Ctor === Float32Array ? 5e-6 : 1e-13;
+      for (const [name, call, reference, inLen] of kinds(n)) {
+        const x = rowsOf(Ctor, inLen, n);
+        const y = await call(x, [SCALES.length, inLen]);
+        const outLen = y.length / SCALES.length;
+        SCALES.forEach((s, q) => {
+          const got = y.subarray(q * outLen, (q + 1) * outLen);
+          const what = `${name} ${Ctor.name} n=${n} row ${q} (scale ${s})`;
+          if (!Number.isFinite(s)) {
+            assert.ok(
+              got.some((v) => !Number.isFinite(v)),
+              `${what}: its NaN / Inf shows`,
+            );
+            return;
+          }
+          assert.ok(
+            got.every((v) => Number.isFinite(v)),
+            `${what}: no NaN or Inf from its partner`,
+          );
+          if (s === 0)
+            return assert.ok(
+              got.every((v) => v === 0),
+              `${what}: exact zeros`,
+            );
+          const want = reference(Float64Array.from(x.subarray(q * inLen, (q + 1) * inLen)));
+          const err = rowErr(got, want);
+          assert.ok(err < tol, `${what}: ${err}`);
+        });
+      }
+    }
+  });
+}
+
+test('paired rows: irfft of half spectra of very different sizes, and fftconvolve of an odd length', async () => {
+  for (const Ctor of [Float32Array, Float64Array]) {
+    const tol = Ctor === Float32Array ? 5e-6 : 1e-13;
+    for (const n of [9, 243, 1009]) {
+      const m = Math.floor(n / 2) + 1;
+      const r = rng(n + 7);
+      const y = new Ctor(SCALES.length * 2 * m);
+      SCALES.forEach((s, q) => {
+        for (let i = 0; i < 2 * m; i++) y[q * 2 * m + i] = Number.isFinite(s) ? s * r() : i === 2 ? s : r();
+      });
+      const x = await irfft(y, { shape: [SCALES.length, m], n });
+      SCALES.forEach((s, q) => {
+        const got = x.subarray(q * n, (q + 1) * n);
+        if (!Number.isFinite(s)) return assert.ok(got.some((v) => !Number.isFinite(v)));
+        if (s === 0) return assert.ok(got.every((v) => v === 0));
+        // The inverse DFT of the Hermitian extension (imaginary parts of the DC term dropped, as numpy's).
+        const half = y.subarray(q * 2 * m, (q + 1) * 2 * m);
+        const full = new Float64Array(2 * n);
+        for (let k = 0; k < n; k++) {
+          const j = k < m ? k : n - k;
+          full[2 * k] = half[2 * j]!;
+          full[2 * k + 1] = k === 0 ? 0 : k < m ? half[2 * j + 1]! : -half[2 * j + 1]!;
+        }
+        const want = dftNaive(full, true).filter((_, i) => i % 2 === 0);
+        assert.ok(rowErr(got, want) < tol, `irfft ${Ctor.name} n=${n} row ${q}`);
+      });
+    }
+  }
+  // A large and a small operand: scipy's result is exact here; paired rows gave errors of 1e-11 relative.
+  const c = await fftconvolve(new Float64Array([1e3]), new Float64Array([1e-3, 2e-3, -1e-3, 5e-4, 3e-3]));
+  assert.ok(rowErr(c.data, [1, 2, -1, 0.5, 3]) < 1e-15, `fftconvolve: ${Array.from(c.data)}`);
+});
