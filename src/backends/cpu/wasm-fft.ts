@@ -28,6 +28,7 @@ import {
 import { generateEngineFft, generatePairsRows, type EngineModule } from '../../codegen/wasm/fft-engine.js';
 import { generateTransposeModule } from '../../codegen/wasm/transpose.js';
 import { gatherTable, gatherTerms, generateGatherModule, permutationTable } from '../../codegen/wasm/gather.js';
+import { PAIR_BALANCE } from '../../codegen/wasm/row-max.js';
 import type { GatherMap } from '../../core/gather-map.js';
 import { dct4OddGathers } from '../../core/dct4-odd-same-length.js';
 import { DEFAULT_BLUESTEIN_THRESHOLD, planCpuFft } from './fft-plan.js';
@@ -46,11 +47,6 @@ const CHUNK_BYTES = 1 << 16;
 /** Target bytes of a chunk of complex rows copied in and out (execute): fewer switches between copies and kernel. */
 const ROW_CHUNK_BYTES = 1 << 20;
 
-/**
- * Paired rows (realPairs) whose largest magnitudes differ by more than this factor are balanced first: the smaller
- * row's error, relative to itself, is otherwise about its partner's size over its own times what a row alone gets.
- */
-const PAIR_BALANCE = 4;
 /** Beyond 2^this the smaller row is transformed alone instead of scaled (its scale would leave float64's range). */
 const PAIR_SCALE_MAX_EXP = 600;
 
@@ -60,6 +56,7 @@ interface PairFix {
   kind: 'scale' | 'zero' | 'alone';
   factor: number;
 }
+
 /**
  * Bytes of a group of column problems gathered at once (see LaneFft.executeColumns): wide enough that each
  * row contributes several cache lines in a row, small enough that the group stays in L2.
@@ -369,8 +366,8 @@ class LaneFft implements EngineFft, FusedRealFft {
   private readonly split2?: (z: number, y: number, pairs: number, scale: number) => void;
   private readonly merge2?: (y: number, z: number, pairs: number, scale: number) => void;
   private readonly unpack2?: (z: number, x: number, pairs: number) => void;
-  /** realPairs: each row's largest magnitude, as a vector of lanes (codegen/wasm/row-max.ts), at guardP. */
-  private readonly rowmax?: (x: number, len: number, rows: number, out: number) => void;
+  /** realPairs: paired rows' largest magnitudes and whether any pair is unbalanced (codegen/wasm/row-max.ts). */
+  private readonly pairmax?: (x: number, len: number, pairs: number, out: number, flag: number) => void;
   private readonly guardP: number = 0;
   private readonly dct2pre?: (x: number, v: number, count: number) => void;
   /** The unfused DCT-II post step (even n): the fused step's reference in test/cpu/dct2-fused.test.ts. */
@@ -426,10 +423,11 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.yP = align(this.outP + this.rowSlots * info.slotBytes);
     const realBytes =
       info.r2cTwiddleOffset === undefined && !recipe.realPairs ? 0 : this.chunkSlots * (info.slotBytes + 16 * e);
-    this.guardP = align(this.yP + realBytes);
+    this.extraP = align(this.yP + realBytes);
+    // After the caller's memory, so that the other buffers keep their offsets (and cache sets).
+    this.guardP = align(this.extraP + extraBytes);
     const guardBytes = recipe.realPairs ? 16 * 2 * this.rowSlots * info.problemsPerSlot : 0;
-    this.extraP = align(this.guardP + guardBytes);
-    const total = this.extraP + extraBytes;
+    const total = this.guardP + guardBytes;
     this.memory = new WebAssembly.Memory({ initial: Math.ceil(total / 65536) });
     const inst = new WebAssembly.Instance(mod, { env: { memory: this.memory } });
     this.fwd = inst.exports['fwd'] as Kernel;
@@ -442,7 +440,7 @@ class LaneFft implements EngineFft, FusedRealFft {
     this.split2 = inst.exports['split2'] as typeof this.split2;
     this.merge2 = inst.exports['merge2'] as typeof this.merge2;
     this.unpack2 = inst.exports['unpack2'] as typeof this.unpack2;
-    this.rowmax = inst.exports['rowmax'] as typeof this.rowmax;
+    this.pairmax = inst.exports['pairmax'] as typeof this.pairmax;
     this.dct2pre = inst.exports['dct2pre'] as typeof this.dct2pre;
     this.dct2post = inst.exports['dct2post'] as typeof this.dct2post;
     this.dct2r2c = inst.exports['dct2r2c'] as typeof this.dct2r2c;
@@ -543,16 +541,12 @@ class LaneFft implements EngineFft, FusedRealFft {
   private balancePairs(at: number, len: number, count: number): PairFix[] | null {
     const pairs = count >> 1; // an odd chunk's last row is paired with zeros
     if (pairs === 0) return null;
-    this.rowmax!(at, len, 2 * pairs, this.guardP);
+    this.pairmax!(at, len, pairs, this.guardP + 16, this.guardP);
     const heap = this.heap;
     const e = heap.BYTES_PER_ELEMENT;
-    const W = 16 / e;
-    const lanes = this.guardP / e;
-    const largest = (q: number): number => {
-      let m = heap[lanes + q * W]!;
-      for (let l = 1; l < W; l++) m = Math.max(m, heap[lanes + q * W + l]!);
-      return m;
-    };
+    // Every pair balanced and finite: the common case, one read.
+    if (heap[this.guardP / e] === 0) return null;
+    const largest = (q: number): number => heap[(this.guardP + 16) / e + q]!;
     let fixes: PairFix[] | null = null;
     for (let p = 0; p < pairs; p++) {
       const a = largest(2 * p);

@@ -61,6 +61,11 @@ const SIMD = {
   f32x4_sub: 0xe5,
   f32x4_mul: 0xe6,
   f32x4_max: 0xe9,
+  f32x4_pmax: 0xeb,
+  f32x4_le: 0x45,
+  f64x2_pmax: 0xf7,
+  f64x2_le: 0x4b,
+  v128_not: 0x4d,
   f64x2_neg: 0xed,
   f64x2_add: 0xf0,
   f64x2_sub: 0xf1,
@@ -256,6 +261,17 @@ export class Body {
   /** Lane-wise maximum, NaN where either lane is NaN. */
   fmax(bytes: 4 | 8): this {
     return bytes === 4 ? this.simd(SIMD.f32x4_max) : this.f64x2Max();
+  }
+  /** Lane-wise b < a ? a : b for a, b on the stack (one instruction; a NaN in b is not carried). */
+  fpmax(bytes: 4 | 8): this {
+    return this.simd(bytes === 4 ? SIMD.f32x4_pmax : SIMD.f64x2_pmax);
+  }
+  /** Lane masks of a ≤ b (false where either is NaN). */
+  fle(bytes: 4 | 8): this {
+    return this.simd(bytes === 4 ? SIMD.f32x4_le : SIMD.f64x2_le);
+  }
+  v128Not(): this {
+    return this.simd(SIMD.v128_not);
   }
   /** f64x2.div, abs, max (NaN-propagating), lt and ge (lane masks). */
   f64x2Div(): this {

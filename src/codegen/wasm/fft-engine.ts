@@ -29,7 +29,7 @@ import { fourStepDrivers, fourStepTables } from './fft-four-step.js';
 import { r2cPostFunction, r2cSplitPostFunction, r2cTwiddles } from './rfft-post.js';
 import { c2rPreFunction } from './irfft-pre.js';
 import { pack2Function, split2Function, merge2Function, unpack2Function } from './rfft-pairs.js';
-import { rowMaxFunction } from './row-max.js';
+import { pairMaxFunction } from './row-max.js';
 import {
   dct2FusedPostFunction,
   dct2PostFunction,
@@ -218,7 +218,7 @@ function engineModule(recipe: LaneRecipe, sharedMemory: boolean): EngineModule {
       split2Function(n, e),
       merge2Function(n, e),
       unpack2Function(n, e),
-      rowMaxFunction(e),
+      pairMaxFunction(e),
     );
   if (recipe.pointwise) drivers.push(cmulFunction(e));
   if (recipe.dct1 && recipe.realPost) {
@@ -368,7 +368,7 @@ export function generatePairsRows(n: number, precision: 'f32' | 'f64', dct2: boo
     split2Function(n, e),
     merge2Function(n, e),
     unpack2Function(n, e),
-    rowMaxFunction(e),
+    pairMaxFunction(e),
   ];
   if (dct2) {
     fns.push(dct2PreFunction(n, e), dct3PreFunction(n, e), dct3PostFunction(n, e));
