@@ -119,3 +119,77 @@ test('paired rows: irfft of half spectra of very different sizes, and fftconvolv
   const c = await fftconvolve(new Float64Array([1e3]), new Float64Array([1e-3, 2e-3, -1e-3, 5e-4, 3e-3]));
   assert.ok(rowErr(c.data, [1, 2, -1, 0.5, 3]) < 1e-15, `fftconvolve: ${Array.from(c.data)}`);
 });
+
+test('paired columns (real transforms along axis 0) keep their own accuracy, threads on and off', async () => {
+  const refRfft = (col: Float64Array): Float64Array => {
+    const n = col.length;
+    return dftNaive(Float64Array.from({ length: 2 * n }, (_, i) => (i % 2 ? 0 : col[i / 2]!))).subarray(
+      0,
+      2 * (Math.floor(n / 2) + 1),
+    );
+  };
+  const cases: [
+    string,
+    (x: Arr, shape: number[], threads: number) => Promise<Arr>,
+    (c: Float64Array) => Float64Array,
+  ][] = [
+    ['rfft', (x, shape, threads) => rfft(x, { shape, axis: 0, threads }), refRfft],
+    ['dct', (x, shape, threads) => dct(x, { shape, axis: 0, threads }), (c) => cpuDct.dct(c).data as Float64Array],
+    ['idct', (x, shape, threads) => idct(x, { shape, axis: 0, threads }), (c) => cpuDct.idct(c).data as Float64Array],
+    ['dst', (x, shape, threads) => dst(x, { shape, axis: 0, threads }), (c) => cpuDst.dst(c).data as Float64Array],
+  ];
+  for (const Ctor of [Float32Array, Float64Array]) {
+    const tol = Ctor === Float32Array ? 5e-6 : 1e-13;
+    // [rows, columns a repeat of SCALES, threads]: the last block is 4 MiB or more, which threads share (its first
+    // columns checked).
+    for (const [rows, reps, threads] of [
+      [16, 1, 1],
+      [9, 1, 1],
+      [100, 2, 1],
+      [1024, Ctor === Float32Array ? 86 : 43, 2],
+    ] as const) {
+      const cols = reps * SCALES.length;
+      const r = rng(rows + cols);
+      const x = new Ctor(rows * cols);
+      for (let i = 0; i < rows; i++)
+        for (let c = 0; c < cols; c++) {
+          const s = SCALES[c % SCALES.length]!;
+          x[i * cols + c] = Number.isFinite(s) ? s * r() : i === 1 ? s : r();
+        }
+      for (const [name, call, reference] of cases) {
+        const y = await call(x, [rows, cols], threads);
+        const outRows = y.length / cols / (name === 'rfft' ? 2 : 1);
+        const w = name === 'rfft' ? 2 : 1;
+        for (let c = 0; c < Math.min(cols, 2 * SCALES.length); c++) {
+          const s = SCALES[c % SCALES.length]!;
+          const got = Float64Array.from(
+            { length: outRows * w },
+            (_, i) => y[(Math.floor(i / w) * cols + c) * w + (i % w)]!,
+          );
+          const what = `${name} ${Ctor.name} [${rows}, ${cols}] threads ${threads} column ${c} (scale ${s})`;
+          if (!Number.isFinite(s)) {
+            assert.ok(
+              got.some((v) => !Number.isFinite(v)),
+              `${what}: its NaN / Inf shows`,
+            );
+            continue;
+          }
+          assert.ok(
+            got.every((v) => Number.isFinite(v)),
+            `${what}: no NaN or Inf from its partner`,
+          );
+          if (s === 0) {
+            assert.ok(
+              got.every((v) => v === 0),
+              `${what}: exact zeros`,
+            );
+            continue;
+          }
+          const col = Float64Array.from({ length: rows }, (_, i) => x[i * cols + c]!);
+          const err = rowErr(got, reference(col));
+          assert.ok(err < tol, `${what}: ${err}`);
+        }
+      }
+    }
+  }
+});

@@ -10,7 +10,9 @@
  */
 import type { CpuColumnsRecipe } from '../../planner/cpu-fft.js';
 import { columnsCompiled, precompileColumns } from './fft-2d.js';
-import { SyncCompileRefused, syncCompileRestricted, THREAD_AREA_GAP } from './wasm-fft.js';
+import { PAIR_SCALE_MAX_EXP, SyncCompileRefused, syncCompileRestricted, THREAD_AREA_GAP } from './wasm-fft.js';
+import { PAIR_BALANCE } from '../../codegen/wasm/row-max.js';
+import { generateColumnMaxModule } from '../../codegen/wasm/column-max.js';
 import { adoptMemory, SharedInstances } from './shared-memories.js';
 
 type AnyArray = Float32Array | Float64Array;
@@ -76,6 +78,13 @@ export class ColumnsAxisEngine {
   readonly spectraLength: number;
   /** Bytes of its memory. */
   readonly bytes: number;
+  /** Byte offset of colmax's output (real and DCT recipes). */
+  private readonly guard: number;
+  private readonly colmax?: {
+    init: (out: number, vecs: number) => void;
+    take: (x: number, vecs: number, rows: number, pitch: number, out: number) => void;
+    pack: (out: number, vecs: number) => void;
+  };
   constructor(readonly recipe: CpuColumnsRecipe) {
     const threads = recipe.threads ?? 1;
     const shared = threads > 1;
@@ -95,7 +104,9 @@ export class ColumnsAxisEngine {
     // The DCT's results are the matrix's size (real rows in and out).
     this.spectraLength = recipe.realPairs && !recipe.dct ? (Math.floor(recipe.rows / 2) + 1) * recipe.cols * 4 : 0;
     this.spectra = align(this.data + this.matrixLength * e);
-    const bytes = this.spectra + this.spectraLength * e;
+    // Real and DCT recipes pair real columns: colmax's maxima (32 bytes a vector of the wider side's rows).
+    this.guard = align(this.spectra + this.spectraLength * e);
+    const bytes = this.guard + (recipe.realPairs ? 8 * recipe.cols * e : 0);
     this.bytes = bytes;
     const pages = Math.ceil(bytes / 65536);
     const memory = shared
@@ -107,6 +118,15 @@ export class ColumnsAxisEngine {
     this.inverse = x['cI'] as Columns;
     this.blocks = info.blocks;
     this.heap = e === 4 ? new Float32Array(memory.buffer) : new Float64Array(memory.buffer);
+    if (recipe.realPairs) {
+      const x = new WebAssembly.Instance(columnMaxModule(e, shared), { env: { memory } }).exports;
+      type Max = NonNullable<typeof this.colmax>;
+      this.colmax = {
+        init: x['colinit'] as Max['init'],
+        take: x['colmax'] as Max['take'],
+        pack: x['colpack'] as Max['pack'],
+      };
+    }
     this.heap.set(info.twiddles, 0);
     this.id = adoptMemory(memory);
     // Threaded calls run the calling thread's part on this instance too.
@@ -131,18 +151,146 @@ export class ColumnsAxisEngine {
     if ((this.recipe.threads ?? 1) > 1 && steps) return this.runShared(src, dst, outer, inverse, scale, first, steps);
     const { from, to, inLen, outLen } = this.sides(inverse);
     const f = inverse ? this.inverse : this.forward;
+    const transform = (): void => f(from, to, this.works[0]!, 0, 0, this.blocks, scale, first);
     for (let o = 0; o < outer; o++) {
       this.load(src, o * inLen, inLen, from);
-      f(from, to, this.works[0]!, 0, 0, this.blocks, scale, first);
-      this.store(dst, o * outLen, outLen, to);
+      const fixes = this.balanceColumns(inverse, from);
+      transform();
+      const fixed = fixes && this.applyColumnFixes(fixes, inverse, src, o * inLen, transform);
+      if (fixed) dst.set(fixed, o * outLen);
+      else this.store(dst, o * outLen, outLen, to);
     }
+  }
+
+  /**
+   * Where a real or DCT recipe's columns lie on each side: the matrix (rows of 2·cols reals) or the half spectra
+   * (⌊rows/2⌋ + 1 rows of 2·cols complex values), as numbers: rows, numbers a row, and numbers a column's value.
+   */
+  private layoutOf(spectra: boolean): { rows: number; pitch: number; width: 1 | 2; at: number } {
+    const { rows, cols } = this.recipe;
+    return spectra
+      ? { rows: Math.floor(rows / 2) + 1, pitch: 4 * cols, width: 2, at: this.spectra }
+      : { rows, pitch: 2 * cols, width: 1, at: this.data };
+  }
+
+  /**
+   * Real columns two to a complex one share its rounding (as the row engine's pairs: wasm-fft.ts balancePairs): in
+   * the block just loaded, a column much smaller than its partner is scaled up by a power of two, a column holding
+   * NaN or ±Inf (or one that power cannot reach) is zeroed, to be transformed alone, and a zero column's outputs are
+   * set to zero after. Returns those fixes, or null where every pair is balanced (complex recipes: always).
+   */
+  private balanceColumns(inverse: boolean, from: number): ColumnFix[] | null {
+    if (!this.colmax) return null;
+    const heap = this.heap;
+    const e = heap.BYTES_PER_ELEMENT;
+    const side = this.layoutOf(inverse && !this.recipe.dct);
+    if (side.at !== from) throw new Error('balanceColumns: the block is not where its layout says');
+    // load() left each column's largest magnitude at guard.
+    const lanes = this.guard / e;
+    const largest = (c: number): number => {
+      let m = 0;
+      for (let i = c * side.width; i < (c + 1) * side.width; i++) m = Math.max(m, heap[lanes + i]!);
+      return m;
+    };
+    let fixes: ColumnFix[] | null = null;
+    const base = from / e;
+    const each = (c: number, fn: (i: number) => void): void => {
+      for (let r = 0, i = base + c * side.width; r < side.rows; r++, i += side.pitch)
+        for (let w = 0; w < side.width; w++) fn(i + w);
+    };
+    for (let j = 0; j < this.recipe.cols; j++) {
+      const a = largest(2 * j);
+      const b = largest(2 * j + 1);
+      if (a <= PAIR_BALANCE * b && b <= PAIR_BALANCE * a) continue;
+      fixes ??= [];
+      if (!Number.isFinite(a) || !Number.isFinite(b)) {
+        for (const [c, m] of [
+          [2 * j, a],
+          [2 * j + 1, b],
+        ] as const) {
+          if (Number.isFinite(m)) continue;
+          each(c, (i) => (heap[i] = 0));
+          fixes.push({ col: c, kind: 'alone', factor: 1 });
+        }
+        continue;
+      }
+      const [small, ms, mb] = a < b ? [2 * j, a, b] : [2 * j + 1, b, a];
+      if (ms === 0) {
+        fixes.push({ col: small, kind: 'zero', factor: 0 });
+        continue;
+      }
+      const k = Math.round(Math.log2(mb / ms));
+      if (k > PAIR_SCALE_MAX_EXP) {
+        each(small, (i) => (heap[i] = 0));
+        fixes.push({ col: small, kind: 'alone', factor: 1 });
+        continue;
+      }
+      const f = 2 ** k;
+      each(small, (i) => (heap[i]! *= f));
+      fixes.push({ col: small, kind: 'scale', factor: 2 ** -k });
+    }
+    return fixes;
+  }
+
+  /**
+   * Undoes balanceColumns in the transformed block; columns to transform alone run again, one at a time, from the
+   * caller's block at src[at…] with every other column zero (`transform` runs the module on the loaded block). Returns
+   * the block's outputs as an array where any did (the module's output area then holds the last of those runs).
+   */
+  private applyColumnFixes(
+    fixes: ColumnFix[],
+    inverse: boolean,
+    src: AnyArray,
+    at: number,
+    transform: () => void,
+  ): AnyArray | null {
+    const heap = this.heap;
+    const e = heap.BYTES_PER_ELEMENT;
+    const input = this.layoutOf(inverse && !this.recipe.dct);
+    const output = this.layoutOf(!inverse && !this.recipe.dct);
+    const out = output.at / e;
+    const column = (c: number, l: typeof output, fn: (i: number) => void): void => {
+      for (let r = 0, i = c * l.width; r < l.rows; r++, i += l.pitch) for (let w = 0; w < l.width; w++) fn(i + w);
+    };
+    const alone: number[] = [];
+    for (const { col, kind, factor } of fixes) {
+      if (kind === 'alone') alone.push(col);
+      else if (kind === 'zero') column(col, output, (i) => (heap[out + i] = 0));
+      else column(col, output, (i) => (heap[out + i]! *= factor));
+    }
+    if (alone.length === 0) return null;
+    const length = output.rows * output.pitch;
+    const result = heap.slice(out, out + length);
+    const inAt = input.at / e;
+    for (const c of alone) {
+      heap.fill(0, inAt, inAt + input.rows * input.pitch);
+      column(c, input, (i) => (heap[inAt + i] = src[at + i]!));
+      transform();
+      column(c, output, (i) => (result[i] = heap[out + i]!));
+    }
+    return result;
   }
 
   /** Copies a block of `length` values at src[at…] to byte offset `p`, row by row past zero columns where padded. */
   private load(src: AnyArray, at: number, length: number, p: number): void {
     const heap = this.heap;
-    const q = p / heap.BYTES_PER_ELEMENT;
+    const e = heap.BYTES_PER_ELEMENT;
+    const q = p / e;
     const dc = this.recipe.dataCols;
+    if (this.colmax) {
+      // Paired real columns: each column's largest magnitude taken as the block comes in, a part still in cache.
+      const { rows, pitch } = this.layoutOf(p === this.spectra);
+      const vecs = (pitch * e) / 16;
+      const part = Math.max(1, Math.floor(COLUMN_MAX_PART_BYTES / (pitch * e)));
+      this.colmax.init(this.guard, vecs);
+      for (let r = 0; r < rows; r += part) {
+        const c = Math.min(part, rows - r);
+        heap.set(src.subarray(at + r * pitch, at + (r + c) * pitch), q + r * pitch);
+        this.colmax.take(p + r * pitch * e, vecs, c, pitch * e, this.guard);
+      }
+      this.colmax.pack(this.guard, vecs);
+      return;
+    }
     if (dc === undefined) return heap.set(src.subarray(at, at + length), q);
     const [run, pitch] = [2 * dc, 2 * this.recipe.cols];
     for (let r = 0; r < this.recipe.rows; r++) {
@@ -206,10 +354,36 @@ export class ColumnsAxisEngine {
     }));
     for (let o = 0; o < outer; o++) {
       this.load(src, o * inLen, inLen, from);
+      const fixes = this.balanceColumns(inverse, from);
       await steps(runs);
-      this.store(dst, o * outLen, outLen, to);
+      const fixed = fixes && this.applyColumnFixes(fixes, inverse, src, o * inLen, () => runColumnsParts(runs));
+      if (fixed) dst.set(fixed, o * outLen);
+      else this.store(dst, o * outLen, outLen, to);
     }
   }
+}
+
+/** Bytes of a block copied in before colmax reads them (in L2 still). */
+const COLUMN_MAX_PART_BYTES = 1 << 18;
+
+/** A column of a block balanceColumns changed, and what its outputs need: a factor, zeros, or its own transform. */
+interface ColumnFix {
+  col: number;
+  kind: 'scale' | 'zero' | 'alone';
+  factor: number;
+}
+
+/** A threaded call's parts run here one after another (a column transformed alone: rare, and small beside the call). */
+function runColumnsParts(runs: ColumnsRun[]): void {
+  for (const r of runs) runColumnsPart(r);
+}
+
+const columnMaxModules = new Map<string, WebAssembly.Module>();
+function columnMaxModule(e: 4 | 8, shared: boolean): WebAssembly.Module {
+  const key = `${e}/${shared}`;
+  let m = columnMaxModules.get(key);
+  if (!m) columnMaxModules.set(key, (m = new WebAssembly.Module(generateColumnMaxModule(e, shared) as BufferSource)));
+  return m;
 }
 
 const engines = new Map<string, ColumnsAxisEngine>();

@@ -48,7 +48,7 @@ const CHUNK_BYTES = 1 << 16;
 const ROW_CHUNK_BYTES = 1 << 20;
 
 /** Beyond 2^this the smaller row is transformed alone instead of scaled (its scale would leave float64's range). */
-const PAIR_SCALE_MAX_EXP = 600;
+export const PAIR_SCALE_MAX_EXP = 600;
 
 /** A row of a chunk balancePairs changed, and what its outputs need: a factor, zeros, or its own transform. */
 interface PairFix {
