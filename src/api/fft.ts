@@ -35,6 +35,7 @@ import {
 } from '../backends/cpu/worker-pool.js';
 import { checkOut, deliver, overlaps } from './out.js';
 import { fftNow } from './one-shot-now.js';
+import { checkOptionNames, FFT_1D_OPTIONS, FFT_ND_OPTIONS } from './options.js';
 import { filledResult } from '../util/filled-result.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
 import {
@@ -419,6 +420,7 @@ export function fft(x: Float32Array, options?: FftCallOptions): Promise<Float32A
 export function fft(x: Float64Array, options?: FftCallOptions): Promise<Float64Array>;
 export function fft(x: ComplexArray, options?: FftCallOptions): Promise<ComplexArray>;
 export async function fft(x: ComplexArray, options: FftCallOptions | null = {}): Promise<ComplexArray> {
+  checkOptionNames(options, FFT_1D_OPTIONS, 'fft');
   return fftNow(x, options ?? {}, 'c2c', false) ?? nd(x, oneD(options ?? {}, x), 'c2c', 'forward', 'n');
 }
 /** numpy.fft.ifft ('backward' norm scales by 1/n). */
@@ -426,6 +428,7 @@ export function ifft(x: Float32Array, options?: FftCallOptions): Promise<Float32
 export function ifft(x: Float64Array, options?: FftCallOptions): Promise<Float64Array>;
 export function ifft(x: ComplexArray, options?: FftCallOptions): Promise<ComplexArray>;
 export async function ifft(x: ComplexArray, options: FftCallOptions | null = {}): Promise<ComplexArray> {
+  checkOptionNames(options, FFT_1D_OPTIONS, 'ifft');
   return fftNow(x, options ?? {}, 'c2c', true) ?? nd(x, oneD(options ?? {}, x), 'c2c', 'inverse', 'n');
 }
 /** numpy.fft.rfft: real → the n/2+1 non-negative-frequency terms (interleaved complex). */
@@ -433,6 +436,7 @@ export function rfft(x: Float32Array, options?: FftCallOptions): Promise<Float32
 export function rfft(x: Float64Array, options?: FftCallOptions): Promise<Float64Array>;
 export function rfft(x: ComplexArray, options?: FftCallOptions): Promise<ComplexArray>;
 export async function rfft(x: ComplexArray, options: FftCallOptions | null = {}): Promise<ComplexArray> {
+  checkOptionNames(options, FFT_1D_OPTIONS, 'rfft');
   return fftNow(x, options ?? {}, 'r2c', false) ?? nd(x, oneD(options ?? {}, x, 1), 'r2c', 'forward', 'n');
 }
 /** numpy.fft.irfft: n/2+1 complex terms → n reals (n defaults to 2·(m − 1)). */
@@ -440,54 +444,63 @@ export function irfft(x: Float32Array, options?: FftCallOptions): Promise<Float3
 export function irfft(x: Float64Array, options?: FftCallOptions): Promise<Float64Array>;
 export function irfft(x: ComplexArray, options?: FftCallOptions): Promise<ComplexArray>;
 export async function irfft(x: ComplexArray, options: FftCallOptions | null = {}): Promise<ComplexArray> {
+  checkOptionNames(options, FFT_1D_OPTIONS, 'irfft');
   return fftNow(x, options ?? {}, 'c2r', true) ?? nd(x, oneD(options ?? {}, x, 'c2r'), 'c2r', 'inverse', 'n');
 }
 export function fft2(x: Float32Array, options?: FftNdCallOptions): Promise<Float32Array>;
 export function fft2(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
 export function fft2(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
 export async function fft2(x: ComplexArray, options: FftNdCallOptions | null = {}): Promise<ComplexArray> {
+  checkOptionNames(options, FFT_ND_OPTIONS, 'fft2');
   return nd(x, last2(options ?? {}), 'c2c', 'forward');
 }
 export function ifft2(x: Float32Array, options?: FftNdCallOptions): Promise<Float32Array>;
 export function ifft2(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
 export function ifft2(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
 export async function ifft2(x: ComplexArray, options: FftNdCallOptions | null = {}): Promise<ComplexArray> {
+  checkOptionNames(options, FFT_ND_OPTIONS, 'ifft2');
   return nd(x, last2(options ?? {}), 'c2c', 'inverse');
 }
 export function rfft2(x: Float32Array, options?: FftNdCallOptions): Promise<Float32Array>;
 export function rfft2(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
 export function rfft2(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
 export async function rfft2(x: ComplexArray, options: FftNdCallOptions | null = {}): Promise<ComplexArray> {
+  checkOptionNames(options, FFT_ND_OPTIONS, 'rfft2');
   return nd(x, last2(options ?? {}), 'r2c', 'forward');
 }
 export function irfft2(x: Float32Array, options?: FftNdCallOptions): Promise<Float32Array>;
 export function irfft2(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
 export function irfft2(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
 export async function irfft2(x: ComplexArray, options: FftNdCallOptions | null = {}): Promise<ComplexArray> {
+  checkOptionNames(options, FFT_ND_OPTIONS, 'irfft2');
   return nd(x, last2(options ?? {}), 'c2r', 'inverse');
 }
 export function fftn(x: Float32Array, options?: FftNdCallOptions): Promise<Float32Array>;
 export function fftn(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
 export function fftn(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
 export async function fftn(x: ComplexArray, options: FftNdCallOptions | null = {}): Promise<ComplexArray> {
+  checkOptionNames(options, FFT_ND_OPTIONS, 'fftn');
   return nd(x, options ?? {}, 'c2c', 'forward');
 }
 export function ifftn(x: Float32Array, options?: FftNdCallOptions): Promise<Float32Array>;
 export function ifftn(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
 export function ifftn(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
 export async function ifftn(x: ComplexArray, options: FftNdCallOptions | null = {}): Promise<ComplexArray> {
+  checkOptionNames(options, FFT_ND_OPTIONS, 'ifftn');
   return nd(x, options ?? {}, 'c2c', 'inverse');
 }
 export function rfftn(x: Float32Array, options?: FftNdCallOptions): Promise<Float32Array>;
 export function rfftn(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
 export function rfftn(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
 export async function rfftn(x: ComplexArray, options: FftNdCallOptions | null = {}): Promise<ComplexArray> {
+  checkOptionNames(options, FFT_ND_OPTIONS, 'rfftn');
   return nd(x, options ?? {}, 'r2c', 'forward');
 }
 export function irfftn(x: Float32Array, options?: FftNdCallOptions): Promise<Float32Array>;
 export function irfftn(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
 export function irfftn(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
 export async function irfftn(x: ComplexArray, options: FftNdCallOptions | null = {}): Promise<ComplexArray> {
+  checkOptionNames(options, FFT_ND_OPTIONS, 'irfftn');
   return nd(x, options ?? {}, 'c2r', 'inverse');
 }
 

@@ -12,6 +12,7 @@ import { ArgumentError } from '../errors.js';
 import type { FftNorm } from '../planner/fft-problem.js';
 import { irfft, irfft2, irfftn, rfft, rfft2, rfftn, type ComplexArray, type FftCallOptions } from './fft.js';
 import type { FftNdCallOptions } from './fft.js';
+import { checkOptionNames, FFT_1D_OPTIONS, FFT_ND_OPTIONS } from './options.js';
 
 const NORMS: readonly FftNorm[] = ['backward', 'ortho', 'forward'];
 
@@ -46,6 +47,7 @@ export function hfft(x: Float32Array, options?: FftCallOptions): Promise<Float32
 export function hfft(x: Float64Array, options?: FftCallOptions): Promise<Float64Array>;
 export function hfft(x: ComplexArray, options?: FftCallOptions): Promise<ComplexArray>;
 export async function hfft(x: ComplexArray, options: FftCallOptions | null = {}): Promise<ComplexArray> {
+  checkOptionNames(options, FFT_1D_OPTIONS, 'hfft');
   const o = options ?? {};
   const norm = swapped(o.norm);
   return irfft(conjugated(x), { ...o, norm });
@@ -56,6 +58,7 @@ export function ihfft(x: Float32Array, options?: FftCallOptions): Promise<Float3
 export function ihfft(x: Float64Array, options?: FftCallOptions): Promise<Float64Array>;
 export function ihfft(x: ComplexArray, options?: FftCallOptions): Promise<ComplexArray>;
 export async function ihfft(x: ComplexArray, options: FftCallOptions | null = {}): Promise<ComplexArray> {
+  checkOptionNames(options, FFT_1D_OPTIONS, 'ihfft');
   const o = options ?? {};
   return conjugateInPlace(await rfft(x, { ...o, norm: swapped(o.norm) }));
 }
@@ -65,6 +68,7 @@ export function hfft2(x: Float32Array, options?: FftNdCallOptions): Promise<Floa
 export function hfft2(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
 export function hfft2(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
 export async function hfft2(x: ComplexArray, options: FftNdCallOptions | null = {}): Promise<ComplexArray> {
+  checkOptionNames(options, FFT_ND_OPTIONS, 'hfft2');
   const o = options ?? {};
   const norm = swapped(o.norm);
   return irfft2(conjugated(x), { ...o, norm });
@@ -75,6 +79,7 @@ export function ihfft2(x: Float32Array, options?: FftNdCallOptions): Promise<Flo
 export function ihfft2(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
 export function ihfft2(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
 export async function ihfft2(x: ComplexArray, options: FftNdCallOptions | null = {}): Promise<ComplexArray> {
+  checkOptionNames(options, FFT_ND_OPTIONS, 'ihfft2');
   const o = options ?? {};
   return conjugateInPlace(await rfft2(x, { ...o, norm: swapped(o.norm) }));
 }
@@ -87,6 +92,7 @@ export function hfftn(x: Float32Array, options?: FftNdCallOptions): Promise<Floa
 export function hfftn(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
 export function hfftn(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
 export async function hfftn(x: ComplexArray, options: FftNdCallOptions | null = {}): Promise<ComplexArray> {
+  checkOptionNames(options, FFT_ND_OPTIONS, 'hfftn');
   const o = options ?? {};
   const norm = swapped(o.norm);
   return irfftn(conjugated(x), { ...o, norm });
@@ -97,6 +103,7 @@ export function ihfftn(x: Float32Array, options?: FftNdCallOptions): Promise<Flo
 export function ihfftn(x: Float64Array, options?: FftNdCallOptions): Promise<Float64Array>;
 export function ihfftn(x: ComplexArray, options?: FftNdCallOptions): Promise<ComplexArray>;
 export async function ihfftn(x: ComplexArray, options: FftNdCallOptions | null = {}): Promise<ComplexArray> {
+  checkOptionNames(options, FFT_ND_OPTIONS, 'ihfftn');
   const o = options ?? {};
   return conjugateInPlace(await rfftn(x, { ...o, norm: swapped(o.norm) }));
 }

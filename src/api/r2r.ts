@@ -23,6 +23,7 @@ import { checkThreads, executeEngineRows, planeThreads, runColumnSteps } from '.
 import { checkOut, deliver, overlaps } from './out.js';
 import { filledResultLike } from '../util/filled-result.js';
 import { engineNow, rowsNow } from './one-shot-now.js';
+import { checkOptionNames, DHT_1D_OPTIONS, R2R_1D_OPTIONS, R2R_ND_OPTIONS } from './options.js';
 
 export type RealArray = Float32Array | Float64Array;
 
@@ -74,6 +75,7 @@ export const dstn = ((x: RealArray, o: R2rNdCallOptions = {}) => nd('dst', false
 export const idstn = ((x: RealArray, o: R2rNdCallOptions = {}) => nd('dst', true, x, o)) as SameArray<R2rNdCallOptions>;
 
 async function oneD(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rCallOptions | null): Promise<RealArray> {
+  checkOptionNames(o, family === 'dht' ? DHT_1D_OPTIONS : R2R_1D_OPTIONS, `${inverse ? 'i' : ''}${family}`);
   o ??= {};
   const now = r2rNow(family, inverse, x, o);
   if (now) return now;
@@ -258,6 +260,7 @@ async function nd(
   /** Called as a 1-D transform: its length is the option `n`. */
   oneDimension = false,
 ): Promise<RealArray> {
+  if (!oneDimension) checkOptionNames(o, R2R_ND_OPTIONS, `${inverse ? 'i' : ''}${family}n`);
   o ??= {};
   if (!(x instanceof Float32Array) && !(x instanceof Float64Array))
     throw new ArgumentError('x', x, 'a Float32Array or Float64Array of real values');

@@ -37,6 +37,7 @@ import {
   correlate,
   dct,
   dctn,
+  dht,
   dstn,
   ifftshift,
   createEdmPlan,
@@ -334,6 +335,16 @@ test('repeated axes are refused, as scipy.fft does, on every N-D call and both b
     ['dct shape not an array', () => dct(r, { shape: bad(8) }), ArgumentError, 'shape'],
     ['dct axis out of range', () => dct(r, { axis: 1 }), ArgumentError, 'axis'],
     ['f32 ifft2 [1, 1]', () => ifft2(c32(8), { shape: [2, 4], axes: [1, 1] }), ArgumentError, 'axes'],
+    // Option names a function does not take are refused, not ignored (`axes` to fft would transform the last axis).
+    ['fft axes', () => fft(x, bad({ shape: [2, 4], axes: [0] })), ArgumentError, 'axes'],
+    ['rfft s', () => rfft(r, bad({ s: [4] })), ArgumentError, 's'],
+    ['fft2 axis', () => fft2(x, bad({ shape: [2, 4], axis: 0 })), ArgumentError, 'axis'],
+    ['fftn n', () => fftn(x, bad({ shape: [2, 4], n: 4 })), ArgumentError, 'n'],
+    ['fft misspelt norm', () => fft(x, bad({ nrom: 'ortho' })), ArgumentError, 'nrom'],
+    ['dct axes', () => dct(r, bad({ shape: [2, 4], axes: [0] })), ArgumentError, 'axes'],
+    ['dctn axis', () => dctn(r, bad({ shape: [2, 4], axis: 0 })), ArgumentError, 'axis'],
+    ['dht type', () => dht(r, bad({ type: 2 })), ArgumentError, 'type'],
+    ['fft options not an object', () => fft(x, bad(3)), ArgumentError, 'options'],
   ]);
   // Bad arguments reject the returned promise (never a synchronous throw), and null options are the defaults.
   for (const call of [() => fft(x, { n: 0 }), () => irfft(x, { axis: 3 }), () => correlate(x, bad([1, 2]))]) {
@@ -342,6 +353,8 @@ test('repeated axes are refused, as scipy.fft does, on every N-D call and both b
     await assert.rejects(p!, ArgumentError);
   }
   assert.equal((await fft(x, bad(null))).length, 16);
+  // An option set to undefined is no option (objects spread from elsewhere).
+  assert.equal((await fft(x, bad({ axes: undefined }))).length, 16);
   // No axes: a copy of the input, as numpy and scipy.fft return (never the input itself).
   for (const [input, copy] of [
     [x, await fftn(x, { shape: [2, 4], axes: [] })],
