@@ -32,6 +32,7 @@ import {
   type Operand,
 } from '../backends/cpu/convolve.js';
 import { irfftn, rfftn } from './fft.js';
+import { checkOptionNames } from './options.js';
 import { convolveReal1d } from '../backends/cpu/convolve-real.js';
 import { SyncCompileRefused, WASM_SIMD } from '../backends/cpu/wasm-fft.js';
 import { planeThreads, runPlaneSteps } from '../backends/cpu/worker-pool.js';
@@ -106,6 +107,8 @@ export interface ConvOperand {
 export type ConvInput = ConvOperand | Float32Array | Float64Array;
 type F32Input = Float32Array | (ConvOperand & { data: Float32Array });
 type F64Input = Float64Array | (ConvOperand & { data: Float64Array });
+
+const CONVOLVE_OPTIONS: readonly string[] = ['mode', 'method', 'axes', 'backend', 'gpu'];
 
 export interface ConvolveOptions {
   /**
@@ -253,6 +256,7 @@ export function convolve(in1: F64Input, in2: ConvInput, options?: ConvolveOption
 export function convolve(in1: ConvInput, in2: F64Input, options?: ConvolveOptions): Promise<ConvResult<Float64Array>>;
 export function convolve(in1: ConvInput, in2: ConvInput, options?: ConvolveOptions): Promise<ConvResult>;
 export async function convolve(in1: ConvInput, in2: ConvInput, options: ConvolveOptions = {}): Promise<ConvResult> {
+  checkOptionNames(options, CONVOLVE_OPTIONS, 'convolve');
   return run(in1, in2, options, false);
 }
 
@@ -381,6 +385,11 @@ export async function fftconvolve(
   in2: ConvInput,
   options: Omit<ConvolveOptions, 'method'> = {},
 ): Promise<ConvResult> {
+  checkOptionNames(
+    options,
+    CONVOLVE_OPTIONS.filter((k) => k !== 'method'),
+    'fftconvolve',
+  );
   return run(in1, in2, { ...options, method: 'fft' }, true);
 }
 
@@ -410,6 +419,11 @@ export async function oaconvolve(
   in2: ConvInput,
   options: Omit<ConvolveOptions, 'method'> = {},
 ): Promise<ConvResult> {
+  checkOptionNames(
+    options,
+    CONVOLVE_OPTIONS.filter((k) => k !== 'method'),
+    'oaconvolve',
+  );
   return run(in1, in2, { ...options, method: 'oa' }, true);
 }
 
@@ -422,6 +436,7 @@ export function correlate(in1: F64Input, in2: ConvInput, options?: ConvolveOptio
 export function correlate(in1: ConvInput, in2: F64Input, options?: ConvolveOptions): Promise<ConvResult<Float64Array>>;
 export function correlate(in1: ConvInput, in2: ConvInput, options?: ConvolveOptions): Promise<ConvResult>;
 export async function correlate(in1: ConvInput, in2: ConvInput, options: ConvolveOptions = {}): Promise<ConvResult> {
+  checkOptionNames(options, CONVOLVE_OPTIONS, 'correlate');
   const b = prepare(in2, 'in2');
   const nd = b.shape.length;
   const k = convAxesCount(nd, options.axes);

@@ -345,6 +345,8 @@ test('repeated axes are refused, as scipy.fft does, on every N-D call and both b
     ['dctn axis', () => dctn(r, bad({ shape: [2, 4], axis: 0 })), ArgumentError, 'axis'],
     ['dht type', () => dht(r, bad({ type: 2 })), ArgumentError, 'type'],
     ['fft options not an object', () => fft(x, bad(3)), ArgumentError, 'options'],
+    ['fftconvolve method', () => fftconvolve(x, x, bad({ method: 'direct' })), ArgumentError, 'method'],
+    ['convolve axis', () => convolve(x, x, bad({ axis: 0 })), ArgumentError, 'axis'],
   ]);
   // Bad arguments reject the returned promise (never a synchronous throw), and null options are the defaults.
   for (const call of [() => fft(x, { n: 0 }), () => irfft(x, { axis: 3 }), () => correlate(x, bad([1, 2]))]) {
