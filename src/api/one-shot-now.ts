@@ -6,8 +6,8 @@
  * Anything else, errors included, is left to the general path, which validates and reports it.
  */
 import type { FftNorm } from '../planner/fft-problem.js';
-import { autoSettledOnCpu, type BackendChoice } from './backend.js';
-import type { GpuContext } from '../backends/webgpu/device.js';
+import type { FftCallOptions } from './fft.js';
+import { autoSettledOnCpu } from './backend.js';
 import { overlaps } from './out.js';
 import { filledResult } from '../util/filled-result.js';
 import { engineFft, syncCompileRestricted } from '../backends/cpu/wasm-fft.js';
@@ -16,17 +16,8 @@ import { runRows, type RowOp } from '../backends/cpu/engine-rows.js';
 
 type AnyArray = Float32Array | Float64Array;
 
-/** The options of a 1-D call that the path reads; any other set option sends the call to the general path. */
-interface NowOptions {
-  shape?: readonly number[];
-  n?: number;
-  axis?: number;
-  norm?: FftNorm;
-  backend?: BackendChoice;
-  gpu?: GpuContext;
-  threads?: number;
-  out?: AnyArray;
-}
+/** The options of a call that the path reads (the FFTs' and, with others it checks itself, the r2r functions'). */
+type NowOptions = Omit<FftCallOptions, 'out'> & { out?: AnyArray };
 
 const stats = { taken: 0 };
 let enabled = true;

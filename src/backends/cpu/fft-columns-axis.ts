@@ -10,8 +10,8 @@
  */
 import type { CpuColumnsRecipe } from '../../planner/cpu-fft.js';
 import { columnsCompiled, precompileColumns } from './fft-2d.js';
-import { PAIR_SCALE_MAX_EXP, SyncCompileRefused, syncCompileRestricted, THREAD_AREA_GAP } from './wasm-fft.js';
-import { PAIR_BALANCE } from '../../codegen/wasm/row-max.js';
+import { SyncCompileRefused, syncCompileRestricted, THREAD_AREA_GAP } from './wasm-fft.js';
+import { pairActions } from './pair-balance.js';
 import { generateColumnMaxModule } from '../../codegen/wasm/column-max.js';
 import { adoptMemory, SharedInstances } from './shared-memories.js';
 
@@ -199,35 +199,12 @@ export class ColumnsAxisEngine {
         for (let w = 0; w < side.width; w++) fn(i + w);
     };
     for (let j = 0; j < this.recipe.cols; j++) {
-      const a = largest(2 * j);
-      const b = largest(2 * j + 1);
-      if (a <= PAIR_BALANCE * b && b <= PAIR_BALANCE * a) continue;
-      fixes ??= [];
-      if (!Number.isFinite(a) || !Number.isFinite(b)) {
-        for (const [c, m] of [
-          [2 * j, a],
-          [2 * j + 1, b],
-        ] as const) {
-          if (Number.isFinite(m)) continue;
-          each(c, (i) => (heap[i] = 0));
-          fixes.push({ col: c, kind: 'alone', factor: 1 });
-        }
-        continue;
+      for (const { line, kind, scaleBy, factor } of pairActions(largest(2 * j), largest(2 * j + 1))) {
+        const col = 2 * j + line;
+        if (kind === 'alone') each(col, (i) => (heap[i] = 0));
+        else if (kind === 'scale') each(col, (i) => (heap[i]! *= scaleBy));
+        (fixes ??= []).push({ col, kind, factor });
       }
-      const [small, ms, mb] = a < b ? [2 * j, a, b] : [2 * j + 1, b, a];
-      if (ms === 0) {
-        fixes.push({ col: small, kind: 'zero', factor: 0 });
-        continue;
-      }
-      const k = Math.round(Math.log2(mb / ms));
-      if (k > PAIR_SCALE_MAX_EXP) {
-        each(small, (i) => (heap[i] = 0));
-        fixes.push({ col: small, kind: 'alone', factor: 1 });
-        continue;
-      }
-      const f = 2 ** k;
-      each(small, (i) => (heap[i]! *= f));
-      fixes.push({ col: small, kind: 'scale', factor: 2 ** -k });
     }
     return fixes;
   }

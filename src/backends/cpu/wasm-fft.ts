@@ -28,7 +28,7 @@ import {
 import { generateEngineFft, generatePairsRows, type EngineModule } from '../../codegen/wasm/fft-engine.js';
 import { generateTransposeModule } from '../../codegen/wasm/transpose.js';
 import { gatherTable, gatherTerms, generateGatherModule, permutationTable } from '../../codegen/wasm/gather.js';
-import { PAIR_BALANCE } from '../../codegen/wasm/row-max.js';
+import { pairActions } from './pair-balance.js';
 import type { GatherMap } from '../../core/gather-map.js';
 import { dct4OddGathers } from '../../core/dct4-odd-same-length.js';
 import { DEFAULT_BLUESTEIN_THRESHOLD, planCpuFft } from './fft-plan.js';
@@ -46,9 +46,6 @@ type RowPass = (src: number, dst: number, count: number) => void;
 const CHUNK_BYTES = 1 << 16;
 /** Target bytes of a chunk of complex rows copied in and out (execute): fewer switches between copies and kernel. */
 const ROW_CHUNK_BYTES = 1 << 20;
-
-/** Beyond 2^this the smaller row is transformed alone instead of scaled (its scale would leave float64's range). */
-export const PAIR_SCALE_MAX_EXP = 600;
 
 /** A row of a chunk balancePairs changed, and what its outputs need: a factor, zeros, or its own transform. */
 interface PairFix {
@@ -549,37 +546,13 @@ class LaneFft implements EngineFft, FusedRealFft {
     const largest = (q: number): number => heap[(this.guardP + 16) / e + q]!;
     let fixes: PairFix[] | null = null;
     for (let p = 0; p < pairs; p++) {
-      const a = largest(2 * p);
-      const b = largest(2 * p + 1);
-      // Balanced (and both finite): the common case, left as it is. NaN fails both comparisons.
-      if (a <= PAIR_BALANCE * b && b <= PAIR_BALANCE * a) continue;
-      fixes ??= [];
-      const zero = (q: number): void => void heap.fill(0, at / e + q * len, at / e + (q + 1) * len);
-      if (!Number.isFinite(a) || !Number.isFinite(b)) {
-        for (const [q, m] of [
-          [2 * p, a],
-          [2 * p + 1, b],
-        ] as const) {
-          if (Number.isFinite(m)) continue;
-          zero(q);
-          fixes.push({ row: q, kind: 'alone', factor: 1 });
-        }
-        continue;
+      for (const { line, kind, scaleBy, factor } of pairActions(largest(2 * p), largest(2 * p + 1))) {
+        const row = 2 * p + line;
+        const [from, to] = [at / e + row * len, at / e + (row + 1) * len];
+        if (kind === 'alone') heap.fill(0, from, to);
+        else if (kind === 'scale') for (let i = from; i < to; i++) heap[i]! *= scaleBy;
+        (fixes ??= []).push({ row, kind, factor });
       }
-      const [small, ms, mb] = a < b ? [2 * p, a, b] : [2 * p + 1, b, a];
-      if (ms === 0) {
-        fixes.push({ row: small, kind: 'zero', factor: 0 });
-        continue;
-      }
-      const k = Math.round(Math.log2(mb / ms));
-      if (k > PAIR_SCALE_MAX_EXP) {
-        zero(small);
-        fixes.push({ row: small, kind: 'alone', factor: 1 });
-        continue;
-      }
-      const s = 2 ** k;
-      for (let i = at / e + small * len, end = i + len; i < end; i++) heap[i]! *= s;
-      fixes.push({ row: small, kind: 'scale', factor: 2 ** -k });
     }
     return fixes;
   }
