@@ -19,7 +19,13 @@
  */
 import { ArgumentError, UnsupportedError } from '../errors.js';
 import { isPrime, nextPow2, primeFactors, primitiveRoot } from '../core/integers.js';
-import { cpuFma, FOUR_STEP_EARLY_BYTES, FOUR_STEP_LATE_BYTES, fourStepFromBytes } from './cpu-features.js';
+import {
+  cpuFma,
+  FOUR_STEP_EARLY_BYTES,
+  FOUR_STEP_LATE_BYTES,
+  fourStepFromBytes,
+  knownFourStepFrom,
+} from './cpu-features.js';
 
 export type CpuPrecision = 'f32' | 'f64';
 
@@ -607,6 +613,22 @@ export interface CpuEngineFft2Recipe {
   depth?: { n: number; colPasses: CpuFftPass[]; blockGroups: number };
 }
 
+/**
+ * Recipes of the 2-D and 3-D engines by their arguments: one-shot calls plan on every call, and planning an 8 × 8
+ * transform took a fifth of its call. Kept with the four-step threshold they were planned under (the one other thing
+ * the planner reads that can change: cpu-features.ts setFourStepFromBytes). Recipes are plain data, never changed.
+ */
+function memoPlan<T>(key: string, plan: () => T): T {
+  const known = plans2d.get(key);
+  if (known && known.fourStep === knownFourStepFrom().bytes) return known.recipe as T;
+  const recipe = plan();
+  plans2d.set(key, { recipe, fourStep: knownFourStepFrom().bytes });
+  while (plans2d.size > MAX_MEMO_PLANS) plans2d.delete(plans2d.keys().next().value!);
+  return recipe;
+}
+const plans2d = new Map<string, { recipe: unknown; fourStep: number | undefined }>();
+const MAX_MEMO_PLANS = 256;
+
 /** Fewest bytes of a 2-D array whose steps threads share (docs/DECISIONS.md: 2-D C2C). */
 export const FFT2_SPLIT_FROM_BYTES = 1 << 21;
 
@@ -623,18 +645,20 @@ export function planCpuEngineFft2(
   precision: CpuPrecision,
   threads = 1,
 ): CpuEngineFft2Recipe | null {
-  const columns = columnsOf(rows, cols, precision, threads);
-  const row = columns ? planCpuEngineFft(cols, precision) : null;
-  if (
-    !columns ||
-    !row ||
-    row.kind === 'bluestein' ||
-    row.kind === 'rader' ||
-    row.kind === 'trivial' ||
-    row.kind === 'reference'
-  )
-    return null;
-  return { kind: 'fft2', rows, cols, precision, lanes: lanesFor(precision), row, ...columns };
+  return memoPlan(`fft2/${rows}/${cols}/${precision}/${threads}`, () => {
+    const columns = columnsOf(rows, cols, precision, threads);
+    const row = columns ? planCpuEngineFft(cols, precision) : null;
+    if (
+      !columns ||
+      !row ||
+      row.kind === 'bluestein' ||
+      row.kind === 'rader' ||
+      row.kind === 'trivial' ||
+      row.kind === 'reference'
+    )
+      return null;
+    return { kind: 'fft2', rows, cols, precision, lanes: lanesFor(precision), row, ...columns };
+  });
 }
 
 /** The column side of a 2-D recipe, or null (cols not a multiple of the lanes, rows not codelet-factored, too large). */
@@ -790,7 +814,9 @@ export function planCpuEngineFft3(
   precision: CpuPrecision,
   threads = 1,
 ): CpuEngineFft2Recipe | null {
-  return volumeOf(planCpuEngineFft2(rows, cols, precision, threads), depth, precision, threads);
+  return memoPlan(`fft3/${depth}/${rows}/${cols}/${precision}/${threads}`, () => {
+    return volumeOf(planCpuEngineFft2(rows, cols, precision, threads), depth, precision, threads);
+  });
 }
 
 /** A plane recipe with the third step: columns of the depth × (rows · cols) matrix of its planes; or null. */
@@ -817,7 +843,9 @@ export function planCpuEngineRfft3(
   precision: CpuPrecision,
   threads = 1,
 ): CpuEngineFft2Recipe | null {
-  return volumeOf(planCpuEngineRfft2(rows, n, precision, threads), depth, precision, threads);
+  return memoPlan(`rfft3/${depth}/${rows}/${n}/${precision}/${threads}`, () => {
+    return volumeOf(planCpuEngineRfft2(rows, n, precision, threads), depth, precision, threads);
+  });
 }
 
 /**
@@ -831,16 +859,18 @@ export function planCpuEngineRfft2(
   precision: CpuPrecision,
   threads = 1,
 ): CpuEngineFft2Recipe | null {
-  const lanes = lanesFor(precision);
-  const cb = precision === 'f32' ? 8 : 16;
-  if (!Number.isSafeInteger(n) || n % 2 !== 0) return null;
-  const row = planCpuEngineRfft(n, precision);
-  if (!row || !row.realPost) return null;
-  const block = (128 / (lanes * cb)) * lanes;
-  const cols = Math.ceil((n / 2 + 1) / block) * block;
-  // The complex column pass over the padded width.
-  const columns = columnsOf(rows, cols, precision, threads);
-  return columns ? { kind: 'fft2', rows, cols, precision, lanes, row, ...columns, real: { n } } : null;
+  return memoPlan(`rfft2/${rows}/${n}/${precision}/${threads}`, () => {
+    const lanes = lanesFor(precision);
+    const cb = precision === 'f32' ? 8 : 16;
+    if (!Number.isSafeInteger(n) || n % 2 !== 0) return null;
+    const row = planCpuEngineRfft(n, precision);
+    if (!row || !row.realPost) return null;
+    const block = (128 / (lanes * cb)) * lanes;
+    const cols = Math.ceil((n / 2 + 1) / block) * block;
+    // The complex column pass over the padded width.
+    const columns = columnsOf(rows, cols, precision, threads);
+    return columns ? { kind: 'fft2', rows, cols, precision, lanes, row, ...columns, real: { n } } : null;
+  });
 }
 
 /** Fewest bytes of a single transform that threads split between them (docs/DECISIONS.md: split). */
