@@ -10,7 +10,7 @@ import type { FftCallOptions } from './fft.js';
 import { autoSettledOnCpu } from './backend.js';
 import { overlaps } from './out.js';
 import { filledResult } from '../util/filled-result.js';
-import { engineFft, syncCompileRestricted } from '../backends/cpu/wasm-fft.js';
+import { engineFft, engineFftReady, syncCompileRestricted } from '../backends/cpu/wasm-fft.js';
 import { rowsRunOnCaller, runsOnCaller } from '../backends/cpu/worker-pool.js';
 import { runRows, type RowOp } from '../backends/cpu/engine-rows.js';
 
@@ -68,7 +68,7 @@ export function engineNow(
   if (backend !== 'auto' && backend !== 'cpu') return undefined;
   // 'auto' keeps float64 data on the CPU engine (api/fft.ts nd); float32 data only once 'auto' has settled there.
   if (f32 && !autoSettledOnCpu(backend, o.gpu)) return undefined;
-  if (syncCompileRestricted() || !Number.isSafeInteger(m) || m < 1) return undefined;
+  if (!Number.isSafeInteger(m) || m < 1) return undefined;
   return { precision: f32 ? 'f32' : 'f64', norm, threads, rows, m };
 }
 
@@ -82,7 +82,8 @@ export function rowsNow(
   threads: number | undefined,
 ): AnyArray | undefined {
   if (out !== undefined && (out.constructor !== x.constructor || out.length !== outLength)) return undefined;
-  if (!rowsRunOnCaller(op, rows, threads)) return undefined;
+  // A browser's main thread compiles row modules ahead (the general path's precompileEngine).
+  if (syncCompileRestricted() || !rowsRunOnCaller(op, rows, threads)) return undefined;
   const dst = out && !overlaps(out, x) ? out : resultLike(x, outLength);
   runRows(op, x, dst, rows);
   stats.taken++;
@@ -112,7 +113,8 @@ export function fftNow(x: unknown, o: NowOptions, kind: 'c2c' | 'r2c' | 'c2r', i
   if (o.n !== undefined && o.n !== m) return undefined;
   const out = o.out;
   if (out !== undefined && (out.constructor !== v.constructor || out.length !== v.length)) return undefined;
-  if (!runsOnCaller(m, precision, rows, threads)) return undefined;
+  // A browser's main thread: only a plan compiled ahead by an earlier call (the general path's precompileEngine).
+  if (!engineFftReady(m, precision) || !runsOnCaller(m, precision, rows, threads)) return undefined;
   const dst = out && !overlaps(out, v) ? out : resultLike(v, v.length);
   engineFft(m, precision).execute(v, dst, { batch: rows, inverse, norm });
   stats.taken++;

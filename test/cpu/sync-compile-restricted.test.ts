@@ -21,6 +21,7 @@ import {
 import { generateColumnsModule } from '../../src/codegen/wasm/fft-columns.js';
 import { rng } from '../../src/util/random.js';
 import { relativeL2 } from '../../src/util/metrics.js';
+import { oneShotNowStats } from '../../src/api/one-shot-now.js';
 
 /** A module too large to compile in place there, which has been compiled (ahead, then). */
 const restricted = (r: CpuColumnsRecipe): boolean =>
@@ -66,6 +67,29 @@ test('with synchronous compilation restricted, the N-D paths compile ahead and s
       assert.ok(relativeL2(await dctn(x, { ...o, shape: [48, 64] }), wantD) < tol);
       assert.ok(restricted(planCpuEngineDctColumns(48, 64, precision)!), `${precision} dctn`);
     }
+  } finally {
+    setSyncCompileRestricted(false);
+  }
+});
+
+test('with synchronous compilation restricted, one-shot calls take the path without awaits once their plan is compiled', async () => {
+  setSyncCompileRestricted(true);
+  try {
+    const n = 3000; // a module well over 4 KiB
+    const r = rng(77);
+    const x = Float64Array.from({ length: 2 * n }, () => r() - 0.5);
+    const before = oneShotNowStats().taken;
+    const first = await fft(x, { threads: 1 });
+    assert.equal(oneShotNowStats().taken, before, 'the first call compiles ahead on the general path');
+    const second = await fft(x, { threads: 1 });
+    assert.equal(oneShotNowStats().taken, before + 1, 'the second runs the plan the first compiled');
+    assert.deepEqual(second, first);
+    assert.ok(relativeL2(second, nd.fftn(x, [n]).data) < 1e-13);
+    // Rows (rfft) keep the general path there.
+    const y = Float32Array.from({ length: n }, () => r() - 0.5);
+    await rfft(y, { threads: 1 });
+    await rfft(y, { threads: 1 });
+    assert.equal(oneShotNowStats().taken, before + 1);
   } finally {
     setSyncCompileRestricted(false);
   }

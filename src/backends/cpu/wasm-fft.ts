@@ -2123,6 +2123,15 @@ class ScalarFft implements EngineFft {
   }
 }
 
+/** Whether engineFft(n, precision) would give the engine's plan without compiling on a thread that refuses to. */
+export function engineFftReady(n: number, precision: CpuPrecision): boolean {
+  return (
+    !syncCompileRestricted() ||
+    (lastPlan?.n === n && lastPlan.precision === precision) ||
+    plans.has(`${n}/${precision}`)
+  );
+}
+
 /** The engine FFT for a length and precision (cached: plans are stateless between calls). */
 export function engineFft(n: number, precision: CpuPrecision): EngineFft {
   // Calls of one length in a loop: the cache's string key and recency update cost as much as a 64-point transform.
