@@ -2,15 +2,15 @@
  * Two real lines transformed as one complex line (z = a + i·b: the real FFT's pairs path, the column module's real
  * recipes) share its rounding, relative to the larger line; a NaN or ±Inf in one reaches every output of the other.
  * What a pair needs, from each line's largest magnitude (NaN for a line holding NaN or ±Inf): nothing where they are
- * within PAIR_BALANCE of each other; else the smaller line scaled up by a power of two (exact) and its outputs scaled
- * back, a zero line's outputs set to zero, and a non-finite line (or one that power cannot reach) zeroed for the
- * pair and transformed beside a zero line afterwards. The callers (wasm-fft.ts balancePairs, fft-columns-axis.ts
+ * within PAIR_BALANCE of each other; else each line scaled by a power of two (exact) to a largest magnitude near 1
+ * and its outputs scaled back, a zero line's outputs set to zero, and a non-finite line (or one that power cannot
+ * reach) zeroed for the pair and transformed beside a zero line afterwards. The callers (wasm-fft.ts balancePairs, fft-columns-axis.ts
  * balanceColumns) carry it out on their layouts.
  */
 import { PAIR_BALANCE } from '../../codegen/wasm/row-max.js';
 
-/** Beyond 2^this the smaller line is transformed alone instead of scaled (its scale would leave float64's range). */
-const PAIR_SCALE_MAX_EXP = 600;
+/** Beyond 2^this a line is transformed alone instead of scaled (its scale would leave float64's range). */
+const PAIR_SCALE_MAX_EXP = 1000;
 
 export interface PairAction {
   /** Which line of the pair: 0 (the first) or 1. */
@@ -31,9 +31,17 @@ export function pairActions(a: number, b: number): PairAction[] {
     const alone = (line: 0 | 1): PairAction => ({ line, kind: 'alone', scaleBy: 1, factor: 1 });
     return [...(Number.isFinite(a) ? [] : [alone(0)]), ...(Number.isFinite(b) ? [] : [alone(1)])];
   }
-  const [line, small, large]: [0 | 1, number, number] = a < b ? [0, a, b] : [1, b, a];
-  if (small === 0) return [{ line, kind: 'zero', scaleBy: 1, factor: 0 }];
-  const k = Math.round(Math.log2(large / small));
-  if (k > PAIR_SCALE_MAX_EXP) return [{ line, kind: 'alone', scaleBy: 1, factor: 1 }];
-  return [{ line, kind: 'scale', scaleBy: 2 ** k, factor: 2 ** -k }];
+  if (a === 0 || b === 0) return [{ line: a === 0 ? 0 : 1, kind: 'zero', scaleBy: 1, factor: 0 }];
+  // Each line to a largest magnitude near 1 (not the smaller up to the larger: near the top of float32's range the
+  // pair's transform then overflowed into the other line).
+  const actions: PairAction[] = [];
+  for (const [line, m] of [
+    [0, a],
+    [1, b],
+  ] as const) {
+    const k = -Math.round(Math.log2(m));
+    if (Math.abs(k) > PAIR_SCALE_MAX_EXP) actions.push({ line, kind: 'alone', scaleBy: 1, factor: 1 });
+    else if (k !== 0) actions.push({ line, kind: 'scale', scaleBy: 2 ** k, factor: 2 ** -k });
+  }
+  return actions;
 }
