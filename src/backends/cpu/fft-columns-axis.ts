@@ -194,10 +194,7 @@ export class ColumnsAxisEngine {
     };
     let fixes: ColumnFix[] | null = null;
     const base = from / e;
-    const each = (c: number, fn: (i: number) => void): void => {
-      for (let r = 0, i = base + c * side.width; r < side.rows; r++, i += side.pitch)
-        for (let w = 0; w < side.width; w++) fn(i + w);
-    };
+    const each = (c: number, fn: (i: number) => void): void => eachOfColumn(side, c, (i) => fn(base + i));
     for (let j = 0; j < this.recipe.cols; j++) {
       for (const { line, kind, scaleBy, factor } of pairActions(largest(2 * j), largest(2 * j + 1))) {
         const col = 2 * j + line;
@@ -226,9 +223,7 @@ export class ColumnsAxisEngine {
     const input = this.layoutOf(inverse && !this.recipe.dct);
     const output = this.layoutOf(!inverse && !this.recipe.dct);
     const out = output.at / e;
-    const column = (c: number, l: typeof output, fn: (i: number) => void): void => {
-      for (let r = 0, i = c * l.width; r < l.rows; r++, i += l.pitch) for (let w = 0; w < l.width; w++) fn(i + w);
-    };
+    const column = (c: number, l: typeof output, fn: (i: number) => void): void => eachOfColumn(l, c, fn);
     const alone: number[] = [];
     for (const { col, kind, factor } of fixes) {
       if (kind === 'alone') alone.push(col);
@@ -338,6 +333,11 @@ export class ColumnsAxisEngine {
       else this.store(dst, o * outLen, outLen, to);
     }
   }
+}
+
+/** fn(i) for each number i of column c of a block side (offsets from the side's start). */
+function eachOfColumn(l: { rows: number; pitch: number; width: 1 | 2 }, c: number, fn: (i: number) => void): void {
+  for (let r = 0, i = c * l.width; r < l.rows; r++, i += l.pitch) for (let w = 0; w < l.width; w++) fn(i + w);
 }
 
 /** Bytes of a block copied in before colmax reads them (in L2 still). */
