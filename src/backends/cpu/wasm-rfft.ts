@@ -16,6 +16,8 @@ import { checkFits, checkLength, layoutOf, normScale } from './fft-mixed-radix.j
 import { CpuRealFft, type CpuRealExecOptions, type CpuRealFftRecipe, type RealFftPlan } from './fft-real.js';
 import { engineFft, tryFusedRealFft, type FusedRealFft } from './wasm-fft.js';
 import { unitRoot } from '../../core/unit-root.js';
+import { pairActions } from './pair-balance.js';
+import { PAIR_BALANCE } from '../../codegen/wasm/row-max.js';
 
 type Layout = { offset: number; stride: number; dist: number };
 /** Values per chunk of the batched path (with the engine's own chunking, stays in L2). */
@@ -163,7 +165,8 @@ export class EngineRealFft implements RealFftPlan {
   }
   /**
    * Odd n: two real rows a, b as one complex row a + i·b through the full-length complex FFT Z, then
-   * A_k = (Z_k + conj Z_{n−k}) / 2 and B_k = (Z_k − conj Z_{n−k}) / 2i: half the transforms of one row each.
+   * A_k = (Z_k + conj Z_{n−k}) / 2 and B_k = (Z_k − conj Z_{n−k}) / 2i: half the transforms of one row each. The
+   * rows are balanced (unbalanced), as the fused modules' pairs are.
    */
   private forwardPairs(
     x: ArrayLike<number>,
@@ -176,47 +179,75 @@ export class EngineRealFft implements RealFftPlan {
     inner: ReturnType<typeof engineFft>,
   ): void {
     const n = this.n;
-    const nc = this.nComplex;
-    const pairs = Math.ceil(count / 2);
+    const slots = Math.ceil(count / 2);
     const w = this.work;
-    for (let p = 0; p < pairs; p++) {
-      const sa = li.offset + (b0 + 2 * p) * li.dist;
-      const sb = sa + li.dist;
-      const base = 2 * n * p;
-      if (2 * p + 1 < count) {
-        for (let i = 0; i < n; i++) {
-          w[base + 2 * i] = x[sa + i * li.stride]!;
-          w[base + 2 * i + 1] = x[sb + i * li.stride]!;
-        }
-      } else {
-        for (let i = 0; i < n; i++) {
-          w[base + 2 * i] = x[sa + i * li.stride]!;
-          w[base + 2 * i + 1] = 0;
-        }
-      }
+    const fixes: number[] = [];
+    const alone: number[] = [];
+    for (let p = 0; p < slots; p++) {
+      const a = b0 + 2 * p;
+      const ia = li.offset + a * li.dist;
+      const second = 2 * p + 1 < count;
+      // Without a second row, the first one is packed twice and the copy's outputs not written.
+      packRealPair(x, ia, second ? ia + li.dist : ia, li.stride, n, w, 2 * n * p);
+      // A zero input factor (a row left alone) packs zeros: 0 times NaN would not be.
+      if (
+        second &&
+        !energiesBalanced() &&
+        unbalanced(realMax(x, ia, li.stride, n), realMax(x, ia + li.dist, li.stride, n), fixes, alone, a)
+      )
+        packRealScaled(x, ia, ia + li.dist, li.stride, n, inScale[0]!, inScale[1]!, w, 2 * n * p);
     }
-    inner.execute(w, w, { batch: pairs, norm: 'backward' });
-    const h = 0.5 * scale;
+    inner.execute(w, w, { batch: slots, norm: 'backward' });
+    for (let p = 0; p < slots; p++) {
+      const a = b0 + 2 * p;
+      const b = 2 * p + 1 < count ? a + 1 : -1;
+      this.spectraOfPair(w, 2 * n * p, y, lo, a, b, scale, scale);
+    }
+    // The balanced rows' outputs scaled back (complex values).
+    for (let i = 0; i < fixes.length; i += 2)
+      scaleLine(y, 2 * (lo.offset + fixes[i]! * lo.dist), 2 * lo.stride, this.nComplex, fixes[i + 1]!, 2);
+    // Rows holding NaN or ±Inf (or out of a power of two's reach), each beside a zero row.
+    for (const r of alone) {
+      packRealScaled(x, li.offset + r * li.dist, -1, li.stride, n, 1, 0, w, 0);
+      inner.execute(w, w, { batch: 1, norm: 'backward' });
+      this.spectraOfPair(w, 0, y, lo, r, -1, scale, 0);
+    }
+  }
+
+  /** Rows a and b (b < 0: none) of the layout lo from Z = FFT(a + i·b) at w[base], times fa and fb. */
+  private spectraOfPair(
+    w: AnyArray,
+    base: number,
+    y: AnyArray,
+    lo: Layout,
+    a: number,
+    b: number,
+    fa: number,
+    fb: number,
+  ): void {
+    const n = this.n;
+    const nc = this.nComplex;
+    const ha = 0.5 * fa;
+    const hb = 0.5 * fb;
     const st = 2 * lo.stride;
-    for (let p = 0; p < pairs; p++) {
-      const base = 2 * n * p;
-      const oa = 2 * (lo.offset + (b0 + 2 * p) * lo.dist);
-      // A missing second row (odd count) is written over the first, which is then written again.
-      const ob = 2 * p + 1 < count ? oa + 2 * lo.dist : oa;
-      y[ob] = h * 2 * w[base + 1]!;
+    const oa = 2 * (lo.offset + a * lo.dist);
+    const ob = 2 * (lo.offset + b * lo.dist);
+    y[oa] = fa * w[base]!;
+    y[oa + 1] = 0;
+    if (b >= 0) {
+      y[ob] = fb * w[base + 1]!;
       y[ob + 1] = 0;
-      y[oa] = h * 2 * w[base]!;
-      y[oa + 1] = 0;
-      for (let k = 1, z = base + 2, c = base + 2 * (n - 1); k < nc; k++, z += 2, c -= 2) {
-        const zr = w[z]!,
-          zi = w[z + 1]!;
-        const cr = w[c]!,
-          ci = w[c + 1]!;
-        y[ob + k * st] = h * (zi + ci);
-        y[ob + k * st + 1] = h * (cr - zr);
-        y[oa + k * st] = h * (zr + cr);
-        y[oa + k * st + 1] = h * (zi - ci);
-      }
+    }
+    for (let k = 1, z = base + 2, c = base + 2 * (n - 1); k < nc; k++, z += 2, c -= 2) {
+      const zr = w[z]!,
+        zi = w[z + 1]!,
+        cr = w[c]!,
+        ci = w[c + 1]!;
+      y[oa + k * st] = ha * (zr + cr);
+      y[oa + k * st + 1] = ha * (zi - ci);
+      if (b < 0) continue;
+      y[ob + k * st] = hb * (zi + ci);
+      y[ob + k * st + 1] = hb * (cr - zr);
     }
   }
 
@@ -249,39 +280,31 @@ export class EngineRealFft implements RealFftPlan {
     if (this.work.length < need) this.work = new (this.precision === 'f32' ? Float32Array : Float64Array)(need);
     const w = this.work;
     const st = 2 * li.stride;
-    // The bins whose imaginary part a real signal cannot have: 0, and n/2 for even n.
-    const nyquist = n % 2 === 0 ? n / 2 : -1;
+    const fixes: number[] = [];
+    const alone: number[] = [];
     for (let b0 = 0; b0 < batch; b0 += chunk) {
       const count = Math.min(chunk, batch - b0);
-      const pairs = Math.ceil(count / 2);
-      for (let p = 0; p < pairs; p++) {
-        const ia = 2 * (li.offset + (b0 + 2 * p) * li.dist);
-        // A missing second row (odd count) reads the first one and is discarded after the transform.
-        const ib = 2 * p + 1 < count ? ia + 2 * li.dist : ia;
-        const base = 2 * n * p;
-        // Bins 0 and n/2 (even n) are real: their imaginary parts are dropped, as numpy does.
-        w[base] = y[ia]!;
-        w[base + 1] = y[ib]!;
-        const top = nyquist > 0 ? nyquist : nc;
-        for (let k = 1, a = ia + st, b = ib + st, o = base + 2; k < top; k++, a += st, b += st, o += 2) {
-          w[o] = y[a]! - y[b + 1]!;
-          w[o + 1] = y[a + 1]! + y[b]!;
-        }
-        if (nyquist > 0) {
-          w[base + 2 * nyquist] = y[ia + nyquist * st]!;
-          w[base + 2 * nyquist + 1] = y[ib + nyquist * st]!;
-        }
-        // Upper half from the mirrored conjugates: Z_k = conj A_{n−k} + i·conj B_{n−k}.
-        for (let k = nc, j = n - nc, o = base + 2 * nc; k < n; k++, j--, o += 2) {
-          const a = ia + j * st,
-            b = ib + j * st;
-          w[o] = y[a]! + y[b + 1]!;
-          w[o + 1] = y[b]! - y[a + 1]!;
+      const slots = Math.ceil(count / 2);
+      for (let p = 0; p < slots; p++) {
+        const a = b0 + 2 * p;
+        const ia = 2 * (li.offset + a * li.dist);
+        // Without a second row, the first one is read twice and the second copy discarded after the transform.
+        const second = 2 * p + 1 < count;
+        const ib = second ? ia + 2 * li.dist : ia;
+        packHalfPair(y, ia, ib, st, n, w, 2 * n * p);
+        // Unbalanced: both rows scaled (zeros for one left alone) into a contiguous copy, and packed again.
+        if (
+          second &&
+          !energiesBalanced() &&
+          unbalanced(complexMax(y, ia, st, nc), complexMax(y, ib, st, nc), fixes, alone, a)
+        ) {
+          const rows = this.balanced(y, ia, ib, st, nc, inScale[0]!, inScale[1]!);
+          packHalfPair(rows, 0, 2 * nc, 2, n, w, 2 * n * p);
         }
       }
       // 'forward' leaves the inverse unscaled; the caller's norm comes in as scaleBy.
-      inner.execute(w, w, { batch: pairs, inverse: true, norm: 'forward', scaleBy: scale });
-      for (let p = 0; p < pairs; p++) {
+      inner.execute(w, w, { batch: slots, inverse: true, norm: 'forward', scaleBy: scale });
+      for (let p = 0; p < slots; p++) {
         const base = 2 * n * p;
         const oa = lo.offset + (b0 + 2 * p) * lo.dist;
         const ob = oa + lo.dist;
@@ -291,6 +314,180 @@ export class EngineRealFft implements RealFftPlan {
           if (second) x[ob + i * lo.stride] = w[base + 2 * i + 1]!;
         }
       }
+      // The balanced rows' outputs scaled back.
+      for (let i = 0; i < fixes.length; i += 2)
+        scaleLine(x, lo.offset + fixes[i]! * lo.dist, lo.stride, n, fixes[i + 1]!, 1);
+      fixes.length = 0;
     }
+    // Rows holding NaN or ±Inf (or out of a power of two's reach), each beside a zero row.
+    for (const r of alone) {
+      const ia = 2 * (li.offset + r * li.dist);
+      packHalfPair(this.balanced(y, ia, -1, st, nc, 1, 0), 0, 2 * nc, 2, n, w, 0);
+      inner.execute(w, w, { batch: 1, inverse: true, norm: 'forward', scaleBy: scale });
+      const o = lo.offset + r * lo.dist;
+      for (let i = 0; i < n; i++) x[o + i * lo.stride] = w[2 * i]!;
+    }
+  }
+
+  /** Rows at ia and ib (< 0: none) of nc complex values `st` numbers apart, times sa and sb (0: zeros), contiguous. */
+  private balanced(y: AnyArray, ia: number, ib: number, st: number, nc: number, sa: number, sb: number): Float64Array {
+    const rows = (this.pairRows = this.pairRows.length >= 4 * nc ? this.pairRows : new Float64Array(4 * nc));
+    for (let k = 0; k < nc; k++) {
+      rows[2 * k] = sa === 0 ? 0 : sa * y[ia + k * st]!;
+      rows[2 * k + 1] = sa === 0 ? 0 : sa * y[ia + k * st + 1]!;
+      rows[2 * nc + 2 * k] = sb === 0 || ib < 0 ? 0 : sb * y[ib + k * st]!;
+      rows[2 * nc + 2 * k + 1] = sb === 0 || ib < 0 ? 0 : sb * y[ib + k * st + 1]!;
+    }
+    return rows;
+  }
+  private pairRows = new Float64Array(0);
+}
+
+/**
+ * Two half spectra A (at y[ia]) and B (at y[ib]), nc complex values `st` numbers apart, as the full spectrum
+ * Z = A + i·B of length n into w from element `base` (Hermitian halves mirrored; the imaginary parts of bins 0 and,
+ * for even n, n/2, which a real signal cannot have, dropped as numpy does). Their energies go to `packed`.
+ */
+function packHalfPair(
+  y: ArrayLike<number>,
+  ia: number,
+  ib: number,
+  st: number,
+  n: number,
+  w: AnyArray,
+  base: number,
+): void {
+  const nc = Math.floor(n / 2) + 1;
+  const nyquist = n % 2 === 0 ? n / 2 : -1;
+  w[base] = y[ia]!;
+  w[base + 1] = y[ib]!;
+  // The energies in the same loop as the packing (a separate scan of short rows cost more than their transform).
+  let ma = y[ia]! * y[ia]!;
+  let mb = y[ib]! * y[ib]!;
+  const top = nyquist > 0 ? nyquist : nc;
+  for (let k = 1, a = ia + st, b = ib + st, o = base + 2; k < top; k++, a += st, b += st, o += 2) {
+    const ar = y[a]!,
+      ai = y[a + 1]!,
+      br = y[b]!,
+      bi = y[b + 1]!;
+    w[o] = ar - bi;
+    w[o + 1] = ai + br;
+    ma += ar * ar + ai * ai;
+    mb += br * br + bi * bi;
+  }
+  if (nyquist > 0) {
+    const ar = y[ia + nyquist * st]!,
+      br = y[ib + nyquist * st]!;
+    w[base + 2 * nyquist] = ar;
+    w[base + 2 * nyquist + 1] = br;
+    ma += ar * ar;
+    mb += br * br;
+  }
+  packed[0] = ma;
+  packed[1] = mb;
+  // Upper half from the mirrored conjugates: Z_k = conj A_{n−k} + i·conj B_{n−k}.
+  for (let k = nc, j = n - nc, o = base + 2 * nc; k < n; k++, j--, o += 2) {
+    const a = ia + j * st,
+      b = ib + j * st;
+    w[o] = y[a]! + y[b + 1]!;
+    w[o + 1] = y[b]! - y[a + 1]!;
+  }
+}
+
+/**
+ * The sums of squares of the last pair packed (NaN for a row holding NaN). In the packing loops they cost 1.5× a
+ * plain copy, the largest magnitudes 6× (Math.max, or a compare that mispredicts); so they screen the pairs, and only
+ * those they cannot pass take the exact scan (realMax, complexMax) and pair-balance.ts's rule.
+ */
+const packed = new Float64Array(2);
+
+/** Whether the last pair packed is balanced by its energies: within PAIR_BALANCE² and finite, neither near 0. */
+function energiesBalanced(): boolean {
+  const ea = packed[0]!;
+  const eb = packed[1]!;
+  // NaN fails every comparison; below 1e-280 a sum of squares may have underflowed (float64 rows).
+  return ea <= PAIR_BALANCE ** 2 * eb && eb <= PAIR_BALANCE ** 2 * ea && ea < Infinity && ea > 1e-280;
+}
+/** The factors `unbalanced` gives the two rows' inputs (a returned pair's destructuring cost 3× the scan). */
+const inScale = new Float64Array(2);
+
+/**
+ * The pairs path's balance (pair-balance.ts) for rows a and a + 1 with largest magnitudes ma and mb: false where it
+ * needs nothing; else true, with the factors their inputs take in inScale, and (row, factor its outputs take) added
+ * to `fixes` (0 for a row left alone, which is listed in `alone`).
+ */
+function unbalanced(ma: number, mb: number, fixes: number[], alone: number[], a: number): boolean {
+  const actions = pairActions(ma, mb);
+  if (actions.length === 0) return false;
+  inScale[0] = inScale[1] = 1;
+  for (const { line, kind, scaleBy, factor } of actions) {
+    inScale[line] = kind === 'scale' ? scaleBy : 0;
+    fixes.push(a + line, kind === 'scale' ? factor : 0);
+    if (kind === 'alone') alone.push(a + line);
+  }
+  return true;
+}
+
+/** a + i·b into w from element `base`, n real values `stride` apart from x[ia] and x[ib]; their energies to `packed`. */
+function packRealPair(
+  x: ArrayLike<number>,
+  ia: number,
+  ib: number,
+  stride: number,
+  n: number,
+  w: AnyArray,
+  base: number,
+): void {
+  let ma = 0;
+  let mb = 0;
+  for (let i = 0, a = ia, b = ib, o = base; i < n; i++, a += stride, b += stride, o += 2) {
+    const va = x[a]!;
+    const vb = x[b]!;
+    w[o] = va;
+    w[o + 1] = vb;
+    ma += va * va;
+    mb += vb * vb;
+  }
+  packed[0] = ma;
+  packed[1] = mb;
+}
+
+/** a·sa + i·b·sb into w from element `base`: n real values `stride` apart from x[ia] and x[ib] (< 0 or 0: zeros). */
+function packRealScaled(
+  x: ArrayLike<number>,
+  ia: number,
+  ib: number,
+  stride: number,
+  n: number,
+  sa: number,
+  sb: number,
+  w: AnyArray,
+  base: number,
+): void {
+  for (let i = 0; i < n; i++) {
+    w[base + 2 * i] = ia < 0 || sa === 0 ? 0 : sa * x[ia + i * stride]!;
+    w[base + 2 * i + 1] = ib < 0 || sb === 0 ? 0 : sb * x[ib + i * stride]!;
+  }
+}
+
+/** Largest magnitude of `len` reals `step` apart from x[start]; NaN if any is NaN. */
+function realMax(x: ArrayLike<number>, start: number, step: number, len: number): number {
+  let m = 0;
+  for (let k = 0, i = start; k < len; k++, i += step) m = Math.max(m, Math.abs(x[i]!));
+  return m;
+}
+
+/** Largest magnitude of the parts of `len` complex values `step` numbers apart from x[start]; NaN if any is NaN. */
+function complexMax(x: ArrayLike<number>, start: number, step: number, len: number): number {
+  let m = 0;
+  for (let k = 0, i = start; k < len; k++, i += step) m = Math.max(m, Math.abs(x[i]!), Math.abs(x[i + 1]!));
+  return m;
+}
+
+/** Multiplies `len` elements of `width` numbers, `step` numbers apart from x[start], by f. */
+function scaleLine(x: AnyArray, start: number, step: number, len: number, f: number, width: 1 | 2): void {
+  for (let k = 0, i = start; k < len; k++, i += step) {
+    x[i] = f * x[i]!;
+    if (width === 2) x[i + 1] = f * x[i + 1]!;
   }
 }
