@@ -488,6 +488,10 @@ test('cyclic systems: the residual of the periodic system is checked; auto re-so
       const e = matIndex(layout, n, 4, 0, i);
       s.b[e] = 3;
     }
+    // Matrix 1: a_1 = b_1 = 0, so the plain path's second pivot is exactly 0 whatever it made of row 0 (the matrix is
+    // not singular: pivoting swaps rows 1 and 2).
+    s.a[matIndex(layout, n, 4, 1, 1)] = 0;
+    s.b[matIndex(layout, n, 4, 1, 1)] = 0;
     const plain = await solveTridiagonal({
       ...sh,
       dtype: 'float64',

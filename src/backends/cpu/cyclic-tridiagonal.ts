@@ -1,6 +1,6 @@
 /**
  * Periodic (cyclic) tridiagonal systems by Sherman–Morrison: a_0 couples x_{N−1} and c_{N−1} couples
- * x_0. With γ = −b_0, the matrix A' = A − u·vᵀ, u = (γ, 0, …, 0, c_{N−1}), v = (1, 0, …, 0, a_0/γ), is
+ * x_0. With γ = −b_0 (or, where b_0 is small beside the corners, see gammaOf), the matrix A' = A − u·vᵀ, u = (γ, 0, …, 0, c_{N−1}), v = (1, 0, …, 0, a_0/γ), is
  * plain tridiagonal (b'_0 = b_0 − γ, b'_{N−1} = b_{N−1} − a_0·c_{N−1}/γ). Solve A'y = d and A'z = u
  * (one more right-hand side sharing the matrix, so any batched solver does both in one call), then
  *   x = y − z·(y_0 + a_0·y_{N−1}/γ) / (1 + z_0 + a_0·z_{N−1}/γ).
@@ -59,9 +59,9 @@ export function cyclicPrepare<T>(
       continue;
     }
     const b0 = F.load(dg, m(0));
-    const gamma = F.neg(b0);
     const alpha = F.load(up, m(n - 1)); // A[N−1][0]
     const beta = F.load(lo, m(0)); // A[0][N−1]
+    const gamma = gammaOf(F, b0, alpha, beta);
     F.store(dg, m(0), F.sub(b0, gamma));
     // α·(β/γ), not (α·β)/γ: |γ| = |b_0| bounds the quotient, where α·β alone overflows or underflows from 1e154.
     F.store(dg, m(n - 1), F.sub(F.load(dg, m(n - 1)), F.mul(alpha, F.div(beta, gamma))));
@@ -82,7 +82,7 @@ export function cyclicCombine<T>(
   s: CyclicShape,
   lower: Arr,
   diag: Arr,
-  _upper: Arr,
+  upper: Arr,
   sol: Arr,
   x: Arr,
   unit: number,
@@ -94,7 +94,8 @@ export function cyclicCombine<T>(
     return singular;
   }
   for (let j = 0; j < batch; j++) {
-    const gamma = F.neg(F.load(diag, matIndex(layout, n, batch, j, 0)));
+    const m = (i: number) => matIndex(layout, n, batch, j, i);
+    const gamma = gammaOf(F, F.load(diag, m(0)), F.load(upper, m(n - 1)), F.load(lower, m(0)));
     // v = (1, 0, …, β/γ), formed first for the same reason as in cyclicPrepare.
     const ratio = F.div(F.load(lower, matIndex(layout, n, batch, j, 0)), gamma);
     const z = (i: number) => F.load(sol, rhsIndex(layout, n, batch, nrhs, j, i));
@@ -119,6 +120,21 @@ export function cyclicCombine<T>(
     }
   }
   return singular;
+}
+
+/**
+ * The Sherman–Morrison γ: −b_0, so that b'_0 = 2b_0, where |b_0| is at least the corners' size (√|αβ|, or the larger
+ * where one is zero); else of that size, in b_0's phase. b_0 = 0 gave γ = 0 and 0/0, and a small b_0 a small pivot
+ * b'_0 (and a huge b'_{N−1} = b_{N−1} − αβ/γ) that cost the solve its accuracy.
+ */
+function gammaOf<T>(F: Field<T>, b0: T, alpha: T, beta: T): T {
+  const size = F.abs(b0);
+  const corners = Math.sqrt(F.abs(alpha)) * Math.sqrt(F.abs(beta)) || Math.max(F.abs(alpha), F.abs(beta));
+  if (size >= corners && size > 0) return F.neg(b0);
+  const real = (v: number): T => F.load(Float64Array.of(v, 0), 0);
+  // −g times b_0's phase b_0/|b_0| (g/|b_0| overflows for a subnormal b_0), or −g where b_0 = 0.
+  const g = real(corners || 1);
+  return F.neg(size > 0 ? F.mul(F.div(b0, real(size)), g) : g);
 }
 
 /** |1 + vᵀz| under this many n·unit of its terms' size counts as zero (cyclicCombine). */

@@ -1247,8 +1247,8 @@ function systemBackwardError(
 /**
  * Re-solves matrix j (all its right-hand sides) by Gaussian elimination with partial pivoting in float64
  * from the user's arrays, into x (any float type): LAPACK gtsv's LU for plain systems; for cyclic ones the
- * same elimination on the periodic matrix itself (cyclicGepp; Sherman–Morrison with γ = −b_0 is unstable
- * when b_0 is small, the case this re-solve exists for). Returns status bits.
+ * same elimination on the periodic matrix itself (cyclicGepp: Sherman–Morrison's modified matrix needs no pivoting
+ * only where the periodic one does not). Returns status bits.
  */
 export function resolveSystemLu(
   s: BackwardErrorShape,
