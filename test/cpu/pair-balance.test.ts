@@ -196,3 +196,49 @@ test('paired columns (real transforms along axis 0) keep their own accuracy, thr
     }
   }
 });
+
+test('float32 rows near the ends of the range (subnormal, near the largest) keep their accuracy on the pairs paths', async () => {
+  // Odd lengths and short rows take the pairs paths; an inverse's 1/n came first, so subnormal half spectra lost
+  // most of their bits (irfft of 1e-40, n = 1009: 3e-2 relative error), and rows near 3e38 could overflow.
+  for (const n of [5, 9, 243, 1009]) {
+    for (const rows of [1, 2, 3]) {
+      for (const scale of [1e-40, 1e-36, 3e37]) {
+        const m = Math.floor(n / 2) + 1;
+        const r = rng(n + rows);
+        // Row 1 (where there is one) at scale 1, beside the extreme rows.
+        const rowScale = (q: number) => (q === 1 ? 1 : scale);
+        const half = Float32Array.from({ length: rows * 2 * m }, (_, i) => rowScale(Math.floor(i / (2 * m))) * r());
+        const real = Float32Array.from({ length: rows * n }, (_, i) => rowScale(Math.floor(i / n)) * (r() - 0.5));
+        const x = await irfft(half, { shape: [rows, m], n });
+        const y = await rfft(real, { shape: [rows, n] });
+        const z = await dct(real, { shape: [rows, n], type: 3 });
+        // Subnormal results are on a grid of 2^-149 ≈ 1.4e-45: a few of its steps over the row's size are allowed too.
+        const tolFor = (want: Float64Array) => 5e-6 + 1e-44 / want.reduce((a, t) => Math.max(a, Math.abs(t)), 0);
+        for (let q = 0; q < rows; q++) {
+          const what = `n=${n} rows=${rows} scale ${rowScale(q)} row ${q}`;
+          const h = half.subarray(q * 2 * m, (q + 1) * 2 * m);
+          const full = new Float64Array(2 * n);
+          for (let k = 0; k < n; k++) {
+            const j = k < m ? k : n - k;
+            full[2 * k] = h[2 * j]!;
+            full[2 * k + 1] = k === 0 || (n % 2 === 0 && k === n / 2) ? 0 : k < m ? h[2 * j + 1]! : -h[2 * j + 1]!;
+          }
+          const wantX = dftNaive(full, true).filter((_, i) => i % 2 === 0);
+          const ex = rowErr(x.subarray(q * n, (q + 1) * n), wantX);
+          assert.ok(ex < tolFor(wantX), `irfft ${what}: ${ex}`);
+          const row = Float64Array.from(real.subarray(q * n, (q + 1) * n));
+          const wantY = dftNaive(Float64Array.from({ length: 2 * n }, (_, i) => (i % 2 ? 0 : row[i / 2]!)));
+          // Forward transforms sum n values: where the true result is beyond float32, so is scipy's.
+          const fits = (v: Float64Array) => v.every((t) => Math.abs(t) < 3e38);
+          if (fits(wantY))
+            assert.ok(
+              rowErr(y.subarray(q * 2 * m, (q + 1) * 2 * m), wantY.subarray(0, 2 * m)) < tolFor(wantY),
+              `rfft ${what}`,
+            );
+          const wantZ = cpuDct.dct(row, { type: 3 }).data as Float64Array;
+          if (fits(wantZ)) assert.ok(rowErr(z.subarray(q * n, (q + 1) * n), wantZ) < tolFor(wantZ), `dct3 ${what}`);
+        }
+      }
+    }
+  }
+});

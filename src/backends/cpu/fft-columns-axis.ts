@@ -196,7 +196,7 @@ export class ColumnsAxisEngine {
     const base = from / e;
     const each = (c: number, fn: (i: number) => void): void => eachOfColumn(side, c, (i) => fn(base + i));
     for (let j = 0; j < this.recipe.cols; j++) {
-      for (const { line, kind, scaleBy, factor } of pairActions(largest(2 * j), largest(2 * j + 1))) {
+      for (const { line, kind, scaleBy, factor } of pairActions(largest(2 * j), largest(2 * j + 1), e as 4 | 8)) {
         const col = 2 * j + line;
         if (kind === 'alone') each(col, (i) => (heap[i] = 0));
         else if (kind === 'scale') each(col, (i) => (heap[i]! *= scaleBy));

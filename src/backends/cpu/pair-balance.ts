@@ -2,12 +2,12 @@
  * Two real lines transformed as one complex line (z = a + i·b: the real FFT's pairs path, the column module's real
  * recipes) share its rounding, relative to the larger line; a NaN or ±Inf in one reaches every output of the other.
  * What a pair needs, from each line's largest magnitude (NaN for a line holding NaN or ±Inf): nothing where they are
- * within PAIR_BALANCE of each other; else each line scaled by a power of two (exact) to a largest magnitude near 1
+ * within PAIR_BALANCE of each other and inside PAIR_RANGE (zero counts as inside); else each line scaled by a power of two (exact) to a largest magnitude near 1
  * and its outputs scaled back, a zero line's outputs set to zero, and a non-finite line (or one that power cannot
  * reach) zeroed for the pair and transformed beside a zero line afterwards. The callers (wasm-fft.ts balancePairs, fft-columns-axis.ts
  * balanceColumns) carry it out on their layouts.
  */
-import { PAIR_BALANCE } from '../../codegen/wasm/row-max.js';
+import { PAIR_BALANCE, PAIR_RANGE } from '../../codegen/wasm/row-max.js';
 
 /** Beyond 2^this a line is transformed alone instead of scaled (its scale would leave float64's range). */
 const PAIR_SCALE_MAX_EXP = 1000;
@@ -24,24 +24,41 @@ export interface PairAction {
   factor: number;
 }
 
-/** The actions a pair with largest magnitudes a and b needs (none where it is balanced and finite). */
-export function pairActions(a: number, b: number): PairAction[] {
-  if (a <= PAIR_BALANCE * b && b <= PAIR_BALANCE * a) return [];
+/**
+ * The actions a pair with largest magnitudes a and b needs, for elements of `bytes` (none where it is balanced, finite
+ * and inside PAIR_RANGE).
+ */
+export function pairActions(a: number, b: number, bytes: 4 | 8): PairAction[] {
+  const [low, high] = PAIR_RANGE[bytes];
+  const inRange = (m: number): boolean => m === 0 || (m >= low && m <= high);
+  if (a <= PAIR_BALANCE * b && b <= PAIR_BALANCE * a && inRange(a) && inRange(b)) return [];
   if (!Number.isFinite(a) || !Number.isFinite(b)) {
     const alone = (line: 0 | 1): PairAction => ({ line, kind: 'alone', scaleBy: 1, factor: 1 });
     return [...(Number.isFinite(a) ? [] : [alone(0)]), ...(Number.isFinite(b) ? [] : [alone(1)])];
   }
-  if (a === 0 || b === 0) return [{ line: a === 0 ? 0 : 1, kind: 'zero', scaleBy: 1, factor: 0 }];
   // Each line to a largest magnitude near 1 (not the smaller up to the larger: near the top of float32's range the
-  // pair's transform then overflowed into the other line).
+  // pair's transform then overflowed into the other line); a zero line's outputs are zero.
   const actions: PairAction[] = [];
   for (const [line, m] of [
     [0, a],
     [1, b],
   ] as const) {
+    if (m === 0) actions.push({ line, kind: 'zero', scaleBy: 1, factor: 0 });
+    // Beside a zero line a line needs scaling only out of range.
+    if (m === 0 || ((a === 0 || b === 0) && inRange(m))) continue;
     const k = -Math.round(Math.log2(m));
     if (Math.abs(k) > PAIR_SCALE_MAX_EXP) actions.push({ line, kind: 'alone', scaleBy: 1, factor: 1 });
     else if (k !== 0) actions.push({ line, kind: 'scale', scaleBy: 2 ** k, factor: 2 ** -k });
   }
   return actions;
+}
+
+/**
+ * The power of two that brings a line of largest magnitude m to about 1 where m is finite, non-zero and outside
+ * PAIR_RANGE (a line transformed beside zeros needs nothing else); else 1.
+ */
+export function rangeScale(m: number, bytes: 4 | 8): number {
+  const [low, high] = PAIR_RANGE[bytes];
+  if (!(m > 0 && m < Infinity) || (m >= low && m <= high)) return 1;
+  return 2 ** -Math.round(Math.log2(m));
 }

@@ -28,7 +28,7 @@ import {
 import { generateEngineFft, generatePairsRows, type EngineModule } from '../../codegen/wasm/fft-engine.js';
 import { generateTransposeModule } from '../../codegen/wasm/transpose.js';
 import { gatherTable, gatherTerms, generateGatherModule, permutationTable } from '../../codegen/wasm/gather.js';
-import { pairActions } from './pair-balance.js';
+import { pairActions, rangeScale } from './pair-balance.js';
 import type { GatherMap } from '../../core/gather-map.js';
 import { dct4OddGathers } from '../../core/dct4-odd-same-length.js';
 import { DEFAULT_BLUESTEIN_THRESHOLD, planCpuFft } from './fft-plan.js';
@@ -537,24 +537,50 @@ class LaneFft implements EngineFft, FusedRealFft {
    */
   private balancePairs(at: number, len: number, count: number): PairFix[] | null {
     const pairs = count >> 1; // an odd chunk's last row is paired with zeros
-    if (pairs === 0) return null;
-    this.pairmax!(at, len, pairs, this.guardP + 16, this.guardP);
     const heap = this.heap;
-    const e = heap.BYTES_PER_ELEMENT;
-    // Every pair balanced and finite: the common case, one read.
-    if (heap[this.guardP / e] === 0) return null;
-    const largest = (q: number): number => heap[(this.guardP + 16) / e + q]!;
+    const e = heap.BYTES_PER_ELEMENT as 4 | 8;
     let fixes: PairFix[] | null = null;
-    for (let p = 0; p < pairs; p++) {
-      for (const { line, kind, scaleBy, factor } of pairActions(largest(2 * p), largest(2 * p + 1))) {
-        const row = 2 * p + line;
-        const [from, to] = [at / e + row * len, at / e + (row + 1) * len];
-        if (kind === 'alone') heap.fill(0, from, to);
-        else if (kind === 'scale') for (let i = from; i < to; i++) heap[i]! *= scaleBy;
-        (fixes ??= []).push({ row, kind, factor });
+    if (pairs > 0) this.pairmax!(at, len, pairs, this.guardP + 16, this.guardP);
+    // Every pair balanced, finite and in range: the common case, one read.
+    if (pairs > 0 && heap[this.guardP / e] !== 0) {
+      const largest = (q: number): number => heap[(this.guardP + 16) / e + q]!;
+      for (let p = 0; p < pairs; p++) {
+        for (const { line, kind, scaleBy, factor } of pairActions(largest(2 * p), largest(2 * p + 1), e)) {
+          const row = 2 * p + line;
+          const [from, to] = [at / e + row * len, at / e + (row + 1) * len];
+          if (kind === 'alone') heap.fill(0, from, to);
+          else if (kind === 'scale') for (let i = from; i < to; i++) heap[i]! *= scaleBy;
+          (fixes ??= []).push({ row, kind, factor });
+        }
+      }
+    }
+    // The last row of an odd chunk (a single row's call) has only zeros beside it: it needs scaling only out of range.
+    if (count % 2 === 1) {
+      const row = count - 1;
+      const from = at / e + row * len;
+      const scaleBy = rangeScale(this.rowMax(from, len), e);
+      if (scaleBy !== 1) {
+        for (let i = from; i < from + len; i++) heap[i]! *= scaleBy;
+        (fixes ??= []).push({ row, kind: 'scale', factor: 1 / scaleBy });
       }
     }
     return fixes;
+  }
+
+  /** Largest |x| of the len values from heap element `from` (NaN for NaN or ±Inf): pairmax on its two halves. */
+  private rowMax(from: number, len: number): number {
+    const heap = this.heap;
+    const e = heap.BYTES_PER_ELEMENT;
+    const half = len >> 1;
+    let m = 0;
+    // pairmax needs rows of 2W values (W = 16 / e); shorter rows are read here, as is an odd row's last value.
+    const start = half >= 32 / e ? 2 * half : 0;
+    if (start > 0) {
+      this.pairmax!(from * e, half, 1, this.guardP + 16, this.guardP);
+      m = Math.max(heap[(this.guardP + 16) / e]!, heap[(this.guardP + 16) / e + 1]!);
+    }
+    for (let i = from + start; i < from + len; i++) m = Math.max(m, Math.abs(heap[i]!));
+    return m;
   }
 
   /** Undoes balancePairs' scaling in the outputs (outLen values a row from element `res`); returns the rows left alone. */

@@ -16,8 +16,8 @@ import { checkFits, checkLength, layoutOf, normScale } from './fft-mixed-radix.j
 import { CpuRealFft, type CpuRealExecOptions, type CpuRealFftRecipe, type RealFftPlan } from './fft-real.js';
 import { engineFft, tryFusedRealFft, type FusedRealFft } from './wasm-fft.js';
 import { unitRoot } from '../../core/unit-root.js';
-import { pairActions } from './pair-balance.js';
-import { PAIR_BALANCE } from '../../codegen/wasm/row-max.js';
+import { pairActions, rangeScale } from './pair-balance.js';
+import { PAIR_BALANCE, PAIR_RANGE } from '../../codegen/wasm/row-max.js';
 
 type Layout = { offset: number; stride: number; dist: number };
 /** Values per chunk of the batched path (with the engine's own chunking, stays in L2). */
@@ -179,6 +179,8 @@ export class EngineRealFft implements RealFftPlan {
     inner: ReturnType<typeof engineFft>,
   ): void {
     const n = this.n;
+    const bytes = this.precision === 'f32' ? 4 : 8;
+    const [least, most] = energyBounds(bytes, n);
     const slots = Math.ceil(count / 2);
     const w = this.work;
     const fixes: number[] = [];
@@ -192,10 +194,17 @@ export class EngineRealFft implements RealFftPlan {
       // A zero input factor (a row left alone) packs zeros: 0 times NaN would not be.
       if (
         second &&
-        !energiesBalanced() &&
-        unbalanced(realMax(x, ia, li.stride, n), realMax(x, ia + li.dist, li.stride, n), fixes, alone, a)
+        !energiesBalanced(least, most) &&
+        unbalanced(realMax(x, ia, li.stride, n), realMax(x, ia + li.dist, li.stride, n), bytes, fixes, alone, a)
       )
         packRealScaled(x, ia, ia + li.dist, li.stride, n, inScale[0]!, inScale[1]!, w, 2 * n * p);
+      // A row beside zeros needs scaling only out of range.
+      const s =
+        second || (packed[0]! >= least && packed[0]! <= most) ? 1 : rangeScale(realMax(x, ia, li.stride, n), bytes);
+      if (s !== 1) {
+        packRealScaled(x, ia, -1, li.stride, n, s, 0, w, 2 * n * p);
+        fixes.push(a, 1 / s);
+      }
     }
     inner.execute(w, w, { batch: slots, norm: 'backward' });
     for (let p = 0; p < slots; p++) {
@@ -273,7 +282,9 @@ export class EngineRealFft implements RealFftPlan {
    */
   private inversePairs(y: AnyArray, li: Layout, x: AnyArray, lo: Layout, batch: number, scale: number): void {
     const n = this.n;
+    const bytes = this.precision === 'f32' ? 4 : 8;
     const nc = this.nComplex;
+    const [least, most] = energyBounds(bytes, nc);
     const inner = engineFft(n, this.precision);
     const chunk = 2 * Math.max(1, Math.floor(CHUNK_VALUES / (2 * n)));
     const need = n * Math.min(chunk, batch + 1);
@@ -295,11 +306,18 @@ export class EngineRealFft implements RealFftPlan {
         // Unbalanced: both rows scaled (zeros for one left alone) into a contiguous copy, and packed again.
         if (
           second &&
-          !energiesBalanced() &&
-          unbalanced(complexMax(y, ia, st, nc), complexMax(y, ib, st, nc), fixes, alone, a)
+          !energiesBalanced(least, most) &&
+          unbalanced(complexMax(y, ia, st, nc), complexMax(y, ib, st, nc), bytes, fixes, alone, a)
         ) {
           const rows = this.balanced(y, ia, ib, st, nc, inScale[0]!, inScale[1]!);
           packHalfPair(rows, 0, 2 * nc, 2, n, w, 2 * n * p);
+        }
+        // A row beside zeros (its copy's outputs are discarded) needs scaling only out of range.
+        const s =
+          second || (packed[0]! >= least && packed[0]! <= most) ? 1 : rangeScale(complexMax(y, ia, st, nc), bytes);
+        if (s !== 1) {
+          packHalfPair(this.balanced(y, ia, -1, st, nc, s, 0), 0, 2 * nc, 2, n, w, 2 * n * p);
+          fixes.push(a, 1 / s);
         }
       }
       // 'forward' leaves the inverse unscaled; the caller's norm comes in as scaleBy.
@@ -402,11 +420,28 @@ function packHalfPair(
 const packed = new Float64Array(2);
 
 /** Whether the last pair packed is balanced by its energies: within PAIR_BALANCE² and finite, neither near 0. */
-function energiesBalanced(): boolean {
+function energiesBalanced(least: number, most: number): boolean {
   const ea = packed[0]!;
   const eb = packed[1]!;
-  // NaN fails every comparison; below 1e-280 a sum of squares may have underflowed (float64 rows).
-  return ea <= PAIR_BALANCE ** 2 * eb && eb <= PAIR_BALANCE ** 2 * ea && ea < Infinity && ea > 1e-280;
+  // NaN fails every comparison.
+  return (
+    ea <= PAIR_BALANCE ** 2 * eb &&
+    eb <= PAIR_BALANCE ** 2 * ea &&
+    ea >= least &&
+    eb >= least &&
+    ea <= most &&
+    eb <= most
+  );
+}
+
+/**
+ * The energies [least, most] between which a row of `len` values of `bytes` has its largest magnitude inside
+ * PAIR_RANGE: max² ≥ energy / len ≥ low², max² ≤ energy ≤ high² (and finite). Below 1e-280 a float64 row's energy
+ * may have underflowed.
+ */
+function energyBounds(bytes: 4 | 8, len: number): [number, number] {
+  const [low, high] = PAIR_RANGE[bytes];
+  return [Math.max(len * low * low, 1e-280), Math.min(high * high, Number.MAX_VALUE)];
 }
 /** The factors `unbalanced` gives the two rows' inputs (a returned pair's destructuring cost 3× the scan). */
 const inScale = new Float64Array(2);
@@ -416,8 +451,8 @@ const inScale = new Float64Array(2);
  * needs nothing; else true, with the factors their inputs take in inScale, and (row, factor its outputs take) added
  * to `fixes` (0 for a row left alone, which is listed in `alone`).
  */
-function unbalanced(ma: number, mb: number, fixes: number[], alone: number[], a: number): boolean {
-  const actions = pairActions(ma, mb);
+function unbalanced(ma: number, mb: number, bytes: 4 | 8, fixes: number[], alone: number[], a: number): boolean {
+  const actions = pairActions(ma, mb, bytes);
   if (actions.length === 0) return false;
   inScale[0] = inScale[1] = 1;
   for (const { line, kind, scaleBy, factor } of actions) {

@@ -5,7 +5,8 @@
  *
  *   pairmax(x, len, pairs, out, flag): rows 2p and 2p+1 of `len` values from x (packed): their largest |x| at out
  *     (two values a pair, NaN for a row holding NaN or ±Inf), and at flag a value other than zero where any pair's
- *     two differ by more than a factor of BALANCE, or either is NaN. Balanced calls then cost the caller one read.
+ *     two differ by more than a factor of BALANCE, either is NaN, or either is non-zero outside PAIR_RANGE. Balanced
+ *     calls then cost the caller one read.
  *
  * Each row: two accumulators of pmax (a single instruction; wasm's max is several, for its NaN rule) and two masks
  * of |x| ≤ the largest finite value, which NaN and ±Inf fail; the lanes then reduced by the NaN-propagating max.
@@ -17,6 +18,16 @@ import { Body, type ValType, type WasmFunction } from './assembler.js';
 /** How far apart (a factor) two paired rows' largest magnitudes may be before the caller balances them. */
 export const PAIR_BALANCE = 4;
 
+/**
+ * Largest magnitudes a line may have without being scaled to about 1, by element bytes. Float32 lines beyond them
+ * lose accuracy to subnormals (an inverse's 1/n comes first: irfft of 1e-40 gave 3e-2 relative error) or overflow in
+ * the sums; inside them, an FFT of up to 2^27 points keeps every intermediate normal and finite.
+ */
+export const PAIR_RANGE: Record<4 | 8, readonly [number, number]> = {
+  4: [2 ** -96, 2 ** 96],
+  8: [2 ** -900, 2 ** 900],
+};
+
 const bytesOf = (e: 4 | 8, lanes: readonly number[]): number[] =>
   lanes.flatMap((l) => Array.from({ length: e }, (_, i) => l * e + i));
 
@@ -26,11 +37,16 @@ export function pairMaxFunction(e: 4 | 8): WasmFunction {
   const b = new Body(params);
   const [x, len, pairs, out, flag] = [0, 1, 2, 3, 4];
   const [p, g, end] = [b.local('i32'), b.local('i32'), b.local('i32')];
-  const [acc0, acc1, ok0, ok1, v, big, four, bad, mA, mB] = Array.from({ length: 10 }, () => b.local('v128'));
+  const [acc0, acc1, ok0, ok1, v, big, four, bad, mA, mB, low, high, zero] = Array.from({ length: 13 }, () =>
+    b.local('v128'),
+  );
   b.inPrologue(() => {
     b.vconst(e, new Array(W).fill(e === 4 ? 3.4028234663852886e38 : Number.MAX_VALUE)).set(big!);
     b.vconst(e, new Array(W).fill(PAIR_BALANCE)).set(four!);
     b.vconst(e, new Array(W).fill(0)).set(bad!);
+    b.vconst(e, new Array(W).fill(0)).set(zero!);
+    b.vconst(e, new Array(W).fill(PAIR_RANGE[e][0])).set(low!);
+    b.vconst(e, new Array(W).fill(PAIR_RANGE[e][1])).set(high!);
   });
   /** The vector at the address on the stack (plus offset) into the accumulators (acc, ok). */
   const take = (acc: number, ok: number, offset = 0): void => {
@@ -100,6 +116,14 @@ export function pairMaxFunction(e: 4 | 8): WasmFunction {
     .v128Not()
     .v128Or()
     .set(bad!);
+  // Out of range: not (low ≤ m ≤ high, or m ≤ 0), for either row.
+  const inRange = (m: number): void => {
+    b.get(low!).get(m).fle(e).get(m).get(high!).fle(e).v128And().get(m).get(zero!).fle(e).v128Or();
+  };
+  b.get(bad);
+  inRange(mA!);
+  inRange(mB!);
+  b.v128And().v128Not().v128Or().set(bad!);
   b.get(pairs).i32(1).sub().tee(pairs).brIf(0);
   b.end();
   b.get(flag).get(bad!).v128Store(0);
