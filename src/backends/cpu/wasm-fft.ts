@@ -554,8 +554,9 @@ class LaneFft implements EngineFft, FusedRealFft {
         }
       }
     }
-    // The last row of an odd chunk (a single row's call) has only zeros beside it: it needs scaling only out of range.
-    if (count % 2 === 1) {
+    // The last row of an odd chunk (a single row's call) has only zeros beside it: it needs scaling only out of range
+    // (float32: float64 has no range, PAIR_RANGE).
+    if (count % 2 === 1 && e === 4) {
       const row = count - 1;
       const from = at / e + row * len;
       const scaleBy = rangeScale(this.rowMax(from, len), e);

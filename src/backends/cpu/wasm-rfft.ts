@@ -200,7 +200,9 @@ export class EngineRealFft implements RealFftPlan {
         packRealScaled(x, ia, ia + li.dist, li.stride, n, inScale[0]!, inScale[1]!, w, 2 * n * p);
       // A row beside zeros needs scaling only out of range.
       const s =
-        second || (packed[0]! >= least && packed[0]! <= most) ? 1 : rangeScale(realMax(x, ia, li.stride, n), bytes);
+        second || bytes === 8 || (packed[0]! >= least && packed[0]! <= most)
+          ? 1
+          : rangeScale(realMax(x, ia, li.stride, n), bytes);
       if (s !== 1) {
         packRealScaled(x, ia, -1, li.stride, n, s, 0, w, 2 * n * p);
         fixes.push(a, 1 / s);
@@ -314,7 +316,9 @@ export class EngineRealFft implements RealFftPlan {
         }
         // A row beside zeros (its copy's outputs are discarded) needs scaling only out of range.
         const s =
-          second || (packed[0]! >= least && packed[0]! <= most) ? 1 : rangeScale(complexMax(y, ia, st, nc), bytes);
+          second || bytes === 8 || (packed[0]! >= least && packed[0]! <= most)
+            ? 1
+            : rangeScale(complexMax(y, ia, st, nc), bytes);
         if (s !== 1) {
           packHalfPair(this.balanced(y, ia, -1, st, nc, s, 0), 0, 2 * nc, 2, n, w, 2 * n * p);
           fixes.push(a, 1 / s);
