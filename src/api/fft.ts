@@ -35,7 +35,7 @@ import {
 } from '../backends/cpu/worker-pool.js';
 import { checkOut, deliver, overlaps } from './out.js';
 import { fftNow } from './one-shot-now.js';
-import { checkOptionNames, FFT_1D_OPTIONS, FFT_ND_OPTIONS } from './options.js';
+import { checkOptionNames, FFT_1D_OPTIONS, FFT_ND_OPTIONS, FFT_PLAN_OPTIONS } from './options.js';
 import { filledResult } from '../util/filled-result.js';
 import { onCpuEngine } from '../backends/cpu/engine-scope.js';
 import {
@@ -344,6 +344,7 @@ function checkPrecision(p: unknown): CpuPrecision | undefined {
 
 /** Creates a plan: validate once, plan once, execute many times, destroy. */
 export async function createFftPlan(options: FftPlanOptions): Promise<FftPlan> {
+  checkOptionNames(options, FFT_PLAN_OPTIONS, 'createFftPlan');
   const problem = fftProblem(options);
   const { output: ol, n, batch } = problem;
   if (!distinctPlaces(ol, n, batch))

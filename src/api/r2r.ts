@@ -74,9 +74,15 @@ export const idctn = ((x: RealArray, o: R2rNdCallOptions = {}) => nd('dct', true
 export const dstn = ((x: RealArray, o: R2rNdCallOptions = {}) => nd('dst', false, x, o)) as SameArray<R2rNdCallOptions>;
 export const idstn = ((x: RealArray, o: R2rNdCallOptions = {}) => nd('dst', true, x, o)) as SameArray<R2rNdCallOptions>;
 
+/** scipy refuses an orthogonalize that is not a boolean; 'no' would otherwise count as true. */
+function checkOrthogonalize(v: unknown): void {
+  if (v !== undefined && typeof v !== 'boolean') throw new ArgumentError('orthogonalize', v, 'true or false');
+}
+
 async function oneD(family: R2rFamily, inverse: boolean, x: RealArray, o: R2rCallOptions | null): Promise<RealArray> {
   checkOptionNames(o, family === 'dht' ? DHT_1D_OPTIONS : R2R_1D_OPTIONS, `${inverse ? 'i' : ''}${family}`);
   o ??= {};
+  checkOrthogonalize(o.orthogonalize);
   const now = r2rNow(family, inverse, x, o);
   if (now) return now;
   // numpy's −1 ("keep") is for `s` only: a 1-D length must be given as a positive integer (scipy refuses −1).
@@ -262,6 +268,7 @@ async function nd(
 ): Promise<RealArray> {
   if (!oneDimension) checkOptionNames(o, R2R_ND_OPTIONS, `${inverse ? 'i' : ''}${family}n`);
   o ??= {};
+  checkOrthogonalize(o.orthogonalize);
   if (!(x instanceof Float32Array) && !(x instanceof Float64Array))
     throw new ArgumentError('x', x, 'a Float32Array or Float64Array of real values');
   if (o.shape !== undefined && !Array.isArray(o.shape))

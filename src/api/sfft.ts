@@ -16,6 +16,7 @@
  * the largest single unexplained component above the noise floor (`largestResidual`).
  */
 import { ArgumentError } from '../errors.js';
+import { checkOptionNames, SFFT_OPTIONS, SFFT_PLAN_OPTIONS } from './options.js';
 import { checkBackend, fallsBack, gpuFor } from './backend.js';
 import type { GpuContext } from '../backends/webgpu/device.js';
 import { planCpuFft } from '../backends/cpu/fft-plan.js';
@@ -403,6 +404,7 @@ function checkSignal(x: unknown, r: SfftRecipe): asserts x is SignalArray {
 
 /** Plans a sparse FFT of length n (a power of two, 2^6 … 2^31) for k frequencies. */
 export async function createSfftPlan(o: SfftPlanOptions): Promise<SfftPlan> {
+  checkOptionNames(o, SFFT_PLAN_OPTIONS, 'createSfftPlan');
   resolveOptions(o);
   const recipe = planSfft({ ...o, n: o.n, k: o.k, real: o.real, mode: o.mode, seed: o.seed });
   const backend = checkBackend(o.backend ?? 'auto');
@@ -422,6 +424,7 @@ export async function createSfftPlan(o: SfftPlanOptions): Promise<SfftPlan> {
  * CPU (float64) otherwise.
  */
 export async function sfft(x: SignalArray, k: number, options: SfftOptions = {}): Promise<SfftResult> {
+  checkOptionNames(options, SFFT_OPTIONS, 'sfft');
   if (!(x instanceof Float32Array) && !(x instanceof Float64Array))
     throw new ArgumentError('x', x, 'a Float32Array or Float64Array');
   const n = options.real ? x.length : x.length / 2;

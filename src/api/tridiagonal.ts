@@ -44,6 +44,7 @@
  * TridiagonalBreakdownError is thrown otherwise.
  */
 import { ArgumentError, ButterflyError, DestroyedError, UnsupportedError } from '../errors.js';
+import { checkOptionNames, TRIDIAGONAL_DATA, TRIDIAGONAL_PLAN_OPTIONS } from './options.js';
 import { readBuffer, createStorageBuffer, type GpuContext } from '../backends/webgpu/device.js';
 import { gpuFor } from './backend.js';
 import { TridiagonalGpuExecutor, type TridiagonalSplitLimits } from '../backends/webgpu/tridiagonal.js';
@@ -276,6 +277,7 @@ export class TridiagonalPlan {
 
   async solve<X extends TridiagonalInput>(data: TridiagonalData<X>): Promise<TridiagonalResult<X>> {
     if (this.destroyed) throw new DestroyedError('tridiagonal plan: solve() after destroy()');
+    checkOptionNames(data, TRIDIAGONAL_DATA, 'solve');
     const { matrix, rhs } = this.sizes;
     const gpuIn = isGpuBuffer(data.lower);
     for (const k of ['lower', 'diag', 'upper', 'rhs'] as const) {
@@ -646,6 +648,7 @@ function statusOk(status: Uint32Array): boolean {
 /** Validates the descriptor, chooses the backend, plans and compiles. */
 export async function createTridiagonalPlan(desc: TridiagonalPlanDescriptor): Promise<TridiagonalPlan> {
   if (typeof desc !== 'object' || desc === null) throw new ArgumentError('descriptor', desc, 'an object');
+  checkOptionNames(desc, TRIDIAGONAL_PLAN_OPTIONS, 'createTridiagonalPlan');
   const p: Resolved = {
     n: desc.n,
     batch: desc.batch ?? 1,
@@ -739,10 +742,13 @@ export async function createTridiagonalPlan(desc: TridiagonalPlanDescriptor): Pr
 export async function solveTridiagonal<X extends TridiagonalInput>(
   desc: TridiagonalPlanDescriptor & TridiagonalData<X>,
 ): Promise<TridiagonalResult<X>> {
-  const dtype = desc?.dtype ?? (desc?.rhs instanceof Float64Array && desc.backend !== 'webgpu' ? 'float64' : undefined);
-  const plan = await createTridiagonalPlan(dtype && desc ? { ...desc, dtype } : desc);
+  if (typeof desc !== 'object' || desc === null) throw new ArgumentError('descriptor', desc, 'an object');
+  checkOptionNames(desc, [...TRIDIAGONAL_PLAN_OPTIONS, ...TRIDIAGONAL_DATA], 'solveTridiagonal');
+  const { lower, diag, upper, rhs, out, ...planDesc } = desc;
+  const dtype = desc.dtype ?? (rhs instanceof Float64Array && desc.backend !== 'webgpu' ? 'float64' : undefined);
+  const plan = await createTridiagonalPlan(dtype ? { ...planDesc, dtype } : planDesc);
   try {
-    return await plan.solve({ lower: desc.lower, diag: desc.diag, upper: desc.upper, rhs: desc.rhs, out: desc.out });
+    return await plan.solve({ lower, diag, upper, rhs, out });
   } finally {
     plan.destroy();
   }

@@ -6,6 +6,7 @@
  * one element). They return a new array of the same kind.
  */
 import { ArgumentError } from '../errors.js';
+import { checkOptionNames } from './option-names.js';
 
 function checkN(n: unknown): asserts n is number {
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw new ArgumentError('n', n, 'an integer ≥ 1');
@@ -49,6 +50,8 @@ export interface ShiftOptions {
 type ShiftArray = Float64Array | Float32Array | number[];
 
 function roll<T extends ShiftArray>(x: T, options: ShiftOptions, inverse: boolean): T {
+  // numpy's name is `axes`: an `axis` would otherwise be dropped and every axis shifted.
+  checkOptionNames(options, ['shape', 'axes', 'elementSize'], inverse ? 'ifftshift' : 'fftshift');
   const es = options.elementSize ?? 1;
   if (es !== 1 && es !== 2) throw new ArgumentError('elementSize', es, '1 (real) or 2 (interleaved complex)');
   if (x.length % es !== 0) throw new ArgumentError('x', x.length, `a length divisible by elementSize ${es}`);

@@ -40,6 +40,9 @@ import {
   dht,
   dstn,
   ifftshift,
+  fftshift,
+  sfft,
+  createSfftPlan,
   createEdmPlan,
   planCpuFft,
   acquireGpu,
@@ -58,6 +61,13 @@ after(() => printCounts('validation'));
 const bad = (v: unknown): any => v;
 const c32 = (n: number) => new Float32Array(2 * n).map((_, i) => Math.sin(i));
 const c64 = (n: number) => new Float64Array(2 * n).map((_, i) => Math.sin(i));
+const tri4 = {
+  n: 4,
+  lower: new Float64Array([1, 1, 1, 1]),
+  diag: new Float64Array([4, 4, 4, 4]),
+  upper: new Float64Array([1, 1, 1, 1]),
+  rhs: new Float64Array([1, 2, 3, 4]),
+};
 
 /** Runs a table of [label, call, class, argument] rows. */
 async function table(
@@ -347,7 +357,28 @@ test('repeated axes are refused, as scipy.fft does, on every N-D call and both b
     ['fft options not an object', () => fft(x, bad(3)), ArgumentError, 'options'],
     ['fftconvolve method', () => fftconvolve(x, x, bad({ method: 'direct' })), ArgumentError, 'method'],
     ['convolve axis', () => convolve(x, x, bad({ axis: 0 })), ArgumentError, 'axis'],
+    // Plans, solvers and helpers too: a misspelt batch built a plan of one problem, `cylic` solved a plain system.
+    ['createFftPlan bacth', () => createFftPlan(bad({ n: 4, bacth: 2, backend: 'cpu' })), ArgumentError, 'bacth'],
+    ['createFftPlan dir', () => createFftPlan(bad({ n: 4, dir: 'inverse', backend: 'cpu' })), ArgumentError, 'dir'],
+    ['createTridiagonalPlan cylic', () => createTridiagonalPlan(bad({ n: 4, cylic: true })), ArgumentError, 'cylic'],
+    [
+      'solveTridiagonal residualTolerence',
+      () => solveTridiagonal(bad({ ...tri4, residualTolerence: 1e-3 })),
+      ArgumentError,
+      'residualTolerence',
+    ],
+    ['solveTridiagonal nrsh', () => solveTridiagonal(bad({ ...tri4, nrsh: 1 })), ArgumentError, 'nrsh'],
+    ['sfft rael', () => sfft(c64(64), 2, bad({ rael: true })), ArgumentError, 'rael'],
+    ['createSfftPlan kk', () => createSfftPlan(bad({ n: 64, k: 2, kk: 3 })), ArgumentError, 'kk'],
+    ['fftshift axis', () => fftshift(r, bad({ shape: [2, 4], axis: 0 })), ArgumentError, 'axis'],
+    ['ifftshift axis', () => ifftshift(r, bad({ shape: [2, 4], axis: 0 })), ArgumentError, 'axis'],
+    ['dct orthogonalize not a boolean', () => dct(r, bad({ orthogonalize: 'no' })), ArgumentError, 'orthogonalize'],
+    ['dctn orthogonalize 0', () => dctn(r, bad({ orthogonalize: 0 })), ArgumentError, 'orthogonalize'],
   ]);
+  // A plan's solve takes only its data.
+  const triPlan = await createTridiagonalPlan({ n: 4, backend: 'cpu' });
+  await expectError(() => triPlan.solve(bad({ ...tri4, n: 4 })), ArgumentError, 'n', 'plan.solve n');
+  triPlan.destroy();
   // Bad arguments reject the returned promise (never a synchronous throw), and null options are the defaults.
   for (const call of [() => fft(x, { n: 0 }), () => irfft(x, { axis: 3 }), () => correlate(x, bad([1, 2]))]) {
     let p: Promise<unknown> | undefined;

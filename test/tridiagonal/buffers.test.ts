@@ -85,7 +85,9 @@ test('tridiagonal engine buffers: other plans get ordinary arrays, other uses ta
     { layout: 'interleaved' as const, dtype: 'float64' as const, cyclic: true },
     { layout: 'interleaved' as const, dtype: 'float64' as const, cpuAlgorithm: 'lu' as const },
   ]) {
-    const plan = await createTridiagonalPlan({ n, batch: 'batchOne' in desc ? 1 : batch, backend: 'cpu', ...desc });
+    // batchOne marks the case, not an option (createTridiagonalPlan refuses names it does not take).
+    const { batchOne, ...options } = { batchOne: false, ...desc };
+    const plan = await createTridiagonalPlan({ n, batch: batchOne ? 1 : batch, backend: 'cpu', ...options });
     const buf = plan.createBuffers();
     const tag = JSON.stringify(desc);
     const { matrix, rhs } = plan.sizes;
