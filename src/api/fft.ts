@@ -99,9 +99,11 @@ export interface FftPlanOptions extends FftProblemInit {
    * Batches are split only when every share has at least 64K complex elements, and at the default only where
    * the first calls of that shape (about twelve, in runs of each way, retried now and then) measured the split
    * faster than the calling thread alone; a number given here splits whenever the shares are that large. A single
-   * transform of 4 MiB or more is split by the four-step's phases. Workers start on the first threaded call and are reused; they never keep
-   * a Node process alive, and disposeCpuWorkers() ends them. Input on a SharedArrayBuffer (and then the
-   * result, allocated likewise) is read and written by the workers in place; other input is copied per share.
+   * transform of 4 MiB or more is split by the four-step's phases (its result may then differ from one thread's in
+   * the last bits, where one thread measured passes faster than the four-step). Workers start on the first threaded
+   * call and are reused; they never keep a Node process alive, and disposeCpuWorkers() ends them. Input on a
+   * SharedArrayBuffer (and then the result, allocated likewise) is read and written by the workers in place; other
+   * input is copied per share.
    */
   threads?: number;
 }
