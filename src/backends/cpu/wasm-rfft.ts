@@ -274,7 +274,55 @@ export class EngineRealFft implements RealFftPlan {
     const scale = normScale(this.n, options.norm, true);
     const fused = this.fusedInverse && this.fusedFor(batch);
     if (fused) fused.inverseReal(input, li, output, lo, batch, scale);
+    else if (this.n % 2 === 0) this.inverseHalf(input, li, output, lo, batch, scale);
     else this.inversePairs(input, li, output, lo, batch, scale);
+  }
+
+  /**
+   * Even n without the fused module: each row alone through the inverse complex FFT of h = n/2 (no pairs, so no
+   * balance to keep): Z_k = (X_k + conj X_{h−k}) + i·e^{2πik/n}(X_k − conj X_{h−k}), z = IFFT_h(Z), x_{2j} + i·x_{2j+1}
+   * = z_j (the halves of E and O folded into `scale`); the imaginary parts of X_0 and X_h are dropped as numpy does.
+   */
+  private inverseHalf(y: AnyArray, li: Layout, x: AnyArray, lo: Layout, batch: number, scale: number): void {
+    const h = this.n / 2;
+    const inner = engineFft(h, this.precision);
+    const chunk = Math.max(1, Math.floor(CHUNK_VALUES / (2 * h)));
+    const need = 2 * h * Math.min(chunk, batch);
+    if (this.work.length < need) this.work = new (this.precision === 'f32' ? Float32Array : Float64Array)(need);
+    const w = this.work;
+    const tw = this.twiddles;
+    const st = 2 * li.stride;
+    for (let b0 = 0; b0 < batch; b0 += chunk) {
+      const count = Math.min(chunk, batch - b0);
+      for (let q = 0; q < count; q++) {
+        const i0 = 2 * (li.offset + (b0 + q) * li.dist);
+        for (let k = 0, o = 2 * h * q; k < h; k++, o += 2) {
+          const a = i0 + k * st;
+          const c = i0 + (h - k) * st;
+          const ar = y[a]!,
+            ai = k === 0 ? 0 : y[a + 1]!;
+          const br = y[c]!,
+            bi = k === 0 ? 0 : -y[c + 1]!;
+          const dr = ar - br,
+            di = ai - bi;
+          // e^{2πik/n} = (tw[2k], −tw[2k+1]); i·(that × d) added to the sum.
+          const wr = tw[2 * k]!,
+            wi = -tw[2 * k + 1]!;
+          const tr = wr * dr - wi * di,
+            ti = wr * di + wi * dr;
+          w[o] = ar + br - ti;
+          w[o + 1] = ai + bi + tr;
+        }
+      }
+      inner.execute(w, w, { batch: count, inverse: true, norm: 'forward', scaleBy: scale });
+      for (let q = 0; q < count; q++) {
+        const o0 = lo.offset + (b0 + q) * lo.dist;
+        for (let j = 0, z = 2 * h * q; j < h; j++, z += 2) {
+          x[o0 + 2 * j * lo.stride] = w[z]!;
+          x[o0 + (2 * j + 1) * lo.stride] = w[z + 1]!;
+        }
+      }
+    }
   }
 
   /**
