@@ -19,6 +19,7 @@
  */
 import { ArgumentError, UnsupportedError } from '../errors.js';
 import { isPrime, nextPow2, primeFactors, primitiveRoot } from '../core/integers.js';
+import { lruSet } from '../util/lru.js';
 import {
   cpuFma,
   FOUR_STEP_EARLY_BYTES,
@@ -614,20 +615,20 @@ export interface CpuEngineFft2Recipe {
 }
 
 /**
- * Recipes of the 2-D and 3-D engines by their arguments: one-shot calls plan on every call, and planning an 8 × 8
- * transform took a fifth of its call. Kept with the four-step threshold they were planned under (the one other thing
- * the planner reads that can change: cpu-features.ts setFourStepFromBytes). Recipes are plain data, never changed.
+ * Recipes by their arguments (`key` names the planner and every argument): one-shot calls plan on every call, and
+ * planning an 8 × 8 transform took a fifth of its call, a 64-point DCT's recipes more than its transform. Kept with
+ * the four-step threshold they were planned under (the one other thing the planner reads that can change:
+ * cpu-features.ts setFourStepFromBytes). Recipes are plain data, never changed.
  */
-function memoPlan<T>(key: string, plan: () => T): T {
-  const known = plans2d.get(key);
+export function memoPlan<T>(key: string, plan: () => T): T {
+  const known = memoPlans.get(key);
   if (known && known.fourStep === knownFourStepFrom().bytes) return known.recipe as T;
   const recipe = plan();
-  plans2d.set(key, { recipe, fourStep: knownFourStepFrom().bytes });
-  while (plans2d.size > MAX_MEMO_PLANS) plans2d.delete(plans2d.keys().next().value!);
+  lruSet(memoPlans, key, { recipe, fourStep: knownFourStepFrom().bytes }, MAX_MEMO_PLANS);
   return recipe;
 }
-const plans2d = new Map<string, { recipe: unknown; fourStep: number | undefined }>();
-const MAX_MEMO_PLANS = 256;
+const memoPlans = new Map<string, { recipe: unknown; fourStep: number | undefined }>();
+const MAX_MEMO_PLANS = 320;
 
 /** Fewest bytes of a 2-D array whose steps threads share (docs/DECISIONS.md: 2-D C2C). */
 export const FFT2_SPLIT_FROM_BYTES = 1 << 21;

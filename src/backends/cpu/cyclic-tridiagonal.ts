@@ -1,8 +1,9 @@
 /**
  * Periodic (cyclic) tridiagonal systems by Sherman–Morrison: a_0 couples x_{N−1} and c_{N−1} couples
- * x_0. With γ = −b_0 (or, where b_0 is small beside the corners, see gammaOf), the matrix A' = A − u·vᵀ, u = (γ, 0, …, 0, c_{N−1}), v = (1, 0, …, 0, a_0/γ), is
- * plain tridiagonal (b'_0 = b_0 − γ, b'_{N−1} = b_{N−1} − a_0·c_{N−1}/γ). Solve A'y = d and A'z = u
- * (one more right-hand side sharing the matrix, so any batched solver does both in one call), then
+ * x_0. With γ = −b_0 (or, where b_0 is small beside the corners, see gammaOf), the matrix A' = A − u·vᵀ,
+ * u = (γ, 0, …, 0, c_{N−1}), v = (1, 0, …, 0, a_0/γ), is plain tridiagonal (b'_0 = b_0 − γ,
+ * b'_{N−1} = b_{N−1} − a_0·c_{N−1}/γ). Solve A'y = d and A'z = u (one more right-hand side sharing the matrix, so
+ * any batched solver does both in one call), then
  *   x = y − z·(y_0 + a_0·y_{N−1}/γ) / (1 + z_0 + a_0·z_{N−1}/γ).
  * N = 1 and N = 2 have no room for the corner entries: they are folded into an ordinary system.
  *

@@ -4,9 +4,13 @@
  * workers run the same plans, so a split result is bit-identical to a single-threaded one.
  */
 import type { CpuLaneRecipe, CpuPrecision, CpuRealRecipe } from '../../planner/cpu-fft.js';
-import { knownFourStepFrom } from '../../planner/cpu-features.js';
-import { lruSet } from '../../util/lru.js';
-import { planCpuEngineDct2, planCpuEngineType1, singleRealOf, singleRowsBelow } from '../../planner/cpu-fft.js';
+import {
+  memoPlan,
+  planCpuEngineDct2,
+  planCpuEngineType1,
+  singleRealOf,
+  singleRowsBelow,
+} from '../../planner/cpu-fft.js';
 import type { FftNorm } from '../../planner/fft-problem.js';
 import { onCpuEngine } from './engine-scope.js';
 import { planCpuRfft } from './fft-real.js';
@@ -54,28 +58,20 @@ export function fusedR2rRows(kind: R2rRowKind, n: number, precision: CpuPrecisio
 }
 
 /**
- * The recipes of a row kind's module, whole and for a few rows, planned once per length (planning took 5 µs, more
- * than a small call's transform; the same recipe objects let fusedRealFft find its module at once). Kept with the
- * four-step threshold they were planned under: a worker adopting its calling thread's plans again
- * (cpu-features.ts setFourStepFromBytes).
+ * The recipes of a row kind's module, whole and for a few rows, planned once per length (memoPlan: planning took
+ * 5 µs, more than a small call's transform; the same recipe objects let fusedRealFft find its module at once).
  */
 function r2rRecipe(kind: R2rRowKind, n: number, precision: CpuPrecision): R2rRecipes {
   const type1 = kind === 'dct1' || kind === 'dst1';
-  const key = `${type1 ? kind : 'dct2'}/${n}/${precision}`;
-  const known = r2rRecipes.get(key);
-  if (known && known.fourStep === knownFourStepFrom().bytes) return known;
-  const recipe = type1 ? planCpuEngineType1(n, precision, kind === 'dst1') : planCpuEngineDct2(n, precision);
-  const made = { recipe, single: recipe && singleRealOf(recipe), fourStep: knownFourStepFrom().bytes };
-  lruSet(r2rRecipes, key, made, MAX_R2R_RECIPES);
-  return made;
+  return memoPlan(`r2r-rows/${type1 ? kind : 'dct2'}/${n}/${precision}`, () => {
+    const recipe = type1 ? planCpuEngineType1(n, precision, kind === 'dst1') : planCpuEngineDct2(n, precision);
+    return { recipe, single: recipe && singleRealOf(recipe) };
+  });
 }
 interface R2rRecipes {
   recipe: CpuRealRecipe | null;
   single: CpuLaneRecipe | null;
-  fourStep: number | undefined;
 }
-const r2rRecipes = new Map<string, R2rRecipes>();
-const MAX_R2R_RECIPES = 64;
 
 function runR2rRows(op: RowOp & { kind: R2rRowKind }, src: AnyArray, dst: AnyArray, count: number): void {
   const fused = fusedR2rRows(op.kind, op.n, op.precision, count);

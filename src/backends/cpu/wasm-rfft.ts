@@ -212,7 +212,7 @@ export class EngineRealFft implements RealFftPlan {
     for (let p = 0; p < slots; p++) {
       const a = b0 + 2 * p;
       const b = 2 * p + 1 < count ? a + 1 : -1;
-      this.spectraOfPair(w, 2 * n * p, y, lo, a, b, scale, scale);
+      this.spectraOfPair(w, 2 * n * p, y, lo, a, b, scale);
     }
     // The balanced rows' outputs scaled back (complex values).
     for (let i = 0; i < fixes.length; i += 2)
@@ -221,32 +221,22 @@ export class EngineRealFft implements RealFftPlan {
     for (const r of alone) {
       packRealScaled(x, li.offset + r * li.dist, -1, li.stride, n, 1, 0, w, 0);
       inner.execute(w, w, { batch: 1, norm: 'backward' });
-      this.spectraOfPair(w, 0, y, lo, r, -1, scale, 0);
+      this.spectraOfPair(w, 0, y, lo, r, -1, scale);
     }
   }
 
-  /** Rows a and b (b < 0: none) of the layout lo from Z = FFT(a + i·b) at w[base], times fa and fb. */
-  private spectraOfPair(
-    w: AnyArray,
-    base: number,
-    y: AnyArray,
-    lo: Layout,
-    a: number,
-    b: number,
-    fa: number,
-    fb: number,
-  ): void {
+  /** Rows a and b (b < 0: none) of the layout lo from Z = FFT(a + i·b) at w[base], times `scale`. */
+  private spectraOfPair(w: AnyArray, base: number, y: AnyArray, lo: Layout, a: number, b: number, scale: number): void {
     const n = this.n;
     const nc = this.nComplex;
-    const ha = 0.5 * fa;
-    const hb = 0.5 * fb;
+    const h = 0.5 * scale;
     const st = 2 * lo.stride;
     const oa = 2 * (lo.offset + a * lo.dist);
     const ob = 2 * (lo.offset + b * lo.dist);
-    y[oa] = fa * w[base]!;
+    y[oa] = scale * w[base]!;
     y[oa + 1] = 0;
     if (b >= 0) {
-      y[ob] = fb * w[base + 1]!;
+      y[ob] = scale * w[base + 1]!;
       y[ob + 1] = 0;
     }
     for (let k = 1, z = base + 2, c = base + 2 * (n - 1); k < nc; k++, z += 2, c -= 2) {
@@ -254,11 +244,11 @@ export class EngineRealFft implements RealFftPlan {
         zi = w[z + 1]!,
         cr = w[c]!,
         ci = w[c + 1]!;
-      y[oa + k * st] = ha * (zr + cr);
-      y[oa + k * st + 1] = ha * (zi - ci);
+      y[oa + k * st] = h * (zr + cr);
+      y[oa + k * st + 1] = h * (zi - ci);
       if (b < 0) continue;
-      y[ob + k * st] = hb * (zi + ci);
-      y[ob + k * st + 1] = hb * (cr - zr);
+      y[ob + k * st] = h * (zi + ci);
+      y[ob + k * st + 1] = h * (cr - zr);
     }
   }
 
@@ -515,7 +505,7 @@ function unbalanced(ma: number, mb: number, bytes: 4 | 8, fixes: number[], alone
   return true;
 }
 
-/** a + i·b into w from element `base`, n real values `stride` apart from x[ia] and x[ib]; their energies to `packed`. */
+/** a + i·b into w from element `base`: n real values `stride` apart from x[ia] and x[ib]; energies to `packed`. */
 function packRealPair(
   x: ArrayLike<number>,
   ia: number,
