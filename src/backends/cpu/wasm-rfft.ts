@@ -485,7 +485,7 @@ function energyBounds(bytes: 4 | 8, len: number): [number, number] {
   const [low, high] = PAIR_RANGE[bytes];
   return [Math.max(len * low * low, 1e-280), Math.min(high * high, Number.MAX_VALUE)];
 }
-/** The factors `unbalanced` gives the two rows' inputs (a returned pair's destructuring cost 3× the scan). */
+/** The factors `unbalanced` gives the rows' inputs (returned as a pair, its destructuring was the hottest line). */
 const inScale = new Float64Array(2);
 
 /**
